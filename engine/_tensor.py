@@ -1,0 +1,256 @@
+"""Tensor: a strided view on a Storage (c10/core/TensorImpl.h).
+
+A tensor is sizes, strides, a storage offset and a dtype over a
+:class:`~engine.storage.Storage`.  Views share the storage for real: the numpy
+array a kernel writes through is a strided window on the same bytes, so
+``data_ptr`` is equal and writes are visible in the base.
+
+Tensors are built only through :meth:`Tensor._make`; every operation goes
+through the dispatcher (``engine.dispatcher.call``), so it shows in the trace.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from . import dtypes as D
+from . import strides as S
+from .device import Size, device as Device
+from .dispatcher import call
+from .errors import torch_error
+from .storage import Storage, UntypedStorage
+
+_serials = itertools.count()
+
+
+class Tensor:
+    """The engine's tensor.  Attribute and method names follow torch.Tensor."""
+
+    __slots__ = ("_storage", "_sizes", "_strides", "_offset", "dtype", "_device_type",
+                 "_serial", "requires_grad", "__weakref__")
+
+    # -- construction --------------------------------------------------------------
+    @classmethod
+    def _make(cls, storage: Storage, sizes: Sequence[int], strides: Sequence[int],
+              offset: int, dtype: D.dtype) -> "Tensor":
+        """The one constructor: a TensorImpl over ``storage``."""
+        self = object.__new__(cls)
+        self._storage = storage
+        self._sizes = tuple(int(s) for s in sizes)
+        self._strides = tuple(int(s) for s in strides)
+        assert len(self._sizes) == len(self._strides), "sizes and strides must match"
+        self._offset = int(offset)
+        self.dtype = dtype
+        self._device_type = storage.device
+        self._serial = next(_serials)
+        self.requires_grad = False
+        return self
+
+    def _view(self, sizes: Sequence[int], strides: Sequence[int], offset: int) -> "Tensor":
+        """A new TensorImpl on the same storage (what as_strided builds)."""
+        return Tensor._make(self._storage, sizes, strides, offset, self.dtype)
+
+    # -- the numpy window on the storage (never a copy) ----------------------------
+    def _array(self) -> np.ndarray:
+        """A writable numpy view of exactly this tensor's elements."""
+        st = self._storage
+        assert st.data is not None, "meta tensors have no data"
+        item = self.dtype.itemsize
+        flat = st.data[: st.nbytes - st.nbytes % item].view(self.dtype.np)
+        return np.lib.stride_tricks.as_strided(
+            flat[self._offset:], shape=self._sizes,
+            strides=tuple(s * item for s in self._strides), writeable=True)
+
+    # -- metadata ----------------------------------------------------------------
+    @property
+    def shape(self) -> Size:
+        return Size(self._sizes)
+
+    def size(self, dim: int | None = None):
+        if dim is None:
+            return Size(self._sizes)
+        return self._sizes[S.maybe_wrap_dim(dim, len(self._sizes), False)]
+
+    def stride(self, dim: int | None = None):
+        if dim is None:
+            return self._strides
+        return self._strides[S.maybe_wrap_dim(dim, len(self._sizes), False)]
+
+    def storage_offset(self) -> int:
+        return self._offset
+
+    @property
+    def device(self) -> Device:
+        return Device(self._device_type)
+
+    @property
+    def is_meta(self) -> bool:
+        return self._device_type == "meta"
+
+    def dim(self) -> int:
+        return len(self._sizes)
+
+    ndim = property(dim)
+
+    def numel(self) -> int:
+        return S.numel(self._sizes)
+
+    def element_size(self) -> int:
+        return self.dtype.itemsize
+
+    def is_contiguous(self) -> bool:
+        """TensorImpl::compute_contiguous: strides of size-1 dims do not matter."""
+        expected = 1
+        for size, stride in zip(reversed(self._sizes), reversed(self._strides)):
+            if size == 0:
+                return True
+            if size != 1:
+                if stride != expected:
+                    return False
+                expected *= size
+        return True
+
+    def is_floating_point(self) -> bool:
+        return self.dtype.is_floating_point
+
+    def data_ptr(self) -> int:
+        base = self._storage.data_ptr()
+        return base + self._offset * self.dtype.itemsize if base else 0
+
+    def untyped_storage(self) -> UntypedStorage:
+        return UntypedStorage(self._storage)
+
+    def _is_view_of(self, other: "Tensor") -> bool:
+        return self._storage is other._storage
+
+    def __len__(self) -> int:
+        if not self._sizes:
+            raise torch_error(TypeError, "len() of a 0-d tensor")
+        return self._sizes[0]
+
+    # -- values --------------------------------------------------------------------
+    def _require_data(self, what: str) -> None:
+        if self.is_meta:
+            raise torch_error(NotImplementedError,
+                              f"Cannot copy out of meta tensor; no data! ({what})")
+
+    def tolist(self) -> Any:
+        self._require_data("tolist")
+        return self._array().tolist()
+
+    def numpy(self) -> np.ndarray:
+        """Shares memory with the tensor, as torch's ``numpy()`` does."""
+        self._require_data("numpy")
+        return self._array()
+
+    def item(self) -> Any:
+        return call("aten::item", self)
+
+    def __int__(self) -> int:
+        return int(self.item())
+
+    def __float__(self) -> float:
+        return float(self.item())
+
+    def __bool__(self) -> bool:
+        if self.numel() != 1:
+            raise torch_error(RuntimeError, f"Boolean value of Tensor with more than one value "
+                                            f"is ambiguous")
+        return bool(self.item())
+
+    def __index__(self) -> int:
+        if self.numel() != 1 or not D.is_integral(self.dtype, include_bool=True):
+            raise torch_error(TypeError, "only integer tensors of a single element can be "
+                                         "converted to an index")
+        return int(self.item())
+
+    def __repr__(self) -> str:
+        from .tensor_str import format_tensor
+
+        values = None if self.is_meta else self._array()
+        return format_tensor(values, self.dtype.name, self._sizes, device=self._device_type,
+                             requires_grad=self.requires_grad)
+
+    __str__ = __repr__
+
+    def __tidx_summary__(self, max_values: int) -> dict[str, Any]:
+        """What the recorder keeps of a tensor: small and bounded, no reference to it."""
+        numel = S.numel(self._sizes)
+        out: dict[str, Any] = {
+            "kind": "tensor",
+            "serial": self._serial,
+            "storage_serial": self._storage.serial,
+            "shape": list(self._sizes),
+            "strides": list(self._strides),
+            "offset": self._offset,
+            "dtype": self.dtype.short,
+            "device": self._device_type,
+            "numel": numel,
+            "nbytes": self._storage.nbytes,
+        }
+        if not self.is_meta and numel <= max_values:
+            out["values"] = self._array().tolist()
+        return out
+
+    # -- indexing (torch/csrc/autograd/python_variable_indexing.cpp) --------------
+    def __getitem__(self, index: Any) -> "Tensor":
+        from .binding import THPVariable_getitem
+        return THPVariable_getitem(self, index)
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        from .binding import THPVariable_setitem
+        THPVariable_setitem(self, index, value)
+
+    # -- operators as methods (each a dispatcher call) ---------------------------
+    def select(self, dim: int, index: int) -> "Tensor":
+        return call("aten::select", self, dim, index)
+
+    def as_strided(self, size: Sequence[int], stride: Sequence[int],
+                   storage_offset: int | None = None) -> "Tensor":
+        return call("aten::as_strided", self, tuple(size), tuple(stride), storage_offset)
+
+    def unsqueeze(self, dim: int) -> "Tensor":
+        return call("aten::unsqueeze", self, dim)
+
+    def view(self, *shape: Any) -> "Tensor":
+        return call("aten::view", self, _shape_args(shape))
+
+    def reshape(self, *shape: Any) -> "Tensor":
+        return call("aten::reshape", self, _shape_args(shape))
+
+    def expand(self, *sizes: Any) -> "Tensor":
+        return call("aten::expand", self, _shape_args(sizes))
+
+    def copy_(self, src: "Tensor") -> "Tensor":
+        return call("aten::copy_", self, src)
+
+    def fill_(self, value: Any) -> "Tensor":
+        return call("aten::fill_", self, value)
+
+    def zero_(self) -> "Tensor":
+        return call("aten::zero_", self)
+
+    def normal_(self, mean: float = 0.0, std: float = 1.0) -> "Tensor":
+        return call("aten::normal_", self, float(mean), float(std))
+
+    def clone(self) -> "Tensor":
+        return call("aten::clone", self)
+
+    def index_put_(self, indices: Sequence["Tensor | None"], values: "Tensor",
+                   accumulate: bool = False) -> "Tensor":
+        return call("aten::index_put_", self, list(indices), values, bool(accumulate))
+
+    def index_put(self, indices: Sequence["Tensor | None"], values: "Tensor",
+                  accumulate: bool = False) -> "Tensor":
+        return call("aten::index_put", self, list(indices), values, bool(accumulate))
+
+
+def _shape_args(shape: tuple) -> tuple[int, ...]:
+    """``view(2, 3)`` and ``view((2, 3))`` both mean the sizes (2, 3)."""
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list, Size)):
+        shape = tuple(shape[0])
+    return tuple(int(s) for s in shape)

@@ -1,0 +1,141 @@
+"""The dispatcher: every aten operator call goes through :func:`call`.
+
+Mirrors c10's Dispatcher (aten/src/ATen/core/dispatch/Dispatcher.h):
+
+* the DispatchKeySet comes from the tensor arguments (a CPU tensor carries
+  ``CPU, ADInplaceOrView, AutogradCPU, AutocastCPU``) or, for factories with no
+  tensor argument, from ``BackendSelect``, which reads the device out of the
+  TensorOptions and redispatches;
+* the highest-priority key with a kernel wins.  For a plain tensor that is the
+  Autograd kernel (VariableType), which finds no input requiring grad and
+  redispatches below autograd; in-place and view operators then pass the
+  ADInplaceOrView kernel (version counter / view metadata) before the backend
+  kernel does the work;
+* kernels that call other operators call them through the dispatcher again,
+  with the autograd keys excluded (``AutoDispatchBelowADInplaceOrView``), so the
+  nesting of ``op`` events is the nesting torch.profiler records.
+  CompositeImplicitAutograd operators (``reshape``) are decompositions that run
+  at the autograd key and call their parts with autograd still active.
+
+The ``RecordFunction`` that torch.profiler sees is taken once per call, at this
+entry point; that is where the trace's ``op`` event opens.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from tracer import recorder
+
+SOURCE = "aten/src/ATen/core/dispatch/Dispatcher.h"
+
+#: Operator kinds decide which kernels a call passes through.
+VIEW, INPLACE, FUNCTIONAL, FACTORY, COMPOSITE = (
+    "view", "inplace", "functional", "factory", "composite")
+
+
+@dataclass(frozen=True, slots=True)
+class OpDef:
+    name: str           # "aten::select"
+    kind: str           # VIEW, INPLACE, FUNCTIONAL, FACTORY or COMPOSITE
+    native: str         # the C++ kernel, e.g. "at::native::select_symint"
+    source: str         # the file that defines it
+    fn: Callable[..., Any]
+    meta: bool          # has a Meta kernel (runs on device='meta')
+
+
+_REGISTRY: dict[str, OpDef] = {}
+
+#: True while a backend kernel runs: calls it makes skip the autograd keys.
+_below_autograd = False
+
+
+def register(name: str, *, kind: str, native: str, source: str,
+             meta: bool = True) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register the kernel of operator ``name`` (one per operator: tidx runs CPU and Meta
+    with the same shape logic; kernels skip the data work when the device is meta)."""
+
+    def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
+        assert name not in _REGISTRY, f"{name} registered twice"
+        _REGISTRY[name] = OpDef(name, kind, native, source, fn, meta)
+        return fn
+
+    return deco
+
+
+def operators() -> list[str]:
+    """Names of every registered operator."""
+    return sorted(_REGISTRY)
+
+
+def _first_tensor_device(args: tuple, kwargs: dict) -> str | None:
+    for a in args:
+        dev = getattr(a, "_device_type", None)
+        if dev is not None:
+            return dev
+        if isinstance(a, (list, tuple)):
+            for b in a:
+                dev = getattr(b, "_device_type", None)
+                if dev is not None:
+                    return dev
+    return None
+
+
+def keyset(device: str | None, kind: str) -> tuple[str, list[str]]:
+    """The DispatchKeySet of a call and the kernels it passes, outermost first.
+
+    >>> keyset("cpu", "view")
+    ('DispatchKeySet(CPU, ADInplaceOrView, AutogradCPU, AutocastCPU)', ['AutogradCPU', 'ADInplaceOrView', 'CPU'])
+    >>> keyset("meta", "factory")[1]
+    ['BackendSelect', 'Meta']
+    """
+    backend = "Meta" if device == "meta" else "CPU"
+    if kind == FACTORY:
+        # No tensor argument: BackendSelect computes the backend key from the
+        # TensorOptions (computeDispatchKey) and redispatches to it.
+        return "DispatchKeySet(BackendSelect)", ["BackendSelect", backend]
+    if backend == "Meta":
+        keys = "DispatchKeySet(Meta, ADInplaceOrView, AutogradMeta)"
+    else:
+        keys = "DispatchKeySet(CPU, ADInplaceOrView, AutogradCPU, AutocastCPU)"
+    autograd = "Autograd" + backend
+    if _below_autograd:
+        # AutoDispatchBelowADInplaceOrView is in force: the TLS excluded set
+        # removes the autograd keys, so the backend kernel is reached directly.
+        return keys + " - excluded(Autograd, ADInplaceOrView)", [backend]
+    if kind == COMPOSITE:
+        return keys, [autograd + " (CompositeImplicitAutograd)"]
+    if kind in (VIEW, INPLACE):
+        return keys, [autograd, "ADInplaceOrView", backend]
+    return keys, [autograd, backend]
+
+
+def call(name: str, *args: Any, **kwargs: Any) -> Any:
+    """Dispatch one aten operator: pick its kernel, run it, record the call."""
+    global _below_autograd
+    op = _REGISTRY[name]
+    device = kwargs.get("device") if op.kind == FACTORY else _first_tensor_device(args, kwargs)
+    if recorder._TRACE is None:
+        if op.kind == COMPOSITE:
+            return op.fn(*args, **kwargs)
+        outer, _below_autograd = _below_autograd, True
+        try:
+            return op.fn(*args, **kwargs)
+        finally:
+            _below_autograd = outer
+
+    keys, route = keyset(device, op.kind)
+    with recorder.span(name, "dispatcher", op=name, source=op.source, keys=keys,
+                       route=route, kernel=op.native) as s:
+        if op.kind == COMPOSITE:
+            result = op.fn(*args, **kwargs)
+        else:
+            outer, _below_autograd = _below_autograd, True
+            try:
+                result = op.fn(*args, **kwargs)
+            finally:
+                _below_autograd = outer
+        s.set_result(result)
+    return result

@@ -1,0 +1,109 @@
+"""Scalar types with torch's names (c10/core/ScalarType.h).
+
+>>> str(int64), repr(float32), int64.itemsize
+('torch.int64', 'torch.float32', 8)
+>>> float16.is_floating_point, uint8.is_signed
+(True, False)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+class dtype:
+    """A torch scalar type: a name, an item size and the numpy type used for storage."""
+
+    __slots__ = ("name", "itemsize", "np", "is_floating_point", "is_signed", "short")
+
+    def __init__(self, name: str, np_type: type, short: str) -> None:
+        self.name = name
+        self.np = np.dtype(np_type)
+        self.itemsize = self.np.itemsize
+        self.is_floating_point = self.np.kind == "f"
+        self.is_signed = self.np.kind in "fi"
+        #: the abbreviation used in trace summaries (``i64[3, 3]``), as _debug_mode does
+        self.short = short
+
+    def __repr__(self) -> str:
+        return f"torch.{self.name}"
+
+    __str__ = __repr__
+
+    def __reduce__(self):  # pickles/copies as the singleton
+        return (from_name, (self.name,))
+
+
+bool = dtype("bool", np.bool_, "b8")  # noqa: A001 - torch's own name
+uint8 = dtype("uint8", np.uint8, "u8")
+int8 = dtype("int8", np.int8, "i8")
+int16 = dtype("int16", np.int16, "i16")
+int32 = dtype("int32", np.int32, "i32")
+int64 = dtype("int64", np.int64, "i64")
+float16 = dtype("float16", np.float16, "f16")
+float32 = dtype("float32", np.float32, "f32")
+float64 = dtype("float64", np.float64, "f64")
+
+ALL = (bool, uint8, int8, int16, int32, int64, float16, float32, float64)
+_BY_NAME = {d.name: d for d in ALL}
+_BY_NAME.update({"half": float16, "float": float32, "double": float64, "long": int64,
+                 "int": int32, "short": int16})
+_BY_NP = {d.np: d for d in ALL}
+
+#: torch.get_default_dtype(): the type of Python floats turned into tensors
+default_float = float32
+
+
+def from_name(name: str) -> dtype:
+    return _BY_NAME[name]
+
+
+def from_numpy(np_dtype: np.dtype) -> dtype:
+    """The torch dtype storing a numpy dtype.
+
+    >>> from_numpy(np.dtype("int32"))
+    torch.int32
+    """
+    try:
+        return _BY_NP[np.dtype(np_dtype)]
+    except KeyError:
+        raise TypeError(f"can't convert np.ndarray of type numpy.{np.dtype(np_dtype).name}. "
+                        "The only supported types are: float64, float32, float16, int64, "
+                        "int32, int16, int8, uint8, and bool.") from None
+
+
+def is_integral(d: dtype, include_bool: bool) -> bool:
+    """at::isIntegralType(t, includeBool)."""
+    return d is not bool and d.np.kind in "iu" or (include_bool and d is bool)
+
+
+# Category ranks for promotion of Python scalars against tensors (c10 promoteTypes,
+# and the "wrapped number" rule of at::native::result_type): a scalar only changes
+# the result's category (bool < integral < floating), never its width.
+def category(d: dtype) -> int:
+    if d is bool:
+        return 0
+    return 2 if d.is_floating_point else 1
+
+
+def promote_types(a: dtype, b: dtype) -> dtype:
+    """c10::promoteTypes for the types tidx knows.
+
+    >>> promote_types(int64, float16), promote_types(uint8, int8), promote_types(bool, int32)
+    (torch.float16, torch.int16, torch.int32)
+    """
+    if a is b:
+        return a
+    if a is bool:
+        return b
+    if b is bool:
+        return a
+    if a.is_floating_point != b.is_floating_point:
+        return a if a.is_floating_point else b
+    if a.is_floating_point:
+        return a if a.itemsize >= b.itemsize else b
+    # Both integral: uint8 with a signed type needs the next signed width.
+    if a is uint8 or b is uint8:
+        other = b if a is uint8 else a
+        return int16 if other is int8 else other
+    return a if a.itemsize >= b.itemsize else b

@@ -1,0 +1,355 @@
+"""Advanced indexing: index, index_put_ / _index_put_impl_, masked_fill_, nonzero.
+
+Mirrors aten/src/ATen/native/TensorAdvancedIndexing.cpp with the helpers of
+ATen/native/IndexingUtils.h and TensorAdvancedIndexingUtils.h (``make_info``,
+``expandTensors``, ``AdvancedIndex``, ``restride_src``, ``reshape_indexer``)
+and the CPU kernels of native/cpu/IndexKernel.cpp.
+
+The kernels compute each element's linear storage offset from the strides,
+as torch's ``Indexer`` does, and read or write the storage with one vectorised
+numpy gather/scatter: no Python loop per element.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from tracer.recorder import span
+
+from .. import dtypes as D
+from .. import memory
+from .. import strides as S
+from ..dispatcher import FUNCTIONAL, INPLACE, VIEW, call, register
+from ..errors import check, torch_error
+from .factories import _CPP_NAME
+from .touch import MAX_TOUCHED, storage_offsets
+
+ADV = "aten/src/ATen/native/TensorAdvancedIndexing.cpp"
+UTILS = "aten/src/ATen/native/TensorAdvancedIndexingUtils.h"
+IUTILS = "aten/src/ATen/native/IndexingUtils.h"
+KERNEL = "aten/src/ATen/native/cpu/IndexKernel.cpp"
+
+
+@dataclass
+class AdvancedIndex:
+    """at::native::AdvancedIndex: the restrided source and the reshaped indices."""
+
+    src: object                 # self restrided: indexed dims replaced by stride-0 dims
+    indices: list               # index tensors reshaped to broadcast against src
+    indexed_sizes: list[int]    # sizes of the indexed dims of self
+    indexed_strides: list[int]  # their strides (elements; torch keeps bytes)
+    dims_before: int
+    dims_after: int
+
+
+def _shapes_str(tensors: list) -> str:
+    return ", ".join(S.fmt_sizes(t._sizes) for t in tensors if t is not None)
+
+
+def expand_tensors(self, indices: list) -> list:
+    """expandTensors: each bool/byte mask becomes its nonzero() columns."""
+    result: list = []
+    for index in indices:
+        if index is None:
+            result.append(None)
+        elif index.dtype in (D.bool, D.uint8):
+            for j in range(index.dim()):
+                src_idx = len(result) + j
+                if src_idx >= self.dim() or index._sizes[j] != self._sizes[src_idx]:
+                    raise torch_error(
+                        IndexError,
+                        f"The shape of the mask {S.fmt_sizes(index._sizes)} at index {j} does "
+                        f"not match the shape of the indexed tensor {S.fmt_sizes(self._sizes)} "
+                        f"at index {src_idx}")
+            with span("expandTensors", "kernel", source=IUTILS,
+                      note="a bool mask becomes one long index per mask dim: the columns "
+                           "of nonzero(mask)", mask=index):
+                nz = call("aten::nonzero", index)
+                for j in range(index.dim()):
+                    result.append(call("aten::select", nz, 1, j))
+        else:
+            result.append(index)
+    return result
+
+
+def make_info(self, indices: list) -> AdvancedIndex:
+    """make_info: validate, expand masks, broadcast, move indexed dims together."""
+    with span("make_info", "kernel", source=UTILS,
+              note="prepare advanced indexing: masks -> long indices, broadcast them, "
+                   "and restride self so one kernel can walk everything",
+              indices=[i for i in indices]) as s:
+        with span("checkIndexTensorTypes", "kernel", source=IUTILS,
+                  note="index tensors must be long, int, byte or bool"):
+            for t in indices:
+                if t is not None and t.dtype not in (D.int64, D.int32, D.uint8, D.bool):
+                    raise torch_error(IndexError, "tensors used as indices must be long, int, "
+                                                  "byte or bool tensors")
+        indices = expand_tensors(self, indices)
+        defined = [t for t in indices if t is not None]
+        shape = S.broadcast_shapes(*(t._sizes for t in defined))
+        with span("expand_outplace", "kernel", source="aten/src/ATen/ExpandUtils.h",
+                  note="broadcast all index tensors to one shape",
+                  shapes=[list(t._sizes) for t in defined]) as e:
+            if shape is None:
+                raise torch_error(IndexError, "shape mismatch: indexing tensors could not be "
+                                              f"broadcast together with shapes "
+                                              f"{_shapes_str(indices)}")
+            e.set(shape=list(shape))
+            indices = [t if t is None or t._sizes == shape else call("aten::expand", t, shape)
+                       for t in indices]
+        indices = indices + [None] * (self.dim() - len(indices))
+        if not _has_contiguous_subspace(indices):
+            with span("transposeToFront", "kernel", source=IUTILS,
+                      note="the indexed dims are not adjacent: permute them to the front, so "
+                           "the result's indexed dims come first (as in numpy)"):
+                dims = [i for i, t in enumerate(indices) if t is not None] + \
+                       [i for i, t in enumerate(indices) if t is None]
+                self = call("aten::permute", self, dims)
+                indices = [indices[d] for d in dims]
+        indices = [call("aten::to", t, D.int64) if t is not None and t.dtype is D.int32 else t
+                   for t in indices]
+        info = _advanced_index(self, indices)
+        s.set(dims_before=info.dims_before, dims_after=info.dims_after,
+              indexed_sizes=info.indexed_sizes, indexed_strides=info.indexed_strides)
+    return info
+
+
+def _has_contiguous_subspace(indices: list) -> bool:
+    """hasContiguousSubspace: are all defined indices adjacent?
+
+    >>> _has_contiguous_subspace([None, 1, 1, None]), _has_contiguous_subspace([1, None, 1])
+    (True, False)
+    """
+    pos = [i for i, t in enumerate(indices) if t is not None]
+    return not pos or pos[-1] - pos[0] + 1 == len(pos)
+
+
+def _advanced_index(src, indices: list) -> AdvancedIndex:
+    """AdvancedIndex::AdvancedIndex: restride_src + reshape_indexer."""
+    dims_before = dims_after = dims_indexed = 0
+    replacement_shape: tuple[int, ...] = ()
+    indexed_sizes, indexed_strides = [], []
+    for dim, index in enumerate(indices):
+        if index is None:
+            if dims_indexed == 0:
+                dims_before += 1
+            else:
+                dims_after += 1
+        else:
+            dims_indexed += 1
+            replacement_shape = index._sizes
+            indexed_sizes.append(src._sizes[dim])
+            indexed_strides.append(src._strides[dim])
+    if 0 in indexed_sizes and 0 not in replacement_shape:
+        raise torch_error(IndexError, "index is out of bounds for dimension with size 0")
+    with span("restride_src", "kernel", source=ADV,
+              note="replace the indexed dims of self by the index shape with stride 0: the "
+                   "kernel adds index * stride itself"):
+        end = dims_before + dims_indexed
+        shape = list(src._sizes[:dims_before]) + list(replacement_shape) + list(src._sizes[end:])
+        strides = list(src._strides[:dims_before]) + [0] * len(replacement_shape) + \
+            list(src._strides[end:])
+        restrided = call("aten::as_strided", src, shape, strides, None)
+    reshaped = []
+    for index in indices:
+        if index is not None:
+            with span("reshape_indexer", "kernel", source=ADV,
+                      note="pad the index with size-1 dims so it broadcasts against the "
+                           "restrided self"):
+                shape = [1] * dims_before + list(index._sizes) + [1] * dims_after
+                reshaped.append(call("aten::reshape", index, shape))
+    return AdvancedIndex(restrided, reshaped, indexed_sizes, indexed_strides,
+                         dims_before, dims_after)
+
+
+def _linear_offsets(info: AdvancedIndex, shape: tuple[int, ...]) -> np.ndarray:
+    """Storage offset of every element of the iteration, as cpu_index_kernel's Indexer
+    computes it: the restrided base offset plus index * stride for each indexed dim."""
+    src = info.src
+    offsets = np.broadcast_to(
+        storage_offsets(src._sizes, src._strides, src._offset).reshape(src._sizes), shape)
+    for j, (index, size, stride) in enumerate(zip(info.indices, info.indexed_sizes,
+                                                  info.indexed_strides)):
+        values = np.broadcast_to(index._array(), shape)
+        bad = (values < -size) | (values >= size)
+        if bad.any():
+            first = int(values[bad].reshape(-1)[0])
+            raise torch_error(IndexError, f"index {first} is out of bounds for dimension {j} "
+                                          f"with size {size}")
+        offsets = offsets + np.where(values < 0, values + size, values) * stride
+    return np.asarray(offsets, dtype=np.int64)
+
+
+def _flat(t) -> np.ndarray:
+    st = t._storage
+    return st.data[: st.nbytes - st.nbytes % t.dtype.itemsize].view(t.dtype.np)
+
+
+def _touched_offsets(storage, offsets: np.ndarray) -> dict:
+    out = {"storage": storage, "count": int(offsets.size)}
+    if offsets.size <= MAX_TOUCHED:
+        out["offsets"] = sorted(set(offsets.reshape(-1).tolist()))
+    return out
+
+
+@register("aten::index", kind=FUNCTIONAL, native="at::native::index_out (structured)",
+          source=ADV)
+def index(self, indices: list):
+    check(len(indices) <= self.dim(), IndexError,
+          f"too many indices for tensor of dimension {self.dim()} (got {len(indices)})")
+    info = make_info(self, list(indices))
+    shape = info.src._sizes
+    with span("index_out: set_output", "memory", source=ADV,
+              note="the structured kernel allocates its output directly (empty_cpu, no "
+                   "dispatcher call): advanced indexing always copies", shape=list(shape)):
+        out = memory.empty_generic(shape, self.dtype, self._device_type)
+    with span("cpu_index_kernel", "kernel", source=KERNEL,
+              note="for every output element: offset = base + sum(index_j * stride_j); "
+                   "read that element", numel=out.numel()) as s:
+        if not self.is_meta:
+            offsets = _linear_offsets(info, shape)
+            out._array()[...] = _flat(self)[offsets]
+            s.set(read=_touched_offsets(self._storage, offsets))
+        s.set_result(out)
+    return out
+
+
+@register("aten::index_put_", kind=INPLACE, native="at::native::index_put_", source=ADV)
+def index_put_(self, indices: list, values, accumulate: bool = False):
+    return call("aten::_index_put_impl_", self, indices, values, accumulate, False)
+
+
+@register("aten::_index_put_impl_", kind=INPLACE, native="at::native::_index_put_impl_",
+          source=ADV)
+def _index_put_impl_(self, indices: list, value, accumulate: bool = False,
+                     unsafe: bool = False):
+    check(len(indices) <= self.dim(), IndexError,
+          f"too many indices for tensor of dimension {self.dim()} (got {len(indices)})")
+    if not accumulate:
+        with span("canDispatchToMaskedFill", "kernel", source=UTILS,
+                  note="one bool mask and a one-element value: masked_fill_ does the job "
+                       "faster") as s:
+            ok, mask = _can_dispatch_to_masked_fill(self, indices, value)
+            s.set_result(ok)
+        if ok:
+            return call("aten::masked_fill_", self, mask, call("aten::item", value))
+    info = make_info(self, list(indices))
+    shape = info.src._sizes
+    with span("make_index_put_iterator", "kernel", source=ADV,
+              note="the value must broadcast to the indexing result and have self's dtype",
+              value=list(value._sizes), result=list(shape)):
+        check(S.is_expandable_to(value._sizes, shape), RuntimeError,
+              f"shape mismatch: value tensor of shape {S.fmt_sizes(value._sizes)} cannot be "
+              f"broadcast to indexing result of shape {S.fmt_sizes(shape)}")
+        check(value.dtype is info.src.dtype, RuntimeError,
+              f"Index put requires the source and destination dtypes match, got "
+              f"{_CPP_NAME[info.src.dtype.name]} for the destination and "
+              f"{_CPP_NAME[value.dtype.name]} for the source.")
+    verb = "add" if accumulate else "write"
+    with span("cpu_index_put_kernel", "kernel", source=KERNEL,
+              note=f"for every element: offset = base + sum(index_j * stride_j); {verb} the "
+                   "value there", accumulate=accumulate) as s:
+        if not self.is_meta:
+            offsets = _linear_offsets(info, shape)
+            vals = np.broadcast_to(value._array(), shape)
+            flat = _flat(self)
+            if accumulate:
+                np.add.at(flat, offsets.reshape(-1), vals.reshape(-1))
+            else:
+                flat[offsets] = vals
+            s.set(written=_touched_offsets(self._storage, offsets))
+    return self
+
+
+def _can_dispatch_to_masked_fill(self, indices: list, value):
+    """canDispatchToMaskedFill (TensorAdvancedIndexingUtils.h)."""
+    if value.numel() != 1 or value._device_type != "cpu":
+        return False, None
+    num_ind, mask = 0, None
+    for index in indices:
+        if index is None:
+            if mask is None:
+                num_ind += 1
+        else:
+            if index.dtype not in (D.bool, D.uint8) or mask is not None:
+                return False, None
+            mask = index
+            for j in range(index.dim()):
+                src_idx = num_ind + j
+                check(src_idx < self.dim() and index._sizes[j] == self._sizes[src_idx],
+                      IndexError,
+                      f"The shape of the mask {S.fmt_sizes(index._sizes)} at index {j} does "
+                      f"not match the shape of the indexed tensor {S.fmt_sizes(self._sizes)} "
+                      f"at index {src_idx}")
+            num_ind += mask.dim()
+    if mask is None:
+        return False, None
+    for _ in range(num_ind, self.dim()):
+        mask = call("aten::unsqueeze", mask, -1)
+    return True, mask
+
+
+@register("aten::masked_fill_", kind=INPLACE, native="at::native::masked_fill__cpu",
+          source=ADV)
+def masked_fill_(self, mask, value):
+    from .copy import to_dtype_scalar
+
+    check(mask.dtype is D.bool, RuntimeError,
+          f"masked_fill_ only supports boolean masks, but got mask with dtype "
+          f"{mask.dtype}")
+    if mask._sizes != self._sizes:
+        mask = call("aten::expand", mask, self._sizes)
+    with span("masked_fill_kernel", "kernel", source=KERNEL,
+              note="write the value wherever the mask is True", value=value) as s:
+        scalar = to_dtype_scalar(value, self.dtype)
+        if not self.is_meta:
+            m = mask._array()
+            self._array()[m] = scalar
+            offs = storage_offsets(self._sizes, self._strides, self._offset).reshape(
+                self._sizes)[m]
+            s.set(written=_touched_offsets(self._storage, offs))
+    return self
+
+
+@register("aten::nonzero", kind=FUNCTIONAL, native="at::native::nonzero_cpu", source=ADV)
+def nonzero(self):
+    with span("nonzero_out_cpu", "kernel", source=ADV,
+              note="count the non-zeros, then write their coordinates; the result is "
+                   "column-major (strides [1, n]) so each column is one index") as s:
+        coords = np.argwhere(self._array()) if not self.is_meta else None
+        n = 0 if coords is None else len(coords)
+        ndim = self.dim()
+        out = call("aten::empty", (0,), dtype=D.int64, device=self._device_type)
+        # resize_output + as_strided_: the result is laid out transposed.
+        out = call("aten::as_strided_", out, (n, ndim), (1, n) if n else (ndim, 1), None)
+        if coords is not None and n:
+            out._array()[...] = coords
+        s.set_result(out)
+    return out
+
+
+@register("aten::as_strided_", kind=INPLACE, native="at::native::as_strided__symint",
+          source="aten/src/ATen/native/TensorShape.cpp")
+def as_strided_(self, size, stride, storage_offset):
+    """Resize the storage if needed and set new geometry in place."""
+    nbytes = S.compute_storage_nbytes(size, stride, self.dtype.itemsize)
+    if nbytes > self._storage.nbytes:
+        from ..storage import Storage
+        self._storage = Storage(nbytes, self._device_type)
+    self._sizes, self._strides = tuple(size), tuple(stride)
+    self._offset = 0 if storage_offset is None else storage_offset
+    return self
+
+
+@register("aten::permute", kind=VIEW, native="at::native::permute",
+          source="aten/src/ATen/native/TensorShape.cpp")
+def permute(self, dims):
+    dims = [S.maybe_wrap_dim(d, self.dim()) for d in dims]
+    check(len(dims) == self.dim() and len(set(dims)) == len(dims), RuntimeError,
+          f"permute(sparse_coo): number of dimensions in the tensor input does not match the "
+          f"length of the desired ordering of dimensions i.e. input.dim() = {self.dim()} is "
+          f"not equal to len(dims) = {len(dims)}")
+    return call("aten::as_strided", self, [self._sizes[d] for d in dims],
+                [self._strides[d] for d in dims], None)

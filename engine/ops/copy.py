@@ -1,0 +1,221 @@
+"""Operators that move values: copy_, fill_, zero_, clone, to, item, lift_fresh, detach_.
+
+Mirrors aten/src/ATen/native/Copy.cpp, Fill.cpp, TensorConversions.cpp and
+Scalar.cpp.  Kernels work on numpy windows of the storages, vectorised.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from tracer.recorder import span
+
+from .. import dtypes as D
+from .. import strides as S
+from ..dispatcher import COMPOSITE, FUNCTIONAL, INPLACE, call, register
+from ..errors import check, torch_error
+from .touch import touched
+
+COPY = "aten/src/ATen/native/Copy.cpp"
+FILL = "aten/src/ATen/native/Fill.cpp"
+CONV = "aten/src/ATen/native/TensorConversions.cpp"
+ITER = "aten/src/ATen/TensorIterator.cpp"
+
+
+def broadcast_to_output(out_shape: tuple[int, ...], in_shape: tuple[int, ...]) -> None:
+    """TensorIterator::compute_shape with resize_outputs(false): the input must
+    broadcast to exactly the output's shape."""
+    ndim = max(len(out_shape), len(in_shape))
+    result = []
+    for i in range(ndim - 1, -1, -1):
+        a = out_shape[i - ndim + len(out_shape)] if i - ndim + len(out_shape) >= 0 else 1
+        b = in_shape[i - ndim + len(in_shape)] if i - ndim + len(in_shape) >= 0 else 1
+        check(a == b or a == 1 or b == 1, RuntimeError,
+              f"The size of tensor a ({a}) must match the size of tensor b ({b}) at "
+              f"non-singleton dimension {i}")
+        result.append(b if a == 1 else a)
+    result.reverse()
+    check(tuple(result) == tuple(out_shape), RuntimeError,
+          f"output with shape {S.fmt_sizes(out_shape)} doesn't match the broadcast shape "
+          f"{S.fmt_sizes(result)}")
+
+
+@register("aten::copy_", kind=INPLACE, native="at::native::copy_", source=COPY)
+def copy_(self, src, non_blocking: bool = False):
+    if self is src:
+        return self
+    with span("TensorIterator", "kernel", source=ITER,
+              note="src is broadcast to dst's shape; dst is never resized",
+              dst=list(self._sizes), src=list(src._sizes)):
+        broadcast_to_output(self._sizes, src._sizes)
+    same = self.dtype is src.dtype
+    kind = "same dtype: a plain element copy" if same else \
+        f"cast {src.dtype} -> {self.dtype} while copying"
+    with span("copy_kernel", "kernel", source="aten/src/ATen/native/cpu/CopyKernel.cpp",
+              note=kind, numel=self.numel()) as s:
+        if not self.is_meta:
+            self._array()[...] = src._array()
+            s.set(written=touched(self))
+    return self
+
+
+@register("aten::fill_", kind=INPLACE, native="at::native::fill_", source=FILL)
+def fill_(self, value: Any):
+    from .._tensor import Tensor
+
+    if isinstance(value, Tensor):
+        # fill_(Tensor): only 0-dim values; on the same device it is a broadcast copy_.
+        check(value.dim() == 0, RuntimeError,
+              f"fill_ only supports 0-dimension value tensor but got tensor with "
+              f"{value.dim()} dimensions.")
+        with span("fill_(Tensor)", "kernel", source=FILL,
+                  note="a 0-dim tensor value on the same device: fill is a broadcasting "
+                       "copy_ of that one element"):
+            pass
+        if value._storage is self._storage:
+            value = call("aten::clone", value)
+        return call("aten::copy_", self, value)
+    with span("fill_kernel", "kernel", source="aten/src/ATen/native/cpu/FillKernel.cpp",
+              note=f"write {value!r} into every element", value=value,
+              numel=self.numel()) as s:
+        scalar = to_dtype_scalar(value, self.dtype)
+        if not self.is_meta:
+            self._array()[...] = scalar
+            s.set(written=touched(self))
+    return self
+
+
+@register("aten::zero_", kind=INPLACE, native="at::native::zero_", source=FILL)
+def zero_(self):
+    with span("zero_", "kernel", source=FILL, note="fill with 0", numel=self.numel()) as s:
+        if not self.is_meta:
+            self._array()[...] = 0
+            s.set(written=touched(self))
+    return self
+
+
+def to_dtype_scalar(value: Any, dtype: D.dtype) -> Any:
+    """Scalar::to<T>() via c10::checked_convert (c10/util/TypeCast.h, overflows()).
+
+    Integral targets refuse values outside their range (unsigned ones let small
+    negatives wrap, as two's complement does) and NaN/inf; float32 refuses finite
+    values beyond FLT_MAX; float16 and float64 take anything.
+
+    >>> to_dtype_scalar(-1, D.uint8), to_dtype_scalar(3.7, D.int64)
+    (255, 3)
+    >>> to_dtype_scalar(300, D.int8)
+    Traceback (most recent call last):
+    ...
+    RuntimeError: value cannot be converted to type int8_t without overflow
+    """
+    if dtype is D.bool:
+        return bool(value)
+    if dtype.is_floating_point:
+        value = float(value)
+        if dtype is D.float32 and abs(value) != float("inf") and abs(value) > _FLT_MAX:
+            raise _overflow(dtype)
+        return value
+    if isinstance(value, float):
+        if value != value or abs(value) == float("inf"):
+            raise _overflow(dtype)
+    info = np.iinfo(dtype.np)
+    if info.min == 0:
+        ok = value <= info.max and not (value < 0 and -int(value) > info.max)
+    else:
+        ok = info.min <= value <= info.max
+    if not ok:
+        raise _overflow(dtype)
+    return int(value) % (info.max + 1) if info.min == 0 else int(value)
+
+
+_FLT_MAX = float(np.finfo(np.float32).max)
+
+
+def _overflow(dtype: D.dtype) -> BaseException:
+    name = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int",
+            "int64": "int64_t", "float32": "float"}[dtype.name]
+    return torch_error(RuntimeError, f"value cannot be converted to type {name} without overflow")
+
+
+@register("aten::clone", kind=FUNCTIONAL, native="at::native::clone", source=CONV)
+def clone(self, memory_format: str = "preserve_format"):
+    dense = _non_overlapping_and_dense(self)
+    if memory_format == "preserve_format" and dense:
+        out = call("aten::empty_strided", self._sizes, self._strides, dtype=self.dtype,
+                   device=self._device_type)
+    else:
+        out = call("aten::empty", self._sizes, dtype=self.dtype, device=self._device_type)
+    return call("aten::copy_", out, self)
+
+
+def _non_overlapping_and_dense(t) -> bool:
+    """TensorImpl::is_non_overlapping_and_dense: some permutation is contiguous."""
+    dims = sorted(range(t.dim()), key=lambda d: (t._strides[d], t._sizes[d]))
+    expected = 1
+    for d in dims:
+        if t._sizes[d] == 1:
+            continue
+        if t._strides[d] != expected:
+            return False
+        expected *= t._sizes[d]
+    return True
+
+
+@register("aten::lift_fresh", kind=FUNCTIONAL, native="at::native::lift_fresh",
+          source="aten/src/ATen/native/TensorShape.cpp")
+def lift_fresh(self):
+    with span("lift_fresh", "kernel", source="aten/src/ATen/native/TensorShape.cpp",
+              note="marks a freshly made tensor for functionalization; on plain CPU it "
+                   "returns its input unchanged"):
+        return self
+
+
+@register("aten::detach_", kind=INPLACE, native="at::native::detach_",
+          source="torch/csrc/autograd/VariableTypeManual.cpp")
+def detach_(self):
+    # The inner RecordFunction the profiler lists as plain "detach_" is the
+    # ADInplaceOrView kernel's own record (VariableTypeManual.cpp).
+    with span("detach_", "kernel", op="detach_",
+              source="torch/csrc/autograd/VariableTypeManual.cpp",
+              note="cut the tensor from any autograd history"):
+        self.requires_grad = False
+    return self
+
+
+@register("aten::to", kind=COMPOSITE, native="at::native::to", source=CONV)
+def to(self, dtype: D.dtype | None = None, device: str | None = None, copy: bool = False):
+    dtype = dtype or self.dtype
+    device = device or self._device_type
+    if dtype is self.dtype and device == self._device_type and not copy:
+        with span("to", "kernel", source=CONV,
+                  note="dtype and device already match: returns self, nothing copied"):
+            return self
+    return call("aten::_to_copy", self, dtype=dtype, device=device)
+
+
+@register("aten::_to_copy", kind=FUNCTIONAL, native="at::native::_to_copy", source=CONV)
+def _to_copy(self, dtype: D.dtype, device: str):
+    out = call("aten::empty_strided", self._sizes, self._strides if
+               _non_overlapping_and_dense(self) else S.contiguous_strides(self._sizes),
+               dtype=dtype, device=device)
+    return call("aten::copy_", out, self)
+
+
+@register("aten::item", kind=COMPOSITE, native="at::native::item",
+          source="aten/src/ATen/native/Scalar.cpp")
+def item(self):
+    numel = self.numel()
+    check(numel == 1, RuntimeError,
+          f"a Tensor with {numel} elements cannot be converted to Scalar")
+    return call("aten::_local_scalar_dense", self)
+
+
+@register("aten::_local_scalar_dense", kind=FUNCTIONAL, native="at::native::_local_scalar_dense_cpu",
+          source="aten/src/ATen/native/Scalar.cpp")
+def _local_scalar_dense(self):
+    if self.is_meta:
+        raise torch_error(RuntimeError, "Tensor.item() cannot be called on meta tensors")
+    value = self._array().reshape(-1)[0]
+    return value.item()

@@ -1,0 +1,164 @@
+"""View operators: new sizes/strides/offset over the same storage, no bytes copied.
+
+Mirrors aten/src/ATen/native/TensorShape.cpp (select, slice, unsqueeze, expand,
+view, reshape, alias) and as_strided_tensorimpl.  Most views end in a call to
+``as_strided``, which is why torch.profiler shows ``aten::select`` with an
+``aten::as_strided`` inside.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tracer.recorder import span
+
+from .. import strides as S
+from ..dispatcher import COMPOSITE, VIEW, call, register
+from ..errors import check, torch_error
+
+SHAPE = "aten/src/ATen/native/TensorShape.cpp"
+INT64_MAX = 2**63 - 1
+
+
+def _geometry(name: str, note: str, **args) -> "span":
+    return span(name, "kernel", source=SHAPE, note=note, **args)
+
+
+@register("aten::as_strided", kind=VIEW, native="at::native::as_strided_tensorimpl",
+          source=SHAPE)
+def as_strided(self, size: Sequence[int], stride: Sequence[int], storage_offset: int | None):
+    offset = self._offset if storage_offset is None else int(storage_offset)
+    size, stride = tuple(int(s) for s in size), tuple(int(s) for s in stride)
+    with span("setStrided", "memory", source="aten/src/ATen/native/TensorShape.cpp",
+              note="a new TensorImpl that shares the storage: only sizes, strides and "
+                   "offset are new, not one byte is copied",
+              sizes=list(size), strides=list(stride), offset=offset):
+        check(len(size) == len(stride), RuntimeError,
+              f"mismatch in length of strides and shape")
+        check(all(s >= 0 for s in stride), RuntimeError,
+              "as_strided: Negative strides are not supported at the moment, got strides: "
+              + S.fmt_sizes(stride))
+        check(offset >= 0, RuntimeError,
+              f"Tensor: invalid storage offset {offset}")
+        need = S.compute_storage_nbytes(size, stride, self.dtype.itemsize)
+        if need:
+            total = need + offset * self.dtype.itemsize
+            check(total <= self._storage.nbytes, RuntimeError,
+                  f"setStorage: sizes {S.fmt_sizes(size)}, strides {S.fmt_sizes(stride)}, "
+                  f"storage offset {offset}, and itemsize {self.dtype.itemsize} requiring a "
+                  f"storage size of {total} are out of bounds for storage of size "
+                  f"{self._storage.nbytes}")
+        return self._view(size, stride, offset)
+
+
+@register("aten::select", kind=VIEW, native="at::native::select_symint", source=SHAPE)
+def select(self, dim: int, index: int):
+    ndim = self.dim()
+    check(ndim != 0, IndexError, "select() cannot be applied to a 0-dim tensor.")
+    dim = S.maybe_wrap_dim(dim, ndim)
+    size = self._sizes[dim]
+    check(not (size <= -1 - index or size <= index), IndexError,
+          f"select(): index {index} out of range for tensor of size "
+          f"{S.fmt_sizes(self._sizes)} at dimension {dim}")
+    if index < 0:
+        index += size
+    sizes, strides = list(self._sizes), list(self._strides)
+    offset = self._offset + index * strides[dim]
+    with _geometry("select geometry", f"drop dim {dim}; the offset moves {index} x stride "
+                   f"{strides[dim]} = {index * strides[dim]} elements",
+                   dim=dim, index=index, offset=f"{self._offset} + {index} * {strides[dim]} = "
+                                                 f"{offset}"):
+        del sizes[dim], strides[dim]
+    return call("aten::as_strided", self, sizes, strides, offset)
+
+
+@register("aten::slice", kind=VIEW, native="at::native::slice", source=SHAPE)
+def slice_(self, dim: int = 0, start: int | None = None, end: int | None = None,
+           step: int = 1):
+    ndim = self.dim()
+    check(ndim != 0, IndexError, "slice() cannot be applied to a 0-dim tensor.")
+    dim = S.maybe_wrap_dim(dim, ndim)
+    sizes, strides = list(self._sizes), list(self._strides)
+    start_val = 0 if start is None else int(start)
+    end_val = INT64_MAX if end is None else int(end)
+    check(step > 0, RuntimeError, "slice step must be positive")
+    if start_val == INT64_MAX:
+        start_val = 0
+    if start_val < 0:
+        start_val += sizes[dim]
+    if end_val < 0:
+        end_val += sizes[dim]
+    start_val = min(max(start_val, 0), sizes[dim])
+    end_val = start_val if end_val < start_val else min(end_val, sizes[dim])
+    offset = self._offset + start_val * strides[dim]
+    length = end_val - start_val
+    with _geometry("slice geometry", f"dim {dim}: start clamped to {start_val}, end to "
+                   f"{end_val}; size ceil({length}/{step}), stride x{step}",
+                   dim=dim, start=start_val, end=end_val, step=step):
+        sizes[dim] = (length + step - 1) // step
+        strides[dim] *= step
+    return call("aten::as_strided", self, sizes, strides, offset)
+
+
+@register("aten::unsqueeze", kind=VIEW, native="at::native::unsqueeze", source=SHAPE)
+def unsqueeze(self, dim: int):
+    dim = S.maybe_wrap_dim(dim, self.dim() + 1)
+    sizes, strides = list(self._sizes), list(self._strides)
+    # inferUnsqueezeGeometry: the new dim's stride is size*stride of the dim it precedes.
+    new_stride = 1 if dim >= self.dim() else sizes[dim] * strides[dim]
+    with _geometry("inferUnsqueezeGeometry", f"insert a dim of size 1 at {dim} "
+                   f"(stride {new_stride}: it is never stepped over)", dim=dim):
+        sizes.insert(dim, 1)
+        strides.insert(dim, new_stride)
+    return call("aten::as_strided", self, sizes, strides, None)
+
+
+@register("aten::expand", kind=VIEW, native="at::native::expand", source=SHAPE)
+def expand(self, size: Sequence[int]):
+    with _geometry("inferExpandGeometry", "broadcast dims get stride 0: one element read "
+                   "many times, nothing copied", size=list(size)) as s:
+        sizes, strides = S.infer_expand_geometry(self._sizes, self._strides, size)
+        s.set(strides=list(strides))
+    return call("aten::as_strided", self, sizes, strides, None)
+
+
+@register("aten::view", kind=VIEW, native="at::native::view", source=SHAPE)
+def view(self, size: Sequence[int]):
+    shape = S.infer_size(tuple(size), self.numel())
+    strides = S.compute_view_strides(self._sizes, self._strides, shape)
+    check(strides is not None, RuntimeError,
+          "view size is not compatible with input tensor's size and stride (at least one "
+          "dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
+    with _geometry("computeStride", "the new shape can reuse the memory as it is laid out",
+                   shape=list(shape), strides=list(strides)):
+        # alias_with_sizes_and_strides: a TensorImpl built directly, no as_strided call
+        return self._view(shape, strides, self._offset)
+
+
+@register("aten::reshape", kind=COMPOSITE, native="at::native::reshape_symint", source=SHAPE)
+def reshape(self, shape: Sequence[int]):
+    target = S.infer_size(tuple(shape), self.numel())
+    strides = S.compute_view_strides(self._sizes, self._strides, target)
+    if strides is not None:
+        with _geometry("_reshape_with_symint", "strides allow it: reshape is a view",
+                       shape=list(target)):
+            pass
+        return call("aten::view", self, target)
+    with _geometry("_reshape_with_symint", "strides do not allow a view: copy to a "
+                   "contiguous tensor first", shape=list(target)):
+        pass
+    return call("aten::_unsafe_view", call("aten::clone", self, "contiguous_format"), target)
+
+
+@register("aten::_unsafe_view", kind=VIEW, native="at::native::_unsafe_view", source=SHAPE)
+def _unsafe_view(self, size: Sequence[int]):
+    shape = S.infer_size(tuple(size), self.numel())
+    strides = S.compute_view_strides(self._sizes, self._strides, shape)
+    if strides is None:  # pragma: no cover - callers pass contiguous tensors
+        raise torch_error(RuntimeError, "view size is not compatible")
+    return self._view(shape, strides, self._offset)
+
+
+@register("aten::alias", kind=VIEW, native="at::native::alias", source=SHAPE)
+def alias(self):
+    return self._view(self._sizes, self._strides, self._offset)

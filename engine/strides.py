@@ -1,0 +1,281 @@
+"""Stride and size arithmetic as small pure functions.
+
+Each mirrors a PyTorch helper; the doctests are the worked examples a learner
+would do on paper.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .errors import check, torch_error
+
+#: std::numeric_limits<int64_t>::max(): storage sizes must fit in int64 and size_t
+#: (storage_max() in aten/src/ATen/EmptyTensor.cpp).
+STORAGE_MAX = 2**63 - 1
+_U64 = 2**64
+
+
+def fmt_sizes(sizes: Sequence[int]) -> str:
+    """How c10 prints an IntArrayRef: ``[3, 4]``.
+
+    >>> fmt_sizes((3, 4)), fmt_sizes(())
+    ('[3, 4]', '[]')
+    """
+    return "[" + ", ".join(str(int(s)) for s in sizes) + "]"
+
+
+def contiguous_strides(sizes: Sequence[int]) -> tuple[int, ...]:
+    """Row-major strides, as TensorImpl::empty_tensor_restride computes them.
+
+    A dimension of size 0 or 1 still gets the running product (torch uses
+    ``max(size, 1)`` when multiplying).
+
+    >>> contiguous_strides((3, 4))
+    (4, 1)
+    >>> contiguous_strides((2, 0, 5))
+    (5, 5, 1)
+    >>> contiguous_strides(())
+    ()
+    """
+    strides = [0] * len(sizes)
+    acc = 1
+    for i in range(len(sizes) - 1, -1, -1):
+        strides[i] = acc
+        acc *= max(int(sizes[i]), 1)
+    return tuple(strides)
+
+
+def channels_last_strides(sizes: Sequence[int]) -> tuple[int, ...]:
+    """get_channels_last_strides_2d (c10/core/MemoryFormat.h) for NCHW sizes.
+
+    >>> channels_last_strides((2, 3, 4, 5))
+    (60, 1, 15, 3)
+    """
+    n, c, h, w = (max(int(s), 1) for s in sizes)
+    return (h * w * c, 1, w * c, c)
+
+
+def numel(sizes: Sequence[int]) -> int:
+    """>>> numel((3, 4)), numel(()), numel((2, 0))
+    (12, 1, 0)
+    """
+    n = 1
+    for s in sizes:
+        n *= int(s)
+    return n
+
+
+def compute_storage_nbytes_contiguous(sizes: Sequence[int], itemsize: int,
+                                      storage_offset: int = 0) -> tuple[int, int]:
+    """computeStorageNbytesContiguous (aten/src/ATen/EmptyTensor.cpp).
+
+    Returns ``(numel, nbytes)``; raises torch's RuntimeError when the unsigned
+    64-bit product overflows or exceeds :data:`STORAGE_MAX`.
+
+    >>> compute_storage_nbytes_contiguous((3, 4), 4)
+    (12, 48)
+    >>> compute_storage_nbytes_contiguous((2**62, 2**62), 4)
+    Traceback (most recent call last):
+    ...
+    RuntimeError: Storage size calculation overflowed with sizes=[4611686018427387904, 4611686018427387904]
+    """
+    # c10::safe_multiplies_u64, c10::add_overflows, c10::mul_overflows: each step
+    # wraps modulo 2**64 and remembers whether it overflowed.
+    size, overflowed = 1, False
+    for s in sizes:
+        size *= int(s) % _U64
+        overflowed |= size >= _U64
+        size %= _U64
+    count = size
+    size += storage_offset
+    overflowed |= size >= _U64
+    size %= _U64
+    size *= itemsize
+    overflowed |= size >= _U64
+    size %= _U64
+    overflowed |= size > STORAGE_MAX
+    if overflowed:
+        raise torch_error(RuntimeError,
+                          f"Storage size calculation overflowed with sizes={fmt_sizes(sizes)}")
+    return count, size
+
+
+def compute_storage_nbytes(sizes: Sequence[int], strides: Sequence[int], itemsize: int,
+                           storage_offset: int = 0) -> int:
+    """computeStorageNbytes: bytes a strided view needs, 0 if any size is 0.
+
+    >>> compute_storage_nbytes((3,), (2,), 8, 1)
+    48
+    >>> compute_storage_nbytes((0, 5), (5, 1), 4)
+    0
+    """
+    if any(int(s) == 0 for s in sizes):
+        return 0
+    last = storage_offset + sum((int(s) - 1) * int(st) for s, st in zip(sizes, strides))
+    return (last + 1) * itemsize
+
+
+def maybe_wrap_dim(dim: int, ndim: int, wrap_scalar: bool = True) -> int:
+    """c10::maybe_wrap_dim: negative dims count from the end.
+
+    >>> maybe_wrap_dim(-1, 3)
+    2
+    >>> maybe_wrap_dim(3, 3)
+    Traceback (most recent call last):
+    ...
+    IndexError: Dimension out of range (expected to be in range of [-3, 2], but got 3)
+    """
+    if ndim <= 0:
+        if not wrap_scalar:
+            raise torch_error(IndexError, "dimension specified as " + str(dim)
+                              + " but tensor has no dimensions")
+        ndim = 1
+    lo, hi = -ndim, ndim - 1
+    check(lo <= dim <= hi, IndexError,
+          f"Dimension out of range (expected to be in range of [{lo}, {hi}], but got {dim})")
+    return dim + ndim if dim < 0 else dim
+
+
+def infer_size(shape: Sequence[int], numel_: int) -> tuple[int, ...]:
+    """at::infer_size: resolve one ``-1`` in a view/reshape shape.
+
+    >>> infer_size((-1, 2), 6)
+    (3, 2)
+    >>> infer_size((4, 2), 6)
+    Traceback (most recent call last):
+    ...
+    RuntimeError: shape '[4, 2]' is invalid for input of size 6
+    """
+    newsize, infer_dim = 1, None
+    for i, s in enumerate(shape):
+        if s == -1:
+            if infer_dim is not None:
+                raise torch_error(RuntimeError, "only one dimension can be inferred")
+            infer_dim = i
+        elif s >= 0:
+            newsize *= s
+        else:
+            raise torch_error(RuntimeError, f"invalid shape dimension {s}")
+    out = list(shape)
+    if numel_ == newsize or (infer_dim is not None and newsize > 0 and numel_ % newsize == 0):
+        if infer_dim is not None:
+            check(newsize != 0, RuntimeError,
+                  f"cannot reshape tensor of 0 elements into shape {fmt_sizes(shape)} because "
+                  "the unspecified dimension size -1 can be any value and is ambiguous")
+            out[infer_dim] = numel_ // newsize
+        return tuple(out)
+    raise torch_error(RuntimeError,
+                      f"shape '{fmt_sizes(shape)}' is invalid for input of size {numel_}")
+
+
+def compute_view_strides(oldshape: Sequence[int], oldstride: Sequence[int],
+                         newshape: Sequence[int]) -> tuple[int, ...] | None:
+    """at::detail::computeStride: strides that let ``view`` reuse memory, or None.
+
+    >>> compute_view_strides((3, 4), (4, 1), (2, 6))
+    (6, 1)
+    >>> compute_view_strides((3, 4), (1, 3), (12,)) is None
+    True
+    """
+    if not oldshape:
+        return (1,) * len(newshape)
+    numel_ = numel(oldshape)
+    if numel_ == 0 and tuple(oldshape) == tuple(newshape):
+        return tuple(oldstride)
+    newstride = [0] * len(newshape)
+    if numel_ == 0:
+        for view_d in range(len(newshape) - 1, -1, -1):
+            if view_d == len(newshape) - 1:
+                newstride[view_d] = 1
+            else:
+                newstride[view_d] = max(newshape[view_d + 1], 1) * newstride[view_d + 1]
+        return tuple(newstride)
+    view_d = len(newshape) - 1
+    chunk_base_stride = oldstride[-1]
+    tensor_numel, view_numel = 1, 1
+    for tensor_d in range(len(oldshape) - 1, -1, -1):
+        tensor_numel *= oldshape[tensor_d]
+        if tensor_d == 0 or (oldshape[tensor_d - 1] != 1
+                             and oldstride[tensor_d - 1] != tensor_numel * chunk_base_stride):
+            while view_d >= 0 and (view_numel < tensor_numel or newshape[view_d] == 1):
+                newstride[view_d] = view_numel * chunk_base_stride
+                view_numel *= newshape[view_d]
+                view_d -= 1
+            if view_numel != tensor_numel:
+                return None
+            if tensor_d > 0:
+                chunk_base_stride = oldstride[tensor_d - 1]
+                tensor_numel, view_numel = 1, 1
+    if view_d != -1:
+        return None
+    return tuple(newstride)
+
+
+def infer_expand_geometry(sizes: Sequence[int], strides: Sequence[int],
+                          target: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """inferExpandGeometry (aten/src/ATen/ExpandUtils.cpp): new dims get stride 0.
+
+    >>> infer_expand_geometry((3, 1), (1, 1), (2, 3, 4))
+    ((2, 3, 4), (0, 1, 0))
+    """
+    ndim, tdim = len(sizes), len(target)
+    check(tdim >= ndim, RuntimeError,
+          f"expand({_shape_str(sizes)}, size={list(target)}): the number of sizes provided "
+          f"({tdim}) must be greater or equal to the number of dimensions in the tensor ({ndim})")
+    out_sizes, out_strides = [0] * tdim, [0] * tdim
+    for i in range(tdim - 1, -1, -1):
+        offset = ndim - 1 - (tdim - 1 - i)
+        dim = sizes[offset] if offset >= 0 else 1
+        stride = strides[offset] if offset >= 0 else 0
+        target_size = target[i]
+        if target_size == -1:
+            check(offset >= 0, RuntimeError,
+                  f"The expanded size of the tensor (-1) isn't allowed in a leading, "
+                  f"non-existing dimension {i}")
+            target_size = dim
+        if dim != target_size:
+            check(dim == 1, RuntimeError,
+                  f"The expanded size of the tensor ({target_size}) must match the existing "
+                  f"size ({dim}) at non-singleton dimension {i}.  Target sizes: "
+                  f"{fmt_sizes(target)}.  Tensor sizes: {fmt_sizes(sizes)}")
+            stride = 0
+        out_sizes[i], out_strides[i] = target_size, stride
+    return tuple(out_sizes), tuple(out_strides)
+
+
+def _shape_str(sizes: Sequence[int]) -> str:
+    return "torch.Size([" + ", ".join(map(str, sizes)) + "])"
+
+
+def broadcast_shapes(*shapes: Sequence[int]) -> tuple[int, ...] | None:
+    """infer_size over several shapes; None when they cannot broadcast.
+
+    >>> broadcast_shapes((2, 1), (3,)), broadcast_shapes((2,), (3,))
+    ((2, 3), None)
+    """
+    ndim = max((len(s) for s in shapes), default=0)
+    out = [1] * ndim
+    for shape in shapes:
+        for i, s in enumerate(shape):
+            j = ndim - len(shape) + i
+            if out[j] == 1:
+                out[j] = s
+            elif s != 1 and s != out[j]:
+                return None
+    return tuple(out)
+
+
+def is_expandable_to(shape: Sequence[int], desired: Sequence[int]) -> bool:
+    """at::is_expandable_to.
+
+    >>> is_expandable_to((1, 3), (2, 3)), is_expandable_to((2,), (3,))
+    (True, False)
+    """
+    if len(shape) > len(desired):
+        return False
+    for i in range(len(shape)):
+        s, d = shape[-1 - i], desired[-1 - i]
+        if s != d and s != 1:
+            return False
+    return True

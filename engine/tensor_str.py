@@ -1,0 +1,254 @@
+"""How ``repr(tensor)`` prints a tensor, ported to numpy.
+
+This module mirrors ``torch/_tensor_str.py`` of PyTorch 2.13
+(https://github.com/pytorch/pytorch/blob/v2.13.0/torch/_tensor_str.py) for
+dense, strided, real tensors on the ``cpu`` and ``meta`` devices, with the
+default print options.  Function names follow the original (``_Formatter``,
+``_vector_str``, ``_tensor_str``, ``get_summarized_data``, ``_str_intern``) so
+the two can be read side by side.
+
+Like torch, only the summarized part of a big tensor (the first and last
+``edgeitems`` entries along each dimension) is ever converted to Python
+scalars and formatted.
+
+>>> import numpy as np
+>>> format_tensor(np.array([1.0, 2.5], dtype=np.float32), "float32", (2,))
+'tensor([1.0000, 2.5000])'
+>>> format_tensor(None, "int64", (3, 4), device="meta")
+"tensor(..., device='meta', size=(3, 4), dtype=torch.int64)"
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+# torch's default print options (``PRINT_OPTS`` after ``profile="default"``).
+PRECISION = 4
+THRESHOLD = 1000
+EDGEITEMS = 3
+LINEWIDTH = 80
+
+#: ``torch.get_default_dtype()`` without the ``torch.`` prefix.
+DEFAULT_DTYPE = "float32"
+#: Dtypes ``_str_intern`` treats as "default" for non-empty tensors: the
+#: default float dtype plus int64 and bool (complex ones are not supported).
+_HAS_DEFAULT_DTYPE = frozenset({DEFAULT_DTYPE, "int64", "bool"})
+_FLOATING = frozenset({"float16", "float32", "float64"})
+
+
+class _Formatter:
+    """Chooses int/sci/fixed mode and the column width from the (summarized)
+    values, then pads every element to that width."""
+
+    def __init__(self, values: np.ndarray, floating: bool) -> None:
+        self.floating_dtype = floating
+        self.int_mode = True
+        self.sci_mode = False
+        self.max_width = 1
+
+        flat = values.reshape(-1)
+        if not self.floating_dtype:
+            # torch formats every element; the width only depends on the set
+            # of distinct values, so deduplicate first.
+            for value in np.unique(flat).tolist():
+                self.max_width = max(self.max_width, len(f"{value}"))
+            return
+
+        nonzero_finite = flat[np.isfinite(flat) & (flat != 0)]
+        if nonzero_finite.size == 0:
+            # No valid number: keep int mode and width 1, as torch does.
+            return
+
+        # torch converts |values| to double before min/max and the ratio, so
+        # float16 cannot overflow; Python floats are doubles.
+        abs_vals = np.abs(nonzero_finite).astype(np.float64)
+        finite_min = float(abs_vals.min())
+        finite_max = float(abs_vals.max())
+
+        # ceil is exact in every float dtype, so comparing in the tensor's own
+        # dtype (as torch does) equals comparing in numpy.
+        self.int_mode = bool(np.all(nonzero_finite == np.ceil(nonzero_finite)))
+        self.sci_mode = (
+            finite_max / finite_min > 1000.0
+            or finite_max > 1.0e8
+            or finite_min < 1.0e-4
+        )
+
+        # torch formats each value via ``Tensor.__format__`` -> ``.item()``,
+        # i.e. as a Python float (the exact double of a float16/32 value).
+        distinct = np.unique(nonzero_finite).tolist()
+        if self.sci_mode:
+            widths = (len(f"{v:.{PRECISION}e}") for v in distinct)
+        elif self.int_mode:
+            # +1 for the trailing "." that marks a float tensor.
+            widths = (len(f"{v:.0f}") + 1 for v in distinct)
+        else:
+            widths = (len(f"{v:.{PRECISION}f}") for v in distinct)
+        self.max_width = max(self.max_width, *widths)
+
+    def width(self) -> int:
+        return self.max_width
+
+    def format(self, value: Any) -> str:
+        if self.floating_dtype:
+            if self.sci_mode:
+                ret = f"{value:{self.max_width}.{PRECISION}e}"
+            elif self.int_mode:
+                ret = f"{value:.0f}"
+                if not (math.isinf(value) or math.isnan(value)):
+                    ret += "."
+            else:
+                ret = f"{value:.{PRECISION}f}"
+        else:
+            ret = f"{value}"
+        return (self.max_width - len(ret)) * " " + ret
+
+
+def _vector_str(
+    values: np.ndarray, indent: int, summarize: bool, formatter: _Formatter
+) -> str:
+    # length includes the space and comma between elements
+    element_length = formatter.width() + 2
+    elements_per_line = max(1, math.floor((LINEWIDTH - indent) / element_length))
+
+    if summarize and values.shape[0] > 2 * EDGEITEMS:
+        # " ..." is a list element, so it takes a slot on the line and gets
+        # joined with ", " like any value (hence ",  ..." in the output).
+        data = (
+            [formatter.format(v) for v in values[:EDGEITEMS].tolist()]
+            + [" ..."]
+            + [formatter.format(v) for v in values[-EDGEITEMS:].tolist()]
+        )
+    else:
+        data = [formatter.format(v) for v in values.tolist()]
+
+    lines = [
+        ", ".join(data[i : i + elements_per_line])
+        for i in range(0, len(data), elements_per_line)
+    ]
+    return "[" + ("," + "\n" + " " * (indent + 1)).join(lines) + "]"
+
+
+def _tensor_str_with_formatter(
+    values: np.ndarray, indent: int, summarize: bool, formatter: _Formatter
+) -> str:
+    dim = values.ndim
+    if dim == 0:
+        return formatter.format(values.item())
+    if dim == 1:
+        return _vector_str(values, indent, summarize, formatter)
+
+    size = values.shape[0]
+    if summarize and size > 2 * EDGEITEMS:
+        rows = list(range(EDGEITEMS)) + [None] + list(range(size - EDGEITEMS, size))
+    else:
+        rows = list(range(size))
+    slices = [
+        "..."
+        if i is None
+        else _tensor_str_with_formatter(values[i], indent + 1, summarize, formatter)
+        for i in rows
+    ]
+    # One blank line between 3-D blocks, two between 4-D blocks, ...
+    return "[" + ("," + "\n" * (dim - 1) + " " * (indent + 1)).join(slices) + "]"
+
+
+def get_summarized_data(values: np.ndarray) -> np.ndarray:
+    """The elements torch looks at to pick the format of a summarized tensor.
+
+    torch recurses, keeping the first and last ``EDGEITEMS`` rows of every
+    dimension longer than ``2 * EDGEITEMS``; the choice per dimension does
+    not depend on the other indices, so one ``np.ix_`` does the same.
+    """
+    if values.ndim == 0:
+        return values
+    index = [
+        np.r_[0:EDGEITEMS, n - EDGEITEMS : n] if n > 2 * EDGEITEMS else np.arange(n)
+        for n in values.shape
+    ]
+    return values[np.ix_(*index)]
+
+
+def _tensor_str(values: np.ndarray, indent: int, floating: bool) -> str:
+    if values.size == 0:
+        return "[]"
+    summarize = values.size > THRESHOLD
+    formatter = _Formatter(
+        get_summarized_data(values) if summarize else values, floating
+    )
+    return _tensor_str_with_formatter(values, indent, summarize, formatter)
+
+
+def _add_suffixes(
+    tensor_str: str, suffixes: list[str], indent: int, force_newline: bool
+) -> str:
+    tensor_strs = [tensor_str]
+    # Kept verbatim: this is the last line's length + 2 (+1 from the rfind
+    # of "\n", +1 explicitly), so suffixes wrap slightly earlier than 80.
+    last_line_len = len(tensor_str) - tensor_str.rfind("\n") + 1
+    for suffix in suffixes:
+        suffix_len = len(suffix)
+        if force_newline or last_line_len + suffix_len + 2 > LINEWIDTH:
+            tensor_strs.append(",\n" + " " * indent + suffix)
+            last_line_len = indent + suffix_len
+            force_newline = False
+        else:
+            tensor_strs.append(", " + suffix)
+            last_line_len += suffix_len + 2
+    tensor_strs.append(")")
+    return "".join(tensor_strs)
+
+
+def format_tensor(
+    values: np.ndarray | None,
+    dtype_name: str,
+    shape: tuple[int, ...],
+    *,
+    device: str = "cpu",
+    requires_grad: bool = False,
+) -> str:
+    """``repr()`` of a plain tensor, as PyTorch 2.13 prints it.
+
+    ``values`` holds the elements in ``shape`` (``None`` for a meta tensor);
+    ``dtype_name`` is torch's dtype name without ``torch.``.
+    """
+    shape = tuple(int(n) for n in shape)
+    prefix = "tensor("
+    indent = len(prefix)
+    suffixes: list[str] = []
+    dtype_suffix = f"dtype=torch.{dtype_name}"
+
+    # torch prints the device whenever it is not the default device (cpu).
+    if device != "cpu":
+        suffixes.append(f"device='{device}'")
+
+    if device == "meta" or values is None:
+        # Meta tensors have no data; unlike dense ones they show the size
+        # always, and the dtype unless it is the default float dtype.
+        suffixes.append(f"size={shape}")
+        if dtype_name != DEFAULT_DTYPE:
+            suffixes.append(dtype_suffix)
+        tensor_str = "..."
+    else:
+        values = np.asarray(values).reshape(shape)
+        if values.size == 0:
+            # (0,) prints as "[]" alone, like numpy; other empty shapes carry
+            # their size.  No element hints at int64, so only float32 is
+            # left implicit.
+            if values.ndim != 1:
+                suffixes.append(f"size={shape}")
+            if dtype_name != DEFAULT_DTYPE:
+                suffixes.append(dtype_suffix)
+            tensor_str = "[]"
+        else:
+            if dtype_name not in _HAS_DEFAULT_DTYPE:
+                suffixes.append(dtype_suffix)
+            tensor_str = _tensor_str(values, indent, dtype_name in _FLOATING)
+
+    if requires_grad:
+        suffixes.append("requires_grad=True")
+
+    return _add_suffixes(prefix + tensor_str, suffixes, indent, force_newline=False)
