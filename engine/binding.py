@@ -33,6 +33,12 @@ def _check_long(obj: Any) -> bool:
     return isinstance(obj, int) and not isinstance(obj, bool)
 
 
+def unpack_long(value: int) -> int:
+    """THPUtils_unpackLong: Python ints must fit in int64."""
+    check(-(2**63) <= value < 2**63, ValueError, "Overflow when unpacking long long")
+    return int(value)
+
+
 def _is_sequence(obj: Any) -> bool:
     """PySequence_Check for the values tidx's evaluator can produce."""
     return isinstance(obj, (list, tuple))
@@ -87,7 +93,7 @@ def valueToTensor(self, value: Any):
         if not isinstance(value, (int, float, bool)):
             raise torch_error(TypeError, f"can't assign a {type(value).__name__} to a "
                                          f"{_options_string(self)}")
-        scalar = int(value) if isinstance(value, bool) else value
+        scalar = unpack_long(int(value)) if not isinstance(value, float) else value
         result = scalar_tensor_static(scalar, self.dtype, self._device_type)
         if self._device_type == "cpu":
             result = call("aten::lift_fresh", result)
@@ -143,7 +149,7 @@ def count_specified_dimensions(index: tuple) -> int:
 def _to_tensor_index(self, obj: Any) -> I.TensorIndex:
     """The lambda inside applySlicing: one Python object -> one TensorIndex."""
     if _check_long(obj):
-        return I.TensorIndex("Integer", int(obj))
+        return I.TensorIndex("Integer", unpack_long(obj))
     if isinstance(obj, slice):
         return I.TensorIndex("Slice", _unpack_slice(obj))
     if obj is Ellipsis:
@@ -257,7 +263,7 @@ def _getitem(self, index: Any):
     if index is Ellipsis:
         return get_item(self, I.TensorIndex("Ellipsis"))
     if _check_long(index):
-        return get_item(self, I.TensorIndex("Integer", int(index)))
+        return get_item(self, I.TensorIndex("Integer", unpack_long(index)))
     if isinstance(index, slice):
         return get_item(self, I.TensorIndex("Slice", _unpack_slice(index)))
     if index is True or index is False:
@@ -297,7 +303,7 @@ def _setitem(self, index: Any, py_value: Any) -> None:
     if index is True:
         return set_item(self, I.TensorIndex("Boolean", True), value)
     if _check_long(index):
-        return set_item(self, I.TensorIndex("Integer", int(index)), value)
+        return set_item(self, I.TensorIndex("Integer", unpack_long(index)), value)
     if isinstance(index, slice):
         return set_item(self, I.TensorIndex("Slice", _unpack_slice(index)), value)
     holder = wrapTuple(index)

@@ -101,12 +101,15 @@ def keyset(device: str | None, kind: str) -> tuple[str, list[str]]:
     else:
         keys = "DispatchKeySet(CPU, ADInplaceOrView, AutogradCPU, AutocastCPU)"
     autograd = "Autograd" + backend
+    if kind == COMPOSITE:
+        # CompositeImplicitAutograd kernels are registered for the autograd and backend
+        # keys alike: whichever key is reached runs the decomposition.
+        key = backend if _below_autograd else autograd
+        return keys, [key + " (CompositeImplicitAutograd)"]
     if _below_autograd:
         # AutoDispatchBelowADInplaceOrView is in force: the TLS excluded set
         # removes the autograd keys, so the backend kernel is reached directly.
         return keys + " - excluded(Autograd, ADInplaceOrView)", [backend]
-    if kind == COMPOSITE:
-        return keys, [autograd + " (CompositeImplicitAutograd)"]
     if kind in (VIEW, INPLACE):
         return keys, [autograd, "ADInplaceOrView", backend]
     return keys, [autograd, backend]

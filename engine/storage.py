@@ -34,7 +34,9 @@ class MemoryLimit:
 
 
 def _human(n: int) -> str:
-    """>>> _human(48), _human(3 * 2**30)
+    """Bytes for people.
+
+    >>> _human(48), _human(3 * 2**30)
     ('48 B', '3.0 GiB')
     """
     for unit, scale in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):

@@ -57,7 +57,9 @@ def channels_last_strides(sizes: Sequence[int]) -> tuple[int, ...]:
 
 
 def numel(sizes: Sequence[int]) -> int:
-    """>>> numel((3, 4)), numel(()), numel((2, 0))
+    """Number of elements: the product of the sizes (1 for a 0-dim tensor).
+
+    >>> numel((3, 4)), numel(()), numel((2, 0))
     (12, 1, 0)
     """
     n = 1

@@ -206,7 +206,9 @@ class Trace:
                     "events": [e.to_dict() if isinstance(e, Event) else e for e in st["events"]],
                     "error": st["error"],
                     "bindings": st["bindings"],
-                    **({"defaults": st["defaults"]} if "defaults" in st else {}),
+                    # extra keys a producer added (defaults, result, printed ...)
+                    **{k: v for k, v in st.items()
+                       if k not in ("source", "events", "error", "bindings")},
                 }
                 for st in self.statements
             ],

@@ -23,6 +23,7 @@ from .. import memory
 from .. import strides as S
 from ..dispatcher import FUNCTIONAL, INPLACE, VIEW, call, register
 from ..errors import check, torch_error
+from ..storage import MemoryLimit
 from .factories import _CPP_NAME
 from .touch import MAX_TOUCHED, storage_offsets
 
@@ -168,6 +169,8 @@ def _linear_offsets(info: AdvancedIndex, shape: tuple[int, ...]) -> np.ndarray:
     """Storage offset of every element of the iteration, as cpu_index_kernel's Indexer
     computes it: the restrided base offset plus index * stride for each indexed dim."""
     src = info.src
+    # The offsets are one int64 per element of the iteration: guard them like storage.
+    MemoryLimit.check(S.numel(shape) * 8)
     offsets = np.broadcast_to(
         storage_offsets(src._sizes, src._strides, src._offset).reshape(src._sizes), shape)
     for j, (index, size, stride) in enumerate(zip(info.indices, info.indexed_sizes,
@@ -299,13 +302,12 @@ def masked_fill_(self, mask, value):
     check(mask.dtype is D.bool, RuntimeError,
           f"masked_fill_ only supports boolean masks, but got mask with dtype "
           f"{mask.dtype}")
-    if mask._sizes != self._sizes:
-        mask = call("aten::expand", mask, self._sizes)
     with span("masked_fill_kernel", "kernel", source=KERNEL,
-              note="write the value wherever the mask is True", value=value) as s:
+              note="TensorIterator broadcasts the mask over self (no expand operator); "
+                   "write the value wherever the mask is True", value=value) as s:
         scalar = to_dtype_scalar(value, self.dtype)
         if not self.is_meta:
-            m = mask._array()
+            m = np.broadcast_to(mask._array(), self._sizes)
             self._array()[m] = scalar
             offs = storage_offsets(self._sizes, self._strides, self._offset).reshape(
                 self._sizes)[m]

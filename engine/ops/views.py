@@ -137,17 +137,30 @@ def view(self, size: Sequence[int]):
 
 @register("aten::reshape", kind=COMPOSITE, native="at::native::reshape_symint", source=SHAPE)
 def reshape(self, shape: Sequence[int]):
+    if self.is_contiguous():
+        with _geometry("reshape_symint", "self is contiguous: reshape is simply a view",
+                       shape=list(shape)):
+            pass
+        return call("aten::view", self, tuple(shape))
     target = S.infer_size(tuple(shape), self.numel())
     strides = S.compute_view_strides(self._sizes, self._strides, target)
     if strides is not None:
-        with _geometry("_reshape_with_symint", "strides allow it: reshape is a view",
-                       shape=list(target)):
+        with _geometry("reshape_symint", "not contiguous, but computeStride finds strides "
+                       "for the new shape: an alias, still no copy", shape=list(target),
+                       strides=list(strides)):
             pass
-        return call("aten::view", self, target)
-    with _geometry("_reshape_with_symint", "strides do not allow a view: copy to a "
-                   "contiguous tensor first", shape=list(target)):
+        return call("aten::_reshape_alias", self, target, strides)
+    with _geometry("reshape_symint", "no strides can express the new shape over this "
+                   "memory: copy to a contiguous tensor first", shape=list(target)):
         pass
     return call("aten::_unsafe_view", call("aten::clone", self, "contiguous_format"), target)
+
+
+@register("aten::_reshape_alias", kind=VIEW, native="at::native::_reshape_alias",
+          source=SHAPE)
+def _reshape_alias(self, size: Sequence[int], stride: Sequence[int]):
+    # alias_with_sizes_and_strides: a TensorImpl built directly, no as_strided call
+    return self._view(size, stride, self._offset)
 
 
 @register("aten::_unsafe_view", kind=VIEW, native="at::native::_unsafe_view", source=SHAPE)

@@ -1,0 +1,395 @@
+"""Run PyTorch-syntax statements on the engine: parsed with ``ast``, never ``eval``.
+
+The evaluator walks the syntax tree itself over an allow-list: names, number,
+bool, None, Ellipsis and string literals, lists, tuples, slices, subscripts and
+subscript assignment, calls of known ``torch.*`` functions and tensor methods
+(with keyword arguments), a few operators on Python numbers, ``import torch``
+and ``print``.  Everything else is refused with one clear line
+(:class:`~engine.errors.Refused`), before any of the statement runs.  Attribute
+access resolves only through the tables below: no dunder, no ``getattr`` on
+user-chosen names, no builtins.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from tracer import recorder
+
+from . import dtypes as D
+from . import functions as F
+from .device import Size
+from .errors import Refused, is_torch_error, torch_error
+from .scope import BY_NAME
+from .storage import UntypedStorage
+from ._tensor import Tensor
+
+#: Python-level integers are capped so that ``2**10**10`` is refused, not computed.
+MAX_INT_BITS = 256
+#: Statements longer than this are refused (a file of lessons is far smaller).
+MAX_SOURCE = 100_000
+
+
+class _Torch:
+    """The value the name ``torch`` evaluates to: attributes come from TORCH_ATTRS."""
+
+    def __repr__(self) -> str:
+        return "<module 'torch' (tidx engine)>"
+
+
+TORCH = _Torch()
+
+TORCH_FUNCTIONS: dict[str, Callable[..., Any]] = {
+    "tensor": F.tensor,
+    "randn": F.randn,
+    "empty": F.empty,
+    "zeros": F.zeros,
+    "manual_seed": F.manual_seed,
+}
+TORCH_CONSTANTS: dict[str, Any] = {d.name: d for d in D.ALL} | {
+    "half": D.float16, "float": D.float32, "double": D.float64, "long": D.int64,
+    "int": D.int32, "short": D.int16,
+}
+TENSOR_METHODS = frozenset({
+    "size", "stride", "storage_offset", "dim", "numel", "tolist", "item", "data_ptr",
+    "untyped_storage", "clone", "select", "as_strided", "unsqueeze", "view", "reshape",
+    "expand", "copy_", "fill_", "zero_", "normal_", "index_put_", "index_put",
+    "is_contiguous", "element_size", "is_floating_point",
+})
+TENSOR_ATTRIBUTES = frozenset({"shape", "dtype", "device", "ndim", "is_meta",
+                               "requires_grad"})
+STORAGE_METHODS = frozenset({"nbytes", "data_ptr", "size"})
+BUILTINS: dict[str, Callable[..., Any]] = {}  # filled below: len (print is per evaluator)
+
+
+@dataclass
+class Statement:
+    """One parsed statement, its source text and what running it gave."""
+
+    source: str
+    node: ast.stmt
+    value: Any = None
+    printed: list[str] = field(default_factory=list)
+    assigned: list[str] = field(default_factory=list)
+
+
+def parse(text: str) -> list[Statement]:
+    """Parse statements; refuse anything outside the allow-list before running any."""
+    if len(text) > MAX_SOURCE:
+        raise Refused(f"statements are {len(text)} characters long; tidx takes at most "
+                      f"{MAX_SOURCE}")
+    try:
+        tree = ast.parse(text, mode="exec")
+    except SyntaxError as exc:
+        where = f" (line {exc.lineno}, column {exc.offset})" if exc.lineno else ""
+        raise Refused(f"syntax error: {exc.msg}{where}") from None
+    out = []
+    known = set(BY_NAME) | {"torch", "print", "len"}
+    for node in tree.body:
+        _check_statement(node)
+        _check_names(node, known)
+        source = ast.get_source_segment(text, node) or ast.unparse(node)
+        out.append(Statement(source, node))
+    if not out:
+        raise Refused("no statement to run")
+    return out
+
+
+_ALLOWED_EXPR = (ast.Constant, ast.Name, ast.List, ast.Tuple, ast.Slice, ast.Subscript,
+                 ast.Call, ast.Attribute, ast.UnaryOp, ast.BinOp, ast.keyword, ast.Load,
+                 ast.Store, ast.USub, ast.UAdd, ast.Not, ast.Add, ast.Sub, ast.Mult, ast.Div,
+                 ast.FloorDiv, ast.Mod, ast.Pow)
+
+
+def _check_statement(node: ast.stmt) -> None:
+    if isinstance(node, ast.Import):
+        if [(a.name, a.asname) for a in node.names] not in ([("torch", None)],
+                                                             [("torch", "torch")]):
+            raise Refused(f"line {node.lineno}: only `import torch` is allowed")
+        return
+    if isinstance(node, ast.Expr):
+        _check_expr(node.value)
+        return
+    if isinstance(node, ast.Assign):
+        for target in node.targets:
+            if not isinstance(target, (ast.Name, ast.Subscript)):
+                raise Refused(f"line {node.lineno}: assign to a name or a subscript "
+                              f"(got {type(target).__name__.lower()})")
+            _check_expr(target)
+        _check_expr(node.value)
+        return
+    if isinstance(node, ast.Pass):
+        return
+    raise Refused(f"line {node.lineno}: {_describe(node)} is not supported; tidx runs "
+                  "expressions, assignments and `import torch`")
+
+
+def _check_names(node: ast.stmt, known: set[str]) -> None:
+    """Every name read must be a default, ``torch``, a builtin we provide, or assigned by
+    an earlier statement; checked before anything runs."""
+    reads = node.value if isinstance(node, (ast.Expr, ast.Assign)) else None
+    targets = node.targets if isinstance(node, ast.Assign) else []
+    for tree in ([reads] if reads is not None else []) + [
+            t.value for t in targets if isinstance(t, ast.Subscript)] + [
+            t.slice for t in targets if isinstance(t, ast.Subscript)]:
+        for sub in ast.walk(tree):
+            if isinstance(sub, ast.Name) and sub.id not in known:
+                raise Refused(f"line {sub.lineno}: name '{sub.id}' is not defined (default "
+                              f"names: {', '.join(sorted(BY_NAME))})")
+    for t in targets:
+        if isinstance(t, ast.Name):
+            if t.id in ("torch", "print", "len"):
+                raise Refused(f"line {t.lineno}: cannot rebind the name '{t.id}'")
+            known.add(t.id)
+
+
+def _describe(node: ast.AST) -> str:
+    names = {ast.For: "a for loop", ast.While: "a while loop", ast.FunctionDef: "def",
+             ast.Lambda: "lambda", ast.ImportFrom: "from-import", ast.With: "with",
+             ast.ListComp: "a comprehension", ast.GeneratorExp: "a generator expression",
+             ast.DictComp: "a comprehension", ast.SetComp: "a comprehension",
+             ast.AugAssign: "augmented assignment", ast.ClassDef: "class",
+             ast.Dict: "a dict literal", ast.JoinedStr: "an f-string", ast.If: "if",
+             ast.IfExp: "a conditional expression", ast.Starred: "* unpacking",
+             ast.Compare: "a comparison", ast.BoolOp: "and/or", ast.NamedExpr: ":=",
+             ast.Await: "await", ast.Yield: "yield", ast.Set: "a set literal",
+             ast.Delete: "del", ast.Global: "global", ast.Try: "try", ast.Raise: "raise"}
+    return names.get(type(node), type(node).__name__)
+
+
+def _check_expr(node: ast.AST) -> None:
+    for sub in ast.walk(node):
+        if not isinstance(sub, _ALLOWED_EXPR):
+            raise Refused(f"line {getattr(sub, 'lineno', node.lineno)}: {_describe(sub)} is "
+                          "not supported")
+        if isinstance(sub, ast.Attribute) and sub.attr.startswith("_"):
+            raise Refused(f"line {sub.lineno}: attribute '{sub.attr}' is not available")
+        if isinstance(sub, ast.Name) and sub.id.startswith("__"):
+            raise Refused(f"line {sub.lineno}: name '{sub.id}' is not available")
+        if isinstance(sub, ast.Constant) and not isinstance(
+                sub.value, (int, float, bool, str, type(None), type(Ellipsis))):
+            raise Refused(f"line {sub.lineno}: {type(sub.value).__name__} literals are not "
+                          "supported")
+        if isinstance(sub, ast.keyword) and sub.arg is None:
+            raise Refused(f"line {sub.lineno}: ** unpacking is not supported")
+
+
+class Evaluator:
+    """Holds the names of one session and runs statements against the engine."""
+
+    def __init__(self) -> None:
+        self.names: dict[str, Any] = {}
+        self.defaults_used: list[str] = []
+        self._printed: list[str] | None = None
+
+        def _print(*args: Any, **kwargs: Any) -> None:
+            if kwargs:
+                raise Refused("print() keyword arguments are not supported")
+            if self._printed is not None:
+                self._printed.append(" ".join(str(a) for a in args))
+
+        _print._tidx_allowed = True  # type: ignore[attr-defined]
+        self._print = _print
+
+    # -- names -----------------------------------------------------------------------
+    def lookup(self, name: str) -> Any:
+        if name in self.names:
+            return self.names[name]
+        if name == "torch":
+            return TORCH
+        if name == "print":
+            return self._print
+        if name in BUILTINS:
+            return BUILTINS[name]
+        default = BY_NAME.get(name)
+        if default is not None:
+            with recorder_paused():
+                value = self.eval_expr(ast.parse(default.source, mode="eval").body)
+            self.names[name] = value
+            self.defaults_used.append(name)
+            return value
+        known = ", ".join(sorted(BY_NAME))
+        raise Refused(f"name '{name}' is not defined (default names: {known})")
+
+    # -- statements ------------------------------------------------------------------
+    def run(self, st: Statement) -> None:
+        node = st.node
+        self._printed = st.printed
+        try:
+            if isinstance(node, (ast.Import, ast.Pass)):
+                return
+            if isinstance(node, ast.Expr):
+                st.value = self.eval_expr(node.value)
+                return
+            assert isinstance(node, ast.Assign)
+            value = self.eval_expr(node.value)
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    if target.id == "torch":
+                        raise Refused("cannot rebind the name 'torch'")
+                    self.names[target.id] = value
+                    st.assigned.append(target.id)
+                else:
+                    self.assign_subscript(target, value)
+                    st.assigned.append(ast.unparse(target.value))
+            st.value = value if any(isinstance(t, ast.Name) for t in node.targets) else None
+        finally:
+            self._printed = None
+
+    def assign_subscript(self, target: ast.Subscript, value: Any) -> None:
+        obj = self.eval_expr(target.value)
+        index = self.eval_expr(target.slice)
+        if not isinstance(obj, Tensor):
+            raise Refused(f"only tensors support item assignment here (got "
+                          f"{_type_name(obj)})")
+        obj[index] = value
+
+    # -- expressions -----------------------------------------------------------------
+    def eval_expr(self, node: ast.AST) -> Any:
+        method = getattr(self, "_e_" + type(node).__name__)
+        return method(node)
+
+    def _e_Constant(self, node: ast.Constant) -> Any:
+        return node.value
+
+    def _e_Name(self, node: ast.Name) -> Any:
+        return self.lookup(node.id)
+
+    def _e_List(self, node: ast.List) -> list:
+        return [self.eval_expr(e) for e in node.elts]
+
+    def _e_Tuple(self, node: ast.Tuple) -> tuple:
+        return tuple(self.eval_expr(e) for e in node.elts)
+
+    def _e_Slice(self, node: ast.Slice) -> slice:
+        part = lambda n: None if n is None else self.eval_expr(n)  # noqa: E731
+        return slice(part(node.lower), part(node.upper), part(node.step))
+
+    def _e_Subscript(self, node: ast.Subscript) -> Any:
+        obj = self.eval_expr(node.value)
+        index = self.eval_expr(node.slice)
+        if isinstance(obj, (Tensor, list, tuple, Size)):
+            if not isinstance(obj, Tensor) and not isinstance(index, (int, slice)):
+                raise torch_error(TypeError, f"{_type_name(obj)} indices must be integers or "
+                                             f"slices, not {_type_name(index)}")
+            return obj[index]
+        raise Refused(f"'{_type_name(obj)}' object is not subscriptable here")
+
+    def _e_Attribute(self, node: ast.Attribute) -> Any:
+        obj = self.eval_expr(node.value)
+        return resolve_attribute(obj, node.attr)
+
+    def _e_Call(self, node: ast.Call) -> Any:
+        fn = self.eval_expr(node.func)
+        if not callable(fn) or not (getattr(fn, "_tidx_allowed", False)
+                                    or _is_bound_allowed(fn)):
+            raise Refused(f"'{ast.unparse(node.func)}' cannot be called")
+        args = [self.eval_expr(a) for a in node.args]
+        kwargs = {k.arg: self.eval_expr(k.value) for k in node.keywords}
+        try:
+            return fn(*args, **kwargs)
+        except TypeError as exc:
+            if is_torch_error(exc):
+                raise
+            # A wrong call signature: report it like Python, as the statement's own error.
+            raise torch_error(TypeError, str(exc)) from None
+
+    def _e_UnaryOp(self, node: ast.UnaryOp) -> Any:
+        value = self.eval_expr(node.operand)
+        if isinstance(node.op, ast.Not):
+            return not _number(value, "not")
+        value = _number(value, "unary " + type(node.op).__name__)
+        return -value if isinstance(node.op, ast.USub) else +value
+
+    def _e_BinOp(self, node: ast.BinOp) -> Any:
+        left, right = self.eval_expr(node.left), self.eval_expr(node.right)
+        op = type(node.op).__name__
+        a, b = _number(left, op), _number(right, op)
+        if isinstance(node.op, ast.Pow) and isinstance(a, int) and isinstance(b, int):
+            if b > 0 and abs(a) > 1 and b * math.log2(abs(a)) > MAX_INT_BITS:
+                raise Refused(f"{a} ** {b} is too large a number for tidx (more than "
+                              f"{MAX_INT_BITS} bits)")
+        try:
+            result = _BINOPS[op](a, b)
+        except (ZeroDivisionError, OverflowError) as exc:
+            raise torch_error(type(exc), str(exc)) from None
+        if isinstance(result, int) and result.bit_length() > MAX_INT_BITS:
+            raise Refused(f"an integer of {result.bit_length()} bits is too large for tidx")
+        return result
+
+
+_BINOPS: dict[str, Callable[[Any, Any], Any]] = {
+    "Add": lambda a, b: a + b, "Sub": lambda a, b: a - b, "Mult": lambda a, b: a * b,
+    "Div": lambda a, b: a / b, "FloorDiv": lambda a, b: a // b, "Mod": lambda a, b: a % b,
+    "Pow": lambda a, b: a ** b,
+}
+
+
+def _number(value: Any, op: str) -> int | float:
+    if isinstance(value, (bool, int, float)):
+        return value
+    if isinstance(value, Tensor):
+        raise Refused(f"tensor arithmetic ({op}) is not supported yet")
+    raise Refused(f"operator {op} needs numbers here (got {_type_name(value)})")
+
+
+def _type_name(obj: Any) -> str:
+    return "Tensor" if isinstance(obj, Tensor) else type(obj).__name__
+
+
+def _is_bound_allowed(fn: Any) -> bool:
+    owner = getattr(fn, "__self__", None)
+    name = getattr(fn, "__name__", "")
+    if isinstance(owner, Tensor):
+        return name in TENSOR_METHODS
+    if isinstance(owner, UntypedStorage):
+        return name in STORAGE_METHODS
+    return False
+
+
+def resolve_attribute(obj: Any, attr: str) -> Any:
+    """The only way an attribute resolves: through the allow-list tables."""
+    if obj is TORCH:
+        if attr in TORCH_FUNCTIONS:
+            return TORCH_FUNCTIONS[attr]
+        if attr in TORCH_CONSTANTS:
+            return TORCH_CONSTANTS[attr]
+        raise Refused(f"torch.{attr} is not available in tidx (available: "
+                      f"{', '.join(sorted(TORCH_FUNCTIONS))} and the dtypes)")
+    if isinstance(obj, Tensor):
+        if attr in TENSOR_METHODS or attr in TENSOR_ATTRIBUTES:
+            return getattr(obj, attr)
+        raise Refused(f"Tensor.{attr} is not available in tidx")
+    if isinstance(obj, UntypedStorage) and attr in STORAGE_METHODS:
+        return getattr(obj, attr)
+    if isinstance(obj, D.dtype) and attr in ("itemsize", "is_floating_point", "is_signed"):
+        return getattr(obj, attr)
+    raise Refused(f"attribute '{attr}' of {_type_name(obj)} is not available in tidx")
+
+
+for _fn in TORCH_FUNCTIONS.values():
+    _fn._tidx_allowed = True  # type: ignore[attr-defined]
+
+
+def _len(obj: Any) -> int:
+    if isinstance(obj, (Tensor, list, tuple, Size)):
+        return len(obj)
+    raise Refused(f"len() of {_type_name(obj)} is not supported")
+
+
+_len._tidx_allowed = True  # type: ignore[attr-defined]
+BUILTINS["len"] = _len
+
+
+class recorder_paused:
+    """Run a block with no recorder (default names are made outside the trace)."""
+
+    def __enter__(self) -> None:
+        self._saved = recorder._TRACE
+        recorder._TRACE = None
+
+    def __exit__(self, *exc: object) -> None:
+        recorder._TRACE = self._saved

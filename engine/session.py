@@ -1,0 +1,79 @@
+"""Run statements under a recorder and produce the trace document.
+
+This is what ``tidx explain`` calls: parse everything first (refusals happen
+before anything runs), then run statement after statement, each in its own
+``Trace.statement`` group.  A PyTorch error stops the run, as it would stop a
+Python script, and is kept in the document beside the step that raised it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tracer import record
+
+from . import generator as G
+from .errors import Refused, is_torch_error
+from .evaluator import Evaluator, parse
+from .scope import BY_NAME
+from .storage import MemoryLimit
+from ._tensor import Tensor
+
+
+def _describe_value(trace, value: Any) -> dict[str, Any] | None:
+    if value is None:
+        return None
+    out = {"summary": trace.summarize(value), "repr": repr(value)}
+    return out
+
+
+def run(text: str, *, seed: int | None = None, max_bytes: int | None = None) -> dict[str, Any]:
+    """Run ``text`` and return the JSON document of the design (see docs/trace-format.md).
+
+    Raises :class:`Refused` for input tidx will not run; PyTorch errors are caught and
+    recorded in the document (``statements[i].error``).
+    """
+    statements = parse(text)
+    if max_bytes is not None:
+        MemoryLimit.limit = max_bytes
+    ev = Evaluator()
+    with record() as trace:
+        if seed is not None:
+            G.default_generator().manual_seed(seed)
+        for st in statements:
+            with trace.statement(st.source) as entry:
+                before = list(ev.defaults_used)
+                try:
+                    ev.run(st)
+                except Refused:
+                    raise
+                except Exception as exc:  # noqa: BLE001 - sorted just below
+                    if not is_torch_error(exc):
+                        raise
+                    entry["error"] = {"type": type(exc).__name__, "message": str(exc)}
+                new_defaults = [n for n in ev.defaults_used if n not in before]
+                entry["defaults"] = {
+                    n: {"source": BY_NAME[n].source, "origin": BY_NAME[n].origin,
+                        "repr": repr(ev.names[n])} for n in new_defaults}
+                entry["bindings"] = {
+                    name: _describe_value(trace, ev.names[name])
+                    for name in _shown_names(st, ev, new_defaults)}
+                entry["result"] = _describe_value(trace, st.value) if not st.assigned else None
+                entry["printed"] = list(st.printed)
+                if entry["error"] is not None:
+                    break
+        doc = trace.to_dict()
+    doc["seed"] = G.initial_seed() if G._default is not None else None
+    return doc
+
+
+def _shown_names(st, ev: Evaluator, new_defaults: list[str]) -> list[str]:
+    """Names whose value a learner wants after the statement: what it assigned, and the
+    tensors it wrote into (``t`` after ``t[1, 2] = 3``)."""
+    names = []
+    for name in st.assigned:
+        base = name.split("[")[0].split(".")[0]
+        if base in ev.names and base not in names:
+            names.append(base)
+    return [n for n in names if isinstance(ev.names.get(n), (Tensor, int, float, bool))
+            or n in st.assigned]

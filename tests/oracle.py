@@ -1,0 +1,105 @@
+"""Run the same statements in tidx and in real PyTorch, and describe both the same way.
+
+Test code only: the statements are the tests' own strings, so running them in real
+torch with ``exec`` is fine here (tidx itself never does).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine import scope
+from tracer import op_tree
+
+
+@dataclass
+class Outcome:
+    ops: list[tuple[int, str]]
+    error: tuple[str, str] | None
+    tensors: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+def describe_torch_tensor(t) -> dict[str, Any]:
+    return {"shape": list(t.shape), "strides": list(t.stride()), "offset": t.storage_offset(),
+            "dtype": str(t.dtype), "values": t.tolist(),
+            "storage_nbytes": t.untyped_storage().nbytes()}
+
+
+def describe_tidx_tensor(t) -> dict[str, Any]:
+    return {"shape": list(t.shape), "strides": list(t.stride()), "offset": t.storage_offset(),
+            "dtype": str(t.dtype), "values": t.tolist(),
+            "storage_nbytes": t.untyped_storage().nbytes()}
+
+
+def torch_scope(torch) -> dict[str, Any]:
+    ns: dict[str, Any] = {"torch": torch}
+    for d in scope.DEFAULTS:
+        exec(f"{d.name} = {d.source}", ns)  # the defaults' own source, trusted
+    return ns
+
+
+def profile_ops(prof) -> list[tuple[int, str]]:
+    events = sorted(prof.profiler.function_events,
+                    key=lambda e: (e.time_range.start, -e.time_range.end))
+
+    def depth(e) -> int:
+        d = 0
+        while e.cpu_parent is not None:
+            d, e = d + 1, e.cpu_parent
+        return d
+
+    return [(depth(e), e.name) for e in events]
+
+
+def run_torch(torch, statements: list[str], names: list[str]) -> Outcome:
+    from torch.profiler import ProfilerActivity, profile
+
+    ns = torch_scope(torch)
+    error = None
+    ops: list[tuple[int, str]] = []
+    for st in statements:
+        with profile(activities=[ProfilerActivity.CPU]) as prof:
+            try:
+                exec(st, ns)
+            except Exception as exc:  # noqa: BLE001 - the oracle's error is data
+                error = (type(exc).__name__, str(exc))
+        ops += profile_ops(prof)
+        if error:
+            break
+    tensors = {n: describe_torch_tensor(ns[n]) for n in names if n in ns}
+    return Outcome(ops, error, tensors)
+
+
+def run_tidx(statements: list[str], names: list[str]) -> Outcome:
+    from engine.evaluator import Evaluator, parse
+    from tracer import record
+
+    ev = Evaluator()
+    error = None
+    ops: list[tuple[int, str]] = []
+    for st in statements:
+        # defaults are built with the recorder paused (Evaluator.lookup), as the torch
+        # side builds them before profiling
+        for stmt in parse(st):
+            with record() as tr:
+                try:
+                    ev.run(stmt)
+                except Exception as exc:  # noqa: BLE001
+                    from engine.errors import is_torch_error
+                    if not is_torch_error(exc):
+                        raise
+                    error = (type(exc).__name__, str(exc))
+            doc = tr.to_dict()
+            for s in doc["statements"]:
+                ops += op_tree(s["events"])
+            if error:
+                break
+        if error:
+            break
+    tensors = {n: describe_tidx_tensor(ev.names[n]) for n in names if n in ev.names}
+    return Outcome(ops, error, tensors)
+
+
+def compare(torch, statements: list[str], names: list[str]) -> tuple[Outcome, Outcome]:
+    return run_tidx(statements, names), run_torch(torch, statements, names)

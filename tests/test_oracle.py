@@ -1,0 +1,92 @@
+"""tidx against real PyTorch 2.13: results, layouts, errors and the aten operator tree.
+
+Each case runs the same statements in both; the operator tree must match what
+torch.profiler records (names, order and nesting), the named tensors must match
+in values, shape, strides, storage offset, dtype and storage size, and errors must
+match in class and message.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import require_torch
+from oracle import compare
+
+pytestmark = pytest.mark.torch
+
+CASES = [
+    # seed 001
+    (["t[1, 2] = 3"], ["t"]),
+    (["t[rows, cols] = 10"], ["t"]),
+    (["t.index_put_((rows, cols), torch.tensor([10, 10]))"], ["t"]),
+    # views and basic getitem
+    (["y = t[1:, ::2]"], ["y", "t"]),
+    (["y = t[1]"], ["y"]),
+    (["y = t[-1, -2]"], ["y"]),
+    (["y = t[None]"], ["y"]),
+    (["y = t[...]"], ["y"]),
+    (["y = t[:, None, 1]"], ["y"]),
+    (["y = t[..., 0]"], ["y"]),
+    (["y = t[0:2]"], ["y"]),
+    (["y = t[:]"], ["y"]),
+    (["y = t[True]"], ["y"]),
+    (["y = t[False]"], ["y"]),
+    # basic setitem: copy_to's three cases
+    (["t[1] = 3"], ["t"]),
+    (["t[1] = torch.tensor([1, 2, 3])"], ["t"]),
+    (["t[0:2] = torch.tensor([7, 8, 9])"], ["t"]),
+    (["t[...] = 1"], ["t"]),
+    (["t[:] = 5"], ["t"]),
+    (["t[1, 2] = 3.7"], ["t"]),
+    (["x[0, 1] = 2"], ["x"]),
+    # advanced getitem / setitem
+    (["y = t[rows, cols]"], ["y"]),
+    (["y = t[rows]"], ["y"]),
+    (["y = t[[0, 1]]"], ["y"]),
+    (["y = t[rows, 1:]"], ["y"]),
+    (["t[torch.tensor([0, 2])] = torch.tensor([[0, 0, 0]])"], ["t"]),
+    (["y = a[idx_1, 1]"], ["y"]),
+    (["y = b[idx_0, idx_1]"], ["y"]),
+    # seed 004 bool masks
+    (["y = a[index_0]"], ["y"]),
+    (["y = a[index_2]"], ["y"]),
+    (["y = a[index_2, 1]"], ["y"]),
+    (["y = a[:, index_1, 1]"], ["y"]),
+    # factories
+    (["y = torch.empty(2, 3)"], []),
+    (["y = torch.zeros(2, 3)"], ["y"]),
+    (["y = torch.tensor([[1.5, 2.0], [3.0, 4.0]])"], ["y"]),
+    (["y = torch.tensor([True, False])"], ["y"]),
+    # errors
+    (["t[5]"], []),
+    (["t[1, 2, 3]"], []),
+    (["t[0, 5] = 1"], []),
+    (["t[torch.tensor([0, 5])]"], []),
+    (["t[rows, torch.tensor([0, 1, 2])]"], []),
+    (["t[::-1]"], []),
+    (["t[::0]"], []),
+    (["t[1.5]"], []),
+    (["t[torch.tensor([0.0])]"], []),
+    (["t[1, 2][0]"], []),
+    (["t[0:2] = torch.tensor([1, 2])"], []),
+    (["t[rows] = torch.tensor([1.5, 2.5, 3.5])"], []),
+    (["t[index_0] = 1"], ["t"]),
+    (["t[0, 0] = 2**70"], []),
+    (["torch.empty(2**62, 2**62)"], []),
+    (["torch.empty(-1)"], []),
+    (["torch.randn(2, dtype=torch.int64)"], []),
+]
+
+
+def _id(case) -> str:
+    return "; ".join(case[0])
+
+
+@pytest.mark.parametrize("statements,names", CASES, ids=[_id(c) for c in CASES])
+def test_matches_torch(statements, names):
+    torch = require_torch()
+    ours, theirs = compare(torch, statements, names)
+    assert ours.error == theirs.error
+    assert ours.ops == theirs.ops
+    assert ours.tensors == theirs.tensors

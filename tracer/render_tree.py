@@ -1,0 +1,125 @@
+"""The terminal view: one rich Tree per statement, a colour per layer.
+
+A pure function from the trace document to rich renderables; printing is the
+caller's business (``cli.py``).  Each step shows its layer, its name (the aten
+operator for dispatcher steps), its key values, its result, a one-sentence note
+and the PyTorch source file it mirrors, linked at the v2.13.0 tag.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+from rich.tree import Tree
+
+from . import format as F
+from .events import LAYERS, source_url
+
+#: One colour per layer, outermost warm to innermost cool.
+LAYER_STYLE: dict[str, str] = {
+    "python": "bold yellow",
+    "binding": "magenta",
+    "indexing": "cyan",
+    "dispatcher": "bold blue",
+    "kernel": "green",
+    "memory": "red",
+    "rng": "bright_magenta",
+}
+
+
+def _label(ev: dict[str, Any], notes: bool, links: bool) -> Text:
+    layer = ev["layer"]
+    text = Text()
+    text.append(f"{layer:<10}", style=LAYER_STYLE.get(layer, ""))
+    text.append(" ")
+    text.append(ev["name"], style="bold")
+    skip = ("keys",) if ev.get("op") else ()
+    for key, val in F.args(ev, skip=skip):
+        if key == "route":
+            text.append(f"  {' -> '.join(ev['args']['route'])}", style="blue")
+            continue
+        text.append(f"  {key}=", style="dim")
+        text.append(val)
+    if ev.get("result") is not None:
+        text.append("  -> ", style="dim")
+        text.append(F.value(ev["result"]))
+    if ev.get("error"):
+        text.append(f"\n  raised {ev['error']['type']}: {ev['error']['message']}",
+                    style="bold red")
+    if notes and ev.get("note"):
+        text.append("\n  " + ev["note"], style="italic dim")
+    if ev.get("source"):
+        url = source_url(ev["source"]) if links else None
+        text.append("\n  " + ev["source"], style=f"dim link {url}" if url else "dim")
+    return text
+
+
+def _add(tree: Tree, events: list[dict[str, Any]], notes: bool, links: bool) -> None:
+    for ev in events:
+        branch = tree.add(_label(ev, notes, links))
+        _add(branch, ev.get("children", []), notes, links)
+
+
+def render_statement(st: dict[str, Any], *, notes: bool = True,
+                     links: bool = True) -> RenderableType:
+    """One statement: the defaults it used, its step tree, and what it produced."""
+    parts: list[RenderableType] = []
+    defaults = st.get("defaults") or {}
+    if defaults:
+        head = Text("default names used:\n", style="bold")
+        for name, d in defaults.items():
+            head.append(f"  {name} = {d['source']}", style="")
+            head.append(f"  # {d['origin']}\n", style="dim")
+        parts.append(head)
+    tree = Tree(Text(f">>> {st['source']}", style="bold"), guide_style="dim")
+    _add(tree, st.get("events", []), notes, links)
+    parts.append(tree)
+    parts.extend(_outcome(st))
+    return Group(*parts)
+
+
+def _outcome(st: dict[str, Any]) -> list[RenderableType]:
+    out: list[RenderableType] = []
+    for line in st.get("printed") or []:
+        out.append(Text(line))
+    if st.get("error"):
+        err = st["error"]
+        out.append(Text(f"{err['type']}: {err['message']}", style="bold red"))
+        return out
+    result = st.get("result")
+    if result is not None:
+        out.append(Text(result["repr"]))
+    for name, val in (st.get("bindings") or {}).items():
+        if val is not None:
+            # indent continuation lines so a multi-line repr stays aligned
+            pad = " " * (len(name) + 3)
+            out.append(Text(f"{name} = ", style="bold") +
+                       Text(val["repr"].replace("\n", "\n" + pad)))
+    return out
+
+
+def render(doc: dict[str, Any], *, notes: bool = True, links: bool = True) -> RenderableType:
+    """The whole document, statement after statement."""
+    parts: list[RenderableType] = []
+    for i, st in enumerate(doc["statements"]):
+        if i:
+            parts.append(Text(""))
+        parts.append(render_statement(st, notes=notes, links=links))
+    legend = Text("layers: ", style="dim")
+    seen = {ev["layer"] for st in doc["statements"] for ev in _all(st.get("events", []))}
+    for layer, title in LAYERS.items():
+        if layer in seen:
+            legend.append(f"{title} ", style=LAYER_STYLE[layer])
+    if doc.get("seed") is not None:
+        legend.append(f"  random seed {doc['seed']} (torch.manual_seed({doc['seed']}) "
+                      "reproduces it)", style="dim")
+    parts.append(legend)
+    return Group(*parts)
+
+
+def _all(events: list[dict[str, Any]]):
+    for ev in events:
+        yield ev
+        yield from _all(ev.get("children", []))
