@@ -103,16 +103,7 @@ class Tensor:
         return self.dtype.itemsize
 
     def is_contiguous(self) -> bool:
-        """TensorImpl::compute_contiguous: strides of size-1 dims do not matter."""
-        expected = 1
-        for size, stride in zip(reversed(self._sizes), reversed(self._strides)):
-            if size == 0:
-                return True
-            if size != 1:
-                if stride != expected:
-                    return False
-                expected *= size
-        return True
+        return S.is_contiguous(self._sizes, self._strides)
 
     def is_floating_point(self) -> bool:
         return self.dtype.is_floating_point

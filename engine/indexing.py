@@ -45,7 +45,7 @@ class Slice:
         return Slice(start, stop, step)
 
     def __str__(self) -> str:
-        return f"{self.start}:{self.stop}:{self.step}"
+        return f"{_end(self.start)}:{_end(self.stop)}:{self.step}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,17 +82,26 @@ class TensorIndex:
 
 
 def _end(v: int) -> str:
-    return {INDEX_MAX: "INDEX_MAX", INDEX_MIN: "INDEX_MIN"}.get(v, str(v))
+    """Name the sentinel values a ``None`` slice bound becomes.
+
+    >>> _end(2**63 - 1), _end(3)
+    ('PY_SSIZE_T_MAX', '3')
+    """
+    return {INDEX_MAX: "INDEX_MAX", INDEX_MIN: "INDEX_MIN", 2**63 - 1: "PY_SSIZE_T_MAX",
+            -(2**63): "PY_SSIZE_T_MIN"}.get(v, str(v))
 
 
 def applySlice(self, dim: int, start: int, stop: int, step: int,
                disable_slice_optimization: bool, self_sizes) -> Any:
     with span("applySlice", "indexing", source=H,
-              note="a slice keeps the dim; a full slice with step 1 returns self unchanged",
+              note="a slice keeps the dim: slice() makes a strided view",
               dim=dim, start=_end(start), stop=_end(stop), step=step) as s:
         check(step > 0, ValueError, "step must be greater than zero")
         if self_sizes is not None and len(self_sizes) > 0:
-            length = self_sizes[dim]
+            # Several Ellipses can push dim past the end; C++ then reads past the
+            # sizes array. tidx reads 0 there, which takes the same branch for a full
+            # slice (the only case real torch gets through).
+            length = self_sizes[dim] if dim < len(self_sizes) else 0
             if not disable_slice_optimization and start == 0 and length <= stop and step == 1:
                 s.note("start 0, stop past the end, step 1: the slice is the whole dim, "
                        "so self is returned and no operator runs")
@@ -111,7 +120,9 @@ def applySelect(self, dim: int, index: int, real_dim: int, self_sizes) -> Any:
             check(not (index == 0 and dim == 0 and len(self_sizes) == 0), IndexError,
                   "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
                   "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
-            size = self_sizes[dim]
+            # A 0-dim tensor has no size to read; the check then sees 0 (real torch
+            # reports "with size 0" for t0[1]).
+            size = self_sizes[dim] if dim < len(self_sizes) else 0
             check(size > -1 - index and size > index, IndexError,
                   f"index {index} is out of bounds for dimension {real_dim} with size {size}")
         result = call("aten::select", self, dim, index)

@@ -71,8 +71,9 @@ class Storage:
                 "device": self.device}
 
     def data_ptr(self) -> int:
-        """The address of the first byte (0 for meta storages, as in torch)."""
-        if self.data is None:
+        """The address of the first byte: 0 for meta storages and for empty ones
+        (c10::alloc_cpu returns nullptr for 0 bytes)."""
+        if self.data is None or self.nbytes == 0:
             return 0
         return int(self.data.ctypes.data)
 

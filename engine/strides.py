@@ -281,3 +281,57 @@ def is_expandable_to(shape: Sequence[int], desired: Sequence[int]) -> bool:
         if s != d and s != 1:
             return False
     return True
+
+
+def is_contiguous(sizes: Sequence[int], strides: Sequence[int]) -> bool:
+    """TensorImpl::compute_contiguous: row-major, ignoring the strides of size-1 dims.
+
+    >>> is_contiguous((2, 3), (3, 1)), is_contiguous((3, 2), (1, 3)), is_contiguous((0, 5), (9, 9))
+    (True, False, True)
+    """
+    if any(s == 0 for s in sizes):  # an empty tensor is contiguous whatever its strides
+        return True
+    expected = 1
+    for size, stride in zip(reversed(sizes), reversed(strides)):
+        if size != 1:
+            if stride != expected:
+                return False
+            expected *= size
+    return True
+
+
+def is_channels_last_contiguous(sizes: Sequence[int], strides: Sequence[int]) -> bool:
+    """compute_channels_last_contiguous_2d: NHWC memory order for a 4-d tensor.
+
+    >>> is_channels_last_contiguous((2, 3, 4, 5), (60, 1, 15, 3))
+    True
+    """
+    if len(sizes) != 4:
+        return False
+    expected = 1
+    for d in (1, 3, 2, 0):
+        if sizes[d] != 1:
+            if strides[d] != expected:
+                return False
+            expected *= sizes[d]
+    return True
+
+
+def is_non_overlapping_and_dense(sizes: Sequence[int], strides: Sequence[int]) -> bool:
+    """compute_non_overlapping_and_dense: some permutation of the dims is contiguous.
+
+    >>> is_non_overlapping_and_dense((3, 2), (1, 3)), is_non_overlapping_and_dense((3,), (0,))
+    (True, False)
+    """
+    if len(sizes) == 1:
+        return sizes[0] < 2 or strides[0] == 1
+    perm = sorted(range(len(sizes)), key=lambda d: (sizes[d] < 2, strides[d] if sizes[d] >= 2
+                                                    else 0))
+    require = 1
+    for d in perm:
+        if sizes[d] < 2:
+            return True
+        if strides[d] != require:
+            return False
+        require *= sizes[d]
+    return True

@@ -23,6 +23,7 @@ from .. import memory
 from .. import strides as S
 from ..dispatcher import FUNCTIONAL, INPLACE, VIEW, call, register
 from ..errors import check, torch_error
+from ..iterator import output_strides
 from ..storage import MemoryLimit
 from .factories import _CPP_NAME
 from .touch import MAX_TOUCHED, storage_offsets
@@ -173,15 +174,20 @@ def _linear_offsets(info: AdvancedIndex, shape: tuple[int, ...]) -> np.ndarray:
     MemoryLimit.check(S.numel(shape) * 8)
     offsets = np.broadcast_to(
         storage_offsets(src._sizes, src._strides, src._offset).reshape(src._sizes), shape)
-    for j, (index, size, stride) in enumerate(zip(info.indices, info.indexed_sizes,
-                                                  info.indexed_strides)):
-        values = np.broadcast_to(index._array(), shape)
-        bad = (values < -size) | (values >= size)
-        if bad.any():
-            first = int(values[bad].reshape(-1)[0])
-            raise torch_error(IndexError, f"index {first} is out of bounds for dimension {j} "
-                                          f"with size {size}")
-        offsets = offsets + np.where(values < 0, values + size, values) * stride
+    values = [np.broadcast_to(index._array(), shape) for index in info.indices]
+    bad = [(v < -size) | (v >= size) for v, size in zip(values, info.indexed_sizes)]
+    if any(b.any() for b in bad):
+        # The kernel checks element by element, each indexer in turn: report the first
+        # bad element in iteration order, and the first indexer that is bad there.
+        anybad = np.logical_or.reduce([b.reshape(-1) for b in bad])
+        first = int(np.argmax(anybad))
+        for j, b in enumerate(bad):
+            if b.reshape(-1)[first]:
+                value = int(values[j].reshape(-1)[first])
+                raise torch_error(IndexError, f"index {value} is out of bounds for dimension "
+                                              f"{j} with size {info.indexed_sizes[j]}")
+    for v, size, stride in zip(values, info.indexed_sizes, info.indexed_strides):
+        offsets = offsets + np.where(v < 0, v + size, v) * stride
     return np.asarray(offsets, dtype=np.int64)
 
 
@@ -205,9 +211,19 @@ def index(self, indices: list):
     info = make_info(self, list(indices))
     shape = info.src._sizes
     with span("index_out: set_output", "memory", source=ADV,
-              note="the structured kernel allocates its output directly (empty_cpu, no "
-                   "dispatcher call): advanced indexing always copies", shape=list(shape)):
-        out = memory.empty_generic(shape, self.dtype, self._device_type)
+              note="the structured kernel allocates its output itself (empty_cpu / "
+                   "empty_strided_cpu, no dispatcher call): advanced indexing always copies. "
+                   "TensorIterator lays the output out in the inputs' memory order",
+              shape=list(shape)) as s:
+        strides = output_strides(shape, [(info.src._sizes, info.src._strides,
+                                          self.dtype.itemsize)] +
+                                 [(i._sizes, i._strides, i.dtype.itemsize)
+                                  for i in info.indices])
+        if strides == S.contiguous_strides(shape):
+            out = memory.empty_generic(shape, self.dtype, self._device_type)
+        else:
+            out = memory.empty_strided_generic(shape, strides, self.dtype, self._device_type)
+        s.set_result(out)
     with span("cpu_index_kernel", "kernel", source=KERNEL,
               note="for every output element: offset = base + sum(index_j * stride_j); "
                    "read that element", numel=out.numel()) as s:

@@ -151,16 +151,7 @@ def clone(self, memory_format: str = "preserve_format"):
 
 
 def _non_overlapping_and_dense(t) -> bool:
-    """TensorImpl::is_non_overlapping_and_dense: some permutation is contiguous."""
-    dims = sorted(range(t.dim()), key=lambda d: (t._strides[d], t._sizes[d]))
-    expected = 1
-    for d in dims:
-        if t._sizes[d] == 1:
-            continue
-        if t._strides[d] != expected:
-            return False
-        expected *= t._sizes[d]
-    return True
+    return S.is_non_overlapping_and_dense(t._sizes, t._strides)
 
 
 @register("aten::lift_fresh", kind=FUNCTIONAL, native="at::native::lift_fresh",

@@ -1,0 +1,432 @@
+"""PyTorch 2.13's CPU random number generation, bit for bit, with numpy.
+
+What is mirrored (links to https://github.com/pytorch/pytorch/blob/v2.13.0/):
+
+* ``mt19937`` engine and seeding: aten/src/ATen/core/MT19937RNGEngine.h
+* generator, cached normals, ``random64``: aten/src/ATen/CPUGeneratorImpl.cpp
+* ``uniform_real_distribution``, ``normal_distribution<double>``,
+  ``uniform_int_from_to_distribution``: aten/src/ATen/core/DistributionsHelper.h
+* ``uniform_real``, ``uniform_int_from_to``, ``normal``:
+  aten/src/ATen/core/TransformationHelper.h
+* ``uniform_kernel``, ``normal_kernel``/``normal_fill``,
+  ``random_from_to_kernel``: aten/src/ATen/native/cpu/DistributionTemplates.h
+  (``NormalFill16`` and avx_mathfun live in :mod:`engine.rng_normal`)
+* ``randperm_cpu``: aten/src/ATen/native/TensorFactories.cpp
+* kernel choice per CPU: aten/src/ATen/native/DispatchStub.cpp
+
+Everything on the paths that large tensors take is vectorised over whole
+arrays; the raw MT19937 words come from numpy's own ``MT19937`` bit
+generator (the identical algorithm, in C), fed with the exact 624-word
+state.  A pure numpy regeneration + tempering of the state is kept as
+:func:`mt19937_words_numpy` (used as a fallback and to cross-check).
+"""
+
+from __future__ import annotations
+
+import array
+import functools
+import math
+import os
+
+import numpy as np
+
+from engine.rng_fp import F32, F64, fma32, fma64, glibc_vector
+from engine.rng_normal import normal_fill_16_blocks
+
+__all__ = [
+    "CPUGenerator", "cpu_capability", "kernel_capability", "uniform",
+    "normal", "randint", "randperm", "mt19937_words_numpy",
+]
+
+_N = 624                 # MERSENNE_STATE_N
+_M = 397                 # MERSENNE_STATE_M
+_MATRIX_A = np.uint32(0x9908B0DF)
+_UPPER_MASK = np.uint32(0x80000000)
+_LOWER_MASK = np.uint32(0x7FFFFFFF)
+# CPUGeneratorImpl.h: default_rng_seed_val
+DEFAULT_SEED = 67280421310721
+# randperm_cpu: n < std::numeric_limits<uint32_t>::max() / 20
+_RANDPERM_SMALL = 0xFFFFFFFF // 20
+
+
+# --------------------------------------------------------------------------
+# CPU capability (DispatchStub.cpp compute_cpu_capability)
+# --------------------------------------------------------------------------
+
+_CAPABILITIES = ("DEFAULT", "AVX2", "AVX512")
+
+
+@functools.lru_cache(maxsize=None)
+def cpu_capability() -> str:
+    """The capability torch would pick: ``DEFAULT``, ``AVX2`` or ``AVX512``.
+
+    ``ATEN_CPU_CAPABILITY`` (default/avx2/avx512; torch compares it case
+    sensitively, here any case is accepted) wins; otherwise the CPU flags:
+    avx512f+bw+vl+dq -> AVX512, avx2+fma -> AVX2, else DEFAULT.  Cached,
+    like torch's, for the life of the process.
+    """
+    env = os.environ.get("ATEN_CPU_CAPABILITY")
+    if env is not None and env.strip().upper() in _CAPABILITIES:
+        return env.strip().upper()
+    flags: set[str] = set()
+    try:
+        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as fh:
+            for line in fh:
+                if line.startswith("flags"):
+                    flags = set(line.split(":", 1)[1].split())
+                    break
+    except OSError:
+        return "DEFAULT"
+    if {"avx512f", "avx512bw", "avx512vl", "avx512dq"} <= flags:
+        return "AVX512"
+    if {"avx2", "fma"} <= flags:
+        return "AVX2"
+    return "DEFAULT"
+
+
+def kernel_capability(capability: str | None = None) -> str:
+    """The build of DistributionKernels.cpp that runs: ``DEFAULT``/``AVX2``.
+
+    The wheel has no AVX512 copy of the distribution kernels (their
+    ``DispatchStub`` AVX512 slots are null), so ``choose_cpu_impl`` falls
+    back to the AVX2 one on AVX512 CPUs.
+    """
+    cap = (capability or cpu_capability()).upper()
+    if cap not in _CAPABILITIES:
+        raise ValueError(f"unknown CPU capability {capability!r}")
+    return "DEFAULT" if cap == "DEFAULT" else "AVX2"
+
+
+# --------------------------------------------------------------------------
+# MT19937 (MT19937RNGEngine.h) and the generator (CPUGeneratorImpl.cpp)
+# --------------------------------------------------------------------------
+
+def _seed_state(seed: int) -> np.ndarray:
+    """``mt19937_engine::init_with_uint32``: only the low 32 bits matter."""
+    state = [0] * _N
+    state[0] = seed & 0xFFFFFFFF
+    for j in range(1, _N):   # 623 sequential steps: inherently serial
+        prev = state[j - 1]
+        state[j] = (1812433253 * (prev ^ (prev >> 30)) + j) & 0xFFFFFFFF
+    return np.array(state, dtype=np.uint32)
+
+
+def _twist(u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    y = (u & _UPPER_MASK) | (v & _LOWER_MASK)
+    return (y >> np.uint32(1)) ^ (np.uint32(0) - (v & np.uint32(1))) & _MATRIX_A
+
+
+def _next_state(state: np.ndarray) -> np.ndarray:
+    """``mt19937_engine::next_state`` with numpy, 227 words at a time.
+
+    Word i of the new state needs old words i, i+1 and word i+397 (old for
+    i < 227, else the already new word i-227), so three slices cover it.
+    """
+    old = state
+    new = np.empty_like(old)
+    k = _N - _M                                             # 227
+    new[:k] = old[_M:] ^ _twist(old[:k], old[1:k + 1])
+    new[k:2 * k] = new[:k] ^ _twist(old[k:2 * k], old[k + 1:2 * k + 1])
+    new[2 * k:_N - 1] = new[k:_N - 1 - k] ^ _twist(old[2 * k:_N - 1],
+                                                   old[2 * k + 1:_N])
+    new[_N - 1] = new[_M - 1] ^ _twist(old[_N - 1:], new[:1])[0]
+    return new
+
+
+def _temper(y: np.ndarray) -> np.ndarray:
+    y = y ^ (y >> np.uint32(11))
+    y ^= (y << np.uint32(7)) & np.uint32(0x9D2C5680)
+    y ^= (y << np.uint32(15)) & np.uint32(0xEFC60000)
+    y ^= y >> np.uint32(18)
+    return y
+
+
+def mt19937_words_numpy(state: np.ndarray, pos: int, n: int
+                        ) -> tuple[np.ndarray, np.ndarray, int]:
+    """``n`` tempered words after (state, pos) by numpy regeneration.
+
+    ``pos`` is the index of the next word to read (624 = regenerate first,
+    as right after seeding).  Returns (words, new_state, new_pos).
+    """
+    out = np.empty(n, dtype=np.uint32)
+    filled = 0
+    state = np.array(state, dtype=np.uint32)
+    while filled < n:
+        if pos == _N:
+            state = _next_state(state)
+            pos = 0
+        take = min(n - filled, _N - pos)
+        out[filled:filled + take] = state[pos:pos + take]
+        filled += take
+        pos += take
+    return _temper(out), state, pos
+
+
+class CPUGenerator:
+    """``at::CPUGeneratorImpl``: an mt19937 engine plus cached normals.
+
+    The engine state is held by a ``numpy.random.MT19937`` bit generator:
+    numpy implements the same recurrence and tempering as
+    MT19937RNGEngine.h, so loading torch's 624-word state into it and
+    calling ``random_raw`` yields torch's ``random()`` stream at C speed.
+    ``pos`` maps to torch's ``(left_, next_)`` as ``pos = 625 - left_``.
+    """
+
+    #: Draw words with numpy's C MT19937 (True) or the numpy-array
+    #: regeneration in :func:`mt19937_words_numpy` (False).  Same bits.
+    use_numpy_bitgen: bool = True
+
+    def __init__(self, seed: int = DEFAULT_SEED) -> None:
+        self._bitgen = np.random.MT19937()
+        self._seed = 0
+        self.next_double_normal_sample: float | None = None
+        self.next_float_normal_sample: float | None = None
+        self.manual_seed(seed)
+
+    def manual_seed(self, seed: int) -> None:
+        """``set_current_seed``: int -> uint64 (two's complement), reseed.
+
+        torch/csrc/Generator.cpp turns the Python int into uint64_t;
+        CPUGeneratorImpl::set_current_seed clears both cached normals.
+        """
+        self._seed = int(seed) % (1 << 64)
+        self.next_double_normal_sample = None
+        self.next_float_normal_sample = None
+        self._set_state(_seed_state(self._seed), _N)
+
+    def initial_seed(self) -> int:
+        """``current_seed()``: the full 64-bit seed, as torch returns it."""
+        return self._seed
+
+    def _set_state(self, key: np.ndarray, pos: int) -> None:
+        self._bitgen.state = {"bit_generator": "MT19937",
+                              "state": {"key": key, "pos": int(pos)}}
+
+    def get_state(self) -> tuple[np.ndarray, int]:
+        """(624-word state, pos) — pos is the next word index (624: regen)."""
+        st = self._bitgen.state["state"]
+        return np.array(st["key"], dtype=np.uint32), int(st["pos"])
+
+    def random(self, n: int) -> np.ndarray:
+        """``n`` successive ``random()`` results (uint32)."""
+        if n <= 0:
+            return np.empty(0, dtype=np.uint32)
+        if self.use_numpy_bitgen:
+            return self._bitgen.random_raw(n).astype(np.uint32)
+        key, pos = self.get_state()
+        words, key, pos = mt19937_words_numpy(key, pos, n)
+        self._set_state(key, pos)
+        return words
+
+    def random64(self, n: int) -> np.ndarray:
+        """``random64()``: ``(uint64(first) << 32) | second``."""
+        w = self.random(2 * n).astype(np.uint64)
+        return (w[0::2] << np.uint64(32)) | w[1::2]
+
+    # Raw draws reduced to the uniform_real bits, without extra copies.
+    def _uniform01(self, n: int, dtype: np.dtype) -> np.ndarray:
+        """``uniform_real(val, 0, 1)`` values: x = (val & MASK) * 2^-digits.
+
+        float32: 24 bits of ``random()``; float64: 53 bits of
+        ``random64()`` (TransformationHelper.h ``uniform_real``).
+        """
+        if dtype == F32:
+            if self.use_numpy_bitgen and n > 0:
+                raw = self._bitgen.random_raw(n)
+                raw &= np.uint64(0xFFFFFF)
+                out = raw.astype(F32)
+            else:
+                out = (self.random(n) & np.uint32(0xFFFFFF)).astype(F32)
+            out *= F32(2.0 ** -24)
+            return out
+        if self.use_numpy_bitgen and n > 0:
+            raw = self._bitgen.random_raw(2 * n)
+            hi = raw[0::2] & np.uint64(0x1FFFFF)      # 53 - 32 = 21 bits
+            hi <<= np.uint64(32)
+            hi |= raw[1::2]
+        else:
+            hi = self.random64(n) & np.uint64((1 << 53) - 1)
+        out = hi.astype(F64)
+        out *= 2.0 ** -53
+        return out
+
+
+def _dtype(dtype: np.dtype | type | str) -> np.dtype:
+    dt = np.dtype(dtype)
+    if dt not in (np.dtype(F32), np.dtype(F64)):
+        raise TypeError(f"only float32 and float64 are emulated, not {dt}")
+    return dt
+
+
+# --------------------------------------------------------------------------
+# uniform_ / rand
+# --------------------------------------------------------------------------
+
+def uniform(gen: CPUGenerator, n: int, dtype: np.dtype, low: float = 0.0,
+            high: float = 1.0, capability: str | None = None) -> np.ndarray:
+    """``torch.empty(n, dtype).uniform_(low, high)`` (``torch.rand`` = 0, 1).
+
+    cpu ``uniform_kernel``: serial, memory order; per element
+    ``x * (to - from) + from`` in the dtype, with ``to - from`` rounded in
+    the dtype, fused into one rounding by GCC in the AVX2 build and two
+    roundings in DEFAULT; a value that rounded up to ``to`` becomes
+    ``from``.
+    """
+    dt = _dtype(dtype)
+    x = gen._uniform01(int(n), dt)
+    frm = dt.type(low)
+    to = dt.type(high)
+    span = dt.type(to - frm)
+    if span == 1 and frm == 0:
+        return x                        # x*1 + 0 == x: exact in every build
+    if kernel_capability(capability) == "DEFAULT":
+        v = x * span
+        v += frm
+    elif dt == F32:
+        # float32 fma: product exact in float64, correct single rounding.
+        v = fma32(x, span, frm)
+    else:
+        v = fma64(x, float(span), float(frm)).astype(F64)
+    v[v == to] = frm
+    return v
+
+
+# --------------------------------------------------------------------------
+# normal_ / randn
+# --------------------------------------------------------------------------
+
+def _serial_normal(gen: CPUGenerator, n: int, dt: np.dtype, mean: float,
+                   std: float, fused: bool) -> np.ndarray:
+    """``normal_distribution<double>`` per element, generator cache included.
+
+    DistributionsHelper.h: use the cached double if set; otherwise draw
+    u1, u2 (53-bit uniforms), r = sqrt(-2*log1p(-u2)), theta = 2*pi*u1,
+    cache r*sin(theta), return r*cos(theta); then ``val*std + mean``
+    (TransformationHelper.h ``normal``; an fma in the AVX2 build).
+    Vectorised: after the cached value, elements come in (cos, sin) pairs.
+    """
+    z = np.empty(n, dtype=F64)
+    start = 0
+    if n and gen.next_double_normal_sample is not None:
+        z[0] = gen.next_double_normal_sample
+        gen.next_double_normal_sample = None
+        start = 1
+    pairs = (n - start + 1) // 2
+    if pairs:
+        u = gen._uniform01(2 * pairs, np.dtype(F64))
+        u1, u2 = u[0::2], u[1::2]
+        r = np.sqrt(-2.0 * glibc_vector("log1p")(np.ascontiguousarray(-u2)))
+        theta = 2.0 * math.pi * u1
+        zc = r * glibc_vector("cos")(np.ascontiguousarray(theta))
+        zs = r * glibc_vector("sin")(np.ascontiguousarray(theta))
+        rest = z[start:]
+        rest[0::2] = zc[:len(rest[0::2])]
+        rest[1::2] = zs[:len(rest[1::2])]
+        if (n - start) % 2:
+            gen.next_double_normal_sample = float(zs[-1])
+    if fused:
+        # fma(z, 1, 0) == z + 0 (exact product; -0 becomes +0).
+        v = z + 0.0 if (std == 1 and mean == 0) else fma64(z, std, mean)
+    else:
+        v = z * std
+        v += mean
+    return v.astype(dt)
+
+
+def normal(gen: CPUGenerator, n: int, dtype: np.dtype, mean: float = 0.0,
+           std: float = 1.0, contiguous: bool = True,
+           capability: str | None = None) -> tuple[np.ndarray, str]:
+    """``torch.empty(n, dtype).normal_(mean, std)`` (``randn`` = 0, 1).
+
+    cpu ``normal_kernel``: ``numel >= 16`` and contiguous -> ``normal_fill``
+    (n uniforms, NormalFill16 on each full block of 16, then 16 fresh
+    uniforms for the last, overlapping block when n % 16 != 0); otherwise
+    the serial ``normal_distribution<double>`` in memory order.  Returns
+    the values in memory order and the name of the variant that ran.
+    """
+    dt = _dtype(dtype)
+    n = int(n)
+    mean = float(mean)
+    std = float(std)
+    if std < 0:
+        raise ValueError(f"normal expects std >= 0.0, but found std {std}")
+    avx2 = kernel_capability(capability) == "AVX2"
+    if n < 16 or not contiguous:
+        why = "numel < 16" if n < 16 else "non-contiguous"
+        values = _serial_normal(gen, n, dt, mean, std, fused=avx2)
+        return values, f"serial normal_distribution<double> ({why})"
+    data = gen._uniform01(n, dt)
+    nb = n // 16
+    variant = normal_fill_16_blocks(data[:nb * 16].reshape(nb, 16), mean,
+                                    std, avx2)
+    if n % 16:
+        tail = gen._uniform01(16, dt)
+        normal_fill_16_blocks(tail.reshape(1, 16), mean, std, avx2)
+        data[n - 16:] = tail
+    return data, variant
+
+
+# --------------------------------------------------------------------------
+# randint / random_(from, to)
+# --------------------------------------------------------------------------
+
+def randint(gen: CPUGenerator, n: int, low: int, high: int) -> np.ndarray:
+    """``torch.randint(low, high, (n,))`` -> int64.
+
+    ``random_from_to_impl``: range = uint64(high) - uint64(low); cpu
+    ``random_from_to_kernel`` draws serially with
+    ``uniform_int_from_to_distribution`` (OSS build): range >= 2^28 uses
+    ``random64()``, else ``random()``; value = int64((v % range) + low).
+    """
+    low, high = int(low), int(high)
+    if not low < high:
+        raise ValueError(f"random_ expects 'from' to be less than 'to', "
+                         f"but got from={low} >= to={high}")
+    rng = (high - low) % (1 << 64)
+    if rng >= 1 << 28:
+        v = gen.random64(int(n))
+    else:
+        v = gen.random(int(n)).astype(np.uint64)
+    v %= np.uint64(rng)
+    v += np.uint64(low % (1 << 64))        # uint64 wraparound, as in C++
+    return v.view(np.int64)
+
+
+# --------------------------------------------------------------------------
+# randperm
+# --------------------------------------------------------------------------
+
+def randperm(gen: CPUGenerator, n: int) -> np.ndarray:
+    """``torch.randperm(n)`` -> int64 (TensorFactories.cpp ``randperm_cpu``).
+
+    n < 0xFFFFFFFF/20: ``r = arange(n)``; for i < n-1: swap r[i] and
+    r[i + random() % (n-i)].  Larger n: inside-out Fisher-Yates with
+    ``random64() % (i+1)``.  The draws are taken in one vectorised call; the
+    swaps are a sequential recurrence (each swap reads the result of the
+    previous ones), so they run as a Python loop over a list.
+    """
+    n = int(n)
+    if n < 0:
+        raise ValueError(f"n must be non-negative, got {n}")
+    if n < _RANDPERM_SMALL:
+        if n <= 1:
+            return np.arange(n, dtype=np.int64)
+        draws = gen.random(n - 1).astype(np.int64)
+        z = (draws % np.arange(n, 1, -1, dtype=np.int64)).tolist()
+        r = list(range(n))
+        for i, zi in enumerate(z):          # Fisher-Yates: sequential
+            j = i + zi
+            r[i], r[j] = r[j], r[i]
+        return np.array(r, dtype=np.int64)
+    # Inside-out Fisher-Yates over >= 214748364 elements: draws are taken
+    # in chunks to bound memory; the loop itself is sequential.
+    r = array.array("q", bytes(8 * n))
+    chunk = 1 << 20
+    for start in range(0, n, chunk):
+        stop = min(n, start + chunk)
+        draws = gen.random64(stop - start)
+        bound = np.arange(start + 1, stop + 1, dtype=np.uint64)
+        for i, zi in enumerate((draws % bound).tolist(), start):
+            r[i] = r[zi]
+            r[zi] = i
+    return np.frombuffer(r, dtype=np.int64).copy()

@@ -1,0 +1,116 @@
+"""Property-based: random tensors, strided bases and index tuples, against real torch.
+
+Each example draws a base tensor (dtype, shape), optionally a strided view of it
+(so indexing starts from non-trivial strides and offsets), and an index tuple of
+integers, slices, None, Ellipsis, bools, integer lists and tensors, and bool masks.
+tidx and torch must agree on the result (values, shape, strides, offset, dtype,
+whether it shares storage) or on the exception (class and message).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import engine
+from conftest import require_torch
+
+pytestmark = pytest.mark.torch
+
+DTYPES = ["int64", "float32", "int32", "bool", "uint8", "float64", "int16"]
+
+
+@st.composite
+def base_arrays(draw):
+    dtype = draw(st.sampled_from(DTYPES))
+    shape = tuple(draw(st.lists(st.integers(0, 4), min_size=0, max_size=4)))
+    n = int(np.prod(shape)) if shape else 1
+    values = np.arange(n, dtype=np.int64).reshape(shape) * 3 % 7
+    arr = values.astype(np.dtype(dtype))
+    # a strided view: slice each dim with a step, maybe transpose
+    view = []
+    for size in shape:
+        start = draw(st.integers(0, max(size - 1, 0)))
+        step = draw(st.integers(1, 2))
+        view.append(slice(start, None, step) if draw(st.booleans()) else slice(None))
+    return arr, tuple(view), False
+
+
+def index_tuples(shape):
+    """Index tuples with at most one Ellipsis: with two, PyTorch's C++ reads past the end
+    of the sizes array (undefined behaviour, results vary run to run)."""
+    return st.lists(index_items(shape), min_size=1, max_size=4).filter(
+        lambda items: sum(i is Ellipsis for i in items) <= 1)
+
+
+def index_items(shape):
+    ints = st.integers(-5, 5)
+    slices = st.builds(slice, st.one_of(st.none(), st.integers(-5, 5)),
+                       st.one_of(st.none(), st.integers(-5, 5)),
+                       st.one_of(st.none(), st.integers(-2, 3)))
+    int_lists = st.lists(st.integers(-3, 3), min_size=0, max_size=3)
+    long_tensors = st.lists(st.integers(-3, 3), min_size=1, max_size=3).map(
+        lambda v: ("long", v))
+    masks = st.lists(st.booleans(), min_size=1, max_size=4).map(lambda v: ("mask", v))
+    return st.one_of(ints, slices, st.just(None), st.just(Ellipsis), st.booleans(),
+                     int_lists, long_tensors, masks)
+
+
+def materialise(item, lib):
+    if isinstance(item, tuple) and item and item[0] in ("long", "mask"):
+        kind, values = item
+        dtype = lib.int64 if kind == "long" else lib.bool
+        return lib.tensor(values, dtype=dtype) if kind == "long" else lib.tensor(values)
+    return item
+
+
+def build(lib, arr, view):
+    flat = lib.tensor(arr.reshape(-1).tolist(), dtype=getattr(lib, str(arr.dtype)))
+    base = flat.reshape(arr.shape)
+    t = base[view] if view else base
+    return base, t
+
+
+def outcome(lib, arr, view, index, bare, setvalue=None):
+    base, t = build(lib, arr, view)
+    idx = tuple(materialise(i, lib) for i in index)
+    if bare and len(idx) == 1:
+        idx = idx[0]
+    try:
+        if setvalue is None:
+            r = t[idx]
+            return ("ok", r.tolist(), list(r.shape), list(r.stride()), r.storage_offset(),
+                    str(r.dtype), r.untyped_storage().data_ptr() == base.untyped_storage()
+                    .data_ptr())
+        t[idx] = setvalue
+        return ("ok", base.tolist(), list(t.shape), list(t.stride()))
+    except Exception as exc:  # noqa: BLE001 - the error is the result
+        return ("error", type(exc).__name__, str(exc))
+
+
+SETTINGS = settings(max_examples=1500, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+@SETTINGS
+@given(data=st.data(), bare=st.booleans())
+def test_getitem_matches_torch(data, bare):
+    torch = require_torch()
+    arr, view, _ = data.draw(base_arrays())
+    index = tuple(data.draw(index_tuples(arr.shape)))
+    ours = outcome(engine, arr, view, index, bare)
+    theirs = outcome(torch, arr, view, index, bare)
+    assert ours == theirs, (arr.shape, view, index)
+
+
+@SETTINGS
+@given(data=st.data(), value=st.integers(-3, 9), bare=st.booleans())
+def test_setitem_scalar_matches_torch(data, value, bare):
+    torch = require_torch()
+    arr, view, _ = data.draw(base_arrays())
+    index = tuple(data.draw(index_tuples(arr.shape)))
+    ours = outcome(engine, arr, view, index, bare, value)
+    theirs = outcome(torch, arr, view, index, bare, value)
+    assert ours == theirs, (arr.shape, view, index, value)
