@@ -47,7 +47,10 @@ def main() -> None:
 
 
 @main.command()
-@click.argument("statements")
+@click.argument("statements", required=False)
+@click.option("-f", "--file", "source_file", type=click.File("r", encoding="utf-8"),
+              help="Read statements from a file ('-' for stdin); `import torch` lines and "
+                   "comments are fine, so the same file runs under real PyTorch.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="tree", show_default=True,
               help="How to draw the trace.")
 @click.option("--seed", type=int, default=None,
@@ -57,9 +60,10 @@ def main() -> None:
               help="Memory limit checked before any allocation (default 1GiB).")
 @click.option("--no-notes", is_flag=True, help="Hide the one-sentence note of each step.")
 @click.option("--width", type=int, default=None, help="Terminal width for the tree.")
-def explain(statements: str, fmt: str, seed: int | None, max_bytes: int | None,
-            no_notes: bool, width: int | None) -> None:
-    """Run STATEMENTS (PyTorch syntax, ';' or newlines between them) and show every step.
+def explain(statements: str | None, source_file, fmt: str, seed: int | None,
+            max_bytes: int | None, no_notes: bool, width: int | None) -> None:
+    """Run STATEMENTS (PyTorch syntax, ';' or newlines between them; '-' reads stdin)
+    and show every step.
 
     \b
     Default names from the seeds are ready to use: t, rows, cols, a, b, x, ...
@@ -68,6 +72,15 @@ def explain(statements: str, fmt: str, seed: int | None, max_bytes: int | None,
     from engine import session
     from engine.errors import Refused
 
+    if (statements is None) == (source_file is None):
+        raise click.UsageError("give STATEMENTS or -f FILE (one of them)")
+    if source_file is not None:
+        try:
+            statements = source_file.read()
+        except UnicodeDecodeError:
+            raise click.UsageError(f"{source_file.name} is not UTF-8 text") from None
+    elif statements == "-":
+        statements = click.get_text_stream("stdin").read()
     try:
         doc = session.run(statements, seed=seed, max_bytes=max_bytes)
     except Refused as exc:

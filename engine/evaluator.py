@@ -71,6 +71,7 @@ class Statement:
 
     source: str
     node: ast.stmt
+    comment: str | None = None  # the comment lines just above it in a file (its narrative)
     value: Any = None
     printed: list[str] = field(default_factory=list)
     assigned: list[str] = field(default_factory=list)
@@ -88,14 +89,34 @@ def parse(text: str) -> list[Statement]:
         raise Refused(f"syntax error: {exc.msg}{where}") from None
     out = []
     known = set(BY_NAME) | {"torch", "print", "len"}
+    lines = text.splitlines()
     for node in tree.body:
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and \
+                isinstance(node.value.value, str):
+            continue  # a docstring: narrative for the reader, nothing to run
         _check_statement(node)
+        if isinstance(node, ast.Import):
+            continue  # `import torch`: the engine is already the torch namespace
         _check_names(node, known)
         source = ast.get_source_segment(text, node) or ast.unparse(node)
-        out.append(Statement(source, node))
+        out.append(Statement(source, node, _comment_above(lines, node.lineno)))
     if not out:
         raise Refused("no statement to run")
     return out
+
+
+def _comment_above(lines: list[str], lineno: int) -> str | None:
+    """The run of ``#`` comment lines directly above line ``lineno`` (1-based).
+
+    >>> _comment_above(["# select twice", "t[1, 2] = 3"], 2)
+    'select twice'
+    """
+    found: list[str] = []
+    i = lineno - 2
+    while i >= 0 and lines[i].strip().startswith("#"):
+        found.append(lines[i].strip().lstrip("#").strip())
+        i -= 1
+    return " ".join(reversed(found)) or None
 
 
 _ALLOWED_EXPR = (ast.Constant, ast.Name, ast.List, ast.Tuple, ast.Slice, ast.Subscript,

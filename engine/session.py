@@ -42,6 +42,7 @@ def run(text: str, *, seed: int | None = None, max_bytes: int | None = None) -> 
             G.default_generator().manual_seed(seed)
         for st in statements:
             with trace.statement(st.source) as entry:
+                entry["comment"] = st.comment
                 before = list(ev.defaults_used)
                 try:
                     ev.run(st)

@@ -73,6 +73,8 @@ def render_statement(st: dict[str, Any], *, notes: bool = True,
             head.append(f"  {name} = {d['source']}", style="")
             head.append(f"  # {d['origin']}\n", style="dim")
         parts.append(head)
+    if st.get("comment"):
+        parts.append(Text(f"# {st['comment']}", style="italic"))
     tree = Tree(Text(f">>> {st['source']}", style="bold"), guide_style="dim")
     _add(tree, st.get("events", []), notes, links)
     parts.append(tree)
