@@ -55,9 +55,12 @@ class Tensor:
         return Tensor._make(self._storage, sizes, strides, offset, self.dtype)
 
     # -- the numpy window on the storage (never a copy) ----------------------------
-    def _array(self) -> np.ndarray:
-        """A writable numpy view of exactly this tensor's elements."""
+    def _array(self, write: bool = False) -> np.ndarray:
+        """A numpy view of exactly this tensor's elements; kernels that write into it pass
+        ``write=True`` so the storage counts as initialised."""
         st = self._storage
+        if write:
+            st.initialised = True
         assert st.data is not None, "meta tensors have no data"
         item = self.dtype.itemsize
         flat = st.data[: st.nbytes - st.nbytes % item].view(self.dtype.np)
@@ -183,8 +186,11 @@ class Tensor:
             "numel": numel,
             "nbytes": self._storage.nbytes,
         }
-        if not self.is_meta and numel <= max_values:
-            out["values"] = self._array().tolist()
+        if not self._storage.initialised and not self.is_meta:
+            # torch.empty's bytes are whatever the allocator returned: not worth recording
+            out["uninitialised"] = True
+        elif not self.is_meta and numel <= max_values:
+            out["values"] = _plain_values(self._array())
         return out
 
     # -- indexing (torch/csrc/autograd/python_variable_indexing.cpp) --------------
@@ -238,6 +244,18 @@ class Tensor:
     def index_put(self, indices: Sequence["Tensor | None"], values: "Tensor",
                   accumulate: bool = False) -> "Tensor":
         return call("aten::index_put", self, list(indices), values, bool(accumulate))
+
+
+def _plain_values(arr: np.ndarray) -> Any:
+    """Nested lists for JSON: non-finite floats become the strings 'nan', 'inf', '-inf'."""
+    values = arr.tolist()
+    if arr.dtype.kind == "f" and not np.isfinite(arr).all():
+        def fix(v: Any) -> Any:
+            if isinstance(v, list):
+                return [fix(x) for x in v]
+            return v if np.isfinite(v) else repr(float(v))
+        values = fix(values)
+    return values
 
 
 def _shape_args(shape: tuple) -> tuple[int, ...]:

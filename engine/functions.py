@@ -178,7 +178,7 @@ def internal_new_from_data(data: Any, dtype: D.dtype | None, device: str,
                 for v in (flat.min(), flat.max()):
                     check(-(2**63) <= v < 2**63, ValueError, "Overflow when unpacking long")
             if flat.size:
-                tensor._array()[...] = np.asarray(flat.tolist(), dtype=inferred.np).reshape(
+                tensor._array(write=True)[...] = np.asarray(flat.tolist(), dtype=inferred.np).reshape(
                     sizes)
             r.set_result(tensor)
         tensor = call("aten::to", tensor, target, device)
@@ -230,6 +230,6 @@ def scalar_tensor_static(value: Any, dtype: D.dtype, device: str):
                   note="store the one value"):
             scalar = to_dtype_scalar(value, dtype)
             if device != "meta":
-                result._array()[...] = scalar
+                result._array(write=True)[...] = scalar
         s.set_result(result)
         return result

@@ -56,13 +56,15 @@ def allocate(nbytes: int) -> np.ndarray:
 class Storage:
     """A StorageImpl: a byte count, a device and (on CPU) the bytes themselves."""
 
-    __slots__ = ("nbytes", "device", "data", "serial", "__weakref__")
+    __slots__ = ("nbytes", "device", "data", "serial", "initialised", "__weakref__")
 
     def __init__(self, nbytes: int, device: str = "cpu", data: np.ndarray | None = None) -> None:
         self.nbytes = int(nbytes)
         self.device = device
         if data is None and device == "cpu":
             data = allocate(self.nbytes)
+        #: False until a kernel writes: a fresh allocation holds whatever bytes were there
+        self.initialised = self.nbytes == 0
         self.data = data
         self.serial = next(_serials)
 

@@ -27,6 +27,8 @@ def tensor(v: dict[str, Any], values: bool = True, geometry: bool = True) -> str
         text = f"{v.get('id', 't')}: {v['dtype']}{list(v['shape'])}"
         if v.get("device") == "meta":
             text += " (meta)"
+        if v.get("uninitialised"):
+            text += " (uninitialised)"
         return text + (" = " + _values(v["values"]) if values and "values" in v else "")
     strides = "(" + ", ".join(str(s) for s in v["strides"]) + ("," if len(v["strides"]) == 1
                                                                else "") + ")"
@@ -34,13 +36,34 @@ def tensor(v: dict[str, Any], values: bool = True, geometry: bool = True) -> str
            f"{v['offset']}"
     if v.get("device") == "meta":
         text += " (meta)"
+    if v.get("uninitialised"):
+        text += " (uninitialised)"
     if values and "values" in v:
         text += " = " + _values(v["values"])
     return text
 
 
+def number(v: Any) -> str:
+    """Floats as torch prints them (4 decimals, scientific when far from 1).
+
+    >>> number(1.5409960746765137), number(1e-07), number(3), number("nan")
+    ('1.5410', '1.0000e-07', '3', 'nan')
+    """
+    if isinstance(v, float):
+        if v != 0 and (abs(v) >= 1e8 or abs(v) < 1e-4):
+            return f"{v:.4e}"
+        return f"{v:.4f}"
+    return str(v)
+
+
+def _nested(vals: Any) -> str:
+    if isinstance(vals, list):
+        return "[" + ", ".join(_nested(v) for v in vals) + "]"
+    return number(vals)
+
+
 def _values(vals: Any) -> str:
-    text = str(vals)
+    text = _nested(vals)
     return text if len(text) <= 60 else text[:57] + "..."
 
 
@@ -70,7 +93,7 @@ def value(v: Any, geometry: bool = True) -> str:
         return "[" + ", ".join(value(x, geometry) for x in v) + "]"
     if v is None:
         return "None"
-    return str(v)
+    return number(v)
 
 
 def args(event: dict[str, Any], skip: tuple[str, ...] = ()) -> list[tuple[str, str]]:

@@ -229,7 +229,7 @@ def index(self, indices: list):
                    "read that element", numel=out.numel()) as s:
         if not self.is_meta:
             offsets = _linear_offsets(info, shape)
-            out._array()[...] = _flat(self)[offsets]
+            out._array(write=True)[...] = _flat(self)[offsets]
             s.set(read=_touched_offsets(self._storage, offsets))
         s.set_result(out)
     return out
@@ -274,6 +274,7 @@ def _index_put_impl_(self, indices: list, value, accumulate: bool = False,
             offsets = _linear_offsets(info, shape)
             vals = np.broadcast_to(value._array(), shape)
             flat = _flat(self)
+            self._storage.initialised = True
             if accumulate:
                 np.add.at(flat, offsets.reshape(-1), vals.reshape(-1))
             else:
@@ -324,7 +325,7 @@ def masked_fill_(self, mask, value):
         scalar = to_dtype_scalar(value, self.dtype)
         if not self.is_meta:
             m = np.broadcast_to(mask._array(), self._sizes)
-            self._array()[m] = scalar
+            self._array(write=True)[m] = scalar
             offs = storage_offsets(self._sizes, self._strides, self._offset).reshape(
                 self._sizes)[m]
             s.set(written=_touched_offsets(self._storage, offs))
@@ -343,7 +344,7 @@ def nonzero(self):
         # resize_output + as_strided_: the result is laid out transposed.
         out = call("aten::as_strided_", out, (n, ndim), (1, n) if n else (ndim, 1), None)
         if coords is not None and n:
-            out._array()[...] = coords
+            out._array(write=True)[...] = coords
         s.set_result(out)
     return out
 

@@ -56,7 +56,7 @@ def copy_(self, src, non_blocking: bool = False):
     with span("copy_kernel", "kernel", source="aten/src/ATen/native/cpu/CopyKernel.cpp",
               note=kind, numel=self.numel()) as s:
         if not self.is_meta:
-            self._array()[...] = src._array()
+            self._array(write=True)[...] = src._array()
             s.set(written=touched(self))
     return self
 
@@ -82,7 +82,7 @@ def fill_(self, value: Any):
               numel=self.numel()) as s:
         scalar = to_dtype_scalar(value, self.dtype)
         if not self.is_meta:
-            self._array()[...] = scalar
+            self._array(write=True)[...] = scalar
             s.set(written=touched(self))
     return self
 
@@ -91,7 +91,7 @@ def fill_(self, value: Any):
 def zero_(self):
     with span("zero_", "kernel", source=FILL, note="fill with 0", numel=self.numel()) as s:
         if not self.is_meta:
-            self._array()[...] = 0
+            self._array(write=True)[...] = 0
             s.set(written=touched(self))
     return self
 

@@ -91,12 +91,12 @@ def normal_(self, mean: float = 0.0, std: float = 1.0):
 def _write_memory_order(t, values: np.ndarray) -> None:
     """Store values in the order the CPU kernel walks memory (ascending addresses)."""
     if t.is_contiguous():
-        t._array()[...] = values.reshape(t._sizes)
+        t._array(write=True)[...] = values.reshape(t._sizes)
         return
     order = np.argsort(storage_offsets(t._sizes, t._strides, t._offset), kind="stable")
     flat = np.empty(values.shape, dtype=values.dtype)
     flat[order] = values
-    t._array()[...] = flat.reshape(t._sizes)
+    t._array(write=True)[...] = flat.reshape(t._sizes)
 
 
 def _num(x: float) -> str:
