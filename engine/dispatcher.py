@@ -29,6 +29,8 @@ from typing import Any
 
 from tracer import recorder
 
+from .errors import torch_error
+
 SOURCE = "aten/src/ATen/core/dispatch/Dispatcher.h"
 
 #: Operator kinds decide which kernels a call passes through.
@@ -42,8 +44,11 @@ class OpDef:
     kind: str           # VIEW, INPLACE, FUNCTIONAL, FACTORY or COMPOSITE
     native: str         # the C++ kernel, e.g. "at::native::select_symint"
     source: str         # the file that defines it
-    fn: Callable[..., Any]
-    meta: bool          # has a Meta kernel (runs on device='meta')
+    kernels: dict[str, Callable[..., Any]]  # dispatch key -> kernel
+
+
+#: The key a composite kernel is registered under: it serves every backend.
+COMPOSITE_KEY = "CompositeImplicitAutograd"
 
 
 _REGISTRY: dict[str, OpDef] = {}
@@ -53,16 +58,34 @@ _below_autograd = False
 
 
 def register(name: str, *, kind: str, native: str, source: str,
-             meta: bool = True) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Register the kernel of operator ``name`` (one per operator: tidx runs CPU and Meta
-    with the same shape logic; kernels skip the data work when the device is meta)."""
+             keys: tuple[str, ...] = ("CPU", "Meta")
+             ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register the kernel of operator ``name`` for dispatch ``keys``.
+
+    tidx's CPU and Meta kernels share one function: the shape logic is the same and
+    the data work is skipped on meta tensors, which have no memory.
+    Composite operators register under CompositeImplicitAutograd only.
+    """
+    if kind == COMPOSITE:
+        keys = (COMPOSITE_KEY,)
 
     def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
         assert name not in _REGISTRY, f"{name} registered twice"
-        _REGISTRY[name] = OpDef(name, kind, native, source, fn, meta)
+        _REGISTRY[name] = OpDef(name, kind, native, source, {k: fn for k in keys})
         return fn
 
     return deco
+
+
+def _kernel(op: OpDef, device: str | None) -> Callable[..., Any]:
+    """The kernel table lookup: the backend's own kernel, else the composite one."""
+    backend = "Meta" if device == "meta" else "CPU"
+    fn = op.kernels.get(backend) or op.kernels.get(COMPOSITE_KEY)
+    if fn is None:
+        raise torch_error(NotImplementedError,
+                          f"Could not run '{op.name}' with arguments from the '{backend}' "
+                          f"backend.")
+    return fn
 
 
 def operators() -> list[str]:
@@ -120,12 +143,13 @@ def call(name: str, *args: Any, **kwargs: Any) -> Any:
     global _below_autograd
     op = _REGISTRY[name]
     device = kwargs.get("device") if op.kind == FACTORY else _first_tensor_device(args, kwargs)
+    fn = _kernel(op, device)
     if recorder._TRACE is None:
         if op.kind == COMPOSITE:
-            return op.fn(*args, **kwargs)
+            return fn(*args, **kwargs)
         outer, _below_autograd = _below_autograd, True
         try:
-            return op.fn(*args, **kwargs)
+            return fn(*args, **kwargs)
         finally:
             _below_autograd = outer
 
@@ -133,11 +157,11 @@ def call(name: str, *args: Any, **kwargs: Any) -> Any:
     with recorder.span(name, "dispatcher", op=name, source=op.source, keys=keys,
                        route=route, kernel=op.native) as s:
         if op.kind == COMPOSITE:
-            result = op.fn(*args, **kwargs)
+            result = fn(*args, **kwargs)
         else:
             outer, _below_autograd = _below_autograd, True
             try:
-                result = op.fn(*args, **kwargs)
+                result = fn(*args, **kwargs)
             finally:
                 _below_autograd = outer
         s.set_result(result)
