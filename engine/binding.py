@@ -74,7 +74,9 @@ def _python_index(obj: Any) -> str:
     if obj is Ellipsis:
         return "..."
     if _is_tensor(obj):
-        return f"tensor {list(obj._sizes)} {obj.dtype}"
+        if obj.numel() <= 8 and not obj.is_meta:
+            return "tensor(" + repr(obj.tolist()) + ")"
+        return f"tensor of shape {list(obj._sizes)}, {obj.dtype}"
     return repr(obj)
 
 

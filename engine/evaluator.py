@@ -201,7 +201,9 @@ def _check_expr(node: ast.AST) -> None:
 class Evaluator:
     """Holds the names of one session and runs statements against the engine."""
 
-    def __init__(self) -> None:
+    def __init__(self, on_default: Callable[[Any, str], None] | None = None) -> None:
+        #: called with (value, name) when a default name is first made
+        self.on_default = on_default
         self.names: dict[str, Any] = {}
         self.defaults_used: list[str] = []
         self._printed: list[str] | None = None
@@ -231,6 +233,8 @@ class Evaluator:
                 value = self.eval_expr(ast.parse(default.source, mode="eval").body)
             self.names[name] = value
             self.defaults_used.append(name)
+            if self.on_default is not None:
+                self.on_default(value, name)
             return value
         known = ", ".join(sorted(BY_NAME))
         raise Refused(f"name '{name}' is not defined (default names: {known})")

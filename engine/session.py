@@ -36,8 +36,8 @@ def run(text: str, *, seed: int | None = None, max_bytes: int | None = None) -> 
     statements = parse(text)
     if max_bytes is not None:
         MemoryLimit.limit = max_bytes
-    ev = Evaluator()
     with record() as trace:
+        ev = Evaluator(on_default=trace.name_value)
         if seed is not None:
             G.default_generator().manual_seed(seed)
         for st in statements:

@@ -144,6 +144,18 @@ class Trace:
             found = self._labels[key] = f"{kind}${n}"
         return found
 
+    def name_value(self, value: Any, name: str) -> None:
+        """Label a value by the user's name for it (``t`` rather than ``t$3``), if it has
+        no label yet and the name is not taken."""
+        hook = getattr(type(value), "__tidx_summary__", None)
+        if hook is None:
+            return
+        serial = hook(value, 0).get("serial")
+        key = ("t", serial)
+        if serial is None or key in self._labels or name in self._labels.values():
+            return
+        self._labels[key] = name
+
     def summarize(self, value: Any) -> Any:
         """Turn any argument into small plain data."""
         if value is None or isinstance(value, (bool, int, str)):

@@ -191,6 +191,23 @@ def _linear_offsets(info: AdvancedIndex, shape: tuple[int, ...]) -> np.ndarray:
     return np.asarray(offsets, dtype=np.int64)
 
 
+def _offset_formulas(info: AdvancedIndex, shape: tuple[int, ...], offsets: np.ndarray,
+                     limit: int = 8) -> list[str]:
+    """The arithmetic of the first few offsets: ``base + i0*s0 + i1*s1 = offset``."""
+    src = info.src
+    base = np.broadcast_to(
+        storage_offsets(src._sizes, src._strides, src._offset).reshape(src._sizes), shape)
+    values = [np.broadcast_to(i._array(), shape).reshape(-1) for i in info.indices]
+    out = []
+    for k in range(min(limit, offsets.size)):
+        terms = [str(int(base.reshape(-1)[k]))] + [
+            f"{int(v[k])}*{stride}" for v, stride in zip(values, info.indexed_strides)]
+        out.append(" + ".join(terms) + f" = {int(offsets.reshape(-1)[k])}")
+    if offsets.size > limit:
+        out.append(f"... ({offsets.size} in all)")
+    return out
+
+
 def _flat(t) -> np.ndarray:
     st = t._storage
     return st.data[: st.nbytes - st.nbytes % t.dtype.itemsize].view(t.dtype.np)
@@ -230,7 +247,8 @@ def index(self, indices: list):
         if not self.is_meta:
             offsets = _linear_offsets(info, shape)
             out._array(write=True)[...] = _flat(self)[offsets]
-            s.set(read=_touched_offsets(self._storage, offsets))
+            s.set(offsets=_offset_formulas(info, shape, offsets),
+                  read=_touched_offsets(self._storage, offsets))
         s.set_result(out)
     return out
 
@@ -279,7 +297,8 @@ def _index_put_impl_(self, indices: list, value, accumulate: bool = False,
                 np.add.at(flat, offsets.reshape(-1), vals.reshape(-1))
             else:
                 flat[offsets] = vals
-            s.set(written=_touched_offsets(self._storage, offsets))
+            s.set(offsets=_offset_formulas(info, shape, offsets),
+                  written=_touched_offsets(self._storage, offsets))
     return self
 
 
