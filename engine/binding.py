@@ -80,6 +80,12 @@ def _python_index(obj: Any) -> str:
     return repr(obj)
 
 
+def _python_index_list(index: Any) -> Any:
+    if isinstance(index, tuple):
+        return [_python_index(i) for i in index]
+    return _python_index(index)
+
+
 def valueToTensor(self, value: Any):
     """Wrap the assigned value in a tensor with self's dtype and device."""
     from .functions import scalar_tensor_static
@@ -127,10 +133,9 @@ def treatSequenceAsTuple(index: Any) -> bool:
 def wrapTuple(index: Any) -> tuple:
     with span("wrapTuple", "binding", source=SRC,
               note="the index becomes a tuple: one entry per indexed position",
-              index=_python_index(index) if not isinstance(index, tuple) else
-              [_python_index(i) for i in index]) as s:
+              index=lambda: _python_index_list(index)) as s:
         result = tuple(index) if treatSequenceAsTuple(index) else (index,)
-        s.set_result([_python_index(i) for i in result])
+        s.set_result(lambda: [_python_index(i) for i in result])
         return result
 
 
@@ -186,20 +191,21 @@ def applySlicing(self, index: tuple, out_indices: list, specified_dims: int):
               note="walk the indices left to right, each through handleDimInMultiDimIndexing; "
                    "dim counts the dims of self consumed so far",
               self=self, specified_dims=specified_dims) as s:
-        check(specified_dims <= self.dim(), IndexError,
-              f"too many indices for tensor of dimension {self.dim()}")
+        if specified_dims > self.dim():
+            raise torch_error(IndexError, f"too many indices for tensor of dimension "
+                                          f"{self.dim()}")
         dim = [0]
         result = self
         for i, obj in enumerate(index):
             with span("TensorIndex", "binding", source="aten/src/ATen/TensorIndexing.h",
                       note="the Python index converted to its C++ TensorIndex",
-                      python=_python_index(obj)) as ti:
+                      python=lambda: _python_index(obj)) as ti:
                 tensor_index = _to_tensor_index(self, obj)
                 ti.set_result(tensor_index)
             result = I.handleDimInMultiDimIndexing(
                 result, self, tensor_index, dim, specified_dims, i, out_indices,
                 disable_slice_optimization=False, prev_dim_result_sizes=result._sizes)
-        s.set(outIndices=[I._slot(t) for t in out_indices])
+        s.set(outIndices=lambda: [I._slot(t) for t in out_indices])
         s.set_result(result)
         return result
 
@@ -247,8 +253,7 @@ def set_item(self, index: I.TensorIndex, value) -> None:
 def THPVariable_getitem(self, index: Any):
     with span("Tensor.__getitem__", "python", source="torch/_tensor.py",
               note="t[...] on a tensor calls the C++ mapping slot THPVariable_getitem",
-              index=_python_index(index) if not isinstance(index, tuple) else
-              [_python_index(i) for i in index]) as py:
+              index=lambda: _python_index_list(index)) as py:
         with span("THPVariable_getitem", "binding", source=SRC,
                   note="simple indices take a fast path; the rest go through applySlicing"
                   ) as s:
@@ -285,8 +290,7 @@ def _getitem(self, index: Any):
 def THPVariable_setitem(self, index: Any, py_value: Any) -> None:
     with span("Tensor.__setitem__", "python", source="torch/_tensor.py",
               note="t[...] = v on a tensor calls the C++ mapping slot THPVariable_setitem",
-              index=_python_index(index) if not isinstance(index, tuple) else
-              [_python_index(i) for i in index], value=py_value) as py:
+              index=lambda: _python_index_list(index), value=py_value) as py:
         with span("THPVariable_setitem", "binding", source=SRC,
                   note="wrap the value, then write through a view (copy_to) or through "
                        "index_put_ when tensors index"):

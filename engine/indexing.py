@@ -95,8 +95,9 @@ def applySlice(self, dim: int, start: int, stop: int, step: int,
                disable_slice_optimization: bool, self_sizes) -> Any:
     with span("applySlice", "indexing", source=H,
               note="a slice keeps the dim: slice() makes a strided view",
-              dim=dim, start=_end(start), stop=_end(stop), step=step) as s:
-        check(step > 0, ValueError, "step must be greater than zero")
+              dim=dim, start=lambda: _end(start), stop=lambda: _end(stop), step=step) as s:
+        if step <= 0:
+            raise torch_error(ValueError, "step must be greater than zero")
         if self_sizes is not None and len(self_sizes) > 0:
             # Several Ellipses can push dim past the end; C++ then reads past the
             # sizes array. tidx reads 0 there, which takes the same branch for a full
@@ -117,14 +118,16 @@ def applySelect(self, dim: int, index: int, real_dim: int, self_sizes) -> Any:
               note="an integer removes the dim: check bounds, then select",
               dim=dim, index=index, real_dim=real_dim) as s:
         if self_sizes is not None:
-            check(not (index == 0 and dim == 0 and len(self_sizes) == 0), IndexError,
-                  "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
-                  "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+            if index == 0 and dim == 0 and len(self_sizes) == 0:
+                raise torch_error(IndexError, "invalid index of a 0-dim tensor. Use "
+                                  "`tensor.item()` in Python or `tensor.item<T>()` in C++ to "
+                                  "convert a 0-dim tensor to a number")
             # A 0-dim tensor has no size to read; the check then sees 0 (real torch
             # reports "with size 0" for t0[1]).
             size = self_sizes[dim] if dim < len(self_sizes) else 0
-            check(size > -1 - index and size > index, IndexError,
-                  f"index {index} is out of bounds for dimension {real_dim} with size {size}")
+            if not (size > -1 - index and size > index):
+                raise torch_error(IndexError, f"index {index} is out of bounds for dimension "
+                                              f"{real_dim} with size {size}")
         result = call("aten::select", self, dim, index)
         s.set_result(result)
         return result
@@ -175,7 +178,7 @@ def handleDimInMultiDimIndexing(prev_dim_result, original_tensor, index: TensorI
                                 out_indices: list, disable_slice_optimization: bool,
                                 prev_dim_result_sizes) -> Any:
     with span("handleDimInMultiDimIndexing", "indexing", source=H,
-              note=f"index #{real_dim} is {_kind_note(index)}", index=index,
+              note=lambda: f"index #{real_dim} is {_kind_note(index)}", index=index,
               dim=dim[0], real_dim=real_dim) as s:
         result = _handle(prev_dim_result, original_tensor, index, dim, specified_dims,
                          real_dim, out_indices, disable_slice_optimization,

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+from types import FunctionType
 from typing import Any, Iterator
 
 from .events import Event
@@ -92,20 +93,28 @@ class _Span:
         self.event.note = text
 
 
+def _note(note: Any) -> str | None:
+    return note() if type(note) is FunctionType else note
+
+
 def active() -> bool:
     """True while a recorder is collecting events."""
     return _TRACE is not None
 
 
 def span(name: str, layer: str, *, source: str | None = None, op: str | None = None,
-         note: str | None = None, **args: Any) -> "_Span | _NullSpan":
-    """Open one step.  Use as ``with span(...) as s: ...; s.set_result(x)``."""
+         note: Any = None, **args: Any) -> "_Span | _NullSpan":
+    """Open one step.  Use as ``with span(...) as s: ...; s.set_result(x)``.
+
+    ``note`` and any argument may be a ``lambda`` returning the value: it is called only
+    while recording, so building the text costs nothing otherwise.
+    """
     trace = _TRACE
     if trace is None:
         return _NULL
     summ = trace.summarize
     event = Event(name=name, layer=layer, op=op, source=source,
-                  args={k: summ(v) for k, v in args.items()}, note=note)
+                  args={k: summ(v) for k, v in args.items()}, note=_note(note))
     return _Span(trace, event)
 
 
@@ -157,7 +166,13 @@ class Trace:
         self._labels[key] = name
 
     def summarize(self, value: Any) -> Any:
-        """Turn any argument into small plain data."""
+        """Turn any argument into small plain data.
+
+        A function (a ``lambda``) is called first: callers pass ``lambda: costly(x)`` so
+        that nothing is computed when no recorder is active.
+        """
+        if type(value) is FunctionType:
+            value = value()
         if value is None or isinstance(value, (bool, int, str)):
             return value
         if isinstance(value, float):

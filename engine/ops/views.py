@@ -20,7 +20,7 @@ SHAPE = "aten/src/ATen/native/TensorShape.cpp"
 INT64_MAX = 2**63 - 1
 
 
-def _geometry(name: str, note: str, **args) -> "span":
+def _geometry(name: str, note, **args) -> "span":
     return span(name, "kernel", source=SHAPE, note=note, **args)
 
 
@@ -33,41 +33,44 @@ def as_strided(self, size: Sequence[int], stride: Sequence[int], storage_offset:
               note="a new TensorImpl that shares the storage: only sizes, strides and "
                    "offset are new, not one byte is copied",
               sizes=list(size), strides=list(stride), offset=offset):
-        check(len(size) == len(stride), RuntimeError,
-              f"mismatch in length of strides and shape")
-        check(all(s >= 0 for s in stride), RuntimeError,
-              "as_strided: Negative strides are not supported at the moment, got strides: "
-              + S.fmt_sizes(stride))
-        check(offset >= 0, RuntimeError,
-              f"Tensor: invalid storage offset {offset}")
+        if len(size) != len(stride):
+            raise torch_error(RuntimeError, "mismatch in length of strides and shape")
+        if any(s < 0 for s in stride):
+            raise torch_error(RuntimeError, "as_strided: Negative strides are not supported at "
+                                            "the moment, got strides: " + S.fmt_sizes(stride))
+        if offset < 0:
+            raise torch_error(RuntimeError, f"Tensor: invalid storage offset {offset}")
         need = S.compute_storage_nbytes(size, stride, self.dtype.itemsize)
         if need:
             total = need + offset * self.dtype.itemsize
-            check(total <= self._storage.nbytes, RuntimeError,
-                  f"setStorage: sizes {S.fmt_sizes(size)}, strides {S.fmt_sizes(stride)}, "
-                  f"storage offset {offset}, and itemsize {self.dtype.itemsize} requiring a "
-                  f"storage size of {total} are out of bounds for storage of size "
-                  f"{self._storage.nbytes}")
+            if total > self._storage.nbytes:
+                raise torch_error(
+                    RuntimeError,
+                    f"setStorage: sizes {S.fmt_sizes(size)}, strides {S.fmt_sizes(stride)}, "
+                    f"storage offset {offset}, and itemsize {self.dtype.itemsize} requiring a "
+                    f"storage size of {total} are out of bounds for storage of size "
+                    f"{self._storage.nbytes}")
         return self._view(size, stride, offset)
 
 
 @register("aten::select", kind=VIEW, native="at::native::select_symint", source=SHAPE)
 def select(self, dim: int, index: int):
     ndim = self.dim()
-    check(ndim != 0, IndexError, "select() cannot be applied to a 0-dim tensor.")
+    if ndim == 0:
+        raise torch_error(IndexError, "select() cannot be applied to a 0-dim tensor.")
     dim = S.maybe_wrap_dim(dim, ndim)
     size = self._sizes[dim]
-    check(not (size <= -1 - index or size <= index), IndexError,
-          f"select(): index {index} out of range for tensor of size "
-          f"{S.fmt_sizes(self._sizes)} at dimension {dim}")
+    if size <= -1 - index or size <= index:
+        raise torch_error(IndexError, f"select(): index {index} out of range for tensor of "
+                                      f"size {S.fmt_sizes(self._sizes)} at dimension {dim}")
     if index < 0:
         index += size
     sizes, strides = list(self._sizes), list(self._strides)
     offset = self._offset + index * strides[dim]
-    with _geometry("select geometry", f"drop dim {dim}; the offset moves {index} x stride "
-                   f"{strides[dim]} = {index * strides[dim]} elements",
-                   dim=dim, index=index, offset=f"{self._offset} + {index} * {strides[dim]} = "
-                                                 f"{offset}"):
+    with _geometry("select geometry", lambda: f"drop dim {dim}; the offset moves {index} x "
+                   f"stride {strides[dim]} = {index * strides[dim]} elements",
+                   dim=dim, index=index, offset=lambda: f"{self._offset} + {index} * "
+                                                        f"{strides[dim]} = {offset}"):
         del sizes[dim], strides[dim]
     return call("aten::as_strided", self, sizes, strides, offset)
 
@@ -76,7 +79,8 @@ def select(self, dim: int, index: int):
 def slice_(self, dim: int = 0, start: int | None = None, end: int | None = None,
            step: int = 1):
     ndim = self.dim()
-    check(ndim != 0, IndexError, "slice() cannot be applied to a 0-dim tensor.")
+    if ndim == 0:
+        raise torch_error(IndexError, "slice() cannot be applied to a 0-dim tensor.")
     dim = S.maybe_wrap_dim(dim, ndim)
     sizes, strides = list(self._sizes), list(self._strides)
     start_val = 0 if start is None else int(start)
@@ -92,8 +96,8 @@ def slice_(self, dim: int = 0, start: int | None = None, end: int | None = None,
     end_val = start_val if end_val < start_val else min(end_val, sizes[dim])
     offset = self._offset + start_val * strides[dim]
     length = end_val - start_val
-    with _geometry("slice geometry", f"dim {dim}: start clamped to {start_val}, end to "
-                   f"{end_val}; size ceil({length}/{step}), stride x{step}",
+    with _geometry("slice geometry", lambda: f"dim {dim}: start clamped to {start_val}, end "
+                   f"to {end_val}; size ceil({length}/{step}), stride x{step}",
                    dim=dim, start=start_val, end=end_val, step=step):
         sizes[dim] = (length + step - 1) // step
         strides[dim] *= step
@@ -106,7 +110,7 @@ def unsqueeze(self, dim: int):
     sizes, strides = list(self._sizes), list(self._strides)
     # inferUnsqueezeGeometry: the new dim's stride is size*stride of the dim it precedes.
     new_stride = 1 if dim >= self.dim() else sizes[dim] * strides[dim]
-    with _geometry("inferUnsqueezeGeometry", f"insert a dim of size 1 at {dim} "
+    with _geometry("inferUnsqueezeGeometry", lambda: f"insert a dim of size 1 at {dim} "
                    f"(stride {new_stride}: it is never stepped over)", dim=dim):
         sizes.insert(dim, 1)
         strides.insert(dim, new_stride)
