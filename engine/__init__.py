@@ -10,13 +10,19 @@ from .device import Size, device
 from .dtypes import (bool, dtype, float16, float32, float64, int8, int16, int32, int64,
                      uint8)
 from .errors import Refused
-from .functions import empty, manual_seed, randn, tensor, zeros
+from .functions import (arange, empty, empty_like, empty_strided, eye, from_numpy, full,
+                        full_like, manual_seed, ones, ones_like, rand, rand_like, randint,
+                        randint_like, randn, randn_like, randperm, tensor, zeros, zeros_like)
+from .pyargs import channels_last, contiguous_format, memory_format, preserve_format
 from .generator import initial_seed
 from ._tensor import Tensor
 
 half, float, double, long, int, short = float16, float32, float64, int64, int32, int16
 
-__all__ = ["Refused", "Size", "Tensor", "bool", "device", "double", "dtype", "empty", "float",
-           "float16", "float32", "float64", "half", "initial_seed", "int", "int8", "int16",
-           "int32", "int64", "long", "manual_seed", "randn", "short", "tensor", "uint8",
-           "zeros"]
+__all__ = ["Refused", "Size", "Tensor", "arange", "bool", "channels_last", "contiguous_format",
+           "device", "double", "dtype", "empty", "empty_like", "empty_strided", "eye", "float",
+           "float16", "float32", "float64", "from_numpy", "full", "full_like", "half",
+           "initial_seed", "int", "int8", "int16", "int32", "int64", "long", "manual_seed",
+           "memory_format", "ones", "ones_like", "preserve_format", "rand", "rand_like",
+           "randint", "randint_like", "randn", "randn_like", "randperm", "short", "tensor",
+           "uint8", "zeros", "zeros_like"]

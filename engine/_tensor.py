@@ -234,8 +234,45 @@ class Tensor:
     def normal_(self, mean: float = 0.0, std: float = 1.0) -> "Tensor":
         return call("aten::normal_", self, float(mean), float(std))
 
-    def clone(self) -> "Tensor":
-        return call("aten::clone", self)
+    def uniform_(self, a: float = 0.0, b: float = 1.0) -> "Tensor":
+        return call("aten::uniform_", self, float(a), float(b))
+
+    def random_(self, low: int, high: int | None = None) -> "Tensor":
+        if high is None:
+            low, high = 0, low
+        return call("aten::random_", self, int(low), int(high))
+
+    def clone(self, memory_format: Any = None) -> "Tensor":
+        return call("aten::clone", self, _format_name(memory_format, "preserve_format"))
+
+    def to(self, *args: Any, dtype: D.dtype | None = None, device: Any = None,
+           copy: bool = False) -> "Tensor":
+        """``to(dtype)``, ``to(device)``, ``to(device, dtype)``: a copy only when needed."""
+        for a in args:
+            if isinstance(a, D.dtype):
+                dtype = a
+            else:
+                device = a
+        dev = None if device is None else Device(device).type
+        if dev not in (None, "cpu", "meta"):
+            raise torch_error(AssertionError, "Torch not compiled with CUDA enabled")
+        return call("aten::to", self, dtype, dev, copy)
+
+    def contiguous(self, memory_format: Any = None) -> "Tensor":
+        """Already contiguous in that format: self, and no operator runs at all (the
+        check lives in TensorBase::contiguous, before the dispatcher)."""
+        fmt = _format_name(memory_format, "contiguous_format")
+        ok = (S.is_channels_last_contiguous(self._sizes, self._strides)
+              if fmt == "channels_last" else self.is_contiguous())
+        if ok:
+            return self
+        return call("aten::contiguous", self, fmt)
+
+    def t(self) -> "Tensor":
+        return call("aten::t", self)
+
+    def transpose(self, dim0: int, dim1: int) -> "Tensor":
+        return call("aten::transpose", self, dim0, dim1)
 
     def index_put_(self, indices: Sequence["Tensor | None"], values: "Tensor",
                    accumulate: bool = False) -> "Tensor":
@@ -256,6 +293,17 @@ def _plain_values(arr: np.ndarray) -> Any:
             return v if np.isfinite(v) else repr(float(v))
         values = fix(values)
     return values
+
+
+def _format_name(fmt: Any, default: str) -> str:
+    """A torch.memory_format constant (or None) as its name."""
+    if fmt is None:
+        return default
+    name = getattr(fmt, "name", None)
+    if name not in ("contiguous_format", "channels_last", "preserve_format"):
+        raise torch_error(TypeError, f"memory_format must be torch.memory_format, not "
+                                     f"{type(fmt).__name__}")
+    return name
 
 
 def _shape_args(shape: tuple) -> tuple[int, ...]:

@@ -154,7 +154,10 @@ def call(name: str, *args: Any, **kwargs: Any) -> Any:
             _below_autograd = outer
 
     keys, route = keyset(device, op.kind)
-    with recorder.span(name, "dispatcher", op=name, source=op.source, keys=keys,
+    # An overload name ("aten::randperm.generator_out") is not part of what the
+    # profiler records: it shows "aten::randperm".
+    shown = name.split(".", 1)[0]
+    with recorder.span(shown, "dispatcher", op=shown, source=op.source, keys=keys,
                        route=route, kernel=op.native) as s:
         if op.kind == COMPOSITE:
             result = fn(*args, **kwargs)

@@ -21,6 +21,7 @@ from tracer import recorder
 
 from . import dtypes as D
 from . import functions as F
+from . import pyargs as P
 from .device import Size
 from .errors import Refused, is_torch_error, torch_error
 from .scope import BY_NAME
@@ -43,21 +44,22 @@ class _Torch:
 TORCH = _Torch()
 
 TORCH_FUNCTIONS: dict[str, Callable[..., Any]] = {
-    "tensor": F.tensor,
-    "randn": F.randn,
-    "empty": F.empty,
-    "zeros": F.zeros,
-    "manual_seed": F.manual_seed,
+    name: getattr(F, name) for name in (
+        "tensor", "empty", "empty_strided", "zeros", "ones", "full", "rand", "randn",
+        "randint", "randperm", "arange", "eye", "empty_like", "zeros_like", "ones_like",
+        "full_like", "rand_like", "randn_like", "randint_like", "manual_seed")
 }
 TORCH_CONSTANTS: dict[str, Any] = {d.name: d for d in D.ALL} | {
     "half": D.float16, "float": D.float32, "double": D.float64, "long": D.int64,
-    "int": D.int32, "short": D.int16,
+    "int": D.int32, "short": D.int16, "channels_last": P.channels_last,
+    "contiguous_format": P.contiguous_format, "preserve_format": P.preserve_format,
 }
 TENSOR_METHODS = frozenset({
     "size", "stride", "storage_offset", "dim", "numel", "tolist", "item", "data_ptr",
     "untyped_storage", "clone", "select", "as_strided", "unsqueeze", "view", "reshape",
-    "expand", "copy_", "fill_", "zero_", "normal_", "index_put_", "index_put",
-    "is_contiguous", "element_size", "is_floating_point",
+    "expand", "copy_", "fill_", "zero_", "normal_", "uniform_", "random_", "index_put_",
+    "index_put", "is_contiguous", "element_size", "is_floating_point", "to", "contiguous",
+    "t", "transpose",
 })
 TENSOR_ATTRIBUTES = frozenset({"shape", "dtype", "device", "ndim", "is_meta",
                                "requires_grad"})

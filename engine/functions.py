@@ -18,8 +18,10 @@ from tracer.recorder import span
 from . import dtypes as D
 from . import generator as G
 from . import memory
+from . import pyargs as P
+from . import strides as S
 from .binding import THPVariable_Wrap
-from .device import SUPPORTED, device as Device
+from .device import device as Device
 from .dispatcher import call
 from .errors import Refused, check, torch_error
 from .ops.copy import to_dtype_scalar
@@ -28,85 +30,211 @@ GEN = "torch/csrc/autograd/generated/python_torch_functions.cpp"
 TENSOR_NEW = "torch/csrc/utils/tensor_new.cpp"
 
 
-def _parse_size(fname: str, size: tuple) -> tuple[int, ...]:
-    """IntArrayRef parsing: ``f(3, 4)`` and ``f((3, 4))`` both mean sizes [3, 4]."""
-    if len(size) == 1 and isinstance(size[0], (list, tuple)):
-        size = tuple(size[0])
-    for s in size:
-        if isinstance(s, bool) or not isinstance(s, int):
-            raise torch_error(TypeError, f"{fname}(): argument 'size' (position 1) must be "
-                                         f"tuple of ints, but found element of type "
-                                         f"{type(s).__name__} at pos 0")
-    return tuple(size)
-
-
-def _parse_options(fname: str, dtype: Any, device: Any, requires_grad: bool,
-                   default: D.dtype) -> tuple[D.dtype, str]:
-    with span("parse TensorOptions", "binding", source=GEN,
-              note="PythonArgParser turns keyword arguments into TensorOptions: dtype "
-                   "(default torch.get_default_dtype()), layout strided, device, pin_memory",
-              dtype=str(dtype) if dtype is not None else None,
-              device=str(device) if device is not None else None) as s:
-        if dtype is not None and not isinstance(dtype, D.dtype):
-            raise torch_error(TypeError, f"{fname}() received an invalid combination of "
-                                         f"arguments - got (dtype={type(dtype).__name__})")
-        dtype = dtype or default
-        dev = Device(device if device is not None else "cpu")
-        if dev.type not in SUPPORTED:
-            raise Refused(f"tidx runs the cpu and meta devices only (got device='{dev}')")
-        if requires_grad:
-            raise Refused("requires_grad=True is not supported yet: tidx has no autograd")
-        s.set_result({"dtype": str(dtype), "layout": "torch.strided", "device": dev.type,
-                      "pin_memory": False})
-        return dtype, dev.type
-
-
 def _entry(name: str, note: str, **args: Any) -> Any:
     return span(f"torch.{name}", "python", source="torch/__init__.py", note=note, **args)
 
 
-def randn(*size: Any, dtype: D.dtype | None = None, device: Any = None,
-          requires_grad: bool = False):
-    """torch.randn(*size): empty + normal_(0, 1)."""
-    with _entry("randn", "torch.randn is imported from torch._C._VariableFunctions: a "
-                "generated C++ binding", size=list(size)) as py:
-        with span("THPVariable_randn", "binding", source=GEN,
-                  note="parse the Python arguments, build TensorOptions, call at::randn"):
-            sizes = _parse_size("randn", size)
-            dtype, dev = _parse_options("randn", dtype, device, requires_grad,
-                                        D.default_float)
-            result = call("aten::randn", sizes, dtype=dtype, device=dev)
+_COMMON = ("dtype", "device", "requires_grad", "layout", "pin_memory")
+
+
+def _binding(fname: str, note: str, args: tuple, kwargs: dict, run) -> Any:
+    """The shared shape of a factory call: Python entry, generated binding (argument
+    parsing into TensorOptions), the aten call, requires_grad, THPVariable_Wrap."""
+    with _entry(fname, note, args=lambda: [_show(a) for a in args],
+                kwargs=lambda: {k: _show(v) for k, v in kwargs.items()}) as py:
+        with span(f"THPVariable_{fname}", "binding", source=GEN,
+                  note="PythonArgParser matches the arguments against the signatures, "
+                       "builds TensorOptions (dtype, layout strided, device, pin_memory) "
+                       "and calls the aten operator") as b:
+            for key in ("layout", "pin_memory"):
+                if kwargs.get(key) not in (None, False):
+                    raise Refused(f"{fname}(): {key}= is not modelled by tidx")
+            result, requires_grad = run()
+            if requires_grad:
+                with span("set_requires_grad", "binding", source=GEN,
+                          note="requires_grad=True: the tensor becomes an autograd leaf; "
+                               "later operations on it would go through AutogradCPU and "
+                               "record a graph"):
+                    if not result.dtype.is_floating_point:
+                        raise torch_error(RuntimeError, "Only Tensors of floating point and "
+                                                        "complex dtype can require gradients")
+                    result.requires_grad = True
+            b.set_result(result)
         result = THPVariable_Wrap(result)
         py.set_result(result)
         return result
 
 
-def empty(*size: Any, dtype: D.dtype | None = None, device: Any = None,
-          requires_grad: bool = False, memory_format: Any = None):
-    with _entry("empty", "uninitialised memory: whatever bytes the allocator returned",
-                size=list(size)) as py:
-        with span("THPVariable_empty", "binding", source=GEN,
-                  note="parse the Python arguments, build TensorOptions, call at::empty"):
-            sizes = _parse_size("empty", size)
-            dtype, dev = _parse_options("empty", dtype, device, requires_grad, D.default_float)
-            result = call("aten::empty", sizes, dtype=dtype, device=dev,
-                          memory_format=memory_format)
-        result = THPVariable_Wrap(result)
-        py.set_result(result)
-        return result
+def _show(v: Any) -> Any:
+    return str(v) if isinstance(v, (D.dtype, P.memory_format, Device)) else v
 
 
-def zeros(*size: Any, dtype: D.dtype | None = None, device: Any = None,
-          requires_grad: bool = False):
-    with _entry("zeros", "zeros = empty + zero_", size=list(size)) as py:
-        with span("THPVariable_zeros", "binding", source=GEN,
-                  note="parse the Python arguments, build TensorOptions, call at::zeros"):
-            sizes = _parse_size("zeros", size)
-            dtype, dev = _parse_options("zeros", dtype, device, requires_grad, D.default_float)
-            result = call("aten::zeros", sizes, dtype=dtype, device=dev)
-        result = THPVariable_Wrap(result)
-        py.set_result(result)
-        return result
+def _fmt(fmt: "P.memory_format | None") -> str | None:
+    return None if fmt is None else fmt.name
+
+
+def _sized(fname: str, op: str, note: str, default: D.dtype | None, extra: tuple = (),
+           memory_format: bool = False):
+    """A factory taking ``*size`` (randn, rand, zeros, ones, empty)."""
+    allowed = _COMMON + (("memory_format",) if memory_format else ())
+
+    def factory(*size: Any, **kwargs: Any):
+        def run():
+            P.check_keywords(fname, size, kwargs, allowed)
+            sizes = P.size_arg(fname, size, kwargs)
+            dtype, dev, grad = P.options(fname, size, kwargs, default)
+            extra_kw = {}
+            if memory_format:
+                fmt = P.memory_format_arg(fname, size, kwargs, None)
+                extra_kw["memory_format"] = _fmt(fmt)
+            return call(op, sizes, dtype=dtype, device=dev, **extra_kw), grad
+        return _binding(fname, note, size, kwargs, run)
+
+    factory.__name__ = fname
+    return factory
+
+
+randn = _sized("randn", "aten::randn", "randn = empty + normal_(0, 1): standard normal "
+               "numbers from the CPU generator", D.default_float)
+rand = _sized("rand", "aten::rand", "rand = empty + uniform_(0, 1)", D.default_float)
+zeros = _sized("zeros", "aten::zeros", "zeros = empty + zero_", D.default_float)
+ones = _sized("ones", "aten::ones", "ones = empty + fill_(1)", D.default_float)
+empty = _sized("empty", "aten::empty", "uninitialised memory: whatever bytes the allocator "
+               "returned", D.default_float, memory_format=True)
+
+
+def full(size: Any, fill_value: Any, **kwargs: Any):
+    """torch.full(size, fill_value): empty + fill_; the dtype follows fill_value."""
+    args = (size, fill_value)
+
+    def run():
+        P.check_keywords("full", args, kwargs, _COMMON)
+        sizes = P.size_arg("full", (size,), kwargs)
+        P.number_arg("full", args, kwargs, "fill_value", fill_value, 2)
+        default = D.bool if isinstance(fill_value, bool) else (
+            D.int64 if isinstance(fill_value, int) else D.default_float)
+        dtype, dev, grad = P.options("full", args, kwargs, default)
+        return call("aten::full", sizes, fill_value, dtype=dtype, device=dev), grad
+    return _binding("full", "full = empty + fill_(value); an int value gives int64, a bool "
+                    "gives bool", args, kwargs, run)
+
+
+def empty_strided(size: Any, stride: Any, **kwargs: Any):
+    args = (size, stride)
+
+    def run():
+        P.check_keywords("empty_strided", args, kwargs, _COMMON)
+        sizes = P.size_arg("empty_strided", (size,), kwargs)
+        strides = P.size_arg("empty_strided", (stride,), kwargs, position=2)
+        dtype, dev, grad = P.options("empty_strided", args, kwargs, D.default_float)
+        return call("aten::empty_strided", sizes, strides, dtype=dtype, device=dev), grad
+    return _binding("empty_strided", "memory sized for the given strides, uninitialised",
+                    args, kwargs, run)
+
+
+def randint(*args: Any, **kwargs: Any):
+    """torch.randint(high, size) or torch.randint(low, high, size): empty + random_."""
+    def run():
+        P.check_keywords("randint", args, kwargs, _COMMON)
+        if len(args) == 2:
+            low, high, size = 0, args[0], args[1]
+        elif len(args) == 3:
+            low, high, size = args
+        else:
+            raise P._fail("randint", args, kwargs, "size", "", None, None)
+        for name, v in (("low", low), ("high", high)):
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise P._fail("randint", args, kwargs, name, "int", v, None)
+        if not isinstance(size, (tuple, list)) or not all(
+                isinstance(s, int) and not isinstance(s, bool) for s in size):
+            raise P._fail("randint", args, kwargs, "size", "tuple of ints", size, None)
+        dtype, dev, grad = P.options("randint", args, kwargs, D.int64)
+        return call("aten::randint", low, high, tuple(size), dtype=dtype, device=dev), grad
+    return _binding("randint", "randint = empty + random_(low, high)", args, kwargs, run)
+
+
+def randperm(n: Any, **kwargs: Any):
+    args = (n,)
+
+    def run():
+        P.check_keywords("randperm", args, kwargs, _COMMON)
+        P.int_arg("randperm", args, kwargs, "n", n, 1)
+        dtype, dev, grad = P.options("randperm", args, kwargs, D.int64)
+        return call("aten::randperm", n, dtype=dtype, device=dev), grad
+    return _binding("randperm", "randperm = empty + a Fisher-Yates shuffle of 0..n-1",
+                    args, kwargs, run)
+
+
+def arange(*args: Any, **kwargs: Any):
+    """torch.arange(end), (start, end) or (start, end, step)."""
+    def run():
+        P.check_keywords("arange", args, kwargs, _COMMON)
+        if not 1 <= len(args) <= 3:
+            raise P._fail("arange", args, kwargs, "end", "Number", None, None)
+        for i, v in enumerate(args):
+            if not isinstance(v, (int, float)) or isinstance(v, bool):
+                raise P._fail("arange", args, kwargs, ("start", "end", "step")[i], "Number",
+                              v, i + 1)
+        start, end, step = ((0, args[0], 1) if len(args) == 1 else
+                            (args[0], args[1], 1) if len(args) == 2 else args)
+        default = D.default_float if any(isinstance(v, float) for v in args) else D.int64
+        dtype, dev, grad = P.options("arange", args, kwargs, default)
+        return call("aten::arange", start, end, step, dtype=dtype, device=dev), grad
+    return _binding("arange", "arange = empty + arange_out: size ceil((end - start) / step), "
+                    "value i = start + i * step", args, kwargs, run)
+
+
+def eye(n: Any, m: Any = None, **kwargs: Any):
+    args = (n,) if m is None else (n, m)
+
+    def run():
+        P.check_keywords("eye", args, kwargs, _COMMON)
+        P.int_arg("eye", args, kwargs, "n", n, 1)
+        if m is not None:
+            P.int_arg("eye", args, kwargs, "m", m, 2)
+        dtype, dev, grad = P.options("eye", args, kwargs, D.default_float)
+        return call("aten::eye", n, n if m is None else m, dtype=dtype, device=dev), grad
+    return _binding("eye", "eye = empty + resize_ + zero_ + ones on the diagonal", args,
+                    kwargs, run)
+
+
+def _like(fname: str, op: str, note: str, nargs: int = 0):
+    """zeros_like(input, ...) and friends: options default to the input's."""
+    allowed = _COMMON + ("memory_format",)
+
+    def factory(input: Any, *args: Any, **kwargs: Any):
+        from ._tensor import Tensor
+
+        all_args = (input,) + args
+
+        def run():
+            P.check_keywords(fname, all_args, kwargs, allowed)
+            if not isinstance(input, Tensor):
+                raise P._fail(fname, all_args, kwargs, "input", "Tensor", input, 1)
+            dtype, dev, grad = P.options(fname, all_args, kwargs, None, like=input)
+            fmt = P.memory_format_arg(fname, all_args, kwargs, None)
+            return call(op, input, *args, dtype=dtype, device=dev,
+                        memory_format=_fmt(fmt)), grad
+        return _binding(fname, note, all_args, kwargs, run)
+
+    factory.__name__ = fname
+    return factory
+
+
+empty_like = _like("empty_like", "aten::empty_like", "a new uninitialised tensor shaped like "
+                   "the input (strides preserved when it is dense)")
+zeros_like = _like("zeros_like", "aten::zeros_like", "empty_like + zero_")
+ones_like = _like("ones_like", "aten::ones_like", "empty_like + fill_(1)")
+full_like = _like("full_like", "aten::full_like", "empty_like + fill_(value)")
+rand_like = _like("rand_like", "aten::rand_like", "empty_like + uniform_(0, 1)")
+randn_like = _like("randn_like", "aten::randn_like", "empty_like + normal_(0, 1)")
+_randint_like = _like("randint_like", "aten::randint_like", "empty_like + random_(low, high)")
+
+
+def randint_like(input: Any, low: Any, high: Any = None, **kwargs: Any):
+    if high is None:
+        low, high = 0, low
+    return _randint_like(input, low, high, **kwargs)
 
 
 def manual_seed(seed: int) -> None:
@@ -115,6 +243,25 @@ def manual_seed(seed: int) -> None:
             raise torch_error(TypeError, f"manual_seed expected a long, but got "
                                          f"{type(seed).__name__}")
         G.manual_seed(seed)
+
+
+def from_numpy(array: np.ndarray):
+    """torch.from_numpy: a tensor that shares the array's memory (no copy)."""
+    from ._tensor import Tensor
+    from .storage import Storage
+
+    if not isinstance(array, np.ndarray):
+        raise torch_error(TypeError, f"expected np.ndarray (got {type(array).__name__})")
+    dtype = D.from_numpy(array.dtype)
+    if not array.flags.c_contiguous:
+        raise Refused("tidx's from_numpy takes C-contiguous arrays only")
+    with _entry("from_numpy", "the tensor shares the array's memory: no copy"):
+        raw = array.reshape(-1).view(np.uint8)
+        storage = Storage(raw.nbytes, "cpu", data=raw)
+        storage.initialised = True
+        result = Tensor._make(storage, array.shape, S.contiguous_strides(array.shape), 0,
+                              dtype)
+        return call("aten::lift_fresh", result)
 
 
 # -- torch.tensor ------------------------------------------------------------------
@@ -167,8 +314,14 @@ def internal_new_from_data(data: Any, dtype: D.dtype | None, device: str,
         sizes, inferred = _infer(data)
         if indexing and inferred is not D.bool:
             inferred = D.int64
+        elif dtype is not None:
+            inferred = dtype  # no type inference: the values are stored as the given dtype
         target = dtype if dtype is not None and not indexing else inferred
         s.set(sizes=list(sizes), inferred_dtype=str(inferred))
+        if device == "meta":
+            s.note("device='meta': only the empty meta tensor is made; the values are "
+                   "dropped (a meta tensor has no memory)")
+            return call("aten::empty", sizes, dtype=target, device="meta")
         tensor = call("aten::empty", sizes, dtype=inferred, device="cpu")
         with span("recursive_store", "binding", source=TENSOR_NEW,
                   note="copy each Python number into the new storage, in row-major order",
@@ -196,22 +349,20 @@ def _flatten(data: Any) -> list:
     return [data]
 
 
-def tensor(data: Any, dtype: D.dtype | None = None, device: Any = None,
-           requires_grad: bool = False):
+def tensor(data: Any, **kwargs: Any):
     """torch.tensor(data): a new tensor that copies ``data``."""
-    with _entry("tensor", "torch.tensor copies Python data into a new tensor") as py:
-        with span("THPVariable_tensor", "binding", source="torch/csrc/utils/tensor_new.cpp",
-                  note="tensor_ctor: build the tensor from data, then detach_ it so it "
-                       "starts with no autograd history"):
-            if _is_tensor(data):
-                raise Refused("torch.tensor(a_tensor) is not supported; use .clone()")
-            dtype_, dev = _parse_options("tensor", dtype, device, requires_grad,
-                                         D.default_float)
-            result = internal_new_from_data(data, dtype, dev)
-            result = call("aten::detach_", result)
-        result = THPVariable_Wrap(result)
-        py.set_result(result)
-        return result
+    args = (data,)
+
+    def run():
+        P.check_keywords("tensor", args, kwargs, _COMMON)
+        if _is_tensor(data):
+            raise Refused("torch.tensor(a_tensor) is not supported; use .clone()")
+        dtype = kwargs.get("dtype")
+        _, dev, grad = P.options("tensor", args, kwargs, D.default_float)
+        result = internal_new_from_data(data, dtype, dev)
+        return call("aten::detach_", result), grad
+    return _binding("tensor", "torch.tensor copies Python data into a new tensor, then "
+                    "detach_ gives it no autograd history", args, kwargs, run)
 
 
 def _is_tensor(obj: Any) -> bool:

@@ -113,7 +113,13 @@ def empty_strided_generic(sizes: Sequence[int], strides_: Sequence[int], dtype: 
               note="storage sized for the highest element the strides can reach",
               sizes=list(sizes), strides=list(strides_)) as s:
         check_size_nonnegative(sizes)
-        nbytes = S.compute_storage_nbytes(sizes, strides_, dtype.itemsize)
+        if device == "meta":
+            # the meta path computes numel with an overflow check first
+            n = 1
+            for size in sizes:
+                n *= size
+                check(n <= _INT64_MAX, RuntimeError, "numel: integer multiplication overflow")
+        nbytes = S.compute_storage_nbytes_checked(sizes, strides_, dtype.itemsize)
         s.set(nbytes=nbytes)
         storage = Storage(nbytes, device)
         result = Tensor._make(storage, sizes, strides_, 0, dtype)

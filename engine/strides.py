@@ -335,3 +335,64 @@ def is_non_overlapping_and_dense(sizes: Sequence[int], strides: Sequence[int]) -
             return False
         require *= sizes[d]
     return True
+
+
+def infer_dense_strides(sizes: Sequence[int], strides: Sequence[int]) -> tuple[int, ...]:
+    """c10 infer_dense_strides: dense strides that keep the input's dim order in memory.
+
+    >>> infer_dense_strides((3, 2), (1, 6)), infer_dense_strides((3, 2), (3, 2))
+    ((1, 3), (2, 1))
+    """
+    ndim = len(sizes)
+    perm = list(range(ndim - 1, -1, -1))
+
+    def should_swap(d0: int, d1: int) -> int:
+        s0, s1 = strides[d0], strides[d1]
+        if s0 == 0 or s1 == 0:
+            return 0
+        if s0 != s1:
+            return -1 if s0 < s1 else 1
+        return 1 if sizes[d0] > sizes[d1] else 0
+
+    for i in range(1, ndim):
+        dim1 = i
+        for dim0 in range(i - 1, -1, -1):
+            cmp = should_swap(perm[dim0], perm[dim1])
+            if cmp > 0:
+                perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
+                dim1 = dim0
+            elif cmp < 0:
+                break
+    out, curr = [0] * ndim, 1
+    for idx in perm:
+        out[idx] = curr
+        if sizes[idx] > 1:
+            curr *= sizes[idx]
+    return tuple(out)
+
+
+def compute_storage_nbytes_checked(sizes: Sequence[int], strides: Sequence[int],
+                                   itemsize: int) -> int:
+    """computeStorageNbytes with its overflow (and negative stride) check.
+
+    >>> compute_storage_nbytes_checked((2, 3), (-1, 1), 4)
+    Traceback (most recent call last):
+    ...
+    RuntimeError: Storage size calculation overflowed with sizes=[2, 3] and strides=[-1, 1]
+    """
+    if any(int(s) == 0 for s in sizes):
+        return 0
+    # c10: size = 1 + sum((size_i - 1) * stride_i) in unsigned 64-bit with overflow flags
+    total, overflowed = 1, False
+    for size, stride in zip(sizes, strides):
+        term = (int(size) - 1) * (int(stride) % _U64)
+        overflowed |= term >= _U64
+        total += term % _U64
+        overflowed |= total >= _U64
+        total %= _U64
+    total *= itemsize
+    overflowed |= total >= _U64 or total > STORAGE_MAX
+    if overflowed:
+        raise torch_error(RuntimeError, f"Storage size calculation overflowed with sizes="
+                                        f"{fmt_sizes(sizes)} and strides={fmt_sizes(strides)}")
+    return total

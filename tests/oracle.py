@@ -20,16 +20,17 @@ class Outcome:
     tensors: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
-def describe_torch_tensor(t) -> dict[str, Any]:
+def describe_tensor(t) -> dict[str, Any]:
+    """The same description of a torch or a tidx tensor (their APIs agree)."""
+    meta = str(t.device) == "meta"
     return {"shape": list(t.shape), "strides": list(t.stride()), "offset": t.storage_offset(),
-            "dtype": str(t.dtype), "values": t.tolist(),
-            "storage_nbytes": t.untyped_storage().nbytes()}
+            "dtype": str(t.dtype), "device": str(t.device),
+            "values": None if meta else t.tolist(),
+            "storage_nbytes": t.untyped_storage().nbytes(),
+            "requires_grad": t.requires_grad, "repr": repr(t)}
 
 
-def describe_tidx_tensor(t) -> dict[str, Any]:
-    return {"shape": list(t.shape), "strides": list(t.stride()), "offset": t.storage_offset(),
-            "dtype": str(t.dtype), "values": t.tolist(),
-            "storage_nbytes": t.untyped_storage().nbytes()}
+describe_torch_tensor = describe_tidx_tensor = describe_tensor
 
 
 def torch_scope(torch) -> dict[str, Any]:
@@ -78,10 +79,10 @@ def run_tidx(statements: list[str], names: list[str]) -> Outcome:
     ev = Evaluator()
     error = None
     ops: list[tuple[int, str]] = []
-    for st in statements:
-        # defaults are built with the recorder paused (Evaluator.lookup), as the torch
-        # side builds them before profiling
-        for stmt in parse(st):
+    # defaults are built with the recorder paused (Evaluator.lookup), as the torch
+    # side builds them before profiling
+    for stmt in parse("\n".join(statements)):
+        if True:
             with record() as tr:
                 try:
                     ev.run(stmt)
@@ -95,8 +96,6 @@ def run_tidx(statements: list[str], names: list[str]) -> Outcome:
                 ops += op_tree(s["events"])
             if error:
                 break
-        if error:
-            break
     tensors = {n: describe_tidx_tensor(ev.names[n]) for n in names if n in ev.names}
     return Outcome(ops, error, tensors)
 

@@ -141,13 +141,23 @@ def _overflow(dtype: D.dtype) -> BaseException:
 
 @register("aten::clone", kind=FUNCTIONAL, native="at::native::clone", source=CONV)
 def clone(self, memory_format: str = "preserve_format"):
-    dense = _non_overlapping_and_dense(self)
-    if memory_format == "preserve_format" and dense:
+    if memory_format == "preserve_format" and _non_overlapping_and_dense(self):
+        # "Copy all strides, this is marginally faster than calling empty_like"
         out = call("aten::empty_strided", self._sizes, self._strides, dtype=self.dtype,
                    device=self._device_type)
     else:
-        out = call("aten::empty", self._sizes, dtype=self.dtype, device=self._device_type)
+        out = call("aten::empty_like", self, dtype=self.dtype, device=self._device_type,
+                   memory_format=memory_format)
     return call("aten::copy_", out, self)
+
+
+@register("aten::contiguous", kind=COMPOSITE, native="at::native::contiguous", source=CONV)
+def contiguous(self, memory_format: str = "contiguous_format"):
+    with span("contiguous", "kernel", source=CONV,
+              note="not laid out in that memory format: clone into a fresh tensor that is",
+              memory_format=memory_format):
+        pass
+    return call("aten::clone", self, memory_format)
 
 
 def _non_overlapping_and_dense(t) -> bool:

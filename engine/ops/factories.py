@@ -1,4 +1,4 @@
-"""Factory operators: empty, empty_strided, zeros, randn and the normal_ fill.
+"""Factory operators: empty, empty_strided, zeros, ones, full and the *_like family.
 
 Mirrors aten/src/ATen/native/TensorFactories.cpp: every factory is ``empty``
 followed by a fill (seed 002's table): randn = empty + normal_, zeros = empty
@@ -9,16 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
+from typing import Any
 
 from tracer.recorder import span
 
 from .. import dtypes as D
-from .. import generator as G
 from .. import memory
-from ..dispatcher import FACTORY, INPLACE, call, register
-from ..errors import check, torch_error
-from .touch import storage_offsets
+from .. import strides as S
+from ..dispatcher import FACTORY, FUNCTIONAL, call, register
 
 FACTORIES = "aten/src/ATen/native/TensorFactories.cpp"
 DISTRIBUTIONS = "aten/src/ATen/native/Distributions.cpp"
@@ -33,7 +31,14 @@ _CPP_NAME = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short",
 @register("aten::empty", kind=FACTORY, native="at::native::empty_cpu", source=FACTORIES)
 def empty(size: Sequence[int], *, dtype: D.dtype, device: str = "cpu",
           memory_format: str | None = None):
-    return memory.empty_generic(size, dtype, device, memory_format)
+    if memory_format not in (None, "contiguous_format", "channels_last", "preserve_format"):
+        raise AssertionError(memory_format)
+    if memory_format == "preserve_format":
+        from ..errors import torch_error
+        raise torch_error(RuntimeError, "preserve memory format is unsupported by the "
+                                        "contiguous operator")
+    return memory.empty_generic(size, dtype, device,
+                                None if memory_format == "contiguous_format" else memory_format)
 
 
 @register("aten::empty_strided", kind=FACTORY, native="at::native::empty_strided_cpu",
@@ -43,62 +48,74 @@ def empty_strided(size: Sequence[int], stride: Sequence[int], *, dtype: D.dtype,
     return memory.empty_strided_generic(size, stride, dtype, device)
 
 
+def _meta_fill_skipped(device: str, what: str) -> bool:
+    """On the meta device the fill step is skipped: there is no memory to fill."""
+    if device != "meta":
+        return False
+    with span("meta: no fill", "kernel", source=FACTORIES,
+              note=f"the Meta kernel stops after empty: {what} would write memory a meta "
+                   "tensor does not have"):
+        pass
+    return True
+
+
 @register("aten::zeros", kind=FACTORY, native="at::native::zeros", source=FACTORIES)
 def zeros(size: Sequence[int], *, dtype: D.dtype, device: str = "cpu"):
     result = call("aten::empty", size, dtype=dtype, device=device)
+    if _meta_fill_skipped(device, "zero_"):
+        return result
     return call("aten::zero_", result)
 
 
-@register("aten::randn", kind=FACTORY, native="at::native::randn", source=FACTORIES)
-def randn(size: Sequence[int], *, dtype: D.dtype, device: str = "cpu"):
-    with span("randn = empty + normal_", "kernel", source=FACTORIES,
-              note="randn allocates with empty, then fills in place with N(0, 1)"):
-        pass
+@register("aten::ones", kind=FACTORY, native="at::native::ones", source=FACTORIES)
+def ones(size: Sequence[int], *, dtype: D.dtype, device: str = "cpu"):
     result = call("aten::empty", size, dtype=dtype, device=device)
-    return call("aten::normal_", result, 0.0, 1.0)
+    if _meta_fill_skipped(device, "fill_(1)"):
+        return result
+    return call("aten::fill_", result, 1)
 
 
-@register("aten::normal_", kind=INPLACE, native="at::native::normal_", source=DISTRIBUTIONS)
-def normal_(self, mean: float = 0.0, std: float = 1.0):
-    check(std >= 0.0, RuntimeError, f"normal expects std >= 0.0, but found std {_num(std)}")
-    if self.is_meta:
-        with span("normal_ (Meta)", "kernel", source=DISTRIBUTIONS,
-                  note="a meta tensor has no memory: nothing to fill, no random numbers drawn"):
-            return self
-    if not self.dtype.is_floating_point:
-        raise torch_error(NotImplementedError, f'"normal_kernel_cpu" not implemented for '
-                                               f"'{_CPP_NAME[self.dtype.name]}'")
-    gen = G.default_generator()
-    n = self.numel()
-    contiguous = self.is_contiguous()
-    with span("CPUGeneratorImpl", "rng", source=G.SOURCE,
-              note="the default CPU generator: one mt19937 stream shared by every random op",
-              seed=gen.initial_seed(), engine="mt19937"):
-        pass
-    with span("normal_kernel", "rng", source=NORMAL_KERNEL,
-              note="numel >= 16 and contiguous: normal_fill (vectorised Box-Muller on blocks "
-                   "of 16); otherwise one Box-Muller pair per two elements, serially",
-              numel=n, contiguous=contiguous, mean=mean, std=std) as s:
-        from .. import rng
-
-        values, variant = rng.normal(gen, n, self.dtype.np, mean, std, contiguous=contiguous)
-        s.set(variant=variant)
-        _write_memory_order(self, values)
-        s.set_result(self)
-    return self
+@register("aten::full", kind=FACTORY, native="at::native::full", source=FACTORIES)
+def full(size: Sequence[int], fill_value: Any, *, dtype: D.dtype, device: str = "cpu"):
+    result = call("aten::empty", size, dtype=dtype, device=device)
+    if _meta_fill_skipped(device, "fill_"):
+        return result
+    return call("aten::fill_", result, fill_value)
 
 
-def _write_memory_order(t, values: np.ndarray) -> None:
-    """Store values in the order the CPU kernel walks memory (ascending addresses)."""
-    if t.is_contiguous():
-        t._array(write=True)[...] = values.reshape(t._sizes)
-        return
-    order = np.argsort(storage_offsets(t._sizes, t._strides, t._offset), kind="stable")
-    flat = np.empty(values.shape, dtype=values.dtype)
-    flat[order] = values
-    t._array(write=True)[...] = flat.reshape(t._sizes)
+@register("aten::empty_like", kind=FUNCTIONAL, native="at::native::empty_like",
+          source=FACTORIES)
+def empty_like(self, *, dtype: D.dtype, device: str, memory_format: str | None = None):
+    """Preserve (the default) keeps a dense input's strides; otherwise the named format."""
+    fmt = memory_format or "preserve_format"
+    if fmt == "preserve_format" and S.is_non_overlapping_and_dense(self._sizes, self._strides):
+        with span("empty_like: preserve_format", "kernel", source=FACTORIES,
+                  note="the input is dense: the new tensor copies its strides exactly"):
+            pass
+        return call("aten::empty_strided", self._sizes, self._strides, dtype=dtype,
+                    device=device)
+    if fmt == "preserve_format":
+        with span("empty_like: preserve_format", "kernel", source=FACTORIES,
+                  note="the input has gaps: infer_dense_strides keeps its dim order in memory "
+                       "but packs it densely"):
+            strides = S.infer_dense_strides(self._sizes, self._strides)
+        return call("aten::empty_strided", self._sizes, strides, dtype=dtype, device=device)
+    return call("aten::empty", self._sizes, dtype=dtype, device=device,
+                memory_format=None if fmt == "contiguous_format" else fmt)
 
 
-def _num(x: float) -> str:
-    """How c10 streams a double: ``-1`` not ``-1.0``."""
-    return str(int(x)) if float(x).is_integer() else repr(x)
+def _like(name: str, fill: str, value: Any = None):
+    """zeros_like / ones_like / full_like: empty_like, then the fill."""
+    def kernel(self, *args: Any, dtype: D.dtype, device: str, memory_format: str | None = None):
+        result = call("aten::empty_like", self, dtype=dtype, device=device,
+                      memory_format=memory_format)
+        if fill == "zero_":
+            return call("aten::zero_", result)
+        return call("aten::fill_", result, args[0] if value is None else value)
+    register(f"aten::{name}", kind=FUNCTIONAL, native=f"at::native::{name}",
+             source=FACTORIES)(kernel)
+
+
+_like("zeros_like", "zero_")
+_like("ones_like", "fill_", 1)
+_like("full_like", "fill_")

@@ -179,3 +179,25 @@ def _unsafe_view(self, size: Sequence[int]):
 @register("aten::alias", kind=VIEW, native="at::native::alias", source=SHAPE)
 def alias(self):
     return self._view(self._sizes, self._strides, self._offset)
+
+
+@register("aten::transpose", kind=VIEW, native="at::native::transpose", source=SHAPE)
+def transpose(self, dim0: int, dim1: int):
+    ndim = self.dim()
+    dim0, dim1 = S.maybe_wrap_dim(dim0, ndim), S.maybe_wrap_dim(dim1, ndim)
+    if dim0 == dim1:
+        return call("aten::alias", self)
+    sizes, strides = list(self._sizes), list(self._strides)
+    with _geometry("transpose geometry", lambda: f"swap dims {dim0} and {dim1}: their "
+                   "sizes and strides trade places", dim0=dim0, dim1=dim1):
+        sizes[dim0], sizes[dim1] = sizes[dim1], sizes[dim0]
+        strides[dim0], strides[dim1] = strides[dim1], strides[dim0]
+    return call("aten::as_strided", self, sizes, strides, None)
+
+
+@register("aten::t", kind=VIEW, native="at::native::t", source=SHAPE)
+def t(self):
+    if self.dim() > 2:
+        raise torch_error(RuntimeError, f"t() expects a tensor with <= 2 dimensions, but self "
+                                        f"is {self.dim()}D")
+    return call("aten::transpose", self, 0, 0 if self.dim() < 2 else 1)

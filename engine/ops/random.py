@@ -1,0 +1,228 @@
+"""Random factories and in-place samplers: randn, rand, randint, randperm, normal_,
+uniform_, random_ and their *_like forms.
+
+Mirrors aten/src/ATen/native/TensorFactories.cpp (each factory is ``empty`` plus
+an in-place sampler), Distributions.cpp (argument checks) and
+native/cpu/DistributionTemplates.h (the CPU kernels).  The numbers come from
+:mod:`engine.rng`, bit for bit those of torch's CPU generator.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from tracer.recorder import span
+
+from .. import dtypes as D
+from .. import generator as G
+from ..dispatcher import FACTORY, FUNCTIONAL, INPLACE, call, register
+from ..errors import torch_error
+from .touch import storage_offsets
+
+FACTORIES = "aten/src/ATen/native/TensorFactories.cpp"
+DISTRIBUTIONS = "aten/src/ATen/native/Distributions.cpp"
+KERNELS = "aten/src/ATen/native/cpu/DistributionTemplates.h"
+
+#: at::toString(ScalarType) names used in "not implemented for" errors.
+CPP_NAME = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short",
+            "int32": "Int", "int64": "Long", "float16": "Half", "float32": "Float",
+            "float64": "Double"}
+
+
+def _num(x: float) -> str:
+    """How a C++ ostream prints a double by default (6 significant digits, like %g).
+
+    >>> _num(-1.0), _num(-0.001953125), _num(1e-05)
+    ('-1', '-0.00195312', '1e-05')
+    """
+    return f"{float(x):g}"
+
+
+def _generator_step(gen) -> None:
+    with span("CPUGeneratorImpl", "rng", source=G.SOURCE,
+              note="the default CPU generator: one mt19937 stream shared by every random op; "
+                   "each op continues where the last one stopped", seed=gen.initial_seed(),
+              engine="mt19937"):
+        pass
+
+
+def _write_memory_order(t, values: np.ndarray) -> None:
+    """Store values in the order the CPU kernel walks memory (ascending addresses)."""
+    if t.is_contiguous():
+        t._array(write=True)[...] = values.reshape(t._sizes)
+        return
+    order = np.argsort(storage_offsets(t._sizes, t._strides, t._offset), kind="stable")
+    flat = np.empty(values.shape, dtype=values.dtype)
+    flat[order] = values
+    t._array(write=True)[...] = flat.reshape(t._sizes)
+
+
+def _meta(self, what: str) -> bool:
+    if not self.is_meta:
+        return False
+    with span(f"{what} (Meta)", "kernel", source=DISTRIBUTIONS,
+              note="a meta tensor has no memory: nothing to fill, no random numbers drawn"):
+        pass
+    return True
+
+
+# -- in-place samplers ---------------------------------------------------------------
+@register("aten::normal_", kind=INPLACE, native="at::native::normal_", source=DISTRIBUTIONS)
+def normal_(self, mean: float = 0.0, std: float = 1.0):
+    if std < 0.0:
+        raise torch_error(RuntimeError, f"normal expects std >= 0.0, but found std {_num(std)}")
+    if _meta(self, "normal_"):
+        return self
+    if not self.dtype.is_floating_point:
+        raise torch_error(NotImplementedError, f'"normal_kernel_cpu" not implemented for '
+                                               f"'{CPP_NAME[self.dtype.name]}'")
+    from .. import rng
+
+    gen = G.default_generator()
+    _generator_step(gen)
+    contiguous = self.is_contiguous()
+    with span("normal_kernel", "rng", source=KERNELS,
+              note="numel >= 16 and contiguous: normal_fill (Box-Muller on blocks of 16); "
+                   "otherwise one Box-Muller pair per two elements, serially",
+              numel=self.numel(), contiguous=contiguous, mean=mean, std=std) as s:
+        values, variant = rng.normal(gen, self.numel(), self.dtype.np, mean, std,
+                                     contiguous=contiguous)
+        s.set(variant=variant)
+        _write_memory_order(self, values)
+        s.set_result(self)
+    return self
+
+
+@register("aten::uniform_", kind=INPLACE, native="at::native::uniform_", source=DISTRIBUTIONS)
+def uniform_(self, low: float = 0.0, high: float = 1.0):
+    if _meta(self, "uniform_"):
+        return self
+    if not self.dtype.is_floating_point:
+        raise torch_error(NotImplementedError, f'"check_uniform_bounds" not implemented for '
+                                               f"'{CPP_NAME[self.dtype.name]}'")
+    if low > high:
+        raise torch_error(RuntimeError, f"uniform_ expects to return a [from, to) range, but "
+                                        f"found from={_num(low)} > to={_num(high)}")
+    from .. import rng
+
+    gen = G.default_generator()
+    _generator_step(gen)
+    with span("uniform_kernel", "rng", source=KERNELS,
+              note="one raw draw per element (24 bits for float32, 53 for float64) scaled to "
+                   "[from, to)", numel=self.numel(), low=low, high=high) as s:
+        values = rng.uniform(gen, self.numel(), self.dtype.np, low, high)
+        _write_memory_order(self, values)
+        s.set_result(self)
+    return self
+
+
+@register("aten::random_", kind=INPLACE, native="at::native::random_", source=DISTRIBUTIONS)
+def random_(self, low: int, high: int):
+    if low >= high:
+        raise torch_error(RuntimeError, f"random_ expects 'from' to be less than 'to', but got "
+                                        f"from={low} >= to={high}")
+    if _meta(self, "random_"):
+        return self
+    from .. import rng
+
+    gen = G.default_generator()
+    _generator_step(gen)
+    span_ = high - low
+    with span("random_from_to_kernel", "rng", source=KERNELS,
+              note="value = low + draw % (high - low); ranges of 2**28 or more take 64-bit "
+                   "draws", numel=self.numel(), low=low, high=high,
+              draw="random64()" if span_ >= 2**28 else "random()") as s:
+        values = rng.randint(gen, self.numel(), low, high).astype(self.dtype.np)
+        _write_memory_order(self, values)
+        s.set_result(self)
+    return self
+
+
+# -- factories -------------------------------------------------------------------------
+@register("aten::randn", kind=FACTORY, native="at::native::randn", source=FACTORIES)
+def randn(size: Sequence[int], *, dtype: D.dtype, device: str = "cpu"):
+    if device == "meta":
+        # The Meta kernel of randn is a Python decomposition into prims.
+        return call("prims::normal", size, dtype=dtype, device=device)
+    with span("randn = empty + normal_", "kernel", source=FACTORIES,
+              note="randn allocates with empty, then fills in place with N(0, 1)"):
+        pass
+    result = call("aten::empty", size, dtype=dtype, device=device)
+    return call("aten::normal_", result, 0.0, 1.0)
+
+
+@register("prims::normal", kind=FACTORY, native="torch._prims.normal (meta)",
+          source="torch/_prims/__init__.py")
+def prims_normal(size: Sequence[int], *, dtype: D.dtype, device: str = "meta"):
+    from .. import strides as S
+    return call("aten::empty_strided", size, S.contiguous_strides(size), dtype=dtype,
+                device=device)
+
+
+@register("aten::rand", kind=FACTORY, native="at::native::rand", source=FACTORIES)
+def rand(size: Sequence[int], *, dtype: D.dtype, device: str = "cpu"):
+    result = call("aten::empty", size, dtype=dtype, device=device)
+    if device == "meta":
+        return result
+    return call("aten::uniform_", result, 0.0, 1.0)
+
+
+@register("aten::randint", kind=FACTORY, native="at::native::randint", source=FACTORIES)
+def randint(low: int, high: int, size: Sequence[int], *, dtype: D.dtype, device: str = "cpu"):
+    result = call("aten::empty", size, dtype=dtype, device=device)
+    if device == "meta":
+        return result
+    return call("aten::random_", result, low, high)
+
+
+@register("aten::randperm", kind=FACTORY, native="at::native::randperm", source=FACTORIES)
+def randperm(n: int, *, dtype: D.dtype, device: str = "cpu"):
+    result = call("aten::empty", (n,), dtype=dtype, device=device)
+    if device == "meta":
+        return result
+    return call("aten::randperm.generator_out", n, result)
+
+
+@register("aten::randperm.generator_out", kind=INPLACE, native="at::native::randperm_out_cpu",
+          source=FACTORIES)
+def randperm_out(n: int, result):
+    from .. import rng
+
+    # check_supported_max_int_with_precision: every value up to n must be exact
+    call("aten::scalar_tensor", n, dtype=result.dtype, device=result._device_type)
+    limits = {"float16": 2049, "float32": 2**24 + 1, "float64": 2**53 + 1}
+    if result.dtype.name in limits and n > limits[result.dtype.name]:
+        cname = {"float16": "Half", "float32": "Float", "float64": "Double"}[result.dtype.name]
+        raise torch_error(RuntimeError, f"n cannot be greater than {limits[result.dtype.name]} "
+                                        f"for {cname} type.")
+    call("aten::resize_", result, (n,))
+    gen = G.default_generator()
+    _generator_step(gen)
+    with span("randperm_cpu", "rng", source=FACTORIES,
+              note="Fisher-Yates: for i in 0..n-2 swap r[i] with r[i + random() % (n - i)]",
+              n=n) as s:
+        values = rng.randperm(gen, n)
+        call("aten::resize_", result, (n,))
+        result._array(write=True)[...] = values.astype(result.dtype.np)
+        s.set_result(result)
+    return result
+
+
+def _random_like(name: str, sampler: str):
+    def kernel(self, *args, dtype: D.dtype, device: str, memory_format: str | None = None):
+        result = call("aten::empty_like", self, dtype=dtype, device=device,
+                      memory_format=memory_format)
+        if sampler == "normal_":
+            return call("aten::normal_", result, 0.0, 1.0)
+        if sampler == "uniform_":
+            return call("aten::uniform_", result, 0.0, 1.0)
+        return call("aten::random_", result, *args)
+    register(f"aten::{name}", kind=FUNCTIONAL, native=f"at::native::{name}",
+             source=FACTORIES)(kernel)
+
+
+_random_like("randn_like", "normal_")
+_random_like("rand_like", "uniform_")
+_random_like("randint_like", "random_")

@@ -1,0 +1,168 @@
+"""arange, eye, scalar_tensor and resize_ (aten/src/ATen/native/RangeFactories.cpp,
+TensorFactories.cpp, Resize.cpp).
+
+arange's values are computed as the CPU kernel computes them
+(native/cpu/RangeFactoriesKernel.cpp): in the accumulate type (double for
+float32), ``start + step * i`` per vector of 2 x Vectorized::size() elements
+with the elements of a vector as ``base + k * step`` (contracted to fused
+multiply-adds in the AVX2 build), and the scalar tail as ``start + step * i``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from tracer.recorder import span
+
+from .. import dtypes as D
+from .. import memory
+from .. import strides as S
+from ..dispatcher import FACTORY, INPLACE, call, register
+from ..errors import torch_error
+from .copy import to_dtype_scalar
+
+RANGE = "aten/src/ATen/native/RangeFactories.cpp"
+RANGE_KERNEL = "aten/src/ATen/native/cpu/RangeFactoriesKernel.cpp"
+FACTORIES = "aten/src/ATen/native/TensorFactories.cpp"
+
+
+@register("aten::scalar_tensor", kind=FACTORY, native="at::native::scalar_tensor",
+          source=FACTORIES)
+def scalar_tensor(value: Any, *, dtype: D.dtype, device: str = "cpu"):
+    scalar = to_dtype_scalar(value, dtype)
+    result = memory.empty_generic((), dtype, device)
+    if device != "meta":
+        result._array(write=True)[...] = scalar
+    return result
+
+
+@register("aten::resize_", kind=INPLACE, native="at::native::resize_", source=
+          "aten/src/ATen/native/Resize.cpp")
+def resize_(self, size: Sequence[int]):
+    size = tuple(size)
+    with span("resize_impl_cpu_", "memory", source="aten/src/ATen/native/Resize.cpp",
+              note="same number of elements: only sizes and strides change; more: the "
+                   "storage grows", size=list(size)) as s:
+        if size == self._sizes:
+            s.set(realloc=False)
+            return self
+        strides = S.contiguous_strides(size)
+        nbytes = S.compute_storage_nbytes(size, strides, self.dtype.itemsize, self._offset)
+        if nbytes > self._storage.nbytes:
+            from ..storage import Storage
+            grown = Storage(nbytes, self._device_type)
+            if self._storage.data is not None and grown.data is not None:
+                grown.data[: self._storage.nbytes] = self._storage.data
+            self._storage = grown
+            s.set(realloc=True, nbytes=nbytes)
+        self._sizes, self._strides = size, strides
+    return self
+
+
+def _arange_size(start: Any, end: Any, step: Any, dtype: D.dtype) -> int:
+    if step == 0:
+        raise torch_error(RuntimeError, "step must be nonzero")
+    if not all(math.isfinite(float(v)) for v in (start, end)):
+        raise torch_error(RuntimeError, f"unsupported range: {start} -> {end}")
+    if (step > 0 and end < start) or (step < 0 and end > start):
+        raise torch_error(RuntimeError, "upper bound and lower bound inconsistent with step sign")
+    if dtype is D.int64 and all(isinstance(v, int) for v in (start, end, step)):
+        # integral arange divides in double, as the C++ does for int64
+        size_d = math.ceil((end - start) / step)
+    else:
+        size_d = math.ceil((float(end) - float(start)) / float(step))
+    if not (size_d >= 0 and size_d <= 2**63 - 1):
+        raise torch_error(RuntimeError, f"invalid size, possible overflow?")
+    return int(size_d)
+
+
+def _arange_values(start: Any, step: Any, n: int, dtype: D.dtype) -> np.ndarray:
+    if not dtype.is_floating_point:
+        values = np.int64(int(start)) + np.int64(int(step)) * np.arange(n, dtype=np.int64)
+        return values.astype(dtype.np)
+    from .. import rng
+    from ..rng_fp import fma64
+
+    fused = rng.kernel_capability() != "DEFAULT"
+    width = {8: 4, 4: 8, 2: 16}[dtype.itemsize]  # Vectorized<T>::size() in a 256-bit build
+    start_f, step_f = float(start), float(step)
+    idx = np.arange(n, dtype=np.float64)
+    chunk = 2 * width  # vectorized_loop handles two vectors per iteration
+    nv = (n // chunk) * chunk
+    out = np.empty(n, dtype=dtype.np)
+
+    def madd(a: Any, b: Any, c: Any) -> np.ndarray:
+        return fma64(a, b, c) if fused else np.asarray(a, np.float64) * b + c
+
+    base = madd(step_f, idx[:nv:width], start_f)
+    # Vectorized<T>::arange(T base, step): base is converted to T first
+    base = base.astype(dtype.np).astype(np.float64)
+    ks = np.arange(width, dtype=np.float64)
+    out[:nv] = madd(ks[None, :], step_f, base[:, None]).astype(dtype.np).reshape(-1)
+    out[nv:] = madd(step_f, idx[nv:], start_f).astype(dtype.np)
+    return out
+
+
+@register("aten::arange", kind=FACTORY, native="at::native::arange", source=RANGE)
+def arange(start: Any, end: Any, step: Any, *, dtype: D.dtype, device: str = "cpu"):
+    if device == "meta":
+        return call("prims::iota", start, end, step, dtype=dtype, device=device)
+    result = call("aten::empty", (0,), dtype=dtype, device=device)
+    return call("aten::arange.start_out", start, end, step, result)
+
+
+@register("prims::iota", kind=FACTORY, native="torch._prims.iota (meta)",
+          source="torch/_prims/__init__.py")
+def iota(start: Any, end: Any, step: Any, *, dtype: D.dtype, device: str = "meta"):
+    n = _arange_size(start, end, step, dtype)
+    return call("aten::empty", (n,), dtype=dtype, device=device)
+
+
+@register("aten::arange.start_out", kind=INPLACE, native="at::native::arange_out",
+          source=RANGE)
+def arange_out(start: Any, end: Any, step: Any, result):
+    with span("arange size", "kernel", source=RANGE,
+              note="size = ceil((end - start) / step), computed in double",
+              start=start, end=end, step=step) as s:
+        n = _arange_size(start, end, step, result.dtype)
+        s.set_result(n)
+    call("aten::resize_", result, (n,))
+    with span("arange_kernel", "kernel", source=RANGE_KERNEL,
+              note="value i = start + i * step in the accumulate type (double for float), "
+                   "a vector of elements at a time", numel=n) as s:
+        result._array(write=True)[...] = _arange_values(start, step, n, result.dtype)
+        s.set_result(result)
+    return result
+
+
+@register("aten::eye", kind=FACTORY, native="at::native::eye", source=FACTORIES)
+def eye(n: int, m: int, *, dtype: D.dtype, device: str = "cpu"):
+    if device == "meta":
+        from ..errors import Refused
+        raise Refused("torch.eye on the meta device runs a Python decomposition tidx does not "
+                      "model yet")
+    result = call("aten::empty", (0,), dtype=dtype, device=device)
+    return call("aten::eye.m_out", n, m, result)
+
+
+@register("aten::eye.m_out", kind=INPLACE, native="at::native::eye_out_cpu", source=FACTORIES)
+def eye_out(n: int, m: int, result):
+    if n < 0:
+        raise torch_error(RuntimeError, f"n must be greater or equal to 0, got {n}")
+    if m < 0:
+        raise torch_error(RuntimeError, f"m must be greater or equal to 0, got {m}")
+    call("aten::resize_", result, (n, m))
+    call("aten::zero_", result)
+    with span("eye diagonal", "kernel", source=FACTORIES,
+              note="write 1 at every stride(0) + stride(1) step: the diagonal",
+              stride=result._strides[0] + result._strides[1] if n and m else 0) as s:
+        k = min(n, m)
+        if k:
+            arr = result._array(write=True)
+            arr[np.arange(k), np.arange(k)] = 1
+        s.set_result(result)
+    return result
