@@ -45,6 +45,7 @@ class OpDef:
     native: str         # the C++ kernel, e.g. "at::native::select_symint"
     source: str         # the file that defines it
     kernels: dict[str, Callable[..., Any]]  # dispatch key -> kernel
+    native_meta: str | None = None  # the Meta kernel's C++ name, when it has its own
 
 
 #: The key a composite kernel is registered under: it serves every backend.
@@ -58,7 +59,7 @@ _below_autograd = False
 
 
 def register(name: str, *, kind: str, native: str, source: str,
-             keys: tuple[str, ...] = ("CPU", "Meta")
+             keys: tuple[str, ...] = ("CPU", "Meta"), native_meta: str | None = None
              ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Register the kernel of operator ``name`` for dispatch ``keys``.
 
@@ -71,7 +72,8 @@ def register(name: str, *, kind: str, native: str, source: str,
 
     def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
         assert name not in _REGISTRY, f"{name} registered twice"
-        _REGISTRY[name] = OpDef(name, kind, native, source, {k: fn for k in keys})
+        _REGISTRY[name] = OpDef(name, kind, native, source, {k: fn for k in keys},
+                                native_meta)
         return fn
 
     return deco
@@ -158,7 +160,8 @@ def call(name: str, *args: Any, **kwargs: Any) -> Any:
     # profiler records: it shows "aten::randperm".
     shown = name.split(".", 1)[0]
     with recorder.span(shown, "dispatcher", op=shown, source=op.source, keys=keys,
-                       route=route, kernel=op.native) as s:
+                       route=route, kernel=op.native_meta if device == "meta" and
+                       op.native_meta else op.native) as s:
         if op.kind == COMPOSITE:
             result = fn(*args, **kwargs)
         else:

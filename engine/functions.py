@@ -51,7 +51,8 @@ def _binding(fname: str, note: str, args: tuple, kwargs: dict, run) -> Any:
                     raise Refused(f"{fname}(): {key}= is not modelled by tidx")
             result, requires_grad = run()
             if requires_grad:
-                with span("set_requires_grad", "binding", source=GEN,
+                with span("autograd::make_variable", "binding",
+                          source="torch/csrc/autograd/generated/variable_factories.h",
                           note="requires_grad=True: the tensor becomes an autograd leaf; "
                                "later operations on it would go through AutogradCPU and "
                                "record a graph"):

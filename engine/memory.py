@@ -46,6 +46,27 @@ def _restride_contiguous(sizes: Sequence[int]) -> tuple[int, ...]:
     return strides
 
 
+def _allocate(nbytes: int, device: str) -> Storage:
+    """The allocator and the StorageImpl: real memory on CPU, none on meta."""
+    if device == "meta":
+        with span("MetaAllocator::allocate", "memory", source=EMPTY,
+                  note="meta tensors get a storage of the right size but no memory: "
+                       "data_ptr is null", nbytes=nbytes):
+            storage = Storage(nbytes, "meta")
+    else:
+        with span("DefaultCPUAllocator::allocate", "memory", source=ALLOC,
+                  note=lambda: f"posix_memalign: {nbytes} bytes, aligned to {ALIGNMENT} bytes "
+                               "so SIMD loads never straddle a cache line",
+                  nbytes=nbytes, alignment=ALIGNMENT) as s:
+            storage = Storage(nbytes, "cpu")
+            s.set(aligned=lambda: storage.data_ptr() % ALIGNMENT == 0)
+    with span("StorageImpl", "memory", source=STORAGE,
+              note="the storage owns the bytes; every view of them shares it",
+              nbytes=nbytes, resizable=True) as s:
+        s.set_result(storage)
+    return storage
+
+
 def empty_generic(sizes: Sequence[int], dtype: DType, device: str = "cpu",
                   memory_format: str | None = None):
     """at::detail::empty_generic / empty_meta: a tensor with fresh, uninitialised storage."""
@@ -65,22 +86,7 @@ def empty_generic(sizes: Sequence[int], dtype: DType, device: str = "cpu",
             numel, nbytes = S.compute_storage_nbytes_contiguous(sizes, dtype.itemsize)
             s.set(numel=numel, formula=f"{numel} x {dtype.itemsize} = {nbytes} bytes")
             s.set_result(nbytes)
-        if device == "meta":
-            with span("MetaAllocator::allocate", "memory", source="aten/src/ATen/EmptyTensor.cpp",
-                      note="meta tensors get a storage of the right size but no memory: "
-                           "data_ptr is null", nbytes=nbytes):
-                storage = Storage(nbytes, "meta")
-        else:
-            with span("DefaultCPUAllocator::allocate", "memory", source=ALLOC,
-                      note=f"posix_memalign: {nbytes} bytes, aligned to {ALIGNMENT} bytes so "
-                           "SIMD loads never straddle a cache line",
-                      nbytes=nbytes, alignment=ALIGNMENT) as s:
-                storage = Storage(nbytes, "cpu")
-                s.set(aligned=storage.data_ptr() % ALIGNMENT == 0)
-        with span("StorageImpl", "memory", source=STORAGE,
-                  note="the storage owns the bytes; every view of them shares it",
-                  nbytes=nbytes, resizable=True) as s:
-            s.set_result(storage)
+        storage = _allocate(nbytes, device)
         with span("TensorImpl", "memory", source=TENSORIMPL,
                   note="the tensor: a dtype and a DispatchKeySet over the storage; "
                        "sizes start as [0]", dtype=str(dtype)):
@@ -121,7 +127,7 @@ def empty_strided_generic(sizes: Sequence[int], strides_: Sequence[int], dtype: 
                 check(n <= _INT64_MAX, RuntimeError, "numel: integer multiplication overflow")
         nbytes = S.compute_storage_nbytes_checked(sizes, strides_, dtype.itemsize)
         s.set(nbytes=nbytes)
-        storage = Storage(nbytes, device)
+        storage = _allocate(nbytes, device)
         result = Tensor._make(storage, sizes, strides_, 0, dtype)
         s.set_result(result)
     return result

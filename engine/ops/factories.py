@@ -28,7 +28,8 @@ _CPP_NAME = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short",
              "float64": "Double"}
 
 
-@register("aten::empty", kind=FACTORY, native="at::native::empty_cpu", source=FACTORIES)
+@register("aten::empty", kind=FACTORY, native="at::native::empty_cpu", source=FACTORIES,
+          native_meta="at::native::empty_meta_symint")
 def empty(size: Sequence[int], *, dtype: D.dtype, device: str = "cpu",
           memory_format: str | None = None):
     if memory_format not in (None, "contiguous_format", "channels_last", "preserve_format"):
@@ -42,7 +43,7 @@ def empty(size: Sequence[int], *, dtype: D.dtype, device: str = "cpu",
 
 
 @register("aten::empty_strided", kind=FACTORY, native="at::native::empty_strided_cpu",
-          source=FACTORIES)
+          source=FACTORIES, native_meta="at::native::empty_strided_meta_symint")
 def empty_strided(size: Sequence[int], stride: Sequence[int], *, dtype: D.dtype,
                   device: str = "cpu"):
     return memory.empty_strided_generic(size, stride, dtype, device)
