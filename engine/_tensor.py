@@ -193,6 +193,61 @@ class Tensor:
             out["values"] = _plain_values(self._array())
         return out
 
+    # -- Python operators (torch/_tensor.py and the generated methods) -------------
+    __hash__ = object.__hash__  # identity, as torch.Tensor (== is elementwise)
+
+    def __gt__(self, other: Any) -> "Tensor":
+        return call("aten::gt", self, other)
+
+    def __ge__(self, other: Any) -> "Tensor":
+        return call("aten::ge", self, other)
+
+    def __lt__(self, other: Any) -> "Tensor":
+        return call("aten::lt", self, other)
+
+    def __le__(self, other: Any) -> "Tensor":
+        return call("aten::le", self, other)
+
+    def __eq__(self, other: Any) -> "Tensor":  # type: ignore[override]
+        return call("aten::eq", self, other)
+
+    def __ne__(self, other: Any) -> "Tensor":  # type: ignore[override]
+        return call("aten::ne", self, other)
+
+    def __and__(self, other: Any) -> "Tensor":
+        return call("aten::__and__", self, other)
+
+    def __or__(self, other: Any) -> "Tensor":
+        return call("aten::__or__", self, other)
+
+    def __invert__(self) -> "Tensor":
+        # THPVariable_invert checks the dtype before anything is dispatched
+        if self.dtype.is_floating_point:
+            raise torch_error(TypeError, "~ (operator.invert) is only implemented on integer "
+                                         "and Boolean-type tensors")
+        return call("aten::bitwise_not", self)
+
+    def __neg__(self) -> "Tensor":
+        return call("aten::neg", self)
+
+    def __add__(self, other: Any) -> "Tensor":
+        return call("aten::add", self, other)
+
+    def __radd__(self, other: Any) -> "Tensor":
+        return call("aten::add", self, other)
+
+    def __sub__(self, other: Any) -> "Tensor":
+        return call("aten::sub", self, other)
+
+    def __mul__(self, other: Any) -> "Tensor":
+        return call("aten::mul", self, other)
+
+    def __rmul__(self, other: Any) -> "Tensor":
+        return call("aten::mul", self, other)
+
+    def __truediv__(self, other: Any) -> "Tensor":
+        return call("aten::div", self, other)
+
     # -- indexing (torch/csrc/autograd/python_variable_indexing.cpp) --------------
     def __getitem__(self, index: Any) -> "Tensor":
         from .binding import THPVariable_getitem

@@ -124,7 +124,8 @@ def _comment_above(lines: list[str], lineno: int) -> str | None:
 _ALLOWED_EXPR = (ast.Constant, ast.Name, ast.List, ast.Tuple, ast.Slice, ast.Subscript,
                  ast.Call, ast.Attribute, ast.UnaryOp, ast.BinOp, ast.keyword, ast.Load,
                  ast.Store, ast.USub, ast.UAdd, ast.Not, ast.Add, ast.Sub, ast.Mult, ast.Div,
-                 ast.FloorDiv, ast.Mod, ast.Pow)
+                 ast.FloorDiv, ast.Mod, ast.Pow, ast.Compare, ast.Gt, ast.GtE, ast.Lt,
+                 ast.LtE, ast.Eq, ast.NotEq, ast.BitAnd, ast.BitOr, ast.Invert)
 
 
 def _check_statement(node: ast.stmt) -> None:
@@ -198,6 +199,12 @@ def _check_expr(node: ast.AST) -> None:
                           "supported")
         if isinstance(sub, ast.keyword) and sub.arg is None:
             raise Refused(f"line {sub.lineno}: ** unpacking is not supported")
+
+
+def _tensor_operand(value: Any, op: str) -> Any:
+    if isinstance(value, (Tensor, bool, int, float)):
+        return value
+    raise Refused(f"operator {op} between a tensor and {_type_name(value)} is not supported")
 
 
 class Evaluator:
@@ -326,14 +333,46 @@ class Evaluator:
 
     def _e_UnaryOp(self, node: ast.UnaryOp) -> Any:
         value = self.eval_expr(node.operand)
+        if isinstance(value, Tensor) and isinstance(node.op, (ast.USub, ast.Invert)):
+            return -value if isinstance(node.op, ast.USub) else ~value
         if isinstance(node.op, ast.Not):
             return not _number(value, "not")
+        if isinstance(node.op, ast.Invert):
+            value = _number(value, "~")
+            if isinstance(value, float):
+                raise torch_error(TypeError, "bad operand type for unary ~: 'float'")
+            return ~value
         value = _number(value, "unary " + type(node.op).__name__)
         return -value if isinstance(node.op, ast.USub) else +value
+
+    def _tensor_binop(self, op: str, left: Any, right: Any) -> Any:
+        fn = _TENSOR_BINOPS.get(op)
+        if fn is None:
+            raise Refused(f"tensor operator {op} is not supported yet")
+        left, right = _tensor_operand(left, op), _tensor_operand(right, op)
+        if not isinstance(left, Tensor) and op in ("Sub", "Div"):
+            raise Refused(f"a number {op.lower()} a tensor (rsub/reciprocal) is not supported "
+                          "yet")
+        return fn(left, right)
+
+    def _e_Compare(self, node: ast.Compare) -> Any:
+        if len(node.ops) != 1:
+            raise Refused(f"line {node.lineno}: chained comparisons are not supported")
+        left, right = self.eval_expr(node.left), self.eval_expr(node.comparators[0])
+        op = type(node.ops[0]).__name__
+        if not isinstance(left, Tensor) and not isinstance(right, Tensor):
+            return _COMPARE[op](_number(left, op), _number(right, op))
+        if not isinstance(left, Tensor):  # 4 < t is t > 4, as Python reflects it
+            left, right, op = right, left, _REFLECT[op]
+        if not isinstance(right, (Tensor, bool, int, float)):
+            raise Refused(f"cannot compare a tensor with {_type_name(right)}")
+        return _COMPARE[op](left, right)
 
     def _e_BinOp(self, node: ast.BinOp) -> Any:
         left, right = self.eval_expr(node.left), self.eval_expr(node.right)
         op = type(node.op).__name__
+        if isinstance(left, Tensor) or isinstance(right, Tensor):
+            return self._tensor_binop(op, left, right)
         a, b = _number(left, op), _number(right, op)
         if isinstance(node.op, ast.Pow) and isinstance(a, int) and isinstance(b, int):
             if b > 0 and abs(a) > 1 and b * math.log2(abs(a)) > MAX_INT_BITS:
@@ -348,10 +387,21 @@ class Evaluator:
         return result
 
 
+_COMPARE: dict[str, Callable[[Any, Any], Any]] = {
+    "Gt": lambda a, b: a > b, "GtE": lambda a, b: a >= b, "Lt": lambda a, b: a < b,
+    "LtE": lambda a, b: a <= b, "Eq": lambda a, b: a == b, "NotEq": lambda a, b: a != b,
+}
+_REFLECT = {"Gt": "Lt", "GtE": "LtE", "Lt": "Gt", "LtE": "GtE", "Eq": "Eq", "NotEq": "NotEq"}
+#: Tensor operators the engine has, by AST operator name.
+_TENSOR_BINOPS: dict[str, Callable[[Any, Any], Any]] = {
+    "Add": lambda a, b: a + b, "Sub": lambda a, b: a - b, "Mult": lambda a, b: a * b,
+    "Div": lambda a, b: a / b, "BitAnd": lambda a, b: a & b, "BitOr": lambda a, b: a | b,
+}
+
 _BINOPS: dict[str, Callable[[Any, Any], Any]] = {
     "Add": lambda a, b: a + b, "Sub": lambda a, b: a - b, "Mult": lambda a, b: a * b,
     "Div": lambda a, b: a / b, "FloorDiv": lambda a, b: a // b, "Mod": lambda a, b: a % b,
-    "Pow": lambda a, b: a ** b,
+    "Pow": lambda a, b: a ** b, "BitAnd": lambda a, b: a & b, "BitOr": lambda a, b: a | b,
 }
 
 

@@ -90,3 +90,42 @@ def test_matches_torch(statements, names):
     assert ours.error == theirs.error
     assert ours.ops == theirs.ops
     assert ours.tensors == theirs.tensors
+
+
+OPERATOR_CASES = [
+    (["y = t > 4"], ["y"]),
+    (["y = t >= 4.5"], ["y"]),
+    (["y = 4 < t"], ["y"]),
+    (["y = t == t"], ["y"]),
+    (["y = ~(t > 4)"], ["y"]),
+    (["y = (t > 4) & (t < 8)"], ["y"]),
+    (["y = (t > 4) | (t < 2)"], ["y"]),
+    (["y = t + 1"], ["y"]),
+    (["y = t + t"], ["y"]),
+    (["y = t * 2.5"], ["y"]),
+    (["y = x * 2.5"], ["y"]),
+    (["y = x + 1"], ["y"]),
+    (["y = t / 2"], ["y"]),
+    (["y = -t"], ["y"]),
+    (["y = t - 1"], ["y"]),
+    (["y = (t > 4) + 1"], ["y"]),
+    (["y = t + torch.tensor(2.5)"], ["y"]),
+    (["y = t & 1"], ["y"]),
+    (["y = -(t > 4)"], []),
+    (["y = ~x"], []),
+    (["y = t + torch.tensor([1, 2])"], []),
+    (["t[t > 4] = 0"], ["t"]),
+    (["y = t[t > 4]"], ["y"]),
+    (["y = a[a > 5]"], ["y"]),
+    (["t[(t > 2) & (t < 8)] = -1"], ["t"]),
+]
+
+
+@pytest.mark.parametrize("statements,names", OPERATOR_CASES,
+                         ids=[_id(c) for c in OPERATOR_CASES])
+def test_operators_match_torch(statements, names):
+    torch = require_torch()
+    ours, theirs = compare(torch, statements, names)
+    assert ours.error == theirs.error
+    assert ours.ops == theirs.ops
+    assert ours.tensors == theirs.tensors

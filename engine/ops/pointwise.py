@@ -1,0 +1,211 @@
+"""Pointwise operators masks and values need: comparisons, bitwise ops, arithmetic.
+
+Mirrors aten/src/ATen/native/BinaryOps.cpp, UnaryOps.cpp and the type promotion of
+TensorIterator (aten/src/ATen/TensorIterator.cpp ``compute_types``,
+``at::native::result_type``): Python numbers are "wrapped numbers" that only lift
+the result's category (bool < integer < floating), never its width; on the CPU an
+input whose dtype differs from the common dtype is first copied with ``to`` (the
+``aten::to`` calls torch.profiler shows inside ``aten::mul`` for ``t * 2.5``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+
+from tracer.recorder import span
+
+from .. import dtypes as D
+from .. import memory
+from .. import strides as S
+from ..dispatcher import FUNCTIONAL, call, register
+from ..errors import torch_error
+from .random import CPP_NAME
+
+BINARY = "aten/src/ATen/native/BinaryOps.cpp"
+UNARY = "aten/src/ATen/native/UnaryOps.cpp"
+ITER = "aten/src/ATen/TensorIterator.cpp"
+
+
+class Wrapped:
+    """A Python number inside an operator: a 0-dim "wrapped number" tensor in torch."""
+
+    __slots__ = ("value", "dtype")
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+        self.dtype = (D.bool if isinstance(value, bool) else
+                      D.int64 if isinstance(value, int) else D.float64)
+
+    def __tidx_summary__(self, max_values: int) -> dict:
+        return {"kind": "scalar", "value": self.value, "dtype": self.dtype.short}
+
+
+def _operand(x: Any) -> Any:
+    from .._tensor import Tensor
+    if isinstance(x, Tensor):
+        return x
+    if isinstance(x, (bool, int, float)):
+        if isinstance(x, int) and not isinstance(x, bool) and not -(2**63) <= x < 2**63:
+            raise torch_error(RuntimeError, f"Overflow when unpacking long long")
+        return Wrapped(x)
+    raise torch_error(TypeError, f"unsupported operand type: {type(x).__name__}")
+
+
+def result_type(operands: list) -> D.dtype:
+    """at::native::result_type: dimensioned tensors, then 0-dim tensors, then wrapped
+    numbers, each tier only able to lift the category of the one above.
+
+    >>> from engine import tensor
+    >>> result_type([tensor([1, 2]), Wrapped(2.5)]), result_type([tensor([1]), Wrapped(7)])
+    (torch.float32, torch.int64)
+    """
+    tiers: list[D.dtype | None] = [None, None, None]
+    for op in operands:
+        if isinstance(op, Wrapped):
+            tier, dt = 2, (D.default_float if op.dtype is D.float64 else op.dtype)
+        else:
+            tier, dt = (0 if op.dim() > 0 else 1), op.dtype
+        tiers[tier] = dt if tiers[tier] is None else D.promote_types(tiers[tier], dt)
+
+    def combine(higher: D.dtype | None, lower: D.dtype | None) -> D.dtype | None:
+        if higher is None:
+            return lower
+        if lower is None or higher.is_floating_point:
+            return higher
+        if higher is D.bool or lower.is_floating_point:
+            return D.promote_types(higher, lower)
+        return higher
+
+    out = combine(tiers[0], combine(tiers[1], tiers[2]))
+    assert out is not None
+    return out
+
+
+def _to_common(op: Any, common: D.dtype):
+    """CPU TensorIterator promotes an input by copying it to the common dtype."""
+    from .._tensor import Tensor
+    from ..functions import scalar_tensor_static
+    if isinstance(op, Wrapped):
+        if op.dtype is common:
+            return op
+        # wrapped_scalar_tensor: made directly, no operator; the cast is a real `to`
+        tensor = scalar_tensor_static(op.value, op.dtype, "cpu")
+        return call("aten::to", tensor, common)
+    assert isinstance(op, Tensor)
+    if op.dtype is common:
+        return op
+    return call("aten::to", op, common)
+
+
+def _values(op: Any, dtype: D.dtype) -> Any:
+    if isinstance(op, Wrapped):
+        return np.asarray(op.value).astype(dtype.np)
+    return op._array()
+
+
+def _binary(name: str, a: Any, b: Any, fn: Callable[[Any, Any], Any], *,
+            out_dtype: Callable[[D.dtype], D.dtype] = lambda d: d,
+            compute_dtype: Callable[[D.dtype], D.dtype] = lambda d: d,
+            allowed: Callable[[D.dtype], bool] = lambda d: True, kernel: str = ""):
+    a, b = _operand(a), _operand(b)
+    common = compute_dtype(result_type([a, b]))
+    if not allowed(common):
+        raise torch_error(NotImplementedError, f'"{kernel}" not implemented for '
+                                               f"'{CPP_NAME[common.name]}'")
+    shapes = [op._sizes for op in (a, b) if not isinstance(op, Wrapped)]
+    shape = S.broadcast_shapes(*shapes)
+    if shape is None:
+        x, y = shapes
+        raise _broadcast_error(x, y)
+    with span("TensorIterator", "kernel", source=ITER,
+              note=lambda: f"broadcast to {list(shape)}; common dtype {common}: inputs of "
+                           "another dtype are copied to it first",
+              common_dtype=str(common), shape=list(shape)):
+        a2, b2 = _to_common(a, common), _to_common(b, common)
+    out_dt = out_dtype(common)
+    device = next(op._device_type for op in (a, b) if not isinstance(op, Wrapped))
+    out = memory.empty_generic(shape, out_dt, device)
+    with span(f"{name}_kernel", "kernel", source=BINARY,
+              note="one vectorised loop over the broadcast elements") as s:
+        if device != "meta":
+            res = fn(_values(a2, common), _values(b2, common))
+            out._array(write=True)[...] = np.asarray(res).astype(out_dt.np, copy=False)
+        s.set_result(out)
+    return out
+
+
+def _broadcast_error(x: tuple, y: tuple) -> BaseException:
+    nd = max(len(x), len(y))
+    for i in range(nd - 1, -1, -1):
+        sa = x[i - nd + len(x)] if i - nd + len(x) >= 0 else 1
+        sb = y[i - nd + len(y)] if i - nd + len(y) >= 0 else 1
+        if sa != sb and sa != 1 and sb != 1:
+            return torch_error(RuntimeError, f"The size of tensor a ({sa}) must match the size "
+                                             f"of tensor b ({sb}) at non-singleton dimension {i}")
+    raise AssertionError("shapes broadcast")
+
+
+def _integral(d: D.dtype) -> bool:
+    return not d.is_floating_point
+
+
+def _register_binary(name: str, fn: Callable[[Any, Any], Any], **kw: Any) -> None:
+    def kernel(a, b):
+        return _binary(name, a, b, fn, **kw)
+    register(f"aten::{name}", kind=FUNCTIONAL, native=f"at::native::{name}",
+             source=BINARY)(kernel)
+
+
+for _name, _fn in (("gt", np.greater), ("ge", np.greater_equal), ("lt", np.less),
+                   ("le", np.less_equal), ("eq", np.equal), ("ne", np.not_equal)):
+    _register_binary(_name, _fn, out_dtype=lambda d: D.bool)
+
+_register_binary("add", np.add)
+_register_binary("sub", np.subtract)
+_register_binary("mul", np.multiply)
+# true division: integers are divided as the default float type
+_register_binary("div", np.true_divide,
+                 compute_dtype=lambda d: D.default_float if not d.is_floating_point else d)
+for _name, _fn in (("bitwise_and", np.bitwise_and), ("bitwise_or", np.bitwise_or)):
+    _register_binary(_name, _fn, allowed=_integral, kernel=f"{_name}_cpu")
+
+
+def _dunder(name: str, inner: str) -> None:
+    """``aten::__and__`` is a composite that calls ``bitwise_and``."""
+    from ..dispatcher import COMPOSITE
+
+    def kernel(a, b):
+        return call(f"aten::{inner}", a, b)
+    register(f"aten::{name}", kind=COMPOSITE, native=f"at::native::{name}",
+             source=BINARY)(kernel)
+
+
+_dunder("__and__", "bitwise_and")
+_dunder("__or__", "bitwise_or")
+
+
+def _unary(name: str, fn: Callable[[Any], Any], allowed: Callable[[D.dtype], bool],
+           kernel_name: str):
+    def kernel(self):
+        if name == "neg" and self.dtype is D.bool:
+            raise torch_error(RuntimeError, "Negation, the `-` operator, on a bool tensor is "
+                                            "not supported. If you are trying to invert a mask, "
+                                            "use the `~` or `logical_not()` operator instead.")
+        if not allowed(self.dtype):
+            raise torch_error(NotImplementedError, f'"{kernel_name}" not implemented for '
+                                                   f"'{CPP_NAME[self.dtype.name]}'")
+        out = memory.empty_generic(self._sizes, self.dtype, self._device_type)
+        with span(f"{name}_kernel", "kernel", source=UNARY, note="one vectorised loop") as s:
+            if not self.is_meta:
+                out._array(write=True)[...] = fn(self._array())
+            s.set_result(out)
+        return out
+    register(f"aten::{name}", kind=FUNCTIONAL, native=f"at::native::{name}",
+             source=UNARY)(kernel)
+
+
+_unary("neg", np.negative, lambda d: d is not D.bool, "neg_cpu")
+_unary("bitwise_not", lambda a: np.logical_not(a) if a.dtype == np.bool_ else np.invert(a),
+       _integral, "bitwise_not_cpu")
