@@ -326,6 +326,48 @@ class Tensor:
     def t(self) -> "Tensor":
         return call("aten::t", self)
 
+    def permute(self, *dims: Any) -> "Tensor":
+        return call("aten::permute", self, list(_shape_args(dims)))
+
+    def squeeze(self, dim: int | None = None) -> "Tensor":
+        return call("aten::squeeze", self, dim)
+
+    def narrow(self, dim: int, start: int, length: int) -> "Tensor":
+        return call("aten::narrow", self, dim, start, length)
+
+    def flatten(self, start_dim: int = 0, end_dim: int = -1) -> "Tensor":
+        return call("aten::flatten", self, start_dim, end_dim)
+
+    def index_select(self, dim: int, index: "Tensor") -> "Tensor":
+        return call("aten::index_select", self, dim, index)
+
+    def gather(self, dim: int, index: "Tensor") -> "Tensor":
+        return call("aten::gather", self, dim, index)
+
+    def scatter(self, dim: int, index: "Tensor", src: Any) -> "Tensor":
+        return call("aten::scatter", self, dim, index, src)
+
+    def scatter_(self, dim: int, index: "Tensor", src: Any) -> "Tensor":
+        return call("aten::scatter_", self, dim, index, src)
+
+    def scatter_add(self, dim: int, index: "Tensor", src: "Tensor") -> "Tensor":
+        return call("aten::scatter_add", self, dim, index, src)
+
+    def scatter_add_(self, dim: int, index: "Tensor", src: "Tensor") -> "Tensor":
+        return call("aten::scatter_add_", self, dim, index, src)
+
+    def take(self, index: "Tensor") -> "Tensor":
+        return call("aten::take", self, index)
+
+    def masked_fill(self, mask: "Tensor", value: Any) -> "Tensor":
+        return call("aten::masked_fill", self, mask, value)
+
+    def masked_fill_(self, mask: "Tensor", value: Any) -> "Tensor":
+        return call("aten::masked_fill_", self, mask, value)
+
+    def nonzero(self) -> "Tensor":
+        return call("aten::nonzero", self)
+
     def transpose(self, dim0: int, dim1: int) -> "Tensor":
         return call("aten::transpose", self, dim0, dim1)
 

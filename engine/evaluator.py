@@ -47,7 +47,9 @@ TORCH_FUNCTIONS: dict[str, Callable[..., Any]] = {
     name: getattr(F, name) for name in (
         "tensor", "empty", "empty_strided", "zeros", "ones", "full", "rand", "randn",
         "randint", "randperm", "arange", "eye", "empty_like", "zeros_like", "ones_like",
-        "full_like", "rand_like", "randn_like", "randint_like", "manual_seed")
+        "full_like", "rand_like", "randn_like", "randint_like", "manual_seed", "gather",
+        "index_select", "scatter", "scatter_add", "take", "masked_fill", "nonzero", "permute",
+        "squeeze", "narrow", "flatten", "transpose", "where")
 }
 TORCH_CONSTANTS: dict[str, Any] = {d.name: d for d in D.ALL} | {
     "half": D.float16, "float": D.float32, "double": D.float64, "long": D.int64,
@@ -59,7 +61,9 @@ TENSOR_METHODS = frozenset({
     "untyped_storage", "clone", "select", "as_strided", "unsqueeze", "view", "reshape",
     "expand", "copy_", "fill_", "zero_", "normal_", "uniform_", "random_", "index_put_",
     "index_put", "is_contiguous", "element_size", "is_floating_point", "to", "contiguous",
-    "t", "transpose",
+    "t", "transpose", "permute", "squeeze", "narrow", "flatten", "index_select", "gather",
+    "scatter", "scatter_", "scatter_add", "scatter_add_", "take", "masked_fill",
+    "masked_fill_", "nonzero",
 })
 TENSOR_ATTRIBUTES = frozenset({"shape", "dtype", "device", "ndim", "is_meta",
                                "requires_grad"})

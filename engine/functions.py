@@ -238,6 +238,51 @@ def randint_like(input: Any, low: Any, high: Any = None, **kwargs: Any):
     return _randint_like(input, low, high, **kwargs)
 
 
+def _op_function(fname: str, method: str):
+    """torch.gather(t, ...) and friends: the Python entry of a Tensor method."""
+    def fn(input: Any, *args: Any, **kwargs: Any):
+        from ._tensor import Tensor
+        if not isinstance(input, Tensor):
+            raise torch_error(TypeError, f"{fname}(): argument 'input' (position 1) must be "
+                                         f"Tensor, not {P.type_name(input)}")
+        with _entry(fname, f"torch.{fname}(t, ...) is t.{method}(...)") as py:
+            result = getattr(input, method)(*args, **kwargs)
+            py.set_result(result)
+            return result
+    fn.__name__ = fname
+    return fn
+
+
+gather = _op_function("gather", "gather")
+index_select = _op_function("index_select", "index_select")
+scatter = _op_function("scatter", "scatter")
+scatter_add = _op_function("scatter_add", "scatter_add")
+take = _op_function("take", "take")
+masked_fill = _op_function("masked_fill", "masked_fill")
+nonzero = _op_function("nonzero", "nonzero")
+permute = _op_function("permute", "permute")
+squeeze = _op_function("squeeze", "squeeze")
+narrow = _op_function("narrow", "narrow")
+flatten = _op_function("flatten", "flatten")
+transpose = _op_function("transpose", "transpose")
+
+
+def where(condition: Any, *args: Any):
+    """torch.where(condition): the coordinates of the True elements, one tensor per dim."""
+    from ._tensor import Tensor
+    if args:
+        raise Refused("torch.where(condition, x, y) is not modelled yet; "
+                      "torch.where(condition) is")
+    if not isinstance(condition, Tensor):
+        raise torch_error(TypeError, f"where(): argument 'condition' (position 1) must be "
+                                     f"Tensor, not {P.type_name(condition)}")
+    with _entry("where", "torch.where(condition) = nonzero(condition) split into one index "
+                "tensor per dim") as py:
+        result = call("aten::where", condition)
+        py.set_result(list(result))
+        return result
+
+
 def manual_seed(seed: int) -> None:
     with _entry("manual_seed", "reseed the default CPU generator", seed=seed):
         if isinstance(seed, bool) or not isinstance(seed, int):

@@ -129,3 +129,46 @@ def test_operators_match_torch(statements, names):
     assert ours.error == theirs.error
     assert ours.ops == theirs.ops
     assert ours.tensors == theirs.tensors
+
+
+GATHER_CASES = [
+    (["y = t.index_select(0, torch.tensor([0, 2]))"], ["y"]),
+    (["y = t.index_select(1, torch.tensor([2, 0]))"], ["y"]),
+    (["y = x.index_select(-2, indices)"], ["y"]),
+    (["y = torch.index_select(x, 1, indices)"], ["y"]),
+    (["y = t.index_select(0, torch.tensor([5]))"], []),
+    (["y = t.index_select(0, torch.tensor([[0]]))"], []),
+    (["y = torch.gather(t, 1, torch.tensor([[0], [1], [2]]))"], ["y"]),
+    (["y = torch.gather(t, 0, torch.tensor([[1], [0], [2]]))"], ["y"]),
+    (["y = torch.gather(t, 1, torch.tensor([[5]]))"], []),
+    (["y = torch.gather(t, 1, torch.tensor([0, 1]))"], []),
+    (["y = t.scatter(1, torch.tensor([[0], [1], [2]]), torch.tensor([[9], [9], [9]]))"], ["y"]),
+    (["t.scatter_(1, torch.tensor([[0], [1], [2]]), 7)"], ["t"]),
+    (["y = t.scatter_add(1, torch.tensor([[0], [0], [2]]), torch.tensor([[9], [9], [9]]))"],
+     ["y"]),
+    (["y = t.take(torch.tensor([0, 5, -1]))"], ["y"]),
+    (["y = t.take(torch.tensor([9]))"], []),
+    (["y = t.masked_fill(t > 4, 0)"], ["y", "t"]),
+    (["t.masked_fill_(t > 4, 1)"], ["t"]),
+    (["y = t.nonzero()"], ["y"]),
+    (["y = t.permute(1, 0)"], ["y"]),
+    (["y = a.permute(2, 0, 1)"], ["y"]),
+    (["y = t.permute(0, 0)"], []),
+    (["y = t[None].squeeze(0)"], ["y"]),
+    (["y = t.narrow(0, 1, 2)"], ["y"]),
+    (["y = t.narrow(0, 2, 2)"], []),
+    (["y = t.flatten()"], ["y"]),
+    (["y = t.t().flatten()"], ["y"]),
+    (["y = t.transpose(0, 1)"], ["y"]),
+    # seed 004: gather written as fancy indexing with arange tensors
+    (["i0 = torch.arange(3).view(3, 1)", "y = b[i0, torch.tensor([[1], [0], [1]])]"], ["y"]),
+]
+
+
+@pytest.mark.parametrize("statements,names", GATHER_CASES, ids=[_id(c) for c in GATHER_CASES])
+def test_gather_family_matches_torch(statements, names):
+    torch = require_torch()
+    ours, theirs = compare(torch, statements, names)
+    assert ours.error == theirs.error
+    assert ours.ops == theirs.ops
+    assert ours.tensors == theirs.tensors

@@ -1,3 +1,3 @@
 """aten operator kernels, registered with the dispatcher on import."""
 
-from . import advanced, copy, factories, pointwise, random, ranges, views  # noqa: F401  (registration side effects)
+from . import advanced, copy, factories, gather, pointwise, random, ranges, views  # noqa: F401  (registration side effects)

@@ -29,6 +29,11 @@ from .factories import _CPP_NAME
 from .touch import MAX_TOUCHED, storage_offsets
 
 ADV = "aten/src/ATen/native/TensorAdvancedIndexing.cpp"
+
+#: caffe2::TypeMeta names, which some messages print for a dtype.
+TYPEMETA_NAME = {"bool": "bool", "uint8": "unsigned char", "int8": "signed char",
+                 "int16": "short int", "int32": "int", "int64": "long int",
+                 "float16": "c10::Half", "float32": "float", "float64": "double"}
 UTILS = "aten/src/ATen/native/TensorAdvancedIndexingUtils.h"
 IUTILS = "aten/src/ATen/native/IndexingUtils.h"
 KERNEL = "aten/src/ATen/native/cpu/IndexKernel.cpp"
@@ -337,7 +342,7 @@ def masked_fill_(self, mask, value):
 
     check(mask.dtype is D.bool, RuntimeError,
           f"masked_fill_ only supports boolean masks, but got mask with dtype "
-          f"{mask.dtype}")
+          f"{TYPEMETA_NAME[mask.dtype.name]}")
     with span("masked_fill_kernel", "kernel", source=KERNEL,
               note="TensorIterator broadcasts the mask over self (no expand operator); "
                    "write the value wherever the mask is True", value=value) as s:
@@ -384,10 +389,12 @@ def as_strided_(self, size, stride, storage_offset):
 @register("aten::permute", kind=VIEW, native="at::native::permute",
           source="aten/src/ATen/native/TensorShape.cpp")
 def permute(self, dims):
-    dims = [S.maybe_wrap_dim(d, self.dim()) for d in dims]
-    check(len(dims) == self.dim() and len(set(dims)) == len(dims), RuntimeError,
+    check(len(dims) == self.dim(), RuntimeError,
           f"permute(sparse_coo): number of dimensions in the tensor input does not match the "
           f"length of the desired ordering of dimensions i.e. input.dim() = {self.dim()} is "
           f"not equal to len(dims) = {len(dims)}")
+    dims = [S.maybe_wrap_dim(d, self.dim()) for d in dims]
+    check(len(set(dims)) == len(dims), RuntimeError,
+          "permute(): duplicate dims are not allowed.")
     return call("aten::as_strided", self, [self._sizes[d] for d in dims],
                 [self._strides[d] for d in dims], None)

@@ -43,6 +43,11 @@ def scalar_tensor(value: Any, *, dtype: D.dtype, device: str = "cpu"):
 @register("aten::resize_", kind=INPLACE, native="at::native::resize_", source=
           "aten/src/ATen/native/Resize.cpp")
 def resize_(self, size: Sequence[int]):
+    return resize_native(self, size)
+
+
+def resize_native(self, size: Sequence[int]):
+    """at::native::resize_ called directly (resize_output does): no operator recorded."""
     size = tuple(size)
     with span("resize_impl_cpu_", "memory", source="aten/src/ATen/native/Resize.cpp",
               note="same number of elements: only sizes and strides change; more: the "

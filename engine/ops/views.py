@@ -201,3 +201,53 @@ def t(self):
         raise torch_error(RuntimeError, f"t() expects a tensor with <= 2 dimensions, but self "
                                         f"is {self.dim()}D")
     return call("aten::transpose", self, 0, 0 if self.dim() < 2 else 1)
+
+
+@register("aten::squeeze", kind=VIEW, native="at::native::squeeze", source=SHAPE)
+def squeeze(self, dim: int | None = None):
+    sizes, strides = list(self._sizes), list(self._strides)
+    if dim is None:
+        keep = [i for i, s in enumerate(sizes) if s != 1]
+    else:
+        d = S.maybe_wrap_dim(dim, self.dim())
+        keep = [i for i in range(len(sizes)) if i != d or sizes[i] != 1]
+    with _geometry("inferSqueezeGeometry", "drop dims of size 1: they never move the offset",
+                   dim=dim):
+        pass
+    return call("aten::as_strided", self, [sizes[i] for i in keep],
+                [strides[i] for i in keep], None)
+
+
+@register("aten::narrow", kind=COMPOSITE, native="at::native::narrow_symint", source=SHAPE)
+def narrow(self, dim: int, start: int, length: int):
+    if self.dim() == 0:
+        raise torch_error(RuntimeError, "narrow() cannot be applied to a 0-dim tensor.")
+    if length < 0:
+        raise torch_error(RuntimeError, "narrow(): length must be non-negative.")
+    dim = S.maybe_wrap_dim(dim, self.dim())
+    cur = self._sizes[dim]
+    if start < 0:
+        start += cur
+    if start + length > cur:
+        raise torch_error(RuntimeError, f"start ({start}) + length ({length}) exceeds dimension "
+                                        f"size ({cur}).")
+    return call("aten::slice", self, dim, start, start + length, 1)
+
+
+@register("aten::flatten", kind=COMPOSITE, native="at::native::flatten", source=SHAPE)
+def flatten(self, start_dim: int = 0, end_dim: int = -1):
+    # flatten calls native::reshape directly: no aten::reshape of its own
+    if self.dim() == 0:
+        return reshape(self, (1,))
+    start = S.maybe_wrap_dim(start_dim, self.dim())
+    end = S.maybe_wrap_dim(end_dim, self.dim())
+    if start > end:
+        raise torch_error(RuntimeError, "flatten() has invalid args: start_dim cannot come "
+                                        "after end_dim")
+    if start == end:
+        return self
+    n = 1
+    for s in self._sizes[start:end + 1]:
+        n *= s
+    shape = list(self._sizes[:start]) + [n] + list(self._sizes[end + 1:])
+    return reshape(self, shape)

@@ -1,0 +1,241 @@
+"""Gather-style operators: index_select, gather, scatter(_), scatter_add, take,
+masked_fill, masked_select and where(condition).
+
+Mirrors aten/src/ATen/native/TensorAdvancedIndexing.cpp and ScatterGatherChecks.h
+(the checks and their messages) and the CPU kernels' semantics.  Seed 004 writes
+gather and scatter as fancy indexing with arange tensors; the kernels here compute
+exactly that: the coordinates of every index element, with the ``dim`` coordinate
+replaced by the index value.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tracer.recorder import span
+
+from .. import dtypes as D
+from .. import memory
+from .. import strides as S
+from ..dispatcher import COMPOSITE, FUNCTIONAL, INPLACE, call, register
+from ..errors import check, torch_error
+from .ranges import resize_native
+
+ADV = "aten/src/ATen/native/TensorAdvancedIndexing.cpp"
+CHECKS = "aten/src/ATen/native/ScatterGatherChecks.h"
+
+
+def _coords(index_shape: tuple[int, ...], dim: int, index_values: np.ndarray) -> tuple:
+    """Seed 004's identity: arange along every dim but ``dim``, the index along ``dim``."""
+    grids = list(np.indices(index_shape, sparse=True)) if index_shape else []
+    grids[dim] = index_values
+    return tuple(grids)
+
+
+@register("aten::index_select", kind=FUNCTIONAL, native="at::native::index_select_cpu_",
+          source=ADV)
+def index_select(self, dim: int, index):
+    # index_select_cpu_ allocates first; index_select_out_cpu_ then checks
+    result = call("aten::empty", (0,), dtype=self.dtype, device=self._device_type)
+    numel = index.numel()
+    if index.dim() > 1:
+        raise torch_error(IndexError, "index_select(): Index is supposed to be a vector")
+    check(not (self.dim() == 0 and numel != 1), RuntimeError,
+          f"index_select(): Index to scalar can have only 1 value, got {numel} value(s)")
+    check(index.dtype in (D.int64, D.int32), RuntimeError,
+          "index_select(): Expected dtype int32 or int64 for index")
+    dim = S.maybe_wrap_dim(dim, self.dim())
+    sizes = list(self._sizes)
+    if self.dim() > 0:
+        sizes[dim] = numel
+    resize_native(result, sizes)
+    if self.dim() > 1 and numel and dim == 0 and self.is_contiguous() \
+            and result.is_contiguous():
+        with span("index_select fast path", "kernel", source=ADV,
+                  note="dim 0 of contiguous tensors: whole rows are copied, addressed "
+                       "through one slice of self and one of the result"):
+            call("aten::select", self, 0, 0)
+            call("aten::select", result, 0, 0)
+    with span("index_select kernel", "kernel", source=ADV,
+              note="result's slice i along dim = self's slice index[i]", dim=dim,
+              index=index) as s:
+        if not self.is_meta:
+            idx = index._array().reshape(-1).astype(np.int64)
+            size = self._sizes[dim] if self.dim() else 1
+            if ((idx < 0) | (idx >= size)).any():
+                raise torch_error(IndexError, "index out of range in self")
+            src = self._array() if self.dim() else self._array().reshape(1)
+            out = np.take(src, idx, axis=dim)
+            result._array(write=True)[...] = out.reshape(result._sizes)
+        s.set_result(result)
+    return result
+
+
+def _gather_shape_check(self, dim: int, index, src=None, what: str = "gather") -> None:
+    """gather_shape_check / scatter_shape_check (ScatterGatherChecks.h)."""
+    self_dims = max(self.dim(), 1)
+    index_dims = max(index.dim(), 1)
+    check(index_dims == self_dims, RuntimeError,
+          "Index tensor must have the same number of dimensions as "
+          f"{'input' if what == 'gather' else 'self'} tensor")
+    for d in range(self_dims):
+        if d == dim:
+            continue
+        isz = index._sizes[d] if index.dim() else 1
+        ssz = self._sizes[d] if self.dim() else 1
+        check(isz <= ssz, RuntimeError,
+              f"Size does not match at dimension {d} expected index "
+              f"{S.fmt_sizes(index._sizes)} to be no larger than self "
+              f"{S.fmt_sizes(self._sizes)} apart from dimension {dim}")
+    if src is not None and src.dim():
+        for d in range(self_dims):
+            check((index._sizes[d] if index.dim() else 1) <= src._sizes[d], RuntimeError,
+                  f"Expected index {S.fmt_sizes(index._sizes)} to be no larger than src "
+                  f"{S.fmt_sizes(src._sizes)} apart from dimension {dim}")
+
+
+def _index_values(self, dim: int, index) -> np.ndarray:
+    values = index._array().astype(np.int64)
+    size = self._sizes[dim] if self.dim() else 1
+    bad = (values < -size) | (values >= size)
+    if bad.any():
+        first = int(values[bad].reshape(-1)[0])
+        raise torch_error(RuntimeError, f"index {first} is out of bounds for dimension {dim} "
+                                        f"with size {size}")
+    return np.where(values < 0, values + size, values)
+
+
+@register("aten::gather", kind=FUNCTIONAL, native="at::native::gather_out (structured)",
+          source=ADV)
+def gather(self, dim: int, index):
+    dim = S.maybe_wrap_dim(dim, self.dim())
+    check(index.dtype in (D.int64, D.int32), RuntimeError,
+          "gather(): Expected dtype int32/int64 for index")
+    if index.numel():
+        _gather_shape_check(self, dim, index)
+    out = memory.empty_generic(index._sizes, self.dtype, self._device_type)
+    call("aten::to", index, D.int64)
+    with span("gather_kernel", "kernel", source="aten/src/ATen/native/cpu/ScatterGatherKernel.cpp",
+              note="out[i][j] = self[i][index[i][j]] (for dim 1): fancy indexing with arange "
+                   "everywhere but dim", dim=dim) as s:
+        if not self.is_meta and index.numel():
+            values = _index_values(self, dim, index)
+            out._array(write=True)[...] = self._array()[_coords(index._sizes, dim, values)]
+        s.set_result(out)
+    return out
+
+
+def _scatter_into(self, dim: int, index, src, reduce_add: bool) -> None:
+    call("aten::to", index, D.int64)
+    with span("scatter_kernel", "kernel", source="aten/src/ATen/native/cpu/ScatterGatherKernel.cpp",
+              note=("self[i][index[i][j]] += src[i][j]" if reduce_add else
+                    "self[i][index[i][j]] = src[i][j]") + " (for dim 1)", dim=dim) as s:
+        if not self.is_meta and index.numel():
+            values = _index_values(self, dim, index)
+            coords = _coords(index._sizes, dim, values)
+            if isinstance(src, (int, float, bool)):
+                vals = np.broadcast_to(np.asarray(src).astype(self.dtype.np), index._sizes)
+            else:
+                vals = src._array()[tuple(slice(0, n) for n in index._sizes)]
+            arr = self._array(write=True)
+            if reduce_add:
+                np.add.at(arr, coords, vals)
+            else:
+                arr[coords] = vals
+        s.set_result(self)
+
+
+def _scatter_checks(self, dim: int, index, src) -> int:
+    dim = S.maybe_wrap_dim(dim, self.dim())
+    check(index.dtype is D.int64, RuntimeError,
+          "scatter(): Expected dtype int64 for index")
+    if not isinstance(src, (int, float, bool)):
+        check(src.dtype is self.dtype, RuntimeError,
+              "scatter(): Expected self.dtype to be equal to src.dtype")
+    if index.numel():
+        _gather_shape_check(self, dim, index, None if isinstance(src, (int, float, bool))
+                            else src, what="scatter")
+    return dim
+
+
+@register("aten::scatter_", kind=INPLACE, native="at::native::scatter_ (structured)",
+          source=ADV)
+def scatter_(self, dim: int, index, src):
+    dim = _scatter_checks(self, dim, index, src)
+    _scatter_into(self, dim, index, src, reduce_add=False)
+    return self
+
+
+@register("aten::scatter", kind=FUNCTIONAL, native="at::native::scatter (structured)",
+          source=ADV)
+def scatter(self, dim: int, index, src):
+    dim = _scatter_checks(self, dim, index, src)
+    out = memory.empty_generic(self._sizes, self.dtype, self._device_type)
+    call("aten::copy_", out, self)
+    _scatter_into(out, dim, index, src, reduce_add=False)
+    return out
+
+
+@register("aten::scatter_add_", kind=INPLACE, native="at::native::scatter_add_ (structured)",
+          source=ADV)
+def scatter_add_(self, dim: int, index, src):
+    dim = _scatter_checks(self, dim, index, src)
+    _scatter_into(self, dim, index, src, reduce_add=True)
+    return self
+
+
+@register("aten::scatter_add", kind=FUNCTIONAL, native="at::native::scatter_add (structured)",
+          source=ADV)
+def scatter_add(self, dim: int, index, src):
+    dim = _scatter_checks(self, dim, index, src)
+    out = memory.empty_generic(self._sizes, self.dtype, self._device_type)
+    call("aten::copy_", out, self)
+    _scatter_into(out, dim, index, src, reduce_add=True)
+    return out
+
+
+@register("aten::take", kind=FUNCTIONAL, native="at::native::take", source=ADV)
+def take(self, index):
+    check(index.dtype is D.int64, RuntimeError,
+          f"take(): Expected a long tensor for index, but got {index.dtype}")
+    out = call("aten::empty", index._sizes, dtype=self.dtype, device=self._device_type)
+    with span("take_kernel", "kernel", source="aten/src/ATen/native/cpu/IndexKernel.cpp",
+              note="self seen as one flat row-major vector: out[k] = flat(self)[index[k]]"
+              ) as s:
+        if not self.is_meta and index.numel():
+            n = self.numel()
+            idx = index._array().astype(np.int64)
+            bad = (idx < -n) | (idx >= n)
+            if bad.any():
+                first = int(idx[bad].reshape(-1)[0])
+                raise torch_error(IndexError, f"out of range: tried to access index {first} on "
+                                              f"a tensor of {n} elements.")
+            flat = self._array().reshape(-1)
+            out._array(write=True)[...] = flat[np.where(idx < 0, idx + n, idx)]
+        s.set_result(out)
+    return out
+
+
+@register("aten::masked_fill", kind=COMPOSITE, native="at::native::masked_fill", source=ADV)
+def masked_fill(self, mask, value):
+    out = call("aten::clone", self, "contiguous_format")
+    return call("aten::masked_fill_", out, mask, value)
+
+
+@register("aten::where", kind=COMPOSITE, native="at::native::where", source=ADV)
+def where(condition):
+    return call("aten::nonzero_numpy", condition)
+
+
+@register("aten::nonzero_numpy", kind=COMPOSITE, native="at::native::nonzero_numpy",
+          source=ADV)
+def nonzero_numpy(self):
+    nz = call("aten::nonzero", self)
+    return call("aten::unbind", nz, 1)
+
+
+@register("aten::unbind", kind=COMPOSITE, native="at::native::unbind",
+          source="aten/src/ATen/native/TensorShape.cpp")
+def unbind(self, dim: int = 0):
+    dim = S.maybe_wrap_dim(dim, self.dim())
+    return tuple(call("aten::select", self, dim, i) for i in range(self._sizes[dim]))
