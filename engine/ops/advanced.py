@@ -171,43 +171,71 @@ def _advanced_index(src, indices: list) -> AdvancedIndex:
                          dims_before, dims_after)
 
 
+def _base_offsets(src) -> np.ndarray | int:
+    """Storage offset of each element of the restrided source: its indexed dims have
+    stride 0, so often this is one number (the storage offset)."""
+    if not any(st for st, n in zip(src._strides, src._sizes) if n > 1):
+        return src._offset
+    return storage_offsets(src._sizes, src._strides, src._offset).reshape(src._sizes)
+
+
 def _linear_offsets(info: AdvancedIndex, shape: tuple[int, ...]) -> np.ndarray:
     """Storage offset of every element of the iteration, as cpu_index_kernel's Indexer
     computes it: the restrided base offset plus index * stride for each indexed dim."""
-    src = info.src
     # The offsets are one int64 per element of the iteration: guard them like storage.
     MemoryLimit.check(S.numel(shape) * 8)
-    offsets = np.broadcast_to(
-        storage_offsets(src._sizes, src._strides, src._offset).reshape(src._sizes), shape)
     values = [np.broadcast_to(index._array(), shape) for index in info.indices]
-    bad = [(v < -size) | (v >= size) for v, size in zip(values, info.indexed_sizes)]
-    if any(b.any() for b in bad):
-        # The kernel checks element by element, each indexer in turn: report the first
-        # bad element in iteration order, and the first indexer that is bad there.
-        anybad = np.logical_or.reduce([b.reshape(-1) for b in bad])
-        first = int(np.argmax(anybad))
-        for j, b in enumerate(bad):
-            if b.reshape(-1)[first]:
-                value = int(values[j].reshape(-1)[first])
-                raise torch_error(IndexError, f"index {value} is out of bounds for dimension "
-                                              f"{j} with size {info.indexed_sizes[j]}")
-    for v, size, stride in zip(values, info.indexed_sizes, info.indexed_strides):
-        offsets = offsets + np.where(v < 0, v + size, v) * stride
-    return np.asarray(offsets, dtype=np.int64)
+    wrap = []
+    for v, size in zip(values, info.indexed_sizes):
+        if not v.size:
+            wrap.append(False)
+            continue
+        lo, hi = int(v.min()), int(v.max())
+        if lo < -size or hi >= size:
+            _raise_out_of_bounds(values, info.indexed_sizes)
+        wrap.append(lo < 0)
+    offsets = np.zeros(shape, dtype=np.int64)
+    offsets += _base_offsets(info.src)
+    for v, size, stride, neg in zip(values, info.indexed_sizes, info.indexed_strides, wrap):
+        if neg:
+            v = np.where(v < 0, v + size, v)
+        if stride == 1:
+            offsets += v
+        else:
+            offsets += v * np.int64(stride)
+    return offsets
+
+
+def _raise_out_of_bounds(values: list, sizes: list[int]) -> None:
+    """The kernel checks element by element, each indexer in turn: report the first bad
+    element in iteration order, and the first indexer that is bad there."""
+    bad = [(v < -n) | (v >= n) for v, n in zip(values, sizes)]
+    anybad = np.logical_or.reduce([b.reshape(-1) for b in bad])
+    first = int(np.argmax(anybad))
+    for j, b in enumerate(bad):
+        if b.reshape(-1)[first]:
+            value = int(values[j].reshape(-1)[first])
+            raise torch_error(IndexError, f"index {value} is out of bounds for dimension "
+                                          f"{j} with size {sizes[j]}")
 
 
 def _offset_formulas(info: AdvancedIndex, shape: tuple[int, ...], offsets: np.ndarray,
                      limit: int = 8) -> list[str]:
     """The arithmetic of the first few offsets: ``base + i0*s0 + i1*s1 = offset``."""
+    n = min(limit, offsets.size)
+    positions = np.unravel_index(np.arange(n), shape) if shape else ()
     src = info.src
-    base = np.broadcast_to(
-        storage_offsets(src._sizes, src._strides, src._offset).reshape(src._sizes), shape)
-    values = [np.broadcast_to(i._array(), shape).reshape(-1) for i in info.indices]
+    base = src._offset + sum(p * st for p, st in zip(positions, src._strides)) \
+        if shape else np.full(n, src._offset)
+    base = np.broadcast_to(np.asarray(base, dtype=np.int64), (n,))
+    values = [np.broadcast_to(i._array(), shape)[positions] if shape else
+              np.broadcast_to(i._array(), (n,)) for i in info.indices]
+    flat = offsets.reshape(-1)
     out = []
-    for k in range(min(limit, offsets.size)):
-        terms = [str(int(base.reshape(-1)[k]))] + [
-            f"{int(v[k])}*{stride}" for v, stride in zip(values, info.indexed_strides)]
-        out.append(" + ".join(terms) + f" = {int(offsets.reshape(-1)[k])}")
+    for k in range(n):
+        terms = [str(int(base[k]))] + [f"{int(v[k])}*{stride}"
+                                       for v, stride in zip(values, info.indexed_strides)]
+        out.append(" + ".join(terms) + f" = {int(flat[k])}")
     if offsets.size > limit:
         out.append(f"... ({offsets.size} in all)")
     return out
@@ -251,9 +279,13 @@ def index(self, indices: list):
                    "read that element", numel=out.numel()) as s:
         if not self.is_meta:
             offsets = _linear_offsets(info, shape)
-            out._array(write=True)[...] = _flat(self)[offsets]
-            s.set(offsets=_offset_formulas(info, shape, offsets),
-                  read=_touched_offsets(self._storage, offsets))
+            dest = out._array(write=True)
+            if dest.flags.c_contiguous:
+                np.take(_flat(self), offsets, out=dest)  # one pass, no temporary
+            else:
+                dest[...] = _flat(self)[offsets]
+            s.set(offsets=lambda: _offset_formulas(info, shape, offsets),
+                  read=lambda: _touched_offsets(self._storage, offsets))
         s.set_result(out)
     return out
 
@@ -302,8 +334,8 @@ def _index_put_impl_(self, indices: list, value, accumulate: bool = False,
                 np.add.at(flat, offsets.reshape(-1), vals.reshape(-1))
             else:
                 flat[offsets] = vals
-            s.set(offsets=_offset_formulas(info, shape, offsets),
-                  written=_touched_offsets(self._storage, offsets))
+            s.set(offsets=lambda: _offset_formulas(info, shape, offsets),
+                  written=lambda: _touched_offsets(self._storage, offsets))
     return self
 
 
