@@ -194,15 +194,24 @@ def _linear_offsets(info: AdvancedIndex, shape: tuple[int, ...]) -> np.ndarray:
         if lo < -size or hi >= size:
             _raise_out_of_bounds(values, info.indexed_sizes)
         wrap.append(lo < 0)
-    offsets = np.zeros(shape, dtype=np.int64)
-    offsets += _base_offsets(info.src)
-    for v, size, stride, neg in zip(values, info.indexed_sizes, info.indexed_strides, wrap):
+    offsets = np.empty(shape, dtype=np.int64)
+    tmp = None
+    for j, (v, size, stride, neg) in enumerate(zip(values, info.indexed_sizes,
+                                                   info.indexed_strides, wrap)):
         if neg:
             v = np.where(v < 0, v + size, v)
-        if stride == 1:
+        if j == 0:
+            np.multiply(v, np.int64(stride), out=offsets)
+        elif stride == 1:
             offsets += v
         else:
-            offsets += v * np.int64(stride)
+            if tmp is None:
+                tmp = np.empty(shape, dtype=np.int64)
+            np.multiply(v, np.int64(stride), out=tmp)
+            offsets += tmp
+    base = _base_offsets(info.src)
+    if not (isinstance(base, int) and base == 0):
+        offsets += base
     return offsets
 
 
