@@ -20,7 +20,10 @@ import numpy as np
 from . import dtypes as D
 from . import strides as S
 from .device import Size, device as Device
+from tracer import recorder
+
 from .dispatcher import call
+from .fastpath import basic_view
 from .errors import torch_error
 from .storage import Storage, UntypedStorage
 
@@ -250,6 +253,10 @@ class Tensor:
 
     # -- indexing (torch/csrc/autograd/python_variable_indexing.cpp) --------------
     def __getitem__(self, index: Any) -> "Tensor":
+        if recorder._TRACE is None and not self.requires_grad:
+            view = basic_view(self, index)  # same geometry, no steps to record
+            if view is not None:
+                return view
         from .binding import THPVariable_getitem
         return THPVariable_getitem(self, index)
 

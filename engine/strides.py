@@ -396,3 +396,31 @@ def compute_storage_nbytes_checked(sizes: Sequence[int], strides: Sequence[int],
         raise torch_error(RuntimeError, f"Storage size calculation overflowed with sizes="
                                         f"{fmt_sizes(sizes)} and strides={fmt_sizes(strides)}")
     return total
+
+
+def slice_bounds(size: int, start: int | None, end: int | None) -> tuple[int, int]:
+    """at::native::slice's clamping of start and end to ``[0, size]``.
+
+    >>> slice_bounds(3, 1, 2**63 - 1), slice_bounds(5, -2, None), slice_bounds(4, 3, 1)
+    ((1, 3), (3, 5), (3, 3))
+    """
+    start_val = 0 if start is None else int(start)
+    end_val = 2**63 - 1 if end is None else int(end)
+    if start_val == 2**63 - 1:
+        start_val = 0
+    if start_val < 0:
+        start_val += size
+    if end_val < 0:
+        end_val += size
+    start_val = min(max(start_val, 0), size)
+    end_val = start_val if end_val < start_val else min(end_val, size)
+    return start_val, end_val
+
+
+def unsqueeze_stride(sizes: Sequence[int], strides: Sequence[int], dim: int) -> int:
+    """inferUnsqueezeGeometry: the new size-1 dim's stride.
+
+    >>> unsqueeze_stride((3, 4), (4, 1), 0), unsqueeze_stride((3, 4), (4, 1), 2)
+    (12, 1)
+    """
+    return 1 if dim >= len(sizes) else sizes[dim] * strides[dim]

@@ -114,3 +114,19 @@ def test_setitem_scalar_matches_torch(data, value, bare):
     ours = outcome(engine, arr, view, index, bare, value)
     theirs = outcome(torch, arr, view, index, bare, value)
     assert ours == theirs, (arr.shape, view, index, value)
+
+
+@settings(max_examples=800, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data(), bare=st.booleans())
+def test_fast_path_equals_the_recorded_path(data, bare):
+    """Without a recorder basic indexing takes engine.fastpath; with one, every step.
+    Both must produce the same tensor (or the same error)."""
+    from tracer import record
+
+    arr, view, _ = data.draw(base_arrays())
+    index = tuple(data.draw(index_tuples(arr.shape)))
+    unrecorded = outcome(engine, arr, view, index, bare)
+    with record():
+        recorded = outcome(engine, arr, view, index, bare)
+    assert unrecorded == recorded

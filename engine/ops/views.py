@@ -83,17 +83,8 @@ def slice_(self, dim: int = 0, start: int | None = None, end: int | None = None,
         raise torch_error(IndexError, "slice() cannot be applied to a 0-dim tensor.")
     dim = S.maybe_wrap_dim(dim, ndim)
     sizes, strides = list(self._sizes), list(self._strides)
-    start_val = 0 if start is None else int(start)
-    end_val = INT64_MAX if end is None else int(end)
     check(step > 0, RuntimeError, "slice step must be positive")
-    if start_val == INT64_MAX:
-        start_val = 0
-    if start_val < 0:
-        start_val += sizes[dim]
-    if end_val < 0:
-        end_val += sizes[dim]
-    start_val = min(max(start_val, 0), sizes[dim])
-    end_val = start_val if end_val < start_val else min(end_val, sizes[dim])
+    start_val, end_val = S.slice_bounds(sizes[dim], start, end)
     offset = self._offset + start_val * strides[dim]
     length = end_val - start_val
     with _geometry("slice geometry", lambda: f"dim {dim}: start clamped to {start_val}, end "
@@ -109,7 +100,7 @@ def unsqueeze(self, dim: int):
     dim = S.maybe_wrap_dim(dim, self.dim() + 1)
     sizes, strides = list(self._sizes), list(self._strides)
     # inferUnsqueezeGeometry: the new dim's stride is size*stride of the dim it precedes.
-    new_stride = 1 if dim >= self.dim() else sizes[dim] * strides[dim]
+    new_stride = S.unsqueeze_stride(sizes, strides, dim)
     with _geometry("inferUnsqueezeGeometry", lambda: f"insert a dim of size 1 at {dim} "
                    f"(stride {new_stride}: it is never stepped over)", dim=dim):
         sizes.insert(dim, 1)
