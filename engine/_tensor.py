@@ -375,6 +375,12 @@ class Tensor:
     def nonzero(self) -> "Tensor":
         return call("aten::nonzero", self)
 
+    def masked_select(self, mask: "Tensor") -> "Tensor":
+        return call("aten::masked_select", self, mask)
+
+    def sum(self) -> "Tensor":
+        return call("aten::sum", self)
+
     def transpose(self, dim0: int, dim1: int) -> "Tensor":
         return call("aten::transpose", self, dim0, dim1)
 

@@ -49,7 +49,7 @@ TORCH_FUNCTIONS: dict[str, Callable[..., Any]] = {
         "randint", "randperm", "arange", "eye", "empty_like", "zeros_like", "ones_like",
         "full_like", "rand_like", "randn_like", "randint_like", "manual_seed", "gather",
         "index_select", "scatter", "scatter_add", "take", "masked_fill", "nonzero", "permute",
-        "squeeze", "narrow", "flatten", "transpose", "where")
+        "squeeze", "narrow", "flatten", "transpose", "where", "masked_select")
 }
 TORCH_CONSTANTS: dict[str, Any] = {d.name: d for d in D.ALL} | {
     "half": D.float16, "float": D.float32, "double": D.float64, "long": D.int64,
@@ -63,7 +63,7 @@ TENSOR_METHODS = frozenset({
     "index_put", "is_contiguous", "element_size", "is_floating_point", "to", "contiguous",
     "t", "transpose", "permute", "squeeze", "narrow", "flatten", "index_select", "gather",
     "scatter", "scatter_", "scatter_add", "scatter_add_", "take", "masked_fill",
-    "masked_fill_", "nonzero",
+    "masked_fill_", "nonzero", "masked_select", "sum",
 })
 TENSOR_ATTRIBUTES = frozenset({"shape", "dtype", "device", "ndim", "is_meta",
                                "requires_grad"})

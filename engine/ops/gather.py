@@ -239,3 +239,65 @@ def nonzero_numpy(self):
 def unbind(self, dim: int = 0):
     dim = S.maybe_wrap_dim(dim, self.dim())
     return tuple(call("aten::select", self, dim, i) for i in range(self._sizes[dim]))
+
+
+@register("aten::sum", kind=FUNCTIONAL, native="at::native::sum (structured)",
+          source="aten/src/ATen/native/ReduceOps.cpp")
+def sum_(self):
+    """A full reduction: integers and bools are summed as int64."""
+    if self.dtype.is_floating_point:
+        from ..errors import Refused
+        # torch adds floats in a cascade of vectorised partial sums; a different order
+        # gives different last bits, and tidx shows only what torch computes
+        raise Refused("sum() of a floating tensor is not modelled yet (torch's cascade "
+                      "summation order); sums of integer and bool tensors are")
+    out_dtype = self.dtype if self.dtype.is_floating_point else D.int64
+    out = memory.empty_generic((), out_dtype, self._device_type)
+    with span("make_reduction", "kernel", source="aten/src/ATen/native/ReduceOpsUtils.h",
+              note="the 0-dim result is viewed with the input's shape and stride 0 everywhere, "
+                   "so every input element lands on it"):
+        call("aten::as_strided", out, self._sizes, (0,) * self.dim(), None)
+    src = self if self.dtype is out_dtype else call("aten::to", self, out_dtype)
+    call("aten::fill_", out, 0)
+    with span("sum_kernel", "kernel", source="aten/src/ATen/native/cpu/SumKernel.cpp",
+              note="add every element into the result") as s:
+        if not self.is_meta:
+            out._array(write=True)[...] = src._array().sum(dtype=out_dtype.np)
+        s.set_result(out)
+    return out
+
+
+@register("aten::masked_select", kind=FUNCTIONAL, native="at::native::masked_select_cpu",
+          source=ADV)
+def masked_select(self, mask):
+    result = call("aten::empty", (0,), dtype=self.dtype, device=self._device_type)
+    check(mask.dtype is D.bool, RuntimeError, "masked_select: expected BoolTensor for mask")
+    m, src = mask, self
+    if mask._sizes != self._sizes:
+        shape = S.broadcast_shapes(mask._sizes, self._sizes)
+        if shape is None:
+            from .pointwise import _broadcast_error
+            raise _broadcast_error(mask._sizes, self._sizes)
+        m = call("aten::expand", mask, shape)
+        src = call("aten::expand", self, shape)
+    shape = src._sizes
+    numel = call("aten::item", call("aten::sum", m))
+    resize_native(result, (numel,))
+    if numel == 0:
+        return result
+    call("aten::as_strided", result, shape, (0,) * len(shape), None)
+    serial = self.numel() < 32768 and src.is_contiguous() and m.is_contiguous()
+    if not serial:
+        with span("masked_select: prefix sum", "kernel", source=ADV,
+                  note="not contiguous: a prefix sum of the mask gives each selected element "
+                       "its output slot, so the kernel can run in any order"):
+            mask_long = call("aten::empty", shape, dtype=D.int64, device=self._device_type)
+            call("aten::copy_", mask_long, m)
+            call("aten::empty", shape, dtype=D.int64, device=self._device_type)
+    with span("masked_select_kernel", "kernel", source="aten/src/ATen/native/cpu/IndexKernel.cpp",
+              note="walk self in logical order; every element whose mask is True goes to the "
+                   "next output slot", serial=serial) as s:
+        if not self.is_meta:
+            result._array(write=True)[...] = src._array()[m._array()]
+        s.set_result(result)
+    return result
