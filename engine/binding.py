@@ -111,10 +111,7 @@ def valueToTensor(self, value: Any):
 
 def _options_string(self) -> str:
     """torch::utils::options_to_string: e.g. ``torch.LongTensor``."""
-    names = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short", "int32": "Int",
-             "int64": "Long", "float16": "Half", "float32": "Float", "float64": "Double"}
-    prefix = "torch." if self._device_type == "cpu" else f"torch.{self._device_type}."
-    return f"{prefix}{names[self.dtype.name]}Tensor"
+    return D.legacy_type_name(self.dtype, self._device_type)
 
 
 def treatSequenceAsTuple(index: Any) -> bool:

@@ -54,6 +54,32 @@ _BY_NP = {d.np: d for d in ALL}
 default_float = float32
 
 
+_LEGACY = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short", "int32": "Int",
+           "int64": "Long", "float16": "Half", "float32": "Float", "float64": "Double"}
+
+
+def legacy_type_name(d: dtype, device: str = "cpu") -> str:
+    """Tensor::toString(), the legacy type name messages print: ``torch.LongTensor``.
+
+    >>> legacy_type_name(int64), legacy_type_name(float32, "meta")
+    ('torch.LongTensor', 'torch.meta.FloatTensor')
+    """
+    prefix = "torch." if device == "cpu" else f"torch.{device}."
+    return f"{prefix}{_LEGACY[d.name]}Tensor"
+
+
+def tensor_to_string(d: dtype, device: str = "cpu") -> str:
+    """Tensor::toString(): a legacy name on CPU, except bool; else Backend+Scalar+Type.
+
+    >>> tensor_to_string(int64), tensor_to_string(bool), tensor_to_string(float32, "meta")
+    ('torch.LongTensor', 'CPUBoolType', 'MetaFloatType')
+    """
+    if device == "cpu" and d is not bool:
+        return legacy_type_name(d, device)
+    backend = "CPU" if device == "cpu" else device.capitalize()
+    return f"{backend}{_LEGACY[d.name]}Type"
+
+
 def from_name(name: str) -> dtype:
     return _BY_NAME[name]
 

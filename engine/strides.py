@@ -215,7 +215,8 @@ def compute_view_strides(oldshape: Sequence[int], oldstride: Sequence[int],
 
 
 def infer_expand_geometry(sizes: Sequence[int], strides: Sequence[int],
-                          target: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+                          target: Sequence[int], type_name: str = "torch.FloatTensor"
+                          ) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """inferExpandGeometry (aten/src/ATen/ExpandUtils.cpp): new dims get stride 0.
 
     >>> infer_expand_geometry((3, 1), (1, 1), (2, 3, 4))
@@ -223,8 +224,9 @@ def infer_expand_geometry(sizes: Sequence[int], strides: Sequence[int],
     """
     ndim, tdim = len(sizes), len(target)
     check(tdim >= ndim, RuntimeError,
-          f"expand({_shape_str(sizes)}, size={list(target)}): the number of sizes provided "
-          f"({tdim}) must be greater or equal to the number of dimensions in the tensor ({ndim})")
+          f"expand({type_name}{{{fmt_sizes(sizes)}}}, size={list(target)}): the number of "
+          f"sizes provided ({tdim}) must be greater or equal to the number of dimensions in "
+          f"the tensor ({ndim})")
     out_sizes, out_strides = [0] * tdim, [0] * tdim
     for i in range(tdim - 1, -1, -1):
         offset = ndim - 1 - (tdim - 1 - i)
@@ -244,10 +246,6 @@ def infer_expand_geometry(sizes: Sequence[int], strides: Sequence[int],
             stride = 0
         out_sizes[i], out_strides[i] = target_size, stride
     return tuple(out_sizes), tuple(out_strides)
-
-
-def _shape_str(sizes: Sequence[int]) -> str:
-    return "torch.Size([" + ", ".join(map(str, sizes)) + "])"
 
 
 def broadcast_shapes(*shapes: Sequence[int]) -> tuple[int, ...] | None:

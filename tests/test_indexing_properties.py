@@ -130,3 +130,27 @@ def test_fast_path_equals_the_recorded_path(data, bare):
     with record():
         recorded = outcome(engine, arr, view, index, bare)
     assert unrecorded == recorded
+
+
+@st.composite
+def value_tensors(draw):
+    """A value to assign: a small tensor of some shape and dtype (often not matching)."""
+    shape = tuple(draw(st.lists(st.integers(0, 3), min_size=0, max_size=3)))
+    dtype = draw(st.sampled_from(DTYPES))
+    n = int(np.prod(shape)) if shape else 1
+    return (np.arange(n, dtype=np.int64).reshape(shape) % 5).astype(np.dtype(dtype))
+
+
+@SETTINGS
+@given(data=st.data(), bare=st.booleans())
+def test_setitem_tensor_value_matches_torch(data, bare):
+    torch = require_torch()
+    arr, view, _ = data.draw(base_arrays())
+    index = tuple(data.draw(index_tuples(arr.shape)))
+    value = data.draw(value_tensors())
+
+    def run(lib):
+        flat = lib.tensor(value.reshape(-1).tolist(), dtype=getattr(lib, str(value.dtype)))
+        return outcome(lib, arr, view, index, bare, flat.reshape(value.shape))
+
+    assert run(engine) == run(torch), (arr.shape, view, index, value.shape, value.dtype)

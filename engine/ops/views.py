@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from tracer.recorder import span
 
+from .. import dtypes as D
 from .. import strides as S
 from ..dispatcher import COMPOSITE, VIEW, call, register
 from ..errors import check, torch_error
@@ -112,7 +113,8 @@ def unsqueeze(self, dim: int):
 def expand(self, size: Sequence[int]):
     with _geometry("inferExpandGeometry", "broadcast dims get stride 0: one element read "
                    "many times, nothing copied", size=list(size)) as s:
-        sizes, strides = S.infer_expand_geometry(self._sizes, self._strides, size)
+        sizes, strides = S.infer_expand_geometry(
+            self._sizes, self._strides, size, D.tensor_to_string(self.dtype, self._device_type))
         s.set(strides=list(strides))
     return call("aten::as_strided", self, sizes, strides, None)
 
