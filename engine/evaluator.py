@@ -129,7 +129,7 @@ _ALLOWED_EXPR = (ast.Constant, ast.Name, ast.List, ast.Tuple, ast.Slice, ast.Sub
                  ast.Call, ast.Attribute, ast.UnaryOp, ast.BinOp, ast.keyword, ast.Load,
                  ast.Store, ast.USub, ast.UAdd, ast.Not, ast.Add, ast.Sub, ast.Mult, ast.Div,
                  ast.FloorDiv, ast.Mod, ast.Pow, ast.Compare, ast.Gt, ast.GtE, ast.Lt,
-                 ast.LtE, ast.Eq, ast.NotEq, ast.BitAnd, ast.BitOr, ast.Invert)
+                 ast.LtE, ast.Eq, ast.NotEq, ast.BitAnd, ast.BitOr, ast.Invert, ast.Starred)
 
 
 def _check_statement(node: ast.stmt) -> None:
@@ -297,10 +297,25 @@ class Evaluator:
         return self.lookup(node.id)
 
     def _e_List(self, node: ast.List) -> list:
-        return [self.eval_expr(e) for e in node.elts]
+        return self._elements(node.elts)
 
     def _e_Tuple(self, node: ast.Tuple) -> tuple:
-        return tuple(self.eval_expr(e) for e in node.elts)
+        return tuple(self._elements(node.elts))
+
+    def _elements(self, elts: list[ast.expr]) -> list:
+        out: list[Any] = []
+        for e in elts:
+            if isinstance(e, ast.Starred):
+                seq = self.eval_expr(e.value)
+                if not isinstance(seq, (list, tuple)):
+                    raise Refused(f"* unpacks lists and tuples only (got {_type_name(seq)})")
+                out.extend(seq)
+            else:
+                out.append(self.eval_expr(e))
+        return out
+
+    def _e_Starred(self, node: ast.Starred) -> Any:
+        raise Refused(f"line {node.lineno}: * unpacking is allowed in calls and lists only")
 
     def _e_Slice(self, node: ast.Slice) -> slice:
         part = lambda n: None if n is None else self.eval_expr(n)  # noqa: E731
@@ -325,7 +340,15 @@ class Evaluator:
         if not callable(fn) or not (getattr(fn, "_tidx_allowed", False)
                                     or _is_bound_allowed(fn)):
             raise Refused(f"'{ast.unparse(node.func)}' cannot be called")
-        args = [self.eval_expr(a) for a in node.args]
+        args: list[Any] = []
+        for a in node.args:
+            if isinstance(a, ast.Starred):  # f(*prefix): only lists and tuples unpack
+                seq = self.eval_expr(a.value)
+                if not isinstance(seq, (list, tuple)):
+                    raise Refused(f"* unpacks lists and tuples only (got {_type_name(seq)})")
+                args.extend(seq)
+            else:
+                args.append(self.eval_expr(a))
         kwargs = {k.arg: self.eval_expr(k.value) for k in node.keywords}
         try:
             return fn(*args, **kwargs)
@@ -377,6 +400,9 @@ class Evaluator:
         op = type(node.op).__name__
         if isinstance(left, Tensor) or isinstance(right, Tensor):
             return self._tensor_binop(op, left, right)
+        if op in ("Mult", "Add") and (isinstance(left, (list, tuple)) or
+                                      isinstance(right, (list, tuple))):
+            return _sequence_op(op, left, right)
         a, b = _number(left, op), _number(right, op)
         if isinstance(node.op, ast.Pow) and isinstance(a, int) and isinstance(b, int):
             if b > 0 and abs(a) > 1 and b * math.log2(abs(a)) > MAX_INT_BITS:
@@ -407,6 +433,33 @@ _BINOPS: dict[str, Callable[[Any, Any], Any]] = {
     "Div": lambda a, b: a / b, "FloorDiv": lambda a, b: a // b, "Mod": lambda a, b: a % b,
     "Pow": lambda a, b: a ** b, "BitAnd": lambda a, b: a & b, "BitOr": lambda a, b: a | b,
 }
+
+
+#: Longest list ``[1] * n`` or ``a + b`` may build (shapes and index lists are short).
+MAX_SEQUENCE = 10_000
+
+
+def _sequence_op(op: str, left: Any, right: Any) -> Any:
+    """``[1] * k`` and ``prefix + [3]``, as arange_at_dim in seed 004 writes them."""
+    if op == "Add":
+        if type(left) is not type(right):
+            raise torch_error(TypeError, f"can only concatenate {type(left).__name__} (not "
+                                         f"\"{type(right).__name__}\") to "
+                                         f"{type(left).__name__}")
+        result = left + right
+    else:
+        seq, n = (left, right) if isinstance(left, (list, tuple)) else (right, left)
+        if isinstance(n, bool) or not isinstance(n, int):
+            raise torch_error(TypeError, f"can't multiply sequence by non-int of type "
+                                         f"'{type(n).__name__}'")
+        if len(seq) * max(n, 0) > MAX_SEQUENCE:
+            raise Refused(f"a list of {len(seq) * n} elements is longer than tidx builds "
+                          f"({MAX_SEQUENCE})")
+        result = seq * n
+    if len(result) > MAX_SEQUENCE:
+        raise Refused(f"a list of {len(result)} elements is longer than tidx builds "
+                      f"({MAX_SEQUENCE})")
+    return result
 
 
 def _number(value: Any, op: str) -> int | float:

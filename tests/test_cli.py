@@ -77,6 +77,8 @@ def test_pytorch_error_exits_1_and_shows_the_step_that_raised():
     "t.numpy().tofile('/tmp/x')",
     "torch.ops",
     "f'{t}'",
+    "[1] * 10**9",
+    "torch.zeros(*t)",
 ])
 def test_hostile_input_is_refused_with_one_line_and_exit_2(statement, tmp_path):
     res = run("explain", statement)
