@@ -54,8 +54,17 @@ _BY_NP = {d.np: d for d in ALL}
 default_float = float32
 
 
-_LEGACY = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short", "int32": "Int",
-           "int64": "Long", "float16": "Half", "float32": "Float", "float64": "Double"}
+_CPP = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short", "int32": "Int",
+        "int64": "Long", "float16": "Half", "float32": "Float", "float64": "Double"}
+
+
+def cpp_name(d: dtype) -> str:
+    """c10::toString(ScalarType), as errors print it: ``Long``, ``Float``.
+
+    >>> cpp_name(int64), cpp_name(uint8)
+    ('Long', 'Byte')
+    """
+    return _CPP[d.name]
 
 
 def legacy_type_name(d: dtype, device: str = "cpu") -> str:
@@ -65,7 +74,7 @@ def legacy_type_name(d: dtype, device: str = "cpu") -> str:
     ('torch.LongTensor', 'torch.meta.FloatTensor')
     """
     prefix = "torch." if device == "cpu" else f"torch.{device}."
-    return f"{prefix}{_LEGACY[d.name]}Tensor"
+    return f"{prefix}{_CPP[d.name]}Tensor"
 
 
 def tensor_to_string(d: dtype, device: str = "cpu") -> str:
@@ -77,7 +86,7 @@ def tensor_to_string(d: dtype, device: str = "cpu") -> str:
     if device == "cpu" and d is not bool:
         return legacy_type_name(d, device)
     backend = "CPU" if device == "cpu" else device.capitalize()
-    return f"{backend}{_LEGACY[d.name]}Type"
+    return f"{backend}{_CPP[d.name]}Type"
 
 
 def from_name(name: str) -> dtype:

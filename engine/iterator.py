@@ -82,16 +82,7 @@ def output_strides(shape: Sequence[int],
                 return 1
         return 0
 
-    # insertion sort with support for ambiguous comparisons (reorder_dimensions)
-    for i in range(1, ndim):
-        dim1 = i
-        for dim0 in range(i - 1, -1, -1):
-            cmp = should_swap(perm[dim0], perm[dim1])
-            if cmp > 0:
-                perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
-                dim1 = dim0
-            elif cmp < 0:
-                break
+    perm = S.sort_dims(perm, should_swap)
     if perm == list(range(ndim)):
         return S.contiguous_strides(shape)
     # compatible_stride over the permuted shape (no max(size, 1): zero sizes give 0)

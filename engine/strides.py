@@ -6,7 +6,7 @@ would do on paper.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .errors import check, torch_error
 
@@ -342,7 +342,6 @@ def infer_dense_strides(sizes: Sequence[int], strides: Sequence[int]) -> tuple[i
     ((1, 3), (2, 1))
     """
     ndim = len(sizes)
-    perm = list(range(ndim - 1, -1, -1))
 
     def should_swap(d0: int, d1: int) -> int:
         s0, s1 = strides[d0], strides[d1]
@@ -352,15 +351,7 @@ def infer_dense_strides(sizes: Sequence[int], strides: Sequence[int]) -> tuple[i
             return -1 if s0 < s1 else 1
         return 1 if sizes[d0] > sizes[d1] else 0
 
-    for i in range(1, ndim):
-        dim1 = i
-        for dim0 in range(i - 1, -1, -1):
-            cmp = should_swap(perm[dim0], perm[dim1])
-            if cmp > 0:
-                perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
-                dim1 = dim0
-            elif cmp < 0:
-                break
+    perm = sort_dims(list(range(ndim - 1, -1, -1)), should_swap)
     out, curr = [0] * ndim, 1
     for idx in perm:
         out[idx] = curr
@@ -422,3 +413,22 @@ def unsqueeze_stride(sizes: Sequence[int], strides: Sequence[int], dim: int) -> 
     (12, 1)
     """
     return 1 if dim >= len(sizes) else sizes[dim] * strides[dim]
+
+
+def sort_dims(perm: list[int], should_swap: Callable[[int, int], int]) -> list[int]:
+    """The insertion sort TensorIterator::reorder_dimensions and infer_dense_strides share:
+    ``should_swap`` may answer 0 ("ambiguous"), which keeps looking further left.
+
+    >>> sort_dims([2, 1, 0], lambda a, b: (a > b) - (a < b))
+    [0, 1, 2]
+    """
+    for i in range(1, len(perm)):
+        dim1 = i
+        for dim0 in range(i - 1, -1, -1):
+            cmp = should_swap(perm[dim0], perm[dim1])
+            if cmp > 0:
+                perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
+                dim1 = dim0
+            elif cmp < 0:
+                break
+    return perm

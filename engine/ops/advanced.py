@@ -21,11 +21,10 @@ from tracer.recorder import span
 from .. import dtypes as D
 from .. import memory
 from .. import strides as S
-from ..dispatcher import FUNCTIONAL, INPLACE, VIEW, call, register
+from ..dispatcher import FUNCTIONAL, INPLACE, call, register
 from ..errors import check, torch_error
 from ..iterator import output_strides
 from ..storage import MemoryLimit
-from .factories import _CPP_NAME
 from .touch import MAX_TOUCHED, storage_offsets
 
 ADV = "aten/src/ATen/native/TensorAdvancedIndexing.cpp"
@@ -328,8 +327,8 @@ def _index_put_impl_(self, indices: list, value, accumulate: bool = False,
               f"broadcast to indexing result of shape {S.fmt_sizes(shape)}")
         check(value.dtype is info.src.dtype, RuntimeError,
               f"Index put requires the source and destination dtypes match, got "
-              f"{_CPP_NAME[info.src.dtype.name]} for the destination and "
-              f"{_CPP_NAME[value.dtype.name]} for the source.")
+              f"{D.cpp_name(info.src.dtype)} for the destination and "
+              f"{D.cpp_name(value.dtype)} for the source.")
     verb = "add" if accumulate else "write"
     with span("cpu_index_put_kernel", "kernel", source=KERNEL,
               note=f"for every element: offset = base + sum(index_j * stride_j); {verb} the "
@@ -425,17 +424,3 @@ def as_strided_(self, size, stride, storage_offset):
     self._sizes, self._strides = tuple(size), tuple(stride)
     self._offset = 0 if storage_offset is None else storage_offset
     return self
-
-
-@register("aten::permute", kind=VIEW, native="at::native::permute",
-          source="aten/src/ATen/native/TensorShape.cpp")
-def permute(self, dims):
-    check(len(dims) == self.dim(), RuntimeError,
-          f"permute(sparse_coo): number of dimensions in the tensor input does not match the "
-          f"length of the desired ordering of dimensions i.e. input.dim() = {self.dim()} is "
-          f"not equal to len(dims) = {len(dims)}")
-    dims = [S.maybe_wrap_dim(d, self.dim()) for d in dims]
-    check(len(set(dims)) == len(dims), RuntimeError,
-          "permute(): duplicate dims are not allowed.")
-    return call("aten::as_strided", self, [self._sizes[d] for d in dims],
-                [self._strides[d] for d in dims], None)

@@ -19,13 +19,6 @@ from .. import strides as S
 from ..dispatcher import FACTORY, FUNCTIONAL, call, register
 
 FACTORIES = "aten/src/ATen/native/TensorFactories.cpp"
-DISTRIBUTIONS = "aten/src/ATen/native/Distributions.cpp"
-NORMAL_KERNEL = "aten/src/ATen/native/cpu/DistributionTemplates.h"
-
-#: at::toString(ScalarType) names used in "not implemented for" errors.
-_CPP_NAME = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short",
-             "int32": "Int", "int64": "Long", "float16": "Half", "float32": "Float",
-             "float64": "Double"}
 
 
 @register("aten::empty", kind=FACTORY, native="at::native::empty_cpu", source=FACTORIES,

@@ -21,7 +21,6 @@ from .. import memory
 from .. import strides as S
 from ..dispatcher import FUNCTIONAL, call, register
 from ..errors import torch_error
-from .random import CPP_NAME
 
 BINARY = "aten/src/ATen/native/BinaryOps.cpp"
 UNARY = "aten/src/ATen/native/UnaryOps.cpp"
@@ -113,7 +112,7 @@ def _binary(name: str, a: Any, b: Any, fn: Callable[[Any, Any], Any], *,
     common = compute_dtype(result_type([a, b]))
     if not allowed(common):
         raise torch_error(NotImplementedError, f'"{kernel}" not implemented for '
-                                               f"'{CPP_NAME[common.name]}'")
+                                               f"'{D.cpp_name(common)}'")
     shapes = [op._sizes for op in (a, b) if not isinstance(op, Wrapped)]
     shape = S.broadcast_shapes(*shapes)
     if shape is None:
@@ -195,7 +194,7 @@ def _unary(name: str, fn: Callable[[Any], Any], allowed: Callable[[D.dtype], boo
                                             "use the `~` or `logical_not()` operator instead.")
         if not allowed(self.dtype):
             raise torch_error(NotImplementedError, f'"{kernel_name}" not implemented for '
-                                                   f"'{CPP_NAME[self.dtype.name]}'")
+                                                   f"'{D.cpp_name(self.dtype)}'")
         out = memory.empty_generic(self._sizes, self.dtype, self._device_type)
         with span(f"{name}_kernel", "kernel", source=UNARY, note="one vectorised loop") as s:
             if not self.is_meta:

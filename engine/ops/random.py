@@ -25,10 +25,6 @@ FACTORIES = "aten/src/ATen/native/TensorFactories.cpp"
 DISTRIBUTIONS = "aten/src/ATen/native/Distributions.cpp"
 KERNELS = "aten/src/ATen/native/cpu/DistributionTemplates.h"
 
-#: at::toString(ScalarType) names used in "not implemented for" errors.
-CPP_NAME = {"bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short",
-            "int32": "Int", "int64": "Long", "float16": "Half", "float32": "Float",
-            "float64": "Double"}
 
 
 def _num(x: float) -> str:
@@ -77,7 +73,7 @@ def normal_(self, mean: float = 0.0, std: float = 1.0):
         return self
     if not self.dtype.is_floating_point:
         raise torch_error(NotImplementedError, f'"normal_kernel_cpu" not implemented for '
-                                               f"'{CPP_NAME[self.dtype.name]}'")
+                                               f"'{D.cpp_name(self.dtype)}'")
     from .. import rng
 
     gen = G.default_generator()
@@ -101,7 +97,7 @@ def uniform_(self, low: float = 0.0, high: float = 1.0):
         return self
     if not self.dtype.is_floating_point:
         raise torch_error(NotImplementedError, f'"check_uniform_bounds" not implemented for '
-                                               f"'{CPP_NAME[self.dtype.name]}'")
+                                               f"'{D.cpp_name(self.dtype)}'")
     if low > high:
         raise torch_error(RuntimeError, f"uniform_ expects to return a [from, to) range, but "
                                         f"found from={_num(low)} > to={_num(high)}")

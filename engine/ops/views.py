@@ -244,3 +244,16 @@ def flatten(self, start_dim: int = 0, end_dim: int = -1):
         n *= s
     shape = list(self._sizes[:start]) + [n] + list(self._sizes[end + 1:])
     return reshape(self, shape)
+
+
+@register("aten::permute", kind=VIEW, native="at::native::permute", source=SHAPE)
+def permute(self, dims):
+    check(len(dims) == self.dim(), RuntimeError,
+          f"permute(sparse_coo): number of dimensions in the tensor input does not match the "
+          f"length of the desired ordering of dimensions i.e. input.dim() = {self.dim()} is "
+          f"not equal to len(dims) = {len(dims)}")
+    dims = [S.maybe_wrap_dim(d, self.dim()) for d in dims]
+    check(len(set(dims)) == len(dims), RuntimeError,
+          "permute(): duplicate dims are not allowed.")
+    return call("aten::as_strided", self, [self._sizes[d] for d in dims],
+                [self._strides[d] for d in dims], None)
