@@ -155,8 +155,8 @@ class Tensor:
 
     def __bool__(self) -> bool:
         if self.numel() != 1:
-            raise torch_error(RuntimeError, f"Boolean value of Tensor with more than one value "
-                                            f"is ambiguous")
+            raise torch_error(RuntimeError, "Boolean value of Tensor with more than one value "
+                                            "is ambiguous")
         return bool(self.item())
 
     def __index__(self) -> int:

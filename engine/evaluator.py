@@ -80,7 +80,7 @@ class Statement:
     comment: str | None = None  # the comment lines just above it in a file (its narrative)
     value: Any = None
     printed: list[str] = field(default_factory=list)
-    assigned: list[str] = field(default_factory=list)
+    assigned: list[str] = field(default_factory=list)  # names bound or written into
 
 
 def parse(text: str) -> list[Statement]:
@@ -205,6 +205,13 @@ def _check_expr(node: ast.AST) -> None:
             raise Refused(f"line {sub.lineno}: ** unpacking is not supported")
 
 
+def _root_name(node: ast.expr) -> str | None:
+    """The name a subscript target writes into: ``t`` for ``t[1:][0] = 2``."""
+    while isinstance(node, (ast.Subscript, ast.Attribute, ast.Call)):
+        node = node.func if isinstance(node, ast.Call) else node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
 def _tensor_operand(value: Any, op: str) -> Any:
     if isinstance(value, (Tensor, bool, int, float)):
         return value
@@ -272,7 +279,9 @@ class Evaluator:
                     st.assigned.append(target.id)
                 else:
                     self.assign_subscript(target, value)
-                    st.assigned.append(ast.unparse(target.value))
+                    root = _root_name(target)
+                    if root is not None:
+                        st.assigned.append(root)
             st.value = value if any(isinstance(t, ast.Name) for t in node.targets) else None
         finally:
             self._printed = None

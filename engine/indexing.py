@@ -269,18 +269,10 @@ def copy_to(dst, src) -> None:
             with span("expand_inplace", "kernel", source="aten/src/ATen/ExpandUtils.h",
                       note="broadcast the value to the destination's shape (stride-0 dims)"):
                 if src_view._sizes != dst._sizes:
-                    try:
-                        b_src = call("aten::expand", src_view, dst._sizes)
-                    except RuntimeError as exc:
-                        raise _setitem_expand_error(exc) from None
+                    b_src = call("aten::expand", src_view, dst._sizes)
                 else:
                     b_src = src_view
             call("aten::copy_", dst, b_src)
-
-
-def _setitem_expand_error(exc: RuntimeError) -> BaseException:
-    """expand_inplace names the caller ("setitem") in its message."""
-    return torch_error(RuntimeError, str(exc))
 
 
 def dispatch_index(self, indices: list) -> Any:

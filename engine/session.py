@@ -17,7 +17,6 @@ from .errors import Refused, is_torch_error
 from .evaluator import Evaluator, parse
 from .scope import BY_NAME
 from .storage import MemoryLimit
-from ._tensor import Tensor
 
 
 def _describe_value(trace, value: Any) -> dict[str, Any] | None:
@@ -58,7 +57,7 @@ def run(text: str, *, seed: int | None = None, max_bytes: int | None = None) -> 
                         "repr": repr(ev.names[n])} for n in new_defaults}
                 entry["bindings"] = {
                     name: _describe_value(trace, ev.names[name])
-                    for name in _shown_names(st, ev, new_defaults)}
+                    for name in _shown_names(st, ev)}
                 entry["result"] = _describe_value(trace, st.value) if not st.assigned else None
                 entry["printed"] = list(st.printed)
                 if entry["error"] is not None:
@@ -68,13 +67,7 @@ def run(text: str, *, seed: int | None = None, max_bytes: int | None = None) -> 
     return doc
 
 
-def _shown_names(st, ev: Evaluator, new_defaults: list[str]) -> list[str]:
-    """Names whose value a learner wants after the statement: what it assigned, and the
-    tensors it wrote into (``t`` after ``t[1, 2] = 3``)."""
-    names = []
-    for name in st.assigned:
-        base = name.split("[")[0].split(".")[0]
-        if base in ev.names and base not in names:
-            names.append(base)
-    return [n for n in names if isinstance(ev.names.get(n), (Tensor, int, float, bool))
-            or n in st.assigned]
+def _shown_names(st, ev: Evaluator) -> list[str]:
+    """Names whose value a learner wants after the statement: those it bound, and the
+    tensors it wrote into (``t`` after ``t[1, 2] = 3``), once each."""
+    return [n for n in dict.fromkeys(st.assigned) if n in ev.names]

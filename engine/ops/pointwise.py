@@ -47,7 +47,7 @@ def _operand(x: Any) -> Any:
         return x
     if isinstance(x, (bool, int, float)):
         if isinstance(x, int) and not isinstance(x, bool) and not -(2**63) <= x < 2**63:
-            raise torch_error(RuntimeError, f"Overflow when unpacking long long")
+            raise torch_error(RuntimeError, "Overflow when unpacking long long")
         return Wrapped(x)
     raise torch_error(TypeError, f"unsupported operand type: {type(x).__name__}")
 

@@ -81,7 +81,7 @@ def _arange_size(start: Any, end: Any, step: Any, dtype: D.dtype) -> int:
     else:
         size_d = math.ceil((float(end) - float(start)) / float(step))
     if not (size_d >= 0 and size_d <= 2**63 - 1):
-        raise torch_error(RuntimeError, f"invalid size, possible overflow?")
+        raise torch_error(RuntimeError, "invalid size, possible overflow?")
     return int(size_d)
 
 
