@@ -22,6 +22,7 @@ from tracer import recorder
 from . import dtypes as D
 from . import functions as F
 from . import pyargs as P
+from . import pypto
 from .device import Size
 from .errors import Refused, is_torch_error, torch_error
 from .scope import BY_NAME
@@ -42,6 +43,22 @@ class _Torch:
 
 
 TORCH = _Torch()
+
+
+class _Pypto:
+    """The value the name ``pypto`` evaluates to (seed 003's NPU library, emulated)."""
+
+    def __repr__(self) -> str:
+        return "<module 'pypto' (tidx emulation of seed 003)>"
+
+
+PYPTO = _Pypto()
+PYPTO_FUNCTIONS: dict[str, Callable[..., Any]] = {
+    name: getattr(pypto, name) for name in ("tensor", "from_engine", "index_select",
+                                            "set_vec_tile_shapes", "set_ub_size")
+}
+PYPTO_CONSTANTS: dict[str, Any] = {name: getattr(pypto, name) for name in (
+    "DT_FP32", "DT_FP16", "DT_BF16", "DT_INT16", "DT_INT8", "DT_INT32", "DT_INT64")}
 
 TORCH_FUNCTIONS: dict[str, Callable[..., Any]] = {
     name: getattr(F, name) for name in (
@@ -94,7 +111,7 @@ def parse(text: str) -> list[Statement]:
         where = f" (line {exc.lineno}, column {exc.offset})" if exc.lineno else ""
         raise Refused(f"syntax error: {exc.msg}{where}") from None
     out = []
-    known = set(BY_NAME) | {"torch", "print", "len"}
+    known = set(BY_NAME) | {"torch", "pypto", "print", "len"}
     lines = text.splitlines()
     for node in tree.body:
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and \
@@ -134,9 +151,10 @@ _ALLOWED_EXPR = (ast.Constant, ast.Name, ast.List, ast.Tuple, ast.Slice, ast.Sub
 
 def _check_statement(node: ast.stmt) -> None:
     if isinstance(node, ast.Import):
-        if [(a.name, a.asname) for a in node.names] not in ([("torch", None)],
-                                                             [("torch", "torch")]):
-            raise Refused(f"line {node.lineno}: only `import torch` is allowed")
+        if [(a.name, a.asname) for a in node.names] not in (
+                [("torch", None)], [("torch", "torch")], [("pypto", None)]):
+            raise Refused(f"line {node.lineno}: only `import torch` and `import pypto` are "
+                          "allowed")
         return
     if isinstance(node, ast.Expr):
         _check_expr(node.value)
@@ -169,7 +187,7 @@ def _check_names(node: ast.stmt, known: set[str]) -> None:
                               f"names: {', '.join(sorted(BY_NAME))})")
     for t in targets:
         if isinstance(t, ast.Name):
-            if t.id in ("torch", "print", "len"):
+            if t.id in ("torch", "pypto", "print", "len"):
                 raise Refused(f"line {t.lineno}: cannot rebind the name '{t.id}'")
             known.add(t.id)
 
@@ -243,6 +261,8 @@ class Evaluator:
             return self.names[name]
         if name == "torch":
             return TORCH
+        if name == "pypto":
+            return PYPTO
         if name == "print":
             return self._print
         if name in BUILTINS:
@@ -502,6 +522,13 @@ def resolve_attribute(obj: Any, attr: str) -> Any:
             return TORCH_CONSTANTS[attr]
         raise Refused(f"torch.{attr} is not available in tidx (available: "
                       f"{', '.join(sorted(TORCH_FUNCTIONS))} and the dtypes)")
+    if obj is PYPTO:
+        if attr in PYPTO_FUNCTIONS:
+            return PYPTO_FUNCTIONS[attr]
+        if attr in PYPTO_CONSTANTS:
+            return PYPTO_CONSTANTS[attr]
+        raise Refused(f"pypto.{attr} is not available in tidx (available: "
+                      f"{', '.join(sorted(PYPTO_FUNCTIONS))} and the DT_* types)")
     if isinstance(obj, Tensor):
         if attr in TENSOR_METHODS or attr in TENSOR_ATTRIBUTES:
             return getattr(obj, attr)
@@ -513,7 +540,7 @@ def resolve_attribute(obj: Any, attr: str) -> Any:
     raise Refused(f"attribute '{attr}' of {_type_name(obj)} is not available in tidx")
 
 
-for _fn in TORCH_FUNCTIONS.values():
+for _fn in (*TORCH_FUNCTIONS.values(), *PYPTO_FUNCTIONS.values()):
     _fn._tidx_allowed = True  # type: ignore[attr-defined]
 
 

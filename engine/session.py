@@ -13,6 +13,7 @@ from typing import Any
 from tracer import record
 
 from . import generator as G
+from . import pypto
 from .errors import Refused, is_torch_error
 from .evaluator import Evaluator, parse
 from .scope import BY_NAME
@@ -33,6 +34,7 @@ def run(text: str, *, seed: int | None = None, max_bytes: int | None = None) -> 
     recorded in the document (``statements[i].error``).
     """
     statements = parse(text)
+    pypto.reset()  # no TileShape or UB size carried over from an earlier run
     if max_bytes is not None:
         MemoryLimit.limit = max_bytes
     with record() as trace:
