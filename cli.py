@@ -12,11 +12,20 @@ import sys
 
 import click
 
-FORMATS = ("tree", "json")
+#: What ``explain --format`` prints; ``export`` writes these and the images too.
+FORMATS = ("tree", "json", "mermaid", "dot", "markdown")
+EXPORT_FORMATS = ("svg", "png", "pdf", "dot", "mermaid", "markdown", "json", "html")
+DIAGRAMS = ("sequence", "calls")
 
 
 class TidxBug(click.ClickException):
     exit_code = 3
+
+
+class Refused(click.ClickException):
+    """Something tidx cannot do as asked (an unwritable file, a missing renderer)."""
+
+    exit_code = 2
 
 
 def _parse_bytes(ctx: click.Context, param: click.Parameter, value: str | None) -> int | None:
@@ -46,43 +55,58 @@ def main() -> None:
     PyTorch's C++ path, and draw every step."""
 
 
-@main.command()
-@click.argument("statements", required=False)
-@click.option("-f", "--file", "source_file", type=click.File("r", encoding="utf-8"),
-              help="Read statements from a file ('-' for stdin); `import torch` lines and "
-                   "comments are fine, so the same file runs under real PyTorch.")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="tree", show_default=True,
-              help="How to draw the trace.")
-@click.option("--seed", type=int, default=None,
-              help="Seed the random generator (as torch.manual_seed). Default: random, "
-                   "like torch.")
-@click.option("--max-bytes", callback=_parse_bytes, default=None,
-              help="Memory limit checked before any allocation (default 1GiB).")
-@click.option("--no-notes", is_flag=True, help="Hide the one-sentence note of each step.")
-@click.option("--width", type=int, default=None, help="Terminal width for the tree.")
-def explain(statements: str | None, source_file, fmt: str, seed: int | None,
-            max_bytes: int | None, no_notes: bool, width: int | None) -> None:
-    """Run STATEMENTS (PyTorch syntax, ';' or newlines between them; '-' reads stdin)
-    and show every step.
+def statement_options(fn):
+    """STATEMENTS or -f FILE, and how to run them: shared by every command that runs."""
+    fn = click.option("--max-bytes", callback=_parse_bytes, default=None,
+                      help="Memory limit checked before any allocation (default 1GiB).")(fn)
+    fn = click.option("--seed", type=int, default=None,
+                      help="Seed the random generator (as torch.manual_seed). Default: "
+                           "random, like torch.")(fn)
+    fn = click.option("-f", "--file", "source_file", type=click.File("r", encoding="utf-8"),
+                      help="Read statements from a file ('-' for stdin); `import torch` lines "
+                           "and comments are fine, so the same file runs under real "
+                           "PyTorch.")(fn)
+    return click.argument("statements", required=False)(fn)
 
-    \b
-    Default names from the seeds are ready to use: t, rows, cols, a, b, x, ...
-    Example:  tidx explain "t[rows, cols] = 10"
-    """
-    from engine import session
-    from engine.errors import Refused
 
+def view_options(fn):
+    """What to show: the filters every format honours, and which diagram."""
+    fn = click.option("--diagram", type=click.Choice(DIAGRAMS), default="sequence",
+                      show_default=True,
+                      help="For dot/mermaid/images: the sequence diagram, or the nested "
+                           "calls as a tree.")(fn)
+    fn = click.option("--no-values", is_flag=True,
+                      help="Step names only: hide every step's key values and result.")(fn)
+    fn = click.option("--ops", "ops_only", is_flag=True,
+                      help="Only aten operators, nested as torch.profiler shows them.")(fn)
+    fn = click.option("--depth", type=click.IntRange(min=1), default=None,
+                      help="Show the call tree down to N levels.")(fn)
+    return click.option("--layers", default=None, metavar="LIST",
+                        help="Comma-separated layers to show: python, binding, indexing, "
+                             "dispatcher, kernel, memory, rng.")(fn)
+
+
+def _statements(statements: str | None, source_file) -> str:
     if (statements is None) == (source_file is None):
         raise click.UsageError("give STATEMENTS or -f FILE (one of them)")
     if source_file is not None:
         try:
-            statements = source_file.read()
+            return source_file.read()
         except UnicodeDecodeError:
             raise click.UsageError(f"{source_file.name} is not UTF-8 text") from None
-    elif statements == "-":
-        statements = click.get_text_stream("stdin").read()
+    if statements == "-":
+        return click.get_text_stream("stdin").read()
+    return statements
+
+
+def _run(statements: str | None, source_file, seed: int | None,
+         max_bytes: int | None) -> dict:
+    from engine import session
+    from engine.errors import Refused
+
+    text = _statements(statements, source_file)
     try:
-        doc = session.run(statements, seed=seed, max_bytes=max_bytes)
+        return session.run(text, seed=seed, max_bytes=max_bytes)
     except Refused as exc:
         raise click.UsageError(str(exc)) from None
     except RecursionError:
@@ -91,22 +115,91 @@ def explain(statements: str | None, source_file, fmt: str, seed: int | None,
         raise TidxBug(f"internal error (a bug in tidx, please report it): "
                       f"{type(exc).__name__}: {exc}") from None
 
-    if fmt == "json":
-        from tracer import render_json
-        click.echo(render_json.render(doc), nl=False)
-    else:
-        from rich.console import Console
 
-        from tracer import render_tree
-        console = Console(width=width, no_color="NO_COLOR" in os.environ or None,
-                          highlight=False, soft_wrap=False)
-        console.print(render_tree.render(doc, notes=not no_notes))
+def _filtered(doc: dict, layers: str | None, depth: int | None, ops_only: bool,
+              no_values: bool) -> dict:
+    from tracer import filters
+
+    try:
+        keep = filters.parse_layers(layers) if layers is not None else None
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--layers") from None
+    return filters.apply(doc, keep_layers=keep, max_depth=depth, ops_only=ops_only,
+                         values=not no_values)
+
+
+def _exit_if_raised(doc: dict) -> None:
     failed = next((st for st in doc["statements"] if st["error"]), None)
     if failed is not None:
         err = failed["error"]
         click.echo(f"tidx: {failed['source']!r} raised {err['type']}: {err['message']}",
                    err=True)
         sys.exit(1)
+
+
+@main.command()
+@statement_options
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="tree", show_default=True,
+              help="How to draw the trace.")
+@view_options
+@click.option("--no-notes", is_flag=True, help="Hide the one-sentence note of each step.")
+@click.option("--width", type=int, default=None, help="Terminal width for the tree.")
+def explain(statements: str | None, source_file, fmt: str, seed: int | None,
+            max_bytes: int | None, layers: str | None, depth: int | None, ops_only: bool,
+            no_values: bool, diagram: str, no_notes: bool, width: int | None) -> None:
+    """Run STATEMENTS (PyTorch syntax, ';' or newlines between them; '-' reads stdin)
+    and show every step.
+
+    \b
+    Default names from the seeds are ready to use: t, rows, cols, a, b, x, ...
+    Example:  tidx explain "t[rows, cols] = 10"
+    """
+    full = _run(statements, source_file, seed, max_bytes)
+    doc = _filtered(full, layers, depth, ops_only, no_values)
+    if fmt == "tree":
+        from rich.console import Console
+
+        from tracer import render_tree
+        console = Console(width=width, no_color="NO_COLOR" in os.environ or None,
+                          highlight=False, soft_wrap=False)
+        console.print(render_tree.render(doc, notes=not no_notes, full=full))
+    else:
+        from tracer import export
+        click.echo(export.content(doc, fmt, diagram).decode(), nl=False)
+    _exit_if_raised(doc)
+
+
+@main.command("export")
+@statement_options
+@click.option("-o", "--output", required=True, metavar="FILE",
+              help="Where to write; the suffix picks the format: .svg .png .pdf .dot/.gv "
+                   ".mmd .md .json .html")
+@click.option("--format", "fmt", type=click.Choice(EXPORT_FORMATS), default=None,
+              help="Override the format the suffix implies.")
+@view_options
+def export_cmd(statements: str | None, source_file, output: str, fmt: str | None,
+               seed: int | None, max_bytes: int | None, layers: str | None,
+               depth: int | None, ops_only: bool, no_values: bool, diagram: str) -> None:
+    """Run STATEMENTS and write the trace to FILE as a diagram, page or data.
+
+    \b
+    Example:  tidx export "t[rows, cols] = 10" -o indexing.svg
+    SVG works without Graphviz installed; PNG and PDF need its `dot` program.
+    """
+    from tracer import export
+
+    try:
+        fmt = export.format_for(output, fmt)
+    except export.ExportError as exc:
+        raise click.UsageError(str(exc)) from None
+    full = _run(statements, source_file, seed, max_bytes)
+    doc = _filtered(full, layers, depth, ops_only, no_values)
+    try:
+        export.write_atomic(output, export.content(doc, fmt, diagram))
+    except export.ExportError as exc:
+        raise Refused(str(exc)) from None
+    click.echo(f"tidx: wrote {output} ({fmt})", err=True)
+    _exit_if_raised(doc)
 
 
 if __name__ == "__main__":  # pragma: no cover

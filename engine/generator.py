@@ -16,12 +16,15 @@ from tracer.recorder import span
 SOURCE = "aten/src/ATen/CPUGeneratorImpl.cpp"
 
 _default = None
+#: How many times the generator was asked for: a run reports its seed only if it used it.
+uses = 0
 
 
 def default_generator():
     """The process's CPUGeneratorImpl, created on first use (rng imports lazily: most
     statements draw no random numbers)."""
-    global _default
+    global _default, uses
+    uses += 1
     if _default is None:
         from . import rng
 

@@ -37,6 +37,7 @@ def run(text: str, *, seed: int | None = None, max_bytes: int | None = None) -> 
     pypto.reset()  # no TileShape or UB size carried over from an earlier run
     if max_bytes is not None:
         MemoryLimit.limit = max_bytes
+    uses_before = G.uses
     with record() as trace:
         ev = Evaluator(on_default=trace.name_value)
         if seed is not None:
@@ -65,7 +66,8 @@ def run(text: str, *, seed: int | None = None, max_bytes: int | None = None) -> 
                 if entry["error"] is not None:
                     break
         doc = trace.to_dict()
-    doc["seed"] = G.initial_seed() if G._default is not None else None
+    # the seed belongs in the document only if this run drew numbers or set it
+    doc["seed"] = G.initial_seed() if G.uses > uses_before else None
     return doc
 
 

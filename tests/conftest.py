@@ -28,3 +28,77 @@ def require_torch():
             pytest.fail("torch==2.13.0 is required under CI (pip install -e '.[test]')")
         pytest.skip("torch not installed")
     return sys.modules["torch"]
+
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+
+
+def golden(name: str, text: str) -> None:
+    """Compare ``text`` with ``tests/golden/<name>`` exactly.
+
+    Golden files change only when asked: ``TIDX_UPDATE_GOLDEN=1 pytest`` rewrites them,
+    and the diff is then reviewed like code.
+    """
+    path = GOLDEN / name
+    if os.environ.get("TIDX_UPDATE_GOLDEN"):
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    assert path.exists(), f"missing golden file {path}; run with TIDX_UPDATE_GOLDEN=1"
+    assert text == path.read_text(encoding="utf-8"), f"{name} differs from its golden file"
+
+
+def require_dot() -> str:
+    """The path of Graphviz's ``dot`` program: fail under CI, skip elsewhere."""
+    import shutil
+
+    found = shutil.which("dot")
+    if found is None:
+        if UNDER_CI:
+            pytest.fail("Graphviz's dot is required under CI (.ci/run installs graphviz)")
+        pytest.skip("Graphviz's dot is not installed")
+    return found
+
+
+def require_chromium() -> str:
+    """The path of a headless-capable Chromium: fail under CI, skip elsewhere."""
+    import shutil
+
+    found = next((p for p in map(shutil.which, ("chromium", "chromium-browser",
+                                                "google-chrome")) if p), None)
+    if found is None:
+        if UNDER_CI:
+            pytest.fail("chromium is required under CI (.ci/run installs it)")
+        pytest.skip("chromium is not installed")
+    return found
+
+
+def screenshot(html_path: Path, png_path: Path, width: int = 1280,
+               height: int = 1600) -> Path:
+    """A headless Chromium screenshot of a local page (flags that work in a sandbox)."""
+    import subprocess
+    import tempfile
+
+    chromium = require_chromium()
+    with tempfile.TemporaryDirectory() as profile:
+        subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu",
+                        "--disable-quic", "--no-first-run", "--disable-background-networking",
+                        "--disable-component-update", "--disable-sync", "--hide-scrollbars",
+                        f"--user-data-dir={profile}", f"--window-size={width},{height}",
+                        f"--screenshot={png_path}", html_path.resolve().as_uri()],
+                       check=True, capture_output=True, timeout=120)
+    return png_path
+
+
+@pytest.fixture
+def fresh_rng():
+    """Start and end the test as a fresh ``tidx`` process would: no default generator.
+
+    The engine creates its generator on first use and a document reports its seed
+    from then on, so a seeded run earlier in the same pytest process would otherwise
+    put "random seed 0" into later golden output.
+    """
+    from engine import generator
+
+    generator._default = None
+    yield
+    generator._default = None

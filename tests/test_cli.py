@@ -104,3 +104,96 @@ def test_unknown_name_lists_the_defaults():
     res = run("explain", "foo[1]")
     assert res.exit_code == 2
     assert "name 'foo' is not defined" in res.output and "rows" in res.output
+
+
+# -- formats, filters and export ------------------------------------------------------
+
+
+@pytest.mark.parametrize("fmt, start", [("mermaid", "sequenceDiagram\n"),
+                                        ("dot", "// tidx sequence diagram"),
+                                        ("markdown", "# tidx")])
+def test_explain_prints_every_text_format(fmt, start):
+    res = run("explain", "t[1, 2] = 3", "--format", fmt)
+    assert res.exit_code == 0, res.output
+    assert res.output.startswith(start)
+
+
+def test_explain_ops_shows_only_aten_operators():
+    res = run("explain", "t[rows, cols] = 10", "--ops", "--format", "json")
+    ops = [ev["name"] for st in json.loads(res.output)["statements"]
+           for ev in st["events"]]
+    assert ops == ["aten::lift_fresh", "aten::index_put_"]
+
+
+def test_filters_apply_to_the_tree_too():
+    res = run("explain", "t[1, 2] = 3", "--depth", "2", "--no-values", "--width", "120")
+    assert res.exit_code == 0
+    assert "THPVariable_setitem" in res.output and "valueToTensor" not in res.output
+    assert "index=" not in res.output
+    assert "storage s$1" in res.output  # the storage picture reads the unfiltered trace
+
+
+def test_the_tree_honours_no_color_and_narrow_terminals():
+    res = run("explain", "t[rows, cols] = 10", "--width", "60")
+    assert "\x1b[" not in res.output
+    assert max(len(line) for line in res.output.splitlines()) <= 60
+
+
+@pytest.mark.parametrize("args", [["--layers", "python,nope"], ["--depth", "0"],
+                                  ["--diagram", "flow"]])
+def test_bad_filters_are_usage_errors(args):
+    res = run("explain", "t[1, 2] = 3", *args)
+    assert res.exit_code == 2 and "Traceback" not in res.output
+
+
+@pytest.mark.parametrize("suffix, start", [(".dot", b"// tidx"), (".mmd", b"sequenceDiagram"),
+                                           (".json", b"{"), (".md", b"# tidx"),
+                                           (".svg", b"<?xml"), (".html", b"<!DOCTYPE html>")])
+def test_export_writes_the_format_its_suffix_names(tmp_path, suffix, start):
+    out = tmp_path / f"trace{suffix}"
+    res = run("export", "t[rows, cols] = 10", "-o", str(out))
+    assert res.exit_code == 0, res.output
+    assert out.read_bytes().startswith(start)
+
+
+def test_export_reads_statements_from_a_file_and_from_stdin(tmp_path):
+    lesson = tmp_path / "lesson.py"
+    lesson.write_text("import torch\n# fancy\nt = torch.tensor([[1, 2], [3, 4]])\nt[0, 1] = 7\n")
+    out = tmp_path / "a.json"
+    assert run("export", "-f", str(lesson), "-o", str(out)).exit_code == 0
+    assert [st["source"] for st in json.loads(out.read_text())["statements"]][-1] == \
+        "t[0, 1] = 7"
+    res = CliRunner().invoke(cli.main, ["export", "-", "-o", str(tmp_path / "b.mmd")],
+                             input="t[1, 2] = 3\n")
+    assert res.exit_code == 0 and (tmp_path / "b.mmd").read_text().startswith("sequence")
+
+
+def test_export_of_a_failing_statement_writes_the_trace_and_exits_1(tmp_path):
+    out = tmp_path / "err.mmd"
+    res = run("export", "t[0, 5] = 1", "-o", str(out))
+    assert res.exit_code == 1
+    assert "--x" in out.read_text()
+
+
+@pytest.mark.parametrize("target", ["missing-dir/x.svg", "a-directory.svg"])
+def test_export_to_an_unwritable_path_exits_2_in_one_line(tmp_path, target):
+    (tmp_path / "a-directory.svg").mkdir()
+    res = run("export", "t[1, 2] = 3", "-o", str(tmp_path / target))
+    assert res.exit_code == 2, res.output
+    assert "Traceback" not in res.output
+    assert [ln for ln in res.output.splitlines() if ln.startswith("Error: cannot write")]
+
+
+def test_export_png_without_dot_says_what_to_install(tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path))
+    res = run("export", "t[1, 2] = 3", "-o", str(tmp_path / "x.png"))
+    assert res.exit_code == 2
+    assert res.output.strip().splitlines()[-1].startswith("Error: PNG export needs Graphviz")
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_export_with_an_unknown_suffix_is_a_usage_error(tmp_path):
+    res = run("export", "t[1, 2] = 3", "-o", str(tmp_path / "x.txt"))
+    assert res.exit_code == 2 and "--format" in res.output
+    assert run("export", "t[1, 2] = 3", "-o", str(tmp_path / "x.txt"),
+               "--format", "json").exit_code == 0

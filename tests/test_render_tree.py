@@ -5,10 +5,15 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
 from rich.console import Console
 
 from engine import session
 from tracer import render_tree
+
+# goldens must not depend on which test seeded the engine's generator first
+pytestmark = pytest.mark.usefixtures("fresh_rng")
 
 GOLDEN = Path(__file__).parent / "golden"
 

@@ -242,6 +242,20 @@ class Trace:
         }
 
 
+    # -- display: a recorded trace draws itself in notebooks and rich consoles -------
+    def _repr_svg_(self) -> str | None:
+        from .notebook import TraceView
+        return TraceView(self.to_dict())._repr_svg_()
+
+    def _repr_html_(self) -> str:
+        from .notebook import TraceView
+        return TraceView(self.to_dict())._repr_html_()
+
+    def __rich__(self) -> Any:
+        from .notebook import TraceView
+        return TraceView(self.to_dict()).__rich__()
+
+
 def _version() -> str:
     try:
         from importlib.metadata import version

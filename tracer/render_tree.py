@@ -16,6 +16,7 @@ from rich.tree import Tree
 
 from . import format as F
 from .events import LAYERS, source_url
+from .render_storage import StoragePicture, collect
 
 #: One colour per layer, outermost warm to innermost cool.
 LAYER_STYLE: dict[str, str] = {
@@ -62,9 +63,10 @@ def _add(tree: Tree, events: list[dict[str, Any]], notes: bool, links: bool) -> 
         _add(branch, ev.get("children", []), notes, links)
 
 
-def render_statement(st: dict[str, Any], *, notes: bool = True,
-                     links: bool = True) -> RenderableType:
-    """One statement: the defaults it used, its step tree, and what it produced."""
+def render_statement(st: dict[str, Any], *, notes: bool = True, links: bool = True,
+                     full: dict[str, Any] | None = None) -> RenderableType:
+    """One statement: the defaults it used, its step tree, what it produced, and a
+    picture of the storage it touched (drawn from ``full``, the unfiltered statement)."""
     parts: list[RenderableType] = []
     defaults = st.get("defaults") or {}
     if defaults:
@@ -75,10 +77,12 @@ def render_statement(st: dict[str, Any], *, notes: bool = True,
         parts.append(head)
     if st.get("comment"):
         parts.append(Text(f"# {st['comment']}", style="italic"))
-    tree = Tree(Text(f">>> {st['source']}", style="bold"), guide_style="dim")
+    tree = Tree(Text(f">>> {st.get('source') or '(steps recorded outside a statement)'}",
+                     style="bold"), guide_style="dim")
     _add(tree, st.get("events", []), notes, links)
     parts.append(tree)
     parts.extend(_outcome(st))
+    parts.extend(StoragePicture(p) for p in collect(full or st))
     return Group(*parts)
 
 
@@ -102,13 +106,20 @@ def _outcome(st: dict[str, Any]) -> list[RenderableType]:
     return out
 
 
-def render(doc: dict[str, Any], *, notes: bool = True, links: bool = True) -> RenderableType:
-    """The whole document, statement after statement."""
+def render(doc: dict[str, Any], *, notes: bool = True, links: bool = True,
+           full: dict[str, Any] | None = None) -> RenderableType:
+    """The whole document, statement after statement.
+
+    ``doc`` may be filtered (:mod:`tracer.filters`); the storage pictures come from
+    ``full``, the unfiltered document, so that hiding steps never hides a write.
+    """
     parts: list[RenderableType] = []
+    whole = (full or doc)["statements"]
     for i, st in enumerate(doc["statements"]):
         if i:
             parts.append(Text(""))
-        parts.append(render_statement(st, notes=notes, links=links))
+        parts.append(render_statement(st, notes=notes, links=links,
+                                      full=whole[i] if i < len(whole) else None))
     legend = Text("layers: ", style="dim")
     seen = {ev["layer"] for st in doc["statements"] for ev in _all(st.get("events", []))}
     for layer, title in LAYERS.items():

@@ -1,0 +1,47 @@
+"""The sequence model shared by the Graphviz and mermaid drawings."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import session
+from tracer import diagram
+
+# goldens must not depend on which test seeded the engine's generator first
+pytestmark = pytest.mark.usefixtures("fresh_rng")
+
+
+def test_lifelines_are_the_layers_the_trace_touches_in_pytorch_order():
+    seq = diagram.build(session.run("torch.randn(3, 4)", seed=0))
+    assert seq.lanes == ["python", "binding", "dispatcher", "kernel", "memory", "rng"]
+
+
+def test_every_call_row_has_a_bar_and_bars_nest_on_their_lifeline():
+    seq = diagram.build(session.run("t[rows, cols] = 10"))
+    calls = [i for i, r in enumerate(seq.rows) if r.kind == "call"]
+    assert sorted(a.start for a in seq.activations) == calls
+    for a in seq.activations:
+        inner = [b for b in seq.activations if b.lane == a.lane and a.start < b.start <= a.end]
+        assert all(b.level > a.level and b.end <= a.end for b in inner)
+
+
+def test_returns_cross_lifelines_carry_values_and_self_calls_show_their_result():
+    seq = diagram.build(session.run("t[1, 2] = 3"))
+    returns = [r for r in seq.rows if r.kind == "return"]
+    assert all(r.src != r.dst for r in returns)
+    assert returns[-1].dst is None and returns[-1].name.startswith("t: i64[3, 3]")
+    value = next(r for r in seq.rows if r.name == "valueToTensor")
+    assert value.detail.endswith("→ t$0: i64[] strides () offset 0 = 3")
+
+
+def test_an_error_returns_from_the_step_that_raised_up_to_the_user():
+    seq = diagram.build(session.run("t[0, 5] = 1"))
+    failing = [r for r in seq.rows if r.error]
+    assert failing[0].name == ("raises IndexError: index 5 is out of bounds for dimension 1 "
+                               "with size 3")
+    assert failing[-1].dst is None and failing[-1].name == "raises IndexError"
+
+
+def test_labels_are_bounded():
+    seq = diagram.build(session.run("t[rows, cols] = 10"))
+    assert all(len(r.name) + len(r.detail) <= diagram.MAX_LABEL + 1 for r in seq.rows)

@@ -1,0 +1,91 @@
+"""A markdown page of a trace: the mermaid diagram, then every step as a nested list.
+
+GitHub, GitLab and most notebook viewers draw the ```` ```mermaid ```` block, and the
+list reads anywhere.  Step names and values sit in code spans; notes are escaped so
+that brackets and stars in them stay text.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from . import format as F
+from . import render_mermaid
+from .events import LAYERS, source_url
+
+
+def _code(text: str) -> str:
+    """A code span that survives backticks inside the text.
+
+    >>> _code("a`b")
+    '``a`b``'
+    """
+    fence = "`" * (max((len(m) for m in re.findall(r"`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def _text(text: str) -> str:
+    """Plain text with markdown's active characters escaped."""
+    return re.sub(r"([\\`*_\[\]<>#|])", r"\\\1", " ".join(text.split()))
+
+
+def _step(ev: dict[str, Any], depth: int, lines: list[str]) -> None:
+    pad = "  " * depth
+    head = f"{pad}- **{LAYERS.get(ev['layer'], ev['layer'])}** {_code(ev['name'])}"
+    values = [f"{k}={v}" for k, v in F.args(ev, skip=("keys",))]
+    if values:
+        head += " " + _code("  ".join(values))
+    if ev.get("result") is not None:
+        head += " → " + _code(F.value(ev["result"]))
+    lines.append(head)
+    if ev.get("error"):
+        err = ev["error"]
+        lines.append(f"{pad}  **raises {_text(err['type'])}:** {_text(err['message'])}")
+    tail = []
+    if ev.get("note"):
+        tail.append(f"*{_text(ev['note'])}*")
+    if ev.get("source"):
+        tail.append(f"[{_text(ev['source'])}]({source_url(ev['source'])})")
+    if tail:
+        lines.append(f"{pad}  " + " — ".join(tail))
+    for child in ev.get("children", []):
+        _step(child, depth + 1, lines)
+
+
+def render(doc: dict[str, Any], diagram_kind: str = "sequence") -> str:
+    """The page: title, diagram, then per statement its steps and its outcome."""
+    sources = [st.get("source") or "" for st in doc["statements"]]
+    lines = [f"# tidx: {_code('; '.join(sources))}", "",
+             "```mermaid", render_mermaid.render(doc, diagram_kind).rstrip("\n"), "```", ""]
+    for st in doc["statements"]:
+        lines += [f"## {_code('>>> ' + (st.get('source') or ''))}", ""]
+        for name, d in (st.get("defaults") or {}).items():
+            lines.append(f"Default name {_code(name + ' = ' + d['source'])} ({_text(d['origin'])}).")
+        if st.get("defaults"):
+            lines.append("")
+        for ev in st.get("events", []):
+            _step(ev, 0, lines)
+        lines.append("")
+        outcome_lines = outcome(st)
+        if outcome_lines:
+            lines += ["```text", *outcome_lines, "```", ""]
+    if doc.get("seed") is not None:
+        lines += [f"Random seed {doc['seed']}: `torch.manual_seed({doc['seed']})` reproduces "
+                  "the numbers in PyTorch.", ""]
+    return "\n".join(lines)
+
+
+def outcome(st: dict[str, Any]) -> list[str]:
+    """What the statement printed, raised, returned or assigned, as Python shows it."""
+    out = list(st.get("printed") or [])
+    if st.get("error"):
+        return out + [f"{st['error']['type']}: {st['error']['message']}"]
+    if st.get("result") is not None:
+        out += st["result"]["repr"].splitlines()
+    for name, val in (st.get("bindings") or {}).items():
+        if val is not None:
+            pad = " " * (len(name) + 3)
+            out += f"{name} = {val['repr']}".replace("\n", "\n" + pad).splitlines()
+    return out
