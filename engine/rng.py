@@ -4,8 +4,10 @@ What is mirrored (links to https://github.com/pytorch/pytorch/blob/v2.13.0/):
 
 * ``mt19937`` engine and seeding: aten/src/ATen/core/MT19937RNGEngine.h
 * generator, cached normals, ``random64``: aten/src/ATen/CPUGeneratorImpl.cpp
+  (both in :mod:`engine.rng_mt`)
 * ``uniform_real_distribution``, ``normal_distribution<double>``,
-  ``uniform_int_from_to_distribution``: aten/src/ATen/core/DistributionsHelper.h
+  ``uniform_int_from_to_distribution``:
+  aten/src/ATen/core/DistributionsHelper.h
 * ``uniform_real``, ``uniform_int_from_to``, ``normal``:
   aten/src/ATen/core/TransformationHelper.h
 * ``uniform_kernel``, ``normal_kernel``/``normal_fill``,
@@ -15,10 +17,10 @@ What is mirrored (links to https://github.com/pytorch/pytorch/blob/v2.13.0/):
 * kernel choice per CPU: aten/src/ATen/native/DispatchStub.cpp
 
 Everything on the paths that large tensors take is vectorised over whole
-arrays; the raw MT19937 words come from numpy's own ``MT19937`` bit
-generator (the identical algorithm, in C), fed with the exact 624-word
-state.  A pure numpy regeneration + tempering of the state is kept as
-:func:`mt19937_words_numpy` (used as a fallback and to cross-check).
+arrays (only randperm's Fisher-Yates swaps are a sequential Python loop).
+Where glibc's libm or GCC's FMA contraction decide the last bit, the
+emulation reproduces them (see :mod:`engine.rng_fp`,
+:mod:`engine.rng_libm` and :mod:`engine.rng_normal`).
 """
 
 from __future__ import annotations
@@ -27,24 +29,21 @@ import array
 import functools
 import math
 import os
+from typing import Any, Callable, TypeVar
 
 import numpy as np
 
-from engine.rng_fp import F32, F64, fma32, fma64, glibc_vector
-from engine.rng_normal import normal_fill_16_blocks
+from engine.rng_fp import F32, F64, fma32, fma64
+from engine.rng_libm import glibc_vector
+from engine.rng_mt import (DEFAULT_SEED, CPUGenerator, _uniform01_into,
+                           mt19937_words_numpy)
+from engine.rng_normal import block_kernel
 
 __all__ = [
     "CPUGenerator", "cpu_capability", "kernel_capability", "uniform",
-    "normal", "randint", "randperm", "mt19937_words_numpy",
+    "normal", "randint", "randperm", "mt19937_words_numpy", "DEFAULT_SEED",
 ]
 
-_N = 624                 # MERSENNE_STATE_N
-_M = 397                 # MERSENNE_STATE_M
-_MATRIX_A = np.uint32(0x9908B0DF)
-_UPPER_MASK = np.uint32(0x80000000)
-_LOWER_MASK = np.uint32(0x7FFFFFFF)
-# CPUGeneratorImpl.h: default_rng_seed_val
-DEFAULT_SEED = 67280421310721
 # randperm_cpu: n < std::numeric_limits<uint32_t>::max() / 20
 _RANDPERM_SMALL = 0xFFFFFFFF // 20
 
@@ -97,158 +96,18 @@ def kernel_capability(capability: str | None = None) -> str:
     return "DEFAULT" if cap == "DEFAULT" else "AVX2"
 
 
-# --------------------------------------------------------------------------
-# MT19937 (MT19937RNGEngine.h) and the generator (CPUGeneratorImpl.cpp)
-# --------------------------------------------------------------------------
-
-def _seed_state(seed: int) -> np.ndarray:
-    """``mt19937_engine::init_with_uint32``: only the low 32 bits matter."""
-    state = [0] * _N
-    state[0] = seed & 0xFFFFFFFF
-    for j in range(1, _N):   # 623 sequential steps: inherently serial
-        prev = state[j - 1]
-        state[j] = (1812433253 * (prev ^ (prev >> 30)) + j) & 0xFFFFFFFF
-    return np.array(state, dtype=np.uint32)
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 
-def _twist(u: np.ndarray, v: np.ndarray) -> np.ndarray:
-    y = (u & _UPPER_MASK) | (v & _LOWER_MASK)
-    return (y >> np.uint32(1)) ^ (np.uint32(0) - (v & np.uint32(1))) & _MATRIX_A
-
-
-def _next_state(state: np.ndarray) -> np.ndarray:
-    """``mt19937_engine::next_state`` with numpy, 227 words at a time.
-
-    Word i of the new state needs old words i, i+1 and word i+397 (old for
-    i < 227, else the already new word i-227), so three slices cover it.
-    """
-    old = state
-    new = np.empty_like(old)
-    k = _N - _M                                             # 227
-    new[:k] = old[_M:] ^ _twist(old[:k], old[1:k + 1])
-    new[k:2 * k] = new[:k] ^ _twist(old[k:2 * k], old[k + 1:2 * k + 1])
-    new[2 * k:_N - 1] = new[k:_N - 1 - k] ^ _twist(old[2 * k:_N - 1],
-                                                   old[2 * k + 1:_N])
-    new[_N - 1] = new[_M - 1] ^ _twist(old[_N - 1:], new[:1])[0]
-    return new
-
-
-def _temper(y: np.ndarray) -> np.ndarray:
-    y = y ^ (y >> np.uint32(11))
-    y ^= (y << np.uint32(7)) & np.uint32(0x9D2C5680)
-    y ^= (y << np.uint32(15)) & np.uint32(0xEFC60000)
-    y ^= y >> np.uint32(18)
-    return y
-
-
-def mt19937_words_numpy(state: np.ndarray, pos: int, n: int
-                        ) -> tuple[np.ndarray, np.ndarray, int]:
-    """``n`` tempered words after (state, pos) by numpy regeneration.
-
-    ``pos`` is the index of the next word to read (624 = regenerate first,
-    as right after seeding).  Returns (words, new_state, new_pos).
-    """
-    out = np.empty(n, dtype=np.uint32)
-    filled = 0
-    state = np.array(state, dtype=np.uint32)
-    while filled < n:
-        if pos == _N:
-            state = _next_state(state)
-            pos = 0
-        take = min(n - filled, _N - pos)
-        out[filled:filled + take] = state[pos:pos + take]
-        filled += take
-        pos += take
-    return _temper(out), state, pos
-
-
-class CPUGenerator:
-    """``at::CPUGeneratorImpl``: an mt19937 engine plus cached normals.
-
-    The engine state is held by a ``numpy.random.MT19937`` bit generator:
-    numpy implements the same recurrence and tempering as
-    MT19937RNGEngine.h, so loading torch's 624-word state into it and
-    calling ``random_raw`` yields torch's ``random()`` stream at C speed.
-    ``pos`` maps to torch's ``(left_, next_)`` as ``pos = 625 - left_``.
-    """
-
-    #: Draw words with numpy's C MT19937 (True) or the numpy-array
-    #: regeneration in :func:`mt19937_words_numpy` (False).  Same bits.
-    use_numpy_bitgen: bool = True
-
-    def __init__(self, seed: int = DEFAULT_SEED) -> None:
-        self._bitgen = np.random.MT19937()
-        self._seed = 0
-        self.next_double_normal_sample: float | None = None
-        self.next_float_normal_sample: float | None = None
-        self.manual_seed(seed)
-
-    def manual_seed(self, seed: int) -> None:
-        """``set_current_seed``: int -> uint64 (two's complement), reseed.
-
-        torch/csrc/Generator.cpp turns the Python int into uint64_t;
-        CPUGeneratorImpl::set_current_seed clears both cached normals.
-        """
-        self._seed = int(seed) % (1 << 64)
-        self.next_double_normal_sample = None
-        self.next_float_normal_sample = None
-        self._set_state(_seed_state(self._seed), _N)
-
-    def initial_seed(self) -> int:
-        """``current_seed()``: the full 64-bit seed, as torch returns it."""
-        return self._seed
-
-    def _set_state(self, key: np.ndarray, pos: int) -> None:
-        self._bitgen.state = {"bit_generator": "MT19937",
-                              "state": {"key": key, "pos": int(pos)}}
-
-    def get_state(self) -> tuple[np.ndarray, int]:
-        """(624-word state, pos) — pos is the next word index (624: regen)."""
-        st = self._bitgen.state["state"]
-        return np.array(st["key"], dtype=np.uint32), int(st["pos"])
-
-    def random(self, n: int) -> np.ndarray:
-        """``n`` successive ``random()`` results (uint32)."""
-        if n <= 0:
-            return np.empty(0, dtype=np.uint32)
-        if self.use_numpy_bitgen:
-            return self._bitgen.random_raw(n).astype(np.uint32)
-        key, pos = self.get_state()
-        words, key, pos = mt19937_words_numpy(key, pos, n)
-        self._set_state(key, pos)
-        return words
-
-    def random64(self, n: int) -> np.ndarray:
-        """``random64()``: ``(uint64(first) << 32) | second``."""
-        w = self.random(2 * n).astype(np.uint64)
-        return (w[0::2] << np.uint64(32)) | w[1::2]
-
-    # Raw draws reduced to the uniform_real bits, without extra copies.
-    def _uniform01(self, n: int, dtype: np.dtype) -> np.ndarray:
-        """``uniform_real(val, 0, 1)`` values: x = (val & MASK) * 2^-digits.
-
-        float32: 24 bits of ``random()``; float64: 53 bits of
-        ``random64()`` (TransformationHelper.h ``uniform_real``).
-        """
-        if dtype == F32:
-            if self.use_numpy_bitgen and n > 0:
-                raw = self._bitgen.random_raw(n)
-                raw &= np.uint64(0xFFFFFF)
-                out = raw.astype(F32)
-            else:
-                out = (self.random(n) & np.uint32(0xFFFFFF)).astype(F32)
-            out *= F32(2.0 ** -24)
-            return out
-        if self.use_numpy_bitgen and n > 0:
-            raw = self._bitgen.random_raw(2 * n)
-            hi = raw[0::2] & np.uint64(0x1FFFFF)      # 53 - 32 = 21 bits
-            hi <<= np.uint64(32)
-            hi |= raw[1::2]
-        else:
-            hi = self.random64(n) & np.uint64((1 << 53) - 1)
-        out = hi.astype(F64)
-        out *= 2.0 ** -53
-        return out
+def _locked(fn: _F) -> _F:
+    """Hold the generator's mutex (like every CPU kernel) and silence numpy
+    floating-point warnings: torch's kernels do not warn about, e.g., a
+    mean that overflows float32."""
+    @functools.wraps(fn)
+    def wrapper(gen: CPUGenerator, *args: Any, **kwargs: Any) -> Any:
+        with gen.mutex, np.errstate(all="ignore"):
+            return fn(gen, *args, **kwargs)
+    return wrapper  # type: ignore[return-value]
 
 
 def _dtype(dtype: np.dtype | type | str) -> np.dtype:
@@ -262,6 +121,7 @@ def _dtype(dtype: np.dtype | type | str) -> np.dtype:
 # uniform_ / rand
 # --------------------------------------------------------------------------
 
+@_locked
 def uniform(gen: CPUGenerator, n: int, dtype: np.dtype, low: float = 0.0,
             high: float = 1.0, capability: str | None = None) -> np.ndarray:
     """``torch.empty(n, dtype).uniform_(low, high)`` (``torch.rand`` = 0, 1).
@@ -273,7 +133,11 @@ def uniform(gen: CPUGenerator, n: int, dtype: np.dtype, low: float = 0.0,
     ``from``.
     """
     dt = _dtype(dtype)
-    x = gen._uniform01(int(n), dt)
+    if not low <= high:
+        raise ValueError("uniform_ expects to return a [from, to) range, but "
+                         f"found from={low} > to={high}")
+    x = np.empty(int(n), dtype=dt)
+    _uniform01_into(gen, x)
     frm = dt.type(low)
     to = dt.type(high)
     span = dt.type(to - frm)
@@ -333,6 +197,7 @@ def _serial_normal(gen: CPUGenerator, n: int, dt: np.dtype, mean: float,
     return v.astype(dt)
 
 
+@_locked
 def normal(gen: CPUGenerator, n: int, dtype: np.dtype, mean: float = 0.0,
            std: float = 1.0, contiguous: bool = True,
            capability: str | None = None) -> tuple[np.ndarray, str]:
@@ -355,13 +220,20 @@ def normal(gen: CPUGenerator, n: int, dtype: np.dtype, mean: float = 0.0,
         why = "numel < 16" if n < 16 else "non-contiguous"
         values = _serial_normal(gen, n, dt, mean, std, fused=avx2)
         return values, f"serial normal_distribution<double> ({why})"
-    data = gen._uniform01(n, dt)
-    nb = n // 16
-    variant = normal_fill_16_blocks(data[:nb * 16].reshape(nb, 16), mean,
-                                    std, avx2)
+    fill, variant = block_kernel(dt, avx2, mean, std)
+
+    def full_blocks(part: np.ndarray) -> None:
+        # Chunks start at multiples of 16; only the last one has a partial
+        # block, whose uniforms stay until the tail overwrites them.
+        nb = part.size // 16
+        fill(part[:nb * 16].reshape(nb, 16))
+
+    data = np.empty(n, dtype=dt)
+    _uniform01_into(gen, data, full_blocks)
     if n % 16:
+        # "Recompute the last 16 values": 16 new uniforms, one more block.
         tail = gen._uniform01(16, dt)
-        normal_fill_16_blocks(tail.reshape(1, 16), mean, std, avx2)
+        fill(tail.reshape(1, 16))
         data[n - 16:] = tail
     return data, variant
 
@@ -370,6 +242,7 @@ def normal(gen: CPUGenerator, n: int, dtype: np.dtype, mean: float = 0.0,
 # randint / random_(from, to)
 # --------------------------------------------------------------------------
 
+@_locked
 def randint(gen: CPUGenerator, n: int, low: int, high: int) -> np.ndarray:
     """``torch.randint(low, high, (n,))`` -> int64.
 
@@ -396,6 +269,7 @@ def randint(gen: CPUGenerator, n: int, low: int, high: int) -> np.ndarray:
 # randperm
 # --------------------------------------------------------------------------
 
+@_locked
 def randperm(gen: CPUGenerator, n: int) -> np.ndarray:
     """``torch.randperm(n)`` -> int64 (TensorFactories.cpp ``randperm_cpu``).
 

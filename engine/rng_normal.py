@@ -9,27 +9,32 @@ Each 16-element block ``d[0..15]`` is transformed pairwise: ``(d[j], d[j+8])``
 for ``j < 8``.  The functions here take a ``(blocks, 16)`` array and
 transform it in place.
 
-The AVX2 float32 variant is the expensive one.  GCC contracts 16 of the
-``mul``/``add`` pairs inside ``log256_ps``/``sincos256_ps`` into FMAs; a
-float32 fma is a float64 ``a*b + c`` (exact product) rounded to float32.
+The AVX2 float32 variant is the expensive one.  GCC contracts 20
+``mul``/``add`` pairs inside ``log256_ps``/``sincos256_ps`` into FMAs (22
+with the two explicit ``_mm256_fmadd_ps``); a float32 fma is a float64
+``a*b + c`` (exact product) rounded to float32.
 That float64-then-float32 rounding could in principle double-round; the
 inputs of both functions are however a closed set (``1 - k*2^-24`` and
 ``float(2*pi) * k*2^-24`` for the 2^24 possible k), and for every one of
-them this file's fast evaluation was checked equal to an evaluation with
-exactly rounded fmas (``reference_log256_ps``/``reference_sincos256_ps``,
-which use round-to-odd), so the fast path is exact on its whole domain.
+them the fast kernel here was checked equal to an evaluation with exactly
+rounded fmas (``reference_log256_ps``/``reference_sincos256_ps``, which use
+round-to-odd): ``TIDX_RNG_EXHAUSTIVE=1 pytest tests/test_rng.py -k avx2``.
+The fast kernel works in preallocated per-thread buffers (fresh
+temporaries would be page-faulted in on every numpy call) and evaluates the
+first three steps of the log, cosine and sine polynomials as rows of one
+array, to keep the number of numpy calls down.
 """
 
 from __future__ import annotations
 
 import math
-import os
-from concurrent.futures import ThreadPoolExecutor
+import threading
 from typing import Callable
 
 import numpy as np
 
-from engine.rng_fp import F32, F64, fma32, fma64, glibc_vector, logf, sincosf
+from engine.rng_fp import F32, F64, fma32, fma64
+from engine.rng_libm import glibc_vector, logf, sincosf
 
 # avx_mathfun.h constants (_PS256_CONST: float literals rounded to float).
 _ONE = F32(1.0)
@@ -58,7 +63,7 @@ _SINCOF64 = tuple(float(p) for p in _SINCOF)
 _COSCOF64 = tuple(float(p) for p in _COSCOF)
 _DP3_64 = float(_DP3)
 
-# Blocks per work item: keeps the temporaries of one chunk in L2.
+# Pairs per kernel call: the buffers of one slice stay in L2.
 _CHUNK_PAIRS = 1 << 14
 
 
@@ -135,6 +140,46 @@ def reference_sincos256_ps(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 # --------------------------------------------------------------------------
 # Fast AVX2 float32 pair transform
 # --------------------------------------------------------------------------
+# Every step writes into preallocated per-thread buffers: fresh temporaries
+# of this size would be mmap'ed and page-faulted on every numpy call, which
+# costs more than the arithmetic.
+
+_SQRTHF_MANTISSA = int(_SQRTHF.view(np.int32)) & 0x007FFFFF
+_SIGN_BIT = np.int32(-0x80000000)
+
+# The first three fused steps of the three polynomials run together as rows
+# (log in x, cosine in z, sine in z): y = y*w + p, rounded to float32.
+# The 3rd step of the trig rows is the plain product y*z (+0 is exact).
+_ROW_P0 = np.array([[_LOG_P64[0]], [_COSCOF64[0]], [_SINCOF64[0]]])
+_ROW_P1 = np.array([[_LOG_P64[1]], [_COSCOF64[1]], [_SINCOF64[1]]])
+_ROW_P2 = np.array([[_LOG_P64[2]], [_COSCOF64[2]], [_SINCOF64[2]]])
+_ROW_P3 = np.array([[_LOG_P64[3]], [0.0], [0.0]])
+
+
+class _Workspace:
+    """Scratch arrays for one slice of up to ``m`` pairs."""
+
+    def __init__(self, m: int) -> None:
+        self.f32 = [np.empty(m, F32) for _ in range(9)]
+        self.i32 = [np.empty(m, np.int32) for _ in range(5)]
+        self.f64 = [np.empty(m, F64) for _ in range(2)]
+        self.w = np.empty((3, m), F64)
+        self.y = np.empty((3, m), F64)
+        self.r32 = np.empty((3, m), F32)
+        self.v = np.empty((2, m), F64)
+        self.out = np.empty((2, m), np.int32)
+        self.sg = np.empty((2, m), np.int32)
+
+
+_LOCAL = threading.local()
+
+
+def _workspace() -> _Workspace:
+    ws = getattr(_LOCAL, "ws", None)
+    if ws is None:
+        ws = _LOCAL.ws = _Workspace(_CHUNK_PAIRS)
+    return ws
+
 
 def _round32(y: np.ndarray, buf: np.ndarray) -> None:
     """Round float64 ``y`` to float32 precision in place (via ``buf``)."""
@@ -142,109 +187,132 @@ def _round32(y: np.ndarray, buf: np.ndarray) -> None:
     np.copyto(y, buf)
 
 
-def _avx2_radius(u1: np.ndarray, buf: np.ndarray) -> np.ndarray:
-    """``sqrt(-2 * log256_ps(u1))`` for u1 in (0, 1] (float32)."""
-    bits = u1.view(np.int32)
-    e = (bits >> 23).astype(F32)
-    e -= F32(126)                                   # (imm0 - 127) + 1
-    xm = ((bits & 0x007FFFFF) | 0x3F000000).view(F32)
-    mask = xm < _SQRTHF
-    np.subtract(e, mask, out=e)
-    x = xm - _ONE
-    x += xm * mask                                  # 2*xm - 1: exact
-    x64 = x.astype(F64)
-    z = x * x
-    y = x64 * _LOG_P64[0]
-    y += _LOG_P64[1]
-    _round32(y, buf)
-    for p in _LOG_P64[2:]:
-        y *= x64
-        y += p
-        _round32(y, buf)
-    y *= x64
-    _round32(y, buf)                                # y*x (plain mul)
-    y *= z
-    y += e * _LOG_Q1                                # fma(y, z, e*q1)
-    yf = y.astype(F32)
-    yf -= z * _HALF
-    x += yf
-    x += e * _LOG_Q2                                # e*q2 exact: fma == add
-    x *= F32(-2)
-    return np.sqrt(x, out=x)
-
-
-def _avx2_sincos(u2: np.ndarray, buf: np.ndarray
-                 ) -> tuple[np.ndarray, np.ndarray]:
-    """``sincos256_ps(float(2*pi) * u2)`` for u2 in [0, 1) (float32)."""
-    th = _TWO_PI_F32 * u2
-    j = (th * _FOPI).astype(np.int32)
-    j += 1
-    j &= ~1
-    yj = j.astype(F32)
-    # y*DP1 and y*DP2 are exact in float32 (y <= 8, DP1/DP2 have 8/11 bits).
-    th += yj * _DP1
-    th += yj * _DP2
-    x64 = th.astype(F64)
-    x64 += yj.astype(F64) * _DP3_64
-    x = x64.astype(F32)
-    x64[...] = x
-    z = x * x
-    z64 = z.astype(F64)
-    yc = z64 * _COSCOF64[0]
-    yc += _COSCOF64[1]
-    _round32(yc, buf)
-    yc *= z64
-    yc += _COSCOF64[2]
-    _round32(yc, buf)
-    yc *= z64
-    _round32(yc, buf)
-    yc *= z64
-    yc -= z64 * 0.5                                 # fma(y, z, -(z*0.5))
-    ycf = yc.astype(F32)
-    ycf += _ONE
-    ys = z64 * _SINCOF64[0]
-    ys += _SINCOF64[1]
-    _round32(ys, buf)
-    ys *= z64
-    ys += _SINCOF64[2]
-    _round32(ys, buf)
-    ys *= z64
-    _round32(ys, buf)
-    ys *= x64
-    ys += x64                                       # fma(y2, x, x)
-    ysf = ys.astype(F32)
-    # Select the polynomial per lane and apply the signs with bit ops
-    # (theta >= 0, so the input sign bit is clear).
-    keep = ((j & 2) >> 1) - 1                       # -1 where (j & 2) == 0
-    sb = ysf.view(np.int32)
-    cb = ycf.view(np.int32)
-    t = (sb ^ cb) & keep
-    sin_bits = t ^ cb
-    cos_bits = t ^ sb
-    sin_bits ^= (j & 4) << 29
-    cos_bits ^= (~(j - 2) & 4) << 29
-    return sin_bits.view(F32), cos_bits.view(F32)
-
-
 def _avx2_pairs(d: np.ndarray, mean: F32, std: F32) -> None:
-    """In place ``NormalFill16<float, true>`` on a (blocks, 16) float32 view."""
-    u1 = _ONE - d[:, :8]
-    u1 = u1.reshape(-1)
-    u2 = np.ascontiguousarray(d[:, 8:]).reshape(-1)
-    buf = np.empty(u1.shape, F32)
-    radius = _avx2_radius(u1, buf)
-    sin, cos = _avx2_sincos(u2, buf)
-    n1 = radius * cos
-    n2 = radius * sin
-    d[:, :8] = _fmadd_f32(n1, std, mean).reshape(-1, 8)
-    d[:, 8:] = _fmadd_f32(n2, std, mean).reshape(-1, 8)
+    """In place ``NormalFill16<float, true>`` on a (blocks, 16) float32 view.
 
+    ``u1 = 1 - d[j]``, ``u2 = d[j+8]``; ``radius = sqrt(-2*log256_ps(u1))``,
+    ``sincos256_ps(float(2*pi) * u2)``; ``fmadd(radius*cos, std, mean)`` and
+    ``fmadd(radius*sin, std, mean)``.  Each fused multiply-add of
+    avx_mathfun is a float64 ``a*b + c`` (exact product) rounded to float32.
+    """
+    ws = _workspace()
+    nb = d.shape[0]
+    k = nb * 8
+    u1, u2, x, zl, xr, zt, th, q1, q2 = (w[:k] for w in ws.f32)
+    mant, idx, j, keep, h = (w[:k] for w in ws.i32)
+    zl64, t64 = (w[:k] for w in ws.f64)
+    w, y, r32 = ws.w[:, :k], ws.y[:, :k], ws.r32[:, :k]
+    v, out, sg = ws.v[:, :k], ws.out[:, :k], ws.sg[:, :k]
+    np.subtract(_ONE, d[:, :8], out=u1.reshape(nb, 8))
+    np.copyto(u2.reshape(nb, 8), d[:, 8:])
 
-def _fmadd_f32(n: np.ndarray, std: F32, mean: F32) -> np.ndarray:
-    """``_mm256_fmadd_ps(n, std, mean)``, exactly rounded."""
+    # ---- log256_ps(u1): exponent/mantissa split (u1 in (0, 1]).
+    # mask = xm < SQRTHF, as -1/0: xm's exponent is fixed, so compare the
+    # mantissa bits (integer ops; numpy's bool/take paths are much slower).
+    bits = u1.view(np.int32)
+    np.bitwise_and(bits, 0x007FFFFF, out=mant)
+    np.subtract(mant, _SQRTHF_MANTISSA, out=idx)
+    np.right_shift(idx, 31, out=idx)                 # -1 where mask
+    np.right_shift(bits, 23, out=keep)               # imm0
+    np.add(keep, idx, out=keep)
+    np.subtract(keep, 126, out=keep)                 # e = imm0-127+1-mask
+    np.copyto(q2, keep, casting="unsafe")            # float(e), exact
+    np.multiply(q2, _LOG_Q1, out=q1)                 # tmp = e*q1 (rounded)
+    np.multiply(q2, _LOG_Q2, out=q2)                 # e*q2: exact
+    # x = (xm - 1) + (mask ? xm : 0) == (mask ? 2*xm : xm) - 1, exactly.
+    np.bitwise_and(idx, 0x00800000, out=idx)
+    np.bitwise_or(idx, mant, out=idx)
+    np.bitwise_or(idx, 0x3F000000, out=idx)
+    np.subtract(idx.view(F32), _ONE, out=x)
+    np.multiply(x, x, out=zl)
+    np.copyto(zl64, zl)
+
+    # ---- sincos256_ps(theta) range reduction (theta >= 0).
+    np.multiply(u2, _TWO_PI_F32, out=th)
+    np.multiply(th, _FOPI, out=xr)
+    np.copyto(j, xr, casting="unsafe")               # cvttps: truncation
+    np.add(j, 1, out=j)
+    np.bitwise_and(j, ~1, out=j)
+    np.copyto(xr, j, casting="unsafe")               # y = float(j)
+    # y*DP1 and y*DP2 are exact in float32 (y <= 8; DP1/DP2 have 8/11
+    # bits), so those fmas are plain additions; y*DP3 is not exact.
+    np.multiply(xr, _DP1, out=zt)
+    np.add(th, zt, out=th)
+    np.multiply(xr, _DP2, out=zt)
+    np.add(th, zt, out=th)
+    np.multiply(xr, _DP3_64, out=t64, dtype=F64)
+    np.add(t64, th, out=t64)
+    np.copyto(xr, t64, casting="same_kind")          # reduced x (float32)
+    np.multiply(xr, xr, out=zt)
+
+    # ---- three polynomial steps on (log x | cos z | sin z) rows.
+    np.copyto(w[0], x)
+    np.copyto(w[1:], zt)
+    np.multiply(w, _ROW_P0, out=y)
+    np.add(y, _ROW_P1, out=y)
+    _round32(y, r32)
+    np.multiply(y, w, out=y)
+    np.add(y, _ROW_P2, out=y)
+    _round32(y, r32)
+    np.multiply(y, w, out=y)
+    np.add(y, _ROW_P3, out=y)
+    _round32(y, r32)
+
+    # ---- log: remaining Horner steps, y*x, then the tail.
+    y0, r0, x64 = y[0], r32[0], w[0]
+    for p in _LOG_P64[4:]:
+        np.multiply(y0, x64, out=y0)
+        np.add(y0, p, out=y0)
+        _round32(y0, r0)
+    np.multiply(y0, x64, out=y0)
+    _round32(y0, r0)
+    np.multiply(y0, zl64, out=y0)
+    np.add(y0, q1, out=y0)                           # fma(y, z, e*q1)
+    np.copyto(r0, y0, casting="same_kind")
+    np.multiply(zl, _HALF, out=zl)                   # z*0.5: exact
+    np.subtract(r0, zl, out=r0)
+    np.add(x, r0, out=x)
+    np.add(x, q2, out=x)                             # e*q2 exact: fma == add
+    np.multiply(x, F32(-2), out=x)
+    radius = x
+    np.sqrt(x, out=radius)
+
+    # ---- trig tails: cos fma(y, z, -(z*0.5)) + 1; sin fma(y, x, x).
+    np.copyto(w[2], xr)
+    np.multiply(zt, -0.5, out=v[0], dtype=F64)
+    np.copyto(v[1], xr)
+    yt, rt = y[1:], r32[1:]
+    np.multiply(yt, w[1:], out=yt)
+    np.add(yt, v, out=yt)
+    np.copyto(rt, yt, casting="same_kind")
+    np.add(rt[0], _ONE, out=rt[0])
+
+    # ---- per-lane polynomial selection and signs (integer ops).
+    # j is 0, 2, 4, 6 or 8 here: poly_mask is clear where bit 1 of j is
+    # set, the sine's sign is bit 2 of j, the cosine's bit 2 of j + 2
+    # (== ~(j - 2) & 4 for these j).
+    np.left_shift(j, 30, out=keep)
+    np.right_shift(keep, 31, out=keep)               # -1: swap sin/cos
+    cb, sb = rt[0].view(np.int32), rt[1].view(np.int32)
+    np.bitwise_xor(sb, cb, out=h)
+    np.bitwise_and(h, keep, out=h)
+    np.bitwise_xor(h, rt.view(np.int32), out=out)    # rows (cos, sin)
+    np.left_shift(j, 29, out=sg[1])
+    np.add(j, 2, out=j)
+    np.left_shift(j, 29, out=sg[0])
+    np.bitwise_and(sg, _SIGN_BIT, out=sg)
+    np.bitwise_xor(out, sg, out=out)
+
+    # ---- outputs: fmadd(radius * trig, std, mean) into both halves.
+    halves = d.reshape(nb, 2, 8).transpose(1, 0, 2)
+    trig = out.view(F32).reshape(2, nb, 8)
     if std == 1 and mean == 0:
-        return n + F32(0)          # n*1 exact; +0 turns -0 into +0 like fma
-    return fma32(n, std, mean)
+        # fma(n, 1, 0) == n + 0: exact, and -0 becomes +0 as in fma.
+        np.multiply(radius.reshape(1, nb, 8), trig, out=halves)
+        np.add(halves, F32(0), out=halves)
+    else:
+        n = radius.reshape(1, nb, 8) * trig
+        halves[...] = fma32(n, std, mean)
 
 
 def _fma_f64(n: np.ndarray, std: float, mean: float) -> np.ndarray:
@@ -287,51 +355,37 @@ def _generic_pairs_f64(d: np.ndarray, mean: float, std: float) -> None:
 # Driver
 # --------------------------------------------------------------------------
 
-_POOL: ThreadPoolExecutor | None = None
+PairKernel = Callable[[np.ndarray, object, object], None]
+
+AVX2_VARIANT = "normal_fill + NormalFill16 AVX2 (avx_mathfun)"
+GENERIC_VARIANT = "normal_fill + NormalFill16 generic"
 
 
-def _pool() -> ThreadPoolExecutor:
-    global _POOL
-    if _POOL is None:
-        _POOL = ThreadPoolExecutor(max_workers=max(1, min(4, os.cpu_count() or 1)),
-                                   thread_name_prefix="tidx-rng")
-    return _POOL
-
-
-def _run_chunked(kernel: Callable[[np.ndarray, object, object], None],
-                 blocks: np.ndarray, mean: object, std: object) -> None:
-    """Apply ``kernel`` to slices of ``blocks``; threads for big inputs.
-
-    Blocks are independent and the results deterministic, so splitting the
-    work changes nothing but the time (numpy releases the GIL in its loops).
-    """
-    nb = blocks.shape[0]
+def _sliced(kernel: PairKernel) -> PairKernel:
+    """Run ``kernel`` over cache-sized slices of a (blocks, 16) array."""
     step = _CHUNK_PAIRS // 8
-    if nb <= step:
-        if nb:
-            kernel(blocks, mean, std)
-        return
-    starts = range(0, nb, step)
-    futures = [_pool().submit(kernel, blocks[s:s + step], mean, std)
-               for s in starts]
-    for f in futures:
-        f.result()
+
+    def run(blocks: np.ndarray, mean: object, std: object) -> None:
+        for s in range(0, blocks.shape[0], step):
+            kernel(blocks[s:s + step], mean, std)
+    return run
 
 
-def normal_fill_16_blocks(blocks: np.ndarray, mean: float, std: float,
-                          avx2: bool) -> str:
-    """Transform a (blocks, 16) float32/float64 array in place.
+def block_kernel(dtype: np.dtype, avx2: bool, mean: float, std: float
+                 ) -> tuple[Callable[[np.ndarray], None], str]:
+    """The ``NormalFill16`` that torch runs for ``dtype`` and the build.
 
-    ``avx2`` selects ``NormalFill16<float, true>`` for float32, i.e. the
-    kernel compiled for CPU_CAPABILITY_AVX2 (also used on AVX512 CPUs);
-    float64 always uses the scalar template.  Returns the variant name.
+    Returns ``(fill, variant)``; ``fill(blocks)`` transforms a (blocks, 16)
+    array in place.  ``avx2`` selects ``NormalFill16<float, true>`` for
+    float32 (the CPU_CAPABILITY_AVX2 build, also used on AVX512 CPUs);
+    float64 always uses the scalar template, float32 on DEFAULT too.
     """
-    if blocks.dtype == F32:
+    if np.dtype(dtype) == F32:
         m, s = F32(mean), F32(std)       # NormalFill16(static_cast<float>..)
-        if avx2:
-            _run_chunked(_avx2_pairs, blocks, m, s)
-            return "normal_fill + NormalFill16 AVX2 (avx_mathfun)"
-        _run_chunked(_generic_pairs_f32, blocks, m, s)
-        return "normal_fill + NormalFill16 generic"
-    _run_chunked(_generic_pairs_f64, blocks, float(mean), float(std))
-    return "normal_fill + NormalFill16 generic"
+        kernel = _avx2_pairs if avx2 else _generic_pairs_f32
+        variant = AVX2_VARIANT if avx2 else GENERIC_VARIANT
+    else:
+        m, s = float(mean), float(std)
+        kernel, variant = _generic_pairs_f64, GENERIC_VARIANT
+    run = _sliced(kernel)
+    return (lambda blocks: run(blocks, m, s)), variant
