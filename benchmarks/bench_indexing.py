@@ -25,6 +25,16 @@ def best(fn, number: int = 3, repeat: int = 5) -> float:
     return min(timeit.repeat(fn, number=number, repeat=repeat)) / number
 
 
+def interleaved(fns: list, number: int = 3, repeat: int = 9) -> list[float]:
+    """Best time of each function, measured in turns so that machine noise (another
+    process, frequency changes) hits every contender alike."""
+    times = [float("inf")] * len(fns)
+    for _ in range(repeat):
+        for i, fn in enumerate(fns):
+            times[i] = min(times[i], timeit.timeit(fn, number=number) / number)
+    return times
+
+
 def main() -> None:
     rng = np.random.default_rng(0)
     base = rng.standard_normal((N, N), dtype=np.float32)
@@ -59,10 +69,10 @@ def main() -> None:
     print(f"{'4096x4096 f32, 1M pairs':<24}{'tidx':>9}{'tidx+rec':>10}{'numpy':>9}{'torch':>9}"
           f"{'tidx/best':>11}{'rec/off':>9}")
     for name, (fn, np_fn) in rows.items():
-        ours = best(fn)
-        rec = best(recorded(fn))
-        npt = best(np_fn)
-        tt = best(torch_fns[name]) if name in torch_fns else float("nan")
+        contenders = [fn, recorded(fn), np_fn] + ([torch_fns[name]] if name in torch_fns
+                                                  else [])
+        ours, rec, npt, *rest = interleaved(contenders)
+        tt = rest[0] if rest else float("nan")
         print(f"{name:<24}{ours * 1e3:>7.1f}ms{rec * 1e3:>8.1f}ms{npt * 1e3:>7.1f}ms"
               f"{tt * 1e3:>7.1f}ms{ours / min(npt, tt):>11.2f}{rec / ours:>9.2f}")
 

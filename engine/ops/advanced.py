@@ -24,6 +24,7 @@ from .. import strides as S
 from ..dispatcher import FUNCTIONAL, INPLACE, call, register
 from ..errors import check, torch_error
 from ..iterator import output_strides
+from ..parallel import parallel_for
 from ..storage import MemoryLimit
 from .touch import MAX_TOUCHED, storage_offsets
 
@@ -289,7 +290,11 @@ def index(self, indices: list):
             offsets = _linear_offsets(info, shape)
             dest = out._array(write=True)
             if dest.flags.c_contiguous:
-                np.take(_flat(self), offsets, out=dest)  # one pass, no temporary
+                # offsets are bounds-checked already; mode='clip' avoids numpy's buffered
+                # 'raise' mode, which copies through a temporary when out= is given
+                src, offs, dst = _flat(self), offsets.reshape(-1), dest.reshape(-1)
+                parallel_for(offs.size, lambda b, e: np.take(src, offs[b:e], out=dst[b:e],
+                                                             mode="clip"))
             else:
                 dest[...] = _flat(self)[offsets]
             s.set(offsets=lambda: _offset_formulas(info, shape, offsets),
@@ -340,6 +345,12 @@ def _index_put_impl_(self, indices: list, value, accumulate: bool = False,
             self._storage.initialised = True
             if accumulate:
                 np.add.at(flat, offsets.reshape(-1), vals.reshape(-1))
+            elif value.numel() == offsets.size and value.is_contiguous():
+                # one value per offset: np.put scatters without fancy-index machinery
+                # (offsets are bounds-checked already, so 'clip' never clips)
+                offs, vals_ = offsets.reshape(-1), value._array().reshape(-1)
+                parallel_for(offs.size, lambda b, e: np.put(flat, offs[b:e], vals_[b:e],
+                                                            mode="clip"))
             else:
                 flat[offsets] = vals
             s.set(offsets=lambda: _offset_formulas(info, shape, offsets),

@@ -1,0 +1,47 @@
+"""at::parallel_for for the kernels: split [0, n) across threads when it is worth it.
+
+ATen's CPU kernels split work above ``GRAIN_SIZE`` elements across its intra-op
+threads (aten/src/ATen/Parallel.h); numpy releases the GIL inside take/put and the
+ufuncs, so a thread pool gives tidx the same parallelism.  Below the grain size the
+work runs on the caller's thread, in order, as ATen's does.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+
+#: at::internal::GRAIN_SIZE
+GRAIN_SIZE = 32768
+
+_POOL: ThreadPoolExecutor | None = None
+
+
+def num_threads() -> int:
+    """at::get_num_threads(): the cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def parallel_for(n: int, fn: Callable[[int, int], None], grain: int = GRAIN_SIZE) -> None:
+    """Call ``fn(begin, end)`` over chunks covering ``[0, n)``.
+
+    >>> seen = []
+    >>> parallel_for(10, lambda b, e: seen.append((b, e)))
+    >>> seen
+    [(0, 10)]
+    """
+    global _POOL
+    threads = min(num_threads(), max(1, n // grain))
+    if threads <= 1:
+        fn(0, n)
+        return
+    if _POOL is None:
+        _POOL = ThreadPoolExecutor(max_workers=num_threads(), thread_name_prefix="tidx")
+    step = -(-n // threads)
+    bounds = [(b, min(b + step, n)) for b in range(0, n, step)]
+    for future in [_POOL.submit(fn, b, e) for b, e in bounds]:
+        future.result()
