@@ -121,9 +121,6 @@ class Tensor:
     def untyped_storage(self) -> UntypedStorage:
         return UntypedStorage(self._storage)
 
-    def _is_view_of(self, other: "Tensor") -> bool:
-        return self._storage is other._storage
-
     def __len__(self) -> int:
         if not self._sizes:
             raise torch_error(TypeError, "len() of a 0-d tensor")

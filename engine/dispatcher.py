@@ -90,11 +90,6 @@ def _kernel(op: OpDef, device: str | None) -> Callable[..., Any]:
     return fn
 
 
-def operators() -> list[str]:
-    """Names of every registered operator."""
-    return sorted(_REGISTRY)
-
-
 def _first_tensor_device(args: tuple, kwargs: dict) -> str | None:
     for a in args:
         dev = getattr(a, "_device_type", None)

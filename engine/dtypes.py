@@ -112,15 +112,6 @@ def is_integral(d: dtype, include_bool: bool) -> bool:
     return d is not bool and d.np.kind in "iu" or (include_bool and d is bool)
 
 
-# Category ranks for promotion of Python scalars against tensors (c10 promoteTypes,
-# and the "wrapped number" rule of at::native::result_type): a scalar only changes
-# the result's category (bool < integral < floating), never its width.
-def category(d: dtype) -> int:
-    if d is bool:
-        return 0
-    return 2 if d.is_floating_point else 1
-
-
 def promote_types(a: dtype, b: dtype) -> dtype:
     """c10::promoteTypes for the types tidx knows.
 

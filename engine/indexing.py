@@ -17,7 +17,7 @@ from tracer.recorder import span
 from . import dtypes as D
 from . import strides as S
 from .dispatcher import call
-from .errors import check, torch_error
+from .errors import torch_error
 
 H = "aten/src/ATen/TensorIndexing.h"
 
@@ -28,21 +28,11 @@ INDEX_MAX = -(INDEX_MIN + 1)
 
 @dataclass(frozen=True, slots=True)
 class Slice:
-    """at::indexing::Slice with its defaults filled in as the C++ constructor does."""
+    """at::indexing::Slice: start, stop and step as __PySlice_Unpack left them."""
 
     start: int
     stop: int
     step: int
-
-    @staticmethod
-    def make(start: int | None, stop: int | None, step: int | None) -> "Slice":
-        step = 1 if step is None else step
-        check(step != 0, ValueError, "slice step cannot be zero")
-        if start is None:
-            start = INDEX_MAX if step < 0 else 0
-        if stop is None:
-            stop = INDEX_MIN if step < 0 else INDEX_MAX
-        return Slice(start, stop, step)
 
     def __str__(self) -> str:
         return f"{_end(self.start)}:{_end(self.stop)}:{self.step}"
