@@ -100,11 +100,12 @@ def _statements(statements: str | None, source_file) -> str:
 
 
 def _run(statements: str | None, source_file, seed: int | None,
-         max_bytes: int | None) -> dict:
+         max_bytes: int | None, text: str | None = None) -> dict:
     from engine import session
     from engine.errors import Refused
 
-    text = _statements(statements, source_file)
+    if text is None:
+        text = _statements(statements, source_file)
     try:
         return session.run(text, seed=seed, max_bytes=max_bytes)
     except Refused as exc:
@@ -155,6 +156,12 @@ def explain(statements: str | None, source_file, fmt: str, seed: int | None,
     Example:  tidx explain "t[rows, cols] = 10"
     """
     full = _run(statements, source_file, seed, max_bytes)
+    _show(full, fmt, layers, depth, ops_only, no_values, diagram, no_notes, width)
+
+
+def _show(full: dict, fmt: str, layers: str | None, depth: int | None, ops_only: bool,
+          no_values: bool, diagram: str, no_notes: bool, width: int | None) -> None:
+    """Print a run in one of the stdout formats, then exit 1 if a statement raised."""
     doc = _filtered(full, layers, depth, ops_only, no_values)
     if fmt == "tree":
         from rich.console import Console
@@ -200,6 +207,44 @@ def export_cmd(statements: str | None, source_file, output: str, fmt: str | None
         raise Refused(str(exc)) from None
     click.echo(f"tidx: wrote {output} ({fmt})", err=True)
     _exit_if_raised(doc)
+
+
+@main.command()
+def lessons() -> None:
+    """List the lessons: one per seed topic, each a file that also runs under PyTorch."""
+    from engine import lessons as L
+
+    for lesson in L.available():
+        click.echo(f"{lesson.name:<40} {lesson.title}")
+
+
+@main.command()
+@click.argument("name")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="tree", show_default=True,
+              help="How to draw the trace.")
+@click.option("--seed", type=int, default=None,
+              help="Seed the random generator (as torch.manual_seed).")
+@view_options
+@click.option("--no-notes", is_flag=True, help="Hide the one-sentence note of each step.")
+@click.option("--width", type=int, default=None, help="Terminal width for the tree.")
+@click.option("--source", "show_source", is_flag=True,
+              help="Print the lesson's file instead of running it.")
+def lesson(name: str, fmt: str, seed: int | None, layers: str | None, depth: int | None,
+           ops_only: bool, no_values: bool, diagram: str, no_notes: bool, width: int | None,
+           show_source: bool) -> None:
+    """Run the lesson NAME (see `tidx lessons`) and show every step."""
+    from engine import lessons as L
+    from engine.errors import Refused
+
+    try:
+        found = L.load(name)
+    except Refused as exc:
+        raise click.UsageError(str(exc)) from None
+    if show_source:
+        click.echo(found.text, nl=False)
+        return
+    full = _run(None, None, seed, None, text=found.text)
+    _show(full, fmt, layers, depth, ops_only, no_values, diagram, no_notes, width)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -197,3 +197,25 @@ def test_export_with_an_unknown_suffix_is_a_usage_error(tmp_path):
     assert res.exit_code == 2 and "--format" in res.output
     assert run("export", "t[1, 2] = 3", "-o", str(tmp_path / "x.txt"),
                "--format", "json").exit_code == 0
+
+
+def test_lessons_lists_every_sample_with_its_title():
+    res = run("lessons")
+    assert res.exit_code == 0
+    assert "seed_001_indexing" in res.output and "Seed 001: tensor indexing" in res.output
+    assert "views_and_copies" in res.output
+
+
+def test_lesson_runs_a_sample_in_any_format():
+    res = run("lesson", "seed_001_indexing", "--format", "json")
+    assert res.exit_code == 0
+    doc = json.loads(res.output)
+    sources = [st["source"] for st in doc["statements"]]
+    assert "t[rows, cols] = 10" in sources
+    assert doc["statements"][1]["comment"].startswith("An integer index selects")
+
+
+def test_unknown_lesson_is_a_usage_error_naming_the_lessons():
+    res = run("lesson", "nope")
+    assert res.exit_code == 2
+    assert "seed_002_randn" in res.output
