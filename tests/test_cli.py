@@ -212,7 +212,7 @@ def test_lesson_runs_a_sample_in_any_format():
     doc = json.loads(res.output)
     sources = [st["source"] for st in doc["statements"]]
     assert "t[rows, cols] = 10" in sources
-    assert doc["statements"][1]["comment"].startswith("An integer index selects")
+    assert doc["statements"][0]["comment"].startswith("An integer index selects")
 
 
 def test_unknown_lesson_is_a_usage_error_naming_the_lessons():

@@ -11,7 +11,8 @@ import pytest
 from conftest import require_torch
 from engine import session
 
-SAMPLES = sorted((Path(__file__).parent.parent / "samples").glob("*.py"))
+SAMPLES = sorted(p for p in (Path(__file__).parent.parent / "samples").glob("*.py")
+                 if not p.name.startswith("_"))
 pytestmark = pytest.mark.torch
 
 
