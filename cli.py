@@ -145,9 +145,13 @@ def _exit_if_raised(doc: dict) -> None:
 @view_options
 @click.option("--no-notes", is_flag=True, help="Hide the one-sentence note of each step.")
 @click.option("--width", type=int, default=None, help="Terminal width for the tree.")
+@click.option("--verify", is_flag=True,
+              help="Also run the statements in real PyTorch (if installed) and show what "
+                   "matches.")
 def explain(statements: str | None, source_file, fmt: str, seed: int | None,
             max_bytes: int | None, layers: str | None, depth: int | None, ops_only: bool,
-            no_values: bool, diagram: str, no_notes: bool, width: int | None) -> None:
+            no_values: bool, diagram: str, no_notes: bool, width: int | None,
+            verify: bool) -> None:
     """Run STATEMENTS (PyTorch syntax, ';' or newlines between them; '-' reads stdin)
     and show every step.
 
@@ -155,13 +159,36 @@ def explain(statements: str | None, source_file, fmt: str, seed: int | None,
     Default names from the seeds are ready to use: t, rows, cols, a, b, x, ...
     Example:  tidx explain "t[rows, cols] = 10"
     """
-    full = _run(statements, source_file, seed, max_bytes)
-    _show(full, fmt, layers, depth, ops_only, no_values, diagram, no_notes, width)
+    text = _statements(statements, source_file)
+    full = _run(None, None, seed, max_bytes, text=text)
+    _show(full, fmt, layers, depth, ops_only, no_values, diagram, no_notes, width,
+          text if verify else None)
+
+
+def _verify(text: str, full: dict, width: int | None) -> None:
+    """Run the statements in real PyTorch and print the comparison table."""
+    import dataclasses
+
+    from rich.console import Console
+
+    from engine import verify as V
+    from tracer import render_verify
+
+    rows = V.verify(text, full)
+    if rows is None:
+        click.echo("--verify: PyTorch is not installed here (pip install torch==2.13.0); "
+                   "nothing was compared.", err=True)
+        return
+    console = Console(width=width, no_color="NO_COLOR" in os.environ or None, highlight=False)
+    console.print(render_verify.render([dataclasses.asdict(r) for r in rows], V.CHECKS,
+                                       V.torch_version() or "?"))
 
 
 def _show(full: dict, fmt: str, layers: str | None, depth: int | None, ops_only: bool,
-          no_values: bool, diagram: str, no_notes: bool, width: int | None) -> None:
-    """Print a run in one of the stdout formats, then exit 1 if a statement raised."""
+          no_values: bool, diagram: str, no_notes: bool, width: int | None,
+          verify_text: str | None = None) -> None:
+    """Print a run in one of the stdout formats (and the --verify table), then exit 1 if
+    a statement raised."""
     doc = _filtered(full, layers, depth, ops_only, no_values)
     if fmt == "tree":
         from rich.console import Console
@@ -173,6 +200,8 @@ def _show(full: dict, fmt: str, layers: str | None, depth: int | None, ops_only:
     else:
         from tracer import export
         click.echo(export.content(doc, fmt, diagram).decode(), nl=False)
+    if verify_text is not None:
+        _verify(verify_text, full, width)
     _exit_if_raised(doc)
 
 
@@ -229,9 +258,11 @@ def lessons() -> None:
 @click.option("--width", type=int, default=None, help="Terminal width for the tree.")
 @click.option("--source", "show_source", is_flag=True,
               help="Print the lesson's file instead of running it.")
+@click.option("--verify", is_flag=True,
+              help="Also run the lesson in real PyTorch (if installed) and show what matches.")
 def lesson(name: str, fmt: str, seed: int | None, layers: str | None, depth: int | None,
            ops_only: bool, no_values: bool, diagram: str, no_notes: bool, width: int | None,
-           show_source: bool) -> None:
+           show_source: bool, verify: bool) -> None:
     """Run the lesson NAME (see `tidx lessons`) and show every step."""
     from engine import lessons as L
     from engine.errors import Refused
@@ -244,7 +275,8 @@ def lesson(name: str, fmt: str, seed: int | None, layers: str | None, depth: int
         click.echo(found.text, nl=False)
         return
     full = _run(None, None, seed, None, text=found.text)
-    _show(full, fmt, layers, depth, ops_only, no_values, diagram, no_notes, width)
+    _show(full, fmt, layers, depth, ops_only, no_values, diagram, no_notes, width,
+          found.text if verify else None)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -35,14 +35,19 @@ MAX_INT_BITS = 256
 MAX_SOURCE = 100_000
 
 
-class _Torch:
-    """The value the name ``torch`` evaluates to: attributes come from TORCH_ATTRS."""
+class Namespace:
+    """What the name ``torch`` evaluates to: attributes come only from its two tables.
+
+    The engine's namespace is the default; ``engine.verify`` builds one over real
+    PyTorch, so the same allow-listed statements can run there too.
+    """
+
+    def __init__(self, label: str, functions: dict[str, Callable[..., Any]],
+                 constants: dict[str, Any]) -> None:
+        self.label, self.functions, self.constants = label, functions, constants
 
     def __repr__(self) -> str:
-        return "<module 'torch' (tidx engine)>"
-
-
-TORCH = _Torch()
+        return f"<module 'torch' ({self.label})>"
 
 
 class _Pypto:
@@ -68,11 +73,35 @@ TORCH_FUNCTIONS: dict[str, Callable[..., Any]] = {
         "index_select", "scatter", "scatter_add", "take", "masked_fill", "nonzero", "permute",
         "squeeze", "narrow", "flatten", "transpose", "where", "masked_select")
 }
+#: Constants ``torch.X`` may name (dtypes and memory formats).
+CONSTANT_NAMES = tuple(d.name for d in D.ALL) + (
+    "half", "float", "double", "long", "int", "short", "channels_last", "contiguous_format",
+    "preserve_format")
 TORCH_CONSTANTS: dict[str, Any] = {d.name: d for d in D.ALL} | {
     "half": D.float16, "float": D.float32, "double": D.float64, "long": D.int64,
     "int": D.int32, "short": D.int16, "channels_last": P.channels_last,
     "contiguous_format": P.contiguous_format, "preserve_format": P.preserve_format,
 }
+TORCH = Namespace("tidx engine", TORCH_FUNCTIONS, TORCH_CONSTANTS)
+
+#: The types the allow-lists apply to; engine.verify adds real torch's.
+TENSOR_TYPES: tuple[type, ...] = (Tensor,)
+STORAGE_TYPES: tuple[type, ...] = (UntypedStorage,)
+SIZE_TYPES: tuple[type, ...] = (Size,)
+DTYPE_TYPES: tuple[type, ...] = (D.dtype,)
+#: Callables a statement may call (by identity: torch's builtins take no attributes).
+ALLOWED_CALLABLES: set[int] = set()
+
+
+def register_types(tensor: type, storage: type, size: type, dtype: type,
+                   callables: list[Callable[..., Any]]) -> None:
+    """Let the evaluator work on another library's tensors (real torch, for --verify)."""
+    global TENSOR_TYPES, STORAGE_TYPES, SIZE_TYPES, DTYPE_TYPES
+    TENSOR_TYPES += (tensor,)
+    STORAGE_TYPES += (storage,)
+    SIZE_TYPES += (size,)
+    DTYPE_TYPES += (dtype,)
+    ALLOWED_CALLABLES.update(id(c) for c in callables)
 TENSOR_METHODS = frozenset({
     "size", "stride", "storage_offset", "dim", "numel", "tolist", "item", "data_ptr",
     "untyped_storage", "clone", "select", "as_strided", "unsqueeze", "view", "reshape",
@@ -231,7 +260,7 @@ def _root_name(node: ast.expr) -> str | None:
 
 
 def _tensor_operand(value: Any, op: str) -> Any:
-    if isinstance(value, (Tensor, bool, int, float)):
+    if isinstance(value, (*TENSOR_TYPES, bool, int, float)):
         return value
     raise Refused(f"operator {op} between a tensor and {_type_name(value)} is not supported")
 
@@ -239,9 +268,11 @@ def _tensor_operand(value: Any, op: str) -> Any:
 class Evaluator:
     """Holds the names of one session and runs statements against the engine."""
 
-    def __init__(self, on_default: Callable[[Any, str], None] | None = None) -> None:
+    def __init__(self, on_default: Callable[[Any, str], None] | None = None,
+                 torch: Namespace = TORCH) -> None:
         #: called with (value, name) when a default name is first made
         self.on_default = on_default
+        self.torch = torch
         self.names: dict[str, Any] = {}
         self.defaults_used: list[str] = []
         self._printed: list[str] | None = None
@@ -260,7 +291,7 @@ class Evaluator:
         if name in self.names:
             return self.names[name]
         if name == "torch":
-            return TORCH
+            return self.torch
         if name == "pypto":
             return PYPTO
         if name == "print":
@@ -309,7 +340,7 @@ class Evaluator:
     def assign_subscript(self, target: ast.Subscript, value: Any) -> None:
         obj = self.eval_expr(target.value)
         index = self.eval_expr(target.slice)
-        if not isinstance(obj, Tensor):
+        if not isinstance(obj, TENSOR_TYPES):
             raise Refused(f"only tensors support item assignment here (got "
                           f"{_type_name(obj)})")
         obj[index] = value
@@ -353,8 +384,8 @@ class Evaluator:
     def _e_Subscript(self, node: ast.Subscript) -> Any:
         obj = self.eval_expr(node.value)
         index = self.eval_expr(node.slice)
-        if isinstance(obj, (Tensor, list, tuple, Size)):
-            if not isinstance(obj, Tensor) and not isinstance(index, (int, slice)):
+        if isinstance(obj, (*TENSOR_TYPES, list, tuple, *SIZE_TYPES)):
+            if not isinstance(obj, TENSOR_TYPES) and not isinstance(index, (int, slice)):
                 raise torch_error(TypeError, f"{_type_name(obj)} indices must be integers or "
                                              f"slices, not {_type_name(index)}")
             return obj[index]
@@ -367,7 +398,7 @@ class Evaluator:
     def _e_Call(self, node: ast.Call) -> Any:
         fn = self.eval_expr(node.func)
         if not callable(fn) or not (getattr(fn, "_tidx_allowed", False)
-                                    or _is_bound_allowed(fn)):
+                                    or id(fn) in ALLOWED_CALLABLES or _is_bound_allowed(fn)):
             raise Refused(f"'{ast.unparse(node.func)}' cannot be called")
         args: list[Any] = []
         for a in node.args:
@@ -389,7 +420,7 @@ class Evaluator:
 
     def _e_UnaryOp(self, node: ast.UnaryOp) -> Any:
         value = self.eval_expr(node.operand)
-        if isinstance(value, Tensor) and isinstance(node.op, (ast.USub, ast.Invert)):
+        if isinstance(value, TENSOR_TYPES) and isinstance(node.op, (ast.USub, ast.Invert)):
             return -value if isinstance(node.op, ast.USub) else ~value
         if isinstance(node.op, ast.Not):
             return not _number(value, "not")
@@ -406,7 +437,7 @@ class Evaluator:
         if fn is None:
             raise Refused(f"tensor operator {op} is not supported yet")
         left, right = _tensor_operand(left, op), _tensor_operand(right, op)
-        if not isinstance(left, Tensor) and op in ("Sub", "Div"):
+        if not isinstance(left, TENSOR_TYPES) and op in ("Sub", "Div"):
             raise Refused(f"a number {op.lower()} a tensor (rsub/reciprocal) is not supported "
                           "yet")
         return fn(left, right)
@@ -416,18 +447,18 @@ class Evaluator:
             raise Refused(f"line {node.lineno}: chained comparisons are not supported")
         left, right = self.eval_expr(node.left), self.eval_expr(node.comparators[0])
         op = type(node.ops[0]).__name__
-        if not isinstance(left, Tensor) and not isinstance(right, Tensor):
+        if not isinstance(left, TENSOR_TYPES) and not isinstance(right, TENSOR_TYPES):
             return _COMPARE[op](_number(left, op), _number(right, op))
-        if not isinstance(left, Tensor):  # 4 < t is t > 4, as Python reflects it
+        if not isinstance(left, TENSOR_TYPES):  # 4 < t is t > 4, as Python reflects it
             left, right, op = right, left, _REFLECT[op]
-        if not isinstance(right, (Tensor, bool, int, float)):
+        if not isinstance(right, (*TENSOR_TYPES, bool, int, float)):
             raise Refused(f"cannot compare a tensor with {_type_name(right)}")
         return _COMPARE[op](left, right)
 
     def _e_BinOp(self, node: ast.BinOp) -> Any:
         left, right = self.eval_expr(node.left), self.eval_expr(node.right)
         op = type(node.op).__name__
-        if isinstance(left, Tensor) or isinstance(right, Tensor):
+        if isinstance(left, TENSOR_TYPES) or isinstance(right, TENSOR_TYPES):
             return self._tensor_binop(op, left, right)
         if op in ("Mult", "Add") and (isinstance(left, (list, tuple)) or
                                       isinstance(right, (list, tuple))):
@@ -494,34 +525,34 @@ def _sequence_op(op: str, left: Any, right: Any) -> Any:
 def _number(value: Any, op: str) -> int | float:
     if isinstance(value, (bool, int, float)):
         return value
-    if isinstance(value, Tensor):
+    if isinstance(value, TENSOR_TYPES):
         raise Refused(f"tensor arithmetic ({op}) is not supported yet")
     raise Refused(f"operator {op} needs numbers here (got {_type_name(value)})")
 
 
 def _type_name(obj: Any) -> str:
-    return "Tensor" if isinstance(obj, Tensor) else type(obj).__name__
+    return "Tensor" if isinstance(obj, TENSOR_TYPES) else type(obj).__name__
 
 
 def _is_bound_allowed(fn: Any) -> bool:
     owner = getattr(fn, "__self__", None)
     name = getattr(fn, "__name__", "")
-    if isinstance(owner, Tensor):
+    if isinstance(owner, TENSOR_TYPES):
         return name in TENSOR_METHODS
-    if isinstance(owner, UntypedStorage):
+    if isinstance(owner, STORAGE_TYPES):
         return name in STORAGE_METHODS
     return False
 
 
 def resolve_attribute(obj: Any, attr: str) -> Any:
     """The only way an attribute resolves: through the allow-list tables."""
-    if obj is TORCH:
-        if attr in TORCH_FUNCTIONS:
-            return TORCH_FUNCTIONS[attr]
-        if attr in TORCH_CONSTANTS:
-            return TORCH_CONSTANTS[attr]
+    if isinstance(obj, Namespace):
+        if attr in obj.functions:
+            return obj.functions[attr]
+        if attr in obj.constants:
+            return obj.constants[attr]
         raise Refused(f"torch.{attr} is not available in tidx (available: "
-                      f"{', '.join(sorted(TORCH_FUNCTIONS))} and the dtypes)")
+                      f"{', '.join(sorted(obj.functions))} and the dtypes)")
     if obj is PYPTO:
         if attr in PYPTO_FUNCTIONS:
             return PYPTO_FUNCTIONS[attr]
@@ -529,13 +560,13 @@ def resolve_attribute(obj: Any, attr: str) -> Any:
             return PYPTO_CONSTANTS[attr]
         raise Refused(f"pypto.{attr} is not available in tidx (available: "
                       f"{', '.join(sorted(PYPTO_FUNCTIONS))} and the DT_* types)")
-    if isinstance(obj, Tensor):
+    if isinstance(obj, TENSOR_TYPES):
         if attr in TENSOR_METHODS or attr in TENSOR_ATTRIBUTES:
             return getattr(obj, attr)
         raise Refused(f"Tensor.{attr} is not available in tidx")
-    if isinstance(obj, UntypedStorage) and attr in STORAGE_METHODS:
+    if isinstance(obj, STORAGE_TYPES) and attr in STORAGE_METHODS:
         return getattr(obj, attr)
-    if isinstance(obj, D.dtype) and attr in ("itemsize", "is_floating_point", "is_signed"):
+    if isinstance(obj, DTYPE_TYPES) and attr in ("itemsize", "is_floating_point", "is_signed"):
         return getattr(obj, attr)
     raise Refused(f"attribute '{attr}' of {_type_name(obj)} is not available in tidx")
 
@@ -545,7 +576,7 @@ for _fn in (*TORCH_FUNCTIONS.values(), *PYPTO_FUNCTIONS.values()):
 
 
 def _len(obj: Any) -> int:
-    if isinstance(obj, (Tensor, list, tuple, Size)):
+    if isinstance(obj, (*TENSOR_TYPES, list, tuple, *SIZE_TYPES)):
         return len(obj)
     raise Refused(f"len() of {_type_name(obj)} is not supported")
 

@@ -1,0 +1,54 @@
+"""--verify: the same statements in real PyTorch, compared check by check."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+from click.testing import CliRunner
+
+import cli
+from conftest import require_torch
+from engine import session, verify
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("text", ["t[rows, cols] = 10", "y = t[1:, ::2]",
+                                  "torch.randn(3, 4)", "t[5]", "y = a[index_2, 1]",
+                                  "y = torch.arange(0, 1, 0.1)"])
+def test_statements_verify_against_torch(text):
+    require_torch()
+    doc = session.run(text)
+    rows = verify.verify(text, doc)
+    assert rows and all(row.ok for row in rows), [row.details for row in rows]
+
+
+@pytest.mark.torch
+def test_a_wrong_trace_is_reported():
+    require_torch()
+    doc = session.run("t[1, 2] = 3")
+    wrong = copy.deepcopy(doc)
+    wrong["statements"][0]["bindings"]["t"]["summary"]["values"][1][2] = 99
+    wrong["statements"][0]["events"] = []  # as if no operator had run
+    (row,) = verify.verify("t[1, 2] = 3", wrong)
+    assert row.results["values"] is False and row.results["aten ops"] is False
+    assert not row.ok and any("values of t" in d for d in row.details)
+
+
+@pytest.mark.torch
+def test_cli_verify_prints_the_table():
+    require_torch()
+    res = CliRunner().invoke(cli.main, ["explain", "t[rows, cols] = 10", "--verify", "--ops"],
+                             env={"NO_COLOR": "1"})
+    assert res.exit_code == 0
+    assert "tidx against PyTorch 2.13.0" in res.output
+    assert "agree on every check" in res.output
+
+
+def test_cli_verify_without_torch_says_so_in_one_line(monkeypatch):
+    monkeypatch.setattr(verify, "_torch", lambda: None)
+    res = CliRunner().invoke(cli.main, ["explain", "t[1, 2] = 3", "--verify"],
+                             env={"NO_COLOR": "1"})
+    assert res.exit_code == 0
+    assert "--verify: PyTorch is not installed here" in res.output
+    assert "Traceback" not in res.output
