@@ -239,6 +239,29 @@ def export_cmd(statements: str | None, source_file, output: str, fmt: str | None
 
 
 @main.command()
+@click.argument("a")
+@click.argument("b")
+@click.option("--seed", type=int, default=None,
+              help="Seed the random generator (as torch.manual_seed) for both.")
+@click.option("--width", type=int, default=None, help="Terminal width.")
+def compare(a: str, b: str, seed: int | None, width: int | None) -> None:
+    """Run statements A and B separately and show them side by side: view or copy,
+    bytes allocated, aten operators, and where their paths part.
+
+    \b
+    Example:  tidx compare "y = t[1:3]" "y = t[[1, 2]]"
+    """
+    from rich.console import Console
+
+    from tracer import render_compare
+
+    doc_a = _run(None, None, seed, None, text=a)
+    doc_b = _run(None, None, seed, None, text=b)
+    console = Console(width=width, no_color="NO_COLOR" in os.environ or None, highlight=False)
+    console.print(render_compare.render(doc_a, doc_b))
+
+
+@main.command()
 def lessons() -> None:
     """List the lessons: one per seed topic, each a file that also runs under PyTorch."""
     from engine import lessons as L

@@ -63,12 +63,29 @@ def run(text: str, *, seed: int | None = None, max_bytes: int | None = None) -> 
                     for name in _shown_names(st, ev)}
                 entry["result"] = _describe_value(trace, st.value) if not st.assigned else None
                 entry["printed"] = list(st.printed)
+                entry["shares_storage_with"] = _sharing(st, ev)
                 if entry["error"] is not None:
                     break
         doc = trace.to_dict()
     # the seed belongs in the document only if this run drew numbers or set it
     doc["seed"] = G.initial_seed() if G.uses > uses_before else None
     return doc
+
+
+def _sharing(st, ev: Evaluator) -> dict[str, list[str]]:
+    """For each tensor the statement produced, the other names that use its storage:
+    ``{"y": ["t"]}`` after ``y = t[1:]`` (a view), ``{"y": []}`` after ``y = t[[0]]``."""
+    produced = {name: ev.names[name] for name in st.assigned if name in ev.names}
+    if st.value is not None and not st.assigned:
+        produced["(result)"] = st.value
+    out: dict[str, list[str]] = {}
+    for name, value in produced.items():
+        storage = getattr(value, "_storage", None)
+        if storage is None:
+            continue
+        out[name] = sorted(other for other, t in ev.names.items()
+                           if other != name and getattr(t, "_storage", None) is storage)
+    return out
 
 
 def _shown_names(st, ev: Evaluator) -> list[str]:

@@ -219,3 +219,18 @@ def test_unknown_lesson_is_a_usage_error_naming_the_lessons():
     res = run("lesson", "nope")
     assert res.exit_code == 2
     assert "seed_002_randn" in res.output
+
+
+def test_compare_shows_view_versus_copy_and_where_paths_part():
+    res = run("compare", "y = t[1:3]", "y = t[[1, 2]]", "--width", "160")
+    assert res.exit_code == 0, res.output
+    assert "y: view of t" in res.output and "y: a copy (new storage)" in res.output
+    # the view allocates nothing; the copy allocates the index list and the result
+    assert "│ 0 " in res.output and "│ 64 " in res.output
+    assert "The paths part after 2 shared steps" in res.output
+
+
+def test_compare_of_identical_paths():
+    res = run("compare", "y = t[0]", "y = t[1]")
+    assert res.exit_code == 0
+    assert "exactly the same steps" in res.output
