@@ -262,6 +262,51 @@ def compare(a: str, b: str, seed: int | None, width: int | None) -> None:
 
 
 @main.command()
+@statement_options
+@click.option("--width", type=int, default=None, help="Terminal width.")
+def step(statements: str | None, source_file, seed: int | None, max_bytes: int | None,
+         width: int | None) -> None:
+    """Walk through the steps of STATEMENTS one at a time, with the tensors of each step
+    drawn over their storage. Keys: n/space/enter next, p/b back, q quit. Without a
+    terminal every step is printed."""
+    full = _run(statements, source_file, seed, max_bytes)
+    _step_through(full, width)
+
+
+def _step_through(full: dict, width: int | None) -> None:
+    from rich.console import Console
+
+    from tracer import render_step
+
+    flat = render_step.steps(full)
+    console = Console(width=width, no_color="NO_COLOR" in os.environ or None, highlight=False)
+    if not flat:
+        click.echo("no steps to show")
+        return
+    interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    if not interactive:
+        for k in range(len(flat)):
+            console.print(render_step.render(flat, k))
+            console.print()
+        _exit_if_raised(full)
+        return
+    k = 0
+    while True:
+        console.clear()
+        console.print(render_step.render(flat, k, interactive=True))
+        key = click.getchar()
+        if key in ("q", "Q", "\x1b", "\x03"):
+            break
+        if key in ("p", "b", "\x1b[D", "k"):
+            k = max(0, k - 1)
+        elif key in ("n", " ", "\r", "\n", "\x1b[C", "j"):
+            if k == len(flat) - 1:
+                break
+            k += 1
+    _exit_if_raised(full)
+
+
+@main.command()
 def lessons() -> None:
     """List the lessons: one per seed topic, each a file that also runs under PyTorch."""
     from engine import lessons as L
@@ -283,9 +328,11 @@ def lessons() -> None:
               help="Print the lesson's file instead of running it.")
 @click.option("--verify", is_flag=True,
               help="Also run the lesson in real PyTorch (if installed) and show what matches.")
+@click.option("--step", "step_mode", is_flag=True,
+              help="Walk through the lesson one step at a time.")
 def lesson(name: str, fmt: str, seed: int | None, layers: str | None, depth: int | None,
            ops_only: bool, no_values: bool, diagram: str, no_notes: bool, width: int | None,
-           show_source: bool, verify: bool) -> None:
+           show_source: bool, verify: bool, step_mode: bool) -> None:
     """Run the lesson NAME (see `tidx lessons`) and show every step."""
     from engine import lessons as L
     from engine.errors import Refused
@@ -298,6 +345,9 @@ def lesson(name: str, fmt: str, seed: int | None, layers: str | None, depth: int
         click.echo(found.text, nl=False)
         return
     full = _run(None, None, seed, None, text=found.text)
+    if step_mode:
+        _step_through(full, width)
+        return
     _show(full, fmt, layers, depth, ops_only, no_values, diagram, no_notes, width,
           found.text if verify else None)
 

@@ -30,6 +30,11 @@ LAYER_STYLE: dict[str, str] = {
 }
 
 
+def label(ev: dict[str, Any], notes: bool = True, links: bool = True) -> Text:
+    """One step as the tree shows it: layer, name, key values, result, note, source."""
+    return _label(ev, notes, links)
+
+
 def _label(ev: dict[str, Any], notes: bool, links: bool) -> Text:
     layer = ev["layer"]
     text = Text()
