@@ -54,11 +54,16 @@ def index_items(shape):
     long_tensors = st.lists(st.integers(-3, 3), min_size=1, max_size=3).map(
         lambda v: ("long", v))
     masks = st.lists(st.booleans(), min_size=1, max_size=4).map(lambda v: ("mask", v))
+    scalars = st.one_of(st.integers(-4, 4).map(lambda v: ("long0", v)),
+                        st.booleans().map(lambda v: ("mask0", v)))
     return st.one_of(ints, slices, st.just(None), st.just(Ellipsis), st.booleans(),
-                     int_lists, long_tensors, masks)
+                     int_lists, long_tensors, masks, scalars)
 
 
 def materialise(item, lib):
+    if isinstance(item, tuple) and item and item[0] in ("long0", "mask0"):
+        kind, value = item  # 0-dim index tensors: select, or unsqueeze + bool index
+        return lib.tensor(value, dtype=lib.int64 if kind == "long0" else lib.bool)
     if isinstance(item, tuple) and item and item[0] in ("long", "mask"):
         kind, values = item
         dtype = lib.int64 if kind == "long" else lib.bool
