@@ -19,6 +19,12 @@ from .dispatcher import call
 from .errors import check, torch_error
 
 SRC = "torch/csrc/autograd/python_variable_indexing.cpp"
+#: The UserWarning torch 2.13 raises when a non-tuple sequence is used as a tuple of indices.
+SEQUENCE_WARNING = ("Using a non-tuple sequence for multidimensional indexing is deprecated "
+                    "and will be changed in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. "
+                    "In pytorch 2.9 this will be interpreted as tensor index, "
+                    "x[torch.tensor(seq)], which will result either in an error or a "
+                    "different result")
 PY_SSIZE_T_MAX = 2**63 - 1
 PY_SSIZE_T_MIN = -(2**63)
 
@@ -131,7 +137,14 @@ def wrapTuple(index: Any) -> tuple:
     with span("wrapTuple", "binding", source=SRC,
               note="the index becomes a tuple: one entry per indexed position",
               index=lambda: _python_index_list(index)) as s:
-        result = tuple(index) if treatSequenceAsTuple(index) else (index,)
+        as_tuple = treatSequenceAsTuple(index)
+        result = tuple(index) if as_tuple else (index,)
+        if as_tuple and not isinstance(index, tuple):
+            # torch 2.13 warns here (python_variable_indexing.cpp): a list of sequences
+            # will become one tensor index in a future release
+            with span("TORCH_WARN", "binding", source=SRC, note=SEQUENCE_WARNING,
+                      category="UserWarning"):
+                pass
         s.set_result(lambda: [_python_index(i) for i in result])
         return result
 

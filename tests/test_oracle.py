@@ -48,6 +48,13 @@ CASES = [
     (["t[torch.tensor([0, 2])] = torch.tensor([[0, 0, 0]])"], ["t"]),
     (["y = a[idx_1, 1]"], ["y"]),
     (["y = b[idx_0, idx_1]"], ["y"]),
+    (["y = a[idx_1, :, idx_1]"], ["y"]),
+    (["a[idx_1, :, idx_1] = 0"], ["a"]),
+    (["y = a[:, idx_1, idx_0]"], ["y"]),
+    (["y = t[torch.tensor(1)]"], ["y"]),
+    (["y = t[torch.tensor(True)]"], ["y"]),
+    (["y = t[[[0, 1], [1, 2]]]"], ["y"]),
+    (["y = t[[0, 1], [1, 2]]"], ["y"]),
     # seed 004 bool masks
     (["y = a[index_0]"], ["y"]),
     (["y = a[index_2]"], ["y"]),
