@@ -124,6 +124,10 @@ class Statement:
     source: str
     node: ast.stmt
     comment: str | None = None  # the comment lines just above it in a file (its narrative)
+    #: ``try: <stmt> except <Error> as e: print(e)`` in a lesson: the error classes that are
+    #: caught (the run goes on), and the name the handler prints (None for ``pass``)
+    catches: tuple[str, ...] = ()
+    prints: str | None = None
     value: Any = None
     printed: list[str] = field(default_factory=list)
     assigned: list[str] = field(default_factory=list)  # names bound or written into
@@ -146,12 +150,20 @@ def parse(text: str) -> list[Statement]:
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and \
                 isinstance(node.value.value, str):
             continue  # a docstring: narrative for the reader, nothing to run
+        catches, prints = (), None
+        if isinstance(node, ast.Try):
+            catches, prints = _check_try(node)
+            comment = _comment_above(lines, node.lineno)
+            node = node.body[0]
+        else:
+            comment = None
         _check_statement(node)
         if isinstance(node, ast.Import):
             continue  # `import torch`: the engine is already the torch namespace
         _check_names(node, known)
         source = ast.get_source_segment(text, node) or ast.unparse(node)
-        out.append(Statement(source, node, _comment_above(lines, node.lineno)))
+        out.append(Statement(source, node, comment or _comment_above(lines, node.lineno),
+                             catches=catches, prints=prints))
     if not out:
         raise Refused("no statement to run")
     return out
@@ -200,6 +212,44 @@ def _check_statement(node: ast.stmt) -> None:
         return
     raise Refused(f"line {node.lineno}: {_describe(node)} is not supported; tidx runs "
                   "expressions, assignments and `import torch`")
+
+
+#: The error classes a lesson's ``except`` may name (the ones PyTorch raises).
+CATCHABLE: dict[str, type[BaseException]] = {
+    cls.__name__: cls for cls in (IndexError, RuntimeError, TypeError, ValueError,
+                                  NotImplementedError, AssertionError, Exception)}
+
+
+def _check_try(node: ast.Try) -> tuple[tuple[str, ...], str | None]:
+    """The one try/except form lessons may use to show an error and go on:
+
+        try:
+            t[5]
+        except IndexError as e:
+            print(e)
+    """
+    where = f"line {node.lineno}"
+    if len(node.body) != 1 or node.orelse or node.finalbody or len(node.handlers) != 1:
+        raise Refused(f"{where}: try takes one statement and one `except Error as e: print(e)`")
+    handler = node.handlers[0]
+    kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    names = []
+    for kind in kinds:
+        if not isinstance(kind, ast.Name) or kind.id not in CATCHABLE:
+            raise Refused(f"{where}: except names one of {', '.join(CATCHABLE)}")
+        names.append(kind.id)
+    body = handler.body
+    if len(body) == 1 and isinstance(body[0], ast.Pass):
+        return tuple(names), None
+    ok = (len(body) == 1 and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Call)
+          and isinstance(body[0].value.func, ast.Name) and body[0].value.func.id == "print"
+          and len(body[0].value.args) == 1 and not body[0].value.keywords
+          and isinstance(body[0].value.args[0], ast.Name)
+          and body[0].value.args[0].id == handler.name)
+    if not ok:
+        raise Refused(f"{where}: the except block may only `print({handler.name or 'e'})` "
+                      "or `pass`")
+    return tuple(names), handler.name
 
 
 def _check_names(node: ast.stmt, known: set[str]) -> None:

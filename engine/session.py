@@ -15,7 +15,7 @@ from tracer import record
 from . import generator as G
 from . import pypto
 from .errors import Refused, is_torch_error
-from .evaluator import Evaluator, parse
+from .evaluator import CATCHABLE, Evaluator, parse
 from .scope import BY_NAME
 from .storage import MemoryLimit
 
@@ -54,6 +54,11 @@ def run(text: str, *, seed: int | None = None, max_bytes: int | None = None) -> 
                     if not is_torch_error(exc):
                         raise
                     entry["error"] = {"type": type(exc).__name__, "message": str(exc)}
+                    if any(isinstance(exc, CATCHABLE[c]) for c in st.catches):
+                        # the lesson's own try/except: shown, then the run goes on
+                        entry["error"]["caught"] = True
+                        if st.prints:
+                            st.printed.append(str(exc))
                 new_defaults = [n for n in ev.defaults_used if n not in before]
                 entry["defaults"] = {
                     n: {"source": BY_NAME[n].source, "origin": BY_NAME[n].origin,
@@ -64,7 +69,7 @@ def run(text: str, *, seed: int | None = None, max_bytes: int | None = None) -> 
                 entry["result"] = _describe_value(trace, st.value) if not st.assigned else None
                 entry["printed"] = list(st.printed)
                 entry["shares_storage_with"] = _sharing(st, ev)
-                if entry["error"] is not None:
+                if entry["error"] is not None and not entry["error"].get("caught"):
                     break
         doc = trace.to_dict()
     # the seed belongs in the document only if this run drew numbers or set it

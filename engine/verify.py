@@ -124,10 +124,20 @@ def verify(text: str, doc: dict[str, Any]) -> list[Row] | None:
                 raise
             except Exception as exc:  # noqa: BLE001 - torch's error is what we compare
                 error = {"type": type(exc).__name__, "message": str(exc)}
+        caught = error is not None and any(
+            isinstance_name(error["type"], c) for c in st.catches)
+        if ours["error"] is not None:
+            ours = {**ours, "error": {k: v for k, v in ours["error"].items() if k != "caught"}}
         rows.append(_compare(st, ours, ev, error, _profile_ops(prof)))
-        if error is not None or ours["error"] is not None:
+        if (error is not None or ours["error"] is not None) and not caught:
             break
     return rows
+
+
+def isinstance_name(type_name: str, catch: str) -> bool:
+    """Whether an error of class ``type_name`` is caught by ``except catch``."""
+    cls = E.CATCHABLE.get(type_name)
+    return cls is not None and issubclass(cls, E.CATCHABLE[catch]) or catch == "Exception"
 
 
 def _compare(st, ours: dict[str, Any], ev: E.Evaluator, error: dict | None,

@@ -29,7 +29,8 @@ TORCH_SAMPLES = [p for p in SAMPLES if "import pypto" not in p.read_text()]
 def test_sample_prints_what_torch_prints(path):
     require_torch()
     doc = session.run(path.read_text())
-    assert all(st["error"] is None for st in doc["statements"])
+    # errors a lesson catches itself (try/except ... print(e)) are part of the lesson
+    assert all(st["error"] is None or st["error"].get("caught") for st in doc["statements"])
     ours = [line for st in doc["statements"] for line in st.get("printed", [])]
     theirs = subprocess.run([sys.executable, str(path)], capture_output=True, text=True,
                             check=True).stdout

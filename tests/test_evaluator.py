@@ -1,0 +1,37 @@
+"""The evaluator's allow-list: what a statement may contain, checked before anything runs."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import session
+from engine.errors import Refused
+from engine.evaluator import parse
+
+
+@pytest.mark.parametrize("text", [
+    "try:\n    t[5]\nexcept IndexError as e:\n    import os\n",
+    "try:\n    t[5]\n    t[6]\nexcept IndexError as e:\n    print(e)\n",
+    "try:\n    t[5]\nexcept OSError as e:\n    print(e)\n",
+    "try:\n    t[5]\nexcept IndexError as e:\n    print(e)\nfinally:\n    pass\n",
+    "try:\n    t[5]\nexcept IndexError as e:\n    print(e.args)\n",
+])
+def test_only_the_lesson_try_form_is_accepted(text):
+    with pytest.raises(Refused):
+        parse(text)
+
+
+def test_a_caught_error_is_recorded_and_the_run_goes_on():
+    doc = session.run("try:\n    t[5]\nexcept IndexError as e:\n    print(e)\ny = t[0]\n")
+    first, second = doc["statements"]
+    assert first["error"] == {"type": "IndexError", "caught": True,
+                              "message": "index 5 is out of bounds for dimension 0 with size 3"}
+    assert first["printed"] == ["index 5 is out of bounds for dimension 0 with size 3"]
+    assert second["error"] is None and second["bindings"]["y"]["summary"]["values"] == [1, 2, 3]
+
+
+def test_an_error_of_another_class_still_stops_the_run():
+    doc = session.run("try:\n    t[5]\nexcept RuntimeError as e:\n    print(e)\ny = t[0]\n")
+    assert len(doc["statements"]) == 1
+    assert doc["statements"][0]["error"]["type"] == "IndexError"
+    assert "caught" not in doc["statements"][0]["error"]
