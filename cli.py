@@ -14,6 +14,7 @@ import click
 
 #: What ``explain --format`` prints; ``export`` writes these and the images too.
 FORMATS = ("tree", "json", "mermaid", "dot", "markdown")
+LANGS = ("en", "zh")  # tracer.i18n.LANGS, without importing the tracer to build the CLI
 EXPORT_FORMATS = ("svg", "png", "pdf", "dot", "mermaid", "markdown", "json", "html")
 DIAGRAMS = ("sequence", "calls")
 
@@ -69,8 +70,17 @@ def statement_options(fn):
     return click.argument("statements", required=False)(fn)
 
 
+def lang_option(fn):
+    """``--lang``: the language of notes, headings and error explanations."""
+    return click.option("--lang", type=click.Choice(LANGS), default="en", show_default=True,
+                        help="Language of the notes, headings and error explanations; "
+                             "zh shows Chinese beside the English (C++ names stay as "
+                             "they are).")(fn)
+
+
 def view_options(fn):
-    """What to show: the filters every format honours, and which diagram."""
+    """What to show: the filters every format honours, which diagram, which language."""
+    fn = lang_option(fn)
     fn = click.option("--diagram", type=click.Choice(DIAGRAMS), default="sequence",
                       show_default=True,
                       help="For dot/mermaid/images: the sequence diagram, or the nested "
@@ -99,8 +109,16 @@ def _statements(statements: str | None, source_file) -> str:
     return statements
 
 
+def _explained(message: str, lang: str) -> str:
+    """``message`` and, for ``--lang zh``, the line explaining it under it."""
+    from tracer.i18n import explain_error
+
+    why = explain_error(message, lang)
+    return f"{message}\n{why}" if why else message
+
+
 def _run(statements: str | None, source_file, seed: int | None,
-         max_bytes: int | None, text: str | None = None) -> dict:
+         max_bytes: int | None, text: str | None = None, lang: str = "en") -> dict:
     from engine import session
     from engine.errors import Refused
 
@@ -109,7 +127,7 @@ def _run(statements: str | None, source_file, seed: int | None,
     try:
         return session.run(text, seed=seed, max_bytes=max_bytes)
     except Refused as exc:
-        raise click.UsageError(str(exc)) from None
+        raise click.UsageError(_explained(str(exc), lang)) from None
     except RecursionError:
         raise click.UsageError("statement nested too deeply") from None
     except Exception as exc:  # noqa: BLE001 - a bug in tidx: one line, distinct code
@@ -129,12 +147,14 @@ def _filtered(doc: dict, layers: str | None, depth: int | None, ops_only: bool,
                          values=not no_values)
 
 
-def _exit_if_raised(doc: dict) -> None:
-    failed = next((st for st in doc["statements"] if st["error"]), None)
+def _exit_if_raised(doc: dict, lang: str = "en") -> None:
+    # an error the lesson caught itself (try/except ... print(e)) is not a failure
+    failed = next((st for st in doc["statements"]
+                   if st["error"] and not st["error"].get("caught")), None)
     if failed is not None:
         err = failed["error"]
-        click.echo(f"tidx: {failed['source']!r} raised {err['type']}: {err['message']}",
-                   err=True)
+        click.echo(f"tidx: {failed['source']!r} raised {err['type']}: "
+                   f"{_explained(err['message'], lang)}", err=True)
         sys.exit(1)
 
 
@@ -150,7 +170,7 @@ def _exit_if_raised(doc: dict) -> None:
                    "matches.")
 def explain(statements: str | None, source_file, fmt: str, seed: int | None,
             max_bytes: int | None, layers: str | None, depth: int | None, ops_only: bool,
-            no_values: bool, diagram: str, no_notes: bool, width: int | None,
+            no_values: bool, diagram: str, lang: str, no_notes: bool, width: int | None,
             verify: bool) -> None:
     """Run STATEMENTS (PyTorch syntax, ';' or newlines between them; '-' reads stdin)
     and show every step.
@@ -160,12 +180,12 @@ def explain(statements: str | None, source_file, fmt: str, seed: int | None,
     Example:  tidx explain "t[rows, cols] = 10"
     """
     text = _statements(statements, source_file)
-    full = _run(None, None, seed, max_bytes, text=text)
+    full = _run(None, None, seed, max_bytes, text=text, lang=lang)
     _show(full, fmt, layers, depth, ops_only, no_values, diagram, no_notes, width,
-          text if verify else None)
+          text if verify else None, lang)
 
 
-def _verify(text: str, full: dict, width: int | None) -> None:
+def _verify(text: str, full: dict, width: int | None, lang: str = "en") -> None:
     """Run the statements in real PyTorch and print the comparison table."""
     import dataclasses
 
@@ -181,12 +201,12 @@ def _verify(text: str, full: dict, width: int | None) -> None:
         return
     console = Console(width=width, no_color="NO_COLOR" in os.environ or None, highlight=False)
     console.print(render_verify.render([dataclasses.asdict(r) for r in rows], V.CHECKS,
-                                       V.torch_version() or "?"))
+                                       V.torch_version() or "?", lang=lang))
 
 
 def _show(full: dict, fmt: str, layers: str | None, depth: int | None, ops_only: bool,
           no_values: bool, diagram: str, no_notes: bool, width: int | None,
-          verify_text: str | None = None) -> None:
+          verify_text: str | None = None, lang: str = "en") -> None:
     """Print a run in one of the stdout formats (and the --verify table), then exit 1 if
     a statement raised."""
     doc = _filtered(full, layers, depth, ops_only, no_values)
@@ -196,13 +216,13 @@ def _show(full: dict, fmt: str, layers: str | None, depth: int | None, ops_only:
         from tracer import render_tree
         console = Console(width=width, no_color="NO_COLOR" in os.environ or None,
                           highlight=False, soft_wrap=False)
-        console.print(render_tree.render(doc, notes=not no_notes, full=full))
+        console.print(render_tree.render(doc, notes=not no_notes, full=full, lang=lang))
     else:
         from tracer import export
-        click.echo(export.content(doc, fmt, diagram).decode(), nl=False)
+        click.echo(export.content(doc, fmt, diagram, lang=lang).decode(), nl=False)
     if verify_text is not None:
-        _verify(verify_text, full, width)
-    _exit_if_raised(doc)
+        _verify(verify_text, full, width, lang)
+    _exit_if_raised(doc, lang)
 
 
 @main.command("export")
@@ -215,7 +235,8 @@ def _show(full: dict, fmt: str, layers: str | None, depth: int | None, ops_only:
 @view_options
 def export_cmd(statements: str | None, source_file, output: str, fmt: str | None,
                seed: int | None, max_bytes: int | None, layers: str | None,
-               depth: int | None, ops_only: bool, no_values: bool, diagram: str) -> None:
+               depth: int | None, ops_only: bool, no_values: bool, diagram: str,
+               lang: str) -> None:
     """Run STATEMENTS and write the trace to FILE as a diagram, page or data.
 
     \b
@@ -228,14 +249,14 @@ def export_cmd(statements: str | None, source_file, output: str, fmt: str | None
         fmt = export.format_for(output, fmt)
     except export.ExportError as exc:
         raise click.UsageError(str(exc)) from None
-    full = _run(statements, source_file, seed, max_bytes)
+    full = _run(statements, source_file, seed, max_bytes, lang=lang)
     doc = _filtered(full, layers, depth, ops_only, no_values)
     try:
-        export.write_atomic(output, export.content(doc, fmt, diagram))
+        export.write_atomic(output, export.content(doc, fmt, diagram, lang=lang))
     except export.ExportError as exc:
         raise Refused(str(exc)) from None
     click.echo(f"tidx: wrote {output} ({fmt})", err=True)
-    _exit_if_raised(doc)
+    _exit_if_raised(doc, lang)
 
 
 @main.command()
@@ -244,7 +265,8 @@ def export_cmd(statements: str | None, source_file, output: str, fmt: str | None
 @click.option("--seed", type=int, default=None,
               help="Seed the random generator (as torch.manual_seed) for both.")
 @click.option("--width", type=int, default=None, help="Terminal width.")
-def compare(a: str, b: str, seed: int | None, width: int | None) -> None:
+@lang_option
+def compare(a: str, b: str, seed: int | None, width: int | None, lang: str) -> None:
     """Run statements A and B separately and show them side by side: view or copy,
     bytes allocated, aten operators, and where their paths part.
 
@@ -255,25 +277,26 @@ def compare(a: str, b: str, seed: int | None, width: int | None) -> None:
 
     from tracer import render_compare
 
-    doc_a = _run(None, None, seed, None, text=a)
-    doc_b = _run(None, None, seed, None, text=b)
+    doc_a = _run(None, None, seed, None, text=a, lang=lang)
+    doc_b = _run(None, None, seed, None, text=b, lang=lang)
     console = Console(width=width, no_color="NO_COLOR" in os.environ or None, highlight=False)
-    console.print(render_compare.render(doc_a, doc_b))
+    console.print(render_compare.render(doc_a, doc_b, lang=lang))
 
 
 @main.command()
 @statement_options
 @click.option("--width", type=int, default=None, help="Terminal width.")
+@lang_option
 def step(statements: str | None, source_file, seed: int | None, max_bytes: int | None,
-         width: int | None) -> None:
+         width: int | None, lang: str) -> None:
     """Walk through the steps of STATEMENTS one at a time, with the tensors of each step
     drawn over their storage. Keys: n/space/enter next, p/b back, q quit. Without a
     terminal every step is printed."""
-    full = _run(statements, source_file, seed, max_bytes)
-    _step_through(full, width)
+    full = _run(statements, source_file, seed, max_bytes, lang=lang)
+    _step_through(full, width, lang)
 
 
-def _step_through(full: dict, width: int | None) -> None:
+def _step_through(full: dict, width: int | None, lang: str = "en") -> None:
     from rich.console import Console
 
     from tracer import render_step
@@ -286,14 +309,14 @@ def _step_through(full: dict, width: int | None) -> None:
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     if not interactive:
         for k in range(len(flat)):
-            console.print(render_step.render(flat, k))
+            console.print(render_step.render(flat, k, lang=lang))
             console.print()
-        _exit_if_raised(full)
+        _exit_if_raised(full, lang)
         return
     k = 0
     while True:
         console.clear()
-        console.print(render_step.render(flat, k, interactive=True))
+        console.print(render_step.render(flat, k, interactive=True, lang=lang))
         key = click.getchar()
         if key in ("q", "Q", "\x1b", "\x03"):
             break
@@ -303,7 +326,7 @@ def _step_through(full: dict, width: int | None) -> None:
             if k == len(flat) - 1:
                 break
             k += 1
-    _exit_if_raised(full)
+    _exit_if_raised(full, lang)
 
 
 @main.command()
@@ -331,8 +354,8 @@ def lessons() -> None:
 @click.option("--step", "step_mode", is_flag=True,
               help="Walk through the lesson one step at a time.")
 def lesson(name: str, fmt: str, seed: int | None, layers: str | None, depth: int | None,
-           ops_only: bool, no_values: bool, diagram: str, no_notes: bool, width: int | None,
-           show_source: bool, verify: bool, step_mode: bool) -> None:
+           ops_only: bool, no_values: bool, diagram: str, lang: str, no_notes: bool,
+           width: int | None, show_source: bool, verify: bool, step_mode: bool) -> None:
     """Run the lesson NAME (see `tidx lessons`) and show every step."""
     from engine import lessons as L
     from engine.errors import Refused
@@ -344,12 +367,12 @@ def lesson(name: str, fmt: str, seed: int | None, layers: str | None, depth: int
     if show_source:
         click.echo(found.text, nl=False)
         return
-    full = _run(None, None, seed, None, text=found.text)
+    full = _run(None, None, seed, None, text=found.text, lang=lang)
     if step_mode:
-        _step_through(full, width)
+        _step_through(full, width, lang)
         return
     _show(full, fmt, layers, depth, ops_only, no_values, diagram, no_notes, width,
-          found.text if verify else None)
+          found.text if verify else None, lang)
 
 
 if __name__ == "__main__":  # pragma: no cover

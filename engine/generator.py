@@ -18,17 +18,30 @@ SOURCE = "aten/src/ATen/CPUGeneratorImpl.cpp"
 _default = None
 #: How many times the generator was asked for: a run reports its seed only if it used it.
 uses = 0
+#: A seed to apply at the generator's next use (see :func:`start_run`).
+_pending: int | None = None
+
+
+def start_run(seed: int | None) -> None:
+    """Begin a run as a fresh ``python`` process would: the generator starts from
+    ``seed``, or from a new random seed, the first time the run uses it (so the seed a
+    run reports always reproduces its numbers in real torch)."""
+    global _pending
+    _pending = seed if seed is not None else int.from_bytes(os.urandom(8), "little")
 
 
 def default_generator():
     """The process's CPUGeneratorImpl, created on first use (rng imports lazily: most
     statements draw no random numbers)."""
-    global _default, uses
+    global _default, uses, _pending
     uses += 1
     if _default is None:
         from . import rng
 
         _default = rng.CPUGenerator(int.from_bytes(os.urandom(8), "little"))
+    if _pending is not None:
+        seed, _pending = _pending, None
+        _default.manual_seed(seed)
     return _default
 
 

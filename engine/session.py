@@ -38,10 +38,9 @@ def run(text: str, *, seed: int | None = None, max_bytes: int | None = None) -> 
     if max_bytes is not None:
         MemoryLimit.limit = max_bytes
     uses_before = G.uses
+    G.start_run(seed)
     with record() as trace:
         ev = Evaluator(on_default=trace.name_value)
-        if seed is not None:
-            G.default_generator().manual_seed(seed)
         for st in statements:
             with trace.statement(st.source) as entry:
                 entry["comment"] = st.comment

@@ -234,3 +234,11 @@ def test_compare_of_identical_paths():
     res = run("compare", "y = t[0]", "y = t[1]")
     assert res.exit_code == 0
     assert "exactly the same steps" in res.output
+
+
+def test_the_errors_lesson_exits_0_and_shows_each_error_where_it_was_raised():
+    res = run("lesson", "errors", "--width", "200")
+    assert res.exit_code == 0, res.output
+    assert "raised IndexError: index 5 is out of bounds for dimension 0 with size 3" in \
+        res.output
+    assert "raised RuntimeError: Storage size calculation overflowed" in res.output

@@ -120,8 +120,11 @@ def _wasm_backend() -> Any:
         return WasmtimeBackend()
 
 
-def content(doc: dict[str, Any], fmt: str, diagram: str = "sequence") -> bytes:
-    """The bytes of one export of the (already filtered) trace document."""
+def content(doc: dict[str, Any], fmt: str, diagram: str = "sequence", *,
+            lang: str = "en") -> bytes:
+    """The bytes of one export of the (already filtered) trace document.  ``lang``
+    (``"zh"``) translates the notes of the markdown and HTML pages; the JSON document
+    and the diagrams stay as recorded."""
     if fmt == "json":
         from . import render_json
         return render_json.render(doc).encode()
@@ -130,14 +133,15 @@ def content(doc: dict[str, Any], fmt: str, diagram: str = "sequence") -> bytes:
         return render_mermaid.render(doc, diagram).encode()
     if fmt == "markdown":
         from . import render_markdown
-        return render_markdown.render(doc, diagram).encode()
+        return render_markdown.render(doc, diagram, lang=lang).encode()
     from . import render_dot
     graph = render_dot.render(doc, diagram)
     if fmt == "dot":
         return graph.source.encode()
     if fmt == "html":
         from . import render_html
-        return render_html.render(doc, render_image(graph, "svg").decode()).encode()
+        return render_html.render(doc, render_image(graph, "svg").decode(),
+                                  lang=lang).encode()
     if fmt in IMAGES:
         return render_image(graph, fmt)
     raise ExportError(f"unknown format {fmt!r}; the formats are: {', '.join(FORMATS)}")

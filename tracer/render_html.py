@@ -7,6 +7,7 @@ Pure: the caller renders the SVG (:mod:`tracer.export`) and passes it in.
 
 from __future__ import annotations
 
+import re
 from html import escape
 from typing import Any
 
@@ -14,6 +15,7 @@ from . import format as F
 from . import render_markdown
 from .diagram import COLORS
 from .events import LAYERS, source_url
+from .i18n import both, explain_error, translate
 
 # Every rule is scoped to .tidx, so the same styles can sit inside a notebook cell.
 _CSS = """.tidx { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Helvetica, Arial, sans-serif;
@@ -33,6 +35,7 @@ _CSS = """.tidx { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Helvetic
 .tidx .name { font-weight: bold; }
 .tidx .args { color: #555; }
 .tidx .note { font-style: italic; color: #666; margin-left: 7.5em; font-size: 13px; }
+.tidx .note.en, .tidx .en { color: #999; }
 .tidx .source { margin-left: 0.6em; font-size: 12px; color: #888; }
 .tidx .error { color: #c62828; font-weight: bold; }
 .tidx pre.outcome { background: #f6f8fa; padding: 0.8em; border-radius: 6px; }
@@ -44,11 +47,19 @@ def _layer_css() -> str:
                      for layer, (fill, ink) in COLORS.items())
 
 
-def _step(ev: dict[str, Any], out: list[str]) -> None:
+def _both(text: str, lang: str) -> str:
+    """Escaped text translated into ``lang``, its English after it in a dimmer span."""
+    shown = translate(text, lang)
+    if shown == text:
+        return escape(text)
+    return f'{escape(shown)} <span class="en">{escape(text)}</span>'
+
+
+def _step(ev: dict[str, Any], out: list[str], lang: str = "en") -> None:
     layer = ev["layer"]
     out.append("<li><div class=\"step\">")
     out.append(f'<span class="layer layer-{escape(layer)}">'
-               f"{escape(LAYERS.get(layer, layer))}</span> "
+               f"{escape(both(LAYERS.get(layer, layer), lang))}</span> "
                f'<span class="name">{escape(ev["name"])}</span>')
     values = "  ".join(f"{k}={v}" for k, v in F.args(ev, skip=("keys",)))
     if values:
@@ -61,15 +72,21 @@ def _step(ev: dict[str, Any], out: list[str]) -> None:
     out.append("</div>")
     if ev.get("error"):
         err = ev["error"]
-        out.append(f'<div class="note error">raises {escape(err["type"])}: '
-                   f"{escape(err['message'])}</div>")
+        out.append(f'<div class="note error">{escape(both("raises", lang))} '
+                   f"{escape(err['type'])}: {escape(err['message'])}</div>")
+        why = explain_error(err["message"], lang)
+        if why:
+            out.append(f'<div class="note error">→ {escape(why)}</div>')
     if ev.get("note"):
-        out.append(f'<div class="note">{escape(ev["note"])}</div>')
+        shown = translate(ev["note"], lang)
+        out.append(f'<div class="note">{escape(shown)}</div>')
+        if shown != ev["note"]:
+            out.append(f'<div class="note en">{escape(ev["note"])}</div>')
     children = ev.get("children", [])
     if children:
         out.append("<ul>")
         for child in children:
-            _step(child, out)
+            _step(child, out, lang)
         out.append("</ul>")
     out.append("</li>")
 
@@ -80,9 +97,10 @@ def _inline_svg(svg: str) -> str:
     return svg[start:] if start >= 0 else escape(svg)
 
 
-def fragment(doc: dict[str, Any], svg: str | None) -> str:
+def fragment(doc: dict[str, Any], svg: str | None, *, lang: str = "en") -> str:
     """The content of the page as one ``<div class="tidx">`` with its own styles (what a
-    notebook cell shows); without ``svg`` the diagram is left out."""
+    notebook cell shows); without ``svg`` the diagram is left out.  ``lang`` (``"zh"``)
+    adds the translation of every note and heading."""
     sources = "; ".join(st.get("source") or "" for st in doc["statements"])
     out = [f'<div class="tidx"><style>{_CSS}{_layer_css()}</style>',
            f"<h1>tidx: <code>{escape(sources)}</code></h1>"]
@@ -91,30 +109,44 @@ def fragment(doc: dict[str, Any], svg: str | None) -> str:
     for st in doc["statements"]:
         out.append(f"<h2><code>&gt;&gt;&gt; {escape(st.get('source') or '')}</code></h2>")
         for name, d in (st.get("defaults") or {}).items():
-            out.append(f"<p>Default name <code>{escape(name)} = {escape(d['source'])}</code> "
-                       f"({escape(d['origin'])}).</p>")
+            out.append(f"<p>{escape(both('Default name', lang))} <code>{escape(name)} = "
+                       f"{escape(d['source'])}</code> ({escape(both(d['origin'], lang))}).</p>")
         out.append('<ul class="steps">')
         for ev in st.get("events", []):
-            _step(ev, out)
+            _step(ev, out, lang)
         out.append("</ul>")
         outcome = render_markdown.outcome(st)
         if outcome:
             out.append(f'<pre class="outcome">{escape(chr(10).join(outcome))}</pre>')
+        why = explain_error(st["error"]["message"], lang) if st.get("error") else None
+        if why:
+            out.append(f'<p class="error">→ {escape(why)}</p>')
     if doc.get("seed") is not None:
-        out.append(f"<p>Random seed {doc['seed']}: <code>torch.manual_seed({doc['seed']})"
-                   "</code> reproduces the numbers in PyTorch.</p>")
-    out.append(f'<p class="source">Made by tidx {escape(str(doc.get("tidx", "")))} — '
-               "steps mirror PyTorch v2.13.0.</p></div>")
+        seed = (f"Random seed {doc['seed']}: `torch.manual_seed({doc['seed']})` reproduces "
+                "the numbers in PyTorch.")
+        out.append(f"<p>{_code_spans(_both(seed, lang))}</p>")
+    made = f"Made by tidx {doc.get('tidx', '')} — steps mirror PyTorch v2.13.0."
+    out.append(f'<p class="source">{_both(made, lang)}</p></div>')
     return "\n".join(out)
 
 
-def render(doc: dict[str, Any], svg: str) -> str:
+def _code_spans(html: str) -> str:
+    """``text`` in backticks as <code> (the seed sentence is shared with markdown).
+
+    >>> _code_spans("use `x` here")
+    'use <code>x</code> here'
+    """
+    return re.sub(r"`([^`]*)`", r"<code>\1</code>", html)
+
+
+def render(doc: dict[str, Any], svg: str, *, lang: str = "en") -> str:
     """The self-contained page for a (filtered) document and the SVG of its diagram."""
     sources = "; ".join(st.get("source") or "" for st in doc["statements"])
+    html_lang = "zh" if lang == "zh" else "en"
     return "\n".join([
-        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+        "<!DOCTYPE html>", f'<html lang="{html_lang}"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>tidx: {escape(sources)}</title>",
         "<style>body { margin: 2em auto; max-width: 1200px; padding: 0 1em; }</style>",
         "</head><body>",
-        fragment(doc, svg), "</body></html>"]) + "\n"
+        fragment(doc, svg, lang=lang), "</body></html>"]) + "\n"

@@ -13,6 +13,7 @@ from typing import Any
 from . import format as F
 from . import render_mermaid
 from .events import LAYERS, source_url
+from .i18n import both, explain_error, translate
 
 
 def _code(text: str) -> str:
@@ -31,9 +32,16 @@ def _text(text: str) -> str:
     return re.sub(r"([\\`*_\[\]<>#|])", r"\\\1", " ".join(text.split()))
 
 
-def _step(ev: dict[str, Any], depth: int, lines: list[str]) -> None:
+def _note(note: str, lang: str) -> str:
+    """The note in italics; translated, with its English after it in brackets."""
+    shown = translate(note, lang)
+    return f"*{_text(shown)}*" + (f" ({_text(note)})" if shown != note else "")
+
+
+def _step(ev: dict[str, Any], depth: int, lines: list[str], lang: str = "en") -> None:
     pad = "  " * depth
-    head = f"{pad}- **{LAYERS.get(ev['layer'], ev['layer'])}** {_code(ev['name'])}"
+    layer = both(LAYERS.get(ev["layer"], ev["layer"]), lang)
+    head = f"{pad}- **{layer}** {_code(ev['name'])}"
     values = [f"{k}={v}" for k, v in F.args(ev, skip=("keys",))]
     if values:
         head += " " + _code("  ".join(values))
@@ -42,38 +50,49 @@ def _step(ev: dict[str, Any], depth: int, lines: list[str]) -> None:
     lines.append(head)
     if ev.get("error"):
         err = ev["error"]
-        lines.append(f"{pad}  **raises {_text(err['type'])}:** {_text(err['message'])}")
+        raises = both("raises", lang)
+        lines.append(f"{pad}  **{raises} {_text(err['type'])}:** {_text(err['message'])}")
+        why = explain_error(err["message"], lang)
+        if why:
+            lines.append(f"{pad}  → {_text(why)}")
     tail = []
     if ev.get("note"):
-        tail.append(f"*{_text(ev['note'])}*")
+        tail.append(_note(ev["note"], lang))
     if ev.get("source"):
         tail.append(f"[{_text(ev['source'])}]({source_url(ev['source'])})")
     if tail:
         lines.append(f"{pad}  " + " — ".join(tail))
     for child in ev.get("children", []):
-        _step(child, depth + 1, lines)
+        _step(child, depth + 1, lines, lang)
 
 
-def render(doc: dict[str, Any], diagram_kind: str = "sequence") -> str:
-    """The page: title, diagram, then per statement its steps and its outcome."""
+def render(doc: dict[str, Any], diagram_kind: str = "sequence", *, lang: str = "en") -> str:
+    """The page: title, diagram, then per statement its steps and its outcome; ``lang``
+    (``"zh"``) adds the translation of every note and heading."""
     sources = [st.get("source") or "" for st in doc["statements"]]
     lines = [f"# tidx: {_code('; '.join(sources))}", "",
              "```mermaid", render_mermaid.render(doc, diagram_kind).rstrip("\n"), "```", ""]
     for st in doc["statements"]:
         lines += [f"## {_code('>>> ' + (st.get('source') or ''))}", ""]
         for name, d in (st.get("defaults") or {}).items():
-            lines.append(f"Default name {_code(name + ' = ' + d['source'])} ({_text(d['origin'])}).")
+            lines.append(f"{both('Default name', lang)} {_code(name + ' = ' + d['source'])} "
+                         f"({_text(both(d['origin'], lang))}).")
         if st.get("defaults"):
             lines.append("")
         for ev in st.get("events", []):
-            _step(ev, 0, lines)
+            _step(ev, 0, lines, lang)
         lines.append("")
         outcome_lines = outcome(st)
         if outcome_lines:
             lines += ["```text", *outcome_lines, "```", ""]
+        why = explain_error(st["error"]["message"], lang) if st.get("error") else None
+        if why:
+            lines += [f"→ {_text(why)}", ""]
     if doc.get("seed") is not None:
-        lines += [f"Random seed {doc['seed']}: `torch.manual_seed({doc['seed']})` reproduces "
-                  "the numbers in PyTorch.", ""]
+        seed = (f"Random seed {doc['seed']}: `torch.manual_seed({doc['seed']})` reproduces "
+                "the numbers in PyTorch.")
+        shown = translate(seed, lang)
+        lines += [shown + (f" ({seed})" if shown != seed else ""), ""]
     return "\n".join(lines)
 
 

@@ -14,6 +14,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from . import render_storage as RS
+from .i18n import translate
 from .render_tree import LAYER_STYLE, label
 
 
@@ -31,7 +32,8 @@ def steps(doc: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def _pictures(ev: dict[str, Any], earlier: list[dict[str, Any]]) -> list[RenderableType]:
+def _pictures(ev: dict[str, Any], earlier: list[dict[str, Any]], lang: str = "en"
+              ) -> list[RenderableType]:
     """The storages this one step touched, drawn as render_storage draws a statement's.
     A storage the step only names (a kernel's written elements) is drawn from the
     latest tensor seen on it in ``earlier`` steps."""
@@ -51,23 +53,28 @@ def _pictures(ev: dict[str, Any], earlier: list[dict[str, Any]]) -> list[Rendera
                 # the user's own tensor if it was seen, else the view covering most
                 tensors.append(max(seen, key=lambda t: ("$" not in str(t.get("id", "$")),
                                                         t.get("numel", 0))))
-    return [RS.StoragePicture(RS._picture(s, tensors, [], touched.get(s, {})))
+    return [RS.StoragePicture(RS._picture(s, tensors, [], touched.get(s, {})), lang=lang)
             for s in storages]
 
 
-def render(flat: list[dict[str, Any]], k: int, *, interactive: bool = False
-           ) -> RenderableType:
-    """Step ``k`` (0-based) of ``flat``."""
+def render(flat: list[dict[str, Any]], k: int, *, interactive: bool = False,
+           lang: str = "en") -> RenderableType:
+    """Step ``k`` (0-based) of ``flat``; ``lang`` (``"zh"``) adds the translations."""
     item = flat[k]
     ev = item["event"]
-    head = Text(f"step {k + 1}/{len(flat)}  ", style="bold")
+    step = f"step {k + 1}/{len(flat)}"
+    head = Text(f"{translate(step, lang)}  ", style="bold")
+    if translate(step, lang) != step:
+        head.append(f"{step}  ", style="dim")
     head.append(f">>> {item['statement']}", style="bold")
     where = Text("  " + "  >  ".join(item["path"] + [ev["name"]]),
                  style=LAYER_STYLE.get(ev["layer"], ""))
-    parts: list[RenderableType] = [head, where, label(ev, notes=True, links=False)]
+    parts: list[RenderableType] = [head, where,
+                                   label(ev, notes=True, links=False, lang=lang)]
     earlier = [t for prev in flat[:k] for key in ("args", "result")
                for t in RS._tensors(prev["event"].get(key))]
-    parts += _pictures(ev, earlier)
+    parts += _pictures(ev, earlier, lang)
     if interactive:
-        parts.append(Text("n/space/enter: next   p/b: back   q: quit", style="dim"))
+        keys = "n/space/enter: next   p/b: back   q: quit"
+        parts.append(Text(translate(keys, lang), style="dim"))
     return Group(*parts)

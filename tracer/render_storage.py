@@ -14,10 +14,12 @@ import itertools
 import re
 from typing import Any
 
+from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
 from .events import walk
+from .i18n import both, translate
 
 MAX_CELLS = 64      # a larger storage is cut (its values are not recorded anyway)
 MAX_VIEWS = 6
@@ -138,14 +140,17 @@ def _geometry(t: dict[str, Any]) -> str:
 
 
 class StoragePicture:
-    """A rich renderable: wraps the grid to the console's width (narrow terminals)."""
+    """A rich renderable: wraps the grid to the console's width (narrow terminals).
+    ``lang`` (``"zh"``) labels it in that language beside the English."""
 
-    def __init__(self, picture: dict[str, Any]) -> None:
+    def __init__(self, picture: dict[str, Any], *, lang: str = "en") -> None:
         self.p = picture
+        self.lang = lang
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        p = self.p
+        p, lang = self.p, self.lang
         n = min(p["size"], MAX_CELLS)
+        offset = both("offset", lang)
         labels: list[tuple[str, dict[int, str]]] = []
         for t in p["views"]:
             where: dict[int, str] = {}
@@ -156,20 +161,22 @@ class StoragePicture:
         texts = {off: _cell(p["cells"].get(off)) for off in range(n)}
         width = max([len(texts[o]) for o in texts] + [len(str(n - 1)), 3] +
                     [len(w) for _, where in labels for w in where.values()]) + 2
-        head = max([len(name) for name, _ in labels] + [6]) + 2
+        head = max([len(name) for name, _ in labels] + [cell_len(offset)]) + 2
         per_line = max(1, (options.max_width - head - 1) // (width + 1))
-        title = Text(f"storage {p['storage']}: {p['size']} x {p['dtype']} ({p['nbytes']} bytes)",
-                     style="bold")
+        english = f"storage {p['storage']}: {p['size']} x {p['dtype']} ({p['nbytes']} bytes)"
+        title = Text(translate(english, lang), style="bold")
+        if title.plain != english:
+            title.append(f"  {english}", style="dim")
         for kind in ("written", "read"):
             if kind in p["touched"].values():
                 title.append("   ")
                 title.append(f" {TOUCH_MARK[kind]} ", style=TOUCH_STYLE[kind])
-                title.append(f" {kind}")
+                title.append(f" {both(kind, lang)}")
         yield title
         for first in range(0, n, per_line):
             chunk = range(first, min(n, first + per_line))
-            yield Text("offset".ljust(head) + " " + " ".join(str(o).center(width)
-                                                              for o in chunk), style="dim")
+            yield Text(offset + " " * (head - cell_len(offset)) + " " +
+                       " ".join(str(o).center(width) for o in chunk), style="dim")
             yield Text(" " * head + "┌" + "┬".join("─" * width for _ in chunk) + "┐")
             row = Text(" " * head + "│")
             for o in chunk:
@@ -185,7 +192,10 @@ class StoragePicture:
                 yield Text(name.ljust(head) + " " + " ".join(
                     where.get(o, "").center(width) for o in chunk), style="cyan")
         if p["size"] > n:
-            yield Text(f"{' ' * head} ... {p['size'] - n} more elements", style="dim")
-        for t in p["views"]:
-            yield Text(f"  {t.get('id', 't')}: {t['dtype']}{list(t['shape'])} {_geometry(t)}",
+            more = f"... {p['size'] - n} more elements"
+            shown = translate(more, lang)
+            yield Text(f"{' ' * head} {shown}" + (f"  ({more})" if shown != more else ""),
                        style="dim")
+        for t in p["views"]:
+            yield Text(f"  {t.get('id', 't')}: {t['dtype']}{list(t['shape'])} "
+                       f"{translate(_geometry(t), lang)}", style="dim")

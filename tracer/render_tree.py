@@ -16,6 +16,7 @@ from rich.tree import Tree
 
 from . import format as F
 from .events import LAYERS, source_url
+from .i18n import both, explain_error, translate
 from .render_storage import StoragePicture, collect
 
 #: One colour per layer, outermost warm to innermost cool.
@@ -30,12 +31,34 @@ LAYER_STYLE: dict[str, str] = {
 }
 
 
-def label(ev: dict[str, Any], notes: bool = True, links: bool = True) -> Text:
-    """One step as the tree shows it: layer, name, key values, result, note, source."""
-    return _label(ev, notes, links)
+def label(ev: dict[str, Any], notes: bool = True, links: bool = True, *,
+          lang: str = "en") -> Text:
+    """One step as the tree shows it: layer, name, key values, result, note, source.
+
+    With ``lang`` other than English the note is shown translated, its English under
+    it, and a PyTorch error gets a line explaining it."""
+    return _label(ev, notes, links, lang)
 
 
-def _label(ev: dict[str, Any], notes: bool, links: bool) -> Text:
+def note_lines(note: str, lang: str) -> list[tuple[str, str]]:
+    """A note as ``(text, style)`` lines: the translation first, then the English dimmed
+    (just the English when no translation is known)."""
+    shown = translate(note, lang)
+    if shown == note:
+        return [(note, "italic dim")]
+    return [(shown, "italic"), (note, "dim")]
+
+
+def error_lines(err: dict[str, str], lang: str, prefix: str = "") -> list[tuple[str, str]]:
+    """PyTorch's error as it printed it, then (``--lang zh``) a line explaining it."""
+    lines = [(f"{prefix}{err['type']}: {err['message']}", "bold red")]
+    why = explain_error(err["message"], lang)
+    if why:
+        lines.append((f"→ {why}", "red"))
+    return lines
+
+
+def _label(ev: dict[str, Any], notes: bool, links: bool, lang: str = "en") -> Text:
     layer = ev["layer"]
     text = Text()
     text.append(f"{layer:<10}", style=LAYER_STYLE.get(layer, ""))
@@ -52,52 +75,54 @@ def _label(ev: dict[str, Any], notes: bool, links: bool) -> Text:
         text.append("  -> ", style="dim")
         text.append(F.value(ev["result"]))
     if ev.get("error"):
-        text.append(f"\n  raised {ev['error']['type']}: {ev['error']['message']}",
-                    style="bold red")
+        for line, style in error_lines(ev["error"], lang, prefix="raised "):
+            text.append("\n  " + line, style=style)
     if notes and ev.get("note"):
-        text.append("\n  " + ev["note"], style="italic dim")
+        for line, style in note_lines(ev["note"], lang):
+            text.append("\n  " + line, style=style)
     if ev.get("source"):
         url = source_url(ev["source"]) if links else None
         text.append("\n  " + ev["source"], style=f"dim link {url}" if url else "dim")
     return text
 
 
-def _add(tree: Tree, events: list[dict[str, Any]], notes: bool, links: bool) -> None:
+def _add(tree: Tree, events: list[dict[str, Any]], notes: bool, links: bool,
+         lang: str) -> None:
     for ev in events:
-        branch = tree.add(_label(ev, notes, links))
-        _add(branch, ev.get("children", []), notes, links)
+        branch = tree.add(_label(ev, notes, links, lang))
+        _add(branch, ev.get("children", []), notes, links, lang)
 
 
 def render_statement(st: dict[str, Any], *, notes: bool = True, links: bool = True,
-                     full: dict[str, Any] | None = None) -> RenderableType:
+                     full: dict[str, Any] | None = None, lang: str = "en"
+                     ) -> RenderableType:
     """One statement: the defaults it used, its step tree, what it produced, and a
     picture of the storage it touched (drawn from ``full``, the unfiltered statement)."""
     parts: list[RenderableType] = []
     defaults = st.get("defaults") or {}
     if defaults:
-        head = Text("default names used:\n", style="bold")
+        head = Text(f"{both('default names used', lang)}:\n", style="bold")
         for name, d in defaults.items():
             head.append(f"  {name} = {d['source']}", style="")
-            head.append(f"  # {d['origin']}\n", style="dim")
+            head.append(f"  # {both(d['origin'], lang)}\n", style="dim")
         parts.append(head)
     if st.get("comment"):
         parts.append(Text(f"# {st['comment']}", style="italic"))
-    tree = Tree(Text(f">>> {st.get('source') or '(steps recorded outside a statement)'}",
-                     style="bold"), guide_style="dim")
-    _add(tree, st.get("events", []), notes, links)
+    source = st.get("source") or both("(steps recorded outside a statement)", lang)
+    tree = Tree(Text(f">>> {source}", style="bold"), guide_style="dim")
+    _add(tree, st.get("events", []), notes, links, lang)
     parts.append(tree)
-    parts.extend(_outcome(st))
-    parts.extend(StoragePicture(p) for p in collect(full or st))
+    parts.extend(_outcome(st, lang))
+    parts.extend(StoragePicture(p, lang=lang) for p in collect(full or st))
     return Group(*parts)
 
 
-def _outcome(st: dict[str, Any]) -> list[RenderableType]:
+def _outcome(st: dict[str, Any], lang: str = "en") -> list[RenderableType]:
     out: list[RenderableType] = []
     for line in st.get("printed") or []:
         out.append(Text(line))
     if st.get("error"):
-        err = st["error"]
-        out.append(Text(f"{err['type']}: {err['message']}", style="bold red"))
+        out.extend(Text(line, style=style) for line, style in error_lines(st["error"], lang))
         return out
     result = st.get("result")
     if result is not None:
@@ -112,11 +137,12 @@ def _outcome(st: dict[str, Any]) -> list[RenderableType]:
 
 
 def render(doc: dict[str, Any], *, notes: bool = True, links: bool = True,
-           full: dict[str, Any] | None = None) -> RenderableType:
+           full: dict[str, Any] | None = None, lang: str = "en") -> RenderableType:
     """The whole document, statement after statement.
 
     ``doc`` may be filtered (:mod:`tracer.filters`); the storage pictures come from
     ``full``, the unfiltered document, so that hiding steps never hides a write.
+    ``lang`` (``"zh"``) shows notes and headings translated, beside their English.
     """
     parts: list[RenderableType] = []
     whole = (full or doc)["statements"]
@@ -124,15 +150,17 @@ def render(doc: dict[str, Any], *, notes: bool = True, links: bool = True,
         if i:
             parts.append(Text(""))
         parts.append(render_statement(st, notes=notes, links=links,
-                                      full=whole[i] if i < len(whole) else None))
-    legend = Text("layers: ", style="dim")
+                                      full=whole[i] if i < len(whole) else None, lang=lang))
+    legend = Text(f"{both('layers', lang)}: ", style="dim")
     seen = {ev["layer"] for st in doc["statements"] for ev in _all(st.get("events", []))}
     for layer, title in LAYERS.items():
         if layer in seen:
-            legend.append(f"{title} ", style=LAYER_STYLE[layer])
+            legend.append(f"{both(title, lang)} ", style=LAYER_STYLE[layer])
     if doc.get("seed") is not None:
-        legend.append(f"  random seed {doc['seed']} (torch.manual_seed({doc['seed']}) "
-                      "reproduces it)", style="dim")
+        seed = (f"random seed {doc['seed']} (torch.manual_seed({doc['seed']}) "
+                "reproduces it)")
+        shown = translate(seed, lang)
+        legend.append(f"  {shown}" + (f"  {seed}" if shown != seed else ""), style="dim")
     parts.append(legend)
     return Group(*parts)
 

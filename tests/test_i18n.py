@@ -1,0 +1,291 @@
+"""``--lang zh``: every note and heading has its Chinese, C++ names survive, PyTorch's
+errors stay verbatim with a Chinese explanation under them."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from click.testing import CliRunner
+from rich.console import Console
+
+import cli
+from conftest import golden
+from engine import lessons, session, storage
+from engine.errors import Refused
+from tracer import i18n, render_compare, render_markdown, render_step, render_tree, walk
+
+# a run must not depend on which test drew random numbers before it
+pytestmark = pytest.mark.usefixtures("fresh_rng")
+
+#: The seeds' statements (the brief of the --lang issue).
+SEED_STATEMENTS = [
+    "t[1, 2] = 3", "t[rows, cols] = 10", "torch.randn(3, 4)", "y = t[1:, ::2]",
+    "y = a[index_2, 1]", "t[t > 4] = 0",
+    "y = torch.gather(t, 1, torch.tensor([[0], [1], [2]]))",
+    "torch.zeros(2, 3, device='meta')",
+    "torch.empty(2, 3, 4, 5, memory_format=torch.channels_last)",
+    "y = t.index_select(0, indices)", "y = t[[0, 1]]", "y = t[None, ..., 0]",
+    "t[0:2] = torch.tensor([7, 8, 9])", "y = torch.arange(5)",
+    "torch.manual_seed(0); y = torch.rand(20)", "y = t.masked_select(t > 4)",
+    "t[5]", "t[1, 2, 3]", "torch.empty(2**62, 2**62)",
+]
+
+#: More statements, so every note the engine can write is reached at least once.
+MORE_STATEMENTS = [
+    "y = t.t().contiguous()", "y = t.unsqueeze(0)", "y = t.expand(2, 3, 3)", "y = t.view(9)",
+    "y = t.t().reshape(9)", "y = t.t().reshape(3, 3)", "y = t[:, 0:1].reshape(3)",
+    "y = torch.full((2,), 7.5)", "y = torch.eye(2, 3)", "y = torch.randint(0, 10, (4,))",
+    "y = torch.randperm(5)", "y = torch.ones(2)", "y = torch.empty_like(t[:, ::2])",
+    "y = torch.zeros_like(t)", "y = torch.ones_like(t)", "y = torch.full_like(t, 3)",
+    "y = torch.rand_like(x)", "y = torch.randn_like(x)", "y = torch.randint_like(t, 5)",
+    "y = torch.empty_strided((2, 3), (1, 2))", "y = torch.where(t > 4)",
+    "y = torch.nonzero(t > 4)", "y = t.scatter(1, torch.tensor([[0], [1], [2]]), 0)",
+    "y = t.scatter_add(1, torch.tensor([[0], [1], [2]]), torch.tensor([[1], [1], [1]]))",
+    "y = t.take(torch.tensor([0, 4]))", "y = t.masked_fill(t > 4, torch.tensor(0))",
+    "y = t.narrow(0, 1, 2)", "y = t.flatten()", "y = t.permute(1, 0)",
+    "y = t.unsqueeze(0).squeeze()", "y = t.sum()", "y = t * 2.5", "y = -t",
+    "y = t.to(torch.float32)", "y = t.to(torch.int64)",
+    "y = t.clone(memory_format=torch.channels_last)", "t.zero_()", "y = t[...]",
+    "y = t[:]", "y = t[True]", "y = t[False]", "y = t[0, True]", "y = a[[0, 1], :, [1, 0]]",
+    "t.index_put_((rows, cols), torch.tensor([10, 10]), accumulate=True)",
+    "y = x.normal_()", "y = x.uniform_()", "y = t.random_(0, 5)",
+    "y = torch.randn(3, 4, device='meta')", "y = torch.ones(3, device='meta')",
+    "y = torch.full((2,), 1, device='meta')", "y = torch.tensor([1, 2], device='meta')",
+    "y = torch.empty(2, device='meta').normal_()", "y = torch.randn(2, requires_grad=True)",
+    "y = t.t().masked_select(t > 4)", "t[t > 4] = torch.tensor(0)",
+    "t[rows, cols] = torch.tensor(1.5)", "t[rows, cols] = torch.tensor([1, 2, 3])",
+    "t[0, 5] = 1", "torch.empty(-1)", "y = t.view(4)", "y = t.t().view(9)", "y = t + x",
+    "y = t.expand(2, 2)",
+    # more tiles than the trace lists one by one
+    ("import pypto\nx = pypto.tensor([40, 4], pypto.DT_FP32)\n"
+     "i = pypto.tensor([2], pypto.DT_INT32)\npypto.set_vec_tile_shapes(1, 1)\n"
+     "y = pypto.index_select(x, 1, i)"),
+]
+
+#: The errors the brief names, as tidx (and PyTorch) print them.
+COMMON_ERRORS = {
+    "t[5]": "索引越界",
+    "t[1, 2, 3]": "索引过多",
+    "torch.empty(2**62, 2**62)": "存储大小计算溢出",
+    "torch.empty(-1)": "负数维度",
+    "t[rows, cols] = torch.tensor([1, 2, 3])": "形状不匹配",
+    "t[rows, cols] = torch.tensor(1.5)": "dtype 不匹配",
+}
+
+#: A C++/PyTorch name: ``a::b``, ``snake_case``, ``camelCase``, ``CamelCase``.
+IDENTIFIER = re.compile(r"[A-Za-z_]\w*(?:::[A-Za-z_]\w*)+|[A-Za-z]\w*_\w*|_\w+"
+                        r"|[a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*")
+
+
+def _docs(statements: list[str]) -> list[dict]:
+    return [session.run(text, seed=0) for text in statements] + \
+        [session.run(lesson.text, seed=0) for lesson in lessons.available()]
+
+
+def _notes(docs: list[dict]) -> dict[str, str]:
+    """Every note of the runs -> the name of a step that wrote it."""
+    return {ev["note"]: ev["name"] for doc in docs for st in doc["statements"]
+            for _, ev in walk(st["events"]) if ev.get("note")}
+
+
+@pytest.fixture(scope="module")
+def corpus_notes() -> dict[str, str]:
+    return _notes(_docs(SEED_STATEMENTS + MORE_STATEMENTS))
+
+
+# -- (a) completeness ------------------------------------------------------------------
+def test_every_note_of_the_seed_statements_and_lessons_has_chinese():
+    notes = _notes(_docs(SEED_STATEMENTS))
+    missing = {n: name for n, name in notes.items() if not i18n.has_translation(n, "zh")}
+    assert not missing, missing
+    assert all(i18n.translate(n, "zh") != n or i18n.is_chinese(n) for n in notes)
+    assert len(notes) > 80
+
+
+def test_every_note_the_engine_reaches_has_chinese(corpus_notes):
+    missing = {n: name for n, name in corpus_notes.items()
+               if not i18n.has_translation(n, "zh")}
+    assert not missing, missing
+
+
+def test_dynamic_notes_are_matched_by_patterns():
+    zh = {en: i18n.translate(en, "zh") for en in (
+        "drop dim 0; the offset moves 1 x stride 3 = 3 elements",
+        "index #1 is a tensor: recorded for advanced indexing",
+        ("posix_memalign: 48 bytes, aligned to 64 bytes so SIMD loads never straddle a "
+         "cache line"),
+        "dim 0: start clamped to 1, end to 3; size ceil(2/1), stride x1",
+        "write 7.5 into every element", "cast torch.int64 -> torch.float32 while copying",
+        ("broadcast to [3, 3]; common dtype torch.int64: inputs of another dtype are copied "
+         "to it first"))}
+    assert zh["drop dim 0; the offset moves 1 x stride 3 = 3 elements"] == \
+        "去掉第 0 维;偏移移动 1 x 步长 3 = 3 个元素"
+    assert zh["index #1 is a tensor: recorded for advanced indexing"] == \
+        "第 1 个索引是张量:记录下来,留给高级索引"
+    assert "48 字节" in zh[next(k for k in zh if k.startswith("posix"))]
+    assert all(en != text for en, text in zh.items())
+
+
+def test_headings_have_chinese():
+    for heading in ("default names used", "layers", "offset", "written", "read",
+                    "view or copy", "bytes allocated", "steps", "aten operators",
+                    "step 3/35", "storage s$1: 9 x i64 (72 bytes)",
+                    "sizes (3, 3) strides (3, 1) offset 0", "Python", "C++ binding",
+                    "Dispatcher", "Kernel", "Memory", "RNG",
+                    "random seed 0 (torch.manual_seed(0) reproduces it)"):
+        assert i18n.has_translation(heading, "zh"), heading
+    assert i18n.both("layers", "zh") == "层 (layers)"
+    assert i18n.both("Python", "zh") == "Python 层"  # the English is already in it
+
+
+def test_unknown_text_falls_back_to_english_and_never_raises():
+    for text in ("a note nobody wrote", "", "index # is", "{0} {t_kind}", "dim x: start"):
+        assert i18n.translate(text, "zh") == text
+    assert i18n.translate(None, "zh") is None  # type: ignore[arg-type]
+    assert i18n.translate("fill with 0", "en") == "fill with 0"
+    assert i18n.translate("fill with 0", "fr") == "fill with 0"
+    assert i18n.explain_error("a brand new error", "zh") is None
+
+
+# -- (b) C++ names -----------------------------------------------------------------------
+def test_cpp_identifiers_survive_translation(corpus_notes):
+    lost = [(tok, note) for note in corpus_notes for tok in IDENTIFIER.findall(note)
+            if tok not in i18n.translate(note, "zh")]
+    assert not lost, lost
+
+
+def test_the_identifier_pattern_finds_the_names_learners_look_up():
+    text = ("applySelect TensorIndex aten::select DispatchKeySet THPVariable_setitem "
+            "c10::List index_put_ the dim")
+    assert IDENTIFIER.findall(text) == ["applySelect", "TensorIndex", "aten::select",
+                                        "DispatchKeySet", "THPVariable_setitem",
+                                        "c10::List", "index_put_"]
+
+
+def _console(width: int) -> Console:
+    """A console that records plain text and prints nothing."""
+    return Console(width=width, no_color=True, color_system=None, record=True,
+                   file=io.StringIO(), highlight=False)
+
+
+def _tree(doc: dict, lang: str, width: int = 160) -> str:
+    console = _console(width)
+    console.print(render_tree.render(doc, links=False, lang=lang))
+    return console.export_text()
+
+
+def test_step_names_sources_and_values_are_not_translated():
+    doc = session.run("t[rows, cols] = 10")
+    text = _tree(doc, "zh")
+    for _, ev in walk(doc["statements"][0]["events"]):
+        assert ev["name"] in text
+        assert not ev.get("source") or ev["source"] in text
+    for name in ("aten::index_put_", "DispatchKeySet", "TensorIndex(Tensor [2] torch.int64)",
+                 "recordTensorIndex  dim=0  dim_after=1", "elements [1, 7]"):
+        assert name in text, name
+
+
+# -- errors -------------------------------------------------------------------------------
+@pytest.mark.parametrize("statement,headline", COMMON_ERRORS.items())
+def test_pytorch_errors_stay_verbatim_with_a_chinese_explanation(statement, headline):
+    doc = session.run(statement)
+    err = doc["statements"][-1]["error"]
+    assert err is not None
+    why = i18n.explain_error(err["message"], "zh")
+    assert why and why.startswith(headline), why
+    text = _tree(doc, "zh", width=400)
+    line = f"{err['type']}: {err['message']}"
+    assert f"raised {line}" in text and f"\n{line}\n→ {why}\n" in text
+    assert i18n.explain_error(err["message"], "en") is None
+    assert "→" not in _tree(doc, "en", width=400)
+
+
+def test_the_memory_limit_refusal_is_explained():
+    with pytest.raises(Refused) as exc:
+        session.run("torch.empty(2**20, 2**20)")
+    assert i18n.explain_error(str(exc.value), "zh").startswith("超出内存上限")
+    res = _cli("explain", "torch.empty(2**20, 2**20)", "--lang", "zh")
+    assert res.exit_code == 2
+    assert "refusing to allocate 4.0 TiB" in res.output and "超出内存上限" in res.output
+
+
+# -- (c) golden -------------------------------------------------------------------------
+def test_explain_basic_assignment_zh_golden():
+    res = _cli("explain", "t[1, 2] = 3", "--lang", "zh", "--width", "160")
+    assert res.exit_code == 0, res.output
+    golden("basic_assignment_zh.txt", res.output)
+
+
+# -- (d) the command line ---------------------------------------------------------------
+@pytest.fixture(autouse=True)
+def _restore_limit():
+    saved = storage.MemoryLimit.limit
+    yield
+    storage.MemoryLimit.limit = saved
+
+
+def _cli(*args: str):
+    return CliRunner().invoke(cli.main, list(args), env={"NO_COLOR": "1"})
+
+
+@pytest.mark.parametrize("args", [
+    ("explain", "t[rows, cols] = 10"),
+    ("explain", "t[rows, cols] = 10", "--format", "markdown"),
+    ("lesson", "seed_001_indexing"),
+    ("step", "t[1, 2] = 3"),
+    ("compare", "y = t[1:3]", "y = t[[1, 2]]"),
+])
+def test_lang_zh_works_for_every_command(args):
+    res = _cli(*args, "--lang", "zh", "--width", "200")
+    assert res.exit_code == 0, res.output
+    assert re.search(r"[\u4e00-\u9fff]", res.output), res.output[:500]
+    english = _cli(*args, "--width", "200")
+    assert english.exit_code == 0 and not re.search(r"[\u4e00-\u9fff]", english.output)
+
+
+def test_explain_zh_keeps_the_english_note_beside_the_chinese():
+    out = _cli("explain", "t[rows, cols] = 10", "--lang", "zh", "--width", "250").output
+    chinese = "张量索引此刻不动张量本身"
+    english = "a tensor index does not touch the tensor now"
+    assert out.index(chinese) < out.index(english)
+    assert "层 (layers):" in out and "用到的默认名称 (default names used):" in out
+
+
+def test_pytorch_error_exit_line_is_explained_in_chinese():
+    res = _cli("explain", "t[5]", "--lang", "zh")
+    assert res.exit_code == 1
+    assert "raised IndexError: index 5 is out of bounds for dimension 0 with size 3" in \
+        res.output
+    assert "索引越界:第 0 维的大小是 3" in res.output
+
+
+def test_export_markdown_zh(tmp_path):
+    out = tmp_path / "t.md"
+    res = _cli("export", "t[1, 2] = 3", "-o", str(out), "--lang", "zh")
+    assert res.exit_code == 0, res.output
+    page = out.read_text(encoding="utf-8")
+    assert "*Python 索引被转换为对应的 C++ TensorIndex* (the Python index converted to its " \
+           "C++ TensorIndex)" in page
+
+
+@pytest.mark.parametrize("command", [
+    ("explain", "t[1, 2] = 3"), ("export", "t[1, 2] = 3", "-o", "x.md"),
+    ("lesson", "seed_001_indexing"), ("step", "t[1, 2] = 3"), ("compare", "t[1]", "t[2]"),
+])
+def test_an_unknown_language_is_a_usage_error(command):
+    res = _cli(*command, "--lang", "fr")
+    assert res.exit_code == 2
+    assert "'fr' is not one of 'en', 'zh'" in res.output
+
+
+def test_renderers_take_lang_and_default_to_english():
+    doc = session.run("t[1, 2] = 3")
+    flat = render_step.steps(doc)
+    console = _console(120)
+    console.print(render_step.render(flat, 0, lang="zh"))
+    assert console.export_text().startswith("第 1/35 步  step 1/35  >>> t[1, 2] = 3")
+    assert render_markdown.render(doc) == render_markdown.render(doc, lang="en")
+    console.print(render_compare.render(doc, doc, lang="zh"))
+    assert "两者走的步骤完全相同。" in console.export_text()
