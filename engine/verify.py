@@ -86,7 +86,9 @@ def _describe(value: Any) -> dict[str, Any] | None:
             "dtype": str(value.dtype)}
 
 
-def _profile_ops(prof) -> list[tuple[int, str]]:
+def profile_ops(prof) -> list[tuple[int, str]]:
+    """The operators a torch.profiler run recorded, with their nesting depth, in call
+    order (the same shape as tracer.op_tree gives for a tidx trace)."""
     events = sorted(prof.profiler.function_events,
                     key=lambda e: (e.time_range.start, -e.time_range.end))
 
@@ -128,7 +130,7 @@ def verify(text: str, doc: dict[str, Any]) -> list[Row] | None:
             isinstance_name(error["type"], c) for c in st.catches)
         if ours["error"] is not None:
             ours = {**ours, "error": {k: v for k, v in ours["error"].items() if k != "caught"}}
-        rows.append(_compare(st, ours, ev, error, _profile_ops(prof)))
+        rows.append(_compare(st, ours, ev, error, profile_ops(prof)))
         if (error is not None or ours["error"] is not None) and not caught:
             break
     return rows

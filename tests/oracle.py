@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import scope
+from engine.verify import profile_ops
 from tracer import op_tree
 
 
@@ -38,19 +39,6 @@ def torch_scope(torch) -> dict[str, Any]:
     for d in scope.DEFAULTS:
         exec(f"{d.name} = {d.source}", ns)  # the defaults' own source, trusted
     return ns
-
-
-def profile_ops(prof) -> list[tuple[int, str]]:
-    events = sorted(prof.profiler.function_events,
-                    key=lambda e: (e.time_range.start, -e.time_range.end))
-
-    def depth(e) -> int:
-        d = 0
-        while e.cpu_parent is not None:
-            d, e = d + 1, e.cpu_parent
-        return d
-
-    return [(depth(e), e.name) for e in events]
 
 
 def run_torch(torch, statements: list[str], names: list[str]) -> Outcome:

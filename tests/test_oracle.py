@@ -86,19 +86,6 @@ CASES = [
 ]
 
 
-def _id(case) -> str:
-    return "; ".join(case[0])
-
-
-@pytest.mark.parametrize("statements,names", CASES, ids=[_id(c) for c in CASES])
-def test_matches_torch(statements, names):
-    torch = require_torch()
-    ours, theirs = compare(torch, statements, names)
-    assert ours.error == theirs.error
-    assert ours.ops == theirs.ops
-    assert ours.tensors == theirs.tensors
-
-
 OPERATOR_CASES = [
     (["y = t > 4"], ["y"]),
     (["y = t >= 4.5"], ["y"]),
@@ -127,15 +114,6 @@ OPERATOR_CASES = [
     (["t[(t > 2) & (t < 8)] = -1"], ["t"]),
 ]
 
-
-@pytest.mark.parametrize("statements,names", OPERATOR_CASES,
-                         ids=[_id(c) for c in OPERATOR_CASES])
-def test_operators_match_torch(statements, names):
-    torch = require_torch()
-    ours, theirs = compare(torch, statements, names)
-    assert ours.error == theirs.error
-    assert ours.ops == theirs.ops
-    assert ours.tensors == theirs.tensors
 
 
 GATHER_CASES = [
@@ -179,8 +157,15 @@ GATHER_CASES = [
 ]
 
 
-@pytest.mark.parametrize("statements,names", GATHER_CASES, ids=[_id(c) for c in GATHER_CASES])
-def test_gather_family_matches_torch(statements, names):
+def _id(case) -> str:
+    return "; ".join(case[0])
+
+
+ALL_CASES = CASES + OPERATOR_CASES + GATHER_CASES
+
+
+@pytest.mark.parametrize("statements,names", ALL_CASES, ids=[_id(c) for c in ALL_CASES])
+def test_matches_torch(statements, names):
     torch = require_torch()
     ours, theirs = compare(torch, statements, names)
     assert ours.error == theirs.error
