@@ -450,15 +450,7 @@ class Evaluator:
         if not callable(fn) or not (getattr(fn, "_tidx_allowed", False)
                                     or id(fn) in ALLOWED_CALLABLES or _is_bound_allowed(fn)):
             raise Refused(f"'{ast.unparse(node.func)}' cannot be called")
-        args: list[Any] = []
-        for a in node.args:
-            if isinstance(a, ast.Starred):  # f(*prefix): only lists and tuples unpack
-                seq = self.eval_expr(a.value)
-                if not isinstance(seq, (list, tuple)):
-                    raise Refused(f"* unpacks lists and tuples only (got {_type_name(seq)})")
-                args.extend(seq)
-            else:
-                args.append(self.eval_expr(a))
+        args = self._elements(node.args)  # f(*prefix): lists and tuples unpack
         kwargs = {k.arg: self.eval_expr(k.value) for k in node.keywords}
         try:
             return fn(*args, **kwargs)

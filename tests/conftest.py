@@ -19,6 +19,25 @@ if str(ROOT) not in sys.path:
 UNDER_CI = bool(os.environ.get("CI"))
 
 
+@pytest.fixture
+def restore_memory_limit():
+    """Tests that pass --max-bytes leave the process-wide limit as they found it."""
+    from engine import storage
+
+    saved = storage.MemoryLimit.limit
+    yield
+    storage.MemoryLimit.limit = saved
+
+
+def cli_run(*args: str):
+    """Invoke tidx's command line in-process, without colour."""
+    from click.testing import CliRunner
+
+    import cli
+
+    return CliRunner().invoke(cli.main, list(args), env={"NO_COLOR": "1"})
+
+
 def require_torch():
     """Import torch for an oracle test: fail under CI, skip elsewhere."""
     try:

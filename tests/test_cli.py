@@ -8,18 +8,11 @@ import pytest
 from click.testing import CliRunner
 
 import cli
-from engine import storage
+from conftest import cli_run
 
 
-@pytest.fixture(autouse=True)
-def _restore_limit():
-    saved = storage.MemoryLimit.limit
-    yield
-    storage.MemoryLimit.limit = saved
-
-
-def run(*args: str):
-    return CliRunner().invoke(cli.main, list(args), env={"NO_COLOR": "1"})
+pytestmark = pytest.mark.usefixtures("restore_memory_limit")
+run = cli_run
 
 
 def test_explain_advanced_assignment_shows_the_seed_001_path():

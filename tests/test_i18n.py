@@ -7,12 +7,10 @@ import io
 import re
 
 import pytest
-from click.testing import CliRunner
 from rich.console import Console
 
-import cli
-from conftest import golden
-from engine import lessons, session, storage
+from conftest import cli_run, golden
+from engine import lessons, session
 from engine.errors import Refused
 from tracer import i18n, render_compare, render_markdown, render_step, render_tree, walk
 
@@ -220,14 +218,11 @@ def test_explain_basic_assignment_zh_golden():
 
 # -- (d) the command line ---------------------------------------------------------------
 @pytest.fixture(autouse=True)
-def _restore_limit():
-    saved = storage.MemoryLimit.limit
+def _restore_limit(restore_memory_limit):
     yield
-    storage.MemoryLimit.limit = saved
 
 
-def _cli(*args: str):
-    return CliRunner().invoke(cli.main, list(args), env={"NO_COLOR": "1"})
+_cli = cli_run
 
 
 @pytest.mark.parametrize("args", [

@@ -166,14 +166,19 @@ def scatter_(self, dim: int, index, src):
     return self
 
 
-@register("aten::scatter", kind=FUNCTIONAL, native="at::native::scatter (structured)",
-          source=ADV)
-def scatter(self, dim: int, index, src):
+def _scatter_out_of_place(self, dim: int, index, src, reduce_add: bool):
+    """scatter / scatter_add: a fresh output (structured set_output), self copied in."""
     dim = _scatter_checks(self, dim, index, src)
     out = memory.empty_generic(self._sizes, self.dtype, self._device_type)
     call("aten::copy_", out, self)
-    _scatter_into(out, dim, index, src, reduce_add=False)
+    _scatter_into(out, dim, index, src, reduce_add=reduce_add)
     return out
+
+
+@register("aten::scatter", kind=FUNCTIONAL, native="at::native::scatter (structured)",
+          source=ADV)
+def scatter(self, dim: int, index, src):
+    return _scatter_out_of_place(self, dim, index, src, reduce_add=False)
 
 
 @register("aten::scatter_add_", kind=INPLACE, native="at::native::scatter_add_ (structured)",
@@ -187,11 +192,7 @@ def scatter_add_(self, dim: int, index, src):
 @register("aten::scatter_add", kind=FUNCTIONAL, native="at::native::scatter_add (structured)",
           source=ADV)
 def scatter_add(self, dim: int, index, src):
-    dim = _scatter_checks(self, dim, index, src)
-    out = memory.empty_generic(self._sizes, self.dtype, self._device_type)
-    call("aten::copy_", out, self)
-    _scatter_into(out, dim, index, src, reduce_add=True)
-    return out
+    return _scatter_out_of_place(self, dim, index, src, reduce_add=True)
 
 
 @register("aten::take", kind=FUNCTIONAL, native="at::native::take", source=ADV)
