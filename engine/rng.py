@@ -17,7 +17,9 @@ What is mirrored (links to https://github.com/pytorch/pytorch/blob/v2.13.0/):
 * kernel choice per CPU: aten/src/ATen/native/DispatchStub.cpp
 
 Everything on the paths that large tensors take is vectorised over whole
-arrays (only randperm's Fisher-Yates swaps are a sequential Python loop).
+arrays (only randperm's Fisher-Yates swaps are a sequential Python loop);
+the float32 AVX2 Box-Muller of a large ``randn`` runs compiled, on every
+core (:mod:`engine.rng_wasm`).
 Where glibc's libm or GCC's FMA contraction decide the last bit, the
 emulation reproduces them (see :mod:`engine.rng_fp`,
 :mod:`engine.rng_libm` and :mod:`engine.rng_normal`).
@@ -37,12 +39,17 @@ from engine.rng_fp import F32, F64, fma32, fma64
 from engine.rng_libm import glibc_vector
 from engine.rng_mt import (DEFAULT_SEED, CPUGenerator, _uniform01_into,
                            mt19937_words_numpy)
+from engine import rng_wasm
 from engine.rng_normal import block_kernel
 
 __all__ = [
     "CPUGenerator", "cpu_capability", "kernel_capability", "uniform",
     "normal", "randint", "randperm", "mt19937_words_numpy", "DEFAULT_SEED",
 ]
+
+# Elements from which normal_fill's float32 AVX2 transform runs compiled:
+# below, the numpy kernel is fast enough and compiling (~30 ms) is not.
+_COMPILED_MIN = 1 << 20
 
 # randperm_cpu: n < std::numeric_limits<uint32_t>::max() / 20
 _RANDPERM_SMALL = 0xFFFFFFFF // 20
@@ -221,6 +228,12 @@ def normal(gen: CPUGenerator, n: int, dtype: np.dtype, mean: float = 0.0,
         values = _serial_normal(gen, n, dt, mean, std, fused=avx2)
         return values, f"serial normal_distribution<double> ({why})"
     fill, variant = block_kernel(dt, avx2, mean, std)
+    compiled = (n >= _COMPILED_MIN and avx2 and dt == F32
+                and rng_wasm.available())
+    if compiled:
+        # The same transform, compiled (engine/rng_wasm.py): bit for bit.
+        m, s = F32(mean), F32(std)
+        fill = lambda blocks: rng_wasm.avx2_pairs(blocks, m, s)  # noqa: E731
 
     def full_blocks(part: np.ndarray) -> None:
         # Chunks start at multiples of 16; only the last one has a partial
@@ -229,7 +242,10 @@ def normal(gen: CPUGenerator, n: int, dtype: np.dtype, mean: float = 0.0,
         fill(part[:nb * 16].reshape(nb, 16))
 
     data = np.empty(n, dtype=dt)
-    _uniform01_into(gen, data, full_blocks)
+    # Compiled, the chunks (independent once drawn) are converted and
+    # transformed on worker threads, one per core.
+    _uniform01_into(gen, data, full_blocks,
+                    workers=rng_wasm.submit if compiled else None)
     if n % 16:
         # "Recompute the last 16 values": 16 new uniforms, one more block.
         tail = gen._uniform01(16, dt)

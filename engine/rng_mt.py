@@ -15,9 +15,11 @@ same words and serves as fallback and cross-check.
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 from collections import deque
+from concurrent import futures
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Callable
 
@@ -206,6 +208,7 @@ def _raw_to_uniform01(raw: np.ndarray, out: np.ndarray) -> None:
 _PIPELINE_MIN = 1 << 18      # elements; smaller tensors: one plain pass
 _PIPELINE_CHUNK = 1 << 16    # elements per work item (a multiple of 16)
 _PREFETCH = 2                # chunks of words drawn ahead
+_JOBS_IN_FLIGHT = 8          # chunks converted/transformed on workers
 _DRAWER: ThreadPoolExecutor | None = None
 
 
@@ -229,14 +232,18 @@ def _drawer() -> ThreadPoolExecutor:
 
 
 def _uniform01_into(gen: CPUGenerator, out: np.ndarray,
-                    then: Callable[[np.ndarray], None] | None = None) -> None:
+                    then: Callable[[np.ndarray], None] | None = None,
+                    workers: Callable[[Callable[[], None]], Future[None]]
+                    | None = None) -> None:
     """Fill ``out`` with uniforms in stream order, then ``then(chunk)``.
 
     For big outputs the MT19937 words of the next chunks are drawn in a
     helper thread (numpy's ``random_raw`` runs without the GIL; one thread,
     so the draws stay serial and in order) while this thread converts the
     current chunk and runs ``then`` on it (e.g. its NormalFill16 blocks).
-    The results do not depend on the overlap.
+    With ``workers`` (a function that runs a job on a pool and returns its
+    future), each chunk's conversion and ``then`` run there instead, a few
+    chunks at a time.  The results do not depend on the overlap.
     """
     n = out.size
     if not gen.use_numpy_bitgen or n < _PIPELINE_MIN:
@@ -248,11 +255,17 @@ def _uniform01_into(gen: CPUGenerator, out: np.ndarray,
     parts = [out[s:s + _PIPELINE_CHUNK] for s in range(0, n, _PIPELINE_CHUNK)]
     pending = deque(parts)
     draws: deque[Future[np.ndarray]] = deque()
+    jobs: deque[Future[None]] = deque()
 
     def draw_ahead() -> None:
         if pending:
             size = pending.popleft().size * words
             draws.append(_drawer().submit(gen._bitgen.random_raw, size))
+
+    def finish(raw: np.ndarray, part: np.ndarray) -> None:
+        _raw_to_uniform01(raw, part)
+        if then is not None:
+            then(part)
 
     try:
         for _ in range(_PREFETCH):
@@ -260,9 +273,14 @@ def _uniform01_into(gen: CPUGenerator, out: np.ndarray,
         for part in parts:
             raw = draws.popleft().result()
             draw_ahead()
-            _raw_to_uniform01(raw, part)
-            if then is not None:
-                then(part)
+            if workers is None:
+                finish(raw, part)
+                continue
+            if len(jobs) >= _JOBS_IN_FLIGHT:    # bound the words held
+                jobs.popleft().result()
+            jobs.append(workers(functools.partial(finish, raw, part)))
+        while jobs:
+            jobs.popleft().result()
     finally:
-        for f in draws:                 # never leave draws running behind
-            f.result()
+        # Never leave draws or jobs running behind (e.g. after an error).
+        futures.wait([*draws, *jobs])

@@ -22,7 +22,9 @@ round-to-odd): ``TIDX_RNG_EXHAUSTIVE=1 pytest tests/test_rng.py -k avx2``.
 The fast kernel works in preallocated per-thread buffers (fresh
 temporaries would be page-faulted in on every numpy call) and evaluates the
 first three steps of the log, cosine and sine polynomials as rows of one
-array, to keep the number of numpy calls down.
+array, to keep the number of numpy calls down.  Large tensors run its
+compiled twin instead (:mod:`engine.rng_wasm`, the same operations in
+WebAssembly), tested bit for bit against it and against the reference.
 """
 
 from __future__ import annotations

@@ -1,0 +1,135 @@
+"""engine.rng_wasm: the compiled NormalFill16 equals the numpy one bit for bit.
+
+Three oracles: the exactly rounded (round-to-odd) reference of avx_mathfun
+in :mod:`engine.rng_normal`, the numpy kernel, and real torch.
+``TIDX_RNG_EXHAUSTIVE=1`` compares all 2^24 inputs of each half.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import threading
+
+import numpy as np
+import pytest
+import torch
+
+from engine import rng, rng_normal, rng_wasm
+
+
+def same_bits(ours: np.ndarray, theirs: torch.Tensor | np.ndarray) -> bool:
+    t = theirs.numpy() if isinstance(theirs, torch.Tensor) else theirs
+    return (ours.dtype == t.dtype and ours.shape == t.shape
+            and ours.tobytes() == t.tobytes())
+
+
+def _inputs() -> np.ndarray:
+    """k with d = k * 2^-24: every input (exhaustive) or the hard edges."""
+    if os.environ.get("TIDX_RNG_EXHAUSTIVE") == "1":
+        k = np.arange(2 ** 24)
+    else:
+        k = np.concatenate([np.arange(4096), 2 ** 24 - 1 - np.arange(4096),
+                            2 ** 23 + np.arange(-1024, 1024),
+                            3 * 2 ** 22 + np.arange(-1024, 1024),
+                            np.random.default_rng(11).integers(0, 2 ** 24,
+                                                               200_000)])
+    k = k[: k.size - k.size % 8]
+    return k.astype(np.float32) * np.float32(2.0 ** -24)
+
+
+def test_available_with_its_dependency() -> None:
+    """wasmtime is a dependency of tidx: the compiled kernel must load."""
+    assert rng_wasm.available()
+    assert "{" not in rng_wasm.module_text()
+
+
+def test_matches_exact_fma_reference() -> None:
+    """u1 = 1 - d and u2 = d run through the same k: both halves covered."""
+    d = _inputs()
+    step = 1 << 20
+    for s in range(0, d.size, step):
+        u = d[s:s + step]
+        blocks = np.empty((u.size // 8, 16), np.float32)
+        blocks[:, :8] = u.reshape(-1, 8)
+        blocks[:, 8:] = u.reshape(-1, 8)
+        rng_wasm.avx2_pairs(blocks, np.float32(0), np.float32(1))
+        radius = np.sqrt(np.float32(-2)
+                         * rng_normal.reference_log256_ps(np.float32(1) - u))
+        sin, cos = rng_normal.reference_sincos256_ps(
+            np.float32(2 * math.pi) * u)
+        assert same_bits(blocks[:, :8].reshape(-1),
+                         radius * cos + np.float32(0))
+        assert same_bits(blocks[:, 8:].reshape(-1),
+                         radius * sin + np.float32(0))
+
+
+@pytest.mark.parametrize("mean,std", [(0.0, 1.0), (-0.0, 1.0), (3.5, 0.25),
+                                      (-1e3, 7.0), (0.0, 0.0), (1e30, 1e30)])
+def test_matches_numpy_kernel(mean: float, std: float) -> None:
+    """Any mean/std (the general fmadd runs after the compiled part)."""
+    d = _inputs()[:400_000]
+    a = np.ascontiguousarray(np.stack([d[:d.size // 2].reshape(-1, 8),
+                                       d[d.size // 2:].reshape(-1, 8)],
+                                      axis=1).reshape(-1, 16))
+    b = a.copy()
+    fill, _ = rng_normal.block_kernel(np.float32, True, mean, std)
+    fill(a)
+    with np.errstate(over="ignore", invalid="ignore"):
+        rng_wasm.avx2_pairs(b, np.float32(mean), np.float32(std))
+    assert same_bits(b, a)
+
+
+def _compiled_calls(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    calls: list[int] = []
+    real = rng_wasm.avx2_pairs
+
+    def spy(blocks: np.ndarray, mean: np.float32, std: np.float32) -> None:
+        calls.append(blocks.shape[0])
+        real(blocks, mean, std)
+    monkeypatch.setattr(rng_wasm, "avx2_pairs", spy)
+    return calls
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("seed", [0, 7, 2 ** 63 + 5])
+def test_large_randn_matches_torch(seed: int,
+                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Above the threshold, on worker threads: torch's numbers, torch's state."""
+    calls = _compiled_calls(monkeypatch)
+    n = rng._COMPILED_MIN + 21                    # n % 16 != 0: the tail too
+    torch.manual_seed(seed)
+    gen = rng.CPUGenerator(seed)
+    ours, variant = rng.normal(gen, n, np.float32)
+    assert same_bits(ours, torch.randn(n))
+    assert variant == rng_normal.AVX2_VARIANT
+    ours, _ = rng.normal(gen, n, np.float32, -2.0, 3.0)
+    assert same_bits(ours, torch.empty(n).normal_(-2.0, 3.0))
+    # every full block, and the recomputed last one, ran compiled
+    assert sum(calls) == 2 * (n // 16 + 1)
+    # The generator goes on where torch's does.
+    assert same_bits(rng.uniform(gen, 1000, np.float32), torch.rand(1000))
+
+
+@pytest.mark.torch
+def test_without_wasmtime_numpy_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = _compiled_calls(monkeypatch)
+    monkeypatch.setattr(rng_wasm, "available", lambda: False)
+    n = rng._COMPILED_MIN
+    torch.manual_seed(3)
+    ours, _ = rng.normal(rng.CPUGenerator(3), n, np.float32)
+    assert same_bits(ours, torch.randn(n))
+    assert calls == []
+
+
+def test_worker_error_reaches_caller(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An error on a worker is raised by normal(), after every worker ended."""
+    running = threading.Semaphore(0)
+
+    def fail(blocks: np.ndarray, mean: np.float32, std: np.float32) -> None:
+        running.release()
+        raise MemoryError("no room")
+    monkeypatch.setattr(rng_wasm, "avx2_pairs", fail)
+    with pytest.raises(MemoryError, match="no room"):
+        rng.normal(rng.CPUGenerator(0), rng._COMPILED_MIN, np.float32)
+    assert running.acquire(blocking=False)
