@@ -1,11 +1,11 @@
 """Time tidx's random factories against torch (not a test).
 
 Prints, from one run, the best of several alternated runs of torch and of
-tidx and the ratio tidx / torch, for float32 ``randn(10_000_000)`` and
-``rand(10_000_000)`` (the whole tidx factory with no recorder active, then
-its random kernel alone: compiled, and the numpy kernel that runs where
-wasmtime cannot), and the per-call cost of a small factory.  Run from the
-repository root::
+tidx and the ratio tidx / torch: float32 ``randn(10_000_000)`` (the whole
+tidx factory with no recorder active, then its random kernel alone,
+compiled and as the numpy kernel that runs where wasmtime cannot),
+``rand(10_000_000)``, ``randperm(1_000_000)``, and the per-call cost of a
+small factory.  Run from the repository root::
 
     python3 benchmarks/bench_rng.py
 """
@@ -72,6 +72,9 @@ def main() -> None:
             1),
         "rand(10_000_000) float32": (
             lambda: torch.rand(N), lambda: engine.rand(N), 1),
+        "randperm(1_000_000)": (
+            lambda: torch.randperm(1_000_000),
+            lambda: engine.randperm(1_000_000), 1),
         "randn(3, 4) per call": (
             lambda: torch.randn(3, 4), lambda: engine.randn(3, 4), 200),
     }

@@ -53,6 +53,8 @@ _COMPILED_MIN = 1 << 20
 
 # randperm_cpu: n < std::numeric_limits<uint32_t>::max() / 20
 _RANDPERM_SMALL = 0xFFFFFFFF // 20
+# From here the swaps run compiled (a Python loop below: no compiling).
+_RANDPERM_COMPILED_MIN = 4096
 
 
 # --------------------------------------------------------------------------
@@ -293,7 +295,9 @@ def randperm(gen: CPUGenerator, n: int) -> np.ndarray:
     r[i + random() % (n-i)].  Larger n: inside-out Fisher-Yates with
     ``random64() % (i+1)``.  The draws are taken in one vectorised call; the
     swaps are a sequential recurrence (each swap reads the result of the
-    previous ones), so they run as a Python loop over a list.
+    previous ones): compiled (:func:`engine.rng_wasm.fisher_yates`) from
+    a few thousand elements, a Python loop over a list below that or
+    without wasmtime.
     """
     n = int(n)
     if n < 0:
@@ -302,7 +306,12 @@ def randperm(gen: CPUGenerator, n: int) -> np.ndarray:
         if n <= 1:
             return np.arange(n, dtype=np.int64)
         draws = gen.random(n - 1).astype(np.int64)
-        z = (draws % np.arange(n, 1, -1, dtype=np.int64)).tolist()
+        offsets = draws % np.arange(n, 1, -1, dtype=np.int64)
+        if n >= _RANDPERM_COMPILED_MIN:
+            r = rng_wasm.fisher_yates(offsets.astype(np.int32))
+            if r is not None:
+                return r
+        z = offsets.tolist()
         r = list(range(n))
         for i, zi in enumerate(z):          # Fisher-Yates: sequential
             j = i + zi

@@ -88,47 +88,52 @@ class _Instance:
 
 
 _LOCK = threading.Lock()
-_COMPILED: tuple[Any, Any] | None = None
-_UNAVAILABLE = False
+_ENGINE: Any = None
+_MODULES: dict[str, Any] = {}           # file stem -> compiled module
+_UNAVAILABLE: set[str] = set()          # "*": no wasmtime at all
 _LOCAL = threading.local()
 _INSTANCES: list[_Instance] = []
 
 
-def _compiled() -> tuple[Any, Any] | None:
-    global _COMPILED, _UNAVAILABLE
+def _module(name: str) -> Any | None:
+    """The compiled module of ``engine/<name>.wat`` (compiled once), or None."""
+    global _ENGINE
     with _LOCK:
-        if _COMPILED is None and not _UNAVAILABLE:
-            try:
-                import wasmtime
-            except (ImportError, OSError):   # no wasmtime for this platform
-                _UNAVAILABLE = True
-                return None
+        if name in _MODULES or "*" in _UNAVAILABLE or name in _UNAVAILABLE:
+            return _MODULES.get(name)
+        try:
+            import wasmtime
+        except (ImportError, OSError):       # no wasmtime for this platform
+            _UNAVAILABLE.add("*")
+            return None
+        if _ENGINE is None:
             config = wasmtime.Config()
-            # One function: nothing to compile in parallel, and rayon's pool
-            # would deadlock a forked child that compiles again.
+            # Single-function modules: nothing to compile in parallel, and
+            # rayon's pool would deadlock a forked child compiling again.
             config.parallel_compilation = False
-            engine = wasmtime.Engine(config)
-            try:
-                _COMPILED = engine, wasmtime.Module(engine, module_text())
-            except wasmtime.WasmtimeError:
-                # e.g. a CPU whose SIMD Cranelift cannot target (the test
-                # of available() catches a broken module on ours).
-                _UNAVAILABLE = True
-                return None
-        return _COMPILED
+            _ENGINE = wasmtime.Engine(config)
+        text = (module_text() if name == "normal_fill16"
+                else _WAT.with_name(f"{name}.wat").read_text(encoding="utf-8"))
+        try:
+            _MODULES[name] = wasmtime.Module(_ENGINE, text)
+        except wasmtime.WasmtimeError:
+            # e.g. a CPU whose SIMD Cranelift cannot target (the tests of
+            # available() catch a broken module on ours).
+            _UNAVAILABLE.add(name)
+        return _MODULES.get(name)
 
 
 def available() -> bool:
-    """Whether the compiled kernel can run here (compiles it once)."""
-    return _compiled() is not None
+    """Whether the compiled NormalFill16 can run here (compiles it once)."""
+    return _module("normal_fill16") is not None
 
 
 def _instance() -> _Instance:
     inst = getattr(_LOCAL, "instance", None)
     if inst is None:
-        compiled = _compiled()
-        assert compiled is not None, "check available() first"
-        inst = _LOCAL.instance = _Instance(*compiled)
+        module = _module("normal_fill16")
+        assert module is not None, "check available() first"
+        inst = _LOCAL.instance = _Instance(_ENGINE, module)
         with _LOCK:
             _INSTANCES.append(inst)
     return inst
@@ -138,7 +143,7 @@ def _instance() -> _Instance:
 def _close() -> None:
     # Free wasmtime's objects while the interpreter still works: left to
     # their __del__ at shutdown they print "Exception ignored" tracebacks.
-    global _POOL, _COMPILED
+    global _POOL, _ENGINE
     if _POOL is not None:
         _POOL.shutdown(wait=True)
         _POOL = None
@@ -146,11 +151,12 @@ def _close() -> None:
         for inst in _INSTANCES:
             inst.store.close()
         _INSTANCES.clear()
-        if _COMPILED is not None:
-            engine, module = _COMPILED
+        for module in _MODULES.values():
             module.close()
-            engine.close()
-            _COMPILED = None
+        _MODULES.clear()
+        if _ENGINE is not None:
+            _ENGINE.close()
+            _ENGINE = None
 
 
 def avx2_pairs(blocks: np.ndarray, mean: np.float32, std: np.float32) -> None:
@@ -174,9 +180,10 @@ _FORKED: list[object] = []
 def _forget_pool() -> None:
     # A forked child inherits the pool object but not its threads, and
     # copies of wasmtime objects it should neither use nor free.
-    global _POOL, _COMPILED, _LOCAL
-    _FORKED.append((_POOL, _COMPILED, _LOCAL, list(_INSTANCES)))
-    _POOL = _COMPILED = None
+    global _POOL, _ENGINE, _LOCAL
+    _FORKED.append((_POOL, _ENGINE, dict(_MODULES), _LOCAL, list(_INSTANCES)))
+    _POOL = _ENGINE = None
+    _MODULES.clear()
     _LOCAL = threading.local()
     _INSTANCES.clear()
 
@@ -202,3 +209,39 @@ def submit(job: Callable[[], None]) -> Future[None]:
             _POOL = ThreadPoolExecutor(max_workers=_cores(),
                                        thread_name_prefix="tidx-rng-normal")
         return _POOL.submit(job)
+
+
+# --------------------------------------------------------------------------
+# randperm's Fisher-Yates swaps (sequential: compiled, not vectorised)
+# --------------------------------------------------------------------------
+
+FISHER_YATES_MAX = 1 << 28              # int32 addresses stay below 2^31
+
+
+def fisher_yates(z: np.ndarray) -> np.ndarray | None:
+    """``r = arange(n)``; ``swap(r[i], r[i + z[i]])`` for ``i < n - 1``.
+
+    ``z`` holds the ``n - 1`` offsets ``random() % (n - i)``.  Returns r as
+    int64, or None when the compiled loop is unavailable.  A fresh instance
+    per call: its memory (8 n bytes) is freed when the call returns.
+    """
+    n = z.size + 1
+    assert n < FISHER_YATES_MAX, "n too large for int32 addresses"
+    module = _module("fisher_yates")
+    if module is None:
+        return None
+    import wasmtime
+    store = wasmtime.Store(_ENGINE)
+    try:
+        exports = wasmtime.Instance(store, module, []).exports(store)
+        memory = exports["memory"]
+        pages = -(-8 * n // _WASM_PAGE) - memory.size(store)
+        if pages > 0:
+            memory.grow(store, pages)
+        view = np.frombuffer(memory.get_buffer_ptr(store), dtype=np.int32)
+        view[:n] = np.arange(n, dtype=np.int32)
+        view[n:2 * n - 1] = z
+        exports["swaps"](store, n)
+        return view[:n].astype(np.int64)
+    finally:
+        store.close()

@@ -42,6 +42,7 @@ def test_available_with_its_dependency() -> None:
     """wasmtime is a dependency of tidx: the compiled kernel must load."""
     assert rng_wasm.available()
     assert "{" not in rng_wasm.module_text()
+    assert rng_wasm._module("fisher_yates") is not None
 
 
 def test_matches_exact_fma_reference() -> None:
@@ -133,3 +134,34 @@ def test_worker_error_reaches_caller(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(MemoryError, match="no room"):
         rng.normal(rng.CPUGenerator(0), rng._COMPILED_MIN, np.float32)
     assert running.acquire(blocking=False)
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("n", [rng._RANDPERM_COMPILED_MIN,
+                               rng._RANDPERM_COMPILED_MIN + 1, 100_003,
+                               1_000_000])
+def test_randperm_compiled_matches_torch(n: int,
+                                         monkeypatch: pytest.MonkeyPatch
+                                         ) -> None:
+    calls: list[int] = []
+    real = rng_wasm.fisher_yates
+
+    def spy(z: np.ndarray) -> np.ndarray | None:
+        calls.append(z.size)
+        return real(z)
+    monkeypatch.setattr(rng_wasm, "fisher_yates", spy)
+    torch.manual_seed(n)
+    gen = rng.CPUGenerator(n)
+    assert same_bits(rng.randperm(gen, n), torch.randperm(n))
+    assert calls == [n - 1]
+    assert same_bits(rng.uniform(gen, 100, np.float32), torch.rand(100))
+
+
+def test_randperm_without_wasmtime_same_permutation(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    n = 20_000
+    compiled = rng.randperm(rng.CPUGenerator(9), n)
+    monkeypatch.setattr(rng_wasm, "_module", lambda name: None)
+    assert rng_wasm.fisher_yates(np.zeros(3, np.int32)) is None
+    assert same_bits(rng.randperm(rng.CPUGenerator(9), n), compiled)
+    assert sorted(compiled.tolist()) == list(range(n))
