@@ -71,6 +71,18 @@ class Tensor:
             flat[self._offset:], shape=self._sizes,
             strides=tuple(s * item for s in self._strides), writeable=True)
 
+    def _flat(self, write: bool = False) -> np.ndarray:
+        """A contiguous tensor's elements as one flat numpy view, in memory order
+        (kernels that fill a tensor front to back write straight into it)."""
+        assert self.is_contiguous(), "only a contiguous tensor is one flat run"
+        st = self._storage
+        if write:
+            st.initialised = True
+        assert st.data is not None, "meta tensors have no data"
+        item = self.dtype.itemsize
+        flat = st.data[: st.nbytes - st.nbytes % item].view(self.dtype.np)
+        return flat[self._offset:self._offset + self.numel()]
+
     # -- metadata ----------------------------------------------------------------
     @property
     def shape(self) -> Size:

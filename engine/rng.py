@@ -132,20 +132,22 @@ def _dtype(dtype: np.dtype | type | str) -> np.dtype:
 
 @_locked
 def uniform(gen: CPUGenerator, n: int, dtype: np.dtype, low: float = 0.0,
-            high: float = 1.0, capability: str | None = None) -> np.ndarray:
+            high: float = 1.0, capability: str | None = None,
+            out: np.ndarray | None = None) -> np.ndarray:
     """``torch.empty(n, dtype).uniform_(low, high)`` (``torch.rand`` = 0, 1).
 
     cpu ``uniform_kernel``: serial, memory order; per element
     ``x * (to - from) + from`` in the dtype, with ``to - from`` rounded in
     the dtype, fused into one rounding by GCC in the AVX2 build and two
     roundings in DEFAULT; a value that rounded up to ``to`` becomes
-    ``from``.
+    ``from``.  With ``out`` (n contiguous elements of the dtype) the values
+    are written there and ``out`` is returned.
     """
     dt = _dtype(dtype)
     if not low <= high:
         raise ValueError("uniform_ expects to return a [from, to) range, but "
                          f"found from={low} > to={high}")
-    x = np.empty(int(n), dtype=dt)
+    x = _out_array(out, n, dt)
     _uniform01_into(gen, x)
     frm = dt.type(low)
     to = dt.type(high)
@@ -161,7 +163,17 @@ def uniform(gen: CPUGenerator, n: int, dtype: np.dtype, low: float = 0.0,
     else:
         v = fma64(x, float(span), float(frm)).astype(F64)
     v[v == to] = frm
+    if out is not None:
+        out[...] = v
+        return out
     return v
+
+
+def _out_array(out: np.ndarray | None, n: int, dt: np.dtype) -> np.ndarray:
+    if out is None:
+        return np.empty(int(n), dtype=dt)
+    assert out.shape == (n,) and out.dtype == dt and out.flags.c_contiguous
+    return out
 
 
 # --------------------------------------------------------------------------
@@ -209,14 +221,17 @@ def _serial_normal(gen: CPUGenerator, n: int, dt: np.dtype, mean: float,
 @_locked
 def normal(gen: CPUGenerator, n: int, dtype: np.dtype, mean: float = 0.0,
            std: float = 1.0, contiguous: bool = True,
-           capability: str | None = None) -> tuple[np.ndarray, str]:
+           capability: str | None = None, out: np.ndarray | None = None
+           ) -> tuple[np.ndarray, str]:
     """``torch.empty(n, dtype).normal_(mean, std)`` (``randn`` = 0, 1).
 
     cpu ``normal_kernel``: ``numel >= 16`` and contiguous -> ``normal_fill``
     (n uniforms, NormalFill16 on each full block of 16, then 16 fresh
     uniforms for the last, overlapping block when n % 16 != 0); otherwise
     the serial ``normal_distribution<double>`` in memory order.  Returns
-    the values in memory order and the name of the variant that ran.
+    the values in memory order and the name of the variant that ran; with
+    ``out`` (n contiguous elements of the dtype) the values are written
+    there and ``out`` is returned.
     """
     dt = _dtype(dtype)
     n = int(n)
@@ -228,6 +243,9 @@ def normal(gen: CPUGenerator, n: int, dtype: np.dtype, mean: float = 0.0,
     if n < 16 or not contiguous:
         why = "numel < 16" if n < 16 else "non-contiguous"
         values = _serial_normal(gen, n, dt, mean, std, fused=avx2)
+        if out is not None:
+            _out_array(out, n, dt)[...] = values
+            values = out
         return values, f"serial normal_distribution<double> ({why})"
     fill, variant = block_kernel(dt, avx2, mean, std)
     compiled = (n >= _COMPILED_MIN and avx2 and dt == F32
@@ -243,7 +261,7 @@ def normal(gen: CPUGenerator, n: int, dtype: np.dtype, mean: float = 0.0,
         nb = part.size // 16
         fill(part[:nb * 16].reshape(nb, 16))
 
-    data = np.empty(n, dtype=dt)
+    data = _out_array(out, n, dt)
     # Compiled, the chunks (independent once drawn) are converted and
     # transformed on worker threads, one per core.
     _uniform01_into(gen, data, full_blocks,

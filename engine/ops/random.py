@@ -84,9 +84,11 @@ def normal_(self, mean: float = 0.0, std: float = 1.0):
                    "otherwise one Box-Muller pair per two elements, serially",
               numel=self.numel(), contiguous=contiguous, mean=mean, std=std) as s:
         values, variant = rng.normal(gen, self.numel(), self.dtype.np, mean, std,
-                                     contiguous=contiguous)
+                                     contiguous=contiguous,
+                                     out=self._flat(write=True) if contiguous else None)
         s.set(variant=variant)
-        _write_memory_order(self, values)
+        if not contiguous:
+            _write_memory_order(self, values)
         s.set_result(self)
     return self
 
@@ -108,8 +110,11 @@ def uniform_(self, low: float = 0.0, high: float = 1.0):
     with span("uniform_kernel", "rng", source=KERNELS,
               note="one raw draw per element (24 bits for float32, 53 for float64) scaled to "
                    "[from, to)", numel=self.numel(), low=low, high=high) as s:
-        values = rng.uniform(gen, self.numel(), self.dtype.np, low, high)
-        _write_memory_order(self, values)
+        contiguous = self.is_contiguous()
+        values = rng.uniform(gen, self.numel(), self.dtype.np, low, high,
+                             out=self._flat(write=True) if contiguous else None)
+        if not contiguous:
+            _write_memory_order(self, values)
         s.set_result(self)
     return self
 
