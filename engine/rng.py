@@ -17,9 +17,9 @@ What is mirrored (links to https://github.com/pytorch/pytorch/blob/v2.13.0/):
 * kernel choice per CPU: aten/src/ATen/native/DispatchStub.cpp
 
 Everything on the paths that large tensors take is vectorised over whole
-arrays (only randperm's Fisher-Yates swaps are a sequential Python loop);
-the float32 AVX2 Box-Muller of a large ``randn`` runs compiled, on every
-core (:mod:`engine.rng_wasm`).
+arrays, except two loops that run compiled (:mod:`engine.rng_wasm`): the
+float32 AVX2 Box-Muller of a large ``randn`` (on every core) and
+randperm's Fisher-Yates swaps (sequential by nature).
 Where glibc's libm or GCC's FMA contraction decide the last bit, the
 emulation reproduces them (see :mod:`engine.rng_fp`,
 :mod:`engine.rng_libm` and :mod:`engine.rng_normal`).
@@ -35,11 +35,11 @@ from typing import Any, Callable, TypeVar
 
 import numpy as np
 
+from engine import rng_wasm
 from engine.rng_fp import F32, F64, fma32, fma64
 from engine.rng_libm import glibc_vector
 from engine.rng_mt import (DEFAULT_SEED, CPUGenerator, _uniform01_into,
                            mt19937_words_numpy)
-from engine import rng_wasm
 from engine.rng_normal import block_kernel
 
 __all__ = [
