@@ -183,7 +183,12 @@ EXACT: dict[str, str] = {
     "a 0-dim tensor value on the same device: fill is a broadcasting copy_ of that one "
     "element":
         "值是同一设备上的 0 维张量:fill 就是把这一个元素广播后 copy_ 过去",
-    "fill with 0": "用 0 填充",
+    "a meta tensor has no memory: nothing to zero": "meta 张量没有内存:无需清零",
+    "dense and fewer than GRAIN_SIZE elements: one memset of the bytes, no TensorIterator":
+        "稠密且元素少于 GRAIN_SIZE:一次 memset 清零全部字节,不经过 TensorIterator",
+    "no elements: data_ptr() is null, so no memset": "没有元素:data_ptr() 为空,所以不做 memset",
+    "not one dense block (strided or overlapping): memset cannot do it":
+        "不是一整块稠密内存(有步长或重叠):memset 做不到",
     "not laid out in that memory format: clone into a fresh tensor that is":
         "内存不是按该格式布局的:clone 到一个按该格式布局的新张量",
     "marks a freshly made tensor for functionalization; on plain CPU it returns its input "
@@ -360,6 +365,10 @@ PATTERNS: list[tuple[str, str]] = [
      "posix_memalign: {0} 字节,按 {1} 字节对齐,这样 SIMD 加载永远不会跨越缓存行"),
     (r"cast (\S+) -> (\S+) while copying", "复制时把 {0} 转换为 {1}"),
     (r"write (.+) into every element", "把 {0} 写入每个元素"),
+    (r"one element: write (.+) directly, no TensorIterator",
+     "只有一个元素:直接写入 {0},不经过 TensorIterator"),
+    (r"(\d+) elements >= GRAIN_SIZE \((\d+)\): a parallel fill",
+     "{0} 个元素 >= GRAIN_SIZE({1}):并行填充"),
     ((r"the Meta kernel stops after empty: (.+) would write memory a meta tensor does not "
       r"have"),
      "Meta 内核在 empty 之后就停下:{0} 会写入 meta 张量并不拥有的内存"),

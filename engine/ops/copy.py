@@ -16,6 +16,7 @@ from .. import dtypes as D
 from .. import strides as S
 from ..dispatcher import COMPOSITE, FUNCTIONAL, INPLACE, call, register
 from ..errors import check, torch_error
+from ..parallel import GRAIN_SIZE
 from .touch import touched
 
 COPY = "aten/src/ATen/native/Copy.cpp"
@@ -77,8 +78,14 @@ def fill_(self, value: Any):
         if value._storage is self._storage:
             value = call("aten::clone", value)
         return call("aten::copy_", self, value)
-    with span("fill_kernel", "kernel", source="aten/src/ATen/native/cpu/FillKernel.cpp",
-              note=f"write {value!r} into every element", value=value,
+    if self.numel() == 1 and not self.is_meta:
+        # fill_out: one CPU element is written by scalar_fill, without a TensorIterator.
+        kernel, source, note = ("scalar_fill", FILL,
+                                f"one element: write {value!r} directly, no TensorIterator")
+    else:
+        kernel, source, note = ("fill_kernel", "aten/src/ATen/native/cpu/FillKernel.cpp",
+                                f"write {value!r} into every element")
+    with span(kernel, "kernel", source=source, note=note, value=value,
               numel=self.numel()) as s:
         scalar = to_dtype_scalar(value, self.dtype)
         if not self.is_meta:
@@ -89,11 +96,28 @@ def fill_(self, value: Any):
 
 @register("aten::zero_", kind=INPLACE, native="at::native::zero_", source=FILL)
 def zero_(self):
-    with span("zero_", "kernel", source=FILL, note="fill with 0", numel=self.numel()) as s:
-        if not self.is_meta:
+    """Fill.cpp ``zero_``: a memset for small dense CPU tensors, else ``fill_(0)``."""
+    n = self.numel()
+    if self.is_meta:
+        with span("zero_meta_", "kernel", source=FILL,
+                  note="a meta tensor has no memory: nothing to zero"):
+            pass
+        return self
+    dense = S.is_non_overlapping_and_dense(self._sizes, self._strides)
+    if dense and 0 < n < GRAIN_SIZE:
+        with span("zero_cpu_", "kernel", source=FILL,
+                  note="dense and fewer than GRAIN_SIZE elements: one memset of the bytes, "
+                       "no TensorIterator", numel=n,
+                  bytes=n * self.dtype.itemsize) as s:
             self._array(write=True)[...] = 0
             s.set(written=touched(self))
-    return self
+        return self
+    why = ("no elements: data_ptr() is null, so no memset" if n == 0 else
+           f"{n} elements >= GRAIN_SIZE ({GRAIN_SIZE}): a parallel fill" if dense else
+           "not one dense block (strided or overlapping): memset cannot do it")
+    with span("zero_ -> fill_(0)", "kernel", source=FILL, note=why, numel=n):
+        pass
+    return call("aten::fill_", self, 0)
 
 
 def to_dtype_scalar(value: Any, dtype: D.dtype) -> Any:
