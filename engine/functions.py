@@ -18,6 +18,7 @@ from tracer.recorder import span
 from . import dtypes as D
 from . import generator as G
 from . import memory
+from . import argparser as A
 from . import pyargs as P
 from . import strides as S
 from .binding import THPVariable_Wrap
@@ -32,9 +33,6 @@ TENSOR_NEW = "torch/csrc/utils/tensor_new.cpp"
 
 def _entry(name: str, note: str, **args: Any) -> Any:
     return span(f"torch.{name}", "python", source="torch/__init__.py", note=note, **args)
-
-
-_COMMON = ("dtype", "device", "requires_grad", "layout", "pin_memory")
 
 
 def _binding(fname: str, note: str, args: tuple, kwargs: dict, run) -> Any:
@@ -74,21 +72,27 @@ def _fmt(fmt: "P.memory_format | None") -> str | None:
     return None if fmt is None else fmt.name
 
 
-def _sized(fname: str, op: str, note: str, default: D.dtype | None, extra: tuple = (),
+def _parse(fname: str, args: tuple, kwargs: dict) -> tuple[int, dict[str, Any]]:
+    """PythonArgParser binds the arguments (engine/argparser.py); tidx refuses the
+    keywords whose effect it does not model."""
+    index, bound = A.parse(fname, args, kwargs)
+    for key in ("out", "generator"):
+        if bound.get(key) is not None:
+            raise Refused(f"{fname}(): {key}= is not modelled by tidx")
+    return index, bound
+
+
+def _sized(fname: str, op: str, note: str, default: D.dtype | None,
            memory_format: bool = False):
     """A factory taking ``*size`` (randn, rand, zeros, ones, empty)."""
-    allowed = _COMMON + (("memory_format",) if memory_format else ())
-
     def factory(*size: Any, **kwargs: Any):
         def run():
-            P.check_keywords(fname, size, kwargs, allowed)
-            sizes = P.size_arg(fname, size, kwargs)
+            _, a = _parse(fname, size, kwargs)
             dtype, dev, grad = P.options(fname, size, kwargs, default)
             extra_kw = {}
             if memory_format:
-                fmt = P.memory_format_arg(fname, size, kwargs, None)
-                extra_kw["memory_format"] = _fmt(fmt)
-            return call(op, sizes, dtype=dtype, device=dev, **extra_kw), grad
+                extra_kw["memory_format"] = _fmt(a.get("memory_format"))
+            return call(op, a["size"], dtype=dtype, device=dev, **extra_kw), grad
         return _binding(fname, note, size, kwargs, run)
 
     factory.__name__ = fname
@@ -104,31 +108,25 @@ empty = _sized("empty", "aten::empty", "uninitialised memory: whatever bytes the
                "returned", D.default_float, memory_format=True)
 
 
-def full(size: Any, fill_value: Any, **kwargs: Any):
+def full(*args: Any, **kwargs: Any):
     """torch.full(size, fill_value): empty + fill_; the dtype follows fill_value."""
-    args = (size, fill_value)
-
     def run():
-        P.check_keywords("full", args, kwargs, _COMMON)
-        sizes = P.size_arg("full", (size,), kwargs)
-        P.number_arg("full", args, kwargs, "fill_value", fill_value, 2)
-        default = D.bool if isinstance(fill_value, bool) else (
-            D.int64 if isinstance(fill_value, int) else D.default_float)
+        _, a = _parse("full", args, kwargs)
+        value = a["fill_value"]
+        default = D.bool if isinstance(value, bool) else (
+            D.int64 if isinstance(value, int) else D.default_float)
         dtype, dev, grad = P.options("full", args, kwargs, default)
-        return call("aten::full", sizes, fill_value, dtype=dtype, device=dev), grad
+        return call("aten::full", a["size"], value, dtype=dtype, device=dev), grad
     return _binding("full", "full = empty + fill_(value); an int value gives int64, a bool "
                     "gives bool", args, kwargs, run)
 
 
-def empty_strided(size: Any, stride: Any, **kwargs: Any):
-    args = (size, stride)
-
+def empty_strided(*args: Any, **kwargs: Any):
     def run():
-        P.check_keywords("empty_strided", args, kwargs, _COMMON)
-        sizes = P.size_arg("empty_strided", (size,), kwargs)
-        strides = P.size_arg("empty_strided", (stride,), kwargs, position=2)
+        _, a = _parse("empty_strided", args, kwargs)
         dtype, dev, grad = P.options("empty_strided", args, kwargs, D.default_float)
-        return call("aten::empty_strided", sizes, strides, dtype=dtype, device=dev), grad
+        return call("aten::empty_strided", a["size"], a["stride"], dtype=dtype,
+                    device=dev), grad
     return _binding("empty_strided", "memory sized for the given strides, uninitialised",
                     args, kwargs, run)
 
@@ -136,32 +134,18 @@ def empty_strided(size: Any, stride: Any, **kwargs: Any):
 def randint(*args: Any, **kwargs: Any):
     """torch.randint(high, size) or torch.randint(low, high, size): empty + random_."""
     def run():
-        P.check_keywords("randint", args, kwargs, _COMMON)
-        if len(args) == 2:
-            low, high, size = 0, args[0], args[1]
-        elif len(args) == 3:
-            low, high, size = args
-        else:
-            raise P._fail("randint", args, kwargs, "size", "", None, None)
-        for name, v in (("low", low), ("high", high)):
-            if isinstance(v, bool) or not isinstance(v, int):
-                raise P._fail("randint", args, kwargs, name, "int", v, None)
-        if not isinstance(size, (tuple, list)) or not all(
-                isinstance(s, int) and not isinstance(s, bool) for s in size):
-            raise P._fail("randint", args, kwargs, "size", "tuple of ints", size, None)
+        _, a = _parse("randint", args, kwargs)
         dtype, dev, grad = P.options("randint", args, kwargs, D.int64)
-        return call("aten::randint", low, high, tuple(size), dtype=dtype, device=dev), grad
+        return call("aten::randint", a.get("low", 0), a["high"], a["size"], dtype=dtype,
+                    device=dev), grad
     return _binding("randint", "randint = empty + random_(low, high)", args, kwargs, run)
 
 
-def randperm(n: Any, **kwargs: Any):
-    args = (n,)
-
+def randperm(*args: Any, **kwargs: Any):
     def run():
-        P.check_keywords("randperm", args, kwargs, _COMMON)
-        P.int_arg("randperm", args, kwargs, "n", n, 1)
+        _, a = _parse("randperm", args, kwargs)
         dtype, dev, grad = P.options("randperm", args, kwargs, D.int64)
-        return call("aten::randperm", n, dtype=dtype, device=dev), grad
+        return call("aten::randperm", a["n"], dtype=dtype, device=dev), grad
     return _binding("randperm", "randperm = empty + a Fisher-Yates shuffle of 0..n-1",
                     args, kwargs, run)
 
@@ -169,54 +153,38 @@ def randperm(n: Any, **kwargs: Any):
 def arange(*args: Any, **kwargs: Any):
     """torch.arange(end), (start, end) or (start, end, step)."""
     def run():
-        P.check_keywords("arange", args, kwargs, _COMMON)
-        if not 1 <= len(args) <= 3:
-            raise P._fail("arange", args, kwargs, "end", "Number", None, None)
-        for i, v in enumerate(args):
-            if not isinstance(v, (int, float)) or isinstance(v, bool):
-                raise P._fail("arange", args, kwargs, ("start", "end", "step")[i], "Number",
-                              v, i + 1)
-        start, end, step = ((0, args[0], 1) if len(args) == 1 else
-                            (args[0], args[1], 1) if len(args) == 2 else args)
-        default = D.default_float if any(isinstance(v, float) for v in args) else D.int64
+        _, a = _parse("arange", args, kwargs)
+        start, end, step = a.get("start", 0), a["end"], a.get("step", 1)
+        given = [a[k] for k in ("start", "end", "step") if k in a]
+        default = D.default_float if any(isinstance(v, float) for v in given) else D.int64
         dtype, dev, grad = P.options("arange", args, kwargs, default)
         return call("aten::arange", start, end, step, dtype=dtype, device=dev), grad
     return _binding("arange", "arange = empty + arange_out: size ceil((end - start) / step), "
                     "value i = start + i * step", args, kwargs, run)
 
 
-def eye(n: Any, m: Any = None, **kwargs: Any):
-    args = (n,) if m is None else (n, m)
-
+def eye(*args: Any, **kwargs: Any):
     def run():
-        P.check_keywords("eye", args, kwargs, _COMMON)
-        P.int_arg("eye", args, kwargs, "n", n, 1)
-        if m is not None:
-            P.int_arg("eye", args, kwargs, "m", m, 2)
+        _, a = _parse("eye", args, kwargs)
+        n = a["n"]
         dtype, dev, grad = P.options("eye", args, kwargs, D.default_float)
-        return call("aten::eye", n, n if m is None else m, dtype=dtype, device=dev), grad
+        return call("aten::eye", n, a.get("m", n), dtype=dtype, device=dev), grad
     return _binding("eye", "eye = empty + resize_ + zero_ + ones on the diagonal", args,
                     kwargs, run)
 
 
-def _like(fname: str, op: str, note: str, nargs: int = 0):
+def _like(fname: str, op: str, note: str):
     """zeros_like(input, ...) and friends: options default to the input's."""
-    allowed = _COMMON + ("memory_format",)
-
-    def factory(input: Any, *args: Any, **kwargs: Any):
-        from ._tensor import Tensor
-
-        all_args = (input,) + args
-
+    def factory(*args: Any, **kwargs: Any):
         def run():
-            P.check_keywords(fname, all_args, kwargs, allowed)
-            if not isinstance(input, Tensor):
-                raise P._fail(fname, all_args, kwargs, "input", "Tensor", input, 1)
-            dtype, dev, grad = P.options(fname, all_args, kwargs, None, like=input)
-            fmt = P.memory_format_arg(fname, all_args, kwargs, None)
-            return call(op, input, *args, dtype=dtype, device=dev,
-                        memory_format=_fmt(fmt)), grad
-        return _binding(fname, note, all_args, kwargs, run)
+            _, a = _parse(fname, args, kwargs)
+            values = [a[k] for k in ("fill_value", "low", "high") if k in a]
+            if fname == "randint_like" and "low" not in a:
+                values = [0] + values
+            dtype, dev, grad = P.options(fname, args, kwargs, None, like=a["input"])
+            return call(op, a["input"], *values, dtype=dtype, device=dev,
+                        memory_format=_fmt(a.get("memory_format"))), grad
+        return _binding(fname, note, args, kwargs, run)
 
     factory.__name__ = fname
     return factory
@@ -229,13 +197,7 @@ ones_like = _like("ones_like", "aten::ones_like", "empty_like + fill_(1)")
 full_like = _like("full_like", "aten::full_like", "empty_like + fill_(value)")
 rand_like = _like("rand_like", "aten::rand_like", "empty_like + uniform_(0, 1)")
 randn_like = _like("randn_like", "aten::randn_like", "empty_like + normal_(0, 1)")
-_randint_like = _like("randint_like", "aten::randint_like", "empty_like + random_(low, high)")
-
-
-def randint_like(input: Any, low: Any, high: Any = None, **kwargs: Any):
-    if high is None:
-        low, high = 0, low
-    return _randint_like(input, low, high, **kwargs)
+randint_like = _like("randint_like", "aten::randint_like", "empty_like + random_(low, high)")
 
 
 def _op_function(fname: str, method: str):
@@ -244,7 +206,7 @@ def _op_function(fname: str, method: str):
         from ._tensor import Tensor
         if not isinstance(input, Tensor):
             raise torch_error(TypeError, f"{fname}(): argument 'input' (position 1) must be "
-                                         f"Tensor, not {P.type_name(input)}")
+                                         f"Tensor, not {A.type_name(input)}")
         with _entry(fname, f"torch.{fname}(t, ...) is t.{method}(...)") as py:
             result = getattr(input, method)(*args, **kwargs)
             py.set_result(result)
@@ -276,7 +238,7 @@ def where(condition: Any, *args: Any):
                       "torch.where(condition) is")
     if not isinstance(condition, Tensor):
         raise torch_error(TypeError, f"where(): argument 'condition' (position 1) must be "
-                                     f"Tensor, not {P.type_name(condition)}")
+                                     f"Tensor, not {A.type_name(condition)}")
     with _entry("where", "torch.where(condition) = nonzero(condition) split into one index "
                 "tensor per dim") as py:
         result = call("aten::where", condition)
@@ -313,7 +275,8 @@ def from_numpy(array: np.ndarray):
 
 # -- torch.tensor ------------------------------------------------------------------
 def _infer(data: Any) -> tuple[tuple[int, ...], D.dtype]:
-    """compute_sizes + infer_scalar_type (tensor_new.cpp)."""
+    """compute_sizes (down the first elements) and infer_scalar_type (every element,
+    promoted; an empty sequence counts as the default float), tensor_new.cpp."""
     sizes: list[int] = []
     probe = data
     while isinstance(probe, (list, tuple)):
@@ -321,35 +284,51 @@ def _infer(data: Any) -> tuple[tuple[int, ...], D.dtype]:
         if not probe:
             break
         probe = probe[0]
-    kinds: set[type] = set()
+    return tuple(sizes), _scalar_type(data)
+
+
+def _scalar_type(obj: Any) -> D.dtype:
+    if isinstance(obj, bool):
+        return D.bool
+    if isinstance(obj, int):
+        return D.int64
+    if isinstance(obj, float):
+        return D.default_float
+    if isinstance(obj, (list, tuple)):
+        if not obj:
+            return D.default_float
+        result = _scalar_type(obj[0])
+        for item in obj[1:]:
+            result = D.promote_types(result, _scalar_type(item))
+        return result
+    raise torch_error(TypeError, f"new(): invalid data type '{type(obj).__name__}'")
+
+
+def _stored_values(data: Any, sizes: tuple[int, ...], dtype: D.dtype) -> list:
+    """recursive_store's walk: every sequence must have the length of the first one
+    at its depth, and below the last dim there must be numbers."""
+    out: list = []
 
     def walk(obj: Any, dim: int) -> None:
-        if dim < len(sizes):
-            if not isinstance(obj, (list, tuple)):
-                raise torch_error(TypeError, "not a sequence")
-            if len(obj) != sizes[dim]:
-                raise torch_error(ValueError, f"expected sequence of length {sizes[dim]} at "
-                                              f"dim {dim} (got {len(obj)})")
-            for o in obj:
-                walk(o, dim + 1)
-        else:
+        if dim == len(sizes):
             if isinstance(obj, (list, tuple)):
-                raise torch_error(ValueError, f"expected sequence of length {len(obj)}... ")
-            if not isinstance(obj, (bool, int, float)):
-                raise torch_error(TypeError, f"new(): invalid data type "
-                                             f"'{type(obj).__name__}'")
-            kinds.add(type(obj))
+                kind = type(obj).__name__
+                if dtype.is_floating_point:
+                    raise torch_error(TypeError, f"must be real number, not {kind}")
+                raise torch_error(TypeError, f"'{kind}' object cannot be interpreted as an "
+                                             f"integer")
+            out.append(obj)
+            return
+        if not isinstance(obj, (list, tuple)):
+            raise torch_error(TypeError, "not a sequence")
+        if len(obj) != sizes[dim]:
+            raise torch_error(ValueError, f"expected sequence of length {sizes[dim]} at dim "
+                                          f"{dim} (got {len(obj)})")
+        for item in obj:
+            walk(item, dim + 1)
 
     walk(data, 0)
-    if float in kinds:
-        dtype = D.default_float
-    elif int in kinds:
-        dtype = D.int64
-    elif bool in kinds:
-        dtype = D.bool
-    else:
-        dtype = D.default_float  # empty data
-    return tuple(sizes), dtype
+    return out
 
 
 def internal_new_from_data(data: Any, dtype: D.dtype | None, device: str,
@@ -370,38 +349,28 @@ def internal_new_from_data(data: Any, dtype: D.dtype | None, device: str,
                    "dropped (a meta tensor has no memory)")
             return call("aten::empty", sizes, dtype=target, device="meta")
         tensor = call("aten::empty", sizes, dtype=inferred, device="cpu")
-        with span("recursive_store", "binding", source=TENSOR_NEW,
-                  note="copy each Python number into the new storage, in row-major order",
-                  numel=tensor.numel()) as r:
-            flat = np.asarray(_flatten(data), dtype=object)
-            if inferred is D.int64 and flat.size:
-                for v in (flat.min(), flat.max()):
-                    check(-(2**63) <= v < 2**63, ValueError, "Overflow when unpacking long")
-            if flat.size:
-                tensor._array(write=True)[...] = np.asarray(flat.tolist(), dtype=inferred.np).reshape(
-                    sizes)
-            r.set_result(tensor)
+        if tensor.numel():      # no elements: recursive_store is skipped, nothing checked
+            with span("recursive_store", "binding", source=TENSOR_NEW,
+                      note="copy each Python number into the new storage, in row-major order",
+                      numel=tensor.numel()) as r:
+                flat = np.asarray(_stored_values(data, sizes, inferred), dtype=object)
+                if inferred is D.int64:
+                    for v in (flat.min(), flat.max()):
+                        check(-(2**63) <= v < 2**63, ValueError, "Overflow when unpacking long")
+                tensor._array(write=True)[...] = np.asarray(
+                    flat.tolist(), dtype=inferred.np).reshape(sizes)
+                r.set_result(tensor)
         tensor = call("aten::to", tensor, target, device)
         tensor = call("aten::lift_fresh", tensor)
         s.set_result(tensor)
         return tensor
 
 
-def _flatten(data: Any) -> list:
-    if isinstance(data, (list, tuple)):
-        out: list = []
-        for d in data:
-            out.extend(_flatten(d))
-        return out
-    return [data]
-
-
-def tensor(data: Any, **kwargs: Any):
+def tensor(*args: Any, **kwargs: Any):
     """torch.tensor(data): a new tensor that copies ``data``."""
-    args = (data,)
-
     def run():
-        P.check_keywords("tensor", args, kwargs, _COMMON)
+        _, a = _parse("tensor", args, kwargs)
+        data = a["data"]
         if _is_tensor(data):
             raise Refused("torch.tensor(a_tensor) is not supported; use .clone()")
         dtype = kwargs.get("dtype")
