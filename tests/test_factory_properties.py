@@ -30,6 +30,8 @@ def factory_calls(draw):
     if kind == "randint":
         low = draw(st.integers(-2**40, 2**40))
         high = low + draw(st.integers(1, 2**41))
+        if draw(st.booleans()):
+            return kind, (low, high), {"size": shape}
         return kind, (low, high, shape), {}
     if kind == "randperm":
         return kind, (draw(st.integers(0, 300)),), {}
@@ -46,6 +48,12 @@ def factory_calls(draw):
         a = draw(st.floats(-5, 5))
         b = a + draw(st.floats(0, 5))
         return kind, (shape, a, b), {"dtype": dtype}
+    # the size as one sequence, as varargs (none at all is a TypeError) or size=
+    style = draw(st.sampled_from(["sequence", "varargs", "keyword"]))
+    if style == "varargs":
+        return kind, shape, {"dtype": dtype}
+    if style == "keyword":
+        return kind, (), {"size": shape, "dtype": dtype}
     return kind, (shape,), {"dtype": dtype}
 
 
