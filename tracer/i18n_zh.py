@@ -189,7 +189,8 @@ EXACT: dict[str, str] = {
     "no elements: data_ptr() is null, so no memset": "没有元素:data_ptr() 为空,所以不做 memset",
     "not one dense block (strided or overlapping): memset cannot do it":
         "不是一整块稠密内存(有步长或重叠):memset 做不到",
-    "not laid out in that memory format: clone into a fresh tensor that is":
+    "the tensor is not laid out in this memory format, so it is cloned into a new tensor "
+    "that is":
         "内存不是按该格式布局的:clone 到一个按该格式布局的新张量",
     "marks a freshly made tensor for functionalization; on plain CPU it returns its input "
     "unchanged":

@@ -178,7 +178,8 @@ def clone(self, memory_format: str = "preserve_format"):
 @register("aten::contiguous", kind=COMPOSITE, native="at::native::contiguous", source=CONV)
 def contiguous(self, memory_format: str = "contiguous_format"):
     with span("contiguous", "kernel", source=CONV,
-              note="not laid out in that memory format: clone into a fresh tensor that is",
+              note="the tensor is not laid out in this memory format, so it is cloned into a "
+                   "new tensor that is",
               memory_format=memory_format):
         pass
     return call("aten::clone", self, memory_format)
