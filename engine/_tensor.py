@@ -58,30 +58,29 @@ class Tensor:
         return Tensor._make(self._storage, sizes, strides, offset, self.dtype)
 
     # -- the numpy window on the storage (never a copy) ----------------------------
-    def _array(self, write: bool = False) -> np.ndarray:
-        """A numpy view of exactly this tensor's elements; kernels that write into it pass
-        ``write=True`` so the storage counts as initialised."""
+    def _elements(self, write: bool) -> np.ndarray:
+        """The storage as a flat array of this tensor's dtype; ``write=True`` marks the
+        storage initialised (kernels that write through a view pass it)."""
         st = self._storage
         if write:
             st.initialised = True
         assert st.data is not None, "meta tensors have no data"
         item = self.dtype.itemsize
-        flat = st.data[: st.nbytes - st.nbytes % item].view(self.dtype.np)
+        return st.data[: st.nbytes - st.nbytes % item].view(self.dtype.np)
+
+    def _array(self, write: bool = False) -> np.ndarray:
+        """A numpy view of exactly this tensor's elements; kernels that write into it pass
+        ``write=True`` so the storage counts as initialised."""
+        item = self.dtype.itemsize
         return np.lib.stride_tricks.as_strided(
-            flat[self._offset:], shape=self._sizes,
+            self._elements(write)[self._offset:], shape=self._sizes,
             strides=tuple(s * item for s in self._strides), writeable=True)
 
     def _flat(self, write: bool = False) -> np.ndarray:
         """A contiguous tensor's elements as one flat numpy view, in memory order
         (kernels that fill a tensor front to back write straight into it)."""
         assert self.is_contiguous(), "only a contiguous tensor is one flat run"
-        st = self._storage
-        if write:
-            st.initialised = True
-        assert st.data is not None, "meta tensors have no data"
-        item = self.dtype.itemsize
-        flat = st.data[: st.nbytes - st.nbytes % item].view(self.dtype.np)
-        return flat[self._offset:self._offset + self.numel()]
+        return self._elements(write)[self._offset:self._offset + self.numel()]
 
     # -- metadata ----------------------------------------------------------------
     @property

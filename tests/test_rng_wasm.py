@@ -7,14 +7,13 @@ in :mod:`engine.rng_normal`, the numpy kernel, and real torch.
 
 from __future__ import annotations
 
-import math
-import os
 import threading
 
 import numpy as np
 import pytest
 import torch
 
+import avx2_reference
 from engine import rng, rng_normal, rng_wasm
 
 
@@ -22,20 +21,6 @@ def same_bits(ours: np.ndarray, theirs: torch.Tensor | np.ndarray) -> bool:
     t = theirs.numpy() if isinstance(theirs, torch.Tensor) else theirs
     return (ours.dtype == t.dtype and ours.shape == t.shape
             and ours.tobytes() == t.tobytes())
-
-
-def _inputs() -> np.ndarray:
-    """k with d = k * 2^-24: every input (exhaustive) or the hard edges."""
-    if os.environ.get("TIDX_RNG_EXHAUSTIVE") == "1":
-        k = np.arange(2 ** 24)
-    else:
-        k = np.concatenate([np.arange(4096), 2 ** 24 - 1 - np.arange(4096),
-                            2 ** 23 + np.arange(-1024, 1024),
-                            3 * 2 ** 22 + np.arange(-1024, 1024),
-                            np.random.default_rng(11).integers(0, 2 ** 24,
-                                                               200_000)])
-    k = k[: k.size - k.size % 8]
-    return k.astype(np.float32) * np.float32(2.0 ** -24)
 
 
 def test_available_with_its_dependency() -> None:
@@ -46,30 +31,18 @@ def test_available_with_its_dependency() -> None:
 
 
 def test_matches_exact_fma_reference() -> None:
-    """u1 = 1 - d and u2 = d run through the same k: both halves covered."""
-    d = _inputs()
-    step = 1 << 20
-    for s in range(0, d.size, step):
-        u = d[s:s + step]
-        blocks = np.empty((u.size // 8, 16), np.float32)
-        blocks[:, :8] = u.reshape(-1, 8)
-        blocks[:, 8:] = u.reshape(-1, 8)
-        rng_wasm.avx2_pairs(blocks, np.float32(0), np.float32(1))
-        radius = np.sqrt(np.float32(-2)
-                         * rng_normal.reference_log256_ps(np.float32(1) - u))
-        sin, cos = rng_normal.reference_sincos256_ps(
-            np.float32(2 * math.pi) * u)
-        assert same_bits(blocks[:, :8].reshape(-1),
-                         radius * cos + np.float32(0))
-        assert same_bits(blocks[:, 8:].reshape(-1),
-                         radius * sin + np.float32(0))
+    """The compiled kernel vs the round-to-odd reference (all 2^24 inputs with
+    TIDX_RNG_EXHAUSTIVE=1)."""
+    avx2_reference.check_kernel(
+        lambda blocks: rng_wasm.avx2_pairs(blocks, np.float32(0), np.float32(1)),
+        avx2_reference.inputs(seed=11, spread=200_000))
 
 
 @pytest.mark.parametrize("mean,std", [(0.0, 1.0), (-0.0, 1.0), (3.5, 0.25),
                                       (-1e3, 7.0), (0.0, 0.0), (1e30, 1e30)])
 def test_matches_numpy_kernel(mean: float, std: float) -> None:
     """Any mean/std (the general fmadd runs after the compiled part)."""
-    d = _inputs()[:400_000]
+    d = avx2_reference.inputs(seed=11, spread=200_000)[:400_000]
     a = np.ascontiguousarray(np.stack([d[:d.size // 2].reshape(-1, 8),
                                        d[d.size // 2:].reshape(-1, 8)],
                                       axis=1).reshape(-1, 16))
