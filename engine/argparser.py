@@ -9,9 +9,9 @@ the first that binds wins.  With one signature its own error is raised; with
 several, the one "plausible" signature (right argument count) raises its
 error, else the "invalid combination of arguments" message lists them all.
 
->>> parse("zeros", (2, 3), {})[1]["size"]
+>>> parse("zeros", (2, 3), {})["size"]
 (2, 3)
->>> parse("randint", (10,), {"size": (3,)})[1]
+>>> parse("randint", (10,), {"size": (3,)})
 {'high': 10, 'size': (3,)}
 >>> parse("zeros", (), {})
 Traceback (most recent call last):
@@ -265,17 +265,17 @@ def _unpack(sig: Signature, bound: dict[str, Any]) -> dict[str, Any]:
     return bound
 
 
-def parse(fname: str, args: tuple, kwargs: dict) -> tuple[int, dict[str, Any]]:
-    """PythonArgParser::parse: (index of the signature that matched, its arguments).
+def parse(fname: str, args: tuple, kwargs: dict) -> dict[str, Any]:
+    """PythonArgParser::parse: the arguments of the first signature that binds them.
 
     Arguments left out are absent from the dict; int lists come back as tuples."""
     sigs = signatures(fname)
     if len(sigs) == 1:
-        return 0, _unpack(sigs[0], _bind(sigs[0], args, kwargs, True))
-    for i, sig in enumerate(sigs):
+        return _unpack(sigs[0], _bind(sigs[0], args, kwargs, True))
+    for sig in sigs:
         bound = _bind(sig, args, kwargs, False)
         if bound is not None:
-            return i, _unpack(sig, bound)
+            return _unpack(sig, bound)
     num_args = len(args) + len(kwargs)
     plausible = [s for s in sigs if s.min_args <= num_args <= s.max_args]
     if len(plausible) == 1:

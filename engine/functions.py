@@ -72,14 +72,14 @@ def _fmt(fmt: "P.memory_format | None") -> str | None:
     return None if fmt is None else fmt.name
 
 
-def _parse(fname: str, args: tuple, kwargs: dict) -> tuple[int, dict[str, Any]]:
+def _parse(fname: str, args: tuple, kwargs: dict) -> dict[str, Any]:
     """PythonArgParser binds the arguments (engine/argparser.py); tidx refuses the
     keywords whose effect it does not model."""
-    index, bound = A.parse(fname, args, kwargs)
+    bound = A.parse(fname, args, kwargs)
     for key in ("out", "generator"):
         if bound.get(key) is not None:
             raise Refused(f"{fname}(): {key}= is not modelled by tidx")
-    return index, bound
+    return bound
 
 
 def _sized(fname: str, op: str, note: str, default: D.dtype | None,
@@ -87,7 +87,7 @@ def _sized(fname: str, op: str, note: str, default: D.dtype | None,
     """A factory taking ``*size`` (randn, rand, zeros, ones, empty)."""
     def factory(*size: Any, **kwargs: Any):
         def run():
-            _, a = _parse(fname, size, kwargs)
+            a = _parse(fname, size, kwargs)
             dtype, dev, grad = P.options(fname, size, kwargs, default)
             extra_kw = {}
             if memory_format:
@@ -111,7 +111,7 @@ empty = _sized("empty", "aten::empty", "uninitialised memory: whatever bytes the
 def full(*args: Any, **kwargs: Any):
     """torch.full(size, fill_value): empty + fill_; the dtype follows fill_value."""
     def run():
-        _, a = _parse("full", args, kwargs)
+        a = _parse("full", args, kwargs)
         value = a["fill_value"]
         default = D.bool if isinstance(value, bool) else (
             D.int64 if isinstance(value, int) else D.default_float)
@@ -123,7 +123,7 @@ def full(*args: Any, **kwargs: Any):
 
 def empty_strided(*args: Any, **kwargs: Any):
     def run():
-        _, a = _parse("empty_strided", args, kwargs)
+        a = _parse("empty_strided", args, kwargs)
         dtype, dev, grad = P.options("empty_strided", args, kwargs, D.default_float)
         return call("aten::empty_strided", a["size"], a["stride"], dtype=dtype,
                     device=dev), grad
@@ -134,7 +134,7 @@ def empty_strided(*args: Any, **kwargs: Any):
 def randint(*args: Any, **kwargs: Any):
     """torch.randint(high, size) or torch.randint(low, high, size): empty + random_."""
     def run():
-        _, a = _parse("randint", args, kwargs)
+        a = _parse("randint", args, kwargs)
         dtype, dev, grad = P.options("randint", args, kwargs, D.int64)
         return call("aten::randint", a.get("low", 0), a["high"], a["size"], dtype=dtype,
                     device=dev), grad
@@ -143,7 +143,7 @@ def randint(*args: Any, **kwargs: Any):
 
 def randperm(*args: Any, **kwargs: Any):
     def run():
-        _, a = _parse("randperm", args, kwargs)
+        a = _parse("randperm", args, kwargs)
         dtype, dev, grad = P.options("randperm", args, kwargs, D.int64)
         return call("aten::randperm", a["n"], dtype=dtype, device=dev), grad
     return _binding("randperm", "randperm = empty + a Fisher-Yates shuffle of 0..n-1",
@@ -153,7 +153,7 @@ def randperm(*args: Any, **kwargs: Any):
 def arange(*args: Any, **kwargs: Any):
     """torch.arange(end), (start, end) or (start, end, step)."""
     def run():
-        _, a = _parse("arange", args, kwargs)
+        a = _parse("arange", args, kwargs)
         start, end, step = a.get("start", 0), a["end"], a.get("step", 1)
         given = [a[k] for k in ("start", "end", "step") if k in a]
         default = D.default_float if any(isinstance(v, float) for v in given) else D.int64
@@ -165,7 +165,7 @@ def arange(*args: Any, **kwargs: Any):
 
 def eye(*args: Any, **kwargs: Any):
     def run():
-        _, a = _parse("eye", args, kwargs)
+        a = _parse("eye", args, kwargs)
         n = a["n"]
         dtype, dev, grad = P.options("eye", args, kwargs, D.default_float)
         return call("aten::eye", n, a.get("m", n), dtype=dtype, device=dev), grad
@@ -177,7 +177,7 @@ def _like(fname: str, op: str, note: str):
     """zeros_like(input, ...) and friends: options default to the input's."""
     def factory(*args: Any, **kwargs: Any):
         def run():
-            _, a = _parse(fname, args, kwargs)
+            a = _parse(fname, args, kwargs)
             values = [a[k] for k in ("fill_value", "low", "high") if k in a]
             if fname == "randint_like" and "low" not in a:
                 values = [0] + values
@@ -369,7 +369,7 @@ def internal_new_from_data(data: Any, dtype: D.dtype | None, device: str,
 def tensor(*args: Any, **kwargs: Any):
     """torch.tensor(data): a new tensor that copies ``data``."""
     def run():
-        _, a = _parse("tensor", args, kwargs)
+        a = _parse("tensor", args, kwargs)
         data = a["data"]
         if _is_tensor(data):
             raise Refused("torch.tensor(a_tensor) is not supported; use .clone()")
