@@ -68,6 +68,23 @@ LIMITS = [
     "y = torch.tensor(" + "[" * 129 + "1" + "]" * 129 + ")",
     "y = torch.zeros(3, 3).nonzero()", "y = torch.ones(1).expand(5, 4).nonzero()",
     "y = torch.zeros(3).nonzero()", "y = t.expand(2, 3, 3).nonzero()",
+    "y = torch.tensor([2**62]).expand(8).sum()", "y = torch.tensor([[1], [2]]).expand(2, 5).sum()",
+    "y = torch.tensor([[1], [2]]).expand(2, 10**6).index_select(1, torch.tensor([0, 5]))",
+    "y = torch.tensor([True, False]).expand(3, 2).sum()",
+]
+
+#: index_select_out_cpu_'s three paths (slices, dim-1 memcpy, 1-d) with their own checks.
+INDEX_SELECT = [
+    "y = torch.tensor([[1], [2]]).expand(2, 10).index_select(0, torch.tensor([0, 1]))",
+    "y = torch.arange(6).view(2, 3).index_select(1, torch.arange(6)[::2])",
+    "y = torch.arange(6).view(2, 3).index_select(1, torch.tensor([3]))",
+    "y = torch.arange(6).view(2, 3).t().index_select(1, torch.tensor([-1]))",
+    "y = torch.arange(6).view(2, 3).index_select(0, torch.tensor([3]))",
+    "y = torch.arange(6).view(2, 3).index_select(5, torch.tensor([[3]]))",
+    "y = torch.zeros(0, 3).index_select(1, torch.tensor([5]))",
+    "y = torch.zeros(2, 0).index_select(1, torch.tensor([0]))",
+    "y = torch.arange(24).view(2, 3, 4).permute(2, 0, 1).index_select(1, torch.tensor([1, 1]))",
+    "y = torch.tensor(3).index_select(0, torch.tensor([0]))",
 ]
 
 #: Silently wrong once: a list of bools is a mask, not the indices 1, 0, 1.
@@ -88,6 +105,7 @@ MESSAGES = [
 
 CASES = [(group, st) for group, sts in (("values", VALUES), ("wrong types", WRONG_TYPES),
                                         ("limits", LIMITS), ("masks", MASKS),
+                                        ("index_select", INDEX_SELECT),
                                         ("messages", MESSAGES)) for st in sts]
 
 

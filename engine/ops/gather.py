@@ -23,6 +23,7 @@ from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, INPLACE, OUT, O
 from engine.dispatch.dispatcher import call
 from engine.core.errors import check, torch_error
 from engine.memory.resize import resize_native
+from engine.ops.nonzero import compact, repeats
 
 ADV = "aten/src/ATen/native/TensorAdvancedIndexing.cpp"
 CHECKS = "aten/src/ATen/native/ScatterGatherChecks.h"
@@ -35,12 +36,22 @@ def _coords(index_shape: tuple[int, ...], dim: int, index_values: np.ndarray) ->
     return tuple(grids)
 
 
+def _check_indexarray_range(idx, size: int) -> None:
+    """check_indexarray_range: the fast paths' bounds check, in its own words."""
+    bad = idx[(idx < 0) | (idx >= size)] if idx is not None else ()
+    if len(bad):
+        raise torch_error(RuntimeError, "INDICES element is out of DATA bounds, "
+                          f"id={int(bad[0])} axis_dim={size}")
+
+
 @declare("index_select(Tensor self, int dim, Tensor index) -> Tensor", variants="method, function",
          kind=FUNCTIONAL, native="at::native::index_select_cpu_",
-          source=ADV)
+         source=ADV)
 def index_select(self, dim: int, index):
-    # index_select_cpu_ allocates first; index_select_out_cpu_ then checks
+    # index_select_cpu_ allocates an empty result; index_select_out_cpu_ checks, resizes it
+    # and copies slices along dim
     result = call("aten::empty.memory_format", (0,), dtype=self.dtype, device=self.device_type)
+    dim = S.maybe_wrap_dim(dim, self.dim())
     numel = index.numel()
     if index.dim() > 1:
         raise torch_error(IndexError, "index_select(): Index is supposed to be a vector")
@@ -48,27 +59,45 @@ def index_select(self, dim: int, index):
           f"index_select(): Index to scalar can have only 1 value, got {numel} value(s)")
     check(index.dtype in (D.int64, D.int32), RuntimeError,
           "index_select(): Expected dtype int32 or int64 for index")
-    dim = S.maybe_wrap_dim(dim, self.dim())
     sizes = list(self.view.sizes)
     if self.dim() > 0:
         sizes[dim] = numel
     resize_native(result, sizes)
-    if self.dim() > 1 and numel and dim == 0 and self.is_contiguous() \
-            and result.is_contiguous():
-        with span("index_select fast path", "kernel", source=ADV,
-                  note="index_select.rows"):
-            call("aten::select.int", self, 0, 0)
-            call("aten::select.int", result, 0, 0)
+    # TensorBase::contiguous: an operator only for a strided index
+    index = index if index.is_contiguous() else call("aten::contiguous", index)
+    idx = None if index.is_meta else index.array().reshape(-1).astype(np.int64)
+    size = self.view.sizes[dim] if self.dim() else 1
+    src = self
+    if self.dim() > 1:
+        if numel == 0:
+            return result
+        if self.numel() == 0:
+            check(size > 0, RuntimeError,
+                  "index_select(): self indexing axis dim should be positive")
+            _check_indexarray_range(idx, size)
+            return result
+        if dim == 1 and result.is_contiguous():
+            # index_select_out_cpu_dim1_: memcpy of blocks from a contiguous self
+            with span("index_select_out_cpu_dim1_", "kernel", source=ADV,
+                      note="index_select.dim1"):
+                src = self if self.is_contiguous() else call("aten::contiguous", self)
+                _check_indexarray_range(idx, size)
+        else:
+            # one slice per index: self.select(dim, 0), result.select(dim, 0), copied by
+            # TensorIterator at self_i * stride(dim)
+            with span("index_select slices", "kernel", source=ADV, note="index_select.rows"):
+                call("aten::select.int", self, dim, 0)
+                call("aten::select.int", result, dim, 0)
     with span("index_select kernel", "kernel", source=ADV,
               note="index_select.kernel", dim=dim,
               index=index) as s:
         if not self.is_meta:
-            idx = index.array().reshape(-1).astype(np.int64)
-            size = self.view.sizes[dim] if self.dim() else 1
-            if ((idx < 0) | (idx >= size)).any():
+            bound = size if self.dim() > 1 else self.numel()
+            if ((idx < 0) | (idx >= bound)).any():
                 raise torch_error(IndexError, "index out of range in self")
-            src = self.array() if self.dim() else self.array().reshape(1)
-            out = np.take(src, idx, axis=dim)
+            values = src.array() if self.dim() else src.array().reshape(1)
+            # index along dim in place (np.take would first copy all of an expanded src)
+            out = values[(slice(None),) * dim + (idx,)]
             result.array(write=True)[...] = out.reshape(result.view.sizes)
         s.set_result(result)
     return result
@@ -287,7 +316,11 @@ def sum_(self, *, dtype=None):
     with span("sum_kernel", "kernel", source="aten/src/ATen/native/cpu/SumKernel.cpp",
               note="sum.kernel") as s:
         if not self.is_meta:
-            out.array(write=True)[...] = src.array().sum(dtype=out_dtype.np)
+            # integers add in any order to the same int64 (wrapping as torch's do), so an
+            # expanded tensor is summed over its distinct elements, times their repeats
+            distinct, broadcast = compact(src.array())
+            total = int(distinct.sum(dtype=out_dtype.np)) * repeats(src.array(), broadcast)
+            out.array(write=True)[...] = S.int64(total)
         s.set_result(out)
     return out
 

@@ -24,9 +24,10 @@ from engine.memory.resize import resize_native
 ADV = "aten/src/ATen/native/TensorAdvancedIndexing.cpp"
 
 
-def _compact(values: np.ndarray) -> tuple[np.ndarray, list[int]]:
+def compact(values: np.ndarray) -> tuple[np.ndarray, list[int]]:
     """The distinct elements: every broadcast dim (stride 0, size > 1) cut to size 1;
-    and the list of those dims."""
+    and the list of those dims.  Reductions whose order does not matter (counts,
+    integer sums) run over these and multiply by how often each repeats."""
     broadcast = [d for d, (n, st) in enumerate(zip(values.shape, values.strides))
                  if st == 0 and n > 1]
     index = tuple(slice(0, 1) if d in broadcast else slice(None) for d in range(values.ndim))
@@ -39,11 +40,16 @@ def count_nonzero(values: np.ndarray) -> int:
     >>> count_nonzero(np.broadcast_to(np.array([0, 3]), (10**9, 2)))
     1000000000
     """
-    compact, broadcast = _compact(values)
-    repeat = 1
+    distinct, broadcast = compact(values)
+    return int(np.count_nonzero(distinct)) * repeats(values, broadcast)
+
+
+def repeats(values: np.ndarray, broadcast: list[int]) -> int:
+    """How often each distinct element appears in the view."""
+    n = 1
     for d in broadcast:
-        repeat *= values.shape[d]
-    return int(np.count_nonzero(compact)) * repeat
+        n *= values.shape[d]
+    return n
 
 
 def nonzero_coords(values: np.ndarray) -> np.ndarray:
@@ -54,8 +60,8 @@ def nonzero_coords(values: np.ndarray) -> np.ndarray:
     >>> nonzero_coords(np.broadcast_to(np.array([[0], [5]]), (2, 3))).tolist()
     [[1, 0], [1, 1], [1, 2]]
     """
-    compact, broadcast = _compact(values)
-    mask = compact != 0
+    distinct, broadcast = compact(values)
+    mask = distinct != 0
     ndim = values.ndim
     if ndim == 0:
         return np.zeros((1 if mask else 0, 0), dtype=np.int64)

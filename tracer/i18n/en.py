@@ -293,8 +293,11 @@ TEXT: dict[str, str] = {
         "(strides [1, n]) so each column is one index",
     # -- kernels: gather, scatter, take, reductions ----------------------------------------
     "index_select.rows":
-        "dim 0 of contiguous tensors: whole rows are copied, addressed through one slice of "
-        "self and one of the result",
+        "one slice per index: self.select(dim, 0) and result.select(dim, 0) give the slices' "
+        "shape; each copy starts index[i] * stride(dim) further into self",
+    "index_select.dim1":
+        "dim 1 into a contiguous result: self made contiguous, then blocks copied with memcpy "
+        "for every outer index",
     "index_select.kernel": "result's slice i along dim = self's slice index[i]",
     "gather.kernel":
         "out[i][j] = self[i][index[i][j]] (for dim 1): fancy indexing with arange everywhere "

@@ -231,7 +231,10 @@ TEXT: dict[str, str] = {
     "nonzero.kernel":
         "先数出非零元素,再写出它们的坐标;结果是列优先的(步长 [1, n]),每一列就是一个索引",
     # -- kernels: gather, scatter, take, reductions ----------------------------------------
-    "index_select.rows": "连续张量的第 0 维:整行复制,通过 self 的一个切片和结果的一个切片寻址",
+    "index_select.rows":
+        "每个索引复制一个切片:self.select(dim, 0) 和 result.select(dim, 0) 给出切片的形状;"
+        "第 i 次复制从 self 中 index[i] * stride(dim) 处开始",
+    "index_select.dim1": "沿第 1 维写入连续的结果:先把 self 变为连续,再对每个外层下标用 memcpy 复制数据块",
     "index_select.kernel": "结果沿 dim 的第 i 个切片 = self 的第 index[i] 个切片",
     "gather.kernel":
         "out[i][j] = self[i][index[i][j]](dim 为 1 时):除 dim 之外各维都用 arange 的花式索引",
