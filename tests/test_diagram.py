@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 
 from engine.interpreter import session
 from tracer.render import diagram

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 
 from conftest import golden
 from engine.interpreter import session

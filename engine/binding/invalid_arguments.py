@@ -11,14 +11,9 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, Sequence
 
 
-from engine.binding import options as O
-from engine.binding.tensor import Tensor
-from engine.core import dtypes as D
-from engine.core.device import Size, device as Device
 from engine.core.errors import torch_error, tp_name
 
 
