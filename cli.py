@@ -358,7 +358,12 @@ def _step_through(full: dict, width: int | None, lang: str = "en") -> None:
     while True:
         console.clear()
         console.print(render_step.render(flat, k, interactive=True, lang=lang))
-        key = click.getchar()
+        try:
+            key = click.getchar()
+        except (EOFError, KeyboardInterrupt):
+            # click raises these for Ctrl-D and Ctrl-C: the user quitting, not tidx
+            # failing (exit 3) nor a PyTorch error (click's "Aborted!" exits 1)
+            key = "q"
         if key in ("q", "Q", "\x1b", "\x03"):
             break
         if key in ("p", "b", "\x1b[D", "k"):

@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 import cli
+from conftest import cli_run, require_torch
 from engine.interpreter import session
 from tracer.render import step as render_step
 
@@ -54,3 +55,98 @@ def test_keys_move_forward_back_and_quit_in_a_real_terminal():
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0 and total > 10
+
+
+# -- exit codes: as explain's ----------------------------------------------------------
+
+
+@pytest.mark.torch
+def test_a_pytorch_error_is_pytorchs_at_the_step_that_raised_and_exits_1():
+    torch = require_torch()
+    with pytest.raises(IndexError) as raised:
+        torch.zeros(2)[5]
+    message = f"IndexError: {raised.value}"
+    assert message == "IndexError: index 5 is out of bounds for dimension 0 with size 2"
+
+    res = cli_run("step", "torch.zeros(2)[5]", "--width", "120")
+    assert res.exit_code == 1, res.output
+    assert "Traceback" not in res.output and "internal error" not in res.output
+    # the last step drawn is the one that raised (applySelect's bounds check) ...
+    last = res.output[res.output.rindex("step "):]
+    assert last.startswith(f"step {len(render_step.steps(session.run('torch.zeros(2)[5]')))}/")
+    assert "applySelect" in last and f"raised {message}" in last
+    # ... and the command ends as explain does, with torch's class and message
+    assert res.output.rstrip().splitlines()[-1] == f"tidx: 'torch.zeros(2)[5]' raised {message}"
+
+
+def test_an_error_the_program_catches_is_no_failure():
+    res = cli_run("step", "try:\n    t[5]\nexcept IndexError as e:\n    print(e)")
+    assert res.exit_code == 0, res.output
+    assert "index 5 is out of bounds for dimension 0 with size 3" in res.output
+
+
+def test_an_internal_error_while_drawing_a_step_is_one_line_exit_3(monkeypatch):
+    """A renderer that breaks is tidx's bug: one line saying so, exit 3, no traceback,
+    and never reported as a PyTorch error."""
+    def broken(*args, **kwargs):
+        raise KeyError("storage")
+
+    monkeypatch.setattr(render_step, "render", broken)
+    res = cli_run("step", "t[1, 2] = 3")
+    assert res.exit_code == 3
+    assert res.output.strip().splitlines() == [
+        "Error: internal error (a bug in tidx, please report it with the command that caused "
+        "it): KeyError: 'storage'"]
+
+
+def test_an_internal_error_midway_ends_with_one_line_exit_3(monkeypatch):
+    """The storage picture breaks only at the kernel's step (drawn lazily, while
+    printing): the steps before it are printed whole, then the one line."""
+    from tracer.render import storage as RS
+
+    draw = RS.StoragePicture.__rich_console__
+
+    def broken(self, console, options):
+        if self.p["touched"]:
+            raise ValueError("cannot draw")
+        yield from draw(self, console, options)
+
+    monkeypatch.setattr(RS.StoragePicture, "__rich_console__", broken)
+    res = cli_run("step", "t[rows, cols] = 10", "--width", "120")
+    assert res.exit_code == 3, res.output
+    assert "Traceback" not in res.output and "step 1/" in res.output
+    assert res.output.strip().splitlines()[-1] == (
+        "Error: internal error (a bug in tidx, please report it with the command that caused "
+        "it): ValueError: cannot draw")
+
+
+@pytest.mark.parametrize("key", ["\x04", "\x03"], ids=["ctrl-d", "ctrl-c"])
+def test_ctrl_d_and_ctrl_c_quit_like_q(key):
+    """click.getchar raises EOFError for Ctrl-D and KeyboardInterrupt for Ctrl-C: the user
+    quitting, not tidx's bug (exit 3) nor a PyTorch error (click's Aborted!, exit 1)."""
+    pexpect = pytest.importorskip("pexpect")
+    child = pexpect.spawn(sys.executable, [str(ROOT / "cli.py"), "step", "t[1, 2] = 3"],
+                          cwd=str(ROOT), env={"NO_COLOR": "1", "COLUMNS": "120",
+                                              "LINES": "40", "PATH": "/usr/bin:/bin"},
+                          dimensions=(40, 120), timeout=30, encoding="utf-8")
+    child.expect(r"step 1/")
+    child.send(key)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0, child.before
+    assert "internal error" not in child.before and "Aborted" not in child.before
+
+
+def test_quitting_a_statement_that_raised_still_exits_1():
+    pexpect = pytest.importorskip("pexpect")
+    child = pexpect.spawn(sys.executable, [str(ROOT / "cli.py"), "step", "t[5]"],
+                          cwd=str(ROOT), env={"NO_COLOR": "1", "COLUMNS": "120",
+                                              "LINES": "40", "PATH": "/usr/bin:/bin"},
+                          dimensions=(40, 120), timeout=30, encoding="utf-8")
+    child.expect(r"step 1/")
+    child.send("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 1
+    assert "raised IndexError: index 5 is out of bounds for dimension 0 with size 3" in \
+        child.before
