@@ -124,3 +124,38 @@ def test_dot_renders_a_200_step_trace(tmp_path):
     out = tmp_path / "big.svg"
     export.export(big, str(out))
     assert out.stat().st_size > 100_000
+
+
+@pytest.mark.dot
+def test_a_long_program_is_drawn_not_silently_dropped(tmp_path):
+    """Graphviz ignores a file whose first line is longer than 16384 bytes (it exits 0
+    having drawn nothing): the comment naming the statements is kept short."""
+    require_dot()
+    doc = session.run("; ".join([f"t[{i % 3}, 1] = {i}" for i in range(300)]), seed=0)
+    source = export.content(doc, "dot").decode()
+    first = source.splitlines()[0]
+    assert first.startswith("// tidx sequence diagram: t[0, 1] = 0; ")
+    assert first.endswith("... (300 statements)") and len(first) < 2100
+    out = tmp_path / "long.svg"
+    export.export(doc, str(out))
+    assert out.read_bytes().startswith(b"<?xml")
+
+
+@pytest.mark.parametrize("failure, words", [
+    (BrokenPipeError(32, "Broken pipe"), "stopped reading"),   # dot died mid-input
+    (None, "drew nothing"),                                      # dot exited 0, no output
+])
+def test_graphviz_failing_silently_is_one_line_and_no_file(doc, tmp_path, monkeypatch,
+                                                           failure, words):
+    import graphviz
+
+    def pipe(self, *args, **kwargs):
+        if failure is not None:
+            raise failure
+        return b""
+    monkeypatch.setattr(graphviz.Digraph, "pipe", pipe)
+    out = tmp_path / "t.svg"
+    with pytest.raises(export.ExportError) as err:
+        export.export(doc, str(out))
+    assert words in str(err.value) and "\n" not in str(err.value)
+    assert list(tmp_path.iterdir()) == []

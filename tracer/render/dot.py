@@ -130,9 +130,18 @@ def sequence(doc: dict[str, Any]) -> graphviz.Digraph:
     return canvas.g
 
 
+#: Graphviz reads at most 16384 bytes of one line or quoted string (2.43's lexer); a
+#: longer comment line silently ends the file: dot exits 0 having drawn nothing.
+COMMENT_CHARS = 2000
+
+
 def _sources(doc: dict[str, Any]) -> str:
-    """The statements on one line: a DOT comment ends at a newline, so none may be left."""
-    return " ".join("; ".join(st.get("source") or "" for st in doc["statements"]).split())
+    """The statements on one line (a DOT comment ends at a newline, so none may be left),
+    at most COMMENT_CHARS of them, then how many statements there are."""
+    text = " ".join("; ".join(st.get("source") or "" for st in doc["statements"]).split())
+    if len(text) <= COMMENT_CHARS:
+        return text
+    return f"{text[:COMMENT_CHARS]}... ({len(doc['statements'])} statements)"
 
 
 def _row_y(i: int) -> float:

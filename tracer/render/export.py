@@ -65,7 +65,13 @@ def render_image(graph: Any, fmt: str) -> bytes:
     # cost time (quadratic in the nodes), so run it as a no-op ("neato -n", "nop").
     pinned = graph.engine == "neato"
     try:
-        return graph.pipe(format=fmt, quiet=True, neato_no_op=1 if pinned else None)
+        data = graph.pipe(format=fmt, quiet=True, neato_no_op=1 if pinned else None)
+    except BrokenPipeError:
+        # dot stopped reading its input (it crashed, or gave up on the graph): its pipe,
+        # not our stdout, closed
+        raise ExportError("Graphviz stopped reading the diagram before its end (too large "
+                          "for it?); .html, .json and the text formats have no such "
+                          "limit") from None
     except graphviz.ExecutableNotFound:
         if fmt != "svg":
             raise ExportError(f"{fmt.upper()} export needs Graphviz: {INSTALL_DOT}; "
@@ -74,6 +80,10 @@ def render_image(graph: Any, fmt: str) -> bytes:
     except graphviz.CalledProcessError as exc:
         detail = (exc.stderr or b"").decode("utf-8", "replace").strip().splitlines()
         raise ExportError("Graphviz failed: " + (detail[0] if detail else str(exc))) from None
+    if not data:
+        raise ExportError(f"Graphviz drew nothing for this diagram (no {fmt.upper()} "
+                          "produced); .html, .json and the text formats have no such limit")
+    return data
 
 
 _WASM: Any = None
