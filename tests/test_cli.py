@@ -248,6 +248,16 @@ def test_compare_shows_view_versus_copy_and_where_paths_part():
     assert "The paths part after 2 shared steps" in res.output
 
 
+def test_compare_shows_the_statements_as_typed_and_what_a_write_did():
+    """Brackets in a statement are not rich markup (``t[rows, cols]`` was shown as
+    ``t``), and a tensor written into is not 'a copy': it keeps its storage."""
+    res = run("compare", "t[rows, cols] = 10", "y = t[[0, 2], [1, 1]]", "--width", "160")
+    assert res.exit_code == 0, res.output
+    assert "┃ t[rows, cols] = 10 " in res.output and "┃ y = t[[0, 2], [1, 1]] " in res.output
+    assert "t: written in place (same storage)" in res.output
+    assert "y: a copy (new storage)" in res.output
+
+
 def test_compare_of_identical_paths():
     res = run("compare", "y = t[0]", "y = t[1]")
     assert res.exit_code == 0

@@ -110,6 +110,7 @@ class Statement:
     value: Any = None
     printed: list[str] = field(default_factory=list)
     assigned: list[str] = field(default_factory=list)  # names bound or written into
+    bound: list[str] = field(default_factory=list)     # of those, the ones bound (x = ...)
 
 
 def parse(text: str) -> list[Statement]:
@@ -367,6 +368,7 @@ class Evaluator:
                         raise Refused("cannot rebind the name 'torch'")
                     self.names[target.id] = value
                     st.assigned.append(target.id)
+                    st.bound.append(target.id)
                 else:
                     self.assign_subscript(target, value)
                     root = _root_name(target)

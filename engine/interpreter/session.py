@@ -82,6 +82,8 @@ class Session:
                                if not st.assigned and st.value is not None else None)
             entry["printed"] = list(st.printed)
             entry["shares_storage_with"] = _sharing(st, ev)
+            entry["written"] = [n for n in dict.fromkeys(st.assigned)
+                                if n not in st.bound and n in ev.names]
             if entry["error"] is not None and not entry["error"].get("caught"):
                 self.running = False
         return entry
@@ -112,8 +114,9 @@ def _default(name: str, value: Any) -> dict[str, Any]:
 
 def _sharing(st: Statement, ev: Evaluator) -> dict[str, list[str]]:
     """For each tensor the statement produced, the other names that use its storage:
-    ``{"y": ["t"]}`` after ``y = t[1:]`` (a view), ``{"y": []}`` after ``y = t[[0]]``."""
-    produced = {name: ev.names[name] for name in st.assigned if name in ev.names}
+    ``{"y": ["t"]}`` after ``y = t[1:]`` (a view), ``{"y": []}`` after ``y = t[[0]]``;
+    nothing for ``t[0] = 1``, which writes into t's storage and produces no tensor."""
+    produced = {name: ev.names[name] for name in st.bound if name in ev.names}
     if st.value is not None and not st.assigned:
         produced["(result)"] = st.value
     out: dict[str, list[str]] = {}

@@ -45,6 +45,9 @@ def _kind(doc: dict[str, Any], lang: str) -> str:
     if last.get("error"):
         return i18n.text("ui.compare.raises", lang, error=last["error"]["type"])
     sharing = last.get("shares_storage_with") or {}
+    written = last.get("written") or []
+    if not sharing and written:   # t[1, 2] = 3: no new tensor, t's own storage changed
+        return "; ".join(i18n.text("ui.compare.in_place", lang, name=n) for n in written)
     if not sharing:
         return i18n.text("ui.compare.no_tensor", lang)
     parts = []
@@ -64,24 +67,24 @@ def render(a: dict[str, Any], b: dict[str, Any], context: int = 3, *, lang: str 
     sa = " ; ".join(st["source"] for st in a["statements"])
     sb = " ; ".join(st["source"] for st in b["statements"])
     table = Table(show_header=True, header_style="bold")
+    # the user's text and tidx's values are never rich markup: `t[rows, cols] = 10` is
+    # not a style tag, so every cell is a Text
     table.add_column("")
-    table.add_column(sa, overflow="fold")
-    table.add_column(sb, overflow="fold")
+    table.add_column(Text(sa), overflow="fold")
+    table.add_column(Text(sb), overflow="fold")
     ops_a = [f"{'  ' * d}{n}" for st in a["statements"] for d, n in op_tree(st["events"])]
     ops_b = [f"{'  ' * d}{n}" for st in b["statements"] for d, n in op_tree(st["events"])]
     none = i18n.text("ui.compare.none", lang)
-    table.add_row(_heading("ui.compare.view_or_copy", lang), _kind_cell(a, lang),
-                  _kind_cell(b, lang))
+    row = lambda *cells: table.add_row(*(Text(c) for c in cells))  # noqa: E731
+    row(_heading("ui.compare.view_or_copy", lang), _kind_cell(a, lang), _kind_cell(b, lang))
     values_a, values_b = (F.value_lines(d["statements"][-1], tensors=True) for d in (a, b))
     if values_a or values_b:  # what Python prints: for t.stride() it is the answer
-        table.add_row(_heading("ui.compare.value", lang), "\n".join(values_a) or none,
-                      "\n".join(values_b) or none)
-    table.add_row(_heading("ui.compare.bytes_allocated", lang), str(_allocated(a)),
-                  str(_allocated(b)))
-    table.add_row(_heading("ui.compare.steps", lang), str(len(_steps(a))),
-                  str(len(_steps(b))))
-    table.add_row(_heading("ui.compare.aten_operators", lang), "\n".join(ops_a) or none,
-                  "\n".join(ops_b) or none)
+        row(_heading("ui.compare.value", lang), "\n".join(values_a) or none,
+            "\n".join(values_b) or none)
+    row(_heading("ui.compare.bytes_allocated", lang), str(_allocated(a)), str(_allocated(b)))
+    row(_heading("ui.compare.steps", lang), str(len(_steps(a))), str(len(_steps(b))))
+    row(_heading("ui.compare.aten_operators", lang), "\n".join(ops_a) or none,
+        "\n".join(ops_b) or none)
     steps_a, steps_b = _steps(a), _steps(b)
     common = 0
     while common < min(len(steps_a), len(steps_b)) and steps_a[common] == steps_b[common]:
