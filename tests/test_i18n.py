@@ -32,7 +32,7 @@ SEED_STATEMENTS = [
     "y = torch.gather(t, 1, torch.tensor([[0], [1], [2]]))",
     "torch.zeros(2, 3, device='meta')",
     "torch.empty(2, 3, 4, 5, memory_format=torch.channels_last)",
-    "y = t.index_select(0, indices)", "y = t.index_select(1, indices)", "y = t[[0, 1]]", "y = t[None, ..., 0]",
+    "y = t.index_select(0, indices)", "y = t.index_select(1, indices)", "y = torch.ones(40000).sum()", "y = t[[0, 1]]", "y = t[None, ..., 0]",
     "t[0:2] = torch.tensor([7, 8, 9])", "y = torch.arange(5)",
     "torch.manual_seed(0); y = torch.rand(20)", "y = t.masked_select(t > 4)",
     "t[5]", "t[1, 2, 3]", "torch.empty(2**62, 2**62)",

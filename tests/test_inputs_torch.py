@@ -33,6 +33,8 @@ VALUES = [
 
 #: Arguments of the wrong type: PyTorch's argument parser (or Python) answers.
 WRONG_TYPES = [
+    "y = torch.from_numpy()", "y = torch.from_numpy(1, 2)", "y = torch.from_numpy(array=1)",
+    "y = torch.from_numpy([1])",
     "y = t.gather(0, [[0]])", "y = t.index_select(0, [0, 1])", "y = t.masked_fill([True], 1)",
     "y = t.take([0])", "y = t.copy_([1])", "y = t.index_put_([0], 1)",
     "y = t.index_put_((torch.tensor([0]),), 1)", "y = t.stride('a')", "y = t.size(1.5)",
@@ -87,6 +89,29 @@ INDEX_SELECT = [
     "y = torch.tensor(3).index_select(0, torch.tensor([0]))",
 ]
 
+#: sum(): dtype= honoured (it was ignored), floats where every order gives the same bits,
+#: wrapping into small integer types, expanded views summed without visiting every element.
+SUMS = [
+    "y = torch.ones(2, 3).sum()", "y = torch.tensor([1, 2]).sum(dtype=torch.float64)",
+    "y = torch.tensor([1.5, 2]).sum(dtype=torch.int64)", "y = torch.tensor([-0.]).sum()",
+    "y = torch.tensor([float('inf'), 1.]).sum()", "y = torch.tensor([1, 2]).sum(dtype=torch.float16)",
+    "y = torch.arange(5.).sum(dtype=torch.float16)", "y = torch.zeros(0).sum()",
+    "y = torch.tensor([200, 100]).expand(3, 2).sum(dtype=torch.uint8)",
+    "y = torch.tensor([2**31-1, 1], dtype=torch.int32).expand(4, 2).sum(dtype=torch.int32)",
+    "y = torch.tensor([True, False]).expand(300, 2).sum(dtype=torch.bool)",
+    "y = torch.tensor([True, False]).expand(300, 2).sum()", "y = torch.tensor([-1, -2]).sum(dtype=torch.uint8)",
+    "y = torch.ones(3, dtype=torch.float64).expand(10**6, 3).sum()",
+]
+
+#: copy_ lets a Python number bind to its Tensor (should_allow_numbers_as_tensors).
+COPY_NUMBERS = [
+    "y = torch.zeros(2).copy_(2.5)", "y = torch.zeros(2, dtype=torch.int64).copy_(2.5)",
+    "y = torch.zeros(2).copy_(True)", "y = torch.zeros(2).copy_(2**70)",
+    "y = torch.zeros(2).copy_(-2**63)", "y = torch.zeros(2, dtype=torch.uint8).copy_(-3)",
+    "y = torch.zeros(2).copy_(None)", "y = torch.zeros(2).copy_('a')",
+    "y = torch.zeros(2).copy_(2.5, True)",
+]
+
 #: Silently wrong once: a list of bools is a mask, not the indices 1, 0, 1.
 MASKS = [
     "y = t[[True, False, True]]", "y = b[[False]]", "y = b[[True, True, False]]",
@@ -105,7 +130,8 @@ MESSAGES = [
 
 CASES = [(group, st) for group, sts in (("values", VALUES), ("wrong types", WRONG_TYPES),
                                         ("limits", LIMITS), ("masks", MASKS),
-                                        ("index_select", INDEX_SELECT),
+                                        ("index_select", INDEX_SELECT), ("sums", SUMS),
+                                        ("copy_ numbers", COPY_NUMBERS),
                                         ("messages", MESSAGES)) for st in sts]
 
 

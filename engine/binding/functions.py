@@ -102,8 +102,15 @@ def manual_seed(seed: Any) -> None:
         G.manual_seed(seed)
 
 
-def from_numpy(array: np.ndarray):
-    """torch.from_numpy: a tensor that shares the array's memory (no copy)."""
+def from_numpy(*args: Any, **kwargs: Any):
+    """torch.from_numpy: a tensor that shares the array's memory (no copy).  A METH_O
+    C function: CPython itself checks for exactly one positional argument."""
+    name = "torch._VariableFunctionsClass.from_numpy()"
+    if kwargs:
+        raise torch_error(TypeError, f"{name} takes no keyword arguments")
+    if len(args) != 1:
+        raise torch_error(TypeError, f"{name} takes exactly one argument ({len(args)} given)")
+    array = args[0]
     if not isinstance(array, np.ndarray):
         raise torch_error(TypeError, f"expected np.ndarray (got {type(array).__name__})")
     dtype = D.from_numpy(array.dtype)

@@ -31,9 +31,10 @@ from engine.binding.tensor_str import format_tensor
 from engine.core import dtypes as D
 from engine.core import view as S
 from engine.core.device import Size, device as Device
-from engine.core.errors import torch_error
+from engine.core.errors import Refused, torch_error
 from engine.dispatch.dispatcher import call
 from engine.memory.allocator import check_limit
+from engine.ops.scalar import scalar_tensor_static
 
 
 def _parser(name: str, *signatures: str) -> PythonArgParser:
@@ -312,8 +313,25 @@ def contiguous(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
 def copy_(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     parsed = _COPY.parse(self, args, kwargs)
     non_blocking = parsed.values.get("non_blocking", parsed.values.get("async", False))
-    return wrap_result(call("aten::copy_", self._impl, unpack(parsed["other"]),
+    return wrap_result(call("aten::copy_", self._impl, _tensor_arg(parsed["other"]),
                             bool(non_blocking)))
+
+
+def _tensor_arg(value: Any) -> Any:
+    """PythonArgs::tensor_slow: copy_ is one of the names that let a Python number bind
+    to a Tensor (should_allow_numbers_as_tensors); it becomes a 0-dim wrapped number
+    (scalar_to_tensor: int64, double or bool) made without an operator."""
+    if isinstance(value, Tensor):
+        return unpack(value)
+    if isinstance(value, complex):
+        raise Refused("complex numbers are not modelled by tidx")
+    if isinstance(value, int) and not isinstance(value, bool) and \
+            not -(2**63) <= value < 2**63:
+        # THPUtils_unpackLong -> PyLong_AsLongLong, in CPython's words
+        raise torch_error(OverflowError, "int too big to convert")
+    dtype = (D.bool if isinstance(value, (bool, np.bool_)) else
+             D.int64 if isinstance(value, (int, np.integer)) else D.float64)
+    return scalar_tensor_static(value, dtype, "cpu")
 
 
 def nonzero(self: Tensor, *args: Any, **kwargs: Any) -> Any:

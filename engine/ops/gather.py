@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tracer.notes import Note
 from tracer.recorder import span
 
 from engine.core import dtypes as D
@@ -24,6 +25,7 @@ from engine.dispatch.dispatcher import call
 from engine.core.errors import check, torch_error
 from engine.memory.resize import resize_native
 from engine.ops.nonzero import compact, repeats
+from engine.ops.parallel import GRAIN_SIZE, num_threads
 
 ADV = "aten/src/ATen/native/TensorAdvancedIndexing.cpp"
 CHECKS = "aten/src/ATen/native/ScatterGatherChecks.h"
@@ -300,29 +302,72 @@ def unbind(self, dim: int = 0):
          kind=FUNCTIONAL, native="at::native::sum (structured)",
          source="aten/src/ATen/native/ReduceOps.cpp")
 def sum_(self, *, dtype=None):
-    """A full reduction: integers and bools are summed as int64."""
-    if self.dtype.is_floating_point:
-        # torch adds floats in a cascade of vectorised partial sums; a different order
-        # gives different last bits, and tidx shows only what torch computes
-        raise Refused("sum() of a floating tensor is not modelled yet (torch's cascade "
-                      "summation order); sums of integer and bool tensors are")
-    out_dtype = self.dtype if self.dtype.is_floating_point else D.int64
+    """A full reduction, in ``dtype`` if given, else int64 for integers and bools and the
+    tensor's own dtype for floats."""
+    out_dtype = dtype if dtype is not None else \
+        self.dtype if self.dtype.is_floating_point else D.int64
     out = memory.empty_generic((), out_dtype, self.device_type)
     with span("make_reduction", "kernel", source="aten/src/ATen/native/ReduceOpsUtils.h",
               note="sum.make_reduction"):
-        call("aten::as_strided", out, self.view.sizes, (0,) * self.dim(), None)
+        # review_reduce_result: the 0-dim result seen with a size-1, stride-0 dim for
+        # every reduced one
+        viewed = call("aten::as_strided", out, (1,) * self.dim(), (0,) * self.dim(), None)
     src = self if self.dtype is out_dtype else call("aten::to.dtype", self, out_dtype)
+    if self.numel() == 0:
+        # sum_out: an empty iterator zeroes the result, the kernel never runs
+        return call("aten::zero_", out)
     call("aten::fill_.Scalar", out, 0)
+    if self.numel() >= GRAIN_SIZE and num_threads() > 1:
+        _two_pass_reduction(viewed)
     with span("sum_kernel", "kernel", source="aten/src/ATen/native/cpu/SumKernel.cpp",
               note="sum.kernel") as s:
         if not self.is_meta:
-            # integers add in any order to the same int64 (wrapping as torch's do), so an
-            # expanded tensor is summed over its distinct elements, times their repeats
+            # an expanded tensor is summed over its distinct elements, times their repeats
             distinct, broadcast = compact(src.array())
-            total = int(distinct.sum(dtype=out_dtype.np)) * repeats(src.array(), broadcast)
-            out.array(write=True)[...] = S.int64(total)
+            n = repeats(src.array(), broadcast)
+            if out_dtype.is_floating_point:
+                total = _exact_float_sum(distinct, n, out_dtype)
+            else:
+                # integers add in any order to the same int64, wrapping as torch's do
+                total = np.int64(S.int64(int(distinct.sum(dtype=out_dtype.np)) * n)) \
+                    .astype(out_dtype.np)
+            out.array(write=True)[...] = total
         s.set_result(out)
     return out
+
+
+def _two_pass_reduction(dst) -> None:
+    """TensorIteratorBase::parallel_reduce for a one-element output of GRAIN_SIZE or more
+    inputs: each thread reduces into its own row of a buffer (made from the identity),
+    then the rows are reduced into the result."""
+    with span("two_pass_reduction", "kernel", source="aten/src/ATen/TensorIteratorReduce.cpp",
+              note=Note("sum.two_pass", threads=num_threads()), threads=num_threads()):
+        unsqueezed = call("aten::unsqueeze", dst, 0)
+        buffer = call("aten::empty.memory_format", (num_threads(),) + unsqueezed.view.sizes[1:],
+                      dtype=dst.dtype, device=dst.device_type)
+        call("aten::copy_", buffer, unsqueezed)
+        call("aten::select.int", buffer, 0, 0)
+
+
+def _exact_float_sum(values: np.ndarray, repeat: int, dtype: D.dtype) -> float:
+    """The float sum where every order of additions gives the same bits: NaN, or whole
+    numbers whose magnitudes add up to at most 2**digits (every partial sum is then
+    exact), then the infinities.  Anything else depends on torch's cascade summation
+    order (SumKernel.cpp's multi-level partial sums), which tidx does not model."""
+    if np.isnan(values).any():
+        return float("nan")
+    finite = values[np.isfinite(values)].astype(np.float64)
+    digits = np.finfo(dtype.np).nmant + 1
+    if not (finite == np.floor(finite)).all() or \
+            int(np.abs(finite).sum()) * repeat > 2 ** digits:
+        raise Refused(f"this sum() in {dtype} depends on torch's cascade summation order "
+                      "(its rounding), which tidx does not model; sums of whole numbers "
+                      f"up to 2**{digits} in {dtype}, and of integer and bool tensors, are")
+    infinite = values[np.isinf(values)]
+    if infinite.size:
+        return float("nan") if (infinite > 0).any() and (infinite < 0).any() \
+            else float(infinite[0])
+    return float(int(finite.sum()) * repeat)
 
 
 @declare("masked_select(Tensor self, Tensor mask) -> Tensor", variants="method, function",

@@ -307,8 +307,11 @@ TEXT: dict[str, str] = {
     "take.kernel":
         "self seen as one flat row-major vector: out[k] = flat(self)[index[k]]",
     "sum.make_reduction":
-        "the 0-dim result is viewed with the input's shape and stride 0 everywhere, so every "
-        "input element lands on it",
+        "the 0-dim result is viewed with a size-1, stride-0 dim for every reduced dim of the "
+        "input; TensorIterator broadcasts it over the input, so every element lands on it",
+    "sum.two_pass":
+        "{threads} threads each add their share into a row of a buffer that starts as a copy "
+        "of the identity (0); the rows are then added into the result",
     "sum.kernel": "add every element into the result",
     "masked_select.prefix_sum":
         "not contiguous: a prefix sum of the mask gives each selected element its output "

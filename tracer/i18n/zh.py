@@ -242,7 +242,8 @@ TEXT: dict[str, str] = {
     "scatter_add.kernel": "self[i][index[i][j]] += src[i][j](dim 为 1 时)",
     "take.kernel": "把 self 看成一个按行优先展平的向量:out[k] = flat(self)[index[k]]",
     "sum.make_reduction":
-        "把 0 维结果看成形状与输入相同、各维步长都为 0 的视图,于是每个输入元素都落在它上面",
+        "把 0 维结果看成每个被归约维度都为大小 1、步长 0 的视图;TensorIterator 把它广播到输入上,于是每个输入元素都落在它上面",
+    "sum.two_pass": "{threads} 个线程各自把自己那一份加到缓冲区的一行里(缓冲区先复制单位元 0),最后把各行加到结果中",
     "sum.kernel": "把每个元素加到结果上",
     "masked_select.prefix_sum":
         "不连续:对掩码求前缀和,为每个选中的元素确定输出位置,这样内核可以按任意顺序运行",
