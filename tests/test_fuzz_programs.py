@@ -484,7 +484,7 @@ def test_the_grammar_knows_the_defaults():
 
 
 @pytest.mark.torch
-@settings(max_examples=examples(40), deadline=None,
+@settings(max_examples=examples(15), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                  HealthCheck.filter_too_much])
 @given(program=programs())
@@ -508,11 +508,17 @@ def test_programs_draw_as_png_and_pdf(program):
 
 
 @pytest.mark.torch
-@pytest.mark.parametrize("entry", KNOWN_OPEN, ids=lambda k: k.id)
+@pytest.mark.parametrize("entry", KNOWN_OPEN or [pytest.param(None, id="none open")],
+                         ids=lambda k: k.id if k else "none")
 def test_known_open_still_fails(entry):
     """Each KNOWN_OPEN reproduction still fails as recorded; when main fixes one, this
     fails: delete the entry (and the fuzz test checks that program again)."""
     torch = require_torch()
+    if entry is None:
+        # nothing is known to fail: then the fuzz test tolerates nothing either
+        with pytest.raises(Finding):
+            _tolerate(Finding("a finding", "kind", "statement"))
+        return
     finding = first_finding(Program(tuple(entry.repro.split("\n"))), torch=torch)
     assert finding is not None, f"{entry.id} is fixed: remove it from KNOWN_OPEN"
     assert entry.matches(finding), f"{entry.id} fails differently now: {finding}"
