@@ -57,6 +57,7 @@ from hypothesis import HealthCheck, event, given, settings
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the hunt runs this file directly
 
 import oracle  # noqa: E402
+from parser_oracle import normalise  # noqa: E402
 from conftest import cli_run, examples, require_dot, require_torch  # noqa: E402
 from engine.core.errors import Refused  # noqa: E402
 from engine.interpreter import evaluator as E  # noqa: E402
@@ -210,7 +211,8 @@ def run_torch(torch, program: Program) -> Run:
                 exec(compile(ast.Module([node], []), "<fuzz>", "exec"), ns)  # noqa: S102
                 assigned = [_root(t) for t in node.targets]
         except Exception as exc:  # noqa: BLE001 - torch's error is the result
-            run.kind, run.at, run.error = "error", i, (type(exc).__name__, str(exc))
+            run.kind, run.at, run.error = "error", i, (type(exc).__name__,
+                                                       normalise(str(exc)))
             break
         names = {k: ns[k] for k in assigned if k in ns}
         if not assigned:

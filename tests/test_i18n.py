@@ -32,7 +32,8 @@ SEED_STATEMENTS = [
     "y = torch.gather(t, 1, torch.tensor([[0], [1], [2]]))",
     "torch.zeros(2, 3, device='meta')",
     "torch.empty(2, 3, 4, 5, memory_format=torch.channels_last)",
-    "y = t.index_select(0, indices)", "y = t.index_select(1, indices)", "y = torch.ones(40000).sum()", "y = t[[0, 1]]", "y = t[None, ..., 0]",
+    "y = t.index_select(0, indices)", "y = t.index_select(1, indices)", "y = torch.ones(40000).sum()",
+    "y = torch.randint(0, 2**12, (1,), dtype=torch.float16)", "y = t[[0, 1]]", "y = t[None, ..., 0]",
     "t[0:2] = torch.tensor([7, 8, 9])", "y = torch.arange(5)",
     "torch.manual_seed(0); y = torch.rand(20)", "y = t.masked_select(t > 4)",
     "t[5]", "t[1, 2, 3]", "torch.empty(2**62, 2**62)",
@@ -115,6 +116,7 @@ def corpus_events(corpus) -> list[dict]:
 #: Ids every language says the same way: torch's own warning, a C++ class name, "dtype",
 #: "seed 001".
 SAME_IN_EVERY_LANGUAGE = {"binding.wrapTuple.sequenceWarning", "binding.clip_val.warning",
+                          "random.precision_warning",
                           "ui.layer.indexing",
                           "ui.verify.dtype", "origin.seed"}
 

@@ -112,6 +112,28 @@ COPY_NUMBERS = [
     "y = torch.zeros(2).copy_(2.5, True)",
 ]
 
+#: Found by the grammar fuzz test: masked_fill's result takes the broadcast shape
+#: (expand_outplace), the in-place form keeps self's; take's, narrow's, randint's and
+#: randperm's own checks, in their order; empty tensors skip the samplers' kernels.
+FUZZ_FOUND = [
+    "y = x.masked_fill(torch.tensor([True, False, True]), -1.5)",
+    "y = torch.zeros(3).masked_fill(torch.tensor([[True], [False]]), 1)",
+    "y = torch.zeros(3).masked_fill_(torch.tensor([[True], [False]]), 1)",
+    "y = torch.zeros(2, 3).masked_fill_(torch.tensor([True, False, True]), 1)",
+    "y = torch.zeros(2, 3).masked_fill(torch.tensor([True, False, True]), torch.tensor(2.))",
+    "y = torch.zeros(2).masked_fill(torch.tensor([True, False, True]), torch.zeros(2))",
+    "y = b.take(b)", "y = t.narrow(0, -2**63, 1)", "y = t.narrow(0, 3, 0)", "y = t.narrow(0, -4, 1)",
+    "y = t.narrow(0, 2, 2)", "y = torch.randn(3, 1, 0, dtype=torch.uint8)",
+    "y = torch.randn(3, dtype=torch.uint8)", "y = torch.rand(0, dtype=torch.int64)",
+    "y = torch.randint(3, (0,), dtype=torch.bool)", "y = torch.randperm(0, dtype=torch.bool)",
+    "y = torch.randint(-1, 2**40, (0,), dtype=torch.uint8)",
+    "y = torch.randint(-1, 2**40, (2,), dtype=torch.int16)",
+    "y = torch.zeros(3, dtype=torch.int8).random_(-129, 128)",
+    "y = torch.zeros(4, dtype=torch.float16).random_(65504, 65600)",
+    "y = torch.zeros(2, dtype=torch.float16).random_(2049, 2050)",
+    "y = torch.zeros(2, dtype=torch.float32).random_(2**25 + 1, 2**25 + 2)",
+]
+
 #: Silently wrong once: a list of bools is a mask, not the indices 1, 0, 1.
 MASKS = [
     "y = t[[True, False, True]]", "y = b[[False]]", "y = b[[True, True, False]]",
@@ -132,6 +154,7 @@ CASES = [(group, st) for group, sts in (("values", VALUES), ("wrong types", WRON
                                         ("limits", LIMITS), ("masks", MASKS),
                                         ("index_select", INDEX_SELECT), ("sums", SUMS),
                                         ("copy_ numbers", COPY_NUMBERS),
+                                        ("fuzz found", FUZZ_FOUND),
                                         ("messages", MESSAGES)) for st in sts]
 
 

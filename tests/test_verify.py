@@ -53,3 +53,27 @@ def test_cli_verify_without_torch_says_so_in_one_line(monkeypatch):
     assert res.exit_code == 0
     assert "--verify: PyTorch is not installed here" in res.output
     assert "Traceback" not in res.output
+
+
+@pytest.mark.torch
+def test_cli_verify_of_pypto_says_what_was_not_compared():
+    """pypto is not PyTorch: its statements (and those after them, which may use what
+    they made) are listed as not compared, once, and the verdict does not claim they
+    agree."""
+    require_torch()
+    text = "pypto.set_vec_tile_shapes(4, 4); y = pypto.index_select(x, 1, indices); z = t[0]"
+    res = CliRunner().invoke(cli.main, ["explain", text, "--verify", "--ops", "--width", "200"],
+                             env={"NO_COLOR": "1"})
+    assert res.exit_code == 0, res.output
+    assert res.output.count("is pypto (Huawei CANN's, not PyTorch's)") == 1
+    assert "3 statement(s) not compared with PyTorch" in res.output
+    assert "agree on every check" not in res.output and "internal error" not in res.output
+
+
+@pytest.mark.torch
+def test_verify_compares_what_comes_before_pypto():
+    require_torch()
+    text = "z = t[0]; pypto.set_vec_tile_shapes(4, 4)"
+    rows = verify.verify(text, session.run(text))
+    assert rows[0].compared and rows[0].ok and rows[0].results["values"] is True
+    assert not rows[1].compared and set(rows[1].results.values()) == {None}

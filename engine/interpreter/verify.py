@@ -33,6 +33,7 @@ class Row:
     source: str
     results: dict[str, bool | None] = field(default_factory=dict)
     details: list[str] = field(default_factory=list)
+    compared: bool = True        # False: real PyTorch could not run it (pypto, refused)
 
     @property
     def ok(self) -> bool:
@@ -115,7 +116,15 @@ def verify(text: str, doc: dict[str, Any]) -> list[Row] | None:
     if doc.get("seed") is not None:
         torch.manual_seed(doc["seed"])
     rows: list[Row] = []
+    skipped: str | None = None
     for st, ours in zip(statements, doc["statements"]):
+        if skipped is None and any(isinstance(n, ast.Name) and n.id == "pypto"
+                                   for n in ast.walk(st.node)):
+            skipped = (f"{st.source!r} is pypto (Huawei CANN's, not PyTorch's): it and the "
+                       "statements after it are not compared")
+        if skipped is not None:
+            rows.append(_not_compared(st, skipped, first=not rows or rows[-1].compared))
+            continue
         # default names are made before profiling, as tidx makes them outside its trace
         for node in ast.walk(st.node):
             if isinstance(node, ast.Name) and node.id in BY_NAME and node.id not in ev.names:
@@ -124,10 +133,13 @@ def verify(text: str, doc: dict[str, Any]) -> list[Row] | None:
         with _quiet_stderr(), profile(activities=[ProfilerActivity.CPU]) as prof:
             try:
                 ev.run(st)
-            except Refused:
-                raise
+            except Refused as exc:
+                skipped = f"PyTorch could not run {st.source!r} here: {exc}"
             except Exception as exc:  # noqa: BLE001 - torch's error is what we compare
                 error = {"type": type(exc).__name__, "message": str(exc)}
+        if skipped is not None:
+            rows.append(_not_compared(st, skipped, first=True))
+            continue
         caught = error is not None and any(
             isinstance_name(error["type"], c) for c in st.catches)
         if ours["error"] is not None:
@@ -136,6 +148,12 @@ def verify(text: str, doc: dict[str, Any]) -> list[Row] | None:
         if (error is not None or ours["error"] is not None) and not caught:
             break
     return rows
+
+
+def _not_compared(st, why: str, first: bool) -> Row:
+    """A statement real PyTorch cannot run: every check a dash, and why (on the first)."""
+    return Row(st.source, {check: None for check in CHECKS}, [why] if first else [],
+               compared=False)
 
 
 def isinstance_name(type_name: str, catch: str) -> bool:

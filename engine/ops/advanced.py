@@ -24,8 +24,9 @@ from engine.core import view as S
 from engine.dispatch.declarations import FUNCTIONAL, INPLACE, declare
 from engine.dispatch.dispatcher import call
 from engine.core.errors import check, torch_error
+from engine.ops.copy import broadcast_to_output
 from engine.ops.iterator import output_strides
-from engine.ops.parallel import parallel_for
+from engine.ops.parallel import GRAIN_SIZE, num_threads, parallel_for
 from engine.memory.allocator import check_limit
 from engine.ops.scalar import to_dtype_scalar
 from engine.ops.touch import elements, storage_offsets
@@ -176,9 +177,12 @@ def _base_offsets(src) -> np.ndarray | int:
     return storage_offsets(src.view.sizes, src.view.strides, src.view.offset).reshape(src.view.sizes)
 
 
-def _linear_offsets(info: AdvancedIndex, shape: tuple[int, ...]) -> np.ndarray:
+def _linear_offsets(info: AdvancedIndex, shape: tuple[int, ...],
+                    bad_as_zero: bool = False) -> np.ndarray:
     """Storage offset of every element of the iteration, as cpu_index_kernel's Indexer
-    computes it: the restrided base offset plus index * stride for each indexed dim."""
+    computes it: the restrided base offset plus index * stride for each indexed dim.
+    An index out of bounds raises torch's IndexError (carrying ``bad``, the flat mask of
+    the elements that are), or with ``bad_as_zero`` counts as index 0."""
     # The offsets are one int64 per element of the iteration: guard them like storage.
     check_limit(S.numel(shape) * 8, f"the offsets of {S.numel(shape)} indexed elements")
     values = [np.broadcast_to(index.array(), shape) for index in info.indices]
@@ -189,7 +193,11 @@ def _linear_offsets(info: AdvancedIndex, shape: tuple[int, ...]) -> np.ndarray:
             continue
         lo, hi = int(v.min()), int(v.max())
         if lo < -size or hi >= size:
-            _raise_out_of_bounds(values, info.indexed_sizes)
+            if not bad_as_zero:
+                _raise_out_of_bounds(values, info.indexed_sizes)
+            values = [np.where((u < -n) | (u >= n), 0, u)
+                      for u, n in zip(values, info.indexed_sizes)]
+            lo = min(lo, 0)
         wrap.append(lo < 0)
     offsets = np.empty(shape, dtype=np.int64)
     tmp = None
@@ -221,8 +229,26 @@ def _raise_out_of_bounds(values: list, sizes: list[int]) -> None:
     for j, b in enumerate(bad):
         if b.reshape(-1)[first]:
             value = int(values[j].reshape(-1)[first])
-            raise torch_error(IndexError, f"index {value} is out of bounds for dimension "
-                                          f"{j} with size {sizes[j]}")
+            error = torch_error(IndexError, f"index {value} is out of bounds for dimension "
+                                            f"{j} with size {sizes[j]}")
+            error.bad = anybad
+            raise error
+
+
+def _reached(bad: np.ndarray, serial: bool) -> np.ndarray:
+    """The elements the kernel wrote before it raised: it checks each index as it goes,
+    so a serial loop writes everything before the first bad element; at::parallel_for
+    gives each thread one chunk of the iteration, and each stops at its own first bad
+    element."""
+    n = bad.size
+    threads = 1 if serial or n < GRAIN_SIZE else min(num_threads(), -(-n // GRAIN_SIZE))
+    chunk = -(-n // threads)
+    reached = np.zeros(n, dtype=bool)
+    for begin in range(0, n, chunk):
+        end = min(begin + chunk, n)
+        stop = begin + int(np.argmax(bad[begin:end])) if bad[begin:end].any() else end
+        reached[begin:stop] = True
+    return reached
 
 
 def _offset_formulas(info: AdvancedIndex, shape: tuple[int, ...], offsets: np.ndarray,
@@ -334,9 +360,22 @@ def _index_put_impl_(self, indices: list, value, accumulate: bool = False,
               note="index_put.accumulate" if accumulate else "index_put.write",
               accumulate=accumulate) as s:
         if not self.is_meta:
-            offsets = _linear_offsets(info, shape)
             vals = np.broadcast_to(value.array(), shape)
             flat = _flat(self)
+            try:
+                offsets = _linear_offsets(info, shape)
+            except IndexError as exc:
+                if not hasattr(exc, "bad"):
+                    raise
+                # what torch wrote before its check failed stays written
+                reached = _reached(exc.bad, serial=accumulate)
+                offs = _linear_offsets(info, shape, bad_as_zero=True).reshape(-1)[reached]
+                if accumulate:
+                    np.add.at(flat, offs, vals.reshape(-1)[reached])
+                else:
+                    flat[offs] = vals.reshape(-1)[reached]
+                s.set(written=elements(self.storage, offs))
+                raise
             self.storage.initialised = True
             if accumulate:
                 np.add.at(flat, offsets.reshape(-1), vals.reshape(-1))
@@ -396,6 +435,8 @@ def masked_fill_(self, mask, value):
     check(mask.dtype is D.bool, RuntimeError,
           f"masked_fill_ only supports boolean masks, but got mask with dtype "
           f"{TYPEMETA_NAME[mask.dtype.name]}")
+    # TensorIterator with resize_outputs(false): the mask broadcasts to self's shape
+    broadcast_to_output(self.view.sizes, mask.view.sizes)
     with span("masked_fill_kernel", "kernel", source=KERNEL,
               note="masked_fill.kernel", value=value) as s:
         scalar = to_dtype_scalar(value, self.dtype)

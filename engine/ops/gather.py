@@ -26,6 +26,7 @@ from engine.core.errors import check, torch_error
 from engine.memory.resize import resize_native
 from engine.ops.nonzero import compact, repeats
 from engine.ops.parallel import GRAIN_SIZE, num_threads
+from engine.ops.views import expand_outplace
 
 ADV = "aten/src/ATen/native/TensorAdvancedIndexing.cpp"
 CHECKS = "aten/src/ATen/native/ScatterGatherChecks.h"
@@ -242,7 +243,7 @@ def scatter_add(self, dim: int, index, src):
          kind=FUNCTIONAL, native="at::native::take", source=ADV)
 def take(self, index):
     check(index.dtype is D.int64, RuntimeError,
-          f"take(): Expected a long tensor for index, but got {index.dtype}")
+          f"take(): Expected a long tensor for index, but got {D.cpp_name(index.dtype)}")
     out = call("aten::empty.memory_format", index.view.sizes, dtype=self.dtype, device=self.device_type)
     with span("take_kernel", "kernel", source="aten/src/ATen/native/cpu/IndexKernel.cpp",
               note="take.kernel"
@@ -265,7 +266,9 @@ def take(self, index):
          variants="function, method", kind=FUNCTIONAL, native="at::native::masked_fill",
          source=ADV)
 def masked_fill(self, mask, value):
-    out = call("aten::clone", self, memory_format="contiguous_format")
+    # the result has the broadcast shape of mask and self; the fill reads the mask as given
+    _, expanded = expand_outplace(mask, self)
+    out = call("aten::clone", expanded, memory_format="contiguous_format")
     return call("aten::masked_fill_.Scalar", out, mask, value)
 
 
@@ -273,7 +276,8 @@ def masked_fill(self, mask, value):
          variants="function, method", kind=FUNCTIONAL, native="at::native::masked_fill",
          source=ADV)
 def masked_fill_tensor(self, mask, value):
-    out = call("aten::clone", self, memory_format="contiguous_format")
+    _, expanded = expand_outplace(mask, self)
+    out = call("aten::clone", expanded, memory_format="contiguous_format")
     return call("aten::masked_fill_.Tensor", out, mask, value)
 
 
@@ -376,13 +380,7 @@ def _exact_float_sum(values: np.ndarray, repeat: int, dtype: D.dtype) -> float:
 def masked_select(self, mask):
     result = call("aten::empty.memory_format", (0,), dtype=self.dtype, device=self.device_type)
     check(mask.dtype is D.bool, RuntimeError, "masked_select: expected BoolTensor for mask")
-    m, src = mask, self
-    if mask.view.sizes != self.view.sizes:
-        shape = S.broadcast_shapes(mask.view.sizes, self.view.sizes)
-        if shape is None:
-            raise S.broadcast_error(mask.view.sizes, self.view.sizes)
-        m = call("aten::expand", mask, shape)
-        src = call("aten::expand", self, shape)
+    m, src = expand_outplace(mask, self)
     shape = src.view.sizes
     numel = call("aten::item", call("aten::sum", m))
     resize_native(result, (numel,))

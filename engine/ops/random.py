@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from tracer.notes import Note
 from tracer.recorder import span
 
 from engine.core import dtypes as D
@@ -23,12 +24,13 @@ from engine.dispatch.declarations import (COMPOSITE, FACTORY, FUNCTIONAL, INPLAC
                                           declare, not_modelled)
 from engine.dispatch.dispatcher import call
 from engine.ops.factories import options
-from engine.core.errors import torch_error
+from engine.core.errors import check, torch_error
 from engine.ops.touch import storage_offsets
 
 FACTORIES = "aten/src/ATen/native/TensorFactories.cpp"
 DISTRIBUTIONS = "aten/src/ATen/native/Distributions.cpp"
 KERNELS = "aten/src/ATen/native/cpu/DistributionTemplates.h"
+DISTRIBUTIONS_H = "aten/src/ATen/native/DistributionTemplates.h"
 
 
 
@@ -75,6 +77,9 @@ def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator=None):
     if std < 0.0:
         raise torch_error(RuntimeError, f"normal expects std >= 0.0, but found std {_num(std)}")
     if _meta(self, "normal_"):
+        return self
+    if self.numel() == 0:
+        # CHECK_EMPTY_AND_RETURN, before the kernel's dtype dispatch
         return self
     if not self.dtype.is_floating_point:
         raise torch_error(NotImplementedError, f'"normal_kernel_cpu" not implemented for '
@@ -136,8 +141,16 @@ def random_(self, low: int, high: int | None, *, generator=None):
     if low >= high:
         raise torch_error(RuntimeError, f"random_ expects 'from' to be less than 'to', but got "
                                         f"from={low} >= to={high}")
+    if self.dtype.is_floating_point:
+        # random_update_from_to: ends the dtype cannot hold move inwards to ones it can
+        low, high = _update_from(low, self.dtype), _update_to(high, self.dtype)
+        check(low < high, RuntimeError, "random_ expects 'from' casted to dtype to be less "
+              f"than 'to' casted to dtype, but got from={low} >= to={high}")
+    _check_from_to_in_range(low, high - 1, self.dtype)
     if _meta(self, "random_"):
         return self
+    if self.numel() == 0:
+        return self     # CHECK_EMPTY_AND_RETURN, after the bounds checks
     rng = G.kernels()
     gen = G.default_generator()
     _generator_step(gen)
@@ -149,6 +162,68 @@ def random_(self, low: int, high: int | None, *, generator=None):
         _write_memory_order(self, values)
         s.set_result(self)
     return self
+
+
+#: caffe2::TypeMeta's names, as DistributionTemplates.h's messages print a dtype
+TYPE_META = {"bool": "bool", "uint8": "unsigned char", "int8": "signed char",
+             "int16": "short int", "int32": "int", "int64": "long int", "float16": "c10::Half",
+             "float32": "float", "float64": "double"}
+
+
+def _through(value: int, dtype: D.dtype) -> int:
+    """static_cast<int64_t>(static_cast<scalar_t>(value)): Half converts through float."""
+    wide = np.float64(value) if dtype is D.float64 else np.float32(value)
+    with np.errstate(over="ignore"):
+        narrow = wide.astype(dtype.np)
+    # past the dtype's range the C++ cast is undefined; keep the value (the range check
+    # that follows refuses it)
+    return int(narrow) if np.isfinite(narrow) else value
+
+
+def _digits(dtype: D.dtype) -> int:
+    return np.finfo(dtype.np).nmant + 1
+
+
+def _update_from(low: int, dtype: D.dtype) -> int:
+    """update_from (DistributionTemplates.h): a ``from`` that rounds down moves up to
+    the next value the dtype holds."""
+    from_plus_1 = _through(low + 1, dtype)
+    if from_plus_1 < low:
+        n = abs(low + 1).bit_length() - 1
+        low = from_plus_1 + (1 << (n - _digits(dtype) + 1))
+    return low
+
+
+def _update_to(high: int, dtype: D.dtype) -> int:
+    """update_to: a ``to`` whose predecessor rounds up moves down."""
+    to_minus_1 = _through(high - 1, dtype)
+    if to_minus_1 >= high:
+        n = abs(high - 1).bit_length() - 1
+        high = to_minus_1 - (1 << (n - _digits(dtype) + 1))
+    return high
+
+
+def _check_from_to_in_range(low: int, to_inc: int, dtype: D.dtype) -> None:
+    """check_from_to_in_range (DistributionTemplates.h): both ends inside the dtype's
+    range; for floats, a warning past 2**digits, where not every integer exists."""
+    name = TYPE_META[dtype.name]
+    if dtype.is_floating_point:
+        info = np.finfo(dtype.np)
+        lo, hi, digits = float(info.min), float(info.max), info.nmant + 1
+    else:
+        info = np.iinfo(dtype.np) if dtype is not D.bool else None
+        lo, hi, digits = (0, 1, None) if info is None else (int(info.min), int(info.max), None)
+    for value, what in ((low, "from"), (to_inc, "to - 1")):
+        if not lo <= value <= hi:
+            raise torch_error(RuntimeError, f"{what} is out of bounds for {name}")
+    if digits is None:
+        return
+    for value, what in ((low, "from"), (to_inc, "to - 1")):
+        if not -(2 ** digits) <= value <= 2 ** digits:
+            with span("TORCH_WARN", "kernel", source=DISTRIBUTIONS_H,
+                      note=Note("random.precision_warning", name=what, digits=digits,
+                                dtype=name), category="UserWarning", value=value):
+                pass
 
 
 # -- factories -------------------------------------------------------------------------
@@ -242,6 +317,8 @@ def randperm_out(n: int, *, generator, out):
     call("aten::resize_", result, (n,))
     gen = G.default_generator()
     _generator_step(gen)
+    if result.dtype is D.bool:   # AT_DISPATCH_ALL_TYPES_AND(Half): no bool
+        raise torch_error(NotImplementedError, '"randperm" not implemented for \'Bool\'')
     with span("randperm_cpu", "rng", source=FACTORIES,
               note="random.randperm",
               n=n) as s:

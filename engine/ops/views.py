@@ -266,9 +266,12 @@ def narrow(self, dim: int, start: int, length: int):
         raise torch_error(RuntimeError, "narrow(): length must be non-negative.")
     dim = S.maybe_wrap_dim(dim, self.dim())
     cur = self.view.sizes[dim]
+    if not -cur <= start <= cur:
+        raise torch_error(IndexError, f"start out of range (expected to be in range of "
+                                      f"[{-cur}, {cur}], but got {start})")
     if start < 0:
         start += cur
-    if start + length > cur:
+    if start > cur - length:
         raise torch_error(RuntimeError, f"start ({start}) + length ({length}) exceeds dimension "
                                         f"size ({cur}).")
     return call("aten::slice.Tensor", self, dim, start, start + length, 1)
@@ -315,3 +318,14 @@ not_modelled("narrow.Tensor(Tensor(a) self, int dim, Tensor start, SymInt length
              reason="narrow with a tensor start is not modelled yet")
 not_modelled("view.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a)", variants="method",
              kind=VIEW, reason="view(dtype), reinterpreting the bytes, is not modelled yet")
+
+
+def expand_outplace(a, b):
+    """at::expand_outplace (ExpandUtils.h): both as they are when their sizes agree, else
+    both expanded to infer_size of the two (its error names a and b)."""
+    if a.view.sizes == b.view.sizes:
+        return a, b
+    shape = S.broadcast_shapes(a.view.sizes, b.view.sizes)
+    if shape is None:
+        raise S.broadcast_error(a.view.sizes, b.view.sizes)
+    return call("aten::expand", a, shape), call("aten::expand", b, shape)

@@ -240,6 +240,10 @@ TEXT: dict[str, str] = {
         "elements at a time",
     "eye.diagonal": "write 1 at every stride(0) + stride(1) step: the diagonal",
     # -- kernels: random -------------------------------------------------------------------
+    "random.precision_warning":
+        "{name} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision limitations "
+        "{dtype} can support discrete uniform distribution only within this range. This "
+        "warning will become an error in version 1.7 release, please fix the code in advance",
     "random.generator":
         "the default CPU generator: one mt19937 stream shared by every random op; each op "
         "continues where the last one stopped",
@@ -426,6 +430,7 @@ TEXT: dict[str, str] = {
     "ui.verify.aten_ops": "aten ops",
     "ui.verify.match": "match",
     "ui.verify.differ": "DIFFER",
+    "ui.verify.not_compared": "{count} statement(s) not compared with PyTorch (see above).",
     "ui.verify.agree": "tidx and PyTorch agree on every check.",
     "ui.verify.disagree":
         "tidx and PyTorch disagree: the trace above is not what PyTorch does (a bug in tidx).",

@@ -191,6 +191,10 @@ TEXT: dict[str, str] = {
         "第 i 个值 = start + i * step,用累加类型计算(float 用 double),一次算一个向量的元素",
     "eye.diagonal": "每隔 stride(0) + stride(1) 个元素写一个 1:这就是对角线",
     # -- kernels: random -------------------------------------------------------------------
+    "random.precision_warning":
+        "{name} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision limitations "
+        "{dtype} can support discrete uniform distribution only within this range. This "
+        "warning will become an error in version 1.7 release, please fix the code in advance",
     "random.generator":
         "默认的 CPU 生成器:所有随机算子共享一条 mt19937 随机数流;每个算子从上一个停下的地方继续",
     "random.meta": "meta 张量没有内存:无需填充,也不抽取随机数",
@@ -349,6 +353,7 @@ TEXT: dict[str, str] = {
     "ui.verify.aten_ops": "aten 算子",
     "ui.verify.match": "一致",
     "ui.verify.differ": "不同",
+    "ui.verify.not_compared": "{count} 条语句未与 PyTorch 比较(见上)。",
     "ui.verify.agree": "tidx 与 PyTorch 在每一项检查上都一致。",
     "ui.verify.disagree":
         "tidx 与 PyTorch 不一致:上面的追踪不是 PyTorch 实际做的事(tidx 的 bug)。",

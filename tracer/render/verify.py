@@ -60,9 +60,18 @@ def render(rows: list[dict[str, Any]], checks: tuple[str, ...], torch_version: s
         for detail in row["details"]:
             parts.append(Text(f"  {row['source']}: {detail}", style="red"))
     agree = all(v is not False for row in rows for v in row["results"].values())
-    shown, verdict = i18n.pair("ui.verify.agree" if agree else "ui.verify.disagree", lang)
-    line = Text(shown, style="green" if agree else "bold red")
-    if shown != verdict:
-        line.append(f"  {verdict}", style="dim")
-    parts.append(line)
+    compared = [row for row in rows if row.get("compared", True)]
+    verdicts = []
+    if compared:
+        verdicts.append(("ui.verify.agree" if agree else "ui.verify.disagree", {},
+                         "green" if agree else "bold red"))
+    if len(compared) < len(rows):
+        verdicts.append(("ui.verify.not_compared", {"count": len(rows) - len(compared)},
+                         "yellow"))
+    for id, args, style in verdicts:
+        shown, verdict = i18n.pair(id, lang, **args)
+        line = Text(shown, style=style)
+        if shown != verdict:
+            line.append(f"  {verdict}", style="dim")
+        parts.append(line)
     return Group(*parts)
