@@ -101,7 +101,7 @@ def check_call(pools, name: str, variant: str, arg_labels: list[str],
         return "same error"
     try:
         parsed.unpack()
-    except (TypeError, RuntimeError, ValueError) as ours:     # reading an int list
+    except (TypeError, RuntimeError, ValueError, OverflowError) as ours:  # reading an int
         assert exc is not None, f"{where}: torch ran, tidx raised {ours!r}"
         if not isinstance(ours, TypeError) and type(exc) is type(ours):
             assert str(ours) == str(exc), where

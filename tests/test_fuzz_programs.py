@@ -41,7 +41,6 @@ every statement a failure does not need.
 from __future__ import annotations
 
 import json
-import math
 import os
 import re
 import sys
@@ -248,11 +247,14 @@ def normal(v: Any) -> Any:
     """A value as plain data, the same for a tidx and a torch value (taken at once, so a
     later write through a view does not change what an earlier statement gave)."""
     if _is_tensor(v):
-        meta = str(v.device) == "meta"
+        # no values of a meta tensor, nor of one too big to list (a failed resize_ keeps
+        # its sizes: torch's tolist runs out of memory and its repr fails)
+        whole = str(v.device) != "meta" and v.numel() <= 10**6
         return {"tensor": True, "dtype": str(v.dtype), "shape": list(v.shape),
                 "stride": list(v.stride()), "offset": v.storage_offset(),
                 "device": str(v.device), "requires_grad": bool(v.requires_grad),
-                "values": None if meta else _floats(v.tolist()), "repr": repr(v)}
+                "values": _floats(v.tolist()) if whole else None,
+                "repr": repr(v) if whole else None}
     if isinstance(v, bool):
         return ("bool", v)
     if isinstance(v, int):

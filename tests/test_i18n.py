@@ -33,7 +33,8 @@ SEED_STATEMENTS = [
     "torch.zeros(2, 3, device='meta')",
     "torch.empty(2, 3, 4, 5, memory_format=torch.channels_last)",
     "y = t.index_select(0, indices)", "y = t.index_select(1, indices)", "y = torch.ones(40000).sum()",
-    "y = torch.randint(0, 2**12, (1,), dtype=torch.float16)", "y = t[[0, 1]]", "y = t[None, ..., 0]",
+    "y = torch.randint(0, 2**12, (1,), dtype=torch.float16)",
+    "y = torch.zeros(3).expand(2, 3); y.masked_fill_(torch.tensor([True, False, True]), 1.)", "y = t[[0, 1]]", "y = t[None, ..., 0]",
     "t[0:2] = torch.tensor([7, 8, 9])", "y = torch.arange(5)",
     "torch.manual_seed(0); y = torch.rand(20)", "y = t.masked_select(t > 4)",
     "t[5]", "t[1, 2, 3]", "torch.empty(2**62, 2**62)",
@@ -116,7 +117,7 @@ def corpus_events(corpus) -> list[dict]:
 #: Ids every language says the same way: torch's own warning, a C++ class name, "dtype",
 #: "seed 001".
 SAME_IN_EVERY_LANGUAGE = {"binding.wrapTuple.sequenceWarning", "binding.clip_val.warning",
-                          "random.precision_warning",
+                          "random.precision_warning", "overlap.expanded_warning",
                           "ui.layer.indexing",
                           "ui.verify.dtype", "origin.seed"}
 
@@ -333,7 +334,8 @@ def test_renderers_take_lang_and_default_to_english():
     flat = render_step.steps(doc)
     console = _console(120)
     console.print(render_step.render(flat, 0, lang="zh"))
-    assert console.export_text().startswith("第 1/35 步  step 1/35  >>> t[1, 2] = 3")
+    n = len(flat)
+    assert console.export_text().startswith(f"第 1/{n} 步  step 1/{n}  >>> t[1, 2] = 3")
     assert render_markdown.render(doc) == render_markdown.render(doc, lang="en")
     console.print(render_compare.render(doc, doc, lang="zh"))
     assert "两者走的步骤完全相同。" in console.export_text()

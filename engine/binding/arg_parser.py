@@ -272,6 +272,15 @@ class ParsedArgs:
             param = next(p for p in self.signature.params if p.name == name)
             if param.type_ in (P.INT_LIST, P.SYM_INT_LIST):
                 value = self._unpacked[name] = _unpack_intlist(self.signature, param, value)
+            elif param.type_ in (P.INT64, P.SYM_INT) and type(value) is int and \
+                    not -(2 ** 63) <= value < 2 ** 63:
+                # PythonArgs::toInt64 / toSymInt -> THPUtils_unpackLong
+                raise torch_error(ValueError, "Overflow when unpacking long long")
+            elif param.type_ is P.SCALAR and type(value) is int and \
+                    not -(2 ** 63) <= value < 2 ** 64:
+                # scalar_slow: past int64 a Python int is tried as uint64 (CPython's words)
+                raise torch_error(OverflowError, "can't convert negative int to unsigned"
+                                  if value < 0 else "int too big to convert")
         return value
 
     def unpack(self) -> dict[str, Any]:

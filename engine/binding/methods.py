@@ -349,7 +349,8 @@ def to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     values = parsed.values
     impl = self._impl
     if parsed.index == 2:
-        other = unpack(values["tensor"])
+        # a Python number binds here too (to is in should_allow_numbers_as_tensors)
+        other = _tensor_arg(values["tensor"])
         device, dtype = other.device_type, other.dtype
     else:
         device = O.device_type_of(values.get("device"))

@@ -31,8 +31,8 @@ from tracer.recorder import span
 
 from engine import ops  # noqa: F401 - each ops module declares its operators on import
 from engine.binding import options as P
-from engine.binding.arg_parser import ParsedArgs, PythonArgParser
-from engine.binding.python_signatures import (SKIP_PYTHON_BINDINGS, PythonSignature,
+from engine.binding.arg_parser import ParsedArgs, PythonArgParser, check_noarg_method
+from engine.binding.python_signatures import (SKIP_PYTHON_BINDINGS, PythonSignature, is_noarg,
                                                python_signatures)
 from engine.binding.tensor import THPVariable_Wrap, Tensor, unpack, unwrap_args, wrap_result
 from engine.core import dtypes as D
@@ -113,6 +113,14 @@ def _aten_value(arg: Argument, value: Any) -> Any:
 def device_type_of(value: Any) -> str | None:
     if value is None:
         return None
+    if type(value) is int:
+        # PythonArgs::device: an index means the current accelerator's device
+        if not -(2 ** 63) <= value < 2 ** 63:
+            raise torch_error(ValueError, "Overflow when unpacking long long")
+        if value < 0:
+            raise torch_error(RuntimeError, "Device index must not be negative")
+        raise torch_error(RuntimeError, "Cannot access accelerator device when none is "
+                                        "available.")
     dev = Device(value).type
     if dev == "cuda":
         raise torch_error(AssertionError, "Torch not compiled with CUDA enabled")
@@ -135,6 +143,10 @@ class OperatorBinding:
         return python_signatures(schemas, self.variant, deprecated=DEPRECATED)
 
     @functools.cached_property
+    def noarg(self) -> bool:
+        return is_noarg(self.signatures)
+
+    @functools.cached_property
     def parser(self) -> PythonArgParser:
         return PythonArgParser([s.text for s in self.signatures])
 
@@ -146,6 +158,9 @@ class OperatorBinding:
                   kwargs=lambda: {k: shown_argument(v) for k, v in kwargs.items()}) as py:
             with span(f"THPVariable_{self.name}", "binding",
                       source=FUNCTIONS if self_ is None else METHODS, note=PARSER_NOTE) as b:
+                if self_ is not None and self.noarg:
+                    # METH_NOARGS (no PythonArgParser): CPython refuses any argument
+                    check_noarg_method(self.name, args, kwargs)
                 parsed = self.parser.parse(self_, args, kwargs)
                 result = self._dispatch(self.signatures[parsed.index], self_, parsed)
                 if parsed.values.get("requires_grad"):

@@ -19,7 +19,8 @@ import numpy as np
 from engine.core import dtypes as D
 from engine.core.context import current
 from engine.core.storage import Storage
-from engine.core.view import View
+from engine.core.errors import torch_error
+from engine.core.view import View, compute_storage_nbytes, fmt_sizes
 
 
 class TensorImpl:
@@ -77,10 +78,26 @@ class TensorImpl:
         v = self.view
         # a dim of size 0 or 1 never steps: its stride (which may be beyond what numpy
         # takes, as x[:, ::2**62]'s is) does not matter
-        return np.lib.stride_tricks.as_strided(
-            self.elements(write)[v.offset:], shape=v.sizes,
-            strides=tuple(s * item if n > 1 else 0 for n, s in zip(v.sizes, v.strides)),
-            writeable=True)
+        try:
+            return np.lib.stride_tricks.as_strided(
+                self.elements(write)[v.offset:], shape=v.sizes,
+                strides=tuple(s * item if n > 1 else 0 for n, s in zip(v.sizes, v.strides)),
+                writeable=True)
+        except ValueError:
+            # sizes past any array: only a tensor whose resize_ failed after it set its
+            # sizes (torch's keeps them too) gets here; reading it is out of bounds
+            raise self.out_of_bounds() from None
+
+    def out_of_bounds(self) -> BaseException:
+        """checkInBoundsForStorage's error for this tensor's own view and storage (or
+        computeStorageNbytes' overflow)."""
+        v, item = self.view, self.dtype.itemsize
+        need = compute_storage_nbytes(v.sizes, v.strides, item, v.offset)
+        return torch_error(RuntimeError, f"setStorage: sizes {fmt_sizes(v.sizes)}, strides "
+                                         f"{fmt_sizes(v.strides)}, storage offset {v.offset}, "
+                                         f"and itemsize {item} requiring a storage size of "
+                                         f"{need} are out of bounds for storage of size "
+                                         f"{self.storage.nbytes}")
 
     def flat(self, write: bool = False) -> np.ndarray:
         """A contiguous tensor's elements as one flat numpy view, in memory order

@@ -379,7 +379,9 @@ def infer_expand_geometry(sizes: Sequence[int], strides: Sequence[int],
     for i in range(tdim - 1, -1, -1):
         offset = ndim - 1 - (tdim - 1 - i)
         dim = sizes[offset] if offset >= 0 else 1
-        stride = strides[offset] if offset >= 0 else 0
+        # a new leading dim of size 1 continues the next dim's extent (it never steps)
+        stride = strides[offset] if offset >= 0 else \
+            (out_sizes[i + 1] * out_strides[i + 1] if i + 1 < tdim else 0)
         target_size = target[i]
         if target_size == -1:
             check(offset >= 0, RuntimeError,

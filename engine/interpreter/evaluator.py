@@ -429,6 +429,14 @@ class Evaluator:
             if not isinstance(obj, self.torch.tensor) and not isinstance(index, (int, slice)):
                 raise torch_error(TypeError, f"{self.type_name(obj)} indices must be integers or "
                                              f"slices, not {self.type_name(index)}")
+            if not isinstance(obj, self.torch.tensor) and isinstance(index, int) and \
+                    not -2**63 <= index < 2**63:
+                raise torch_error(IndexError, "cannot fit 'int' into an index-sized integer")
+            if not isinstance(obj, self.torch.tensor) and isinstance(index, int) and \
+                    not -len(obj) <= index < len(obj):
+                # Python's own error for a tuple, list or torch.Size
+                kind = "list" if isinstance(obj, list) else "tuple"
+                raise torch_error(IndexError, f"{kind} index out of range")
             return obj[index]
         raise Refused(f"'{self.type_name(obj)}' object is not subscriptable here")
 

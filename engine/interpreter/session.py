@@ -96,7 +96,7 @@ class Session:
         return doc
 
     def _describe(self, value: Any) -> dict[str, Any]:
-        return {"summary": self.trace.summarize(value), "repr": repr(value)}
+        return {"summary": self.trace.summarize(value), "repr": _repr(value)}
 
 
 def run(text: str, *, seed: int | None = None, max_bytes: int | None = None) -> dict[str, Any]:
@@ -109,7 +109,18 @@ def _default(name: str, value: Any) -> dict[str, Any]:
     English, and the note id and parameters a renderer shows in its language)."""
     origin, origin_id, origin_args = i18n.recorded(BY_NAME[name].origin)
     return {"source": BY_NAME[name].source, "origin": origin, "origin_id": origin_id,
-            "origin_args": origin_args, "repr": repr(value)}
+            "origin_args": origin_args, "repr": _repr(value)}
+
+
+def _repr(value: Any) -> str:
+    """What Python's REPL prints for the value; when printing it raises PyTorch's error
+    (a tensor whose failed resize_ left sizes its storage cannot hold), that error."""
+    try:
+        return repr(value)
+    except Exception as exc:  # noqa: BLE001 - only torch's own error is shown
+        if not is_torch_error(exc):
+            raise
+        return f"<repr raised {type(exc).__name__}: {exc}>"
 
 
 def _sharing(st: Statement, ev: Evaluator) -> dict[str, list[str]]:

@@ -26,12 +26,17 @@ def resize_native(self, size: Sequence[int]):
             s.set(realloc=False)
             return self
         strides = S.contiguous_strides(size)
-        nbytes = S.compute_storage_nbytes(size, strides, self.dtype.itemsize, self.view.offset)
-        if nbytes > self.storage.nbytes:
+        # set_sizes_contiguous comes first: when the byte count then overflows, the
+        # tensor keeps its new sizes (torch's does too)
+        self.view = View(size, strides, self.view.offset)
+        S.safe_compute_numel(size)      # refresh_numel: the product must fit first
+        _, nbytes = S.compute_storage_nbytes_contiguous(size, self.dtype.itemsize,
+                                                        self.view.offset)
+        # maybe_resize_storage_cpu: nothing to hold, nothing to grow
+        if S.numel(size) and nbytes > self.storage.nbytes:
             grown = new_storage(nbytes, self.device_type)
             if self.storage.data is not None and grown.data is not None:
                 grown.data[: self.storage.nbytes] = self.storage.data
             self.storage = grown
             s.set(realloc=True, nbytes=nbytes)
-        self.view = View(size, strides, self.view.offset)
     return self

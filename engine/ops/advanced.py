@@ -24,6 +24,7 @@ from engine.core import view as S
 from engine.dispatch.declarations import FUNCTIONAL, INPLACE, declare
 from engine.dispatch.dispatcher import call
 from engine.core.errors import check, torch_error
+from engine.ops import overlap
 from engine.ops.copy import broadcast_to_output
 from engine.ops.iterator import output_strides
 from engine.ops.parallel import GRAIN_SIZE, num_threads, parallel_for
@@ -67,7 +68,8 @@ def expand_tensors(self, indices: list) -> list:
         elif index.dtype in (D.bool, D.uint8):
             for j in range(index.dim()):
                 src_idx = len(result) + j
-                if src_idx >= self.dim() or index.view.sizes[j] != self.view.sizes[src_idx]:
+                S.maybe_wrap_dim(src_idx, self.dim())   # self.size(srcIdx) checks the dim
+                if index.view.sizes[j] != self.view.sizes[src_idx]:
                     raise torch_error(
                         IndexError,
                         f"The shape of the mask {S.fmt_sizes(index.view.sizes)} at index {j} does "
@@ -337,6 +339,7 @@ def _index_put_impl_(self, indices: list, value, accumulate: bool = False,
                      unsafe: bool = False):
     check(len(indices) <= self.dim(), IndexError,
           f"too many indices for tensor of dimension {self.dim()} (got {len(indices)})")
+    overlap.warn_if_expanded(self, "index_put_", "tensor[indices] = tensor")
     if not accumulate:
         with span("canDispatchToMaskedFill", "kernel", source=UTILS,
                   note="index_put.canDispatchToMaskedFill") as s:
@@ -344,6 +347,8 @@ def _index_put_impl_(self, indices: list, value, accumulate: bool = False,
             s.set_result(ok)
         if ok:
             return call("aten::masked_fill_.Scalar", self, mask, call("aten::item", value))
+    overlap.check("index_put_", self, full=[value, *(i for i in indices if i is not None)],
+                  internal=False)
     info = make_info(self, list(indices))
     shape = info.src.view.sizes
     with span("make_index_put_iterator", "kernel", source=ADV,
@@ -407,7 +412,8 @@ def _can_dispatch_to_masked_fill(self, indices: list, value):
             mask = index
             for j in range(index.dim()):
                 src_idx = num_ind + j
-                check(src_idx < self.dim() and index.view.sizes[j] == self.view.sizes[src_idx],
+                S.maybe_wrap_dim(src_idx, self.dim())   # self.size(src_idx) checks the dim
+                check(index.view.sizes[j] == self.view.sizes[src_idx],
                       IndexError,
                       f"The shape of the mask {S.fmt_sizes(index.view.sizes)} at index {j} does "
                       f"not match the shape of the indexed tensor {S.fmt_sizes(self.view.sizes)} "
@@ -435,6 +441,8 @@ def masked_fill_(self, mask, value):
     check(mask.dtype is D.bool, RuntimeError,
           f"masked_fill_ only supports boolean masks, but got mask with dtype "
           f"{TYPEMETA_NAME[mask.dtype.name]}")
+    overlap.warn_if_expanded(self, "masked_fill_", "tensor[mask] = scalar")
+    overlap.check("masked_fill_", self, partial=[mask], internal=False)
     # TensorIterator with resize_outputs(false): the mask broadcasts to self's shape
     broadcast_to_output(self.view.sizes, mask.view.sizes)
     with span("masked_fill_kernel", "kernel", source=KERNEL,

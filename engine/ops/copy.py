@@ -15,7 +15,8 @@ from engine.core import dtypes as D
 from engine.core import view as S
 from engine.dispatch.declarations import COMPOSITE, FUNCTIONAL, INPLACE, declare
 from engine.dispatch.dispatcher import call
-from engine.core.errors import check
+from engine.core.errors import Refused, check
+from engine.ops import overlap
 from engine.ops.parallel import GRAIN_SIZE
 from engine.ops.scalar import to_dtype_scalar
 from engine.ops.touch import touched
@@ -52,7 +53,16 @@ def copy_(self, src, non_blocking: bool = False):
     with span("TensorIterator", "kernel", source=ITER,
               note="copy.TensorIterator",
               dst=list(self.view.sizes), src=list(src.view.sizes)):
+        # build(): compute_mem_overlaps before compute_shape
+        overlap.check("copy_", self, partial=[src])
         broadcast_to_output(self.view.sizes, src.view.sizes)
+    if overlap.shares_elements(self, src):
+        # torch's copy loop reads, element by element (or a vector at a time), values it
+        # has already written: t[:, 1:] = t[:, :-1] smears the first column along a row
+        raise Refused("a copy whose source and destination share elements of one storage "
+                      "(as t[:, 1:] = t[:, :-1]) depends on the order torch's copy loop "
+                      "visits them, which tidx does not model; copy the source first "
+                      "(.clone())")
     same = self.dtype is src.dtype
     with span("copy_kernel", "kernel", source="aten/src/ATen/native/cpu/CopyKernel.cpp",
               note="copy.same_dtype" if same else lambda: Note("copy.cast", src=src.dtype,

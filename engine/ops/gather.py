@@ -24,6 +24,7 @@ from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, INPLACE, OUT, O
 from engine.dispatch.dispatcher import call
 from engine.core.errors import check, torch_error
 from engine.memory.resize import resize_native
+from engine.ops import overlap
 from engine.ops.nonzero import compact, repeats
 from engine.ops.parallel import GRAIN_SIZE, num_threads
 from engine.ops.views import expand_outplace
@@ -200,8 +201,16 @@ def _scatter_checks(self, dim: int, index, src) -> int:
          source=ADV)
 def scatter_(self, dim: int, index, src):
     dim = _scatter_checks(self, dim, index, src)
+    _scatter_overlap("scatter_", self, index, src)
     _scatter_into(self, dim, index, src, reduce_add=False)
     return self
+
+
+def _scatter_overlap(what: str, self, index, src) -> None:
+    """scatter_meta_impl, when the output is given (the in-place forms): it must not
+    overlap itself, the index or the source."""
+    others = [index] + ([] if isinstance(src, (int, float, bool)) else [src])
+    overlap.check(what, self, full=others)
 
 
 def _scatter_out_of_place(self, dim: int, index, src, reduce_add: bool):
@@ -228,6 +237,7 @@ def scatter(self, dim: int, index, src):
          source=ADV)
 def scatter_add_(self, dim: int, index, src):
     dim = _scatter_checks(self, dim, index, src)
+    _scatter_overlap("scatter_add_", self, index, src)
     _scatter_into(self, dim, index, src, reduce_add=True)
     return self
 

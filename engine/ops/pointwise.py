@@ -52,7 +52,7 @@ def _operand(x: Any) -> Any:
     if isinstance(x, TensorImpl):
         return x
     if isinstance(x, (bool, int, float)):
-        if isinstance(x, int) and not isinstance(x, bool) and not -(2**63) <= x < 2**63:
+        if isinstance(x, int) and not isinstance(x, bool) and not -(2**63) <= x < 2**64:
             raise torch_error(RuntimeError, "Overflow when unpacking long long")
         return Wrapped(x)
     raise torch_error(TypeError, f"unsupported operand type: {type(x).__name__}")
@@ -93,6 +93,9 @@ def _to_common(op: Any, common: D.dtype):
     if isinstance(op, Wrapped):
         if op.dtype is common:
             return op
+        if isinstance(op.value, int) and op.value >= 2**63:
+            raise Refused("a Python int from 2**63 to 2**64 is a uint64 Scalar in torch; "
+                          "tidx has no uint64 tensors to promote it from")
         # wrapped_scalar_tensor: made directly, no operator; the cast is a real `to`
         tensor = scalar_tensor_static(op.value, op.dtype, "cpu")
         return call("aten::to.dtype", tensor, common)
@@ -104,6 +107,9 @@ def _to_common(op: Any, common: D.dtype):
 
 def _values(op: Any, dtype: D.dtype) -> Any:
     if isinstance(op, Wrapped):
+        if isinstance(op.value, int) and op.value >= 2**63 and not dtype.is_floating_point:
+            # a uint64 Scalar (2**63 <= v < 2**64) cast to a signed integer wraps
+            return np.asarray(S.int64(op.value)).astype(dtype.np)
         return np.asarray(op.value).astype(dtype.np)
     return op.array()
 

@@ -17,6 +17,7 @@ from tracer.notes import Note
 from tracer.recorder import span
 
 from engine.core import dtypes as D
+from engine.core import view as S
 from engine.core.view import contiguous_strides
 from engine.rng import generator as G
 from engine.core.errors import Refused
@@ -84,6 +85,9 @@ def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator=None):
     if not self.dtype.is_floating_point:
         raise torch_error(NotImplementedError, f'"normal_kernel_cpu" not implemented for '
                                                f"'{D.cpp_name(self.dtype)}'")
+    if self.dtype is D.float16:
+        raise Refused("normal_ in float16 (its per-element Half path) is not modelled by tidx "
+                      "yet; float32 and float64 are")
     rng = G.kernels()
     gen = G.default_generator()
     _generator_step(gen)
@@ -112,6 +116,11 @@ def uniform_(self, low: float = 0.0, high: float = 1.0, *, generator=None):
     if low > high:
         raise torch_error(RuntimeError, f"uniform_ expects to return a [from, to) range, but "
                                         f"found from={_num(low)} > to={_num(high)}")
+    if self.numel() == 0:
+        return self     # CHECK_EMPTY_AND_RETURN, after the bounds checks
+    if self.dtype is D.float16:
+        raise Refused("uniform_ in float16 (its per-element Half path) is not modelled by "
+                      "tidx yet; float32 and float64 are")
     rng = G.kernels()
     gen = G.default_generator()
     _generator_step(gen)
@@ -296,6 +305,8 @@ def randint(high: int, size: Sequence[int], *, generator=None, dtype: D.dtype | 
 def randperm(n: int, *, generator=None, dtype: D.dtype | None = D.int64, layout=None,
              device: str | None = None, pin_memory=None):
     dtype, device = options(dtype, device)
+    # at::empty(n, options): an IntArrayRef, made SymInts by fromIntArrayRefSlow
+    S.check_symint_array((n,))
     result = call("aten::empty.memory_format", (n,), dtype=dtype, device=device)
     if device == "meta":
         return result

@@ -19,9 +19,11 @@ import numpy as np
 from tracer.recorder import span
 
 from engine.core import dtypes as D
+from engine.core import view as S
 from engine.memory import empty as memory
 from engine.core.capability import kernel_capability
-from engine.rng.fp import fma64
+from engine.ops.parallel import GRAIN_SIZE, num_threads
+from engine.rng.fp import fma64, round_to_odd, two_sum
 from engine.memory.resize import resize_native
 from engine.core.errors import Refused
 from engine.dispatch.declarations import (FACTORY, INPLACE, OUT, OUT_NOT_MODELLED, declare,
@@ -55,44 +57,102 @@ def resize_(self, size: Sequence[int], *, memory_format: str | None = None):
     return resize_native(self, size)
 
 
+#: at::acc_type<scalar_t, /*is_cuda=*/false>: what arange_out converts its Scalars to
+def _acc(dtype: D.dtype) -> D.dtype:
+    if dtype.is_floating_point:
+        return D.float32 if dtype is D.float16 else D.float64
+    return D.int64
+
+
+def _wrap64(v: int) -> int:
+    return (v + 2**63) % 2**64 - 2**63
+
+
 def _arange_size(start: Any, end: Any, step: Any, dtype: D.dtype) -> int:
-    if step == 0:
+    """arange_out's AT_DISPATCH body up to the size: arange_check_bounds in double, then
+    compute_arange_size (int64 converts its bounds and counts in int64 arithmetic, which
+    wraps; the rest count in double)."""
+    if dtype is D.bool:     # AT_DISPATCH_ALL_TYPES_AND2(kHalf, kBFloat16): no bool
+        raise torch_error(NotImplementedError, '"arange_cpu" not implemented for \'Bool\'')
+    dstart, dend, dstep = float(start), float(end), float(step)
+    if not (dstep > 0 or dstep < 0):
         raise torch_error(RuntimeError, "step must be nonzero")
-    if not all(math.isfinite(float(v)) for v in (start, end)):
-        raise torch_error(RuntimeError, f"unsupported range: {start} -> {end}")
-    if (step > 0 and end < start) or (step < 0 and end > start):
+    if not (math.isfinite(dstart) and math.isfinite(dend)):
+        # C++'s ostream prints the doubles (%g: 1e+12, inf)
+        raise torch_error(RuntimeError, f"unsupported range: {dstart:g} -> {dend:g}")
+    if not ((dstep > 0 and dend >= dstart) or (dstep < 0 and dend <= dstart)):
         raise torch_error(RuntimeError, "upper bound and lower bound inconsistent with step sign")
-    if dtype is D.int64 and all(isinstance(v, int) for v in (start, end, step)):
-        # integral arange divides in double, as the C++ does for int64
-        size_d = math.ceil((end - start) / step)
+    if dtype is D.int64:
+        xstart, xend, xstep = (to_dtype_scalar(v, D.int64) for v in (start, end, step))
+        if xstep == 0:
+            raise torch_error(ValueError, "step must be nonzero")
+        sgn = (xstep > 0) - (xstep < 0)
+        num = _wrap64(xend - xstart + xstep - sgn)
+        quotient = abs(num) // abs(xstep) * (1 if (num < 0) == (xstep < 0) else -1)
+        size_d = float(_wrap64(quotient))
     else:
-        size_d = math.ceil((float(end) - float(start)) / float(step))
-    if not (size_d >= 0 and size_d <= 2**63 - 1):
+        quotient = (dend - dstart) / dstep
+        size_d = float(math.ceil(quotient)) if math.isfinite(quotient) else quotient
+    if not (size_d >= 0 and size_d <= float(2**63 - 1)):
         raise torch_error(RuntimeError, "invalid size, possible overflow?")
-    return int(size_d)
+    # static_cast<int64_t>(2**63 as a double) is out of range: x86 gives INT64_MIN
+    return int(size_d) if size_d < 2**63 else -2**63
+
+
+def _chunks(n: int) -> list[tuple[int, int]]:
+    """at::parallel_for(0, n, GRAIN_SIZE) under OpenMP: one chunk per thread, of
+    divup(n, threads) elements, for as many threads as there are grains."""
+    threads = max(1, min(num_threads(), -(-n // GRAIN_SIZE)))
+    size = -(-n // threads) if n else 0
+    return [(b, min(b + size, n)) for b in range(0, n, size)] if n else []
+
+
+def _fma32(a: Any, b: Any, c: Any) -> np.ndarray:
+    """Correctly rounded float32 ``a*b + c`` (std::fma on floats): the product of two
+    floats is exact in double, the sum rounded to odd there, then once to float."""
+    p = np.asarray(a, np.float64) * np.asarray(b, np.float64)
+    return round_to_odd(*two_sum(np.asarray(c, np.float64), p)).astype(np.float32)
 
 
 def _arange_values(start: Any, step: Any, n: int, dtype: D.dtype) -> np.ndarray:
+    """arange_kernel (cpu/RangeFactoriesKernel.cpp): ``start + step * idx`` in the
+    accumulate type, each at::parallel_for chunk through cpu_serial_kernel_vec."""
     if not dtype.is_floating_point:
         values = np.int64(int(start)) + np.int64(int(step)) * np.arange(n, dtype=np.int64)
         return values.astype(dtype.np)
-    fused = kernel_capability() != "DEFAULT"
-    width = {8: 4, 4: 8, 2: 16}[dtype.itemsize]  # Vectorized<T>::size() in a 256-bit build
-    start_f, step_f = float(start), float(step)
-    idx = np.arange(n, dtype=np.float64)
-    chunk = 2 * width  # vectorized_loop handles two vectors per iteration
-    nv = (n // chunk) * chunk
     out = np.empty(n, dtype=dtype.np)
+    with np.errstate(over="ignore", invalid="ignore"):   # float16 past 65504 is inf, as in C++
+        for begin, end in _chunks(n):
+            out[begin:end] = _arange_chunk(float(start), float(step), begin, end, dtype)
+    return out
+
+
+def _arange_chunk(start: float, step: float, begin: int, end: int, dtype: D.dtype):
+    """One chunk: vectorized_loop takes two vectors per iteration from ``begin`` (each
+    ``Vectorized<T>::arange(base, step)``, base converted to T first), the scalar loop
+    the rest."""
+    fused = kernel_capability() != "DEFAULT"
+    half = dtype is D.float16       # acc_type<Half> on the CPU is float, not double
+    width = {8: 4, 4: 8, 2: 16}[dtype.itemsize]  # Vectorized<T>::size() in a 256-bit build
+    acc = np.float32 if half else np.float64
+    start_a, step_a = acc(start), acc(step)
 
     def madd(a: Any, b: Any, c: Any) -> np.ndarray:
+        if half:
+            return _fma32(a, b, c) if fused else \
+                (np.asarray(a, np.float32) * np.float32(b)).astype(np.float32) + np.float32(c)
         return fma64(a, b, c) if fused else np.asarray(a, np.float64) * b + c
 
-    base = madd(step_f, idx[:nv:width], start_f)
-    # Vectorized<T>::arange(T base, step): base is converted to T first
-    base = base.astype(dtype.np).astype(np.float64)
-    ks = np.arange(width, dtype=np.float64)
-    out[:nv] = madd(ks[None, :], step_f, base[:, None]).astype(dtype.np).reshape(-1)
-    out[nv:] = madd(step_f, idx[nv:], start_f).astype(dtype.np)
+    n = end - begin
+    idx = np.arange(begin, end, dtype=np.float64).astype(acc)
+    nv = (n // (2 * width)) * (2 * width)
+    out = np.empty(n, dtype=dtype.np)
+    base = madd(step_a, idx[:nv:width], start_a).astype(dtype.np).astype(acc)
+    ks = np.arange(width, dtype=acc)
+    lanes = madd(ks[None, :], step_a, base[:, None]).astype(dtype.np)
+    lanes[:, 0] = base.astype(dtype.np)    # Vectorized(base, base + step, ...): lane 0 is base
+    out[:nv] = lanes.reshape(-1)
+    out[nv:] = madd(step_a, idx[nv:], start_a).astype(dtype.np)
     return out
 
 
@@ -148,10 +208,15 @@ def arange_out(start: Any, end: Any, step: Any = 1, *, out):
               start=start, end=end, step=step) as s:
         n = _arange_size(start, end, step, result.dtype)
         s.set_result(n)
+    # result.resize_({size}): an IntArrayRef, made SymInts by fromIntArrayRefSlow
+    S.check_symint_array((n,))
     call("aten::resize_", result, (n,))
     with span("arange_kernel", "kernel", source=RANGE_KERNEL,
               note="arange.kernel", numel=n) as s:
-        result.array(write=True)[...] = _arange_values(start, step, n, result.dtype)
+        # the kernel converts start and step to the accumulate type (checked)
+        acc = _acc(result.dtype)
+        xstart, xstep = to_dtype_scalar(start, acc), to_dtype_scalar(step, acc)
+        result.array(write=True)[...] = _arange_values(xstart, xstep, n, result.dtype)
         s.set_result(result)
     return result
 

@@ -310,6 +310,15 @@ TEXT: dict[str, str] = {
     "scatter_add.kernel": "self[i][index[i][j]] += src[i][j] (for dim 1)",
     "take.kernel":
         "self seen as one flat row-major vector: out[k] = flat(self)[index[k]]",
+    "overlap.check":
+        "before it writes, the kernel checks that no two elements of the written tensor share "
+        "a location and that it does not overlap what it reads (MemoryOverlap.cpp)",
+    "overlap.check_inputs":
+        "before it writes, the kernel checks that the tensor it writes does not overlap the "
+        "tensors it reads (MemoryOverlap.cpp)",
+    "overlap.expanded_warning":
+        "Use of {op} on expanded tensors is deprecated. Please clone() the tensor before "
+        "performing this operation. This also applies to advanced indexing e.g. {tail}",
     "sum.make_reduction":
         "the 0-dim result is viewed with a size-1, stride-0 dim for every reduced dim of the "
         "input; TensorIterator broadcasts it over the input, so every element lands on it",

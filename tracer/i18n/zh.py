@@ -245,6 +245,11 @@ TEXT: dict[str, str] = {
     "scatter.kernel": "self[i][index[i][j]] = src[i][j](dim 为 1 时)",
     "scatter_add.kernel": "self[i][index[i][j]] += src[i][j](dim 为 1 时)",
     "take.kernel": "把 self 看成一个按行优先展平的向量:out[k] = flat(self)[index[k]]",
+    "overlap.check": "写入之前,内核检查被写张量没有两个元素共用同一位置,且它与要读取的张量不重叠(MemoryOverlap.cpp)",
+    "overlap.check_inputs": "写入之前,内核检查被写张量与它要读取的张量不重叠(MemoryOverlap.cpp)",
+    "overlap.expanded_warning":
+        "Use of {op} on expanded tensors is deprecated. Please clone() the tensor before "
+        "performing this operation. This also applies to advanced indexing e.g. {tail}",
     "sum.make_reduction":
         "把 0 维结果看成每个被归约维度都为大小 1、步长 0 的视图;TensorIterator 把它广播到输入上,于是每个输入元素都落在它上面",
     "sum.two_pass": "{threads} 个线程各自把自己那一份加到缓冲区的一行里(缓冲区先复制单位元 0),最后把各行加到结果中",
