@@ -488,7 +488,7 @@ def test_the_grammar_knows_the_defaults():
 
 
 @pytest.mark.torch
-@settings(max_examples=examples(15), deadline=None,
+@settings(max_examples=examples(40), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                  HealthCheck.filter_too_much])
 @given(program=programs())
