@@ -77,7 +77,22 @@ def nonzero(*args: Any, **kwargs: Any) -> Any:
     return wrap_result(call(op, unpack(parsed.values["input"])))
 
 
-def manual_seed(seed: Any) -> None:
+class Generator:
+    """torch._C.Generator as Python sees the default CPU generator: manual_seed returns
+    it.  torch's is one object for the whole process, so its address never changes; the
+    address shown is a simulated one, like tidx's data_ptr()s."""
+
+    __tp_name__ = "torch._C.Generator"
+    ADDRESS = 0x7F5A_0000_0010      # simulated
+
+    def __repr__(self) -> str:
+        return f"<torch._C.Generator object at {self.ADDRESS:#x}>"
+
+
+DEFAULT_GENERATOR = Generator()
+
+
+def manual_seed(seed: Any) -> Generator:
     """torch/random.py: ``seed = int(seed)``, then the default generator's manual_seed,
     which takes any 64-bit pattern (torch/csrc/Generator.cpp: a negative seed wraps to
     uint64; beyond 64 bits, unpacking overflows)."""
@@ -100,6 +115,7 @@ def manual_seed(seed: Any) -> None:
                                          f"object or a real number, not '{tp_name(seed)}'")
         check(-(2**63) <= seed < 2**64, ValueError, "Overflow when unpacking long long")
         G.manual_seed(seed)
+        return DEFAULT_GENERATOR
 
 
 def from_numpy(*args: Any, **kwargs: Any):

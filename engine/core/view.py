@@ -671,3 +671,27 @@ def sort_dims(perm: list[int], should_swap: Callable[[int, int], int]) -> list[i
             elif cmp < 0:
                 break
     return perm
+
+
+#: dim_bitset_size (aten/src/ATen/WrapDimUtilsMulti.h): flip handles at most 64 dims.
+DIM_BITSET_SIZE = 64
+
+
+def dim_list_to_bitset(dims: Sequence[int], ndims: int) -> list[bool]:
+    """at::dim_list_to_bitset: each dim wrapped, none repeated.
+
+    >>> dim_list_to_bitset([0, -1], 3)[:3]
+    [True, False, True]
+    >>> dim_list_to_bitset([1, -1], 2)
+    Traceback (most recent call last):
+    ...
+    RuntimeError: dim 1 appears multiple times in the list of dims
+    """
+    check(ndims <= DIM_BITSET_SIZE, RuntimeError,
+          f"only tensors with up to {DIM_BITSET_SIZE} dims are supported")
+    seen = [False] * DIM_BITSET_SIZE   # a 0-dim tensor has one dim to wrap into
+    for d in dims:
+        dim = maybe_wrap_dim(d, ndims)
+        check(not seen[dim], RuntimeError, f"dim {dim} appears multiple times in the list of dims")
+        seen[dim] = True
+    return seen

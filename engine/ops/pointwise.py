@@ -91,11 +91,11 @@ def result_type(operands: list) -> D.dtype:
 def _to_common(op: Any, common: D.dtype):
     """CPU TensorIterator promotes an input by copying it to the common dtype."""
     if isinstance(op, Wrapped):
-        if op.dtype is common:
-            return op
         if isinstance(op.value, int) and op.value >= 2**63:
             raise Refused("a Python int from 2**63 to 2**64 is a uint64 Scalar in torch; "
                           "tidx has no uint64 tensors to promote it from")
+        if op.dtype is common:
+            return op
         # wrapped_scalar_tensor: made directly, no operator; the cast is a real `to`
         tensor = scalar_tensor_static(op.value, op.dtype, "cpu")
         return call("aten::to.dtype", tensor, common)
@@ -107,9 +107,6 @@ def _to_common(op: Any, common: D.dtype):
 
 def _values(op: Any, dtype: D.dtype) -> Any:
     if isinstance(op, Wrapped):
-        if isinstance(op.value, int) and op.value >= 2**63 and not dtype.is_floating_point:
-            # a uint64 Scalar (2**63 <= v < 2**64) cast to a signed integer wraps
-            return np.asarray(S.int64(op.value)).astype(dtype.np)
         return np.asarray(op.value).astype(dtype.np)
     return op.array()
 

@@ -16,40 +16,17 @@ from tracer.notes import Note
 from tracer.recorder import span
 
 from engine.core import view as S
-from engine.core.errors import check
 from engine.dispatch.declarations import FUNCTIONAL, declare
 from engine.dispatch.dispatcher import call
 from engine.ops.touch import touched
 
 TRANSFORMATIONS = "aten/src/ATen/native/TensorTransformations.cpp"
-#: dim_bitset_size (aten/src/ATen/WrapDimUtilsMulti.h): flip handles at most 64 dims.
-DIM_BITSET_SIZE = 64
-
-
-def dim_list_to_bitset(dims: Sequence[int], ndims: int) -> list[bool]:
-    """at::dim_list_to_bitset: each dim wrapped, none repeated.
-
-    >>> dim_list_to_bitset([0, -1], 3)[:3]
-    [True, False, True]
-    >>> dim_list_to_bitset([1, -1], 2)
-    Traceback (most recent call last):
-    ...
-    RuntimeError: dim 1 appears multiple times in the list of dims
-    """
-    check(ndims <= DIM_BITSET_SIZE, RuntimeError,
-          f"only tensors with up to {DIM_BITSET_SIZE} dims are supported")
-    seen = [False] * DIM_BITSET_SIZE   # a 0-dim tensor has one dim to wrap into
-    for d in dims:
-        dim = S.maybe_wrap_dim(d, ndims)
-        check(not seen[dim], RuntimeError, f"dim {dim} appears multiple times in the list of dims")
-        seen[dim] = True
-    return seen
 
 
 @declare("flip(Tensor self, int[] dims) -> Tensor", variants="function, method",
          kind=FUNCTIONAL, native="at::native::flip", source=TRANSFORMATIONS)
 def flip(self, dims: Sequence[int]):
-    flipped = dim_list_to_bitset(dims, self.dim())
+    flipped = S.dim_list_to_bitset(dims, self.dim())
     out = call("aten::empty_like", self, memory_format="preserve_format")
     sizes, strides = self.view.sizes, list(self.view.strides)
     # the dims with work to do: flipped, longer than one element, not broadcast

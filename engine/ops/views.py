@@ -253,6 +253,8 @@ def squeeze_dim(self, dim: int):
 @declare("squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a)", variants="function, method",
          kind=VIEW, native="at::native::squeeze", source=SHAPE)
 def squeeze_dims(self, dim: Sequence[int]):
+    # dim_list_to_bitset: each dim wrapped, none twice
+    S.dim_list_to_bitset(dim, self.dim())
     return _squeeze(self, [S.maybe_wrap_dim(d, self.dim()) for d in dim], list(dim))
 
 
