@@ -41,6 +41,7 @@ every statement a failure does not need.
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import sys
@@ -249,7 +250,8 @@ def normal(v: Any) -> Any:
     if _is_tensor(v):
         # no values of a meta tensor, nor of one too big to list (a failed resize_ keeps
         # its sizes: torch's tolist runs out of memory and its repr fails)
-        whole = str(v.device) != "meta" and v.numel() <= 10**6
+        rows = math.prod(v.shape[:list(v.shape).index(0)]) if 0 in v.shape else 0
+        whole = str(v.device) != "meta" and v.numel() <= 10**6 and rows <= 10**6
         return {"tensor": True, "dtype": str(v.dtype), "shape": list(v.shape),
                 "stride": list(v.stride()), "offset": v.storage_offset(),
                 "device": str(v.device), "requires_grad": bool(v.requires_grad),

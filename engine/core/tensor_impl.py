@@ -19,7 +19,7 @@ import numpy as np
 from engine.core import dtypes as D
 from engine.core.context import current
 from engine.core.storage import Storage
-from engine.core.errors import torch_error
+from engine.core.errors import Refused, torch_error
 from engine.core.view import View, compute_storage_nbytes, fmt_sizes
 
 
@@ -84,9 +84,14 @@ class TensorImpl:
                 strides=tuple(s * item if n > 1 else 0 for n, s in zip(v.sizes, v.strides)),
                 writeable=True)
         except ValueError:
-            # sizes past any array: only a tensor whose resize_ failed after it set its
-            # sizes (torch's keeps them too) gets here; reading it is out of bounds
-            raise self.out_of_bounds() from None
+            # sizes past any numpy array: a tensor whose resize_ failed after it set its
+            # sizes (torch's keeps them too) reads out of bounds; an empty one with a huge
+            # dim ((2**62, 0)) is fine in torch but cannot be a numpy array
+            error = self.out_of_bounds()
+            if compute_storage_nbytes(v.sizes, v.strides, item, v.offset) > self.storage.nbytes:
+                raise error from None
+            raise Refused(f"a tensor of sizes {fmt_sizes(v.sizes)} has no elements, but "
+                          "more rows than numpy can index: tidx cannot run this step") from None
 
     def out_of_bounds(self) -> BaseException:
         """checkInBoundsForStorage's error for this tensor's own view and storage (or
@@ -128,13 +133,24 @@ class TensorImpl:
         if not self.storage.initialised and not self.is_meta:
             # torch.empty's bytes are whatever the allocator returned: not worth recording
             out["uninitialised"] = True
-        elif not self.is_meta and numel <= max_values:
+        elif not self.is_meta and numel <= max_values and _lists(v.sizes) <= max_values:
             out["values"] = plain_values(self.array())
         return out
 
     def __repr__(self) -> str:
         return (f"TensorImpl({self.dtype}, {self.view!r}, storage {self.storage.nbytes} "
                 f"bytes on {self.device_type})")
+
+
+def _lists(sizes) -> int:
+    """How many lists ``tolist()`` makes before the first dim of size 0 (a (2**62, 0)
+    tensor has no elements but 2**62 empty rows)."""
+    n = 1
+    for s in sizes:
+        if s == 0:
+            break
+        n *= s
+    return n
 
 
 def plain_values(arr: np.ndarray) -> Any:

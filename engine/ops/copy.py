@@ -102,7 +102,7 @@ def fill_(self, value: Any):
     with span(kernel, "kernel", source=source, note=note, value=value,
               numel=self.numel()) as s:
         scalar = to_dtype_scalar(value, self.dtype)
-        if not self.is_meta:
+        if not self.is_meta and self.numel():
             self.array(write=True)[...] = scalar
             s.set(written=touched(self))
     return self
