@@ -315,3 +315,12 @@ def test_printing_a_lone_surrogate_is_the_statements_own_error() -> None:
     result = cli_run("explain", "print('\\ud800')")
     assert result.exit_code == 1
     assert "UnicodeEncodeError: 'utf-8' codec can't encode character '\\ud800'" in result.output
+
+
+@pytest.mark.parametrize("statement", ["y = torch.eye(2**62, 0)", "y = torch.zeros(2**62, 0)"])
+def test_an_empty_tensor_with_a_huge_dim_is_shown(statement):
+    """torch makes these (no elements, 2**62 rows); numpy cannot hold them, so tidx never
+    asks it to: the shape and strides are shown, the values are not."""
+    res = run("explain", statement, "--width", "120")
+    assert res.exit_code == 0, res.output
+    assert "[4611686018427387904, 0]" in res.output or "(4611686018427387904, 0)" in res.output

@@ -260,7 +260,9 @@ def __index__(self: Tensor) -> int:
 
 def __repr__(self: Tensor) -> str:
     impl = self._impl
-    values = None if impl.is_meta else impl.array()
+    # no elements: nothing to read (and a (2**62, 0) tensor is no numpy array)
+    values = None if impl.is_meta else \
+        np.empty((0,), impl.dtype.np) if impl.numel() == 0 else impl.array()
     return format_tensor(values, impl.dtype.name, impl.view.sizes, device=impl.device_type,
                          requires_grad=impl.requires_grad)
 

@@ -233,12 +233,14 @@ def format_tensor(
             suffixes.append(dtype_suffix)
         tensor_str = "..."
     else:
-        values = np.asarray(values).reshape(shape)
-        if values.size == 0:
+        empty = 0 in shape
+        # an empty shape may be past numpy's reach ((2**62, 0)): it needs no array
+        values = np.asarray(values) if empty else np.asarray(values).reshape(shape)
+        if empty:
             # (0,) prints as "[]" alone, like numpy; other empty shapes carry
             # their size.  No element hints at int64, so only float32 is
             # left implicit.
-            if values.ndim != 1:
+            if len(shape) != 1:
                 suffixes.append(f"size={shape}")
             if dtype_name != DEFAULT_DTYPE:
                 suffixes.append(dtype_suffix)
