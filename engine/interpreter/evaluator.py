@@ -614,6 +614,10 @@ def _sequence_op(op: str, left: Any, right: Any, size: type = Size) -> Any:
     if op == "Add":
         if isinstance(left, size) or (isinstance(right, size) and isinstance(left, tuple)):
             result = left + right       # torch.Size's own concatenation (and its errors)
+        elif not isinstance(left, (list, tuple)):
+            # int + tuple: the int has no __add__ for it, the tuple no __radd__
+            raise torch_error(TypeError, f"unsupported operand type(s) for +: "
+                                         f"'{tp_name(left)}' and '{tp_name(right)}'")
         elif type(left) is not type(right):
             raise torch_error(TypeError, f"can only concatenate {tp_name(left)} (not "
                                          f"\"{tp_name(right)}\") to {tp_name(left)}")

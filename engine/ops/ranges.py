@@ -68,11 +68,11 @@ def _wrap64(v: int) -> int:
     return (v + 2**63) % 2**64 - 2**63
 
 
-def _arange_size(start: Any, end: Any, step: Any, dtype: D.dtype) -> int:
+def _arange_size(start: Any, end: Any, step: Any, dtype: D.dtype, meta: bool = False) -> int:
     """arange_out's AT_DISPATCH body up to the size: arange_check_bounds in double, then
     compute_arange_size (int64 converts its bounds and counts in int64 arithmetic, which
     wraps; the rest count in double)."""
-    if dtype is D.bool:     # AT_DISPATCH_ALL_TYPES_AND2(kHalf, kBFloat16): no bool
+    if dtype is D.bool and not meta:    # AT_DISPATCH_ALL_TYPES_AND2(kHalf, kBFloat16)
         raise torch_error(NotImplementedError, '"arange_cpu" not implemented for \'Bool\'')
     dstart, dend, dstep = float(start), float(end), float(step)
     if not (dstep > 0 or dstep < 0):
@@ -164,7 +164,7 @@ def _arange(start: Any, end: Any, step: Any, dtype: D.dtype | None, device: str 
     dtype, device = options(dtype, device)
     if device == "meta":
         # the Meta kernel of arange is a Python decomposition into prims.iota
-        length = _arange_size(start, end, step, dtype)
+        length = _arange_size(start, end, step, dtype, meta=True)   # no dtype dispatch
         return call("prims::iota", length, start=start, step=step, dtype=dtype, device=device,
                     requires_grad=False)
     result = call("aten::empty.memory_format", (0,), dtype=dtype, device=device)
