@@ -71,6 +71,20 @@ def cpp_name(d: dtype) -> str:
     return _CPP[d.name]
 
 
+_TYPE_META = {"bool": "bool", "uint8": "unsigned char", "int8": "signed char",
+              "int16": "short int", "int32": "int", "int64": "long int",
+              "float16": "c10::Half", "float32": "float", "float64": "double"}
+
+
+def type_meta_name(d: dtype) -> str:
+    """caffe2::TypeMeta's name, as messages that print a ``dtype()`` say it.
+
+    >>> type_meta_name(int64), type_meta_name(float16)
+    ('long int', 'c10::Half')
+    """
+    return _TYPE_META[d.name]
+
+
 def legacy_type_name(d: dtype, device: str = "cpu") -> str:
     """Tensor::toString(), the legacy type name messages print: ``torch.LongTensor``.
 

@@ -35,9 +35,6 @@ from engine.ops.touch import elements, storage_offsets
 ADV = "aten/src/ATen/native/TensorAdvancedIndexing.cpp"
 
 #: caffe2::TypeMeta names, which some messages print for a dtype.
-TYPEMETA_NAME = {"bool": "bool", "uint8": "unsigned char", "int8": "signed char",
-                 "int16": "short int", "int32": "int", "int64": "long int",
-                 "float16": "c10::Half", "float32": "float", "float64": "double"}
 UTILS = "aten/src/ATen/native/TensorAdvancedIndexingUtils.h"
 IUTILS = "aten/src/ATen/native/IndexingUtils.h"
 KERNEL = "aten/src/ATen/native/cpu/IndexKernel.cpp"
@@ -440,7 +437,7 @@ def masked_fill_tensor(self, mask, value):
 def masked_fill_(self, mask, value):
     check(mask.dtype is D.bool, RuntimeError,
           f"masked_fill_ only supports boolean masks, but got mask with dtype "
-          f"{TYPEMETA_NAME[mask.dtype.name]}")
+          f"{D.type_meta_name(mask.dtype)}")
     overlap.warn_if_expanded(self, "masked_fill_", "tensor[mask] = scalar")
     overlap.check("masked_fill_", self, partial=[mask], internal=False)
     # TensorIterator with resize_outputs(false): the mask broadcasts to self's shape

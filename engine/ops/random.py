@@ -173,12 +173,6 @@ def random_(self, low: int, high: int | None, *, generator=None):
     return self
 
 
-#: caffe2::TypeMeta's names, as DistributionTemplates.h's messages print a dtype
-TYPE_META = {"bool": "bool", "uint8": "unsigned char", "int8": "signed char",
-             "int16": "short int", "int32": "int", "int64": "long int", "float16": "c10::Half",
-             "float32": "float", "float64": "double"}
-
-
 def _through(value: int, dtype: D.dtype) -> int:
     """static_cast<int64_t>(static_cast<scalar_t>(value)): Half converts through float."""
     wide = np.float64(value) if dtype is D.float64 else np.float32(value)
@@ -215,7 +209,7 @@ def _update_to(high: int, dtype: D.dtype) -> int:
 def _check_from_to_in_range(low: int, to_inc: int, dtype: D.dtype) -> None:
     """check_from_to_in_range (DistributionTemplates.h): both ends inside the dtype's
     range; for floats, a warning past 2**digits, where not every integer exists."""
-    name = TYPE_META[dtype.name]
+    name = D.type_meta_name(dtype)
     if dtype.is_floating_point:
         info = np.finfo(dtype.np)
         lo, hi, digits = float(info.min), float(info.max), info.nmant + 1
