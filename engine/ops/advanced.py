@@ -27,7 +27,7 @@ from engine.core.errors import check, torch_error
 from engine.ops import overlap
 from engine.ops.copy import broadcast_to_output
 from engine.ops.iterator import output_strides
-from engine.ops.parallel import GRAIN_SIZE, num_threads, parallel_for
+from engine.ops.parallel import chunks, parallel_for
 from engine.memory.allocator import check_limit
 from engine.ops.scalar import to_dtype_scalar
 from engine.ops.touch import elements, storage_offsets
@@ -239,12 +239,8 @@ def _reached(bad: np.ndarray, serial: bool) -> np.ndarray:
     so a serial loop writes everything before the first bad element; at::parallel_for
     gives each thread one chunk of the iteration, and each stops at its own first bad
     element."""
-    n = bad.size
-    threads = 1 if serial or n < GRAIN_SIZE else min(num_threads(), -(-n // GRAIN_SIZE))
-    chunk = -(-n // threads)
-    reached = np.zeros(n, dtype=bool)
-    for begin in range(0, n, chunk):
-        end = min(begin + chunk, n)
+    reached = np.zeros(bad.size, dtype=bool)
+    for begin, end in [(0, bad.size)] if serial else chunks(bad.size):
         stop = begin + int(np.argmax(bad[begin:end])) if bad[begin:end].any() else end
         reached[begin:stop] = True
     return reached

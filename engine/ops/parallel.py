@@ -26,6 +26,22 @@ def num_threads() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+def chunks(n: int, grain: int = GRAIN_SIZE) -> list[tuple[int, int]]:
+    """The ranges at::parallel_for(0, n, grain) hands its threads under OpenMP: as many
+    threads as there are grains (at most num_threads()), each one chunk of divup(n,
+    threads) elements.  Where a kernel's result depends on where a chunk starts (a
+    vectorised loop restarting, each thread stopping at its own error), this is it.
+
+    >>> chunks(10), chunks(0)
+    ([(0, 10)], [])
+    """
+    if n <= 0:
+        return []
+    threads = max(1, min(num_threads(), -(-n // grain)))
+    size = -(-n // threads)
+    return [(b, min(b + size, n)) for b in range(0, n, size)]
+
+
 def parallel_for(n: int, fn: Callable[[int, int], None], grain: int = GRAIN_SIZE) -> None:
     """Call ``fn(begin, end)`` over chunks covering ``[0, n)``.
 

@@ -22,7 +22,7 @@ from engine.core import dtypes as D
 from engine.core import view as S
 from engine.memory import empty as memory
 from engine.core.capability import kernel_capability
-from engine.ops.parallel import GRAIN_SIZE, num_threads
+from engine.ops.parallel import chunks
 from engine.rng.fp import fma64, round_to_odd, two_sum
 from engine.memory.resize import resize_native
 from engine.core.errors import Refused
@@ -99,14 +99,6 @@ def _arange_size(start: Any, end: Any, step: Any, dtype: D.dtype, meta: bool = F
     return int(size_d) if size_d < 2**63 else -2**63
 
 
-def _chunks(n: int) -> list[tuple[int, int]]:
-    """at::parallel_for(0, n, GRAIN_SIZE) under OpenMP: one chunk per thread, of
-    divup(n, threads) elements, for as many threads as there are grains."""
-    threads = max(1, min(num_threads(), -(-n // GRAIN_SIZE)))
-    size = -(-n // threads) if n else 0
-    return [(b, min(b + size, n)) for b in range(0, n, size)] if n else []
-
-
 def _fma32(a: Any, b: Any, c: Any) -> np.ndarray:
     """Correctly rounded float32 ``a*b + c`` (std::fma on floats): the product of two
     floats is exact in double, the sum rounded to odd there, then once to float."""
@@ -122,7 +114,7 @@ def _arange_values(start: Any, step: Any, n: int, dtype: D.dtype) -> np.ndarray:
         return values.astype(dtype.np)
     out = np.empty(n, dtype=dtype.np)
     with np.errstate(over="ignore", invalid="ignore"):   # float16 past 65504 is inf, as in C++
-        for begin, end in _chunks(n):
+        for begin, end in chunks(n):
             out[begin:end] = _arange_chunk(float(start), float(step), begin, end, dtype)
     return out
 
