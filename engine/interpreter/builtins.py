@@ -68,31 +68,26 @@ def make(tensor: type, size: type, on_print: Callable[[str], None]) -> dict[str,
             return len(obj)
         raise torch_error(TypeError, f"object of type '{tp_name(obj)}' has no len()")
 
-    def int_(*args: Any, **kwargs: Any) -> int:
-        _no_keywords("int", kwargs)
-        _at_most_one("int", args)
-        if not args:
-            return 0
-        x = args[0]
-        if isinstance(x, tensor):
-            return int(x)                 # Tensor.__int__: item(), torch's errors
-        if isinstance(x, (numbers, str)):
-            return _python(int, x)
-        raise torch_error(TypeError, f"int() argument must be a string, a bytes-like object "
-                                     f"or a real number, not '{tp_name(x)}'")
+    def number(cls: type, accepted: str) -> Callable[..., Any]:
+        """int() and float(): a tensor through its own __int__/__float__ (item(), torch's
+        errors), a number or string as Python converts it, anything else refused in
+        CPython's words."""
+        def convert(*args: Any, **kwargs: Any) -> Any:
+            _no_keywords(cls.__name__, kwargs)
+            _at_most_one(cls.__name__, args)
+            if not args:
+                return cls()
+            x = args[0]
+            if isinstance(x, tensor):
+                return cls(x)
+            if isinstance(x, (numbers, str)):
+                return _python(cls, x)
+            raise torch_error(TypeError, f"{cls.__name__}() argument must be {accepted}, "
+                                         f"not '{tp_name(x)}'")
+        return convert
 
-    def float_(*args: Any, **kwargs: Any) -> float:
-        _no_keywords("float", kwargs)
-        _at_most_one("float", args)
-        if not args:
-            return 0.0
-        x = args[0]
-        if isinstance(x, tensor):
-            return float(x)               # Tensor.__float__: item(), torch's errors
-        if isinstance(x, (numbers, str)):
-            return _python(float, x)
-        raise torch_error(TypeError, f"float() argument must be a string or a real number, "
-                                     f"not '{tp_name(x)}'")
+    int_ = number(int, "a string, a bytes-like object or a real number")
+    float_ = number(float, "a string or a real number")
 
     def bool_(*args: Any, **kwargs: Any) -> bool:
         _no_keywords("bool", kwargs)
