@@ -272,10 +272,8 @@ class ParsedArgs:
             param = next(p for p in self.signature.params if p.name == name)
             if param.type_ in (P.INT_LIST, P.SYM_INT_LIST):
                 value = self._unpacked[name] = _unpack_intlist(self.signature, param, value)
-            elif param.type_ in (P.INT64, P.SYM_INT) and type(value) is int and \
-                    not -(2 ** 63) <= value < 2 ** 63:
-                # PythonArgs::toInt64 / toSymInt -> THPUtils_unpackLong
-                raise torch_error(ValueError, "Overflow when unpacking long long")
+            elif param.type_ in (P.INT64, P.SYM_INT) and type(value) is int:
+                unpack_long(value)      # PythonArgs::toInt64 / toSymInt
             elif param.type_ is P.SCALAR and type(value) is int and \
                     not -(2 ** 63) <= value < 2 ** 64:
                 # scalar_slow: past int64 a Python int is tried as uint64 (CPython's words)
@@ -376,15 +374,21 @@ def check_noarg_method(name: str, args: tuple, kwargs: dict | None) -> None:
                                      f"({len(args)} given)")
 
 
+def unpack_long(value: int) -> int:
+    """THPUtils_unpackLong (torch/csrc/utils/python_numbers.h): a Python int must fit in
+    int64, else ValueError."""
+    if not -(2 ** 63) <= value < 2 ** 63:
+        raise torch_error(ValueError, "Overflow when unpacking long long")
+    return int(value)
+
+
 def _unpack_intlist(sig: FunctionSignature, p: FunctionParameter, arg: Any) -> tuple[int, ...]:
     """PythonArgs::intlist / symintlist: a single int (for ``IntArrayRef[N]``) repeats
     N times; each element unpacks with THPUtils_unpackIndex; a failure names its
     position (from 1)."""
     size1 = p.size
     if size1 > 0 and check_long(arg):
-        if not -(2 ** 63) <= int(arg) < 2 ** 63:      # unpacked outside the try: as is
-            raise torch_error(ValueError, "Overflow when unpacking long long")
-        return (int(arg),) * size1
+        return (unpack_long(int(arg)),) * size1     # unpacked outside the try: as is
     if size1 > 0 and is_tensor(arg):
         return (int(arg.item()),) * size1
     values = []

@@ -31,7 +31,8 @@ from tracer.recorder import span
 
 from engine import ops  # noqa: F401 - each ops module declares its operators on import
 from engine.binding import options as P
-from engine.binding.arg_parser import ParsedArgs, PythonArgParser, check_noarg_method
+from engine.binding.arg_parser import (ParsedArgs, PythonArgParser, check_noarg_method,
+                                       unpack_long)
 from engine.binding.python_signatures import (SKIP_PYTHON_BINDINGS, PythonSignature, is_noarg,
                                                python_signatures)
 from engine.binding.tensor import THPVariable_Wrap, Tensor, unpack, unwrap_args, wrap_result
@@ -115,9 +116,7 @@ def device_type_of(value: Any) -> str | None:
         return None
     if type(value) is int:
         # PythonArgs::device: an index means the current accelerator's device
-        if not -(2 ** 63) <= value < 2 ** 63:
-            raise torch_error(ValueError, "Overflow when unpacking long long")
-        if value < 0:
+        if unpack_long(value) < 0:
             raise torch_error(RuntimeError, "Device index must not be negative")
         raise torch_error(RuntimeError, "Cannot access accelerator device when none is "
                                         "available.")

@@ -13,6 +13,7 @@ from typing import Any
 
 from tracer.recorder import span
 
+from engine.binding.arg_parser import unpack_long
 from engine.binding.tensor import THPVariable_Wrap, Tensor, unpack
 from engine.binding.tensor_new import internal_new_from_data
 from engine.core import dtypes as D
@@ -39,12 +40,6 @@ def _impl(obj: Any) -> TensorImpl:
 def _check_long(obj: Any) -> bool:
     """THPUtils_checkLong: a Python int that is not a bool."""
     return isinstance(obj, int) and not isinstance(obj, bool)
-
-
-def unpack_long(value: int) -> int:
-    """THPUtils_unpackLong: Python ints must fit in int64."""
-    check(-(2**63) <= value < 2**63, ValueError, "Overflow when unpacking long long")
-    return int(value)
 
 
 def _is_sequence(obj: Any) -> bool:

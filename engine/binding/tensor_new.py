@@ -14,9 +14,10 @@ import numpy as np
 
 from tracer.recorder import span
 
+from engine.binding.arg_parser import unpack_long
 from engine.core import dtypes as D
 from engine.core.context import current
-from engine.core.errors import Refused, check, torch_error, tp_name
+from engine.core.errors import Refused, torch_error, tp_name
 from engine.core.tensor_impl import TensorImpl
 from engine.dispatch.dispatcher import call
 from engine.ops.scalar import to_dtype_scalar
@@ -114,7 +115,7 @@ def store_scalars(values: list, dtype: D.dtype) -> np.ndarray:
     out = []
     for v in values:
         if not isinstance(v, float):
-            check(-(2**63) <= v < 2**63, ValueError, "Overflow when unpacking long long")
+            unpack_long(v)
         out.append(to_dtype_scalar(v, dtype, dtype.name))
     return np.array(out, dtype=dtype.np)
 
