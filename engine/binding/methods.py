@@ -34,7 +34,7 @@ from engine.core.device import Size, device as Device
 from engine.core.errors import Refused, torch_error
 from engine.dispatch.dispatcher import call
 from engine.memory.allocator import check_limit
-from engine.ops.scalar import scalar_tensor_static
+from engine.ops.scalar import scalar_tensor_static, scalar_type
 
 
 def _parser(name: str, *signatures: str) -> PythonArgParser:
@@ -331,9 +331,7 @@ def _tensor_arg(value: Any) -> Any:
             not -(2**63) <= value < 2**63:
         # THPUtils_unpackLong -> PyLong_AsLongLong, in CPython's words
         raise torch_error(OverflowError, "int too big to convert")
-    dtype = (D.bool if isinstance(value, (bool, np.bool_)) else
-             D.int64 if isinstance(value, (int, np.integer)) else D.float64)
-    return scalar_tensor_static(value, dtype, "cpu")
+    return scalar_tensor_static(value, scalar_type(value), "cpu")
 
 
 def nonzero(self: Tensor, *args: Any, **kwargs: Any) -> Any:

@@ -22,7 +22,7 @@ from engine.memory import empty as memory
 from engine.core import view as S
 from engine.core.context import current
 from engine.core.tensor_impl import TensorImpl
-from engine.ops.scalar import scalar_tensor_static
+from engine.ops.scalar import scalar_tensor_static, scalar_type
 from engine.core.errors import Refused
 from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, OUT, OUT_NOT_MODELLED, declare,
                                           deprecated, not_modelled)
@@ -41,8 +41,7 @@ class Wrapped:
 
     def __init__(self, value: Any) -> None:
         self.value = value
-        self.dtype = (D.bool if isinstance(value, bool) else
-                      D.int64 if isinstance(value, int) else D.float64)
+        self.dtype = scalar_type(value)
 
     def __tidx_summary__(self, max_values: int) -> dict:
         return {"kind": "scalar", "value": self.value, "dtype": self.dtype.short}

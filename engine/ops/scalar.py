@@ -71,6 +71,18 @@ def _overflow(dtype: D.dtype, type_name: str | None = None) -> BaseException:
     return torch_error(RuntimeError, f"value cannot be converted to type {name} without overflow")
 
 
+def scalar_type(value: Any) -> D.dtype:
+    """c10::Scalar::type() of a Python number: bool, int64 for integers, double otherwise
+    (the dtype scalar_to_tensor and wrapped numbers get).
+
+    >>> scalar_type(True), scalar_type(3), scalar_type(2.5)
+    (torch.bool, torch.int64, torch.float64)
+    """
+    if isinstance(value, (bool, np.bool_)):
+        return D.bool
+    return D.int64 if isinstance(value, (int, np.integer)) else D.float64
+
+
 def scalar_tensor_static(value: Any, dtype: D.dtype, device: str) -> TensorImpl:
     """at::detail::scalar_tensor_static (ATen/ScalarOps.h): a 0-dim tensor made with
     empty_cpu and scalar_fill directly: no operator, so the profiler sees nothing."""
