@@ -87,22 +87,12 @@ class TensorImpl:
             # sizes past any numpy array: a tensor whose resize_ failed after it set its
             # sizes (torch's keeps them too) reads out of bounds; an empty one with a huge
             # dim ((2**62, 0)) is fine in torch but cannot be a numpy array
-            error = self.out_of_bounds()
-            if compute_storage_nbytes(v.sizes, v.strides, item, v.offset) > self.storage.nbytes:
-                raise error from None
+            need = compute_storage_nbytes(v.sizes, v.strides, item, v.offset)
+            if need > self.storage.nbytes:
+                raise storage_out_of_bounds(v.sizes, v.strides, v.offset, item, need,
+                                            self.storage.nbytes) from None
             raise Refused(f"a tensor of sizes {fmt_sizes(v.sizes)} has no elements, but "
                           "more rows than numpy can index: tidx cannot run this step") from None
-
-    def out_of_bounds(self) -> BaseException:
-        """checkInBoundsForStorage's error for this tensor's own view and storage (or
-        computeStorageNbytes' overflow)."""
-        v, item = self.view, self.dtype.itemsize
-        need = compute_storage_nbytes(v.sizes, v.strides, item, v.offset)
-        return torch_error(RuntimeError, f"setStorage: sizes {fmt_sizes(v.sizes)}, strides "
-                                         f"{fmt_sizes(v.strides)}, storage offset {v.offset}, "
-                                         f"and itemsize {item} requiring a storage size of "
-                                         f"{need} are out of bounds for storage of size "
-                                         f"{self.storage.nbytes}")
 
     def flat(self, write: bool = False) -> np.ndarray:
         """A contiguous tensor's elements as one flat numpy view, in memory order
@@ -140,6 +130,16 @@ class TensorImpl:
     def __repr__(self) -> str:
         return (f"TensorImpl({self.dtype}, {self.view!r}, storage {self.storage.nbytes} "
                 f"bytes on {self.device_type})")
+
+
+def storage_out_of_bounds(sizes, strides, offset: int, itemsize: int, need: int,
+                          nbytes: int) -> BaseException:
+    """checkInBoundsForStorage's error: a view that needs ``need`` bytes of a storage
+    that has ``nbytes``."""
+    return torch_error(RuntimeError, f"setStorage: sizes {fmt_sizes(sizes)}, strides "
+                                     f"{fmt_sizes(strides)}, storage offset {offset}, and "
+                                     f"itemsize {itemsize} requiring a storage size of {need} "
+                                     f"are out of bounds for storage of size {nbytes}")
 
 
 def _lists(sizes) -> int:

@@ -15,6 +15,7 @@ from tracer.recorder import span
 
 from engine.core import dtypes as D
 from engine.core import view as S
+from engine.core.tensor_impl import storage_out_of_bounds
 from engine.core.view import View
 from engine.dispatch.declarations import COMPOSITE, INPLACE, VIEW, declare, not_modelled
 from engine.dispatch.dispatcher import call
@@ -43,11 +44,9 @@ def set_strided(self, size: Sequence[int], stride: Sequence[int], offset: int) -
         # checkInBoundsForStorage: a view with no elements fits any storage
         if S.compute_storage_nbytes(size, stride, itemsize):
             need = S.compute_storage_nbytes(size, stride, itemsize, offset)
-            check(need <= self.storage.nbytes, RuntimeError,
-                  f"setStorage: sizes {S.fmt_sizes(size)}, strides {S.fmt_sizes(stride)}, "
-                  f"storage offset {offset}, and itemsize {itemsize} requiring a storage "
-                  f"size of {need} are out of bounds for storage of size "
-                  f"{self.storage.nbytes}")
+            if need > self.storage.nbytes:
+                raise storage_out_of_bounds(size, stride, offset, itemsize, need,
+                                            self.storage.nbytes)
         check(offset >= 0, RuntimeError, f"Tensor: invalid storage offset {offset}")
         S.safe_compute_numel(size)
         return View(size, stride, offset)
