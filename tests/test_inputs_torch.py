@@ -137,7 +137,11 @@ FUZZ_FOUND = [
     "y = a.bitwise_not(dim=0)", "y = t.shape[-3]", "y = t.shape[2**70]",
     "y = torch.full((2,), 2**64)", "y = t.fill_(-2**63 - 1)", "y = t.narrow(0, -2**63 - 1, 2)",
     "y = torch.randperm(-2**63)", "y = t.scatter_(1, t, 1)", "y = torch.eye(2**62)",
-    "t[1:] = t[:-1]", "y = t.clone(); y[y, 0] = 1", "y = 3 + (1,)", "y = (1,) + 3",
+    "t[1:] = t[:-1]", "y = t.clone(); y[y, 0] = 1",
+    "y = torch.randn(-1, dtype=torch.bool, device='meta')", "y = torch.randn(-1, device='meta')",
+    "y = torch.randn((), dtype=torch.bool, device='meta')",
+    "y = torch.randn(2, dtype=torch.int64, device='meta')",
+    "y = torch.empty_strided((0,), (-(10**12),))", "y = torch.empty_strided((0, 3), (-1, -1))", "y = 3 + (1,)", "y = (1,) + 3",
 ]
 
 #: Silently wrong once: a list of bools is a mask, not the indices 1, 0, 1.

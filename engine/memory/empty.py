@@ -127,6 +127,21 @@ def empty_strided_generic(sizes: Sequence[int], strides_: Sequence[int], dtype: 
         nbytes = S.compute_storage_nbytes(sizes, strides_, dtype.itemsize)
         s.set(nbytes=nbytes)
         storage = _allocate(nbytes, device)
-        result = TensorImpl(storage, View(sizes, strides_), dtype)
+        result = TensorImpl(storage, View(sizes, set_strides(sizes, strides_)), dtype)
         s.set_result(result)
     return result
+
+
+def set_strides(sizes: tuple[int, ...], strides: tuple[int, ...]) -> tuple[int, ...]:
+    """TensorImpl::set_sizes_and_strides: a negative stride (which computeStorageNbytes
+    lets through only for an empty tensor) becomes the contiguous one, kept monotonic
+    "to match NumPy".
+
+    >>> set_strides((0,), (-5,)), set_strides((0, 3), (-1, -1)), set_strides((2, 0), (5, 9))
+    ((1,), (3, 1), (5, 9))
+    """
+    out = list(strides)
+    for i in range(len(sizes) - 1, -1, -1):
+        if out[i] < 0:
+            out[i] = 1 if i == len(sizes) - 1 else max(sizes[i + 1], 1) * out[i + 1]
+    return tuple(out)

@@ -238,7 +238,11 @@ def randn(size: Sequence[int], *, generator=None, dtype: D.dtype | None = None, 
           device: str | None = None, pin_memory=None):
     dtype, device = options(dtype, device)
     if device == "meta":
-        # The Meta kernel of randn is a Python decomposition into prims.
+        # The Meta kernel of randn is a Python decomposition into prims; it validates the
+        # shape first (utils.validate_shape, a bare torch._check)
+        check(all(s >= 0 for s in size), RuntimeError,
+              "Expected cond to be True, but got False. (Could this error message be "
+              "improved? If so, please report an enhancement request to PyTorch.)")
         return call("prims::normal", size, mean=0.0, std=1.0, dtype=dtype, device=device,
                     requires_grad=False)
     with span("randn = empty + normal_", "kernel", source=FACTORIES,
@@ -252,6 +256,9 @@ def randn(size: Sequence[int], *, generator=None, dtype: D.dtype | None = None, 
          kind=FACTORY, native="torch._prims.normal (meta)", source="torch/_prims/__init__.py")
 def prims_normal(size: Sequence[int], *, mean: float, std: float, dtype: D.dtype, device: str,
                  requires_grad: bool, generator=None):
+    # _normal_meta (torch/_prims): a floating dtype
+    check(dtype.is_floating_point, RuntimeError,
+          f"expected a floating-point or complex dtype, but got dtype={dtype}")
     return call("aten::empty_strided", size, contiguous_strides(size), dtype=dtype,
                 device=device)
 
