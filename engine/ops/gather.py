@@ -337,8 +337,9 @@ def sum_(self, *, dtype=None):
               note="sum.kernel") as s:
         if not self.is_meta:
             # an expanded tensor is summed over its distinct elements, times their repeats
-            distinct, broadcast = compact(src.array())
-            n = repeats(src.array(), broadcast)
+            values = src.array()
+            distinct, broadcast = compact(values)
+            n = repeats(values, broadcast)
             if out_dtype.is_floating_point:
                 total = _exact_float_sum(distinct, n, out_dtype)
             else:
