@@ -206,3 +206,21 @@ def test_tensors_are_found_inside_containers():
     typed = roundtrip({"pair": (a, [b, 3])})
     assert [t["values"] for t in V.tensors(typed)] == [[1], [2]]
     assert V.text(typed).startswith("{'pair': (tensor([1]), [tensor([2]), 3])")
+
+
+@pytest.mark.torch
+def test_a_named_tuple_prints_as_torch_return_types():
+    """torch.return_types.max: a tuple with field names, printed one field a line, in the
+    trace (kind tuple, its name and fields) as Python prints torch's."""
+    torch = require_torch()
+    from engine.binding.return_types import return_type
+    ours = return_type("max", ("values", "indices"))(
+        (engine.tensor([3, 5]), engine.tensor([1, 0])))
+    theirs = torch.tensor([[1, 5], [3, 2]]).max(0)
+    assert repr(ours) == repr(theirs) and str([ours]) == str([theirs])
+    assert ours.indices is ours[1] and isinstance(ours, tuple)
+    value = V.typed(ours, lambda kind, serial: (f"{kind}{serial}", False))
+    assert value["name"] == "torch.return_types.max"
+    assert value["fields"] == ["values", "indices"]
+    assert V.text(json.loads(json.dumps(value))) == repr(theirs)
+    assert V.plain(value)[0] is not None and len(V.plain(value)) == 2

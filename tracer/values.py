@@ -82,11 +82,15 @@ def string(value: str) -> Value:
     return out
 
 
-def sequence(kind: str, items: list[Value], more: int = 0) -> Value:
-    """A ``tuple`` or ``list`` of typed items; ``more`` items were not recorded."""
+def sequence(kind: str, items: list[Value], more: int = 0, *, name: str | None = None,
+             fields: list[str] | None = None) -> Value:
+    """A ``tuple`` or ``list`` of typed items; ``more`` items were not recorded.  A named
+    tuple (``torch.return_types.max``) is a tuple with its type's ``name`` and ``fields``."""
     out: Value = {"kind": kind, "items": items}
     if more:
         out["more"] = more
+    if name is not None:
+        out["name"], out["fields"] = name, list(fields or [])
     return out
 
 
@@ -203,6 +207,11 @@ def typed(value: Any, labels: Labels, max_values: int = MAX_ITEMS) -> Value:
         return integer(value)
     if isinstance(value, numbers.Real):
         return real(value)
+    named = getattr(type(value), "__tidx_fields__", None)
+    if named is not None:  # torch.return_types.X: a tuple with field names
+        name, fields = named(value)
+        return sequence("tuple", *_items(tuple(value), labels, max_values), name=name,
+                        fields=list(fields))
     for base in (str, tuple, list, dict):  # subclasses of the builtins
         if isinstance(value, base):
             return _BY_TYPE[base](value, labels, max_values)
@@ -393,6 +402,9 @@ def text(value: Value | None) -> str:
         parts = [text(v) for v in value["items"]] + (["..."] if value.get("more") else [])
         if k == "list":
             return "[" + ", ".join(parts) + "]"
+        if value.get("name"):  # structseq.cpp: "name(\nfield=repr,\nfield=repr)"
+            body = ",\n".join(f"{f}={p}" for f, p in zip(value["fields"], parts))
+            return f"{value['name']}(\n{body})"
         return "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
     if k == "dict":
         parts = [f"{key!r}: {text(v)}" for key, v in value["items"].items()]

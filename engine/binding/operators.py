@@ -35,6 +35,7 @@ from engine.binding.arg_parser import (ParsedArgs, PythonArgParser, check_noarg_
                                        unpack_long)
 from engine.binding.python_signatures import (SKIP_PYTHON_BINDINGS, PythonSignature, is_noarg,
                                                python_signatures)
+from engine.binding.return_types import structseq_for
 from engine.binding.tensor import THPVariable_Wrap, Tensor, unpack, unwrap_args, wrap_result
 from engine.core import dtypes as D
 from engine.core.device import SUPPORTED, device as Device
@@ -161,18 +162,20 @@ class OperatorBinding:
                     # METH_NOARGS (no PythonArgParser): CPython refuses any argument
                     check_noarg_method(self.name, args, kwargs)
                 parsed = self.parser.parse(self_, args, kwargs)
-                result = self._dispatch(self.signatures[parsed.index], self_, parsed)
+                schema, result = self._dispatch(self.signatures[parsed.index], self_, parsed)
                 if parsed.values.get("requires_grad"):
                     make_variable(result)
                 b.set_result(result)
             result = (THPVariable_Wrap(result) if isinstance(result, TensorImpl)
-                      else wrap_result(result))
+                      else structseq_for(schema.name, [r.name for r in schema.returns],
+                                         schema.is_out, wrap_result(result)))
             py.set_result(result)
             return result
 
     def _dispatch(self, signature: PythonSignature, self_: Tensor | None,
-                  parsed: ParsedArgs) -> Any:
-        """The ``case`` of the generated switch: unpack the arguments, call the overload."""
+                  parsed: ParsedArgs) -> tuple[FunctionSchema, Any]:
+        """The ``case`` of the generated switch: unpack the arguments, call the overload;
+        the schema called and its result."""
         given = parsed.given
         # the generated code builds the TensorOptions first, then reads the int lists
         device = device_type_of(parsed.values.get("device")) if "device" in given else None
@@ -214,7 +217,7 @@ class OperatorBinding:
                 keywords[arg.name] = value
             else:
                 positional.append(value)
-        return call(decl.full_name, *positional, **keywords)
+        return schema, call(decl.full_name, *positional, **keywords)
 
 
 def make_variable(result: TensorImpl) -> None:
