@@ -69,7 +69,8 @@ def run_torch(torch, statements: list[str], names: list[str]) -> Outcome:
 
 
 def run_tidx(statements: list[str], names: list[str]) -> Outcome:
-    from engine.interpreter.evaluator import Evaluator, parse
+    from engine.interpreter.evaluator import Evaluator
+    from engine.interpreter.statements import parse
     from tracer import record
 
     ev = Evaluator()

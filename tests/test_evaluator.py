@@ -6,7 +6,7 @@ import pytest
 
 from engine.interpreter import session
 from engine.core.errors import Refused
-from engine.interpreter.evaluator import parse
+from engine.interpreter.statements import parse
 
 
 @pytest.mark.parametrize("text", [

@@ -10,7 +10,7 @@ import types
 
 import pytest
 
-from engine.interpreter.evaluator import parse
+from engine.interpreter.statements import parse
 from engine.interpreter.session import Session
 
 #: Each program changes what a run may change: the generator and its seed, the default

@@ -23,7 +23,8 @@ from engine.binding.tensor import is_tensor, unpack
 from engine.core.context import DEFAULT_MAX_BYTES, RunContext, activate
 from engine.core.errors import Refused, is_torch_error
 from engine.interpreter.defaults import BY_NAME
-from engine.interpreter.evaluator import CATCHABLE, Evaluator, Statement, parse
+from engine.interpreter.evaluator import Evaluator
+from engine.interpreter.statements import CATCHABLE, Statement, parse
 from engine.rng import generator as G
 
 

@@ -1,0 +1,236 @@
+"""Statements as tidx takes them: parsed with ``ast`` and checked against the allow-list
+before any of them runs.
+
+:func:`parse` turns text into :class:`Statement` objects, refusing (one clear line,
+:class:`~engine.core.errors.Refused`) any syntax outside what the evaluator runs, any name
+that is neither a default, a builtin tidx provides, nor bound by an earlier statement, and
+any attribute or name with a leading underscore.  The evaluator
+(:mod:`engine.interpreter.evaluator`) runs what comes out.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.core.errors import Refused
+from engine.interpreter import builtins
+from engine.interpreter.defaults import BY_NAME
+
+#: Names a statement cannot rebind: the two modules and the builtins.
+RESERVED = ("torch", "pypto") + builtins.NAMES
+#: Statements longer than this are refused (a file of lessons is far smaller).
+MAX_SOURCE = 100_000
+
+@dataclass
+class Statement:
+    """One parsed statement, its source text and what running it gave."""
+
+    source: str
+    node: ast.stmt
+    comment: str | None = None  # the comment lines just above it in a file (its narrative)
+    #: ``try: <stmt> except <Error> as e: print(e)`` in a lesson: the error classes that are
+    #: caught (the run goes on), and the name the handler prints (None for ``pass``)
+    catches: tuple[str, ...] = ()
+    prints: str | None = None
+    value: Any = None
+    printed: list[str] = field(default_factory=list)
+    assigned: list[str] = field(default_factory=list)  # names bound or written into
+    bound: list[str] = field(default_factory=list)     # of those, the ones bound (x = ...)
+
+
+def parse(text: str) -> list[Statement]:
+    """Parse statements; refuse anything outside the allow-list before running any."""
+    if len(text) > MAX_SOURCE:
+        raise Refused(f"statements are {len(text)} characters long; tidx takes at most "
+                      f"{MAX_SOURCE}")
+    try:
+        tree = ast.parse(text, mode="exec")
+    except SyntaxError as exc:
+        where = f" (line {exc.lineno}, column {exc.offset})" if exc.lineno else ""
+        raise Refused(f"syntax error: {exc.msg}{where}") from None
+    out = []
+    known = set(BY_NAME) | set(RESERVED)
+    lines = text.splitlines()
+    segments = io.StringIO(text, newline="").readlines()  # as ast.get_source_segment splits
+    for node in tree.body:
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and \
+                isinstance(node.value.value, str):
+            continue  # a docstring: narrative for the reader, nothing to run
+        catches, prints = (), None
+        if isinstance(node, ast.Try):
+            catches, prints = _check_try(node)
+            comment = _comment_above(lines, node.lineno)
+            node = node.body[0]
+        else:
+            comment = None
+        _check_statement(node)
+        if isinstance(node, ast.Import):
+            continue  # `import torch`: the engine is already the torch namespace
+        _check_names(node, known)
+        source = _source_segment(segments, node) or ast.unparse(node)
+        out.append(Statement(source, node, comment or _comment_above(lines, node.lineno),
+                             catches=catches, prints=prints))
+    if not out:
+        raise Refused("no statement to run")
+    return out
+
+
+def _source_segment(lines: list[str], node: ast.stmt) -> str:
+    """``ast.get_source_segment(text, node)`` from ``text``'s lines split once: the ast
+    function splits the whole text again at every call, which made parsing N statements
+    cost N times the text (quadratic; 624 statements took 13 s).  ``lines`` keep their
+    ends (``io.StringIO(text, newline="").readlines()``, which splits where ast does);
+    columns are UTF-8 byte offsets, as ast gives them.
+
+    >>> text = "a = 1; b = [1,\\n     2]"
+    >>> _source_segment(io.StringIO(text, newline="").readlines(), ast.parse(text).body[1])
+    'b = [1,\\n     2]'
+    """
+    first, last = node.lineno - 1, node.end_lineno - 1
+    if first == last:
+        return lines[first].encode()[node.col_offset:node.end_col_offset].decode()
+    return "".join([lines[first].encode()[node.col_offset:].decode(), *lines[first + 1:last],
+                    lines[last].encode()[:node.end_col_offset].decode()])
+
+
+def _comment_above(lines: list[str], lineno: int) -> str | None:
+    """The run of ``#`` comment lines directly above line ``lineno`` (1-based).
+
+    >>> _comment_above(["# select twice", "t[1, 2] = 3"], 2)
+    'select twice'
+    """
+    found: list[str] = []
+    i = lineno - 2
+    while i >= 0 and lines[i].strip().startswith("#"):
+        found.append(lines[i].strip().lstrip("#").strip())
+        i -= 1
+    return " ".join(reversed(found)) or None
+
+
+_ALLOWED_EXPR = (ast.Constant, ast.Name, ast.List, ast.Tuple, ast.Slice, ast.Subscript,
+                 ast.Call, ast.Attribute, ast.UnaryOp, ast.BinOp, ast.keyword, ast.Load,
+                 ast.Store, ast.USub, ast.UAdd, ast.Not, ast.Add, ast.Sub, ast.Mult, ast.Div,
+                 ast.FloorDiv, ast.Mod, ast.Pow, ast.Compare, ast.Gt, ast.GtE, ast.Lt,
+                 ast.LtE, ast.Eq, ast.NotEq, ast.BitAnd, ast.BitOr, ast.Invert, ast.Starred)
+
+
+def _check_statement(node: ast.stmt) -> None:
+    if isinstance(node, ast.Import):
+        if [(a.name, a.asname) for a in node.names] not in (
+                [("torch", None)], [("torch", "torch")], [("pypto", None)]):
+            raise Refused(f"line {node.lineno}: only `import torch` and `import pypto` are "
+                          "allowed")
+        return
+    if isinstance(node, ast.Expr):
+        _check_expr(node.value)
+        return
+    if isinstance(node, ast.Assign):
+        for target in node.targets:
+            if not isinstance(target, (ast.Name, ast.Subscript)):
+                raise Refused(f"line {node.lineno}: assign to a name or a subscript "
+                              f"(got {type(target).__name__.lower()})")
+            _check_expr(target)
+        _check_expr(node.value)
+        return
+    if isinstance(node, ast.Pass):
+        return
+    raise Refused(f"line {node.lineno}: {_describe(node)} is not supported; tidx runs "
+                  "expressions, assignments and `import torch`")
+
+
+#: The error classes a lesson's ``except`` may name (the ones PyTorch raises).
+CATCHABLE: dict[str, type[BaseException]] = {
+    cls.__name__: cls for cls in (IndexError, RuntimeError, TypeError, ValueError,
+                                  NotImplementedError, AssertionError, Exception)}
+
+
+def _check_try(node: ast.Try) -> tuple[tuple[str, ...], str | None]:
+    """The one try/except form lessons may use to show an error and go on:
+
+        try:
+            t[5]
+        except IndexError as e:
+            print(e)
+    """
+    where = f"line {node.lineno}"
+    if len(node.body) != 1 or node.orelse or node.finalbody or len(node.handlers) != 1:
+        raise Refused(f"{where}: try takes one statement and one `except Error as e: print(e)`")
+    handler = node.handlers[0]
+    kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    names = []
+    for kind in kinds:
+        if not isinstance(kind, ast.Name) or kind.id not in CATCHABLE:
+            raise Refused(f"{where}: except names one of {', '.join(CATCHABLE)}")
+        names.append(kind.id)
+    body = handler.body
+    if len(body) == 1 and isinstance(body[0], ast.Pass):
+        return tuple(names), None
+    ok = (len(body) == 1 and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Call)
+          and isinstance(body[0].value.func, ast.Name) and body[0].value.func.id == "print"
+          and len(body[0].value.args) == 1 and not body[0].value.keywords
+          and isinstance(body[0].value.args[0], ast.Name)
+          and body[0].value.args[0].id == handler.name)
+    if not ok:
+        raise Refused(f"{where}: the except block may only `print({handler.name or 'e'})` "
+                      "or `pass`")
+    return tuple(names), handler.name
+
+
+def _check_names(node: ast.stmt, known: set[str]) -> None:
+    """Every name read must be a default, ``torch``, a builtin we provide, or assigned by
+    an earlier statement; checked before anything runs."""
+    reads = node.value if isinstance(node, (ast.Expr, ast.Assign)) else None
+    targets = node.targets if isinstance(node, ast.Assign) else []
+    for tree in ([reads] if reads is not None else []) + [
+            t.value for t in targets if isinstance(t, ast.Subscript)] + [
+            t.slice for t in targets if isinstance(t, ast.Subscript)]:
+        for sub in ast.walk(tree):
+            if isinstance(sub, ast.Name) and sub.id not in known:
+                raise Refused(f"line {sub.lineno}: name '{sub.id}' is not defined (default "
+                              f"names: {', '.join(sorted(BY_NAME))})")
+    for t in targets:
+        if isinstance(t, ast.Name):
+            if t.id in RESERVED:
+                raise Refused(f"line {t.lineno}: cannot rebind the name '{t.id}'")
+            known.add(t.id)
+
+
+def _describe(node: ast.AST) -> str:
+    names = {ast.For: "a for loop", ast.While: "a while loop", ast.FunctionDef: "def",
+             ast.Lambda: "lambda", ast.ImportFrom: "from-import", ast.With: "with",
+             ast.ListComp: "a comprehension", ast.GeneratorExp: "a generator expression",
+             ast.DictComp: "a comprehension", ast.SetComp: "a comprehension",
+             ast.AugAssign: "augmented assignment", ast.ClassDef: "class",
+             ast.Dict: "a dict literal", ast.JoinedStr: "an f-string", ast.If: "if",
+             ast.IfExp: "a conditional expression", ast.Starred: "* unpacking",
+             ast.Compare: "a comparison", ast.BoolOp: "and/or", ast.NamedExpr: ":=",
+             ast.Await: "await", ast.Yield: "yield", ast.Set: "a set literal",
+             ast.Delete: "del", ast.Global: "global", ast.Try: "try", ast.Raise: "raise"}
+    return names.get(type(node), type(node).__name__)
+
+
+def _check_expr(node: ast.AST) -> None:
+    for sub in ast.walk(node):
+        if not isinstance(sub, _ALLOWED_EXPR):
+            raise Refused(f"line {getattr(sub, 'lineno', node.lineno)}: {_describe(sub)} is "
+                          "not supported")
+        if isinstance(sub, ast.Attribute) and sub.attr.startswith("_"):
+            raise Refused(f"line {sub.lineno}: attribute '{sub.attr}' is not available")
+        if isinstance(sub, ast.Name) and sub.id.startswith("__"):
+            raise Refused(f"line {sub.lineno}: name '{sub.id}' is not available")
+        if isinstance(sub, ast.Constant) and not isinstance(
+                sub.value, (int, float, bool, str, type(None), type(Ellipsis))):
+            raise Refused(f"line {sub.lineno}: {type(sub.value).__name__} literals are not "
+                          "supported")
+        if isinstance(sub, ast.keyword) and sub.arg is None:
+            raise Refused(f"line {sub.lineno}: ** unpacking is not supported")
+
+
+def root_name(node: ast.expr) -> str | None:
+    """The name a subscript target writes into: ``t`` for ``t[1:][0] = 2``."""
+    while isinstance(node, (ast.Subscript, ast.Attribute, ast.Call)):
+        node = node.func if isinstance(node, ast.Call) else node.value
+    return node.id if isinstance(node, ast.Name) else None
