@@ -147,12 +147,26 @@ _PROPERTIES: dict[str, tuple[str, Callable[[Tensor], Any]]] = {
     "is_meta": ("is_meta()", lambda t: t._impl.is_meta),
     "ndim": ("dim()", lambda t: t._impl.dim()),
     "requires_grad": ("requires_grad()", lambda t: t._impl.requires_grad),
+    "itemsize": ("itemsize()", lambda t: t._impl.dtype.itemsize),
+    # python_variable.cpp THPVariable_get_nbytes: numel() * itemsize(), whatever the
+    # strides (an expanded tensor counts every element it shows)
+    "nbytes": ("numel() * itemsize()", lambda t: t._impl.numel() * t._impl.dtype.itemsize),
+    # THPVariable_get_real / get_imag call at::real / at::imag (complex_parts.py)
+    "real": ("", lambda t: wrap(call("aten::real", unpack(t)))),
+    "imag": ("", lambda t: wrap(call("aten::imag", unpack(t)))),
 }
+
+
+#: Facts whose step says more than where the value was read.
+_FACT_NOTES = {"data_ptr": "binding.data_ptr"}
 
 
 def _fact(name: str, reads: str, read: Callable[[Tensor], Any]) -> Callable[..., Any]:
     def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
         check_noarg_method(name, args, kwargs)
+        if name in _FACT_NOTES:
+            return _traced(f"Tensor.{name}", f"THPVariable_{name}", METHODS_CPP,
+                           lambda: read(self), note=_FACT_NOTES[name])
         return _traced(f"Tensor.{name}", f"THPVariable_{name}", METHODS_CPP,
                        lambda: read(self), reads=reads)
     method.__name__ = name
@@ -161,8 +175,10 @@ def _fact(name: str, reads: str, read: Callable[[Tensor], Any]) -> Callable[...,
 
 def _getter(name: str, reads: str, read: Callable[[Tensor], Any]) -> Callable[[Tensor], Any]:
     def get(self: Tensor) -> Any:
+        # a getter that calls an operator says nothing of reading the TensorImpl
         return _traced(f"Tensor.{name}", f"THPVariable_get_{name}", GETTERS_CPP,
-                       lambda: read(self), reads=reads)
+                       lambda: read(self), reads=reads or None,
+                       note="binding.readsTensorImpl" if reads else "binding.getter.op")
     get.__name__ = name
     return get
 

@@ -100,13 +100,24 @@ class UntypedStorage:
         self._storage = storage
 
     def nbytes(self) -> int:
-        return self._storage.nbytes
+        return self._fact("nbytes", self._storage.nbytes)
 
     def data_ptr(self) -> int:
-        return self._storage.data_ptr()
+        return self._fact("data_ptr", self._storage.data_ptr())
 
     def size(self) -> int:
-        return self._storage.nbytes
+        return self._fact("size", self._storage.nbytes)
+
+    def _fact(self, name: str, value: int) -> int:
+        """A StorageImpl field read by torch/csrc/StorageMethods.cpp (no aten operator)."""
+        with span(f"UntypedStorage.{name}", "python", source="torch/storage.py") as py:
+            with span(f"THPStorage_{'nbytes' if name == 'size' else name}", "binding",
+                      source="torch/csrc/StorageMethods.cpp",
+                      note=("binding.storage.data_ptr" if name == "data_ptr"
+                            else "binding.storage.nbytes")) as b:
+                b.set_result(value)
+            py.set_result(value)
+        return value
 
     @property
     def device(self) -> device:

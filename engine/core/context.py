@@ -31,11 +31,18 @@ DEFAULT_MAX_BYTES = 1 << 30
 
 T = TypeVar("T")
 
+#: Where the simulated CPU heap starts (data_ptr() of a run's first storage), how
+#: addresses are aligned (c10::alloc_cpu's gAlignment) and the gap a malloc'd block keeps.
+SIMULATED_HEAP = 0x5600_0000_0040
+ALIGNMENT = 64
+MALLOC_HEADER = 16
+
 
 class RunContext:
     """Everything a run may change: read with :func:`current`, never stored in a global."""
 
-    __slots__ = ("max_bytes", "default_dtype", "below_autograd", "_serial", "_locals")
+    __slots__ = ("max_bytes", "default_dtype", "below_autograd", "_serial", "_locals",
+                 "_next_address")
 
     def __init__(self, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
         #: allocations above this many bytes are refused before they happen
@@ -46,6 +53,18 @@ class RunContext:
         self.below_autograd = False
         self._serial = 0
         self._locals: dict[type, object] = {}
+        self._next_address = SIMULATED_HEAP
+
+    def next_address(self, nbytes: int) -> int:
+        """A simulated address for ``nbytes`` of new CPU memory: what ``data_ptr()``
+        answers.  Real addresses change from run to run; these are the same in every run
+        of the same statements, 64-byte aligned as c10's alloc_cpu is, and distinct while
+        a run lasts (a bump allocator: memory is never reused, so two storages alive
+        together never overlap)."""
+        address = self._next_address
+        self._next_address = -(-(address + max(int(nbytes), 1) + MALLOC_HEADER)
+                               // ALIGNMENT) * ALIGNMENT
+        return address
 
     def next_serial(self) -> int:
         """A fresh identity for a tensor or storage made in this run (trace labels)."""

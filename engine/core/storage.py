@@ -14,7 +14,8 @@ from engine.core.context import current
 class Storage:
     """A StorageImpl: a byte count, a device and (on CPU) the bytes themselves."""
 
-    __slots__ = ("nbytes", "device", "data", "serial", "initialised", "__weakref__")
+    __slots__ = ("nbytes", "device", "data", "serial", "initialised", "address",
+                 "__weakref__")
 
     def __init__(self, nbytes: int, device: str = "cpu", data: np.ndarray | None = None) -> None:
         assert data is not None or device == "meta", "a CPU storage needs its bytes"
@@ -23,15 +24,18 @@ class Storage:
         #: False until a kernel writes: a fresh allocation holds whatever bytes were there
         self.initialised = self.nbytes == 0
         self.data = data
-        self.serial = current().next_serial()
+        ctx = current()
+        self.serial = ctx.next_serial()
+        #: the simulated address data_ptr() shows (0: meta or no bytes, as nullptr)
+        self.address = ctx.next_address(self.nbytes) if data is not None and self.nbytes \
+            else 0
 
     def __tidx_summary__(self, max_values: int) -> dict:
         return {"kind": "storage", "storage_serial": self.serial, "nbytes": self.nbytes,
                 "device": self.device}
 
     def data_ptr(self) -> int:
-        """The address of the first byte: 0 for meta storages and for empty ones
-        (c10::alloc_cpu returns nullptr for 0 bytes)."""
-        if self.data is None or self.nbytes == 0:
-            return 0
-        return int(self.data.ctypes.data)
+        """The address of the first byte, simulated (:meth:`RunContext.next_address`): the
+        same in every run, a view's is its base's plus its offset in bytes.  0 for meta
+        storages and for empty ones (c10::alloc_cpu returns nullptr for 0 bytes)."""
+        return self.address

@@ -61,7 +61,8 @@ def _allocate(nbytes: int, device: str) -> Storage:
                   note=lambda: Note("memory.posix_memalign", nbytes=nbytes, alignment=ALIGNMENT),
                   nbytes=nbytes, alignment=ALIGNMENT) as s:
             storage = new_storage(nbytes, "cpu")
-            s.set(aligned=lambda: storage.data_ptr() % ALIGNMENT == 0)
+            # the numpy buffer's real alignment (data_ptr() shows a simulated address)
+            s.set(aligned=lambda: int(storage.data.ctypes.data) % ALIGNMENT == 0)
     with span("StorageImpl", "memory", source=STORAGE,
               note="memory.StorageImpl",
               nbytes=nbytes, resizable=True) as s:

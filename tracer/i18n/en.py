@@ -59,6 +59,19 @@ TEXT: dict[str, str] = {
         "PythonArgParser matches the arguments against the signatures, builds "
         "TensorOptions (dtype, layout strided, device, pin_memory) and calls the aten "
         "operator",
+    "binding.data_ptr":
+        "the storage's data pointer plus storage_offset() x element_size(): a view's "
+        "data_ptr() is its base's moved by its offset in bytes. tidx's addresses are "
+        "simulated (the same in every run); torch shows the process's real ones",
+    "binding.storage.data_ptr":
+        "the address of the storage's first byte, shared by every view of it "
+        "(simulated by tidx, the same in every run; torch shows the real one)",
+    "binding.storage.nbytes":
+        "the byte count the StorageImpl holds (no aten operator runs)",
+    "binding.getter.op":
+        "a Python attribute whose C++ getter calls an aten operator",
+    "real.self":
+        "not a complex tensor: real is the tensor itself (no view is made)",
     "binding.readsTensorImpl":
         "no aten operator runs: the binding reads {reads} straight off the TensorImpl",
     "python.len":

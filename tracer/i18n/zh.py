@@ -52,6 +52,17 @@ TEXT: dict[str, str] = {
     "binding.PythonArgParser":
         "PythonArgParser 把参数与各个签名逐一匹配,构造 TensorOptions(dtype、layout strided、"
         "device、pin_memory),然后调用 aten 算子",
+    "binding.data_ptr":
+        "存储的数据指针加上 storage_offset() x element_size():视图的 data_ptr() 是其基张量的"
+        "地址移动其偏移的字节数。tidx 的地址是模拟的(每次运行都相同);torch 显示进程中真实的地址",
+    "binding.storage.data_ptr":
+        "存储第一个字节的地址,它的所有视图共享(tidx 模拟,每次运行都相同;torch 显示真实地址)",
+    "binding.storage.nbytes":
+        "StorageImpl 保存的字节数(不运行任何 aten 算子)",
+    "binding.getter.op":
+        "一个 Python 属性,它的 C++ getter 调用一个 aten 算子",
+    "real.self":
+        "不是复数张量:real 就是张量本身(不创建视图)",
     "binding.readsTensorImpl":
         "不运行任何 aten 算子:绑定直接从 TensorImpl 读取 {reads}",
     "python.len":
