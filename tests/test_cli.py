@@ -62,7 +62,7 @@ def test_pytorch_error_exits_1_and_shows_the_step_that_raised():
     "getattr(t, 'shape')",
     "import os",
     "from os import system",
-    "[i for i in t]",
+    "[i for i in t for j in t]", "{i: i for i in t}",
     "lambda: 1",
     "torch.empty(10**12)",
     "2**10**10",

@@ -60,7 +60,8 @@ import oracle  # noqa: E402
 from parser_oracle import normalise  # noqa: E402
 from conftest import cli_run, examples, require_dot, require_torch  # noqa: E402
 from engine.core.errors import Refused  # noqa: E402
-from engine.interpreter import evaluator as E  # noqa: E402
+from engine.interpreter import statements as E  # noqa: E402
+from engine.interpreter.evaluator import Namespace  # noqa: E402
 from engine.interpreter.defaults import DEFAULTS  # noqa: E402
 from engine.interpreter.session import Session  # noqa: E402
 from program_grammar import DEFAULT_TENSORS, Program, programs  # noqa: E402
@@ -274,7 +275,7 @@ def normal(v: Any) -> Any:
         return (kind, str(v), repr(v))
     if kind == "UntypedStorage":
         return ("storage", v.nbytes())
-    if isinstance(v, E.Namespace):
+    if isinstance(v, Namespace):
         return ("module",)
     if callable(v):
         return ("callable", getattr(v, "__name__", "?"))

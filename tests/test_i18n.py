@@ -43,7 +43,7 @@ SEED_STATEMENTS = [
 #: More statements, so every note the engine can write is reached at least once.
 MORE_STATEMENTS = [
     "p = t[1].data_ptr()", "p = t.untyped_storage().data_ptr()", "n = t.untyped_storage().nbytes()",
-    "y = t.real",
+    "y = t.real", "a, b, c = t",
     "y = t.t().contiguous()", "y = t.unsqueeze(0)", "y = t.expand(2, 3, 3)", "y = t.view(9)",
     "y = t.t().reshape(9)", "y = t.t().reshape(3, 3)", "y = t[:, 0:1].reshape(3)",
     "y = torch.full((2,), 7.5)", "y = torch.eye(2, 3)", "y = torch.randint(0, 10, (4,))",

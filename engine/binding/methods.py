@@ -128,6 +128,17 @@ def __len__(self: Tensor) -> int:
                    note="python.len")
 
 
+def __iter__(self: Tensor) -> Any:
+    """torch/_tensor.py's ``__iter__``: Python code; a 0-d tensor has nothing to iterate,
+    otherwise ``iter(self.unbind(0))`` — ``a, b = t`` and ``for row in t`` take views."""
+    with recorder.span("Tensor.__iter__", "python", source=TENSOR_PY, note="python.iter") as py:
+        if not self._impl.view.sizes:
+            raise torch_error(TypeError, "iteration over a 0-d tensor")
+        rows = self.unbind(0)
+        py.set_result(rows)
+    return iter(rows)
+
+
 #: METH_NOARGS methods that read the TensorImpl: name -> (the field read, the reader).
 _FACTS: dict[str, tuple[str, Callable[[Tensor], Any]]] = {
     "dim": ("dim()", lambda t: t._impl.dim()),
@@ -425,7 +436,7 @@ def install(cls: type) -> frozenset[str]:
     cls.requires_grad = property(cls.requires_grad.fget, _set_requires_grad)
     cls.__int__ = _traced_item("__int__", "THPVariable_integral_scalar")
     cls.__float__ = _traced_item("__float__", "THPVariable_float_scalar")
-    for fn in (__len__, __bool__, __index__, __repr__, __getitem__, __setitem__):
+    for fn in (__len__, __iter__, __bool__, __index__, __repr__, __getitem__, __setitem__):
         setattr(cls, fn.__name__, fn)
     cls.__str__ = __repr__
     cls.__invert__ = _noarg("__invert__", _invert)

@@ -44,7 +44,7 @@ def _check_long(obj: Any) -> bool:
 
 def _is_sequence(obj: Any) -> bool:
     """PySequence_Check for the values tidx's evaluator can produce (a string is one)."""
-    return isinstance(obj, (list, tuple, str))
+    return isinstance(obj, (list, tuple, str, range))
 
 
 #: c10::SymInt::min_representable_int(): below it, an int is a tag for a symbolic value.

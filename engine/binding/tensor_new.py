@@ -28,8 +28,9 @@ MAX_DIMS = 128
 
 
 def _is_sequence(obj: Any) -> bool:
-    """PySequence_Check for the values a statement holds: lists, tuples and strings."""
-    return isinstance(obj, (list, tuple, str))
+    """PySequence_Check for the values a statement holds: lists, tuples, ranges and
+    strings."""
+    return isinstance(obj, (list, tuple, range, str))
 
 
 def compute_sizes(data: Any) -> tuple[int, ...]:
@@ -58,7 +59,7 @@ def infer_scalar_type(obj: Any) -> D.dtype:
         return D.int64
     if isinstance(obj, str):
         raise torch_error(TypeError, f"new(): invalid data type '{tp_name(obj)}'")
-    if isinstance(obj, (list, tuple)):
+    if isinstance(obj, (list, tuple, range)):
         if not obj:
             return current().default_dtype
         result = infer_scalar_type(obj[0])

@@ -1,5 +1,5 @@
 """Python's builtins as statements may call them: ``print``, ``len``, ``int``, ``float``,
-``bool``.
+``bool``, ``abs``, ``range``, ``list``, ``tuple``.
 
 They take the values a statement can hold (the session's tensors, numbers, strings,
 None, lists, tuples, ``torch.Size``, dtypes) and answer as Python does.  A tensor
@@ -16,7 +16,9 @@ from typing import Any, Callable
 from engine.core.errors import Refused, as_torch_error, torch_error, tp_name
 
 #: The names statements may call without ``torch.``; none of them can be rebound.
-NAMES = ("print", "len", "int", "float", "bool")
+NAMES = ("print", "len", "int", "float", "bool", "abs", "range", "list", "tuple")
+#: The longest list ``list(...)``/``tuple(...)`` builds (index lists are short).
+MAX_ITEMS = 10_000
 
 
 def _no_keywords(name: str, kwargs: dict[str, Any]) -> None:
@@ -94,7 +96,61 @@ def make(tensor: type, size: type, on_print: Callable[[str], None]) -> dict[str,
         _at_most_one("bool", args)
         return bool(args[0]) if args else False   # a tensor: Tensor.__bool__, is_nonzero
 
-    fns = {"print": print_, "len": len_, "int": int_, "float": float_, "bool": bool_}
+    def abs_(*args: Any, **kwargs: Any) -> Any:
+        if kwargs:
+            raise torch_error(TypeError, "abs() takes no keyword arguments")
+        if len(args) != 1:
+            raise torch_error(TypeError, f"abs() takes exactly one argument ({len(args)} "
+                                         f"given)")
+        x = args[0]
+        if isinstance(x, tensor):
+            if not hasattr(type(x), "__abs__"):
+                raise Refused("abs() of a tensor (Tensor.__abs__) is not supported yet")
+            return abs(x)               # Tensor.__abs__: torch.abs, traced
+        if isinstance(x, numbers):
+            return abs(x)
+        raise torch_error(TypeError, f"bad operand type for abs(): '{tp_name(x)}'")
+
+    def range_(*args: Any, **kwargs: Any) -> range:
+        if kwargs:
+            raise torch_error(TypeError, "range() takes no keyword arguments")
+        if not 1 <= len(args) <= 3:
+            raise torch_error(TypeError, f"range expected at {'least 1' if not args else 'most 3'}"
+                                         f" argument{'s' if args else ''}, got {len(args)}")
+        ints = []
+        for a in args:
+            if isinstance(a, tensor):
+                ints.append(a.__index__())   # Tensor.__index__: one integer element
+            elif isinstance(a, int):
+                ints.append(a)
+            else:
+                raise torch_error(TypeError, f"'{tp_name(a)}' object cannot be interpreted as "
+                                             f"an integer")
+        try:
+            return range(*ints)
+        except ValueError as exc:            # range(0, 5, 0)
+            raise torch_error(ValueError, str(exc)) from None
+
+    def sequence(cls: type) -> Callable[..., Any]:
+        """list() and tuple(): a tensor's rows through its own __iter__ (unbind, traced)."""
+        def build(*args: Any, **kwargs: Any) -> Any:
+            _no_keywords(cls.__name__, kwargs)
+            if len(args) > 1:
+                raise torch_error(TypeError, f"{cls.__name__} expected at most 1 argument, "
+                                             f"got {len(args)}")
+            if not args:
+                return cls()
+            x = args[0]
+            if isinstance(x, (tensor, list, tuple, range, size, str)):
+                if len(x) > MAX_ITEMS if not isinstance(x, tensor) or x.dim() else False:
+                    raise Refused(f"a {cls.__name__} of {len(x)} items is longer than tidx "
+                                  f"builds ({MAX_ITEMS})")
+                return cls(x)
+            raise torch_error(TypeError, f"'{tp_name(x)}' object is not iterable")
+        return build
+
+    fns = {"print": print_, "len": len_, "int": int_, "float": float_, "bool": bool_,
+           "abs": abs_, "range": range_, "list": sequence(list), "tuple": sequence(tuple)}
     for name, fn in fns.items():
         fn.__name__ = fn.__qualname__ = name
     assert tuple(fns) == NAMES

@@ -1,13 +1,16 @@
 """Run PyTorch-syntax statements on the engine: parsed with ``ast``, never ``eval``.
 
-The evaluator walks the syntax tree itself over an allow-list: names, number,
-bool, None, Ellipsis and string literals, lists, tuples, slices, subscripts and
-subscript assignment, calls of known ``torch.*`` functions and tensor methods
-(with keyword arguments), a few operators on Python numbers, ``import torch``
-and the builtins of :mod:`engine.interpreter.builtins` (``print``, ``len``, ``int``,
-``float``, ``bool``).  Everything else is refused with one clear line
-(:class:`~engine.core.errors.Refused`), before any of the statement runs.  Attribute
-access resolves only through the tables below: no dunder, no ``getattr`` on
+The evaluator walks the syntax tree itself over an allow-list
+(:mod:`engine.interpreter.statements` checks it before anything runs): names, number,
+bool, None, Ellipsis and string literals, lists, tuples, slices, subscripts, assignment
+to names and subscripts and tuple unpacking (``a, *rest = t``: a tensor unpacks through
+its own ``__iter__``, i.e. ``unbind``), augmented assignment (``t += 1`` is the tensor's
+``__iadd__``, in place, as in Python), calls of known ``torch.*`` functions and tensor
+methods (with keyword arguments), Python's operators (a tensor answers through its own
+special methods), ``is``/``in``, ``and``/``or``, one-``for`` list comprehensions for
+index lists, ``import torch`` and the builtins of :mod:`engine.interpreter.builtins`.
+Everything else is refused with one clear line (:class:`~engine.core.errors.Refused`).
+Attribute access resolves only through the tables below: no dunder, no ``getattr`` on
 user-chosen names, no other builtins.
 """
 
@@ -16,7 +19,7 @@ from __future__ import annotations
 import ast
 import math
 import operator
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 from tracer import recorder
 
@@ -102,6 +105,8 @@ class Evaluator:
         self.names: dict[str, Any] = {}
         self.defaults_used: list[str] = []
         self._printed: list[str] | None = None
+        #: the names of the comprehensions being evaluated, innermost last
+        self._scopes: list[dict[str, Any]] = []
 
         def on_print(text: str) -> None:
             if self._printed is not None:
@@ -113,6 +118,9 @@ class Evaluator:
 
     # -- names -----------------------------------------------------------------------
     def lookup(self, name: str) -> Any:
+        for scope in reversed(self._scopes):     # a comprehension's own names first
+            if name in scope:
+                return scope[name]
         if name in self.names:
             return self.names[name]
         if name == "torch":
@@ -143,27 +151,117 @@ class Evaluator:
             if isinstance(node, ast.Expr):
                 st.value = self.eval_expr(node.value)
                 return
+            if isinstance(node, ast.AugAssign):
+                self.augmented(node, st)
+                return
             assert isinstance(node, ast.Assign)
             value = self.eval_expr(node.value)
             for target in node.targets:
-                if isinstance(target, ast.Name):
-                    if target.id == "torch":
-                        raise Refused("cannot rebind the name 'torch'")
-                    self.names[target.id] = value
-                    st.assigned.append(target.id)
-                    st.bound.append(target.id)
-                else:
-                    self.assign_subscript(target, value)
-                    root = root_name(target)
-                    if root is not None:
-                        st.assigned.append(root)
-            st.value = value if any(isinstance(t, ast.Name) for t in node.targets) else None
+                self.assign(target, value, st)
+            st.value = value if any(not isinstance(t, ast.Subscript)
+                                    for t in node.targets) else None
         finally:
             self._printed = None
 
+    def assign(self, target: ast.expr, value: Any, st: Statement) -> None:
+        """``x = v``, ``t[i] = v``, and unpacking ``a, *rest = v`` into those."""
+        if isinstance(target, ast.Name):
+            if target.id == "torch":
+                raise Refused("cannot rebind the name 'torch'")
+            self.names[target.id] = value
+            st.assigned.append(target.id)
+            st.bound.append(target.id)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            for element, item in zip(target.elts, self.unpack(value, target.elts)):
+                self.assign(element.value if isinstance(element, ast.Starred) else element,
+                            item, st)
+        else:
+            self.assign_subscript(target, value)
+            root = root_name(target)
+            if root is not None:
+                st.assigned.append(root)
+
+    def unpack(self, value: Any, targets: list[ast.expr]) -> list[Any]:
+        """Python's UNPACK_SEQUENCE / UNPACK_EX, with its errors: a tensor unpacks through
+        its own ``__iter__`` (``t.unbind(0)``, traced), a starred target takes a list."""
+        items = self.iterate(value, "cannot unpack non-iterable {} object")
+        star = next((i for i, t in enumerate(targets) if isinstance(t, ast.Starred)), None)
+        n = len(targets)
+        if star is None:
+            if len(items) < n:
+                raise torch_error(ValueError, f"not enough values to unpack (expected {n}, "
+                                              f"got {len(items)})")
+            if len(items) > n:
+                raise torch_error(ValueError, f"too many values to unpack (expected {n})")
+            return items
+        if len(items) < n - 1:
+            raise torch_error(ValueError, f"not enough values to unpack (expected at least "
+                                          f"{n - 1}, got {len(items)})")
+        tail = n - 1 - star
+        return items[:star] + [items[star:len(items) - tail]] + items[len(items) - tail:]
+
+    def iterate(self, value: Any, not_iterable: str) -> list[Any]:
+        """The items Python's ``iter(value)`` gives, for the values a statement holds."""
+        if isinstance(value, self.torch.tensor):
+            return list(iter(value))
+        if isinstance(value, (list, tuple, str, range, self.torch.size)):
+            if len(value) > MAX_SEQUENCE:
+                raise Refused(f"iterating over {len(value)} items is more than tidx does "
+                              f"({MAX_SEQUENCE})")
+            return list(value)
+        raise torch_error(TypeError, not_iterable.format(tp_name(value)))
+
+    def augmented(self, node: ast.AugAssign, st: Statement) -> None:
+        """``x += v`` and ``t[i] += v`` in Python's order: read the target (``t[i]`` is a
+        getitem), evaluate ``v``, combine in place (``Tensor.__iadd__`` is ``add_``), then
+        store back (a setitem for a subscript, as Python does: torch copies the view into
+        itself)."""
+        op = type(node.op).__name__
+        target = node.target
+        if isinstance(target, ast.Name):
+            current = self.lookup(target.id)
+            result = self.inplace(op, current, self.eval_expr(node.value))
+            self.names[target.id] = result
+            st.assigned.append(target.id)
+            st.bound.append(target.id)
+            st.value = result
+            return
+        assert isinstance(target, ast.Subscript)
+        obj, index = self.eval_expr(target.value), self.eval_expr(target.slice)
+        current = self.subscript(obj, index)
+        result = self.inplace(op, current, self.eval_expr(node.value))
+        self.store_subscript(obj, index, result)
+        root = root_name(target)
+        if root is not None:
+            st.assigned.append(root)
+
+    def inplace(self, op: str, left: Any, right: Any) -> Any:
+        """Python's in-place operator: a tensor's own ``__iadd__`` (in place, as torch's);
+        for numbers and tuples a new value; a list is extended in place."""
+        spec = OPERATORS[op]
+        if isinstance(left, self.torch.tensor):
+            if not hasattr(type(left), spec.inplace):
+                raise Refused(f"tensor operator {spec.symbol}= (Tensor.{spec.inplace}) is "
+                              "not supported yet")
+            return self._call_operator(getattr(operator, spec.inplace_fn), left, right, op)
+        if isinstance(left, list) and op in ("Add", "Mult"):
+            grown = _sequence_op(op, left, right if op == "Mult" or isinstance(
+                right, list) else list(self.iterate(right, "'{}' object is not iterable")),
+                self.torch.size)
+            left[:] = grown             # list.__iadd__ / __imul__: the same list, longer
+            return left
+        return self.binop(op, left, right, augmented=True)
     def assign_subscript(self, target: ast.Subscript, value: Any) -> None:
         obj = self.eval_expr(target.value)
         index = self.eval_expr(target.slice)
+        self.store_subscript(obj, index, value)
+
+    def store_subscript(self, obj: Any, index: Any, value: Any) -> None:
+        if isinstance(obj, list) and isinstance(index, int) and not isinstance(index, bool):
+            if not -len(obj) <= index < len(obj):   # an index list, edited in place
+                raise torch_error(IndexError, "list assignment index out of range")
+            obj[index] = value
+            return
         if not isinstance(obj, self.torch.tensor):
             raise Refused(f"only tensors support item assignment here (got "
                           f"{self.type_name(obj)})")
@@ -206,8 +304,9 @@ class Evaluator:
         return slice(part(node.lower), part(node.upper), part(node.step))
 
     def _e_Subscript(self, node: ast.Subscript) -> Any:
-        obj = self.eval_expr(node.value)
-        index = self.eval_expr(node.slice)
+        return self.subscript(self.eval_expr(node.value), self.eval_expr(node.slice))
+
+    def subscript(self, obj: Any, index: Any) -> Any:
         if isinstance(obj, (self.torch.tensor, list, tuple, self.torch.size)):
             if not isinstance(obj, self.torch.tensor) and not isinstance(index, (int, slice)):
                 raise torch_error(TypeError, f"{self.type_name(obj)} indices must be integers or "
@@ -259,32 +358,42 @@ class Evaluator:
         value = self._number(value, "unary " + type(node.op).__name__)
         return -value if isinstance(node.op, ast.USub) else +value
 
-    def _tensor_binop(self, op: str, left: Any, right: Any) -> Any:
-        fn = _TENSOR_BINOPS.get(op)
-        if fn is None:
-            raise Refused(f"tensor operator {op} is not supported yet")
-        if not isinstance(left, self.torch.tensor) and not hasattr(self.torch.tensor,
-                                                                     _REFLECTED[op]):
-            raise Refused(f"a number {op.lower()} a tensor (Tensor.{_REFLECTED[op]}) is not "
-                          "supported yet")
+    def _call_operator(self, fn: Callable[[Any, Any], Any], left: Any, right: Any,
+                       op: str) -> Any:
         try:
             return fn(left, right)
         except TypeError as exc:
             tb = exc.__traceback__
             if is_torch_error(exc) or tb is None or tb.tb_next is not None:
-                raise
+                raise       # PyTorch's own error, or one inside tidx (an internal error)
             # Python's own answer when neither operand takes the other (t + None)
             message = str(exc)
             if message.startswith("unsupported operand"):
-                message = (f"unsupported operand type(s) for {_SYMBOLS[op]}: "
+                symbol = OPERATORS[op].symbol + ("=" if "=" in message.split(":")[0] else "")
+                message = (f"unsupported operand type(s) for {symbol}: "
                            f"'{tp_name(left)}' and '{tp_name(right)}'")
             raise torch_error(TypeError, message) from None
+
+    def _tensor_binop(self, op: str, left: Any, right: Any) -> Any:
+        spec = OPERATORS[op]
+        if isinstance(left, self.torch.tensor):
+            if not hasattr(type(left), spec.dunder):
+                raise Refused(f"tensor operator {spec.symbol} (Tensor.{spec.dunder}) is not "
+                              "supported yet")
+        elif not hasattr(type(right), spec.reflected):
+            raise Refused(f"a number {spec.symbol} a tensor (Tensor.{spec.reflected}) is not "
+                          "supported yet")
+        return self._call_operator(getattr(operator, spec.fn), left, right, op)
 
     def _e_Compare(self, node: ast.Compare) -> Any:
         if len(node.ops) != 1:
             raise Refused(f"line {node.lineno}: chained comparisons are not supported")
         left, right = self.eval_expr(node.left), self.eval_expr(node.comparators[0])
         op = type(node.ops[0]).__name__
+        if op in ("Is", "IsNot"):       # identity: `v is t` after a view or a copy
+            return (left is right) == (op == "Is")
+        if op in ("In", "NotIn"):
+            return self.contains(right, left) == (op == "In")
         if not isinstance(left, self.torch.tensor) and not isinstance(right, self.torch.tensor):
             return _COMPARE[op](self._number(left, op), self._number(right, op))
         if not isinstance(left, self.torch.tensor):  # 4 < t is t > 4, as Python reflects it
@@ -293,27 +402,93 @@ class Evaluator:
             raise Refused(f"cannot compare a tensor with {self.type_name(right)}")
         return _COMPARE[op](left, right)
 
+    def contains(self, container: Any, item: Any) -> bool:
+        """``x in c``: a tensor answers with its own ``__contains__`` (torch/_tensor.py);
+        lists, tuples, sizes, ranges and strings as Python does."""
+        if isinstance(container, self.torch.tensor):
+            if not hasattr(type(container), "__contains__"):
+                raise Refused("`in` on a tensor (Tensor.__contains__) is not supported yet")
+            return operator.contains(container, item)
+        if isinstance(container, (list, tuple, range, self.torch.size)):
+            return item in container
+        if isinstance(container, str):
+            if not isinstance(item, str):
+                raise torch_error(TypeError, f"'in <string>' requires string as left operand, "
+                                             f"not {tp_name(item)}")
+            return item in container
+        raise torch_error(TypeError, f"argument of type '{tp_name(container)}' is not iterable")
+
     def _e_BinOp(self, node: ast.BinOp) -> Any:
         left, right = self.eval_expr(node.left), self.eval_expr(node.right)
-        op = type(node.op).__name__
+        return self.binop(type(node.op).__name__, left, right)
+
+    def binop(self, op: str, left: Any, right: Any, *, augmented: bool = False) -> Any:
         if isinstance(left, self.torch.tensor) or isinstance(right, self.torch.tensor):
             return self._tensor_binop(op, left, right)
         if op in ("Mult", "Add") and (isinstance(left, (list, tuple)) or
                                       isinstance(right, (list, tuple))):
             return _sequence_op(op, left, right, self.torch.size)
+        numbers = (bool, int, float)
+        if not (isinstance(left, (str, *numbers)) and isinstance(right, (str, *numbers))):
+            # None + 1, [1] - 1: Python's own TypeError
+            symbol = OPERATORS[op].symbol + ("=" if augmented else "")
+            raise torch_error(TypeError, f"unsupported operand type(s) for {symbol}: "
+                                         f"'{tp_name(left)}' and '{tp_name(right)}'")
         a, b = self._number(left, op), self._number(right, op)
-        if isinstance(node.op, ast.Pow) and isinstance(a, int) and isinstance(b, int):
+        if op == "Pow" and isinstance(a, int) and isinstance(b, int):
             if b > 0 and abs(a) > 1 and b * math.log2(abs(a)) > MAX_INT_BITS:
                 raise Refused(f"{a} ** {b} is too large a number for tidx (more than "
                               f"{MAX_INT_BITS} bits)")
+        if op == "LShift" and isinstance(b, int) and b > MAX_INT_BITS:
+            raise Refused(f"{a} << {b} is too large a number for tidx (more than "
+                          f"{MAX_INT_BITS} bits)")
         try:
-            result = _BINOPS[op](a, b)
-        except (ZeroDivisionError, OverflowError) as exc:
+            result = getattr(operator, OPERATORS[op].fn)(a, b)
+        except (ZeroDivisionError, OverflowError, ValueError) as exc:
             raise torch_error(type(exc), str(exc)) from None
+        except TypeError as exc:        # 1.5 & 2, 2 @ 3: Python's own message
+            raise torch_error(TypeError, str(exc)) from None
         if isinstance(result, int) and result.bit_length() > MAX_INT_BITS:
             raise Refused(f"an integer of {result.bit_length()} bits is too large for tidx")
         return result
 
+    def _e_ListComp(self, node: ast.ListComp) -> list:
+        """``[i * 2 for i in range(3) if i != 1]``: one ``for``; its names live only inside
+        (a scope pushed on top of the session's names, as Python 3 scopes them)."""
+        gen = node.generators[0]
+        items = self.iterate(self.eval_expr(gen.iter), "'{}' object is not iterable")
+        out: list[Any] = []
+        scope: dict[str, Any] = {}
+        self._scopes.append(scope)
+        try:
+            for item in items:
+                self._bind_local(gen.target, item, scope)
+                if all(self._truth(self.eval_expr(cond)) for cond in gen.ifs):
+                    out.append(self.eval_expr(node.elt))
+        finally:
+            self._scopes.pop()
+        return out
+
+    def _bind_local(self, target: ast.expr, value: Any, scope: dict[str, Any]) -> None:
+        if isinstance(target, ast.Name):
+            scope[target.id] = value
+            return
+        assert isinstance(target, ast.Tuple)
+        for element, item in zip(target.elts, self.unpack(value, target.elts)):
+            self._bind_local(element, item, scope)
+
+    def _e_BoolOp(self, node: ast.BoolOp) -> Any:
+        """``a and b`` / ``a or b``: Python's short circuit, each operand's truth asked
+        once (a tensor's is Tensor.__bool__, traced)."""
+        value = self.eval_expr(node.values[0])
+        for operand in node.values[1:]:
+            if self._truth(value) == isinstance(node.op, ast.Or):
+                return value
+            value = self.eval_expr(operand)
+        return value
+
+    def _truth(self, value: Any) -> bool:
+        return bool(value)              # a tensor: Tensor.__bool__ (is_nonzero), traced
 
     # -- the allow-list, over this namespace's types ------------------------------------
     def type_name(self, obj: Any) -> str:
@@ -370,21 +545,35 @@ _COMPARE: dict[str, Callable[[Any, Any], Any]] = {
     "LtE": lambda a, b: a <= b, "Eq": lambda a, b: a == b, "NotEq": lambda a, b: a != b,
 }
 _REFLECT = {"Gt": "Lt", "GtE": "LtE", "Lt": "Gt", "LtE": "GtE", "Eq": "Eq", "NotEq": "NotEq"}
-#: Tensor operators the engine has, by AST operator name.
-#: Python's operators on tensors (C functions, so a TypeError of the operator protocol
-#: itself is raised right where it is called), their reflected methods and symbols.
-_TENSOR_BINOPS: dict[str, Callable[[Any, Any], Any]] = {
-    "Add": operator.add, "Sub": operator.sub, "Mult": operator.mul,
-    "Div": operator.truediv, "BitAnd": operator.and_, "BitOr": operator.or_,
-}
-_REFLECTED = {"Add": "__radd__", "Sub": "__rsub__", "Mult": "__rmul__", "Div": "__rtruediv__",
-              "BitAnd": "__rand__", "BitOr": "__ror__"}
-_SYMBOLS = {"Add": "+", "Sub": "-", "Mult": "*", "Div": "/", "BitAnd": "&", "BitOr": "|"}
+class Operator(NamedTuple):
+    """A Python binary operator: its ``operator`` module function, the special methods a
+    tensor answers it with, and its symbol."""
 
-_BINOPS: dict[str, Callable[[Any, Any], Any]] = {
-    "Add": lambda a, b: a + b, "Sub": lambda a, b: a - b, "Mult": lambda a, b: a * b,
-    "Div": lambda a, b: a / b, "FloorDiv": lambda a, b: a // b, "Mod": lambda a, b: a % b,
-    "Pow": lambda a, b: a ** b, "BitAnd": lambda a, b: a & b, "BitOr": lambda a, b: a | b,
+    fn: str
+    dunder: str
+    reflected: str
+    inplace: str
+    symbol: str
+
+    @property
+    def inplace_fn(self) -> str:
+        return "i" + self.fn.rstrip("_") if self.fn.endswith("_") else "i" + self.fn
+
+
+def _operator(fn: str, name: str, symbol: str) -> Operator:
+    return Operator(fn, f"__{name}__", f"__r{name}__", f"__i{name}__", symbol)
+
+
+#: Python's binary operators by AST name.  A tensor operand answers through the engine
+#: Tensor's own special method (from its declarations); one it lacks is refused.
+OPERATORS: dict[str, Operator] = {
+    "Add": _operator("add", "add", "+"), "Sub": _operator("sub", "sub", "-"),
+    "Mult": _operator("mul", "mul", "*"), "Div": _operator("truediv", "truediv", "/"),
+    "FloorDiv": _operator("floordiv", "floordiv", "//"), "Mod": _operator("mod", "mod", "%"),
+    "Pow": _operator("pow", "pow", "**"), "BitAnd": _operator("and_", "and", "&"),
+    "BitOr": _operator("or_", "or", "|"), "BitXor": _operator("xor", "xor", "^"),
+    "LShift": _operator("lshift", "lshift", "<<"), "RShift": _operator("rshift", "rshift", ">>"),
+    "MatMult": _operator("matmul", "matmul", "@"),
 }
 
 

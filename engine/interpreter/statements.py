@@ -110,7 +110,9 @@ def _comment_above(lines: list[str], lineno: int) -> str | None:
     return " ".join(reversed(found)) or None
 
 
-_ALLOWED_EXPR = (ast.Constant, ast.Name, ast.List, ast.Tuple, ast.Slice, ast.Subscript,
+_ALLOWED_EXPR = (ast.ListComp, ast.comprehension, ast.BoolOp, ast.And, ast.Or, ast.Is, ast.IsNot, ast.In, ast.NotIn,
+                 ast.BitXor, ast.LShift, ast.RShift, ast.MatMult,
+                 ast.Constant, ast.Name, ast.List, ast.Tuple, ast.Slice, ast.Subscript,
                  ast.Call, ast.Attribute, ast.UnaryOp, ast.BinOp, ast.keyword, ast.Load,
                  ast.Store, ast.USub, ast.UAdd, ast.Not, ast.Add, ast.Sub, ast.Mult, ast.Div,
                  ast.FloorDiv, ast.Mod, ast.Pow, ast.Compare, ast.Gt, ast.GtE, ast.Lt,
@@ -129,16 +131,57 @@ def _check_statement(node: ast.stmt) -> None:
         return
     if isinstance(node, ast.Assign):
         for target in node.targets:
-            if not isinstance(target, (ast.Name, ast.Subscript)):
-                raise Refused(f"line {node.lineno}: assign to a name or a subscript "
-                              f"(got {type(target).__name__.lower()})")
-            _check_expr(target)
+            _check_target(target, node.lineno)
         _check_expr(node.value)
+        return
+    if isinstance(node, ast.AugAssign):
+        # t += 1, t[0] *= 2: the target is read, combined in place, and written back
+        if not isinstance(node.target, (ast.Name, ast.Subscript)):
+            raise Refused(f"line {node.lineno}: augmented assignment to a name or a "
+                          f"subscript only (got {type(node.target).__name__.lower()})")
+        _check_expr(node.target)
+        _check_expr(ast.BinOp(ast.Constant(0), node.op, node.value))
         return
     if isinstance(node, ast.Pass):
         return
     raise Refused(f"line {node.lineno}: {_describe(node)} is not supported; tidx runs "
                   "expressions, assignments and `import torch`")
+
+
+def _check_target(target: ast.expr, lineno: int, *, nested: bool = False) -> None:
+    """``x = ``, ``t[i] = ``, and tuple unpacking ``a, b = `` / ``a, *rest = `` of those."""
+    if isinstance(target, (ast.Tuple, ast.List)):
+        if sum(isinstance(e, ast.Starred) for e in target.elts) > 1:
+            raise Refused(f"line {lineno}: multiple starred expressions in assignment")
+        for e in target.elts:
+            _check_target(e.value if isinstance(e, ast.Starred) else e, lineno, nested=True)
+        return
+    if not isinstance(target, (ast.Name, ast.Subscript)):
+        raise Refused(f"line {lineno}: assign to a name{',' if nested else ' or'} a subscript"
+                      f"{' or a tuple of those' if not nested else ''} (got "
+                      f"{type(target).__name__.lower()})")
+    _check_expr(target)
+
+
+def target_names(target: ast.expr) -> list[str]:
+    """The names an assignment target binds: ``a, (b, *c) = ...`` binds a, b, c."""
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, ast.Starred):
+        return target_names(target.value)
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [n for e in target.elts for n in target_names(e)]
+    return []
+
+
+def _target_subscripts(target: ast.expr) -> list[ast.Subscript]:
+    if isinstance(target, ast.Subscript):
+        return [target]
+    if isinstance(target, ast.Starred):
+        return _target_subscripts(target.value)
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [s for e in target.elts for s in _target_subscripts(e)]
+    return []
 
 
 #: The error classes a lesson's ``except`` may name (the ones PyTorch raises).
@@ -181,21 +224,41 @@ def _check_try(node: ast.Try) -> tuple[tuple[str, ...], str | None]:
 
 def _check_names(node: ast.stmt, known: set[str]) -> None:
     """Every name read must be a default, ``torch``, a builtin we provide, or assigned by
-    an earlier statement; checked before anything runs."""
-    reads = node.value if isinstance(node, (ast.Expr, ast.Assign)) else None
-    targets = node.targets if isinstance(node, ast.Assign) else []
-    for tree in ([reads] if reads is not None else []) + [
-            t.value for t in targets if isinstance(t, ast.Subscript)] + [
-            t.slice for t in targets if isinstance(t, ast.Subscript)]:
-        for sub in ast.walk(tree):
-            if isinstance(sub, ast.Name) and sub.id not in known:
-                raise Refused(f"line {sub.lineno}: name '{sub.id}' is not defined (default "
-                              f"names: {', '.join(sorted(BY_NAME))})")
+    an earlier statement (or by the comprehension it is read in); checked before anything
+    runs."""
+    if isinstance(node, ast.AugAssign):
+        reads, targets = [node.target, node.value], []
+    elif isinstance(node, ast.Assign):
+        subscripts = [s for t in node.targets for s in _target_subscripts(t)]
+        reads = [node.value] + [s.value for s in subscripts] + [s.slice for s in subscripts]
+        targets = node.targets
+    else:
+        reads, targets = ([node.value] if isinstance(node, ast.Expr) else []), []
+    for tree in reads:
+        _check_reads(tree, known)
     for t in targets:
-        if isinstance(t, ast.Name):
-            if t.id in RESERVED:
-                raise Refused(f"line {t.lineno}: cannot rebind the name '{t.id}'")
-            known.add(t.id)
+        for name in target_names(t):
+            if name in RESERVED:
+                raise Refused(f"line {t.lineno}: cannot rebind the name '{name}'")
+            known.add(name)
+
+
+def _check_reads(tree: ast.AST, known: set[str]) -> None:
+    if isinstance(tree, ast.ListComp):
+        # the first iterable is read outside; the loop variables are known inside
+        gen = tree.generators[0]
+        _check_reads(gen.iter, known)
+        inner = known | set(target_names(gen.target))
+        for part in [tree.elt, *gen.ifs]:
+            _check_reads(part, inner)
+        return
+    if isinstance(tree, ast.Name):
+        if tree.id not in known:
+            raise Refused(f"line {tree.lineno}: name '{tree.id}' is not defined (default "
+                          f"names: {', '.join(sorted(BY_NAME))})")
+        return
+    for child in ast.iter_child_nodes(tree):
+        _check_reads(child, known)
 
 
 def _describe(node: ast.AST) -> str:
@@ -214,6 +277,8 @@ def _describe(node: ast.AST) -> str:
 
 def _check_expr(node: ast.AST) -> None:
     for sub in ast.walk(node):
+        if isinstance(sub, ast.ListComp):
+            _check_comprehension(sub)
         if not isinstance(sub, _ALLOWED_EXPR):
             raise Refused(f"line {getattr(sub, 'lineno', node.lineno)}: {_describe(sub)} is "
                           "not supported")
@@ -227,6 +292,21 @@ def _check_expr(node: ast.AST) -> None:
                           "supported")
         if isinstance(sub, ast.keyword) and sub.arg is None:
             raise Refused(f"line {sub.lineno}: ** unpacking is not supported")
+
+
+def _check_comprehension(node: ast.ListComp) -> None:
+    """``[i * 2 for i in range(3) if i != 1]``: as far as a learner needs one for an index
+    list — one ``for`` over names, any number of ``if``s."""
+    if len(node.generators) != 1:
+        raise Refused(f"line {node.lineno}: a comprehension takes one `for` here")
+    gen = node.generators[0]
+    if gen.is_async:
+        raise Refused(f"line {node.lineno}: async comprehensions are not supported")
+    for name in ast.walk(gen.target):
+        if not isinstance(name, (ast.Name, ast.Tuple, ast.Store)):
+            raise Refused(f"line {node.lineno}: a comprehension's `for` binds names only")
+        if isinstance(name, ast.Name) and name.id in RESERVED:
+            raise Refused(f"line {node.lineno}: cannot rebind the name '{name.id}'")
 
 
 def root_name(node: ast.expr) -> str | None:

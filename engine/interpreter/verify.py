@@ -21,6 +21,7 @@ from tracer import values as V
 from engine.interpreter import evaluator as E
 from engine.core.errors import Refused
 from engine.interpreter.defaults import BY_NAME
+from engine.interpreter.statements import CATCHABLE, parse
 
 #: What is compared for each statement, in table order.
 CHECKS = ("values", "shape", "strides", "offset", "dtype", "error", "aten ops")
@@ -111,7 +112,7 @@ def verify(text: str, doc: dict[str, Any]) -> list[Row] | None:
     # real torch is optional: imported only when --verify asks for it
     from torch.profiler import ProfilerActivity, profile
 
-    statements = E.parse(text)
+    statements = parse(text)
     ev = E.Evaluator(torch=_namespace(torch))
     if doc.get("seed") is not None:
         torch.manual_seed(doc["seed"])
@@ -158,8 +159,8 @@ def _not_compared(st, why: str, first: bool) -> Row:
 
 def isinstance_name(type_name: str, catch: str) -> bool:
     """Whether an error of class ``type_name`` is caught by ``except catch``."""
-    cls = E.CATCHABLE.get(type_name)
-    return cls is not None and issubclass(cls, E.CATCHABLE[catch]) or catch == "Exception"
+    cls = CATCHABLE.get(type_name)
+    return cls is not None and issubclass(cls, CATCHABLE[catch]) or catch == "Exception"
 
 
 def _compare(st, ours: dict[str, Any], ev: E.Evaluator, error: dict | None,

@@ -74,6 +74,9 @@ TEXT: dict[str, str] = {
         "not a complex tensor: real is the tensor itself (no view is made)",
     "binding.readsTensorImpl":
         "no aten operator runs: the binding reads {reads} straight off the TensorImpl",
+    "python.iter":
+        "iterating a tensor (a, b = t; for row in t) is Python code in torch/_tensor.py: "
+        "a 0-d tensor has nothing to iterate, otherwise iter(t.unbind(0)), one view per row",
     "python.len":
         "len(t) is Python code in torch/_tensor.py: a 0-d tensor has no length, otherwise shape[0]",
     "binding.tensor_to_list":

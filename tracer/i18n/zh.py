@@ -65,6 +65,9 @@ TEXT: dict[str, str] = {
         "不是复数张量:real 就是张量本身(不创建视图)",
     "binding.readsTensorImpl":
         "不运行任何 aten 算子:绑定直接从 TensorImpl 读取 {reads}",
+    "python.iter":
+        "迭代张量(a, b = t;for row in t)是 torch/_tensor.py 里的 Python 代码:0 维张量无法迭代,"
+        "否则为 iter(t.unbind(0)),每行一个视图",
     "python.len":
         "len(t) 是 torch/_tensor.py 里的 Python 代码:0 维张量没有长度,否则为 shape[0]",
     "binding.tensor_to_list":

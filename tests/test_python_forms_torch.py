@@ -1,0 +1,83 @@
+"""The Python around the tensors, against real Python + torch 2.13: tuple unpacking,
+augmented assignment, ``is``/``in``, comprehensions for index lists, and the builtins
+``abs``, ``range``, ``list``, ``tuple``, ``len``, ``int``, ``float``, ``bool``.
+
+Each program runs in tidx (its own evaluator, never ``eval``) and, with ``exec``, in
+Python over real torch; the named values (their type and repr, or the tensor's layout and
+values), the error (class and message) and the aten operators must agree.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import require_torch
+from oracle import compare
+
+pytestmark = pytest.mark.torch
+
+PROGRAMS = [
+    # unpacking: a tensor through Tensor.__iter__ (unbind), lists, tuples, starred
+    ["a, b, c = t", "y = b"],
+    ["a, *y = t"],
+    ["*y, c = t", "z = c"],
+    ["y, = torch.ones(1, 2)"],
+    ["a, b = t"],
+    ["a, b, c, d = t"],
+    ["a, b = torch.tensor(3)"],
+    ["a, b = 3"],
+    ["a, b = None"],
+    ["a, *b, c = [1]"],
+    ["[y, z] = (1, 2)"],
+    ["y, (z, w) = [1, (2, 3)]"],
+    ["y, z = t.shape[0], t.stride()"],
+    ["rows, cols = t.shape", "y = torch.zeros(rows, cols)"],
+    ["y, z = z, y = 1, 2"],
+    ["a, b, c = t", "y = a.data_ptr() - t.data_ptr() == 0 and b.storage_offset()"],
+    # augmented assignment on Python values
+    ["y = 5", "y += 2"], ["y = 5", "y //= 2"], ["y = 7", "y %= 4"], ["y = 2", "y **= 10"],
+    ["y = 1", "y <<= 4"], ["y = 6", "y ^= 3"], ["y = 1.5", "y *= 2"],
+    ["y = [1, 2]", "z = y", "y += [3]", "w = z"], ["y = [1]", "y += (2,)"],
+    ["y = [1]", "y += 2"], ["y = (1,)", "y += (2,)"], ["y = (1,)", "y += [2]"],
+    ["y = [0]", "y *= 3"], ["y = 1", "y /= 0"], ["y = None", "y += 1"], ["y = [1] - 1"], ["y = None * 2"],
+    ["y = t.shape", "y += (4,)"],
+    ["y = [0, 1]", "y[0] += 5"],
+    # identity and membership
+    ["y = t[1]", "z = y is t[1]"], ["y = t.contiguous() is t"], ["y = t.view(9) is not t"],
+    ["y = 2 in [1, 2]"], ["y = 3 not in (1, 2)"], ["y = 3 in t.shape"], ["y = 3 in 4"],
+    ["y = 'a' in 'abc'"], ["y = 1 in 'abc'"],
+    # comprehensions for index lists
+    ["y = t[[i for i in range(3) if i != 1]]"],
+    ["y = [i * 2 for i in range(4)]"],
+    ["y = [r.sum() for r in t]"],
+    ["y = [(i, j) for i, j in [(0, 1), (2, 0)]]", "z = t[[p[0] for p in y], [p[1] for p in y]]"],
+    ["y = [i for i in 5]"],
+    ["y = [0, 1]", "y[5] = 1"], ["y = [0, 1]", "y[-2] = t", "z = y[0]"],
+    # builtins
+    ["y = abs(-3)"], ["y = abs(-2.5)"], ["y = abs('a')"], ["y = abs()"],
+    ["y = range(3)"], ["y = t[range(2)]"], ["y = t[range(1, 3), 0]"], ["t[range(2)] = 0", "y = t"],
+    ["y = range(1.5)"], ["y = range(0, 5, 0)"], ["y = range(t[0, 1])"], ["y = range()"],
+    ["y = list(t)"], ["y = tuple(t.shape)"], ["y = list(range(4))"], ["y = list(3)"],
+    ["y = tuple()"], ["y = list([1], [2])"],
+    ["y = float('inf')"], ["y = float('-inf')"], ["y = int(t[1, 1])"], ["y = float(t[0, 0])"],
+    ["y = bool(t[0, 0])"], ["y = t[0, 0].item()"], ["y = len(t)"], ["y = int(t)"],
+    ["y = 2 @ 3"], ["y = 1.5 & 2"], ["y = 1 << 3"], ["y = 7 >> 1"], ["y = 6 ^ 3"],
+]
+
+
+@pytest.mark.parametrize("statements", PROGRAMS, ids=lambda p: " ; ".join(p))
+def test_python_forms_match_python_and_torch(statements):
+    torch = require_torch()
+    ours, theirs = compare(torch, statements, ["y", "z", "w"])
+    assert ours.error == theirs.error
+    assert ours.tensors == theirs.tensors
+    assert ours.ops == theirs.ops
+
+
+def test_a_comprehension_keeps_its_names_to_itself():
+    """As in Python 3, ``i`` lives only inside the comprehension: reading it after is
+    refused before anything runs (a name that is not defined)."""
+    from engine.core.errors import Refused
+    from engine.interpreter.statements import parse
+    with pytest.raises(Refused, match="name 'i' is not defined"):
+        parse("y = [i for i in range(3)]\nz = i")
