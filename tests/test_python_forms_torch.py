@@ -81,3 +81,23 @@ def test_a_comprehension_keeps_its_names_to_itself():
     from engine.interpreter.statements import parse
     with pytest.raises(Refused, match="name 'i' is not defined"):
         parse("y = [i for i in range(3)]\nz = i")
+
+
+#: A one-element tensor where an int, a float or a Scalar goes: PythonArgParser converts
+#: it through Tensor.__index__ / __float__ / item() (one aten::item each), or refuses it.
+TENSORS_AS_NUMBERS = [
+    "y = t.select(0, torch.tensor(1))", "y = t.select(0, torch.tensor([1]))",
+    "y = t.select(0, torch.tensor(1.0))", "y = t.select(torch.tensor(-1), torch.tensor(5))",
+    "y = torch.full((2,), torch.tensor(5))", "y = torch.full((2,), torch.tensor(5.5))",
+    "y = torch.full((2,), torch.tensor([5]))", "y = torch.full((2,), torch.tensor(True))",
+    "y = t.unsqueeze(torch.tensor(0))", "y = t.unsqueeze(torch.tensor(True))",
+    "y = torch.arange(torch.tensor(5))", "y = t.transpose(torch.tensor(0), 1)",
+    "y = torch.zeros(torch.tensor(2))", "y = t.flip(torch.tensor(0))",
+]
+
+
+@pytest.mark.parametrize("statement", TENSORS_AS_NUMBERS)
+def test_a_tensor_where_a_number_goes(statement):
+    torch = require_torch()
+    ours, theirs = compare(torch, [statement], ["y"])
+    assert (ours.error, ours.tensors, ours.ops) == (theirs.error, theirs.tensors, theirs.ops)

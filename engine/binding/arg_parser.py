@@ -274,6 +274,13 @@ class ParsedArgs:
                 value = self._unpacked[name] = _unpack_intlist(self.signature, param, value)
             elif param.type_ in (P.INT64, P.SYM_INT) and type(value) is int:
                 unpack_long(value)      # PythonArgs::toInt64 / toSymInt
+            elif is_tensor(value) and param.type_ in (P.INT64, P.SYM_INT, P.DOUBLE, P.SCALAR):
+                # a one-element tensor where a number goes: toInt64's THPUtils_unpackLong
+                # calls Tensor.__index__, toDouble's PyFloat_AsDouble Tensor.__float__,
+                # scalar_slow Tensor.item() -- each an aten::item the profiler records
+                value = self._unpacked[name] = (
+                    value.__index__() if param.type_ in (P.INT64, P.SYM_INT) else
+                    float(value) if param.type_ is P.DOUBLE else value.item())
             elif param.type_ is P.SCALAR and type(value) is int and \
                     not -(2 ** 63) <= value < 2 ** 64:
                 # scalar_slow: past int64 a Python int is tried as uint64 (CPython's words)
