@@ -62,7 +62,8 @@ def describe(lib, base, r):
         return ("value", repr(r))
     shares = r.untyped_storage().data_ptr() == base.untyped_storage().data_ptr()
     return ("ok", r.tolist(), list(r.shape), list(r.stride()), r.storage_offset(),
-            str(r.dtype), shares and r.numel() > 0, base.tolist())
+            str(r.dtype), shares and r.numel() > 0, r.untyped_storage().nbytes(),
+            base.tolist())
 
 
 def run(lib, build, call):
@@ -336,6 +337,11 @@ def test_fill_diagonal_runs_the_operators_torch_runs(statements):
     ["y = torch.diagonal_scatter(t, t[0, :2])"], ["y = t[:, 1:].select_scatter(t[0, :2], 1, 0)"],
     ["y = t.t().slice_scatter(t[:, :2] * 10, 1, 1)"],
     ["y = torch.select_scatter(t, t[0].to(torch.float32), 0, 0)"],
+    ["y = torch.select_scatter(t, src=t[0], dim=0, index=1)"],
+    ["y = t.slice_scatter(t[1:], start=1)"], ["y = t.diagonal_scatter(t[0, :2], offset=1)"],
+    ["y = t.as_strided_scatter(t[0], size=(3,), stride=(1,), storage_offset=3)"],
+    ["y = torch.as_strided_scatter(torch.zeros(3, 3, device='meta'), "
+     "torch.zeros(3, device='meta'), (3,), (1,))"],
 ])
 def test_scatter_views_run_the_operators_torch_runs(statements):
     torch = require_torch()
@@ -345,13 +351,23 @@ def test_scatter_views_run_the_operators_torch_runs(statements):
     assert ours.tensors == theirs.tensors
 
 
-def test_meta_triangles_are_refused_not_guessed():
-    """torch runs a Python decomposition for tril/triu/tril_indices on the meta device
-    (arange, sub, le, where ...): tidx says so in one line instead of drawing another
-    operator tree."""
+def test_meta_decompositions_are_refused_not_guessed():
+    """torch runs a Python decomposition or meta function for tril/triu/tril_indices,
+    diag_embed and select/slice/diagonal_scatter on the meta device (arange, sub, le,
+    where ...): tidx says so in one line instead of drawing another operator tree."""
     from engine.core.errors import Refused
 
     with pytest.raises(Refused, match="meta device"):
         engine.zeros(3, 3, device="meta").tril()
     with pytest.raises(Refused, match="meta device"):
+        engine.zeros(3, 3, device="meta").triu_()
+    with pytest.raises(Refused, match="meta device"):
         engine.tril_indices(3, 3, device="meta")
+    with pytest.raises(Refused, match="meta device"):
+        engine.diag_embed(engine.zeros(2, 3, device="meta"))
+    meta = engine.zeros(3, 3, device="meta")
+    src = engine.zeros(3, device="meta")
+    for name, args in (("select_scatter", (0, 0)), ("slice_scatter", ()),
+                       ("diagonal_scatter", ())):
+        with pytest.raises(Refused, match="meta device"):
+            getattr(engine, name)(meta, src, *args)

@@ -16,7 +16,7 @@ from tracer.recorder import span
 
 from engine.core import diagonal as G
 from engine.core import view as S
-from engine.core.errors import check, torch_error
+from engine.core.errors import Refused, check, torch_error
 from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, OUT, OUT_NOT_MODELLED, VIEW, declare,
                                           not_modelled)
 from engine.dispatch.dispatcher import call
@@ -89,6 +89,10 @@ def diag(self, diagonal: int = 0):
          variants="function, method", kind=FUNCTIONAL, native="at::native::diag_embed",
          source=SHAPE)
 def diag_embed(self, offset: int = 0, dim1: int = -2, dim2: int = -1):
+    if self.is_meta:
+        # torch registers a Python meta kernel (torch/_refs: arange, eq, where ...)
+        raise Refused("diag_embed on the meta device runs a Python decomposition "
+                      "(torch/_refs) that tidx does not model yet")
     ndim = self.dim() + 1
     d1, d2 = S.maybe_wrap_dim(dim1, ndim), S.maybe_wrap_dim(dim2, ndim)
     _identical(d1, d2, dim1, dim2)

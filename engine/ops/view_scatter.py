@@ -15,7 +15,7 @@ from tracer.notes import Note
 from tracer.recorder import span
 
 from engine.core import view as S
-from engine.core.errors import torch_error
+from engine.core.errors import Refused, torch_error
 from engine.dispatch.declarations import FUNCTIONAL, OUT, OUT_NOT_MODELLED, declare, not_modelled
 from engine.dispatch.dispatcher import call
 from engine.ops.overlap import MemOverlap, has_internal_overlap
@@ -42,6 +42,13 @@ def clone_preserve_strides(self):
     return call("aten::as_strided", clone, v.sizes, v.strides, v.offset)
 
 
+def _meta_refused(self, name: str) -> None:
+    if self.is_meta:
+        # torch registers a Python meta kernel for it (torch/_meta_registrations.py)
+        raise Refused(f"{name} on the meta device runs a Python meta function "
+                      "(torch/_meta_registrations.py) that tidx does not model yet")
+
+
 def _write(output, part, src):
     """The check every *_scatter makes before it copies src into the view."""
     if part.view.sizes != src.view.sizes:
@@ -58,6 +65,7 @@ def _write(output, part, src):
          variants="function, method", kind=FUNCTIONAL, native="at::native::select_scatter_symint",
          source=SHAPE)
 def select_scatter(self, src, dim: int, index: int):
+    _meta_refused(self, "select_scatter")
     output = clone_preserve_strides(self)
     return _write(output, call("aten::select.int", output, dim, index), src)
 
@@ -67,6 +75,7 @@ def select_scatter(self, src, dim: int, index: int):
          source=SHAPE)
 def slice_scatter(self, src, dim: int = 0, start: int | None = None, end: int | None = None,
                   step: int = 1):
+    _meta_refused(self, "slice_scatter")
     output = clone_preserve_strides(self)
     return _write(output, call("aten::slice.Tensor", output, dim, start, end, step), src)
 
@@ -75,6 +84,7 @@ def slice_scatter(self, src, dim: int = 0, start: int | None = None, end: int | 
          variants="function, method", kind=FUNCTIONAL, native="at::native::diagonal_scatter",
          source=SHAPE)
 def diagonal_scatter(self, src, offset: int = 0, dim1: int = 0, dim2: int = 1):
+    _meta_refused(self, "diagonal_scatter")
     output = clone_preserve_strides(self)
     return _write(output, call("aten::diagonal", output, offset, dim1, dim2), src)
 
