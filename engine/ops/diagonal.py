@@ -1,8 +1,7 @@
 """Diagonals: the diagonal view, its copy, diag, diag_embed, diagflat and fill_diagonal_.
 
-Mirrors aten/src/ATen/native/TensorShape.cpp (diagonal, diag_embed, diagflat),
-LinearAlgebra.cpp's diag (1-D: diag_embed; 2-D: diagonal_copy) and Fill.cpp
-(fill_diagonal_).  ``diagonal`` copies nothing: it is one as_strided whose last dim
+Mirrors aten/src/ATen/native/TensorShape.cpp (diagonal, diag_embed, diagflat, and diag:
+1-D goes to diag_embed, 2-D to diagonal_copy) and Fill.cpp (fill_diagonal_).  ``diagonal`` copies nothing: it is one as_strided whose last dim
 steps stride[dim1] + stride[dim2] at once; the stride arithmetic is
 engine/core/diagonal.py.
 """
@@ -22,8 +21,9 @@ from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, OUT, OUT_NOT_MO
 from engine.dispatch.dispatcher import call
 
 SHAPE = "aten/src/ATen/native/TensorShape.cpp"
-LINALG = "aten/src/ATen/native/LinearAlgebra.cpp"
 FILL = "aten/src/ATen/native/Fill.cpp"
+#: torchgen writes the *_copy kernels of view ops from this template
+VIEW_COPY = "aten/src/ATen/templates/CompositeViewCopyKernels.cpp"
 
 
 def _identical(dim1: int, dim2: int, dim1_arg: int, dim2_arg: int) -> None:
@@ -61,26 +61,25 @@ def _offset_arith(v, k: int, d1: int, d2: int, geo: G.DiagonalGeometry) -> str:
 
 @declare("diagonal_copy(Tensor self, int offset=0, int dim1=0, int dim2=1) -> Tensor",
          kind=FUNCTIONAL, native="at::compositeexplicitautogradnonfunctional::diagonal_copy",
-         source="build/aten/src/ATen/CompositeViewCopyKernels.cpp")
+         source=VIEW_COPY)
 def diagonal_copy(self, offset: int = 0, dim1: int = 0, dim2: int = 1):
     # the generated view_copy kernel: the view, then a contiguous clone of it
     view = call("aten::diagonal", self, offset, dim1, dim2)
-    with span("diagonal_copy", "kernel", source="build/aten/src/ATen/CompositeViewCopyKernels.cpp",
-              note="diagonal.copy"):
+    with span("diagonal_copy", "kernel", source=VIEW_COPY, note="diagonal.copy"):
         pass
     return call("aten::clone", view, memory_format="contiguous_format")
 
 
 @declare("diag(Tensor self, int diagonal=0) -> Tensor", variants="method, function",
-         kind=COMPOSITE, native="at::native::diag", source=LINALG)
+         kind=COMPOSITE, native="at::native::diag", source=SHAPE)
 def diag(self, diagonal: int = 0):
     ndim = self.dim()
     check(ndim in (1, 2), RuntimeError, f"diag(): Supports 1D or 2D tensors. Got {ndim}D")
     if ndim == 1:
-        with span("diag: 1-D", "kernel", source=LINALG, note="diag.embed"):
+        with span("diag: 1-D", "kernel", source=SHAPE, note="diag.embed"):
             pass
         return call("aten::diag_embed", self, diagonal, -2, -1)
-    with span("diag: 2-D", "kernel", source=LINALG, note="diag.copy"):
+    with span("diag: 2-D", "kernel", source=SHAPE, note="diag.copy"):
         pass
     return call("aten::diagonal_copy", self, diagonal, 0, 1)
 
