@@ -221,7 +221,7 @@ def test_lessons_lists_every_sample_with_its_title():
     res = run("lessons")
     assert res.exit_code == 0
     assert "seed_001_indexing" in res.output and "Seed 001: tensor indexing" in res.output
-    assert "views_and_copies" in res.output
+    assert "views_and_copies" in res.output and "triangles_and_diagonals" in res.output
 
 
 def test_lesson_runs_a_sample_in_any_format():

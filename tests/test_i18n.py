@@ -70,6 +70,16 @@ MORE_STATEMENTS = [
     "y = t.expand(2, 2)", "y = t[[[0, 1], [1, 2]]]", "t[0] = torch.tensor(5)",
     "y = torch.empty(2, device='meta').zero_()", "y = torch.zeros(0)",
     "y = torch.zeros(40000)", "y = t[:, ::2].zero_()",
+    # triangles and diagonals
+    "y = t.tril()", "y = t.triu_(1)", "y = a.transpose(0, 1).tril()",
+    "y = a.reshape(1, 3, 2, 2).transpose(0, 1).tril_()",
+    "y = torch.zeros(2, 1, 3).as_strided((2, 1, 3), (3, 7, 1)).tril()",
+    "y = torch.zeros(0, 3).tril()", "y = torch.tril_indices(3, 3)",
+    "y = torch.triu_indices(3, 4, 1)", "y = t.diagonal(1)", "y = torch.diag(t)",
+    "y = torch.diag(t[0])", "y = torch.diagflat(t[0])",
+    "y = torch.diag_embed(t)", "y = torch.zeros(5, 3).fill_diagonal_(1, wrap=True)",
+    "y = torch.select_scatter(t, t[0], 0, 1)",
+    "y = torch.select_scatter(t[:1].expand(3, 3), t[0], 0, 0)",
     # values that are not tensors, with the binding steps that produce them
     "y = t.tolist()", "y = len(t)", "y = t.stride()", "y = t[0, 0].item()",
     "y = bool(t[0, 0])", "y = t[-2**63:]",

@@ -459,6 +459,47 @@ TEXT: dict[str, str] = {
     "ui.verify.agree": "tidx and PyTorch agree on every check.",
     "ui.verify.disagree":
         "tidx and PyTorch disagree: the trace above is not what PyTorch does (a bug in tidx).",
+    # -- triangles and diagonals (tril/triu, tril_indices/triu_indices, diagonal, diag,
+    # diag_embed, diagflat, fill_diagonal_, the *_scatter ops)
+    "triangle.meta": "{op} needs a matrix: at least 2 dims; the output gets self's sizes",
+    "triangle.restride":
+        "contiguous, but a size-1 dim has an unusual stride: walk it through a view with the "
+        "default strides",
+    "triangle.batch_copy":
+        "dim {dim} has stride {stride}, not {expected}: the matrices are not one after "
+        "another, so the kernel works on a contiguous copy",
+    "triangle.empty": "no elements: nothing to zero",
+    "triangle.kernel":
+        "keep element (i, j) of each matrix where {keep}, write 0 everywhere else",
+    "triangle.kernel_inplace":
+        "in place: write 0 where not {keep}; the kept elements are not touched",
+    "triangle.indices_args": "row and col must not be negative",
+    "triangle.indices_size": "{op}: {size} (row, col) pairs; the result is 2 x {size}",
+    "triangle.indices_fill":
+        "walk the matrix row by row and write each pair's row into row 0 and its column "
+        "into row 1 (offset {offset})",
+    "diagonal.geometry":
+        "drop dims {dim1} and {dim2}, append one dim of {size}: one step moves a row and a "
+        "column at once, stride {stride1} + {stride2} = {step}",
+    "diagonal.copy": "diagonal_copy: the diagonal view, then a contiguous clone of it",
+    "diag.embed": "a 1-D input: diag_embed places it on a diagonal of a new matrix",
+    "diag.copy": "a 2-D input: diagonal_copy returns the diagonal as a new tensor",
+    "diag_embed.sizes":
+        "the last dim ({n} elements) becomes dims {dim1} and {dim2}, each {n} + {k} = "
+        "{length} long; a zero tensor, its diagonal view, then copy_",
+    "diagflat.flatten": "flatten the input (a view of a contiguous tensor), then diag",
+    "fill_diagonal.geometry":
+        "one view of {size} elements whose stride is the sum of all strides ({strides} = "
+        "{step}), then fill_",
+    "fill_diagonal.wrap":
+        "wrap=True on a tall matrix: the diagonal starts again {rows} rows down: {size} more "
+        "elements from storage offset {offset}",
+    "view_scatter.clone_overlap":
+        "self has elements sharing memory (an expand): a plain clone, its strides not kept",
+    "view_scatter.clone_storage":
+        "clone the whole storage under self ({numel} elements, as one flat view), then view "
+        "the clone with self's sizes, strides and offset",
+    "view_scatter.copy": "src has the view's sizes: copy_ it into the view of the clone",
 }
 
 #: PyTorch's messages are English already: nothing to explain in English.

@@ -376,6 +376,35 @@ TEXT: dict[str, str] = {
     "ui.verify.agree": "tidx 与 PyTorch 在每一项检查上都一致。",
     "ui.verify.disagree":
         "tidx 与 PyTorch 不一致:上面的追踪不是 PyTorch 实际做的事(tidx 的 bug)。",
+    # -- triangles and diagonals (tril/triu, tril_indices/triu_indices, diagonal, diag,
+    # diag_embed, diagflat, fill_diagonal_, the *_scatter ops)
+    "triangle.meta": "{op} 需要矩阵:至少 2 维;输出的尺寸与 self 相同",
+    "triangle.restride": "是连续的,但某个大小为 1 的维步长不寻常:通过默认步长的视图来遍历",
+    "triangle.batch_copy":
+        "第 {dim} 维步长为 {stride} 而不是 {expected}:矩阵之间不是首尾相接,内核改在连续副本上计算",
+    "triangle.empty": "没有元素:无需写 0",
+    "triangle.kernel": "每个矩阵中满足 {keep} 的元素 (i, j) 保留,其余写 0",
+    "triangle.kernel_inplace": "原地:不满足 {keep} 的位置写 0;保留的元素不被触碰",
+    "triangle.indices_args": "row 和 col 不能为负",
+    "triangle.indices_size": "{op}:共 {size} 个 (行, 列) 对;结果是 2 x {size}",
+    "triangle.indices_fill": "逐行遍历矩阵,把每个位置的行号写入第 0 行、列号写入第 1 行(offset {offset})",
+    "diagonal.geometry":
+        "去掉第 {dim1} 和第 {dim2} 维,末尾追加一个长 {size} 的维:一步同时跨一行和一列,"
+        "步长 {stride1} + {stride2} = {step}",
+    "diagonal.copy": "diagonal_copy:先取对角线视图,再把它克隆成连续张量",
+    "diag.embed": "一维输入:diag_embed 把它放到新矩阵的对角线上",
+    "diag.copy": "二维输入:diagonal_copy 把对角线作为新张量返回",
+    "diag_embed.sizes":
+        "最后一维({n} 个元素)变成第 {dim1} 和第 {dim2} 维,各长 {n} + {k} = {length};"
+        "先建全 0 张量,取其对角线视图,再 copy_",
+    "diagflat.flatten": "把输入展平(连续张量的视图),再调用 diag",
+    "fill_diagonal.geometry": "建一个 {size} 个元素的视图,步长是所有步长之和({strides} = {step}),再 fill_",
+    "fill_diagonal.wrap":
+        "wrap=True 且矩阵高大于宽:对角线每隔 {rows} 行重新开始:从存储偏移 {offset} 起再填 {size} 个元素",
+    "view_scatter.clone_overlap": "self 有共享内存的元素(expand 而来):直接 clone,不保留步长",
+    "view_scatter.clone_storage":
+        "把 self 下面的整个存储({numel} 个元素,作为一个扁平视图)克隆,再按 self 的尺寸、步长和偏移查看克隆",
+    "view_scatter.copy": "src 的尺寸与视图相同:把它 copy_ 进克隆的视图",
 }
 
 #: PyTorch's error messages: a Chinese line saying what went wrong and what to do.

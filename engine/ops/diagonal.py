@@ -1,0 +1,158 @@
+"""Diagonals: the diagonal view, its copy, diag, diag_embed, diagflat and fill_diagonal_.
+
+Mirrors aten/src/ATen/native/TensorShape.cpp (diagonal, diag_embed, diagflat, and diag:
+1-D goes to diag_embed, 2-D to diagonal_copy) and Fill.cpp (fill_diagonal_).  ``diagonal`` copies nothing: it is one as_strided whose last dim
+steps stride[dim1] + stride[dim2] at once; the stride arithmetic is
+engine/core/diagonal.py.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tracer.notes import Note
+from tracer.recorder import span
+
+from engine.core import diagonal as G
+from engine.core import view as S
+from engine.core.errors import Refused, check, torch_error
+from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, OUT, OUT_NOT_MODELLED, VIEW, declare,
+                                          not_modelled)
+from engine.dispatch.dispatcher import call
+
+SHAPE = "aten/src/ATen/native/TensorShape.cpp"
+FILL = "aten/src/ATen/native/Fill.cpp"
+#: torchgen writes the *_copy kernels of view ops from this template
+VIEW_COPY = "aten/src/ATen/templates/CompositeViewCopyKernels.cpp"
+
+
+def _identical(dim1: int, dim2: int, dim1_arg: int, dim2_arg: int) -> None:
+    check(dim1 != dim2, RuntimeError,
+          f"diagonal dimensions cannot be identical {dim1_arg}, {dim2_arg}")
+
+
+@declare("diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)",
+         variants="function, method", kind=VIEW, native="at::native::diagonal", source=SHAPE)
+def diagonal(self, offset: int = 0, dim1: int = 0, dim2: int = 1):
+    ndim = self.dim()
+    d1, d2 = S.maybe_wrap_dim(dim1, ndim), S.maybe_wrap_dim(dim2, ndim)
+    _identical(d1, d2, dim1, dim2)
+    v = self.view
+    geo = G.diagonal_geometry(v.sizes, v.strides, v.offset, offset, d1, d2)
+    with span("diagonal geometry", "kernel", source=SHAPE,
+              note=lambda: Note("diagonal.geometry", dim1=d1, dim2=d2,
+                                stride1=v.strides[d1], stride2=v.strides[d2], step=geo.step,
+                                size=geo.diag_size),
+              dim1=d1, dim2=d2, offset=offset,
+              stride=lambda: f"{v.strides[d1]} + {v.strides[d2]} = {geo.step}",
+              storage_offset=lambda: _offset_arith(v, offset, d1, d2, geo)):
+        pass
+    return call("aten::as_strided", self, geo.sizes, geo.strides, geo.offset)
+
+
+def _offset_arith(v, k: int, d1: int, d2: int, geo: G.DiagonalGeometry) -> str:
+    """The storage offset's sum as the learner would write it."""
+    if geo.diag_size == 0 or k == 0:
+        return f"{v.offset} (unchanged)"
+    if k > 0:
+        return f"{v.offset} + {k} * {v.strides[d2]} = {geo.offset}"
+    return f"{v.offset} + {-k} * {v.strides[d1]} = {geo.offset}"
+
+
+@declare("diagonal_copy(Tensor self, int offset=0, int dim1=0, int dim2=1) -> Tensor",
+         kind=FUNCTIONAL, native="at::compositeexplicitautogradnonfunctional::diagonal_copy",
+         source=VIEW_COPY)
+def diagonal_copy(self, offset: int = 0, dim1: int = 0, dim2: int = 1):
+    # the generated view_copy kernel: the view, then a contiguous clone of it
+    view = call("aten::diagonal", self, offset, dim1, dim2)
+    with span("diagonal_copy", "kernel", source=VIEW_COPY, note="diagonal.copy"):
+        pass
+    return call("aten::clone", view, memory_format="contiguous_format")
+
+
+@declare("diag(Tensor self, int diagonal=0) -> Tensor", variants="method, function",
+         kind=COMPOSITE, native="at::native::diag", source=SHAPE)
+def diag(self, diagonal: int = 0):
+    ndim = self.dim()
+    check(ndim in (1, 2), RuntimeError, f"diag(): Supports 1D or 2D tensors. Got {ndim}D")
+    if ndim == 1:
+        with span("diag: 1-D", "kernel", source=SHAPE, note="diag.embed"):
+            pass
+        return call("aten::diag_embed", self, diagonal, -2, -1)
+    with span("diag: 2-D", "kernel", source=SHAPE, note="diag.copy"):
+        pass
+    return call("aten::diagonal_copy", self, diagonal, 0, 1)
+
+
+@declare("diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor",
+         variants="function, method", kind=FUNCTIONAL, native="at::native::diag_embed",
+         source=SHAPE)
+def diag_embed(self, offset: int = 0, dim1: int = -2, dim2: int = -1):
+    if self.is_meta:
+        # torch registers a Python meta kernel (torch/_refs: arange, eq, where ...)
+        raise Refused("diag_embed on the meta device runs a Python decomposition "
+                      "(torch/_refs) that tidx does not model yet")
+    ndim = self.dim() + 1
+    d1, d2 = S.maybe_wrap_dim(dim1, ndim), S.maybe_wrap_dim(dim2, ndim)
+    _identical(d1, d2, dim1, dim2)
+    last = S.maybe_wrap_dim(-1, self.dim())  # self.size(-1)
+    sizes = G.embed_sizes(self.view.sizes, offset, d1, d2)
+    with span("diag_embed sizes", "kernel", source=SHAPE,
+              note=Note("diag_embed.sizes", n=self.view.sizes[last], k=abs(offset),
+                        length=sizes[d1], dim1=min(d1, d2), dim2=max(d1, d2)),
+              sizes=list(sizes)):
+        pass
+    result = call("aten::zeros", sizes, dtype=self.dtype, device=self.device_type)
+    diag_view = call("aten::diagonal", result, offset, d1, d2)
+    call("aten::copy_", diag_view, self)
+    return result
+
+
+@declare("diagflat(Tensor self, int offset=0) -> Tensor", variants="function, method",
+         kind=COMPOSITE, native="at::native::diagflat", source=SHAPE)
+def diagflat(self, offset: int = 0):
+    # self.contiguous().view(-1).diag(offset): Tensor::contiguous skips the call when
+    # self is contiguous already
+    flat = self if self.is_contiguous() else call("aten::contiguous", self)
+    with span("diagflat", "kernel", source=SHAPE, note="diagflat.flatten",
+              numel=self.numel()):
+        pass
+    return call("aten::diag", call("aten::view", flat, (-1,)), offset)
+
+
+@declare("fill_diagonal_(Tensor(a!) self, Scalar fill_value, bool wrap=False) -> Tensor(a!)",
+         variants="method", kind=COMPOSITE, native="at::native::fill_diagonal_", source=FILL)
+def fill_diagonal_(self, fill_value: Any, wrap: bool = False):
+    ndim = self.dim()
+    check(ndim >= 2, RuntimeError, "dimensions must larger than 1")
+    sizes, strides, offset = self.view.sizes, self.view.strides, self.view.offset
+    height, width = sizes[0], sizes[1]
+    if ndim > 2 and any(s != height for s in sizes[1:]):
+        raise torch_error(RuntimeError, "all dimensions of input must be of equal length")
+    size = min(height, width)
+    step = G.fill_diagonal_step(strides)
+    with span("fill_diagonal_ geometry", "kernel", source=FILL,
+              note=Note("fill_diagonal.geometry", size=size, step=step,
+                        strides=" + ".join(str(s) for s in strides)),
+              size=size, stride=step, offset=offset):
+        pass
+    main = call("aten::as_strided", self, (size,), (step,), offset)
+    call("aten::fill_.Scalar", main, fill_value)
+    if wrap and ndim == 2 and height > width + 1:
+        wsize = G.wrap_size(self.numel(), width, size)
+        woffset = offset + strides[0] * (width + 1)
+        with span("fill_diagonal_ wrap", "kernel", source=FILL,
+                  note=Note("fill_diagonal.wrap", rows=width + 1, size=wsize,
+                            offset=woffset),
+                  size=wsize, offset=woffset):
+            pass
+        wrapped = call("aten::as_strided", self, (wsize,), (step,), woffset)
+        call("aten::fill_.Scalar", wrapped, fill_value)
+    return self
+
+
+# -- overloads torch binds in Python that tidx does not model -----------------------------
+not_modelled("diag.out(Tensor self, int diagonal=0, *, Tensor(a!) out) -> Tensor(a!)",
+             kind=COMPOSITE, reason=OUT_NOT_MODELLED)
+not_modelled("diagonal_copy.out(Tensor self, int offset=0, int dim1=0, int dim2=1, *, Tensor(a!) out) -> Tensor(a!)",
+             kind=OUT, reason=OUT_NOT_MODELLED)
