@@ -309,6 +309,10 @@ def nonzero_numpy(self):
          source="aten/src/ATen/native/TensorShape.cpp")
 def unbind(self, dim: int = 0):
     dim = S.maybe_wrap_dim(dim, self.dim())
+    # a 0-dim tensor wraps dim to 0, which it does not have (torch's own capitalised
+    # message, not c10's "dimension specified as ...")
+    check(self.dim() > 0, IndexError, f"Dimension specified as {dim} but tensor has no "
+                                      "dimensions")
     return tuple(call("aten::select.int", self, dim, i) for i in range(self.view.sizes[dim]))
 
 
