@@ -71,8 +71,8 @@ def split_sizes(self, split_size: Sequence[int], dim: int = 0):
          source=SHAPE)
 def split_with_sizes(self, split_sizes: Sequence[int], dim: int = 0):
     check(self.dim() != 0, RuntimeError, "split expects at least a 1-dimensional tensor")
-    dim = S.maybe_wrap_dim(dim, self.dim())
-    dim_size = self.view.sizes[dim]
+    # self.size(dim) wraps; the messages and native::slice take dim as given
+    dim_size = self.view.sizes[S.maybe_wrap_dim(dim, self.dim())]
     with _plan("split_with_sizes", lambda: Note("split.with_sizes", sizes=list(split_sizes),
                                                 dim=dim),
                dim=dim, split_sizes=list(split_sizes)):
