@@ -22,8 +22,8 @@ from engine.core.errors import Refused, torch_error, tp_name
 FUNCTIONAL_PY = "torch/functional.py"
 TENSOR_PY = "torch/_tensor.py"
 
-_VF_SPLIT = O.function("split")
-_VF_SPLIT_WITH_SIZES = O.function("split_with_sizes")
+_VF_SPLIT = O.function("split", "torch._VF.split")
+_VF_SPLIT_WITH_SIZES = O.function("split_with_sizes", "torch._VF.split_with_sizes")
 
 
 def tensor_split_method(self, split_size, dim=0):
@@ -50,18 +50,22 @@ tensor_split_method.__qualname__ = "Tensor.split"
 
 def split(tensor, split_size_or_sections, dim=0):
     """torch.split: ``tensor.split(split_size_or_sections, dim)``."""
-    with span("torch.split", "python", source=FUNCTIONAL_PY, note="split.python_function"):
+    with span("torch.split", "python", source=FUNCTIONAL_PY, note="split.python_function",
+              split_size_or_sections=lambda: O.shown_argument(split_size_or_sections),
+              dim=dim) as py:
         if not isinstance(tensor, Tensor):
             # torch goes on to ``tensor.split``: Python's AttributeError for most objects
             if not hasattr(tensor, "split"):
                 raise torch_error(AttributeError, f"'{tp_name(tensor)}' object has no "
                                                   "attribute 'split'")
             raise Refused("torch.split of something other than a tensor is not modelled")
-        return tensor.split(split_size_or_sections, dim)
+        result = tensor.split(split_size_or_sections, dim)
+        py.set_result(result)
+        return result
 
 
 def _atleast(n: int):
-    binding = O.function(f"atleast_{n}d")
+    binding = O.function(f"atleast_{n}d", f"torch._VF.atleast_{n}d")
 
     def atleast(*tensors: Any) -> Any:
         # one argument is passed as it is (a tensor, or a list of them); several as a tuple

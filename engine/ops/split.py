@@ -30,6 +30,21 @@ def _plan(name: str, note, **args):
     return span(name, "kernel", source=SHAPE, note=note, **args)
 
 
+def _offsets(self, dim: int, starts: Sequence[int]) -> list[str]:
+    """Each piece's storage offset, as a learner works it out: the input's offset plus
+    the piece's start times the stride of the split dim."""
+    base, stride = self.view.offset, self.view.strides[dim]
+    return [f"{base} + {s} x {stride} = {base + s * stride}" for s in starts]
+
+
+def _starts(lengths: Sequence[int]) -> list[int]:
+    out, at = [], 0
+    for n in lengths:
+        out.append(at)
+        at += n
+    return out
+
+
 def _fmt(values: Sequence[int]) -> str:
     """An IntArrayRef as c10 prints it: ``[1, 2]``."""
     return "[" + ", ".join(str(int(v)) for v in values) + "]"
@@ -53,7 +68,7 @@ def split(self, split_size: int, dim: int = 0):
     lengths = [split_size] * (num - 1) + [last]
     with _plan("get_num_splits", lambda: Note("split.plan", n=num, size=split_size,
                                               last=last, dim=dim),
-               dim=dim, lengths=lengths):
+               dim=dim, lengths=lengths, offsets=lambda: _offsets(self, dim, _starts(lengths))):
         pass
     return tuple(call("aten::narrow", self, dim, i * split_size, n)
                  for i, n in enumerate(lengths))
@@ -75,7 +90,9 @@ def split_with_sizes(self, split_sizes: Sequence[int], dim: int = 0):
     dim_size = self.view.sizes[S.maybe_wrap_dim(dim, self.dim())]
     with _plan("split_with_sizes", lambda: Note("split.with_sizes", sizes=list(split_sizes),
                                                 dim=dim),
-               dim=dim, split_sizes=list(split_sizes)):
+               dim=dim, split_sizes=list(split_sizes),
+               offsets=lambda: _offsets(self, S.maybe_wrap_dim(dim, self.dim()),
+                                        _starts(split_sizes))):
         pass
     pieces = []
     start = 0
@@ -131,7 +148,7 @@ def tensor_split_sections(self, sections: int, dim: int = 0):
     lengths = [small + 1 if i < extra else small for i in range(sections)]
     with _plan("tensor_split: sections", lambda: Note("split.sections", n=sections,
                                                       small=small, extra=extra),
-               lengths=lengths):
+               lengths=lengths, offsets=lambda: _offsets(self, dim, _starts(lengths))):
         pass
     pieces, start = [], 0
     for n in lengths:
