@@ -287,6 +287,11 @@ def test_joins_run_the_operators_torch_runs(statements):
     ["parts = torch.zeros(3, 4, device='meta').split(2, 1)", "y = parts[1]"],
     ["parts = t[:, ::2].split(1, 1)", "y = parts[1]"],
     ["parts = torch.atleast_1d(t[0, 0], t[1])", "y = parts[0]"],
+    ["y = t.chunk(2**63 - 1)"],
+    ["parts = t.chunk(2**62)", "y = parts[2]"],
+    ["parts = t.split(2**63 - 1)", "y = parts[0]"],
+    ["y = t.tensor_split(2**62)"],
+    ["y = t.hsplit(2**62)"],
 ])
 def test_splits_run_the_operators_torch_runs(statements):
     torch = require_torch()
@@ -294,6 +299,23 @@ def test_splits_run_the_operators_torch_runs(statements):
     assert ours.ops == theirs.ops
     assert ours.error == theirs.error
     assert ours.tensors == theirs.tensors
+
+
+@pytest.mark.parametrize("statement", [
+    "y = torch.zeros(1).expand(2**40).split(1)", "y = torch.zeros(0).chunk(2**40)",
+    "y = t.tensor_split(2**40)", "y = torch.zeros(1).expand(2**40).unbind()",
+    "y = torch.cat([t, torch.zeros(3, 3, device='meta')])",
+    "y = torch.stack([torch.zeros(3, device='meta')] * 2)",
+    "y = torch.cat([torch.zeros(2, 2, 2, 2, 3).permute(0, 4, 1, 2, 3)] * 2)"])
+def test_what_tidx_refuses(statement):
+    """Millions of pieces (torch would make them), and what torch runs through its
+    Python decompositions (a meta input) or a channels_last_3d output: refused in one
+    line, exit 2."""
+    from conftest import cli_run
+
+    result = cli_run("explain", statement)
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
 
 
 @pytest.mark.parametrize("statement", [

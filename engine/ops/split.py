@@ -18,12 +18,27 @@ from tracer.recorder import span
 
 from engine.core import dtypes as D
 from engine.core import view as S
-from engine.core.errors import check
+from engine.core.errors import Refused, check
 from engine.dispatch.declarations import COMPOSITE, VIEW, declare
 from engine.dispatch.dispatcher import call
 from engine.ops import views
 
 SHAPE = "aten/src/ATen/native/TensorShape.cpp"
+#: std::vector<T>::max_size() for an 8-byte T (a Tensor, an int64_t) in libstdc++:
+#: PTRDIFF_MAX / 8.  Asking for more pieces is std::length_error in torch.
+VECTOR_MAX = (2**63 - 1) // 8
+#: tidx records every piece (three operator events each); beyond this many it refuses
+#: rather than run for minutes.
+MAX_PIECES = 10_000
+
+
+def check_pieces(n: int, what: str) -> None:
+    """The std::vector of ``n`` pieces torch allocates first: length_error past max_size;
+    a count tidx will not record is refused."""
+    check(n <= VECTOR_MAX, RuntimeError, "cannot create std::vector larger than max_size()")
+    if n > MAX_PIECES:
+        raise Refused(f"{what} into {n} pieces: tidx records every piece and stops at "
+                      f"{MAX_PIECES}")
 
 
 def _plan(name: str, note, **args):
@@ -65,6 +80,7 @@ def split(self, split_size: int, dim: int = 0):
     # at least one piece, even when split_size is larger than the dim (kept for BC)
     num = 1 if split_size == 0 else max((dim_size + split_size - 1) // split_size, 1)
     last = split_size - (split_size * num - dim_size)
+    check_pieces(num, "split")
     lengths = [split_size] * (num - 1) + [last]
     with _plan("get_num_splits", lambda: Note("split.plan", n=num, size=split_size,
                                               last=last, dim=dim),
@@ -115,8 +131,11 @@ def chunk(self, chunks: int, dim: int = 0):
     check(self.dim() > 0, RuntimeError, "chunk expects at least a 1-dimensional tensor")
     check(chunks > 0, RuntimeError, f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     size = self.view.sizes[S.maybe_wrap_dim(dim, self.dim())]
-    split_size = (size + chunks - 1) // chunks
+    # int64 arithmetic: size + chunks - 1 wraps for chunks near 2**63 (and split then
+    # rejects the negative split_size it gives)
+    split_size = S.div_trunc(S.int64(size + chunks - 1), chunks)
     if split_size == 0 and size == 0:
+        check_pieces(chunks, "chunk")
         # split would lose the number of chunks (any number of empty pieces add up to 0):
         # split_with_sizes keeps it
         sizes = [split_size] * chunks
@@ -142,6 +161,7 @@ def _tensor_split_check(self) -> int:
 def tensor_split_sections(self, sections: int, dim: int = 0):
     dim = S.maybe_wrap_dim(dim, _tensor_split_check(self))
     check(sections > 0, RuntimeError, f"number of sections must be larger than 0, got {sections}")
+    check_pieces(sections, "tensor_split")
     size = self.view.sizes[dim]
     # the first size % sections pieces get one element more than the rest
     small, extra = divmod(size, sections)
