@@ -179,8 +179,10 @@ def _copy_into(window, t) -> None:
         return
     temp = call("aten::empty_like", window, dtype=t.dtype, memory_format="contiguous_format")
     with span("copy_stub", "kernel", source=SHAPE,
-              note=lambda: Note("cat.cast", src=t.dtype, dst=window.dtype)):
+              note=lambda: Note("cat.cast", src=t.dtype, dst=window.dtype),
+              read=touched(t)) as k:
         temp.array(write=True)[...] = t.array()
+        k.set(written=touched(temp))
     call("aten::copy_", window, temp)
 
 
