@@ -83,6 +83,13 @@ MORE_STATEMENTS = [
     # values that are not tensors, with the binding steps that produce them
     "y = t.tolist()", "y = len(t)", "y = t.stride()", "y = t[0, 0].item()",
     "y = bool(t[0, 0])", "y = t[-2**63:]",
+    # joining and splitting
+    "y = torch.cat([t, t])", "y = torch.cat([torch.zeros(0, 2), torch.zeros(0, 2)])",
+    "y = torch.cat([x, x], 1)", "y = torch.cat([t, t], 1)", "y = torch.cat([t, x[:3, :3]], 1)",
+    "y = torch.stack([t, t])", "y = torch.stack([t, t], 2)", "y = torch.hstack([t, t])",
+    "y = torch.split(t, 2)", "y = t.split([1, 2])", "y = t.chunk(2)",
+    "y = torch.zeros(0).chunk(2)", "y = t.tensor_split(2)", "y = t.tensor_split([1])",
+    "y = torch.atleast_2d(t, t)",
     # more tiles than the trace lists one by one
     ("import pypto\nx = pypto.tensor([40, 4], pypto.DT_FP32)\n"
      "i = pypto.tensor([2], pypto.DT_INT32)\npypto.set_vec_tile_shapes(1, 1)\n"

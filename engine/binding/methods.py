@@ -21,6 +21,7 @@ import numpy as np
 from tracer import recorder
 from tracer.notes import Note
 
+from engine.binding import functional
 from engine.binding import python_indexing as PI
 from engine.binding import operators as O
 from engine.binding.arg_parser import ParsedArgs, PythonArgParser, check_noarg_method
@@ -419,6 +420,9 @@ def install(cls: type) -> frozenset[str]:
     public: set[str] = set()
     for name in O.generated_names("method"):
         setattr(cls, name, O.method(name))
+        public.add(name)
+    for name, fn in functional.METHODS.items():    # written in Python by torch
+        setattr(cls, name, fn)
         public.add(name)
     for fn in (size, stride, is_contiguous, contiguous, copy_, nonzero, to):
         setattr(cls, fn.__name__, fn)

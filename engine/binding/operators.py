@@ -134,8 +134,11 @@ class OperatorBinding:
     ``Tensor.gather``).  Its signatures and parser are built at its first call: start-up
     pays nothing for the hundred names a statement does not use."""
 
-    def __init__(self, name: str, variant: str) -> None:
+    def __init__(self, name: str, variant: str, shown: str | None = None) -> None:
         self.name, self.variant = name, variant
+        #: the Python name the call is shown as, when it is not torch.<name> (torch's
+        #: Python functions call the same binding as ``torch._VF.<name>``)
+        self.shown = shown
 
     @functools.cached_property
     def signatures(self) -> list[PythonSignature]:
@@ -151,9 +154,10 @@ class OperatorBinding:
         return PythonArgParser([s.text for s in self.signatures])
 
     def __call__(self, self_: Tensor | None, args: tuple, kwargs: dict) -> Any:
-        where = f"torch.{self.name}" if self_ is None else f"Tensor.{self.name}"
-        with span(where, "python", source="torch/__init__.py" if self_ is None else
-                  "torch/_tensor.py", note=NOTES.get(self.name),
+        where = self.shown or (f"torch.{self.name}" if self_ is None else
+                               f"Tensor.{self.name}")
+        with span(where, "python", source="torch/_VF.py" if self.shown else
+                  "torch/__init__.py" if self_ is None else "torch/_tensor.py", note=NOTES.get(self.name),
                   args=lambda: [shown_argument(a) for a in args],
                   kwargs=lambda: {k: shown_argument(v) for k, v in kwargs.items()}) as py:
             with span(f"THPVariable_{self.name}", "binding",
@@ -231,9 +235,10 @@ def make_variable(result: TensorImpl) -> None:
         result.requires_grad = True
 
 
-def function(name: str) -> Callable[..., Any]:
-    """``torch.<name>``, generated from the declarations of its function variant."""
-    binding = OperatorBinding(name, "function")
+def function(name: str, shown: str | None = None) -> Callable[..., Any]:
+    """``torch.<name>``, generated from the declarations of its function variant (shown
+    as ``shown`` when torch's own Python calls it by another name, ``torch._VF.split``)."""
+    binding = OperatorBinding(name, "function", shown)
 
     def fn(*args: Any, **kwargs: Any) -> Any:
         return binding(None, args, kwargs)

@@ -23,6 +23,7 @@ from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, INPLACE, OUT, O
                                           VIEW, declare, not_modelled)
 from engine.dispatch.dispatcher import call
 from engine.core.errors import check, torch_error
+from engine.ops.split import check_pieces
 from engine.memory.resize import resize_native
 from engine.ops import overlap
 from engine.ops.nonzero import compact, repeats
@@ -309,6 +310,11 @@ def nonzero_numpy(self):
          source="aten/src/ATen/native/TensorShape.cpp")
 def unbind(self, dim: int = 0):
     dim = S.maybe_wrap_dim(dim, self.dim())
+    # a 0-dim tensor wraps dim to 0, which it does not have (torch's own capitalised
+    # message, not c10's "dimension specified as ...")
+    check(self.dim() > 0, IndexError, f"Dimension specified as {dim} but tensor has no "
+                                      "dimensions")
+    check_pieces(self.view.sizes[dim], "unbind")
     return tuple(call("aten::select.int", self, dim, i) for i in range(self.view.sizes[dim]))
 
 

@@ -500,6 +500,51 @@ TEXT: dict[str, str] = {
         "clone the whole storage under self ({numel} elements, as one flat view), then view "
         "the clone with self's sizes, strides and offset",
     "view_scatter.copy": "src has the view's sizes: copy_ it into the view of the clone",
+    # -- joining and splitting: cat, stack, *stack, split, chunk, tensor_split -------------
+    "cat.meta":
+        "check the {n} inputs (no 0-dim one; same sizes except along dim), promote their "
+        "dtypes, skip the legacy size-[0] ones, and allocate the output: cat always copies",
+    "cat.empty": "the output has no elements: nothing to copy",
+    "cat.fast_dim0":
+        "all contiguous, one dtype, joined along dim 0: each input's bytes are one memcpy, "
+        "back to back",
+    "cat.serial":
+        "all contiguous, one floating dtype, small: the serial kernel copies each input's "
+        "rows into place",
+    "cat.same_layout":
+        "every input has the same sizes and strides: one TensorIterator over a window of "
+        "length {length}, moved {length} x stride {stride} along the output per input",
+    "cat.slice": "copy this input into its window of the output (offset {offset})",
+    "cat.cast":
+        "the input is {src}, the output {dst}: copy into a temporary of the input's dtype, "
+        "then copy_ casts it into the window",
+    "stack.view":
+        "join along existing dim {dim} with cat, then view splits that dim in two: no "
+        "unsqueeze needed",
+    "stack.unsqueeze":
+        "a new last dim ({dim}) cannot come from a view of cat's result: unsqueeze each "
+        "input, then cat",
+    "stack.atleast": "give every input at least {n} dims (0-d reshaped, 1-d unsqueezed)",
+    "split.plan":
+        "{n} pieces of {size} along dim {dim} (the last has {last}); each is a narrow: a "
+        "view, no copy",
+    "split.with_sizes":
+        "pieces of sizes {sizes} along dim {dim}, each a slice of self: views, no copy",
+    "split.chunk": "{n} chunks: split into pieces of ceil(size / {n}) = {size}",
+    "split.chunk_empty":
+        "the dim is empty: split_with_sizes keeps all {n} (empty) chunks, split would "
+        "return one",
+    "split.sections":
+        "{n} sections: each gets {small} elements, the first {extra} one more; each is a "
+        "slice (a view)",
+    "split.indices":
+        "cut before the indices {indices}: piece i is the slice between two cuts (a view)",
+    "split.python_method":
+        "torch/_tensor.py: an int (or one-element tensor) size calls _VF.split, a list "
+        "calls _VF.split_with_sizes",
+    "split.python_function": "torch/functional.py: torch.split is tensor.split",
+    "split.python_atleast":
+        "torch/functional.py: several tensors are passed on as one tuple",
 }
 
 #: PyTorch's messages are English already: nothing to explain in English.

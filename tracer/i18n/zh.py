@@ -405,6 +405,31 @@ TEXT: dict[str, str] = {
     "view_scatter.clone_storage":
         "把 self 下面的整个存储({numel} 个元素,作为一个扁平视图)克隆,再按 self 的尺寸、步长和偏移查看克隆",
     "view_scatter.copy": "src 的尺寸与视图相同:把它 copy_ 进克隆的视图",
+    # -- joining and splitting: cat, stack, *stack, split, chunk, tensor_split -------------
+    "cat.meta":
+        "检查 {n} 个输入(不能有 0 维的;除拼接维外尺寸相同),提升它们的 dtype,跳过旧式的尺寸为 "
+        "[0] 的输入,并分配输出:cat 总是复制",
+    "cat.empty": "输出没有元素:无需复制",
+    "cat.fast_dim0": "全部连续、dtype 相同、沿第 0 维拼接:每个输入的字节一次 memcpy,首尾相接",
+    "cat.serial": "全部连续、同一浮点 dtype、规模小:串行内核把每个输入的行复制到位",
+    "cat.same_layout":
+        "每个输入的尺寸和步长都相同:一个 TensorIterator 作用在长度为 {length} 的窗口上,"
+        "每个输入把窗口沿输出移动 {length} x 步长 {stride}",
+    "cat.slice": "把这个输入复制到输出中属于它的窗口(偏移 {offset})",
+    "cat.cast": "输入是 {src},输出是 {dst}:先复制到输入 dtype 的临时张量,再由 copy_ 转换后写入窗口",
+    "stack.view": "先用 cat 沿已有的第 {dim} 维拼接,再用 view 把这一维拆成两维:不需要 unsqueeze",
+    "stack.unsqueeze": "新的最后一维(第 {dim} 维)无法由 cat 结果的视图得到:先对每个输入 unsqueeze,再 cat",
+    "stack.atleast": "让每个输入至少有 {n} 维(0 维的 reshape,1 维的 unsqueeze)",
+    "split.plan": "沿第 {dim} 维切成 {n} 块,每块 {size} 个(最后一块 {last} 个);每块都是 narrow:视图,不复制",
+    "split.with_sizes": "沿第 {dim} 维切成大小为 {sizes} 的块,每块是 self 的一个切片:视图,不复制",
+    "split.chunk": "{n} 块:按 ceil(尺寸 / {n}) = {size} 的大小 split",
+    "split.chunk_empty": "这一维是空的:split_with_sizes 保留全部 {n} 个(空)块,split 只会返回一块",
+    "split.sections": "{n} 段:每段 {small} 个元素,前 {extra} 段各多一个;每段都是切片(视图)",
+    "split.indices": "在下标 {indices} 前切开:第 i 块是两刀之间的切片(视图)",
+    "split.python_method":
+        "torch/_tensor.py:整数(或单元素张量)大小调用 _VF.split,列表调用 _VF.split_with_sizes",
+    "split.python_function": "torch/functional.py:torch.split 就是 tensor.split",
+    "split.python_atleast": "torch/functional.py:多个张量作为一个元组传下去",
 }
 
 #: PyTorch's error messages: a Chinese line saying what went wrong and what to do.

@@ -1,0 +1,350 @@
+"""Joining tensors: cat (and its aliases concat, concatenate), stack, and the *stack family.
+
+Mirrors aten/src/ATen/native/TensorShape.cpp.  ``cat`` is a structured kernel: its meta
+function (TORCH_PRECOMPUTE_META_FUNC(cat)) checks the inputs, promotes their dtypes and
+allocates the output; ``cat_out_cpu`` then copies every input into its slice of the
+output by one of three paths (a memcpy along dim 0, the serial kernel of
+cpu/CatKernel.cpp, or a TensorIterator copy into ``result.narrow(dim, offset, size)``).
+The result is always a new tensor: cat copies.  ``stack`` is ``cat`` of the inputs
+unsqueezed (or ``cat`` then ``view``); hstack/vstack/dstack are ``cat`` after
+``atleast_1d/2d/3d``; column_stack reshapes 0-d and 1-d inputs into columns first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tracer.notes import Note
+from tracer.recorder import span
+
+from engine.core import dtypes as D
+from engine.core import memory_format as M
+from engine.core import view as S
+from engine.core.errors import Refused, check
+from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, OUT, OUT_NOT_MODELLED, declare,
+                                          not_modelled)
+from engine.dispatch.dispatcher import call
+from engine.memory import empty as memory
+from engine.ops.parallel import GRAIN_SIZE, num_threads
+from engine.ops.touch import touched
+
+SHAPE = "aten/src/ATen/native/TensorShape.cpp"
+CAT_KERNEL = "aten/src/ATen/native/cpu/CatKernel.cpp"
+META_REFUSED = ("{} with a meta tensor among its inputs runs PyTorch's Python decomposition "
+                "(prims::cat), which tidx does not model")
+
+
+def should_skip(t) -> bool:
+    """cat_should_skip_tensor: the legacy 1-d empty tensor, size [0], which cat ignores
+    whatever the other inputs' shapes (only its dtype still counts)."""
+    return t.dim() == 1 and t.numel() == 0
+
+
+def legacy_cat_wrap_dim(dim: int, tensors: Sequence) -> int:
+    """at::legacy_cat_wrap_dim: wrap ``dim`` by the first input that is not a skipped
+    size-[0] tensor; with none, ``dim`` is kept as given."""
+    for t in tensors:
+        if not should_skip(t):
+            return S.maybe_wrap_dim(dim, t.dim())
+    return dim
+
+
+def check_cat_shape_except_dim(first, second, dim: int, index: int) -> None:
+    """at::native::check_cat_shape_except_dim (TensorShape.h)."""
+    check(first.dim() == second.dim(), RuntimeError,
+          f"Tensors must have same number of dimensions: got {first.dim()} and {second.dim()}")
+    for d in range(first.dim()):
+        if d == dim:
+            continue
+        a, b = first.view.sizes[d], second.view.sizes[d]
+        check(a == b, RuntimeError,
+              f"Sizes of tensors must match except in dimension {dim}. Expected size {a} but "
+              f"got size {b} for tensor number {index} in the list.")
+
+
+def cat_output_memory_format(tensors: Sequence) -> str:
+    """cat_compute_output_memory_format: contiguous as soon as one input suggests it or two
+    inputs disagree; else the format they all suggest."""
+    fmt = None
+    for t in tensors:
+        f = M.suggest_memory_format(t.view.sizes, t.view.strides)
+        if f == M.CONTIGUOUS or (fmt is not None and fmt != f):
+            return M.CONTIGUOUS
+        fmt = f
+    return fmt or M.CONTIGUOUS
+
+
+def _along(dim: int, start: int, length: int) -> tuple:
+    """The numpy index of ``[start, start + length)`` along ``dim``."""
+    return (slice(None),) * dim + (slice(start, start + length),)
+
+
+@declare("cat(Tensor[] tensors, int dim=0) -> Tensor", kind=FUNCTIONAL,
+         native="at::native::cat_out_cpu (structured)", source=SHAPE)
+def cat(tensors: Sequence, dim: int = 0):
+    tensors = list(tensors)
+    _refuse_meta("torch.cat", tensors)
+    with span("cat meta: check the inputs", "kernel", source=SHAPE,
+              note=lambda: Note("cat.meta", n=len(tensors)), dim=dim) as s:
+        for i, t in enumerate(tensors):
+            check(t.dim() > 0, RuntimeError,
+                  f"zero-dimensional tensor (at position {i}) cannot be concatenated")
+        dim = legacy_cat_wrap_dim(dim, tensors)
+        check(bool(tensors), ValueError, "torch.cat(): expected a non-empty list of Tensors")
+        valid = next((i for i, t in enumerate(tensors) if not should_skip(t)), len(tensors))
+        fmt = cat_output_memory_format(tensors)
+        out_dtype = tensors[0].dtype
+        for t in tensors[1:]:               # at::native::result_type: skipped ones count too
+            out_dtype = D.promote_types(out_dtype, t.dtype)
+        all_contiguous = all_same_dtype = all_same_layout = True
+        sizes: list[int] = [0]
+        if valid < len(tensors):
+            first = tensors[valid]
+            size_at_dim = 0
+            for i, t in enumerate(tensors):
+                all_same_dtype = all_same_dtype and t.dtype is out_dtype
+                if should_skip(t):
+                    all_contiguous = False
+                    continue
+                check_cat_shape_except_dim(first, t, dim, i)
+                size_at_dim += t.view.sizes[dim]
+                all_contiguous = all_contiguous and M.is_contiguous_as(
+                    t.view.sizes, t.view.strides, fmt)
+                all_same_layout = (all_same_layout and t.view.sizes == first.view.sizes
+                                   and t.view.strides == first.view.strides)
+            sizes = list(first.view.sizes)
+            sizes[dim] = size_at_dim
+        s.set(dim=dim, sizes=sizes, dtype=str(out_dtype), memory_format=fmt,
+              skipped=[i for i, t in enumerate(tensors) if should_skip(t)])
+    if fmt == M.CHANNELS_LAST_3D:
+        raise Refused("torch.cat of inputs laid out channels_last_3d is not modelled by tidx")
+    out = memory.empty_generic(sizes, out_dtype, tensors[0].device_type,
+                               fmt if fmt == M.CHANNELS_LAST else None)
+    if out.numel() == 0:
+        with span("cat_out_cpu: nothing to copy", "kernel", source=SHAPE, note="cat.empty"):
+            pass
+        return out
+    parts = [t for t in tensors if not should_skip(t)]
+    serial = out.numel() < GRAIN_SIZE or num_threads() == 1
+    if serial and all_contiguous and all_same_dtype and fmt == M.CONTIGUOUS and dim == 0:
+        with span("fastCatOutDim0", "kernel", source=SHAPE, note="cat.fast_dim0",
+                  nbytes=[t.numel() * t.dtype.itemsize for t in tensors]) as k:
+            _copy_parts(out, parts, dim)
+            k.set(written=touched(out))
+        return out
+    if serial and all_contiguous and all_same_dtype and out_dtype.is_floating_point:
+        with span("cat_serial_kernel", "kernel", source=CAT_KERNEL, note="cat.serial",
+                  dim=dim) as k:
+            _copy_parts(out, parts, dim)
+            k.set(written=touched(out))
+        return out
+    if all_same_layout and all_same_dtype and M.is_contiguous_as(
+            out.view.sizes, out.view.strides, fmt):
+        length = tensors[valid].view.sizes[dim]
+        window = call("aten::narrow", out, dim, 0, length)
+        with span("copy_stub per input", "kernel", source=SHAPE,
+                  note=lambda: Note("cat.same_layout", stride=out.view.strides[dim],
+                                    length=length), dim=dim) as k:
+            _copy_parts(out, parts, dim)
+            k.set(written=touched(out), window=window)
+        return out
+    offset = 0
+    for t in parts:
+        length = t.view.sizes[dim]
+        window = call("aten::narrow", out, dim, offset, length)
+        _copy_into(window, t)
+        offset += length
+    return out
+
+
+def _copy_parts(out, parts: Sequence, dim: int) -> None:
+    """Each input's values into its run of the output along ``dim``, in order."""
+    dst = out.array(write=True)
+    offset = 0
+    for t in parts:
+        length = t.view.sizes[dim]
+        dst[_along(dim, offset, length)] = t.array()
+        offset += length
+
+
+def _copy_into(window, t) -> None:
+    """One TensorIterator copy of the general path: the input's values straight into the
+    output's window, or -- when the dtypes differ -- into a temporary of the input's dtype
+    (empty_like), which cast_outputs then copies into the window (copy_ casts)."""
+    if t.dtype is window.dtype:
+        with span("copy_stub", "kernel", source=SHAPE,
+                  note=lambda: Note("cat.slice", offset=window.view.offset), read=touched(t)) as k:
+            window.array(write=True)[...] = t.array()
+            k.set(written=touched(window))
+        return
+    temp = call("aten::empty_like", window, dtype=t.dtype, memory_format="contiguous_format")
+    with span("copy_stub", "kernel", source=SHAPE,
+              note=lambda: Note("cat.cast", src=t.dtype, dst=window.dtype),
+              read=touched(t)) as k:
+        temp.array(write=True)[...] = t.array()
+        k.set(written=touched(temp))
+    call("aten::copy_", window, temp)
+
+
+@declare("concat(Tensor[] tensors, int dim=0) -> Tensor", kind=COMPOSITE,
+         native="at::native::concat", source=SHAPE)
+def concat(tensors: Sequence, dim: int = 0):
+    """torch.concat: an alias, at::cat."""
+    return call("aten::cat", tensors, dim)
+
+
+@declare("concatenate(Tensor[] tensors, int dim=0) -> Tensor", kind=COMPOSITE,
+         native="at::native::concatenate", source=SHAPE)
+def concatenate(tensors: Sequence, dim: int = 0):
+    """torch.concatenate: an alias (NumPy's name), at::cat."""
+    return call("aten::cat", tensors, dim)
+
+
+def _refuse_meta(name: str, tensors: Sequence) -> None:
+    if any(t.is_meta for t in tensors):
+        raise Refused(META_REFUSED.format(name))
+
+
+@declare("stack(Tensor[] tensors, int dim=0) -> Tensor", kind=FUNCTIONAL,
+         native="at::native::stack", source=SHAPE)
+def stack(tensors: Sequence, dim: int = 0):
+    tensors = list(tensors)
+    check(bool(tensors), RuntimeError, "stack expects a non-empty TensorList")
+    _refuse_meta("torch.stack", tensors)
+    ndim = tensors[0].dim()
+    wrapped = S.maybe_wrap_dim(dim, ndim + 1)
+    entry = tensors[0].view.sizes
+    if wrapped < ndim:
+        # check_stack_inputs, then one cat along an existing dim and a view that splits
+        # it in two: dim ``wrapped`` of size n*k is (n, k) without moving a byte
+        for i, t in enumerate(tensors[1:], 1):
+            check(t.view.sizes == entry, RuntimeError,
+                  f"stack expects each tensor to be equal size, but got {S.fmt_sizes(entry)} "
+                  f"at entry 0 and {S.fmt_sizes(t.view.sizes)} at entry {i}")
+        sizes = list(entry)
+        sizes.insert(wrapped, len(tensors))
+        with span("stack: cat then view", "kernel", source=SHAPE,
+                  note=lambda: Note("stack.view", dim=wrapped), sizes=sizes):
+            pass
+        return call("aten::view", call("aten::cat", tensors, wrapped), sizes)
+    # the last dim cannot be made by a view: get_stack_inputs unsqueezes each input
+    with span("stack: unsqueeze each input", "kernel", source=SHAPE,
+              note=lambda: Note("stack.unsqueeze", dim=wrapped)):
+        pass
+    inputs = [call("aten::unsqueeze", tensors[0], dim)]
+    for i, t in enumerate(tensors[1:], 1):
+        check(t.view.sizes == entry, RuntimeError,
+              f"stack expects each tensor to be equal size, but got {S.fmt_sizes(entry)} "
+              f"at entry 0 and {S.fmt_sizes(t.view.sizes)} at entry {i}")
+        inputs.append(call("aten::unsqueeze", t, dim))
+    return call("aten::cat", inputs, dim)
+
+
+# -- atleast_1d/2d/3d: the shapes hstack, vstack and dstack join ----------------------------
+def _atleast(self, n: int):
+    """at::native::atleast_{1,2,3}d of one tensor."""
+    d = self.dim()
+    if d == 0:
+        return call("aten::reshape", self, (1,) * n)
+    if n == 2 and d == 1:
+        return call("aten::unsqueeze", self, 0)
+    if n == 3 and d == 1:
+        return call("aten::unsqueeze", call("aten::unsqueeze", self, 0), -1)
+    if n == 3 and d == 2:
+        return call("aten::unsqueeze", self, -1)
+    return self
+
+
+def _atleast_note(n: int):
+    return span(f"atleast_{n}d", "kernel", source=SHAPE, note=Note("stack.atleast", n=n))
+
+
+@declare("atleast_1d(Tensor self) -> Tensor", kind=COMPOSITE, native="at::native::atleast_1d",
+         source=SHAPE)
+def atleast_1d(self):
+    return _atleast(self, 1)
+
+
+@declare("atleast_1d.Sequence(Tensor[] tensors) -> Tensor[]", kind=COMPOSITE,
+         native="at::native::atleast_1d", source=SHAPE)
+def atleast_1d_seq(tensors: Sequence):
+    with _atleast_note(1):
+        return tuple(_atleast(t, 1) for t in tensors)
+
+
+@declare("atleast_2d(Tensor self) -> Tensor", kind=COMPOSITE, native="at::native::atleast_2d",
+         source=SHAPE)
+def atleast_2d(self):
+    return _atleast(self, 2)
+
+
+@declare("atleast_2d.Sequence(Tensor[] tensors) -> Tensor[]", kind=COMPOSITE,
+         native="at::native::atleast_2d", source=SHAPE)
+def atleast_2d_seq(tensors: Sequence):
+    with _atleast_note(2):
+        return tuple(_atleast(t, 2) for t in tensors)
+
+
+@declare("atleast_3d(Tensor self) -> Tensor", kind=COMPOSITE, native="at::native::atleast_3d",
+         source=SHAPE)
+def atleast_3d(self):
+    return _atleast(self, 3)
+
+
+@declare("atleast_3d.Sequence(Tensor[] tensors) -> Tensor[]", kind=COMPOSITE,
+         native="at::native::atleast_3d", source=SHAPE)
+def atleast_3d_seq(tensors: Sequence):
+    with _atleast_note(3):
+        return tuple(_atleast(t, 3) for t in tensors)
+
+
+def _nonempty(name: str, tensors: Sequence) -> list:
+    tensors = list(tensors)
+    check(bool(tensors), RuntimeError, f"{name} expects a non-empty TensorList")
+    _refuse_meta(f"torch.{name}", tensors)
+    return tensors
+
+
+@declare("hstack(Tensor[] tensors) -> Tensor", kind=COMPOSITE, native="at::native::hstack",
+         source=SHAPE)
+def hstack(tensors: Sequence):
+    rep = call("aten::atleast_1d.Sequence", _nonempty("hstack", tensors))
+    # 1-d inputs join end to end (dim 0); anything wider joins along its columns (dim 1)
+    return call("aten::cat", rep, 0 if rep[0].dim() == 1 else 1)
+
+
+@declare("vstack(Tensor[] tensors) -> Tensor", kind=COMPOSITE, native="at::native::vstack",
+         source=SHAPE)
+def vstack(tensors: Sequence):
+    rep = call("aten::atleast_2d.Sequence", _nonempty("vstack", tensors))
+    return call("aten::cat", rep, 0)
+
+
+@declare("dstack(Tensor[] tensors) -> Tensor", kind=COMPOSITE, native="at::native::dstack",
+         source=SHAPE)
+def dstack(tensors: Sequence):
+    rep = call("aten::atleast_3d.Sequence", _nonempty("dstack", tensors))
+    return call("aten::cat", rep, 2)
+
+
+@declare("column_stack(Tensor[] tensors) -> Tensor", kind=COMPOSITE,
+         native="at::native::column_stack", source=SHAPE)
+def column_stack(tensors: Sequence):
+    tensors = _nonempty("column_stack", tensors)
+    # 0-d and 1-d inputs become columns (n, 1); the rest join as they are
+    columns = [call("aten::reshape", t, (t.numel(), 1)) if t.dim() <= 1 else t
+               for t in tensors]
+    return call("aten::hstack", columns)
+
+
+# -- overloads torch binds in Python that tidx does not model -----------------------------
+not_modelled("cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)",
+             "stack.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)",
+             kind=OUT, reason=OUT_NOT_MODELLED)
+not_modelled("concat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)",
+             "concatenate.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)",
+             "hstack.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)",
+             "vstack.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)",
+             "dstack.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)",
+             "column_stack.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)",
+             kind=COMPOSITE, reason=OUT_NOT_MODELLED)
