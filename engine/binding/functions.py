@@ -17,6 +17,7 @@ import numpy as np
 
 from tracer.recorder import span
 
+from engine.binding import functional as F
 from engine.binding import operators as O
 from engine.binding.arg_parser import PythonArgParser
 from engine.binding.python_signatures import manual_signatures
@@ -144,7 +145,8 @@ def _functions() -> dict[str, Callable[..., Any]]:
     generated = {name: O.function(name) for name in O.generated_names("function")}
     manual = {"tensor": tensor, "nonzero": nonzero, "from_numpy": from_numpy,
               "manual_seed": manual_seed}
-    return generated | manual
+    # views and shape: torch/functional.py's variadic wrappers
+    return generated | manual | F.FUNCTIONS
 
 
 #: The functions of the torch namespace, by name.

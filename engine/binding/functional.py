@@ -1,0 +1,102 @@
+"""The Python functions of torch/functional.py in the views-and-shape family:
+``broadcast_tensors``, ``broadcast_shapes`` and ``atleast_1d/2d/3d``.
+
+torch writes these in Python to take variadic arguments: ``torch.broadcast_tensors(a, b)``
+hands the tuple ``(a, b)`` to the generated ``_VF.broadcast_tensors(Tensor[] tensors)``;
+``atleast_1d(t)`` passes one tensor on as itself and several as a tuple.
+``broadcast_shapes`` runs no operator at all (torch._refs._broadcast_shapes, plain Python
+over the shapes): torch.profiler records nothing for it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import reduce
+from typing import Any
+
+from tracer.notes import Note
+from tracer.recorder import span
+
+from engine.binding import operators as O
+from engine.core.device import Size
+from engine.core.errors import torch_error
+
+FUNCTIONAL = "torch/functional.py"
+REFS = "torch/_refs/__init__.py"
+
+
+def _python(name: str, note: Any, args: tuple) -> Any:
+    return span(f"torch.{name}", "python", source=FUNCTIONAL, note=note,
+                args=lambda: [O.shown_argument(a) for a in args])
+
+
+def broadcast_tensors(*tensors: Any) -> Any:
+    """``_VF.broadcast_tensors(tensors)``: the varargs as one tuple."""
+    with _python("broadcast_tensors", "functional.varargs", tensors) as py:
+        result = O.function("broadcast_tensors")(tensors)
+        py.set_result(result)
+        return result
+
+
+def _atleast(name: str) -> Callable[..., Any]:
+    def fn(*tensors: Any) -> Any:
+        with _python(name, "functional.atleast", tensors) as py:
+            # one argument is passed on as it is (a tensor, or a list/tuple of them)
+            result = O.function(name)(tensors[0] if len(tensors) == 1 else tensors)
+            py.set_result(result)
+            return result
+    fn.__name__ = fn.__qualname__ = name
+    return fn
+
+
+atleast_1d, atleast_2d, atleast_3d = (_atleast(f"atleast_{n}d") for n in (1, 2, 3))
+
+
+def _refs_broadcast_shapes(*shapes_: Any) -> list[int] | None:
+    """torch._refs._broadcast_shapes on plain ints: right-aligned, a 1 takes the other's
+    length, a negative length is a ValueError, any other mismatch torch._check's
+    RuntimeError."""
+    shapes = tuple((x,) if isinstance(x, int) else x for x in shapes_ if x is not None)
+    if not shapes:
+        return None
+    for shape in shapes:
+        if not isinstance(shape, Sequence):
+            raise torch_error(RuntimeError, "Input shapes should be of type ints, a tuple of "
+                                            f"ints, or a list of ints, got {shape!r}")
+    common = [1] * reduce(max, (len(shape) for shape in shapes))
+    for arg_idx, shape in enumerate(shapes):
+        for idx in range(-1, -1 - len(shape), -1):
+            if shape[idx] == common[idx]:
+                continue
+            if common[idx] == 1:
+                if shape[idx] < 0:
+                    raise torch_error(ValueError, "Attempting to broadcast a dimension with "
+                                                  "negative length!")
+                common[idx] = shape[idx]
+            if shape[idx] == 1:
+                continue
+            if common[idx] != shape[idx]:
+                raise torch_error(RuntimeError,
+                                  f"Attempting to broadcast a dimension of length {shape[idx]} "
+                                  f"at {idx}! Mismatching argument at index {arg_idx} had "
+                                  f"{shape!r}; but expected shape should be broadcastable to "
+                                  f"{common!r}")
+    return common
+
+
+def broadcast_shapes(*shapes: Any) -> Size:
+    """torch.broadcast_shapes: the shape the given shapes broadcast to, as a torch.Size."""
+    with _python("broadcast_shapes", "functional.broadcast_shapes", shapes) as py:
+        with span("torch._refs._broadcast_shapes", "python", source=REFS,
+                  note=Note("functional.refs_broadcast_shapes")) as s:
+            result = _refs_broadcast_shapes(*shapes)
+            s.set_result(result)
+        size = Size([] if result is None else result)
+        py.set_result(size)
+        return size
+
+
+#: torch.<name> for the functions above: what binding/functions.py adds to the namespace.
+FUNCTIONS: dict[str, Callable[..., Any]] = {
+    "broadcast_tensors": broadcast_tensors, "broadcast_shapes": broadcast_shapes,
+    "atleast_1d": atleast_1d, "atleast_2d": atleast_2d, "atleast_3d": atleast_3d}
