@@ -2,8 +2,8 @@
 moveaxis, swapdims/swapaxes (and their in-place forms), transpose_, unflatten, ravel,
 unfold, view(dtype), view_as, expand_as, broadcast_to, broadcast_tensors,
 broadcast_shapes, atleast_1d/2d/3d, fliplr, flipud, rot90, repeat_interleave (int
-repeats), empty_permuted, Tensor.dim_order, and the existing squeeze (a tuple of dims), reshape (view or
-copy) and as_strided.
+repeats), empty_permuted, Tensor.dim_order, and the existing squeeze (a tuple of dims),
+unsqueeze, view, reshape (view or copy) and as_strided.
 
 Hypothesis draws dtypes, shapes (0-size and 0-dim included), strided views of a base
 (steps, transposes), the arguments (wrong ones included: out-of-range dims, negative
@@ -52,7 +52,8 @@ OPS = st.one_of(
     _op("unflatten", form=st.sampled_from(["function", "method"]), d=dim,
         sizes=st.lists(st.integers(-2, 4), min_size=0, max_size=3)),
     _op("ravel", form=st.sampled_from(["function", "method"])),
-    _op("unfold", d=dim, size=small, step=small),
+    _op("unfold", d=dim, size=st.one_of(small, st.just(2**62)),
+        step=st.one_of(small, st.sampled_from([2**62, 2**63 - 1]))),
     _op("view_dtype", dtype=st.sampled_from(DTYPES)),
     _op("view_as", other=st.lists(st.integers(0, 4), max_size=3)),
     _op("expand_as", other=st.lists(st.integers(0, 4), max_size=4)),
@@ -60,9 +61,9 @@ OPS = st.one_of(
         size=st.lists(st.integers(-1, 4), max_size=4)),
     _op("broadcast_tensors", other=st.lists(st.integers(0, 4), max_size=4),
         form=st.sampled_from(["varargs", "one", "none"])),
-    _op("broadcast_shapes", shapes=st.lists(st.one_of(st.integers(-1, 4),
-                                                      st.lists(st.integers(-1, 4), max_size=3)),
-                                            max_size=3)),
+    _op("broadcast_shapes", shapes=st.lists(st.one_of(
+        st.integers(-1, 4), st.lists(st.integers(-1, 4), max_size=3),
+        st.sampled_from([None, "a", 1.5, (2, None), [1.5], True])), max_size=3)),
     _op("atleast", n=st.sampled_from([1, 2, 3]),
         form=st.sampled_from(["one", "varargs", "list", "none"])),
     _op("flipside", name=st.sampled_from(["fliplr", "flipud"]),
@@ -77,6 +78,8 @@ OPS = st.one_of(
     _op("dim_order", check=st.sampled_from([None, False, True, "x", ["contiguous_format"],
                                             ["channels_last", "contiguous_format"],
                                             ["channels_last"], [], [1]])),
+    _op("unsqueeze", d=st.one_of(dim, bad), form=st.sampled_from(["function", "method"])),
+    _op("view", shape=st.one_of(st.lists(st.integers(-1, 6), max_size=3), st.integers(-1, 6))),
     _op("reshape", shape=st.lists(st.integers(-1, 6), min_size=0, max_size=3)),
     _op("as_strided", size=st.lists(st.integers(0, 3), max_size=2),
         stride=st.lists(st.integers(0, 3), max_size=2), offset=st.one_of(st.none(), small)),
@@ -160,6 +163,10 @@ def apply(lib, t, spec):
         return lib.repeat_interleave(t, repeats=r, dim=d, output_size=size)
     if op == "squeeze":
         return t.squeeze(spec["dims"])
+    if op == "unsqueeze":
+        return lib.unsqueeze(t, spec["d"]) if form == "function" else t.unsqueeze(spec["d"])
+    if op == "view":
+        return t.view(spec["shape"])
     if op == "reshape":
         return t.reshape(spec["shape"])
     if op == "dim_order":
@@ -204,7 +211,7 @@ def outcome(lib, dtype, shape, view, transpose, spec):
         return ("error", type(exc).__name__, str(exc))
 
 
-@settings(max_examples=examples(700), deadline=None,
+@settings(max_examples=examples(500), deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(cases())
 def test_views_match_torch(case):
@@ -320,3 +327,57 @@ def test_views_refused_forms(statement, refused):
     with pytest.raises(Refused, match=refused):
         for stmt in parse(statement):
             ev.run(stmt)
+
+
+#: One statement per TORCH_WARN_ONCE site of the family (each fires once per process).
+WARNING_STATEMENTS = ["y = rows.T", "y = torch.tensor(3).T", "y = torch.tensor(3).mT",
+                      "y = torch.tensor(3).mH", "y = torch.tensor(3).H",
+                      "y = torch.tensor(3).adjoint()", "y = t.T"]
+
+_TORCH_WARNINGS = r"""
+import json, re, sys, warnings
+import torch
+ns = {"torch": torch, "t": torch.tensor([[1, 2, 3], [4, 5, 6], [7, 8, 9]]),
+      "rows": torch.tensor([0, 2])}
+out = []
+for st in json.loads(sys.argv[1]):
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        exec(st, ns)
+    out.append([(x.category.__name__,
+                 re.sub(r" \(Triggered internally at .*\)$", "", str(x.message))) for x in w])
+print(json.dumps(out))
+"""
+
+
+def test_views_warn_as_torch_warns():
+    """The deprecation warnings, word for word: torch's (in a fresh process, so that no
+    TORCH_WARN_ONCE has fired yet) against the TORCH_WARN_ONCE steps tidx records."""
+    import json
+    import subprocess
+    import sys
+
+    from engine.interpreter.evaluator import Evaluator, parse
+    from tracer import record
+
+    require_torch()
+    run = subprocess.run([sys.executable, "-c", _TORCH_WARNINGS, json.dumps(WARNING_STATEMENTS)],
+                         capture_output=True, text=True, check=True)
+    theirs = json.loads(run.stdout.strip().splitlines()[-1])
+
+    def walk(events):
+        for e in events:
+            yield e
+            yield from walk(e.get("children", []))
+
+    ours = []
+    for statement in WARNING_STATEMENTS:
+        ev = Evaluator()
+        with record() as tr:
+            for stmt in parse(statement):
+                ev.run(stmt)
+        events = walk(tr.to_dict()["statements"][0]["events"])
+        ours.append([[e["args"]["category"]["value"], e["args"]["message"]["value"]]
+                     for e in events if e["name"] == "TORCH_WARN_ONCE"])
+    assert ours == theirs
+    assert sum(map(len, theirs)) == 6      # every statement but the 2-D t.T warns

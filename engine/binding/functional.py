@@ -19,7 +19,7 @@ from tracer.recorder import span
 
 from engine.binding import operators as O
 from engine.core.device import Size
-from engine.core.errors import torch_error
+from engine.core.errors import as_torch_error, torch_error
 
 FUNCTIONAL = "torch/functional.py"
 REFS = "torch/_refs/__init__.py"
@@ -62,7 +62,7 @@ def _refs_broadcast_shapes(*shapes_: Any) -> list[int] | None:
     for shape in shapes:
         if not isinstance(shape, Sequence):
             raise torch_error(RuntimeError, "Input shapes should be of type ints, a tuple of "
-                                            f"ints, or a list of ints, got {shape!r}")
+                                            f"ints, or a list of ints, got {shape}")
     common = [1] * reduce(max, (len(shape) for shape in shapes))
     for arg_idx, shape in enumerate(shapes):
         for idx in range(-1, -1 - len(shape), -1):
@@ -79,8 +79,8 @@ def _refs_broadcast_shapes(*shapes_: Any) -> list[int] | None:
                 raise torch_error(RuntimeError,
                                   f"Attempting to broadcast a dimension of length {shape[idx]} "
                                   f"at {idx}! Mismatching argument at index {arg_idx} had "
-                                  f"{shape!r}; but expected shape should be broadcastable to "
-                                  f"{common!r}")
+                                  f"{shape}; but expected shape should be broadcastable to "
+                                  f"{common}")
     return common
 
 
@@ -89,7 +89,12 @@ def broadcast_shapes(*shapes: Any) -> Size:
     with _python("broadcast_shapes", "functional.broadcast_shapes", shapes) as py:
         with span("torch._refs._broadcast_shapes", "python", source=REFS,
                   note=Note("functional.refs_broadcast_shapes")) as s:
-            result = _refs_broadcast_shapes(*shapes)
+            try:
+                result = _refs_broadcast_shapes(*shapes)
+            except (TypeError, IndexError) as exc:
+                # torch's Python comparing what it was given ("a" < 0): the same
+                # Python error, the statement's own
+                raise as_torch_error(exc)
             s.set_result(result)
         size = Size([] if result is None else result)
         py.set_result(size)

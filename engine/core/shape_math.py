@@ -43,12 +43,16 @@ def unfold_geometry(sizes: Sequence[int], strides: Sequence[int], dim: int, size
     ([3, 2, 2], [4, 2, 1])
     >>> unfold_geometry([], [], 0, 1, 1)
     ([1], [1])
+    >>> unfold_geometry([3], [2], 0, 1, 2**62)      # 2 * 2**62 wraps as an int64_t does
+    ([1, 1], [-9223372036854775808, 2])
     """
     new_sizes, new_strides = list(sizes) + [size], list(strides)
     new_strides.append(strides[dim] if sizes else 1)
     if dim < len(sizes):
         new_sizes[dim] = (sizes[dim] - size) // step + 1
-        new_strides[dim] *= step
+        # an int64_t product in C++: a huge step wraps (and as_strided then refuses the
+        # negative stride)
+        new_strides[dim] = (new_strides[dim] * step + 2**63) % 2**64 - 2**63
     return new_sizes, new_strides
 
 
