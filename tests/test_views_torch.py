@@ -299,6 +299,16 @@ def test_empty_permuted_matches_torch(case):
     ["y = torch.empty_permuted((2, 3), (0, 0))"],
     ["y = t.squeeze((0,))"], ["y = torch.zeros(1, 3, 1).squeeze((0, 2))"],
     ["y = torch.tensor(3).flatten()"],
+    # meta tensors: the geometry without data
+    ["m = torch.zeros(2, 3, 4, device='meta')", "y = m.mT"],
+    ["m = torch.zeros(2, 3, 4, device='meta')", "y = m.movedim(0, -1).unfold(1, 2, 2)"],
+    # (rot90 on meta is left out: flip's meta path is torch's Python decomposition,
+    # prims::rev over empty_like -> empty_permuted, which tidx's flip does not take)
+    ["m = torch.zeros(2, 3, device='meta')", "y = m.repeat_interleave(2, 0)"],
+    ["m = torch.zeros(2, 4, device='meta')", "y = m.view(torch.float64)"],
+    ["m = torch.zeros(2, 3, device='meta')", "y = m.t().ravel()"],
+    ["m = torch.zeros(3, device='meta')", "y = torch.atleast_3d(m)"],
+    ["y = torch.empty_permuted((2, 3), (1, 0), device='meta')"],
 ])
 def test_views_run_the_operators_torch_runs(statements):
     """The aten operator tree torch.profiler records, the error, and the named values."""
