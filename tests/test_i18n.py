@@ -90,6 +90,14 @@ MORE_STATEMENTS = [
     "y = torch.split(t, 2)", "y = t.split([1, 2])", "y = t.chunk(2)",
     "y = torch.zeros(0).chunk(2)", "y = t.tensor_split(2)", "y = t.tensor_split([1])",
     "y = torch.atleast_2d(t, t)",
+    # views and shape
+    "y = t.T", "y = a.T", "y = torch.tensor(3).mT", "y = t.mH", "y = torch.movedim(a, 0, 2)",
+    "y = a.swapdims_(0, 1)", "y = a.unfold(1, 1, 1)", "y = a.unflatten(1, (1, 2))",
+    "y = t.ravel()", "y = t.t().ravel()", "y = t.view(torch.int32)",
+    "y = torch.broadcast_tensors(t, rows[:1])", "y = torch.atleast_3d(rows, t)",
+    "y = torch.broadcast_shapes((2, 1), (3,))", "y = torch.rot90(t)",
+    "y = torch.repeat_interleave(t, 2, dim=0)", "y = torch.empty_permuted((2, 3), (1, 0))",
+    "y = a.mT.dim_order()",
     # more tiles than the trace lists one by one
     ("import pypto\nx = pypto.tensor([40, 4], pypto.DT_FP32)\n"
      "i = pypto.tensor([2], pypto.DT_INT32)\npypto.set_vec_tile_shapes(1, 1)\n"

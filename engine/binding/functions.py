@@ -145,6 +145,7 @@ def _functions() -> dict[str, Callable[..., Any]]:
     generated = {name: O.function(name) for name in O.generated_names("function")}
     manual = {"tensor": tensor, "nonzero": nonzero, "from_numpy": from_numpy,
               "manual_seed": manual_seed}
+    # torch/functional.py's Python functions (split, the variadic wrappers)
     return generated | manual | functional.FUNCTIONS
 
 

@@ -28,8 +28,10 @@ from engine.binding.arg_parser import ParsedArgs, PythonArgParser, check_noarg_m
 from engine.binding.fastpath import basic_view
 from engine.binding.python_signatures import manual_signatures
 from engine.binding.tensor import Tensor, UntypedStorage, unpack, wrap, wrap_result
+from engine.binding.options import memory_format
 from engine.binding.tensor_str import format_tensor
 from engine.core import dtypes as D
+from engine.core import shape_math as M
 from engine.core import view as S
 from engine.core.device import Size, device as Device
 from engine.core.errors import Refused, torch_error
@@ -392,6 +394,75 @@ def to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     return wrap_result(call("aten::to.dtype_layout", impl, copy=copy))
 
 
+# -- views and shape: T, mT, H, mH (python_variable.cpp's getters), torch/_tensor.py's
+# unflatten and dim_order --------------------------------------------------------------------
+#: property -> the operator its getter dispatches (THPVariable_get_T calls numpy_T ...)
+_VIEW_PROPERTIES = {"T": "aten::numpy_T", "mT": "aten::mT", "H": "aten::matrix_H",
+                    "mH": "aten::mH"}
+
+
+def _view_property(name: str, op: str) -> Callable[[Tensor], Any]:
+    def get(self: Tensor) -> Any:
+        return _traced(f"Tensor.{name}", f"THPVariable_get_{name}", GETTERS_CPP,
+                       lambda: wrap_result(call(op, self._impl)),
+                       note=Note("binding.view_property", op=op))
+    get.__name__ = name
+    return get
+
+
+def unflatten(self: Tensor, dim: Any, sizes: Any) -> Tensor:
+    """torch/_tensor.py's Tensor.unflatten: no sizes is refused in Python, the rest goes to
+    the generated binding."""
+    with recorder.span("Tensor.unflatten", "python", source=TENSOR_PY, note="binding.unflatten"):
+        if not sizes:
+            raise torch_error(RuntimeError, "unflatten: sizes must be non-empty")
+        return O.method("unflatten")(self, dim, sizes)
+
+
+unflatten.__qualname__ = "Tensor.unflatten"
+
+
+_DIM_ORDER_TYPE = "The ambiguity_check argument must be a bool or a list of memory formats."
+
+
+def dim_order(self: Tensor, *, ambiguity_check: Any = False) -> tuple[int, ...]:
+    """torch/_tensor.py's Tensor.dim_order: Python over sizes and strides, no operator.
+    The dims from outermost to innermost in memory; with ``ambiguity_check`` an order
+    that is not the only one (a size-1 dim, equal neighbouring strides) is an error,
+    unless exactly one of the given memory formats fits."""
+    def body():
+        check_ = ambiguity_check
+        if not isinstance(check_, bool) and (not isinstance(check_, list) or any(
+                not isinstance(f, memory_format) for f in check_)):
+            raise torch_error(TypeError, _DIM_ORDER_TYPE)
+        v = self._impl.view
+        formats = check_ if isinstance(check_, list) else []
+        multiple = any(a == b for a, b in zip(v.strides, v.strides[1:])) or 1 in v.sizes
+        legal = sum(1 for f in formats if is_contiguous(self, memory_format=f))
+        if (check_ if isinstance(check_, bool) else True) and multiple and legal != 1:
+            raise torch_error(RuntimeError, "The tensor does not have unique dim order, or "
+                                            "cannot map to exact one of the given memory "
+                                            "formats.")
+        perm, ambiguous = M.logical_to_physical_perm(
+            v.sizes, v.strides, v.is_contiguous, v.is_channels_last_contiguous, bool(check_))
+        if ambiguous:
+            raise torch_error(RuntimeError, "The tensor does not have unique dim order.")
+        return tuple(perm)
+    return _traced("Tensor.dim_order", "compute_elementwise_output_logical_to_physical_perm",
+                   "torch/_prims_common/__init__.py", body, note="binding.dim_order")
+
+
+dim_order.__qualname__ = "Tensor.dim_order"
+
+
+def _view_family_install(cls: type) -> set[str]:
+    for name, op in _VIEW_PROPERTIES.items():
+        setattr(cls, name, property(_view_property(name, op)))
+    cls.unflatten = unflatten
+    cls.dim_order = dim_order
+    return set(_VIEW_PROPERTIES) | {"unflatten", "dim_order"}
+
+
 # -- Python operators (python_variable_methods.cpp's table, torch/_tensor.py) ---------------
 #: special method -> the declared operator whose method binding it is
 _OPERATORS = {"__gt__": "gt", "__ge__": "ge", "__lt__": "lt", "__le__": "le", "__eq__": "eq",
@@ -446,6 +517,7 @@ def install(cls: type) -> frozenset[str]:
     cls.__invert__ = _noarg("__invert__", _invert)
     for special, name in _OPERATORS.items():
         setattr(cls, special, _operator(special, O.method(name)))
+    public |= _view_family_install(cls)
     return frozenset(public)
 
 

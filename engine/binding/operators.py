@@ -81,6 +81,8 @@ def _default(text: str | None) -> Any:
 
     >>> _default("False"), _default("1"), _default("0.5"), _default("[]"), _default("long")
     (False, 1, 0.5, [], torch.int64)
+    >>> _default("[0,1]")
+    [0, 1]
     """
     if text is None or text == "None":
         return None
@@ -88,8 +90,9 @@ def _default(text: str | None) -> Any:
         return text == "True"
     if text in ("contiguous_format", "channels_last", "preserve_format"):
         return text
-    if text == "[]":
-        return []
+    if text.startswith("[") and text.endswith("]"):
+        # an int list default, e.g. rot90's dims=[0,1]
+        return [int(v) for v in text[1:-1].split(",") if v.strip()]
     if text in ("long", "int", "float", "double", "bool"):
         return D.from_name(text)
     try:

@@ -1,4 +1,5 @@
-"""Reordering the elements of a tensor: flip (aten/src/ATen/native/TensorTransformations.cpp).
+"""Reordering the elements of a tensor: flip, fliplr, flipud, rot90
+(aten/src/ATen/native/TensorTransformations.cpp).
 
 ``flip`` copies: the output is a new tensor laid out like the input (``empty_like``,
 preserve format), and the kernel reads the input from the far end of every flipped
@@ -16,7 +17,8 @@ from tracer.notes import Note
 from tracer.recorder import span
 
 from engine.core import view as S
-from engine.dispatch.declarations import FUNCTIONAL, declare
+from engine.core.errors import check
+from engine.dispatch.declarations import COMPOSITE, FUNCTIONAL, declare
 from engine.dispatch.dispatcher import call
 from engine.ops.touch import touched
 
@@ -52,3 +54,48 @@ def flip(self, dims: Sequence[int]):
             s.set(read=touched(self), written=touched(out))
         s.set_result(out)
     return out
+
+
+# -- fliplr, flipud, rot90: flips under other names -----------------------------------------
+@declare("fliplr(Tensor self) -> Tensor", variants="function, method", kind=COMPOSITE,
+         native="at::native::fliplr", source=TRANSFORMATIONS)
+def fliplr(self):
+    check(self.dim() >= 2, RuntimeError, "Input must be >= 2-d.")
+    return call("aten::flip", self, [1])
+
+
+@declare("flipud(Tensor self) -> Tensor", variants="function, method", kind=COMPOSITE,
+         native="at::native::flipud", source=TRANSFORMATIONS)
+def flipud(self):
+    check(self.dim() >= 1, RuntimeError, "Input must be >= 1-d.")
+    return call("aten::flip", self, [0])
+
+
+@declare("rot90(Tensor self, int k=1, int[] dims=[0,1]) -> Tensor", variants="function, method",
+         kind=FUNCTIONAL, native="at::native::rot90", source=TRANSFORMATIONS)
+def rot90(self, k: int = 1, dims: Sequence[int] = (0, 1)):
+    """A quarter turn is a flip of one dim and a transpose_ of the flipped copy (no second
+    copy); a half turn flips both dims; a whole turn is a contiguous clone."""
+    total = self.dim()
+    check(len(dims) == 2, RuntimeError,
+          f"expected total rotation dims == 2, but got dims = {len(dims)}")
+    check(total >= 2, RuntimeError, f"expected total dims >= 2, but got total dims = {total}")
+    d0, d1 = dims
+    # the range is checked (maybe_wrap_dim) before the dims are compared, on their values
+    # as given
+    S.maybe_wrap_dim(d0, total)
+    S.maybe_wrap_dim(d1, total)
+    check(d0 != d1 and abs(d0 - d1) != total, RuntimeError,
+          f"expected rotation dims to be different, but got dim0 = {d0} and dim1 = {d1}")
+    # C++'s % truncates toward zero: (4 + k % 4) % 4 puts a negative k in 0..3
+    turns = (4 + (k % 4 if k >= 0 else -(-k % 4))) % 4
+    with span("rot90: quarter turns", "kernel", source=TRANSFORMATIONS,
+              note=Note("rot90.turns", k=k, turns=turns, dim0=d0, dim1=d1), turns=turns):
+        pass
+    if turns == 1:
+        return call("aten::transpose_", call("aten::flip", self, [d1]), d0, d1)
+    if turns == 2:
+        return call("aten::flip", self, list(dims))
+    if turns == 3:
+        return call("aten::transpose_", call("aten::flip", self, [d0]), d0, d1)
+    return call("aten::clone", self, memory_format="contiguous_format")

@@ -30,9 +30,10 @@ def _geometry(name: str, note, **args) -> "span":
 
 
 def set_strided(self, size: Sequence[int], stride: Sequence[int], offset: int) -> View:
-    """setStrided (aten/src/ATen/native/TensorShape.cpp), in its order: the lengths, no
-    negative stride, checkInBoundsForStorage, the offset, then set_sizes_and_strides
-    (whose numel must not overflow).  Returns the geometry to set."""
+    """setStrided (aten/src/ATen/native/TensorShape.cpp), in torch 2.13's order (as the
+    errors it raises show): the lengths, no negative stride, the offset,
+    checkInBoundsForStorage, then set_sizes_and_strides (whose numel must not overflow).
+    Returns the geometry to set."""
     size, stride = tuple(int(s) for s in size), tuple(int(s) for s in stride)
     with span("setStrided", "memory", source=SHAPE, note="as_strided.setStrided",
               sizes=list(size), strides=list(stride), offset=offset):
@@ -40,6 +41,9 @@ def set_strided(self, size: Sequence[int], stride: Sequence[int], offset: int) -
         check(all(s >= 0 for s in stride), RuntimeError,
               "as_strided: Negative strides are not supported at the moment, got strides: "
               + S.fmt_sizes(stride))
+        # a negative offset is refused before the bounds are computed (where it would
+        # wrap around as a size_t)
+        check(offset >= 0, RuntimeError, f"Tensor: invalid storage offset {offset}")
         itemsize = self.dtype.itemsize
         # checkInBoundsForStorage: a view with no elements fits any storage
         if S.compute_storage_nbytes(size, stride, itemsize):
@@ -47,7 +51,6 @@ def set_strided(self, size: Sequence[int], stride: Sequence[int], offset: int) -
             if need > self.storage.nbytes:
                 raise storage_out_of_bounds(size, stride, offset, itemsize, need,
                                             self.storage.nbytes)
-        check(offset >= 0, RuntimeError, f"Tensor: invalid storage offset {offset}")
         S.safe_compute_numel(size)
         return View(size, stride, offset)
 
@@ -140,7 +143,12 @@ def unsqueeze(self, dim: int):
          variants="method", kind=VIEW, native="at::native::expand", source=SHAPE)
 def expand(self, size: Sequence[int], *, implicit: bool = False):
     with _geometry("inferExpandGeometry", "expand.geometry", size=list(size)) as s:
-        new = self.view.expand(size, D.tensor_to_string(self.dtype, self.device_type))
+        if self.dim() == 0:
+            # inferExpandGeometryImpl's fast path: a 0-dim tensor takes the sizes as given
+            # (a -1 included: setStrided's numel check then refuses it), all strides 0
+            new = View(size, (0,) * len(size), self.view.offset)
+        else:
+            new = self.view.expand(size, D.tensor_to_string(self.dtype, self.device_type))
         s.set(strides=list(new.strides))
     return call("aten::as_strided", self, new.sizes, new.strides, None)
 
@@ -282,9 +290,10 @@ def narrow(self, dim: int, start: int, length: int):
          variants="function, method", kind=COMPOSITE, native="at::native::flatten",
          source=SHAPE)
 def flatten(self, start_dim: int = 0, end_dim: int = -1):
-    # flatten calls native::reshape directly: no aten::reshape of its own
+    # a 0-dim tensor is self.reshape({1}), dispatched (torch.profiler shows aten::reshape);
+    # otherwise flatten calls native::reshape directly: no aten::reshape of its own
     if self.dim() == 0:
-        return reshape(self, (1,))
+        return call("aten::reshape", self, (1,))
     start = S.maybe_wrap_dim(start_dim, self.dim())
     end = S.maybe_wrap_dim(end_dim, self.dim())
     if start > end:
@@ -317,8 +326,6 @@ def permute(self, dims):
 not_modelled("narrow.Tensor(Tensor(a) self, int dim, Tensor start, SymInt length) -> Tensor(a)",
              variants="function, method", kind=COMPOSITE,
              reason="narrow with a tensor start is not modelled yet")
-not_modelled("view.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a)", variants="method",
-             kind=VIEW, reason="view(dtype), reinterpreting the bytes, is not modelled yet")
 
 
 def expand_outplace(a, b):

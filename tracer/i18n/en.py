@@ -543,8 +543,54 @@ TEXT: dict[str, str] = {
         "torch/_tensor.py: an int (or one-element tensor) size calls _VF.split, a list "
         "calls _VF.split_with_sizes",
     "split.python_function": "torch/functional.py: torch.split is tensor.split",
-    "split.python_atleast":
-        "torch/functional.py: several tensors are passed on as one tuple",
+    "shape.warn_once":
+        "{what}: torch warns here (TORCH_WARN_ONCE: once per process, so only the first "
+        "time in a Python session)",
+    "shape.numpy_T": "x.T reverses every dim: permute({dims})",
+    "shape.swap_last": "swap the last two dims ({dim0} and {dim1}): transpose(-2, -1)",
+    "shape.movedim":
+        "dims {src} go to places {dst}; the other dims keep their order in the places left: "
+        "permute({order})",
+    "shape.transpose_":
+        "in place: dims {dim0} and {dim1} trade sizes and strides in self's own geometry "
+        "(as_strided_), no new tensor",
+    "shape.unfold":
+        "windows of {size} along dim {dim}, one every {step}: dim {dim} now counts {windows} "
+        "windows (stride {jump} = step * stride), a new last dim walks one window (stride "
+        "{stride})",
+    "reshaping.unflatten": "dim {dim} of size {size} is split into {sizes}, then viewed",
+    "reshaping.ravel": "contiguous already: ravel is view(-1), no copy",
+    "reshaping.ravel_copy": "not contiguous: ravel copies to a contiguous tensor, then view(-1)",
+    "reshaping.view_dtype":
+        "the same bytes read as {dtype}: elements of {old} bytes become elements of {new} "
+        "bytes, the last dim and every stride rescaled; no as_strided, no copy",
+    "reshaping.broadcast":
+        "the shape every tensor broadcasts to, {shape}: a tensor already of that shape is "
+        "returned as it is, the others are expanded (stride 0 on the broadcast dims)",
+    "functional.varargs":
+        "torch/functional.py: the tensors given one by one are passed on as one tuple",
+    "functional.atleast":
+        "torch/functional.py: one argument is passed on as it is, several as one tuple",
+    "functional.broadcast_shapes":
+        "plain Python over the shapes: no tensor is made and no operator runs",
+    "functional.refs_broadcast_shapes":
+        "right-align the shapes; a 1 takes the other length, any other mismatch is an error",
+    "binding.view_property": "the property getter dispatches {op}",
+    "binding.dim_order":
+        "torch/_tensor.py: the dims ordered from outermost to innermost in memory, by "
+        "their strides (plain Python, no operator)",
+    "binding.unflatten": "torch/_tensor.py checks sizes is not empty, then calls the binding",
+    "rot90.turns":
+        "k = {k} is {turns} quarter turn(s) in the plane of dims {dim0}, {dim1}: one turn flips "
+        "dim1 then transposes in place, two flip both dims, three flip dim0 then transpose, "
+        "none is a contiguous clone",
+    "repeat.interleave":
+        "a new dim of size 1 after dim {dim} is expanded to {repeats} (stride 0, nothing "
+        "copied yet); the contiguous clone writes the repeats out, then the two dims are "
+        "flattened into one",
+    "empty_permuted.strides":
+        "a contiguous allocation in physical order has strides {physical}; each logical dim "
+        "takes the stride of its place in {layout}: {strides}",
 }
 
 #: PyTorch's messages are English already: nothing to explain in English.

@@ -429,7 +429,39 @@ TEXT: dict[str, str] = {
     "split.python_method":
         "torch/_tensor.py:整数(或单元素张量)大小调用 _VF.split,列表调用 _VF.split_with_sizes",
     "split.python_function": "torch/functional.py:torch.split 就是 tensor.split",
-    "split.python_atleast": "torch/functional.py:多个张量作为一个元组传下去",
+    "shape.warn_once":
+        "{what}:torch 在此发出警告(TORCH_WARN_ONCE:每个进程只一次,所以在一个 Python 会话里只有"
+        "第一次出现)",
+    "shape.numpy_T": "x.T 把所有维倒序:permute({dims})",
+    "shape.swap_last": "交换最后两维({dim0} 和 {dim1}):transpose(-2, -1)",
+    "shape.movedim": "维 {src} 移到位置 {dst};其余的维按原顺序填入剩下的位置:permute({order})",
+    "shape.transpose_": "原地:维 {dim0} 和 {dim1} 在 self 自身的几何里交换尺寸和步长(as_strided_),不产生新张量",
+    "shape.unfold":
+        "沿维 {dim} 取长度 {size} 的窗口,每隔 {step} 取一个:维 {dim} 现在数的是 {windows} 个窗口"
+        "(步长 {jump} = step * 原步长),新的最后一维在一个窗口内移动(步长 {stride})",
+    "reshaping.unflatten": "大小为 {size} 的维 {dim} 被拆成 {sizes},然后 view",
+    "reshaping.ravel": "已经连续:ravel 就是 view(-1),不复制",
+    "reshaping.ravel_copy": "不连续:ravel 先复制成连续张量,再 view(-1)",
+    "reshaping.view_dtype":
+        "同样的字节按 {dtype} 读:{old} 字节的元素变成 {new} 字节的元素,最后一维和每个步长按比例"
+        "换算;不调用 as_strided,不复制",
+    "reshaping.broadcast":
+        "所有张量广播到的形状 {shape}:已经是这个形状的张量原样返回,其余的用 expand(被广播的维步长为 0)",
+    "functional.varargs": "torch/functional.py:逐个给出的张量被打包成一个元组传下去",
+    "functional.atleast": "torch/functional.py:一个参数原样传下去,多个参数打包成一个元组",
+    "functional.broadcast_shapes": "纯 Python 计算形状:不创建张量,也不运行任何算子",
+    "functional.refs_broadcast_shapes": "形状右对齐;1 取另一方的长度,其他不一致就报错",
+    "binding.view_property": "属性的 getter 分发 {op}",
+    "binding.dim_order": "torch/_tensor.py:按步长把维从内存最外层到最内层排序(纯 Python,不运行算子)",
+    "binding.unflatten": "torch/_tensor.py 检查 sizes 非空,然后调用绑定",
+    "rot90.turns":
+        "k = {k} 即在维 {dim0}、{dim1} 的平面里转 {turns} 个四分之一圈:一圈先翻转 dim1 再原地转置,"
+        "两圈翻转两维,三圈先翻转 dim0 再转置,零圈是一次连续的 clone",
+    "repeat.interleave":
+        "在维 {dim} 之后插入大小为 1 的新维并 expand 到 {repeats}(步长 0,还没有复制);连续的 clone "
+        "把重复写出来,然后把这两维 flatten 成一维",
+    "empty_permuted.strides":
+        "按物理顺序的连续分配,步长为 {physical};每个逻辑维取它在 {layout} 中位置的步长:{strides}",
 }
 
 #: PyTorch's error messages: a Chinese line saying what went wrong and what to do.
