@@ -75,6 +75,10 @@ MORE_STATEMENTS = [
     ("import pypto\nx = pypto.tensor([40, 4], pypto.DT_FP32)\n"
      "i = pypto.tensor([2], pypto.DT_INT32)\npypto.set_vec_tile_shapes(1, 1)\n"
      "y = pypto.index_select(x, 1, i)"),
+    # ordering and membership (engine/ops/sorting.py)
+    "y = t.sort()", "y = t.expand(2, 3, 3).sort(0)", "y = t.sort(stable=True)",
+    "y = torch.arange(40000).sort()", "y = torch.arange(70).topk(1)", "y = t.topk(2)",
+    "y = t.topk(2, sorted=False)",
 ]
 
 #: The errors the brief names, as tidx (and PyTorch) print them.

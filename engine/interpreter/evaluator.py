@@ -33,6 +33,7 @@ from engine.interpreter import builtins
 from engine.interpreter.defaults import BY_NAME
 from engine.binding.tensor import UntypedStorage
 from engine.binding.tensor import Tensor
+from engine.binding.return_types import StructSeq
 
 #: Names a statement cannot rebind: the two modules and the builtins.
 RESERVED = ("torch", "pypto") + builtins.NAMES
@@ -578,6 +579,9 @@ class Evaluator:
             return getattr(obj, attr)
         if isinstance(obj, self.torch.dtype) and attr in ("itemsize", "is_floating_point",
                                                           "is_signed"):
+            return getattr(obj, attr)
+        if isinstance(obj, StructSeq) and attr in obj._fields:
+            # torch.return_types.X: a named tuple's fields (sort(...).values)
             return getattr(obj, attr)
         raise Refused(f"attribute '{attr}' of {self.type_name(obj)} is not available in tidx")
 

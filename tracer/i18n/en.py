@@ -443,6 +443,37 @@ TEXT: dict[str, str] = {
     "ui.verify.agree": "tidx and PyTorch agree on every check.",
     "ui.verify.disagree":
         "tidx and PyTorch disagree: the trace above is not what PyTorch does (a bug in tidx).",
+    # -- ordering and membership: sort, argsort, msort, topk (engine/ops/sorting.py) -------
+    "sort.outputs_like_input":
+        "values and indices are allocated with the input's strides {strides} (it is "
+        "non-overlapping and dense)",
+    "sort.outputs_dense":
+        "the input overlaps or has holes: values and indices get dense strides {strides} in "
+        "the same dim order",
+    "sort.fill_indices":
+        "indices along dim {dim} = 0..{n}-1: an arange restrided by as_strided (stride 0 on "
+        "the other dims) and broadcast by copy_",
+    "sort.stride0":
+        "dim {dim} has stride 0: every element of a slice is the same one, already sorted",
+    "sort.stable_sort":
+        "std::stable_sort of every slice along dim {dim} (descending={descending}): equal elements keep their "
+        "order; NaN is above every number, -0.0 equals 0.0",
+    "sort.introsort":
+        "std::sort (introsort) of every slice along dim {dim} (descending={descending}): not stable past 16 "
+        "elements, ties end where the quicksort's swaps leave them; NaN is above every "
+        "number, -0.0 equals 0.0",
+    "sort.radix":
+        "1-D integers sorted ascending with at least 32768 elements: fbgemm's radix sort, "
+        "which is stable",
+    "topk.partial_sort":
+        "k * 64 <= {n}: std::partial_sort puts the first {k} (largest={largest}) at the "
+        "front, in order",
+    "topk.nth_element_sorted":
+        "std::nth_element puts the {k}th (largest={largest}) at position {k}-1, then "
+        "std::sort orders the ones before it",
+    "topk.nth_element":
+        "sorted=False: std::nth_element puts the {k}th (largest={largest}) at position {k}-1 "
+        "and leaves the ones before it in the order its partitioning left them",
 }
 
 #: PyTorch's messages are English already: nothing to explain in English.

@@ -362,6 +362,26 @@ TEXT: dict[str, str] = {
     "ui.verify.agree": "tidx 与 PyTorch 在每一项检查上都一致。",
     "ui.verify.disagree":
         "tidx 与 PyTorch 不一致:上面的追踪不是 PyTorch 实际做的事(tidx 的 bug)。",
+    # -- 排序与成员:sort、argsort、msort、topk(engine/ops/sorting.py) -----------------
+    "sort.outputs_like_input": "values 和 indices 按输入的步长 {strides} 分配(输入不重叠且稠密)",
+    "sort.outputs_dense": "输入有重叠或空洞:values 和 indices 取同样维度顺序的稠密步长 {strides}",
+    "sort.fill_indices":
+        "沿第 {dim} 维的 indices = 0..{n}-1:arange 经 as_strided 重排步长(其余维步长为 0),"
+        "再由 copy_ 广播写入",
+    "sort.stride0": "第 {dim} 维步长为 0:每个切片的元素都是同一个,本就有序",
+    "sort.stable_sort":
+        "沿第 {dim} 维对每个切片做 std::stable_sort(descending={descending}):相等元素保持原顺序;"
+        "NaN 大于一切数,-0.0 等于 0.0",
+    "sort.introsort":
+        "沿第 {dim} 维对每个切片做 std::sort(内省排序,descending={descending}):超过 16 个元素时不稳定,"
+        "相等元素停在快速排序的交换留下的位置;NaN 大于一切数,-0.0 等于 0.0",
+    "sort.radix": "一维整数、升序、至少 32768 个元素:fbgemm 的基数排序,它是稳定的",
+    "topk.partial_sort": "k * 64 <= {n}:std::partial_sort 把前 {k} 个元素(largest={largest})按顺序放在最前",
+    "topk.nth_element_sorted":
+        "std::nth_element 把第 {k} 个元素(largest={largest})放到位置 {k}-1,再用 std::sort 排好它前面的元素",
+    "topk.nth_element":
+        "sorted=False:std::nth_element 把第 {k} 个元素(largest={largest})放到位置 {k}-1,"
+        "它前面的元素保持划分后的顺序",
 }
 
 #: PyTorch's error messages: a Chinese line saying what went wrong and what to do.

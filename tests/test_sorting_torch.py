@@ -1,0 +1,215 @@
+"""sort, argsort, msort and topk against real torch 2.13: values, layout, errors, operators.
+
+Hypothesis draws dtypes, shapes (0-dim and 0-size included), strided and transposed
+views of a base, values with many ties (and NaN, -0.0 for floats, so the comparators'
+tie and NaN order shows), the arguments (wrapped and out-of-range dims, negative and too
+large k, wrong types) and every call form (torch.X, Tensor.X, keywords); tidx and torch
+must agree on the result (values, indices, shape, strides, offset, dtype, a new storage)
+or on the error (class and message).  Unstable sorts and sorted=False topk are compared
+exactly, not as multisets: tidx replays libstdc++'s std::sort / nth_element /
+partial_sort, so even the tie order is torch's.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import engine
+from conftest import examples, require_torch
+from oracle import compare
+
+pytestmark = pytest.mark.torch
+
+DTYPES = ["int64", "float32", "bool", "uint8", "float64", "int32", "float16", "int8"]
+
+
+@st.composite
+def tensors(draw):
+    dtype = draw(st.sampled_from(DTYPES))
+    shape = tuple(draw(st.lists(st.integers(0, 5), min_size=0, max_size=3)))
+    if draw(st.integers(0, 4)) == 0 and len(shape) >= 1:
+        shape = shape[:-1] + (draw(st.integers(17, 40)),)   # past std::sort's 16
+    view = tuple(slice(draw(st.integers(0, 1)), None, draw(st.integers(1, 2)))
+                 if draw(st.booleans()) else slice(None) for _ in shape)
+    transpose = len(shape) >= 2 and draw(st.booleans())
+    expand = len(shape) >= 1 and draw(st.integers(0, 6)) == 0
+    spread = draw(st.sampled_from([2, 3, 7, 1000]))
+    special = dtype.startswith("float") and draw(st.booleans())
+    seed = draw(st.integers(0, 2**16))
+    return dtype, shape, view, transpose, expand, spread, special, seed
+
+
+def make(lib, dtype, shape, view, transpose, expand, spread, special, seed):
+    n = int(np.prod(shape)) if shape else 1
+    rng = np.random.default_rng(seed)
+    values = rng.integers(0, spread, n).astype(np.float64)
+    if special:
+        values[rng.random(n) < 0.15] = np.nan
+        values[rng.random(n) < 0.15] = -0.0
+        values[rng.random(n) < 0.1] = -np.inf
+    values = values.reshape(shape).astype(dtype)
+    base = lib.tensor(values.tolist(), dtype=getattr(lib, dtype)).reshape(shape)
+    t = base[view] if view else base
+    if transpose:
+        t = t.transpose(0, 1)
+    if expand and t.shape[-1] > 0:
+        t = t[..., :1].expand(*t.shape[:-1], 3)
+    return base, t
+
+
+def describe(r, base):
+    if isinstance(r, tuple):
+        return (type(r).__name__, [describe(x, base) for x in r])
+    shares = r.untyped_storage().data_ptr() == base.untyped_storage().data_ptr()
+    # str(): NaN equals NaN, and -0.0 is told from 0.0
+    return (str(r.tolist()), list(r.shape), list(r.stride()), r.storage_offset(), str(r.dtype),
+            shares and r.numel() > 0)
+
+
+def run(lib, case, call):
+    base, t = make(lib, *case)
+    try:
+        return ("ok", describe(call(lib, t), base))
+    except Exception as exc:  # noqa: BLE001 - the error is the result
+        return ("error", type(exc).__name__, str(exc))
+
+
+DIMS = st.one_of(st.integers(-4, 3), st.sampled_from([None, 0.5, "a"]))
+
+
+@st.composite
+def sort_calls(draw):
+    dim = draw(DIMS)
+    descending = draw(st.one_of(st.booleans(), st.just(1)))
+    stable = draw(st.sampled_from([None, True, False, "x"]))
+    form = draw(st.sampled_from(["function", "method", "kw", "positional", "argsort",
+                                 "argsort_kw", "argsort_method", "msort", "msort_method"]))
+    return dim, descending, stable, form
+
+
+def call_sort(lib, t, dim, descending, stable, form):
+    kw = {} if stable is None else {"stable": stable}
+    if form == "function":
+        return lib.sort(t, dim=dim, descending=descending, **kw)
+    if form == "method":
+        return t.sort(dim=dim, descending=descending, **kw)
+    if form == "kw":
+        return t.sort(descending=descending, **kw)
+    if form == "positional":
+        return lib.sort(t, dim, descending)
+    if form == "argsort":
+        return lib.argsort(t, dim, descending)
+    if form == "argsort_kw":
+        return lib.argsort(t, dim=dim, descending=descending, **kw)
+    if form == "argsort_method":
+        return t.argsort(dim=dim, **kw)
+    if form == "msort":
+        return lib.msort(t)
+    return t.msort()
+
+
+@settings(max_examples=examples(250), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(tensors(), sort_calls())
+def test_sort_matches_torch(case, args):
+    torch = require_torch()
+
+    def go(lib, t):
+        return call_sort(lib, t, *args)
+    assert run(engine, case, go) == run(torch, case, go)
+
+
+@st.composite
+def topk_calls(draw):
+    k = draw(st.one_of(st.integers(-1, 6), st.sampled_from([0.5, None, 10**20])))
+    dim = draw(DIMS)
+    largest = draw(st.booleans())
+    sorted_ = draw(st.booleans())
+    form = draw(st.sampled_from(["function", "method", "kw", "positional"]))
+    return k, dim, largest, sorted_, form
+
+
+def call_topk(lib, t, k, dim, largest, sorted_, form):
+    if form == "function":
+        return lib.topk(t, k, dim=dim, largest=largest, sorted=sorted_)
+    if form == "method":
+        return t.topk(k, dim, largest, sorted_)
+    if form == "kw":
+        return t.topk(k=k, largest=largest)
+    return lib.topk(t, k)
+
+
+@settings(max_examples=examples(250), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(tensors(), topk_calls())
+def test_topk_matches_torch(case, args):
+    torch = require_torch()
+
+    def go(lib, t):
+        return call_topk(lib, t, *args)
+    assert run(engine, case, go) == run(torch, case, go)
+
+
+@pytest.mark.parametrize("n", [17, 40, 200, 1000])
+def test_unstable_tie_order_is_torchs(n):
+    """Many ties past 16 elements: std::sort's and topk's exact tie order."""
+    torch = require_torch()
+    for seed in range(5):
+        values = np.random.default_rng(seed).integers(0, 4, n).tolist()
+        ours, theirs = engine.tensor(values), torch.tensor(values)
+        for descending in (False, True):
+            assert (ours.sort(descending=descending).indices.tolist()
+                    == theirs.sort(descending=descending).indices.tolist())
+        for k in (1, n // 70 or 1, n // 2, n):
+            for largest in (False, True):
+                for sorted_ in (False, True):
+                    assert (ours.topk(k, largest=largest, sorted=sorted_).indices.tolist()
+                            == theirs.topk(k, largest=largest,
+                                           sorted=sorted_).indices.tolist())
+
+
+def test_radix_sort_is_stable():
+    """1-D integers, ascending, GRAIN_SIZE elements or more: fbgemm's stable radix sort."""
+    torch = require_torch()
+    values = np.random.default_rng(1).integers(0, 3, 40000).tolist()
+    for dtype in ("int64", "uint8"):
+        ours = engine.tensor(values, dtype=getattr(engine, dtype))
+        theirs = torch.tensor(values, dtype=getattr(torch, dtype))
+        assert ours.sort().indices.tolist() == theirs.sort().indices.tolist()
+
+
+@pytest.mark.parametrize("statements", [
+    ["y = t.sort()"],
+    ["y = torch.sort(t, 0, True)"],
+    ["y = t.sort(stable=True, descending=True)"],
+    ["y = t.t().sort()"],
+    ["y = t[:, ::2].sort(0)"],
+    ["y = t.expand(2, 3, 3).sort(0)"],
+    ["y = torch.tensor(3.).sort()"],
+    ["y = torch.zeros(0, 3).sort()"],
+    ["y = t.sort(5)"],
+    ["y = x.sort(descending=True).values"],
+    ["y = x.argsort()"],
+    ["y = torch.argsort(x, dim=0, stable=True)"],
+    ["y = x.msort()"],
+    ["z = torch.tensor([3, 1, 2]); y = z[z.argsort()]"],
+    ["y = t.topk(2)"],
+    ["y = torch.topk(x, 2, dim=0, largest=False, sorted=False)"],
+    ["y = torch.tensor(3.).topk(1)"],
+    ["y = t.topk(4)"],
+    ["y = t.topk(1, 5)"],
+    ["y = torch.tensor([True, False]).topk(1)"],
+    ["y = torch.zeros(2, 0).topk(0)"],
+    ["i = t.topk(2).indices; y = t.gather(1, i)"],
+    ["y = t.sort()[1]"],
+])
+def test_sorting_runs_the_operators_torch_runs(statements):
+    """The aten operator tree torch.profiler records, and the named tensors."""
+    torch = require_torch()
+    ours, theirs = compare(torch, statements, ["y"])
+    assert ours.ops == theirs.ops
+    assert ours.error == theirs.error
+    assert ours.tensors == theirs.tensors
