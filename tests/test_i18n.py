@@ -78,7 +78,8 @@ MORE_STATEMENTS = [
     # ordering and membership (engine/ops/sorting.py)
     "y = t.sort()", "y = t.expand(2, 3, 3).sort(0)", "y = t.sort(stable=True)",
     "y = torch.arange(40000).sort()", "y = torch.arange(70).topk(1)", "y = t.topk(2)",
-    "y = t.topk(2, sorted=False)",
+    "y = t.topk(2, sorted=False)", "y = torch.searchsorted(t[0], t.to(torch.float32))",
+    "y = torch.bucketize(t, t[0], right=True)", "y = torch.isin(t, t[0])", "y = torch.isin(t, 3)",
 ]
 
 #: The errors the brief names, as tidx (and PyTorch) print them.

@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine
+from engine.core.errors import Refused
 from conftest import examples, require_torch
 from oracle import compare
 
@@ -73,6 +74,8 @@ def run(lib, case, call):
     base, t = make(lib, *case)
     try:
         return ("ok", describe(call(lib, t), base))
+    except Refused as exc:
+        return ("refused", str(exc))
     except Exception as exc:  # noqa: BLE001 - the error is the result
         return ("error", type(exc).__name__, str(exc))
 
@@ -208,6 +211,102 @@ def test_radix_sort_is_stable():
 ])
 def test_sorting_runs_the_operators_torch_runs(statements):
     """The aten operator tree torch.profiler records, and the named tensors."""
+    torch = require_torch()
+    ours, theirs = compare(torch, statements, ["y"])
+    assert ours.ops == theirs.ops
+    assert ours.error == theirs.error
+    assert ours.tensors == theirs.tensors
+
+
+# -- searchsorted, bucketize, isin -------------------------------------------------------
+
+@st.composite
+def search_calls(draw):
+    op = draw(st.sampled_from(["searchsorted", "searchsorted_scalar", "bucketize",
+                               "bucketize_scalar", "isin", "isin_scalar", "isin_scalar_first"]))
+    b_dtype = draw(st.sampled_from(DTYPES))
+    b_len = draw(st.integers(0, 6))
+    b_rows = draw(st.sampled_from([None, None, 1, 2]))
+    b_step = draw(st.sampled_from([1, 1, 2]))
+    scalar = draw(st.one_of(st.integers(-2, 8), st.floats(-2, 8), st.just(float("nan")),
+                            st.booleans()))
+    right = draw(st.booleans())
+    side = draw(st.sampled_from([None, None, "left", "right", "middle"]))
+    out_int32 = draw(st.booleans())
+    invert = draw(st.booleans())
+    assume_unique = draw(st.booleans())
+    return (op, b_dtype, b_len, b_rows, b_step, scalar, right, side, out_int32, invert,
+            assume_unique)
+
+
+def call_search(lib, t, op, b_dtype, b_len, b_rows, b_step, scalar, right, side, out_int32,
+                invert, assume_unique):
+    # boundaries: sorted (with repeats), 1-D or one row per leading index of t
+    row = np.sort(np.arange(b_len * b_step) * 7 % 5)[::b_step].astype(b_dtype)
+    if b_rows is None:
+        bd = lib.tensor(row.tolist(), dtype=getattr(lib, b_dtype))
+    else:
+        lead = list(t.shape[:-1]) if t.dim() else [b_rows]
+        bd = lib.tensor(np.broadcast_to(row, lead + [b_len]).tolist(),
+                        dtype=getattr(lib, b_dtype)).reshape(lead + [b_len])
+    kw = {"out_int32": out_int32, "right": right}
+    if op == "searchsorted":
+        return lib.searchsorted(bd, t, side=side, **kw)
+    if op == "searchsorted_scalar":
+        return lib.searchsorted(bd, scalar, **kw)
+    if op == "bucketize":
+        return lib.bucketize(t, bd, **kw)
+    if op == "bucketize_scalar":
+        return lib.bucketize(scalar, bd, **kw)
+    if op == "isin":
+        return lib.isin(t, bd, invert=invert, assume_unique=assume_unique)
+    if op == "isin_scalar":
+        return lib.isin(t, scalar, invert=invert)
+    return lib.isin(scalar, bd, invert=invert)
+
+
+@settings(max_examples=examples(250), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(tensors(), search_calls())
+def test_search_matches_torch(case, args):
+    torch = require_torch()
+
+    def go(lib, t):
+        return call_search(lib, t, *args)
+    ours = run(engine, case, go)
+    if ours[0] == "refused":
+        return
+    assert ours == run(torch, case, go)
+
+
+@pytest.mark.parametrize("statements", [
+    ["y = torch.searchsorted(torch.tensor([1, 3, 5, 7]), t)"],
+    ["y = torch.searchsorted(torch.tensor([1, 3, 5, 7]), 4, right=True)"],
+    ["y = torch.searchsorted(torch.tensor([1, 3, 5, 7]), 2.5)"],
+    ["y = torch.searchsorted(t, t, side='right', out_int32=True)"],
+    ["y = torch.searchsorted(t[:, ::2], t.t()[:, :2])"],
+    ["y = torch.searchsorted(x[0], t)"],
+    ["y = torch.searchsorted(t, 3)"],
+    ["y = torch.searchsorted(t, t, side='middle')"],
+    ["y = torch.searchsorted(t, t, side='left', right=True)"],
+    ["y = torch.searchsorted(torch.tensor(1), t)"],
+    ["y = torch.bucketize(t, torch.tensor([2, 5]))"],
+    ["y = torch.bucketize(3, torch.tensor([2, 5]), right=True)"],
+    ["y = torch.bucketize(t, t)"],
+    ["y = torch.bucketize(t.to(torch.bool), t[0].to(torch.bool))"],
+    ["y = torch.isin(t, torch.tensor([1, 5, 9]))"],
+    ["y = torch.isin(t, torch.tensor([1, 5, 9]), invert=True)"],
+    ["y = torch.isin(t, t.t())"],
+    ["y = torch.isin(t.to(torch.float32), torch.tensor([2, 3]))"],
+    ["y = torch.isin(t, t.to(torch.bool))"],
+    ["y = torch.isin(2.5, t[0])"],
+    ["y = torch.isin(t[:, ::2], 3)"],
+    ["y = torch.isin(t, 2.5, invert=True)"],
+    ["y = torch.isin(t, True)"],
+    ["z = torch.tensor([4, 1, 4, 2]); y = z[torch.isin(z, torch.tensor([4]))]"],
+])
+def test_search_runs_the_operators_torch_runs(statements):
+    """searchsorted, bucketize, isin: the operator tree, the error, the result."""
     torch = require_torch()
     ours, theirs = compare(torch, statements, ["y"])
     assert ours.ops == theirs.ops

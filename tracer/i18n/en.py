@@ -474,6 +474,19 @@ TEXT: dict[str, str] = {
     "topk.nth_element":
         "sorted=False: std::nth_element puts the {k}th (largest={largest}) at position {k}-1 "
         "and leaves the ones before it in the order its partitioning left them",
+    "searchsorted.common_dtype":
+        "boundaries and values differ in dtype: both are compared as {dtype}, their result "
+        "type",
+    "searchsorted.left":
+        "side='left': binary search each value's row of {n} boundaries for the first one "
+        ">= the value (NaN goes past every boundary)",
+    "searchsorted.right":
+        "side='right': binary search each value's row of {n} boundaries for the first one "
+        "> the value",
+    "isin.default":
+        "few test elements: every element is compared with each of the {n} test elements "
+        "(invert={invert})",
+    "isin.scalar": "one test element: isin is {op}(elements, test_element)",
 }
 
 #: PyTorch's messages are English already: nothing to explain in English.

@@ -382,6 +382,12 @@ TEXT: dict[str, str] = {
     "topk.nth_element":
         "sorted=False:std::nth_element 把第 {k} 个元素(largest={largest})放到位置 {k}-1,"
         "它前面的元素保持划分后的顺序",
+    "searchsorted.common_dtype": "boundaries 与 values 的 dtype 不同:两者都按结果类型 {dtype} 比较",
+    "searchsorted.left":
+        "side='left':在每个值所在行的 {n} 个边界中二分查找第一个 >= 该值的位置(NaN 落在所有边界之后)",
+    "searchsorted.right": "side='right':在每个值所在行的 {n} 个边界中二分查找第一个 > 该值的位置",
+    "isin.default": "测试元素很少:每个元素与 {n} 个测试元素逐一比较(invert={invert})",
+    "isin.scalar": "只有一个测试元素:isin 就是 {op}(elements, test_element)",
 }
 
 #: PyTorch's error messages: a Chinese line saying what went wrong and what to do.
