@@ -80,6 +80,8 @@ MORE_STATEMENTS = [
     "y = torch.arange(40000).sort()", "y = torch.arange(70).topk(1)", "y = t.topk(2)",
     "y = t.topk(2, sorted=False)", "y = torch.searchsorted(t[0], t.to(torch.float32))",
     "y = torch.bucketize(t, t[0], right=True)", "y = torch.isin(t, t[0])", "y = torch.isin(t, 3)",
+    "y = torch.unique(t)", "y = torch.unique(t > 4, return_counts=True)",
+    "y = torch.unique_consecutive(t)",
 ]
 
 #: The errors the brief names, as tidx (and PyTorch) print them.

@@ -312,3 +312,79 @@ def test_search_runs_the_operators_torch_runs(statements):
     assert ours.ops == theirs.ops
     assert ours.error == theirs.error
     assert ours.tensors == theirs.tensors
+
+
+# -- unique, unique_consecutive ------------------------------------------------------------
+
+@st.composite
+def unique_calls(draw):
+    consecutive = draw(st.booleans())
+    flags = {k: draw(st.sampled_from([None, True, False, "a"]))
+             for k in ("sorted", "return_inverse", "return_counts")}
+    dim = draw(st.sampled_from([None, None, None, 0, -1, 5, "a"]))
+    form = draw(st.sampled_from(["function", "method", "positional"]))
+    return consecutive, flags, dim, form
+
+
+def call_unique(lib, t, consecutive, flags, dim, form):
+    kw = {k: v for k, v in flags.items() if v is not None}
+    if consecutive:
+        kw.pop("sorted", None)
+    if dim is not None:
+        kw["dim"] = dim
+    if form == "positional" and not consecutive:
+        return lib.unique(t, flags["sorted"] is not False, flags["return_inverse"] is True)
+    if form == "positional":
+        return lib.unique_consecutive(t, flags["return_inverse"] is True)
+    name = "unique_consecutive" if consecutive else "unique"
+    return getattr(t, name)(**kw) if form == "method" else getattr(lib, name)(t, **kw)
+
+
+@settings(max_examples=examples(250), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(tensors(), unique_calls())
+def test_unique_matches_torch(case, args):
+    torch = require_torch()
+
+    def go(lib, t):
+        return call_unique(lib, t, *args)
+    ours = run(engine, case, go)
+    if ours[0] == "refused":
+        return
+    assert ours == run(torch, case, go)
+
+
+@pytest.mark.parametrize("statements", [
+    ["y = torch.unique(t)"],
+    ["y = torch.unique(x, sorted=False)"],
+    ["y = torch.unique(t, return_inverse=True, return_counts=True)[1]"],
+    ["y = torch.unique(t, return_inverse=True, return_counts=True)[2]"],
+    ["y = torch.unique(t.t(), return_counts=True)[1]"],
+    ["y = torch.unique(torch.tensor(3))"],
+    ["y = torch.unique(t[:0], return_inverse=True)[1]"],
+    ["y = torch.unique(t > 4, return_inverse=True, return_counts=True)[1]"],
+    ["y = t.unique(True, True)[1]"],
+    ["y = torch.unique(t, dim=5)"],
+    ["y = torch.unique(t[:0], dim=0)"],
+    ["y = torch.unique(t[:0], dim=1)"],
+    ["y = torch.unique(x, foo=1)"],
+    ["y = torch.unique(t, sorted='a')"],
+    ["y = t.unique(foo=1)"],
+    ["y = torch.unique(torch.tensor([2.0, -0.0, 0.0, 1.0] * 5), return_inverse=True)[1]"],
+    ["z = torch.tensor([3, 1, 3, 2]); y = torch.unique(z, return_inverse=True)[1]"],
+    ["y = torch.unique_consecutive(torch.tensor([1, 1, 2, 2, 3, 1, 1, 2]))"],
+    ["y = torch.unique_consecutive(torch.tensor([1, 1, 2, 3, 1]), return_counts=True)[1]"],
+    ["y = torch.unique_consecutive(t.t(), return_inverse=True)[1]"],
+    ["y = torch.unique_consecutive(t[0], dim=0)"],
+    ["y = torch.unique_consecutive(t, dim=5)"],
+    ["y = torch.unique_consecutive(torch.tensor(3), return_counts=True)[1]"],
+    ["y = t.unique_consecutive(1, 2)"],
+    ["y = torch.unique_consecutive(t, 1, 1, 0, 0)"],
+])
+def test_unique_runs_the_operators_torch_runs(statements):
+    """unique (torch/functional.py -> _unique2 / unique_dim) and unique_consecutive."""
+    torch = require_torch()
+    ours, theirs = compare(torch, statements, ["y"])
+    assert ours.ops == theirs.ops
+    assert ours.error == theirs.error
+    assert ours.tensors == theirs.tensors

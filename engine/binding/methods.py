@@ -22,6 +22,7 @@ from tracer import recorder
 from tracer.notes import Note
 
 from engine.binding import python_indexing as PI
+from engine.binding import functional as F
 from engine.binding import operators as O
 from engine.binding.arg_parser import ParsedArgs, PythonArgParser, check_noarg_method
 from engine.binding.fastpath import basic_view
@@ -393,7 +394,8 @@ def install(cls: type) -> frozenset[str]:
     for name in O.generated_names("method"):
         setattr(cls, name, O.method(name))
         public.add(name)
-    for fn in (size, stride, is_contiguous, contiguous, copy_, nonzero, to):
+    for fn in (size, stride, is_contiguous, contiguous, copy_, nonzero, to,
+               F.tensor_unique, F.tensor_unique_consecutive):
         setattr(cls, fn.__name__, fn)
         public.add(fn.__name__)
     for name, (reads, read) in _FACTS.items():

@@ -282,9 +282,10 @@ def narrow(self, dim: int, start: int, length: int):
          variants="function, method", kind=COMPOSITE, native="at::native::flatten",
          source=SHAPE)
 def flatten(self, start_dim: int = 0, end_dim: int = -1):
-    # flatten calls native::reshape directly: no aten::reshape of its own
+    # a 0-dim tensor: self.reshape({1}), a dispatched call (aten::reshape, as the profiler
+    # records it); otherwise flatten calls native::reshape directly: no aten::reshape
     if self.dim() == 0:
-        return reshape(self, (1,))
+        return call("aten::reshape", self, (1,))
     start = S.maybe_wrap_dim(start_dim, self.dim())
     end = S.maybe_wrap_dim(end_dim, self.dim())
     if start > end:

@@ -487,6 +487,19 @@ TEXT: dict[str, str] = {
         "few test elements: every element is compared with each of the {n} test elements "
         "(invert={invert})",
     "isin.scalar": "one test element: isin is {op}(elements, test_element)",
+    "unique.bool": "bool input: count the Trues ({trues}) and Falses ({falses}); False comes first",
+    "unique.sorted":
+        "sort the {n} elements, then keep each one that differs (!=) from the one before: "
+        "{count} unique (every NaN counts once more, -0.0 equals 0.0)",
+    "unique.consecutive":
+        "keep each of the {n} elements that differs (!=) from the one before it, in the "
+        "original order: {count} kept",
+    "function.unique":
+        "torch.unique is Python (torch/functional.py): return_inverse and return_counts "
+        "pick what it returns; it calls _unique2 (unique_dim when dim is given)",
+    "function.unique_consecutive":
+        "torch.unique_consecutive is Python (torch/functional.py): it calls the "
+        "unique_consecutive operator and returns what the flags ask for",
 }
 
 #: PyTorch's messages are English already: nothing to explain in English.

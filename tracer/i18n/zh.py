@@ -388,6 +388,15 @@ TEXT: dict[str, str] = {
     "searchsorted.right": "side='right':在每个值所在行的 {n} 个边界中二分查找第一个 > 该值的位置",
     "isin.default": "测试元素很少:每个元素与 {n} 个测试元素逐一比较(invert={invert})",
     "isin.scalar": "只有一个测试元素:isin 就是 {op}(elements, test_element)",
+    "unique.bool": "bool 输入:数出 True({trues} 个)和 False({falses} 个);False 在前",
+    "unique.sorted": "先对 {n} 个元素排序,再保留与前一个不同(!=)的元素:共 {count} 个(每个 NaN 都单独算,-0.0 等于 0.0)",
+    "unique.consecutive": "按原顺序保留 {n} 个元素中与前一个不同(!=)的元素:保留 {count} 个",
+    "function.unique":
+        "torch.unique 是 Python 函数(torch/functional.py):return_inverse 与 return_counts "
+        "决定返回什么;它调用 _unique2(给出 dim 时调用 unique_dim)",
+    "function.unique_consecutive":
+        "torch.unique_consecutive 是 Python 函数(torch/functional.py):调用 unique_consecutive "
+        "算子,按标志返回结果",
 }
 
 #: PyTorch's error messages: a Chinese line saying what went wrong and what to do.
