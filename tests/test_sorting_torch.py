@@ -114,7 +114,7 @@ def call_sort(lib, t, dim, descending, stable, form):
     return t.msort()
 
 
-@settings(max_examples=examples(250), deadline=None,
+@settings(max_examples=examples(180), deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(tensors(), sort_calls())
 def test_sort_matches_torch(case, args):
@@ -290,6 +290,8 @@ def test_search_matches_torch(case, args):
     ["y = torch.searchsorted(t, t, side='middle')"],
     ["y = torch.searchsorted(t, t, side='left', right=True)"],
     ["y = torch.searchsorted(torch.tensor(1), t)"],
+    ["y = torch.searchsorted(t[0], t, sorter=torch.tensor([0, 1]))"],
+    ["y = torch.searchsorted(t[0], t, sorter=t[0].to(torch.int32))"],
     ["y = torch.bucketize(t, torch.tensor([2, 5]))"],
     ["y = torch.bucketize(3, torch.tensor([2, 5]), right=True)"],
     ["y = torch.bucketize(t, t)"],
@@ -303,6 +305,7 @@ def test_search_matches_torch(case, args):
     ["y = torch.isin(t[:, ::2], 3)"],
     ["y = torch.isin(t, 2.5, invert=True)"],
     ["y = torch.isin(t, True)"],
+    ["y = torch.isin(torch.arange(5), torch.arange(11))"],     # the last default-path size
     ["z = torch.tensor([4, 1, 4, 2]); y = z[torch.isin(z, torch.tensor([4]))]"],
 ])
 def test_search_runs_the_operators_torch_runs(statements):
@@ -388,3 +391,16 @@ def test_unique_runs_the_operators_torch_runs(statements):
     assert ours.ops == theirs.ops
     assert ours.error == theirs.error
     assert ours.tensors == theirs.tensors
+
+
+def test_isin_sort_path_is_refused_not_guessed():
+    """One more test element than the default path takes: torch switches to isin_sorting
+    (aten::_unique twice, then cat ...), which tidx refuses in one line."""
+    torch = require_torch()
+    from torch.profiler import ProfilerActivity, profile
+
+    with profile(activities=[ProfilerActivity.CPU]) as prof:
+        torch.isin(torch.arange(5), torch.arange(12))
+    assert "aten::_unique" in {e.name for e in prof.profiler.function_events}
+    with pytest.raises(Refused, match="sort-based path"):
+        engine.isin(engine.arange(5), engine.arange(12))

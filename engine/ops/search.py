@@ -75,6 +75,17 @@ def _pre_check(boundaries, values, result, out_int32: bool, right: bool, side: s
           f"type, but got boundaries tensor device type {boundaries.device_type} and input "
           f"value tensor device type {values.device_type}")
     if sorter is not None:
+        check(sorter.device_type == boundaries.device_type, RuntimeError,
+              "torch.searchsorted(): sorter and boundary tensors should have same device "
+              f"type, but got sorter tensor device type {sorter.device_type} and input value "
+              f"tensor device type {boundaries.device_type}")
+        check(sorter.view.sizes == boundaries.view.sizes, RuntimeError,
+              "torch.searchsorted(): boundary and sorter must have the same size, but got "
+              f"boundary tensor {S.fmt_sizes(boundaries.view.sizes)}and got sorter tensor "
+              f"{S.fmt_sizes(sorter.view.sizes)}")
+        check(sorter.dtype is D.int64, RuntimeError,
+              "torch.searchsorted(): sorter must be a tensor of long dtype but got dtype "
+              f"{D.cpp_name(sorter.dtype)}")
         # the range check reads sorter.aminmax() and two item()s: aminmax is not modelled
         raise Refused("searchsorted(sorter=...) is not modelled: torch checks the sorter's "
                       "range with aten::aminmax, which tidx does not run yet")
@@ -233,7 +244,7 @@ def default_path(n_elements: int, n_test: int) -> bool:
     with every test element when there are fewer than ``10 * n_elements ** 0.145`` test
     elements, else sort.
 
-    >>> default_path(5, 12), default_path(5, 13), default_path(1, 9), default_path(1, 10)
+    >>> default_path(5, 11), default_path(5, 12), default_path(1, 9), default_path(1, 10)
     (True, False, True, False)
     """
     return n_test < int(10.0 * float(n_elements) ** 0.145)
