@@ -404,3 +404,14 @@ def test_isin_sort_path_is_refused_not_guessed():
     assert "aten::_unique" in {e.name for e in prof.profiler.function_events}
     with pytest.raises(Refused, match="sort-based path"):
         engine.isin(engine.arange(5), engine.arange(12))
+
+
+def test_verify_reads_a_return_type_field():
+    """--verify runs the statement in real torch too: `.values` of torch's own
+    torch.return_types.sort must resolve there as well."""
+    require_torch()
+    from conftest import cli_run
+
+    result = cli_run("explain", "--verify", "y = t.sort(descending=True).values")
+    assert result.exit_code == 0, result.output
+    assert "agree on every check" in result.output

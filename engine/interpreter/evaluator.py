@@ -580,8 +580,10 @@ class Evaluator:
         if isinstance(obj, self.torch.dtype) and attr in ("itemsize", "is_floating_point",
                                                           "is_signed"):
             return getattr(obj, attr)
-        if isinstance(obj, StructSeq) and attr in obj._fields:
-            # torch.return_types.X: a named tuple's fields (sort(...).values)
+        if isinstance(obj, tuple) and attr in (obj._fields if isinstance(obj, StructSeq)
+                                               else getattr(type(obj), "__match_args__", ())):
+            # torch.return_types.X (tidx's, or torch's own under --verify): a named
+            # tuple's fields (sort(...).values)
             return getattr(obj, attr)
         raise Refused(f"attribute '{attr}' of {self.type_name(obj)} is not available in tidx")
 
