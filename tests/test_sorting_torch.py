@@ -208,6 +208,12 @@ def test_radix_sort_is_stable():
     ["y = torch.zeros(2, 0).topk(0)"],
     ["i = t.topk(2).indices; y = t.gather(1, i)"],
     ["y = t.sort()[1]"],
+    ["y = torch.sort(t, 0, True, stable=True)"],
+    ["y = t.sort(stable=None).indices"],
+    ["y = torch.tensor([2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1]).sort().indices"],
+    ["y = torch.tensor([2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2]).topk(5, largest=False, sorted=False).indices"],
+    ["y = torch.tensor([0.0, float('nan'), -0.0, 1.0, float('nan')]).sort(descending=True).indices"],
+    ["y = t[t[:, 0].argsort(descending=True)]"],
 ])
 def test_sorting_runs_the_operators_torch_runs(statements):
     """The aten operator tree torch.profiler records, and the named tensors."""
