@@ -102,6 +102,13 @@ MORE_STATEMENTS = [
     ("import pypto\nx = pypto.tensor([40, 4], pypto.DT_FP32)\n"
      "i = pypto.tensor([2], pypto.DT_INT32)\npypto.set_vec_tile_shapes(1, 1)\n"
      "y = pypto.index_select(x, 1, i)"),
+    # ordering and membership (engine/ops/sorting.py)
+    "y = t.sort()", "y = t.expand(2, 3, 3).sort(0)", "y = t.sort(stable=True)",
+    "y = torch.arange(40000).sort()", "y = torch.arange(70).topk(1)", "y = t.topk(2)",
+    "y = t.topk(2, sorted=False)", "y = torch.searchsorted(t[0], t.to(torch.float32))",
+    "y = torch.bucketize(t, t[0], right=True)", "y = torch.isin(t, t[0])", "y = torch.isin(t, 3)",
+    "y = torch.unique(t)", "y = torch.unique(t > 4, return_counts=True)",
+    "y = torch.unique_consecutive(t)",
 ]
 
 #: The errors the brief names, as tidx (and PyTorch) print them.

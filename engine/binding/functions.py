@@ -17,7 +17,7 @@ import numpy as np
 
 from tracer.recorder import span
 
-from engine.binding import functional
+from engine.binding import functional, unique
 from engine.binding import operators as O
 from engine.binding.arg_parser import PythonArgParser
 from engine.binding.python_signatures import manual_signatures
@@ -142,9 +142,13 @@ def from_numpy(*args: Any, **kwargs: Any):
 
 
 def _functions() -> dict[str, Callable[..., Any]]:
-    generated = {name: O.function(name) for name in O.generated_names("function")}
+    # torch/__init__.py leaves its PRIVATE_OPS (unique_dim) out of the torch namespace
+    generated = {name: O.function(name) for name in O.generated_names("function")
+                 if name != "unique_dim"}
     manual = {"tensor": tensor, "nonzero": nonzero, "from_numpy": from_numpy,
-              "manual_seed": manual_seed}
+              "manual_seed": manual_seed,
+              # torch/functional.py's Python functions replace the generated bindings
+              "unique": unique.unique, "unique_consecutive": unique.unique_consecutive}
     # torch/functional.py's Python functions (split, the variadic wrappers)
     return generated | manual | functional.FUNCTIONS
 

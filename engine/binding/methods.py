@@ -21,7 +21,7 @@ import numpy as np
 from tracer import recorder
 from tracer.notes import Note
 
-from engine.binding import functional
+from engine.binding import functional, unique
 from engine.binding import python_indexing as PI
 from engine.binding import operators as O
 from engine.binding.arg_parser import ParsedArgs, PythonArgParser, check_noarg_method
@@ -495,7 +495,8 @@ def install(cls: type) -> frozenset[str]:
     for name, fn in functional.METHODS.items():    # written in Python by torch
         setattr(cls, name, fn)
         public.add(name)
-    for fn in (size, stride, is_contiguous, contiguous, copy_, nonzero, to):
+    for fn in (size, stride, is_contiguous, contiguous, copy_, nonzero, to,
+               unique.tensor_unique, unique.tensor_unique_consecutive):
         setattr(cls, fn.__name__, fn)
         public.add(fn.__name__)
     for name, (reads, read) in _FACTS.items():

@@ -211,7 +211,8 @@ class OperatorBinding:
             if pyname == "self" and self_ is not None:
                 value: Any = unpack(self_)
             else:
-                pyname = "input" if pyname == "self" else pyname
+                # torchgen renames self to input, except a Scalar self (bucketize.Scalar)
+                pyname = "input" if pyname == "self" and "self" not in values else pyname
                 if pyname == "device":
                     value = device
                 elif pyname in given:

@@ -277,7 +277,7 @@ def maybe_wrap_dim(dim: int, ndim: int, wrap_scalar: bool = True) -> int:
     """
     if ndim <= 0:
         if not wrap_scalar:
-            raise torch_error(IndexError, "dimension specified as " + str(dim)
+            raise torch_error(IndexError, "Dimension specified as " + str(dim)
                               + " but tensor has no dimensions")
         ndim = 1
     lo, hi = -ndim, ndim - 1

@@ -35,6 +35,7 @@ from engine.interpreter.defaults import BY_NAME
 from engine.interpreter.statements import Statement, root_name
 from engine.binding.tensor import UntypedStorage
 from engine.binding.tensor import Tensor
+from engine.binding.return_types import StructSeq
 
 #: Python-level integers are capped so that ``2**10**10`` is refused, not computed.
 MAX_INT_BITS = 256
@@ -536,6 +537,11 @@ class Evaluator:
             return getattr(obj, attr)
         if isinstance(obj, self.torch.dtype) and attr in ("itemsize", "is_floating_point",
                                                           "is_signed"):
+            return getattr(obj, attr)
+        if isinstance(obj, tuple) and attr in (obj._fields if isinstance(obj, StructSeq)
+                                               else getattr(type(obj), "__match_args__", ())):
+            # torch.return_types.X (tidx's, or torch's own under --verify): a named
+            # tuple's fields (sort(...).values)
             return getattr(obj, attr)
         raise Refused(f"attribute '{attr}' of {self.type_name(obj)} is not available in tidx")
 

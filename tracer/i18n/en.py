@@ -591,6 +591,63 @@ TEXT: dict[str, str] = {
     "empty_permuted.strides":
         "a contiguous allocation in physical order has strides {physical}; each logical dim "
         "takes the stride of its place in {layout}: {strides}",
+    # -- ordering and membership: sort, argsort, msort, topk (engine/ops/sorting.py) -------
+    "sort.outputs_like_input":
+        "values and indices are allocated with the input's strides {strides} (it is "
+        "non-overlapping and dense)",
+    "sort.outputs_dense":
+        "the input overlaps or has holes: values and indices get dense strides {strides} in "
+        "the same dim order",
+    "sort.fill_indices":
+        "indices along dim {dim} = 0..{n}-1: an arange restrided by as_strided (stride 0 on "
+        "the other dims) and broadcast by copy_",
+    "sort.stride0":
+        "dim {dim} has stride 0: every element of a slice is the same one, already sorted",
+    "sort.stable_sort":
+        "std::stable_sort of every slice along dim {dim} (descending={descending}): equal elements keep their "
+        "order; NaN is above every number, -0.0 equals 0.0",
+    "sort.introsort":
+        "std::sort (introsort) of every slice along dim {dim} (descending={descending}): not stable past 16 "
+        "elements, ties end where the quicksort's swaps leave them; NaN is above every "
+        "number, -0.0 equals 0.0",
+    "sort.radix":
+        "1-D integers sorted ascending with at least 32768 elements: fbgemm's radix sort, "
+        "which is stable",
+    "topk.partial_sort":
+        "k * 64 <= {n}: std::partial_sort puts the first {k} (largest={largest}) at the "
+        "front, in order",
+    "topk.nth_element_sorted":
+        "std::nth_element puts the {k}th (largest={largest}) at position {k}-1, then "
+        "std::sort orders the ones before it",
+    "topk.nth_element":
+        "sorted=False: std::nth_element puts the {k}th (largest={largest}) at position {k}-1 "
+        "and leaves the ones before it in the order its partitioning left them",
+    "searchsorted.common_dtype":
+        "boundaries and values differ in dtype: both are compared as {dtype}, their result "
+        "type",
+    "searchsorted.left":
+        "side='left': binary search each value's row of {n} boundaries for the first one "
+        ">= the value (NaN goes past every boundary)",
+    "searchsorted.right":
+        "side='right': binary search each value's row of {n} boundaries for the first one "
+        "> the value",
+    "isin.default":
+        "few test elements: every element is compared with each of the {n} test elements "
+        "(invert={invert})",
+    "isin.scalar": "one test element: isin is {op}(elements, test_element)",
+    "unique.bool": "bool input: count the Trues ({trues}) and Falses ({falses}); False comes first",
+    "unique.sorted":
+        "sort the {n} elements, then keep each one that differs (!=) from the one before: "
+        "{count} unique (every NaN counts once more, -0.0 equals 0.0)",
+    "unique.consecutive":
+        "keep each of the {n} elements that differs (!=) from the one before it, in the "
+        "original order: {count} kept",
+    "function.unique":
+        "torch.unique is Python (torch/functional.py): return_inverse and return_counts "
+        "pick what it returns; it calls _unique2 (unique_dim when dim is given)",
+    "function.unique_consecutive":
+        "torch.unique_consecutive is Python (torch/functional.py): it calls the "
+        "unique_consecutive operator and returns what the flags ask for",
 }
 
 #: PyTorch's messages are English already: nothing to explain in English.

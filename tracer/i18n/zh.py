@@ -462,6 +462,41 @@ TEXT: dict[str, str] = {
         "把重复写出来,然后把这两维 flatten 成一维",
     "empty_permuted.strides":
         "按物理顺序的连续分配,步长为 {physical};每个逻辑维取它在 {layout} 中位置的步长:{strides}",
+    # -- 排序与成员:sort、argsort、msort、topk(engine/ops/sorting.py) -----------------
+    "sort.outputs_like_input": "values 和 indices 按输入的步长 {strides} 分配(输入不重叠且稠密)",
+    "sort.outputs_dense": "输入有重叠或空洞:values 和 indices 取同样维度顺序的稠密步长 {strides}",
+    "sort.fill_indices":
+        "沿第 {dim} 维的 indices = 0..{n}-1:arange 经 as_strided 重排步长(其余维步长为 0),"
+        "再由 copy_ 广播写入",
+    "sort.stride0": "第 {dim} 维步长为 0:每个切片的元素都是同一个,本就有序",
+    "sort.stable_sort":
+        "沿第 {dim} 维对每个切片做 std::stable_sort(descending={descending}):相等元素保持原顺序;"
+        "NaN 大于一切数,-0.0 等于 0.0",
+    "sort.introsort":
+        "沿第 {dim} 维对每个切片做 std::sort(内省排序,descending={descending}):超过 16 个元素时不稳定,"
+        "相等元素停在快速排序的交换留下的位置;NaN 大于一切数,-0.0 等于 0.0",
+    "sort.radix": "一维整数、升序、至少 32768 个元素:fbgemm 的基数排序,它是稳定的",
+    "topk.partial_sort": "k * 64 <= {n}:std::partial_sort 把前 {k} 个元素(largest={largest})按顺序放在最前",
+    "topk.nth_element_sorted":
+        "std::nth_element 把第 {k} 个元素(largest={largest})放到位置 {k}-1,再用 std::sort 排好它前面的元素",
+    "topk.nth_element":
+        "sorted=False:std::nth_element 把第 {k} 个元素(largest={largest})放到位置 {k}-1,"
+        "它前面的元素保持划分后的顺序",
+    "searchsorted.common_dtype": "boundaries 与 values 的 dtype 不同:两者都按结果类型 {dtype} 比较",
+    "searchsorted.left":
+        "side='left':在每个值所在行的 {n} 个边界中二分查找第一个 >= 该值的位置(NaN 落在所有边界之后)",
+    "searchsorted.right": "side='right':在每个值所在行的 {n} 个边界中二分查找第一个 > 该值的位置",
+    "isin.default": "测试元素很少:每个元素与 {n} 个测试元素逐一比较(invert={invert})",
+    "isin.scalar": "只有一个测试元素:isin 就是 {op}(elements, test_element)",
+    "unique.bool": "bool 输入:数出 True({trues} 个)和 False({falses} 个);False 在前",
+    "unique.sorted": "先对 {n} 个元素排序,再保留与前一个不同(!=)的元素:共 {count} 个(每个 NaN 都单独算,-0.0 等于 0.0)",
+    "unique.consecutive": "按原顺序保留 {n} 个元素中与前一个不同(!=)的元素:保留 {count} 个",
+    "function.unique":
+        "torch.unique 是 Python 函数(torch/functional.py):return_inverse 与 return_counts "
+        "决定返回什么;它调用 _unique2(给出 dim 时调用 unique_dim)",
+    "function.unique_consecutive":
+        "torch.unique_consecutive 是 Python 函数(torch/functional.py):调用 unique_consecutive "
+        "算子,按标志返回结果",
 }
 
 #: PyTorch's error messages: a Chinese line saying what went wrong and what to do.
