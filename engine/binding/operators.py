@@ -201,7 +201,9 @@ class OperatorBinding:
             if pyname == "self" and self_ is not None:
                 value: Any = unpack(self_)
             else:
-                pyname = "input" if pyname == "self" else pyname
+                # torchgen names a Tensor self "input"; a Scalar self keeps its name
+                # (remainder(Scalar self, Tensor other))
+                pyname = "input" if pyname == "self" and "self" not in values else pyname
                 if pyname == "device":
                     value = device
                 elif pyname in given:
