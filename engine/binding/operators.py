@@ -195,7 +195,12 @@ class OperatorBinding:
         positional: list[Any] = []
         keywords: dict[str, Any] = {}
         for arg in schema.arguments:
-            if arg.is_out or arg.name in ("layout", "pin_memory"):
+            if arg.is_out:
+                # the out= tensor of a modelled out= overload (a single output)
+                if "out" in given:
+                    keywords[arg.name] = _aten_value(arg, values["out"])
+                continue
+            if arg.name in ("layout", "pin_memory"):
                 continue
             pyname = source.get(arg.name, arg.name)
             if pyname == "self" and self_ is not None:

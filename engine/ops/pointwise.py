@@ -64,8 +64,12 @@ def operand(x: Any) -> Any:
     if isinstance(x, (TensorImpl, Wrapped)):
         return x
     if isinstance(x, (bool, int, float)):
-        if isinstance(x, int) and not isinstance(x, bool) and not -(2**63) <= x < 2**64:
-            raise torch_error(RuntimeError, "Overflow when unpacking long long")
+        # a number bound to a Tensor parameter: PyLong_AsLongLong, then, on overflow,
+        # PyLong_AsUnsignedLongLong (a uint64 Scalar), whose OverflowErrors these are
+        if isinstance(x, int) and not isinstance(x, bool) and x >= 2**64:
+            raise torch_error(OverflowError, "int too big to convert")
+        if isinstance(x, int) and not isinstance(x, bool) and x < -(2**63):
+            raise torch_error(OverflowError, "can't convert negative int to unsigned")
         return Wrapped(x)
     raise torch_error(TypeError, f"unsupported operand type: {type(x).__name__}")
 
@@ -254,8 +258,11 @@ def resize_output(out: TensorImpl, shape: tuple[int, ...], strides: tuple[int, .
     if out.view.sizes == shape:
         return      # mark_resize_outputs: an out= of the right shape is not touched
     if out.numel() != 0:
-        raise Refused("out= with a non-empty tensor of another shape is not modelled by "
-                      "tidx (torch warns and resizes it)")
+        # at::native::resize_output: a deprecated resize of a tensor that holds elements
+        with span("TORCH_WARN", "kernel", source="aten/src/ATen/native/Resize.cpp",
+                  note=Note("pointwise.resize_warning", old=list(out.view.sizes),
+                            new=list(shape)), category="UserWarning"):
+            pass
     resize_native(out, shape)
     if strides != S.contiguous_strides(shape):
         call("aten::as_strided_", out, list(shape), list(strides))

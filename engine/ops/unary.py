@@ -65,8 +65,9 @@ def _not_bool(d: D.dtype) -> bool:
 @declare("abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", kind=OUT,
          native="at::native::abs_out", source=UNARY)
 def abs_out(self, *, out):
-    if out.dtype is not self.dtype:
-        raise Refused("abs(out=) of another dtype than the input's is not modelled by tidx")
+    # unary_op's check_all_same_dtype (TensorIterator compute_types)
+    check(out.dtype is self.dtype, RuntimeError,
+          f"Found dtype {D.cpp_name(out.dtype)} but expected {D.cpp_name(self.dtype)}")
     return iterate("abs", [self], np.abs, out=out, resize=True, allowed=_not_bool,
                    kernel="abs_cpu", source=UNARY_KERNEL)
 

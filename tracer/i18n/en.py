@@ -354,6 +354,9 @@ TEXT: dict[str, str] = {
     "pointwise.pow_shortcut":
         "exponent {exponent}: no pow is computed, the output is filled with ones (0) or "
         "is a copy of the base (1)",
+    "pointwise.resize_warning":
+        "UserWarning: the out= tensor holds elements but has shape {old}, not {new}: it is "
+        "resized (deprecated: torch will resize only an empty out= tensor)",
     "pointwise.pow_kernel":
         "pow by {exponent}: integers by square-and-multiply (wrapping as C does), floats "
         "by the exact special case of that exponent (sqrt, 1/sqrt, 1/x, x*x, x*x*x)",

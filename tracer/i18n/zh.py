@@ -271,6 +271,9 @@ TEXT: dict[str, str] = {
     "pointwise.remainder": "余数:fmod(a, b),余数与 b 符号相反时再加上 b(Python 的 %,符号随除数)",
     "pointwise.fmod": "fmod:截断除法的余数,符号随被除数",
     "pointwise.pow_shortcut": "指数为 {exponent}:不计算 pow,输出直接填 1(指数 0)或复制底数(指数 1)",
+    "pointwise.resize_warning":
+        "UserWarning:out= 张量含有元素但形状是 {old} 而不是 {new}:它被调整大小(已弃用:以后 torch "
+        "只会调整空的 out= 张量)",
     "pointwise.pow_kernel":
         "以 {exponent} 为指数的 pow:整数用平方-乘法(像 C 一样回绕),浮点数用该指数的精确特例"
         "(sqrt、1/sqrt、1/x、x*x、x*x*x)",
