@@ -28,7 +28,7 @@ from oracle import compare
 
 pytestmark = pytest.mark.torch
 
-DTYPES = ["int64", "float32", "bool", "uint8", "float64", "int32", "int8"]
+DTYPES = ["int64", "float32", "bool", "uint8", "float64", "int32", "int8", "float16"]
 FLOATS = [1.5, -2.25, 0.0, 3.0, -0.0, 7.0, -0.5, float("nan"), 2.0, float("inf"), -4.0,
           float("-inf"), 0.75]
 OTHER_NUMBERS = [0, 1, 2, -3, 5, 2.5, -0.5, 0.0, -0.0, True, False, float("nan"), 300]

@@ -80,6 +80,8 @@ def _add_kernel(alpha: Any):
     def loop(a, b):
         if alpha is True or (not isinstance(alpha, bool) and alpha == 1):
             return a + b
+        if not isinstance(alpha, bool) and alpha == -1 and a.dtype != np.bool_:
+            return a - b        # sub's -alpha: b * -1 is exact, one rounding as fmadd
         dt = D.from_numpy(a.dtype)
         if dt.is_floating_point:
             _no_half("add/sub with alpha", dt)
