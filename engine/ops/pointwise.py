@@ -203,14 +203,14 @@ def iterate(name: str, inputs: Sequence[Any], fn: Callable[..., Any] | None, *,
     with span("TensorIterator", "kernel", source=ITER,
               note=lambda: Note("pointwise.TensorIterator", shape=list(shape), dtype=common),
               common_dtype=str(common), shape=list(shape)):
-        target = out
+        target, unmodelled = out, ""
         if out is not None and out.dtype is not common:
             if safe_cast and not can_cast(common, out.dtype):
                 raise cast_error(common, out.dtype)
             if cast_output and resize and out.view.sizes != shape:
-                raise Refused(f"{name}: out= of another dtype than the result's is not "
-                              "modelled by tidx")
-            if cast_output:
+                unmodelled = (f"{name}: an out= of another dtype and shape than the "
+                              "result's is not modelled by tidx")
+            elif cast_output:
                 with span("cast_common_dtype_to_outputs", "kernel", source=ITER,
                           note=Note("pointwise.temporary_output", out=out.dtype,
                                     dtype=common)):
@@ -218,6 +218,13 @@ def iterate(name: str, inputs: Sequence[Any], fn: Callable[..., Any] | None, *,
                                   memory_format="contiguous_format")
         ops = [to_common(op, common) for op in ops]
     strides = layout(shape, ops)
+    if unmodelled:
+        # torch resizes a temporary and the out= both; tidx stops here (after the
+        # kernel's dtype check, which torch would still reach)
+        if not allowed(common):
+            raise torch_error(NotImplementedError, f'"{kernel}" not implemented for '
+                                                   f"'{D.cpp_name(common)}'")
+        raise Refused(unmodelled)
     if resize and out is not None:
         resize_output(out, shape, strides)
     if target is None:
