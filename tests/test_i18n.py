@@ -44,6 +44,10 @@ SEED_STATEMENTS = [
 MORE_STATEMENTS = [
     "p = t[1].data_ptr()", "p = t.untyped_storage().data_ptr()", "n = t.untyped_storage().nbytes()",
     "y = t.real", "a, b, c = t",
+    # pointwise family
+    "t.eq_(2.5)", "y = torch.floor_divide(t, 2)", "y = t.div(2, rounding_mode='trunc')",
+    "y = t.remainder(-4)", "y = t.fmod(2)", "y = x.pow(0)", "y = t.pow(2)",
+    "y = torch.logical_not(t, out=torch.zeros(2, dtype=torch.bool))",
     "y = t.t().contiguous()", "y = t.unsqueeze(0)", "y = t.expand(2, 3, 3)", "y = t.view(9)",
     "y = t.t().reshape(9)", "y = t.t().reshape(3, 3)", "y = t[:, 0:1].reshape(3)",
     "y = torch.full((2,), 7.5)", "y = torch.eye(2, 3)", "y = torch.randint(0, 10, (4,))",

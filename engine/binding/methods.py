@@ -466,11 +466,44 @@ def _view_family_install(cls: type) -> set[str]:
 # -- Python operators (python_variable_methods.cpp's table, torch/_tensor.py) ---------------
 #: special method -> the declared operator whose method binding it is
 _OPERATORS = {"__gt__": "gt", "__ge__": "ge", "__lt__": "lt", "__le__": "le", "__eq__": "eq",
-              "__ne__": "ne", "__and__": "__and__", "__or__": "__or__", "__neg__": "neg",
+              "__ne__": "ne", "__and__": "__and__", "__or__": "__or__", "__xor__": "__xor__",
               "__add__": "add", "__radd__": "add", "__sub__": "sub", "__mul__": "mul",
-              "__rmul__": "mul", "__truediv__": "div",
+              "__rmul__": "mul", "__truediv__": "div", "__mod__": "remainder",
+              "__iadd__": "add_", "__isub__": "sub_", "__imul__": "mul_",
+              "__itruediv__": "div_", "__ifloordiv__": "floor_divide_",
+              "__imod__": "remainder_", "__iand__": "__iand__", "__ior__": "__ior__",
+              "__ixor__": "__ixor__",
               # reflected: ``5 & t`` is bitwise_and(t, 5), no aten::__and__ in between
-              "__rand__": "bitwise_and", "__ror__": "bitwise_or"}
+              "__rand__": "bitwise_and", "__ror__": "bitwise_or", "__rxor__": "bitwise_xor",
+              # torch/_tensor.py: TensorBase.pow and pow_ wrapped to give NotImplemented
+              "__pow__": "pow", "__ipow__": "pow_"}
+#: torch/_tensor.py's Python operators: each calls a torch function with the operands
+#: as written (``__rsub__`` is ``torch.rsub(self, other)``, ``__rmod__`` is
+#: ``torch.remainder(other, self)``); a TypeError becomes NotImplemented
+_PY_OPERATORS: dict[str, tuple[str, bool]] = {
+    "__rsub__": ("rsub", False), "__floordiv__": ("floor_divide", False),
+    "__rfloordiv__": ("floor_divide", True), "__rmod__": ("remainder", True),
+    "__rpow__": ("pow", True)}
+
+
+def _rtruediv(self: Tensor, other: Any) -> Any:
+    """Tensor.__rdiv__ (torch/_tensor.py): ``self.reciprocal() * other``."""
+    try:
+        return self.reciprocal() * other
+    except TypeError:
+        return NotImplemented
+
+
+def _py_operator(special: str, name: str, swap: bool) -> Callable[..., Any]:
+    fn = O.function(name)
+
+    def op(self: Tensor, other: Any) -> Any:
+        try:
+            return fn(other, self) if swap else fn(self, other)
+        except TypeError:
+            return NotImplemented
+    op.__name__ = special
+    return op
 
 
 def _operator(special: str, binding: Callable[..., Any]) -> Callable[..., Any]:
@@ -518,6 +551,12 @@ def install(cls: type) -> frozenset[str]:
     cls.__invert__ = _noarg("__invert__", _invert)
     for special, name in _OPERATORS.items():
         setattr(cls, special, _operator(special, O.method(name)))
+    for special, (name, swap) in _PY_OPERATORS.items():
+        setattr(cls, special, _py_operator(special, name, swap))
+    cls.__rtruediv__ = _rtruediv
+    # Tensor.__neg__ and __abs__ are TensorBase.neg and abs themselves (no NotImplemented)
+    cls.__neg__ = O.method("neg")
+    cls.__abs__ = O.method("abs")
     public |= _view_family_install(cls)
     return frozenset(public)
 

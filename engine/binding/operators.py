@@ -205,13 +205,19 @@ class OperatorBinding:
         positional: list[Any] = []
         keywords: dict[str, Any] = {}
         for arg in schema.arguments:
-            if arg.is_out or arg.name in ("layout", "pin_memory"):
+            if arg.is_out:
+                # the out= tensor of a modelled out= overload (a single output)
+                if "out" in given:
+                    keywords[arg.name] = _aten_value(arg, values["out"])
+                continue
+            if arg.name in ("layout", "pin_memory"):
                 continue
             pyname = source.get(arg.name, arg.name)
             if pyname == "self" and self_ is not None:
                 value: Any = unpack(self_)
             else:
-                # torchgen renames self to input, except a Scalar self (bucketize.Scalar)
+                # torchgen names a Tensor self "input"; a Scalar self keeps its name
+                # (remainder(Scalar self, Tensor other), bucketize.Scalar)
                 pyname = "input" if pyname == "self" and "self" not in values else pyname
                 if pyname == "device":
                     value = device

@@ -1,16 +1,27 @@
-"""Pointwise operators masks and values need: comparisons, bitwise ops, arithmetic.
+"""TensorIterator for the pointwise operators: type promotion, broadcasting, the output.
 
-Mirrors aten/src/ATen/native/BinaryOps.cpp, UnaryOps.cpp and the type promotion of
-TensorIterator (aten/src/ATen/TensorIterator.cpp ``compute_types``,
-``at::native::result_type``): Python numbers are "wrapped numbers" that only lift
-the result's category (bool < integer < floating), never its width; on the CPU an
-input whose dtype differs from the common dtype is first copied with ``to`` (the
-``aten::to`` calls torch.profiler shows inside ``aten::mul`` for ``t * 2.5``).
+Every pointwise kernel of the family (engine/ops/arithmetic.py, compare.py, logic.py,
+unary.py, power.py) runs through :func:`iterate`, which takes the steps
+TensorIteratorBase::build takes (aten/src/ATen/TensorIterator.cpp) in its order:
+
+1. ``compute_mem_overlaps`` -- an in-place output must not overlap itself or, partly,
+   an input;
+2. ``compute_shape`` -- the inputs broadcast (infer_size);
+3. ``mark_resize_outputs`` -- an in-place output cannot be broadcast to that shape;
+4. ``compute_types`` -- the common dtype (``at::native::result_type``: Python numbers are
+   "wrapped numbers" that only lift the result's category, bool < integer < floating,
+   never its width); an in-place output must be able to hold it (``canCast``); on the
+   CPU an input of another dtype is copied with ``to`` (the ``aten::to`` calls
+   torch.profiler shows inside ``aten::mul`` for ``t * 2.5``) and an in-place output of
+   another dtype gets a temporary (``empty_like``) copied back at the end;
+5. ``allocate_or_resize_outputs`` -- a new output is laid out in its inputs' memory
+   order (engine/ops/iterator.py).
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -18,20 +29,21 @@ from tracer.notes import Note
 from tracer.recorder import span
 
 from engine.core import dtypes as D
-from engine.memory import empty as memory
 from engine.core import view as S
 from engine.core.context import current
+from engine.core.errors import Refused, check, torch_error
 from engine.core.tensor_impl import TensorImpl
-from engine.ops.scalar import scalar_tensor_static, scalar_type
-from engine.core.errors import Refused
-from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, OUT, OUT_NOT_MODELLED, declare,
-                                          deprecated, not_modelled)
 from engine.dispatch.dispatcher import call
-from engine.core.errors import check, torch_error
+from engine.memory import empty as memory
+from engine.memory.resize import resize_native
+from engine.ops import overlap
+from engine.ops.iterator import output_strides
+from engine.ops.scalar import scalar_tensor_static, scalar_type
 
+ITER = "aten/src/ATen/TensorIterator.cpp"
 BINARY = "aten/src/ATen/native/BinaryOps.cpp"
 UNARY = "aten/src/ATen/native/UnaryOps.cpp"
-ITER = "aten/src/ATen/TensorIterator.cpp"
+LOOPS = "aten/src/ATen/native/cpu/BinaryOpsKernel.cpp"
 
 
 class Wrapped:
@@ -47,17 +59,22 @@ class Wrapped:
         return {"kind": "scalar", "value": self.value, "dtype": self.dtype.short}
 
 
-def _operand(x: Any) -> Any:
-    if isinstance(x, TensorImpl):
+def operand(x: Any) -> Any:
+    """A kernel argument as TensorIterator holds it: a tensor, or a wrapped number."""
+    if isinstance(x, (TensorImpl, Wrapped)):
         return x
     if isinstance(x, (bool, int, float)):
-        if isinstance(x, int) and not isinstance(x, bool) and not -(2**63) <= x < 2**64:
-            raise torch_error(RuntimeError, "Overflow when unpacking long long")
+        # a number bound to a Tensor parameter: PyLong_AsLongLong, then, on overflow,
+        # PyLong_AsUnsignedLongLong (a uint64 Scalar), whose OverflowErrors these are
+        if isinstance(x, int) and not isinstance(x, bool) and x >= 2**64:
+            raise torch_error(OverflowError, "int too big to convert")
+        if isinstance(x, int) and not isinstance(x, bool) and x < -(2**63):
+            raise torch_error(OverflowError, "can't convert negative int to unsigned")
         return Wrapped(x)
     raise torch_error(TypeError, f"unsupported operand type: {type(x).__name__}")
 
 
-def result_type(operands: list) -> D.dtype:
+def result_type(operands: Sequence[Any]) -> D.dtype:
     """at::native::result_type: dimensioned tensors, then 0-dim tensors, then wrapped
     numbers, each tier only able to lift the category of the one above.
 
@@ -87,7 +104,23 @@ def result_type(operands: list) -> D.dtype:
     return out
 
 
-def _to_common(op: Any, common: D.dtype):
+def can_cast(src: D.dtype, dst: D.dtype) -> bool:
+    """c10::canCast: no floating -> integral, nothing but bool -> bool.
+
+    >>> can_cast(D.float32, D.int64), can_cast(D.int64, D.uint8), can_cast(D.int64, D.bool)
+    (False, True, False)
+    """
+    if src.is_floating_point and not dst.is_floating_point and dst is not D.bool:
+        return False
+    return not (src is not D.bool and dst is D.bool)
+
+
+def cast_error(common: D.dtype, out: D.dtype) -> BaseException:
+    return torch_error(RuntimeError, f"result type {D.cpp_name(common)} can't be cast to the "
+                                     f"desired output type {D.cpp_name(out)}")
+
+
+def to_common(op: Any, common: D.dtype) -> Any:
     """CPU TensorIterator promotes an input by copying it to the common dtype."""
     if isinstance(op, Wrapped):
         if isinstance(op.value, int) and op.value >= 2**63:
@@ -98,16 +131,152 @@ def _to_common(op: Any, common: D.dtype):
         # wrapped_scalar_tensor: made directly, no operator; the cast is a real `to`
         tensor = scalar_tensor_static(op.value, op.dtype, "cpu")
         return call("aten::to.dtype", tensor, common)
-    assert isinstance(op, TensorImpl)
     if op.dtype is common:
         return op
     return call("aten::to.dtype", op, common)
 
 
-def _values(op: Any, dtype: D.dtype) -> Any:
+def values(op: Any, dtype: D.dtype) -> Any:
+    """The elements of an operand as a numpy array (a 0-dim one for a wrapped number)."""
     if isinstance(op, Wrapped):
         return np.asarray(op.value).astype(dtype.np)
     return op.array()
+
+
+def shape_text(sizes: Sequence[int]) -> str:
+    return "[" + ", ".join(str(s) for s in sizes) + "]"
+
+
+def broadcast(tensors: Sequence[TensorImpl]) -> tuple[int, ...]:
+    """compute_shape: infer_size over the inputs in order (its message names the first
+    pair that cannot broadcast)."""
+    shape: tuple[int, ...] = ()
+    for t in tensors:
+        new = S.broadcast_shapes(shape, t.view.sizes)
+        if new is None:
+            raise S.broadcast_error(shape, t.view.sizes)
+        shape = new
+    return shape
+
+
+def layout(shape: tuple[int, ...], ops: Sequence[Any]) -> tuple[int, ...]:
+    inputs = [((), (), op.dtype.itemsize) if isinstance(op, Wrapped)
+              else (op.view.sizes, op.view.strides, op.dtype.itemsize) for op in ops]
+    return output_strides(shape, inputs)
+
+
+def iterate(name: str, inputs: Sequence[Any], fn: Callable[..., Any] | None, *,
+            out: TensorImpl | None = None, out_dtype: D.dtype | None = None,
+            common_dtype: Callable[[D.dtype], D.dtype] = lambda d: d,
+            safe_cast: bool = True, cast_output: bool = True,
+            allowed: Callable[[D.dtype], bool] = lambda d: True, kernel: str = "",
+            check_dtype: Callable[[D.dtype], None] | None = None,
+            allocate: str = "", resize: bool = False, source: str = LOOPS,
+            note: Any = None) -> TensorImpl:
+    """Build the iterator over ``inputs`` (tensors and wrapped numbers) and run ``fn``
+    (numpy arrays in the common dtype -> the result) into a new output or into ``out``;
+    with ``fn=None`` only build the iterator and return its output (pow's fill and copy
+    roads).
+
+    ``out_dtype`` fixes a new output's dtype (bool for comparisons); ``safe_cast`` and
+    ``cast_output`` are TensorIteratorConfig's enforce_safe_casting_to_output and
+    cast_common_dtype_to_outputs (on for binary_op, off for comparison_op);
+    ``allowed``/``kernel`` are the kernel's AT_DISPATCH (checked after the casts, as the
+    C++ finds no case only once TensorIterator has built); ``allocate`` names the
+    operator a non-structured kernel's output is allocated through (at::empty);
+    ``resize`` says ``out`` is an out= tensor (written only, resized to the result)
+    rather than the read-and-written self of an in-place operator; ``note`` is the
+    kernel step's note when the loop deserves its own sentence.
+    """
+    ops = [operand(x) for x in inputs]
+    tensors = [op for op in ops if isinstance(op, TensorImpl)]
+    device = tensors[0].device_type
+    if out is not None:
+        overlap.check(name, out, partial=[t for t in tensors if t is not out])
+        # mark_outputs: an out= that is also an input is read and written, never resized
+        resize = resize and not any(t is out for t in tensors)
+    shape = broadcast(tensors)
+    if out is not None and not resize and out.view.sizes != shape:
+        raise torch_error(RuntimeError, f"output with shape {shape_text(out.view.sizes)} "
+                                        f"doesn't match the broadcast shape {shape_text(shape)}")
+    common = common_dtype(result_type(ops))
+    with span("TensorIterator", "kernel", source=ITER,
+              note=lambda: Note("pointwise.TensorIterator", shape=list(shape), dtype=common),
+              common_dtype=str(common), shape=list(shape)):
+        target, unmodelled = out, ""
+        if out is not None and out.dtype is not common:
+            if safe_cast and not can_cast(common, out.dtype):
+                raise cast_error(common, out.dtype)
+            if cast_output and resize and out.view.sizes != shape:
+                unmodelled = (f"{name}: an out= of another dtype and shape than the "
+                              "result's is not modelled by tidx")
+            elif cast_output:
+                with span("cast_common_dtype_to_outputs", "kernel", source=ITER,
+                          note=Note("pointwise.temporary_output", out=out.dtype,
+                                    dtype=common)):
+                    target = call("aten::empty_like", out, dtype=common,
+                                  memory_format="contiguous_format")
+        ops = [to_common(op, common) for op in ops]
+    strides = layout(shape, ops)
+    if unmodelled:
+        # torch resizes a temporary and the out= both; tidx stops here (after the
+        # kernel's dtype check, which torch would still reach)
+        if not allowed(common):
+            raise torch_error(NotImplementedError, f'"{kernel}" not implemented for '
+                                                   f"'{D.cpp_name(common)}'")
+        raise Refused(unmodelled)
+    if resize and out is not None:
+        resize_output(out, shape, strides)
+    if target is None:
+        dtype = out_dtype or common
+        if allocate:
+            if strides == S.contiguous_strides(shape):
+                target = call("aten::empty.memory_format", list(shape), dtype=dtype,
+                              device=device)
+            else:
+                target = call("aten::empty_strided", list(shape), list(strides), dtype=dtype,
+                              device=device)
+        else:
+            target = memory.empty_strided_generic(shape, strides, dtype, device)
+    if fn is None:
+        return target
+    if not allowed(common):
+        raise torch_error(NotImplementedError, f'"{kernel}" not implemented for '
+                                               f"'{D.cpp_name(common)}'")
+    if check_dtype is not None:
+        check_dtype(common)
+    with span(f"{name}_kernel", "kernel", source=source,
+              note=note or ("pointwise.binary_kernel" if len(ops) > 1
+                            else "pointwise.unary_kernel")) as s:
+        if device != "meta" and target.numel() > 0:
+            with np.errstate(all="ignore"):
+                res = fn(*(values(op, common) for op in ops))
+            target.array(write=True)[...] = np.asarray(res).astype(target.dtype.np, copy=False)
+        s.set_result(target)
+    if out is not None and target is not out:
+        call("aten::copy_", out, target)
+        return out
+    return target
+
+
+def resize_output(out: TensorImpl, shape: tuple[int, ...], strides: tuple[int, ...]) -> None:
+    """TensorIterator::set_output_raw_strided for an out= tensor: at::native::resize_output,
+    then as_strided_ when the inputs' memory order is not the contiguous one."""
+    if out.view.sizes == shape:
+        return      # mark_resize_outputs: an out= of the right shape is not touched
+    if out.numel() != 0:
+        # at::native::resize_output: a deprecated resize of a tensor that holds elements
+        with span("TORCH_WARN", "kernel", source="aten/src/ATen/native/Resize.cpp",
+                  note=Note("pointwise.resize_warning", old=list(out.view.sizes),
+                            new=list(shape)), category="UserWarning"):
+            pass
+    resize_native(out, shape)
+    if strides != S.contiguous_strides(shape):
+        call("aten::as_strided_", out, list(shape), list(strides))
+
+
+def integral(d: D.dtype) -> bool:
+    return not d.is_floating_point
 
 
 def sub_check(a: Any, b: Any) -> None:
@@ -118,161 +287,3 @@ def sub_check(a: Any, b: Any) -> None:
     check(a.dtype is not D.bool and b.dtype is not D.bool, RuntimeError,
           "Subtraction, the `-` operator, with a bool tensor is not supported. "
           "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
-
-
-def _binary(name: str, a: Any, b: Any, fn: Callable[[Any, Any], Any], *,
-            out_dtype: Callable[[D.dtype], D.dtype] = lambda d: d,
-            compute_dtype: Callable[[D.dtype], D.dtype] = lambda d: d,
-            allowed: Callable[[D.dtype], bool] = lambda d: True, kernel: str = "",
-            checks: Callable[[Any, Any], None] | None = None):
-    a, b = _operand(a), _operand(b)
-    if checks is not None:
-        checks(a, b)
-    common = compute_dtype(result_type([a, b]))
-    shapes = [op.view.sizes for op in (a, b) if not isinstance(op, Wrapped)]
-    shape = S.broadcast_shapes(*shapes)
-    if shape is None:
-        x, y = shapes
-        raise S.broadcast_error(x, y)
-    with span("TensorIterator", "kernel", source=ITER,
-              note=lambda: Note("pointwise.TensorIterator", shape=list(shape), dtype=common),
-              common_dtype=str(common), shape=list(shape)):
-        a2, b2 = _to_common(a, common), _to_common(b, common)
-    # the kernel's AT_DISPATCH finds no case for the dtype only after TensorIterator has
-    # cast the inputs (torch.profiler shows the aten::to calls before the error)
-    if not allowed(common):
-        raise torch_error(NotImplementedError, f'"{kernel}" not implemented for '
-                                               f"'{D.cpp_name(common)}'")
-    out_dt = out_dtype(common)
-    device = next(op.device_type for op in (a, b) if not isinstance(op, Wrapped))
-    out = memory.empty_generic(shape, out_dt, device)
-    with span(f"{name}_kernel", "kernel", source=BINARY,
-              note="pointwise.binary_kernel") as s:
-        if device != "meta":
-            res = fn(_values(a2, common), _values(b2, common))
-            out.array(write=True)[...] = np.asarray(res).astype(out_dt.np, copy=False)
-        s.set_result(out)
-    return out
-
-
-def _integral(d: D.dtype) -> bool:
-    return not d.is_floating_point
-
-
-def _declare_binary(schemas: dict[str, str], fn: Callable[[Any, Any], Any], **kw: Any) -> None:
-    """The overloads of one binary operator (``X.Tensor``, ``X.Scalar`` ...), one kernel:
-    a Python number on either side is a wrapped number (see :func:`result_type`)."""
-    for schema, variants in schemas.items():
-        name = schema.partition(".")[0]
-
-        def kernel(a, b, *, alpha: Any = 1, _name: str = name):
-            if alpha != 1:
-                raise Refused(f"{_name}(..., alpha={alpha!r}) is not modelled by tidx yet")
-            return _binary(_name, a, b, fn, **kw)
-        declare(schema, variants=variants, kind=FUNCTIONAL, native=f"at::native::{name}",
-                source=BINARY)(kernel)
-
-
-def _compare(name: str) -> dict[str, str]:
-    return {f"{name}.Tensor(Tensor self, Tensor other) -> Tensor": "method, function",
-            f"{name}.Scalar(Tensor self, Scalar other) -> Tensor": "method, function"}
-
-
-for _name, _fn in (("gt", np.greater), ("ge", np.greater_equal), ("lt", np.less),
-                   ("le", np.less_equal), ("eq", np.equal), ("ne", np.not_equal)):
-    _declare_binary(_compare(_name), _fn, out_dtype=lambda d: D.bool)
-
-_ALPHA = "(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor"
-_declare_binary({f"add.Tensor{_ALPHA}": "function, method"}, np.add)
-_declare_binary({f"sub.Tensor{_ALPHA}": "function, method"}, np.subtract, checks=sub_check)
-_declare_binary({"mul.Tensor(Tensor self, Tensor other) -> Tensor": "function, method"},
-                np.multiply)
-# true division: integers are divided as the default float type
-_declare_binary({"div.Tensor(Tensor self, Tensor other) -> Tensor": "function, method"},
-                np.true_divide,
-                compute_dtype=lambda d: current().default_dtype if not d.is_floating_point else d)
-for _name, _fn in (("bitwise_and", np.bitwise_and), ("bitwise_or", np.bitwise_or)):
-    _declare_binary({f"{_name}.Tensor(Tensor self, Tensor other) -> Tensor": "method, function",
-                     f"{_name}.Scalar(Tensor self, Scalar other) -> Tensor": "method, function",
-                     f"{_name}.Scalar_Tensor(Scalar self, Tensor other) -> Tensor": "function"},
-                    _fn, allowed=_integral, kernel=f"{_name}_cpu")
-
-
-def _dunder(name: str, inner: str) -> None:
-    """``aten::__and__`` is a composite that calls ``bitwise_and``."""
-    for overload, other in (("Tensor", "Tensor"), ("Scalar", "Scalar")):
-        def kernel(a, b, _inner: str = f"aten::{inner}.{overload}"):
-            return call(_inner, a, b)
-        declare(f"{name}.{overload}(Tensor self, {other} other) -> Tensor",
-                variants="method, function", kind=COMPOSITE, native=f"at::native::{name}",
-                source=BINARY)(kernel)
-
-
-_dunder("__and__", "bitwise_and")
-_dunder("__or__", "bitwise_or")
-
-
-def _unary(name: str, fn: Callable[[Any], Any], allowed: Callable[[D.dtype], bool],
-           kernel_name: str) -> None:
-    def kernel(self):
-        if name == "neg" and self.dtype is D.bool:
-            raise torch_error(RuntimeError, "Negation, the `-` operator, on a bool tensor is "
-                                            "not supported. If you are trying to invert a mask, "
-                                            "use the `~` or `logical_not()` operator instead.")
-        if not allowed(self.dtype):
-            raise torch_error(NotImplementedError, f'"{kernel_name}" not implemented for '
-                                                   f"'{D.cpp_name(self.dtype)}'")
-        out = memory.empty_generic(self.view.sizes, self.dtype, self.device_type)
-        with span(f"{name}_kernel", "kernel", source=UNARY, note="pointwise.unary_kernel") as s:
-            if not self.is_meta:
-                out.array(write=True)[...] = fn(self.array())
-            s.set_result(out)
-        return out
-    declare(f"{name}(Tensor self) -> Tensor", variants="function, method", kind=FUNCTIONAL,
-            native=f"at::native::{name}", source=UNARY)(kernel)
-
-
-_unary("neg", np.negative, lambda d: d is not D.bool, "neg_cpu")
-_unary("bitwise_not", lambda a: np.logical_not(a) if a.dtype == np.bool_ else np.invert(a),
-       _integral, "bitwise_not_cpu")
-
-
-# add(self, alpha, other), the argument order of PyTorch 0.x, still binds with a warning
-deprecated("add(Tensor self, Scalar alpha, Tensor other) -> Tensor", "add(self, other, alpha)")
-deprecated("add(Tensor self, Scalar alpha, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
-           "add_out(out, self, other, alpha)")
-deprecated("sub(Tensor self, Scalar alpha, Tensor other) -> Tensor", "sub(self, other, alpha)")
-deprecated("sub(Tensor self, Scalar alpha, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
-           "sub_out(out, self, other, alpha)")
-
-# -- overloads torch binds in Python that tidx does not model -----------------------------
-not_modelled("div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor",
-             "div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor",
-             variants="function, method",
-             reason="div(..., rounding_mode=) is not modelled yet")
-not_modelled(
-    "add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)",
-    "sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)",
-    "mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
-    "div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
-    "div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> "
-    "Tensor(a!)",
-    "neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
-    "bitwise_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
-    "bitwise_and.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
-    "bitwise_and.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
-    "bitwise_or.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
-    "bitwise_or.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
-    "ne.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
-    "ne.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
-    "eq.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
-    "eq.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
-    "ge.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
-    "ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
-    "le.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
-    "le.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
-    "gt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
-    "gt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
-    "lt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
-    "lt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
-    kind=OUT, reason=OUT_NOT_MODELLED)

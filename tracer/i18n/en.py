@@ -354,6 +354,28 @@ TEXT: dict[str, str] = {
         "it first",
     "pointwise.binary_kernel": "one vectorised loop over the broadcast elements",
     "pointwise.unary_kernel": "one vectorised loop",
+    "pointwise.temporary_output":
+        "self is {out} but the loop computes in {dtype}: it writes a temporary of {dtype}, "
+        "copied back into self at the end",
+    "pointwise.div_trunc":
+        "division rounded toward zero, trunc(a / b); an integer divisor of 0 raises "
+        "ZeroDivisionError",
+    "pointwise.div_floor":
+        "floor division as c10::div_floor_floating: (a - fmod(a, b)) / b, one less when "
+        "the signs differ, then floor; an integer divisor of 0 raises ZeroDivisionError",
+    "pointwise.remainder":
+        "remainder: fmod(a, b), plus b where the remainder and b have opposite signs "
+        "(Python's %, the sign of the divisor)",
+    "pointwise.fmod": "fmod: the remainder of trunc division, the sign of the dividend",
+    "pointwise.pow_shortcut":
+        "exponent {exponent}: no pow is computed, the output is filled with ones (0) or "
+        "is a copy of the base (1)",
+    "pointwise.resize_warning":
+        "UserWarning: the out= tensor holds elements but has shape {old}, not {new}: it is "
+        "resized (deprecated: torch will resize only an empty out= tensor)",
+    "pointwise.pow_kernel":
+        "pow by {exponent}: integers by square-and-multiply (wrapping as C does), floats "
+        "by the exact special case of that exponent (sqrt, 1/sqrt, 1/x, x*x, x*x*x)",
     # -- seed 003 (pypto) ------------------------------------------------------------------
     "pypto.index_select":
         "seed 003 (pypto.index_select): slices of input along dim, picked by index, "

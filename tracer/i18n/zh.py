@@ -276,6 +276,21 @@ TEXT: dict[str, str] = {
         "广播到 {shape};公共 dtype 为 {dtype}:其他 dtype 的输入先被复制转换成它",
     "pointwise.binary_kernel": "对广播后的元素做一次向量化循环",
     "pointwise.unary_kernel": "一次向量化循环",
+    "pointwise.temporary_output":
+        "self 是 {out},但循环在 {dtype} 中计算:先写入一个 {dtype} 的临时张量,最后再复制回 self",
+    "pointwise.div_trunc": "向零取整的除法 trunc(a / b);整数除数为 0 时抛出 ZeroDivisionError",
+    "pointwise.div_floor":
+        "按 c10::div_floor_floating 做向下取整除法:(a - fmod(a, b)) / b,符号不同时减一,再取 "
+        "floor;整数除数为 0 时抛出 ZeroDivisionError",
+    "pointwise.remainder": "余数:fmod(a, b),余数与 b 符号相反时再加上 b(Python 的 %,符号随除数)",
+    "pointwise.fmod": "fmod:截断除法的余数,符号随被除数",
+    "pointwise.pow_shortcut": "指数为 {exponent}:不计算 pow,输出直接填 1(指数 0)或复制底数(指数 1)",
+    "pointwise.resize_warning":
+        "UserWarning:out= 张量含有元素但形状是 {old} 而不是 {new}:它被调整大小(已弃用:以后 torch "
+        "只会调整空的 out= 张量)",
+    "pointwise.pow_kernel":
+        "以 {exponent} 为指数的 pow:整数用平方-乘法(像 C 一样回绕),浮点数用该指数的精确特例"
+        "(sqrt、1/sqrt、1/x、x*x、x*x*x)",
     # -- seed 003 (pypto) ------------------------------------------------------------------
     "pypto.index_select":
         "seed 003 (pypto.index_select):沿 dim 取出 input 中由 index 选中的切片,在 Unified "

@@ -1,0 +1,401 @@
+"""Arithmetic: add, sub, rsub, mul, div (true, trunc, floor), true_divide, floor_divide,
+remainder, fmod -- functional and in-place (aten/src/ATen/native/BinaryOps.cpp).
+
+Each overload runs through TensorIterator (engine/ops/pointwise.py); the loops compute
+what the CPU kernels of aten/src/ATen/native/cpu/BinaryOpsKernel.cpp compute, with
+the same formula, so float results carry the same bits: remainder is ``fmod`` plus the
+divisor when the signs differ, floor division is ``c10::div_floor_floating`` (fmod,
+subtract, divide, floor, round-half correction).  Integer division by zero raises
+``ZeroDivisionError`` as a RuntimeError (the kernels' TORCH_CHECK).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from engine.core import dtypes as D
+from engine.core.context import current
+from engine.core.errors import Refused, check, torch_error
+from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED, declare,
+                                          deprecated, not_modelled)
+from engine.dispatch.dispatcher import call
+from engine.ops.pointwise import BINARY, Wrapped, iterate, operand, sub_check
+from engine.ops.scalar import to_dtype_scalar
+
+_ALPHA = "*, Scalar alpha=1"
+
+
+def _float_division(common: D.dtype) -> D.dtype:
+    """promote_integer_inputs_to_float: true division of integers is in the default dtype."""
+    return common if common.is_floating_point else current().default_dtype
+
+
+def _no_half(what: str, dtype: D.dtype) -> None:
+    if dtype is D.float16:
+        raise Refused(f"{what} on float16 is not modelled by tidx (the CPU kernel's Half "
+                      "vector path rounds between steps)")
+
+
+# -- add / sub: self + alpha * other ---------------------------------------------------------
+def alpha_check(dtype: D.dtype, alpha: Any) -> None:
+    """alpha_check (BinaryOps.h), on the iterator's dtype."""
+    check(not isinstance(alpha, bool) or dtype is D.bool, RuntimeError,
+          "Boolean alpha only supported for Boolean results.")
+    check(dtype.is_floating_point or not isinstance(alpha, float), RuntimeError,
+          "For integral input tensors, argument alpha must not be a floating point number.")
+
+
+def _exact_products(x: np.ndarray, y: Any) -> bool:
+    """Whether every ``x * y`` is exact in x's float type (Dekker's TwoProduct: the
+    product's rounding error is zero), so that the vector loop's fused multiply-add and
+    the scalar loop's multiply-then-add give the same bits."""
+    p = x * y
+    if not np.all(np.isfinite(p) | ~np.isfinite(x)):
+        return False
+    split = x.dtype.type(2 ** ((np.finfo(x.dtype).nmant + 2) // 2) + 1)
+
+    def halves(v: Any) -> tuple[Any, Any]:
+        c = split * v
+        hi = c - (c - v)
+        return hi, v - hi
+    xh, xl = halves(x)
+    yh, yl = halves(x.dtype.type(y))
+    err = ((xh * yh - p) + xh * yl + xl * yh) + xl * yl
+    finite = np.isfinite(x)
+    tiny = np.finfo(x.dtype).tiny
+    return bool(np.all((err[finite] == 0) & ((p[finite] == 0) | (abs(p[finite]) >= tiny))))
+
+
+def _add_kernel(alpha: Any):
+    """ufunc::add: ``self + alpha * other`` (vectorised as fmadd(other, alpha, self)); the
+    kernel converts alpha with alpha.to<scalar_t>() (checked) before its loop."""
+    scale: list[Any] = []
+
+    def prologue(common: D.dtype) -> None:
+        alpha_check(common, alpha)
+        scale.append(to_dtype_scalar(alpha, common))
+
+    def loop(a, b):
+        if alpha is True or (not isinstance(alpha, bool) and alpha == 1):
+            return a + b
+        if not isinstance(alpha, bool) and alpha == -1 and a.dtype != np.bool_:
+            return a - b        # sub's -alpha: b * -1 is exact, one rounding as fmadd
+        dt = D.from_numpy(a.dtype)
+        if dt.is_floating_point:
+            _no_half("add/sub with alpha", dt)
+            if not _exact_products(np.asarray(b), a.dtype.type(scale[0])):
+                raise Refused("add/sub with this alpha rounds alpha * other before the add "
+                              "in one CPU loop and not in the other (fused multiply-add); "
+                              "tidx cannot tell which one torch takes")
+            return a + b * a.dtype.type(scale[0])
+        if dt is D.bool:
+            return a | (b & bool(scale[0]))
+        return a + b * np.asarray(scale[0]).astype(a.dtype)
+    return loop, prologue
+
+
+def _add(name: str, self, other, alpha: Any, out=None, negate: bool = False):
+    if negate:      # sub: add_stub(..., -alpha)
+        alpha = -alpha if not isinstance(alpha, bool) else alpha
+    loop, prologue = _add_kernel(alpha)
+    return iterate(name, [self, other], loop, out=out, check_dtype=prologue)
+
+
+def _sub_checks(self, other) -> None:
+    sub_check(operand(self), operand(other))
+
+
+@declare(f"add.Tensor(Tensor self, Tensor other, {_ALPHA}) -> Tensor",
+         variants="function, method", kind=FUNCTIONAL, native="at::native::add (structured)",
+         source=BINARY)
+def add(self, other, *, alpha: Any = 1):
+    return _add("add", self, other, alpha)
+
+
+@declare(f"add_.Tensor(Tensor(a!) self, Tensor other, {_ALPHA}) -> Tensor(a!)",
+         variants="method", kind=INPLACE, native="at::native::add_ (structured)", source=BINARY)
+def add_(self, other, *, alpha: Any = 1):
+    return _add("add_", self, other, alpha, out=self)
+
+
+@declare(f"sub.Tensor(Tensor self, Tensor other, {_ALPHA}) -> Tensor",
+         variants="function, method", kind=FUNCTIONAL, native="at::native::sub (structured)",
+         source=BINARY)
+def sub(self, other, *, alpha: Any = 1):
+    _sub_checks(self, other)
+    return _add("sub", self, other, alpha, negate=True)
+
+
+@declare(f"sub_.Tensor(Tensor(a!) self, Tensor other, {_ALPHA}) -> Tensor(a!)",
+         variants="method", kind=INPLACE, native="at::native::sub_ (structured)", source=BINARY)
+def sub_(self, other, *, alpha: Any = 1):
+    _sub_checks(self, other)
+    return _add("sub_", self, other, alpha, out=self, negate=True)
+
+
+@declare(f"rsub.Tensor(Tensor self, Tensor other, {_ALPHA}) -> Tensor",
+         kind=FUNCTIONAL, native="at::native::rsub", source=BINARY)
+def rsub(self, other, *, alpha: Any = 1):
+    """rsub: ``other - alpha * self``, an aten::sub with the operands swapped."""
+    return call("aten::sub.Tensor", other, self, alpha=alpha)
+
+
+@declare("rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor",
+         kind=FUNCTIONAL, native="at::native::rsub", source=BINARY)
+def rsub_scalar(self, other, alpha: Any = 1):
+    return call("aten::sub.Tensor", other, self, alpha=alpha)
+
+
+# -- mul --------------------------------------------------------------------------------------
+def _mul(a, b):
+    return a & b if a.dtype == np.bool_ else a * b
+
+
+@declare("mul.Tensor(Tensor self, Tensor other) -> Tensor", variants="function, method",
+         kind=FUNCTIONAL, native="at::native::mul (structured)", source=BINARY)
+def mul(self, other):
+    return iterate("mul", [self, other], _mul)
+
+
+@declare("mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", variants="method",
+         kind=INPLACE, native="at::native::mul_ (structured)", source=BINARY)
+def mul_(self, other):
+    return iterate("mul_", [self, other], _mul, out=self)
+
+
+# -- division -----------------------------------------------------------------------------------
+def _check_divisors(a, b) -> None:
+    """The integer kernels' TORCH_CHECK(b != 0, "ZeroDivisionError"); and INT_MIN / -1,
+    which traps (SIGFPE) in C for int and int64_t instead of giving a value."""
+    if np.any(np.asarray(b) == 0):
+        raise torch_error(RuntimeError, "ZeroDivisionError")
+    if a.dtype in (np.int32, np.int64):
+        low = np.iinfo(a.dtype).min
+        if np.any((np.asarray(a) == low) & (np.asarray(b) == -1)):
+            raise Refused(f"{low} divided by -1 overflows: the CPU traps (SIGFPE) there")
+
+
+def _widen(a, b):
+    """C promotes 8- and 16-bit integers to int before dividing; int64 arithmetic gives
+    the same results once cast back."""
+    return np.asarray(a).astype(np.int64), np.asarray(b).astype(np.int64)
+
+
+def _div_true(a, b):
+    _no_half("division", D.from_numpy(a.dtype))
+    return a / b
+
+
+def _div_trunc(a, b):
+    if a.dtype.kind in "iu":
+        _check_divisors(a, b)
+        x, y = _widen(a, b)
+        q = np.abs(x) // np.abs(y)
+        return np.where((x < 0) != (y < 0), -q, q)
+    _no_half("division", D.from_numpy(a.dtype))
+    return np.trunc(a / b)
+
+
+def div_floor_floating(a, b):
+    """c10::div_floor_floating (c10/util/generic_math.h), element by element."""
+    mod = np.fmod(a, b)
+    div = (a - mod) / b
+    zero = a.dtype.type(0)
+    div = np.where((mod != zero) & ((b < zero) != (mod < zero)), div - a.dtype.type(1), div)
+    floordiv = np.floor(div)
+    floordiv = np.where(div - floordiv > a.dtype.type(0.5), floordiv + a.dtype.type(1),
+                        floordiv)
+    basic = a / b
+    floordiv = np.where(div == zero, np.copysign(zero, basic), floordiv)
+    return np.where(b == zero, basic, floordiv)
+
+
+def _div_floor(a, b):
+    if a.dtype.kind in "iu":
+        _check_divisors(a, b)
+        x, y = _widen(a, b)
+        return x // y               # c10::div_floor_integer: Python's floor division
+    _no_half("floor division", D.from_numpy(a.dtype))
+    return div_floor_floating(a, b)
+
+
+def _not_bool(name: str):
+    return lambda d: d is not D.bool, name
+
+
+def _div(name: str, self, other, mode: str | None, out=None, allocate: str = ""):
+    if mode is None:
+        return iterate(name, [self, other], _div_true, out=out, common_dtype=_float_division)
+    check(mode in ("trunc", "floor"), RuntimeError,
+          f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but "
+                  f"found '{mode}'")
+    allowed, kernel = _not_bool(f"div_{mode}_cpu")
+    return iterate(name, [self, other], _div_trunc if mode == "trunc" else _div_floor,
+                   out=out, allowed=allowed, kernel=kernel, allocate=allocate,
+                   note="pointwise.div_trunc" if mode == "trunc" else "pointwise.div_floor")
+
+
+@declare("div.Tensor(Tensor self, Tensor other) -> Tensor", variants="function, method",
+         kind=FUNCTIONAL, native="at::native::div (structured)", source=BINARY)
+def div(self, other):
+    return _div("div", self, other, None)
+
+
+@declare("div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", variants="method",
+         kind=INPLACE, native="at::native::div_ (structured)", source=BINARY)
+def div_(self, other):
+    return _div("div_", self, other, None, out=self)
+
+
+@declare("div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor",
+         variants="function, method", kind=FUNCTIONAL,
+         native="at::native::div (structured, mode)", source=BINARY)
+def div_mode(self, other, *, rounding_mode: str | None = None):
+    return _div("div", self, other, rounding_mode)
+
+
+@declare("div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!)",
+         variants="method", kind=INPLACE, native="at::native::div_ (structured, mode)",
+         source=BINARY)
+def div_mode_(self, other, *, rounding_mode: str | None = None):
+    return _div("div_", self, other, rounding_mode, out=self)
+
+
+@declare("div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor",
+         variants="function, method", kind=FUNCTIONAL, native="at::native::div", source=BINARY)
+def div_scalar_mode(self, other, *, rounding_mode: str | None = None):
+    return _div("div", self, other, rounding_mode)
+
+
+@declare("div_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!)",
+         variants="method", kind=INPLACE, native="at::native::div_", source=BINARY)
+def div_scalar_mode_(self, other, *, rounding_mode: str | None = None):
+    return _div("div_", self, other, rounding_mode, out=self)
+
+
+def _true_divide(overload: str, other: str, inplace: bool) -> None:
+    """true_divide is div's alias (CompositeImplicitAutograd: it calls aten::div)."""
+    name = "true_divide_" if inplace else "true_divide"
+    self_t = "Tensor(a!) self" if inplace else "Tensor self"
+    ret = "Tensor(a!)" if inplace else "Tensor"
+    target = f"aten::div_.{overload}" if inplace else f"aten::div.{overload}"
+
+    def kernel(self, other_):
+        if overload == "Scalar":
+            # div.Scalar has no Python binding; the composite calls it, so the wrapped number
+            # goes to div.Tensor the way div.Scalar's own kernel sends it
+            return call(target.replace("Scalar", "Tensor"), self, other_)
+        return call(target, self, other_)
+    declare(f"{name}.{overload}({self_t}, {other} other) -> {ret}",
+            variants="method" if inplace else "function, method", kind=COMPOSITE,
+            native=f"at::native::{name}", source=BINARY)(kernel)
+
+
+for _overload, _other in (("Tensor", "Tensor"), ("Scalar", "Scalar")):
+    _true_divide(_overload, _other, False)
+    _true_divide(_overload, _other, True)
+
+
+# -- floor_divide, remainder, fmod --------------------------------------------------------------
+@declare("floor_divide(Tensor self, Tensor other) -> Tensor", variants="function, method",
+         kind=FUNCTIONAL, native="at::native::floor_divide", source=BINARY)
+def floor_divide(self, other):
+    # not structured: TensorIterator::binary_op allocates the output with at::empty
+    return _div("floor_divide", self, other, "floor", allocate="empty")
+
+
+@declare("floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+         variants="method", kind=INPLACE, native="at::native::floor_divide_", source=BINARY)
+def floor_divide_(self, other):
+    return _div("floor_divide_", self, other, "floor", out=self)
+
+
+@declare("floor_divide.Scalar(Tensor self, Scalar other) -> Tensor",
+         variants="function, method", kind=FUNCTIONAL, native="at::native::floor_divide",
+         source=BINARY)
+def floor_divide_scalar(self, other):
+    return _div("floor_divide", self, other, "floor", allocate="empty")
+
+
+@declare("floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
+         variants="method", kind=INPLACE, native="at::native::floor_divide_", source=BINARY)
+def floor_divide_scalar_(self, other):
+    return _div("floor_divide_", self, other, "floor", out=self)
+
+
+def _remainder(a, b):
+    if a.dtype.kind in "iu":
+        _check_divisors(a, b)
+        x, y = _widen(a, b)
+        return np.remainder(x, y)   # C's % plus the divisor when the signs differ
+    _no_half("remainder", D.from_numpy(a.dtype))
+    mod = np.fmod(a, b)
+    zero = a.dtype.type(0)
+    return np.where((mod != zero) & ((b < zero) != (mod < zero)), mod + b, mod)
+
+
+def _fmod(a, b):
+    if a.dtype.kind in "iu":
+        _check_divisors(a, b)
+        x, y = _widen(a, b)
+        return np.fmod(x, y)
+    _no_half("fmod", D.from_numpy(a.dtype))
+    return np.fmod(a, b)
+
+
+def _binary_family(name: str, loop, *, scalar_tensor: bool = False, note: str = "") -> None:
+    """X.Tensor, X.Scalar, X_.Tensor, X_.Scalar (and X.Scalar_Tensor): one loop."""
+    allowed, kernel = _not_bool(f"{name}_cpu")
+    schemas = {f"{name}.Scalar(Tensor self, Scalar other) -> Tensor": False,
+               f"{name}_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)": True,
+               f"{name}.Tensor(Tensor self, Tensor other) -> Tensor": False,
+               f"{name}_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)": True}
+    for schema, inplace in schemas.items():
+        def kernel_fn(self, other, _inplace: bool = inplace,
+                      _op: str = name + ("_" if inplace else "")):
+            return iterate(_op, [self, other], loop, out=self if _inplace else None,
+                           allowed=allowed, kernel=kernel, note=note)
+        declare(schema, variants="method" if inplace else "method, function",
+                kind=INPLACE if inplace else FUNCTIONAL,
+                native=f"at::native::{name}{'_' if inplace else ''}", source=BINARY)(kernel_fn)
+    if scalar_tensor:
+        @declare(f"{name}.Scalar_Tensor(Scalar self, Tensor other) -> Tensor",
+                 kind=FUNCTIONAL, native=f"at::native::{name}", source=BINARY)
+        def reflected(self, other):
+            return iterate(name, [Wrapped(self), other], loop, allowed=allowed, kernel=kernel,
+                           note=note)
+
+
+_binary_family("remainder", _remainder, scalar_tensor=True, note="pointwise.remainder")
+_binary_family("fmod", _fmod, note="pointwise.fmod")
+
+
+# add(self, alpha, other), the argument order of PyTorch 0.x, still binds with a warning
+deprecated("add(Tensor self, Scalar alpha, Tensor other) -> Tensor", "add(self, other, alpha)")
+deprecated("add(Tensor self, Scalar alpha, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+           "add_out(out, self, other, alpha)")
+deprecated("add_(Tensor(a!) self, Scalar alpha, Tensor other) -> Tensor(a!)",
+           "add_(self, other, alpha)")
+deprecated("sub(Tensor self, Scalar alpha, Tensor other) -> Tensor", "sub(self, other, alpha)")
+deprecated("sub(Tensor self, Scalar alpha, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+           "sub_out(out, self, other, alpha)")
+deprecated("sub_(Tensor(a!) self, Scalar alpha, Tensor other) -> Tensor(a!)",
+           "sub_(self, other, alpha)")
+
+not_modelled(
+    "add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)",
+    "sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)",
+    "mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+    "div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+    "div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> "
+    "Tensor(a!)",
+    "floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+    "remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+    "remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
+    "fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+    "fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
+    kind=OUT, reason=OUT_NOT_MODELLED)
+not_modelled("true_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+             kind=COMPOSITE, reason=OUT_NOT_MODELLED)

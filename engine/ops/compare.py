@@ -1,0 +1,289 @@
+"""Comparisons and bounds: eq, ne, lt, le, gt, ge (and in place), maximum, minimum, clamp,
+clamp_min, clamp_max (aten/src/ATen/native/BinaryOps.cpp, TensorCompare.cpp,
+cpu/BinaryOpsKernel.cpp, cpu/TensorCompareKernel.cpp).
+
+A comparison is TensorIterator's comparison_op: the inputs are promoted to their common
+dtype, a new result is bool, and an in-place one (``t.lt_(0)``) writes its truth values
+into self's own dtype -- through a temporary unless self is bool.  ``clamp`` with
+numbers does its own type promotion (the numbers take part) and then iterates over
+``self.to(result_type)``; ``clamp_min``/``clamp_max`` skip that ``to`` for a float self.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from engine.core import dtypes as D
+from engine.core.context import current
+from engine.core.errors import Refused, check, torch_error
+from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED, declare,
+                                          not_modelled)
+from engine.dispatch.dispatcher import call
+from engine.ops.pointwise import BINARY, Wrapped, iterate, result_type
+from engine.ops.scalar import to_dtype_scalar
+
+COMPARE = "aten/src/ATen/native/TensorCompare.cpp"
+COMPARE_KERNEL = "aten/src/ATen/native/cpu/TensorCompareKernel.cpp"
+
+_COMPARISONS = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
+                "gt": np.greater, "ge": np.greater_equal}
+
+
+def _comparison(name: str, loop) -> None:
+    for overload, other in (("Tensor", "Tensor"), ("Scalar", "Scalar")):
+        def fn(self, other_, _name: str = name):
+            return iterate(_name, [self, other_], loop, out_dtype=D.bool)
+
+        def fn_(self, other_, _name: str = name + "_"):
+            # comparison_op: no safe-casting check; a bool self needs no temporary
+            return iterate(_name, [self, other_], loop, out=self, safe_cast=False,
+                           cast_output=self.dtype is not D.bool)
+        declare(f"{name}.{overload}(Tensor self, {other} other) -> Tensor",
+                variants="method, function", kind=FUNCTIONAL,
+                native=f"at::native::{name} (structured)", source=BINARY)(fn)
+        declare(f"{name}_.{overload}(Tensor(a!) self, {other} other) -> Tensor(a!)",
+                variants="method", kind=INPLACE, native=f"at::native::{name}_ (structured)",
+                source=BINARY)(fn_)
+
+
+for _name, _loop in _COMPARISONS.items():
+    _comparison(_name, _loop)
+
+
+# -- maximum / minimum: NaN wins; the vector loop and the scalar loop disagree on ±0 ------------
+def _signed_zero_tie(a, b) -> None:
+    if a.dtype.kind == "f" and np.any((a == 0) & (b == 0) & (np.signbit(a) != np.signbit(b))):
+        raise Refused("-0.0 against +0.0: torch's vector loop returns the second operand and "
+                      "its scalar loop the first; tidx cannot tell which one runs")
+
+
+def _extreme(pick):
+    def loop(a, b):
+        if a.dtype == np.bool_:
+            return pick(a, b)
+        a, b = np.broadcast_arrays(a, b)
+        _signed_zero_tie(a, b)
+        return pick(a, b)
+    return loop
+
+
+_MAXIMUM = _extreme(np.maximum)
+_MINIMUM = _extreme(np.minimum)
+
+
+def _minmax(name: str, loop) -> None:
+    @declare(f"{name}(Tensor self, Tensor other) -> Tensor", variants="method, function",
+             kind=FUNCTIONAL, native=f"at::native::{name} (structured)", source=BINARY)
+    def kernel(self, other):
+        return iterate(name, [self, other], loop)
+
+
+_minmax("maximum", _MAXIMUM)
+_minmax("minimum", _MINIMUM)
+
+
+# -- clamp with numbers ---------------------------------------------------------------------------
+#: caffe2::TypeMeta names, which clamp's in-place message prints (self.dtype())
+_TYPEMETA = {"bool": "bool", "uint8": "unsigned char", "int8": "signed char",
+             "int16": "short int", "int32": "int", "int64": "long int", "float16": "c10::Half",
+             "float32": "float", "float64": "double"}
+
+
+def _bound(value: Any) -> None:
+    if isinstance(value, float) and math.isnan(value):
+        raise Refused("clamp with a NaN bound is not modelled by tidx")
+
+
+def _clamp_scalar(name: str, self, lo: Any, hi: Any, inplace: bool, skip_float_to: bool):
+    check(lo is not None or hi is not None, RuntimeError,
+          "torch.clamp: At least one of 'min' or 'max' must not be None")
+    dtype = self.dtype
+    if not dtype.is_floating_point:
+        dtype = result_type([self] + [Wrapped(v) for v in (lo, hi) if v is not None])
+        if inplace and dtype is not self.dtype:
+            raise torch_error(RuntimeError, f"result type {D.cpp_name(dtype)} can't be cast to "
+                                            f"the desired output type {_TYPEMETA[self.dtype.name]}")
+    source = self
+    if not (skip_float_to and self.dtype.is_floating_point):
+        source = call("aten::to.dtype", self, dtype)
+    for v in (lo, hi):
+        if v is not None:
+            _bound(v)
+    which = "clamp" if lo is not None and hi is not None else (
+        "clamp_min" if lo is not None else "clamp_max")
+
+    bounds: list[Any] = []
+
+    def prologue(common: D.dtype) -> None:
+        """The kernel's AT_DISPATCH, then min_.to<scalar_t>() / max_.to<scalar_t>()
+        (checked conversions), before the loop -- an empty tensor raises them too."""
+        _bool_check(common, which)
+        bounds.extend(None if v is None else common.np.type(to_dtype_scalar(v, common))
+                      for v in (lo, hi))
+
+    def loop(a):
+        x = a
+        if bounds[0] is not None:   # std::max(a, min): the first argument on a tie or a NaN
+            x = np.where(x < bounds[0], bounds[0], x)
+        if bounds[1] is not None:   # std::min(x, max)
+            x = np.where(bounds[1] < x, bounds[1], x)
+        return x
+    return iterate(name, [source], loop, out=self if inplace else None, source=COMPARE_KERNEL,
+                   check_dtype=prologue)
+
+
+def _bool_check(dtype: D.dtype, which: str) -> None:
+    if dtype is D.bool:
+        raise torch_error(NotImplementedError, f"\"{which}_scalar_cpu\" not implemented for "
+                                               "'Bool'")
+
+
+@declare("clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor",
+         variants="function, method", kind=FUNCTIONAL, native="at::native::clamp (structured)",
+         source=COMPARE)
+def clamp(self, min: Any = None, max: Any = None):  # noqa: A002 - the schema's names
+    return _clamp_scalar("clamp", self, min, max, False, False)
+
+
+@declare("clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)",
+         variants="function, method", kind=INPLACE, native="at::native::clamp_ (structured)",
+         source=COMPARE)
+def clamp_(self, min: Any = None, max: Any = None):  # noqa: A002
+    return _clamp_scalar("clamp_", self, min, max, True, False)
+
+
+@declare("clamp_min(Tensor self, Scalar min) -> Tensor", variants="function, method",
+         kind=FUNCTIONAL, native="at::native::clamp_min (structured)", source=COMPARE)
+def clamp_min(self, min: Any):  # noqa: A002
+    return _clamp_scalar("clamp_min", self, min, None, False, True)
+
+
+@declare("clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!)", variants="function, method",
+         kind=INPLACE, native="at::native::clamp_min_ (structured)", source=COMPARE)
+def clamp_min_(self, min: Any):  # noqa: A002
+    return _clamp_scalar("clamp_min_", self, min, None, True, True)
+
+
+@declare("clamp_max(Tensor self, Scalar max) -> Tensor", variants="function, method",
+         kind=FUNCTIONAL, native="at::native::clamp_max (structured)", source=COMPARE)
+def clamp_max(self, max: Any):  # noqa: A002
+    return _clamp_scalar("clamp_max", self, None, max, False, True)
+
+
+@declare("clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!)", variants="function, method",
+         kind=INPLACE, native="at::native::clamp_max_ (structured)", source=COMPARE)
+def clamp_max_(self, max: Any):  # noqa: A002
+    return _clamp_scalar("clamp_max_", self, None, max, True, True)
+
+
+# -- clamp with tensors: one TensorIterator over self and the bounds ------------------------------
+def _clamp_tensor(name: str, self, lo, hi, inplace: bool):
+    check(lo is not None or hi is not None, RuntimeError,
+          "torch.clamp: At least one of 'min' or 'max' must not be None")
+    bounds = [b for b in (lo, hi) if b is not None]
+    if lo is not None and hi is not None:
+        def loop(a, mn, mx):
+            return _MINIMUM(_MAXIMUM(a, mn), mx)
+        kernel = "clamp_cpu"
+    elif lo is not None:
+        loop, kernel = _MAXIMUM, "maximum_cpu"
+    else:
+        loop, kernel = _MINIMUM, "minimum_cpu"
+    both = lo is not None and hi is not None
+    return iterate(name, [self, *bounds], loop, out=self if inplace else None,
+                   source=COMPARE_KERNEL, kernel=kernel,
+                   allowed=lambda d: not both or d is not D.bool)
+
+
+@declare("clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor",
+         variants="function, method", kind=FUNCTIONAL,
+         native="at::native::clamp (structured, Tensor)", source=COMPARE)
+def clamp_tensor(self, min=None, max=None):  # noqa: A002
+    return _clamp_tensor("clamp", self, min, max, False)
+
+
+@declare("clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)",
+         variants="function, method", kind=INPLACE,
+         native="at::native::clamp_ (structured, Tensor)", source=COMPARE)
+def clamp_tensor_(self, min=None, max=None):  # noqa: A002
+    return _clamp_tensor("clamp_", self, min, max, True)
+
+
+def _bound_tensor(name: str, which: str) -> None:
+    lo = which == "min"
+
+    def fn(self, bound):
+        return _clamp_tensor(name, self, bound if lo else None, None if lo else bound, False)
+
+    def fn_(self, bound):
+        return _clamp_tensor(name + "_", self, bound if lo else None, None if lo else bound,
+                             True)
+    declare(f"{name}.Tensor(Tensor self, Tensor {which}) -> Tensor", variants="function, method",
+            kind=FUNCTIONAL, native=f"at::native::{name} (structured, Tensor)",
+            source=COMPARE)(fn)
+    declare(f"{name}_.Tensor(Tensor(a!) self, Tensor {which}) -> Tensor(a!)",
+            variants="function, method", kind=INPLACE,
+            native=f"at::native::{name}_ (structured, Tensor)", source=COMPARE)(fn_)
+
+
+_bound_tensor("clamp_min", "min")
+_bound_tensor("clamp_max", "max")
+
+not_modelled(
+    *(f"{n}.{o}_out(Tensor self, {t} other, *, Tensor(a!) out) -> Tensor(a!)"
+      for n in _COMPARISONS for o, t in (("Scalar", "Scalar"), ("Tensor", "Tensor"))),
+    "maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+    "minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+    "clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> "
+    "Tensor(a!)",
+    "clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> "
+    "Tensor(a!)",
+    "clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!)",
+    "clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!)",
+    "clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!)",
+    "clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!)",
+    kind=OUT, reason=OUT_NOT_MODELLED)
+
+
+# -- isclose: a composite of the operators above ----------------------------------------------------
+def _cpp_double(value: float) -> str:
+    """A double as C++'s ostream prints it (6 significant digits, %g)."""
+    return f"{value:g}"
+
+
+@declare("isclose(Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, "
+         "bool equal_nan=False) -> Tensor", variants="function, method", kind=COMPOSITE,
+         native="at::native::isclose", source=COMPARE)
+def isclose(self, other, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False):
+    """``|self - other| <= atol + rtol * |other|`` where the error is finite, or equal
+    (or both NaN with equal_nan), in the operators TensorCompare.cpp calls."""
+    check(self.dtype is other.dtype, RuntimeError,
+          f"{D.cpp_name(self.dtype)} did not match {D.cpp_name(other.dtype)}")
+    rtol, atol = float(rtol), float(atol)
+    check(rtol >= 0, RuntimeError,
+          f"rtol must be greater than or equal to zero, but got {_cpp_double(rtol)}")
+    check(atol >= 0, RuntimeError,
+          f"atol must be greater than or equal to zero, but got {_cpp_double(atol)}")
+    close = call("aten::eq.Tensor", self, other)
+    if equal_nan and self.dtype.is_floating_point:
+        # torch 2.13 ands the two NaN masks in place when they have one shape, and with a
+        # new tensor when they broadcast (what torch.profiler records for each)
+        nan_self, nan_other = call("aten::isnan", self), call("aten::isnan", other)
+        both = call("aten::__iand__.Tensor" if self.view.sizes == other.view.sizes
+                    else "aten::bitwise_and.Tensor", nan_self, nan_other)
+        call("aten::__ior__.Tensor", close, both)
+    if rtol == 0 and atol == 0:
+        return close
+    default = current().default_dtype
+    cast_self = call("aten::to.dtype", self, default) if self.dtype is D.bool else self
+    cast_other = (call("aten::to.dtype", other, default)
+                  if not self.dtype.is_floating_point else other)
+    allowed = call("aten::add.Tensor",
+                   call("aten::abs", call("aten::mul.Tensor", cast_other, rtol)), atol)
+    actual = call("aten::abs", call("aten::sub.Tensor", cast_self, cast_other))
+    finite = call("aten::isfinite", actual)
+    within = call("aten::le.Tensor", actual, allowed)
+    return call("aten::__ior__.Tensor", close, call("aten::__iand__.Tensor", finite, within))

@@ -1,0 +1,154 @@
+"""Bitwise and logical operators: bitwise_and/or/xor/not, the ``&``, ``|``, ``^`` operators
+(``__and__`` ... and in place ``__iand__`` ...), logical_and/or/xor/not
+(aten/src/ATen/native/BinaryOps.cpp, UnaryOps.cpp, cpu/BinaryOpsKernel.cpp).
+
+The bitwise kernels are TensorIterator binary ops over integers and bools only (a float
+common dtype finds no AT_DISPATCH case).  The logical ones are comparison-style: any
+dtype goes in, the result is a truth value, and the functional form allocates its bool
+result with ``at::empty({0})`` before calling its out= overload -- the nesting
+torch.profiler shows (``aten::logical_and > aten::empty, aten::logical_and``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine.core import dtypes as D
+from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED,
+                                          declare, not_modelled)
+from engine.dispatch.dispatcher import call
+from engine.ops.pointwise import BINARY, UNARY, Wrapped, integral, iterate
+
+_BITWISE = {"bitwise_and": np.bitwise_and, "bitwise_or": np.bitwise_or,
+            "bitwise_xor": np.bitwise_xor}
+
+
+def _bitwise(name: str, loop) -> None:
+    """X.Tensor, X.Scalar, X.Scalar_Tensor and X_.Tensor, X_.Scalar: one loop."""
+    kernel = f"{name}_cpu"
+    for overload, other in (("Tensor", "Tensor"), ("Scalar", "Scalar")):
+        def fn(self, other_, _name: str = name):
+            return iterate(_name, [self, other_], loop, allowed=integral, kernel=kernel)
+
+        def fn_(self, other_, _name: str = name + "_"):
+            return iterate(_name, [self, other_], loop, out=self, allowed=integral,
+                           kernel=kernel)
+        declare(f"{name}.{overload}(Tensor self, {other} other) -> Tensor",
+                variants="method, function", kind=FUNCTIONAL, native=f"at::native::{name}",
+                source=BINARY)(fn)
+        declare(f"{name}_.{overload}(Tensor(a!) self, {other} other) -> Tensor(a!)",
+                variants="method", kind=INPLACE, native=f"at::native::{name}_",
+                source=BINARY)(fn_)
+
+    def reflected(self, other):
+        return iterate(name, [Wrapped(self), other], loop, allowed=integral, kernel=kernel)
+    declare(f"{name}.Scalar_Tensor(Scalar self, Tensor other) -> Tensor", kind=FUNCTIONAL,
+            native=f"at::native::{name}", source=BINARY)(reflected)
+
+
+for _name, _loop in _BITWISE.items():
+    _bitwise(_name, _loop)
+
+
+def _dunder(name: str, inner: str) -> None:
+    """``aten::__and__`` is a composite that calls ``bitwise_and`` (``__iand__`` calls
+    ``bitwise_and_``)."""
+    for overload, other in (("Tensor", "Tensor"), ("Scalar", "Scalar")):
+        def kernel(a, b, _inner: str = f"aten::{inner}.{overload}"):
+            return call(_inner, a, b)
+
+        def kernel_(a, b, _inner: str = f"aten::{inner}_.{overload}"):
+            return call(_inner, a, b)
+        declare(f"__{name}__.{overload}(Tensor self, {other} other) -> Tensor",
+                variants="method, function", kind=COMPOSITE, native=f"at::native::__{name}__",
+                source=BINARY)(kernel)
+        declare(f"__i{name}__.{overload}(Tensor(a!) self, {other} other) -> Tensor(a!)",
+                variants="method", kind=COMPOSITE, native=f"at::native::__i{name}__",
+                source=BINARY)(kernel_)
+
+
+_dunder("and", "bitwise_and")
+_dunder("or", "bitwise_or")
+_dunder("xor", "bitwise_xor")
+
+
+def _invert(a):
+    return np.logical_not(a) if a.dtype == np.bool_ else np.invert(a)
+
+
+@declare("bitwise_not(Tensor self) -> Tensor", variants="function, method", kind=FUNCTIONAL,
+         native="at::native::bitwise_not (structured)", source=UNARY)
+def bitwise_not(self):
+    return iterate("bitwise_not", [self], _invert, allowed=integral, kernel="bitwise_not_cpu",
+                   source=UNARY)
+
+
+@declare("bitwise_not_(Tensor(a!) self) -> Tensor(a!)", variants="method", kind=INPLACE,
+         native="at::native::bitwise_not_ (structured)", source=UNARY)
+def bitwise_not_(self):
+    return iterate("bitwise_not_", [self], _invert, out=self, allowed=integral,
+                   kernel="bitwise_not_cpu", source=UNARY)
+
+
+# -- logical_and / or / xor / not ---------------------------------------------------------------
+_LOGICAL = {"logical_and": np.logical_and, "logical_or": np.logical_or,
+            "logical_xor": np.logical_xor}
+
+
+def _logical(name: str, loop) -> None:
+    def truth(a, b):
+        return loop(a != 0, b != 0)
+
+    def out_kernel(self, other, *, out):
+        # comparison_op: inputs promoted to their common dtype; a bool out is written
+        # directly, any other through a temporary of the common dtype
+        return iterate(name, [self, other], truth, out=out, resize=True, safe_cast=False,
+                       cast_output=out.dtype is not D.bool)
+
+    def functional(self, other):
+        result = call("aten::empty.memory_format", [0], dtype=D.bool, device=self.device_type)
+        return call(f"aten::{name}.out", self, other, out=result)
+
+    def inplace(self, other):
+        # logical_and_out(self, self, other): self is written, so its shape must already
+        # be the broadcast one
+        return call(f"aten::{name}.out", self, other, out=self)
+    declare(f"{name}(Tensor self, Tensor other) -> Tensor", variants="function, method",
+            kind=FUNCTIONAL, native=f"at::native::{name}", source=BINARY)(functional)
+    declare(f"{name}_(Tensor(a!) self, Tensor other) -> Tensor(a!)", variants="method",
+            kind=INPLACE, native=f"at::native::{name}_", source=BINARY)(inplace)
+    declare(f"{name}.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+            kind=OUT, native=f"at::native::{name}_out", source=BINARY)(out_kernel)
+
+
+for _name, _loop in _LOGICAL.items():
+    _logical(_name, _loop)
+
+
+@declare("logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", kind=OUT,
+         native="at::native::logical_not_out", source=UNARY)
+def logical_not_out(self, *, out):
+    # check_all_same_dtype(false) and no promotion: the loop reads self's dtype and
+    # writes out's
+    return iterate("logical_not", [self], lambda a: a == 0, out=out, resize=True,
+                   safe_cast=False, cast_output=False, source=UNARY)
+
+
+@declare("logical_not(Tensor self) -> Tensor", variants="function, method", kind=FUNCTIONAL,
+         native="at::native::logical_not", source=UNARY)
+def logical_not(self):
+    result = call("aten::empty.memory_format", [0], dtype=D.bool, device=self.device_type)
+    return call("aten::logical_not.out", self, out=result)
+
+
+@declare("logical_not_(Tensor(a!) self) -> Tensor(a!)", variants="method", kind=INPLACE,
+         native="at::native::logical_not_", source=UNARY)
+def logical_not_(self):
+    return call("aten::logical_not.out", self, out=self)
+
+
+not_modelled(
+    "bitwise_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    *(f"{n}.{o}_out(Tensor self, {t} other, *, Tensor(a!) out) -> Tensor(a!)"
+      for n in _BITWISE for o, t in (("Tensor", "Tensor"), ("Scalar", "Scalar"))),
+    kind=OUT, reason=OUT_NOT_MODELLED)

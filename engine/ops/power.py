@@ -1,0 +1,212 @@
+"""pow and torch.result_type (aten/src/ATen/native/Pow.cpp, cpu/PowKernel.cpp,
+TypeProperties.cpp).
+
+``pow(Tensor, Scalar)`` computes the result type with ``at::result_type`` (an operator
+of its own in the profile), copies the base to it (``base.to(common)``) and then takes
+one of three roads: exponent 0 fills the output with ones, exponent 1 copies the base,
+anything else runs the kernel.  The float kernel has exact special cases (-0.5 is
+1/sqrt, -1 is 1/x, 2 is x*x, 3 is x*x*x, -2 is 1/(x*x)); any other float
+exponent -- and any float Tensor**Tensor -- goes through std::pow and the vectorised
+Sleef pow, and 0.5 through MKL's sqrt, whose last bits tidx cannot reproduce, so tidx
+refuses those.  Integers use
+``powi`` (square-and-multiply, wrapping like C), where a negative exponent gives 1, ±1
+or 0 -- and a negative integer Scalar exponent is an error.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from tracer.notes import Note
+from tracer.recorder import span
+
+from engine.core import dtypes as D
+from engine.core.errors import Refused, check
+from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED,
+                                          declare, not_modelled)
+from engine.dispatch.dispatcher import call
+from engine.memory import empty as memory
+from engine.core import view as S
+from engine.ops.pointwise import Wrapped, iterate, result_type
+from engine.ops.scalar import to_dtype_scalar
+
+POW = "aten/src/ATen/native/Pow.cpp"
+POW_KERNEL = "aten/src/ATen/native/cpu/PowKernel.cpp"
+TYPES = "aten/src/ATen/native/TypeProperties.cpp"
+
+_SLEEF = ("pow with a floating result and this exponent runs std::pow / the vectorised "
+          "Sleef pow in torch, whose last bit tidx cannot reproduce")
+
+
+# -- torch.result_type -----------------------------------------------------------------------
+def _result_type_decl(overload: str, args: str, variants: str = "function") -> None:
+    def kernel(a, b):
+        return result_type([Wrapped(x) if isinstance(x, (bool, int, float)) else x
+                            for x in (a, b)])
+    declare(f"result_type.{overload}({args}) -> ScalarType", variants=variants,
+            kind=COMPOSITE, native="at::native::result_type", source=TYPES)(kernel)
+
+
+_result_type_decl("Tensor", "Tensor tensor, Tensor other")
+_result_type_decl("Scalar", "Tensor tensor, Scalar other")
+_result_type_decl("Scalar_Tensor", "Scalar scalar, Tensor tensor")
+_result_type_decl("Scalar_Scalar", "Scalar scalar1, Scalar scalar2")
+
+
+# -- the loops --------------------------------------------------------------------------------
+def powi(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """c10 powi (ATen/native/Pow.h): square-and-multiply in the integer type (wrapping as
+    C does); a negative exponent gives 1 for base 1, ±1 for base -1, 0 otherwise."""
+    a, b = np.broadcast_arrays(np.asarray(a), np.asarray(b))
+    result = np.ones(a.shape, a.dtype)
+    base, e = a.copy(), b.astype(np.int64)
+    neg = e < 0
+    e = np.where(neg, 0, e)
+    while np.any(e):
+        odd = (e & 1) == 1
+        result = np.where(odd, result * base, result).astype(a.dtype)
+        e = e // 2
+        base = (base * base).astype(a.dtype)
+    if a.dtype.kind == "i":
+        odd_neg = ((-b.astype(np.int64)) % 2) == 1
+        special = np.where(a == 1, 1, np.where(a == -1, np.where(odd_neg, -1, 1), 0))
+        result = np.where(neg, special.astype(a.dtype), result)
+    return result
+
+
+def _float_scalar_loop(exp: float):
+    """pow_tensor_scalar_kernel's float roads that round exactly."""
+    def loop(a):
+        one = a.dtype.type(1)
+        if exp == 0.5:
+            # sqrt_kernel runs MKL's vsSqrt, which is not correctly rounded (torch's
+            # sqrt(37.0) is one ulp below IEEE's): no numpy formula gives its bits
+            raise Refused("pow(x, 0.5) on floats runs torch's sqrt kernel (MKL VML), whose "
+                          "last bit tidx cannot reproduce")
+        if exp == -0.5:
+            return one / np.sqrt(a)
+        if exp == -1.0:
+            return one / a
+        if exp == 2.0:
+            return a * a
+        if exp == 3.0:
+            return a * a * a
+        if exp == -2.0:
+            return one / (a * a)
+        raise Refused(_SLEEF)
+    return loop
+
+
+def _scalar_kernel(exp: Any):
+    """The loop and its prologue: an integer kernel converts the exponent with
+    exp_scalar.to<scalar_t>() (checked) before the loop, so an empty tensor raises too."""
+    converted: list[Any] = []
+
+    def prologue(common: D.dtype) -> None:
+        if common is D.float16:
+            raise Refused("pow on float16 is not modelled by tidx")
+        if not common.is_floating_point:
+            converted.append(np.asarray(to_dtype_scalar(exp, common)).astype(common.np))
+
+    def loop(a):
+        if a.dtype.kind == "f":
+            return _float_scalar_loop(float(exp))(a)
+        return powi(a, converted[0])
+    return loop, prologue
+
+
+def _tensor_loop(a, b):
+    if a.dtype.kind == "f":
+        raise Refused(_SLEEF)
+    return powi(a, b)
+
+
+# -- pow(Tensor, Scalar) ------------------------------------------------------------------------
+def _is(value: Any, number: float) -> bool:
+    """Scalar::equal: a bool Scalar equals only a bool."""
+    return not isinstance(value, bool) and value == number
+
+
+def _pow_tensor_scalar(name: str, self, exponent: Any, inplace: bool):
+    check(not (not self.dtype.is_floating_point and isinstance(exponent, (bool, int))
+               and exponent < 0), RuntimeError,
+          "Integers to negative integer powers are not allowed.")
+    common = call("aten::result_type.Scalar", self, exponent)
+    base = call("aten::to.dtype", self, common)
+    zero = _is(exponent, 0.0) or exponent is False
+    one = _is(exponent, 1.0) or exponent is True
+    out = self if inplace else None
+    if zero or one:
+        with span("pow: exponent 0 or 1", "kernel", source=POW,
+                  note=Note("pointwise.pow_shortcut", exponent=exponent)):
+            pass
+        result = iterate(name, [base], None, out=out, source=POW_KERNEL)
+        if zero:
+            return call("aten::fill_.Scalar", result, 1)
+        return call("aten::copy_", result, base)
+    loop, prologue = _scalar_kernel(exponent)
+    return iterate(name, [base], loop, out=out, source=POW_KERNEL, check_dtype=prologue,
+                   note=Note("pointwise.pow_kernel", exponent=exponent))
+
+
+@declare("pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor",
+         variants="function, method", kind=FUNCTIONAL,
+         native="at::native::pow (structured, Tensor_Scalar)", source=POW)
+def pow_tensor_scalar(self, exponent: Any):
+    return _pow_tensor_scalar("pow", self, exponent, False)
+
+
+@declare("pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)", variants="method",
+         kind=INPLACE, native="at::native::pow_ (structured, Scalar)", source=POW)
+def pow_scalar_(self, exponent: Any):
+    return _pow_tensor_scalar("pow_", self, exponent, True)
+
+
+# -- pow(Tensor, Tensor) ------------------------------------------------------------------------
+def _not_bool(d: D.dtype) -> bool:
+    return d is not D.bool
+
+
+@declare("pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor",
+         variants="method, function", kind=FUNCTIONAL,
+         native="at::native::pow (structured, Tensor_Tensor)", source=POW)
+def pow_tensor_tensor(self, exponent):
+    return iterate("pow", [self, exponent], _tensor_loop, allowed=_not_bool, kernel="pow",
+                   source=POW_KERNEL)
+
+
+@declare("pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!)", variants="method",
+         kind=INPLACE, native="at::native::pow_ (structured, Tensor)", source=POW)
+def pow_tensor_(self, exponent):
+    return iterate("pow_", [self, exponent], _tensor_loop, out=self, allowed=_not_bool,
+                   kernel="pow", source=POW_KERNEL)
+
+
+@declare("pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> "
+         "Tensor(a!)", kind=OUT, native="at::native::pow_out (structured)", source=POW)
+def pow_tensor_tensor_out(self, exponent, *, out):
+    return iterate("pow", [self, exponent], _tensor_loop, out=out, resize=True,
+                   allowed=_not_bool, kernel="pow", source=POW_KERNEL)
+
+
+# -- pow(Scalar, Tensor) ------------------------------------------------------------------------
+@declare("pow.Scalar(Scalar self, Tensor exponent) -> Tensor", kind=FUNCTIONAL,
+         native="at::native::pow (structured, Scalar)", source=POW)
+def pow_scalar(self: Any, exponent):
+    """Not a TensorIterator op itself: the output is allocated contiguous in the result
+    type, then filled with ones (base 1) or computed by pow's out= overload."""
+    dtype = call("aten::result_type.Scalar_Tensor", self, exponent)
+    sizes = exponent.view.sizes
+    out = memory.empty_strided_generic(sizes, S.contiguous_strides(sizes), dtype,
+                                       exponent.device_type)
+    if _is(self, 1.0):
+        return call("aten::fill_.Scalar", out, 1)
+    return call("aten::pow.Tensor_Tensor_out", Wrapped(self), exponent, out=out)
+
+
+not_modelled(
+    "pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)",
+    "pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!)",
+    kind=OUT, reason=OUT_NOT_MODELLED)

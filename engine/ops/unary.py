@@ -1,0 +1,204 @@
+"""Unary pointwise operators: neg, abs, sign, reciprocal and the float classifiers isnan,
+isinf, isfinite, isposinf, isneginf (aten/src/ATen/native/UnaryOps.cpp, cpu/UnaryOpsKernel.cpp).
+
+``abs`` is not structured: it allocates ``at::empty({0})`` and calls its out= overload,
+which TensorIterator resizes (torch.profiler: ``aten::abs > aten::empty, aten::abs``).
+The classifiers are composites over comparisons: ``isnan`` is ``self != self``,
+``isinf`` is ``self.abs() == inf``, ``isfinite`` is ``(self == self) * (self.abs() != inf)``;
+an integer tensor is never infinite nor NaN, so those answer with ``zeros_like`` /
+``ones_like`` without looking at the values.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine.core import dtypes as D
+from engine.core.context import current
+from engine.core.errors import Refused, check
+from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED,
+                                          declare, not_modelled)
+from engine.dispatch.dispatcher import call
+from engine.memory import empty as memory
+from engine.ops.pointwise import UNARY, iterate, layout
+
+UNARY_KERNEL = "aten/src/ATen/native/cpu/UnaryOpsKernel.cpp"
+
+
+def _neg_check(self) -> None:
+    check(self.dtype is not D.bool, RuntimeError,
+          "Negation, the `-` operator, on a bool tensor is not supported. If you are trying "
+          "to invert a mask, use the `~` or `logical_not()` operator instead.")
+
+
+@declare("neg(Tensor self) -> Tensor", variants="function, method", kind=FUNCTIONAL,
+         native="at::native::neg (structured)", source=UNARY)
+def neg(self):
+    _neg_check(self)
+    return iterate("neg", [self], np.negative, source=UNARY_KERNEL)
+
+
+@declare("neg_(Tensor(a!) self) -> Tensor(a!)", variants="function, method", kind=INPLACE,
+         native="at::native::neg_ (structured)", source=UNARY)
+def neg_(self):
+    _neg_check(self)
+    return iterate("neg_", [self], np.negative, out=self, source=UNARY_KERNEL)
+
+
+@declare("negative(Tensor self) -> Tensor", variants="function, method", kind=COMPOSITE,
+         native="at::native::negative", source=UNARY)
+def negative(self):
+    return call("aten::neg", self)
+
+
+@declare("negative_(Tensor(a!) self) -> Tensor(a!)", variants="function, method",
+         kind=COMPOSITE, native="at::native::negative_", source=UNARY)
+def negative_(self):
+    return call("aten::neg_", self)
+
+
+# -- abs ------------------------------------------------------------------------------------------
+def _not_bool(d: D.dtype) -> bool:
+    return d is not D.bool
+
+
+@declare("abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", kind=OUT,
+         native="at::native::abs_out", source=UNARY)
+def abs_out(self, *, out):
+    # unary_op's check_all_same_dtype (TensorIterator compute_types)
+    check(out.dtype is self.dtype, RuntimeError,
+          f"Found dtype {D.cpp_name(out.dtype)} but expected {D.cpp_name(self.dtype)}")
+    return iterate("abs", [self], np.abs, out=out, resize=True, allowed=_not_bool,
+                   kernel="abs_cpu", source=UNARY_KERNEL)
+
+
+@declare("abs(Tensor self) -> Tensor", variants="function, method", kind=FUNCTIONAL,
+         native="at::native::abs", source=UNARY)
+def abs_(self):
+    result = call("aten::empty.memory_format", [0], dtype=self.dtype, device=self.device_type)
+    return call("aten::abs.out", self, out=result)
+
+
+@declare("abs_(Tensor(a!) self) -> Tensor(a!)", variants="function, method", kind=INPLACE,
+         native="at::native::abs_", source=UNARY)
+def abs_inplace(self):
+    return call("aten::abs.out", self, out=self)
+
+
+@declare("absolute(Tensor self) -> Tensor", variants="function, method", kind=COMPOSITE,
+         native="at::native::absolute", source=UNARY)
+def absolute(self):
+    return call("aten::abs", self)
+
+
+@declare("absolute_(Tensor(a!) self) -> Tensor(a!)", variants="method", kind=COMPOSITE,
+         native="at::native::absolute_", source=UNARY)
+def absolute_(self):
+    return call("aten::abs_", self)
+
+
+# -- sign, reciprocal -------------------------------------------------------------------------------
+def _sign(a):
+    """sign_kernel: ``(0 < a) - (a < 0)``; a bool is its own sign.  NaN gives 0 (both
+    comparisons are false), -0.0 gives +0.0, as the vector loop's blend does."""
+    if a.dtype == np.bool_:
+        return a
+    one, zero = a.dtype.type(1), a.dtype.type(0)
+    return np.where(a > zero, one, zero) - np.where(a < zero, one, zero)
+
+
+@declare("sign(Tensor self) -> Tensor", variants="function, method", kind=FUNCTIONAL,
+         native="at::native::sign (structured)", source=UNARY)
+def sign(self):
+    return iterate("sign", [self], _sign, source=UNARY_KERNEL)
+
+
+@declare("sign_(Tensor(a!) self) -> Tensor(a!)", variants="method", kind=INPLACE,
+         native="at::native::sign_ (structured)", source=UNARY)
+def sign_(self):
+    return iterate("sign_", [self], _sign, out=self, source=UNARY_KERNEL)
+
+
+def _to_float(common: D.dtype):
+    """build_borrowing_unary_float_op: an integer input is computed in the default dtype."""
+    return common if common.is_floating_point else current().default_dtype
+
+
+def _reciprocal(a):
+    if a.dtype == np.float16:
+        raise Refused("reciprocal on float16 is not modelled by tidx")
+    return a.dtype.type(1) / a
+
+
+@declare("reciprocal(Tensor self) -> Tensor", variants="function, method", kind=FUNCTIONAL,
+         native="at::native::reciprocal (structured)", source=UNARY)
+def reciprocal(self):
+    return iterate("reciprocal", [self], _reciprocal, common_dtype=_to_float,
+                   source=UNARY_KERNEL)
+
+
+@declare("reciprocal_(Tensor(a!) self) -> Tensor(a!)", variants="function, method",
+         kind=INPLACE, native="at::native::reciprocal_ (structured)", source=UNARY)
+def reciprocal_(self):
+    return iterate("reciprocal_", [self], _reciprocal, out=self, common_dtype=_to_float,
+                   source=UNARY_KERNEL)
+
+
+# -- isnan, isinf, isfinite, isposinf, isneginf ----------------------------------------------------
+def _integral(t) -> bool:
+    return not t.dtype.is_floating_point
+
+
+@declare("isnan(Tensor self) -> Tensor", variants="function, method", kind=FUNCTIONAL,
+         native="at::native::isnan", source=UNARY)
+def isnan(self):
+    return call("aten::ne.Tensor", self, self)
+
+
+@declare("isinf(Tensor self) -> Tensor", variants="function, method", kind=FUNCTIONAL,
+         native="at::native::isinf", source=UNARY)
+def isinf(self):
+    if _integral(self):
+        return call("aten::zeros_like", self, dtype=D.bool, memory_format="preserve_format")
+    return call("aten::eq.Scalar", call("aten::abs", self), float("inf"))
+
+
+@declare("isfinite(Tensor self) -> Tensor", variants="function, method", kind=COMPOSITE,
+         native="at::native::isfinite", source=UNARY)
+def isfinite(self):
+    if _integral(self):
+        return call("aten::ones_like", self, dtype=D.bool, memory_format="preserve_format")
+    # (self == self) * (self.abs() != inf): the compiler evaluated the right operand first
+    finite = call("aten::ne.Scalar", call("aten::abs", self), float("inf"))
+    return call("aten::mul.Tensor", call("aten::eq.Tensor", self, self), finite)
+
+
+def _classifier(name: str, sign: float) -> None:
+    def kernel(self):
+        if _integral(self):
+            # TORCH_IMPL_FUNC(isposinf_out): an integer is never infinite -> fill_(false)
+            sizes = self.view.sizes
+            result = memory.empty_strided_generic(sizes, layout(sizes, [self]), D.bool,
+                                                  self.device_type)
+            return call("aten::fill_.Scalar", result, False)
+        return iterate(name, [self], lambda a: a == a.dtype.type(sign), out_dtype=D.bool,
+                       source=UNARY_KERNEL)
+    declare(f"{name}(Tensor self) -> Tensor", variants="function, method", kind=FUNCTIONAL,
+            native=f"at::native::{name} (structured)", source=UNARY)(kernel)
+
+
+_classifier("isposinf", float("inf"))
+_classifier("isneginf", float("-inf"))
+
+not_modelled(
+    "neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    "sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    "reciprocal.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    "isposinf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    "isneginf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kind=OUT, reason=OUT_NOT_MODELLED)
+# CompositeImplicitAutograd out= overloads (negative_out calls neg_out ...)
+not_modelled(
+    "negative.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    "absolute.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kind=COMPOSITE, reason=OUT_NOT_MODELLED)
