@@ -61,6 +61,9 @@ PROGRAMS = [
     ["y = tuple()"], ["y = list([1], [2])"],
     ["y = float('inf')"], ["y = float('-inf')"], ["y = int(t[1, 1])"], ["y = float(t[0, 0])"],
     ["y = bool(t[0, 0])"], ["y = t[0, 0].item()"], ["y = len(t)"], ["y = int(t)"],
+    ["y = t.float()"], ["y = t.long() is t"], ["y = t.T.double()"], ["y = t.bool()"],
+    ["y = t.half()"], ["y = t.byte()"], ["y = t.char()"], ["y = t.short()"], ["y = t.int()"],
+    ["y = t.float(1)"], ["y = t.byte(x=1)"], ["y = t.float(memory_format=torch.preserve_format)"],
     ["y = 2 @ 3"], ["y = 1.5 & 2"], ["y = 1 << 3"], ["y = 7 >> 1"], ["y = 6 ^ 3"],
 ]
 

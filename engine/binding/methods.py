@@ -394,6 +394,32 @@ def to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     return wrap_result(call("aten::to.dtype_layout", impl, copy=copy))
 
 
+#: python_variable_methods.cpp's THPVariable_to_type methods: name -> dtype
+_TO_TYPE = {"float": D.float32, "double": D.float64, "half": D.float16, "long": D.int64,
+            "int": D.int32, "short": D.int16, "char": D.int8, "byte": D.uint8,
+            "bool": D.bool}
+
+
+def _to_type(name: str, dtype: D.dtype) -> Callable[..., Tensor]:
+    """``t.float()``: THPVariable_to_type -> dispatch_to -> ``self.to(dtype)`` (aten::to:
+    the tensor itself when it already has the dtype, else a converted copy)."""
+    parser = PythonArgParser([f"{name}(*, MemoryFormat? memory_format=None)"])
+
+    def method(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        parsed = parser.parse(self, args, kwargs)
+        fmt = parsed.values.get("memory_format")
+        if fmt is not None and getattr(fmt, "name", fmt) != "preserve_format":
+            raise Refused(f"Tensor.{name}(memory_format=...) other than preserve_format is "
+                          "not modelled by tidx")
+
+        def body():
+            return wrap_result(call("aten::to.dtype", self._impl, dtype, False, False))
+        return _traced(f"Tensor.{name}", f"THPVariable_{name}", METHODS_CPP, body,
+                       note=Note("binding.to_type", dtype=dtype.name))
+    method.__name__ = name
+    return method
+
+
 # -- views and shape: T, mT, H, mH (python_variable.cpp's getters), torch/_tensor.py's
 # unflatten and dim_order --------------------------------------------------------------------
 #: property -> the operator its getter dispatches (THPVariable_get_T calls numpy_T ...)
@@ -557,6 +583,9 @@ def install(cls: type) -> frozenset[str]:
     # Tensor.__neg__ and __abs__ are TensorBase.neg and abs themselves (no NotImplemented)
     cls.__neg__ = O.method("neg")
     cls.__abs__ = O.method("abs")
+    for name, dtype in _TO_TYPE.items():
+        setattr(cls, name, _to_type(name, dtype))
+        public.add(name)
     public |= _view_family_install(cls)
     return frozenset(public)
 

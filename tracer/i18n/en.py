@@ -72,6 +72,9 @@ TEXT: dict[str, str] = {
         "a Python attribute whose C++ getter calls an aten operator",
     "real.self":
         "not a complex tensor: real is the tensor itself (no view is made)",
+    "binding.to_type":
+        "t.float(), t.long() and their kin: dispatch_to calls self.to({dtype}) -- the tensor "
+        "itself when it already is {dtype}, otherwise a converted copy",
     "binding.readsTensorImpl":
         "no aten operator runs: the binding reads {reads} straight off the TensorImpl",
     "python.iter":

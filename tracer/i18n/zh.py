@@ -63,6 +63,9 @@ TEXT: dict[str, str] = {
         "一个 Python 属性,它的 C++ getter 调用一个 aten 算子",
     "real.self":
         "不是复数张量:real 就是张量本身(不创建视图)",
+    "binding.to_type":
+        "t.float() 这类转换:dispatch_to 调用 self.to({dtype})——已经是 {dtype} 时返回张量本身,"
+        "否则返回转换后的副本",
     "binding.readsTensorImpl":
         "不运行任何 aten 算子:绑定直接从 TensorImpl 读取 {reads}",
     "python.iter":
