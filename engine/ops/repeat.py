@@ -51,12 +51,11 @@ not_modelled("repeat_interleave.self_Tensor(Tensor self, Tensor repeats, int? di
              variants="function, method", kind=COMPOSITE, reason=_TENSOR_REPEATS)
 
 
-# -- overloads whose decompositions need aten::cat, which tidx does not model yet ----------
-_NEEDS_CAT = "{} is not modelled yet: torch's kernel concatenates with aten::cat ({})"
+# -- repeat and tile: torch 2.13's repeat, after unfold and copy_, runs an index computation
+# (arange, add, cat, narrow, flatten, permute, reshape) that tidx does not model yet ---------
+_NEEDS_CAT = ("{} is not modelled yet: torch 2.13's kernel follows its copy with an index "
+              "computation (arange, cat, permute, reshape) tidx does not take yet ({})")
 not_modelled("repeat(Tensor self, SymInt[] repeats) -> Tensor", variants="method",
              kind=FUNCTIONAL, reason=_NEEDS_CAT.format("repeat", "Repeat.cpp"))
 not_modelled("tile(Tensor self, SymInt[] dims) -> Tensor", variants="function, method",
              kind=COMPOSITE, reason=_NEEDS_CAT.format("tile", "it is repeat"))
-not_modelled("roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor",
-             variants="function, method", kind=FUNCTIONAL,
-             reason=_NEEDS_CAT.format("roll", "narrow twice, then cat"))

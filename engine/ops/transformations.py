@@ -99,3 +99,43 @@ def rot90(self, k: int = 1, dims: Sequence[int] = (0, 1)):
     if turns == 3:
         return call("aten::transpose_", call("aten::flip", self, [d0]), d0, d1)
     return call("aten::clone", self, memory_format="contiguous_format")
+
+
+# -- roll: narrow twice, then cat (TensorTransformations.cpp roll / roll_common) ----------------
+@declare("roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor",
+         variants="function, method", kind=FUNCTIONAL, native="at::native::roll",
+         source=TRANSFORMATIONS)
+def roll(self, shifts: Sequence[int], dims: Sequence[int] = ()):
+    shifts, dims = tuple(shifts), tuple(dims)
+    if len(dims) != 1 or len(shifts) != 1:
+        return _roll_common(self, shifts, dims)
+    if self.numel() == 0:               # avoids the % 0 below
+        return call("aten::clone", self, memory_format="preserve_format")
+    dim = S.maybe_wrap_dim(dims[0], self.dim(), wrap_scalar=False)   # self.size(dim)
+    size = self.view.sizes[dim]
+    # C++'s % keeps the dividend's sign; the correction makes start Python's modulo
+    start = int(np.fmod(size - shifts[0], size)) if abs(shifts[0]) < 2**62 else \
+        (size - shifts[0]) % size
+    if start < 0:
+        start += size
+    with span("roll: the two pieces", "kernel", source=TRANSFORMATIONS,
+              note=Note("roll.pieces", dim=dim, start=start, size=size),
+              dim=dim, start=start):
+        pass
+    t0 = call("aten::narrow", self, dim, start, size - start)
+    t1 = call("aten::narrow", self, dim, 0, start)
+    return call("aten::cat", [t0, t1], dim)
+
+
+def _roll_common(self, shifts: tuple[int, ...], dims: tuple[int, ...]):
+    """roll_common (TensorTransformations.h): no dims rolls the flattened tensor; several
+    roll the first dim, then the rest (one aten::roll each)."""
+    check(len(shifts) > 0, RuntimeError, "`shifts` required")
+    if not dims and len(shifts) == 1:
+        flat = self if self.is_contiguous() else call("aten::contiguous", self)
+        flat = call("aten::view", flat, (self.numel(),))
+        return call("aten::view", call("aten::roll", flat, shifts, (0,)), self.view.sizes)
+    check(len(shifts) == len(dims), RuntimeError,
+          f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
+    first = call("aten::roll", self, shifts[:1], dims[:1])
+    return call("aten::roll", first, shifts[1:], dims[1:])

@@ -75,6 +75,9 @@ TEXT: dict[str, str] = {
     "binding.to_type":
         "t.float(), t.long() and their kin: dispatch_to calls self.to({dtype}) -- the tensor "
         "itself when it already is {dtype}, otherwise a converted copy",
+    "roll.pieces":
+        "roll along dim {dim}: the last {size} - {start} elements come first (narrow from "
+        "{start}), then the first {start} (narrow from 0); cat joins them into a new tensor",
     "binding.readsTensorImpl":
         "no aten operator runs: the binding reads {reads} straight off the TensorImpl",
     "python.iter":

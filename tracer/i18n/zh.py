@@ -66,6 +66,9 @@ TEXT: dict[str, str] = {
     "binding.to_type":
         "t.float() 这类转换:dispatch_to 调用 self.to({dtype})——已经是 {dtype} 时返回张量本身,"
         "否则返回转换后的副本",
+    "roll.pieces":
+        "沿第 {dim} 维滚动:后 {size} - {start} 个元素在前(从 {start} 开始 narrow),前 {start} 个"
+        "在后(从 0 开始 narrow);cat 把两段拼成新张量",
     "binding.readsTensorImpl":
         "不运行任何 aten 算子:绑定直接从 TensorImpl 读取 {reads}",
     "python.iter":
