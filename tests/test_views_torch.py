@@ -322,7 +322,6 @@ def test_views_run_the_operators_torch_runs(statements):
 
 
 @pytest.mark.parametrize("statement, refused", [
-    ("y = torch.roll(t, 1)", "roll is not modelled yet"),
     ("y = t.repeat(2, 1)", "repeat is not modelled yet"),
     ("y = torch.tile(t, (2,))", "tile is not modelled yet"),
     ("y = torch.repeat_interleave(t, rows)", "a tensor of repeats"),
