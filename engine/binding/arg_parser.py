@@ -38,7 +38,7 @@ from typing import Any, NoReturn, Sequence
 
 
 from engine.core import dtypes as D
-from engine.core.errors import torch_error, tp_name
+from engine.core.errors import Refused, torch_error, tp_name
 from engine.binding.function_parameter import (NUMBERS_AS_TENSORS, FunctionParameter, P,
                                                ParameterType, TYPE_NAMES, check_long,
                                                is_int_or_symint_list, is_tensor)
@@ -415,7 +415,17 @@ def _unpack_intlist(sig: FunctionSignature, p: FunctionParameter, arg: Any) -> t
             except Exception:  # noqa: BLE001 - PyNumber_Index failed
                 _intlist_error(sig, p, obj, idx)
             values.append(_unpack_long(sig, p, int(index), idx))
+    if p.type_ is P.SYM_INT_LIST and any(v < SYMBOLIC_BELOW for v in values):
+        # c10::SymInt keeps ints below -2**62 as heap-allocated nodes (SymInt.h
+        # check_range); the generated wrapper's C10_AS_INTARRAYREF_SLOW then fails with a
+        # message naming torch's build tree and line, which tidx cannot know
+        raise Refused(f"{sig.name}(): a size below -2**62 is a symbolic integer in torch "
+                      "(c10::SymInt), not modelled by tidx")
     return tuple(values)
+
+
+#: c10::SymInt::MAX_UNREPRESENTABLE_INT + 1: ints below it are not stored inline
+SYMBOLIC_BELOW = -(2 ** 62)
 
 
 _ISINTEGRAL_FAILED = ("Expected scalar.isIntegral( false) to be true, but got false.  (Could "

@@ -433,19 +433,6 @@ not_modelled("scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src
 not_modelled("sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, "
              "ScalarType? dtype=None) -> Tensor",
              variants="function, method", reason="sum over some dims is not modelled yet")
-not_modelled("where.self(Tensor condition, Tensor self, Tensor other) -> Tensor",
-             variants="function, method",
-             reason="torch.where(condition, x, y) is not modelled yet; torch.where(condition) "
-                    "is")
-not_modelled("where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor",
-             variants="function, method", kind=COMPOSITE,
-             reason="torch.where(condition, x, y) is not modelled yet; torch.where(condition) "
-                    "is")
-not_modelled("where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor",
-             "where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor",
-             kind=COMPOSITE,
-             reason="torch.where(condition, x, y) is not modelled yet; torch.where(condition) "
-                    "is")
 not_modelled(
     "gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor(a!) out) "
     "-> Tensor(a!)",

@@ -78,6 +78,9 @@ TEXT: dict[str, str] = {
     "roll.pieces":
         "roll along dim {dim}: the last {size} - {start} elements come first (narrow from "
         "{start}), then the first {start} (narrow from 0); cat joins them into a new tensor",
+    "where.kernel":
+        "where_kernel: each output element is self's where the condition is True, other's "
+        "where it is False (all three broadcast; the result is {dtype})",
     "binding.readsTensorImpl":
         "no aten operator runs: the binding reads {reads} straight off the TensorImpl",
     "python.iter":

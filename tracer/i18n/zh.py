@@ -69,6 +69,8 @@ TEXT: dict[str, str] = {
     "roll.pieces":
         "沿第 {dim} 维滚动:后 {size} - {start} 个元素在前(从 {start} 开始 narrow),前 {start} 个"
         "在后(从 0 开始 narrow);cat 把两段拼成新张量",
+    "where.kernel":
+        "where_kernel:条件为 True 处取 self 的元素,为 False 处取 other 的元素(三者广播;结果为 {dtype})",
     "binding.readsTensorImpl":
         "不运行任何 aten 算子:绑定直接从 TensorImpl 读取 {reads}",
     "python.iter":

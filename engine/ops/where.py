@@ -1,0 +1,91 @@
+"""torch.where(condition, x, y) (aten/src/ATen/native/TensorCompare.cpp ``where`` and
+``where_self_out``; the kernel is cpu/TensorCompareKernel.cpp ``where_kernel_impl``).
+
+The Scalar overloads make their numbers 0-dim tensors of the common dtype
+(``at::scalar_tensor``) and convert the tensor argument with ``to`` first; ``where.self``
+allocates ``empty({0})`` of the common dtype and ``where_self_out`` converts the inputs
+that differ, turns a uint8 condition into bool (with torch's deprecation warning), checks
+that the condition is bool, and runs a TensorIterator over the three inputs without a
+common dtype (check_all_same_dtype(false)): they broadcast, and the output takes their
+memory order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tracer.notes import Note
+from tracer.recorder import span
+
+from engine.core import dtypes as D
+from engine.core.errors import check
+from engine.dispatch.declarations import COMPOSITE, FUNCTIONAL, declare
+from engine.dispatch.dispatcher import call
+from engine.ops.pointwise import Wrapped, broadcast, layout, resize_output, result_type
+from engine.ops.shape import warn_once
+from engine.ops.touch import touched
+
+COMPARE = "aten/src/ATen/native/TensorCompare.cpp"
+KERNEL = "aten/src/ATen/native/cpu/TensorCompareKernel.cpp"
+UINT8_WARNING = ("where received a uint8 condition tensor. This behavior is deprecated and will "
+                 "be removed in a future version of PyTorch. Use a boolean condition instead.")
+
+
+@declare("where.self(Tensor condition, Tensor self, Tensor other) -> Tensor",
+         variants="function, method", kind=FUNCTIONAL, native="at::native::where",
+         source=COMPARE)
+def where_self(condition, self, other):
+    common = result_type([self, other])
+    result = call("aten::empty.memory_format", [0], dtype=common, device=self.device_type)
+    return _where_self_out(condition, self, other, result, common)
+
+
+def _where_self_out(condition, self, other, out, common: D.dtype):
+    self_ = self if self.dtype is common else call("aten::to.dtype", self, common)
+    other_ = other if other.dtype is common else call("aten::to.dtype", other, common)
+    cond = condition
+    if cond.dtype is D.uint8:
+        warn_once("where", UINT8_WARNING)
+        cond = call("aten::to.dtype", cond, D.bool)
+    check(cond.dtype is D.bool, RuntimeError,
+          f"where expected condition to be a boolean tensor, but got a tensor with dtype "
+          f"{D.cpp_name(cond.dtype)}")
+    inputs = [cond, self_, other_]
+    shape = broadcast(inputs)
+    resize_output(out, shape, layout(shape, inputs))
+    with span("where_kernel", "kernel", source=KERNEL,
+              note=Note("where.kernel", dtype=common), shape=list(shape)) as s:
+        if not out.is_meta and out.numel():
+            out.array(write=True)[...] = np.where(cond.array(), self_.array(),
+                                                  other_.array())
+            s.set(read=touched(cond), written=touched(out))
+        s.set_result(out)
+    return out
+
+
+@declare("where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor",
+         variants="function, method", kind=COMPOSITE, native="at::native::where",
+         source=COMPARE)
+def where_scalar_other(condition, self, other):
+    common = result_type([self, Wrapped(other)])
+    other_t = call("aten::scalar_tensor", other, dtype=common, device=self.device_type)
+    self_t = call("aten::to.dtype", self, common)
+    return call("aten::where.self", condition, self_t, other_t)
+
+
+@declare("where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor",
+         kind=COMPOSITE, native="at::native::where", source=COMPARE)
+def where_scalar_self(condition, self, other):
+    common = result_type([other, Wrapped(self)])
+    self_t = call("aten::scalar_tensor", self, dtype=common, device=other.device_type)
+    other_t = call("aten::to.dtype", other, common)
+    return call("aten::where.self", condition, self_t, other_t)
+
+
+@declare("where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor",
+         kind=COMPOSITE, native="at::native::where", source=COMPARE)
+def where_scalar(condition, self, other):
+    common = result_type([Wrapped(self), Wrapped(other)])
+    other_t = call("aten::scalar_tensor", other, dtype=common, device=condition.device_type)
+    self_t = call("aten::scalar_tensor", self, dtype=common, device=condition.device_type)
+    return call("aten::where.self", condition, self_t, other_t)
