@@ -75,6 +75,10 @@ MORE_STATEMENTS = [
     ("import pypto\nx = pypto.tensor([40, 4], pypto.DT_FP32)\n"
      "i = pypto.tensor([2], pypto.DT_INT32)\npypto.set_vec_tile_shapes(1, 1)\n"
      "y = pypto.index_select(x, 1, i)"),
+    # indexed writes and index-producing operators
+    "y = t.index_add(0, rows, t[:2])", "y = t.index_add(1, rows, t[:, :2], alpha=2)",
+    "y = t[0].index_add(0, rows, t[1, :2])", "y = t.index_copy(0, rows, t[:2])",
+    "y = t.index_fill(1, rows, 5)",
 ]
 
 #: The errors the brief names, as tidx (and PyTorch) print them.

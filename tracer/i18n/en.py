@@ -443,6 +443,24 @@ TEXT: dict[str, str] = {
     "ui.verify.agree": "tidx and PyTorch agree on every check.",
     "ui.verify.disagree":
         "tidx and PyTorch disagree: the trace above is not what PyTorch does (a bug in tidx).",
+    # -- indexed writes and index-producing operators (index_add, index_copy, ...) --
+    "index_ops.set_output":
+        "the structured kernel's output: a new contiguous tensor of self's shape, "
+        "self is copied into it next",
+    "index_add.scatter_add":
+        "dim {dim} is the first or last dim and alpha is 1: the index is seen with stride 0 "
+        "over every other dim, and scatter_add_ does the adding",
+    "index_add.slices":
+        "one add_ per index entry i: self.select({dim}, index[i]) += alpha * "
+        "source.select({dim}, i), in the order of the index",
+    "index_add.serial":
+        "at most one dim: self[index[i]] += alpha * source[i], one entry after another",
+    "index_copy.kernel":
+        "each element along dim {dim} goes to offset + index[i] * {stride}; "
+        "a repeated index keeps the last write",
+    "index_fill.kernel":
+        "every element at index[i] along dim {dim} (offset + index[i] * {stride}) "
+        "gets the value; negative indices wrap",
 }
 
 #: PyTorch's messages are English already: nothing to explain in English.

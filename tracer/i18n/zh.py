@@ -362,6 +362,22 @@ TEXT: dict[str, str] = {
     "ui.verify.agree": "tidx 与 PyTorch 在每一项检查上都一致。",
     "ui.verify.disagree":
         "tidx 与 PyTorch 不一致:上面的追踪不是 PyTorch 实际做的事(tidx 的 bug)。",
+    # -- indexed writes and index-producing operators (index_add, index_copy, ...) --
+    "index_ops.set_output":
+        "structured kernel 的输出:一个与 self 同形状的新连续张量,接着把 self 复制进去",
+    "index_add.scatter_add":
+        "dim {dim} 是第一个或最后一个维度且 alpha 为 1:index 在其他维度上以步长 0 展开,"
+        "由 scatter_add_ 完成相加",
+    "index_add.slices":
+        "每个 index 元素 i 做一次 add_:self.select({dim}, index[i]) += alpha * "
+        "source.select({dim}, i),按 index 的顺序",
+    "index_add.serial":
+        "至多一维:self[index[i]] += alpha * source[i],逐个元素依次相加",
+    "index_copy.kernel":
+        "沿 dim {dim} 的每个元素写到 offset + index[i] * {stride};重复的 index 保留最后一次写入",
+    "index_fill.kernel":
+        "沿 dim {dim} 位于 index[i] 的所有元素(offset + index[i] * {stride})被填成该值;"
+        "负的 index 会回绕",
 }
 
 #: PyTorch's error messages: a Chinese line saying what went wrong and what to do.
