@@ -78,7 +78,7 @@ MORE_STATEMENTS = [
     # indexed writes and index-producing operators
     "y = t.index_add(0, rows, t[:2])", "y = t.index_add(1, rows, t[:, :2], alpha=2)",
     "y = t[0].index_add(0, rows, t[1, :2])", "y = t.index_copy(0, rows, t[:2])",
-    "y = t.index_fill(1, rows, 5)",
+    "y = t.index_fill(1, rows, 5)", "y = torch.count_nonzero(t)",
 ]
 
 #: The errors the brief names, as tidx (and PyTorch) print them.

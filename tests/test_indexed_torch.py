@@ -141,7 +141,7 @@ def index_outcome(lib, op, form, case, extra):
     return run(go)
 
 
-@settings(max_examples=examples(250), deadline=None,
+@settings(max_examples=examples(150), deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(index_cases(), st.sampled_from(["function", "method", "keywords", "inplace"]),
        st.sampled_from([None, None, 1, 2, -1, 0.5, 1.5, True]))
@@ -155,7 +155,7 @@ def test_index_add_matches_torch(case, form, alpha):
     assert ours == index_outcome(torch, "index_add", form, case, alpha)
 
 
-@settings(max_examples=examples(200), deadline=None,
+@settings(max_examples=examples(120), deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(index_cases(), st.sampled_from(["function", "method", "keywords", "inplace"]))
 def test_index_copy_matches_torch(case, form):
@@ -164,7 +164,7 @@ def test_index_copy_matches_torch(case, form):
         index_outcome(torch, "index_copy", form, case, None)
 
 
-@settings(max_examples=examples(200), deadline=None,
+@settings(max_examples=examples(120), deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(index_cases(), st.sampled_from(["function", "method", "keywords", "inplace"]),
        st.sampled_from([5, -1, 2.5, True, 300, (7,), (1.5,), ([1, 2],)]))
@@ -194,6 +194,16 @@ def test_index_fill_matches_torch(case, form, value):
     ["y = t.clone(); y.index_fill_(0, rows, -1)"],
     ["y = torch.tensor(5.).index_fill(0, torch.tensor([0]), 2)"],
     ["y = t.index_fill(0, torch.tensor([9]), 2)"],
+    ["y = torch.argwhere(t > 4)"],
+    ["y = t.t().argwhere()"],
+    ["y = torch.count_nonzero(t > 4)"],
+    ["y = t.t().count_nonzero()"],
+    ["y = torch.nonzero(t > 4, as_tuple=True)"],
+    ["y = (t > 4).nonzero(as_tuple=True)"],
+    ["y = torch.take_along_dim(t, rows)"],
+    ["y = t.take_along_dim(torch.tensor([[0, 8]]))"],
+    ["y = torch.take_along_dim(t, torch.tensor([9]))"],
+    ["y = torch.take_along_dim(t.t(), rows)"],
 ])
 def test_index_ops_run_the_operators_torch_runs(statements):
     """The aten operator tree torch.profiler records, and the named tensors."""
@@ -202,3 +212,64 @@ def test_index_ops_run_the_operators_torch_runs(statements):
     assert ours.ops == theirs.ops
     assert ours.error == theirs.error
     assert ours.tensors == theirs.tensors
+
+
+# -- argwhere, count_nonzero, nonzero(as_tuple=True), take_along_dim ------------------------
+
+def producing_outcome(lib, op, form, spec, arg):
+    def go():
+        t = make(lib, spec)
+        if op == "take_along_dim":
+            idx_values, idx_shape, idx_dtype, dim = arg
+            i = lib.tensor(idx_values, dtype=getattr(lib, idx_dtype)).reshape(idx_shape)
+            args, kw = ((i,), {}) if dim == "none" else ((i, dim), {})
+            if form == "keywords":
+                args, kw = (), {"indices": i} if dim == "none" else {"indices": i, "dim": dim}
+        elif op == "nonzero":
+            args, kw = (), {"as_tuple": arg}
+        elif op == "count_nonzero":
+            args, kw = ((), {}) if arg == "none" else ((), {"dim": None})
+        else:
+            args, kw = (), {}
+        if form == "method":
+            r = getattr(t, op)(*args, **kw)
+        elif op == "take_along_dim" and form == "keywords":
+            r = getattr(lib, op)(input=t, **kw)
+        else:
+            r = getattr(lib, op)(t, *args, **kw)
+        if isinstance(r, tuple):
+            return tuple(describe(lib, x, t) for x in r)
+        return describe(lib, r, t)
+    return run(go)
+
+
+@st.composite
+def take_args(draw, spec):
+    shape = spec[1]
+    numel = int(np.prod(shape)) if shape else 1
+    idx_shape = tuple(draw(st.lists(st.integers(0, 3), min_size=0, max_size=2)))
+    n = int(np.prod(idx_shape)) if idx_shape else 1
+    values = draw(st.lists(st.integers(-numel - 1, numel), min_size=n, max_size=n))
+    idx_dtype = draw(st.sampled_from(["int64"] * 5 + ["int32", "uint8"]))
+    dim = draw(st.sampled_from(["none"] * 5 + [0, -1, 5]))
+    if idx_dtype == "uint8":
+        values = [v % 256 for v in values]
+    return values, idx_shape, idx_dtype, dim
+
+
+@settings(max_examples=examples(150), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(st.data(), tensors(), st.sampled_from(["function", "method", "keywords"]),
+       st.sampled_from(["argwhere", "count_nonzero", "nonzero", "take_along_dim"]))
+def test_index_producing_ops_match_torch(data, spec, form, op):
+    torch = require_torch()
+    arg = data.draw(take_args(spec)) if op == "take_along_dim" else \
+        data.draw(st.booleans()) if op == "nonzero" else data.draw(st.sampled_from(["none",
+                                                                                    "None"]))
+    ours = producing_outcome(engine, op, form, spec, arg)
+    if op == "take_along_dim" and arg[3] != "none" and ours[0] == "error" \
+            and ours[1] == "Refused":
+        # the dim form needs broadcast_to and remainder, other families' operators
+        assert "not modelled yet" in ours[2]
+        return
+    assert ours == producing_outcome(torch, op, form, spec, arg)

@@ -133,12 +133,13 @@ def _gather_shape_check(self, dim: int, index, src=None, what: str = "gather") -
 def _index_values(self, dim: int, index) -> np.ndarray:
     values = index.array().astype(np.int64)
     size = self.view.sizes[dim] if self.dim() else 1
-    bad = (values < -size) | (values >= size)
+    # cpu_scatter_gather_base_kernel checks 0 <= index < size: no negative indices
+    bad = (values < 0) | (values >= size)
     if bad.any():
         first = int(values[bad].reshape(-1)[0])
         raise torch_error(RuntimeError, f"index {first} is out of bounds for dimension {dim} "
                                         f"with size {size}")
-    return np.where(values < 0, values + size, values)
+    return values
 
 
 @declare("gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor",

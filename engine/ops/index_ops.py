@@ -366,8 +366,9 @@ def index_fill_(self, dim: int, index, value):
               note=Note("index_fill.kernel", dim=dim, stride=self_nz.view.strides[dim]),
               dim=dim, value=value, self_dim_size=size,
               self_dim_stride=self_nz.view.strides[dim]) as s:
+        # index_fill_kernel converts the value before it looks at the iteration
+        scalar = to_dtype_scalar(value, self.dtype)
         if restrided.numel():
-            scalar = to_dtype_scalar(value, self.dtype)
             if not self.is_meta:
                 idx = _index_values(index)
                 bad = (idx < -size) | (idx >= size)

@@ -461,6 +461,8 @@ TEXT: dict[str, str] = {
     "index_fill.kernel":
         "every element at index[i] along dim {dim} (offset + index[i] * {stride}) "
         "gets the value; negative indices wrap",
+    "count_nonzero.kernel":
+        "count the {numel} elements that are not zero into one int64 (a full reduction)",
 }
 
 #: PyTorch's messages are English already: nothing to explain in English.

@@ -378,6 +378,7 @@ TEXT: dict[str, str] = {
     "index_fill.kernel":
         "沿 dim {dim} 位于 index[i] 的所有元素(offset + index[i] * {stride})被填成该值;"
         "负的 index 会回绕",
+    "count_nonzero.kernel": "数出 {numel} 个元素中不为零的个数,存入一个 int64(全量归约)",
 }
 
 #: PyTorch's error messages: a Chinese line saying what went wrong and what to do.
