@@ -79,6 +79,8 @@ MORE_STATEMENTS = [
     "y = t.index_add(0, rows, t[:2])", "y = t.index_add(1, rows, t[:, :2], alpha=2)",
     "y = t[0].index_add(0, rows, t[1, :2])", "y = t.index_copy(0, rows, t[:2])",
     "y = t.index_fill(1, rows, 5)", "y = torch.count_nonzero(t)",
+    "y = t.masked_scatter(t > 4, t * 10)", "y = t.masked_scatter((t > 4).to(torch.uint8), t)",
+    "y = t.put(rows, torch.tensor([7, 8]))", "y = t.put(rows, torch.tensor([7, 8]), accumulate=True)",
 ]
 
 #: The errors the brief names, as tidx (and PyTorch) print them.

@@ -200,10 +200,20 @@ def test_index_fill_matches_torch(case, form, value):
     ["y = t.t().count_nonzero()"],
     ["y = torch.nonzero(t > 4, as_tuple=True)"],
     ["y = (t > 4).nonzero(as_tuple=True)"],
+    ["y = torch.tensor(3).nonzero(as_tuple=True)"],
+    ["y = torch.where(torch.tensor(0))"],
     ["y = torch.take_along_dim(t, rows)"],
     ["y = t.take_along_dim(torch.tensor([[0, 8]]))"],
     ["y = torch.take_along_dim(t, torch.tensor([9]))"],
     ["y = torch.take_along_dim(t.t(), rows)"],
+    ["y = t.masked_scatter(t > 4, t * 10)"],
+    ["y = torch.masked_scatter(t, index_0, t.t())"],
+    ["y = t.clone(); y.masked_scatter_(t > 4, t[0])"],
+    ["y = t.masked_scatter((t > 4).to(torch.uint8), t)"],
+    ["y = t.put(rows, torch.tensor([7, 8]))"],
+    ["y = t.t().put(rows, torch.tensor([7, 8]), accumulate=True)"],
+    ["y = t.clone(); y.put_(torch.tensor([[0], [-1]]), torch.tensor([7, 8]))"],
+    ["y = t.put(torch.tensor([9]), torch.tensor([7]))"],
 ])
 def test_index_ops_run_the_operators_torch_runs(statements):
     """The aten operator tree torch.profiler records, and the named tensors."""
@@ -273,3 +283,97 @@ def test_index_producing_ops_match_torch(data, spec, form, op):
         assert "not modelled yet" in ours[2]
         return
     assert ours == producing_outcome(torch, op, form, spec, arg)
+
+
+# -- masked_scatter, put ---------------------------------------------------------------------
+
+@st.composite
+def masked_cases(draw):
+    self_spec = draw(tensors())
+    shape = self_spec[1]
+    mask_shape = draw(st.sampled_from([shape, shape[1:], shape[:1] + (1,) * len(shape[1:]),
+                                       (2,) + shape, (5,)]))
+    n = int(np.prod(mask_shape)) if mask_shape else 1
+    bits = draw(st.lists(st.booleans(), min_size=n, max_size=n))
+    mask_dtype = draw(st.sampled_from(["bool"] * 8 + ["uint8", "int64"]))
+    numel = int(np.prod(shape)) if shape else 1
+    src_n = draw(st.sampled_from([numel, sum(bits), max(sum(bits) - 1, 0), numel + 2]))
+    src_dtype = self_spec[0] if draw(st.integers(0, 9)) else draw(st.sampled_from(DTYPES))
+    src_spec = draw(tensors(shape=(src_n,) if draw(st.booleans()) or src_n % 2 else
+                            (2, src_n // 2), dtypes=[src_dtype]))
+    return self_spec, mask_shape, bits, mask_dtype, src_spec
+
+
+def masked_outcome(lib, form, case):
+    self_spec, mask_shape, bits, mask_dtype, src_spec = case
+
+    def go():
+        t = make(lib, self_spec)
+        m = lib.tensor(bits, dtype=getattr(lib, mask_dtype)).reshape(mask_shape)
+        src = make(lib, src_spec)
+        if form == "function":
+            r = lib.masked_scatter(t, m, src)
+        elif form == "method":
+            r = t.masked_scatter(m, src)
+        elif form == "keywords":
+            r = t.masked_scatter(mask=m, source=src)
+        else:
+            r = t.masked_scatter_(m, src)
+            return describe(lib, r, t) + (r is t, t.tolist())
+        return describe(lib, r, t)
+    return run(go)
+
+
+@settings(max_examples=examples(120), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(masked_cases(), st.sampled_from(["function", "method", "keywords", "inplace"]))
+def test_masked_scatter_matches_torch(case, form):
+    torch = require_torch()
+    assert masked_outcome(engine, form, case) == masked_outcome(torch, form, case)
+
+
+@st.composite
+def put_cases(draw):
+    self_spec = draw(tensors())
+    numel = int(np.prod(self_spec[1])) if self_spec[1] else 1
+    n = draw(st.integers(0, 5))
+    idx = draw(st.lists(st.integers(-numel - 1, numel), min_size=n, max_size=n))
+    idx_dtype = draw(st.sampled_from(["int64"] * 6 + ["int32"]))
+    src_n = n if draw(st.integers(0, 9)) else n + 1
+    src_dtype = self_spec[0] if draw(st.integers(0, 9)) else draw(st.sampled_from(DTYPES))
+    src_spec = draw(tensors(shape=(src_n,), dtypes=[src_dtype]))
+    accumulate = draw(st.sampled_from([None, False, True]))
+    return self_spec, idx, idx_dtype, src_spec, accumulate
+
+
+def put_outcome(lib, form, case):
+    self_spec, idx, idx_dtype, src_spec, accumulate = case
+
+    def go():
+        t = make(lib, self_spec)
+        i = lib.tensor(idx, dtype=getattr(lib, idx_dtype))
+        src = make(lib, src_spec)
+        kw = {} if accumulate is None else {"accumulate": accumulate}
+        if form == "function":
+            r = lib.put(t, i, src, **kw)
+        elif form == "method":
+            r = t.put(i, src, **kw)
+        elif form == "keywords":
+            r = t.put(index=i, source=src, **kw)
+        else:
+            r = t.put_(i, src, **kw)
+            return describe(lib, r, t) + (r is t, t.tolist())
+        return describe(lib, r, t)
+    return run(go)
+
+
+@settings(max_examples=examples(150), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(put_cases(), st.sampled_from(["function", "method", "keywords", "inplace"]))
+def test_put_matches_torch(case, form):
+    torch = require_torch()
+    ours = put_outcome(engine, form, case)
+    if ours[0] == "error" and ours[1] == "Refused":
+        assert "repeated indices" in ours[2]
+        return
+    assert ours == put_outcome(torch, form, case)

@@ -301,6 +301,9 @@ def where(condition):
 @declare("nonzero_numpy(Tensor self) -> Tensor[]", variants="method, function", kind=COMPOSITE,
          native="at::native::nonzero_numpy", source=ADV)
 def nonzero_numpy(self):
+    # a 0-dim tensor is seen as one element, for compatibility with numpy
+    if self.dim() == 0:
+        self = call("aten::unsqueeze", self, 0)
     nz = call("aten::nonzero", self)
     return call("aten::unbind.int", nz, 1)
 

@@ -417,3 +417,63 @@ not_modelled(
     "index_copy.out(Tensor self, int dim, Tensor index, Tensor source, *, Tensor(a!) out) -> "
     "Tensor(a!)",
     kind=OUT, reason=OUT_NOT_MODELLED)
+
+
+# -- put_ / put -----------------------------------------------------------------------------
+
+@declare("put_(Tensor(a!) self, Tensor index, Tensor source, bool accumulate=False) -> "
+         "Tensor(a!)", variants="method", kind=INPLACE, native="at::native::put_", source=ADV)
+def put_(self, index, source, accumulate: bool = False):
+    refuse_meta("put_", self, index, source)
+    check(index.dtype is D.int64, RuntimeError,
+          f"put_(): Expected a long tensor for index, but got {D.cpp_name(index.dtype)}")
+    check(self.dtype is source.dtype, RuntimeError,
+          "put_(): self and source expected to have the same dtype, but got self.dtype = "
+          f"{D.cpp_name(self.dtype)} and source.dtype = {D.cpp_name(source.dtype)}")
+    check(source.numel() == index.numel(), IndexError,
+          "put_(): Expected source and index to have the same number of elements, but got "
+          f"source.numel() = {source.numel()}, index.numel() = {index.numel()}")
+    check(not (self.numel() == 0 and index.numel() != 0), IndexError,
+          "put_(): Tried to put elements into an empty tensor")
+    overlap.check("put_", self, full=[index, source])
+    if index.numel() == 0:
+        return self
+    index_reshaped = call("aten::reshape", index, source.view.sizes)
+    with span("put_kernel", "kernel", source=KERNEL,
+              note=Note("put.kernel", numel=self.numel()) if not accumulate
+              else Note("put.accumulate", numel=self.numel()), accumulate=accumulate) as s:
+        idx = index_reshaped.array().reshape(-1).astype(np.int64)
+        values = source.array().reshape(-1)
+        n = self.numel()
+        duplicates = np.unique(idx).size < idx.size
+        if duplicates and not (source.is_contiguous() and index_reshaped.is_contiguous()):
+            raise Refused("put_ with repeated indices from a strided source or index: the "
+                          "order TensorIterator visits them in decides the result, which "
+                          "tidx does not model")
+        if duplicates and not accumulate:
+            _refuse_parallel_duplicates("put_", idx, idx.size)
+        bad = (idx < -n) | (idx >= n)
+        stop = int(np.argmax(bad)) if bad.any() else idx.size
+        # cpu_take_put_kernel: a negative index counts from the end; the linear index is
+        # self's row-major position, whatever its strides
+        where = np.unravel_index(np.where(idx[:stop] < 0, idx[:stop] + n, idx[:stop]),
+                                 self.view.sizes) if self.dim() else (idx[:stop] * 0,)
+        target = self.array(write=True) if self.dim() else self.array(write=True).reshape(1)
+        if accumulate:
+            _add_in_order(target, where, values[:stop], self.dtype)
+        else:
+            keep = _last_writer(idx[:stop])
+            target[tuple(w[keep] for w in where)] = values[:stop][keep]
+        if stop < idx.size:
+            raise torch_error(IndexError, f"out of range: tried to access index {int(idx[stop])} "
+                                          f"on a tensor of {n} elements.")
+        s.set_result(self)
+    return self
+
+
+@declare("put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor",
+         variants="function, method", kind=FUNCTIONAL, native="at::native::put", source=ADV)
+def put(self, index, source, accumulate: bool = False):
+    refuse_meta("put", self, index, source)
+    out = call("aten::clone", self, memory_format="preserve_format")
+    return call("aten::put_", out, index, source, accumulate)

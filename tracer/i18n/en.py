@@ -461,6 +461,18 @@ TEXT: dict[str, str] = {
     "index_fill.kernel":
         "every element at index[i] along dim {dim} (offset + index[i] * {stride}) "
         "gets the value; negative indices wrap",
+    "masked_scatter.uint8_warning":
+        "masked_scatter_ received a mask with dtype torch.uint8, this behavior is now "
+        "deprecated,please use a mask with dtype torch.bool instead.",
+    "masked_scatter.kernel":
+        "walk self in row-major order; each element where the mask is set takes the next of "
+        "the source's {count} elements",
+    "put.kernel":
+        "self seen as flat (row-major, {numel} elements): self.flat[index[i]] = source[i]; "
+        "negative indices count from the end",
+    "put.accumulate":
+        "self seen as flat (row-major, {numel} elements): self.flat[index[i]] += source[i], "
+        "one entry after another",
     "count_nonzero.kernel":
         "count the {numel} elements that are not zero into one int64 (a full reduction)",
 }

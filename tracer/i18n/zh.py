@@ -378,6 +378,17 @@ TEXT: dict[str, str] = {
     "index_fill.kernel":
         "沿 dim {dim} 位于 index[i] 的所有元素(offset + index[i] * {stride})被填成该值;"
         "负的 index 会回绕",
+    "masked_scatter.uint8_warning":
+        "masked_scatter_ received a mask with dtype torch.uint8, this behavior is now "
+        "deprecated,please use a mask with dtype torch.bool instead.(PyTorch 的原话:"
+        "uint8 掩码已弃用,请用 bool 掩码)",
+    "masked_scatter.kernel":
+        "按行优先顺序遍历 self;掩码为真的元素依次取 source 的 {count} 个元素中的下一个",
+    "put.kernel":
+        "把 self 看作一维(行优先,{numel} 个元素):self.flat[index[i]] = source[i];"
+        "负的 index 从末尾数",
+    "put.accumulate":
+        "把 self 看作一维(行优先,{numel} 个元素):self.flat[index[i]] += source[i],逐个相加",
     "count_nonzero.kernel": "数出 {numel} 个元素中不为零的个数,存入一个 int64(全量归约)",
 }
 
