@@ -6,7 +6,6 @@ and its ``_take_along_dim_helper``) and ReduceOps.cpp (``count_nonzero_cpu``).
 
 from __future__ import annotations
 
-
 from tracer.notes import Note
 from tracer.recorder import span
 
