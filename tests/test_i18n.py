@@ -81,6 +81,9 @@ MORE_STATEMENTS = [
     "y = t.index_fill(1, rows, 5)", "y = torch.count_nonzero(t)",
     "y = t.masked_scatter(t > 4, t * 10)", "y = t.masked_scatter((t > 4).to(torch.uint8), t)",
     "y = t.put(rows, torch.tensor([7, 8]))", "y = t.put(rows, torch.tensor([7, 8]), accumulate=True)",
+    "y = t.scatter_reduce(1, idx_0, t, 'amax', include_self=False)",
+    "y = torch.ones(3, 16).scatter_reduce(0, rows[:, None].expand(2, 16), torch.ones(2, 16), 'sum')",
+    "y = t.scatter(1, idx_0, t, reduce='multiply')",
 ]
 
 #: The errors the brief names, as tidx (and PyTorch) print them.

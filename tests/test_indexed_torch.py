@@ -141,7 +141,7 @@ def index_outcome(lib, op, form, case, extra):
     return run(go)
 
 
-@settings(max_examples=examples(150), deadline=None,
+@settings(max_examples=examples(100), deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(index_cases(), st.sampled_from(["function", "method", "keywords", "inplace"]),
        st.sampled_from([None, None, 1, 2, -1, 0.5, 1.5, True]))
@@ -155,7 +155,7 @@ def test_index_add_matches_torch(case, form, alpha):
     assert ours == index_outcome(torch, "index_add", form, case, alpha)
 
 
-@settings(max_examples=examples(120), deadline=None,
+@settings(max_examples=examples(80), deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(index_cases(), st.sampled_from(["function", "method", "keywords", "inplace"]))
 def test_index_copy_matches_torch(case, form):
@@ -164,7 +164,7 @@ def test_index_copy_matches_torch(case, form):
         index_outcome(torch, "index_copy", form, case, None)
 
 
-@settings(max_examples=examples(120), deadline=None,
+@settings(max_examples=examples(80), deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(index_cases(), st.sampled_from(["function", "method", "keywords", "inplace"]),
        st.sampled_from([5, -1, 2.5, True, 300, (7,), (1.5,), ([1, 2],)]))
@@ -214,6 +214,24 @@ def test_index_fill_matches_torch(case, form, value):
     ["y = t.t().put(rows, torch.tensor([7, 8]), accumulate=True)"],
     ["y = t.clone(); y.put_(torch.tensor([[0], [-1]]), torch.tensor([7, 8]))"],
     ["y = t.put(torch.tensor([9]), torch.tensor([7]))"],
+    ["y = torch.ones(3, 16).index_add(0, rows, torch.ones(2, 16))"],
+    ["y = torch.ones(3, 16).scatter_add(0, rows[:, None].expand(2, 16), torch.ones(2, 16))"],
+    ["y = x.scatter_reduce(0, idx_0, x[:2, :2], 'sum')"],
+    ["y = torch.scatter_reduce(x, 1, idx_0, x[:2, :2], 'amax', include_self=False)"],
+    ["y = t.clone(); y.scatter_reduce_(1, idx_0, t, 'prod')"],
+    ["y = x.scatter_reduce(1, idx_0, x[:2, :2], 'min')"],
+    ["y = x.scatter_reduce(1, idx_0, x[:2, :2], 'foo')"],
+    ["y = torch.ones(3, 16).scatter_reduce(0, rows[:, None].expand(2, 16), "
+     "torch.ones(2, 16) * 3, 'mean', include_self=False)"],
+    ["y = torch.ones(3, 16).scatter_reduce(0, rows[:, None].expand(2, 16), "
+     "torch.ones(2, 16) * 3, 'amin')"],
+    ["y = t.scatter(1, idx_0, t, reduce='multiply')"],
+    ["y = t.clone(); y.scatter_(1, idx_0, 2, reduce='add')"],
+    ["y = t.scatter(1, idx_0, 2.5, reduce='add')"],
+    ["y = t.scatter(1, idx_0, t, reduce='sum')"],
+    ["y = t.scatter_add(0, idx_0.to(torch.int32), t[:2])"],
+    ["y = t.gather(1, idx_0.to(torch.int32))"],
+    ["y = t.scatter_reduce(0, idx_0.to(torch.int32), t, 'amin')"],
 ])
 def test_index_ops_run_the_operators_torch_runs(statements):
     """The aten operator tree torch.profiler records, and the named tensors."""
@@ -267,7 +285,7 @@ def take_args(draw, spec):
     return values, idx_shape, idx_dtype, dim
 
 
-@settings(max_examples=examples(150), deadline=None,
+@settings(max_examples=examples(100), deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(st.data(), tensors(), st.sampled_from(["function", "method", "keywords"]),
        st.sampled_from(["argwhere", "count_nonzero", "nonzero", "take_along_dim"]))
@@ -324,7 +342,7 @@ def masked_outcome(lib, form, case):
     return run(go)
 
 
-@settings(max_examples=examples(120), deadline=None,
+@settings(max_examples=examples(80), deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(masked_cases(), st.sampled_from(["function", "method", "keywords", "inplace"]))
 def test_masked_scatter_matches_torch(case, form):
@@ -367,7 +385,7 @@ def put_outcome(lib, form, case):
     return run(go)
 
 
-@settings(max_examples=examples(150), deadline=None,
+@settings(max_examples=examples(100), deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(put_cases(), st.sampled_from(["function", "method", "keywords", "inplace"]))
 def test_put_matches_torch(case, form):
@@ -377,3 +395,82 @@ def test_put_matches_torch(case, form):
         assert "repeated indices" in ours[2]
         return
     assert ours == put_outcome(torch, form, case)
+
+
+# -- scatter_reduce, scatter(..., reduce=) -----------------------------------------------------
+
+@st.composite
+def scatter_cases(draw):
+    self_spec = draw(tensors())
+    shape = self_spec[1]
+    ndim = len(shape)
+    kind = draw(st.sampled_from(["valid"] * 9 + ["out of range"]))
+    dim = draw(st.integers(-max(ndim, 1), max(ndim, 1) - 1)) if kind == "valid" else ndim + 1
+    d = dim % max(ndim, 1)
+    index_shape = tuple(draw(st.integers(0, n + (1 if i == d else 0))) if
+                        draw(st.integers(0, 9)) else n + 1 for i, n in enumerate(shape))
+    n = int(np.prod(index_shape)) if index_shape else 1
+    size = shape[d] if ndim else 1
+    values = draw(st.lists(st.integers(0, max(size - 1, 0)) if draw(st.integers(0, 9))
+                           else st.integers(-1, size), min_size=n, max_size=n))
+    idx_dtype = draw(st.sampled_from(["int64"] * 8 + ["int32"]))
+    src_shape = tuple(m + draw(st.integers(0, 1)) for m in index_shape)
+    src_dtype = self_spec[0] if draw(st.integers(0, 9)) else draw(st.sampled_from(DTYPES))
+    src_spec = draw(tensors(shape=src_shape, dtypes=[src_dtype]))
+    return self_spec, dim, values, index_shape, idx_dtype, src_spec
+
+
+def scatter_outcome(lib, op, form, case, reduce, include_self):
+    self_spec, dim, values, index_shape, idx_dtype, src_spec = case
+
+    def go():
+        t = make(lib, self_spec)
+        i = lib.tensor(values, dtype=getattr(lib, idx_dtype)).reshape(index_shape)
+        src = make(lib, src_spec) if not isinstance(include_self, (int, float)) or \
+            op == "scatter_reduce" else include_self
+        if op == "scatter_reduce":
+            kw = {} if include_self is None else {"include_self": include_self}
+            if form == "function":
+                r = lib.scatter_reduce(t, dim, i, src, reduce, **kw)
+            elif form == "method":
+                r = t.scatter_reduce(dim, i, src, reduce, **kw)
+            elif form == "keywords":
+                r = lib.scatter_reduce(t, dim=dim, index=i, src=src, reduce=reduce, **kw)
+            else:
+                r = t.scatter_reduce_(dim, i, src, reduce, **kw)
+                return describe(lib, r, t) + (r is t, t.tolist())
+            return describe(lib, r, t)
+        # scatter(..., reduce=): a tensor src, or a value when include_self holds a number
+        if form == "function":
+            r = lib.scatter(t, dim, i, src, reduce=reduce)
+        elif form in ("method", "keywords"):
+            r = t.scatter(dim, i, src, reduce=reduce)
+        else:
+            r = t.scatter_(dim, i, src, reduce=reduce)
+            return describe(lib, r, t) + (r is t, t.tolist())
+        return describe(lib, r, t)
+    return run(go)
+
+
+@settings(max_examples=examples(120), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(scatter_cases(), st.sampled_from(["function", "method", "keywords", "inplace"]),
+       st.sampled_from(["sum", "prod", "amax", "amin", "max", "min", "mean", "add", "foo"]),
+       st.sampled_from([None, True, False]))
+def test_scatter_reduce_matches_torch(case, form, reduce, include_self):
+    torch = require_torch()
+    ours = scatter_outcome(engine, "scatter_reduce", form, case, reduce, include_self)
+    if ours[0] == "error" and ours[1] == "Refused":
+        assert reduce == "mean" and "div_" in ours[2]
+        return
+    assert ours == scatter_outcome(torch, "scatter_reduce", form, case, reduce, include_self)
+
+
+@settings(max_examples=examples(80), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(scatter_cases(), st.sampled_from(["function", "method", "inplace"]),
+       st.sampled_from(["add", "multiply", "sum"]), st.sampled_from([None, 2, -1.5, True]))
+def test_scatter_with_reduce_matches_torch(case, form, reduce, value):
+    torch = require_torch()
+    assert scatter_outcome(engine, "scatter", form, case, reduce, value) == \
+        scatter_outcome(torch, "scatter", form, case, reduce, value)

@@ -473,6 +473,19 @@ TEXT: dict[str, str] = {
     "put.accumulate":
         "self seen as flat (row-major, {numel} elements): self.flat[index[i]] += source[i], "
         "one entry after another",
+    "scatter_reduce.kernel":
+        "for every position of index: self[..index[..i..]..] = {op}(itself, src[..i..]) "
+        "along dim {dim}, one index entry after another",
+    "scatter_reduce.expanded":
+        "the index is expanded over every dim but the first: one kernel sorts it (stably) "
+        "and reduces ({op}) whole rows, include_self and 'mean' handled inside",
+    "scatter_reduce.exclude_self":
+        "include_self=False: every element the index reaches first gets {op}'s identity "
+        "(scatter_ with that value)",
+    "scatter.reduce_deprecated":
+        "The reduce argument of torch.scatter with Tensor src is deprecated and will be "
+        "removed in a future PyTorch release. Use torch.scatter_reduce instead for more "
+        "reduction options.",
     "count_nonzero.kernel":
         "count the {numel} elements that are not zero into one int64 (a full reduction)",
 }

@@ -389,6 +389,17 @@ TEXT: dict[str, str] = {
         "负的 index 从末尾数",
     "put.accumulate":
         "把 self 看作一维(行优先,{numel} 个元素):self.flat[index[i]] += source[i],逐个相加",
+    "scatter_reduce.kernel":
+        "对 index 的每个位置:self[..index[..i..]..] = {op}(原值, src[..i..]),沿 dim {dim},"
+        "按 index 的顺序逐个进行",
+    "scatter_reduce.expanded":
+        "index 只在第一维变化、其余维度是展开的:一个 kernel 把它(稳定地)排序后按整行做 {op},"
+        "include_self 与 'mean' 都在内部处理",
+    "scatter_reduce.exclude_self":
+        "include_self=False:index 触及的每个元素先被置为 {op} 的单位元(用 scatter_ 写入)",
+    "scatter.reduce_deprecated":
+        "torch.scatter 在 src 为张量时的 reduce 参数已弃用,将在未来的 PyTorch 版本中移除;"
+        "请改用 torch.scatter_reduce,它支持更多归约方式。",
     "count_nonzero.kernel": "数出 {numel} 个元素中不为零的个数,存入一个 int64(全量归约)",
 }
 
