@@ -232,6 +232,12 @@ def test_index_fill_matches_torch(case, form, value):
     ["y = t.scatter_add(0, idx_0.to(torch.int32), t[:2])"],
     ["y = t.gather(1, idx_0.to(torch.int32))"],
     ["y = t.scatter_reduce(0, idx_0.to(torch.int32), t, 'amin')"],
+    ["y = x.index_reduce(0, rows, x[:2], 'amax', include_self=False)"],
+    ["y = torch.index_reduce(x, 1, rows.to(torch.int32), x[:, :2], 'prod')"],
+    ["y = x.clone(); y.index_reduce_(1, rows, x[:, :2], 'amin', include_self=False)"],
+    ["y = x[0].index_reduce(0, rows, x[1, :2], 'prod')"],
+    ["y = t[0].index_reduce(0, rows, t[1, :2], 'amax', include_self=False)"],
+    ["y = x.index_reduce(0, rows, x[:2], 'sum')"],
 ])
 def test_index_ops_run_the_operators_torch_runs(statements):
     """The aten operator tree torch.profiler records, and the named tensors."""
@@ -474,3 +480,40 @@ def test_scatter_with_reduce_matches_torch(case, form, reduce, value):
     torch = require_torch()
     assert scatter_outcome(engine, "scatter", form, case, reduce, value) == \
         scatter_outcome(torch, "scatter", form, case, reduce, value)
+
+
+# -- index_reduce -------------------------------------------------------------------------------
+
+def index_reduce_outcome(lib, form, case, reduce, include_self):
+    self_spec, dim, idx, idx_dtype, idx_form, src_spec = case
+
+    def go():
+        t = make(lib, self_spec)
+        i = _index_tensor(lib, idx, idx_dtype, idx_form)
+        src = make(lib, src_spec)
+        kw = {} if include_self is None else {"include_self": include_self}
+        if form == "function":
+            r = lib.index_reduce(t, dim, i, src, reduce, **kw)
+        elif form == "method":
+            r = t.index_reduce(dim, i, src, reduce, **kw)
+        elif form == "keywords":
+            r = lib.index_reduce(t, dim=dim, index=i, source=src, reduce=reduce, **kw)
+        else:
+            r = t.index_reduce_(dim, i, src, reduce, **kw)
+            return describe(lib, r, t) + (r is t, t.tolist())
+        return describe(lib, r, t)
+    return run(go)
+
+
+@settings(max_examples=examples(100), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(index_cases(), st.sampled_from(["function", "method", "keywords", "inplace"]),
+       st.sampled_from(["prod", "amax", "amin", "mean", "sum"]), st.sampled_from([None, True,
+                                                                                  False]))
+def test_index_reduce_matches_torch(case, form, reduce, include_self):
+    torch = require_torch()
+    ours = index_reduce_outcome(engine, form, case, reduce, include_self)
+    if ours[0] == "error" and ours[1] == "Refused":
+        assert reduce == "mean" and "div_" in ours[2]
+        return
+    assert ours == index_reduce_outcome(torch, form, case, reduce, include_self)

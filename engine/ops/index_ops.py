@@ -22,8 +22,8 @@ from tracer.recorder import span
 from engine.core import dtypes as D
 from engine.core import view as S
 from engine.core.errors import Refused, check, torch_error
-from engine.dispatch.declarations import FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED, declare, \
-    not_modelled
+from engine.dispatch.declarations import FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED, REGISTRY, \
+    declare, not_modelled
 from engine.dispatch.dispatcher import call
 from engine.memory import empty as memory
 from engine.ops import overlap
@@ -477,3 +477,141 @@ def put(self, index, source, accumulate: bool = False):
     refuse_meta("put", self, index, source)
     out = call("aten::clone", self, memory_format="preserve_format")
     return call("aten::put_", out, index, source, accumulate)
+
+
+# -- index_reduce ---------------------------------------------------------------------------
+
+_INDEX_REDUCE = ("prod", "mean", "amax", "amin")
+
+
+def _exclude_init(op: str, dtype: D.dtype):
+    """index_reduce_func_impl's start value when include_self=False: the reduction's
+    identity (lowest / highest for amax / amin, -inf / inf for floats)."""
+    if op == "prod":
+        return 1
+    if op == "mean":
+        return 0
+    if dtype.is_floating_point:
+        return float("-inf") if op == "amax" else float("inf")
+    info = np.iinfo(dtype.np)
+    return int(info.min) if op == "amax" else int(info.max)
+
+
+def _reduce_in_order(target: np.ndarray, where: tuple, values: np.ndarray, op: str) -> None:
+    """mul_ / minimum / maximum / add_ per index entry, in the order of the index (NaN
+    wins minimum and maximum)."""
+    ufunc = {"prod": np.multiply, "amax": np.maximum, "amin": np.minimum, "mean": np.add}[op]
+    ufunc.at(target, where, values)
+
+
+def _not_for_bool(name: str, dtype: D.dtype) -> None:
+    """AT_DISPATCH_ALL_TYPES_AND2(Half, BFloat16, ...): no bool kernel."""
+    if dtype is D.bool:
+        raise torch_error(NotImplementedError, f'"{name}" not implemented for \'Bool\'')
+
+
+def _divide_by_counts(result, counts) -> None:
+    """'mean': counts.masked_fill_(counts == 0, 1), then result.div_(counts) (floor for
+    integers)."""
+    call("aten::masked_fill_.Scalar", counts, call("aten::eq.Scalar", counts, 0), 1)
+    div = "aten::div_.Tensor" if result.dtype.is_floating_point else "aten::div_.Tensor_mode"
+    if div not in REGISTRY or REGISTRY[div].kernel is None:
+        raise Refused("index_reduce(..., 'mean') divides by the counts with div_, which is not "
+                      "modelled yet; 'prod', 'amax' and 'amin' are")
+    if result.dtype.is_floating_point:
+        call(div, result, counts)
+    else:
+        call(div, result, counts, rounding_mode="floor")
+
+
+def index_reduce_impl(self, dim: int, index, source, op: str, include_self: bool,
+                      result) -> None:
+    """index_reduce_cpu_out / index_reduce_func_impl."""
+    with span("TORCH_WARN_ONCE", "kernel", source=ADV, note="index_reduce.beta",
+              category="UserWarning"):
+        pass
+    if result is not self:
+        call("aten::copy_", result, self)
+    if not include_self:
+        _not_for_bool("index_reduce_func_exclude_input_init", self.dtype)
+        long_index = call("aten::to.dtype", index, D.int64)
+        call("aten::index_fill_.int_Scalar", result, dim, long_index,
+             _exclude_init(op, self.dtype))
+    numel = index.numel()
+    index_contig = _contiguous(index)
+    if result.dim() > 1:
+        if numel == 0:
+            return
+        call("aten::select.int", result, dim, 0)
+        call("aten::select.int", source, dim, 0)
+        with span("index_func_cpu_: one binary op per slice", "kernel", source=ADV,
+                  note=Note("index_reduce.slices", op=op, dim=dim), reduce=op, dim=dim) as s:
+            idx = _index_values(index_contig)
+            size = result.view.sizes[dim]
+            bad = (idx < 0) | (idx >= size)
+            stop = int(np.argmax(bad)) if bad.any() else numel
+            lead = (slice(None),) * dim
+            _reduce_in_order(result.array(write=True), lead + (idx[:stop],),
+                             source.array()[lead + (slice(0, stop),)], op)
+            if stop < numel:
+                raise torch_error(IndexError, "index out of range in self")
+            s.set_result(result)
+        if op == "mean":
+            counts = call("aten::ones_like" if include_self else "aten::zeros_like", result)
+            call("aten::index_add_", counts, dim, index, call("aten::ones_like", source))
+            _divide_by_counts(result, counts)
+        return
+    check(source.dim() <= 1, RuntimeError,
+          f"source.dim() ({source.dim()}) must one or zero for given self.dim() ({self.dim()})")
+    counts = call("aten::ones_like" if include_self else "aten::zeros_like", result)
+    _not_for_bool("index_func_", result.dtype)
+    with span("index_func_cpu_: serial loop", "kernel", source=ADV,
+              note=Note("index_reduce.serial", op=op), reduce=op) as s:
+        if numel:
+            idx = _index_values(index_contig)
+            n = result.numel()
+            bad = (idx < 0) | (idx >= n)
+            stop = int(np.argmax(bad)) if bad.any() else numel
+            target = result.array(write=True).reshape(-1) if result.dim() else \
+                result.array(write=True).reshape(1)
+            _reduce_in_order(target, (idx[:stop],), source.array().reshape(-1)[:stop], op)
+            if op == "mean":
+                tally = counts.array(write=True).reshape(-1) if counts.dim() else \
+                    counts.array(write=True).reshape(1)
+                np.add.at(tally, idx[:stop], 1)
+            if stop < numel:
+                raise torch_error(IndexError, "index out of range in self")
+        s.set_result(result)
+    if op == "mean":
+        _divide_by_counts(result, counts)
+
+
+def _index_reduce(self, dim, index, source, reduce, include_self, inplace):
+    refuse_meta("index_reduce_" if inplace else "index_reduce", self, index, source)
+    check(reduce in _INDEX_REDUCE, RuntimeError,
+          "index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got "
+          f"{reduce}.")
+    dim = S.maybe_wrap_dim(dim, self.dim())
+    result = func_meta("index_reduce", self, dim, index, source, inplace=inplace)
+    index_reduce_impl(self, dim, index, source, reduce, include_self, result)
+    return result
+
+
+@declare("index_reduce_(Tensor(a!) self, int dim, Tensor index, Tensor source, str reduce, *, "
+         "bool include_self=True) -> Tensor(a!)", variants="method", kind=INPLACE,
+         native="at::native::index_reduce_cpu_out (structured)", source=ADV)
+def index_reduce_(self, dim: int, index, source, reduce: str, *, include_self: bool = True):
+    return _index_reduce(self, dim, index, source, reduce, include_self, inplace=True)
+
+
+@declare("index_reduce(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, "
+         "bool include_self=True) -> Tensor", variants="function, method", kind=FUNCTIONAL,
+         native="at::native::index_reduce_cpu_out (structured)", source=ADV)
+def index_reduce(self, dim: int, index, source, reduce: str, *, include_self: bool = True):
+    return _index_reduce(self, dim, index, source, reduce, include_self, inplace=False)
+
+
+not_modelled(
+    "index_reduce.out(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, "
+    "bool include_self=True, Tensor(a!) out) -> Tensor(a!)",
+    kind=OUT, reason=OUT_NOT_MODELLED)

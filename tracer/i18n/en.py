@@ -486,6 +486,13 @@ TEXT: dict[str, str] = {
         "The reduce argument of torch.scatter with Tensor src is deprecated and will be "
         "removed in a future PyTorch release. Use torch.scatter_reduce instead for more "
         "reduction options.",
+    "index_reduce.beta": "index_reduce() is in beta and the API may change at any time.",
+    "index_reduce.slices":
+        "one {op} per index entry i: self.select({dim}, index[i]) = {op}(itself, "
+        "source.select({dim}, i)), in the order of the index",
+    "index_reduce.serial":
+        "at most one dim: self[index[i]] = {op}(self[index[i]], source[i]), one entry after "
+        "another",
     "count_nonzero.kernel":
         "count the {numel} elements that are not zero into one int64 (a full reduction)",
 }

@@ -400,6 +400,12 @@ TEXT: dict[str, str] = {
     "scatter.reduce_deprecated":
         "torch.scatter 在 src 为张量时的 reduce 参数已弃用,将在未来的 PyTorch 版本中移除;"
         "请改用 torch.scatter_reduce,它支持更多归约方式。",
+    "index_reduce.beta": "index_reduce() 仍是 beta,API 随时可能改变。",
+    "index_reduce.slices":
+        "每个 index 元素 i 做一次 {op}:self.select({dim}, index[i]) = {op}(原值, "
+        "source.select({dim}, i)),按 index 的顺序",
+    "index_reduce.serial":
+        "至多一维:self[index[i]] = {op}(self[index[i]], source[i]),逐个元素依次进行",
     "count_nonzero.kernel": "数出 {numel} 个元素中不为零的个数,存入一个 int64(全量归约)",
 }
 
