@@ -84,7 +84,7 @@ MORE_STATEMENTS = [
     "y = t.scatter_reduce(1, idx_0, t, 'amax', include_self=False)",
     "y = torch.ones(3, 16).scatter_reduce(0, rows[:, None].expand(2, 16), torch.ones(2, 16), 'sum')",
     "y = t.scatter(1, idx_0, t, reduce='multiply')",
-    "y = x.index_reduce(0, rows, x[:2], 'amax')", "y = x[0].index_reduce(0, rows, x[1, :2], 'prod')",
+    "y = torch.nonzero_static(t > 4, size=6)", "y = x.index_reduce(0, rows, x[:2], 'amax')", "y = x[0].index_reduce(0, rows, x[1, :2], 'prod')",
 ]
 
 #: The errors the brief names, as tidx (and PyTorch) print them.

@@ -206,6 +206,11 @@ def test_index_fill_matches_torch(case, form, value):
     ["y = t.take_along_dim(torch.tensor([[0, 8]]))"],
     ["y = torch.take_along_dim(t, torch.tensor([9]))"],
     ["y = torch.take_along_dim(t.t(), rows)"],
+    ["y = torch.nonzero_static(t > 4, size=6)"],
+    ["y = (t > 4).t().nonzero_static(size=2, fill_value=9)"],
+    ["y = t.nonzero_static(size=0)"],
+    ["y = torch.tensor(3).nonzero_static(size=2)"],
+    ["y = t.nonzero_static(size=-2)"],
     ["y = t.masked_scatter(t > 4, t * 10)"],
     ["y = torch.masked_scatter(t, index_0, t.t())"],
     ["y = t.clone(); y.masked_scatter_(t > 4, t[0])"],
@@ -261,6 +266,10 @@ def producing_outcome(lib, op, form, spec, arg):
                 args, kw = (), {"indices": i} if dim == "none" else {"indices": i, "dim": dim}
         elif op == "nonzero":
             args, kw = (), {"as_tuple": arg}
+        elif op == "nonzero_static":
+            size, fill = arg
+            args, kw = (), ({"size": size} if fill is None else {"size": size,
+                                                                  "fill_value": fill})
         elif op == "count_nonzero":
             args, kw = ((), {}) if arg == "none" else ((), {"dim": None})
         else:
@@ -294,12 +303,15 @@ def take_args(draw, spec):
 @settings(max_examples=examples(100), deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(st.data(), tensors(), st.sampled_from(["function", "method", "keywords"]),
-       st.sampled_from(["argwhere", "count_nonzero", "nonzero", "take_along_dim"]))
+       st.sampled_from(["argwhere", "count_nonzero", "nonzero", "nonzero_static",
+                        "take_along_dim"]))
 def test_index_producing_ops_match_torch(data, spec, form, op):
     torch = require_torch()
     arg = data.draw(take_args(spec)) if op == "take_along_dim" else \
-        data.draw(st.booleans()) if op == "nonzero" else data.draw(st.sampled_from(["none",
-                                                                                    "None"]))
+        data.draw(st.booleans()) if op == "nonzero" else \
+        (data.draw(st.sampled_from([0, 1, 3, 7, -1, 2.5])),
+         data.draw(st.sampled_from([None, -1, 9, 2**40]))) if op == "nonzero_static" else \
+        data.draw(st.sampled_from(["none", "None"]))
     ours = producing_outcome(engine, op, form, spec, arg)
     if op == "take_along_dim" and arg[3] != "none" and ours[0] == "error" \
             and ours[1] == "Refused":

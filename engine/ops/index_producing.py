@@ -12,8 +12,8 @@ from tracer.recorder import span
 from engine.core import dtypes as D
 from engine.core import view as S
 from engine.core.errors import Refused, check
-from engine.dispatch.declarations import COMPOSITE, FUNCTIONAL, OUT_NOT_MODELLED, REGISTRY, declare, \
-    not_modelled
+from engine.dispatch.declarations import COMPOSITE, FUNCTIONAL, OUT, OUT_NOT_MODELLED, REGISTRY, \
+    declare, not_modelled
 from engine.dispatch.dispatcher import call
 from engine.ops import nonzero as nz
 
@@ -81,6 +81,32 @@ def take_along_dim(self, indices, dim=None):
     return call("aten::gather", self_b, dim, wrapped)
 
 
+@declare("nonzero_static(Tensor self, *, SymInt size, int fill_value=-1) -> Tensor",
+         variants="method, function", kind=FUNCTIONAL, native="at::native::nonzero_static_cpu",
+         source=ADV)
+def nonzero_static(self, *, size: int, fill_value: int = -1):
+    check(size >= 0, RuntimeError, "nonzero_static: 'size' must be an non-negative integer")
+    if self.is_meta:
+        raise Refused("nonzero_static on the meta device runs torch's Python meta "
+                      "registration, which tidx does not model; on the CPU it is modelled")
+    result = call("aten::empty.memory_format", (size, self.dim()), dtype=D.int64,
+                  device="cpu")
+    if size == 0 or self.dim() == 0:
+        return result
+    # nonzero_static_out_cpu calls nonzero_cpu directly: its work, without an operator
+    dyn = nz.nonzero(self)
+    copy_len = min(size, dyn.view.sizes[0])
+    with span("nonzero_static: copy, then pad", "kernel", source=ADV,
+              note=Note("nonzero_static.pad", found=dyn.view.sizes[0], size=size,
+                        fill=fill_value)):
+        call("aten::copy_", call("aten::narrow", result, 0, 0, copy_len),
+             call("aten::narrow", dyn, 0, 0, copy_len))
+        if size > copy_len:
+            call("aten::fill_.Scalar", call("aten::narrow", result, 0, copy_len,
+                                            size - copy_len), fill_value)
+    return result
+
+
 def _broadcast(a, b) -> tuple[int, ...]:
     """at::infer_size: the broadcast shape, or PyTorch's message for the first mismatch
     (counted from the right).
@@ -105,6 +131,10 @@ not_modelled(
     "take_along_dim.out(Tensor self, Tensor indices, int? dim=None, *, Tensor(a!) out) -> "
     "Tensor(a!)",
     kind=COMPOSITE, reason=OUT_NOT_MODELLED)
+not_modelled(
+    "nonzero_static.out(Tensor self, *, SymInt size, int fill_value=-1, Tensor(a!) out) -> "
+    "Tensor(a!)",
+    kind=OUT, reason=OUT_NOT_MODELLED)
 not_modelled("count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor",
              variants="function, method",
              reason="count_nonzero over dims is (self != 0).sum(dims), and sum over dims is "

@@ -493,6 +493,9 @@ TEXT: dict[str, str] = {
     "index_reduce.serial":
         "at most one dim: self[index[i]] = {op}(self[index[i]], source[i]), one entry after "
         "another",
+    "nonzero_static.pad":
+        "nonzero found {found} rows; the first min({found}, {size}) are copied and the rest "
+        "of the {size} rows are filled with {fill}",
     "count_nonzero.kernel":
         "count the {numel} elements that are not zero into one int64 (a full reduction)",
 }

@@ -406,6 +406,8 @@ TEXT: dict[str, str] = {
         "source.select({dim}, i)),按 index 的顺序",
     "index_reduce.serial":
         "至多一维:self[index[i]] = {op}(self[index[i]], source[i]),逐个元素依次进行",
+    "nonzero_static.pad":
+        "nonzero 找到 {found} 行;复制前 min({found}, {size}) 行,{size} 行中剩下的填为 {fill}",
     "count_nonzero.kernel": "数出 {numel} 个元素中不为零的个数,存入一个 int64(全量归约)",
 }
 
