@@ -31,19 +31,36 @@ def argwhere(self):
          kind=FUNCTIONAL, native="at::native::count_nonzero", source=REDUCE)
 def count_nonzero(self, dim=None):
     if dim is not None:
-        # count_nonzero(self, IntArrayRef{dim}): (self != 0).sum(dims)
-        raise Refused("count_nonzero over a dim is (self != 0).sum(dim), and sum over dims "
-                      "is not modelled yet; count_nonzero(t) over all elements is")
+        # at::count_nonzero(self, IntArrayRef{*dim})
+        return call("aten::count_nonzero.dim_IntList", self, [dim])
     if self.is_meta:
         raise Refused("count_nonzero on the meta device runs torch's Python meta "
                       "registration, which tidx does not model; on the CPU it is modelled")
-    # count_nonzero_cpu's full reduction: one int64 counter per thread, then their sum
-    out = call("aten::empty.memory_format", (), dtype=D.int64, device=self.device_type)
+    # count_nonzero_cpu's all-reduce: each thread counts its chunk, the counts are summed;
+    # in torch this runs inside the composite kernel, and only its at::empty is recorded
     with span("count_nonzero_cpu", "kernel", source=REDUCE,
               note=Note("count_nonzero.kernel", numel=self.numel())) as s:
-        out.array(write=True)[...] = nz.count_nonzero(self.array())
+        count = nz.count_nonzero(self.array())
+        out = call("aten::empty.memory_format", (), dtype=D.int64, device=self.device_type)
+        out.array(write=True)[...] = count
         s.set_result(out)
     return out
+
+
+@declare("count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor",
+         variants="function, method", kind=FUNCTIONAL, native="at::native::count_nonzero_cpu",
+         source=REDUCE)
+def count_nonzero_dims(self, dim):
+    if not dim:
+        return count_nonzero(self)
+    missing = [op for op in ("aten::ne.Scalar", "aten::sum.dim_IntList")
+               if op not in REGISTRY or REGISTRY[op].kernel is None]
+    if missing:
+        raise Refused("count_nonzero over dims is (self != 0).sum(dims); "
+                      f"{', '.join(missing)} not modelled yet. count_nonzero(t) over all "
+                      "elements is")
+    reduce = self if self.dtype is D.bool else call("aten::ne.Scalar", self, 0)
+    return call("aten::sum.dim_IntList", reduce, list(dim))
 
 
 @declare("take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor",
@@ -135,7 +152,3 @@ not_modelled(
     "nonzero_static.out(Tensor self, *, SymInt size, int fill_value=-1, Tensor(a!) out) -> "
     "Tensor(a!)",
     kind=OUT, reason=OUT_NOT_MODELLED)
-not_modelled("count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor",
-             variants="function, method",
-             reason="count_nonzero over dims is (self != 0).sum(dims), and sum over dims is "
-                    "not modelled yet; count_nonzero(t) over all elements is")
