@@ -531,3 +531,43 @@ def test_index_reduce_matches_torch(case, form, reduce, include_self):
         assert reduce == "mean" and "div_" in ours[2]
         return
     assert ours == index_reduce_outcome(torch, form, case, reduce, include_self)
+
+
+# -- what a failing in-place write leaves behind ----------------------------------------------
+
+FAILING_WRITES = {
+    "index_copy_": lambda lib, t: t.index_copy_(1, lib.tensor([1, 0, 9]),
+                                               -lib.ones(3, 3, 2, dtype=lib.int64)),
+    "index_fill_": lambda lib, t: t.index_fill_(0, lib.tensor([1, -1, 9]), -1),
+    "index_add_": lambda lib, t: t.index_add_(0, lib.tensor([1, 5]),
+                                             -lib.ones(2, 4, 2, dtype=lib.int64)),
+    "index_add_ alpha": lambda lib, t: t.index_add_(1, lib.tensor([1, 5, 0]),
+                                                   -lib.ones(3, 3, 2, dtype=lib.int64),
+                                                   alpha=2),
+    "scatter_reduce_": lambda lib, t: t.scatter_reduce_(
+        1, lib.tensor([[[1, 0], [9, 1]], [[0, 0], [1, 1]]]),
+        -lib.ones(2, 2, 2, dtype=lib.int64), "amin"),
+    "scatter_add_": lambda lib, t: t.scatter_add_(
+        0, lib.tensor([[[1, 0], [2, 1]], [[0, 7], [1, 1]]]),
+        -lib.ones(2, 2, 2, dtype=lib.int64)),
+    "scatter_ value": lambda lib, t: t[:, :, :1].scatter_(
+        2, lib.tensor([[[0]], [[3]]]), -5, reduce="add"),
+    "put_": lambda lib, t: t.put_(lib.tensor([1, 50, 2]), lib.tensor([-7, -7, -7])),
+    "masked_scatter_": lambda lib, t: t.masked_scatter_(t > 2, lib.tensor([-7, -7])),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FAILING_WRITES))
+@pytest.mark.parametrize("strided", [False, True])
+def test_a_failing_inplace_write_leaves_what_torch_leaves(name, strided):
+    torch = require_torch()
+
+    def outcome(lib):
+        base = lib.arange(48).reshape(3, 4, 4)
+        t = base[:, :, ::2] if strided else base[:, :, :2].contiguous()
+        error = run(lambda: FAILING_WRITES[name](lib, t))
+        return error, t.tolist()
+
+    ours, theirs = outcome(engine), outcome(torch)
+    assert ours[0][0] == "error"
+    assert ours == theirs

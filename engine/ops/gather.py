@@ -141,16 +141,76 @@ def _gather_shape_check(self, dim: int, index, src=None, what: str = "gather") -
     check(not wrong, RuntimeError, message)
 
 
-def _index_values(self, dim: int, index) -> np.ndarray:
+def scatter_index(self, dim: int, index, src=None):
+    """The index values as cpu_scatter_gather_base_kernel meets them: an outer loop over
+    index's other dims, an inner loop along ``dim``, each value checked (0 <= v < size:
+    no negative indices) before it is used.  Returns the values (a bad one read as 0),
+    the mask of positions handled before the first bad one (None when all are good) and
+    the error to raise after them."""
     values = index.array().astype(np.int64)
     size = self.view.sizes[dim] if self.dim() else 1
-    # cpu_scatter_gather_base_kernel checks 0 <= index < size: no negative indices
     bad = (values < 0) | (values >= size)
-    if bad.any():
-        first = int(values[bad].reshape(-1)[0])
-        raise torch_error(RuntimeError, f"index {first} is out of bounds for dimension {dim} "
-                                        f"with size {size}")
+    if not bad.any():
+        return values, None, None
+    if not values.ndim:
+        error = torch_error(RuntimeError, f"index {int(values)} is out of bounds for "
+                                          f"dimension {dim} with size {size}")
+        return np.zeros_like(values), np.zeros((), dtype=bool), error
+    perm = _kernel_order(self, dim, index, src)
+    in_order = np.transpose(bad, perm).reshape(-1)
+    first = int(np.argmax(in_order))
+    value = int(np.transpose(values, perm).reshape(-1)[first])
+    reached = (np.arange(in_order.size) < first).reshape([values.shape[d] for d in perm])
+    reached = np.transpose(reached, np.argsort(perm))
+    error = torch_error(RuntimeError, f"index {value} is out of bounds for dimension {dim} "
+                                      f"with size {size}")
+    return np.where(bad, 0, values), reached, error
+
+
+def _kernel_order(self, dim: int, index, src) -> list[int]:
+    """The order cpu_scatter_gather_base_kernel visits index positions in, as index axes
+    outermost first.  For the last dim the loop along dim is innermost; otherwise the
+    loop along dim sits outside the iterator's inner loop, which is the innermost of
+    index's other dims coalesced (TensorIterator::coalesce_dimensions: every operand
+    steps through them as through one dim).  Assumes the operands' dims are not
+    reordered (row-major-like strides)."""
+    others = [d for d in range(index.dim()) if d != dim]
+    if dim == index.dim() - 1:
+        return others + [dim]
+    operands = [t for t in (self, index, src) if t is not None and hasattr(t, "view")]
+    live = [d for d in others if index.view.sizes[d] != 1]
+    block: list[int] = []
+    for d in reversed(live):
+        if not block:
+            block = [d]
+            continue
+        span_ = int(np.prod([index.view.sizes[b] for b in block]))
+        if all(t.view.strides[block[-1]] * span_ == t.view.strides[d] for t in operands):
+            block.insert(0, d)
+        else:
+            break
+    outer = [d for d in others if d not in block]
+    return outer + [dim] + block
+
+
+def _index_values(self, dim: int, index) -> np.ndarray:
+    values, _, error = scatter_index(self, dim, index)
+    if error is not None:
+        raise error
     return values
+
+
+def scatter_apply(target: np.ndarray, coords: tuple, vals: np.ndarray, reached, apply) -> None:
+    """Run ``apply(target, coords, vals)`` on every index position, or, when the kernel
+    stopped at a bad index, on the positions it handled before it."""
+    if reached is None:
+        apply(target, coords, vals)
+        return
+    if not reached.any():
+        return
+    full = np.broadcast_arrays(*coords, vals) if coords else [vals]
+    picked = [a[reached] for a in full]
+    apply(target, tuple(picked[:-1]), picked[-1])
 
 
 @declare("gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor",
@@ -202,18 +262,22 @@ def _scatter_into(self, dim: int, index, src, reduce_add: bool) -> None:
     with span("scatter_kernel", "kernel", source="aten/src/ATen/native/cpu/ScatterGatherKernel.cpp",
               note="scatter_add.kernel" if reduce_add else "scatter.kernel", dim=dim) as s:
         if not self.is_meta and index.numel():
-            values = _index_values(self, dim, index)
+            values, reached, error = scatter_index(
+                self, dim, index, None if isinstance(src, (int, float, bool)) else src)
             coords = _coords(index.view.sizes, dim, values)
             if isinstance(src, (int, float, bool)):
                 vals = np.broadcast_to(np.asarray(src).astype(self.dtype.np), index.view.sizes)
             else:
                 vals = src.array()[tuple(slice(0, n) for n in index.view.sizes)]
-            arr = self.array(write=True)
-            if reduce_add:
-                np.add.at(arr, coords, vals)
-            else:
-                arr[coords] = vals
+            scatter_apply(self.array(write=True), coords, vals, reached,
+                          np.add.at if reduce_add else _assign)
+            if error is not None:
+                raise error
         s.set_result(self)
+
+
+def _assign(target: np.ndarray, coords: tuple, vals: np.ndarray) -> None:
+    target[coords] = vals
 
 
 def _scatter_checks(self, dim: int, index, src) -> int:

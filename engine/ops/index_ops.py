@@ -27,6 +27,7 @@ from engine.dispatch.declarations import FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODEL
 from engine.dispatch.dispatcher import call
 from engine.memory import empty as memory
 from engine.ops import overlap
+from engine.ops.advanced import _reached
 from engine.ops.parallel import GRAIN_SIZE, num_threads
 from engine.ops.scalar import to_dtype_scalar
 
@@ -297,6 +298,19 @@ def _refuse_parallel_duplicates(what: str, idx: np.ndarray, elements: int) -> No
                       "several threads, and which write lands last is not deterministic")
 
 
+def _written_before_failing(restrided_shape: tuple, dim: int, bad: np.ndarray) -> tuple:
+    """The positions the TensorIterator loop wrote before an out-of-range index stopped
+    it: it walks the restrided shape (index entries along dim) in row-major order and
+    checks each element as it goes; on several threads each chunk stops at its own
+    first bad element.  Returns their coordinates, row-major."""
+    shape = [1] * len(restrided_shape)
+    shape[dim] = bad.size
+    bad_at = np.broadcast_to(bad.reshape(shape), restrided_shape).reshape(-1)
+    n = bad_at.size
+    reached = _reached(bad_at, serial=n < GRAIN_SIZE or num_threads() == 1) & ~bad_at
+    return np.unravel_index(np.flatnonzero(reached), restrided_shape)
+
+
 def index_copy_impl(self, dim: int, index, source, result) -> None:
     """index_copy_out."""
     if result is not self:
@@ -312,6 +326,10 @@ def index_copy_impl(self, dim: int, index, source, result) -> None:
             idx = _index_values(index)
             bad = (idx < 0) | (idx >= size)
             if bad.any():
+                at = _written_before_failing(restrided.view.sizes, dim, bad)
+                target = list(at)
+                target[dim] = idx[at[dim]]
+                result_nz.array(write=True)[tuple(target)] = source_nz.array()[at]
                 first = int(idx[bad][0])
                 raise torch_error(IndexError, f"index_copy_(): index {first} is out of bounds "
                                               f"for dimension {dim} with size {size}")
@@ -373,6 +391,10 @@ def index_fill_(self, dim: int, index, value):
                 idx = _index_values(index)
                 bad = (idx < -size) | (idx >= size)
                 if bad.any():
+                    at = _written_before_failing(restrided.view.sizes, dim, bad)
+                    target = list(at)
+                    target[dim] = idx[at[dim]] % size if size else idx[at[dim]]
+                    self_nz.array(write=True)[tuple(target)] = scalar
                     first = int(idx[bad][0])
                     raise torch_error(IndexError, f"index {first} is out of bounds for "
                                                   f"dimension {dim} with size {size}")

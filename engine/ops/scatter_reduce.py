@@ -26,7 +26,7 @@ from engine.dispatch.declarations import FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODEL
 from engine.dispatch.dispatcher import call
 from engine.memory import empty as memory
 from engine.ops.gather import (_coords, _index_values, _scatter_checks, _scatter_overlap,
-                               can_use_expanded_index_path)
+                               can_use_expanded_index_path, scatter_apply, scatter_index)
 from engine.ops.index_ops import refuse_meta
 from engine.ops.scalar import to_dtype_scalar
 
@@ -92,14 +92,18 @@ def _reduce_kernel(out, dim: int, index, src, op: str, name: str) -> None:
             raise torch_error(NotImplementedError,
                               '"scatter_gather_tensor_cpu_reduce_mean" not implemented for '
                               "'Bool'")
-        values = _index_values(out, dim, index)
+        values, reached, error = scatter_index(
+            out, dim, index, None if isinstance(src, (int, float, bool)) else src)
         coords = _coords(index.view.sizes, dim, values)
         if isinstance(src, (int, float, bool)):
             vals = np.broadcast_to(np.asarray(to_dtype_scalar(src, out.dtype),
                                               dtype=out.dtype.np), index.view.sizes)
         else:
             vals = _src_window(src, index)
-        _combine(out.array(write=True), coords, vals, op, out.dtype)
+        scatter_apply(out.array(write=True), coords, vals, reached,
+                      lambda t, c, v: _combine(t, c, v, op, out.dtype))
+        if error is not None:
+            raise error
         s.set_result(out)
 
 
