@@ -575,3 +575,29 @@ def test_a_failing_inplace_write_leaves_what_torch_leaves(name, strided):
     ours, theirs = outcome(engine), outcome(torch)
     assert ours[0][0] == "error"
     assert ours == theirs
+
+
+# -- torch.unravel_index (torch/functional.py) -------------------------------------------------
+
+@pytest.mark.parametrize("indices, shape", [
+    ("torch.tensor([4, 1])", "(3, 2)"), ("[4]", "(3, 2)"), ("torch.tensor([4.])", "(3, 2)"),
+    ("torch.tensor([True])", "(3, 2)"), ("torch.tensor([4])", "2.5"),
+    ("torch.tensor([4])", "(2, 2.5)"), ("torch.tensor([4])", "(2, -1)"),
+    ("torch.tensor([4])", "'ab'"), ("torch.tensor([4])", "torch.tensor([3])"),
+    ("torch.tensor([4])", "None"), ("torch.tensor(4)", "6"), ("torch.tensor([[7]])", "[2, 4]"),
+])
+def test_unravel_index_matches_torch(indices, shape):
+    torch = require_torch()
+
+    def outcome(lib):
+        def go():
+            r = lib.unravel_index(eval(indices, {"torch": lib}), eval(shape, {"torch": lib}))
+            return tuple(describe(lib, x) for x in r)
+        return run(go)
+
+    ours = outcome(engine)
+    if ours[0] == "error" and ours[1] == "Refused":
+        # the arithmetic needs floor_divide and remainder, the pointwise family's
+        assert "floor_divide" in ours[2]
+        return
+    assert ours == outcome(torch)
