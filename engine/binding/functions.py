@@ -3,8 +3,8 @@
 Every operator torch generates a function for comes from its declarations
 (:mod:`engine.binding.operators`); the few torch binds by hand
 (python_torch_functions_manual.cpp, torch/__init__.py) are written here:
-``torch.tensor``, ``torch.nonzero`` (its ``as_tuple``), ``torch.from_numpy`` and
-``torch.manual_seed``.  :data:`FUNCTIONS` is the namespace, which the interpreter's
+``torch.tensor``, ``torch.nonzero`` (its ``as_tuple``), ``torch.from_numpy``,
+``torch.manual_seed`` and ``torch.unravel_index`` (Python in torch/functional.py).  :data:`FUNCTIONS` is the namespace, which the interpreter's
 allow-list is made of.
 """
 

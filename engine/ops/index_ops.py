@@ -21,6 +21,7 @@ from tracer.recorder import span
 
 from engine.core import dtypes as D
 from engine.core import view as S
+from engine.core.capability import cpu_capability
 from engine.core.errors import Refused, check, torch_error
 from engine.dispatch.declarations import FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED, REGISTRY, \
     declare, not_modelled
@@ -106,25 +107,56 @@ def _alpha_equals_one(alpha) -> bool:
     return not isinstance(alpha, bool) and alpha == 1
 
 
-def _scaled(values: np.ndarray, alpha, dtype: D.dtype, fused: bool) -> np.ndarray:
-    """``source * alpha`` in the tensor's dtype, as the add is about to use it.  add_'s
-    vectorised loop fuses the multiply into the add (fmadd); when the product is exact,
-    fused and unfused give the same bits, otherwise tidx does not model which lanes
-    torch fuses."""
+def _scaled(values: np.ndarray, alpha, dtype: D.dtype) -> np.ndarray:
+    """``source * alpha`` in the tensor's dtype, rounded, as the serial loop of
+    index_add_cpu_ computes it (``*self_ip += source * alpha``: two roundings)."""
     a = to_dtype_scalar(alpha, dtype)
     if dtype is D.bool:
         return values & bool(a)
     if not dtype.is_floating_point:
         return (values.astype(np.int64) * np.int64(a)).astype(dtype.np)
-    product = values * np.asarray(a, dtype=dtype.np)
-    if fused and a != 1:
-        exact = values.astype(np.float64) * np.float64(a) if dtype is not D.float64 else None
-        if exact is None or not np.array_equal(exact, product.astype(np.float64), equal_nan=True):
-            if exact is not None or not (abs(np.frexp(a)[0]) == 0.5 or a == 0):
-                raise Refused(f"index_add with alpha={alpha!r} on {dtype} slices rounds as "
-                              "add_'s fused multiply-add does, which tidx does not model; "
-                              "alpha=1, a power of two, or an exact product is modelled")
-    return product
+    return values * np.asarray(a, dtype=dtype.np)
+
+
+def fma_float32(alpha: float, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """``alpha * b + c`` rounded once to float32, as an FMA instruction does: the product
+    is exact in float64, the sum is rounded to odd there (TwoSum gives its error), and
+    rounding that to float32 is then correct (53 >= 24 + 2 bits).
+
+    >>> float(fma_float32(3.0, np.float32([1 + 2**-23]), np.float32([-3.0]))[0]) == 3 * 2**-23
+    True
+    """
+    p = b.astype(np.float64) * np.float64(np.float32(alpha))
+    c64 = c.astype(np.float64)
+    with np.errstate(invalid="ignore", over="ignore"):
+        s = p + c64
+        bv = s - p
+        e = (p - (s - bv)) + (c64 - bv)
+        odd = (s.view(np.int64) & 1) == 1
+        toward = np.nextafter(s, np.where(e > 0, np.inf, -np.inf))
+        exact = (e == 0) | odd | ~np.isfinite(s) | np.isnan(e)
+        return np.where(exact, s, toward).astype(np.float32)
+
+
+def _fused_add_slices(target: np.ndarray, lead: tuple, idx: np.ndarray, src: np.ndarray,
+                      alpha, dtype: D.dtype) -> None:
+    """add_'s kernel with alpha on float slices: ``fmadd(source, alpha, self)`` in the
+    AVX2/AVX512 builds (one rounding), ``self + alpha * source`` in the DEFAULT build;
+    one index entry after another."""
+    a = to_dtype_scalar(alpha, dtype)
+    fused = cpu_capability() != "DEFAULT" and a != 1
+    if fused and dtype is D.float64:
+        exact = np.frexp(a)[0] in (0.5, -0.5) or a == 0
+        if not exact:
+            raise Refused(f"index_add with alpha={alpha!r} on float64 slices rounds as a fused "
+                          "multiply-add, which tidx models for float32 only; for float64, "
+                          "alpha=1 or a power of two is modelled")
+    if not fused or dtype is D.float64:
+        _add_in_order(target, lead + (idx,), _scaled(src, alpha, dtype), dtype)
+        return
+    for i, j in enumerate(idx):
+        at = lead + (int(j),)
+        target[at] = fma_float32(a, src[lead + (i,)], target[at])
 
 
 def _add_in_order(target: np.ndarray, where: tuple, values: np.ndarray, dtype: D.dtype) -> None:
@@ -170,8 +202,12 @@ def index_add_impl(self, dim: int, index, source, alpha, result) -> None:
                 stop = int(np.argmax(bad)) if bad.any() else numel
                 lead = (slice(None),) * dim
                 src = source.array()[lead + (slice(0, stop),)]
-                _add_in_order(result.array(write=True), lead + (idx[:stop],),
-                              _scaled(src, alpha, result.dtype, fused=True), result.dtype)
+                if result.dtype.is_floating_point:
+                    _fused_add_slices(result.array(write=True), lead, idx[:stop], src, alpha,
+                                      result.dtype)
+                else:
+                    _add_in_order(result.array(write=True), lead + (idx[:stop],),
+                                  _scaled(src, alpha, result.dtype), result.dtype)
                 if stop < numel:
                     raise torch_error(IndexError, "index out of range in self")
             s.set_result(result)
@@ -187,7 +223,7 @@ def index_add_impl(self, dim: int, index, source, alpha, result) -> None:
             stop = int(np.argmax(bad)) if bad.any() else numel
             src = source.array().reshape(-1)[:stop]
             _add_in_order(result.array(write=True).reshape(-1), (idx[:stop],),
-                          _scaled(src, alpha, result.dtype, fused=False), result.dtype)
+                          _scaled(src, alpha, result.dtype), result.dtype)
             if stop < numel:
                 raise torch_error(IndexError, "index out of range in self")
         s.set_result(result)
