@@ -601,3 +601,18 @@ def test_unravel_index_matches_torch(indices, shape):
         assert "floor_divide" in ours[2]
         return
     assert ours == outcome(torch)
+
+
+def test_put_accumulate_on_threads_is_refused_where_torch_races():
+    """put_kernel adds float32 with atomic adds on several threads from GRAIN_SIZE
+    elements on: with repeated indices the rounding depends on the schedule.  Other
+    dtypes accumulate serially and are computed."""
+    from engine.ops.parallel import num_threads
+    if num_threads() < 2:
+        pytest.skip("one thread: torch accumulates serially")
+    index = engine.zeros(40000, dtype=engine.int64)
+    with pytest.raises(engine.Refused, match="atomic adds"):
+        engine.zeros(3).put_(index, engine.ones(40000), accumulate=True)
+    t = engine.zeros(3, dtype=engine.float64)
+    t.put_(index, engine.ones(40000, dtype=engine.float64), accumulate=True)
+    assert t.tolist() == [40000.0, 0.0, 0.0]

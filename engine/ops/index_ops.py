@@ -535,6 +535,12 @@ def put_(self, index, source, accumulate: bool = False):
                           "tidx does not model")
         if duplicates and not accumulate:
             _refuse_parallel_duplicates("put_", idx, idx.size)
+        if duplicates and accumulate and self.dtype is D.float32 and idx.size >= GRAIN_SIZE \
+                and num_threads() > 1:
+            # put_kernel: float32 accumulates on several threads with atomic adds
+            raise Refused("put_(..., accumulate=True) on float32 with repeated indices over "
+                          f"{idx.size} elements adds on several threads (atomic adds): the "
+                          "order of the sums, and so their rounding, is not deterministic")
         bad = (idx < -n) | (idx >= n)
         stop = int(np.argmax(bad)) if bad.any() else idx.size
         # cpu_take_put_kernel: a negative index counts from the end; the linear index is
