@@ -1,15 +1,18 @@
-"""Writes along one dim picked by an index vector: index_add, index_copy, index_fill.
+"""Writes along one dim picked by an index vector: index_add, index_copy, index_fill,
+index_reduce.
 
 Mirrors aten/src/ATen/native/TensorAdvancedIndexing.cpp (``index_func_meta_impl``,
 ``TORCH_PRECOMPUTE_META_FUNC(index_copy)``, ``index_add_cpu_out``, ``index_copy_out``,
-``index_fill_``) and the CPU kernels of native/cpu/IndexKernel.cpp.
+``index_fill_``, ``index_reduce_func_impl``) and the CPU kernels of
+native/cpu/IndexKernel.cpp.
 
 index_add takes one of three roads, as the C++ does: for a dim that is the first or the
 last one, a Long index and alpha 1 it becomes ``scatter_add_`` with the index expanded
 (stride 0) over the other dims; otherwise, for a tensor of two dims or more, one
 ``add_`` per index entry on the slices ``self.select(dim, index[i])`` and
 ``source.select(dim, i)``; a tensor of at most one dim is a plain serial loop.  Every
-road adds in the order of the index, so float sums round exactly as torch's do.
+road adds in the order of the index, so float sums round as torch's do (add_ with an
+alpha fuses the multiply into the add on AVX2/AVX512: emulated exactly).
 """
 
 from __future__ import annotations
@@ -500,72 +503,6 @@ not_modelled(
     "index_copy.out(Tensor self, int dim, Tensor index, Tensor source, *, Tensor(a!) out) -> "
     "Tensor(a!)",
     kind=OUT, reason=OUT_NOT_MODELLED)
-
-
-# -- put_ / put -----------------------------------------------------------------------------
-
-@declare("put_(Tensor(a!) self, Tensor index, Tensor source, bool accumulate=False) -> "
-         "Tensor(a!)", variants="method", kind=INPLACE, native="at::native::put_", source=ADV)
-def put_(self, index, source, accumulate: bool = False):
-    refuse_meta("put_", self, index, source)
-    check(index.dtype is D.int64, RuntimeError,
-          f"put_(): Expected a long tensor for index, but got {D.cpp_name(index.dtype)}")
-    check(self.dtype is source.dtype, RuntimeError,
-          "put_(): self and source expected to have the same dtype, but got self.dtype = "
-          f"{D.cpp_name(self.dtype)} and source.dtype = {D.cpp_name(source.dtype)}")
-    check(source.numel() == index.numel(), IndexError,
-          "put_(): Expected source and index to have the same number of elements, but got "
-          f"source.numel() = {source.numel()}, index.numel() = {index.numel()}")
-    check(not (self.numel() == 0 and index.numel() != 0), IndexError,
-          "put_(): Tried to put elements into an empty tensor")
-    overlap.check("put_", self, full=[index, source])
-    if index.numel() == 0:
-        return self
-    index_reshaped = call("aten::reshape", index, source.view.sizes)
-    with span("put_kernel", "kernel", source=KERNEL,
-              note=Note("put.kernel", numel=self.numel()) if not accumulate
-              else Note("put.accumulate", numel=self.numel()), accumulate=accumulate) as s:
-        idx = index_reshaped.array().reshape(-1).astype(np.int64)
-        values = source.array().reshape(-1)
-        n = self.numel()
-        duplicates = np.unique(idx).size < idx.size
-        if duplicates and not (source.is_contiguous() and index_reshaped.is_contiguous()):
-            raise Refused("put_ with repeated indices from a strided source or index: the "
-                          "order TensorIterator visits them in decides the result, which "
-                          "tidx does not model")
-        if duplicates and not accumulate:
-            _refuse_parallel_duplicates("put_", idx, idx.size)
-        if duplicates and accumulate and self.dtype is D.float32 and idx.size >= GRAIN_SIZE \
-                and num_threads() > 1:
-            # put_kernel: float32 accumulates on several threads with atomic adds
-            raise Refused("put_(..., accumulate=True) on float32 with repeated indices over "
-                          f"{idx.size} elements adds on several threads (atomic adds): the "
-                          "order of the sums, and so their rounding, is not deterministic")
-        bad = (idx < -n) | (idx >= n)
-        stop = int(np.argmax(bad)) if bad.any() else idx.size
-        # cpu_take_put_kernel: a negative index counts from the end; the linear index is
-        # self's row-major position, whatever its strides
-        where = np.unravel_index(np.where(idx[:stop] < 0, idx[:stop] + n, idx[:stop]),
-                                 self.view.sizes) if self.dim() else (idx[:stop] * 0,)
-        target = self.array(write=True) if self.dim() else self.array(write=True).reshape(1)
-        if accumulate:
-            _add_in_order(target, where, values[:stop], self.dtype)
-        else:
-            keep = _last_writer(idx[:stop])
-            target[tuple(w[keep] for w in where)] = values[:stop][keep]
-        if stop < idx.size:
-            raise torch_error(IndexError, f"out of range: tried to access index {int(idx[stop])} "
-                                          f"on a tensor of {n} elements.")
-        s.set_result(self)
-    return self
-
-
-@declare("put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor",
-         variants="function, method", kind=FUNCTIONAL, native="at::native::put", source=ADV)
-def put(self, index, source, accumulate: bool = False):
-    refuse_meta("put", self, index, source)
-    out = call("aten::clone", self, memory_format="preserve_format")
-    return call("aten::put_", out, index, source, accumulate)
 
 
 # -- index_reduce ---------------------------------------------------------------------------
