@@ -113,6 +113,16 @@ MORE_STATEMENTS = [
     "y = torch.bucketize(t, t[0], right=True)", "y = torch.isin(t, t[0])", "y = torch.isin(t, 3)",
     "y = torch.unique(t)", "y = torch.unique(t > 4, return_counts=True)",
     "y = torch.unique_consecutive(t)",
+    # indexed writes and index-producing operators
+    "y = t.index_add(0, rows, t[:2])", "y = t.index_add(1, rows, t[:, :2], alpha=2)",
+    "y = t[0].index_add(0, rows, t[1, :2])", "y = t.index_copy(0, rows, t[:2])",
+    "y = t.index_fill(1, rows, 5)", "y = torch.count_nonzero(t)",
+    "y = t.masked_scatter(t > 4, t * 10)", "y = t.masked_scatter((t > 4).to(torch.uint8), t)",
+    "y = t.put(rows, torch.tensor([7, 8]))", "y = t.put(rows, torch.tensor([7, 8]), accumulate=True)",
+    "y = t.scatter_reduce(1, idx_0, t, 'amax', include_self=False)",
+    "y = torch.ones(3, 16).scatter_reduce(0, rows[:, None].expand(2, 16), torch.ones(2, 16), 'sum')",
+    "y = t.scatter(1, idx_0, t, reduce='multiply')",
+    "y = torch.nonzero_static(t > 4, size=6)", "y = x.index_reduce(0, rows, x[:2], 'amax')", "y = x[0].index_reduce(0, rows, x[1, :2], 'prod')",
 ]
 
 #: The errors the brief names, as tidx (and PyTorch) print them.

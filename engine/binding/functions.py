@@ -3,8 +3,8 @@
 Every operator torch generates a function for comes from its declarations
 (:mod:`engine.binding.operators`); the few torch binds by hand
 (python_torch_functions_manual.cpp, torch/__init__.py) are written here:
-``torch.tensor``, ``torch.nonzero`` (its ``as_tuple``), ``torch.from_numpy`` and
-``torch.manual_seed``.  :data:`FUNCTIONS` is the namespace, which the interpreter's
+``torch.tensor``, ``torch.nonzero`` (its ``as_tuple``), ``torch.from_numpy``,
+``torch.manual_seed`` and ``torch.unravel_index`` (Python in torch/functional.py).  :data:`FUNCTIONS` is the namespace, which the interpreter's
 allow-list is made of.
 """
 
@@ -141,12 +141,54 @@ def from_numpy(*args: Any, **kwargs: Any):
         return wrap(call("aten::lift_fresh", result))
 
 
+def _class_repr(obj: Any) -> str:
+    """``repr(type(obj))`` as Python prints it for torch's objects: ``<class 'float'>``,
+    ``<class 'torch.Tensor'>``."""
+    name = tp_name(obj)
+    return f"<class '{'torch.Tensor' if name == 'Tensor' else name}'>"
+
+
+def unravel_index(indices: Any, shape: Any) -> tuple:
+    """torch.unravel_index (torch/functional.py, Python, no aten operator of its own):
+    ``indices.unsqueeze(-1).floor_divide(coefs) % shape``, then ``unbind(-1)``; coefs
+    are the row-major strides of ``shape``."""
+    with _entry("unravel_index", None):
+        if not isinstance(indices, Tensor):
+            raise torch_error(AttributeError, f"'{tp_name(indices)}' object has no attribute "
+                                              "'is_complex'")
+        dtype = indices.dtype
+        check(not dtype.is_floating_point and dtype is not D.bool, TypeError,
+              f"expected 'indices' to be integer dtype, but got {dtype}")
+        if not isinstance(shape, (int, tuple, list, str)):
+            raise torch_error(TypeError, "expected 'shape' to be int or sequence of ints, but "
+                                         f"got {_class_repr(shape)}")
+        shape = [shape] if isinstance(shape, int) else list(shape)
+        for dim in shape:
+            check(isinstance(dim, int), TypeError,
+                  f"expected 'shape' sequence to only contain ints, but got {_class_repr(dim)}")
+        check(all(dim >= 0 for dim in shape), ValueError,
+              f"'shape' cannot have negative values, but got {tuple(int(d) for d in shape)}")
+        if not (hasattr(Tensor, "floor_divide") and hasattr(Tensor, "__mod__")):
+            raise Refused("torch.unravel_index needs floor_divide and remainder (%), which are "
+                          "not modelled yet")
+        coefs, running = [], 1
+        for dim in reversed(shape[1:] + [1]):
+            running *= int(dim)
+            coefs.append(running)
+        coefs.reverse()
+        device = str(indices.device)
+        quotient = indices.unsqueeze(-1).floor_divide(tensor(coefs, device=device,
+                                                             dtype=D.int64))
+        return (quotient % tensor([int(d) for d in shape], device=device,
+                                  dtype=D.int64)).unbind(-1)
+
+
 def _functions() -> dict[str, Callable[..., Any]]:
     # torch/__init__.py leaves its PRIVATE_OPS (unique_dim) out of the torch namespace
     generated = {name: O.function(name) for name in O.generated_names("function")
                  if name != "unique_dim"}
     manual = {"tensor": tensor, "nonzero": nonzero, "from_numpy": from_numpy,
-              "manual_seed": manual_seed,
+              "manual_seed": manual_seed, "unravel_index": unravel_index,
               # torch/functional.py's Python functions replace the generated bindings
               "unique": unique.unique, "unique_consecutive": unique.unique_consecutive}
     # torch/functional.py's Python functions (split, the variadic wrappers)

@@ -36,7 +36,9 @@ CHECKS = "aten/src/ATen/native/ScatterGatherChecks.h"
 
 def _coords(index_shape: tuple[int, ...], dim: int, index_values: np.ndarray) -> tuple:
     """Seed 004's identity: arange along every dim but ``dim``, the index along ``dim``."""
-    grids = list(np.indices(index_shape, sparse=True)) if index_shape else []
+    if not index_shape:
+        return ()           # a 0-dim index reaches the one element of a 0-dim self
+    grids = list(np.indices(index_shape, sparse=True))
     grids[dim] = index_values
     return tuple(grids)
 
@@ -108,6 +110,11 @@ def index_select(self, dim: int, index):
     return result
 
 
+def _nonempty_size(t, d: int) -> int:
+    """ensure_nonempty_size: a 0-dim tensor has size 1 along its one pretend dim."""
+    return t.view.sizes[S.maybe_wrap_dim(d, t.dim())] if t.dim() else 1
+
+
 def _gather_shape_check(self, dim: int, index, src=None, what: str = "gather") -> None:
     """gather_shape_check / scatter_shape_check (ScatterGatherChecks.h)."""
     self_dims = max(self.dim(), 1)
@@ -115,31 +122,96 @@ def _gather_shape_check(self, dim: int, index, src=None, what: str = "gather") -
     check(index_dims == self_dims, RuntimeError,
           "Index tensor must have the same number of dimensions as "
           f"{'input' if what == 'gather' else 'self'} tensor")
-    for d in range(self_dims):
-        if d == dim:
-            continue
-        isz = index.view.sizes[d] if index.dim() else 1
-        ssz = self.view.sizes[d] if self.dim() else 1
-        check(isz <= ssz, RuntimeError,
-              f"Size does not match at dimension {d} expected index "
-              f"{S.fmt_sizes(index.view.sizes)} to be no larger than self "
-              f"{S.fmt_sizes(self.view.sizes)} apart from dimension {dim}")
-    if src is not None and src.dim():
+    if what == "gather":
         for d in range(self_dims):
-            check((index.view.sizes[d] if index.dim() else 1) <= src.view.sizes[d], RuntimeError,
-                  f"Expected index {S.fmt_sizes(index.view.sizes)} to be no larger than src "
-                  f"{S.fmt_sizes(src.view.sizes)} apart from dimension {dim}")
+            check(d == dim or _nonempty_size(index, d) <= _nonempty_size(self, d), RuntimeError,
+                  f"Size does not match at dimension {d} expected index "
+                  f"{S.fmt_sizes(index.view.sizes)} to be no larger than self "
+                  f"{S.fmt_sizes(self.view.sizes)} apart from dimension {dim}")
+        return
+    # scatter_shape_check: index within self off dim, and within src everywhere; one
+    # message for both
+    wrong = any(d != dim and _nonempty_size(index, d) > _nonempty_size(self, d)
+                for d in range(self_dims))
+    if not wrong and src is not None:
+        wrong = any(_nonempty_size(index, d) > _nonempty_size(src, d) for d in range(self_dims))
+    message = (f"Expected index {S.fmt_sizes(index.view.sizes)} to be no larger than self "
+               f"{S.fmt_sizes(self.view.sizes)} apart from dimension {dim}")
+    if src is not None:
+        message += f" and to be no larger size than src {S.fmt_sizes(src.view.sizes)}"
+    check(not wrong, RuntimeError, message)
+
+
+def scatter_index(self, dim: int, index, src=None):
+    """The index values as cpu_scatter_gather_base_kernel meets them: an outer loop over
+    index's other dims, an inner loop along ``dim``, each value checked (0 <= v < size:
+    no negative indices) before it is used.  Returns the values (a bad one read as 0),
+    the mask of positions handled before the first bad one (None when all are good) and
+    the error to raise after them."""
+    values = index.array().astype(np.int64)
+    size = self.view.sizes[dim] if self.dim() else 1
+    bad = (values < 0) | (values >= size)
+    if not bad.any():
+        return values, None, None
+    if not values.ndim:
+        error = torch_error(RuntimeError, f"index {int(values)} is out of bounds for "
+                                          f"dimension {dim} with size {size}")
+        return np.zeros_like(values), np.zeros((), dtype=bool), error
+    perm = _kernel_order(self, dim, index, src)
+    in_order = np.transpose(bad, perm).reshape(-1)
+    first = int(np.argmax(in_order))
+    value = int(np.transpose(values, perm).reshape(-1)[first])
+    reached = (np.arange(in_order.size) < first).reshape([values.shape[d] for d in perm])
+    reached = np.transpose(reached, np.argsort(perm))
+    error = torch_error(RuntimeError, f"index {value} is out of bounds for dimension {dim} "
+                                      f"with size {size}")
+    return np.where(bad, 0, values), reached, error
+
+
+def _kernel_order(self, dim: int, index, src) -> list[int]:
+    """The order cpu_scatter_gather_base_kernel visits index positions in, as index axes
+    outermost first.  For the last dim the loop along dim is innermost; otherwise the
+    loop along dim sits outside the iterator's inner loop, which is the innermost of
+    index's other dims coalesced (TensorIterator::coalesce_dimensions: every operand
+    steps through them as through one dim).  Assumes the operands' dims are not
+    reordered (row-major-like strides)."""
+    others = [d for d in range(index.dim()) if d != dim]
+    if dim == index.dim() - 1:
+        return others + [dim]
+    operands = [t for t in (self, index, src) if t is not None and hasattr(t, "view")]
+    live = [d for d in others if index.view.sizes[d] != 1]
+    block: list[int] = []
+    for d in reversed(live):
+        if not block:
+            block = [d]
+            continue
+        span_ = int(np.prod([index.view.sizes[b] for b in block]))
+        if all(t.view.strides[block[-1]] * span_ == t.view.strides[d] for t in operands):
+            block.insert(0, d)
+        else:
+            break
+    outer = [d for d in others if d not in block]
+    return outer + [dim] + block
 
 
 def _index_values(self, dim: int, index) -> np.ndarray:
-    values = index.array().astype(np.int64)
-    size = self.view.sizes[dim] if self.dim() else 1
-    bad = (values < -size) | (values >= size)
-    if bad.any():
-        first = int(values[bad].reshape(-1)[0])
-        raise torch_error(RuntimeError, f"index {first} is out of bounds for dimension {dim} "
-                                        f"with size {size}")
-    return np.where(values < 0, values + size, values)
+    values, _, error = scatter_index(self, dim, index)
+    if error is not None:
+        raise error
+    return values
+
+
+def scatter_apply(target: np.ndarray, coords: tuple, vals: np.ndarray, reached, apply) -> None:
+    """Run ``apply(target, coords, vals)`` on every index position, or, when the kernel
+    stopped at a bad index, on the positions it handled before it."""
+    if reached is None:
+        apply(target, coords, vals)
+        return
+    if not reached.any():
+        return
+    full = np.broadcast_arrays(*coords, vals) if coords else [vals]
+    picked = [a[reached] for a in full]
+    apply(target, tuple(picked[:-1]), picked[-1])
 
 
 @declare("gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor",
@@ -147,7 +219,8 @@ def _index_values(self, dim: int, index) -> np.ndarray:
          native="at::native::gather_out (structured)", source=ADV)
 def gather(self, dim: int, index, *, sparse_grad: bool = False):
     dim = S.maybe_wrap_dim(dim, self.dim())
-    check(index.dtype in (D.int64, D.int32), RuntimeError,
+    # scatter_gather_dtype_check: an empty index may have any dtype
+    check(index.dtype in (D.int64, D.int32) or not index.numel(), RuntimeError,
           "gather(): Expected dtype int32/int64 for index")
     if index.numel():
         _gather_shape_check(self, dim, index)
@@ -162,29 +235,57 @@ def gather(self, dim: int, index, *, sparse_grad: bool = False):
     return out
 
 
+def can_use_expanded_index_path(self, dim: int, index, src, is_scatter_like: bool) -> bool:
+    """can_use_expanded_index_path (TensorAdvancedIndexing.cpp): the fast path for an
+    index expanded over every dim but the first (GNN-style scatter), taken by torch's
+    x86 builds (fbgemm's radix sort with OpenMP).  It scatters without the generic
+    kernel (no ``to`` of the index) and in the same order along the index."""
+    if not self.dtype.is_floating_point or self.device_type != "cpu":
+        return False
+    if 0 in (self.numel(), index.numel(), src.numel()) or 0 in (self.dim(), index.dim(),
+                                                                 src.dim()):
+        return False
+    if any(src.view.sizes[d] != index.view.sizes[d] for d in range(1, index.dim())):
+        return False
+    if is_scatter_like and index.numel() // index.view.sizes[0] < 16:
+        return False
+    strides, sizes = index.view.strides, index.view.sizes
+    expanded = strides[0] == 1 and not any(
+        st > 1 or (st == 1 and n > 1) for st, n in zip(strides[1:], sizes[1:]))
+    return dim == 0 and expanded and src.is_contiguous() and self.is_contiguous()
+
+
 def _scatter_into(self, dim: int, index, src, reduce_add: bool) -> None:
-    call("aten::to.dtype", index, D.int64)
+    expanded = reduce_add and not isinstance(src, (int, float, bool)) and \
+        can_use_expanded_index_path(self, dim, index, src, is_scatter_like=True)
+    if not expanded:
+        call("aten::to.dtype", index, D.int64)
     with span("scatter_kernel", "kernel", source="aten/src/ATen/native/cpu/ScatterGatherKernel.cpp",
               note="scatter_add.kernel" if reduce_add else "scatter.kernel", dim=dim) as s:
         if not self.is_meta and index.numel():
-            values = _index_values(self, dim, index)
+            values, reached, error = scatter_index(
+                self, dim, index, None if isinstance(src, (int, float, bool)) else src)
             coords = _coords(index.view.sizes, dim, values)
             if isinstance(src, (int, float, bool)):
                 vals = np.broadcast_to(np.asarray(src).astype(self.dtype.np), index.view.sizes)
             else:
                 vals = src.array()[tuple(slice(0, n) for n in index.view.sizes)]
-            arr = self.array(write=True)
-            if reduce_add:
-                np.add.at(arr, coords, vals)
-            else:
-                arr[coords] = vals
+            scatter_apply(self.array(write=True), coords, vals, reached,
+                          np.add.at if reduce_add else _assign)
+            if error is not None:
+                raise error
         s.set_result(self)
+
+
+def _assign(target: np.ndarray, coords: tuple, vals: np.ndarray) -> None:
+    target[coords] = vals
 
 
 def _scatter_checks(self, dim: int, index, src) -> int:
     dim = S.maybe_wrap_dim(dim, self.dim())
-    check(index.dtype is D.int64, RuntimeError,
-          "scatter(): Expected dtype int64 for index")
+    # scatter_gather_dtype_check: int32 or int64, unless the index is empty
+    check(index.dtype in (D.int64, D.int32) or not index.numel(), RuntimeError,
+          "scatter(): Expected dtype int32/int64 for index")
     if not isinstance(src, (int, float, bool)):
         check(src.dtype is self.dtype, RuntimeError,
               "scatter(): Expected self.dtype to be equal to src.dtype")
@@ -301,6 +402,9 @@ def where(condition):
 @declare("nonzero_numpy(Tensor self) -> Tensor[]", variants="method, function", kind=COMPOSITE,
          native="at::native::nonzero_numpy", source=ADV)
 def nonzero_numpy(self):
+    # a 0-dim tensor is seen as one element, for compatibility with numpy
+    if self.dim() == 0:
+        self = call("aten::unsqueeze", self, 0)
     nz = call("aten::nonzero", self)
     return call("aten::unbind.int", nz, 1)
 
@@ -420,16 +524,6 @@ def masked_select(self, mask):
 
 
 # -- overloads torch binds in Python that tidx does not model -----------------------------
-not_modelled("scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> "
-             "Tensor",
-             "scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, "
-             "str reduce) -> Tensor",
-             variants="function, method", reason="scatter(..., reduce=) is not modelled yet")
-not_modelled("scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, "
-             "str reduce) -> Tensor(a!)",
-             "scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, "
-             "str reduce) -> Tensor(a!)",
-             variants="method", kind=INPLACE, reason="scatter_(..., reduce=) is not modelled yet")
 not_modelled("sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, "
              "ScalarType? dtype=None) -> Tensor",
              variants="function, method", reason="sum over some dims is not modelled yet")

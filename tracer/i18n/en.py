@@ -679,6 +679,61 @@ TEXT: dict[str, str] = {
     "function.unique_consecutive":
         "torch.unique_consecutive is Python (torch/functional.py): it calls the "
         "unique_consecutive operator and returns what the flags ask for",
+    # -- indexed writes and index-producing operators (index_add, index_copy, ...) --
+    "index_ops.set_output":
+        "the structured kernel's output: a new contiguous tensor of self's shape, "
+        "self is copied into it next",
+    "index_add.scatter_add":
+        "dim {dim} is the first or last dim and alpha is 1: the index is seen with stride 0 "
+        "over every other dim, and scatter_add_ does the adding",
+    "index_add.slices":
+        "one add_ per index entry i: self.select({dim}, index[i]) += alpha * "
+        "source.select({dim}, i), in the order of the index",
+    "index_add.serial":
+        "at most one dim: self[index[i]] += alpha * source[i], one entry after another",
+    "index_copy.kernel":
+        "each element along dim {dim} goes to offset + index[i] * {stride}; "
+        "a repeated index keeps the last write",
+    "index_fill.kernel":
+        "every element at index[i] along dim {dim} (offset + index[i] * {stride}) "
+        "gets the value; negative indices wrap",
+    "masked_scatter.uint8_warning":
+        "masked_scatter_ received a mask with dtype torch.uint8, this behavior is now "
+        "deprecated,please use a mask with dtype torch.bool instead.",
+    "masked_scatter.kernel":
+        "walk self in row-major order; each element where the mask is set takes the next of "
+        "the source's {count} elements",
+    "put.kernel":
+        "self seen as flat (row-major, {numel} elements): self.flat[index[i]] = source[i]; "
+        "negative indices count from the end",
+    "put.accumulate":
+        "self seen as flat (row-major, {numel} elements): self.flat[index[i]] += source[i], "
+        "one entry after another",
+    "scatter_reduce.kernel":
+        "for every position of index: self[..index[..i..]..] = {op}(itself, src[..i..]) "
+        "along dim {dim}, one index entry after another",
+    "scatter_reduce.expanded":
+        "the index is expanded over every dim but the first: one kernel sorts it (stably) "
+        "and reduces ({op}) whole rows, include_self and 'mean' handled inside",
+    "scatter_reduce.exclude_self":
+        "include_self=False: every element the index reaches first gets {op}'s identity "
+        "(scatter_ with that value)",
+    "scatter.reduce_deprecated":
+        "The reduce argument of torch.scatter with Tensor src is deprecated and will be "
+        "removed in a future PyTorch release. Use torch.scatter_reduce instead for more "
+        "reduction options.",
+    "index_reduce.beta": "index_reduce() is in beta and the API may change at any time.",
+    "index_reduce.slices":
+        "one {op} per index entry i: self.select({dim}, index[i]) = {op}(itself, "
+        "source.select({dim}, i)), in the order of the index",
+    "index_reduce.serial":
+        "at most one dim: self[index[i]] = {op}(self[index[i]], source[i]), one entry after "
+        "another",
+    "nonzero_static.pad":
+        "nonzero found {found} rows; the first min({found}, {size}) are copied and the rest "
+        "of the {size} rows are filled with {fill}",
+    "count_nonzero.kernel":
+        "count the {numel} elements that are not zero into one int64 (a full reduction)",
 }
 
 #: PyTorch's messages are English already: nothing to explain in English.

@@ -520,6 +520,53 @@ TEXT: dict[str, str] = {
     "function.unique_consecutive":
         "torch.unique_consecutive 是 Python 函数(torch/functional.py):调用 unique_consecutive "
         "算子,按标志返回结果",
+    # -- indexed writes and index-producing operators (index_add, index_copy, ...) --
+    "index_ops.set_output":
+        "structured kernel 的输出:一个与 self 同形状的新连续张量,接着把 self 复制进去",
+    "index_add.scatter_add":
+        "dim {dim} 是第一个或最后一个维度且 alpha 为 1:index 在其他维度上以步长 0 展开,"
+        "由 scatter_add_ 完成相加",
+    "index_add.slices":
+        "每个 index 元素 i 做一次 add_:self.select({dim}, index[i]) += alpha * "
+        "source.select({dim}, i),按 index 的顺序",
+    "index_add.serial":
+        "至多一维:self[index[i]] += alpha * source[i],逐个元素依次相加",
+    "index_copy.kernel":
+        "沿 dim {dim} 的每个元素写到 offset + index[i] * {stride};重复的 index 保留最后一次写入",
+    "index_fill.kernel":
+        "沿 dim {dim} 位于 index[i] 的所有元素(offset + index[i] * {stride})被填成该值;"
+        "负的 index 会回绕",
+    "masked_scatter.uint8_warning":
+        "masked_scatter_ received a mask with dtype torch.uint8, this behavior is now "
+        "deprecated,please use a mask with dtype torch.bool instead.(PyTorch 的原话:"
+        "uint8 掩码已弃用,请用 bool 掩码)",
+    "masked_scatter.kernel":
+        "按行优先顺序遍历 self;掩码为真的元素依次取 source 的 {count} 个元素中的下一个",
+    "put.kernel":
+        "把 self 看作一维(行优先,{numel} 个元素):self.flat[index[i]] = source[i];"
+        "负的 index 从末尾数",
+    "put.accumulate":
+        "把 self 看作一维(行优先,{numel} 个元素):self.flat[index[i]] += source[i],逐个相加",
+    "scatter_reduce.kernel":
+        "对 index 的每个位置:self[..index[..i..]..] = {op}(原值, src[..i..]),沿 dim {dim},"
+        "按 index 的顺序逐个进行",
+    "scatter_reduce.expanded":
+        "index 只在第一维变化、其余维度是展开的:一个 kernel 把它(稳定地)排序后按整行做 {op},"
+        "include_self 与 'mean' 都在内部处理",
+    "scatter_reduce.exclude_self":
+        "include_self=False:index 触及的每个元素先被置为 {op} 的单位元(用 scatter_ 写入)",
+    "scatter.reduce_deprecated":
+        "torch.scatter 在 src 为张量时的 reduce 参数已弃用,将在未来的 PyTorch 版本中移除;"
+        "请改用 torch.scatter_reduce,它支持更多归约方式。",
+    "index_reduce.beta": "index_reduce() 仍是 beta,API 随时可能改变。",
+    "index_reduce.slices":
+        "每个 index 元素 i 做一次 {op}:self.select({dim}, index[i]) = {op}(原值, "
+        "source.select({dim}, i)),按 index 的顺序",
+    "index_reduce.serial":
+        "至多一维:self[index[i]] = {op}(self[index[i]], source[i]),逐个元素依次进行",
+    "nonzero_static.pad":
+        "nonzero 找到 {found} 行;复制前 min({found}, {size}) 行,{size} 行中剩下的填为 {fill}",
+    "count_nonzero.kernel": "数出 {numel} 个元素中不为零的个数,存入一个 int64(全量归约)",
 }
 
 #: PyTorch's error messages: a Chinese line saying what went wrong and what to do.

@@ -1,0 +1,643 @@
+"""Writes along one dim picked by an index vector: index_add, index_copy, index_fill,
+index_reduce.
+
+Mirrors aten/src/ATen/native/TensorAdvancedIndexing.cpp (``index_func_meta_impl``,
+``TORCH_PRECOMPUTE_META_FUNC(index_copy)``, ``index_add_cpu_out``, ``index_copy_out``,
+``index_fill_``, ``index_reduce_func_impl``) and the CPU kernels of
+native/cpu/IndexKernel.cpp.
+
+index_add takes one of three roads, as the C++ does: for a dim that is the first or the
+last one, a Long index and alpha 1 it becomes ``scatter_add_`` with the index expanded
+(stride 0) over the other dims; otherwise, for a tensor of two dims or more, one
+``add_`` per index entry on the slices ``self.select(dim, index[i])`` and
+``source.select(dim, i)``; a tensor of at most one dim is a plain serial loop.  Every
+road adds in the order of the index, so float sums round as torch's do (add_ with an
+alpha fuses the multiply into the add on AVX2/AVX512: emulated exactly).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+
+from tracer.notes import Note
+from tracer.recorder import span
+
+from engine.core import dtypes as D
+from engine.core import view as S
+from engine.core.capability import cpu_capability
+from engine.core.errors import Refused, check, torch_error
+from engine.dispatch.declarations import FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED, REGISTRY, \
+    declare, not_modelled
+from engine.dispatch.dispatcher import call
+from engine.memory import empty as memory
+from engine.ops import overlap
+from engine.ops.advanced import _reached
+from engine.ops.parallel import GRAIN_SIZE, num_threads
+from engine.ops.scalar import to_dtype_scalar
+
+ADV = "aten/src/ATen/native/TensorAdvancedIndexing.cpp"
+KERNEL = "aten/src/ATen/native/cpu/IndexKernel.cpp"
+
+
+def _size(t, dim: int) -> int:
+    """Tensor::size(dim), which a message may evaluate on a 0-dim tensor and fail (c10's
+    TensorImpl::size says it with a capital D, unlike maybe_wrap_dim's)."""
+    if t.dim() == 0:
+        raise torch_error(IndexError, f"Dimension specified as {dim} but tensor has no "
+                                      "dimensions")
+    return t.view.sizes[S.maybe_wrap_dim(dim, t.dim())]
+
+
+def refuse_meta(what: str, *tensors) -> None:
+    """On the meta device torch runs these operators' Python meta registrations
+    (torch/_meta_registrations.py, torch/_decomp), with their own checks and messages:
+    tidx models the C++ CPU path only."""
+    if any(t.is_meta for t in tensors if hasattr(t, "is_meta")):
+        raise Refused(f"{what} on the meta device runs torch's Python meta registration, "
+                      "which tidx does not model; on the CPU it is modelled")
+
+
+def _contiguous(index):
+    """TensorBase::contiguous(): an operator only for a strided index."""
+    return index if index.is_contiguous() else call("aten::contiguous", index)
+
+
+def _index_values(index) -> np.ndarray:
+    return index.array().reshape(-1).astype(np.int64)
+
+
+# -- index_add, index_reduce: index_func_meta_impl ------------------------------------------
+
+def func_meta(func: str, self, dim: int, index, source, inplace: bool):
+    """index_func_meta_impl: the checks, then the output (self, or a fresh contiguous
+    tensor) and, for a given output, the overlap checks."""
+    numel = index.numel()
+    check(index.dim() <= 1, IndexError,
+          f"{func}_(): Index is supposed to be a vector, but got dim: {index.dim()} with type: "
+          f"{D.cpp_name(index.dtype)} and size: {S.fmt_sizes(index.view.sizes)}")
+    check(index.dtype in (D.int64, D.int32), RuntimeError,
+          f"{func}_(): Expected dtype int32/int64 for index but got: {D.cpp_name(index.dtype)}")
+    check(self.dtype is source.dtype, RuntimeError,
+          f"{func}_(): self ({D.cpp_name(self.dtype)}) and source ({D.cpp_name(source.dtype)}) "
+          "must have the same scalar type")
+    check(dim == 0 or dim < source.dim(), RuntimeError,
+          f"{func}_(): Indexing dim {dim} is out of bounds of the source tensor with dim "
+          f"{source.dim()}")
+    if numel != (1 if source.dim() == 0 else source.view.sizes[dim]):
+        raise torch_error(RuntimeError,
+                          f"{func}_(): Number of indices ({numel}) should be equal to "
+                          f"source.size(dim): ({_size(source, dim)}), for dim: {dim}")
+    self_sizes, source_sizes = list(self.view.sizes), list(source.view.sizes)
+    if source.dim() != 0 and self.dim() != 0:
+        del self_sizes[dim], source_sizes[dim]
+    check(self_sizes == source_sizes, RuntimeError,
+          "source tensor shape must match self tensor shape, excluding the specified "
+          f"dimension. Got self.shape = {S.fmt_sizes(self.view.sizes)} source.shape = "
+          f"{S.fmt_sizes(source.view.sizes)}")
+    if inplace:
+        overlap.check(f"{func}_", self, full=[index, source])
+        result = self
+    else:
+        with span("set_output_raw_strided", "memory", source=ADV,
+                  note="index_ops.set_output") as s:
+            result = memory.empty_generic(self.view.sizes, self.dtype, self.device_type)
+            s.set_result(result)
+    return result
+
+
+def _alpha_equals_one(alpha) -> bool:
+    """Scalar::equal(1.0): a bool Scalar never equals a number."""
+    return not isinstance(alpha, bool) and alpha == 1
+
+
+def _scaled(values: np.ndarray, alpha, dtype: D.dtype) -> np.ndarray:
+    """``source * alpha`` in the tensor's dtype, rounded, as the serial loop of
+    index_add_cpu_ computes it (``*self_ip += source * alpha``: two roundings)."""
+    a = to_dtype_scalar(alpha, dtype)
+    if dtype is D.bool:
+        return values & bool(a)
+    if not dtype.is_floating_point:
+        return (values.astype(np.int64) * np.int64(a)).astype(dtype.np)
+    return values * np.asarray(a, dtype=dtype.np)
+
+
+def fma_float32(alpha: float, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """``alpha * b + c`` rounded once to float32, as an FMA instruction does: the product
+    is exact in float64, the sum is rounded to odd there (TwoSum gives its error), and
+    rounding that to float32 is then correct (53 >= 24 + 2 bits).
+
+    >>> float(fma_float32(3.0, np.float32([1 + 2**-23]), np.float32([-3.0]))[0]) == 3 * 2**-23
+    True
+    """
+    p = b.astype(np.float64) * np.float64(np.float32(alpha))
+    c64 = c.astype(np.float64)
+    with np.errstate(invalid="ignore", over="ignore"):
+        s = p + c64
+        bv = s - p
+        e = (p - (s - bv)) + (c64 - bv)
+        odd = (s.view(np.int64) & 1) == 1
+        toward = np.nextafter(s, np.where(e > 0, np.inf, -np.inf))
+        exact = (e == 0) | odd | ~np.isfinite(s) | np.isnan(e)
+        return np.where(exact, s, toward).astype(np.float32)
+
+
+def fma_float64(alpha: float, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """``alpha * b + c`` rounded once to float64: exact rational arithmetic per element
+    (``float(Fraction)`` rounds correctly), the non-finite cases as IEEE gives them.
+
+    >>> float(fma_float64(1 + 2**-52, np.array([1 - 2**-52]), np.array([-1.0]))[0]) == -2**-104
+    True
+    """
+    out = np.empty(c.shape, dtype=np.float64)
+    fa = Fraction(float(alpha))
+    for k, (bv, cv) in enumerate(zip(b.reshape(-1).tolist(), c.reshape(-1).tolist())):
+        if not (np.isfinite(bv) and np.isfinite(cv) and np.isfinite(alpha)):
+            out.flat[k] = alpha * bv + cv
+            continue
+        exact = fa * Fraction(bv) + Fraction(cv)
+        try:
+            out.flat[k] = float(exact)
+        except OverflowError:
+            out.flat[k] = np.inf if exact > 0 else -np.inf
+    return out
+
+
+#: float64 slices are fused element by element in Python: up to this many elements.
+FMA64_LIMIT = 1 << 16
+
+
+def _fused_add_slices(target: np.ndarray, lead: tuple, idx: np.ndarray, src: np.ndarray,
+                      alpha, dtype: D.dtype) -> None:
+    """add_'s kernel with alpha on float slices: ``fmadd(source, alpha, self)`` in the
+    AVX2/AVX512 builds (one rounding), ``self + alpha * source`` in the DEFAULT build;
+    one index entry after another."""
+    a = to_dtype_scalar(alpha, dtype)
+    fused = cpu_capability() != "DEFAULT" and a != 1
+    if not fused:
+        _add_in_order(target, lead + (idx,), _scaled(src, alpha, dtype), dtype)
+        return
+    if dtype is D.float64 and src.size > FMA64_LIMIT:
+        raise Refused(f"index_add with alpha on more than {FMA64_LIMIT} float64 elements: "
+                      "tidx emulates the fused multiply-add element by element and stops there")
+    fma = fma_float32 if dtype is D.float32 else fma_float64
+    for i, j in enumerate(idx):
+        at = lead + (int(j),)
+        target[at] = fma(a, src[lead + (i,)], target[at])
+
+
+def _add_in_order(target: np.ndarray, where: tuple, values: np.ndarray, dtype: D.dtype) -> None:
+    """``target[where[i]] += values[i]`` one index entry after another (np.add.at is
+    unbuffered and serial), or for bool a logical or."""
+    if dtype is D.bool:
+        np.logical_or.at(target, where, values)
+    else:
+        np.add.at(target, where, values)
+
+
+def index_add_impl(self, dim: int, index, source, alpha, result) -> None:
+    """index_add_cpu_out."""
+    if result is not self:
+        call("aten::copy_", result, self)
+    numel = index.numel()
+    index_contig = _contiguous(index)
+    if result.dim() > 1:
+        if numel == 0 or self.numel() == 0:
+            return
+        dim = S.maybe_wrap_dim(dim, self.dim())
+        if (dim == 0 or dim == self.dim() - 1) and _alpha_equals_one(alpha) \
+                and index_contig.dtype is D.int64:
+            # check_sizes: the index expanded over every other dim (stride 0)
+            ep_sizes = list(result.view.sizes)
+            ep_sizes[dim] = numel
+            ep_strides = [0] * result.dim()
+            ep_strides[dim] = 1
+            with span("index_add: scatter_add_ road", "kernel", source=ADV,
+                      note=Note("index_add.scatter_add", dim=dim), sizes=ep_sizes,
+                      strides=ep_strides):
+                ep_index = call("aten::as_strided", index_contig, ep_sizes, ep_strides, None)
+            call("aten::scatter_add_", result, dim, ep_index, source)
+            return
+        call("aten::select.int", result, dim, 0)
+        call("aten::select.int", source, dim, 0)
+        with span("index_add_cpu_: add_ per slice", "kernel", source=ADV,
+                  note=Note("index_add.slices", dim=dim), dim=dim, alpha=alpha) as s:
+            if not result.is_meta:
+                idx = _index_values(index_contig)
+                size = result.view.sizes[dim]
+                bad = (idx < 0) | (idx >= size)
+                stop = int(np.argmax(bad)) if bad.any() else numel
+                lead = (slice(None),) * dim
+                src = source.array()[lead + (slice(0, stop),)]
+                if result.dtype.is_floating_point:
+                    _fused_add_slices(result.array(write=True), lead, idx[:stop], src, alpha,
+                                      result.dtype)
+                else:
+                    _add_in_order(result.array(write=True), lead + (idx[:stop],),
+                                  _scaled(src, alpha, result.dtype), result.dtype)
+                if stop < numel:
+                    raise torch_error(IndexError, "index out of range in self")
+            s.set_result(result)
+        return
+    check(source.dim() <= 1, RuntimeError,
+          f"source.dim() ({source.dim()}) must one or zero for given self.dim() ({self.dim()})")
+    with span("index_add_cpu_: serial loop", "kernel", source=ADV,
+              note="index_add.serial", alpha=alpha) as s:
+        if not result.is_meta and numel:
+            idx = _index_values(index_contig)
+            n = result.numel()
+            bad = (idx < 0) | (idx >= n)
+            stop = int(np.argmax(bad)) if bad.any() else numel
+            src = source.array().reshape(-1)[:stop]
+            _add_in_order(result.array(write=True).reshape(-1), (idx[:stop],),
+                          _scaled(src, alpha, result.dtype), result.dtype)
+            if stop < numel:
+                raise torch_error(IndexError, "index out of range in self")
+        s.set_result(result)
+
+
+@declare("index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) "
+         "-> Tensor(a!)", variants="method", kind=INPLACE,
+         native="at::native::index_add_cpu_out (structured)", source=ADV)
+def index_add_(self, dim: int, index, source, *, alpha=1):
+    refuse_meta("index_add_", self, index, source)
+    dim = S.maybe_wrap_dim(dim, self.dim())
+    func_meta("index_add", self, dim, index, source, inplace=True)
+    if not self.is_meta:
+        index_add_impl(self, dim, index, source, alpha, self)
+    return self
+
+
+@declare("index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) "
+         "-> Tensor", variants="function, method", kind=FUNCTIONAL,
+         native="at::native::index_add_cpu_out (structured)", source=ADV)
+def index_add(self, dim: int, index, source, *, alpha=1):
+    refuse_meta("index_add", self, index, source)
+    dim = S.maybe_wrap_dim(dim, self.dim())
+    result = func_meta("index_add", self, dim, index, source, inplace=False)
+    if not self.is_meta:
+        index_add_impl(self, dim, index, source, alpha, result)
+    return result
+
+
+# -- index_copy -----------------------------------------------------------------------------
+
+def _index_copy_meta(self, dim: int, index, source, inplace: bool):
+    """TORCH_PRECOMPUTE_META_FUNC(index_copy): the output first, then the checks."""
+    dim = S.maybe_wrap_dim(dim, self.dim())
+    if inplace:
+        overlap.check("index_copy_", self, full=[index, source])
+        result = self
+    else:
+        with span("set_output_raw_strided", "memory", source=ADV,
+                  note="index_ops.set_output") as s:
+            result = memory.empty_generic(self.view.sizes, self.dtype, self.device_type)
+            s.set_result(result)
+    check(index.dim() < 2, IndexError,
+          f"index_copy_(): Index should have dimension 1 or 0 (got {index.dim()})")
+    n = index.numel()
+    if source.dim() == 0 and n != 1:
+        raise torch_error(IndexError, "index_copy_(): When source is scalar, index should have "
+                                      f"one element (got {n})")
+    if source.dim() != self.dim() and source.dim() != 0 and self.dim() != 0:
+        raise torch_error(IndexError,
+                          "index_copy_(): When source and destination are not scalars, their "
+                          f"dimensionality must match. Source dimensionality ({source.dim()}), "
+                          f"destination dimensionality ({self.dim()})")
+    check(index.dtype is D.int64, RuntimeError,
+          f"index_copy_(): Expected a long tensor for index, but got {D.cpp_name(index.dtype)}")
+    check(self.dtype is source.dtype, RuntimeError,
+          "index_copy_(): self and source expected to have the same dtype, but got (self) "
+          f"{D.cpp_name(self.dtype)} and (source) {D.cpp_name(source.dtype)}")
+    self_sliced = [n for d, n in enumerate(self.view.sizes) if d != dim]
+    source_sliced = [n for d, n in enumerate(source.view.sizes) if d != dim]
+    if self_sliced != source_sliced:
+        raise torch_error(RuntimeError,
+                          "index_copy_(): Source/destination tensor must have same slice "
+                          f"shapes. Destination slice shape: {_fmt_list(self_sliced)} at "
+                          f"dimension {dim} and source slice shape: {_fmt_list(source_sliced)} "
+                          "at dimension 0.")
+    if source.dim() != 0 and n != source.view.sizes[dim]:
+        raise torch_error(IndexError,
+                          f"index_copy_(): Number of indices ({n}) should be equal to "
+                          f"source.size(dim) ({source.view.sizes[dim]})")
+    return dim, result
+
+
+def _fmt_list(sizes: list[int]) -> str:
+    """operator<<(std::vector<int64_t>): the elements and spaces, no brackets."""
+    return " ".join(str(n) for n in sizes)
+
+
+def _restride_for_index(t, index, dim: int):
+    """The TensorIterator operands index_copy_out and index_fill_ build: ``index`` seen
+    with size index.numel() along dim and stride 0 elsewhere, and ``t`` with that size
+    along dim and stride 0 there, so the kernel adds ``index[i] * stride(dim)`` itself."""
+    n = index.numel()
+    index_sizes = [1] * t.dim()
+    index_strides = [0] * t.dim()
+    index_sizes[dim] = n
+    index_strides[dim] = index.view.strides[0] if index.dim() > 0 else 1
+    call("aten::as_strided", index, index_sizes, index_strides, None)
+    sizes, strides = list(t.view.sizes), list(t.view.strides)
+    sizes[dim], strides[dim] = n, 0
+    return call("aten::as_strided", t, sizes, strides, None)
+
+
+def _last_writer(idx: np.ndarray) -> np.ndarray:
+    """For duplicate indices, the entry written last (the serial kernel's winner)."""
+    order = np.arange(idx.size)
+    _, last = np.unique(idx[::-1], return_index=True)
+    keep = np.zeros(idx.size, dtype=bool)
+    keep[order[::-1][last]] = True
+    return keep
+
+
+def _refuse_parallel_duplicates(what: str, idx: np.ndarray, elements: int) -> None:
+    """at::parallel_for splits a large iteration across threads: which of two entries
+    with one index writes last is then a race."""
+    if elements >= GRAIN_SIZE and num_threads() > 1 and np.unique(idx).size < idx.size:
+        raise Refused(f"{what} with repeated indices over {elements} elements runs on "
+                      "several threads, and which write lands last is not deterministic")
+
+
+def _written_before_failing(restrided_shape: tuple, dim: int, bad: np.ndarray) -> tuple:
+    """The positions the TensorIterator loop wrote before an out-of-range index stopped
+    it: it walks the restrided shape (index entries along dim) in row-major order and
+    checks each element as it goes; on several threads each chunk stops at its own
+    first bad element.  Returns their coordinates, row-major."""
+    shape = [1] * len(restrided_shape)
+    shape[dim] = bad.size
+    bad_at = np.broadcast_to(bad.reshape(shape), restrided_shape).reshape(-1)
+    n = bad_at.size
+    reached = _reached(bad_at, serial=n < GRAIN_SIZE or num_threads() == 1) & ~bad_at
+    return np.unravel_index(np.flatnonzero(reached), restrided_shape)
+
+
+def index_copy_impl(self, dim: int, index, source, result) -> None:
+    """index_copy_out."""
+    if result is not self:
+        call("aten::copy_", result, self)
+    result_nz = call("aten::unsqueeze", result, 0) if result.dim() == 0 else result
+    source_nz = call("aten::unsqueeze", source, 0) if source.dim() == 0 else source
+    restrided = _restride_for_index(result_nz, index, dim)
+    size = result_nz.view.sizes[dim]
+    with span("index_copy_kernel", "kernel", source=KERNEL,
+              note=Note("index_copy.kernel", dim=dim, stride=result_nz.view.strides[dim]),
+              dim=dim, self_dim_size=size, self_dim_stride=result_nz.view.strides[dim]) as s:
+        if not result.is_meta and restrided.numel():
+            idx = _index_values(index)
+            bad = (idx < 0) | (idx >= size)
+            if bad.any():
+                at = _written_before_failing(restrided.view.sizes, dim, bad)
+                target = list(at)
+                target[dim] = idx[at[dim]]
+                result_nz.array(write=True)[tuple(target)] = source_nz.array()[at]
+                first = int(idx[bad][0])
+                raise torch_error(IndexError, f"index_copy_(): index {first} is out of bounds "
+                                              f"for dimension {dim} with size {size}")
+            _refuse_parallel_duplicates("index_copy", idx, restrided.numel())
+            keep = _last_writer(idx)
+            lead = (slice(None),) * dim
+            target = result_nz.array(write=True)
+            target[lead + (idx[keep],)] = source_nz.array()[lead + (np.flatnonzero(keep),)]
+        s.set_result(result)
+
+
+@declare("index_copy_(Tensor(a!) self, int dim, Tensor index, Tensor source) -> Tensor(a!)",
+         variants="method", kind=INPLACE, native="at::native::index_copy_out (structured)",
+         source=ADV)
+def index_copy_(self, dim: int, index, source):
+    refuse_meta("index_copy_", self, index, source)
+    dim, result = _index_copy_meta(self, dim, index, source, inplace=True)
+    if not self.is_meta:
+        index_copy_impl(self, dim, index, source, result)
+    return self
+
+
+@declare("index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor",
+         variants="function, method", kind=FUNCTIONAL,
+         native="at::native::index_copy_out (structured)", source=ADV)
+def index_copy(self, dim: int, index, source):
+    refuse_meta("index_copy", self, index, source)
+    dim, result = _index_copy_meta(self, dim, index, source, inplace=False)
+    if not self.is_meta:
+        index_copy_impl(self, dim, index, source, result)
+    return result
+
+
+# -- index_fill -----------------------------------------------------------------------------
+
+@declare("index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> "
+         "Tensor(a!)", variants="method", kind=INPLACE, native="at::native::index_fill_",
+         source=ADV)
+def index_fill_(self, dim: int, index, value):
+    refuse_meta("index_fill_", self, index)
+    check(index.dtype is D.int64, IndexError, "index_fill_(): Expected dtype int64 for index.")
+    overlap.check("index_fill_", self, full=[index], internal=False)
+    overlap.warn_if_expanded(self, "index_fill_", "tensor[mask] = scalar")
+    check(not isinstance(value, complex), RuntimeError,
+          "index_fill_(): Converting complex Scalar to non-complex type is not supported")
+    self_nz = call("aten::unsqueeze", self, -1) if self.dim() == 0 else self
+    dim = S.maybe_wrap_dim(dim, self_nz.dim())
+    check(index.dim() <= 1, RuntimeError, "Index has to be a vector/scalar")
+    restrided = _restride_for_index(self_nz, index, dim)
+    size = self_nz.view.sizes[dim]
+    with span("index_fill_kernel", "kernel", source=KERNEL,
+              note=Note("index_fill.kernel", dim=dim, stride=self_nz.view.strides[dim]),
+              dim=dim, value=value, self_dim_size=size,
+              self_dim_stride=self_nz.view.strides[dim]) as s:
+        # index_fill_kernel converts the value before it looks at the iteration
+        scalar = to_dtype_scalar(value, self.dtype)
+        if restrided.numel():
+            if not self.is_meta:
+                idx = _index_values(index)
+                bad = (idx < -size) | (idx >= size)
+                if bad.any():
+                    at = _written_before_failing(restrided.view.sizes, dim, bad)
+                    target = list(at)
+                    target[dim] = idx[at[dim]] % size if size else idx[at[dim]]
+                    self_nz.array(write=True)[tuple(target)] = scalar
+                    first = int(idx[bad][0])
+                    raise torch_error(IndexError, f"index {first} is out of bounds for "
+                                                  f"dimension {dim} with size {size}")
+                idx = np.where(idx < 0, idx + size, idx)
+                self_nz.array(write=True)[(slice(None),) * dim + (idx,)] = scalar
+        s.set_result(self)
+    return self
+
+
+@declare("index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> "
+         "Tensor(a!)", variants="method", kind=INPLACE, native="at::native::index_fill_",
+         source=ADV)
+def index_fill_tensor_(self, dim: int, index, value):
+    refuse_meta("index_fill_", self, index, value)
+    check(value.dim() == 0, RuntimeError,
+          "index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+          f"{value.dim()} dimension(s).")
+    return call("aten::index_fill_.int_Scalar", self, dim, index, call("aten::item", value))
+
+
+@declare("index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor",
+         variants="function, method", kind=FUNCTIONAL, native="at::native::index_fill",
+         source=ADV)
+def index_fill(self, dim: int, index, value):
+    refuse_meta("index_fill", self, index)
+    out = call("aten::clone", self, memory_format="preserve_format")
+    return call("aten::index_fill_.int_Scalar", out, dim, index, value)
+
+
+@declare("index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor",
+         variants="function, method", kind=FUNCTIONAL, native="at::native::index_fill",
+         source=ADV)
+def index_fill_tensor(self, dim: int, index, value):
+    refuse_meta("index_fill", self, index, value)
+    out = call("aten::clone", self, memory_format="preserve_format")
+    return call("aten::index_fill_.int_Tensor", out, dim, index, value)
+
+
+not_modelled(
+    "index_add.out(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1, "
+    "Tensor(a!) out) -> Tensor(a!)",
+    "index_copy.out(Tensor self, int dim, Tensor index, Tensor source, *, Tensor(a!) out) -> "
+    "Tensor(a!)",
+    kind=OUT, reason=OUT_NOT_MODELLED)
+
+
+# -- index_reduce ---------------------------------------------------------------------------
+
+_INDEX_REDUCE = ("prod", "mean", "amax", "amin")
+
+
+def _exclude_init(op: str, dtype: D.dtype):
+    """index_reduce_func_impl's start value when include_self=False: the reduction's
+    identity (lowest / highest for amax / amin, -inf / inf for floats)."""
+    if op == "prod":
+        return 1
+    if op == "mean":
+        return 0
+    if dtype.is_floating_point:
+        return float("-inf") if op == "amax" else float("inf")
+    info = np.iinfo(dtype.np)
+    return int(info.min) if op == "amax" else int(info.max)
+
+
+def _reduce_in_order(target: np.ndarray, where: tuple, values: np.ndarray, op: str) -> None:
+    """mul_ / minimum / maximum / add_ per index entry, in the order of the index (NaN
+    wins minimum and maximum)."""
+    ufunc = {"prod": np.multiply, "amax": np.maximum, "amin": np.minimum, "mean": np.add}[op]
+    ufunc.at(target, where, values)
+
+
+def _not_for_bool(name: str, dtype: D.dtype) -> None:
+    """AT_DISPATCH_ALL_TYPES_AND2(Half, BFloat16, ...): no bool kernel."""
+    if dtype is D.bool:
+        raise torch_error(NotImplementedError, f'"{name}" not implemented for \'Bool\'')
+
+
+def _divide_by_counts(result, counts) -> None:
+    """'mean': counts.masked_fill_(counts == 0, 1), then result.div_(counts) (floor for
+    integers)."""
+    call("aten::masked_fill_.Scalar", counts, call("aten::eq.Scalar", counts, 0), 1)
+    div = "aten::div_.Tensor" if result.dtype.is_floating_point else "aten::div_.Tensor_mode"
+    if div not in REGISTRY or REGISTRY[div].kernel is None:
+        raise Refused("index_reduce(..., 'mean') divides by the counts with div_, which is not "
+                      "modelled yet; 'prod', 'amax' and 'amin' are")
+    if result.dtype.is_floating_point:
+        call(div, result, counts)
+    else:
+        call(div, result, counts, rounding_mode="floor")
+
+
+def index_reduce_impl(self, dim: int, index, source, op: str, include_self: bool,
+                      result) -> None:
+    """index_reduce_cpu_out / index_reduce_func_impl."""
+    with span("TORCH_WARN_ONCE", "kernel", source=ADV, note="index_reduce.beta",
+              category="UserWarning"):
+        pass
+    if result is not self:
+        call("aten::copy_", result, self)
+    if not include_self:
+        _not_for_bool("index_reduce_func_exclude_input_init", self.dtype)
+        long_index = call("aten::to.dtype", index, D.int64)
+        call("aten::index_fill_.int_Scalar", result, dim, long_index,
+             _exclude_init(op, self.dtype))
+    numel = index.numel()
+    index_contig = _contiguous(index)
+    if result.dim() > 1:
+        if numel == 0:
+            return
+        call("aten::select.int", result, dim, 0)
+        call("aten::select.int", source, dim, 0)
+        with span("index_func_cpu_: one binary op per slice", "kernel", source=ADV,
+                  note=Note("index_reduce.slices", op=op, dim=dim), reduce=op, dim=dim) as s:
+            idx = _index_values(index_contig)
+            size = result.view.sizes[dim]
+            bad = (idx < 0) | (idx >= size)
+            stop = int(np.argmax(bad)) if bad.any() else numel
+            lead = (slice(None),) * dim
+            _reduce_in_order(result.array(write=True), lead + (idx[:stop],),
+                             source.array()[lead + (slice(0, stop),)], op)
+            if stop < numel:
+                raise torch_error(IndexError, "index out of range in self")
+            s.set_result(result)
+        if op == "mean":
+            counts = call("aten::ones_like" if include_self else "aten::zeros_like", result)
+            call("aten::index_add_", counts, dim, index, call("aten::ones_like", source))
+            _divide_by_counts(result, counts)
+        return
+    check(source.dim() <= 1, RuntimeError,
+          f"source.dim() ({source.dim()}) must one or zero for given self.dim() ({self.dim()})")
+    counts = call("aten::ones_like" if include_self else "aten::zeros_like", result)
+    _not_for_bool("index_func_", result.dtype)
+    with span("index_func_cpu_: serial loop", "kernel", source=ADV,
+              note=Note("index_reduce.serial", op=op), reduce=op) as s:
+        if numel:
+            idx = _index_values(index_contig)
+            n = result.numel()
+            bad = (idx < 0) | (idx >= n)
+            stop = int(np.argmax(bad)) if bad.any() else numel
+            target = result.array(write=True).reshape(-1) if result.dim() else \
+                result.array(write=True).reshape(1)
+            _reduce_in_order(target, (idx[:stop],), source.array().reshape(-1)[:stop], op)
+            if op == "mean":
+                tally = counts.array(write=True).reshape(-1) if counts.dim() else \
+                    counts.array(write=True).reshape(1)
+                np.add.at(tally, idx[:stop], 1)
+            if stop < numel:
+                raise torch_error(IndexError, "index out of range in self")
+        s.set_result(result)
+    if op == "mean":
+        _divide_by_counts(result, counts)
+
+
+def _index_reduce(self, dim, index, source, reduce, include_self, inplace):
+    refuse_meta("index_reduce_" if inplace else "index_reduce", self, index, source)
+    check(reduce in _INDEX_REDUCE, RuntimeError,
+          "index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got "
+          f"{reduce}.")
+    dim = S.maybe_wrap_dim(dim, self.dim())
+    result = func_meta("index_reduce", self, dim, index, source, inplace=inplace)
+    index_reduce_impl(self, dim, index, source, reduce, include_self, result)
+    return result
+
+
+@declare("index_reduce_(Tensor(a!) self, int dim, Tensor index, Tensor source, str reduce, *, "
+         "bool include_self=True) -> Tensor(a!)", variants="method", kind=INPLACE,
+         native="at::native::index_reduce_cpu_out (structured)", source=ADV)
+def index_reduce_(self, dim: int, index, source, reduce: str, *, include_self: bool = True):
+    return _index_reduce(self, dim, index, source, reduce, include_self, inplace=True)
+
+
+@declare("index_reduce(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, "
+         "bool include_self=True) -> Tensor", variants="function, method", kind=FUNCTIONAL,
+         native="at::native::index_reduce_cpu_out (structured)", source=ADV)
+def index_reduce(self, dim: int, index, source, reduce: str, *, include_self: bool = True):
+    return _index_reduce(self, dim, index, source, reduce, include_self, inplace=False)
+
+
+not_modelled(
+    "index_reduce.out(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, "
+    "bool include_self=True, Tensor(a!) out) -> Tensor(a!)",
+    kind=OUT, reason=OUT_NOT_MODELLED)

@@ -1,0 +1,154 @@
+"""Operators that produce or follow indices: argwhere, count_nonzero, take_along_dim.
+
+Mirrors aten/src/ATen/native/TensorAdvancedIndexing.cpp (``argwhere``, ``take_along_dim``
+and its ``_take_along_dim_helper``) and ReduceOps.cpp (``count_nonzero_cpu``).
+"""
+
+from __future__ import annotations
+
+from tracer.notes import Note
+from tracer.recorder import span
+
+from engine.core import dtypes as D
+from engine.core import view as S
+from engine.core.errors import Refused, check
+from engine.dispatch.declarations import COMPOSITE, FUNCTIONAL, OUT, OUT_NOT_MODELLED, REGISTRY, \
+    declare, not_modelled
+from engine.dispatch.dispatcher import call
+from engine.ops import nonzero as nz
+
+ADV = "aten/src/ATen/native/TensorAdvancedIndexing.cpp"
+REDUCE = "aten/src/ATen/native/ReduceOps.cpp"
+
+
+@declare("argwhere(Tensor self) -> Tensor", variants="method, function", kind=COMPOSITE,
+         native="at::native::argwhere", source=ADV)
+def argwhere(self):
+    return call("aten::nonzero", self)
+
+
+@declare("count_nonzero(Tensor self, int? dim=None) -> Tensor", variants="function, method",
+         kind=FUNCTIONAL, native="at::native::count_nonzero", source=REDUCE)
+def count_nonzero(self, dim=None):
+    if dim is not None:
+        # at::count_nonzero(self, IntArrayRef{*dim})
+        return call("aten::count_nonzero.dim_IntList", self, [dim])
+    if self.is_meta:
+        raise Refused("count_nonzero on the meta device runs torch's Python meta "
+                      "registration, which tidx does not model; on the CPU it is modelled")
+    # count_nonzero_cpu's all-reduce: each thread counts its chunk, the counts are summed;
+    # in torch this runs inside the composite kernel, and only its at::empty is recorded
+    with span("count_nonzero_cpu", "kernel", source=REDUCE,
+              note=Note("count_nonzero.kernel", numel=self.numel())) as s:
+        count = nz.count_nonzero(self.array())
+        out = call("aten::empty.memory_format", (), dtype=D.int64, device=self.device_type)
+        out.array(write=True)[...] = count
+        s.set_result(out)
+    return out
+
+
+@declare("count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor",
+         variants="function, method", kind=FUNCTIONAL, native="at::native::count_nonzero_cpu",
+         source=REDUCE)
+def count_nonzero_dims(self, dim):
+    if not dim:
+        return count_nonzero(self)
+    missing = [op for op in ("aten::ne.Scalar", "aten::sum.dim_IntList")
+               if op not in REGISTRY or REGISTRY[op].kernel is None]
+    if missing:
+        raise Refused("count_nonzero over dims is (self != 0).sum(dims); "
+                      f"{', '.join(missing)} not modelled yet. count_nonzero(t) over all "
+                      "elements is")
+    reduce = self if self.dtype is D.bool else call("aten::ne.Scalar", self, 0)
+    return call("aten::sum.dim_IntList", reduce, list(dim))
+
+
+@declare("take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor",
+         variants="method, function", kind=COMPOSITE, native="at::native::take_along_dim",
+         source=ADV)
+def take_along_dim(self, indices, dim=None):
+    if dim is None:
+        # like take, but with gather's dtypes: both flattened by view(-1)
+        flat_self = call("aten::view", self, (-1,))
+        flat_indices = call("aten::view", indices, (-1,))
+        return call("aten::gather", flat_self, 0, flat_indices)
+    check(self.dim() == indices.dim(), RuntimeError,
+          "torch.take_along_dim(): input and indices should have the same number of "
+          f"dimensions, but got {self.dim()} dimensions for input, and {indices.dim()} "
+          "dimensions for indices")
+    check(indices.dtype is D.int64, RuntimeError,
+          "torch.take_along_dim(): dtype of indices should be Long but got "
+          f"{D.cpp_name(indices.dtype)}")
+    dim = S.maybe_wrap_dim(dim, self.dim())
+    missing = [op for op in ("aten::broadcast_to", "aten::remainder.Scalar")
+               if op not in REGISTRY or REGISTRY[op].kernel is None]
+    if missing:
+        raise Refused("take_along_dim(..., dim) broadcasts with broadcast_to and wraps the "
+                      f"indices with remainder; {', '.join(missing)} not modelled yet. "
+                      "take_along_dim without dim is")
+    # _take_along_dim_helper: each broadcast against the other, but along dim each
+    # keeps its own size
+    self_sizes = list(self.view.sizes)
+    self_sizes[dim] = indices.view.sizes[dim]
+    indices_b = call("aten::broadcast_to", indices, _broadcast(self_sizes, indices.view.sizes))
+    indices_sizes = list(indices.view.sizes)
+    indices_sizes[dim] = self.view.sizes[dim]
+    self_b = call("aten::broadcast_to", self, _broadcast(indices_sizes, self.view.sizes))
+    wrapped = call("aten::remainder.Scalar", indices_b, self_b.view.sizes[dim])
+    return call("aten::gather", self_b, dim, wrapped)
+
+
+@declare("nonzero_static(Tensor self, *, SymInt size, int fill_value=-1) -> Tensor",
+         variants="method, function", kind=FUNCTIONAL, native="at::native::nonzero_static_cpu",
+         source=ADV)
+def nonzero_static(self, *, size: int, fill_value: int = -1):
+    check(size >= 0, RuntimeError, "nonzero_static: 'size' must be an non-negative integer")
+    if self.is_meta:
+        raise Refused("nonzero_static on the meta device runs torch's Python meta "
+                      "registration, which tidx does not model; on the CPU it is modelled")
+    result = call("aten::empty.memory_format", (size, self.dim()), dtype=D.int64,
+                  device="cpu")
+    if size == 0 or self.dim() == 0:
+        return result
+    # nonzero_static_out_cpu calls nonzero_cpu directly: its work, without an operator
+    dyn = nz.nonzero(self)
+    copy_len = min(size, dyn.view.sizes[0])
+    with span("nonzero_static: copy, then pad", "kernel", source=ADV,
+              note=Note("nonzero_static.pad", found=dyn.view.sizes[0], size=size,
+                        fill=fill_value)):
+        call("aten::copy_", call("aten::narrow", result, 0, 0, copy_len),
+             call("aten::narrow", dyn, 0, 0, copy_len))
+        if size > copy_len:
+            call("aten::fill_.Scalar", call("aten::narrow", result, 0, copy_len,
+                                            size - copy_len), fill_value)
+    return result
+
+
+def _broadcast(a, b) -> tuple[int, ...]:
+    """at::infer_size: the broadcast shape, or PyTorch's message for the first mismatch
+    (counted from the right).
+
+    >>> _broadcast([3, 1], [1, 4])
+    (3, 4)
+    """
+    n = max(len(a), len(b))
+    out = []
+    for i in range(n - 1, -1, -1):
+        back = n - 1 - i
+        sa = a[len(a) - 1 - back] if back < len(a) else 1
+        sb = b[len(b) - 1 - back] if back < len(b) else 1
+        check(sa == sb or sa == 1 or sb == 1, RuntimeError,
+              f"The size of tensor a ({sa}) must match the size of tensor b ({sb}) at "
+              f"non-singleton dimension {i}")
+        out.append(sb if sa == 1 else sa)
+    return tuple(reversed(out))
+
+
+not_modelled(
+    "take_along_dim.out(Tensor self, Tensor indices, int? dim=None, *, Tensor(a!) out) -> "
+    "Tensor(a!)",
+    kind=COMPOSITE, reason=OUT_NOT_MODELLED)
+not_modelled(
+    "nonzero_static.out(Tensor self, *, SymInt size, int fill_value=-1, Tensor(a!) out) -> "
+    "Tensor(a!)",
+    kind=OUT, reason=OUT_NOT_MODELLED)

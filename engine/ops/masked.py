@@ -1,0 +1,85 @@
+"""masked_scatter / masked_scatter_: the elements where a bool mask is set take the
+source's elements, one after another (aten/src/ATen/native/TensorAdvancedIndexing.cpp,
+``masked_scatter__cpu``; the kernel is cpu/IndexKernel.cpp's ``masked_scatter_kernel``).
+
+The iteration is linear (``enforce_linear_iteration``): self's elements in row-major
+order of its shape, whatever its strides, and the source read contiguous, so the k-th set
+element of the mask receives the source's k-th element.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tracer.notes import Note
+from tracer.recorder import span
+
+from engine.core import dtypes as D
+from engine.core.errors import check, torch_error
+from engine.dispatch.declarations import FUNCTIONAL, INPLACE, declare
+from engine.dispatch.dispatcher import call
+from engine.ops import overlap
+from engine.ops.index_ops import refuse_meta
+from engine.ops.views import expand_outplace
+
+ADV = "aten/src/ATen/native/TensorAdvancedIndexing.cpp"
+KERNEL = "aten/src/ATen/native/cpu/IndexKernel.cpp"
+
+
+@declare("masked_scatter_(Tensor(a!) self, Tensor mask, Tensor source) -> Tensor(a!)",
+         variants="method", kind=INPLACE, native="at::native::masked_scatter__cpu", source=ADV)
+def masked_scatter_(self, mask, source):
+    refuse_meta("masked_scatter_", self, mask, source)
+    overlap.assert_no_internal_overlap(self)
+    check(self.dtype is source.dtype, RuntimeError,
+          "masked_scatter: expected self and source to have same dtypes but got"
+          f"{D.cpp_name(self.dtype)} and {D.cpp_name(source.dtype)}")
+    # expand_inplace(self, mask): the mask takes self's shape
+    b_mask = mask if mask.view.sizes == self.view.sizes else \
+        call("aten::expand", mask, self.view.sizes)
+    if b_mask.dtype is D.uint8:
+        with span("TORCH_WARN", "kernel", source=ADV, note="masked_scatter.uint8_warning",
+                  category="UserWarning"):
+            pass
+    source_cont = source if source.is_contiguous() else call("aten::contiguous", source)
+    # masked_scatter_kernel's iterator
+    check(b_mask.dtype is D.bool, RuntimeError,
+          "masked_scatter_ only supports boolean masks, but got mask with dtype "
+          f"{D.cpp_name(b_mask.dtype)}")
+    with span("masked_scatter_kernel", "kernel", source=KERNEL,
+              note=Note("masked_scatter.kernel", count=source.numel())) as s:
+        m = b_mask.array().reshape(-1) if self.numel() else np.zeros(0, dtype=bool)
+        hits = int(np.count_nonzero(m))
+        values = source_cont.array().reshape(-1)
+        if hits > values.size:
+            # the kernel writes the first source.numel() set elements, then fails
+            where = np.flatnonzero(m)[:values.size]
+            _write(self, where, values)
+            raise torch_error(RuntimeError, "Number of elements of source < number of ones "
+                                            "in mask")
+        if hits:
+            _write(self, np.flatnonzero(m), values[:hits])
+        s.set(set=hits)
+        s.set_result(self)
+    return self
+
+
+def _write(self, flat_positions: np.ndarray, values: np.ndarray) -> None:
+    """Write at row-major positions of self's shape, whatever its strides."""
+    if not flat_positions.size:
+        return
+    target = self.array(write=True)
+    if self.dim() == 0:
+        target[()] = values[0]
+    else:
+        target[np.unravel_index(flat_positions, self.view.sizes)] = values
+
+
+@declare("masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor",
+         variants="function, method", kind=FUNCTIONAL, native="at::native::masked_scatter",
+         source=ADV)
+def masked_scatter(self, mask, source):
+    refuse_meta("masked_scatter", self, mask, source)
+    b_mask, b_self = expand_outplace(mask, self)
+    out = call("aten::clone", b_self, memory_format="contiguous_format")
+    return call("aten::masked_scatter_", out, b_mask, source)

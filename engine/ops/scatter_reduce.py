@@ -1,0 +1,246 @@
+"""Scatter with a reduction: scatter_reduce(_) (reduce='sum'|'prod'|'mean'|'amax'|'amin',
+include_self=) and the older scatter(_)(..., reduce='add'|'multiply').
+
+Mirrors aten/src/ATen/native/TensorAdvancedIndexing.cpp (``scatter_meta_impl``,
+``get_operator_enum``, ``scatter_impl``, ``scatter_reduce_exclude_self_helper``,
+``TORCH_IMPL_FUNC(scatter_reduce_two)``) and cpu/ScatterGatherKernel.cpp.
+
+The generic kernel walks every position of the index; each one combines
+``src[..i..]`` into ``self[..index[..i..]..]``.  Two index entries that meet in one
+element of self always share their coordinates off ``dim``, and the kernel visits them in
+the order of ``i`` on one thread: so a float sum adds in the order of the index, which
+``np.add.at`` (unbuffered, in order) reproduces bit for bit.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tracer.notes import Note
+from tracer.recorder import span
+
+from engine.core import dtypes as D
+from engine.core.errors import Refused, torch_error
+from engine.dispatch.declarations import FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED, REGISTRY, \
+    declare, not_modelled
+from engine.dispatch.dispatcher import call
+from engine.memory import empty as memory
+from engine.ops.gather import (_coords, _index_values, _scatter_checks, _scatter_overlap,
+                               can_use_expanded_index_path, scatter_apply, scatter_index)
+from engine.ops.index_ops import refuse_meta
+from engine.ops.scalar import to_dtype_scalar
+
+ADV = "aten/src/ATen/native/TensorAdvancedIndexing.cpp"
+KERNEL = "aten/src/ATen/native/cpu/ScatterGatherKernel.cpp"
+
+#: get_reduction_enum: the names scatter_reduce accepts, and what each one does.
+NEW_OPTIONS = {"sum": "sum", "prod": "prod", "mean": "mean", "amax": "amax", "max": "amax",
+               "amin": "amin", "min": "amin"}
+#: get_operator_enum's old names, for scatter(..., reduce=).
+OLD_OPTIONS = {"add": "sum", "multiply": "prod"}
+
+
+def _operator(reduce: str, new: bool) -> str:
+    """get_operator_enum: the reduction a name stands for, or torch's error."""
+    table = NEW_OPTIONS if new else OLD_OPTIONS
+    if reduce not in table:
+        raise torch_error(RuntimeError,
+                          f"reduce argument must be either sum, prod, mean, amax or amin, got "
+                          f"{reduce}" if new else "reduce argument must be either add or multiply.")
+    return table[reduce]
+
+
+def _init_value(op: str, dtype: D.dtype):
+    """scatter_reduce_exclude_self_helper's start value: the reduction's identity
+    (the lowest / highest value for amax / amin, -inf / inf for floats)."""
+    if op in ("sum", "mean"):
+        return False if dtype is D.bool else 0
+    if op == "prod":
+        return True if dtype is D.bool else 1
+    if dtype is D.bool:
+        return op == "amin"
+    if dtype.is_floating_point:
+        return float("-inf") if op == "amax" else float("inf")
+    info = np.iinfo(dtype.np)
+    return int(info.min) if op == "amax" else int(info.max)
+
+
+def _combine(target: np.ndarray, coords: tuple, values: np.ndarray, op: str,
+             dtype: D.dtype) -> None:
+    """The kernel's ReduceAdd / ReduceMultiply / ReduceMaximum / ReduceMinimum / ReduceMean,
+    one index entry after another (NaN wins max and min, as at::_isnan makes it)."""
+    if dtype is D.bool:
+        ufunc = {"sum": np.logical_or, "mean": np.logical_or, "prod": np.logical_and,
+                 "amax": np.logical_or, "amin": np.logical_and}[op]
+    else:
+        ufunc = {"sum": np.add, "mean": np.add, "prod": np.multiply, "amax": np.maximum,
+                 "amin": np.minimum}[op]
+    ufunc.at(target, coords, values)
+
+
+def _src_window(src, index) -> np.ndarray:
+    """The part of src the kernel reads: index's shape from src's origin."""
+    return src.array()[tuple(slice(0, n) for n in index.view.sizes)]
+
+
+def _reduce_kernel(out, dim: int, index, src, op: str, name: str) -> None:
+    """scatter_reduce_two_stub / scatter_reduce_stub / scatter_scalar_reduce_stub."""
+    call("aten::to.dtype", index, D.int64)
+    with span(name, "kernel", source=KERNEL, note=Note("scatter_reduce.kernel", op=op, dim=dim),
+              dim=dim, reduce=op) as s:
+        if op == "mean" and out.dtype is D.bool:
+            raise torch_error(NotImplementedError,
+                              '"scatter_gather_tensor_cpu_reduce_mean" not implemented for '
+                              "'Bool'")
+        values, reached, error = scatter_index(
+            out, dim, index, None if isinstance(src, (int, float, bool)) else src)
+        coords = _coords(index.view.sizes, dim, values)
+        if isinstance(src, (int, float, bool)):
+            vals = np.broadcast_to(np.asarray(to_dtype_scalar(src, out.dtype),
+                                              dtype=out.dtype.np), index.view.sizes)
+        else:
+            vals = _src_window(src, index)
+        scatter_apply(out.array(write=True), coords, vals, reached,
+                      lambda t, c, v: _combine(t, c, v, op, out.dtype))
+        if error is not None:
+            raise error
+        s.set_result(out)
+
+
+def _mean_counts(out, dim: int, index, src, include_self: bool) -> None:
+    """scatter_reduce_two's 'mean': count the contributions per element, then divide."""
+    ones = call("aten::ones_like", src)
+    count = call("aten::ones_like" if include_self else "aten::zeros_like", out)
+    call("aten::scatter_add_", count, dim, index, ones)
+    call("aten::masked_fill_.Scalar", count, call("aten::eq.Scalar", count, 0), 1)
+    div = "aten::div_.Tensor" if out.dtype.is_floating_point else "aten::div_.Tensor_mode"
+    if div not in REGISTRY or REGISTRY[div].kernel is None:
+        raise Refused("scatter_reduce(..., 'mean') divides by the counts with div_, which is "
+                      "not modelled yet; 'sum', 'prod', 'amax' and 'amin' are")
+    if div.endswith("mode"):
+        call(div, out, count, rounding_mode="floor")
+    else:
+        call(div, out, count)
+
+
+def _expanded_path(out, index, src, op: str, include_self: bool) -> None:
+    """scatter_reduce_expanded_index_stub: the same reduction in one kernel, the index
+    sorted (stably: equal entries keep their order), 'mean' and include_self inside."""
+    with span("scatter_reduce_expanded_index", "kernel", source=KERNEL,
+              note=Note("scatter_reduce.expanded", op=op), reduce=op) as s:
+        values = _index_values(out, 0, index)
+        coords = _coords(index.view.sizes, 0, values)
+        target = out.array(write=True)
+        rows = np.unique(values[:, 0] if index.dim() > 1 else values)
+        if not include_self:
+            target[rows] = _init_value(op, out.dtype)
+        _combine(target, coords, _src_window(src, index), op, out.dtype)
+        if op == "mean":
+            counts = np.zeros(out.view.sizes[0], dtype=np.int64)
+            np.add.at(counts, values[:, 0] if index.dim() > 1 else values, 1)
+            counts = counts + (1 if include_self else 0)
+            counts[counts == 0] = 1
+            shape = (-1,) + (1,) * (out.dim() - 1)
+            target[rows] = (target / counts.reshape(shape).astype(out.dtype.np))[rows]
+        s.set_result(out)
+
+
+def _meta(what: str, self, dim: int, index, src, inplace: bool, reduce: str, new: bool):
+    """scatter_meta_impl: checks, overlap (given output), the output, the reduce name."""
+    dim = _scatter_checks(self, dim, index, src)
+    if inplace:
+        _scatter_overlap(what, self, index, src)
+        out = self
+    else:
+        out = memory.empty_generic(self.view.sizes, self.dtype, self.device_type)
+    return dim, out, _operator(reduce, new)
+
+
+def _scatter_reduce_two(self, dim, index, src, reduce, include_self, inplace):
+    refuse_meta("scatter_reduce_" if inplace else "scatter_reduce", self, index, src)
+    dim, out, op = _meta("scatter_reduce_", self, dim, index, src, inplace, reduce, new=True)
+    if out is not self:
+        call("aten::copy_", out, self)
+    if can_use_expanded_index_path(out, dim, index, src, is_scatter_like=True):
+        _expanded_path(out, index, src, op, include_self)
+        return out
+    # scatter_impl copies self into the output a second time
+    if out is not self:
+        call("aten::copy_", out, self)
+    if index.numel():
+        if not include_self:
+            with span("scatter_reduce_exclude_self_helper", "kernel", source=ADV,
+                      note=Note("scatter_reduce.exclude_self", op=op)):
+                call("aten::scatter_.value", out, dim, index, _init_value(op, out.dtype))
+        _reduce_kernel(out, dim, index, src, op, "scatter_reduce_two_cpu_kernel")
+    if op == "mean":
+        _mean_counts(out, dim, index, src, include_self)
+    return out
+
+
+@declare("scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, "
+         "bool include_self=True) -> Tensor", variants="function, method", kind=FUNCTIONAL,
+         native="at::native::scatter_reduce_two (structured)", source=ADV)
+def scatter_reduce(self, dim: int, index, src, reduce: str, *, include_self: bool = True):
+    return _scatter_reduce_two(self, dim, index, src, reduce, include_self, inplace=False)
+
+
+@declare("scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, "
+         "*, bool include_self=True) -> Tensor(a!)", variants="method", kind=INPLACE,
+         native="at::native::scatter_reduce_two (structured)", source=ADV)
+def scatter_reduce_(self, dim: int, index, src, reduce: str, *, include_self: bool = True):
+    return _scatter_reduce_two(self, dim, index, src, reduce, include_self, inplace=True)
+
+
+# -- scatter(..., reduce='add'|'multiply') ----------------------------------------------------
+
+def _scatter_old_reduce(self, dim, index, src, reduce, inplace):
+    name = "scatter_" if inplace else "scatter"
+    refuse_meta(name, self, index, *([] if isinstance(src, (int, float, bool)) else [src]))
+    if not isinstance(src, (int, float, bool)):
+        # TORCH_META_FUNC2(scatter, reduce) warns once, before the checks
+        with span("TORCH_WARN_ONCE", "kernel", source=ADV, note="scatter.reduce_deprecated",
+                  category="UserWarning"):
+            pass
+    dim, out, op = _meta(name, self, dim, index, src, inplace, reduce, new=False)
+    if out is not self:
+        call("aten::copy_", out, self)
+    if index.numel():
+        _reduce_kernel(out, dim, index, src, op,
+                       "scatter_scalar_reduce_cpu_kernel" if isinstance(src, (int, float, bool))
+                       else "scatter_reduce_cpu_kernel")
+    return out
+
+
+@declare("scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> "
+         "Tensor", variants="function, method", kind=FUNCTIONAL,
+         native="at::native::scatter_reduce_out (structured)", source=ADV)
+def scatter_reduce_src(self, dim: int, index, src, *, reduce: str):
+    return _scatter_old_reduce(self, dim, index, src, reduce, inplace=False)
+
+
+@declare("scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) "
+         "-> Tensor", variants="function, method", kind=FUNCTIONAL,
+         native="at::native::scatter_value_reduce_out (structured)", source=ADV)
+def scatter_value_reduce(self, dim: int, index, value, *, reduce: str):
+    return _scatter_old_reduce(self, dim, index, value, reduce, inplace=False)
+
+
+@declare("scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> "
+         "Tensor(a!)", variants="method", kind=INPLACE,
+         native="at::native::scatter_reduce_out (structured)", source=ADV)
+def scatter_reduce_src_(self, dim: int, index, src, *, reduce: str):
+    return _scatter_old_reduce(self, dim, index, src, reduce, inplace=True)
+
+
+@declare("scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, "
+         "str reduce) -> Tensor(a!)", variants="method", kind=INPLACE,
+         native="at::native::scatter_value_reduce_out (structured)", source=ADV)
+def scatter_value_reduce_(self, dim: int, index, value, *, reduce: str):
+    return _scatter_old_reduce(self, dim, index, value, reduce, inplace=True)
+
+
+not_modelled(
+    "scatter_reduce.two_out(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, "
+    "bool include_self=True, Tensor(a!) out) -> Tensor(a!)",
+    kind=OUT, reason=OUT_NOT_MODELLED)
