@@ -221,7 +221,10 @@ def to_dtype_layout(self, *, dtype: D.dtype | None = None, layout=None, device: 
          kind=FUNCTIONAL, native="at::native::_to_copy", source=CONV)
 def _to_copy(self, *, dtype: D.dtype | None = None, layout=None, device: str | None = None,
              pin_memory=None, non_blocking: bool = False, memory_format: str | None = None):
+    # preserve_format: a dense input's strides, else dense strides in the input's dim
+    # order (infer_dense_strides), as TensorConversions.cpp's _to_copy does
     out = call("aten::empty_strided", self.view.sizes, self.view.strides if
-               _non_overlapping_and_dense(self) else S.contiguous_strides(self.view.sizes),
+               _non_overlapping_and_dense(self) else
+               S.infer_dense_strides(self.view.sizes, self.view.strides),
                dtype=dtype, device=device)
     return call("aten::copy_", out, self)
