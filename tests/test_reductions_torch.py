@@ -1,4 +1,4 @@
-"""Reductions against real torch 2.13: sum (bit for bit), amax/amin, max()/min(),
+"""Reductions against real torch 2.13: sum and mean (bit for bit), amax/amin, max()/min(),
 argmax/argmin, any/all -- values, dtype, layout, errors and the aten operator tree.
 
 Float sums are compared by their bits: tidx replays SumKernel.cpp's cascade over the
@@ -99,29 +99,30 @@ def sum_cases(draw):
     keepdim = draw(st.booleans())
     sdtype = draw(st.sampled_from([None, None, "float64", "float32", "float16", "int64", "bool"]))
     form = draw(st.sampled_from(["function", "method", "keywords", "whole"]))
-    return dtype, layout, values, dim, keepdim, sdtype, form
+    op = draw(st.sampled_from(["sum", "sum", "mean"]))
+    return dtype, layout, values, dim, keepdim, sdtype, form, op
 
 
-def _sum(dim, keepdim, sdtype, form):
+def _sum(dim, keepdim, sdtype, form, op="sum"):
     def run(lib, t):
         kw = {} if sdtype is None else {"dtype": getattr(lib, sdtype)}
         if form == "whole":
-            return t.sum(**kw)
+            return getattr(t, op)(**kw)
         if form == "function":
-            return lib.sum(t, dim, keepdim, **kw)
+            return getattr(lib, op)(t, dim, keepdim, **kw)
         if form == "keywords":
-            return t.sum(dim=dim, keepdim=keepdim, **kw)
-        return t.sum(dim, keepdim, **kw)
+            return getattr(t, op)(dim=dim, keepdim=keepdim, **kw)
+        return getattr(t, op)(dim, keepdim, **kw)
     return run
 
 
 @settings(max_examples=examples(150), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(sum_cases())
-def test_sum_matches_torch_bit_for_bit(case):
+def test_sum_and_mean_match_torch_bit_for_bit(case):
     torch = require_torch()
-    dtype, layout, values, dim, keepdim, sdtype, form = case
-    fn = _sum(dim, keepdim, sdtype, form)
+    dtype, layout, values, dim, keepdim, sdtype, form, op = case
+    fn = _sum(dim, keepdim, sdtype, form, op)
     try:
         ours = outcome(engine, fn, dtype, layout, values)
     except engine.Refused as exc:
@@ -138,7 +139,8 @@ def test_sum_matches_torch_bit_for_bit(case):
     ((5, 6, 7, 8), None, (3, 1, 0, 2), (1, 3)),
 ])
 @pytest.mark.parametrize("dtype", FLOATS)
-def test_sum_paths_bit_for_bit(shape, view, perm, dim, dtype):
+@pytest.mark.parametrize("op", ["sum", "mean"])
+def test_sum_paths_bit_for_bit(shape, view, perm, dim, dtype, op):
     """Bigger blocks than the property test draws: every path of cascade_sum (inner and
     outer vectorised, scalar), several cascade levels, and parallel_reduce's two-pass and
     per-dimension splits (above GRAIN_SIZE)."""
@@ -146,7 +148,7 @@ def test_sum_paths_bit_for_bit(shape, view, perm, dim, dtype):
     n = int(np.prod(shape))
     values = (np.random.default_rng(n).standard_normal(n) * 100).astype(dtype)
     layout = (shape, view, perm)
-    fn = _sum(dim, False, None, "method" if dim is not None else "whole")
+    fn = _sum(dim, False, None, "method" if dim is not None else "whole", op)
     try:
         ours = outcome(engine, fn, dtype, layout, values)
     except engine.Refused as exc:
@@ -210,6 +212,10 @@ def test_extremes_and_logic_match_torch(case):
     ["y = torch.ones(40000).sum()"], ["y = torch.ones(2, 40000).sum(1)"],
     ["y = torch.ones(40000, 2).sum(0)"], ["y = t.sum(2)"], ["y = t.sum((0, 0))"],
     ["y = torch.tensor(5.).sum(0)"], ["y = torch.sum(x, dim=(1,), keepdim=True)"],
+    ["y = x.mean()"], ["y = x.mean(1)"], ["y = x.mean((0, 1), keepdim=True)"],
+    ["y = x.mean(dtype=torch.float64)"], ["y = t.mean()"], ["y = x.mean(dtype=torch.int64)"],
+    ["y = t.mean(0, dtype=torch.float32)"], ["y = x.to(torch.float16).mean(1)"],
+    ["y = torch.tensor(3.).mean(0)"], ["y = x.mean(())"], ["y = torch.mean(x, -1)"],
     ["y = t.amax(1)"], ["y = t.amin()"], ["y = t.amax(0, True)"],
     ["y = torch.zeros(0, 3).amax(0)"], ["y = torch.zeros(0, 3).amax(1)"],
     ["y = torch.zeros(0).amax()"], ["y = t.max()"], ["y = torch.min(x)"], ["y = t.min()"], ["y = t.t().amin(1)"],

@@ -1,4 +1,4 @@
-"""Reductions: sum, amax/amin, max/min (whole tensor), argmax/argmin, any/all.
+"""Reductions: sum, mean, amax/amin, max/min (whole tensor), argmax/argmin, any/all.
 
 Mirrors aten/src/ATen/native/ReduceOps.cpp and ReduceOpsUtils.h (the structured meta
 functions: the dims, the result's shape and dtype, the checks), TensorCompare.cpp, and
@@ -20,7 +20,7 @@ from tracer.recorder import span
 
 from engine.core import dtypes as D
 from engine.core import view as S
-from engine.core.errors import Refused, check
+from engine.core.errors import Refused, check, torch_error
 from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, OUT, OUT_NOT_MODELLED, declare,
                                           not_modelled)
 from engine.dispatch.dispatcher import call
@@ -120,11 +120,12 @@ def _sum_dtype(self, dtype: D.dtype | None) -> D.dtype:
     return self.dtype if self.dtype.is_floating_point else D.int64
 
 
-def sum_impl(self, dim: Sequence[int] | None, keepdim: bool, dtype: D.dtype | None):
+def sum_impl(self, dim: Sequence[int] | None, keepdim: bool, dtype: D.dtype | None,
+             out=None):
     """sum_out (structured): the result, its iterator, the cascade sum or the integer sum."""
-    out_dtype = _sum_dtype(self, dtype)
+    out_dtype = _sum_dtype(self, dtype) if out is None else out.dtype
     mask = dim_mask(self, dim)
-    result = _result(self, mask, keepdim, out_dtype)
+    result = _result(self, mask, keepdim, out_dtype) if out is None else out
     with span("make_reduction", "kernel", source=UTILS, note="sum.make_reduction"):
         viewed = review(result, self.dim(), mask, keepdim)
     src = _in_dtype(self, out_dtype)
@@ -187,6 +188,61 @@ def sum_(self, *, dtype=None):
          native="at::native::sum_out (structured)", source=REDUCE)
 def sum_dim(self, dim, keepdim=False, *, dtype=None):
     return sum_impl(self, dim, keepdim, dtype)
+
+
+@declare("sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, "
+         "ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", kind=OUT,
+         native="at::native::sum_out (structured)", source=REDUCE)
+def sum_out(self, dim, keepdim=False, *, dtype=None, out=None):
+    """The structured out= form, for an ``out`` already of the result's shape and dtype
+    (what mean passes it); resizing or re-typing a given tensor is not modelled."""
+    if out is None:     # the Python binding does not hand out= to kernels yet
+        raise Refused(f"sum(..., out=): {OUT_NOT_MODELLED}")
+    shape = reduced_shape(self.view.sizes, dim_mask(self, dim), keepdim)
+    if out.view.sizes != shape or (dtype is not None and dtype is not out.dtype):
+        raise Refused("sum(..., out=) is modelled only for an out tensor of the result's "
+                      f"shape {list(shape)} and dtype")
+    return sum_impl(self, dim, keepdim, None, out=out)
+
+
+# -- mean ----------------------------------------------------------------------------------
+def _mean(self, dim: Sequence[int] | None, keepdim: bool, dtype: D.dtype | None):
+    """mean.dim's meta (a float or complex dtype) and mean_out's CPU path: sum, then
+    div_ by the number of elements reduced; float16 sums and divides in float32."""
+    in_dtype = _sum_dtype(self, dtype)
+    if not in_dtype.is_floating_point:
+        what, name = ("Optional", dtype) if dtype is not None else ("Input", self.dtype)
+        raise torch_error(RuntimeError, "mean(): could not infer output dtype. "
+                          f"{what} dtype must be either a floating point or complex dtype. "
+                          f"Got: {D.cpp_name(name)}")
+    mask = dim_mask(self, dim)
+    result = _result(self, mask, keepdim, in_dtype)
+    if dim is None or len(dim) == 0 or self.dim() == 0:
+        count = self.numel()
+    else:
+        count = 1
+        for d in dim:
+            count *= self.view.sizes[S.maybe_wrap_dim(d, self.dim())]
+    half = in_dtype is D.float16
+    acc = call("aten::to.dtype", result, D.float32) if half else result
+    call("aten::sum.IntList_out", self, dim, keepdim, dtype=acc.dtype, out=acc)
+    call("aten::div_.Scalar", acc, count)
+    if half:
+        call("aten::copy_", result, acc)
+    return result
+
+
+@declare("mean(Tensor self, *, ScalarType? dtype=None) -> Tensor", variants="function, method",
+         kind=FUNCTIONAL, native="at::native::mean", source=REDUCE)
+def mean(self, *, dtype=None):
+    return _mean(self, None, False, dtype)
+
+
+@declare("mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) "
+         "-> Tensor", variants="function, method", kind=FUNCTIONAL,
+         native="at::native::mean_out (structured)", source=REDUCE)
+def mean_dim(self, dim, keepdim=False, *, dtype=None):
+    return _mean(self, dim, keepdim, dtype)
 
 
 # -- amax / amin ---------------------------------------------------------------------------
@@ -414,7 +470,8 @@ _declare_allany("any", False)
 
 # -- overloads torch binds in Python that tidx does not model -----------------------------
 not_modelled(
-    "sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, "
+    "mean.dtype_out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)",
+    "mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, "
     "Tensor(a!) out) -> Tensor(a!)",
     "amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)",
     "amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)",

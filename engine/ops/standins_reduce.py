@@ -1,14 +1,26 @@
 """Stand-ins: operators the reductions call that belong to other families' modules.
 
-``any``/``all`` of a one-element tensor call ``view_as`` (ReduceOps.cpp allany_impl).
-The views family declares its own; when both branches meet, the REGISTRY refuses the
-second declaration ("declared twice") -- delete the stand-in then, nothing else changes.
+``any``/``all`` of a one-element tensor call ``view_as`` (ReduceOps.cpp allany_impl);
+``mean`` divides its sum in place by a count (``div_.Scalar``, which has no Python
+binding of its own but makes ``Tensor.div_`` a bound name, so its Python overloads are
+declared here too).  The views and pointwise families declare their own ``view_as`` and
+``div_`` overloads; when the branches meet, the REGISTRY refuses a second declaration
+("declared twice") -- delete the stand-in then (keep ``div_.Scalar`` if the pointwise
+family has none).
 """
 
 from __future__ import annotations
 
-from engine.dispatch.declarations import COMPOSITE, declare
+import numpy as np
+
+from tracer.recorder import span
+
+from engine.core.errors import Refused
+from engine.dispatch.declarations import COMPOSITE, INPLACE, declare, not_modelled
 from engine.dispatch.dispatcher import call
+from engine.ops.scalar import scalar_tensor_static, scalar_type
+
+BINARY = "aten/src/ATen/native/BinaryOps.cpp"
 
 
 @declare("view_as(Tensor(a) self, Tensor other) -> Tensor(a)", variants="method",
@@ -17,3 +29,31 @@ from engine.dispatch.dispatcher import call
 def view_as(self, other):
     """``self.view(other.sizes())``."""
     return call("aten::view", self, other.view.sizes)
+
+
+@declare("div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", variants="method",
+         kind=INPLACE, native="at::native::div_", source=BINARY)
+def div__scalar(self, other):
+    """``self /= other`` for a floating self: the number becomes a wrapped 0-dim tensor,
+    TensorIterator casts it to self's dtype (the ``to`` the profiler shows) and the
+    kernel divides, each quotient rounded once (IEEE division, as the vector loop's)."""
+    if not self.dtype.is_floating_point or isinstance(other, bool):
+        raise Refused("div_(number) is modelled only for a floating tensor (what mean needs)")
+    wrapped = scalar_tensor_static(other, scalar_type(other), self.device_type)
+    divisor = call("aten::to.dtype", wrapped, self.dtype) \
+        if wrapped.dtype is not self.dtype else wrapped
+    with span("div_true_kernel", "kernel", source=BINARY, note="mean.div") as s:
+        if not self.is_meta:
+            arr = self.array(write=True)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                arr[...] = arr / divisor.array()
+        s.set_result(self)
+    return self
+
+
+not_modelled("div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)",
+             "div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> "
+             "Tensor(a!)",
+             "div_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> "
+             "Tensor(a!)", variants="method", kind=INPLACE,
+             reason="Tensor.div_ is not modelled yet (tidx divides in place only inside mean)")

@@ -343,6 +343,9 @@ TEXT: dict[str, str] = {
     "argmax.kernel":
         "the index of the first largest (argmax) or smallest (argmin) element of each group; "
         "the first NaN wins",
+    "mean.div":
+        "divide each sum by the number of elements it added up, in place (the count is a "
+        "wrapped number, cast to the result's dtype first)",
     "allany.kernel":
         "each result element says whether all (all) or any (any) element of its group is "
         "non-zero",
