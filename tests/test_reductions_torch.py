@@ -1,5 +1,6 @@
-"""Reductions against real torch 2.13: sum and mean (bit for bit), amax/amin, max()/min(),
-argmax/argmin, any/all -- values, dtype, layout, errors and the aten operator tree.
+"""Reductions against real torch 2.13: sum and mean (bit for bit), amax/amin, max/min
+(whole, and values + indices along a dim), argmax/argmin, any/all, and the in-place
+squeeze_/unsqueeze_ max(dim) calls -- values, dtype, layout, errors, operator tree.
 
 Float sums are compared by their bits: tidx replays SumKernel.cpp's cascade over the
 iterator TensorIterator builds, so shapes up to a few thousand elements, strided and
@@ -170,7 +171,8 @@ def extreme_cases(draw):
         dim = draw(st.one_of(st.none(), st.integers(-len(shape) - 1, len(shape)),
                              st.sampled_from([0.5, (0,)])))
     elif op in ("max", "min"):
-        dim = None
+        dim = draw(st.one_of(st.none(), st.integers(-len(shape) - 1, len(shape)),
+                             st.sampled_from([0.5, (0,)])))
     else:
         dim = _dims(draw, len(shape))
     keepdim = draw(st.booleans())
@@ -180,7 +182,7 @@ def extreme_cases(draw):
 
 def _extreme(op, dim, keepdim, form):
     def run(lib, t):
-        if form == "whole" or op in ("max", "min"):
+        if form == "whole" or (op in ("max", "min") and dim is None):
             return getattr(lib, op)(t) if form == "function" else getattr(t, op)()
         if form == "function":
             return getattr(lib, op)(t, dim, keepdim)
@@ -223,6 +225,14 @@ def test_extremes_and_logic_match_torch(case):
     ["y = t.argmin(0, True)"], ["y = t.argmax(keepdim=True)"],
     ["y = torch.zeros(3, 1).argmax(1)"], ["y = (t > 4).argmax()"],
     ["y = torch.zeros(0, 3).argmax(1)"], ["y = torch.zeros(0, 3).argmax()"],
+    ["y = t.max(1)"], ["y = t.min(0, True)"], ["y = torch.max(x, dim=1)"],
+    ["y = torch.tensor(5.).max(0)"], ["y = torch.zeros(2, 0).max(0)"],
+    ["y = torch.zeros(0, 3).max(-2)"], ["y = torch.zeros(3, 1).max(1)"],
+    ["y = torch.arange(3.).min(0)"], ["y = (t > 4).min(1)"], ["y = t.max(2)"],
+    ["y = t.t().max(dim=-1, keepdim=True)"], ["y = x.min(1)[1]"],
+    ["y = torch.zeros(2, 1, 3)", "y.squeeze_()"], ["y = torch.zeros(2, 1, 3)", "y.squeeze_(0)"],
+    ["y = torch.zeros(2, 1, 1)", "y.squeeze_((1, 2))"], ["y = t.t()", "y.unsqueeze_(-1)"],
+    ["y = torch.zeros(2, 3)", "y.unsqueeze_(5)"],
     ["y = (t > 4).any()"], ["y = t.all(1)"], ["y = t.any((0, 1))"], ["y = t.all(())"],
     ["y = torch.zeros(0).any()"], ["y = torch.ones(1, 1).all(0)"],
     ["y = torch.tensor([0, 2], dtype=torch.uint8).any()"],

@@ -363,6 +363,57 @@ def min_(self):
     return _max_min_all(self, False)
 
 
+# -- max(dim) / min(dim): values and indices ----------------------------------------------
+def _max_min_dim(self, dim: int, keepdim: bool, biggest: bool):
+    """max.dim's meta (the dim wrapped, an empty one refused) and minmax_out_impl: a
+    one-element 0-dim input is copied with fill_; else compare_base_kernel puts the dim
+    back into both results (unsqueeze_), walks each row keeping the first extreme (the
+    first NaN wins) and takes the dim away again (squeeze_)."""
+    name = "max()" if biggest else "min()"
+    wrapped = S.maybe_wrap_dim(dim, self.dim())
+    _zero_numel_check_dim(self, wrapped, name)
+    mask = dim_mask(self, [wrapped])
+    values = _result(self, mask, keepdim, self.dtype)
+    indices = _result(self, mask, keepdim, D.int64)
+    if self.numel() == 0:
+        return values, indices
+    if self.numel() == 1 and self.dim() == 0:
+        call("aten::fill_.Tensor", values, self)
+        call("aten::fill_.Scalar", indices, 0)
+        return values, indices
+    if not keepdim:
+        for r in (values, indices):
+            if r.dim() >= wrapped:
+                call("aten::unsqueeze_", r, wrapped)
+    with span("max_kernel_impl" if biggest else "min_kernel_impl", "kernel",
+              source="aten/src/ATen/native/cpu/TensorCompareKernel.cpp",
+              note="max_dim.kernel", dim=wrapped) as s:
+        if not self.is_meta:
+            arr = self.array()
+            index = np.expand_dims(_first_index(arr, wrapped, biggest), wrapped)
+            values.array(write=True)[...] = np.take_along_axis(arr, index, wrapped)
+            indices.array(write=True)[...] = index
+        s.set_result(values)
+    if not keepdim:
+        call("aten::squeeze_.dim", values, wrapped)
+        call("aten::squeeze_.dim", indices, wrapped)
+    return values, indices
+
+
+@declare("max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)",
+         variants="function, method", kind=FUNCTIONAL,
+         native="at::native::max_out (structured)", source=COMPARE)
+def max_dim(self, dim, keepdim=False):
+    return _max_min_dim(self, dim, keepdim, True)
+
+
+@declare("min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)",
+         variants="function, method", kind=FUNCTIONAL,
+         native="at::native::min_out (structured)", source=COMPARE)
+def min_dim(self, dim, keepdim=False):
+    return _max_min_dim(self, dim, keepdim, False)
+
+
 # -- argmax / argmin -----------------------------------------------------------------------
 def _arg(self, dim: int | None, keepdim: bool, biggest: bool):
     name = "argmax()" if biggest else "argmin()"
@@ -490,10 +541,6 @@ not_modelled(
     "max.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
     "min.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
     kind=OUT, reason=OUT_NOT_MODELLED)
-not_modelled("max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)",
-             "min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)",
-             variants="function, method",
-             reason="max(dim) / min(dim) are not modelled yet; amax/amin and argmax/argmin are")
 not_modelled("max.other(Tensor self, Tensor other) -> Tensor",
              "min.other(Tensor self, Tensor other) -> Tensor", variants="method, function",
              kind=COMPOSITE,

@@ -343,6 +343,9 @@ TEXT: dict[str, str] = {
     "argmax.kernel":
         "the index of the first largest (argmax) or smallest (argmin) element of each group; "
         "the first NaN wins",
+    "max_dim.kernel":
+        "walk each row along the dim, keeping the first largest (max) or smallest (min) "
+        "value and its index; the first NaN stops the walk",
     "mean.div":
         "divide each sum by the number of elements it added up, in place (the count is a "
         "wrapped number, cast to the result's dtype first)",
