@@ -1,5 +1,5 @@
 """Reductions against real torch 2.13: sum and mean (bit for bit), amax/amin, max/min
-(whole, and values + indices along a dim), argmax/argmin, any/all, and the in-place
+(whole, and values + indices along a dim), argmax/argmin, any/all, cumsum(_), the in-place
 squeeze_/unsqueeze_ max(dim) calls -- values, dtype, layout, errors, operator tree.
 
 Float sums are compared by their bits: tidx replays SumKernel.cpp's cascade over the
@@ -159,6 +159,41 @@ def test_sum_paths_bit_for_bit(shape, view, perm, dim, dtype, op):
 
 
 @st.composite
+def cumsum_cases(draw):
+    dtype = draw(st.sampled_from(DTYPES))
+    layout = draw(layouts(max_side=draw(st.sampled_from([4, 12, 40]))))
+    shape = layout[0]
+    n = int(np.prod(shape)) if shape else 1
+    assume(n <= 6000)
+    values = _values(draw, dtype, n)
+    dim = draw(st.one_of(st.integers(-len(shape) - 1, len(shape)), st.sampled_from([0.5, None])))
+    sdtype = draw(st.sampled_from([None, None, "float64", "float32", "float16", "int64",
+                                   "uint8"]))
+    form = draw(st.sampled_from(["function", "method", "keywords", "inplace"]))
+    return dtype, layout, values, dim, sdtype, form
+
+
+@settings(max_examples=examples(120), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(cumsum_cases())
+def test_cumsum_matches_torch_bit_for_bit(case):
+    torch = require_torch()
+    dtype, layout, values, dim, sdtype, form = case
+
+    def run(lib, t):
+        kw = {} if sdtype is None else {"dtype": getattr(lib, sdtype)}
+        if form == "function":
+            return lib.cumsum(t, dim, **kw)
+        if form == "keywords":
+            return t.cumsum(dim=dim, **kw)
+        if form == "inplace":
+            return t.cumsum_(dim, **kw)
+        return t.cumsum(dim, **kw)
+    assert outcome(engine, run, dtype, layout, values) == \
+        outcome(torch, run, dtype, layout, values)
+
+
+@st.composite
 def extreme_cases(draw):
     dtype = draw(st.sampled_from(DTYPES))
     layout = draw(layouts(max_side=6))
@@ -233,6 +268,11 @@ def test_extremes_and_logic_match_torch(case):
     ["y = torch.zeros(2, 1, 3)", "y.squeeze_()"], ["y = torch.zeros(2, 1, 3)", "y.squeeze_(0)"],
     ["y = torch.zeros(2, 1, 1)", "y.squeeze_((1, 2))"], ["y = t.t()", "y.unsqueeze_(-1)"],
     ["y = torch.zeros(2, 3)", "y.unsqueeze_(5)"],
+    ["y = x.cumsum(1)"], ["y = t.cumsum(0)"], ["y = torch.cumsum(x, dim=0, dtype=torch.float64)"],
+    ["y = (t > 4).cumsum(1)"], ["y = torch.zeros(0, 3).cumsum(0)"],
+    ["y = torch.tensor(3.).cumsum(0)"], ["y = t.cumsum(2)"], ["y = x.clone()", "y.cumsum_(1)"],
+    ["y = t.clone()", "y.cumsum_(0, dtype=torch.float32)"], ["y = (t > 4)", "y.cumsum_(0)"],
+    ["y = torch.tensor(3.)", "y.cumsum_(0)"], ["y = x.to(torch.float16).cumsum(1)"],
     ["y = (t > 4).any()"], ["y = t.all(1)"], ["y = t.any((0, 1))"], ["y = t.all(())"],
     ["y = torch.zeros(0).any()"], ["y = torch.ones(1, 1).all(0)"],
     ["y = torch.tensor([0, 2], dtype=torch.uint8).any()"],

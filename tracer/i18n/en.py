@@ -346,6 +346,9 @@ TEXT: dict[str, str] = {
     "max_dim.kernel":
         "walk each row along the dim, keeping the first largest (max) or smallest (min) "
         "value and its index; the first NaN stops the walk",
+    "cumsum.kernel":
+        "walk each row along dim {dim} in order, adding into one {acc} accumulator and "
+        "storing every running sum rounded to the result's dtype",
     "mean.div":
         "divide each sum by the number of elements it added up, in place (the count is a "
         "wrapped number, cast to the result's dtype first)",
