@@ -1,4 +1,4 @@
-"""Reductions against real torch 2.13: sum and mean (bit for bit), amax/amin, max/min
+"""Reductions against real torch 2.13: sum, mean, prod (bit for bit), amax/amin, max/min
 (whole, and values + indices along a dim), argmax/argmin, any/all, cumsum(_), the in-place
 squeeze_/unsqueeze_ max(dim) calls -- values, dtype, layout, errors, operator tree.
 
@@ -95,12 +95,18 @@ def sum_cases(draw):
     shape = layout[0]
     n = int(np.prod(shape)) if shape else 1
     assume(n <= 6000)
+    op = draw(st.sampled_from(["sum", "sum", "mean", "prod"]))
     values = _values(draw, dtype, n)
+    if op == "prod" and dtype in FLOATS:
+        # near 1, so products of thousands of factors keep all their bits
+        values = (1 + values.astype(np.float64) / (10 * np.abs(values).max(initial=1))) \
+            .astype(dtype)
     dim = _dims(draw, len(shape))
+    if op == "prod" and draw(st.booleans()):
+        dim = draw(st.integers(-len(shape) - 1, len(shape)))
     keepdim = draw(st.booleans())
     sdtype = draw(st.sampled_from([None, None, "float64", "float32", "float16", "int64", "bool"]))
     form = draw(st.sampled_from(["function", "method", "keywords", "whole"]))
-    op = draw(st.sampled_from(["sum", "sum", "mean"]))
     return dtype, layout, values, dim, keepdim, sdtype, form, op
 
 
@@ -120,7 +126,7 @@ def _sum(dim, keepdim, sdtype, form, op="sum"):
 @settings(max_examples=examples(150), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(sum_cases())
-def test_sum_and_mean_match_torch_bit_for_bit(case):
+def test_sum_mean_prod_match_torch_bit_for_bit(case):
     torch = require_torch()
     dtype, layout, values, dim, keepdim, sdtype, form, op = case
     fn = _sum(dim, keepdim, sdtype, form, op)
@@ -140,15 +146,18 @@ def test_sum_and_mean_match_torch_bit_for_bit(case):
     ((5, 6, 7, 8), None, (3, 1, 0, 2), (1, 3)),
 ])
 @pytest.mark.parametrize("dtype", FLOATS)
-@pytest.mark.parametrize("op", ["sum", "mean"])
+@pytest.mark.parametrize("op", ["sum", "mean", "prod"])
 def test_sum_paths_bit_for_bit(shape, view, perm, dim, dtype, op):
     """Bigger blocks than the property test draws: every path of cascade_sum (inner and
     outer vectorised, scalar), several cascade levels, and parallel_reduce's two-pass and
     per-dimension splits (above GRAIN_SIZE)."""
     torch = require_torch()
     n = int(np.prod(shape))
-    values = (np.random.default_rng(n).standard_normal(n) * 100).astype(dtype)
+    values = np.random.default_rng(n).standard_normal(n)
+    values = (1 + values / 1000 if op == "prod" else values * 100).astype(dtype)
     layout = (shape, view, perm)
+    if op == "prod" and isinstance(dim, tuple):
+        dim = dim[0]
     fn = _sum(dim, False, None, "method" if dim is not None else "whole", op)
     try:
         ours = outcome(engine, fn, dtype, layout, values)
@@ -273,6 +282,10 @@ def test_extremes_and_logic_match_torch(case):
     ["y = torch.tensor(3.).cumsum(0)"], ["y = t.cumsum(2)"], ["y = x.clone()", "y.cumsum_(1)"],
     ["y = t.clone()", "y.cumsum_(0, dtype=torch.float32)"], ["y = (t > 4)", "y.cumsum_(0)"],
     ["y = torch.tensor(3.)", "y.cumsum_(0)"], ["y = x.to(torch.float16).cumsum(1)"],
+    ["y = x.prod()"], ["y = x.prod(1)"], ["y = t.prod()"], ["y = t.prod(0, keepdim=True)"],
+    ["y = (t > 4).prod()"], ["y = x.prod(dtype=torch.float64)"], ["y = torch.zeros(0, 3).prod(0)"],
+    ["y = torch.zeros(0, 3).prod()"], ["y = torch.tensor(3.).prod(0)"], ["y = t.prod(2)"],
+    ["y = torch.prod(x, 0, dtype=torch.int64)"], ["y = torch.ones(40000).prod()"],
     ["y = (t > 4).any()"], ["y = t.all(1)"], ["y = t.any((0, 1))"], ["y = t.all(())"],
     ["y = torch.zeros(0).any()"], ["y = torch.ones(1, 1).all(0)"],
     ["y = torch.tensor([0, 2], dtype=torch.uint8).any()"],

@@ -22,7 +22,7 @@ left-to-right loop, unlike ``np.sum``'s pairwise one).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -246,8 +246,7 @@ class Reduction:
 
 def cascade_sum(src: np.ndarray, in_base: int, dst: np.ndarray, out_base: int,
                 sizes: Sequence[int], in_strides: Sequence[int], out_strides: Sequence[int],
-                scalar_np: np.dtype, on_parallel: Callable[[str], None] = lambda k: None
-                ) -> list[str]:
+                scalar_np: np.dtype) -> list[str]:
     """Sum ``src`` into ``dst`` (already zero) as cascade_sum and parallel_reduce do.
     ``out_strides`` are the result's strides seen with 0 on every reduced dim
     (review_reduce_result).  Returns the paths the loop took, for the trace."""
@@ -258,24 +257,30 @@ def cascade_sum(src: np.ndarray, in_base: int, dst: np.ndarray, out_base: int,
         raise Refused("a float16 sum whose iterator keeps two reduced dims apart (torch "
                       "sums a float32 copy into a float32 buffer, should_use_acc_buffer) "
                       "is not modelled by tidx")
-    numel = S.numel(sizes)
-    red = Reduction(src, dst, scalar_np)
+    return parallel_reduce(Reduction, src, in_base, dst, out_base, geo, scalar_np, 0)
+
+
+def parallel_reduce(kind: type["Reduction"], src: np.ndarray, in_base: int, dst: np.ndarray,
+                    out_base: int, geo: Geometry, scalar_np: np.dtype, identity) -> list[str]:
+    """TensorIteratorBase::parallel_reduce: serial below GRAIN_SIZE (or on one thread);
+    else two_pass_reduction for a one-element result, parallel_dim_reduction otherwise.
+    ``kind`` is the loop (a Reduction subclass); ``identity`` fills the two-pass buffer."""
+    numel = S.numel(geo[0])
+    red = kind(src, dst, scalar_np)
     threads = num_threads()
     if numel < GRAIN_SIZE or threads == 1:
         red.loop(geo, in_base, out_base, 0, numel)
     elif all(o == 0 for o in geo[2]):
-        on_parallel("two_pass")
-        # each thread reduces its range into its own row of a buffer made of zeros; the
-        # rows are then reduced into the result by the same loop
-        buffer = np.zeros(threads, red.np)
-        sub = Reduction(src, buffer, scalar_np)
+        # each thread reduces its range into its own row of a buffer made of the
+        # identity; the rows are then reduced into the result by the same loop
+        buffer = np.full(threads, identity, red.np)
+        sub = kind(src, buffer, scalar_np)
         for t, (b, e) in enumerate(chunks(numel)):
             sub.loop(geo, in_base, t, b, e)
-        final = Reduction(buffer, dst, scalar_np)
+        final = kind(buffer, dst, scalar_np)
         final.loop(geometry((threads,), (1,), (0,)), 0, out_base, 0, threads)
         red.paths = sub.paths + final.paths
     else:
-        on_parallel("dim")
         _parallel_dim(red, geo, in_base, out_base, threads)
     return red.paths
 

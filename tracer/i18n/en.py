@@ -349,6 +349,10 @@ TEXT: dict[str, str] = {
     "cumsum.kernel":
         "walk each row along dim {dim} in order, adding into one {acc} accumulator and "
         "storing every running sum rounded to the result's dtype",
+    "prod.kernel":
+        "multiply each group into the result (which starts at 1) in binary_kernel_reduce_vec's "
+        "order: four vector accumulators along a contiguous row, one lane per column "
+        "across contiguous columns, else one element at a time; in {dtype}",
     "mean.div":
         "divide each sum by the number of elements it added up, in place (the count is a "
         "wrapped number, cast to the result's dtype first)",
