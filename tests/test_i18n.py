@@ -70,7 +70,8 @@ MORE_STATEMENTS = [
     "y = torch.zeros(40000)", "y = t[:, ::2].zero_()",
     # reductions
     "y = t.to(torch.float32).sum(1)", "y = t.sum(0)", "y = t.amax(1)", "y = t.max()", "y = t.argmax(1)",
-    "y = (t > 4).any(1)", "y = x.mean(1)", "y = x.max(1)", "y = x.cumsum(1)", "y = x.prod(1)",
+    "y = (t > 4).any(1)", "y = x.mean(1)", "y = x.max(1)", "y = x.cumsum(1)", "y = x.prod(1)", "y = torch.equal(t, t)",
+    "y = torch.equal(t, t.clone())",
     # values that are not tensors, with the binding steps that produce them
     "y = t.tolist()", "y = len(t)", "y = t.stride()", "y = t[0, 0].item()",
     "y = bool(t[0, 0])", "y = t[-2**63:]",

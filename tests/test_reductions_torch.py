@@ -1,6 +1,6 @@
 """Reductions against real torch 2.13: sum, mean, prod (bit for bit), amax/amin, max/min
-(whole, and values + indices along a dim), argmax/argmin, any/all, cumsum(_), the in-place
-squeeze_/unsqueeze_ max(dim) calls -- values, dtype, layout, errors, operator tree.
+(whole, and values + indices along a dim), argmax/argmin, any/all, cumsum(_), equal, the
+in-place squeeze_/unsqueeze_ max(dim) calls -- values, dtype, layout, errors, operators.
 
 Float sums are compared by their bits: tidx replays SumKernel.cpp's cascade over the
 iterator TensorIterator builds, so shapes up to a few thousand elements, strided and
@@ -251,6 +251,46 @@ def test_extremes_and_logic_match_torch(case):
     assert ours == outcome(torch, fn, dtype, layout, values)
 
 
+@st.composite
+def equal_cases(draw):
+    dtype = draw(st.sampled_from(DTYPES))
+    layout = draw(layouts(max_side=5))
+    n = int(np.prod(layout[0])) if layout[0] else 1
+    values = _values(draw, dtype, n, nan=True)
+    other = draw(st.sampled_from(["same", "clone", "cast", "changed", "shorter", "number"]))
+    return dtype, layout, values, other, draw(st.sampled_from(DTYPES)), draw(st.booleans())
+
+
+@settings(max_examples=examples(150), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(equal_cases())
+def test_equal_matches_torch(case):
+    torch = require_torch()
+    dtype, layout, values, other, other_dtype, method = case
+
+    def run(lib):
+        _, t = make(lib, dtype, *layout, values)
+        if other == "same":
+            u = t
+        elif other == "clone":
+            u = t.clone()
+        elif other == "cast":
+            u = t.to(getattr(lib, other_dtype))
+        elif other == "changed":
+            u = t.clone()
+            if u.numel():
+                u[(0,) * u.dim()] = 1 if dtype != "bool" else True
+        elif other == "shorter":
+            u = t.reshape(-1)[1:]
+        else:
+            u = 1
+        try:
+            return t.equal(u) if method else lib.equal(t, u)
+        except Exception as exc:  # noqa: BLE001 - the error is the result
+            return (type(exc).__name__, str(exc))
+    assert run(engine) == run(torch)
+
+
 @pytest.mark.parametrize("statements", [
     ["y = t.sum()"], ["y = t.sum(1)"], ["y = t.sum((0, 1))"], ["y = t.sum(0, keepdim=True)"],
     ["y = x.sum(-1)"], ["y = x.t().sum(0)"], ["y = t.sum(0, dtype=torch.float64)"],
@@ -286,6 +326,9 @@ def test_extremes_and_logic_match_torch(case):
     ["y = (t > 4).prod()"], ["y = x.prod(dtype=torch.float64)"], ["y = torch.zeros(0, 3).prod(0)"],
     ["y = torch.zeros(0, 3).prod()"], ["y = torch.tensor(3.).prod(0)"], ["y = t.prod(2)"],
     ["y = torch.prod(x, 0, dtype=torch.int64)"], ["y = torch.ones(40000).prod()"],
+    ["y = torch.equal(t, t)"], ["y = t.equal(t.clone())"], ["y = torch.equal(x, t)"],
+    ["y = torch.equal(t, t[:1])"], ["y = torch.equal(t, t.to(torch.float32))"],
+    ["y = torch.equal(t, 1)"], ["y = torch.is_same_size(t, x)"],
     ["y = (t > 4).any()"], ["y = t.all(1)"], ["y = t.any((0, 1))"], ["y = t.all(())"],
     ["y = torch.zeros(0).any()"], ["y = torch.ones(1, 1).all(0)"],
     ["y = torch.tensor([0, 2], dtype=torch.uint8).any()"],

@@ -353,6 +353,11 @@ TEXT: dict[str, str] = {
         "multiply each group into the result (which starts at 1) in binary_kernel_reduce_vec's "
         "order: four vector accumulators along a contiguous row, one lane per column "
         "across contiguous columns, else one element at a time; in {dtype}",
+    "equal.alias":
+        "both are the same elements of the same memory: equal, unless a float among them "
+        "is NaN",
+    "equal.kernel":
+        "compare element by element in the common dtype; a NaN equals nothing",
     "mean.div":
         "divide each sum by the number of elements it added up, in place (the count is a "
         "wrapped number, cast to the result's dtype first)",

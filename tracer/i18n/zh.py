@@ -263,6 +263,8 @@ TEXT: dict[str, str] = {
     "max_dim.kernel": "沿该维逐行扫描,保留第一个最大(max)或最小(min)的值及其下标;遇到第一个 NaN 即停止",
     "cumsum.kernel": "沿第 {dim} 维按顺序逐行扫描,累加到一个 {acc} 累加器中,并把每个累加和按结果的 dtype 舍入后写出",
     "prod.kernel": "按 binary_kernel_reduce_vec 的顺序把每组元素乘到结果上(结果从 1 开始):连续的行用四个向量累加器,连续的列每列一个通道,否则逐个元素相乘;在 {dtype} 中计算",
+    "equal.alias": "两者是同一块内存中的同一组元素:相等,除非其中有浮点 NaN",
+    "equal.kernel": "在公共 dtype 中逐个元素比较;NaN 与任何值都不相等",
     "mean.div": "把每个和原地除以它所加的元素个数(这个个数是包装数,先转换成结果的 dtype)",
     "allany.kernel": "每个结果元素表示它那一组的元素是否全部(all)或任一(any)非零",
     "masked_select.prefix_sum":
