@@ -300,13 +300,13 @@ def _amax_amin(self, dim: Sequence[int], keepdim: bool, biggest: bool):
     # Vectorized<int64_t> cannot hold upper_bound<int64_t>(), pytorch#43254)
     if biggest or self.dtype is not D.int64:
         call("aten::fill_.Scalar", result, _identity(self.dtype, biggest))
+        _parallel(self, viewed)
     with span("max_values_kernel" if biggest else "min_values_kernel", "kernel",
               source=KERNELS, note="amax.kernel") as s:
         if not self.is_meta:
             out = _extreme(self.array(), _axes(self, mask), biggest)
             result.array(write=True)[...] = out.reshape(result.view.sizes)
         s.set_result(result)
-    del viewed
     return result
 
 
@@ -341,9 +341,11 @@ def _max_min_all(self, biggest: bool):
           f"{name}: Expected reduction dim to be specified for input.numel() == 0. "
           "Specify the reduction dim with the 'dim' argument.")
     result = call("aten::empty.memory_format", (), dtype=self.dtype, device=self.device_type)
+    # max_all_kernel_impl reads input.expect_contiguous(): a copy only if it is not
+    src = self if self.is_contiguous() else call("aten::contiguous", self)
     with span("max_all_kernel" if biggest else "min_all_kernel", "kernel", source=ALL_KERNEL,
               note="max_all.kernel") as s:
-        value = None if self.is_meta else _extreme(self.array(), tuple(range(self.dim())),
+        value = None if self.is_meta else _extreme(src.array(), tuple(range(self.dim())),
                                                     biggest)
         s.set(value=None if value is None else value.item())
     # reduce_all_kernel writes its one value with fill_
@@ -482,9 +484,10 @@ def _allany(self, dim: Sequence[int] | None, keepdim: bool, is_all: bool):
     if self.numel() == 1:
         viewed = call("aten::view_as", self, result)
         return call("aten::copy_", result, call("aten::to.dtype", viewed, D.bool))
-    review(result, self.dim(), mask, keepdim)
+    viewed = review(result, self.dim(), mask, keepdim)
     src = _in_dtype(self, out_dtype)
     call("aten::fill_.Scalar", result, is_all)
+    _parallel(self, viewed)
     with span("and_kernel" if is_all else "or_kernel", "kernel", source=KERNELS,
               note="allany.kernel") as s:
         if not self.is_meta:
