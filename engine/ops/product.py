@@ -3,15 +3,7 @@ CPU loop binary_kernel_reduce_vec of cpu/Reduce.h that prod_kernel_impl runs).
 
 A float product's last bits depend on the order of its multiplications, so the loop is
 replayed as Reduce.h runs it on each 2-D block of the reduction's iterator
-(engine/ops/sum_kernel.py builds the iterator and the threads' split):
-
-* input contiguous along the reduced dim (``vectorized_inner_reduction``): four vector
-  accumulators over 4 * Vec::size() elements at a time, multiplied together lane by
-  lane, then the lanes in order into the result, then the tail one by one;
-* result and input contiguous along the kept dim (``vectorized_outer_reduction``): each
-  column of 4 * Vec::size() runs down the rows in its own lane, then meets the result;
-  the remaining columns one element at a time;
-* otherwise ``basic_loop``: result = result * x, element by element.
+(engine/ops/reduce_loop.py).
 
 Integer products wrap and commute, and a bool product is an ``and``: any order gives
 the same bits there.
@@ -31,58 +23,10 @@ from engine.dispatch.declarations import FUNCTIONAL, OUT, OUT_NOT_MODELLED, decl
 from engine.dispatch.dispatcher import call
 from engine.ops import reduce as R
 from engine.ops import sum_kernel as K
+from engine.ops.reduce_loop import ProductLoop
 
 REDUCE = "aten/src/ATen/native/ReduceOps.cpp"
 LOOP = "aten/src/ATen/native/cpu/Reduce.h"
-
-
-class ProductLoop(K.Reduction):
-    """binary_kernel_reduce_vec's loop with ``a * b``, on one block at a time."""
-
-    def _kernel(self, ib, ob, size0, size1, ins, outs) -> None:
-        (i0, i1), (o0, o1) = ins, outs
-        x = self.src[ib + np.arange(size0)[:, None] * i0 + np.arange(size1)[None] * i1]
-        vec = K.lanes(self.np.itemsize)
-        with np.errstate(over="ignore", under="ignore", invalid="ignore"):
-            if o0 == 0 and i0 == 1:
-                self.paths.append("vectorized_inner_reduction")
-                for j in range(size1):
-                    self._inner(x[:, j], ob + j * o1, vec)
-            elif o0 == 0 and o1 == 1 and i1 == 1:
-                self.paths.append("vectorized_outer_reduction")
-                self._outer(x, ob, vec)
-            else:
-                self.paths.append("basic_loop")
-                for j in range(size1):
-                    for i in range(size0):
-                        o = ob + j * o1 + i * o0
-                        self.dst[o] = self.dst[o] * x[i, j]
-
-    def _inner(self, row: np.ndarray, o: int, vec: int) -> None:
-        count = len(row) // (4 * vec)
-        if count:
-            acc = row[:4 * vec].reshape(4, vec).copy()
-            for i in range(1, count):
-                acc = acc * row[i * 4 * vec:(i + 1) * 4 * vec].reshape(4, vec)
-            lanes = (acc[0] * acc[1]) * (acc[2] * acc[3])
-            first = lanes[0]
-            for v in lanes[1:]:
-                first = first * v
-            self.dst[o] = self.dst[o] * first
-        for v in row[count * 4 * vec:]:
-            self.dst[o] = self.dst[o] * v
-
-    def _outer(self, x: np.ndarray, ob: int, vec: int) -> None:
-        cut = x.shape[1] // (4 * vec) * (4 * vec)
-        if cut:
-            acc = x[0, :cut].copy()
-            for i in range(1, len(x)):
-                acc = acc * x[i, :cut]
-            idx = ob + np.arange(cut)
-            self.dst[idx] = acc * self.dst[idx]
-        for j in range(cut, x.shape[1]):
-            for i in range(len(x)):
-                self.dst[ob + j] = self.dst[ob + j] * x[i, j]
 
 
 def _prod(self, dim: int | None, keepdim: bool, dtype: D.dtype | None, *, whole: bool):

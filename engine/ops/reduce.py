@@ -28,6 +28,8 @@ from engine.memory import empty as memory
 from engine.ops.nonzero import compact, repeats
 from engine.ops.parallel import GRAIN_SIZE, num_threads
 from engine.ops import sum_kernel
+from engine.ops import sum_kernel as K
+from engine.ops.reduce_loop import MaxLoop, MinLoop
 
 REDUCE = "aten/src/ATen/native/ReduceOps.cpp"
 UTILS = "aten/src/ATen/native/ReduceOpsUtils.h"
@@ -268,8 +270,9 @@ def _zero_numel_check_dim(self, d: int, name: str) -> None:
 
 
 def _extreme(values: np.ndarray, axes: tuple[int, ...], biggest: bool) -> np.ndarray:
-    """max_impl / min_impl: a NaN wins; otherwise the largest (smallest) value.  Which of
-    two equal zeros of opposite sign is kept depends on the vector loop's order."""
+    """max_impl / min_impl for integers, bools and max()/min() of a whole tensor: a NaN
+    wins; otherwise the largest (smallest) value.  Which of two equal zeros of opposite
+    sign reduce_all_kernel keeps depends on its vector shuffles, not modelled here."""
     fn = np.max if biggest else np.min
     out = np.asarray(fn(values, axis=axes) if values.ndim else values)
     if values.dtype.kind == "f" and values.size:
@@ -303,7 +306,16 @@ def _amax_amin(self, dim: Sequence[int], keepdim: bool, biggest: bool):
         _parallel(self, viewed)
     with span("max_values_kernel" if biggest else "min_values_kernel", "kernel",
               source=KERNELS, note="amax.kernel") as s:
-        if not self.is_meta:
+        if not self.is_meta and self.dtype.is_floating_point:
+            # binary_kernel_reduce_vec's order decides which zero a tie of +0.0 and -0.0
+            # keeps: replayed (engine/ops/reduce_loop.py)
+            paths = K.parallel_reduce(
+                MaxLoop if biggest else MinLoop, self.elements(), self.view.offset,
+                result.elements(write=True), result.view.offset,
+                K.geometry(self.view.sizes, self.view.strides, _out_strides(self, viewed)),
+                self.dtype.np, _identity(self.dtype, biggest))
+            s.set(paths=sorted(set(paths)))
+        elif not self.is_meta:
             out = _extreme(self.array(), _axes(self, mask), biggest)
             result.array(write=True)[...] = out.reshape(result.view.sizes)
         s.set_result(result)
