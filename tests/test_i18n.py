@@ -84,6 +84,10 @@ MORE_STATEMENTS = [
     "y = torch.diag_embed(t)", "y = torch.zeros(5, 3).fill_diagonal_(1, wrap=True)",
     "y = torch.select_scatter(t, t[0], 0, 1)",
     "y = torch.select_scatter(t[:1].expand(3, 3), t[0], 0, 0)",
+    # reductions
+    "y = t.to(torch.float32).sum(1)", "y = t.sum(0)", "y = t.amax(1)", "y = t.max()", "y = t.argmax(1)",
+    "y = (t > 4).any(1)", "y = x.mean(1)", "y = x.max(1)", "y = x.cumsum(1)", "y = x.prod(1)", "y = torch.equal(t, t)",
+    "y = torch.equal(t, t.clone())",
     # values that are not tensors, with the binding steps that produce them
     "y = t.tolist()", "y = len(t)", "y = t.stride()", "y = t[0, 0].item()",
     "y = bool(t[0, 0])", "y = t[-2**63:]",

@@ -15,6 +15,8 @@ from typing import Any
 
 import numpy as np
 
+from tracer.recorder import span
+
 from engine.core import dtypes as D
 from engine.core.context import current
 from engine.core.errors import Refused, check, torch_error
@@ -22,7 +24,7 @@ from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, INPLACE, OUT, O
                                           deprecated, not_modelled)
 from engine.dispatch.dispatcher import call
 from engine.ops.pointwise import BINARY, Wrapped, iterate, operand, sub_check
-from engine.ops.scalar import to_dtype_scalar
+from engine.ops.scalar import scalar_tensor_static, scalar_type, to_dtype_scalar
 
 _ALPHA = "*, Scalar alpha=1"
 
@@ -399,3 +401,24 @@ not_modelled(
     kind=OUT, reason=OUT_NOT_MODELLED)
 not_modelled("true_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
              kind=COMPOSITE, reason=OUT_NOT_MODELLED)
+
+
+# -- div_.Scalar: no Python binding of its own; mean divides its sum in place with it ----
+@declare("div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", variants="method",
+         kind=INPLACE, native="at::native::div_", source=BINARY)
+def div__scalar(self, other):
+    """``self /= other`` for a floating self: the number becomes a wrapped 0-dim tensor,
+    TensorIterator casts it to self's dtype (the ``to`` the profiler shows) and the
+    kernel divides, each quotient rounded once (IEEE division, as the vector loop's)."""
+    if not self.dtype.is_floating_point or isinstance(other, bool):
+        raise Refused("div_(number) is modelled only for a floating tensor (what mean needs)")
+    wrapped = scalar_tensor_static(other, scalar_type(other), self.device_type)
+    divisor = call("aten::to.dtype", wrapped, self.dtype) \
+        if wrapped.dtype is not self.dtype else wrapped
+    with span("div_true_kernel", "kernel", source=BINARY, note="mean.div") as s:
+        if not self.is_meta:
+            arr = self.array(write=True)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                arr[...] = arr / divisor.array()
+        s.set_result(self)
+    return self

@@ -12,13 +12,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from tracer.notes import Note
 from tracer.recorder import span
 
 from engine.core import dtypes as D
 from engine.memory import empty as memory
 from engine.core import view as S
-from engine.core.errors import Refused
 from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED,
                                           VIEW, declare, not_modelled)
 from engine.dispatch.dispatcher import call
@@ -26,8 +24,6 @@ from engine.core.errors import check, torch_error
 from engine.ops.split import check_pieces
 from engine.memory.resize import resize_native
 from engine.ops import overlap
-from engine.ops.nonzero import compact, repeats
-from engine.ops.parallel import GRAIN_SIZE, num_threads
 from engine.ops.views import expand_outplace
 
 ADV = "aten/src/ATen/native/TensorAdvancedIndexing.cpp"
@@ -422,79 +418,6 @@ def unbind(self, dim: int = 0):
     return tuple(call("aten::select.int", self, dim, i) for i in range(self.view.sizes[dim]))
 
 
-@declare("sum(Tensor self, *, ScalarType? dtype=None) -> Tensor", variants="function, method",
-         kind=FUNCTIONAL, native="at::native::sum (structured)",
-         source="aten/src/ATen/native/ReduceOps.cpp")
-def sum_(self, *, dtype=None):
-    """A full reduction, in ``dtype`` if given, else int64 for integers and bools and the
-    tensor's own dtype for floats."""
-    out_dtype = dtype if dtype is not None else \
-        self.dtype if self.dtype.is_floating_point else D.int64
-    out = memory.empty_generic((), out_dtype, self.device_type)
-    with span("make_reduction", "kernel", source="aten/src/ATen/native/ReduceOpsUtils.h",
-              note="sum.make_reduction"):
-        # review_reduce_result: the 0-dim result seen with a size-1, stride-0 dim for
-        # every reduced one
-        viewed = call("aten::as_strided", out, (1,) * self.dim(), (0,) * self.dim(), None)
-    src = self if self.dtype is out_dtype else call("aten::to.dtype", self, out_dtype)
-    if self.numel() == 0:
-        # sum_out: an empty iterator zeroes the result, the kernel never runs
-        return call("aten::zero_", out)
-    call("aten::fill_.Scalar", out, 0)
-    if self.numel() >= GRAIN_SIZE and num_threads() > 1:
-        _two_pass_reduction(viewed)
-    with span("sum_kernel", "kernel", source="aten/src/ATen/native/cpu/SumKernel.cpp",
-              note="sum.kernel") as s:
-        if not self.is_meta:
-            # an expanded tensor is summed over its distinct elements, times their repeats
-            values = src.array()
-            distinct, broadcast = compact(values)
-            n = repeats(values, broadcast)
-            if out_dtype.is_floating_point:
-                total = _exact_float_sum(distinct, n, out_dtype)
-            else:
-                # integers add in any order to the same int64, wrapping as torch's do
-                total = np.int64(S.int64(int(distinct.sum(dtype=out_dtype.np)) * n)) \
-                    .astype(out_dtype.np)
-            out.array(write=True)[...] = total
-        s.set_result(out)
-    return out
-
-
-def _two_pass_reduction(dst) -> None:
-    """TensorIteratorBase::parallel_reduce for a one-element output of GRAIN_SIZE or more
-    inputs: each thread reduces into its own row of a buffer (made from the identity),
-    then the rows are reduced into the result."""
-    with span("two_pass_reduction", "kernel", source="aten/src/ATen/TensorIteratorReduce.cpp",
-              note=Note("sum.two_pass", threads=num_threads()), threads=num_threads()):
-        unsqueezed = call("aten::unsqueeze", dst, 0)
-        buffer = call("aten::empty.memory_format", (num_threads(),) + unsqueezed.view.sizes[1:],
-                      dtype=dst.dtype, device=dst.device_type)
-        call("aten::copy_", buffer, unsqueezed)
-        call("aten::select.int", buffer, 0, 0)
-
-
-def _exact_float_sum(values: np.ndarray, repeat: int, dtype: D.dtype) -> float:
-    """The float sum where every order of additions gives the same bits: NaN, or whole
-    numbers whose magnitudes add up to at most 2**digits (every partial sum is then
-    exact), then the infinities.  Anything else depends on torch's cascade summation
-    order (SumKernel.cpp's multi-level partial sums), which tidx does not model."""
-    if np.isnan(values).any():
-        return float("nan")
-    finite = values[np.isfinite(values)].astype(np.float64)
-    digits = np.finfo(dtype.np).nmant + 1
-    if not (finite == np.floor(finite)).all() or \
-            int(np.abs(finite).sum()) * repeat > 2 ** digits:
-        raise Refused(f"this sum() in {dtype} depends on torch's cascade summation order "
-                      "(its rounding), which tidx does not model; sums of whole numbers "
-                      f"up to 2**{digits} in {dtype}, and of integer and bool tensors, are")
-    infinite = values[np.isinf(values)]
-    if infinite.size:
-        return float("nan") if (infinite > 0).any() and (infinite < 0).any() \
-            else float(infinite[0])
-    return float(int(finite.sum()) * repeat)
-
-
 @declare("masked_select(Tensor self, Tensor mask) -> Tensor", variants="method, function",
          kind=FUNCTIONAL, native="at::native::masked_select_cpu",
           source=ADV)
@@ -524,9 +447,6 @@ def masked_select(self, mask):
 
 
 # -- overloads torch binds in Python that tidx does not model -----------------------------
-not_modelled("sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, "
-             "ScalarType? dtype=None) -> Tensor",
-             variants="function, method", reason="sum over some dims is not modelled yet")
 not_modelled(
     "gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor(a!) out) "
     "-> Tensor(a!)",
@@ -543,8 +463,6 @@ not_modelled(
     "Tensor(a!) out) -> Tensor(a!)",
     "scatter_add.out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> "
     "Tensor(a!)",
-    "sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, "
-    "Tensor(a!) out) -> Tensor(a!)",
     "where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> "
     "Tensor(a!)",
     kind=OUT, reason=OUT_NOT_MODELLED)

@@ -337,3 +337,39 @@ def expand_outplace(a, b):
     if shape is None:
         raise S.broadcast_error(a.view.sizes, b.view.sizes)
     return call("aten::expand", a, shape), call("aten::expand", b, shape)
+
+
+# -- in-place views: a new geometry for self, set with as_strided_ ------------------------
+@declare("unsqueeze_(Tensor(a!) self, int dim) -> Tensor(a!)", variants="method",
+         kind=INPLACE, native="at::native::unsqueeze_", source=SHAPE)
+def unsqueeze_(self, dim: int):
+    """inferUnsqueezeGeometry, then ``self.as_strided_(sizes, strides)``."""
+    new = self.view.unsqueeze(S.maybe_wrap_dim(dim, self.dim() + 1))
+    return call("aten::as_strided_", self, new.sizes, new.strides, None)
+
+
+def _squeeze_(self, dims: Sequence[int]):
+    """inferSqueezeGeometry over ``dims`` (only their size-1 ones go), set in place; a
+    squeeze that removes nothing still calls as_strided_ with self's own geometry."""
+    keep = [i for i in range(self.dim()) if i not in dims or self.view.sizes[i] != 1]
+    new = self.view.permute(keep)
+    return call("aten::as_strided_", self, new.sizes, new.strides, None)
+
+
+@declare("squeeze_(Tensor(a!) self) -> Tensor(a!)", variants="method", kind=INPLACE,
+         native="at::native::squeeze_", source=SHAPE)
+def squeeze_(self):
+    return _squeeze_(self, range(self.dim()))
+
+
+@declare("squeeze_.dim(Tensor(a!) self, int dim) -> Tensor(a!)", variants="method",
+         kind=INPLACE, native="at::native::squeeze_", source=SHAPE)
+def squeeze__dim(self, dim: int):
+    return _squeeze_(self, [S.maybe_wrap_dim(dim, self.dim())])
+
+
+@declare("squeeze_.dims(Tensor(a!) self, int[] dim) -> Tensor(a!)", variants="method",
+         kind=INPLACE, native="at::native::squeeze_", source=SHAPE)
+def squeeze__dims(self, dim: Sequence[int]):
+    S.dim_list_to_bitset(dim, self.dim())
+    return _squeeze_(self, [S.maybe_wrap_dim(d, self.dim()) for d in dim])

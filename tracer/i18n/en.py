@@ -345,12 +345,50 @@ TEXT: dict[str, str] = {
         "Use of {op} on expanded tensors is deprecated. Please clone() the tensor before "
         "performing this operation. This also applies to advanced indexing e.g. {tail}",
     "sum.make_reduction":
-        "the 0-dim result is viewed with a size-1, stride-0 dim for every reduced dim of the "
-        "input; TensorIterator broadcasts it over the input, so every element lands on it",
+        "the result is viewed with a size-1, stride-0 dim put back for every reduced dim of "
+        "the input; TensorIterator broadcasts it over the input, so every element of a "
+        "reduced group lands on the same result element",
     "sum.two_pass":
         "{threads} threads each add their share into a row of a buffer that starts as a copy "
         "of the identity (0); the rows are then added into the result",
-    "sum.kernel": "add every element into the result",
+    # reductions (engine/ops/reduce.py, engine/ops/sum_kernel.py)
+    "sum.integer":
+        "integers add up in any order to the same bits (wrapping as the dtype does), so "
+        "each result element is its group's sum",
+    "sum.cascade":
+        "cascade sum in {dtype}, {lanes} SIMD lanes: the iterator's 2-D blocks are summed in "
+        "partial sums of 16 or more elements at up to four levels (so only numbers of "
+        "similar size meet), and each block's sums are added into the result; this order "
+        "fixes the last bits",
+    "amax.kernel":
+        "keep the largest (amax) or smallest (amin) value of each reduced group; a NaN wins",
+    "max_all.kernel":
+        "the largest (max) or smallest (min) element of the whole tensor; fill_ writes it "
+        "into the 0-dim result",
+    "argmax.kernel":
+        "the index of the first largest (argmax) or smallest (argmin) element of each group; "
+        "the first NaN wins",
+    "max_dim.kernel":
+        "walk each row along the dim, keeping the first largest (max) or smallest (min) "
+        "value and its index; the first NaN stops the walk",
+    "cumsum.kernel":
+        "walk each row along dim {dim} in order, adding into one {acc} accumulator and "
+        "storing every running sum rounded to the result's dtype",
+    "prod.kernel":
+        "multiply each group into the result (which starts at 1) in binary_kernel_reduce_vec's "
+        "order: four vector accumulators along a contiguous row, one lane per column "
+        "across contiguous columns, else one element at a time; in {dtype}",
+    "equal.alias":
+        "both are the same elements of the same memory: equal, unless a float among them "
+        "is NaN",
+    "equal.kernel":
+        "compare element by element in the common dtype; a NaN equals nothing",
+    "mean.div":
+        "divide each sum by the number of elements it added up, in place (the count is a "
+        "wrapped number, cast to the result's dtype first)",
+    "allany.kernel":
+        "each result element says whether all (all) or any (any) element of its group is "
+        "non-zero",
     "masked_select.prefix_sum":
         "not contiguous: a prefix sum of the mask gives each selected element its output "
         "slot, so the kernel can run in any order",

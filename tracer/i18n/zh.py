@@ -273,9 +273,22 @@ TEXT: dict[str, str] = {
         "Use of {op} on expanded tensors is deprecated. Please clone() the tensor before "
         "performing this operation. This also applies to advanced indexing e.g. {tail}",
     "sum.make_reduction":
-        "把 0 维结果看成每个被归约维度都为大小 1、步长 0 的视图;TensorIterator 把它广播到输入上,于是每个输入元素都落在它上面",
+        "把结果看成在每个被归约的维度上补回大小 1、步长 0 的视图;TensorIterator 把它广播到输入上,于是同一归约组的元素都落在同一个结果元素上",
     "sum.two_pass": "{threads} 个线程各自把自己那一份加到缓冲区的一行里(缓冲区先复制单位元 0),最后把各行加到结果中",
-    "sum.kernel": "把每个元素加到结果上",
+    # 归约(engine/ops/reduce.py、engine/ops/sum_kernel.py)
+    "sum.integer": "整数按任何顺序相加都得到相同的位(按该 dtype 回绕),所以每个结果元素就是它那一组的和",
+    "sum.cascade":
+        "{dtype} 的级联求和,{lanes} 个 SIMD 通道:迭代器的每个二维块按 16 个或更多元素一组、最多四级的部分和相加(只让大小相近的数相加),各块的和再加到结果上;这个顺序决定了最后几位",
+    "amax.kernel": "保留每个归约组中最大(amax)或最小(amin)的值;NaN 优先",
+    "max_all.kernel": "整个张量中最大(max)或最小(min)的元素;由 fill_ 写入 0 维结果",
+    "argmax.kernel": "每组中第一个最大(argmax)或最小(argmin)元素的下标;第一个 NaN 优先",
+    "max_dim.kernel": "沿该维逐行扫描,保留第一个最大(max)或最小(min)的值及其下标;遇到第一个 NaN 即停止",
+    "cumsum.kernel": "沿第 {dim} 维按顺序逐行扫描,累加到一个 {acc} 累加器中,并把每个累加和按结果的 dtype 舍入后写出",
+    "prod.kernel": "按 binary_kernel_reduce_vec 的顺序把每组元素乘到结果上(结果从 1 开始):连续的行用四个向量累加器,连续的列每列一个通道,否则逐个元素相乘;在 {dtype} 中计算",
+    "equal.alias": "两者是同一块内存中的同一组元素:相等,除非其中有浮点 NaN",
+    "equal.kernel": "在公共 dtype 中逐个元素比较;NaN 与任何值都不相等",
+    "mean.div": "把每个和原地除以它所加的元素个数(这个个数是包装数,先转换成结果的 dtype)",
+    "allany.kernel": "每个结果元素表示它那一组的元素是否全部(all)或任一(any)非零",
     "masked_select.prefix_sum":
         "不连续:对掩码求前缀和,为每个选中的元素确定输出位置,这样内核可以按任意顺序运行",
     "masked_select.kernel": "按逻辑顺序遍历 self;掩码为 True 的元素依次写入下一个输出位置",

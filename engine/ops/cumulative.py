@@ -1,0 +1,99 @@
+"""Cumulative sums: cumsum and cumsum_ (aten/src/ATen/native/ReduceOps.cpp,
+cpu/ReduceOpsKernel.cpp).
+
+``cumsum_cpu_kernel`` walks each row along the dim serially, adding into an accumulator
+of ``at::acc_type<scalar_t, /*is_cuda=*/false>`` -- double for float and double, float
+for half, int64 for every integer -- and stores each running sum rounded (or wrapped)
+to the result's dtype.  One accumulator, one order: numpy's ``cumsum`` in the
+accumulator's dtype (a strict left-to-right loop) gives the same bits.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tracer.notes import Note
+from tracer.recorder import span
+
+from engine.core import dtypes as D
+from engine.core import view as S
+from engine.core.errors import check, torch_error
+from engine.dispatch.declarations import INPLACE, FUNCTIONAL, OUT, OUT_NOT_MODELLED, declare, \
+    not_modelled
+from engine.dispatch.dispatcher import call
+from engine.memory import empty as memory
+
+REDUCE = "aten/src/ATen/native/ReduceOps.cpp"
+KERNELS = "aten/src/ATen/native/cpu/ReduceOpsKernel.cpp"
+
+
+def acc_dtype(dtype: D.dtype) -> np.dtype:
+    """at::acc_type<scalar_t, false> on the CPU.
+
+    >>> acc_dtype(D.float32), acc_dtype(D.float16), acc_dtype(D.uint8)
+    (dtype('float64'), dtype('float32'), dtype('int64'))
+    """
+    if dtype is D.float16:
+        return np.dtype(np.float32)
+    return np.dtype(np.float64 if dtype.is_floating_point else np.int64)
+
+
+def _out_dtype(self, dtype: D.dtype | None) -> D.dtype:
+    """meta_func_cum_ops: dtype=, else int64 for integers and bools, else self's."""
+    if dtype is not None:
+        return dtype
+    return self.dtype if self.dtype.is_floating_point else D.int64
+
+
+def _cum(self, dim: int, result) -> None:
+    """impl_func_cum_ops: a 0-dim input is copied (fill_), an empty one zeroes the
+    result, else the kernel runs on the input cast to the result's dtype (``to``)."""
+    if self.dim() == 0:
+        call("aten::fill_.Tensor", result, self)
+        return
+    if self.numel() == 0:
+        call("aten::zero_", result)
+        return
+    dim = S.maybe_wrap_dim(dim, self.dim())
+    src = call("aten::to.dtype", self, result.dtype)
+    if result.dtype is D.bool:
+        raise torch_error(NotImplementedError,
+                          "\"cumsum_out_cpu\" not implemented for 'Bool'")
+    acc = acc_dtype(result.dtype)
+    with span("cumsum_cpu_kernel", "kernel", source=KERNELS,
+              note=lambda: Note("cumsum.kernel", dim=dim, acc=str(acc)), dim=dim,
+              acc=str(acc)) as s:
+        if not self.is_meta:
+            values = src.array().astype(acc)
+            with np.errstate(over="ignore", invalid="ignore"):
+                sums = np.cumsum(values, axis=dim, dtype=acc)
+                result.array(write=True)[...] = sums.astype(result.dtype.np)
+        s.set_result(result)
+
+
+@declare("cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor",
+         variants="function, method", kind=FUNCTIONAL,
+         native="at::native::cumsum_out (structured)", source=REDUCE)
+def cumsum(self, dim: int, *, dtype=None):
+    S.maybe_wrap_dim(dim, self.dim())
+    result = memory.empty_generic(self.view.sizes, _out_dtype(self, dtype), self.device_type)
+    _cum(self, dim, result)
+    return result
+
+
+@declare("cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)",
+         variants="method", kind=INPLACE, native="at::native::cumsum_out (structured)",
+         source=REDUCE)
+def cumsum_(self, dim: int, *, dtype=None):
+    S.maybe_wrap_dim(dim, self.dim())
+    # the structured in-place form: the output is self, so its dtype must be the result's
+    out_dtype = dtype if dtype is not None else self.dtype
+    check(out_dtype is self.dtype, RuntimeError,
+          f"Bad in-place call: input tensor dtype {D.type_meta_name(self.dtype)} and output "
+          f"tensor dtype {D.type_meta_name(out_dtype)} should match")
+    _cum(self, dim, self)
+    return self
+
+
+not_modelled("cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> "
+             "Tensor(a!)", kind=OUT, reason=OUT_NOT_MODELLED)

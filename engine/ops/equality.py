@@ -1,0 +1,49 @@
+"""torch.equal: the same sizes and the same values (TensorCompare.cpp ``cpu_equal``),
+and the ``is_same_size`` it asks first.
+
+Not a reduction to a tensor but to one Python bool: different sizes are simply
+unequal; the values are compared in the two dtypes' common dtype (TensorIterator's
+``promote_inputs_to_common_dtype``: the ``to`` the profiler shows); a NaN equals
+nothing, not even itself.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tracer.recorder import span
+
+from engine.core import dtypes as D
+from engine.dispatch.declarations import FUNCTIONAL, declare
+from engine.dispatch.dispatcher import call
+
+COMPARE = "aten/src/ATen/native/TensorCompare.cpp"
+
+
+@declare("is_same_size(Tensor self, Tensor other) -> bool", variants="function, method",
+         kind=FUNCTIONAL, native="at::native::is_same_size",
+         source="aten/src/ATen/native/TensorProperties.cpp")
+def is_same_size(self, other) -> bool:
+    return self.view.sizes == other.view.sizes
+
+
+@declare("equal(Tensor self, Tensor other) -> bool", variants="method, function",
+         kind=FUNCTIONAL, native="at::native::cpu_equal", source=COMPARE)
+def equal(self, other) -> bool:
+    if not call("aten::is_same_size", self, other):
+        return False
+    if self.storage is other.storage and self.view == other.view and self.dtype is other.dtype:
+        # the same elements: equal unless a float among them is NaN (no operator runs)
+        with span("cpu_equal: the same memory", "kernel", source=COMPARE,
+                  note="equal.alias") as s:
+            same = self.is_meta or not self.dtype.is_floating_point or \
+                not bool(np.isnan(self.array()).any())
+            s.set(result=same)
+        return same
+    common = D.promote_types(self.dtype, other.dtype)
+    a = self if self.dtype is common else call("aten::to.dtype", self, common)
+    b = other if other.dtype is common else call("aten::to.dtype", other, common)
+    with span("equal_cpu", "kernel", source=COMPARE, note="equal.kernel") as s:
+        same = True if self.is_meta else bool(np.array_equal(a.array(), b.array()))
+        s.set(result=same)
+    return same

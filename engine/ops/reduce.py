@@ -1,0 +1,572 @@
+"""Reductions: sum, mean, amax/amin, max/min (whole tensor), argmax/argmin, any/all.
+
+Mirrors aten/src/ATen/native/ReduceOps.cpp and ReduceOpsUtils.h (the structured meta
+functions: the dims, the result's shape and dtype, the checks), TensorCompare.cpp, and
+the CPU kernels of cpu/ReduceOpsKernel.cpp, cpu/SumKernel.cpp (engine/ops/sum_kernel.py)
+and cpu/ReduceAllOpsKernel.cpp.  The steps torch.profiler shows are the ones taken
+here: the result seen with a 0 stride on every reduced dim (``review_reduce_result``,
+an ``as_strided``), the input cast to the reduction's dtype (``to``), the result filled
+with the identity (``fill_``) before the loop adds into it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from tracer.notes import Note
+from tracer.recorder import span
+
+from engine.core import dtypes as D
+from engine.core import view as S
+from engine.core.errors import Refused, check, torch_error
+from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, OUT, OUT_NOT_MODELLED, declare,
+                                          not_modelled)
+from engine.dispatch.dispatcher import call
+from engine.memory import empty as memory
+from engine.ops.nonzero import compact, repeats
+from engine.ops.parallel import GRAIN_SIZE, num_threads
+from engine.ops import sum_kernel
+from engine.ops import sum_kernel as K
+from engine.ops.reduce_loop import MaxLoop, MinLoop
+
+REDUCE = "aten/src/ATen/native/ReduceOps.cpp"
+UTILS = "aten/src/ATen/native/ReduceOpsUtils.h"
+SUM_KERNEL = "aten/src/ATen/native/cpu/SumKernel.cpp"
+KERNELS = "aten/src/ATen/native/cpu/ReduceOpsKernel.cpp"
+COMPARE = "aten/src/ATen/native/TensorCompare.cpp"
+ALL_KERNEL = "aten/src/ATen/native/cpu/ReduceAllOpsKernel.cpp"
+
+#: Above this many elements tidx does not replay a float sum's additions one block at a
+#: time (the numpy gather alone would be gigabytes).
+FLOAT_SUM_LIMIT = 1 << 25
+
+
+# -- the meta functions' shared steps (ReduceOpsUtils.h) -----------------------------------
+def dim_mask(self, dim: Sequence[int] | None, allow_empty: bool = False) -> list[bool]:
+    """make_dim_mask: no dims (None, or ``[]`` unless allowed) means every dim."""
+    nd = self.dim()
+    if dim is None or (len(dim) == 0 and not allow_empty):
+        return [True] * max(nd, 1)
+    for d in dim:       # resize_reduction wraps every dim (maybe_wrap_dims) first
+        S.maybe_wrap_dim(d, nd)
+    return S.dim_list_to_bitset(dim, nd)[:max(nd, 1)]
+
+
+def reduced_shape(sizes: Sequence[int], mask: Sequence[bool], keepdim: bool) -> tuple:
+    """shape_from_dim_mask: a reduced dim is dropped, or kept as 1 with keepdim."""
+    if keepdim:
+        return tuple(1 if mask[d] else n for d, n in enumerate(sizes))
+    return tuple(n for d, n in enumerate(sizes) if not mask[d])
+
+
+def _result(self, mask: list[bool], keepdim: bool, dtype: D.dtype):
+    """resize_reduction: the structured kernel's output, contiguous (no operator)."""
+    return memory.empty_generic(reduced_shape(self.view.sizes, mask, keepdim), dtype,
+                                self.device_type)
+
+
+def review(result, ndim: int, mask: list[bool], keepdim: bool):
+    """review_reduce_result: with keepdim the result itself; else an as_strided view with
+    a size-1, stride-0 dim put back for every reduced one."""
+    if keepdim:
+        return result
+    sizes, strides = list(result.view.sizes), list(result.view.strides)
+    for d in range(ndim):
+        if mask[d]:
+            sizes.insert(d, 1)
+            strides.insert(d, 0)
+    return call("aten::as_strided", result, sizes, strides, None)
+
+
+def _in_dtype(self, dtype: D.dtype):
+    """make_reduction: the input cast to the reduction's dtype, if it is not already."""
+    return self if self.dtype is dtype else call("aten::to.dtype", self, dtype)
+
+
+def _out_strides(self, viewed) -> list[int]:
+    """The output's strides as the iterator sees them: 0 where it is broadcast."""
+    return [0 if (o == 1 and n != 1) else s for n, o, s in
+            zip(self.view.sizes, viewed.view.sizes, viewed.view.strides)]
+
+
+def _axes(self, mask: list[bool]) -> tuple[int, ...]:
+    return tuple(d for d in range(self.dim()) if mask[d])
+
+
+def _two_pass_reduction(dst) -> None:
+    """TensorIteratorBase::parallel_reduce for a one-element output of GRAIN_SIZE or more
+    inputs: each thread reduces into its own row of a buffer (made from the identity),
+    then the rows are reduced into the result."""
+    with span("two_pass_reduction", "kernel", source="aten/src/ATen/TensorIteratorReduce.cpp",
+              note=Note("sum.two_pass", threads=num_threads()), threads=num_threads()):
+        unsqueezed = call("aten::unsqueeze", dst, 0)
+        buffer = call("aten::empty.memory_format", (num_threads(),) + unsqueezed.view.sizes[1:],
+                      dtype=dst.dtype, device=dst.device_type)
+        call("aten::copy_", buffer, unsqueezed)
+        call("aten::select.int", buffer, 0, 0)
+
+
+def _parallel(self, viewed) -> None:
+    """parallel_reduce's choice, as the operators it runs show it."""
+    if self.numel() >= GRAIN_SIZE and num_threads() > 1 and viewed.numel() == 1:
+        _two_pass_reduction(viewed)
+
+
+# -- sum -----------------------------------------------------------------------------------
+def _sum_dtype(self, dtype: D.dtype | None) -> D.dtype:
+    """get_dtype_from_self with promote_integers: integers and bools sum in int64."""
+    if dtype is not None:
+        return dtype
+    return self.dtype if self.dtype.is_floating_point else D.int64
+
+
+def sum_impl(self, dim: Sequence[int] | None, keepdim: bool, dtype: D.dtype | None,
+             out=None):
+    """sum_out (structured): the result, its iterator, the cascade sum or the integer sum."""
+    out_dtype = _sum_dtype(self, dtype) if out is None else out.dtype
+    mask = dim_mask(self, dim)
+    result = _result(self, mask, keepdim, out_dtype) if out is None else out
+    with span("make_reduction", "kernel", source=UTILS, note="sum.make_reduction"):
+        viewed = review(result, self.dim(), mask, keepdim)
+    src = _in_dtype(self, out_dtype)
+    if self.numel() == 0:
+        # sum_out: an empty iterator zeroes the result, the kernel never runs
+        return call("aten::zero_", result)
+    call("aten::fill_.Scalar", result, 0)
+    _parallel(self, viewed)
+    if out_dtype.is_floating_point:
+        _float_sum(src, result, viewed)
+        return result
+    with span("sum_kernel (integers)", "kernel", source=SUM_KERNEL,
+              note="sum.integer") as s:
+        if not self.is_meta:
+            total = _integer_sum(src.array(), _axes(self, mask), out_dtype)
+            result.array(write=True)[...] = total.reshape(result.view.sizes)
+        s.set_result(result)
+    return result
+
+
+def _integer_sum(values: np.ndarray, axes: tuple[int, ...], dtype: D.dtype) -> np.ndarray:
+    """Integers add in any order to the same bits, wrapping as torch's do (bools with
+    dtype=bool: a logical or).  A whole-tensor sum of an expanded view adds its distinct
+    elements once, times their repeats."""
+    if values.ndim and len(axes) == values.ndim:
+        distinct, broadcast = compact(values)
+        n = repeats(values, broadcast)
+        total = int(distinct.sum(dtype=dtype.np))
+        if dtype is D.bool:
+            return np.asarray(bool(total))
+        return np.asarray(np.int64(S.int64(total * n))).astype(dtype.np)
+    return values.sum(axis=axes, dtype=dtype.np)
+
+
+def _float_sum(src, result, viewed) -> None:
+    """cascade_sum over the iterator TensorIterator builds (engine/ops/sum_kernel.py)."""
+    with span("cascade_sum", "kernel", source=SUM_KERNEL,
+              note=lambda: Note("sum.cascade", lanes=sum_kernel.lanes(src.dtype.itemsize),
+                                dtype=src.dtype)) as s:
+        if not src.is_meta:
+            if src.numel() > FLOAT_SUM_LIMIT:
+                raise Refused(f"a float sum of {src.numel()} elements: tidx replays torch's "
+                              f"cascade summation up to {FLOAT_SUM_LIMIT} elements")
+            out = result.elements(write=True)
+            paths = sum_kernel.cascade_sum(
+                src.elements(), src.view.offset, out, result.view.offset, src.view.sizes,
+                src.view.strides, _out_strides(src, viewed), src.dtype.np)
+            s.set(paths=sorted(set(paths)))
+        s.set_result(result)
+
+
+@declare("sum(Tensor self, *, ScalarType? dtype=None) -> Tensor", variants="function, method",
+         kind=FUNCTIONAL, native="at::native::sum", source=REDUCE)
+def sum_(self, *, dtype=None):
+    return sum_impl(self, None, False, dtype)
+
+
+@declare("sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, "
+         "ScalarType? dtype=None) -> Tensor", variants="function, method", kind=FUNCTIONAL,
+         native="at::native::sum_out (structured)", source=REDUCE)
+def sum_dim(self, dim, keepdim=False, *, dtype=None):
+    return sum_impl(self, dim, keepdim, dtype)
+
+
+@declare("sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, "
+         "ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", kind=OUT,
+         native="at::native::sum_out (structured)", source=REDUCE)
+def sum_out(self, dim, keepdim=False, *, dtype=None, out=None):
+    """The structured out= form, for an ``out`` already of the result's shape and dtype
+    (what mean passes it); resizing or re-typing a given tensor is not modelled."""
+    if out is None:     # the Python binding does not hand out= to kernels yet
+        raise Refused(f"sum(..., out=): {OUT_NOT_MODELLED}")
+    shape = reduced_shape(self.view.sizes, dim_mask(self, dim), keepdim)
+    if out.view.sizes != shape or (dtype is not None and dtype is not out.dtype):
+        raise Refused("sum(..., out=) is modelled only for an out tensor of the result's "
+                      f"shape {list(shape)} and dtype")
+    return sum_impl(self, dim, keepdim, None, out=out)
+
+
+# -- mean ----------------------------------------------------------------------------------
+def _mean(self, dim: Sequence[int] | None, keepdim: bool, dtype: D.dtype | None):
+    """mean.dim's meta (a float or complex dtype) and mean_out's CPU path: sum, then
+    div_ by the number of elements reduced; float16 sums and divides in float32."""
+    in_dtype = _sum_dtype(self, dtype)
+    if not in_dtype.is_floating_point:
+        what, name = ("Optional", dtype) if dtype is not None else ("Input", self.dtype)
+        raise torch_error(RuntimeError, "mean(): could not infer output dtype. "
+                          f"{what} dtype must be either a floating point or complex dtype. "
+                          f"Got: {D.cpp_name(name)}")
+    mask = dim_mask(self, dim)
+    result = _result(self, mask, keepdim, in_dtype)
+    if dim is None or len(dim) == 0 or self.dim() == 0:
+        count = self.numel()
+    else:
+        count = 1
+        for d in dim:
+            count *= self.view.sizes[S.maybe_wrap_dim(d, self.dim())]
+    half = in_dtype is D.float16
+    acc = call("aten::to.dtype", result, D.float32) if half else result
+    call("aten::sum.IntList_out", self, dim, keepdim, dtype=acc.dtype, out=acc)
+    call("aten::div_.Scalar", acc, count)
+    if half:
+        call("aten::copy_", result, acc)
+    return result
+
+
+@declare("mean(Tensor self, *, ScalarType? dtype=None) -> Tensor", variants="function, method",
+         kind=FUNCTIONAL, native="at::native::mean", source=REDUCE)
+def mean(self, *, dtype=None):
+    return _mean(self, None, False, dtype)
+
+
+@declare("mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) "
+         "-> Tensor", variants="function, method", kind=FUNCTIONAL,
+         native="at::native::mean_out (structured)", source=REDUCE)
+def mean_dim(self, dim, keepdim=False, *, dtype=None):
+    return _mean(self, dim, keepdim, dtype)
+
+
+# -- amax / amin ---------------------------------------------------------------------------
+def zero_numel_check_dims(self, dims: Sequence[int], name: str) -> None:
+    """zero_numel_check_dims: an empty tensor cannot be reduced over no dim or an empty
+    one (there is no identity for max)."""
+    if not dims:
+        check(self.numel() != 0, RuntimeError,
+              f"{name}: Expected reduction dim to be specified for input.numel() == 0. "
+              "Specify the reduction dim with the 'dim' argument.")
+        return
+    for d in dims:
+        _zero_numel_check_dim(self, d, name)
+
+
+def _zero_numel_check_dim(self, d: int, name: str) -> None:
+    if self.dim() == 0:
+        check(d in (0, -1), IndexError,
+              f"{name}: Expected reduction dim -1 or 0 for scalar but got {d}")
+        return
+    size = self.view.sizes[S.maybe_wrap_dim(d, self.dim())]
+    check(size != 0, IndexError, f"{name}: Expected reduction dim {d} to have non-zero size.")
+
+
+def _extreme(values: np.ndarray, axes: tuple[int, ...], biggest: bool) -> np.ndarray:
+    """max_impl / min_impl for integers, bools and max()/min() of a whole tensor: a NaN
+    wins; otherwise the largest (smallest) value.  Which of two equal zeros of opposite
+    sign reduce_all_kernel keeps depends on its vector shuffles, not modelled here."""
+    fn = np.max if biggest else np.min
+    out = np.asarray(fn(values, axis=axes) if values.ndim else values)
+    if values.dtype.kind == "f" and values.size:
+        zero_max = (out == 0) & ~np.isnan(out)
+        if zero_max.any():
+            keep = np.expand_dims(out, axes) if axes else out
+            hit = (values == 0) & (values == keep)
+            signs = np.signbit(values) & hit
+            mixed = np.any(signs, axis=axes) & np.any(hit & ~np.signbit(values), axis=axes)
+            if np.any(mixed):
+                raise Refused("this reduction meets +0.0 and -0.0 as its extreme value; "
+                              "which sign torch keeps depends on its vector loop's order, "
+                              "which tidx does not model")
+    return out
+
+
+def _amax_amin(self, dim: Sequence[int], keepdim: bool, biggest: bool):
+    name = "amax()" if biggest else "amin()"
+    if self.numel() == 0:
+        zero_numel_check_dims(self, dim, name)
+    mask = dim_mask(self, dim)
+    result = _result(self, mask, keepdim, self.dtype)
+    viewed = review(result, self.dim(), mask, keepdim)
+    if self.numel() == 0:
+        return result
+    # binary_kernel_reduce_vec fills the result with the identity (lowest / highest);
+    # min_values_kernel_impl takes int64 through binary_kernel_reduce instead (no fill_:
+    # Vectorized<int64_t> cannot hold upper_bound<int64_t>(), pytorch#43254)
+    if biggest or self.dtype is not D.int64:
+        call("aten::fill_.Scalar", result, _identity(self.dtype, biggest))
+        _parallel(self, viewed)
+    with span("max_values_kernel" if biggest else "min_values_kernel", "kernel",
+              source=KERNELS, note="amax.kernel") as s:
+        if not self.is_meta and self.dtype.is_floating_point:
+            # binary_kernel_reduce_vec's order decides which zero a tie of +0.0 and -0.0
+            # keeps: replayed (engine/ops/reduce_loop.py)
+            paths = K.parallel_reduce(
+                MaxLoop if biggest else MinLoop, self.elements(), self.view.offset,
+                result.elements(write=True), result.view.offset,
+                K.geometry(self.view.sizes, self.view.strides, _out_strides(self, viewed)),
+                self.dtype.np, _identity(self.dtype, biggest))
+            s.set(paths=sorted(set(paths)))
+        elif not self.is_meta:
+            out = _extreme(self.array(), _axes(self, mask), biggest)
+            result.array(write=True)[...] = out.reshape(result.view.sizes)
+        s.set_result(result)
+    return result
+
+
+def _identity(dtype: D.dtype, biggest: bool):
+    """upper_bound / lower_bound: -inf / inf for floats, the type's limits otherwise."""
+    if dtype is D.bool:
+        return not biggest
+    if dtype.is_floating_point:
+        return float("-inf") if biggest else float("inf")
+    info = np.iinfo(dtype.np)
+    return int(info.min) if biggest else int(info.max)
+
+
+@declare("amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor",
+         variants="function, method", kind=FUNCTIONAL, native="at::native::amax_out (structured)",
+         source=REDUCE)
+def amax(self, dim=(), keepdim=False):
+    return _amax_amin(self, dim, keepdim, True)
+
+
+@declare("amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor",
+         variants="function, method", kind=FUNCTIONAL, native="at::native::amin_out (structured)",
+         source=REDUCE)
+def amin(self, dim=(), keepdim=False):
+    return _amax_amin(self, dim, keepdim, False)
+
+
+# -- max() / min() of the whole tensor -----------------------------------------------------
+def _max_min_all(self, biggest: bool):
+    name = "max()" if biggest else "min()"
+    check(self.numel() > 0, RuntimeError,
+          f"{name}: Expected reduction dim to be specified for input.numel() == 0. "
+          "Specify the reduction dim with the 'dim' argument.")
+    result = call("aten::empty.memory_format", (), dtype=self.dtype, device=self.device_type)
+    # max_all_kernel_impl reads input.expect_contiguous(): a copy only if it is not
+    src = self if self.is_contiguous() else call("aten::contiguous", self)
+    with span("max_all_kernel" if biggest else "min_all_kernel", "kernel", source=ALL_KERNEL,
+              note="max_all.kernel") as s:
+        value = None if self.is_meta else _extreme(src.array(), tuple(range(self.dim())),
+                                                    biggest)
+        s.set(value=None if value is None else value.item())
+    # reduce_all_kernel writes its one value with fill_
+    call("aten::fill_.Scalar", result, 0 if value is None else value.item())
+    return result
+
+
+@declare("max(Tensor self) -> Tensor", variants="method, function", kind=FUNCTIONAL,
+         native="at::native::max", source=COMPARE)
+def max_(self):
+    return _max_min_all(self, True)
+
+
+@declare("min(Tensor self) -> Tensor", variants="method, function", kind=FUNCTIONAL,
+         native="at::native::min", source=COMPARE)
+def min_(self):
+    return _max_min_all(self, False)
+
+
+# -- max(dim) / min(dim): values and indices ----------------------------------------------
+def _max_min_dim(self, dim: int, keepdim: bool, biggest: bool):
+    """max.dim's meta (the dim wrapped, an empty one refused) and minmax_out_impl: a
+    one-element 0-dim input is copied with fill_; else compare_base_kernel puts the dim
+    back into both results (unsqueeze_), walks each row keeping the first extreme (the
+    first NaN wins) and takes the dim away again (squeeze_)."""
+    name = "max()" if biggest else "min()"
+    wrapped = S.maybe_wrap_dim(dim, self.dim())
+    _zero_numel_check_dim(self, wrapped, name)
+    mask = dim_mask(self, [wrapped])
+    values = _result(self, mask, keepdim, self.dtype)
+    indices = _result(self, mask, keepdim, D.int64)
+    if self.numel() == 0:
+        return values, indices
+    if self.numel() == 1 and self.dim() == 0:
+        call("aten::fill_.Tensor", values, self)
+        call("aten::fill_.Scalar", indices, 0)
+        return values, indices
+    if not keepdim:
+        for r in (values, indices):
+            if r.dim() >= wrapped:
+                call("aten::unsqueeze_", r, wrapped)
+    with span("max_kernel_impl" if biggest else "min_kernel_impl", "kernel",
+              source="aten/src/ATen/native/cpu/TensorCompareKernel.cpp",
+              note="max_dim.kernel", dim=wrapped) as s:
+        if not self.is_meta:
+            arr = self.array()
+            index = np.expand_dims(_first_index(arr, wrapped, biggest), wrapped)
+            values.array(write=True)[...] = np.take_along_axis(arr, index, wrapped)
+            indices.array(write=True)[...] = index
+        s.set_result(values)
+    if not keepdim:
+        call("aten::squeeze_.dim", values, wrapped)
+        call("aten::squeeze_.dim", indices, wrapped)
+    return values, indices
+
+
+@declare("max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)",
+         variants="function, method", kind=FUNCTIONAL,
+         native="at::native::max_out (structured)", source=COMPARE)
+def max_dim(self, dim, keepdim=False):
+    return _max_min_dim(self, dim, keepdim, True)
+
+
+@declare("min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)",
+         variants="function, method", kind=FUNCTIONAL,
+         native="at::native::min_out (structured)", source=COMPARE)
+def min_dim(self, dim, keepdim=False):
+    return _max_min_dim(self, dim, keepdim, False)
+
+
+# -- argmax / argmin -----------------------------------------------------------------------
+def _arg(self, dim: int | None, keepdim: bool, biggest: bool):
+    name = "argmax()" if biggest else "argmin()"
+    check(self.dtype is not D.bool, RuntimeError, f"{name}: does not support bool input")
+    if dim is not None:
+        wrapped = S.maybe_wrap_dim(dim, self.dim())
+        _zero_numel_check_dim(self, wrapped, name)
+    else:
+        check(self.numel() != 0, IndexError,
+              f"{name}: Expected reduction dim to be specified for input.numel() == 0.")
+    mask = dim_mask(self, None if dim is None else [dim])
+    result = _result(self, mask, keepdim, D.int64)
+    if dim is not None:
+        if (self.view.sizes[wrapped] if self.dim() else 1) == 1 and self.dim():
+            return call("aten::fill_.Scalar", result, 0)
+        src, ndim = self, self.dim()
+    else:
+        src, ndim, keepdim = call("aten::reshape", self, (-1,)), 1, False
+        mask = [True]
+    review(result, ndim, mask, keepdim)
+    if self.numel() == 0:
+        return result
+    with span("argmax_kernel" if biggest else "argmin_kernel", "kernel", source=KERNELS,
+              note="argmax.kernel") as s:
+        if not self.is_meta:
+            axis = wrapped if dim is not None else 0
+            index = _first_index(src.array(), axis, biggest)
+            result.array(write=True)[...] = index.reshape(result.view.sizes)
+        s.set_result(result)
+    return result
+
+
+def _first_index(values: np.ndarray, axis: int, biggest: bool) -> np.ndarray:
+    """ArgMaxOps / ArgMinOps: the first NaN, else the first extreme value (ties go to the
+    smaller index) -- numpy's argmax/argmin rule exactly."""
+    if values.ndim == 0:
+        return np.asarray(0)
+    fn = np.argmax if biggest else np.argmin
+    return np.asarray(fn(values, axis=axis))
+
+
+@declare("argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor",
+         variants="function, method", kind=FUNCTIONAL,
+         native="at::native::argmax_out (structured)", source=REDUCE)
+def argmax(self, dim=None, keepdim=False):
+    return _arg(self, dim, keepdim, True)
+
+
+@declare("argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor",
+         variants="function, method", kind=FUNCTIONAL,
+         native="at::native::argmin_out (structured)", source=REDUCE)
+def argmin(self, dim=None, keepdim=False):
+    return _arg(self, dim, keepdim, False)
+
+
+# -- any / all -----------------------------------------------------------------------------
+def _allany(self, dim: Sequence[int] | None, keepdim: bool, is_all: bool):
+    """allany_meta + allany_impl: a bool result (uint8 stays uint8); an empty input is the
+    identity, a one-element one a copy, else a reduction of the input cast to the result's
+    dtype."""
+    out_dtype = D.uint8 if self.dtype is D.uint8 else D.bool
+    mask = dim_mask(self, dim, allow_empty=True)
+    result = _result(self, mask, keepdim, out_dtype)
+    if self.numel() == 0:
+        return call("aten::fill_.Scalar", result, is_all)
+    if self.numel() == 1:
+        viewed = call("aten::view_as", self, result)
+        return call("aten::copy_", result, call("aten::to.dtype", viewed, D.bool))
+    viewed = review(result, self.dim(), mask, keepdim)
+    src = _in_dtype(self, out_dtype)
+    call("aten::fill_.Scalar", result, is_all)
+    _parallel(self, viewed)
+    with span("and_kernel" if is_all else "or_kernel", "kernel", source=KERNELS,
+              note="allany.kernel") as s:
+        if not self.is_meta:
+            values = src.array() != 0
+            fn = np.all if is_all else np.any
+            out = np.asarray(fn(values, axis=_axes(self, mask)))
+            result.array(write=True)[...] = out.astype(out_dtype.np).reshape(result.view.sizes)
+        s.set_result(result)
+    return result
+
+
+def _declare_allany(name: str, is_all: bool) -> None:
+    @declare(f"{name}(Tensor self) -> Tensor", variants="method, function", kind=FUNCTIONAL,
+             native=f"at::native::{name}_all_out (structured)", source=REDUCE)
+    def whole(self):
+        return _allany(self, None, False, is_all)
+
+    @declare(f"{name}.dim(Tensor self, int dim, bool keepdim=False) -> Tensor",
+             variants="function, method", kind=FUNCTIONAL,
+             native=f"at::native::{name}_out (structured)", source=REDUCE)
+    def one_dim(self, dim, keepdim=False):
+        return _allany(self, [dim], keepdim, is_all)
+
+    @declare(f"{name}.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor",
+             variants="function, method", kind=FUNCTIONAL,
+             native=f"at::native::{name}_dims_out (structured)", source=REDUCE)
+    def dims(self, dim=None, keepdim=False):
+        return _allany(self, dim, keepdim, is_all)
+
+
+_declare_allany("all", True)
+_declare_allany("any", False)
+
+
+# -- overloads torch binds in Python that tidx does not model -----------------------------
+not_modelled(
+    "mean.dtype_out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)",
+    "mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, "
+    "Tensor(a!) out) -> Tensor(a!)",
+    "amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)",
+    "amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)",
+    "argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> "
+    "Tensor(a!)",
+    "argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> "
+    "Tensor(a!)",
+    "all.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)",
+    "all.dims_out(Tensor self, int[]? dim=None, bool keepdim=False, *, Tensor(a!) out) -> "
+    "Tensor(a!)",
+    "all.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    "any.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)",
+    "any.dims_out(Tensor self, int[]? dim=None, bool keepdim=False, *, Tensor(a!) out) -> "
+    "Tensor(a!)",
+    "any.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    "max.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    "min.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+    kind=OUT, reason=OUT_NOT_MODELLED)
+not_modelled("max.other(Tensor self, Tensor other) -> Tensor",
+             "min.other(Tensor self, Tensor other) -> Tensor", variants="method, function",
+             kind=COMPOSITE,
+             reason="max(other) / min(other) call maximum / minimum, which tidx does not model "
+                    "yet")
+not_modelled(
+    "max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, "
+    "Tensor(b!) max_values) -> (Tensor(a!) values, Tensor(b!) indices)",
+    "min.dim_min(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) min, "
+    "Tensor(b!) min_indices) -> (Tensor(a!) values, Tensor(b!) indices)",
+    kind=OUT, reason=OUT_NOT_MODELLED)
+not_modelled("max.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+             "min.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+             kind=COMPOSITE, reason=OUT_NOT_MODELLED)
