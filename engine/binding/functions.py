@@ -22,6 +22,7 @@ from engine.binding.arg_parser import PythonArgParser
 from engine.binding.python_signatures import manual_signatures
 from engine.binding.tensor import THPVariable_Wrap, Tensor, unpack, wrap, wrap_result
 from engine.binding.tensor_new import internal_new_from_data
+from engine.binding.torch_manual import FUNCTIONS as FACTORY_FUNCTIONS
 from engine.core import dtypes as D
 from engine.core.errors import Refused, check, torch_error, tp_name
 from engine.core.storage import Storage
@@ -144,7 +145,7 @@ def _functions() -> dict[str, Callable[..., Any]]:
     generated = {name: O.function(name) for name in O.generated_names("function")}
     manual = {"tensor": tensor, "nonzero": nonzero, "from_numpy": from_numpy,
               "manual_seed": manual_seed}
-    return generated | manual
+    return generated | manual | FACTORY_FUNCTIONS
 
 
 #: The functions of the torch namespace, by name.

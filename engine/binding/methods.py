@@ -28,6 +28,7 @@ from engine.binding.fastpath import basic_view
 from engine.binding.python_signatures import manual_signatures
 from engine.binding.tensor import Tensor, UntypedStorage, unpack, wrap, wrap_result
 from engine.binding.tensor_str import format_tensor
+from engine.binding.torch_manual import new_tensor
 from engine.core import dtypes as D
 from engine.core import view as S
 from engine.core.device import Size, device as Device
@@ -393,7 +394,7 @@ def install(cls: type) -> frozenset[str]:
     for name in O.generated_names("method"):
         setattr(cls, name, O.method(name))
         public.add(name)
-    for fn in (size, stride, is_contiguous, contiguous, copy_, nonzero, to):
+    for fn in (size, stride, is_contiguous, contiguous, copy_, nonzero, to, new_tensor):
         setattr(cls, fn.__name__, fn)
         public.add(fn.__name__)
     for name, (reads, read) in _FACTS.items():

@@ -26,7 +26,7 @@ def to_dtype_scalar(value: Any, dtype: D.dtype, type_name: str | None = None) ->
     Integral targets refuse values outside their range and NaN/inf; an *integer* may
     wrap into an unsigned type when it is a small negative (two's complement: -3 is 253
     as uint8), a float may not (-1.5 overflows uint8); floats truncate toward zero.
-    float32 refuses finite values beyond FLT_MAX; float16 and float64 take anything.
+    float32 and float16 refuse finite values beyond their max; float64 takes anything.
     ``type_name`` is the name the message gives the type (``Scalar::to`` says the C++
     type, ``uint8_t``; torch.tensor's store_scalar says ``uint8``).
 
@@ -45,7 +45,10 @@ def to_dtype_scalar(value: Any, dtype: D.dtype, type_name: str | None = None) ->
         return bool(value)
     if dtype.is_floating_point:
         value = float(value)
-        if dtype is D.float32 and abs(value) != float("inf") and abs(value) > _FLT_MAX:
+        # c10::overflows: a finite value beyond the type's max (inf and NaN pass); Half's
+        # max is 65504 (numeric_limits<c10::Half>)
+        limit = {"float32": _FLT_MAX, "float16": _HALF_MAX}.get(dtype.name)
+        if limit is not None and abs(value) != float("inf") and abs(value) > limit:
             raise _overflow(dtype, type_name)
         return value
     info = np.iinfo(dtype.np)
@@ -63,11 +66,13 @@ def to_dtype_scalar(value: Any, dtype: D.dtype, type_name: str | None = None) ->
 
 
 _FLT_MAX = float(np.finfo(np.float32).max)
+_HALF_MAX = float(np.finfo(np.float16).max)
 
 
 def _overflow(dtype: D.dtype, type_name: str | None = None) -> BaseException:
     name = type_name or {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t",
-                         "int32": "int", "int64": "int64_t", "float32": "float"}[dtype.name]
+                         "int32": "int", "int64": "int64_t", "float32": "float",
+                         "float16": "c10::Half"}[dtype.name]
     return torch_error(RuntimeError, f"value cannot be converted to type {name} without overflow")
 
 

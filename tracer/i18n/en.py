@@ -18,6 +18,58 @@ JSON document), and the other languages' tables hold the same ids.
 from __future__ import annotations
 
 TEXT: dict[str, str] = {
+    # -- factories and the default dtype: linspace, logspace, range, new_*, asarray ------
+    "factory.linspace":
+        "linspace = empty(steps) + linspace_out: steps evenly spaced values from start to "
+        "end, both included",
+    "factory.logspace":
+        "logspace = empty(steps) + logspace_out: base ** (the values linspace would give)",
+    "factory.range":
+        "torch.range (deprecated): like arange but the end is included; empty + range_out",
+    "factory.asarray":
+        "asarray shares a tensor's memory unless a copy is asked for or a dtype/device "
+        "change needs one; other data is copied into a new tensor",
+    "factory.new_tensor":
+        "new_tensor: torch.tensor with self's dtype and device as the defaults",
+    "factory.new_empty": "new_empty = empty with self's dtype and device unless given",
+    "factory.new_empty_strided":
+        "new_empty_strided = empty_strided with self's dtype and device unless given",
+    "factory.new_zeros": "new_zeros = new_empty + zero_",
+    "factory.new_ones": "new_ones = new_empty + fill_(1)",
+    "factory.new_full": "new_full = new_empty + fill_(value): self's dtype, not the value's",
+    "factory.new_options":
+        "self.options().merge_in(options): dtype {dtype}, device {device} (what is not "
+        "given comes from self)",
+    "linspace.factory":
+        "{op}: check steps >= 0, then allocate the result: {steps} elements of {dtype}",
+    "linspace.kernel":
+        "step = (end - start) / (steps - 1) in {step_type}; the first {halfway} of {steps} "
+        "values are start + step * i, the rest end - step * (steps - 1 - i), so both ends "
+        "are exact",
+    "logspace.kernel":
+        "x = start + step * i (first half) or end - step * (steps - 1 - i) (second half), "
+        "in double; each of the {steps} values is pow({base}, x) cast to the dtype",
+    "range.size":
+        "size = (end - start) / step + 1 in the accumulate type, truncated: the end is "
+        "included",
+    "range.kernel": "value i = start + i * step, in the accumulate type",
+    "binding.user_warning": "Python warning (UserWarning): {message}",
+    "binding.asarray.tensor":
+        "a tensor: aliased as it is, or converted/cloned when copy=True or a dtype/device "
+        "differs",
+    "binding.asarray.data":
+        "not a tensor: copied into a new tensor (dtype inferred unless given); copy=False "
+        "is an error",
+    "default_dtype.get": "the default dtype of this run (torch.get_default_dtype())",
+    "default_dtype.set":
+        "set the default dtype to {dtype}: Python floats and float factories use it from "
+        "now on",
+    "default_dtype.check": "only a floating-point dtype may be the default",
+    "detach.alias": "a new tensor on the same storage, with no autograd history",
+    "resize.restride":
+        "resize_(memory_format={memory_format}): after the resize, the strides of that "
+        "format",
+    # -- end of factories --------------------------------------------------------------
     # -- python / binding: t[...] and t[...] = v ---------------------------------------
     "python.getitem":
         "t[...] on a tensor calls the C++ mapping slot THPVariable_getitem",

@@ -19,6 +19,49 @@ has the same ``{name}`` fields as its English one.
 from __future__ import annotations
 
 TEXT: dict[str, str] = {
+    # -- factories and the default dtype: linspace, logspace, range, new_*, asarray ------
+    "factory.linspace":
+        "linspace = empty(steps) + linspace_out:从 start 到 end 等间隔取 steps 个值,两端都包含",
+    "factory.logspace":
+        "logspace = empty(steps) + logspace_out:base ** (linspace 给出的那些值)",
+    "factory.range":
+        "torch.range(已弃用):与 arange 类似但包含终点;empty + range_out",
+    "factory.asarray":
+        "asarray 直接共享张量的内存,除非要求复制或 dtype/设备不同而必须复制;其他数据复制成新张量",
+    "factory.new_tensor":
+        "new_tensor:相当于 torch.tensor,但默认 dtype 和设备取自 self",
+    "factory.new_empty": "new_empty = empty,未给出时 dtype 和设备取自 self",
+    "factory.new_empty_strided":
+        "new_empty_strided = empty_strided,未给出时 dtype 和设备取自 self",
+    "factory.new_zeros": "new_zeros = new_empty + zero_:新张量全部置零",
+    "factory.new_ones": "new_ones = new_empty + fill_(1):新张量全部填 1",
+    "factory.new_full": "new_full = new_empty + fill_(value):dtype 取自 self,而不是取自填充值",
+    "factory.new_options":
+        "self.options().merge_in(options):dtype {dtype},设备 {device}(未给出的取自 self)",
+    "linspace.factory":
+        "{op}:先检查 steps >= 0,再分配结果:{steps} 个 {dtype} 元素",
+    "linspace.kernel":
+        "step = (end - start) / (steps - 1),用 {step_type} 计算;{steps} 个值中前 {halfway} 个为 "
+        "start + step * i,其余为 end - step * (steps - 1 - i),因此两端都是精确值",
+    "logspace.kernel":
+        "x = start + step * i(前半)或 end - step * (steps - 1 - i)(后半),用 double 计算;"
+        "{steps} 个值各为 pow({base}, x) 再转换为 dtype",
+    "range.size":
+        "size = (end - start) / step + 1,用累加类型计算后截断:包含终点",
+    "range.kernel": "第 i 个值 = start + i * step,用累加类型计算",
+    "binding.user_warning": "Python 警告(UserWarning):{message}",
+    "binding.asarray.tensor":
+        "是张量:原样共享;若 copy=True 或 dtype/设备不同,则转换或克隆",
+    "binding.asarray.data":
+        "不是张量:复制成新张量(未给出 dtype 时自动推断);copy=False 会报错",
+    "default_dtype.get": "本次运行的默认 dtype(torch.get_default_dtype())",
+    "default_dtype.set":
+        "把默认 dtype 设为 {dtype}:此后 Python 浮点数和浮点工厂函数都使用它",
+    "default_dtype.check": "只有浮点 dtype 可以作为默认类型",
+    "detach.alias": "同一存储上的新张量,没有自动求导历史",
+    "resize.restride":
+        "resize_(memory_format={memory_format}):调整大小之后,改用该内存格式的步长",
+    # -- end of factories --------------------------------------------------------------
     # -- python / binding: t[...] and t[...] = v ---------------------------------------
     "python.getitem": "对张量执行 t[...] 会调用 C++ 映射槽 THPVariable_getitem",
     "python.setitem": "对张量执行 t[...] = v 会调用 C++ 映射槽 THPVariable_setitem",
