@@ -111,6 +111,12 @@ def _aten_value(arg: Argument, value: Any) -> Any:
         return device_type_of(value)
     if arg.type.base == "Scalar" and not arg.type.is_list and isinstance(value, Tensor):
         return scalar_arg(value)
+    if arg.type.base in ("int", "SymInt", "float") and not arg.type.is_list \
+            and isinstance(value, Tensor):
+        # PythonArgs::toInt64 / toDouble unpack a 0-dim tensor through Python's
+        # __index__ / __float__: aten::item runs first
+        item = call("aten::item", unpack(value))
+        return float(item) if arg.type.base == "float" else int(item)
     if arg.type.base == "ScalarType" and isinstance(value, type):
         if value not in PYTHON_DTYPES:
             raise Refused(f"dtype={value.__name__} (a complex dtype) is not modelled by tidx")

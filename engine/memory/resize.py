@@ -44,8 +44,14 @@ def _resize_impl(self, size: tuple[int, ...], s) -> None:
     S.safe_compute_numel(size)
     strides = S.contiguous_strides(size)
     self.view = View(size, strides, self.view.offset)
-    _, nbytes = S.compute_storage_nbytes_contiguous(size, self.dtype.itemsize,
-                                                    self.view.offset)
+    if self.device_type == "meta":
+        # the Meta kernel (resize__symint) computes the bytes in SymInt arithmetic, with
+        # no overflow check: a product past int64 wraps, and a negative count never grows
+        n = (S.numel(size) + self.view.offset) * self.dtype.itemsize
+        nbytes = (n + 2**63) % 2**64 - 2**63
+    else:
+        _, nbytes = S.compute_storage_nbytes_contiguous(size, self.dtype.itemsize,
+                                                        self.view.offset)
     # maybe_resize_storage_cpu: nothing to hold, nothing to grow
     if S.numel(size) and nbytes > self.storage.nbytes:
         resize_bytes_cpu(self.storage, nbytes)

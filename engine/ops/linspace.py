@@ -389,6 +389,10 @@ def _acc(dtype: D.dtype) -> D.dtype:
     return D.int64
 
 
+def _wrap64(v: int) -> int:
+    return (v + 2**63) % 2**64 - 2**63
+
+
 def _range_size(xstart: Any, xend: Any, xstep: Any, acc: D.dtype) -> int:
     """``static_cast<int64_t>(((xend - xstart) / xstep) + 1)`` in the accumulate type."""
     if acc is D.int64:
@@ -435,6 +439,9 @@ def range_out(start: Any, end: Any, step: Any = 1, *, out):
         if acc is D.int64 and xstep == 0:
             raise Refused("torch 2.13 crashes (SIGFPE, an integer division by zero) when "
                           "range's step truncates to 0 in an integer dtype")
+        if acc is D.int64 and xstep == -1 and _wrap64(xend - xstart) == _INT64_MIN:
+            raise Refused("torch 2.13 crashes (SIGFPE, INT64_MIN / -1 overflows) on this "
+                          "integer range")
         size = _range_size(xstart, xend, xstep, acc)
         s.set_result(size)
     if result.numel() != size:

@@ -53,8 +53,12 @@ def to_dtype_scalar(value: Any, dtype: D.dtype, type_name: str | None = None) ->
         return value
     info = np.iinfo(dtype.np)
     if isinstance(value, float):
-        if value != value or not info.min <= value <= info.max:   # NaN, inf, out of range
-            raise _overflow(dtype, type_name)
+        # c10::overflows compares in double: int64's max becomes 2**63, so 2.0**63 passes
+        # and converts as x86's cvttsd2si does, to INT64_MIN
+        if value != value or not float(info.min) <= value <= float(info.max):
+            raise _overflow(dtype, type_name)                      # NaN, inf, out of range
+        if value >= 2.0**63:
+            return -(2**63)
         return int(value)                                          # truncates toward zero
     if info.min == 0:
         ok = value <= info.max and not (value < 0 and -int(value) > info.max)
