@@ -106,6 +106,13 @@ MORE_STATEMENTS = [
     "y = torch.broadcast_shapes((2, 1), (3,))", "y = torch.rot90(t)",
     "y = torch.repeat_interleave(t, 2, dim=0)", "y = torch.empty_permuted((2, 3), (1, 0))",
     "y = a.mT.dim_order()",
+    # factories and the default dtype
+    "y = torch.linspace(0, 1, 5)", "y = torch.logspace(0, 2, 3)", "y = torch.range(0, 3)",
+    "y = torch.asarray(t)", "y = torch.asarray([1, 2])", "y = t.new_tensor([1, 2])",
+    "y = t.new_tensor(t)", "y = t.new_zeros(2)", "y = t.new_ones(2)",
+    "y = t.new_full((2,), 3)", "y = t.new_empty(2)", "y = t.new_empty_strided((2,), (1,))",
+    "y = torch.get_default_dtype()", "torch.set_default_dtype(torch.float64)",
+    "y = torch.zeros(2).resize_(2, 2, 2, 2, memory_format=torch.channels_last)",
     # more tiles than the trace lists one by one
     ("import pypto\nx = pypto.tensor([40, 4], pypto.DT_FP32)\n"
      "i = pypto.tensor([2], pypto.DT_INT32)\npypto.set_vec_tile_shapes(1, 1)\n"

@@ -23,6 +23,7 @@ from engine.binding.arg_parser import PythonArgParser
 from engine.binding.python_signatures import manual_signatures
 from engine.binding.tensor import THPVariable_Wrap, Tensor, unpack, wrap, wrap_result
 from engine.binding.tensor_new import internal_new_from_data
+from engine.binding.torch_manual import FUNCTIONS as FACTORY_FUNCTIONS
 from engine.core import dtypes as D
 from engine.core.errors import Refused, check, torch_error, tp_name
 from engine.core.storage import Storage
@@ -191,8 +192,9 @@ def _functions() -> dict[str, Callable[..., Any]]:
               "manual_seed": manual_seed, "unravel_index": unravel_index,
               # torch/functional.py's Python functions replace the generated bindings
               "unique": unique.unique, "unique_consecutive": unique.unique_consecutive}
-    # torch/functional.py's Python functions (split, the variadic wrappers)
-    return generated | manual | functional.FUNCTIONS
+    # torch/functional.py's Python functions (split, the variadic wrappers); the
+    # hand-written factories (range, asarray, get/set_default_dtype)
+    return generated | manual | functional.FUNCTIONS | FACTORY_FUNCTIONS
 
 
 #: The functions of the torch namespace, by name.

@@ -30,6 +30,7 @@ from engine.binding.python_signatures import manual_signatures
 from engine.binding.tensor import Tensor, UntypedStorage, unpack, wrap, wrap_result
 from engine.binding.options import memory_format
 from engine.binding.tensor_str import format_tensor
+from engine.binding.torch_manual import new_tensor
 from engine.core import dtypes as D
 from engine.core import shape_math as M
 from engine.core import view as S
@@ -554,7 +555,7 @@ def install(cls: type) -> frozenset[str]:
     for name, fn in functional.METHODS.items():    # written in Python by torch
         setattr(cls, name, fn)
         public.add(name)
-    for fn in (size, stride, is_contiguous, contiguous, copy_, nonzero, to,
+    for fn in (size, stride, is_contiguous, contiguous, copy_, nonzero, to, new_tensor,
                unique.tensor_unique, unique.tensor_unique_consecutive):
         setattr(cls, fn.__name__, fn)
         public.add(fn.__name__)

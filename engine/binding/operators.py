@@ -59,6 +59,10 @@ NOTES: dict[str, str] = {
     "rand_like": "factory.rand_like", "randn_like": "factory.randn_like",
     "randint_like": "factory.randint_like",
     "where": "function.where",
+    "linspace": "factory.linspace", "logspace": "factory.logspace",
+    "new_empty": "factory.new_empty", "new_empty_strided": "factory.new_empty_strided",
+    "new_zeros": "factory.new_zeros", "new_ones": "factory.new_ones",
+    "new_full": "factory.new_full",
 }
 PARSER_NOTE = "binding.PythonArgParser"
 
@@ -108,11 +112,21 @@ def _aten_value(arg: Argument, value: Any) -> Any:
         return value.name
     if arg.name == "device":
         return device_type_of(value)
+    # (a one-element tensor given for an int, float or Scalar was already turned into a
+    # number by ParsedArgs, through its aten::item, as PythonArgs does)
     if arg.type.base == "ScalarType" and isinstance(value, type):
         if value not in PYTHON_DTYPES:
             raise Refused(f"dtype={value.__name__} (a complex dtype) is not modelled by tidx")
         return PYTHON_DTYPES[value]
     return unwrap_args(value)
+
+
+def scalar_arg(value: Any) -> Any:
+    """PythonArgs::scalar_slow: a (0-dim) tensor given for a Scalar becomes its item(),
+    which runs aten::item before the operator."""
+    if isinstance(value, Tensor):
+        return call("aten::item", unpack(value))
+    return value
 
 
 def device_type_of(value: Any) -> str | None:
@@ -145,8 +159,12 @@ class OperatorBinding:
 
     @functools.cached_property
     def signatures(self) -> list[PythonSignature]:
-        schemas = [FunctionSchema.parse(d.schema) for d in overloads(self.name, self.variant)]
-        return python_signatures(schemas, self.variant, deprecated=DEPRECATED)
+        decls = overloads(self.name, self.variant)
+        schemas = [FunctionSchema.parse(d.schema) for d in decls]
+        overrides = {f"{d.name}.{d.overload}" if d.overload else d.name: d.category_override
+                     for d in decls if d.category_override}
+        return python_signatures(schemas, self.variant, deprecated=DEPRECATED,
+                                 category_overrides=overrides)
 
     @functools.cached_property
     def noarg(self) -> bool:
@@ -204,12 +222,19 @@ class OperatorBinding:
             source = {a.name: a.name for a in schema.arguments}
         positional: list[Any] = []
         keywords: dict[str, Any] = {}
+        outs = [a for a in schema.arguments if a.is_out]
+        if outs:
+            # the generated out= case: check_out_type_matches (not modelled), then the out
+            # tensor passed as the _out overload's out argument
+            if len(outs) != 1 or not isinstance(values.get("out"), Tensor):
+                raise Refused(f"{self.name}(): out= with several outputs is not modelled yet")
+            if "dtype" in given or "device" in given:
+                raise Refused(f"{self.name}(): out= together with dtype= or device= is not "
+                              f"modelled yet")
+            keywords[outs[0].name] = unpack(values["out"])
         for arg in schema.arguments:
             if arg.is_out:
-                # the out= tensor of a modelled out= overload (a single output)
-                if "out" in given:
-                    keywords[arg.name] = _aten_value(arg, values["out"])
-                continue
+                continue                        # passed above
             if arg.name in ("layout", "pin_memory"):
                 continue
             pyname = source.get(arg.name, arg.name)

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from tracer.notes import Note
 from tracer.recorder import span
 
 from engine.binding.arg_parser import unpack_long
@@ -152,5 +153,81 @@ def internal_new_from_data(data: Any, dtype: D.dtype | None, device: str,
                 r.set_result(tensor)
         tensor = call("aten::to.device", tensor, device, target)
         tensor = call("aten::lift_fresh", tensor)
+        s.set_result(tensor)
+        return tensor
+
+
+# -- Tensor.new_tensor and torch.asarray (tensor_new.cpp: new_tensor, asarray) --------------
+NEW_TENSOR_WARNING = ("To copy construct from a tensor, it is recommended to use "
+                      "sourceTensor.detach().clone() or sourceTensor.detach().clone()"
+                      ".requires_grad_(True), rather than tensor.new_tensor(sourceTensor).")
+
+
+def warn(message: str, source: str) -> None:
+    """PyErr_WarnEx(PyExc_UserWarning, message): shown as a step of the trace."""
+    with span("PyErr_WarnEx", "binding", source=source, category="UserWarning",
+              message=message, note=Note("binding.user_warning", message=message)):
+        pass
+
+
+def new_from_tensor(var: TensorImpl, dtype: D.dtype | None, device: str | None,
+                    copy: bool) -> TensorImpl:
+    """internal_new_from_data given a tensor: ``detach()`` when copying, then
+    ``to(device, dtype, non_blocking=false, copy)``."""
+    if copy:
+        var = call("aten::detach", var)
+    return call("aten::to.device", var, device or var.device_type, dtype or var.dtype,
+                False, copy)
+
+
+def new_tensor(self: TensorImpl, data: Any, dtype: D.dtype | None, device: str | None,
+               is_tensor: bool) -> TensorImpl:
+    """torch::utils::new_tensor: self's dtype and device unless given; no type
+    inference (new_from_data_copy); a tensor is copied (with torch's UserWarning); the
+    result is detached."""
+    dtype = dtype or self.dtype
+    device = device or self.device_type
+    if is_tensor:
+        warn(NEW_TENSOR_WARNING, TENSOR_NEW)
+        result = new_from_tensor(data, dtype, device, True)
+    else:
+        result = internal_new_from_data(data, dtype, device)
+    return call("aten::detach_", result)
+
+
+def asarray(obj: Any, is_tensor: bool, dtype: D.dtype | None, device: str | None,
+            copy: bool | None) -> TensorImpl:
+    """torch::utils::asarray: a tensor is shared unless copy=True or a dtype/device
+    change asks for a copy (copy=False then refuses); anything else is a sequence or a
+    number, copied into a new tensor (type inference only without a dtype)."""
+    force_copy, force_alias = copy is True, copy is False
+    with span("asarray", "binding", source=TENSOR_NEW,
+              note="binding.asarray.tensor" if is_tensor else "binding.asarray.data") as s:
+        if is_tensor:
+            tensor = obj
+            wrong_device = device is not None and device != tensor.device_type
+            wrong_dtype = dtype is not None and dtype is not tensor.dtype
+            if force_copy or (copy is None and (wrong_device or wrong_dtype)):
+                if wrong_device or wrong_dtype:
+                    tensor = call("aten::to.device", tensor, device or tensor.device_type,
+                                  dtype or tensor.dtype, False, force_copy)
+                else:
+                    tensor = call("aten::clone", tensor)
+            else:
+                if wrong_device:
+                    raise torch_error(ValueError, f"can't alias tensor from device "
+                                                  f"'{tensor.device_type}' to '{device}'.")
+                if wrong_dtype:
+                    raise torch_error(ValueError, f"can't alias tensor with dtype "
+                                                  f"'{D.cpp_name(tensor.dtype)}' into dtype "
+                                                  f"'{D.cpp_name(dtype)}'.")
+            s.set_result(tensor)
+            return tensor
+        if force_alias:
+            raise torch_error(ValueError, "can't alias arbitrary sequence into a tensor.")
+        if tp_name(obj) == "Tensor" or (isinstance(obj, (list, tuple)) and any(
+                tp_name(v) == "Tensor" for v in obj)):
+            raise Refused("torch.asarray of a sequence holding tensors is not modelled by tidx")
+        tensor = internal_new_from_data(obj, dtype, device or "cpu")
         s.set_result(tensor)
         return tensor

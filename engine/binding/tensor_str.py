@@ -25,17 +25,18 @@ from typing import Any
 
 import numpy as np
 
+from engine.core.context import current
+
 # torch's default print options (``PRINT_OPTS`` after ``profile="default"``).
 PRECISION = 4
 THRESHOLD = 1000
 EDGEITEMS = 3
 LINEWIDTH = 80
 
-#: ``torch.get_default_dtype()`` without the ``torch.`` prefix.
-DEFAULT_DTYPE = "float32"
-#: Dtypes ``_str_intern`` treats as "default" for non-empty tensors: the
-#: default float dtype plus int64 and bool (complex ones are not supported).
-_HAS_DEFAULT_DTYPE = frozenset({DEFAULT_DTYPE, "int64", "bool"})
+#: Dtypes ``_str_intern`` treats as "default" for non-empty tensors besides the run's
+#: default float dtype (``torch.get_default_dtype()``, read when printing: it is per-run
+#: state, see engine.core.context); complex ones are not supported.
+_ALSO_DEFAULT = frozenset({"int64", "bool"})
 _FLOATING = frozenset({"float16", "float32", "float64"})
 
 
@@ -220,6 +221,7 @@ def format_tensor(
     indent = len(prefix)
     suffixes: list[str] = []
     dtype_suffix = f"dtype=torch.{dtype_name}"
+    default = current().default_dtype.name
 
     # torch prints the device whenever it is not the default device (cpu).
     if device != "cpu":
@@ -229,7 +231,7 @@ def format_tensor(
         # Meta tensors have no data; unlike dense ones they show the size
         # always, and the dtype unless it is the default float dtype.
         suffixes.append(f"size={shape}")
-        if dtype_name != DEFAULT_DTYPE:
+        if dtype_name != default:
             suffixes.append(dtype_suffix)
         tensor_str = "..."
     else:
@@ -242,11 +244,11 @@ def format_tensor(
             # left implicit.
             if len(shape) != 1:
                 suffixes.append(f"size={shape}")
-            if dtype_name != DEFAULT_DTYPE:
+            if dtype_name != default:
                 suffixes.append(dtype_suffix)
             tensor_str = "[]"
         else:
-            if dtype_name not in _HAS_DEFAULT_DTYPE:
+            if dtype_name != default and dtype_name not in _ALSO_DEFAULT:
                 suffixes.append(dtype_suffix)
             tensor_str = _tensor_str(values, indent, dtype_name in _FLOATING)
 

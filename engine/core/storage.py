@@ -34,6 +34,12 @@ class Storage:
         return {"kind": "storage", "storage_serial": self.serial, "nbytes": self.nbytes,
                 "device": self.device}
 
+    def replace_bytes(self, data: np.ndarray) -> None:
+        """New bytes for this same StorageImpl (resize_bytes_cpu's realloc): a new
+        simulated address, as a reallocation moves the data."""
+        self.data, self.nbytes = data, int(data.nbytes)
+        self.address = current().next_address(self.nbytes) if self.nbytes else 0
+
     def data_ptr(self) -> int:
         """The address of the first byte, simulated (:meth:`RunContext.next_address`): the
         same in every run, a view's is its base's plus its offset in bytes.  0 for meta

@@ -214,7 +214,7 @@ def channels_last_strides(sizes: Sequence[int]) -> tuple[int, ...]:
     >>> channels_last_strides((2, 3, 4, 5))
     (60, 1, 15, 3)
     """
-    n, c, h, w = (max(int(s), 1) for s in sizes)
+    n, c, h, w = (int(s) for s in sizes)      # no max(size, 1): a 0 size gives 0 strides
     return (h * w * c, 1, w * c, c)
 
 

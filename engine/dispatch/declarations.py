@@ -52,6 +52,7 @@ class Declaration:
     kernel: Callable[..., Any] | None  # None: torch has it, tidx does not model it
     native_meta: str | None = None     # the Meta kernel's C++ name, when it has its own
     reason: str | None = None          # why it is not modelled
+    category_override: str | None = None  # the yaml's category_override ("factory")
 
     @property
     def full_name(self) -> str:
@@ -102,19 +103,23 @@ def _add(decl: Declaration) -> Declaration:
 
 
 def declare(schema: str, *, kind: str, native: str, source: str,
-            variants: str = "function", native_meta: str | None = None
+            variants: str = "function", native_meta: str | None = None,
+            category_override: str | None = None
             ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Declare an operator and register the function below as its kernel.
 
     tidx's CPU and Meta kernels share one function (the shape logic is the same and the
     data work is skipped on meta tensors); a COMPOSITE kernel serves every backend, as
-    CompositeImplicitAutograd does.
+    CompositeImplicitAutograd does.  ``category_override`` is the yaml's (``factory``
+    gives a Tensor overload such as ``linspace.Tensor_Tensor`` the TensorOptions
+    parameters in Python).
     """
     namespace, name, overload = _split(schema)
 
     def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
         _add(Declaration(schema, namespace, name, overload, _variants(variants), kind,
-                         native, source, fn, native_meta))
+                         native, source, fn, native_meta,
+                         category_override=category_override))
         return fn
 
     return deco

@@ -115,10 +115,12 @@ def empty_strided_generic(sizes: Sequence[int], strides_: Sequence[int], dtype: 
     with span("empty_strided_generic", "memory", source=EMPTY,
               note="memory.empty_strided_generic",
               sizes=list(sizes), strides=list(strides_)) as s:
+        # empty_strided_cpu checks the sizes first (check_size_nonnegative), then
+        # computeStorageNbytes the dimensionalities
+        check_size_nonnegative(sizes)
         check(len(sizes) == len(strides_), RuntimeError,
               f"dimensionality of sizes ({len(sizes)}) must match dimensionality of strides "
               f"({len(strides_)})")
-        check_size_nonnegative(sizes)
         if device == "meta":
             # the meta path computes numel with an overflow check first
             n = 1

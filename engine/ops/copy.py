@@ -7,15 +7,17 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 
 from tracer.notes import Note
 from tracer.recorder import span
 
 from engine.core import dtypes as D
 from engine.core import view as S
-from engine.dispatch.declarations import COMPOSITE, FUNCTIONAL, INPLACE, declare
+from engine.dispatch.declarations import COMPOSITE, FUNCTIONAL, INPLACE, VIEW, declare
 from engine.dispatch.dispatcher import call
-from engine.core.errors import Refused, check
+from engine.core.errors import Refused, check, torch_error
 from engine.ops import overlap
 from engine.ops.parallel import GRAIN_SIZE
 from engine.ops.scalar import to_dtype_scalar
@@ -50,6 +52,9 @@ def broadcast_to_output(out_shape: tuple[int, ...], in_shape: tuple[int, ...]) -
 def copy_(self, src, non_blocking: bool = False):
     if self is src:
         return self
+    # copy_impl: a meta destination only checks shapes (below); a meta source has no data
+    if src.is_meta and not self.is_meta:
+        raise torch_error(NotImplementedError, "Cannot copy out of meta tensor; no data!")
     with span("TensorIterator", "kernel", source=ITER,
               note="copy.TensorIterator",
               dst=list(self.view.sizes), src=list(src.view.sizes)):
@@ -101,7 +106,16 @@ def fill_(self, value: Any):
                                 lambda: Note("fill.fill_kernel", value=repr(value)))
     with span(kernel, "kernel", source=source, note=note, value=value,
               numel=self.numel()) as s:
-        scalar = to_dtype_scalar(value, self.dtype)
+        if self.is_meta:
+            scalar = None       # the Meta kernel of fill_ never converts the value
+        elif kernel == "scalar_fill" and self.dtype is D.float16:
+            # measured on torch 2.13: scalar_fill stores a Half without the overflow
+            # check fill_kernel makes (fill_(1e30) of one float16 element gives inf);
+            # the double goes to float, then to half, as c10::Half(float) does
+            with np.errstate(over="ignore"):
+                scalar = np.float32(float(value)).astype(np.float16)
+        else:
+            scalar = to_dtype_scalar(value, self.dtype)
         if not self.is_meta and self.numel():
             self.array(write=True)[...] = scalar
             s.set(written=touched(self))
@@ -169,6 +183,19 @@ def lift_fresh(self):
     with span("lift_fresh", "kernel", source="aten/src/ATen/native/TensorShape.cpp",
               note="lift_fresh.identity"):
         return self
+
+
+@declare("detach(Tensor(a) self) -> Tensor(a)", variants="function, method", kind=VIEW,
+         native="at::native::detach", source="torch/csrc/autograd/VariableTypeManual.cpp")
+def detach(self):
+    # a new TensorImpl on the same storage and geometry, cut from autograd history; the
+    # inner record the profiler lists as plain "detach" is the ADInplaceOrView kernel's
+    with span("detach", "kernel", op="detach",
+              source="torch/csrc/autograd/VariableTypeManual.cpp",
+              note="detach.alias") as s:
+        result = self.with_view(self.view)
+        s.set_result(result)
+    return result
 
 
 @declare("detach_(Tensor(a!) self) -> Tensor(a!)", variants="function, method", kind=INPLACE,

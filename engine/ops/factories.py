@@ -157,3 +157,66 @@ not_modelled("zeros.out(SymInt[] size, *, Tensor(a!) out) -> Tensor(a!)",
              kind=OUT, reason=OUT_NOT_MODELLED)
 not_modelled("empty.out(SymInt[] size, *, MemoryFormat? memory_format=None, Tensor(a!) out) -> "
              "Tensor(a!)", kind=COMPOSITE, reason=OUT_NOT_MODELLED)
+
+
+# -- Tensor.new_*: self's dtype and device unless given (TensorFactories.cpp) --------------
+def _new_options(self, dtype: D.dtype | None, device: str | None) -> tuple[D.dtype, str]:
+    """self.options().merge_in(the options given): what is not given comes from self."""
+    return (self.dtype if dtype is None else dtype,
+            self.device_type if device is None else device)
+
+
+@declare("new_empty(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+         variants="method", kind=FUNCTIONAL, native="at::native::new_empty_symint",
+         source=FACTORIES)
+def new_empty(self, size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
+              device: str | None = None, pin_memory=None):
+    dtype, device = _new_options(self, dtype, device)
+    with span("new_empty: self's options", "kernel", source=FACTORIES,
+              note=Note("factory.new_options", dtype=str(dtype), device=device)):
+        pass
+    return call("aten::empty.memory_format", size, dtype=dtype, device=device)
+
+
+@declare("new_empty_strided(Tensor self, SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+         variants="method", kind=FUNCTIONAL, native="at::native::new_empty_strided_symint",
+         source=FACTORIES)
+def new_empty_strided(self, size: Sequence[int], stride: Sequence[int], *,
+                      dtype: D.dtype | None = None, layout=None, device: str | None = None,
+                      pin_memory=None):
+    dtype, device = _new_options(self, dtype, device)
+    with span("new_empty_strided: self's options", "kernel", source=FACTORIES,
+              note=Note("factory.new_options", dtype=str(dtype), device=device)):
+        pass
+    return call("aten::empty_strided", size, stride, dtype=dtype, device=device)
+
+
+def _new_filled(self, size: Sequence[int], dtype: D.dtype | None, device: str | None,
+                fill: Any):
+    """new_zeros / new_ones / new_full: ``self.new_empty(size, options)`` then the fill
+    (zero_ or fill_); the value never decides the dtype, self does."""
+    result = call("aten::new_empty", self, size, dtype=dtype, device=device)
+    if fill is None:
+        return call("aten::zero_", result)
+    return call("aten::fill_.Scalar", result, fill)
+
+
+@declare("new_full(Tensor self, SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+         variants="method", kind=FUNCTIONAL, native="at::native::new_full", source=FACTORIES)
+def new_full(self, size: Sequence[int], fill_value: Any, *, dtype: D.dtype | None = None,
+             layout=None, device: str | None = None, pin_memory=None):
+    return _new_filled(self, size, dtype, device, fill_value)
+
+
+@declare("new_zeros(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+         variants="method", kind=FUNCTIONAL, native="at::native::new_zeros", source=FACTORIES)
+def new_zeros(self, size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
+              device: str | None = None, pin_memory=None):
+    return _new_filled(self, size, dtype, device, None)
+
+
+@declare("new_ones(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+         variants="method", kind=FUNCTIONAL, native="at::native::new_ones", source=FACTORIES)
+def new_ones(self, size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
+             device: str | None = None, pin_memory=None):
+    return _new_filled(self, size, dtype, device, 1.0)

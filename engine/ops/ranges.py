@@ -54,7 +54,7 @@ def scalar_tensor(value: Any, *, dtype: D.dtype | None = None, layout=None,
          variants="method", kind=INPLACE, native="at::native::resize_",
          source="aten/src/ATen/native/Resize.cpp")
 def resize_(self, size: Sequence[int], *, memory_format: str | None = None):
-    return resize_native(self, size)
+    return resize_native(self, size, memory_format)
 
 
 #: at::acc_type<scalar_t, /*is_cuda=*/false>: what arange_out converts its Scalars to

@@ -26,7 +26,7 @@ def to_dtype_scalar(value: Any, dtype: D.dtype, type_name: str | None = None) ->
     Integral targets refuse values outside their range and NaN/inf; an *integer* may
     wrap into an unsigned type when it is a small negative (two's complement: -3 is 253
     as uint8), a float may not (-1.5 overflows uint8); floats truncate toward zero.
-    float32 refuses finite values beyond FLT_MAX; float16 and float64 take anything.
+    float32 and float16 refuse finite values beyond their max; float64 takes anything.
     ``type_name`` is the name the message gives the type (``Scalar::to`` says the C++
     type, ``uint8_t``; torch.tensor's store_scalar says ``uint8``).
 
@@ -45,13 +45,20 @@ def to_dtype_scalar(value: Any, dtype: D.dtype, type_name: str | None = None) ->
         return bool(value)
     if dtype.is_floating_point:
         value = float(value)
-        if dtype is D.float32 and abs(value) != float("inf") and abs(value) > _FLT_MAX:
+        # c10::overflows: a finite value beyond the type's max (inf and NaN pass); Half's
+        # max is 65504 (numeric_limits<c10::Half>)
+        limit = {"float32": _FLT_MAX, "float16": _HALF_MAX}.get(dtype.name)
+        if limit is not None and abs(value) != float("inf") and abs(value) > limit:
             raise _overflow(dtype, type_name)
         return value
     info = np.iinfo(dtype.np)
     if isinstance(value, float):
-        if value != value or not info.min <= value <= info.max:   # NaN, inf, out of range
-            raise _overflow(dtype, type_name)
+        # c10::overflows compares in double: int64's max becomes 2**63, so 2.0**63 passes
+        # and converts as x86's cvttsd2si does, to INT64_MIN
+        if value != value or not float(info.min) <= value <= float(info.max):
+            raise _overflow(dtype, type_name)                      # NaN, inf, out of range
+        if value >= 2.0**63:
+            return -(2**63)
         return int(value)                                          # truncates toward zero
     if info.min == 0:
         ok = value <= info.max and not (value < 0 and -int(value) > info.max)
@@ -63,11 +70,13 @@ def to_dtype_scalar(value: Any, dtype: D.dtype, type_name: str | None = None) ->
 
 
 _FLT_MAX = float(np.finfo(np.float32).max)
+_HALF_MAX = float(np.finfo(np.float16).max)
 
 
 def _overflow(dtype: D.dtype, type_name: str | None = None) -> BaseException:
     name = type_name or {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t",
-                         "int32": "int", "int64": "int64_t", "float32": "float"}[dtype.name]
+                         "int32": "int", "int64": "int64_t", "float32": "float",
+                         "float16": "c10::Half"}[dtype.name]
     return torch_error(RuntimeError, f"value cannot be converted to type {name} without overflow")
 
 

@@ -18,7 +18,52 @@ has the same ``{name}`` fields as its English one.
 
 from __future__ import annotations
 
+from tracer.i18n.zh_operators import TEXT as OPERATOR_TEXT
+
 TEXT: dict[str, str] = {
+    # -- factories and the default dtype: linspace, logspace, range, new_*, asarray ------
+    "factory.linspace":
+        "linspace = empty(steps) + linspace_out:从 start 到 end 等间隔取 steps 个值,两端都包含",
+    "factory.logspace":
+        "logspace = empty(steps) + logspace_out:base ** (linspace 给出的那些值)",
+    "factory.range":
+        "torch.range(已弃用):与 arange 类似但包含终点;empty + range_out",
+    "factory.asarray":
+        "asarray 直接共享张量的内存,除非要求复制或 dtype/设备不同而必须复制;其他数据复制成新张量",
+    "factory.new_tensor":
+        "new_tensor:相当于 torch.tensor,但默认 dtype 和设备取自 self",
+    "factory.new_empty": "new_empty = empty,未给出时 dtype 和设备取自 self",
+    "factory.new_empty_strided":
+        "new_empty_strided = empty_strided,未给出时 dtype 和设备取自 self",
+    "factory.new_zeros": "new_zeros = new_empty + zero_:新张量全部置零",
+    "factory.new_ones": "new_ones = new_empty + fill_(1):新张量全部填 1",
+    "factory.new_full": "new_full = new_empty + fill_(value):dtype 取自 self,而不是取自填充值",
+    "factory.new_options":
+        "self.options().merge_in(options):dtype {dtype},设备 {device}(未给出的取自 self)",
+    "linspace.factory":
+        "{op}:先检查 steps >= 0,再分配结果:{steps} 个 {dtype} 元素",
+    "linspace.kernel":
+        "step = (end - start) / (steps - 1),用 {step_type} 计算;{steps} 个值中前 {halfway} 个为 "
+        "start + step * i,其余为 end - step * (steps - 1 - i),因此两端都是精确值",
+    "logspace.kernel":
+        "x = start + step * i(前半)或 end - step * (steps - 1 - i)(后半),用 double 计算;"
+        "{steps} 个值各为 pow({base}, x) 再转换为 dtype",
+    "range.size":
+        "size = (end - start) / step + 1,用累加类型计算后截断:包含终点",
+    "range.kernel": "第 i 个值 = start + i * step,用累加类型计算",
+    "binding.user_warning": "Python 警告(UserWarning):{message}",
+    "binding.asarray.tensor":
+        "是张量:原样共享;若 copy=True 或 dtype/设备不同,则转换或克隆",
+    "binding.asarray.data":
+        "不是张量:复制成新张量(未给出 dtype 时自动推断);copy=False 会报错",
+    "default_dtype.get": "本次运行的默认 dtype(torch.get_default_dtype())",
+    "default_dtype.set":
+        "把默认 dtype 设为 {dtype}:此后 Python 浮点数和浮点工厂函数都使用它",
+    "default_dtype.check": "只有浮点 dtype 可以作为默认类型",
+    "detach.alias": "同一存储上的新张量,没有自动求导历史",
+    "resize.restride":
+        "resize_(memory_format={memory_format}):调整大小之后,改用该内存格式的步长",
+    # -- end of factories --------------------------------------------------------------
     # -- python / binding: t[...] and t[...] = v ---------------------------------------
     "python.getitem": "对张量执行 t[...] 会调用 C++ 映射槽 THPVariable_getitem",
     "python.setitem": "对张量执行 t[...] = v 会调用 C++ 映射槽 THPVariable_setitem",
@@ -412,175 +457,9 @@ TEXT: dict[str, str] = {
     "ui.verify.agree": "tidx 与 PyTorch 在每一项检查上都一致。",
     "ui.verify.disagree":
         "tidx 与 PyTorch 不一致:上面的追踪不是 PyTorch 实际做的事(tidx 的 bug)。",
-    # -- triangles and diagonals (tril/triu, tril_indices/triu_indices, diagonal, diag,
-    # diag_embed, diagflat, fill_diagonal_, the *_scatter ops)
-    "triangle.meta": "{op} 需要矩阵:至少 2 维;输出的尺寸与 self 相同",
-    "triangle.restride": "是连续的,但某个大小为 1 的维步长不寻常:通过默认步长的视图来遍历",
-    "triangle.batch_copy":
-        "第 {dim} 维步长为 {stride} 而不是 {expected}:矩阵之间不是首尾相接,内核改在连续副本上计算",
-    "triangle.empty": "没有元素:无需写 0",
-    "triangle.kernel": "每个矩阵中满足 {keep} 的元素 (i, j) 保留,其余写 0",
-    "triangle.kernel_inplace": "原地:不满足 {keep} 的位置写 0;保留的元素不被触碰",
-    "triangle.indices_args": "row 和 col 不能为负",
-    "triangle.indices_size": "{op}:共 {size} 个 (行, 列) 对;结果是 2 x {size}",
-    "triangle.indices_fill": "逐行遍历矩阵,把每个位置的行号写入第 0 行、列号写入第 1 行(offset {offset})",
-    "diagonal.geometry":
-        "去掉第 {dim1} 和第 {dim2} 维,末尾追加一个长 {size} 的维:一步同时跨一行和一列,"
-        "步长 {stride1} + {stride2} = {step}",
-    "diagonal.copy": "diagonal_copy:先取对角线视图,再把它克隆成连续张量",
-    "diag.embed": "一维输入:diag_embed 把它放到新矩阵的对角线上",
-    "diag.copy": "二维输入:diagonal_copy 把对角线作为新张量返回",
-    "diag_embed.sizes":
-        "最后一维({n} 个元素)变成第 {dim1} 和第 {dim2} 维,各长 {n} + {k} = {length};"
-        "先建全 0 张量,取其对角线视图,再 copy_",
-    "diagflat.flatten": "把输入展平(连续张量的视图),再调用 diag",
-    "fill_diagonal.geometry": "建一个 {size} 个元素的视图,步长是所有步长之和({strides} = {step}),再 fill_",
-    "fill_diagonal.wrap":
-        "wrap=True 且矩阵高大于宽:对角线每隔 {rows} 行重新开始:从存储偏移 {offset} 起再填 {size} 个元素",
-    "view_scatter.clone_overlap": "self 有共享内存的元素(expand 而来):直接 clone,不保留步长",
-    "view_scatter.clone_storage":
-        "把 self 下面的整个存储({numel} 个元素,作为一个扁平视图)克隆,再按 self 的尺寸、步长和偏移查看克隆",
-    "view_scatter.copy": "src 的尺寸与视图相同:把它 copy_ 进克隆的视图",
-    # -- joining and splitting: cat, stack, *stack, split, chunk, tensor_split -------------
-    "cat.meta":
-        "检查 {n} 个输入(不能有 0 维的;除拼接维外尺寸相同),提升它们的 dtype,跳过旧式的尺寸为 "
-        "[0] 的输入,并分配输出:cat 总是复制",
-    "cat.empty": "输出没有元素:无需复制",
-    "cat.fast_dim0": "全部连续、dtype 相同、沿第 0 维拼接:每个输入的字节一次 memcpy,首尾相接",
-    "cat.serial": "全部连续、同一浮点 dtype、规模小:串行内核把每个输入的行复制到位",
-    "cat.same_layout":
-        "每个输入的尺寸和步长都相同:一个 TensorIterator 作用在长度为 {length} 的窗口上,"
-        "每个输入把窗口沿输出移动 {length} x 步长 {stride}",
-    "cat.slice": "把这个输入复制到输出中属于它的窗口(偏移 {offset})",
-    "cat.cast": "输入是 {src},输出是 {dst}:先复制到输入 dtype 的临时张量,再由 copy_ 转换后写入窗口",
-    "stack.view": "先用 cat 沿已有的第 {dim} 维拼接,再用 view 把这一维拆成两维:不需要 unsqueeze",
-    "stack.unsqueeze": "新的最后一维(第 {dim} 维)无法由 cat 结果的视图得到:先对每个输入 unsqueeze,再 cat",
-    "stack.atleast": "让每个输入至少有 {n} 维(0 维的 reshape,1 维的 unsqueeze)",
-    "split.plan": "沿第 {dim} 维切成 {n} 块,每块 {size} 个(最后一块 {last} 个);每块都是 narrow:视图,不复制",
-    "split.with_sizes": "沿第 {dim} 维切成大小为 {sizes} 的块,每块是 self 的一个切片:视图,不复制",
-    "split.chunk": "{n} 块:按 ceil(尺寸 / {n}) = {size} 的大小 split",
-    "split.chunk_empty": "这一维是空的:split_with_sizes 保留全部 {n} 个(空)块,split 只会返回一块",
-    "split.sections": "{n} 段:每段 {small} 个元素,前 {extra} 段各多一个;每段都是切片(视图)",
-    "split.indices": "在下标 {indices} 前切开:第 i 块是两刀之间的切片(视图)",
-    "split.python_method":
-        "torch/_tensor.py:整数(或单元素张量)大小调用 _VF.split,列表调用 _VF.split_with_sizes",
-    "split.python_function": "torch/functional.py:torch.split 就是 tensor.split",
-    "shape.warn_once":
-        "{what}:torch 在此发出警告(TORCH_WARN_ONCE:每个进程只一次,所以在一个 Python 会话里只有"
-        "第一次出现)",
-    "shape.numpy_T": "x.T 把所有维倒序:permute({dims})",
-    "shape.swap_last": "交换最后两维({dim0} 和 {dim1}):transpose(-2, -1)",
-    "shape.movedim": "维 {src} 移到位置 {dst};其余的维按原顺序填入剩下的位置:permute({order})",
-    "shape.transpose_": "原地:维 {dim0} 和 {dim1} 在 self 自身的几何里交换尺寸和步长(as_strided_),不产生新张量",
-    "shape.unfold":
-        "沿维 {dim} 取长度 {size} 的窗口,每隔 {step} 取一个:维 {dim} 现在数的是 {windows} 个窗口"
-        "(步长 {jump} = step * 原步长),新的最后一维在一个窗口内移动(步长 {stride})",
-    "reshaping.unflatten": "大小为 {size} 的维 {dim} 被拆成 {sizes},然后 view",
-    "reshaping.ravel": "已经连续:ravel 就是 view(-1),不复制",
-    "reshaping.ravel_copy": "不连续:ravel 先复制成连续张量,再 view(-1)",
-    "reshaping.view_dtype":
-        "同样的字节按 {dtype} 读:{old} 字节的元素变成 {new} 字节的元素,最后一维和每个步长按比例"
-        "换算;不调用 as_strided,不复制",
-    "reshaping.broadcast":
-        "所有张量广播到的形状 {shape}:已经是这个形状的张量原样返回,其余的用 expand(被广播的维步长为 0)",
-    "functional.varargs": "torch/functional.py:逐个给出的张量被打包成一个元组传下去",
-    "functional.atleast": "torch/functional.py:一个参数原样传下去,多个参数打包成一个元组",
-    "functional.broadcast_shapes": "纯 Python 计算形状:不创建张量,也不运行任何算子",
-    "functional.refs_broadcast_shapes": "形状右对齐;1 取另一方的长度,其他不一致就报错",
-    "binding.view_property": "属性的 getter 分发 {op}",
-    "binding.dim_order": "torch/_tensor.py:按步长把维从内存最外层到最内层排序(纯 Python,不运行算子)",
-    "binding.unflatten": "torch/_tensor.py 检查 sizes 非空,然后调用绑定",
-    "rot90.turns":
-        "k = {k} 即在维 {dim0}、{dim1} 的平面里转 {turns} 个四分之一圈:一圈先翻转 dim1 再原地转置,"
-        "两圈翻转两维,三圈先翻转 dim0 再转置,零圈是一次连续的 clone",
-    "repeat.interleave":
-        "在维 {dim} 之后插入大小为 1 的新维并 expand 到 {repeats}(步长 0,还没有复制);连续的 clone "
-        "把重复写出来,然后把这两维 flatten 成一维",
-    "empty_permuted.strides":
-        "按物理顺序的连续分配,步长为 {physical};每个逻辑维取它在 {layout} 中位置的步长:{strides}",
-    # -- 排序与成员:sort、argsort、msort、topk(engine/ops/sorting.py) -----------------
-    "sort.outputs_like_input": "values 和 indices 按输入的步长 {strides} 分配(输入不重叠且稠密)",
-    "sort.outputs_dense": "输入有重叠或空洞:values 和 indices 取同样维度顺序的稠密步长 {strides}",
-    "sort.fill_indices":
-        "沿第 {dim} 维的 indices = 0..{n}-1:arange 经 as_strided 重排步长(其余维步长为 0),"
-        "再由 copy_ 广播写入",
-    "sort.stride0": "第 {dim} 维步长为 0:每个切片的元素都是同一个,本就有序",
-    "sort.stable_sort":
-        "沿第 {dim} 维对每个切片做 std::stable_sort(descending={descending}):相等元素保持原顺序;"
-        "NaN 大于一切数,-0.0 等于 0.0",
-    "sort.introsort":
-        "沿第 {dim} 维对每个切片做 std::sort(内省排序,descending={descending}):超过 16 个元素时不稳定,"
-        "相等元素停在快速排序的交换留下的位置;NaN 大于一切数,-0.0 等于 0.0",
-    "sort.radix": "一维整数、升序、至少 32768 个元素:fbgemm 的基数排序,它是稳定的",
-    "topk.partial_sort": "k * 64 <= {n}:std::partial_sort 把前 {k} 个元素(largest={largest})按顺序放在最前",
-    "topk.nth_element_sorted":
-        "std::nth_element 把第 {k} 个元素(largest={largest})放到位置 {k}-1,再用 std::sort 排好它前面的元素",
-    "topk.nth_element":
-        "sorted=False:std::nth_element 把第 {k} 个元素(largest={largest})放到位置 {k}-1,"
-        "它前面的元素保持划分后的顺序",
-    "searchsorted.common_dtype": "boundaries 与 values 的 dtype 不同:两者都按结果类型 {dtype} 比较",
-    "searchsorted.left":
-        "side='left':在每个值所在行的 {n} 个边界中二分查找第一个 >= 该值的位置(NaN 落在所有边界之后)",
-    "searchsorted.right": "side='right':在每个值所在行的 {n} 个边界中二分查找第一个 > 该值的位置",
-    "isin.default": "测试元素很少:每个元素与 {n} 个测试元素逐一比较(invert={invert})",
-    "isin.scalar": "只有一个测试元素:isin 就是 {op}(elements, test_element)",
-    "unique.bool": "bool 输入:数出 True({trues} 个)和 False({falses} 个);False 在前",
-    "unique.sorted": "先对 {n} 个元素排序,再保留与前一个不同(!=)的元素:共 {count} 个(每个 NaN 都单独算,-0.0 等于 0.0)",
-    "unique.consecutive": "按原顺序保留 {n} 个元素中与前一个不同(!=)的元素:保留 {count} 个",
-    "function.unique":
-        "torch.unique 是 Python 函数(torch/functional.py):return_inverse 与 return_counts "
-        "决定返回什么;它调用 _unique2(给出 dim 时调用 unique_dim)",
-    "function.unique_consecutive":
-        "torch.unique_consecutive 是 Python 函数(torch/functional.py):调用 unique_consecutive "
-        "算子,按标志返回结果",
-    # -- indexed writes and index-producing operators (index_add, index_copy, ...) --
-    "index_ops.set_output":
-        "structured kernel 的输出:一个与 self 同形状的新连续张量,接着把 self 复制进去",
-    "index_add.scatter_add":
-        "dim {dim} 是第一个或最后一个维度且 alpha 为 1:index 在其他维度上以步长 0 展开,"
-        "由 scatter_add_ 完成相加",
-    "index_add.slices":
-        "每个 index 元素 i 做一次 add_:self.select({dim}, index[i]) += alpha * "
-        "source.select({dim}, i),按 index 的顺序",
-    "index_add.serial":
-        "至多一维:self[index[i]] += alpha * source[i],逐个元素依次相加",
-    "index_copy.kernel":
-        "沿 dim {dim} 的每个元素写到 offset + index[i] * {stride};重复的 index 保留最后一次写入",
-    "index_fill.kernel":
-        "沿 dim {dim} 位于 index[i] 的所有元素(offset + index[i] * {stride})被填成该值;"
-        "负的 index 会回绕",
-    "masked_scatter.uint8_warning":
-        "masked_scatter_ received a mask with dtype torch.uint8, this behavior is now "
-        "deprecated,please use a mask with dtype torch.bool instead.(PyTorch 的原话:"
-        "uint8 掩码已弃用,请用 bool 掩码)",
-    "masked_scatter.kernel":
-        "按行优先顺序遍历 self;掩码为真的元素依次取 source 的 {count} 个元素中的下一个",
-    "put.kernel":
-        "把 self 看作一维(行优先,{numel} 个元素):self.flat[index[i]] = source[i];"
-        "负的 index 从末尾数",
-    "put.accumulate":
-        "把 self 看作一维(行优先,{numel} 个元素):self.flat[index[i]] += source[i],逐个相加",
-    "scatter_reduce.kernel":
-        "对 index 的每个位置:self[..index[..i..]..] = {op}(原值, src[..i..]),沿 dim {dim},"
-        "按 index 的顺序逐个进行",
-    "scatter_reduce.expanded":
-        "index 只在第一维变化、其余维度是展开的:一个 kernel 把它(稳定地)排序后按整行做 {op},"
-        "include_self 与 'mean' 都在内部处理",
-    "scatter_reduce.exclude_self":
-        "include_self=False:index 触及的每个元素先被置为 {op} 的单位元(用 scatter_ 写入)",
-    "scatter.reduce_deprecated":
-        "torch.scatter 在 src 为张量时的 reduce 参数已弃用,将在未来的 PyTorch 版本中移除;"
-        "请改用 torch.scatter_reduce,它支持更多归约方式。",
-    "index_reduce.beta": "index_reduce() 仍是 beta,API 随时可能改变。",
-    "index_reduce.slices":
-        "每个 index 元素 i 做一次 {op}:self.select({dim}, index[i]) = {op}(原值, "
-        "source.select({dim}, i)),按 index 的顺序",
-    "index_reduce.serial":
-        "至多一维:self[index[i]] = {op}(self[index[i]], source[i]),逐个元素依次进行",
-    "nonzero_static.pad":
-        "nonzero 找到 {found} 行;复制前 min({found}, {size}) 行,{size} 行中剩下的填为 {fill}",
-    "count_nonzero.kernel": "数出 {numel} 个元素中不为零的个数,存入一个 int64(全量归约)",
 }
+#: the operator families added for breadth (issue 14): one table, two files
+TEXT.update(OPERATOR_TEXT)
 
 #: PyTorch's error messages: a Chinese line saying what went wrong and what to do.
 ERRORS: list[tuple[str, str]] = [

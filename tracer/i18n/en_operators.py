@@ -1,0 +1,254 @@
+"""The English notes of the operator families (joining and splitting, views and shape,
+triangles and diagonals, ordering, indexed writes, pointwise, reductions, factories):
+part of :data:`tracer.i18n.en.TEXT`, which merges this table in.  Plain data, no logic;
+the same conventions as en.py.
+"""
+
+from __future__ import annotations
+
+TEXT: dict[str, str] = {
+    # -- triangles and diagonals (tril/triu, tril_indices/triu_indices, diagonal, diag,
+    # diag_embed, diagflat, fill_diagonal_, the *_scatter ops)
+    "triangle.meta": "{op} needs a matrix: at least 2 dims; the output gets self's sizes",
+    "triangle.restride":
+        "contiguous, but a size-1 dim has an unusual stride: walk it through a view with the "
+        "default strides",
+    "triangle.batch_copy":
+        "dim {dim} has stride {stride}, not {expected}: the matrices are not one after "
+        "another, so the kernel works on a contiguous copy",
+    "triangle.empty": "no elements: nothing to zero",
+    "triangle.kernel":
+        "keep element (i, j) of each matrix where {keep}, write 0 everywhere else",
+    "triangle.kernel_inplace":
+        "in place: write 0 where not {keep}; the kept elements are not touched",
+    "triangle.indices_args": "row and col must not be negative",
+    "triangle.indices_size": "{op}: {size} (row, col) pairs; the result is 2 x {size}",
+    "triangle.indices_fill":
+        "walk the matrix row by row and write each pair's row into row 0 and its column "
+        "into row 1 (offset {offset})",
+    "diagonal.geometry":
+        "drop dims {dim1} and {dim2}, append one dim of {size}: one step moves a row and a "
+        "column at once, stride {stride1} + {stride2} = {step}",
+    "diagonal.copy": "diagonal_copy: the diagonal view, then a contiguous clone of it",
+    "diag.embed": "a 1-D input: diag_embed places it on a diagonal of a new matrix",
+    "diag.copy": "a 2-D input: diagonal_copy returns the diagonal as a new tensor",
+    "diag_embed.sizes":
+        "the last dim ({n} elements) becomes dims {dim1} and {dim2}, each {n} + {k} = "
+        "{length} long; a zero tensor, its diagonal view, then copy_",
+    "diagflat.flatten": "flatten the input (a view of a contiguous tensor), then diag",
+    "fill_diagonal.geometry":
+        "one view of {size} elements whose stride is the sum of all strides ({strides} = "
+        "{step}), then fill_",
+    "fill_diagonal.wrap":
+        "wrap=True on a tall matrix: the diagonal starts again {rows} rows down: {size} more "
+        "elements from storage offset {offset}",
+    "view_scatter.clone_overlap":
+        "self has elements sharing memory (an expand): a plain clone, its strides not kept",
+    "view_scatter.clone_storage":
+        "clone the whole storage under self ({numel} elements, as one flat view), then view "
+        "the clone with self's sizes, strides and offset",
+    "view_scatter.copy": "src has the view's sizes: copy_ it into the view of the clone",
+    # -- joining and splitting: cat, stack, *stack, split, chunk, tensor_split -------------
+    "cat.meta":
+        "check the {n} inputs (no 0-dim one; same sizes except along dim), promote their "
+        "dtypes, skip the legacy size-[0] ones, and allocate the output: cat always copies",
+    "cat.empty": "the output has no elements: nothing to copy",
+    "cat.fast_dim0":
+        "all contiguous, one dtype, joined along dim 0: each input's bytes are one memcpy, "
+        "back to back",
+    "cat.serial":
+        "all contiguous, one floating dtype, small: the serial kernel copies each input's "
+        "rows into place",
+    "cat.same_layout":
+        "every input has the same sizes and strides: one TensorIterator over a window of "
+        "length {length}, moved {length} x stride {stride} along the output per input",
+    "cat.slice": "copy this input into its window of the output (offset {offset})",
+    "cat.cast":
+        "the input is {src}, the output {dst}: copy into a temporary of the input's dtype, "
+        "then copy_ casts it into the window",
+    "stack.view":
+        "join along existing dim {dim} with cat, then view splits that dim in two: no "
+        "unsqueeze needed",
+    "stack.unsqueeze":
+        "a new last dim ({dim}) cannot come from a view of cat's result: unsqueeze each "
+        "input, then cat",
+    "stack.atleast": "give every input at least {n} dims (0-d reshaped, 1-d unsqueezed)",
+    "split.plan":
+        "{n} pieces of {size} along dim {dim} (the last has {last}); each is a narrow: a "
+        "view, no copy",
+    "split.with_sizes":
+        "pieces of sizes {sizes} along dim {dim}, each a slice of self: views, no copy",
+    "split.chunk": "{n} chunks: split into pieces of ceil(size / {n}) = {size}",
+    "split.chunk_empty":
+        "the dim is empty: split_with_sizes keeps all {n} (empty) chunks, split would "
+        "return one",
+    "split.sections":
+        "{n} sections: each gets {small} elements, the first {extra} one more; each is a "
+        "slice (a view)",
+    "split.indices":
+        "cut before the indices {indices}: piece i is the slice between two cuts (a view)",
+    "split.python_method":
+        "torch/_tensor.py: an int (or one-element tensor) size calls _VF.split, a list "
+        "calls _VF.split_with_sizes",
+    "split.python_function": "torch/functional.py: torch.split is tensor.split",
+    "shape.warn_once":
+        "{what}: torch warns here (TORCH_WARN_ONCE: once per process, so only the first "
+        "time in a Python session)",
+    "shape.numpy_T": "x.T reverses every dim: permute({dims})",
+    "shape.swap_last": "swap the last two dims ({dim0} and {dim1}): transpose(-2, -1)",
+    "shape.movedim":
+        "dims {src} go to places {dst}; the other dims keep their order in the places left: "
+        "permute({order})",
+    "shape.transpose_":
+        "in place: dims {dim0} and {dim1} trade sizes and strides in self's own geometry "
+        "(as_strided_), no new tensor",
+    "shape.unfold":
+        "windows of {size} along dim {dim}, one every {step}: dim {dim} now counts {windows} "
+        "windows (stride {jump} = step * stride), a new last dim walks one window (stride "
+        "{stride})",
+    "reshaping.unflatten": "dim {dim} of size {size} is split into {sizes}, then viewed",
+    "reshaping.ravel": "contiguous already: ravel is view(-1), no copy",
+    "reshaping.ravel_copy": "not contiguous: ravel copies to a contiguous tensor, then view(-1)",
+    "reshaping.view_dtype":
+        "the same bytes read as {dtype}: elements of {old} bytes become elements of {new} "
+        "bytes, the last dim and every stride rescaled; no as_strided, no copy",
+    "reshaping.broadcast":
+        "the shape every tensor broadcasts to, {shape}: a tensor already of that shape is "
+        "returned as it is, the others are expanded (stride 0 on the broadcast dims)",
+    "functional.varargs":
+        "torch/functional.py: the tensors given one by one are passed on as one tuple",
+    "functional.atleast":
+        "torch/functional.py: one argument is passed on as it is, several as one tuple",
+    "functional.broadcast_shapes":
+        "plain Python over the shapes: no tensor is made and no operator runs",
+    "functional.refs_broadcast_shapes":
+        "right-align the shapes; a 1 takes the other length, any other mismatch is an error",
+    "binding.view_property": "the property getter dispatches {op}",
+    "binding.dim_order":
+        "torch/_tensor.py: the dims ordered from outermost to innermost in memory, by "
+        "their strides (plain Python, no operator)",
+    "binding.unflatten": "torch/_tensor.py checks sizes is not empty, then calls the binding",
+    "rot90.turns":
+        "k = {k} is {turns} quarter turn(s) in the plane of dims {dim0}, {dim1}: one turn flips "
+        "dim1 then transposes in place, two flip both dims, three flip dim0 then transpose, "
+        "none is a contiguous clone",
+    "repeat.interleave":
+        "a new dim of size 1 after dim {dim} is expanded to {repeats} (stride 0, nothing "
+        "copied yet); the contiguous clone writes the repeats out, then the two dims are "
+        "flattened into one",
+    "empty_permuted.strides":
+        "a contiguous allocation in physical order has strides {physical}; each logical dim "
+        "takes the stride of its place in {layout}: {strides}",
+    # -- ordering and membership: sort, argsort, msort, topk (engine/ops/sorting.py) -------
+    "sort.outputs_like_input":
+        "values and indices are allocated with the input's strides {strides} (it is "
+        "non-overlapping and dense)",
+    "sort.outputs_dense":
+        "the input overlaps or has holes: values and indices get dense strides {strides} in "
+        "the same dim order",
+    "sort.fill_indices":
+        "indices along dim {dim} = 0..{n}-1: an arange restrided by as_strided (stride 0 on "
+        "the other dims) and broadcast by copy_",
+    "sort.stride0":
+        "dim {dim} has stride 0: every element of a slice is the same one, already sorted",
+    "sort.stable_sort":
+        "std::stable_sort of every slice along dim {dim} (descending={descending}): equal elements keep their "
+        "order; NaN is above every number, -0.0 equals 0.0",
+    "sort.introsort":
+        "std::sort (introsort) of every slice along dim {dim} (descending={descending}): not stable past 16 "
+        "elements, ties end where the quicksort's swaps leave them; NaN is above every "
+        "number, -0.0 equals 0.0",
+    "sort.radix":
+        "1-D integers sorted ascending with at least 32768 elements: fbgemm's radix sort, "
+        "which is stable",
+    "topk.partial_sort":
+        "k * 64 <= {n}: std::partial_sort puts the first {k} (largest={largest}) at the "
+        "front, in order",
+    "topk.nth_element_sorted":
+        "std::nth_element puts the {k}th (largest={largest}) at position {k}-1, then "
+        "std::sort orders the ones before it",
+    "topk.nth_element":
+        "sorted=False: std::nth_element puts the {k}th (largest={largest}) at position {k}-1 "
+        "and leaves the ones before it in the order its partitioning left them",
+    "searchsorted.common_dtype":
+        "boundaries and values differ in dtype: both are compared as {dtype}, their result "
+        "type",
+    "searchsorted.left":
+        "side='left': binary search each value's row of {n} boundaries for the first one "
+        ">= the value (NaN goes past every boundary)",
+    "searchsorted.right":
+        "side='right': binary search each value's row of {n} boundaries for the first one "
+        "> the value",
+    "isin.default":
+        "few test elements: every element is compared with each of the {n} test elements "
+        "(invert={invert})",
+    "isin.scalar": "one test element: isin is {op}(elements, test_element)",
+    "unique.bool": "bool input: count the Trues ({trues}) and Falses ({falses}); False comes first",
+    "unique.sorted":
+        "sort the {n} elements, then keep each one that differs (!=) from the one before: "
+        "{count} unique (every NaN counts once more, -0.0 equals 0.0)",
+    "unique.consecutive":
+        "keep each of the {n} elements that differs (!=) from the one before it, in the "
+        "original order: {count} kept",
+    "function.unique":
+        "torch.unique is Python (torch/functional.py): return_inverse and return_counts "
+        "pick what it returns; it calls _unique2 (unique_dim when dim is given)",
+    "function.unique_consecutive":
+        "torch.unique_consecutive is Python (torch/functional.py): it calls the "
+        "unique_consecutive operator and returns what the flags ask for",
+    # -- indexed writes and index-producing operators (index_add, index_copy, ...) --
+    "index_ops.set_output":
+        "the structured kernel's output: a new contiguous tensor of self's shape, "
+        "self is copied into it next",
+    "index_add.scatter_add":
+        "dim {dim} is the first or last dim and alpha is 1: the index is seen with stride 0 "
+        "over every other dim, and scatter_add_ does the adding",
+    "index_add.slices":
+        "one add_ per index entry i: self.select({dim}, index[i]) += alpha * "
+        "source.select({dim}, i), in the order of the index",
+    "index_add.serial":
+        "at most one dim: self[index[i]] += alpha * source[i], one entry after another",
+    "index_copy.kernel":
+        "each element along dim {dim} goes to offset + index[i] * {stride}; "
+        "a repeated index keeps the last write",
+    "index_fill.kernel":
+        "every element at index[i] along dim {dim} (offset + index[i] * {stride}) "
+        "gets the value; negative indices wrap",
+    "masked_scatter.uint8_warning":
+        "masked_scatter_ received a mask with dtype torch.uint8, this behavior is now "
+        "deprecated,please use a mask with dtype torch.bool instead.",
+    "masked_scatter.kernel":
+        "walk self in row-major order; each element where the mask is set takes the next of "
+        "the source's {count} elements",
+    "put.kernel":
+        "self seen as flat (row-major, {numel} elements): self.flat[index[i]] = source[i]; "
+        "negative indices count from the end",
+    "put.accumulate":
+        "self seen as flat (row-major, {numel} elements): self.flat[index[i]] += source[i], "
+        "one entry after another",
+    "scatter_reduce.kernel":
+        "for every position of index: self[..index[..i..]..] = {op}(itself, src[..i..]) "
+        "along dim {dim}, one index entry after another",
+    "scatter_reduce.expanded":
+        "the index is expanded over every dim but the first: one kernel sorts it (stably) "
+        "and reduces ({op}) whole rows, include_self and 'mean' handled inside",
+    "scatter_reduce.exclude_self":
+        "include_self=False: every element the index reaches first gets {op}'s identity "
+        "(scatter_ with that value)",
+    "scatter.reduce_deprecated":
+        "The reduce argument of torch.scatter with Tensor src is deprecated and will be "
+        "removed in a future PyTorch release. Use torch.scatter_reduce instead for more "
+        "reduction options.",
+    "index_reduce.beta": "index_reduce() is in beta and the API may change at any time.",
+    "index_reduce.slices":
+        "one {op} per index entry i: self.select({dim}, index[i]) = {op}(itself, "
+        "source.select({dim}, i)), in the order of the index",
+    "index_reduce.serial":
+        "at most one dim: self[index[i]] = {op}(self[index[i]], source[i]), one entry after "
+        "another",
+    "nonzero_static.pad":
+        "nonzero found {found} rows; the first min({found}, {size}) are copied and the rest "
+        "of the {size} rows are filled with {fill}",
+    "count_nonzero.kernel":
+        "count the {numel} elements that are not zero into one int64 (a full reduction)",
+}
