@@ -216,8 +216,10 @@ def scatter_apply(target: np.ndarray, coords: tuple, vals: np.ndarray, reached, 
 def gather(self, dim: int, index, *, sparse_grad: bool = False):
     dim = S.maybe_wrap_dim(dim, self.dim())
     # scatter_gather_dtype_check: an empty index may have any dtype
+    # (on meta, torch's Python meta function adds what it got)
     check(index.dtype in (D.int64, D.int32) or not index.numel(), RuntimeError,
-          "gather(): Expected dtype int32/int64 for index")
+          "gather(): Expected dtype int32/int64 for index" +
+          (f", but got torch.{index.dtype.name}" if self.is_meta or index.is_meta else ""))
     if index.numel():
         _gather_shape_check(self, dim, index)
     out = memory.empty_generic(index.view.sizes, self.dtype, self.device_type)
