@@ -322,8 +322,6 @@ def test_views_run_the_operators_torch_runs(statements):
 
 
 @pytest.mark.parametrize("statement, refused", [
-    ("y = t.repeat(2, 1)", "repeat is not modelled yet"),
-    ("y = torch.tile(t, (2,))", "tile is not modelled yet"),
     ("y = torch.repeat_interleave(t, rows)", "a tensor of repeats"),
     ("y = torch.repeat_interleave(rows)", "a tensor of repeats"),
     ("y = t.unflatten(0, (-1, -1))", r"C\+\+ backtrace"),

@@ -200,9 +200,11 @@ def arange_out(start: Any, end: Any, step: Any = 1, *, out):
               start=start, end=end, step=step) as s:
         n = _arange_size(start, end, step, result.dtype)
         s.set_result(n)
-    # result.resize_({size}): an IntArrayRef, made SymInts by fromIntArrayRefSlow
+    # result.resize_({size}) only when the numel differs: an IntArrayRef, made SymInts by
+    # fromIntArrayRefSlow
     S.check_symint_array((n,))
-    call("aten::resize_", result, (n,))
+    if result.numel() != n:
+        call("aten::resize_", result, (n,))
     with span("arange_kernel", "kernel", source=RANGE_KERNEL,
               note="arange.kernel", numel=n) as s:
         # the kernel converts start and step to the accumulate type (checked)

@@ -13,9 +13,11 @@ from tracer.notes import Note
 from tracer.recorder import span
 
 from engine.core import view as S
+from engine.core import dtypes as D
 from engine.core.errors import check
 from engine.dispatch.declarations import COMPOSITE, FUNCTIONAL, declare, not_modelled
 from engine.dispatch.dispatcher import call
+from engine.ops import join
 
 REPEAT = "aten/src/ATen/native/Repeat.cpp"
 
@@ -51,11 +53,52 @@ not_modelled("repeat_interleave.self_Tensor(Tensor self, Tensor repeats, int? di
              variants="function, method", kind=COMPOSITE, reason=_TENSOR_REPEATS)
 
 
-# -- repeat and tile: torch 2.13's repeat, after unfold and copy_, runs an index computation
-# (arange, add, cat, narrow, flatten, permute, reshape) that tidx does not model yet ---------
-_NEEDS_CAT = ("{} is not modelled yet: torch 2.13's kernel follows its copy with an index "
-              "computation (arange, cat, permute, reshape) tidx does not take yet ({})")
-not_modelled("repeat(Tensor self, SymInt[] repeats) -> Tensor", variants="method",
-             kind=FUNCTIONAL, reason=_NEEDS_CAT.format("repeat", "Repeat.cpp"))
-not_modelled("tile(Tensor self, SymInt[] dims) -> Tensor", variants="function, method",
-             kind=COMPOSITE, reason=_NEEDS_CAT.format("tile", "it is repeat"))
+# -- repeat and tile (TensorShape.cpp repeat, tile_symint) --------------------------------------
+SHAPE = "aten/src/ATen/native/TensorShape.cpp"
+
+
+@declare("repeat(Tensor self, SymInt[] repeats) -> Tensor", variants="method",
+         kind=FUNCTIONAL, native="at::native::repeat", source=SHAPE)
+def repeat(self, repeats):
+    """Expand self to the padded shape, allocate the result, unfold it into windows the
+    size of self (one window per repeat), copy self into every window at once, then
+    permute the window dims next to the repeat dims and reshape to the target shape."""
+    repeats = tuple(repeats)
+    check(len(repeats) >= self.dim(), RuntimeError,
+          "Number of dimensions of repeat dims can not be smaller than number of dimensions "
+          "of tensor")
+    padded = (1,) * (len(repeats) - self.dim()) + self.view.sizes
+    target = tuple(p * r for p, r in zip(padded, repeats))
+    with span("repeat: the target shape", "kernel", source=SHAPE,
+              note=Note("repeat.target", padded=list(padded), repeats=list(repeats),
+                        target=list(target)), padded=list(padded), target=list(target)):
+        pass
+    xtensor = call("aten::expand", self, padded)
+    result = call("aten::empty.memory_format", list(target), dtype=self.dtype,
+                  device=self.device_type)
+    if 0 in repeats:
+        return result                   # nothing to copy
+    urtensor = result
+    for i, size in enumerate(xtensor.view.sizes):
+        # a window the size of self along dim i, one per repeat (step 0 is not allowed)
+        urtensor = call("aten::unfold", urtensor, i, size, max(size, 1))
+    call("aten::copy_", urtensor, call("aten::expand_as", xtensor, urtensor))
+    # [a0 .. ad-1, b0 .. bd-1] -> [a0, b0, .., ad-1, bd-1] -> [a0*b0, .., ad-1*bd-1]
+    n = xtensor.dim()
+    range_a = call("aten::arange", n, dtype=D.int64)
+    range_b = call("aten::add.Tensor", range_a, n)
+    stacked = call("aten::flatten.using_ints", join.stack([range_a, range_b], 1))
+    permutation = [int(v) for v in stacked.array().reshape(-1)] if not stacked.is_meta \
+        else [k for i in range(n) for k in (i, i + n)]
+    urtensor = call("aten::permute", urtensor, permutation)
+    return call("aten::reshape", urtensor, target)
+
+
+@declare("tile(Tensor self, SymInt[] dims) -> Tensor", variants="function, method",
+         kind=COMPOSITE, native="at::native::tile_symint", source=SHAPE)
+def tile(self, dims):
+    """numpy.tile: fewer reps than dims are padded with leading 1s; then repeat."""
+    dims = tuple(dims)
+    if self.dim() > len(dims):
+        dims = (1,) * (self.dim() - len(dims)) + dims
+    return call("aten::repeat", self, dims)

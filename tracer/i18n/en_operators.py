@@ -7,6 +7,9 @@ the same conventions as en.py.
 from __future__ import annotations
 
 TEXT: dict[str, str] = {
+    "repeat.target":
+        "self, padded with leading 1s to {padded}, repeated {repeats} times per dim: the "
+        "result is {target}",
     # -- triangles and diagonals (tril/triu, tril_indices/triu_indices, diagonal, diag,
     # diag_embed, diagflat, fill_diagonal_, the *_scatter ops)
     "triangle.meta": "{op} needs a matrix: at least 2 dims; the output gets self's sizes",

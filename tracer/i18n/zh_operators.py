@@ -6,6 +6,8 @@ zh.py (the same ids and ``{name}`` fields as the English table).
 from __future__ import annotations
 
 TEXT: dict[str, str] = {
+    "repeat.target":
+        "self 前面补 1 成为 {padded},每维重复 {repeats} 次:结果形状为 {target}",
     # -- triangles and diagonals (tril/triu, tril_indices/triu_indices, diagonal, diag,
     # diag_embed, diagflat, fill_diagonal_, the *_scatter ops)
     "triangle.meta": "{op} 需要矩阵:至少 2 维;输出的尺寸与 self 相同",

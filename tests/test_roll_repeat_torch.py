@@ -1,0 +1,127 @@
+"""torch.roll, Tensor.repeat and torch.tile against torch 2.13 (TensorTransformations.cpp
+roll and roll_common; TensorShape.cpp repeat and tile_symint): values, layout, errors and
+the operator trees (roll: narrow twice, then cat, a roll per dim, a flattened roll
+without dims; repeat: expand, empty, an unfold per dim, one copy_, then the permutation
+that puts each window dim beside its repeat dim and the reshape)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import engine
+from conftest import examples, require_torch
+from oracle import compare
+
+pytestmark = pytest.mark.torch
+
+
+@st.composite
+def cases(draw):
+    dtype = draw(st.sampled_from(["int64", "float32", "bool", "uint8", "float64"]))
+    shape = tuple(draw(st.lists(st.integers(0, 4), min_size=0, max_size=3)))
+    step = tuple(draw(st.integers(1, 2)) for _ in shape)
+    transpose = len(shape) >= 2 and draw(st.booleans())
+    shifts = draw(st.one_of(st.integers(-9, 9), st.lists(st.integers(-9, 9), max_size=3),
+                            st.sampled_from([1.5, "a", None])))
+    dims = draw(st.one_of(st.none(), st.integers(-4, 4),
+                          st.lists(st.integers(-4, 4), max_size=3)))
+    form = draw(st.sampled_from(["function", "method", "keywords"]))
+    return dtype, shape, step, transpose, shifts, dims, form
+
+
+def outcome(lib, dtype, shape, step, transpose, shifts, dims, form):
+    n = int(np.prod(shape)) if shape else 1
+    base = lib.tensor((np.arange(n) * 5 % 7).astype(dtype).tolist(),
+                      dtype=getattr(lib, dtype)).reshape(shape)
+    t = base[tuple(slice(None, None, s) for s in step)] if shape else base
+    if transpose:
+        t = t.transpose(0, 1)
+    try:
+        if form == "keywords":
+            r = lib.roll(t, shifts=shifts, **({} if dims is None else {"dims": dims}))
+        elif form == "function":
+            r = lib.roll(t, shifts, *(() if dims is None else (dims,)))
+        else:
+            r = t.roll(shifts, *(() if dims is None else (dims,)))
+        return ("ok", r.tolist(), list(r.shape), list(r.stride()), r.storage_offset(),
+                str(r.dtype))
+    except Exception as exc:  # noqa: BLE001 - the error is the result
+        return ("error", type(exc).__name__, str(exc))
+
+
+@settings(max_examples=examples(300), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(cases())
+def test_roll_matches_torch(case):
+    torch = require_torch()
+    assert outcome(engine, *case) == outcome(torch, *case)
+
+
+@pytest.mark.parametrize("statement", [
+    "y = t.roll(1)", "y = t.roll(1, 0)", "y = t.roll((1, 2), (0, 1))", "y = t.T.roll(1, 0)",
+    "y = torch.empty(0, 3).roll(1, 0)", "y = t.roll(-4, 1)", "y = t.roll(1, 5)",
+    "y = t.roll((1, 2), 0)", "y = t.roll(())", "y = torch.tensor(5).roll(1)",
+    "y = t[:, ::2].roll(1)", "y = torch.roll(t, shifts=2, dims=-1)", "y = t.roll(1, (0, 0))",
+])
+def test_roll_runs_the_operators_torch_runs(statement):
+    torch = require_torch()
+    ours, theirs = compare(torch, [statement], ["y"])
+    assert (ours.ops, ours.error, ours.tensors) == (theirs.ops, theirs.error, theirs.tensors)
+
+
+@st.composite
+def repeat_cases(draw):
+    dtype = draw(st.sampled_from(["int64", "float32", "bool", "uint8"]))
+    shape = tuple(draw(st.lists(st.integers(0, 3), min_size=0, max_size=3)))
+    step = tuple(draw(st.integers(1, 2)) for _ in shape)
+    transpose = len(shape) >= 2 and draw(st.booleans())
+    reps = draw(st.one_of(st.lists(st.integers(-1, 3), max_size=4).map(tuple),
+                          st.sampled_from([(1.5,), ("a",), 2])))
+    form = draw(st.sampled_from(["repeat", "repeat_varargs", "tile", "tile_method"]))
+    return dtype, shape, step, transpose, reps, form
+
+
+def repeat_outcome(lib, dtype, shape, step, transpose, reps, form):
+    n = int(np.prod(shape)) if shape else 1
+    base = lib.tensor((np.arange(n) * 5 % 7).astype(dtype).tolist(),
+                      dtype=getattr(lib, dtype)).reshape(shape)
+    t = base[tuple(slice(None, None, s) for s in step)] if shape else base
+    if transpose:
+        t = t.transpose(0, 1)
+    try:
+        if form == "repeat":
+            r = t.repeat(reps)
+        elif form == "repeat_varargs":
+            r = t.repeat(*reps) if isinstance(reps, tuple) else t.repeat(reps)
+        elif form == "tile":
+            r = lib.tile(t, reps)
+        else:
+            r = t.tile(reps)
+        return ("ok", r.tolist(), list(r.shape), list(r.stride()), r.storage_offset(),
+                str(r.dtype))
+    except Exception as exc:  # noqa: BLE001 - the error is the result
+        return ("error", type(exc).__name__, str(exc))
+
+
+@settings(max_examples=examples(300), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(repeat_cases())
+def test_repeat_and_tile_match_torch(case):
+    torch = require_torch()
+    assert repeat_outcome(engine, *case) == repeat_outcome(torch, *case)
+
+
+@pytest.mark.parametrize("statement", [
+    "y = t[0].repeat(2)", "y = t.repeat(2, 1, 1)", "y = t.repeat(0, 1)",
+    "y = torch.tensor(5).repeat(3)", "y = torch.tensor(5).repeat(())", "y = t.tile(2)",
+    "y = t.repeat(1)", "y = t.repeat(-1, 2)", "y = t.T.repeat(2, 2)",
+    "y = torch.tile(t, (2, 1, 1))", "y = t[:, ::2].repeat(1, 3)",
+    "y = torch.zeros(0, 2).repeat(2, 2)",
+])
+def test_repeat_runs_the_operators_torch_runs(statement):
+    torch = require_torch()
+    ours, theirs = compare(torch, [statement], ["y"])
+    assert (ours.ops, ours.error, ours.tensors) == (theirs.ops, theirs.error, theirs.tensors)
