@@ -48,8 +48,10 @@ DTYPE_ALIASES = ("long", "int", "float", "double", "half", "short")
 #: Numbers past every limit: int64's ends and beyond, sizes no memory holds.
 HUGE = ("2**63", "2**63 - 1", "-2**63", "-2**63 - 1", "2**64", "10**12", "-(10**12)",
         "2**62")
-#: Names tidx does not bind (the brief's in-place ops): tidx must refuse them in one line.
+#: In-place arithmetic (refused until issue 14 bound it; run and compared since).
 UNBOUND_METHODS = ("add_", "mul_", "sub_", "div_")
+#: Python's augmented operators, as `t += x` writes them.
+AUGMENTED = ("+", "-", "*", "/", "//", "%", "**", "&", "|", "^")
 
 
 #: Seed 003's emulated NPU library (samples/seed_003_pypto_index_select.py), right and wrong;
@@ -634,7 +636,7 @@ def statement(draw, env: Env, hazards: bool = False) -> str:
         ["assign_factory"] * 3 + ["assign_view"] * 3 + ["assign_index"] * 2 +
         ["assign_op"] * 2 + ["view"] * 2 + ["index"] * 2 + ["setitem"] * 3 +
         ["inplace"] * 2 + ["fact"] * 3 + ["assign_fact", "value_use", "op", "wrong",
-                                          "generic"]))
+                                          "generic", "augmented", "unpack"]))
     if kind == "generic" and draw(st.integers(0, 4)) == 0:
         kind = "pypto"
     if kind == "value_use" and not env.values:
@@ -687,6 +689,25 @@ def statement(draw, env: Env, hazards: bool = False) -> str:
         return draw(generic_call(env, name))
     if kind == "pypto":
         return draw(st.sampled_from(PYPTO_STATEMENTS))
+    if kind == "augmented":
+        # t += x (Tensor.__iadd__, in place) or t[i] *= x (getitem, __imul__, setitem)
+        op = draw(st.sampled_from(AUGMENTED))
+        other = draw(st.one_of(tensor_name(env), scalars(huge=False)))
+        if draw(st.booleans()):
+            return f"{name}[{draw(index_text(env, name, huge=False))}] {op}= {other}"
+        return f"{name} {op}= {other}"      # in place: name keeps its shape and dtype
+    if kind == "unpack":
+        # a, b = t.chunk(2) / a, *rest = t: a tensor unpacks through unbind(0)
+        first, rest = env.fresh(), env.fresh()
+        source = draw(st.sampled_from([f"{name}.chunk(2)", f"{name}.split(1)", name,
+                                       f"{name}.unbind(-1)", f"{name}.shape"]))
+        env.bind_value(rest, "value")
+        if source.endswith(".shape"):
+            env.bind_value(first, "value")
+        else:
+            env.bind_tensor(first, None, env.tensors[name][1])
+        star = draw(st.booleans())
+        return f"{first}, {'*' if star else ''}{rest} = {source}"
     # a non-tensor name used again: indexed, added to, passed as a shape
     value = draw(st.sampled_from(sorted(env.values)))
     return draw(st.sampled_from([

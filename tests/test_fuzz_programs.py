@@ -210,7 +210,7 @@ def run_torch(torch, program: Program) -> Run:
                 value = eval(code, ns)  # noqa: S307 - the test's own generated program
             else:
                 exec(compile(ast.Module([node], []), "<fuzz>", "exec"), ns)  # noqa: S102
-                assigned = [_root(t) for t in node.targets]
+                assigned = _assigned(node)
         except Exception as exc:  # noqa: BLE001 - torch's error is the result
             run.kind, run.at, run.error = "error", i, (type(exc).__name__,
                                                        normalise(str(exc)))
@@ -221,6 +221,22 @@ def run_torch(torch, program: Program) -> Run:
         run.steps.append({k: normal(v) for k, v in names.items()} | {"(printed)": list(printed)})
     run.final = ns
     return run
+
+
+def _assigned(node) -> list[str]:
+    """The names a statement binds or writes into, as tidx's Statement.assigned lists them:
+    ``a, *b = ...`` binds a and b, ``t[i] = ...`` and ``t += ...`` write into t."""
+    import ast
+    if isinstance(node, ast.AugAssign):
+        return [_root(node.target)]
+
+    def names(target) -> list[str]:
+        if isinstance(target, ast.Starred):
+            return names(target.value)
+        if isinstance(target, (ast.Tuple, ast.List)):
+            return [n for e in target.elts for n in names(e)]
+        return [_root(target)]
+    return [n for t in node.targets for n in names(t)]
 
 
 def _root(target) -> str:
