@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.core import view as S
+
 
 def movedim_order(ndim: int, src: Sequence[int], dst: Sequence[int]) -> list[int]:
     """movedim's permutation (aten/src/ATen/native/TensorShape.cpp): ``order[dst[i]] =
@@ -136,16 +138,7 @@ def logical_to_physical_perm(sizes: Sequence[int], strides: Sequence[int],
             return 1
         return 0
 
-    perm = list(reversed(range(ndim)))
-    for i in range(1, ndim):
-        dim1 = i
-        for dim0 in reversed(range(i)):
-            comparison = should_swap(perm[dim0], perm[dim1])
-            if comparison > 0:
-                perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
-                dim1 = dim0
-            elif comparison < 0:
-                break
+    perm = S.sort_dims(list(reversed(range(ndim))), should_swap)   # the same insertion sort
     ambiguous = ambiguity_check and any(should_swap(perm[i], perm[i + 1]) != -1
                                         for i in range(ndim - 1))
     return list(reversed(perm)), ambiguous

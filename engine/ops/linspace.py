@@ -34,6 +34,7 @@ from engine.core.errors import Refused, check, torch_error
 from engine.dispatch.declarations import FACTORY, FUNCTIONAL, OUT, declare
 from engine.dispatch.dispatcher import call
 from engine.ops.factories import options
+from engine.ops.ranges import acc_type, wrap64
 from engine.ops.scalar import to_dtype_scalar
 from engine.ops.touch import touched
 from engine.rng.fp import fma32, fma64
@@ -382,17 +383,6 @@ def range_(start: Any, end: Any, *, dtype: D.dtype | None = None, layout=None,
     return _range(start, end, 1, dtype, device)
 
 
-def _acc(dtype: D.dtype) -> D.dtype:
-    """at::acc_type<scalar_t, /*is_cuda=*/false>."""
-    if dtype.is_floating_point:
-        return D.float32 if dtype is D.float16 else D.float64
-    return D.int64
-
-
-def _wrap64(v: int) -> int:
-    return (v + 2**63) % 2**64 - 2**63
-
-
 def _range_size(xstart: Any, xend: Any, xstep: Any, acc: D.dtype) -> int:
     """``static_cast<int64_t>(((xend - xstart) / xstep) + 1)`` in the accumulate type."""
     if acc is D.int64:
@@ -425,7 +415,7 @@ def range_out(start: Any, end: Any, step: Any = 1, *, out):
     dtype = result.dtype
     if dtype is D.bool:
         raise torch_error(NotImplementedError, '"range_cpu" not implemented for \'Bool\'')
-    acc = _acc(dtype)
+    acc = acc_type(dtype)
     xstart, xend, xstep = (to_dtype_scalar(v, acc) for v in (start, end, step))
     with span("range size", "kernel", source=RANGE, note="range.size",
               start=xstart, end=xend, step=xstep) as s:
@@ -439,7 +429,7 @@ def range_out(start: Any, end: Any, step: Any = 1, *, out):
         if acc is D.int64 and xstep == 0:
             raise Refused("torch 2.13 crashes (SIGFPE, an integer division by zero) when "
                           "range's step truncates to 0 in an integer dtype")
-        if acc is D.int64 and xstep == -1 and _wrap64(xend - xstart) == _INT64_MIN:
+        if acc is D.int64 and xstep == -1 and wrap64(xend - xstart) == _INT64_MIN:
             raise Refused("torch 2.13 crashes (SIGFPE, INT64_MIN / -1 overflows) on this "
                           "integer range")
         size = _range_size(xstart, xend, xstep, acc)

@@ -58,13 +58,14 @@ def resize_(self, size: Sequence[int], *, memory_format: str | None = None):
 
 
 #: at::acc_type<scalar_t, /*is_cuda=*/false>: what arange_out converts its Scalars to
-def _acc(dtype: D.dtype) -> D.dtype:
+def acc_type(dtype: D.dtype) -> D.dtype:
     if dtype.is_floating_point:
         return D.float32 if dtype is D.float16 else D.float64
     return D.int64
 
 
-def _wrap64(v: int) -> int:
+def wrap64(v: int) -> int:
+    """An int as C++'s int64 arithmetic leaves it (two's complement wrap)."""
     return (v + 2**63) % 2**64 - 2**63
 
 
@@ -87,9 +88,9 @@ def _arange_size(start: Any, end: Any, step: Any, dtype: D.dtype, meta: bool = F
         if xstep == 0:
             raise torch_error(ValueError, "step must be nonzero")
         sgn = (xstep > 0) - (xstep < 0)
-        num = _wrap64(xend - xstart + xstep - sgn)
+        num = wrap64(xend - xstart + xstep - sgn)
         quotient = abs(num) // abs(xstep) * (1 if (num < 0) == (xstep < 0) else -1)
-        size_d = float(_wrap64(quotient))
+        size_d = float(wrap64(quotient))
     else:
         quotient = (dend - dstart) / dstep
         size_d = float(math.ceil(quotient)) if math.isfinite(quotient) else quotient
@@ -208,7 +209,7 @@ def arange_out(start: Any, end: Any, step: Any = 1, *, out):
     with span("arange_kernel", "kernel", source=RANGE_KERNEL,
               note="arange.kernel", numel=n) as s:
         # the kernel converts start and step to the accumulate type (checked)
-        acc = _acc(result.dtype)
+        acc = acc_type(result.dtype)
         xstart, xstep = to_dtype_scalar(start, acc), to_dtype_scalar(step, acc)
         result.array(write=True)[...] = _arange_values(xstart, xstep, n, result.dtype)
         s.set_result(result)
