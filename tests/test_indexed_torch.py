@@ -616,3 +616,20 @@ def test_put_accumulate_on_threads_is_refused_where_torch_races():
     t = engine.zeros(3, dtype=engine.float64)
     t.put_(index, engine.ones(40000, dtype=engine.float64), accumulate=True)
     assert t.tolist() == [40000.0, 0.0, 0.0]
+
+
+@pytest.mark.parametrize("statement", [
+    "y = torch.count_nonzero(t)", "y = torch.count_nonzero(t, dim=0)",
+    "y = torch.count_nonzero(t, dim=5)", "y = torch.count_nonzero(t, (0,))",
+    "y = torch.count_nonzero(t.float(), dim=-1)", "y = (t > 4).count_nonzero(1)",
+    "y = torch.take_along_dim(t, torch.tensor([[0], [1], [2]]), dim=1)",
+    "y = torch.unravel_index(torch.tensor(5), (3, 3))",
+    "y = torch.zeros(3).scatter_reduce(0, torch.tensor([0, 0, 1]), torch.tensor([1., 2., 3.]), 'mean')",
+])
+def test_paths_that_waited_for_other_families_run_as_torch(statement):
+    """count_nonzero over dims (ne + sum), take_along_dim with a dim (broadcast_to,
+    remainder), unravel_index (floor_divide, %), scatter_reduce 'mean' (div_): refused
+    until those families landed, compared with torch since."""
+    torch = require_torch()
+    ours, theirs = compare(torch, [statement], ["y"])
+    assert (ours.ops, ours.error, ours.tensors) == (theirs.ops, theirs.error, theirs.tensors)

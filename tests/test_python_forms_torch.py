@@ -104,3 +104,17 @@ def test_a_tensor_where_a_number_goes(statement):
     torch = require_torch()
     ours, theirs = compare(torch, [statement], ["y"])
     assert (ours.error, ours.tensors, ours.ops) == (theirs.error, theirs.tensors, theirs.ops)
+
+
+@pytest.mark.parametrize("statement", [
+    "y = torch.numel(t)", "y = torch.is_floating_point(t)", "y = torch.is_complex(t)",
+    "y = t.is_complex()", "y = torch.numel(1)", "y = torch.is_floating_point(1)",
+    "y = torch.is_complex()", "y = t.is_complex(1)", "y = torch.numel(input=t)",
+    "y = torch.is_floating_point(t.float())", "y = t.numel()",
+])
+def test_the_facts_as_functions(statement):
+    """torch.numel / is_floating_point / is_complex and Tensor.is_complex: read off the
+    TensorImpl, no operator; torch's TypeErrors for a wrong argument."""
+    torch = require_torch()
+    ours, theirs = compare(torch, [statement], ["y"])
+    assert (ours.ops, ours.error, ours.tensors) == (theirs.ops, theirs.error, theirs.tensors)

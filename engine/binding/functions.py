@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from tracer.notes import Note
 from tracer.recorder import span
 
 from engine.binding import functional, unique
@@ -68,6 +69,29 @@ def tensor(*args: Any, **kwargs: Any) -> Tensor:
         out = THPVariable_Wrap(result)
         py.set_result(out)
         return out
+
+
+def _fact_function(name: str, read: Callable[[Any], Any]) -> Callable[..., Any]:
+    """torch.numel / is_floating_point / is_complex (manual_cpp_binding in the yaml): the
+    generated Python binding parses ``(Tensor input)`` and reads the TensorImpl; no aten
+    operator runs."""
+    parser = PythonArgParser([f"{name}(Tensor input)"])
+
+    def fn(*args: Any, **kwargs: Any) -> Any:
+        with _entry(name, Note("binding.readsTensorImpl", reads=f"{name}()")) as py:
+            impl = unpack(parser.parse(None, args, kwargs).values["input"])
+            result = read(impl)
+            py.set_result(result)
+            return result
+    fn.__name__ = fn.__qualname__ = name
+    return fn
+
+
+FACTS = {"numel": _fact_function("numel", lambda t: t.numel()),
+         "is_floating_point": _fact_function("is_floating_point",
+                                             lambda t: t.dtype.is_floating_point),
+         "is_complex": _fact_function("is_complex",
+                                      lambda t: t.dtype.name.startswith("complex"))}
 
 
 def nonzero(*args: Any, **kwargs: Any) -> Any:
@@ -194,7 +218,7 @@ def _functions() -> dict[str, Callable[..., Any]]:
               "unique": unique.unique, "unique_consecutive": unique.unique_consecutive}
     # torch/functional.py's Python functions (split, the variadic wrappers); the
     # hand-written factories (range, asarray, get/set_default_dtype)
-    return generated | manual | functional.FUNCTIONS | FACTORY_FUNCTIONS
+    return generated | manual | functional.FUNCTIONS | FACTORY_FUNCTIONS | FACTS
 
 
 #: The functions of the torch namespace, by name.

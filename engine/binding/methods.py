@@ -150,6 +150,7 @@ _FACTS: dict[str, tuple[str, Callable[[Tensor], Any]]] = {
     "storage_offset": ("storage_offset()", lambda t: t._impl.view.offset),
     "element_size": ("itemsize()", lambda t: t._impl.dtype.itemsize),
     "is_floating_point": ("dtype()", lambda t: t._impl.dtype.is_floating_point),
+    "is_complex": ("dtype()", lambda t: t._impl.dtype.name.startswith("complex")),
     "data_ptr": ("data_ptr()", lambda t: t._impl.data_ptr()),
     "untyped_storage": ("storage()", lambda t: UntypedStorage(t._impl.storage)),
 }

@@ -31,8 +31,9 @@ def argwhere(self):
          kind=FUNCTIONAL, native="at::native::count_nonzero", source=REDUCE)
 def count_nonzero(self, dim=None):
     if dim is not None:
-        # at::count_nonzero(self, IntArrayRef{*dim})
-        return call("aten::count_nonzero.dim_IntList", self, [dim])
+        # the dims kernel, reached without a second dispatch: torch.profiler records one
+        # aten::count_nonzero (then ne and sum), not two
+        return count_nonzero_dims(self, [dim])
     if self.is_meta:
         raise Refused("count_nonzero on the meta device runs torch's Python meta "
                       "registration, which tidx does not model; on the CPU it is modelled")
@@ -53,12 +54,6 @@ def count_nonzero(self, dim=None):
 def count_nonzero_dims(self, dim):
     if not dim:
         return count_nonzero(self)
-    missing = [op for op in ("aten::ne.Scalar", "aten::sum.dim_IntList")
-               if op not in REGISTRY or REGISTRY[op].kernel is None]
-    if missing:
-        raise Refused("count_nonzero over dims is (self != 0).sum(dims); "
-                      f"{', '.join(missing)} not modelled yet. count_nonzero(t) over all "
-                      "elements is")
     reduce = self if self.dtype is D.bool else call("aten::ne.Scalar", self, 0)
     return call("aten::sum.dim_IntList", reduce, list(dim))
 
