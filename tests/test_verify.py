@@ -90,3 +90,12 @@ def test_manual_seed_returns_the_generator_as_torch_does():
     assert summary["repr"].startswith("<torch._C.Generator object at 0x")
     (row,) = verify.verify("g = torch.manual_seed(3)", doc)
     assert row.ok and row.results["aten ops"] is True
+
+
+def test_an_empty_tensor_with_a_huge_dim_verifies():
+    """torch.eye(2**62, 0) has no element but 2**62 rows: reading its values in Python
+    (tolist) would make 2**62 empty lists (a MemoryError, found by the fuzz hunt)."""
+    require_torch()
+    result = CliRunner().invoke(cli.main, ["explain", "v1 = torch.eye(2**62, 0)", "--verify"])
+    assert result.exit_code == 0, result.output
+    assert "agree on every check" in result.output
