@@ -118,3 +118,14 @@ def test_the_facts_as_functions(statement):
     torch = require_torch()
     ours, theirs = compare(torch, [statement], ["y"])
     assert (ours.ops, ours.error, ours.tensors) == (theirs.ops, theirs.error, theirs.tensors)
+
+
+@pytest.mark.parametrize("statement", [
+    "y = torch.max(t, t.T)", "y = t.min(t.T)", "y = torch.max(t, t.float())",
+    "y = torch.min(t, torch.zeros(2))", "y = t.max(other=t)", "y = torch.max(t, 2)",
+])
+def test_max_and_min_of_two_tensors_are_elementwise(statement):
+    """torch.max(a, b) is at::maximum(a, b) (max.other), not a reduction."""
+    torch = require_torch()
+    ours, theirs = compare(torch, [statement], ["y"])
+    assert (ours.ops, ours.error, ours.tensors) == (theirs.ops, theirs.error, theirs.tensors)

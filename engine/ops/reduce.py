@@ -556,11 +556,23 @@ not_modelled(
     "max.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
     "min.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
     kind=OUT, reason=OUT_NOT_MODELLED)
-not_modelled("max.other(Tensor self, Tensor other) -> Tensor",
-             "min.other(Tensor self, Tensor other) -> Tensor", variants="method, function",
-             kind=COMPOSITE,
-             reason="max(other) / min(other) call maximum / minimum, which tidx does not model "
-                    "yet")
+
+
+# -- max(other) / min(other): the pointwise maximum / minimum (TensorCompare.cpp) --------------
+@declare("max.other(Tensor self, Tensor other) -> Tensor", variants="method, function",
+         kind=COMPOSITE, native="at::native::max", source="aten/src/ATen/native/TensorCompare.cpp")
+def max_other(self, other):
+    """``torch.max(a, b)`` is not a reduction: it is at::maximum(a, b), elementwise."""
+    return call("aten::maximum", self, other)
+
+
+@declare("min.other(Tensor self, Tensor other) -> Tensor", variants="method, function",
+         kind=COMPOSITE, native="at::native::min", source="aten/src/ATen/native/TensorCompare.cpp")
+def min_other(self, other):
+    """``torch.min(a, b)``: at::minimum(a, b), elementwise."""
+    return call("aten::minimum", self, other)
+
+
 not_modelled(
     "max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, "
     "Tensor(b!) max_values) -> (Tensor(a!) values, Tensor(b!) indices)",
