@@ -63,6 +63,7 @@ def test_pytorch_error_exits_1_and_shows_the_step_that_raised():
     "import os",
     "from os import system",
     "[i for i in t for j in t]", "{i: i for i in t}",
+    "y = [[i for i in range(5000)] for j in range(5000)]",
     "lambda: 1",
     "torch.empty(10**12)",
     "2**10**10",

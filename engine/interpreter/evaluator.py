@@ -108,6 +108,8 @@ class Evaluator:
         self._printed: list[str] | None = None
         #: the names of the comprehensions being evaluated, innermost last
         self._scopes: list[dict[str, Any]] = []
+        #: comprehension steps taken by the statement running (bounded, nested ones too)
+        self._comprehension_steps = 0
 
         def on_print(text: str) -> None:
             if self._printed is not None:
@@ -146,6 +148,7 @@ class Evaluator:
     def run(self, st: Statement) -> None:
         node = st.node
         self._printed = st.printed
+        self._comprehension_steps = 0
         try:
             if isinstance(node, (ast.Import, ast.Pass)):
                 return
@@ -463,6 +466,11 @@ class Evaluator:
         self._scopes.append(scope)
         try:
             for item in items:
+                # nested comprehensions multiply: one budget for the whole statement
+                self._comprehension_steps += 1
+                if self._comprehension_steps > MAX_SEQUENCE:
+                    raise Refused(f"comprehensions in one statement step more than "
+                                  f"{MAX_SEQUENCE} times; tidx stops there")
                 self._bind_local(gen.target, item, scope)
                 if all(self._truth(self.eval_expr(cond)) for cond in gen.ifs):
                     out.append(self.eval_expr(node.elt))
