@@ -43,7 +43,7 @@ SEED_STATEMENTS = [
 #: More statements, so every note the engine can write is reached at least once.
 MORE_STATEMENTS = [
     "p = t[1].data_ptr()", "p = t.untyped_storage().data_ptr()", "n = t.untyped_storage().nbytes()",
-    "y = t.real", "a, b, c = t", "y = t.float()", "y = t.roll(1, 0)", "y = t.repeat(2, 1)", "y = torch.where(t > 4, t, 0)",
+    "y = t.real", "a, b, c = t", "y = t.float()", "y = t.roll(1, 0)", "y = t.repeat(2, 1)", "y = t.repeat_interleave(torch.tensor([1, 2, 0]), dim=0)", "y = torch.where(t > 4, t, 0)",
     # pointwise family
     "t.eq_(2.5)", "y = torch.floor_divide(t, 2)", "y = t.div(2, rounding_mode='trunc')",
     "y = t.remainder(-4)", "y = t.fmod(2)", "y = x.pow(0)", "y = t.pow(2)",

@@ -125,3 +125,76 @@ def test_repeat_runs_the_operators_torch_runs(statement):
     torch = require_torch()
     ours, theirs = compare(torch, [statement], ["y"])
     assert (ours.ops, ours.error, ours.tensors) == (theirs.ops, theirs.error, theirs.tensors)
+
+
+@st.composite
+def interleave_cases(draw):
+    dtype = draw(st.sampled_from(["int64", "float32", "bool"]))
+    shape = tuple(draw(st.lists(st.integers(0, 3), min_size=0, max_size=3)))
+    transpose = len(shape) >= 2 and draw(st.booleans())
+    n = draw(st.integers(0, 4))
+    repeats = draw(st.one_of(
+        st.lists(st.integers(-1, 3), min_size=n, max_size=n),
+        st.integers(-1, 3)))
+    rdtype = draw(st.sampled_from(["int64", "int64", "int32", "float32"]))
+    dim = draw(st.one_of(st.none(), st.integers(-3, 3)))
+    output_size = draw(st.one_of(st.none(), st.integers(-1, 8)))
+    if output_size is not None:
+        # a negative repeat with output_size= is undefined behaviour in torch (it writes
+        # past the result and can abort the process); tidx refuses it (tested below)
+        repeats = [abs(r) for r in repeats] if isinstance(repeats, list) else abs(repeats)
+    form = draw(st.sampled_from(["method", "function", "repeats_only"]))
+    return dtype, shape, transpose, repeats, rdtype, dim, output_size, form
+
+
+def interleave_outcome(lib, dtype, shape, transpose, repeats, rdtype, dim, output_size, form):
+    n = int(np.prod(shape)) if shape else 1
+    t = lib.tensor((np.arange(n) * 5 % 7).astype(dtype).tolist(),
+                   dtype=getattr(lib, dtype)).reshape(shape)
+    if transpose:
+        t = t.transpose(0, 1)
+    r = lib.tensor(repeats, dtype=getattr(lib, rdtype))
+    kwargs = {} if output_size is None else {"output_size": output_size}
+    try:
+        if form == "repeats_only":
+            out = lib.repeat_interleave(r, **kwargs)
+        elif form == "function":
+            out = lib.repeat_interleave(t, r, dim, **kwargs)
+        else:
+            out = t.repeat_interleave(r, dim=dim, **kwargs)
+        return ("ok", out.tolist(), list(out.shape), list(out.stride()), str(out.dtype))
+    except Exception as exc:  # noqa: BLE001 - the error is the result
+        return ("error", type(exc).__name__, str(exc))
+
+
+@settings(max_examples=examples(300), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(interleave_cases())
+def test_repeat_interleave_with_a_tensor_of_repeats_matches_torch(case):
+    torch = require_torch()
+    assert interleave_outcome(engine, *case) == interleave_outcome(torch, *case)
+
+
+@pytest.mark.parametrize("statement", [
+    "y = t.repeat_interleave(torch.tensor([1, 2, 0]), dim=0)",
+    "y = torch.repeat_interleave(torch.tensor([1, 2, 3]))",
+    "y = t.flatten().repeat_interleave(torch.tensor([1, 2, 0, 1, 1, 1, 1, 1, 1]))",
+    "y = t.repeat_interleave(torch.tensor([2]), dim=1)",
+    "y = torch.repeat_interleave(torch.tensor([1, 2, 3]), output_size=6)",
+    "y = t.repeat_interleave(torch.tensor([1, 2, 0]), dim=-2)",
+    "y = torch.repeat_interleave(torch.tensor([], dtype=torch.long))",
+    "y = t.repeat_interleave(torch.tensor([1, 2, 0], dtype=torch.int32), dim=0)",
+    "y = t.repeat_interleave(torch.tensor(2))",
+])
+def test_repeat_interleave_runs_the_operators_torch_runs(statement):
+    torch = require_torch()
+    ours, theirs = compare(torch, [statement], ["y"])
+    assert (ours.ops, ours.error, ours.tensors) == (theirs.ops, theirs.error, theirs.tensors)
+
+
+def test_a_negative_repeat_with_output_size_is_refused():
+    """torch.repeat_interleave(torch.tensor([3, -1]), output_size=2): the cumsum fits, so
+    torch's compute_cpu writes 3 entries into a result of 2 before it meets the -1."""
+    from engine.core.errors import Refused
+    with pytest.raises(Refused, match="undefined behaviour"):
+        engine.repeat_interleave(engine.tensor([3, -1]), output_size=2)

@@ -322,8 +322,6 @@ def test_views_run_the_operators_torch_runs(statements):
 
 
 @pytest.mark.parametrize("statement, refused", [
-    ("y = torch.repeat_interleave(t, rows)", "a tensor of repeats"),
-    ("y = torch.repeat_interleave(rows)", "a tensor of repeats"),
     ("y = t.unflatten(0, (-1, -1))", r"C\+\+ backtrace"),
 ])
 def test_views_refused_forms(statement, refused):

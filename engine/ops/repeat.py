@@ -9,13 +9,15 @@ result.  Without ``dim`` the input is flattened first.
 
 from __future__ import annotations
 
+import numpy as np
+
 from tracer.notes import Note
 from tracer.recorder import span
 
 from engine.core import view as S
 from engine.core import dtypes as D
-from engine.core.errors import check
-from engine.dispatch.declarations import COMPOSITE, FUNCTIONAL, declare, not_modelled
+from engine.core.errors import Refused, check, torch_error
+from engine.dispatch.declarations import COMPOSITE, FUNCTIONAL, declare
 from engine.dispatch.dispatcher import call
 from engine.ops import join
 
@@ -45,12 +47,69 @@ def repeat_interleave(self, repeats: int, dim: int | None = None, *,
     return call("aten::flatten.using_ints", out, d, d + 1)
 
 
-_TENSOR_REPEATS = ("repeat_interleave with a tensor of repeats (cumsum, then index_select) is "
-                   "not modelled yet")
-not_modelled("repeat_interleave.Tensor(Tensor repeats, *, SymInt? output_size=None) -> Tensor",
-             kind=FUNCTIONAL, reason=_TENSOR_REPEATS)
-not_modelled("repeat_interleave.self_Tensor(Tensor self, Tensor repeats, int? dim=None, *, SymInt? output_size=None) -> Tensor",
-             variants="function, method", kind=COMPOSITE, reason=_TENSOR_REPEATS)
+# -- repeat_interleave with a tensor of repeats (Repeat.cpp / Repeat.h) ------------------------
+@declare("repeat_interleave.Tensor(Tensor repeats, *, SymInt? output_size=None) -> Tensor",
+         kind=FUNCTIONAL, native="at::native::repeat_interleave_cpu", source=REPEAT)
+def repeat_interleave_tensor(repeats, *, output_size: int | None = None):
+    """The index each output position copies: repeats [1, 2, 0] give [0, 1, 1].
+    repeat_interleave_common: cumsum the repeats, the total is its last entry (or
+    output_size), then compute_cpu fills cumsum[i] - repeats[i] .. cumsum[i] with i."""
+    check(repeats.dtype in (D.int64, D.int32), NotImplementedError,
+          f'"repeat_interleave_cpu" not implemented for \'{D.cpp_name(repeats.dtype)}\'')
+    check(repeats.dim() == 1, RuntimeError, "repeat_interleave only accept 1D vector as repeat")
+    if repeats.view.sizes[0] == 0:
+        return call("aten::empty_like", repeats, memory_format="contiguous_format")
+    repeats_ = repeats if repeats.is_contiguous() else call("aten::contiguous", repeats)
+    cumsum = call("aten::cumsum", repeats, 0)
+    if output_size is not None:
+        total = output_size
+    else:
+        total = call("aten::item", call("aten::select.int", cumsum, 0, -1))
+        negative = call("aten::item", call("aten::all", call("aten::ge.Scalar", repeats, 0)))
+        check(bool(negative), RuntimeError, "repeats can not be negative")
+    result = call("aten::empty.memory_format", [total], dtype=repeats.dtype,
+                  device=repeats.device_type)
+    with span("repeat_interleave: compute_cpu", "kernel", source=REPEAT,
+              note=Note("repeat.interleave_index", total=total), total=total) as s:
+        if not result.is_meta:
+            counts = repeats_.array().astype(np.int64)
+            ends = cumsum.array().astype(np.int64)
+            check(total == int(ends[-1]), RuntimeError,
+                  "allocated size does not match required size")
+            if output_size is not None and (counts < 0).any():
+                # compute_cpu checks each repeat only as its (parallel) loop reaches it,
+                # after writing the ones before it: with a cumsum that fits output_size a
+                # negative repeat lets torch write past the result (undefined, it can abort)
+                raise Refused("repeat_interleave with output_size= and a negative repeat "
+                              "writes out of bounds in torch (undefined behaviour)")
+            check(bool((counts >= 0).all()), RuntimeError, "repeats can not be negative")
+            result.array(write=True)[...] = np.repeat(np.arange(len(counts)), counts)
+        s.set_result(result)
+    return result
+
+
+@declare("repeat_interleave.self_Tensor(Tensor self, Tensor repeats, int? dim=None, *, SymInt? output_size=None) -> Tensor",
+         variants="function, method", kind=COMPOSITE,
+         native="at::native::repeat_interleave_symint", source=REPEAT)
+def repeat_interleave_self_tensor(self, repeats, dim: int | None = None, *,
+                                  output_size: int | None = None):
+    """index_select along dim with the index repeat_interleave(repeats) computes; a single
+    repeat is first reshaped and expanded to one per element of dim."""
+    inp = self
+    if dim is None:
+        inp = call("aten::flatten.using_ints", self, 0, -1)
+        dim = 0
+    size = inp.view.sizes[S.maybe_wrap_dim(dim, inp.dim(), wrap_scalar=False)]  # sym_size(dim)
+    if repeats.dim() == 0 or (repeats.dim() == 1 and repeats.view.sizes[0] == 1):
+        repeats = call("aten::expand", call("aten::reshape", repeats, (1,)), (size,))
+    elif repeats.dim() == 1:
+        check(repeats.view.sizes[0] == size, RuntimeError,
+              f"repeats must have the same size as input along dim, but got "
+              f"repeats.size(0) = {repeats.view.sizes[0]} and input.size({dim}) = {size}")
+    else:
+        raise torch_error(RuntimeError, "repeats must be 0-dim or 1-dim tensor")
+    index = call("aten::repeat_interleave.Tensor", repeats, output_size=output_size)
+    return call("aten::index_select", inp, dim, index)
 
 
 # -- repeat and tile (TensorShape.cpp repeat, tile_symint) --------------------------------------

@@ -7,6 +7,9 @@ the same conventions as en.py.
 from __future__ import annotations
 
 TEXT: dict[str, str] = {
+    "repeat.interleave_index":
+        "the index each of the {total} output positions copies: element i fills "
+        "cumsum[i] - repeats[i] up to cumsum[i]",
     "repeat.target":
         "self, padded with leading 1s to {padded}, repeated {repeats} times per dim: the "
         "result is {target}",

@@ -6,6 +6,8 @@ zh.py (the same ids and ``{name}`` fields as the English table).
 from __future__ import annotations
 
 TEXT: dict[str, str] = {
+    "repeat.interleave_index":
+        "{total} 个输出位置各自复制的下标:元素 i 填满 cumsum[i] - repeats[i] 到 cumsum[i]",
     "repeat.target":
         "self 前面补 1 成为 {padded},每维重复 {repeats} 次:结果形状为 {target}",
     # -- triangles and diagonals (tril/triu, tril_indices/triu_indices, diagonal, diag,
