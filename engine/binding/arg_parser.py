@@ -43,6 +43,8 @@ from engine.binding.function_parameter import (NUMBERS_AS_TENSORS, FunctionParam
                                                ParameterType, TYPE_NAMES, check_long,
                                                is_int_or_symint_list, is_tensor)
 from engine.binding.invalid_arguments import format_invalid_args
+from engine.binding.tensor import unpack
+from engine.dispatch.dispatcher import call
 
 
 
@@ -277,10 +279,12 @@ class ParsedArgs:
             elif is_tensor(value) and param.type_ in (P.INT64, P.SYM_INT, P.DOUBLE, P.SCALAR):
                 # a one-element tensor where a number goes: toInt64's THPUtils_unpackLong
                 # calls Tensor.__index__, toDouble's PyFloat_AsDouble Tensor.__float__,
-                # scalar_slow Tensor.item() -- each an aten::item the profiler records
+                # scalar_slow the C++ item() (no Python method) -- each an aten::item the
+                # profiler records
                 value = self._unpacked[name] = (
                     value.__index__() if param.type_ in (P.INT64, P.SYM_INT) else
-                    float(value) if param.type_ is P.DOUBLE else value.item())
+                    float(value) if param.type_ is P.DOUBLE else
+                    call("aten::item", unpack(value)))
             elif param.type_ is P.SCALAR and type(value) is int and \
                     not -(2 ** 63) <= value < 2 ** 64:
                 # scalar_slow: past int64 a Python int is tried as uint64 (CPython's words)

@@ -121,14 +121,6 @@ def _aten_value(arg: Argument, value: Any) -> Any:
     return unwrap_args(value)
 
 
-def scalar_arg(value: Any) -> Any:
-    """PythonArgs::scalar_slow: a (0-dim) tensor given for a Scalar becomes its item(),
-    which runs aten::item before the operator."""
-    if isinstance(value, Tensor):
-        return call("aten::item", unpack(value))
-    return value
-
-
 def device_type_of(value: Any) -> str | None:
     if value is None:
         return None

@@ -75,7 +75,8 @@ def range(*args: Any, **kwargs: Any) -> Tensor:  # noqa: A001 - torch's own name
             N.warn(RANGE_WARNING, MANUAL)
             if "layout" in parsed.given and str(v["layout"]) != "torch.strided":
                 raise Refused("range(): layout= is not modelled by tidx (only strided)")
-            start, end, step = (O.scalar_arg(v[k]) for k in ("start", "end", "step"))
+            # a 0-dim tensor for a Scalar is read with item() by ParsedArgs (scalar_slow)
+            start, end, step = (parsed[k] for k in ("start", "end", "step"))
             if v.get("out") is not None:
                 out = unpack(v["out"])
                 result = call("aten::range.out", start, end, step, out=out)
