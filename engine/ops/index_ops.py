@@ -96,14 +96,19 @@ def func_meta(func: str, self, dim: int, index, source, inplace: bool):
           "source tensor shape must match self tensor shape, excluding the specified "
           f"dimension. Got self.shape = {S.fmt_sizes(self.view.sizes)} source.shape = "
           f"{S.fmt_sizes(source.view.sizes)}")
+    return structured_output(f"{func}_", self, index, source, inplace)
+
+
+def structured_output(op: str, self, index, source, inplace: bool):
+    """A structured kernel's output: self for the in-place form (after the overlap checks
+    against what it reads), else set_output_raw_strided's fresh tensor of self's shape."""
     if inplace:
-        overlap.check(f"{func}_", self, full=[index, source])
-        result = self
-    else:
-        with span("set_output_raw_strided", "memory", source=ADV,
-                  note="index_ops.set_output") as s:
-            result = memory.empty_generic(self.view.sizes, self.dtype, self.device_type)
-            s.set_result(result)
+        overlap.check(op, self, full=[index, source])
+        return self
+    with span("set_output_raw_strided", "memory", source=ADV,
+              note="index_ops.set_output") as s:
+        result = memory.empty_generic(self.view.sizes, self.dtype, self.device_type)
+        s.set_result(result)
     return result
 
 
@@ -286,14 +291,7 @@ def index_add(self, dim: int, index, source, *, alpha=1):
 def _index_copy_meta(self, dim: int, index, source, inplace: bool):
     """TORCH_PRECOMPUTE_META_FUNC(index_copy): the output first, then the checks."""
     dim = S.maybe_wrap_dim(dim, self.dim())
-    if inplace:
-        overlap.check("index_copy_", self, full=[index, source])
-        result = self
-    else:
-        with span("set_output_raw_strided", "memory", source=ADV,
-                  note="index_ops.set_output") as s:
-            result = memory.empty_generic(self.view.sizes, self.dtype, self.device_type)
-            s.set_result(result)
+    result = structured_output("index_copy_", self, index, source, inplace)
     check(index.dim() < 2, IndexError,
           f"index_copy_(): Index should have dimension 1 or 0 (got {index.dim()})")
     n = index.numel()
