@@ -142,7 +142,8 @@ def make(tensor: type, size: type, on_print: Callable[[str], None]) -> dict[str,
                 return cls()
             x = args[0]
             if isinstance(x, (tensor, list, tuple, range, size, str)):
-                if len(x) > MAX_ITEMS if not isinstance(x, tensor) or x.dim() else False:
+                rows = not (isinstance(x, tensor) and x.dim() == 0)  # 0-d: torch's error
+                if rows and len(x) > MAX_ITEMS:
                     raise Refused(f"a {cls.__name__} of {len(x)} items is longer than tidx "
                                   f"builds ({MAX_ITEMS})")
                 return cls(x)

@@ -113,11 +113,9 @@ def roll(self, shifts: Sequence[int], dims: Sequence[int] = ()):
         return call("aten::clone", self, memory_format="preserve_format")
     dim = S.maybe_wrap_dim(dims[0], self.dim(), wrap_scalar=False)   # self.size(dim)
     size = self.view.sizes[dim]
-    # C++'s % keeps the dividend's sign; the correction makes start Python's modulo
-    start = int(np.fmod(size - shifts[0], size)) if abs(shifts[0]) < 2**62 else \
-        (size - shifts[0]) % size
-    if start < 0:
-        start += size
+    # C++'s (size - shift) % size keeps the dividend's sign and roll adds size to a
+    # negative start: together, Python's modulo
+    start = (size - shifts[0]) % size
     with span("roll: the two pieces", "kernel", source=TRANSFORMATIONS,
               note=Note("roll.pieces", dim=dim, start=start, size=size),
               dim=dim, start=start):
