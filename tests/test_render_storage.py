@@ -39,6 +39,17 @@ def test_a_view_shows_which_elements_it_addresses():
                         ("t$0", [2, 3], [3, 1], 3)]
 
 
+def test_a_tensor_reshaped_in_place_is_drawn_once_as_it_is_now():
+    """arange allocates empty({0}) and resizes it; max(dim) unsqueeze_s then squeeze_s its
+    results: each tensor is one row, in its final geometry (not one row per state)."""
+    (p,) = pictures("y = torch.arange(6)[1:]")
+    geometry = [(V.shown(v), v["shape"]) for v in p["views"]]
+    assert geometry == [("y", [5]), ("t$0", [6])]
+    values, indices = pictures("v, i = t.max(dim=1)")
+    assert [(V.shown(x), x["shape"]) for x in values["views"] + indices["views"]] == \
+        [("v", [3]), ("i", [3])]
+
+
 def test_fancy_indexing_reads_from_the_source_and_writes_a_new_storage():
     result, source = pictures("b[idx_0, idx_1]")
     assert result["touched"] == {} and source["touched"] == {1: "read", 2: "read", 3: "read",

@@ -127,10 +127,15 @@ def picture(storage: str, after: list[dict[str, Any]], during: list[dict[str, An
         seen.add(view)
         for (_, off), v in zip(_offsets(t), _flat(t["values"])):
             cells.setdefault(off, v)
-    views: dict[tuple, dict[str, Any]] = {}
+    # one record per tensor, its last: a tensor whose geometry changed in place (arange's
+    # empty({0}) resized, resize_, squeeze_, as_strided_) is drawn as it is now
+    latest: dict[str, dict[str, Any]] = {}
     for t in during + after:
-        if t["storage"] != storage:
-            continue
+        if t["storage"] == storage:
+            latest.pop(t["label"], None)
+            latest[t["label"]] = t
+    views: dict[tuple, dict[str, Any]] = {}
+    for t in latest.values():
         key = (tuple(t["shape"]), tuple(t["strides"]), t["offset"])
         if key not in views or (V.name(t) and not V.name(views[key])):
             views[key] = t
