@@ -23,10 +23,10 @@ from typing import Any
 import graphviz
 
 from tracer.render import dot as render_dot
-from tracer.render import html as render_html
 from tracer.render import json as render_json
 from tracer.render import markdown as render_markdown
 from tracer.render import mermaid as render_mermaid
+from tracer.render import stepper as render_stepper
 
 #: File suffix -> format.  ``.gv`` is Graphviz's other DOT suffix.
 SUFFIXES: dict[str, str] = {
@@ -151,8 +151,9 @@ def content(doc: dict[str, Any], fmt: str, diagram: str = "sequence", *,
     if fmt == "dot":
         return graph.source.encode()
     if fmt == "html":
-        return render_html.render(doc, render_image(graph, "svg").decode(),
-                                  lang=lang).encode()
+        # the interactive stepper (issue 15); html.render stays the static page
+        return render_stepper.render(doc, render_image(graph, "svg").decode(),
+                                     lang=lang).encode()
     if fmt in IMAGES:
         return render_image(graph, fmt)
     raise ExportError(f"unknown format {fmt!r}; the formats are: {', '.join(FORMATS)}")

@@ -1,0 +1,25 @@
+"""The English labels of the interactive HTML stepper (``tidx export ... -o lesson.html``)
+and its storage pictures: part of :data:`tracer.i18n.en.TEXT`, which merges this table
+in.  Plain data, no logic; the same conventions as en.py.
+"""
+
+from __future__ import annotations
+
+TEXT: dict[str, str] = {
+    "ui.stepper.prev": "Previous",
+    "ui.stepper.next": "Next",
+    "ui.stepper.step": "step",
+    "ui.stepper.keys": "← → step   Home/End first/last   a click on a step in the list jumps there",
+    "ui.stepper.statement": "statement {number} of {total}",
+    "ui.stepper.folded": "{count} steps folded into this one (--full shows each)",
+    "ui.stepper.storage_now": "The storage at this step",
+    "ui.stepper.no_storage": "No storage of this statement exists yet at this step.",
+    "ui.stepper.returns": "returns",
+    "ui.stepper.outcome": "After the statement",
+    "ui.stepper.diagram": "Sequence diagram",
+    "ui.stepper.steps": "Every step",
+    "ui.stepper.legend.written": "written in this step",
+    "ui.stepper.legend.read": "read in this step",
+    "ui.stepper.legend.earlier": "written by an earlier step",
+    "ui.stepper.legend.more": "+n: n more indices of the view address the same element",
+}

@@ -1,0 +1,24 @@
+"""交互式 HTML 步进页 (``tidx export ... -o lesson.html``) 及其存储图的中文标签:
+:data:`tracer.i18n.zh.TEXT` 的一部分, 与 en_stepper.py 的 id 一一对应。纯数据。
+"""
+
+from __future__ import annotations
+
+TEXT: dict[str, str] = {
+    "ui.stepper.prev": "上一步",
+    "ui.stepper.next": "下一步",
+    "ui.stepper.step": "步骤",
+    "ui.stepper.keys": "← → 前后翻步   Home/End 第一步/最后一步   点击列表中的步骤可直接跳转",
+    "ui.stepper.statement": "第 {number} 条语句(共 {total} 条)",
+    "ui.stepper.folded": "这一步折叠了 {count} 个步骤(--full 逐个显示)",
+    "ui.stepper.storage_now": "这一步时的存储",
+    "ui.stepper.no_storage": "在这一步,这条语句的存储还不存在。",
+    "ui.stepper.returns": "返回",
+    "ui.stepper.outcome": "语句执行之后",
+    "ui.stepper.diagram": "时序图",
+    "ui.stepper.steps": "全部步骤",
+    "ui.stepper.legend.written": "这一步写入",
+    "ui.stepper.legend.read": "这一步读取",
+    "ui.stepper.legend.earlier": "之前的步骤写入",
+    "ui.stepper.legend.more": "+n:视图中还有 n 个下标指向同一个元素",
+}

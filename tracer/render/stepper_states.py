@@ -1,0 +1,185 @@
+"""The storage picture of a statement as it is at each of its steps.
+
+:func:`tracer.render.storage.collect` draws a statement's storages as they are at its
+end.  A stepper needs them at every step: before ``copy_`` the element ``t[1, 2]``
+still reads 6, from the kernel that writes it on it reads 3.  Nothing is re-run: the
+values come from what the trace recorded, placed in time by when the recorder took
+them:
+
+* an argument is summarised when its step starts: it shows the state *before* that
+  step (time ``i - 0.5`` for the step at position ``i`` of the statement's pre-order);
+* a result is summarised when its step returns, after every step inside it: it shows
+  the state after the last of them (time ``end(i)``);
+* the statement's bindings and result are the state after its last step;
+* a kernel's ``written`` elements change at that kernel's step; their new values are
+  the first record taken at or after it (the value is not in the write itself).
+
+An element seen before anything wrote it had that value from the start (``t`` existed
+before the statement; its first record, an argument, shows the old value).  A storage
+or view is drawn from the step it was first seen (an argument's tensor existed before
+its step, a result's only from its step's end).
+
+Pure: plain dicts of the trace document in, the picture dicts of
+:mod:`tracer.render.storage` out, where ``touched`` is what *this* step read or wrote,
+and one key more: ``earlier`` (offset -> ``"written"``: written by an earlier step of
+the statement).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from typing import Any
+
+from tracer import values as V
+from tracer.events import walk
+from tracer.render import storage as RS
+
+_GONE = object()  # no value at the step before
+_START = -1.0   # "before the statement": a tensor first seen as an argument existed then
+
+
+def _flat(values: Any):
+    if isinstance(values, list):
+        for v in values:
+            yield from _flat(v)
+    else:
+        yield values
+
+
+def _storages_in(value: Any):
+    """Labels of the storages a typed value names (tensors, storages, elements)."""
+    k = V.kind(value)
+    if k in ("tensor", "elements"):
+        yield value["storage"]
+    elif k == "storage":
+        yield value["label"]
+    for child in V.children(value):
+        yield from _storages_in(child)
+
+
+def _ends(events: list[dict[str, Any]]) -> list[int]:
+    """For each event in pre-order, the position of the last step inside it."""
+    ends: list[int] = []
+
+    def visit(evs: list[dict[str, Any]]) -> None:
+        for ev in evs:
+            me = len(ends)
+            ends.append(me)
+            visit(ev.get("children", []))
+            ends[me] = len(ends) - 1
+
+    visit(events)
+    return ends
+
+
+class _Timeline:
+    """Every record of a statement's elements, views and storages, in time order."""
+
+    def __init__(self, st: dict[str, Any], before: dict[tuple[str, int], Any]) -> None:
+        self.before = before
+        self.flat = [ev for _, ev in walk(st.get("events", []))]
+        self.last = max(len(self.flat) - 1, 0)
+        ends = _ends(st.get("events", []))
+        # (storage, offset) -> [(time, value)], kept sorted by time at the end
+        self.seen: dict[tuple[str, int], list[tuple[float, Any]]] = {}
+        self.writes: dict[tuple[str, int], list[float]] = {}
+        self.first_view: dict[str, float] = {}      # tensor label -> first time seen
+        self.first_storage: dict[str, float] = {}   # storage label -> first time seen
+        for i, ev in enumerate(self.flat):
+            for key, val in (ev.get("args") or {}).items():
+                self._record(val, i - 0.5, as_argument=True)
+                if V.kind(val) == "elements" and key == "written":
+                    for off in val.get("offsets", []):
+                        self.writes.setdefault((val["storage"], off), []).append(float(i))
+            self._record(ev.get("result"), float(ends[i]), as_argument=False)
+        for b in (st.get("bindings") or {}).values():
+            if b:
+                self._record(b["summary"], float(self.last), as_argument=False)
+        if st.get("result"):
+            self._record(st["result"]["summary"], float(self.last), as_argument=False)
+        for history in self.seen.values():
+            history.sort(key=lambda tv: tv[0])
+        self.times = {key: [t for t, _ in h] for key, h in self.seen.items()}
+
+    def _record(self, value: Any, time: float, *, as_argument: bool) -> None:
+        # what an argument names existed before its step; a result from the step's end
+        born = _START if as_argument else time
+        for s in _storages_in(value):
+            self.first_storage[s] = min(self.first_storage.get(s, born), born)
+        for t in V.tensors(value):
+            self.first_view[t["label"]] = min(self.first_view.get(t["label"], born), born)
+            if "values" not in t or t["device"] == "meta":
+                continue
+            for (_, off), v in zip(RS._offsets(t), _flat(t["values"])):
+                self.seen.setdefault((t["storage"], off), []).append((time, v))
+
+    def value(self, key: tuple[str, int], k: int) -> Any:
+        """The element's value at step ``k`` (None: not known, or never written)."""
+        history = self.seen.get(key, [])
+        times = self.times.get(key, [])
+        writes = self.writes.get(key, [])
+        w = writes[bisect_right(writes, k) - 1] if writes and writes[0] <= k else None
+        at = bisect_right(times, k) - 1
+        if w is not None and (at < 0 or times[at] < w):
+            # written at or before k after its last record: its first record from then on
+            after = bisect_left(times, w)
+            return history[after][1] if after < len(history) else None
+        if at >= 0:
+            return history[at][1]
+        if key in self.before:
+            return self.before[key]
+        if not history or self.first_storage.get(key[0], _START) > _START:
+            return None   # made by this statement: nothing in it before its first record
+        # not recorded yet: the first record is the value from the start, unless a write
+        # comes first (the old value was never recorded)
+        return None if writes and writes[0] <= history[0][0] else history[0][1]
+
+
+def _marks(ev: dict[str, Any] | None) -> dict[str, dict[int, str]]:
+    marks: dict[str, dict[int, str]] = {}
+    if ev is not None:
+        RS.touched(ev, marks)
+    return marks
+
+
+def pictures(st: dict[str, Any], before: dict[tuple[str, int], Any] | None = None
+             ) -> tuple[list[list[dict[str, Any]]], dict[tuple[str, int], Any]]:
+    """For each step of the statement in pre-order (one step if it recorded none), the
+    pictures of its storages at that step: :func:`tracer.render.storage.collect`'s
+    storages and views, with the cells, marks and views of that moment.
+
+    ``before`` holds the elements known when the statement starts ((storage, offset)
+    -> value: what earlier statements of the trace left, storage labels being the
+    trace's); the second result is that map after the statement, for the next one.
+    A cell whose value changes at a step is marked written there even when its kernel
+    recorded no ``written`` elements (``normal_`` fills a whole tensor)."""
+    before = dict(before or {})
+    final = RS.collect(st)
+    line = _Timeline(st, before)
+    out: list[list[dict[str, Any]]] = []
+    previous: dict[str, dict[int, Any]] = {}
+    earlier: dict[str, dict[int, str]] = {}
+    for k in range(max(len(line.flat), 1)):
+        marks = _marks(line.flat[k] if line.flat else None)
+        step: list[dict[str, Any]] = []
+        for p in final:
+            s = p["storage"]
+            if line.first_storage.get(s, _START) > k and s not in marks:
+                continue   # not allocated yet
+            n = min(p["size"], RS.MAX_CELLS)
+            cells = {off: v for off in range(n)
+                     if (v := line.value((s, off), k)) is not None}
+            touched = dict(marks.get(s, {}))
+            if s in previous:
+                touched.update({off: "written" for off, v in cells.items()
+                                if off not in touched and previous[s].get(off, _GONE) != v})
+            previous[s] = cells
+            views = [t for t in p["views"] if line.first_view.get(t["label"], _START) <= k]
+            step.append({**p, "cells": cells, "touched": touched,
+                         "earlier": dict(earlier.get(s, {})), "views": views})
+            earlier.setdefault(s, {}).update(
+                {off: "written" for off, how in touched.items() if how == "written"})
+        out.append(step)
+    for p in (out[-1] if out else []):
+        before.update({(p["storage"], off): v for off, v in p["cells"].items()})
+    return out, before
