@@ -21,5 +21,5 @@ TEXT: dict[str, str] = {
     "ui.stepper.legend.written": "written in this step",
     "ui.stepper.legend.read": "read in this step",
     "ui.stepper.legend.earlier": "written by an earlier step",
-    "ui.stepper.legend.more": "+n: n more indices of the view address the same element",
+    "ui.stepper.legend.more": "n more indices of the view address the same element",
 }

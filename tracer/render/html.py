@@ -17,7 +17,8 @@ from tracer import i18n
 from tracer.events import PYTORCH_TAG, source_url
 
 # Every rule is scoped to .tidx, so the same styles can sit inside a notebook cell.
-_CSS = """.tidx { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Helvetica, Arial, sans-serif;
+_CSS = """.tidx { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Helvetica, Arial,
+        "Noto Sans CJK SC", "PingFang SC", "Microsoft YaHei", sans-serif;
         color: #222; }
 .tidx h1 { font-size: 1.5em; } .tidx h2 { font-size: 1.15em; margin-top: 2em; }
 .tidx code, .tidx pre, .tidx .step { font-family: "DejaVu Sans Mono", Menlo, Consolas,

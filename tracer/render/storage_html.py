@@ -40,8 +40,9 @@ CSS = """.tidx figure.storage { margin: 0.6em 0 1em; }
 .tidx table.grid tr.view th { color: #00695c; font-weight: bold; }
 .tidx table.grid sup { color: #c62828; }
 .tidx .legend { font-size: 0.85em; color: #444; margin: 0.2em 0; }
+.tidx .legend .item { display: inline-block; margin-right: 1.5em; }
 .tidx .legend .swatch { display: inline-block; width: 1em; height: 1em; vertical-align: -0.15em;
-                        border: 1px solid #456; border-radius: 2px; margin: 0 0.3em 0 1em; }
+                        border: 1px solid #456; border-radius: 2px; margin-right: 0.3em; }
 .tidx .legend .swatch.written { background: #d32f2f; }
 .tidx .legend .swatch.read { background: #4dd0e1; }
 .tidx .legend .swatch.earlier { background: #ffcdd2; }
@@ -71,11 +72,12 @@ def _legend(p: dict[str, Any], lang: str) -> str:
     items = [k for k in ("written", "read") if k in kinds]
     if set(p.get("earlier") or {}) - set(p["touched"]):
         items.append("earlier")
-    parts = [f'<span class="swatch {k}"></span>{escape(i18n.both(_LEGEND[k], lang))}'
-             for k in items]
+    parts = [f'<span class="item"><span class="swatch {k}"></span>'
+             f"{escape(i18n.both(_LEGEND[k], lang))}</span>" for k in items]
     if any(len(ix) > 1 for view in p["views"] for ix in _where(view).values()):
-        parts.append(escape(i18n.both("ui.stepper.legend.more", lang)))
-    return f'<div class="legend">{" ".join(parts)}</div>' if parts else ""
+        parts.append(f'<span class="item"><sup>+n</sup> '
+                     f'{escape(i18n.both("ui.stepper.legend.more", lang))}</span>')
+    return f'<div class="legend">{"".join(parts)}</div>' if parts else ""
 
 
 _LEGEND = {"written": "ui.stepper.legend.written", "read": "ui.stepper.legend.read",
