@@ -113,7 +113,7 @@ def test_a_bound_tensor_takes_the_users_name_in_its_own_statement_and_later_ones
     from tracer import values as V
     from tracer.events import walk
 
-    doc = Session().run("y = t[0]; y = t[1]; z = y; w = y[0:2]")
+    doc = Session().run("y = t[0]; y = t[1]; z = y; w = y[None, 0:2]")
     results = [[V.shown(ev["result"]) for _, ev in walk(st["events"])
                 if V.is_tensor(ev.get("result"))] for st in doc["statements"]]
     assert results[0] and set(results[0]) == {"y"}
