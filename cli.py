@@ -305,10 +305,12 @@ def export_cmd(statements: str | None, source_file, output: str, fmt: str | None
         fmt = export.format_for(output, fmt)
     except export.ExportError as exc:
         raise click.UsageError(str(exc)) from None
-    full = _run(statements, source_file, seed, max_bytes, lang=lang)
-    doc = _filtered(full, layers, depth, ops_only, no_values)
+    ran = _run(statements, source_file, seed, max_bytes, lang=lang)
+    doc = _filtered(ran, layers, depth, ops_only, no_values)
     try:
-        export.write_atomic(output, export.content(doc, fmt, diagram, lang=lang))
+        # the HTML stepper walks through the lecture view's steps, as the tree shows them
+        export.write_atomic(output, export.content(
+            doc, fmt, diagram, lang=lang, lecture=_lecture(full, layers, depth, ops_only)))
     except export.ExportError as exc:
         raise Refused(str(exc)) from None
     click.echo(f"tidx: wrote {output} ({fmt})", err=True)

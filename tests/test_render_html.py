@@ -79,6 +79,7 @@ def test_chromium_shows_the_diagram_on_the_page(tmp_path):
 
 
 # -- the interactive stepper (tidx export ... -o lesson.html) ------------------------------
+from tracer.events import walk  # noqa: E402
 from tracer.render import stepper  # noqa: E402
 
 
@@ -158,3 +159,23 @@ def test_the_stepper_speaks_chinese_beside_english():
     assert 'lang="zh"' in page and "下一步 (Next)" in page and "全部步骤 (Every step)" in page
     # PyTorch's message verbatim, with the explanation under it
     assert "IndexError: index 5 is out of bounds for dimension 0 with size 3" in page
+
+
+def test_lecture_steps_take_their_pictures_from_the_steps_they_fold():
+    doc = session.run("t[rows, cols] = 10")
+    every, lecture = stepper.frames(doc), stepper.frames(doc, lecture=True)
+    from tracer import lecture as L
+    assert [f["event"]["name"] for f in lecture] == [
+        ev["name"] for st in L.fold(doc)["statements"] for _, ev in walk(st["events"])]
+    assert sum(f["event"].get("folded", 1) for f in lecture) == len(every)
+    # the lecture ends on the kernel's write, as the full trace does
+    assert lecture[-1]["pictures"] == every[-1]["pictures"]
+    written = {o for o, how in lecture[-1]["pictures"][0]["touched"].items() if how == "written"}
+    assert written == {1, 7}
+    # a folded run shows the state after its last step and every mark inside it
+    cursor = 0
+    for f in lecture:
+        span = f["event"].get("folded", 1)
+        run = every[cursor:cursor + span]
+        assert [p["cells"] for p in f["pictures"]] == [p["cells"] for p in run[-1]["pictures"]]
+        cursor += span

@@ -24,9 +24,9 @@ def _export(tmp_path: Path, statements: str, *options: str) -> Path:
     return page
 
 
-def _frames(statements: str) -> list[dict]:
-    """The steps the exported page walks through (the CLI's document, no filter)."""
-    return stepper.frames(session.run(statements))
+def _frames(statements: str, *, full: bool = False) -> list[dict]:
+    """The steps the exported page walks through: the lecture view's unless --full."""
+    return stepper.frames(session.run(statements), lecture=not full)
 
 
 @pytest.fixture(scope="module")
@@ -117,6 +117,18 @@ def test_the_storage_picture_changes_at_the_step_that_writes(tmp_path, browser):
     assert _cell(browser, 5)["text"] == "6"
     browser.press("ArrowRight")
     assert _cell(browser, 5)["text"] == "3"
+
+
+def test_the_lecture_folds_steps_and_full_shows_every_one(tmp_path, browser):
+    lecture, every = _frames("t[1, 2] = 3"), _frames("t[1, 2] = 3", full=True)
+    assert len(lecture) < len(every)
+    browser.open(_export(tmp_path, "t[1, 2] = 3").as_uri())
+    assert _position(browser) == f"1 / {len(lecture)}"
+    folded = next(k for k, f in enumerate(lecture) if f["event"].get("folded"))
+    browser.open(_export(tmp_path, "t[1, 2] = 3").as_uri() + f"#step={folded + 1}")
+    assert "folded" in browser.js("document.querySelector('#tidx-panel').textContent")
+    browser.open(_export(tmp_path, "t[1, 2] = 3", "--full").as_uri())
+    assert _position(browser) == f"1 / {len(every)}"
 
 
 def test_a_fresh_tensor_appears_when_it_is_allocated_and_filled(tmp_path, browser):

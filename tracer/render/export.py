@@ -137,10 +137,12 @@ def _wasm_backend() -> Any:
 
 
 def content(doc: dict[str, Any], fmt: str, diagram: str = "sequence", *,
-            lang: str = "en") -> bytes:
+            lang: str = "en", lecture: bool = False) -> bytes:
     """The bytes of one export of the (already filtered) trace document.  ``lang``
     (``"zh"``) translates the notes of the markdown and HTML pages; the JSON document
-    and the diagrams stay as recorded."""
+    and the diagrams stay as recorded.  ``lecture``: the HTML stepper walks through the
+    lecture view's steps (it folds the document itself: its storage pictures need the
+    steps a fold leaves out)."""
     if fmt == "json":
         return render_json.render(doc).encode()
     if fmt == "mermaid":
@@ -152,8 +154,11 @@ def content(doc: dict[str, Any], fmt: str, diagram: str = "sequence", *,
         return graph.source.encode()
     if fmt == "html":
         # the interactive stepper (issue 15); html.render stays the static page
+        if lecture:
+            from tracer import lecture as L
+            graph = render_dot.render(L.fold(doc), diagram)
         return render_stepper.render(doc, render_image(graph, "svg").decode(),
-                                     lang=lang).encode()
+                                     lang=lang, lecture=lecture).encode()
     if fmt in IMAGES:
         return render_image(graph, fmt)
     raise ExportError(f"unknown format {fmt!r}; the formats are: {', '.join(FORMATS)}")

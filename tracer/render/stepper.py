@@ -23,6 +23,7 @@ from html import escape
 from typing import Any
 
 from tracer import i18n
+from tracer import lecture as L
 from tracer.events import source_url, walk
 from tracer.render import format as F
 from tracer.render import html as render_html
@@ -36,26 +37,54 @@ def _layer(layer: str, lang: str) -> str:
             f"{escape(i18n.layer(layer, lang))}</span>")
 
 
-def frames(doc: dict[str, Any]) -> list[dict[str, Any]]:
+def frames(doc: dict[str, Any], *, lecture: bool = False) -> list[dict[str, Any]]:
     """Every step in call order, as the list numbers them: ``{"statement": index,
     "event": event or None, "path": [the events above it], "outcome": [lines, on a
     statement's last step], "pictures": [storage pictures at that step]}``.  A
-    statement that recorded no step is one frame whose ``event`` is None."""
+    statement that recorded no step is one frame whose ``event`` is None.
+
+    ``lecture``: the steps of the lecture view (:func:`tracer.lecture.fold`), a folded
+    run being one step.  Its pictures still come from the steps it folds (a folded
+    step keeps no arguments): the state after the run's last step, with what any step
+    of the run read or wrote marked."""
+    shown = L.fold(doc) if lecture else doc
     out: list[dict[str, Any]] = []
     before: dict[tuple[str, int], Any] = {}
-    for index, st in enumerate(doc["statements"]):
+    for index, (st, st_shown) in enumerate(zip(doc["statements"], shown["statements"])):
         pictures, before = stepper_states.pictures(st, before)
         stack: list[dict[str, Any]] = []
         first = len(out)
-        for depth, ev in walk(st.get("events", [])):
+        cursor = 0      # the place in ``st``'s own steps of the step shown next
+        for depth, ev in walk(st_shown.get("events", [])):
             del stack[depth:]
+            span = ev["folded"] if L.is_folded(ev) else 1
             out.append({"statement": index, "event": ev, "path": list(stack), "outcome": [],
-                        "pictures": pictures[len(out) - first]})
+                        "pictures": _run_pictures(pictures[cursor:cursor + span])})
+            cursor += span
             stack.append(ev)
         if len(out) == first:
             out.append({"statement": index, "event": None, "path": [], "outcome": [],
                         "pictures": pictures[0]})
-        out[-1]["outcome"] = F.outcome(st)
+        out[-1]["outcome"] = F.outcome(st_shown)
+    return out
+
+
+def _run_pictures(run: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """The pictures of a run of steps as one step: the last step's cells and views,
+    every mark of the run (a write wins over a read), the first step's ``earlier``."""
+    if len(run) == 1:
+        return run[0]
+    first = {p["storage"]: p for p in run[0]}
+    out = []
+    for p in run[-1]:
+        touched: dict[int, str] = {}
+        for step in run:
+            for q in step:
+                if q["storage"] == p["storage"]:
+                    for off, how in q["touched"].items():
+                        touched[off] = "written" if how == "written" else touched.get(off, how)
+        earlier = first[p["storage"]]["earlier"] if p["storage"] in first else {}
+        out.append({**p, "touched": touched, "earlier": earlier})
     return out
 
 
@@ -125,10 +154,10 @@ def _controls(n: int, lang: str) -> str:
             f'<span class="keys">{escape(i18n.text("ui.stepper.keys", lang))}</span></nav>')
 
 
-def stage(doc: dict[str, Any], *, lang: str = "en") -> str:
+def stage(doc: dict[str, Any], *, lang: str = "en", lecture: bool = False) -> str:
     """The stepper itself: controls, the first step drawn (what prints, and what shows
     without a script), and every step and picture as templates."""
-    flat = frames(doc)
+    flat = frames(doc, lecture=lecture)
     ids: dict[str, str] = {}   # picture HTML -> its template id: each written once
     templates: list[str] = []
     steps: list[str] = []
@@ -156,12 +185,17 @@ def stage(doc: dict[str, Any], *, lang: str = "en") -> str:
         *steps, *templates, "</section>"])
 
 
-def render(doc: dict[str, Any], svg: str | None, *, lang: str = "en") -> str:
+def render(doc: dict[str, Any], svg: str | None, *, lang: str = "en",
+           lecture: bool = False) -> str:
     """The self-contained stepper page for a (filtered) document and the SVG of its
-    diagram (None leaves the diagram out)."""
+    diagram (None leaves the diagram out).  ``lecture``: step through the lecture
+    view's steps (:mod:`tracer.lecture`), which the list shows too; the SVG should be
+    the diagram of that view."""
     sources = "; ".join(st.get("source") or "" for st in doc["statements"])
     html_lang = "zh" if lang == "zh" else "en"
-    body = render_html.fragment(doc, svg, lang=lang, stage=stage(doc, lang=lang),
+    listed = L.fold(doc) if lecture else doc
+    body = render_html.fragment(listed, svg, lang=lang,
+                                stage=stage(doc, lang=lang, lecture=lecture),
                                 numbered=True, css=storage_html.CSS + assets.CSS)
     return "\n".join([
         "<!DOCTYPE html>", f'<html lang="{html_lang}"><head><meta charset="utf-8">',
