@@ -110,12 +110,14 @@ def _inline_svg(svg: str) -> str:
 
 
 def fragment(doc: dict[str, Any], svg: str | None, *, lang: str = "en",
-             stage: str = "", numbered: bool = False, css: str = "") -> str:
+             stage: str = "", numbered: bool = False, css: str = "",
+             after: list[str] | None = None) -> str:
     """The content of the page as one ``<div class="tidx">`` with its own styles (what a
     notebook cell shows); without ``svg`` the diagram is left out.  ``lang`` (``"zh"``)
     adds the translation of every note and heading.  The stepper puts its ``stage``
     under the title, numbers the steps (``numbered``: ``data-step`` on each step, on
-    the heading of a statement that recorded none) and adds its ``css``."""
+    the heading of a statement that recorded none) and adds its ``css``; ``after``
+    holds HTML to put under each statement (a notebook's storage pictures)."""
     sources = "; ".join(st.get("source") or "" for st in doc["statements"])
     out = [f'<div class="tidx"><style>{_CSS}{_layer_css()}{css}</style>',
            f"<h1>tidx: <code>{escape(sources)}</code></h1>", stage]
@@ -127,7 +129,7 @@ def fragment(doc: dict[str, Any], svg: str | None, *, lang: str = "en",
     if numbered:
         out.append(f'<h2 class="part">{escape(i18n.both("ui.stepper.steps", lang))}</h2>'
                    '<div id="tidx-list" class="steplist">')
-    for st in doc["statements"]:
+    for index, st in enumerate(doc["statements"]):
         attr = ""
         if numbers is not None and not st.get("events"):
             attr = f' data-step="{numbers[0]}"'
@@ -146,6 +148,8 @@ def fragment(doc: dict[str, Any], svg: str | None, *, lang: str = "en",
         why = i18n.explain_error(st["error"]["message"], lang) if st.get("error") else None
         if why:
             out.append(f'<p class="error">→ {escape(why)}</p>')
+        if after and index < len(after):
+            out.append(after[index])
     if numbered:
         out.append("</div>")
     if doc.get("seed") is not None:
