@@ -11,7 +11,7 @@ TEXT: dict[str, str] = {
     "ui.stepper.step": "step",
     "ui.stepper.keys": "← → step   Home/End first/last   a click on a step in the list jumps there",
     "ui.stepper.statement": "statement {number} of {total}",
-    "ui.stepper.folded": "{count} steps folded into this one (--full shows each)",
+    "ui.stepper.folded": "steps the lesson is not about, folded into one; --full steps through each",
     "ui.stepper.storage_now": "The storage at this step",
     "ui.stepper.no_storage": "No storage of this statement exists yet at this step.",
     "ui.stepper.returns": "returns",

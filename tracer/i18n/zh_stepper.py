@@ -10,7 +10,7 @@ TEXT: dict[str, str] = {
     "ui.stepper.step": "步骤",
     "ui.stepper.keys": "← → 前后翻步   Home/End 第一步/最后一步   点击列表中的步骤可直接跳转",
     "ui.stepper.statement": "第 {number} 条语句(共 {total} 条)",
-    "ui.stepper.folded": "这一步折叠了 {count} 个步骤(--full 逐个显示)",
+    "ui.stepper.folded": "与本课无关的步骤,折叠成了一步;--full 可逐个查看",
     "ui.stepper.storage_now": "这一步时的存储",
     "ui.stepper.no_storage": "在这一步,这条语句的存储还不存在。",
     "ui.stepper.returns": "返回",

@@ -13,6 +13,7 @@ from typing import Any
 
 from tracer.render import format as F
 from tracer.render.diagram import COLORS
+from tracer.render.tree import BRIEF_SKIP
 from tracer import i18n
 from tracer.events import PYTORCH_TAG, source_url
 
@@ -34,9 +35,9 @@ _CSS = """.tidx { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Helvetic
 .tidx .layer { display: inline-block; min-width: 6.5em; padding: 0 4px; border-radius: 3px;
                font-size: 0.85em; text-align: center; border: 1px solid; }
 .tidx .name { font-weight: bold; }
+.tidx .fold { color: #777; font-style: italic; }
 .tidx .args { color: #555; }
 .tidx .note { font-style: italic; color: #666; margin-left: 7.5em; font-size: 0.87em; }
-.tidx .folded { color: #6a1b9a; font-style: italic; }
 .tidx .note.en, .tidx .en { color: #999; }
 .tidx .source { margin-left: 0.6em; font-size: 0.8em; color: #888; }
 .tidx .error { color: #c62828; font-weight: bold; }
@@ -58,26 +59,40 @@ def _both(shown: str, english: str) -> str:
 
 
 def _step(ev: dict[str, Any], out: list[str], lang: str = "en",
-          numbers: list[int] | None = None) -> None:
+          numbers: list[int] | None = None, brief: bool = False) -> None:
     """One step and its children as nested ``<li>``; with ``numbers`` (a one-item
     counter) each step's line carries ``data-step``, its 0-based place in call order
-    (what the stepper's list is clicked and highlighted by)."""
+    (what the stepper's list is clicked and highlighted by).  ``brief``: the lecture
+    view's line (key values in brief, the note on hover, no link)."""
     layer = ev["layer"]
-    if numbers is None:
-        out.append("<li><div class=\"step\">")
-    else:
-        out.append(f'<li><div class="step" data-step="{numbers[0]}">')
+    attrs = "" if numbers is None else f' data-step="{numbers[0]}"'
+    if numbers is not None:
         numbers[0] += 1
+    if brief and ev.get("note"):
+        attrs += f' title="{escape(i18n.note(ev, lang) or "")}"'
+    out.append(f'<li><div class="step"{attrs}>')
     out.append(f'<span class="layer layer-{escape(layer)}">'
-               f"{escape(i18n.layer(layer, lang))}</span> "
-               f'<span class="name">{escape(ev["name"])}</span>')
-    values = "  ".join(f"{k}={v}" for k, v in F.args(ev, skip=("keys",)))
+               f"{escape(i18n.layer(layer, lang))}</span> ")
+    if brief and ev.get("folded"):
+        many = "ui.lecture.folded" if ev["folded"] != 1 else "ui.lecture.folded_one"
+        text = i18n.text(many, lang, count=ev["folded"], names=", ".join(ev.get("steps", [])))
+        out.append(f'<span class="fold">{escape(text)}</span></div></li>')
+        return
+    out.append(f'<span class="name">{escape(ev["name"])}</span>')
+    if brief:
+        pairs = F.brief_args(ev, skip=BRIEF_SKIP, first=("written",))
+        result = F.brief(ev["result"], geometry=True) if ev.get("result") is not None else None
+    else:
+        pairs = F.args(ev, skip=("keys",))
+        result = F.value(ev["result"]) if ev.get("result") is not None else None
+    values = "  ".join(f"{k}={v}" for k, v in pairs)
     if values:
         out.append(f' <span class="args">{escape(values)}</span>')
-    if ev.get("folded"):
-        out.append(f' <span class="folded">{escape(i18n.both("ui.stepper.folded", lang, count=ev["folded"]))}</span>')
-    if ev.get("result") is not None:
-        out.append(f' <span class="result">→ {escape(F.value(ev["result"]))}</span>')
+    if result is not None:
+        out.append(f' <span class="result">→ {escape(result)}</span>')
+    if brief:
+        _end_step(ev, out, lang, numbers, brief)
+        return
     url = source_url(ev.get("source"))
     if url:
         out.append(f' <a class="source" href="{escape(url)}">{escape(ev["source"])}</a>')
@@ -94,11 +109,22 @@ def _step(ev: dict[str, Any], out: list[str], lang: str = "en",
         out.append(f'<div class="note">{escape(shown)}</div>')
         if shown != ev["note"]:
             out.append(f'<div class="note en">{escape(ev["note"])}</div>')
+    _end_step(ev, out, lang, numbers, brief, closed=True)
+
+
+def _end_step(ev: dict[str, Any], out: list[str], lang: str, numbers: list[int] | None,
+              brief: bool, closed: bool = False) -> None:
+    """The end of a step's line (a brief one shows its error on it), then its children."""
+    if not closed:
+        if ev.get("error"):
+            out.append(f' <span class="error">{escape(i18n.both("ui.raises", lang))} '
+                       f"{escape(ev['error']['type'])}</span>")
+        out.append("</div>")
     children = ev.get("children", [])
     if children:
         out.append("<ul>")
         for child in children:
-            _step(child, out, lang, numbers)
+            _step(child, out, lang, numbers, brief)
         out.append("</ul>")
     out.append("</li>")
 
@@ -111,13 +137,14 @@ def _inline_svg(svg: str) -> str:
 
 def fragment(doc: dict[str, Any], svg: str | None, *, lang: str = "en",
              stage: str = "", numbered: bool = False, css: str = "",
-             after: list[str] | None = None) -> str:
+             after: list[str] | None = None, brief: bool = False) -> str:
     """The content of the page as one ``<div class="tidx">`` with its own styles (what a
     notebook cell shows); without ``svg`` the diagram is left out.  ``lang`` (``"zh"``)
     adds the translation of every note and heading.  The stepper puts its ``stage``
     under the title, numbers the steps (``numbered``: ``data-step`` on each step, on
     the heading of a statement that recorded none) and adds its ``css``; ``after``
-    holds HTML to put under each statement (a notebook's storage pictures)."""
+    holds HTML to put under each statement (a notebook's storage pictures); ``brief``
+    writes each step on one line as the lecture view does (for a folded document)."""
     sources = "; ".join(st.get("source") or "" for st in doc["statements"])
     out = [f'<div class="tidx"><style>{_CSS}{_layer_css()}{css}</style>',
            f"<h1>tidx: <code>{escape(sources)}</code></h1>", stage]
@@ -140,7 +167,7 @@ def fragment(doc: dict[str, Any], svg: str | None, *, lang: str = "en",
                        f"{escape(d['source'])}</code> ({escape(i18n.origin(d, lang))}).</p>")
         out.append('<ul class="steps">')
         for ev in st.get("events", []):
-            _step(ev, out, lang, numbers)
+            _step(ev, out, lang, numbers, brief)
         out.append("</ul>")
         outcome = F.outcome(st)
         if outcome:

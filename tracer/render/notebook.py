@@ -55,7 +55,7 @@ def lesson_html(doc: dict[str, Any], *, lang: str = "en", lecture: bool = True) 
     pictures = [storage_html.render_all(render_storage.collect(st), lang=lang)
                 for st in doc["statements"]]
     return render_html.fragment(shown, None, lang=lang, css=storage_html.CSS,
-                                after=pictures)
+                                after=pictures, brief=lecture)
 
 
 class LessonView:

@@ -116,8 +116,7 @@ def panel(frame: dict[str, Any], doc: dict[str, Any], *, lang: str = "en") -> st
         out.append(f'<div class="now">{_layer(ev["layer"], lang)} '
                    f'<span class="name">{escape(ev["name"])}</span></div>')
         if ev.get("folded"):
-            out.append(f'<p class="folded">'
-                       f'{escape(i18n.both("ui.stepper.folded", lang, count=ev["folded"]))}</p>')
+            out.append(f'<p class="folded">{escape(i18n.both("ui.stepper.folded", lang))}</p>')
         rows = [(k, v) for k, v in F.args(ev, skip=("keys",))]
         if ev.get("result") is not None:
             rows.append((i18n.both("ui.stepper.returns", lang), F.value(ev["result"])))
@@ -196,7 +195,8 @@ def render(doc: dict[str, Any], svg: str | None, *, lang: str = "en",
     listed = L.fold(doc) if lecture else doc
     body = render_html.fragment(listed, svg, lang=lang,
                                 stage=stage(doc, lang=lang, lecture=lecture),
-                                numbered=True, css=storage_html.CSS + assets.CSS)
+                                numbered=True, css=storage_html.CSS + assets.CSS,
+                                brief=lecture)
     return "\n".join([
         "<!DOCTYPE html>", f'<html lang="{html_lang}"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',

@@ -51,7 +51,7 @@ CSS = """.tidx h1 { margin: 0.5em 0 0.3em; }
 .tidx .panel .note { margin: 0.5em 0; font-size: 1em; color: #333; }
 .tidx .panel .note.en { color: #888; font-size: 0.9em; }
 .tidx .panel .source { margin: 0.3em 0; font-size: 0.8em; }
-.tidx .panel .folded { font-size: 0.9em; }
+.tidx .panel .folded { font-size: 0.9em; color: #6a1b9a; font-style: italic; }
 .tidx .panel .error { font-weight: bold; color: #c62828; }
 .tidx .outcome pre { background: #f6f8fa; padding: 0.6em; border-radius: 6px; margin: 0;
                      white-space: pre-wrap; overflow-wrap: anywhere; }
