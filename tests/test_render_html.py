@@ -179,3 +179,22 @@ def test_lecture_steps_take_their_pictures_from_the_steps_they_fold():
         run = every[cursor:cursor + span]
         assert [p["cells"] for p in f["pictures"]] == [p["cells"] for p in run[-1]["pictures"]]
         cursor += span
+
+
+def test_an_in_place_op_without_recorded_writes_does_not_leak_its_result_backwards():
+    flat = stepper.frames(session.run("t.add_(1)"))
+    kernel = next(k for k, f in enumerate(flat) if f["event"]["name"] == "add__kernel")
+    # t existed before: drawn from the first step, its old values not recorded (·)
+    assert all(f["pictures"][0]["cells"] == {} for f in flat[:kernel])
+    (picture,) = flat[kernel]["pictures"]
+    assert picture["cells"] == {o: o + 2 for o in range(9)}
+    assert set(picture["touched"].values()) == {"written"} and len(picture["touched"]) == 9
+
+
+def test_a_storage_the_statement_makes_appears_when_it_is_allocated():
+    flat = stepper.frames(session.run("y = t.t().contiguous()"))
+    names = [f["event"]["name"] for f in flat]
+    made = names.index("StorageImpl")
+    assert all(len(f["pictures"]) == 0 for f in flat[:made])
+    assert flat[made]["pictures"][0]["cells"] == {}          # allocated, not yet written
+    assert flat[-1]["pictures"][0]["cells"] == dict(enumerate([1, 4, 7, 2, 5, 8, 3, 6, 9]))

@@ -14,10 +14,12 @@ them:
 * a kernel's ``written`` elements change at that kernel's step; their new values are
   the first record taken at or after it (the value is not in the write itself).
 
-An element seen before anything wrote it had that value from the start (``t`` existed
-before the statement; its first record, an argument, shows the old value).  A storage
-or view is drawn from the step it was first seen (an argument's tensor existed before
-its step, a result's only from its step's end).
+An element of a storage older than the statement (earlier statements left it, or the
+user's tensor is used without being bound: ``t`` in ``t[1, 2] = 3``) had, before its
+first record, the value that record shows if it is an argument taken before anything
+wrote the element; otherwise it is not known (drawn ``·``).  Such storages and the
+user's tensors on them are drawn from the first step; the others from the step they
+are first seen (an argument at its step, a result at its step's end).
 
 Pure: plain dicts of the trace document in, the picture dicts of
 :mod:`tracer.render.storage` out, where ``touched`` is what *this* step read or wrote,
@@ -85,33 +87,49 @@ class _Timeline:
         self.writes: dict[tuple[str, int], list[float]] = {}
         self.first_view: dict[str, float] = {}      # tensor label -> first time seen
         self.first_storage: dict[str, float] = {}   # storage label -> first time seen
+        named: list[dict[str, Any]] = []
         for i, ev in enumerate(self.flat):
             for key, val in (ev.get("args") or {}).items():
-                self._record(val, i - 0.5, as_argument=True)
+                named += self._record(val, i - 0.5)
                 if V.kind(val) == "elements" and key == "written":
                     for off in val.get("offsets", []):
                         self.writes.setdefault((val["storage"], off), []).append(float(i))
-            self._record(ev.get("result"), float(ends[i]), as_argument=False)
+            named += self._record(ev.get("result"), float(ends[i]))
         for b in (st.get("bindings") or {}).values():
             if b:
-                self._record(b["summary"], float(self.last), as_argument=False)
+                named += self._record(b["summary"], float(self.last))
         if st.get("result"):
-            self._record(st["result"]["summary"], float(self.last), as_argument=False)
+            named += self._record(st["result"]["summary"], float(self.last))
         for history in self.seen.values():
             history.sort(key=lambda tv: tv[0])
         self.times = {key: [t for t, _ in h] for key, h in self.seen.items()}
+        # what existed before the statement: what earlier statements left, and the user's
+        # tensors this statement uses without binding them (t in t[1, 2] = 3, a default
+        # name; y in y[0, 1] = 0): drawn from its first step, though first recorded later
+        bound = set(st.get("bindings") or {}) - set(st.get("written") or [])
+        self.old = {s for s, _ in before}
+        for t in named:
+            if V.name(t) not in bound:
+                self.old.add(t["storage"])
+                self.first_view[t["label"]] = _START
+        for s in self.old:
+            self.first_storage[s] = _START
 
-    def _record(self, value: Any, time: float, *, as_argument: bool) -> None:
-        # what an argument names existed before its step; a result from the step's end
-        born = _START if as_argument else time
+    def _record(self, value: Any, time: float) -> list[dict[str, Any]]:
+        """Note what ``value`` shows at ``time`` (an argument: its step's start, ``i -
+        0.5``; a result: its step's end); returns the user's tensors in it."""
         for s in _storages_in(value):
-            self.first_storage[s] = min(self.first_storage.get(s, born), born)
+            self.first_storage[s] = min(self.first_storage.get(s, time), time)
+        named = []
         for t in V.tensors(value):
-            self.first_view[t["label"]] = min(self.first_view.get(t["label"], born), born)
+            self.first_view[t["label"]] = min(self.first_view.get(t["label"], time), time)
+            if V.name(t):
+                named.append(t)
             if "values" not in t or t["device"] == "meta":
                 continue
             for (_, off), v in zip(RS._offsets(t), _flat(t["values"])):
                 self.seen.setdefault((t["storage"], off), []).append((time, v))
+        return named
 
     def value(self, key: tuple[str, int], k: int) -> Any:
         """The element's value at step ``k`` (None: not known, or never written)."""
@@ -128,10 +146,11 @@ class _Timeline:
             return history[at][1]
         if key in self.before:
             return self.before[key]
-        if not history or self.first_storage.get(key[0], _START) > _START:
-            return None   # made by this statement: nothing in it before its first record
-        # not recorded yet: the first record is the value from the start, unless a write
-        # comes first (the old value was never recorded)
+        # not recorded yet: an element of a storage older than the statement had the value
+        # its first record shows if that record is an argument taken before anything wrote
+        # it (a result may already hold the statement's change: add_ records no writes)
+        if not history or key[0] not in self.old or history[0][0] == int(history[0][0]):
+            return None
         return None if writes and writes[0] <= history[0][0] else history[0][1]
 
 
