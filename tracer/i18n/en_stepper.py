@@ -7,13 +7,14 @@ from __future__ import annotations
 
 TEXT: dict[str, str] = {
     "ui.stepper.prev": "Previous",
+    "ui.stepper.lesson": "a lesson of {count} statements",
     "ui.stepper.next": "Next",
     "ui.stepper.step": "step",
     "ui.stepper.keys": "← → step   Home/End first/last   a click on a step in the list jumps there",
     "ui.stepper.statement": "statement {number} of {total}",
     "ui.stepper.folded": "steps the lesson is not about, folded into one; --full steps through each",
     "ui.stepper.storage_now": "The storage at this step",
-    "ui.stepper.no_storage": "No storage of this statement exists yet at this step.",
+    "ui.stepper.no_storage": "Nothing to draw yet: the statement has made, read or written no storage so far.",
     "ui.stepper.returns": "returns",
     "ui.stepper.outcome": "After the statement",
     "ui.stepper.diagram": "Sequence diagram",

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 TEXT: dict[str, str] = {
     "ui.stepper.prev": "上一步",
+    "ui.stepper.lesson": "共 {count} 条语句的一课",
     "ui.stepper.next": "下一步",
     "ui.stepper.step": "步骤",
     "ui.stepper.keys": "← → 前后翻步   Home/End 第一步/最后一步   点击列表中的步骤可直接跳转",
     "ui.stepper.statement": "第 {number} 条语句(共 {total} 条)",
     "ui.stepper.folded": "与本课无关的步骤,折叠成了一步;--full 可逐个查看",
     "ui.stepper.storage_now": "这一步时的存储",
-    "ui.stepper.no_storage": "在这一步,这条语句的存储还不存在。",
+    "ui.stepper.no_storage": "暂时没有可画的:到这一步为止,这条语句还没有创建、读取或写入任何存储。",
     "ui.stepper.returns": "返回",
     "ui.stepper.outcome": "语句执行之后",
     "ui.stepper.diagram": "时序图",

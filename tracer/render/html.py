@@ -137,17 +137,20 @@ def _inline_svg(svg: str) -> str:
 
 def fragment(doc: dict[str, Any], svg: str | None, *, lang: str = "en",
              stage: str = "", numbered: bool = False, css: str = "",
-             after: list[str] | None = None, brief: bool = False) -> str:
+             after: list[str] | None = None, brief: bool = False,
+             title: str | None = None) -> str:
     """The content of the page as one ``<div class="tidx">`` with its own styles (what a
     notebook cell shows); without ``svg`` the diagram is left out.  ``lang`` (``"zh"``)
     adds the translation of every note and heading.  The stepper puts its ``stage``
     under the title, numbers the steps (``numbered``: ``data-step`` on each step, on
     the heading of a statement that recorded none) and adds its ``css``; ``after``
     holds HTML to put under each statement (a notebook's storage pictures); ``brief``
-    writes each step on one line as the lecture view does (for a folded document)."""
+    writes each step on one line as the lecture view does (for a folded document);
+    ``title`` replaces the statements in the heading (a lesson's are in its sections)."""
     sources = "; ".join(st.get("source") or "" for st in doc["statements"])
     out = [f'<div class="tidx"><style>{_CSS}{_layer_css()}{css}</style>',
-           f"<h1>tidx: <code>{escape(sources)}</code></h1>", stage]
+           f"<h1>tidx: <code>{escape(sources)}</code></h1>" if title is None else
+           f"<h1>tidx: {escape(title)}</h1>", stage]
     numbers = [0] if numbered else None
     if svg:
         if numbered:

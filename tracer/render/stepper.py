@@ -193,7 +193,9 @@ def render(doc: dict[str, Any], svg: str | None, *, lang: str = "en",
     sources = "; ".join(st.get("source") or "" for st in doc["statements"])
     html_lang = "zh" if lang == "zh" else "en"
     listed = L.fold(doc) if lecture else doc
-    body = render_html.fragment(listed, svg, lang=lang,
+    count = len(doc["statements"])
+    title = i18n.both("ui.stepper.lesson", lang, count=count) if count > 1 else None
+    body = render_html.fragment(listed, svg, lang=lang, title=title,
                                 stage=stage(doc, lang=lang, lecture=lecture),
                                 numbered=True, css=storage_html.CSS + assets.CSS,
                                 brief=lecture)
