@@ -198,3 +198,14 @@ def test_a_storage_the_statement_makes_appears_when_it_is_allocated():
     assert all(len(f["pictures"]) == 0 for f in flat[:made])
     assert flat[made]["pictures"][0]["cells"] == {}          # allocated, not yet written
     assert flat[-1]["pictures"][0]["cells"] == dict(enumerate([1, 4, 7, 2, 5, 8, 3, 6, 9]))
+
+
+def test_a_view_is_drawn_from_the_step_that_returns_it():
+    flat = stepper.frames(session.run("t[1, 2] = 3"))
+    returns = next(k for k, f in enumerate(flat) if f["event"]["name"] == "aten::as_strided")
+    made = flat[returns]["event"]["result"]["label"]
+
+    def labels(k: int) -> list[str]:
+        return [v["label"] for v in flat[k]["pictures"][0]["views"]]
+
+    assert made not in labels(returns - 1) and made in labels(returns)

@@ -94,7 +94,7 @@ class _Timeline:
                 if V.kind(val) == "elements" and key == "written":
                     for off in val.get("offsets", []):
                         self.writes.setdefault((val["storage"], off), []).append(float(i))
-            named += self._record(ev.get("result"), float(ends[i]))
+            named += self._record(ev.get("result"), float(ends[i]), shown_from=float(i))
         for b in (st.get("bindings") or {}).values():
             if b:
                 named += self._record(b["summary"], float(self.last))
@@ -115,14 +115,18 @@ class _Timeline:
         for s in self.old:
             self.first_storage[s] = _START
 
-    def _record(self, value: Any, time: float) -> list[dict[str, Any]]:
+    def _record(self, value: Any, time: float, shown_from: float | None = None
+                ) -> list[dict[str, Any]]:
         """Note what ``value`` shows at ``time`` (an argument: its step's start, ``i -
-        0.5``; a result: its step's end); returns the user's tensors in it."""
+        0.5``; a result: its step's end); returns the user's tensors in it.  A result's
+        view is drawn ``shown_from`` its own step, whose panel says it returns it (its
+        elements' values only from the step's end, after the steps inside it)."""
         for s in _storages_in(value):
             self.first_storage[s] = min(self.first_storage.get(s, time), time)
         named = []
+        born = time if shown_from is None else shown_from
         for t in V.tensors(value):
-            self.first_view[t["label"]] = min(self.first_view.get(t["label"], time), time)
+            self.first_view[t["label"]] = min(self.first_view.get(t["label"], born), born)
             if V.name(t):
                 named.append(t)
             if "values" not in t or t["device"] == "meta":
