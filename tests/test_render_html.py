@@ -202,10 +202,12 @@ def test_a_storage_the_statement_makes_appears_when_it_is_allocated():
 
 def test_a_view_is_drawn_from_the_step_that_returns_it():
     flat = stepper.frames(session.run("t[1, 2] = 3"))
-    returns = next(k for k, f in enumerate(flat) if f["event"]["name"] == "aten::as_strided")
-    made = flat[returns]["event"]["result"]["label"]
 
     def labels(k: int) -> list[str]:
         return [v["label"] for v in flat[k]["pictures"][0]["views"]]
 
-    assert made not in labels(returns - 1) and made in labels(returns)
+    # the first step that returns t$1 (handleDimInMultiDimIndexing: the select of row 1)
+    returns = next(k for k, f in enumerate(flat)
+                   if (f["event"]["result"] or {}).get("label") == "t$1")
+    assert flat[returns]["event"]["name"] == "handleDimInMultiDimIndexing"
+    assert "t$1" not in labels(returns - 1) and "t$1" in labels(returns)
