@@ -46,6 +46,11 @@ CSS = """.tidx figure.storage { margin: 0.6em 0 1em; }
 .tidx .legend .swatch.written { background: #d32f2f; }
 .tidx .legend .swatch.read { background: #4dd0e1; }
 .tidx .legend .swatch.earlier { background: #ffcdd2; }
+.tidx .grids { display: flex; flex-wrap: wrap; gap: 0.4em 2em; margin-top: 0.4em; }
+.tidx .view-grid .head { color: #00695c; }
+.tidx .view-grid .geo { color: #555; font-size: 0.8em; }
+.tidx p.changes, .tidx p.arithmetic { margin: 0.3em 0; font-size: 0.9em; }
+.tidx p.arithmetic { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; }
 .tidx ul.geometry { list-style: none; padding: 0; margin: 0.2em 0; color: #555;
                     font-size: 0.85em; }
 """
@@ -68,6 +73,21 @@ def _index_cell(indices: list[str] | None) -> str:
 
 
 def _legend(p: dict[str, Any], lang: str) -> str:
+    """Every mark the picture draws, with what it means: the picture model's own legend
+    (``legend``, when it has one) and the stepper's ``earlier`` cells."""
+    if "legend" in p:
+        symbols = {"written": '<span class="swatch written"></span>',
+                   "read": '<span class="swatch read"></span>',
+                   "repeated": "<sup>+n</sup> "}
+        parts = []
+        for m in p["legend"]:
+            symbol = symbols.get(m["key"]) or f"<b>{escape(m['symbol'])}</b> "
+            parts.append(f'<span class="item">{symbol}'
+                         f'{escape(i18n.text(m["text_id"], lang))}</span>')
+        if set(p.get("earlier") or {}) - set(p["touched"]):
+            parts.append('<span class="item"><span class="swatch earlier"></span>'
+                         f'{escape(i18n.both(_LEGEND["earlier"], lang))}</span>')
+        return f'<div class="legend">{"".join(parts)}</div>' if parts else ""
     kinds = set(p["touched"].values())
     items = [k for k in ("written", "read") if k in kinds]
     if set(p.get("earlier") or {}) - set(p["touched"]):
@@ -114,11 +134,63 @@ def render(p: dict[str, Any], *, lang: str = "en") -> str:
         out.append("</table>")
     if p["size"] > n:
         out.append(f'<p class="legend">{escape(i18n.both("ui.storage.more", lang, count=p["size"] - n))}</p>')
-    if p["views"]:
+    out.append(_facts(p, lang))
+    if p.get("grids"):
+        out.append(_grids(p, lang))
+    elif p["views"]:
         out.append('<ul class="geometry">' + "".join(
             f"<li><b>{escape(V.shown(t))}</b>: {escape(t['dtype'])}{escape(str(list(t['shape'])))} "
             f"{escape(RS._geometry(t, lang))}</li>" for t in p["views"]) + "</ul>")
     out.append("</figure>")
+    return "".join(out)
+
+
+def _facts(p: dict[str, Any], lang: str) -> str:
+    """What changed (old -> new) and one element's offset worked out, when the picture
+    model gives them (``changes``, ``arithmetic``)."""
+    out = []
+    changes = p.get("changes") or []
+    if changes:
+        unknown = i18n.text("ui.picture.unknown", lang)
+        parts = [i18n.text("ui.picture.change", lang, offset=c["offset"],
+                           old=RS._cell(c["old"]) if c["old_known"] else unknown,
+                           new=RS._cell(c["new"]) if c["new_known"] else unknown)
+                 for c in changes]
+        out.append(f'<p class="changes"><b>{escape(i18n.both("ui.picture.changed", lang))}:'
+                   f'</b> {escape("; ".join(parts))}</p>')
+    a = p.get("arithmetic")
+    if a:
+        index = "[" + (", ".join(map(str, a["index"])) if a["index"] else "()") + "]"
+        terms = " + ".join([str(a["offset"])] + [f"{i}*{st}" for i, st in
+                                                 zip(a["index"], a["strides"])])
+        line = f"{a['view']}{index} → " + i18n.text("ui.picture.arithmetic", lang,
+                                                    terms=terms, result=a["result"])
+        if a.get("known"):
+            line += "   " + i18n.text("ui.picture.holds", lang, value=RS._cell(a["value"]))
+        out.append(f'<p class="arithmetic">{escape(line)}</p>')
+    return "".join(out)
+
+
+def _grids(p: dict[str, Any], lang: str) -> str:
+    """Each view's own logical grid (the picture model's ``grids``), side by side: the
+    elements the view selects, as the user indexes them, marked as in the storage row."""
+    out = ['<div class="grids">']
+    for i, g in enumerate(p["grids"]):
+        name = g["name"] + (f" ({i18n.both('ui.picture.base', lang)})"
+                            if p.get("base") and i == 0 else "")
+        strides = ", ".join(map(str, g["strides"])) + ("," if len(g["strides"]) == 1 else "")
+        rows = "".join(
+            "<tr>" + "".join(
+                f'<td class="{" ".join(x for x in ("cell", c["mark"] or "", "" if c["known"] else "unset") if x)}">'
+                f'{escape(RS._cell(c["value"]) if c["known"] else "·")}</td>'
+                for c in r["cells"]) + "</tr>" for r in g["rows"])
+        more = (f'<p class="legend">{escape(i18n.both("ui.storage.more", lang, count=g["more"]))}</p>'
+                if g.get("more") else "")
+        out.append(f'<div class="view-grid"><div class="head"><b>{escape(name)}</b>: '
+                   f'{escape(g["dtype"])}{escape(str(g["shape"]))}</div><div class="geo">'
+                   f'{escape(i18n.text("ui.picture.strides", lang, strides=strides, offset=g["offset"]))}'
+                   f'</div><table class="grid">{rows}</table>{more}</div>')
+    out.append("</div>")
     return "".join(out)
 
 
