@@ -107,7 +107,7 @@ def test_every_step_is_a_frame_and_a_clickable_line_in_call_order():
     assert page.count('<template class="tidx-frame"') == len(flat)
     numbers = [int(n) for n in re.findall(r'data-step="(\d+)"', page)]
     assert numbers == list(range(len(flat)))
-    assert f'<b id="tidx-pos">1 / {len(flat)}</b>' in page
+    assert f'<b id="tidx-pos" aria-live="polite">1 / {len(flat)}</b>' in page
     # the path of calls above the kernel that writes, outermost first
     kernel = next(f for f in flat if f["event"] and f["event"]["name"] == "copy_kernel")
     assert [p["name"] for p in kernel["path"]] == [

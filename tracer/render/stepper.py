@@ -147,7 +147,7 @@ def _controls(n: int, lang: str) -> str:
     return ('<nav class="controls">'
             f'<button type="button" id="tidx-prev" disabled>◀ {escape(prev)}</button>'
             f'<span class="position">{escape(i18n.both("ui.stepper.step", lang))} '
-            f'<b id="tidx-pos">1 / {n}</b></span>'
+            f'<b id="tidx-pos" aria-live="polite">1 / {n}</b></span>'
             f'<button type="button" id="tidx-next"{" disabled" if n < 2 else ""}>'
             f"{escape(nxt)} ▶</button>"
             f'<span class="keys">{escape(i18n.text("ui.stepper.keys", lang))}</span></nav>')
