@@ -363,7 +363,7 @@ def test_random_malloc_and_free_sequences_keep_the_invariants():
     run_state_machine_as_test(
         AllocatorMachine,
         # too_slow: a shared machine's load, not the draws, makes the first steps slow
-        settings=settings(max_examples=examples(60), stateful_step_count=40,
+        settings=settings(max_examples=examples(60), stateful_step_count=40, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow]))
 
 

@@ -51,4 +51,24 @@ TEXT: dict[str, str] = {
     "cuda.emptyCache":
         "empty_cache: every cached segment with no block in use goes back to the driver",
     "cuda.cudaFree": "cudaFree of the {nbytes}-byte segment at {ptr}",
+    # -- aten/src/ATen/cuda/CUDAGeneratorImpl.cpp, native/cuda/DistributionTemplates.h ----
+    "cuda.philox.set_current_seed":
+        "the CUDA generator's Philox key is the new seed; its offset goes back to 0",
+    "cuda.philox.state":
+        "philox_cuda_state({increment}): this kernel draws with seed {seed} at offset "
+        "{offset}; the generator's offset moves to {next_offset} (the increment rounded up "
+        "to a multiple of 4), so the next kernel's numbers do not overlap these",
+    "cuda.philox.policy":
+        "{numel} elements: blocks of {block} threads, a grid of {grid} blocks (at most "
+        "{sms} SMs x {per_sm} blocks on the simulated GPU); each thread may use "
+        "{counter_offset} Philox numbers",
+    "cuda.philox.normal4":
+        "{threads} threads; thread i runs curand_init(seed {seed}, subsequence i, offset "
+        "{offset}) and each round curand_normal4: one Philox4x32-10 block, Box-Muller on two "
+        "pairs, 4 normals for elements i, i + threads, ... (simulated values: the GPU's "
+        "__sincosf and logf are approximated, the last bits may differ)",
+    "cuda.philox.uniform4":
+        "{threads} threads; thread i runs curand_init(seed {seed}, subsequence i, offset "
+        "{offset}) and each round curand_uniform4: one Philox4x32-10 block, each word x "
+        "2^-32 + 2^-33 in (0, 1], for elements i, i + threads, ...",
 }

@@ -40,4 +40,23 @@ TEXT: dict[str, str] = {
     "cuda.free_block": "缓存到 {pool}:{ptr} 处一个 {size} 字节的空闲块",
     "cuda.emptyCache": "empty_cache:没有任何块在用的缓存段全部还给驱动",
     "cuda.cudaFree": "cudaFree 释放 {ptr} 处 {nbytes} 字节的段",
+    # -- aten/src/ATen/cuda/CUDAGeneratorImpl.cpp, native/cuda/DistributionTemplates.h ----
+    "cuda.philox.set_current_seed": "CUDA 生成器的 Philox 密钥设为新种子;偏移量归 0",
+    "cuda.philox.state":
+        "philox_cuda_state({increment}):这个 kernel 用种子 {seed}、偏移量 {offset} 取随机数;"
+        "生成器的偏移量移到 {next_offset}(增量向上取整为 4 的倍数),"
+        "这样下一个 kernel 的随机数不会与这些重叠",
+    "cuda.philox.policy":
+        "{numel} 个元素:每个 block {block} 个线程,grid 共 {grid} 个 block"
+        "(模拟 GPU 上最多 {sms} 个 SM x 每个 SM {per_sm} 个 block);"
+        "每个线程最多用 {counter_offset} 个 Philox 随机数",
+    "cuda.philox.normal4":
+        "{threads} 个线程;线程 i 执行 curand_init(种子 {seed}, 子序列 i, 偏移量 {offset}),"
+        "每轮调用 curand_normal4:一个 Philox4x32-10 块,对两对数做 Box-Muller,"
+        "得到 4 个正态数,分给元素 i、i + threads、……"
+        "(模拟值:GPU 的 __sincosf 和 logf 只是近似,最后几位可能不同)",
+    "cuda.philox.uniform4":
+        "{threads} 个线程;线程 i 执行 curand_init(种子 {seed}, 子序列 i, 偏移量 {offset}),"
+        "每轮调用 curand_uniform4:一个 Philox4x32-10 块,每个字 x 2^-32 + 2^-33 落在 (0, 1],"
+        "分给元素 i、i + threads、……",
 }
