@@ -286,8 +286,8 @@ class DeviceCachingAllocator:
             if block is None:
                 block = self._alloc_block(pool, stream, size, alloc_size)
             block = self._alloc_found_block(block, size, orig_size)
-            s.set(ptr=hex_ptr(block.ptr))
-            s.set_result(block.size)
+            s.set(size=block.size)
+            s.set_result(hex_ptr(block.ptr))
         return block
 
     def _get_free_block(self, pool: str, stream: int, size: int) -> Block | None:

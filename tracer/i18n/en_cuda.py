@@ -59,7 +59,7 @@ TEXT: dict[str, str] = {
         "{offset}; the generator's offset moves to {next_offset} (the increment rounded up "
         "to a multiple of 4), so the next kernel's numbers do not overlap these",
     "cuda.philox.policy":
-        "{numel} elements: blocks of {block} threads, a grid of {grid} blocks (at most "
+        "{numel} elements: a grid of {grid} x {block} threads (blocks of {block}; at most "
         "{sms} SMs x {per_sm} blocks on the simulated GPU); each thread may use "
         "{counter_offset} Philox numbers",
     "cuda.philox.normal4":

@@ -47,8 +47,8 @@ TEXT: dict[str, str] = {
         "生成器的偏移量移到 {next_offset}(增量向上取整为 4 的倍数),"
         "这样下一个 kernel 的随机数不会与这些重叠",
     "cuda.philox.policy":
-        "{numel} 个元素:每个 block {block} 个线程,grid 共 {grid} 个 block"
-        "(模拟 GPU 上最多 {sms} 个 SM x 每个 SM {per_sm} 个 block);"
+        "{numel} 个元素:grid 为 {grid} x {block} 个线程(每个 block {block} 个线程;"
+        "模拟 GPU 上最多 {sms} 个 SM x 每个 SM {per_sm} 个 block);"
         "每个线程最多用 {counter_offset} 个 Philox 随机数",
     "cuda.philox.normal4":
         "{threads} 个线程;线程 i 执行 curand_init(种子 {seed}, 子序列 i, 偏移量 {offset}),"
