@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import (RuleBasedStateMachine, invariant, precondition, rule,
-                                 run_state_machine_as_test)
+from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, precondition,
+                                 rule, run_state_machine_as_test)
 
 from conftest import examples, require_torch
 from engine.memory import cuda_caching_allocator as A
@@ -50,6 +50,22 @@ def test_round_size():
         [512, 512, 512, 512, 512, 1024, 1024, 1536]
     assert A.round_size(12 * 4) == 512          # torch.randn(3, 4): 48 bytes
     assert A.round_size(MiB + 1) == MiB + 512
+
+
+def test_roundup_power2_divisions():
+    """roundup_power2_next_division, with the example of its comment in
+    CUDACachingAllocator.cpp: "if we need to round-up 1200 and number of divisions is 4
+    ... the values are 1024, 1280, 1536, and 1792. So the function will return 1280"; and
+    round_size uses it only for sizes above kMinBlockSize * divisions."""
+    assert A.roundup_power2_next_division(1200, 4) == 1280
+    # 1200 is not above kMinBlockSize * 4 = 2048: a multiple of 512 as usual
+    assert A.round_size(1200, 4) == A.round_size(1200) == 1536
+    # 9000 lies between 8192 and 16384: steps of 2048
+    assert A.round_size(9000, 4) == 10240 and A.round_size(9000) == 9216
+    assert [A.round_size(n, 4) for n in (2048, 2049, 8192)] == [2048, 2560, 8192]
+    assert A.round_size(10**6 + 1, 1) == A.round_size(10**6 + 1)   # 1 division: off
+    a = DeviceCachingAllocator(roundup_power2_divisions=4)
+    assert a.malloc(9000).size == 10240
 
 
 def test_get_pool_and_get_allocation_size():
@@ -216,6 +232,7 @@ def _run_everything():
     """One sequence reaching every note of the allocator."""
     a = DeviceCachingAllocator()
     with record() as tr:
+        DeviceCachingAllocator(roundup_power2_divisions=4).malloc(9000)
         a.allocate(0)
         x, y = a.malloc(48), a.malloc(48)
         a.free(x)
@@ -232,7 +249,7 @@ def _run_everything():
 
 def test_malloc_records_round_size_the_pool_the_cudamalloc_and_the_split():
     events = _run_everything()
-    first = events[1]
+    first = events[2]
     assert first["name"] == "DeviceCachingAllocator::malloc"
     assert first["layer"] == "memory" and first["source"] == A.SOURCE
     assert [c["name"] for c in first["children"]] == \
@@ -246,7 +263,7 @@ def test_malloc_records_round_size_the_pool_the_cudamalloc_and_the_split():
         "(a simulated address)"
     assert "512 bytes at 0x7f0000000000 are handed out, the remaining 2096640 bytes" \
         in notes[4]
-    second = events[2]
+    second = events[3]
     assert [c["name"] for c in second["children"]] == \
         ["round_size", "get_pool", "get_free_block", "alloc_found_block"]   # no cudaMalloc
 
@@ -277,9 +294,14 @@ class AllocatorMachine(RuleBasedStateMachine):
         self.a = DeviceCachingAllocator()
         self.live: list[A.Block] = []
 
+    @initialize(divisions=st.sampled_from([0, 0, 2, 4, 8]))
+    def configure(self, divisions: int) -> None:
+        """Most runs with the default rounding, some with roundup_power2_divisions."""
+        self.a = DeviceCachingAllocator(roundup_power2_divisions=divisions)
+
     @rule(size=SIZES, stream=st.sampled_from([0, 1]))
     def malloc(self, size: int, stream: int) -> None:
-        rounded = A.round_size(size)
+        rounded = A.round_size(size, self.a.roundup_power2_divisions)
         pool = self.a.pools[A.pool_of(rounded)]
         fits = any(b.stream == stream and b.size >= rounded for b in pool.blocks)
         before = len(self.a.cuda_mallocs)

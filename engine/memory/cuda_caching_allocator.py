@@ -74,16 +74,43 @@ COUNTERS = ("num_alloc_retries", "num_ooms", "num_sync_all_streams", "num_device
 
 
 # -- the arithmetic: small pure functions ----------------------------------------------
-def round_size(size: int) -> int:
+def round_size(size: int, divisions: int = 0) -> int:
     """DeviceCachingAllocator::round_size: at least kMinBlockSize, else the next multiple
-    of it (the roundup_power2_divisions option is off by default).
+    of it; with ``divisions`` > 1 (``PYTORCH_CUDA_ALLOC_CONF=roundup_power2_divisions:N``,
+    off by default) a size above 512 x N rounds up to the next of N equal steps between
+    two powers of two instead (:func:`roundup_power2_next_division`).
 
     >>> round_size(48), round_size(512), round_size(513), round_size(1_000_000)
     (512, 512, 1024, 1000448)
+    >>> round_size(600_000, divisions=4), round_size(1_000_000, divisions=4)
+    (655360, 1048576)
     """
     if size < K_MIN_BLOCK_SIZE:
         return K_MIN_BLOCK_SIZE
+    if divisions > 1 and size > K_MIN_BLOCK_SIZE * divisions:
+        return roundup_power2_next_division(size, divisions)
     return K_MIN_BLOCK_SIZE * ((size + K_MIN_BLOCK_SIZE - 1) // K_MIN_BLOCK_SIZE)
+
+
+def roundup_power2_next_division(size: int, divisions: int) -> int:
+    """roundup_power2_next_division: the space between the powers of two around ``size``
+    cut in ``divisions`` equal steps; ``size`` rounds up to the next step.  The C++'s own
+    example: 1200 lies between 1024 and 2048; 4 divisions give 1024, 1280, 1536, 1792.
+
+    >>> roundup_power2_next_division(1200, 4), roundup_power2_next_division(1024, 4)
+    (1280, 1024)
+    >>> roundup_power2_next_division(1000, 1024)    # a step below 1 byte: the next power
+    1024
+    """
+    if size & (size - 1) == 0:
+        return size
+    assert divisions >= 2, "Only 2 or more divisions are supported"
+    power2_floor = 1 << (size.bit_length() - 1)
+    power2_division = power2_floor >> (divisions.bit_length() - 1)
+    if power2_division == 0:
+        return power2_floor << 1
+    round_size_floor = size & ~(power2_division - 1)
+    return size if round_size_floor == size else round_size_floor + power2_division
 
 
 def pool_of(size: int) -> str:
@@ -214,8 +241,11 @@ class Stat:
 class DeviceCachingAllocator:
     """One simulated device's caching allocator (device index ``device``)."""
 
-    def __init__(self, device: int = 0) -> None:
+    def __init__(self, device: int = 0, roundup_power2_divisions: int = 0) -> None:
         self.device = device
+        #: PYTORCH_CUDA_ALLOC_CONF's roundup_power2_divisions as one number for every
+        #: size (the per-size-interval list form is not modelled); 0: off, the default
+        self.roundup_power2_divisions = roundup_power2_divisions
         self.pools = {SMALL: BlockPool(True), LARGE: BlockPool(False)}
         #: every allocated block (ska::flat_hash_set<Block*> active_blocks)
         self.active_blocks: list[Block] = []
@@ -272,9 +302,13 @@ class DeviceCachingAllocator:
         with span("DeviceCachingAllocator::malloc", "memory", source=SOURCE,
                   note=lambda: Note("cuda.malloc", nbytes=orig_size, stream=stream),
                   device=self.device, nbytes=orig_size, stream=stream) as s:
-            size = round_size(orig_size)
+            divisions = self.roundup_power2_divisions
+            size = round_size(orig_size, divisions)
+            plain = size == round_size(orig_size)
             emit("round_size", "memory", source=SOURCE,
-                 note=lambda: Note("cuda.round_size", nbytes=orig_size, rounded=size),
+                 note=lambda: Note("cuda.round_size", nbytes=orig_size, rounded=size)
+                 if plain else Note("cuda.round_size.power2", nbytes=orig_size, rounded=size,
+                                    divisions=divisions),
                  nbytes=orig_size, result=size)
             pool = pool_of(size)
             emit("get_pool", "memory", source=SOURCE,

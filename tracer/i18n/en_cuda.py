@@ -14,6 +14,9 @@ TEXT: dict[str, str] = {
         "with cudaMalloc only when no cached block fits",
     "cuda.round_size":
         "{nbytes} bytes round up to {rounded}: a multiple of kMinBlockSize (512)",
+    "cuda.round_size.power2":
+        "{nbytes} bytes round up to {rounded}: roundup_power2_divisions cuts the space "
+        "between two powers of two in {divisions} equal steps",
     "cuda.get_pool.small": "{size} bytes <= kSmallSize (1 MiB): the small pool",
     "cuda.get_pool.large": "{size} bytes > kSmallSize (1 MiB): the large pool",
     "cuda.get_free_block.found":

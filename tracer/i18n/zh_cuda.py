@@ -11,6 +11,9 @@ TEXT: dict[str, str] = {
         "在模拟 GPU 的 stream {stream} 上申请 {nbytes} 字节:先从分配器的缓存里找,"
         "只有没有合适的缓存块时才调用 cudaMalloc",
     "cuda.round_size": "{nbytes} 字节向上取整为 {rounded}:kMinBlockSize (512) 的倍数",
+    "cuda.round_size.power2":
+        "{nbytes} 字节向上取整为 {rounded}:roundup_power2_divisions 把相邻两个 2 的幂之间"
+        "等分成 {divisions} 段",
     "cuda.get_pool.small": "{size} 字节 <= kSmallSize (1 MiB):小块池",
     "cuda.get_pool.large": "{size} 字节 > kSmallSize (1 MiB):大块池",
     "cuda.get_free_block.found":
