@@ -267,9 +267,10 @@ class DeviceCachingAllocator:
             self.stats[name][kind].decrease(amount)
 
     def memory_stats(self) -> dict[str, int]:
-        """torch.cuda.memory_stats(): the flattened, sorted statistics
-        (``allocated_bytes.all.current`` ...), with max_split_size unlimited (-1 as
-        memory_stats reports SIZE_MAX)."""
+        """torch.cuda.memory_stats(), for the statistics modelled: the flattened, sorted
+        names (``allocated_bytes.all.current`` ...), the event counters, and max_split_size
+        unlimited (-1, SIZE_MAX as memory_stats reports it).  Not modelled: the oversize_*
+        counters (no max_split_size), num_oom_rejections, private pools."""
         out: dict[str, int] = {}
         for name, by_pool in self.stats.items():
             for kind, stat in by_pool.items():
