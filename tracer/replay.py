@@ -1,0 +1,209 @@
+"""A statement's steps replayed in time order: what each storage element held when.
+
+The trace records values only inside tensor summaries, each taken at a moment: a
+step's arguments when it starts, its result when it ends, and the statement's names
+after its last step.  Walking the steps in that order (a depth-first walk that enters a
+step, runs its children, then leaves it) and laying every summary's values over the
+storage cells it addresses gives the state of the storage at each moment: the value
+of a cell is the newest one recorded, never one recorded later.
+
+A kernel records which elements it wrote (its ``written`` elements) but not their new
+values; those are the values the next summary covering them shows (no other step
+writes them in between, or that step's own write would be the one seen).  One backward
+pass finds them, so the replay stays linear in the steps: a long lesson has thousands.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from tracer import values as V
+
+ENTER, EXIT = "enter", "exit"
+
+Cells = dict[str, dict[int, Any]]       # storage label -> element offset -> value
+
+
+def moments(events: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
+    """``(ENTER, step)`` and ``(EXIT, step)`` for every step, in the order they happen
+    (iterative: a deep trace must not hit Python's recursion limit)."""
+    out: list[tuple[str, dict[str, Any]]] = []
+    stack: list[tuple[str, dict[str, Any]]] = [(ENTER, ev) for ev in reversed(events)]
+    while stack:
+        phase, ev = stack.pop()
+        out.append((phase, ev))
+        if phase == ENTER:
+            stack.append((EXIT, ev))
+            stack.extend((ENTER, c) for c in reversed(ev.get("children") or []))
+    return out
+
+
+def recorded(phase: str, ev: dict[str, Any]) -> list[dict[str, Any]]:
+    """The tensors summarised at this moment: the step's arguments when it starts, its
+    result when it ends."""
+    if phase == ENTER:
+        return [t for val in (ev.get("args") or {}).values() for t in V.tensors(val)]
+    return list(V.tensors(ev.get("result")))
+
+
+def end_tensors(st: dict[str, Any]) -> list[dict[str, Any]]:
+    """The tensors summarised after the statement's last step: its bindings, its
+    result and the user's tensors on the storages it touched (``names``)."""
+    out: list[dict[str, Any]] = []
+    for b in list((st.get("bindings") or {}).values()) + [st.get("result")]:
+        if b:
+            out += V.tensors(b["summary"])
+    for t in (st.get("names") or {}).values():
+        out += V.tensors(t)
+    return out
+
+
+def offsets(t: dict[str, Any]) -> Iterator[tuple[tuple[int, ...], int]]:
+    """(multi-index, storage offset) of every element of a view, in row-major order.
+
+    Lazy (an odometer, not itertools.product, which would first build a tuple of
+    every index of each dim: seconds for a 10M-element view of which a few are drawn).
+
+    >>> [off for _, off in offsets({"shape": [2, 2], "strides": [1, 2], "offset": 3})]
+    [3, 5, 4, 6]
+    >>> list(offsets({"shape": [], "strides": [], "offset": 7}))
+    [((), 7)]
+    """
+    shape, strides = t["shape"], t["strides"]
+    if 0 in shape:
+        return
+    index = [0] * len(shape)
+    while True:
+        yield tuple(index), t["offset"] + sum(i * s for i, s in zip(index, strides))
+        d = len(shape) - 1
+        while d >= 0:
+            index[d] += 1
+            if index[d] < shape[d]:
+                break
+            index[d] = 0
+            d -= 1
+        if d < 0:
+            return
+
+
+def flat(values: Any) -> Iterator[Any]:
+    if isinstance(values, list):
+        for v in values:
+            yield from flat(v)
+    else:
+        yield values
+
+
+def values_of(t: dict[str, Any]) -> Iterator[tuple[int, Any]]:
+    """(storage offset, value) of every element a summary recorded (none when its
+    values were not recorded: a large or uninitialised tensor)."""
+    if "values" in t:
+        for (_, off), v in zip(offsets(t), flat(t["values"])):
+            yield off, v
+
+
+def writes(ev: dict[str, Any]) -> dict[str, list[int] | None]:
+    """The elements step ``ev`` wrote, by storage; None when only their count was
+    recorded (a large write: which elements is unknown)."""
+    out: dict[str, list[int] | None] = {}
+    val = (ev.get("args") or {}).get("written")
+    if V.kind(val) == "elements":
+        out[val["storage"]] = list(val["offsets"]) if "offsets" in val else None
+    return out
+
+
+def _lay(cells: Cells, tensors: list[dict[str, Any]]) -> None:
+    for t in tensors:
+        where = None
+        for off, v in values_of(t):
+            if where is None:
+                where = cells.setdefault(t["storage"], {})
+            where[off] = v
+
+
+def start_cells(prev: dict[str, Any] | None) -> Cells:
+    """The storages' values when a statement starts: those the previous statement left
+    (its bindings, result and names, summarised after its last step)."""
+    cells: Cells = {}
+    if prev is not None:
+        _lay(cells, end_tensors(prev))
+    return cells
+
+
+def new_values(st: dict[str, Any], steps: list[tuple[str, dict[str, Any]]]
+               ) -> dict[int, dict[str, dict[int, Any]]]:
+    """For each moment that ends a writing step (by its index in ``steps``), the value
+    each written element holds after it: the next summary covering that element before
+    another write of it.  An element no later summary covers is absent (unknown)."""
+    following: dict[tuple[str, int], Any] = {}
+    _note = following.__setitem__
+    for t in end_tensors(st):
+        for off, v in values_of(t):
+            _note((t["storage"], off), v)
+    out: dict[int, dict[str, dict[int, Any]]] = {}
+    for i in range(len(steps) - 1, -1, -1):
+        phase, ev = steps[i]
+        for t in recorded(phase, ev):
+            for off, v in values_of(t):
+                _note((t["storage"], off), v)
+        if phase != EXIT:
+            continue
+        for storage, offs in writes(ev).items():
+            if offs is None:
+                for key in [k for k in following if k[0] == storage]:
+                    del following[key]
+                continue
+            out.setdefault(i, {})[storage] = {
+                off: following.pop((storage, off)) for off in offs
+                if (storage, off) in following}
+    return out
+
+
+def replay(st: dict[str, Any], start: Cells | None = None
+           ) -> Iterator[tuple[str, dict[str, Any], Cells, dict[str, dict[int, tuple]]]]:
+    """Walk statement ``st``'s steps in time order.  Yields ``(phase, step, cells,
+    changed)`` after each moment: ``cells`` is the live state (copy what you keep),
+    ``changed`` (at the end of a writing step) maps storage -> offset -> ``(old, new)``,
+    each None-free value or :data:`MISSING` when it is not known."""
+    steps = moments(st.get("events") or [])
+    after = new_values(st, steps)
+    cells: Cells = {s: dict(c) for s, c in (start or {}).items()}
+    for i, (phase, ev) in enumerate(steps):
+        changed: dict[str, dict[int, tuple]] = {}
+        if phase == EXIT:
+            for storage, offs in writes(ev).items():
+                where = cells.setdefault(storage, {})
+                if offs is None:
+                    where.clear()
+                    continue
+                new = after.get(i, {}).get(storage, {})
+                for off in offs:
+                    old = where.pop(off, MISSING)
+                    if off in new:
+                        where[off] = new[off]
+                    changed.setdefault(storage, {})[off] = (old, new.get(off, MISSING))
+        _lay(cells, recorded(phase, ev))
+        yield phase, ev, cells, changed
+
+
+class _Missing:
+    """A value the trace did not record (distinct from every recorded value)."""
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+MISSING: Any = _Missing()
+
+
+def changes(st: dict[str, Any], prev: dict[str, Any] | None = None
+            ) -> dict[str, dict[int, tuple]]:
+    """Every element statement ``st`` wrote: storage -> offset -> ``(old, new)``, the
+    value before its first write and after its last (:data:`MISSING` when unknown)."""
+    out: dict[str, dict[int, tuple]] = {}
+    for _, _, _, changed in replay(st, start_cells(prev)):
+        for storage, offs in changed.items():
+            where = out.setdefault(storage, {})
+            for off, (old, new) in offs.items():
+                where[off] = (where[off][0] if off in where else old, new)
+    return out
