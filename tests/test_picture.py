@@ -88,8 +88,11 @@ def test_a_second_write_of_one_element_keeps_the_value_before_the_first():
     (p,) = pictures("t[0, 0] = 5; t[0, 0] = 7")
     assert [(c["old"], c["new"]) for c in p["changes"]] == [(5, 7)]
     doc = session.run("t[0, 0] = 5; t[0, 0] = 7")
-    assert R.changes(doc["statements"][1], doc["statements"][0]) == {
-        p["storage"]: {0: (5, 7)}}
+    wrote = R.changes(doc["statements"][1], doc["statements"][0])
+    assert wrote[p["storage"]] == {0: (5, 7)}
+    # and the value 7 itself: a fresh scalar tensor whose empty bytes scalar_fill filled
+    (scalar,) = [w for s, w in wrote.items() if s != p["storage"]]
+    assert scalar == {0: (R.MISSING, 7)}
 
 
 def test_an_old_value_no_summary_recorded_is_unknown_not_guessed():

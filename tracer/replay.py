@@ -112,13 +112,30 @@ def writes(ev: dict[str, Any]) -> dict[str, list[int] | None]:
     return out
 
 
-def _lay(cells: Cells, tensors: list[dict[str, Any]]) -> None:
+def _lay(cells: Cells, tensors: list[dict[str, Any]], fresh: set[str] | None = None
+         ) -> dict[str, dict[int, tuple]]:
+    """Lay the recorded values over the cells.  With ``fresh`` (the storages whose
+    bytes an allocation left uninitialised), also return the elements a step changed
+    without recording which (``normal_``'s kernel fills ``empty``'s storage): a value
+    where the bytes were garbage, or a value other than the one known."""
+    diffs: dict[str, dict[int, tuple]] = {}
     for t in tensors:
+        if t.get("uninitialised"):
+            # torch.empty's bytes: whatever the allocator left, nothing to show
+            cells[t["storage"]] = {}
+            if fresh is not None:
+                fresh.add(t["storage"])
+            continue
         where = None
         for off, v in values_of(t):
             if where is None:
                 where = cells.setdefault(t["storage"], {})
+            old = where.get(off, MISSING)
+            if fresh is not None and ((old is MISSING and t["storage"] in fresh) or
+                                      (old is not MISSING and old != v)):
+                diffs.setdefault(t["storage"], {})[off] = (old, v)
             where[off] = v
+    return diffs
 
 
 def start_cells(prev: dict[str, Any] | None) -> Cells:
@@ -131,32 +148,40 @@ def start_cells(prev: dict[str, Any] | None) -> Cells:
 
 
 def new_values(st: dict[str, Any], steps: list[tuple[str, dict[str, Any]]]
-               ) -> dict[int, dict[str, dict[int, Any]]]:
+               ) -> tuple[dict[int, dict[str, dict[int, Any]]], Cells]:
     """For each moment that ends a writing step (by its index in ``steps``), the value
     each written element holds after it: the next summary covering that element before
-    another write of it.  An element no later summary covers is absent (unknown)."""
-    following: dict[tuple[str, int], Any] = {}
-    _note = following.__setitem__
-    for t in end_tensors(st):
-        for off, v in values_of(t):
-            _note((t["storage"], off), v)
+    another write of it.  An element no later summary covers is absent (unknown).
+
+    Also the values the elements held when the statement started: the first summary
+    of each before any step wrote it (nothing changed it in between), which is how
+    step 1 knows ``t`` before a step records it.  An uninitialised summary (an
+    allocation) stops that: before it, the storage's later values did not exist."""
+    following: Cells = {}
+
+    def note(tensors: list[dict[str, Any]]) -> None:
+        for t in tensors:
+            if t.get("uninitialised"):
+                following.pop(t["storage"], None)
+                continue
+            for off, v in values_of(t):
+                following.setdefault(t["storage"], {})[off] = v
+
+    note(end_tensors(st))
     out: dict[int, dict[str, dict[int, Any]]] = {}
     for i in range(len(steps) - 1, -1, -1):
         phase, ev = steps[i]
-        for t in recorded(phase, ev):
-            for off, v in values_of(t):
-                _note((t["storage"], off), v)
+        note(recorded(phase, ev))
         if phase != EXIT:
             continue
         for storage, offs in writes(ev).items():
+            where = following.get(storage, {})
             if offs is None:
-                for key in [k for k in following if k[0] == storage]:
-                    del following[key]
+                following.pop(storage, None)
                 continue
-            out.setdefault(i, {})[storage] = {
-                off: following.pop((storage, off)) for off in offs
-                if (storage, off) in following}
-    return out
+            out.setdefault(i, {})[storage] = {off: where.pop(off) for off in offs
+                                              if off in where}
+    return out, following
 
 
 def replay(st: dict[str, Any], start: Cells | None = None
@@ -166,8 +191,14 @@ def replay(st: dict[str, Any], start: Cells | None = None
     ``changed`` (at the end of a writing step) maps storage -> offset -> ``(old, new)``,
     each None-free value or :data:`MISSING` when it is not known."""
     steps = moments(st.get("events") or [])
-    after = new_values(st, steps)
-    cells: Cells = {s: dict(c) for s, c in (start or {}).items()}
+    after, first = new_values(st, steps)
+    # what the previous statement left is exact; the rest is each element's first value
+    # (a storage made during the statement has cells here before it exists: a reader
+    # draws a storage only once it exists)
+    cells: Cells = {s: {**c, **(start or {}).get(s, {})} for s, c in first.items()}
+    for s, c in (start or {}).items():
+        cells.setdefault(s, dict(c))
+    fresh: set[str] = set()
     for i, (phase, ev) in enumerate(steps):
         changed: dict[str, dict[int, tuple]] = {}
         if phase == EXIT:
@@ -182,7 +213,14 @@ def replay(st: dict[str, Any], start: Cells | None = None
                     if off in new:
                         where[off] = new[off]
                     changed.setdefault(storage, {})[off] = (old, new.get(off, MISSING))
-        _lay(cells, recorded(phase, ev))
+        diffs = _lay(cells, recorded(phase, ev), fresh)
+        if phase == EXIT:
+            # a step's result showing values it did not record writing: it wrote them
+            # (a value first seen at a step's start was written by an earlier step,
+            # which one the trace does not say: laid, not claimed)
+            for storage, offs in diffs.items():
+                for off, (old, new) in offs.items():
+                    changed.setdefault(storage, {}).setdefault(off, (old, new))
         yield phase, ev, cells, changed
 
 
