@@ -170,10 +170,17 @@ def test_the_arithmetic_and_the_grids_address_the_right_storage_elements(case):
     expr, expected = case
     (p,) = pictures(f"v = {expr}")
     grid = next(g for g in p["grids"] if g["name"] == "v")
+    # the picture's own line: its numbers add up and name the cell it shows
     a = p["arithmetic"]
-    assert a["view"] == "v"
+    assert a["result"] == a["offset"] + sum(i * s for i, s in zip(a["index"], a["strides"]))
+    assert a["value"] == p["cells"][a["result"]]
+    # worked out through v (the picture's choice when v is not the storage's base)
+    v = next(t for t in p["views"] if V.shown(t) == "v")
+    a = P.arithmetic([v], {}, p["cells"])
     assert a["result"] == a["offset"] + sum(i * s for i, s in zip(a["index"], a["strides"]))
     assert a["value"] == expected[tuple(a["index"])] == p["cells"][a["result"]]
+    if p["base"] != "v":
+        assert p["arithmetic"] == a
     # every element of the view's grid is the storage cell its strides address
     for index, off in grid["selects"]:
         assert off == grid["offset"] + sum(i * s for i, s in zip(index, grid["strides"]))

@@ -96,7 +96,8 @@ def collect(st: dict[str, Any], prev: dict[str, Any] | None = None) -> list[dict
 
 def picture(storage: str, after: list[dict[str, Any]], during: list[dict[str, Any]],
             touched: dict[int, str], *, cells: dict[int, Any] | None = None,
-            old: dict[int, Any] | None = None) -> dict[str, Any]:
+            old: dict[int, Any] | None = None, focus: str | None = None
+            ) -> dict[str, Any]:
     """One storage as plain data (JSON-able but for int dict keys):
 
     * ``storage``, ``dtype``, ``nbytes``, ``size`` (elements);
@@ -115,7 +116,9 @@ def picture(storage: str, after: list[dict[str, Any]], during: list[dict[str, An
       ...]``, which storage element each of its elements is;
     * ``changes``: ``[{"offset", "old", "new", "old_known", "new_known"}]`` for every
       written element (old: before the write, when the trace recorded it);
-    * ``arithmetic``: one highlighted element's offset worked out (:func:`arithmetic`);
+    * ``arithmetic``: one highlighted element's offset worked out (:func:`arithmetic`;
+      ``focus``, a tensor's label, says which view to work it through when nothing was
+      touched: a step's own result);
     * ``legend``: ``[{"key", "symbol", "text_id"}]``, every mark the picture uses.
     """
     mine = [t for t in after + during if t["storage"] == storage and t["device"] != "meta"]
@@ -136,7 +139,7 @@ def picture(storage: str, after: list[dict[str, Any]], during: list[dict[str, An
            "base": V.shown(base) if base is not None and len(views) > 1 else None,
            "grids": grids,
            "changes": _changes(touched, cells, old or {}),
-           "arithmetic": arithmetic(views, touched, cells, base)}
+           "arithmetic": arithmetic(views, touched, cells, base, focus)}
     out["legend"] = _legend(out, shown)
     return out
 
@@ -227,22 +230,27 @@ def _changes(touched: dict[int, str], cells: dict[int, Any], old: dict[int, Any]
 
 
 def arithmetic(views: list[dict[str, Any]], touched: dict[int, str],
-               cells: dict[int, Any], base: dict[str, Any] | None = None
-               ) -> dict[str, Any] | None:
+               cells: dict[int, Any], base: dict[str, Any] | None = None,
+               focus: str | None = None) -> dict[str, Any] | None:
     """One element's storage offset worked out: ``{"view", "index", "offset",
     "strides", "result", "value", "known"}`` where ``result == offset + sum(index[d] *
-    strides[d])``.  The element: the first written (else read) one, seen through the
-    user's own view of it before the base (the view's strides are the lesson); with
-    nothing touched, the last element of the first such view (it uses every stride)."""
-    order = sorted((t for t in views if t["numel"]), key=lambda t: (
-        V.name(t) is None, t is base and len(views) > 1))
+    strides[d])``.  The element: the first written (else read) one, seen through a
+    view the user named (the one the statement spells, ``y[0, 1]``; a view before the
+    base).  With nothing touched, the last element (it uses every stride) of the view
+    that is not the base (``focus`` first, then a named one): what a view picks is the
+    lesson.  None
+    when that would only be a lone 0-d base (a scalar's ``offset 0``)."""
+    views = [t for t in views if t["numel"]]
+    is_base = lambda t: t is base and len(views) > 1  # noqa: E731
     for kind in ("written", "read"):
         for off in sorted(o for o, k in touched.items() if k == kind):
-            for t in order:
+            for t in sorted(views, key=lambda t: (V.name(t) is None, is_base(t))):
                 index = _index_of(t, off)
                 if index is not None:
                     return _worked(t, index, cells)
-    if not order:
+    order = sorted(views, key=lambda t: (t["label"] != focus, t is base,
+                                         V.name(t) is None))
+    if not order or (not order[0]["shape"] and order[0] is base):
         return None
     return _worked(order[0], [n - 1 for n in order[0]["shape"]], cells)
 

@@ -193,5 +193,8 @@ def _draw(storage: str, state: _State, own: list[dict[str, Any]], cells: dict[st
     """One storage's picture at this moment: a copy of its cells (the walk goes on
     changing them), only the ones a picture can show."""
     now = {off: v for off, v in cells.get(storage, {}).items() if off < MAX_CELLS}
+    # the offset worked out through what the step made on this storage (its result,
+    # the last of its tensors), else through what it was given
+    focus = next((t["label"] for t in reversed(own) if t["storage"] == storage), None)
     return picture(storage, state.views(storage, own), [], dict(marks), cells=now,
-                   old={off: v for off, v in old.items() if v is not MISSING})
+                   old={off: v for off, v in old.items() if v is not MISSING}, focus=focus)

@@ -28,5 +28,5 @@ TEXT: dict[str, str] = {
     "ui.step.unchanged": "this step changed no element",
     "ui.step.jump": "step number: ",
     "ui.step.no_such_step": "there is no step {number}: the steps are 1 to {total}",
-    "ui.step.none_left": "no step matches these filters",
+    "ui.step.none_left": "(no step of this statement matches these filters)",
 }

@@ -25,5 +25,5 @@ TEXT: dict[str, str] = {
     "ui.step.unchanged": "这一步没有改变任何元素",
     "ui.step.jump": "步骤编号: ",
     "ui.step.no_such_step": "没有第 {number} 步: 步骤为 1 到 {total}",
-    "ui.step.none_left": "没有符合这些筛选条件的步骤",
+    "ui.step.none_left": "(这条语句没有符合这些筛选条件的步骤)",
 }

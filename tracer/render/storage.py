@@ -124,21 +124,30 @@ class StoragePicture:
     row to the console's width.  ``lang`` (``"zh"``) labels it in that language beside
     the English."""
 
-    def __init__(self, picture: dict[str, Any], *, lang: str = "en") -> None:
+    #: every part, in the order drawn
+    PARTS = ("title", "row", "facts", "grids", "legend")
+
+    def __init__(self, picture: dict[str, Any], *, lang: str = "en",
+                 parts: tuple[str, ...] = PARTS) -> None:
         self.p = picture
         self.lang = lang
+        self.parts = parts
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        p, lang = self.p, self.lang
-        yield self._title()
-        yield from self._row(options.max_width)
-        yield from self._facts(options.max_width)
+        p, lang, parts = self.p, self.lang, self.parts
+        if "title" in parts:
+            yield self._title()
+        if "row" in parts:
+            yield from self._row(options.max_width)
+        if "facts" in parts:
+            yield from self._facts(options.max_width)
         grids = p.get("grids", [])
         base = p.get("base")
-        yield from _side_by_side(
-            [grid_lines(g, lang, base is not None and i == 0) for i, g in enumerate(grids)],
-            options.max_width)
-        yield from self._legend(options.max_width)
+        if "grids" in parts and grids:
+            yield from _side_by_side([grid_lines(g, lang, base is not None and i == 0)
+                                      for i, g in enumerate(grids)], options.max_width)
+        if "legend" in parts:
+            yield from self._legend(options.max_width)
 
     def _title(self) -> Text:
         p, lang = self.p, self.lang
