@@ -127,3 +127,19 @@ def test_chinese_labels_keep_the_english_beside_them():
     drawn = console.export_text()
     assert "图例 (legend)" in drawn and "改变 (changed)" in drawn
     assert "偏移 5: 6 -> 3" in drawn
+
+
+def test_a_filled_fresh_storage_is_one_line_of_offsets_not_a_list_of_unknowns():
+    """randn's kernel fills an empty storage: no old value to show, so the change is
+    the offsets written, in runs (the new values are in the row and the grid)."""
+    from tracer import timeline as TL
+
+    items = TL.timeline(session.run("x = torch.randn(3, 4)", seed=0))
+    kernel = next(i for i in items if i["event"]["name"] == "normal_kernel")
+    console = Console(width=100, no_color=True, color_system=None, record=True,
+                      file=open("/dev/null", "w"), highlight=False)
+    console.print(render_storage.StoragePicture(kernel["after"][0]))
+    drawn = console.export_text()
+    assert "changed: 12 written where no value was recorded before, at offsets 0-11" in drawn
+    assert "not recorded ->" not in drawn
+    assert "[ 1.5410] [-0.2934]" in drawn

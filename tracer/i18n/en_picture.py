@@ -13,6 +13,8 @@ TEXT: dict[str, str] = {
     "ui.picture.changed": "changed",
     "ui.picture.change": "offset {offset}: {old} -> {new}",
     "ui.picture.unknown": "not recorded",
+    "ui.picture.more_changes": "{count} more changed (marked W)",
+    "ui.picture.fresh": "{count} written where no value was recorded before, at offsets {offsets}",
     "ui.picture.arithmetic": "offset {terms} = {result}",
     "ui.picture.holds": "holds {value}",
     "ui.picture.legend": "legend",

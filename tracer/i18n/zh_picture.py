@@ -12,6 +12,8 @@ TEXT: dict[str, str] = {
     "ui.picture.changed": "改变",
     "ui.picture.change": "偏移 {offset}: {old} -> {new}",
     "ui.picture.unknown": "未记录",
+    "ui.picture.more_changes": "另有 {count} 个元素改变 (标记 W)",
+    "ui.picture.fresh": "{count} 个元素被写入, 之前没有记录值, 偏移 {offsets}",
     "ui.picture.arithmetic": "偏移 {terms} = {result}",
     "ui.picture.holds": "值为 {value}",
     "ui.picture.legend": "图例",

@@ -31,6 +31,7 @@ TOUCH_MARK = {"written": "W", "read": "R"}
 #: how a grid shows a touched element without colour: ``[10]`` written, ``(5)`` read
 GRID_MARK = {"written": "[{}]", "read": "({})", None: " {} "}
 GAP = 4             # columns between two grids side by side
+MAX_CHANGES = 6     # old -> new pairs listed; the others are counted (all are marked W)
 
 
 def _cell(v: Any, known: bool = True) -> str:
@@ -82,8 +83,9 @@ def grid_lines(g: dict[str, Any], lang: str, base: bool) -> list[Text]:
     lead = len(g["shape"]) > 2
     for r in g["rows"]:
         line = Text(index_text(r["index"])[:-1] + ", :]  " if lead else "")
-        for c in r["cells"]:
+        for i, c in enumerate(r["cells"]):
             text = GRID_MARK[c["mark"]].format(_cell(c["value"], c["known"]).rjust(width))
+            line.append(" " if i else "")       # [10] (5) never run into each other
             line.append(text, style=TOUCH_STYLE.get(c["mark"] or "", ""))
         lines.append(line)
     if g["more"]:
@@ -212,10 +214,20 @@ class StoragePicture:
         changes = p.get("changes") or []
         if changes:
             unknown = i18n.text("ui.picture.unknown", lang)
+            # old -> new where the old value is known (the lesson of a write), a few; the
+            # elements a fresh storage got (no old value) as their offsets, in runs
+            known = [c for c in changes if c["old_known"]]
             parts = [i18n.text("ui.picture.change", lang, offset=c["offset"],
-                               old=_cell(c["old"]) if c["old_known"] else unknown,
+                               old=_cell(c["old"]),
                                new=_cell(c["new"]) if c["new_known"] else unknown)
-                     for c in changes]
+                     for c in known[:MAX_CHANGES]]
+            if len(known) > MAX_CHANGES:
+                parts.append(i18n.text("ui.picture.more_changes", lang,
+                                       count=len(known) - MAX_CHANGES))
+            fresh = [c["offset"] for c in changes if not c["old_known"]]
+            if fresh:
+                parts.append(i18n.text("ui.picture.fresh", lang, count=len(fresh),
+                                       offsets=_runs(fresh)))
             line = Text(i18n.both("ui.picture.changed", lang) + ": ", style="bold")
             line.append("; ".join(parts))
             yield line
@@ -255,6 +267,24 @@ class StoragePicture:
                 line = Text("       ")
             line.append_text(entry)
         yield line
+
+
+def _runs(offsets: list[int]) -> str:
+    """Offsets as runs: ``0-11``, ``0, 4, 8``, ``1-3, 7``.
+
+    >>> _runs([0, 1, 2, 3]), _runs([0, 4, 8]), _runs([1, 2, 3, 7])
+    ('0-3', '0, 4, 8', '1-3, 7')
+    """
+    out: list[str] = []
+    start = prev = offsets[0]
+    for off in offsets[1:] + [None]:
+        if off is not None and off == prev + 1:
+            prev = off
+            continue
+        out.append(str(start) if start == prev else f"{start}-{prev}")
+        if off is not None:
+            start = prev = off
+    return ", ".join(out)
 
 
 def _letters(n: int) -> list[str]:
