@@ -29,6 +29,8 @@ def test_the_write_shows_6_before_copy_and_3_after():
     assert copy["changes"] == {storage: [{"offset": 5, "old": 6, "old_known": True,
                                           "new": 3, "new_known": True}]}
     assert copy["after"][0]["touched"] == {5: "written"}
+    # before it, the element it is about to write is marked, with no change yet
+    assert copy["before"][0]["touched"] == {5: "written"} and copy["before"][0]["changes"] == []
     kernel = at(items, "copy_kernel")
     assert cell(kernel["before"], 5) == 6 and cell(kernel["after"], 5) == 3
 

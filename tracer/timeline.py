@@ -125,11 +125,12 @@ def _statement(st: dict[str, Any], prev: dict[str, Any] | None, index: int
             known.update(t["storage"] for t in args)
             item = {"statement": source, "statement_index": index, "path": list(path),
                     "event": ev, "before": [], "after": [], "changes": {}}
-            item["before"] = [_draw(s, state, args, cells, marks.get(s, {}), {})
-                              for s in storages if s in known]
+            # the state now, drawn when the step ends: then its marks are known
+            # (copy_'s W is its kernel's write)
+            before = [_moment(s, state, args, cells) for s in storages if s in known]
             out.append(item)
             open_items.append((item, {"storages": storages, "marks": marks,
-                                      "args": args, "old": {}}))
+                                      "args": args, "old": {}, "before": before}))
             path.append(ev["name"])
             continue
         # the end of a step: its own writes (and its children's) are now in the cells
@@ -149,7 +150,8 @@ def _statement(st: dict[str, Any], prev: dict[str, Any] | None, index: int
                 marks.setdefault(s, {})[off] = "written"
         storages = scratch["storages"]
         own = scratch["args"] + result
-        item["after"] = [_draw(s, state, own, cells, marks.get(s, {}),
+        item["before"] = [_draw(m, marks.get(m[0], {}), None) for m in scratch["before"]]
+        item["after"] = [_draw(_moment(s, state, own, cells), marks.get(s, {}),
                                scratch["old"].get(s, {})) for s in storages]
         item["changes"] = {p["storage"]: p["changes"] for p in item["after"]
                            if p["changes"]}
@@ -188,13 +190,24 @@ def _existing(st: dict[str, Any]) -> set[str]:
     return {t["storage"] for t in _before(st)}
 
 
-def _draw(storage: str, state: _State, own: list[dict[str, Any]], cells: dict[str, Any],
-          marks: dict[int, str], old: dict[int, Any]) -> dict[str, Any]:
-    """One storage's picture at this moment: a copy of its cells (the walk goes on
-    changing them), only the ones a picture can show."""
+def _moment(storage: str, state: _State, own: list[dict[str, Any]], cells: dict[str, Any]
+            ) -> tuple[str, list[dict[str, Any]], dict[int, Any], str | None]:
+    """What a picture of ``storage`` needs from this moment: the views, a copy of the
+    cells (the walk goes on changing them; only those a picture can show) and the view
+    to work the offset out through (what the step made on this storage, its result,
+    the last of its tensors, else what it was given)."""
     now = {off: v for off, v in cells.get(storage, {}).items() if off < MAX_CELLS}
-    # the offset worked out through what the step made on this storage (its result,
-    # the last of its tensors), else through what it was given
     focus = next((t["label"] for t in reversed(own) if t["storage"] == storage), None)
-    return picture(storage, state.views(storage, own), [], dict(marks), cells=now,
-                   old={off: v for off, v in old.items() if v is not MISSING}, focus=focus)
+    return storage, state.views(storage, own), now, focus
+
+
+def _draw(moment: tuple, marks: dict[int, str], old: dict[int, Any] | None
+          ) -> dict[str, Any]:
+    """The picture of a moment; ``old`` None for the state before a step, which shows
+    where the step will write but no change yet."""
+    storage, views, now, focus = moment
+    p = picture(storage, views, [], dict(marks), cells=now, focus=focus,
+                old={off: v for off, v in (old or {}).items() if v is not MISSING})
+    if old is None:
+        p["changes"] = []
+    return p
