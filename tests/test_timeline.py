@@ -93,3 +93,16 @@ def test_the_timeline_is_linear_in_the_steps():
         return time.perf_counter() - start
     small, large = took(20), took(80)
     assert large < small * 4 * 2.5
+
+
+def test_an_in_place_op_that_records_no_written_elements_never_leaks_its_result_back():
+    """add_'s kernel records no written elements: its result is after the write, so
+    before it the first statement knows no value (said), the second the first's."""
+    items = TL.timeline(session.run("t.add_(1); t.add_(1)"))
+    first, second = [i for i in items if i["event"]["name"] == "aten::add_"]
+    assert first["before"][0]["cells"] == {}
+    assert cell(first["after"], 0) == 2
+    assert [(c["old_known"], c["new"]) for c in first["changes"]["s$0"]][:2] == [
+        (False, 2), (False, 3)]
+    assert cell(second["before"], 0) == 2 and cell(second["after"], 0) == 3
+    assert [(c["old"], c["new"]) for c in second["changes"]["s$0"]][:2] == [(2, 3), (3, 4)]

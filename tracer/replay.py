@@ -15,6 +15,7 @@ pass finds them, so the replay stays linear in the steps: a long lesson has thou
 
 from __future__ import annotations
 
+import re
 from typing import Any, Iterator
 
 from tracer import values as V
@@ -112,6 +113,34 @@ def writes(ev: dict[str, Any]) -> dict[str, list[int] | None]:
     return out
 
 
+def written_inside(steps: list[tuple[str, dict[str, Any]]]) -> dict[int, list[str]]:
+    """For each step (by id), the storages it or a step inside it writes, as their
+    ``written`` elements say (``copy_`` writes through ``copy_kernel``).  One pass over
+    the :func:`moments`, children before their parent."""
+    out: dict[int, list[str]] = {}
+    for phase, ev in steps:
+        if phase == ENTER:
+            continue
+        found = list(writes(ev))
+        for child in ev.get("children") or []:
+            found += out.get(id(child), [])
+        if found:
+            out[id(ev)] = list(dict.fromkeys(found))
+    return out
+
+
+def in_place(ev: dict[str, Any]) -> bool:
+    """Whether a step is an in-place op, by PyTorch's naming: a trailing underscore
+    (``aten::add_``, ``Tensor.fill_``, ``zero_cpu_``; not ``__setitem__``).
+
+    >>> [in_place({"name": n}) for n in ("aten::add_", "Tensor.fill_", "__setitem__",
+    ...                                  "aten::select", "_empty_generic")]
+    [True, True, False, False, False]
+    """
+    name = re.split(r"::|\.", ev["name"])[-1]
+    return name.endswith("_") and not name.startswith("_")
+
+
 def _lay(cells: Cells, tensors: list[dict[str, Any]], fresh: set[str] | None = None
          ) -> dict[str, dict[int, tuple]]:
     """Lay the recorded values over the cells.  With ``fresh`` (the storages whose
@@ -168,9 +197,17 @@ def new_values(st: dict[str, Any], steps: list[tuple[str, dict[str, Any]]]
                 following.setdefault(t["storage"], {})[off] = v
 
     note(end_tensors(st))
+    inside = written_inside(steps)
     out: dict[int, dict[str, dict[int, Any]]] = {}
     for i in range(len(steps) - 1, -1, -1):
         phase, ev = steps[i]
+        if phase == ENTER and in_place(ev):
+            # an in-place op may change its tensor's elements without saying which
+            # (add_'s kernel records none): what it or its steps show is after that,
+            # not before it (unless a step inside it says which elements it wrote)
+            for t in V.tensors(ev.get("result")):
+                if t["storage"] not in inside.get(id(ev), ()):
+                    following.pop(t["storage"], None)
         note(recorded(phase, ev))
         if phase != EXIT:
             continue
@@ -199,8 +236,11 @@ def replay(st: dict[str, Any], start: Cells | None = None
     for s, c in (start or {}).items():
         cells.setdefault(s, dict(c))
     fresh: set[str] = set()
+    writing = 0         # in-place ops open now: inside one, a value appearing is a write
     for i, (phase, ev) in enumerate(steps):
         changed: dict[str, dict[int, tuple]] = {}
+        if phase == ENTER and in_place(ev):
+            writing += 1
         if phase == EXIT:
             for storage, offs in writes(ev).items():
                 where = cells.setdefault(storage, {})
@@ -213,7 +253,12 @@ def replay(st: dict[str, Any], start: Cells | None = None
                     if off in new:
                         where[off] = new[off]
                     changed.setdefault(storage, {})[off] = (old, new.get(off, MISSING))
-        diffs = _lay(cells, recorded(phase, ev), fresh)
+        result = recorded(phase, ev)
+        if phase == EXIT and writing:
+            fresh.update(t["storage"] for t in result)
+        diffs = _lay(cells, result, fresh)
+        if phase == EXIT and in_place(ev):
+            writing -= 1
         if phase == EXIT:
             # a step's result showing values it did not record writing: it wrote them
             # (a value first seen at a step's start was written by an earlier step,

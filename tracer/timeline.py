@@ -19,7 +19,7 @@ from typing import Any
 from tracer import values as V
 from tracer.picture import MAX_CELLS, MAX_STORAGES, picture, touched
 from tracer.replay import (ENTER, MISSING, end_tensors, moments, recorded, replay,
-                           start_cells, writes)
+                           start_cells, written_inside)
 
 
 def timeline(doc: dict[str, Any], statement: int | None = None) -> list[dict[str, Any]]:
@@ -105,7 +105,7 @@ def _statement(st: dict[str, Any], prev: dict[str, Any] | None, index: int
     # the user's tensors that existed before the statement, as far as their geometry
     # goes (their values come from the replay): step 1 draws t before any step names it
     state.see(_before(st))
-    inside = _written_inside(st.get("events") or [])
+    inside = written_inside(moments(st.get("events") or []))
     out: list[dict[str, Any]] = []
     open_items: list[tuple[dict[str, Any], dict[str, Any]]] = []     # (item, scratch)
     path: list[str] = []
@@ -158,22 +158,6 @@ def _statement(st: dict[str, Any], prev: dict[str, Any] | None, index: int
     if not out:
         out.append({"statement": source, "statement_index": index, "path": [],
                     "event": None, "before": [], "after": [], "changes": {}})
-    return out
-
-
-def _written_inside(events: list[dict[str, Any]]) -> dict[int, list[str]]:
-    """For each step (by id), the storages it or a step inside it writes: its
-    pictures before and after show them (``copy_`` writes through ``copy_kernel``).
-    One pass over the steps, children before their parent."""
-    out: dict[int, list[str]] = {}
-    for phase, ev in moments(events):
-        if phase == ENTER:
-            continue
-        found = list(writes(ev))
-        for child in ev.get("children") or []:
-            found += out.get(id(child), [])
-        if found:
-            out[id(ev)] = list(dict.fromkeys(found))
     return out
 
 
