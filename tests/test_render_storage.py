@@ -61,9 +61,12 @@ def test_a_tensor_reshaped_in_place_is_drawn_once_as_it_is_now():
 
 
 def test_fancy_indexing_reads_from_the_source_and_writes_a_new_storage():
+    """The source's elements are read; the result's new storage is written whole (the
+    index kernel names no elements: the replay sees the values appear in it)."""
     result, source = pictures("b[idx_0, idx_1]")
-    assert result["touched"] == {} and source["touched"] == {1: "read", 2: "read", 3: "read",
-                                                             4: "read"}
+    assert source["touched"] == {1: "read", 2: "read", 3: "read", 4: "read"}
+    assert result["touched"] == {0: "written", 1: "written", 2: "written", 3: "written"}
+    assert not any(c["old_known"] for c in result["changes"])
 
 
 def test_storage_picture_golden():

@@ -88,7 +88,12 @@ def collect(st: dict[str, Any], prev: dict[str, Any] | None = None) -> list[dict
             [st.get("result")] if b for t in V.tensors(b["summary"])]
     wanted = made + list(marks)
     storages = list(dict.fromkeys(wanted))[:MAX_STORAGES]
-    wrote = changes(st, prev) if any("written" in m.values() for m in marks.values()) else {}
+    # every element the statement changed, those its kernels name and those a kernel
+    # that names none filled (randn's normal_, add_): the replay finds both
+    wrote = changes(st, prev)
+    for s, offs in wrote.items():
+        for off in offs:
+            marks.setdefault(s, {})[off] = "written"
     return [picture(s, after, during, marks.get(s, {}), old={
         off: old for off, (old, _) in wrote.get(s, {}).items() if old is not MISSING})
         for s in storages]
@@ -234,34 +239,32 @@ def arithmetic(views: list[dict[str, Any]], touched: dict[int, str],
                focus: str | None = None) -> dict[str, Any] | None:
     """One element's storage offset worked out: ``{"view", "index", "offset",
     "strides", "result", "value", "known"}`` where ``result == offset + sum(index[d] *
-    strides[d])``.  The element: the first written (else read) one, seen through a
-    view the user named (the one the statement spells, ``y[0, 1]``; a view before the
-    base).  With nothing touched, the last element (it uses every stride) of the view
-    that is not the base (``focus`` first, then a named one): what a view picks is the
-    lesson.  None
-    when that would only be a lone 0-d base (a scalar's ``offset 0``)."""
+    strides[d])``.
+
+    The element: a written (else read) one, the last of the first view that has one,
+    the user's views first and the base last (the view the statement spells: ``y[0,
+    1]``).  With nothing touched, the last element (it uses every stride) of a view
+    other than the base, ``focus`` first, then a named one: what a view picks is the
+    lesson.  None when that would only be a lone 0-d base (a scalar's ``offset 0``)."""
     views = [t for t in views if t["numel"]]
     is_base = lambda t: t is base and len(views) > 1  # noqa: E731
     for kind in ("written", "read"):
-        for off in sorted(o for o, k in touched.items() if k == kind):
-            for t in sorted(views, key=lambda t: (V.name(t) is None, is_base(t))):
-                index = _index_of(t, off)
-                if index is not None:
-                    return _worked(t, index, cells)
+        wanted = {o for o, k in touched.items() if k == kind}
+        for t in sorted(views, key=lambda t: (V.name(t) is None, is_base(t))) if wanted else ():
+            # the view's last such element: it uses every stride (x[2, 3], not x[0, 0])
+            found = None
+            for count, (index, off) in enumerate(offsets(t)):
+                if off in wanted:
+                    found = list(index)
+                if count >= MAX_CELLS * 4:
+                    break
+            if found is not None:
+                return _worked(t, found, cells)
     order = sorted(views, key=lambda t: (t["label"] != focus, t is base,
                                          V.name(t) is None))
     if not order or (not order[0]["shape"] and order[0] is base):
         return None
     return _worked(order[0], [n - 1 for n in order[0]["shape"]], cells)
-
-
-def _index_of(t: dict[str, Any], off: int) -> list[int] | None:
-    for count, (index, o) in enumerate(offsets(t)):
-        if o == off:
-            return list(index)
-        if count >= MAX_CELLS * 4:
-            return None
-    return None
 
 
 def _worked(t: dict[str, Any], index: list[int], cells: dict[int, Any]) -> dict[str, Any]:
