@@ -275,3 +275,19 @@ def test_a_statement_the_filters_empty_says_so():
     assert len(printed) == 2
     assert "(no step of this statement matches these filters)" in printed[0]
     assert "(no steps recorded for this statement)" in printed[1]
+
+
+def test_jump_opens_the_terminal_walk_at_step_n():
+    pexpect = pytest.importorskip("pexpect")
+    child = pexpect.spawn(sys.executable, [str(ROOT / "cli.py"), "step", "t[1, 2] = 3",
+                                           "--jump", "3"],
+                          cwd=str(ROOT), env={"NO_COLOR": "1", "COLUMNS": "120",
+                                              "LINES": "60", "PATH": "/usr/bin:/bin"},
+                          dimensions=(60, 120), timeout=30, encoding="utf-8")
+    child.expect(r"step 3/\d+")
+    child.send("p")
+    child.expect(r"step 2/\d+")
+    child.send("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
