@@ -52,8 +52,9 @@ def lesson_html(doc: dict[str, Any], *, lang: str = "en", lecture: bool = True) 
     diagram and no script: a notebook shows it as it is, and keeps it in the file."""
     shown = L.fold(doc) if lecture else doc
     # the pictures come from the recorded steps: a folded run keeps no arguments
-    pictures = [storage_html.render_all(render_storage.collect(st), lang=lang)
-                for st in doc["statements"]]
+    sts = doc["statements"]
+    pictures = [storage_html.render_all(render_storage.collect(st, sts[i - 1] if i else None),
+                                        lang=lang) for i, st in enumerate(sts)]
     return render_html.fragment(shown, None, lang=lang, css=storage_html.CSS,
                                 after=pictures, brief=lecture)
 

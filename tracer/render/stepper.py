@@ -51,7 +51,8 @@ def frames(doc: dict[str, Any], *, lecture: bool = False) -> list[dict[str, Any]
     out: list[dict[str, Any]] = []
     before: dict[tuple[str, int], Any] = {}
     for index, (st, st_shown) in enumerate(zip(doc["statements"], shown["statements"])):
-        pictures, before = stepper_states.pictures(st, before)
+        prev = doc["statements"][index - 1] if index else None
+        pictures, before = stepper_states.pictures(st, before, prev)
         stack: list[dict[str, Any]] = []
         first = len(out)
         cursor = 0      # the place in ``st``'s own steps of the step shown next

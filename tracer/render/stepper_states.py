@@ -35,6 +35,7 @@ from typing import Any
 from tracer import values as V
 from tracer.events import walk
 from tracer.render import storage as RS
+from tracer.replay import values_of
 
 _GONE = object()  # no value at the step before
 _START = -1.0   # "before the statement": a tensor first seen as an argument existed then
@@ -131,7 +132,7 @@ class _Timeline:
                 named.append(t)
             if "values" not in t or t["device"] == "meta":
                 continue
-            for (_, off), v in zip(RS._offsets(t), _flat(t["values"])):
+            for off, v in values_of(t):
                 self.seen.setdefault((t["storage"], off), []).append((time, v))
         return named
 
@@ -165,7 +166,8 @@ def _marks(ev: dict[str, Any] | None) -> dict[str, dict[int, str]]:
     return marks
 
 
-def pictures(st: dict[str, Any], before: dict[tuple[str, int], Any] | None = None
+def pictures(st: dict[str, Any], before: dict[tuple[str, int], Any] | None = None,
+             prev: dict[str, Any] | None = None
              ) -> tuple[list[list[dict[str, Any]]], dict[tuple[str, int], Any]]:
     """For each step of the statement in pre-order (one step if it recorded none), the
     pictures of its storages at that step: :func:`tracer.render.storage.collect`'s
@@ -175,9 +177,14 @@ def pictures(st: dict[str, Any], before: dict[tuple[str, int], Any] | None = Non
     -> value: what earlier statements of the trace left, storage labels being the
     trace's); the second result is that map after the statement, for the next one.
     A cell whose value changes at a step is marked written there even when its kernel
-    recorded no ``written`` elements (``normal_`` fills a whole tensor)."""
+    recorded no ``written`` elements (``normal_`` fills a whole tensor).  ``prev`` is
+    the statement before (the picture model reads the user's names from it).
+
+    Each step's pictures are the picture model's (:func:`tracer.picture.picture`:
+    what changed, old -> new, one element's offset worked out, each view's grid, the
+    legend) made from that step's cells, marks and views."""
     before = dict(before or {})
-    final = RS.collect(st)
+    final = RS.collect(st, prev)
     line = _Timeline(st, before)
     out: list[list[dict[str, Any]]] = []
     previous: dict[str, dict[int, Any]] = {}
@@ -196,10 +203,18 @@ def pictures(st: dict[str, Any], before: dict[tuple[str, int], Any] | None = Non
             if s in previous:
                 touched.update({off: "written" for off, v in cells.items()
                                 if off not in touched and previous[s].get(off, _GONE) != v})
+            old = {off: previous[s][off] for off, how in touched.items()
+                   if how == "written" and s in previous and off in previous[s]}
             previous[s] = cells
             views = [t for t in p["views"] if line.first_view.get(t["label"], _START) <= k]
-            step.append({**p, "cells": cells, "touched": touched,
-                         "earlier": dict(earlier.get(s, {})), "views": views})
+            result = (line.flat[k].get("result") or {}) if line.flat else {}
+            drawn = RS.picture(s, views, [], touched, cells=cells, old=old,
+                               focus=result.get("label"))
+            # the model takes dtype and size from the views it is given: none yet (a
+            # storage allocated but not viewed) keeps the statement's
+            drawn.update({k2: p[k2] for k2 in ("dtype", "nbytes", "size") if not views})
+            drawn["earlier"] = dict(earlier.get(s, {}))
+            step.append(drawn)
             earlier.setdefault(s, {}).update(
                 {off: "written" for off, how in touched.items() if how == "written"})
         out.append(step)

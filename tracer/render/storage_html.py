@@ -17,6 +17,7 @@ from typing import Any
 from tracer import i18n
 from tracer import values as V
 from tracer.render import storage as RS
+from tracer.replay import offsets
 
 #: Cells per row: a 64-element storage wraps to four rows, readable from the back of a room.
 PER_ROW = 16
@@ -60,7 +61,7 @@ def _where(view: dict[str, Any]) -> dict[int, list[str]]:
     """Offset -> the multi-indices of ``view`` that address it (an expanded view has
     several for one element)."""
     where: dict[int, list[str]] = {}
-    for index, off in itertools.islice(RS._offsets(view), RS.MAX_CELLS * 4):
+    for index, off in itertools.islice(offsets(view), RS.MAX_CELLS * 4):
         where.setdefault(off, []).append(",".join(map(str, index)) if index else "()")
     return where
 
