@@ -10,7 +10,7 @@ TEXT: dict[str, str] = {
     "ui.stepper.lesson": "a lesson of {count} statements",
     "ui.stepper.next": "Next",
     "ui.stepper.step": "step",
-    "ui.stepper.keys": "← → or a clicker: step   Home/End: first/last   click a step in the list to jump there",
+    "ui.stepper.keys": "← → or a clicker: step · Home/End: first/last · a click on a step in the list jumps there",
     "ui.stepper.statement": "statement {number} of {total}",
     "ui.stepper.folded": "steps the lesson is not about, folded into one; --full steps through each",
     "ui.stepper.storage_now": "The storage at this step",

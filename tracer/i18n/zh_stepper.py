@@ -9,7 +9,7 @@ TEXT: dict[str, str] = {
     "ui.stepper.lesson": "共 {count} 条语句的一课",
     "ui.stepper.next": "下一步",
     "ui.stepper.step": "步骤",
-    "ui.stepper.keys": "← → 或翻页笔:前后翻步   Home/End:第一步/最后一步   点击列表中的步骤可直接跳转",
+    "ui.stepper.keys": "← → 或翻页笔:前后翻步 · Home/End:第一步/最后一步 · 点击列表中的步骤可直接跳转",
     "ui.stepper.statement": "第 {number} 条语句(共 {total} 条)",
     "ui.stepper.folded": "与本课无关的步骤,折叠成了一步;--full 可逐个查看",
     "ui.stepper.storage_now": "这一步时的存储",
