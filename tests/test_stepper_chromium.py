@@ -113,6 +113,13 @@ def test_the_storage_picture_changes_at_the_step_that_writes(tmp_path, browser):
     browser.open(page.as_uri() + f"#step={kernel}")
     assert _cell(browser, 5) == {"text": "3", "cls": "cell written"}
     assert _cell(browser, 4) == {"text": "5", "cls": "cell"}       # its neighbour is untouched
+    facts = browser.js("Array.from(document.querySelectorAll('#tidx-pictures p'))"
+                       ".map(p => p.textContent)")
+    assert "changed: offset 5: 6 -> 3" in facts
+    assert "t[1, 2] → offset 0 + 1*3 + 2*1 = 5   holds 3" in facts
+    # t's own grid, beside the storage row, shows the new value at [1, 2] too
+    assert browser.js("document.querySelectorAll('#tidx-pictures .view-grid td.cell')[5]"
+                      ".textContent") == "3"
     browser.press("ArrowLeft")                                     # and back again
     assert _cell(browser, 5)["text"] == "6"
     browser.press("ArrowRight")

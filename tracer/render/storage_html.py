@@ -152,11 +152,21 @@ def _facts(p: dict[str, Any], lang: str) -> str:
     out = []
     changes = p.get("changes") or []
     if changes:
+        # as the terminal says it: a few old -> new, the others counted; the elements a
+        # fresh storage got (no old value) as their offsets, in runs
         unknown = i18n.text("ui.picture.unknown", lang)
+        known = [c for c in changes if c["old_known"]]
         parts = [i18n.text("ui.picture.change", lang, offset=c["offset"],
-                           old=RS._cell(c["old"]) if c["old_known"] else unknown,
+                           old=RS._cell(c["old"]),
                            new=RS._cell(c["new"]) if c["new_known"] else unknown)
-                 for c in changes]
+                 for c in known[:RS.MAX_CHANGES]]
+        if len(known) > RS.MAX_CHANGES:
+            parts.append(i18n.text("ui.picture.more_changes", lang,
+                                   count=len(known) - RS.MAX_CHANGES))
+        fresh = [c["offset"] for c in changes if not c["old_known"]]
+        if fresh:
+            parts.append(i18n.text("ui.picture.fresh", lang, count=len(fresh),
+                                   offsets=RS._runs(fresh)))
         out.append(f'<p class="changes"><b>{escape(i18n.both("ui.picture.changed", lang))}:'
                    f'</b> {escape("; ".join(parts))}</p>')
     a = p.get("arithmetic")
