@@ -19,8 +19,5 @@ TEXT: dict[str, str] = {
     "ui.stepper.outcome": "After the statement",
     "ui.stepper.diagram": "Sequence diagram",
     "ui.stepper.steps": "Every step",
-    "ui.stepper.legend.written": "written in this step",
-    "ui.stepper.legend.read": "read in this step",
     "ui.stepper.legend.earlier": "written by an earlier step",
-    "ui.stepper.legend.more": "n more indices of the view address the same element",
 }

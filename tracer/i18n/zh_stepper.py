@@ -18,8 +18,5 @@ TEXT: dict[str, str] = {
     "ui.stepper.outcome": "语句执行之后",
     "ui.stepper.diagram": "时序图",
     "ui.stepper.steps": "全部步骤",
-    "ui.stepper.legend.written": "这一步写入",
-    "ui.stepper.legend.read": "这一步读取",
     "ui.stepper.legend.earlier": "之前的步骤写入",
-    "ui.stepper.legend.more": "视图中还有 n 个下标指向同一个元素",
 }

@@ -1,23 +1,21 @@
 """The storage picture as HTML: what :class:`tracer.render.storage.StoragePicture`
 draws in the terminal, for a page, a notebook cell or a stepper's step.
 
-It draws the plain dict of :func:`tracer.render.storage.picture` (one storage, its
-cells, the elements read or written, the views over it), and the stepper's key
-``earlier`` (elements an earlier step of the statement wrote), when present.  Every
+It draws the plain dict of :func:`tracer.picture.picture` (one storage, its cells, the
+elements read or written, the views over it and their grids, what changed, one offset
+worked out, the legend), and the stepper's key ``earlier`` (elements an earlier step of
+the statement wrote), when present.  Every
 cell carries ``data-offset`` and its value as text, so a test (or a script) reads the
 picture as a person does.  Styles are scoped to ``.tidx`` like :mod:`tracer.render.html`'s.
 """
 
 from __future__ import annotations
 
-import itertools
 from html import escape
 from typing import Any
 
 from tracer import i18n
-from tracer import values as V
 from tracer.render import storage as RS
-from tracer.replay import offsets
 
 #: Cells per row: a 64-element storage wraps to four rows, readable from the back of a room.
 PER_ROW = 16
@@ -52,16 +50,14 @@ CSS = """.tidx figure.storage { margin: 0.6em 0 1em; }
 .tidx .view-grid .geo { color: #555; font-size: 0.8em; }
 .tidx p.changes, .tidx p.arithmetic { margin: 0.3em 0; font-size: 0.9em; }
 .tidx p.arithmetic { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; }
-.tidx ul.geometry { list-style: none; padding: 0; margin: 0.2em 0; color: #555;
-                    font-size: 0.85em; }
 """
 
 
-def _where(view: dict[str, Any]) -> dict[int, list[str]]:
-    """Offset -> the multi-indices of ``view`` that address it (an expanded view has
-    several for one element)."""
+def _selects(g: dict[str, Any]) -> dict[int, list[str]]:
+    """Offset -> the indices of the view's elements that are that storage element (a
+    stride 0 makes several), from the model's grid (``selects``)."""
     where: dict[int, list[str]] = {}
-    for index, off in itertools.islice(offsets(view), RS.MAX_CELLS * 4):
+    for index, off in g["selects"]:
         where.setdefault(off, []).append(",".join(map(str, index)) if index else "()")
     return where
 
@@ -73,47 +69,38 @@ def _index_cell(indices: list[str] | None) -> str:
     return f'<td title="{escape(" ".join(indices))}">{escape(indices[0])}{more}</td>'
 
 
+#: how the legend shows a mark the model names (the others: the model's own symbol)
+_SYMBOLS = {"written": '<span class="swatch written"></span>',
+            "read": '<span class="swatch read"></span>', "repeated": "<sup>+n</sup> "}
+
+
 def _legend(p: dict[str, Any], lang: str) -> str:
-    """Every mark the picture draws, with what it means: the picture model's own legend
-    (``legend``, when it has one) and the stepper's ``earlier`` cells."""
-    if "legend" in p:
-        symbols = {"written": '<span class="swatch written"></span>',
-                   "read": '<span class="swatch read"></span>',
-                   "repeated": "<sup>+n</sup> "}
-        parts = []
-        for m in p["legend"]:
-            symbol = symbols.get(m["key"]) or f"<b>{escape(m['symbol'])}</b> "
-            parts.append(f'<span class="item">{symbol}'
-                         f'{escape(i18n.text(m["text_id"], lang))}</span>')
-        if set(p.get("earlier") or {}) - set(p["touched"]):
-            parts.append('<span class="item"><span class="swatch earlier"></span>'
-                         f'{escape(i18n.both(_LEGEND["earlier"], lang))}</span>')
-        return f'<div class="legend">{"".join(parts)}</div>' if parts else ""
-    kinds = set(p["touched"].values())
-    items = [k for k in ("written", "read") if k in kinds]
+    """Every mark the picture draws, with what it means: the model's legend, and the
+    stepper's cells an earlier step of the statement wrote."""
+    parts = []
+    for m in p.get("legend", []):
+        symbol = _SYMBOLS.get(m["key"]) or f"<b>{escape(m['symbol'])}</b> "
+        parts.append(f'<span class="item">{symbol}'
+                     f'{escape(i18n.text(m["text_id"], lang))}</span>')
     if set(p.get("earlier") or {}) - set(p["touched"]):
-        items.append("earlier")
-    parts = [f'<span class="item"><span class="swatch {k}"></span>'
-             f"{escape(i18n.both(_LEGEND[k], lang))}</span>" for k in items]
-    if any(len(ix) > 1 for view in p["views"] for ix in _where(view).values()):
-        parts.append(f'<span class="item"><sup>+n</sup> '
-                     f'{escape(i18n.both("ui.stepper.legend.more", lang))}</span>')
+        parts.append('<span class="item"><span class="swatch earlier"></span>'
+                     f'{escape(i18n.both("ui.stepper.legend.earlier", lang))}</span>')
     return f'<div class="legend">{"".join(parts)}</div>' if parts else ""
 
 
-_LEGEND = {"written": "ui.stepper.legend.written", "read": "ui.stepper.legend.read",
-           "earlier": "ui.stepper.legend.earlier"}
-
-
 def render(p: dict[str, Any], *, lang: str = "en") -> str:
-    """One storage picture as a ``<figure class="storage">``."""
+    """One storage picture as a ``<figure class="storage">``: its title, the legend,
+    the storage row (offsets, cells, under them each view's indices), what changed,
+    one element's offset worked out, and each view's own grid."""
     shown, english = i18n.pair("ui.storage.title", lang, storage=p["storage"], size=p["size"],
                                dtype=p["dtype"], nbytes=p["nbytes"])
     title = escape(shown) + (f' <span class="en">{escape(english)}</span>'
                              if shown != english else "")
     n = min(p["size"], RS.MAX_CELLS)
     earlier = p.get("earlier") or {}
-    views = [(V.shown(t), _where(t)) for t in p["views"]]
+    base = i18n.both("ui.picture.base", lang)
+    views = [(g["name"] + (f" ({base})" if p.get("base") and i == 0 else ""), _selects(g))
+             for i, g in enumerate(p.get("grids", []))]
     offset = escape(i18n.both("ui.storage.offset", lang))
     out = [f'<figure class="storage" data-storage="{escape(p["storage"])}">',
            f"<figcaption>{title}</figcaption>", _legend(p, lang)]
@@ -123,25 +110,26 @@ def render(p: dict[str, Any], *, lang: str = "en") -> str:
                    f"<th>{offset}</th>" + "".join(f"<td>{o}</td>" for o in chunk) + "</tr>")
         cells = []
         for o in chunk:
-            value = p["cells"].get(o)
+            known = o in p["cells"]
             mark = p["touched"].get(o) or ("earlier" if o in earlier else "")
-            classes = " ".join(c for c in ("cell", mark, "unset" if value is None else "") if c)
+            classes = " ".join(c for c in ("cell", mark, "" if known else "unset") if c)
             cells.append(f'<td class="{classes}" data-offset="{o}">'
-                         f"{escape(RS._cell(value))}</td>")
+                         f"{escape(RS._cell(p['cells'].get(o), known))}</td>")
         out.append("<tr><th></th>" + "".join(cells) + "</tr>")
         for name, where in views:
-            out.append(f'<tr class="view"><th>{escape(name)}</th>' +
-                       "".join(_index_cell(where.get(o)) for o in chunk) + "</tr>")
+            if any(o in where for o in chunk):   # a view with no element here: no row
+                out.append(f'<tr class="view"><th>{escape(name)}</th>' +
+                           "".join(_index_cell(where.get(o)) for o in chunk) + "</tr>")
         out.append("</table>")
     if p["size"] > n:
-        out.append(f'<p class="legend">{escape(i18n.both("ui.storage.more", lang, count=p["size"] - n))}</p>')
+        more = i18n.both("ui.storage.more", lang, count=p["size"] - n)
+        out.append(f'<p class="legend">{escape(more)}</p>')
+    if p.get("more_views"):
+        more = i18n.both("ui.picture.more_views", lang, count=p["more_views"])
+        out.append(f'<p class="legend">{escape(more)}</p>')
     out.append(_facts(p, lang))
     if p.get("grids"):
         out.append(_grids(p, lang))
-    elif p["views"]:
-        out.append('<ul class="geometry">' + "".join(
-            f"<li><b>{escape(V.shown(t))}</b>: {escape(t['dtype'])}{escape(str(list(t['shape'])))} "
-            f"{escape(RS._geometry(t, lang))}</li>" for t in p["views"]) + "</ul>")
     out.append("</figure>")
     return "".join(out)
 
