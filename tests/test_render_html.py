@@ -211,3 +211,20 @@ def test_a_view_is_drawn_from_the_step_that_returns_it():
                    if (f["event"]["result"] or {}).get("label") == "t$1")
     assert flat[returns]["event"]["name"] == "handleDimInMultiDimIndexing"
     assert "t$1" not in labels(returns - 1) and "t$1" in labels(returns)
+
+
+def test_every_seed_statement_lines_its_lecture_steps_up_with_its_steps():
+    """A folded step stands for exactly the steps it folds: the lecture's frames, each
+    folded run counted by its size, walk the full trace's frames one to one."""
+    from test_i18n import SEED_STATEMENTS
+
+    for text in SEED_STATEMENTS:
+        doc = session.run(text, seed=0)
+        every, lecture = stepper.frames(doc), stepper.frames(doc, lecture=True)
+        cursor = 0
+        for f in lecture:
+            span = f["event"].get("folded", 1) if f["event"] else 1
+            if f["event"] and not f["event"].get("folded"):
+                assert every[cursor]["event"]["name"] == f["event"]["name"], text
+            cursor += span
+        assert cursor == len(every), text
