@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tracer import i18n, recorder
+from tracer import allocated, i18n, recorder
 from tracer.recorder import Trace
 
 from engine.binding.tensor import is_tensor, unpack
@@ -85,6 +85,7 @@ class Session:
             entry["shares_storage_with"] = _sharing(st, ev)
             entry["written"] = [n for n in dict.fromkeys(st.assigned)
                                 if n not in st.bound and n in ev.names]
+            entry["allocated"] = allocated.summary(entry["events"])
             if entry["error"] is not None and not entry["error"].get("caught"):
                 self.running = False
         return entry
@@ -92,6 +93,7 @@ class Session:
     def document(self) -> dict[str, Any]:
         """The trace document so far; ``seed`` only if the run drew numbers or set one."""
         doc = self.trace.to_dict()
+        doc["allocated"] = allocated.total(doc["statements"])
         with activate(self.context):
             doc["seed"] = G.initial_seed() if G.uses() else None
         return doc

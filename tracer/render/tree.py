@@ -14,6 +14,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 from rich.tree import Tree
 
+from tracer import allocated
 from tracer import values as V
 from tracer.render import format as F
 from tracer import i18n
@@ -162,6 +163,10 @@ def render(doc: dict[str, Any], *, notes: bool = True, links: bool = True,
     if doc.get("seed") is not None:
         shown, seed = i18n.pair("ui.random_seed", lang, seed=doc["seed"])
         legend.append(f"  {shown}" + (f"  {seed}" if shown != seed else ""), style="dim")
+    record = (full or doc).get("allocated")
+    if record is not None:  # the session's sum of the run's allocations
+        shown, english = allocated.line(record, lang), allocated.line(record)
+        parts.append(Text(shown + (f"  {english}" if shown != english else ""), style="dim"))
     if legend.plain:
         parts.append(legend)
     return Group(*parts)
