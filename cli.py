@@ -309,7 +309,8 @@ def export_cmd(statements: str | None, source_file, output: str, fmt: str | None
 @lang_option
 def compare(a: str, b: str, seed: int | None, width: int | None, lang: str) -> None:
     """Run statements A and B separately and show them side by side: view or copy,
-    bytes allocated, aten operators, and where their paths part.
+    shape, strides, storage offset, dtype, bytes allocated, aten operators, each one's
+    storage picture, and where their paths part.
 
     \b
     Example:  tidx compare "y = t[1:3]" "y = t[[1, 2]]"

@@ -19,7 +19,7 @@ from typing import Any, Iterable
 from tracer import i18n
 from tracer import values as V
 
-__all__ = ["summary", "total", "line"]
+__all__ = ["summary", "total", "line", "amount"]
 
 
 def _get(ev: Any, key: str) -> Any:
@@ -62,9 +62,18 @@ def line(record: dict[str, int], lang: str = "en") -> str:
     >>> line({"bytes": 8, "blocks": 1}), line({"bytes": 0, "blocks": 0})
     ('allocated: 8 bytes in 1 block', 'allocated: 0 bytes in 0 blocks')
     """
+    return i18n.text("ui.allocated", lang, what=amount(record, lang))
+
+
+def amount(record: dict[str, int], lang: str = "en") -> str:
+    """``48 bytes in 1 block``: the record without its heading (a table cell).
+
+    >>> amount({"bytes": 1, "blocks": 2})
+    '1 byte in 2 blocks'
+    """
     n, k = record["bytes"], record["blocks"]
-    amount = (i18n.text("ui.allocated.byte", lang) if n == 1
-              else i18n.text("ui.allocated.bytes", lang, n=n))
+    size = (i18n.text("ui.allocated.byte", lang) if n == 1
+            else i18n.text("ui.allocated.bytes", lang, n=n))
     count = (i18n.text("ui.allocated.block", lang) if k == 1
              else i18n.text("ui.allocated.blocks", lang, n=k))
-    return i18n.text("ui.allocated", lang, amount=amount, count=count)
+    return i18n.text("ui.allocated.amount", lang, amount=size, count=count)

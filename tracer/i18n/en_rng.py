@@ -40,9 +40,16 @@ TEXT: dict[str, str] = {
         "r starts as 0, 1, ..., {n} - 1; the first swap exchanges r[0] and r[{word} % {n}] "
         "= r[{j}], and no later swap moves r[0]: it is {j}",
     # -- the bytes a statement allocated (tracer/allocated.py) ----------------------------
-    "ui.allocated": "allocated: {amount} in {count}",
+    "ui.allocated": "allocated: {what}",
+    "ui.allocated.amount": "{amount} in {count}",
     "ui.allocated.byte": "1 byte",
     "ui.allocated.bytes": "{n} bytes",
     "ui.allocated.block": "1 block",
     "ui.allocated.blocks": "{n} blocks",
+    # -- tidx compare's rows (tracer/render/compare.py) ---------------------------------
+    "ui.compare.shape": "shape",
+    "ui.compare.strides": "strides",
+    "ui.compare.offset": "storage offset",
+    "ui.compare.dtype": "dtype",
+    "ui.compare.no_storage": "no storage to draw",
 }

@@ -30,9 +30,16 @@ TEXT: dict[str, str] = {
         "r 起初为 0, 1, ..., {n} - 1;第一次交换 r[0] 与 r[{word} % {n}] = r[{j}],"
         "之后的交换不再移动 r[0]:它就是 {j}",
     # -- the bytes a statement allocated (tracer/allocated.py) ----------------------------
-    "ui.allocated": "已分配:{amount},共 {count}",
+    "ui.allocated": "已分配:{what}",
+    "ui.allocated.amount": "{amount},共 {count}",
     "ui.allocated.byte": "1 字节",
     "ui.allocated.bytes": "{n} 字节",
     "ui.allocated.block": "1 块",
     "ui.allocated.blocks": "{n} 块",
+    # -- tidx compare's rows (tracer/render/compare.py) ---------------------------------
+    "ui.compare.shape": "形状",
+    "ui.compare.strides": "步长",
+    "ui.compare.offset": "存储偏移",
+    "ui.compare.dtype": "数据类型",
+    "ui.compare.no_storage": "没有可画的存储",
 }
