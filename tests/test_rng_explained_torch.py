@@ -13,8 +13,10 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from conftest import require_torch
+from conftest import examples, require_torch
 from engine.interpreter.session import run
 from tracer import values as V
 from tracer.events import walk
@@ -211,6 +213,43 @@ def test_a_non_contiguous_tensor_starts_at_its_lowest_address():
 
 
 def test_no_explanation_without_random_numbers():
-    doc = run("x = torch.randn(0)", seed=0)
-    assert not [ev for _, ev in walk(doc["statements"][0]["events"])
-                if ev["name"] == "first element"]
+    for code in ("x = torch.randn(0)", "x = torch.randperm(1)", "x = torch.rand(2, 0)"):
+        doc = run(code, seed=0)
+        assert not [ev for _, ev in walk(doc["statements"][0]["events"])
+                    if ev["name"] == "first element"], code
+
+
+@st.composite
+def _factories(draw) -> str:
+    """A random factory call (or an in-place sampler on a strided view), any path."""
+    n = draw(st.integers(1, 40))
+    dtype = draw(st.sampled_from(["torch.float32", "torch.float64"]))
+    kind = draw(st.sampled_from(["randn", "rand", "randint", "randperm", "normal_view",
+                                 "uniform_view"]))
+    if kind in ("randn", "rand"):
+        return f"x = torch.{kind}({n}, dtype={dtype})"
+    if kind == "randint":
+        low = draw(st.integers(-2**40, 2**40))
+        high = low + draw(st.sampled_from([1, 2, 7, 2**28 - 1, 2**28, 2**33]))
+        return f"x = torch.randint({low}, {high}, ({n},))"
+    if kind == "randperm":
+        return f"x = torch.randperm({max(n, 2)})"   # randperm(1) draws nothing
+    step = draw(st.integers(1, 3))
+    start = draw(st.integers(0, 2))
+    call = ("normal_(0.5, 2.0)" if kind == "normal_view" else "uniform_(-3.0, 4.0)")
+    return f"x = torch.zeros({n + 3}, dtype={dtype}); y = x[{start}::{step}].{call}"
+
+
+@settings(max_examples=examples(60), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(code=_factories(), seed=st.integers(0, 2**63 - 1))
+def test_any_factory_first_element_is_torchs(code, seed):
+    torch = require_torch()
+    doc = run(code, seed=seed)
+    parts = _first(doc)
+    offset = parts["(step)"]["note_args"]["offset"]
+    assert V.plain(parts["(step)"]["result"]) == _torch_storage(torch, code, seed, "x")[offset]
+    if "mt19937" in parts:
+        words = _arg(parts["mt19937"], "words")
+        stream = _stream(seed, 18)
+        assert set(words) <= set(stream)
