@@ -8,6 +8,8 @@ the tree, markdown and HTML views print the record with the right plurals.
 
 from __future__ import annotations
 
+import warnings
+
 import pytest
 
 from conftest import cli_run, require_torch
@@ -23,6 +25,11 @@ STATEMENTS = [
     "y = t[None, ..., 0]", "t[0:2] = torch.tensor([7, 8, 9])", "y = torch.arange(5)",
     "y = torch.rand(20)", "y = t.masked_select(t > 4)", "y = t[[1, 2]]", "y = t.T.contiguous()",
     "y = torch.zeros(3).expand(2, 3)", "y = torch.randperm(6)", "y = t.T",
+    "y = torch.zeros(2, 3, device='meta')", "y = t.index_select(1, indices)",
+    "y = torch.empty(2, 3, 4, 5, memory_format=torch.channels_last)",
+    "y = torch.randint(0, 2**12, (1,), dtype=torch.float16)",
+    "y = torch.zeros(3).expand(2, 3); y.masked_fill_(torch.tensor([True, False, True]), 1.)",
+    "t[5]", "t[1, 2, 3]", "y = torch.empty(2**62, 2**62)",
 ]
 
 #: Allocations torch makes that tidx's steps do not record yet: a Python number beside a
@@ -44,7 +51,12 @@ def _torch_blocks(torch, code: str) -> list[int]:
     for d in DEFAULTS:
         scope[d.name] = eval(d.source, scope)   # tidx's own default names, not user input
     with profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
-        exec(code, scope)
+        try:
+            with warnings.catch_warnings():   # torch's own warnings of two seeds
+                warnings.simplefilter("ignore", UserWarning)
+                exec(code, scope)
+        except (IndexError, RuntimeError):
+            pass        # what was allocated before the error still counts
     sizes: list[int] = []
 
     def visit(node) -> None:
@@ -77,9 +89,9 @@ def test_the_blocks_are_the_ones_torch_allocates(code):
     doc = run(code, seed=0)
     expected = _torch_blocks(torch, code)
     assert sorted(_tidx_blocks(doc)) == sorted(expected)
-    record = doc["statements"][-1]["allocated"]
-    assert record == {"bytes": sum(expected), "blocks": len(expected)}
-    assert doc["allocated"] == record
+    assert doc["allocated"] == {"bytes": sum(expected), "blocks": len(expected)}
+    if len(doc["statements"]) == 1:
+        assert doc["statements"][0]["allocated"] == doc["allocated"]
 
 
 def test_the_document_sums_its_statements():
