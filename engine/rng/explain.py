@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from tracer.notes import Note
-from tracer.recorder import active, span
+from tracer.recorder import active, emit, span
 
 from engine.rng.fp import F32, F64, fma32, fma64
 from engine.rng.libm import glibc_vector, logf, sincosf
@@ -80,9 +80,8 @@ def _r(x: float | np.floating) -> float:
 
 def _drawn(words: list[int]) -> None:
     """The step for the words drawn: each in hex and decimal."""
-    with span("mt19937", "rng", source=ENGINE, note=Note("rng.words", words=_hex(words)),
-              words=words):
-        pass
+    emit("mt19937", "rng", source=ENGINE, note=Note("rng.words", words=_hex(words)),
+         result=words)
 
 
 def _uniform_words(words: list[int], double: bool) -> list[float]:
@@ -102,10 +101,10 @@ def _uniform_step(words: list[int], double: bool, names: list[str]) -> list[floa
         note = Note("rng.uniform_double", values=shown)
     else:
         note = Note("rng.uniform_float", values=shown)
-    with span("uniform_real_distribution<double>" if double
-              else "uniform_real_distribution<float>", "rng", source=TRANSFORM,
-              note=note, **dict(zip(names, us))):
-        pass
+    # the uniforms as the step's result (their names are in the note): one short line
+    emit("uniform_real_distribution<double>" if double
+         else "uniform_real_distribution<float>", "rng", source=TRANSFORM,
+         note=note, result=us[0] if len(us) == 1 else tuple(us))
     return us
 
 
@@ -120,9 +119,8 @@ def normal_serial(snap: Snapshot | None, dtype: np.dtype, mean: float, std: floa
               note=Note("rng.first", offset=offset)) as s:
         if snap.cached is not None:
             z = snap.cached
-            with span("next_double_normal_sample", "rng", source=HELPER,
-                      note=Note("rng.cached", z=z), z=z):
-                pass
+            emit("next_double_normal_sample", "rng", source=HELPER,
+                 note=Note("rng.cached", z=z), result=z)
         else:
             words = snap.words(4)
             _drawn(words)
@@ -131,11 +129,9 @@ def normal_serial(snap: Snapshot | None, dtype: np.dtype, mean: float, std: floa
             theta = 2.0 * math.pi * u1
             z = _r(radius * _r(glibc_vector("cos")(np.array([theta]))[0]))
             other = _r(radius * _r(glibc_vector("sin")(np.array([theta]))[0]))
-            with span("normal_distribution<double>", "rng", source=HELPER,
-                      note=Note("rng.box_muller", radius=radius, theta=theta, z=z,
-                                other=other),
-                      radius=radius, theta=theta, z=z):
-                pass
+            emit("normal_distribution<double>", "rng", source=HELPER,
+                 note=Note("rng.box_muller", radius=radius, theta=theta, z=z, other=other),
+                 result=z, radius=radius)
         if fused:
             x = z + mean if (std == 1 and mean == 0) else _r(fma64(z, std, mean))
         else:
@@ -147,11 +143,10 @@ def normal_serial(snap: Snapshot | None, dtype: np.dtype, mean: float, std: floa
 
 def _to_normal(z: float, mean: float, std: float, x: float, stored: float,
                dtype: np.dtype) -> None:
-    with span("transformation::normal", "rng", source=TRANSFORM,
-              note=Note("rng.to_normal", z=z, std=std, mean=mean, x=x,
-                        dtype=str(np.dtype(dtype)), stored=stored),
-              x=stored):
-        pass
+    emit("transformation::normal", "rng", source=TRANSFORM,
+         note=Note("rng.to_normal", z=z, std=std, mean=mean, x=x,
+                   dtype=str(np.dtype(dtype)), stored=stored),
+         result=stored)
 
 
 # -- normal_: normal_fill (numel >= 16, contiguous) ----------------------------------------
@@ -174,11 +169,9 @@ def normal_fill(snap: Snapshot | None, dtype: np.dtype, mean: float, std: float,
             words = snap.words(9)
             words = [words[0], words[8]]
             first, second = "0", "8"
-        with span("mt19937", "rng", source=ENGINE,
-                  note=Note("rng.words_fill", words=_hex(words), first=first,
-                            second=second),
-                  words=words):
-            pass
+        emit("mt19937", "rng", source=ENGINE,
+             note=Note("rng.words_fill", words=_hex(words), first=first, second=second),
+             result=words)
         d0, d8 = _uniform_step(words, double, ["data[0]", "data[8]"])
         if double:
             u1, u2 = 1.0 - d0, d8
@@ -206,11 +199,10 @@ def normal_fill(snap: Snapshot | None, dtype: np.dtype, mean: float, std: float,
             u1, u2 = _r(u1a[0]), d8
             radius, theta, cos = _r(radius32[0]), _r(theta32[0]), _r(cos32[0])
             z, x = _r(z32[0]), _r(np.asarray(x32).reshape(-1)[0])
-        with span(name, "rng", source=KERNELS,
-                  note=Note("rng.normal_fill16", u1=u1, u2=u2, radius=radius, theta=theta,
-                            cos=cos, z=z),
-                  radius=radius, theta=theta, z=z):
-            pass
+        emit(name, "rng", source=KERNELS,
+             note=Note("rng.normal_fill16", u1=u1, u2=u2, radius=radius, theta=theta,
+                       cos=cos, z=z),
+             result=z, radius=radius)
         stored = _r(np.array(x, F64).astype(dtype))
         _to_normal(z, mean, std, x, stored, dtype)
         s.set_result(stored)
@@ -241,10 +233,9 @@ def uniform(snap: Snapshot | None, dtype: np.dtype, low: float, high: float, fus
         else:
             x = F32(fma32(F32(u), span_, frm))
         x = frm if x == to else x
-        with span("uniform_real", "rng", source=TRANSFORM,
-                  note=Note("rng.uniform_range", u=u, low=_r(frm), high=_r(to), x=_r(x)),
-                  x=_r(x)):
-            pass
+        emit("uniform_real", "rng", source=TRANSFORM,
+             note=Note("rng.uniform_range", u=u, low=_r(frm), high=_r(to), x=_r(x)),
+             result=_r(x))
         s.set_result(_r(x))
 
 
@@ -265,10 +256,9 @@ def randint(snap: Snapshot | None, dtype: np.dtype, low: int, high: int,
         value = ((val % rng) + low % (1 << 64)) % (1 << 64)
         value = value - (1 << 64) if value >= 1 << 63 else value
         stored = np.array(value, np.int64).astype(dtype).item()
-        with span("uniform_int_from_to", "rng", source=TRANSFORM,
-                  note=Note("rng.randint", val=val, range=rng, low=low, value=value),
-                  val=val, range=rng, value=stored):
-            pass
+        emit("uniform_int_from_to", "rng", source=TRANSFORM,
+             note=Note("rng.randint", val=val, range=rng, low=low, value=value),
+             result=stored, val=val, range=rng)
         s.set_result(stored)
 
 
@@ -283,7 +273,6 @@ def randperm(snap: Snapshot | None, n: int) -> None:
         words = snap.words(1)
         _drawn(words)
         j = words[0] % n
-        with span("randperm_cpu: swap", "rng", source=FACTORIES,
-                  note=Note("rng.randperm_first", word=words[0], n=n, j=j), j=j):
-            pass
+        emit("randperm_cpu: swap", "rng", source=FACTORIES,
+             note=Note("rng.randperm_first", word=words[0], n=n, j=j), result=j)
         s.set_result(j)
