@@ -132,3 +132,7 @@ def test_every_view_ends_with_the_line():
     assert md.output.rstrip().endswith("allocated: 8 bytes in 1 block")
     zh = cli_run("explain", "t[1, 2] = 3", "--lang", "zh")
     assert "已分配:8 字节,共 1 块  allocated: 8 bytes in 1 block" in zh.output
+    from tracer.render import html
+    page = html.render(run("y = t[[1, 2]]"), "", lang="zh")
+    assert '<p>已分配:64 字节,共 2 块 <span class="en">allocated: 64 bytes in 2 blocks</span>' \
+        '</p>' in page
