@@ -199,9 +199,13 @@ def normal_fill(snap: Snapshot | None, dtype: np.dtype, mean: float, std: float,
             u1, u2 = _r(u1a[0]), d8
             radius, theta, cos = _r(radius32[0]), _r(theta32[0]), _r(cos32[0])
             z, x = _r(z32[0]), _r(np.asarray(x32).reshape(-1)[0])
+        # which functions compute ln and cos: the AVX2 build's are avx_mathfun's float
+        # polynomials, not libm's (C names: the same in every language)
+        how = ("log, cos" if double else
+               "log256_ps, sincos256_ps (avx_mathfun)" if avx2 else "logf, sincosf")
         emit(name, "rng", source=KERNELS,
-             note=Note("rng.normal_fill16", u1=u1, u2=u2, radius=radius, theta=theta,
-                       cos=cos, z=z),
+             note=Note("rng.normal_fill16", u1=u1, u2=u2, radius=radius, theta=theta, cos=cos,
+                       z=z, how=how),
              result=z, radius=radius)
         stored = _r(np.array(x, F64).astype(dtype))
         _to_normal(z, mean, std, x, stored, dtype)

@@ -30,8 +30,8 @@ TEXT: dict[str, str] = {
         "no new words",
     "rng.normal_fill16":
         "u1 = 1 - data[0] = {u1}, u2 = data[8] = {u2}; radius = sqrt(-2 ln(u1)) = "
-        "{radius}, theta = 2 pi u2 = {theta}, cos(theta) = {cos}, z = radius cos(theta) = "
-        "{z}",
+        "{radius}, theta = 2 pi u2 = {theta}, cos(theta) = {cos} (ln and cos by {how}), "
+        "z = radius cos(theta) = {z}",
     "rng.to_normal": "x = z * std + mean = {z} * {std} + {mean} = {x}; as {dtype}: {stored}",
     "rng.uniform_range":
         "x = u * (to - from) + from = {u} * ({high} - {low}) + {low} = {x}",

@@ -21,7 +21,8 @@ TEXT: dict[str, str] = {
     "rng.cached": "上一对 Box-Muller 的第二个数,由生成器保存:z = {z};不再抽取新的字",
     "rng.normal_fill16":
         "一对 Box-Muller:u1 = 1 - data[0] = {u1},u2 = data[8] = {u2};radius = sqrt(-2 ln(u1)) = {radius},"
-        "theta = 2 pi u2 = {theta},cos(theta) = {cos},z = radius cos(theta) = {z}",
+        "theta = 2 pi u2 = {theta},cos(theta) = {cos}(ln 与 cos 由 {how} 计算),"
+        "z = radius cos(theta) = {z}",
     "rng.to_normal": "x = z * std + mean = {z} * {std} + {mean} = {x};转为 {dtype}:{stored}",
     "rng.uniform_range":
         "把 u 缩放到 [from, to):x = u * (to - from) + from = {u} * ({high} - {low}) + {low} = {x}",
