@@ -80,19 +80,22 @@ def test_bytes_allocated_are_the_recorded_ones():
     assert _row(text, "bytes allocated") == ["0 bytes in 0 blocks", "64 bytes in 2 blocks"]
 
 
-def test_small_pictures_stand_side_by_side_and_wide_ones_one_under_the_other():
-    narrow = _text("y = rows[1:]", "y = rows[[1]]")
-    heads = next(ln for ln in narrow.splitlines() if ln.startswith("A: "))
-    assert "B: y = rows[[1]]" in heads          # both headings on one line
-    wide = _text("y = t[1:3]", "y = t[[1, 2]]")
+def test_pictures_stand_side_by_side_when_they_fit_else_one_under_the_other():
+    def heads(text: str) -> list[int]:
+        return [i for i, ln in enumerate(text.splitlines()) if ln.startswith(("A: ", "B: "))]
+    # at 200 columns two small pictures fit in half the width each: one heading line
+    # holds both sides, and one legend under both names every mark either side drew
+    wide = _text("y = rows[1:]", "y = rows[[1]]", width=200)
     lines = wide.splitlines()
-    a = next(i for i, ln in enumerate(lines) if ln.startswith("A: y = t[1:3]"))
-    b = next(i for i, ln in enumerate(lines) if ln.startswith("B: y = t[[1, 2]]"))
-    assert b > a + 5                            # B's picture starts under A's
-    assert "storage s$0: 9 x i64 (72 bytes)" in wide
-    # at 200 columns the same two fit side by side
-    assert any(ln.startswith("A: ") and "B: " in ln for ln in _text(
-        "y = t[1:3]", "y = t[[1, 2]]", width=200).splitlines())
+    (both,) = heads(wide)
+    assert "B: y = rows[[1]]" in lines[both]
+    legends = [ln for ln in lines if ln.startswith("legend:")]
+    assert len(legends) == 1 and "written" in legends[0] and "read" in legends[0]
+    # at 100 columns they would be squeezed: B comes under A, each with its legend
+    narrow = _text("y = rows[1:]", "y = rows[[1]]")
+    a, b = heads(narrow)
+    assert b > a + 5 and "B: y = rows[[1]]" in narrow.splitlines()[b]
+    assert all(len(ln) <= 100 for ln in narrow.splitlines())
 
 
 def test_several_results_are_named_and_an_error_has_none():

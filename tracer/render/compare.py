@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
-from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
@@ -141,8 +140,8 @@ def render(a: dict[str, Any], b: dict[str, Any], context: int = 3, *, lang: str 
     common = 0
     while common < min(len(steps_a), len(steps_b)) and steps_a[common] == steps_b[common]:
         common += 1
-    parts: list[RenderableType] = [table, _Pictures(_pictures(a, "A", sa, lang),
-                                                     _pictures(b, "B", sb, lang))]
+    parts: list[RenderableType] = [table, _Pictures(_pictures(a, "A", sa),
+                                                     _pictures(b, "B", sb), lang)]
     if steps_a == steps_b:
         parts.append(_line(*i18n.pair("ui.compare.same_steps", lang), "green"))
     else:
@@ -164,37 +163,65 @@ def _line(shown: str, english: str, style: str) -> Text:
     return line
 
 
-def _pictures(doc: dict[str, Any], label: str, source: str, lang: str) -> list[RenderableType]:
-    """One side's storage pictures under a heading naming the side and its statement."""
+def _pictures(doc: dict[str, Any], label: str, source: str
+              ) -> tuple[Text, list[dict[str, Any]]]:
+    """One side's heading (the side and its statement) and its storage pictures."""
     head = Text(f"{label}: ", style="bold cyan" if label == "A" else "bold magenta")
     head.append(source, style="bold")   # the user's text: a Text, never markup
-    pictures = collect(doc["statements"][-1])
-    if not pictures:
-        return [head, Text(i18n.both("ui.compare.no_storage", lang), style="dim")]
-    return [head, *(StoragePicture(p, lang=lang) for p in pictures)]
+    return head, collect(doc["statements"][-1])
+
+
+#: What stands beside the other side's; the legends go under both.
+BODY = tuple(part for part in StoragePicture.PARTS if part != "legend")
 
 
 class _Pictures:
-    """The two sides' storage pictures side by side when both fit the width at their
-    natural size, else one under the other (each then wraps to the full width)."""
+    """The two sides' storage pictures side by side when each draws in half the width
+    exactly as in the whole width (no storage row split, no line wrapped), their legends
+    under both; else one under the other at the full width (a picture squeezed beside
+    another reads worse than one under the other)."""
 
-    def __init__(self, a: list[RenderableType], b: list[RenderableType]) -> None:
-        self.a, self.b = Group(*a), Group(*b)
+    def __init__(self, a: tuple[Text, list[dict[str, Any]]],
+                 b: tuple[Text, list[dict[str, Any]]], lang: str) -> None:
+        self.sides = (a, b)
+        self.lang = lang
+
+    def _side(self, side: tuple[Text, list[dict[str, Any]]],
+              parts: tuple[str, ...] = StoragePicture.PARTS) -> Group:
+        head, pictures = side
+        if not pictures:
+            return Group(head, Text(i18n.both("ui.compare.no_storage", self.lang),
+                                    style="dim"))
+        return Group(head, *(StoragePicture(p, lang=self.lang, parts=parts)
+                             for p in pictures))
+
+    @staticmethod
+    def _lines(side: Group, console: Console, options: ConsoleOptions, width: int
+               ) -> list[str]:
+        return ["".join(seg.text for seg in line).rstrip()
+                for line in console.render_lines(side, options.update(width=width),
+                                                 pad=False)]
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        wide = options.update(width=10_000)
-        width_a, width_b = (max((Segment.get_line_length(line) for line in
-                                 console.render_lines(side, wide, pad=False)), default=0)
-                            for side in (self.a, self.b))
+        half = (options.max_width - GAP) // 2
+        bodies = [self._side(side, BODY) for side in self.sides]
         yield Text("")
-        if width_a + GAP + width_b <= options.max_width:
+        if all(self._lines(body, console, options, half) ==
+               self._lines(body, console, options, options.max_width) for body in bodies):
             grid = Table.grid(padding=(0, GAP, 0, 0))
-            grid.add_column(width=width_a)
-            grid.add_column(width=width_b)
-            grid.add_row(self.a, self.b)
+            grid.add_column(width=half)
+            grid.add_column(width=half)
+            grid.add_row(*bodies)
             yield grid
+            # one legend under both: every mark either side drew, once
+            pictures = [p for _, side in self.sides for p in side]
+            marks = list({m["key"]: m for p in pictures for m in p.get("legend") or []
+                          }.values())
+            if marks:
+                yield StoragePicture({**pictures[0], "legend": marks}, lang=self.lang,
+                                     parts=("legend",))
         else:
-            yield self.a
+            yield self._side(self.sides[0])
             yield Text("")
-            yield self.b
+            yield self._side(self.sides[1])
         yield Text("")
