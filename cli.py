@@ -15,9 +15,9 @@ import sys
 import click
 
 #: What ``explain --format`` prints; ``export`` writes these and the images too.
-FORMATS = ("tree", "json", "mermaid", "dot", "markdown")
+FORMATS = ("tree", "json", "mermaid", "dot", "markdown", "gdb")
 LANGS = ("en", "zh")  # tracer.i18n.LANGS, without importing the tracer to build the CLI
-EXPORT_FORMATS = ("svg", "png", "pdf", "dot", "mermaid", "markdown", "json", "html")
+EXPORT_FORMATS = ("svg", "png", "pdf", "dot", "mermaid", "markdown", "json", "html", "gdb")
 DIAGRAMS = ("sequence", "calls")
 
 

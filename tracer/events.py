@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from tracer import symbols
+
 #: Layers, outermost first.  Each maps to a human title used by renderers.
 LAYERS: dict[str, str] = {
     "python": "Python",
@@ -74,6 +76,8 @@ class Event:
             "note_id": self.note_id,
             "note_args": self.note_args,
             "error": self.error,
+            # whether gdb can stop in this step in libtorch's release build, and where
+            "libtorch": symbols.lookup(self.name, self.layer, self.args, self.note_id),
             "children": [c.to_dict() for c in self.children],
         }
 
