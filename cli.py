@@ -270,7 +270,7 @@ def _show(full: dict, fmt: str, layers: str | None, depth: int | None, ops_only:
 @statement_options
 @click.option("-o", "--output", required=True, metavar="FILE",
               help="Where to write; the suffix picks the format: .svg .png .pdf .dot/.gv "
-                   ".mmd .md .json .html")
+                   ".mmd .md .json .html .gdb")
 @click.option("--format", "fmt", type=click.Choice(EXPORT_FORMATS), default=None,
               help="Override the format the suffix implies.")
 @view_options

@@ -30,6 +30,8 @@ UNMAPPED = "unmapped"   # tidx has not matched this step to a function of the wh
 FUNCTIONS: dict[str, str] = {
     # torch/csrc (libtorch_python.so)
     "THPVariable_Wrap": "THPVariable_Wrap",
+    # Tensor.untyped_storage is bound to THPVariable_storage (python_variable_methods.cpp)
+    "THPVariable_untyped_storage": "torch::autograd::THPVariable_storage",
     "valueToTensor": "torch::autograd::valueToTensor",
     "wrapTuple": "torch::autograd::wrapTuple",
     "count_specified_dimensions": "torch::autograd::count_specified_dimensions",
@@ -74,6 +76,15 @@ FUNCTIONS: dict[str, str] = {
 #: (copy_'s TensorIterator), or only against its inputs (index_put_).
 OVERLAP_CHECKS: dict[str, str] = {"overlap.check": "at::assert_no_internal_overlap",
                                   "overlap.check_inputs": "at::assert_no_overlap"}
+
+#: The property getters of python_variable.cpp (static, outside any namespace) tidx
+#: matched: the property -> its getter.  ``dtype``'s is THPVariable_dtype, no ``get_``.
+GETTERS: dict[str, str] = {
+    "dtype": "THPVariable_dtype", "device": "THPVariable_device",
+    "layout": "THPVariable_layout", "shape": "THPVariable_get_shape",
+    "ndim": "THPVariable_get_ndim", "nbytes": "THPVariable_get_nbytes",
+    "itemsize": "THPVariable_get_itemsize",
+}
 
 #: Steps whose C++ function the release build compiled into its caller: step name ->
 #: (the function, the caller to break on instead).
@@ -145,6 +156,9 @@ def lookup(name: str, layer: str, args: dict[str, Any] | None = None,
         return answer(function, INLINED, into)
     if name in PART_OF:
         return answer(None, PART, PART_OF[name])
+    if layer == "binding" and name.startswith("THPVariable_get_"):
+        getter = GETTERS.get(name.removeprefix("THPVariable_get_"))
+        return answer(getter, None) if getter else answer(None, UNMAPPED)
     if layer == "binding" and name.startswith("THPVariable_"):
         # the generated bindings of torch.* and Tensor.* (python_torch_functions.cpp,
         # python_variable_methods.cpp ...) and indexing's, all in torch::autograd

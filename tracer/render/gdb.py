@@ -111,23 +111,29 @@ def program(doc: dict[str, Any]) -> list[str]:
     return lines
 
 
-def one_line(lines: list[str]) -> str | None:
-    """The program as one ``python -c`` argument, when ``;`` can join its lines."""
-    if any(line.startswith((" ", "try:", "except")) or not line.isprintable()
-           for line in lines):
+def one_line(doc: dict[str, Any]) -> str | None:
+    """The program as one ``python -c`` argument, when ``;`` can join its lines: no
+    statement spans lines or needs a ``try``, nothing unprintable."""
+    if any("\n" in (st["source"] or "") or st.get("error") for st in doc["statements"]):
         return None
-    return "; ".join(lines)
+    lines = program(doc)
+    return "; ".join(lines) if all(line.isprintable() for line in lines) else None
 
 
 def command(doc: dict[str, Any], gdb_file: str = "tidx.gdb", *, batch: bool = False,
             python: str = "python") -> str | None:
     """The shell command that runs the program under gdb with ``gdb_file``, or None
     when the program does not fit on one line (then it is in the header to save)."""
-    code = one_line(program(doc))
+    code = one_line(doc)
     if code is None:
         return None
     return (f"gdb {'-batch ' if batch else ''}-x {shlex.quote(gdb_file)} --args "
             f"{shlex.quote(python)} -c {shlex.quote(code)}")
+
+
+def comment(text: str) -> str:
+    """One line of text as it may stand after a ``#`` (nothing that ends the line)."""
+    return "".join(c if c.isprintable() else "?" for c in text)
 
 
 def _location(info: dict[str, Any]) -> str | None:
@@ -202,10 +208,11 @@ def _header(doc: dict[str, Any], total: int, breaks: list[tuple[int, str, str]])
     run = command(doc)
     lines = ["# tidx: gdb breakpoints on the C++ steps of this trace, in libtorch 2.13",
              "#"]
-    lines += [f"#   >>> {plain(line)}" for st in doc["statements"]
+    lines += [f"#   >>> {comment(line)}" for st in doc["statements"]
               for line in (st["source"] or "").splitlines()]
     lines += ["#",
-              f"# {len(breaks)} of the trace's {total} steps are functions gdb can stop in.",
+              f"# {len(breaks)} of the trace's {total} step{'s' * (total != 1)} "
+              "are functions gdb can stop in.",
               "# Each prints 'tidx step N: NAME' (N as in 'tidx step') when the binary takes it.",
               "#", "# Run it (saved as tidx.gdb) with the same program in real PyTorch 2.13:"]
     if run is not None:
@@ -214,7 +221,7 @@ def _header(doc: dict[str, Any], total: int, breaks: list[tuple[int, str, str]])
     else:
         lines += ["#   gdb -x tidx.gdb --args python program.py",
                   "# where program.py holds these lines (without the '# | '):"]
-        lines += [f"# | {line}" if line.isprintable() else "# | ?" for line in code]
+        lines += [f"# | {comment(line)}" for line in code]
     lines += ["# 'python' must be the interpreter itself, not a shell script wrapping it",
               "# (with pyenv: $(pyenv which python)).",
               "",
