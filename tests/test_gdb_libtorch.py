@@ -50,7 +50,7 @@ def test_every_event_says_whether_gdb_can_stop_in_it():
         info = ev["libtorch"]
         assert isinstance(info["breakable"], bool)
         assert (info["why"] is None) == info["breakable"], ev["name"]
-        assert info == symbols.lookup(ev["name"], ev["layer"], ev["args"], ev["note_id"])
+        assert info == symbols.lookup(ev)
     result = cli_run("explain", SEEDS["randn"], "--format", "json", "--seed", "0")
     assert '"libtorch": {' in result.output
 
@@ -76,7 +76,7 @@ def test_randn_file_breaks_on_the_seed_002_functions_and_lists_the_inlined_steps
     assert "inlined: c10::StorageImpl::StorageImpl is compiled into" in text
     # only the binding breakpoint starts enabled: it arms the rest
     assert text.count("disable $bpnum") == len(found) - 1
-    assert "# step 2: THPVariable_randn -- the statement's entry" in text
+    assert "# step 2: THPVariable_randn -- the entry from Python: arms" in text
     assert ("#   gdb -x tidx.gdb --args python -c 'import torch; torch.manual_seed(0); "
             "x = torch.randn(3, 4)'") in text
 
@@ -128,8 +128,8 @@ def _table_locations() -> list[str]:
     locs |= {into for _f, into in symbols.INLINED_INTO.values()}
     locs |= set(symbols.PART_OF.values()) | set(symbols.GETTERS.values())
     for decl in REGISTRY.values():
-        info = symbols.lookup("", "dispatcher", {"kernel": {"kind": "str",
-                                                            "value": decl.native}})
+        info = symbols.lookup({"name": decl.schema, "layer": "dispatcher",
+                               "args": {"kernel": {"kind": "str", "value": decl.native}}})
         if info["breakable"]:
             locs.add(info["function"])
     for lesson in L.available():

@@ -35,7 +35,9 @@ FUNCTIONS: dict[str, str] = {
     "valueToTensor": "torch::autograd::valueToTensor",
     "wrapTuple": "torch::autograd::wrapTuple",
     "count_specified_dimensions": "torch::autograd::count_specified_dimensions",
-    "applySlicing": "at::indexing::impl::applySlicing",
+    # python_variable_indexing.cpp's own applySlicing (it reads the Python index), not
+    # TensorIndexing.h's at::indexing::impl::applySlicing of the C++ API
+    "applySlicing": "torch::autograd::applySlicing",
     "TensorIndex": "at::indexing::TensorIndex::TensorIndex",
     # ATen/TensorIndexing.h (its inline functions have copies in both libraries)
     "handleDimInMultiDimIndexing": "at::indexing::handleDimInMultiDimIndexing",
@@ -46,6 +48,9 @@ FUNCTIONS: dict[str, str] = {
     "slicePrefix1sSize": "at::indexing::slicePrefix1sSize",
     "dispatch_index_put_": "at::indexing::dispatch_index_put_",
     "copy_to": "at::indexing::copy_to",
+    "get_item": "at::indexing::get_item",
+    "set_item": "at::indexing::set_item",
+    "dispatch_index": "at::indexing::dispatch_index",
     # ATen: memory
     "scalar_tensor_static": "at::detail::scalar_tensor_static",
     # _empty_generic<int64_t> is compiled into empty_generic, which only calls it
@@ -53,7 +58,11 @@ FUNCTIONS: dict[str, str] = {
     "check_size_nonnegative": "at::detail::check_size_nonnegative",
     "computeStorageNbytesContiguous": "at::detail::computeStorageNbytesContiguous",
     "DefaultCPUAllocator::allocate": "c10::DefaultCPUAllocator::allocate",
-    "TensorImpl": "c10::TensorImpl::TensorImpl",
+    # the constructor make_tensor<TensorImpl>(storage, keys, dtype) calls for a new
+    # tensor; by its signature, so that a view's TensorImpl (VIEW, storage, ...), made in
+    # as_strided_tensorimpl, does not stop here
+    "TensorImpl": "c10::TensorImpl::TensorImpl(c10::Storage&&, c10::DispatchKeySet, "
+                  "caffe2::TypeMeta)",
     # ATen: the random generator (normal_kernel fetches the default one first)
     "CPUGeneratorImpl": "at::detail::getDefaultCPUGenerator",
     "CPUGeneratorImpl::set_current_seed": "at::CPUGeneratorImpl::set_current_seed",
@@ -68,7 +77,6 @@ FUNCTIONS: dict[str, str] = {
     "make_info": "at::native::make_info",
     "expand_outplace": "at::expand_outplace",
     "computeStride": "at::detail::computeStride",
-    "make_index_put_iterator": "at::native::(anonymous namespace)::make_index_put_iterator",
     "cpu_index_put_kernel": "at::native::(anonymous namespace)::index_put_kernel",
 }
 
@@ -101,7 +109,14 @@ INLINED_INTO: dict[str, tuple[str, str]] = {
     "checkIndexTensorTypes": ("at::native::checkIndexTensorTypes", "at::native::make_info"),
     "restride_src": ("at::native::restride_src", "at::native::make_info"),
     "reshape_indexer": ("at::native::reshape_indexer", "at::native::make_info"),
+    # it has a symbol, but index_put_'s call is compiled in
+    "make_index_put_iterator": ("at::native::(anonymous namespace)::make_index_put_iterator",
+                                "at::native::_index_put_impl_"),
 }
+
+#: TensorIndex's constructors by the index's type: the release build inlines the one
+#: taking a Slice into applySlicing.
+TENSOR_INDEX_INLINED = frozenset({"Slice"})
 
 #: Steps that are a part of one function (tidx shows a computation or a branch inside
 #: it as a step of its own): step name -> that function.
@@ -116,39 +131,45 @@ PART_OF: dict[str, str] = {
 NOT_A_SYMBOL: frozenset[str] = frozenset({"at::native::argsort_stable", "at::native::zeros"})
 
 
-def _kernel(args: dict[str, Any] | None) -> str | None:
-    value = (args or {}).get("kernel")
-    return value.get("value") if isinstance(value, dict) else None
+def _str(value: Any, key: str) -> str | None:
+    found = value.get(key) if isinstance(value, dict) else None
+    return found if isinstance(found, str) else None
 
 
-def lookup(name: str, layer: str, args: dict[str, Any] | None = None,
-           note_id: str | None = None) -> dict[str, Any]:
-    """Whether gdb can break on a step, as the event's ``libtorch`` field:
-    ``breakable``, ``function`` (the gdb location, or the inlined function), ``into``
-    (where an inlined step or a part runs) and ``why`` (None when breakable).
+def lookup(event: dict[str, Any]) -> dict[str, Any]:
+    """Whether gdb can break on a step (an event's ``name``, ``layer``, ``args``,
+    ``note_id`` and ``result``), as the event's ``libtorch`` field: ``breakable``,
+    ``function`` (the gdb location, or the inlined function), ``into`` (where an
+    inlined step or a part runs) and ``why`` (None when breakable).
 
-    >>> lookup("computeStorageNbytesContiguous", "memory")["function"]
+    >>> lookup({"name": "computeStorageNbytesContiguous", "layer": "memory"})["function"]
     'at::detail::computeStorageNbytesContiguous'
-    >>> lookup("StorageImpl", "memory")["why"], lookup("torch.randn", "python")["why"]
-    ('inlined', 'python')
-    >>> lookup("aten::randn", "dispatcher",
-    ...        {"kernel": {"kind": "str", "value": "at::native::randn"}})["breakable"]
+    >>> [lookup({"name": n, "layer": layer})["why"]
+    ...  for n, layer in (("StorageImpl", "memory"), ("torch.randn", "python"))]
+    ['inlined', 'python']
+    >>> lookup({"name": "aten::randn", "layer": "dispatcher",
+    ...         "args": {"kernel": {"kind": "str", "value": "at::native::randn"}}})["breakable"]
     True
     """
+    name, layer = event["name"], event["layer"]
+    args = event.get("args") or {}
+
     def answer(function: str | None, why: str | None, into: str | None = None):
         return {"breakable": why is None, "function": function, "into": into, "why": why}
 
     if layer == "python":
         return answer(None, PYTHON)
     if layer == "dispatcher":
-        kernel = _kernel(args)
+        kernel = _str(args.get("kernel"), "value")
         # "(structured)" kernels are a structured class's impl(), not a function by name
         if (kernel and kernel.startswith("at::native::") and " " not in kernel
                 and kernel not in NOT_A_SYMBOL):
             return answer(kernel, None)
         return answer(kernel, UNMAPPED)
-    if name == "assert_no_overlap" and note_id in OVERLAP_CHECKS:
-        return answer(OVERLAP_CHECKS[note_id], None)
+    if name == "assert_no_overlap" and event.get("note_id") in OVERLAP_CHECKS:
+        return answer(OVERLAP_CHECKS[event["note_id"]], None)
+    if name == "TensorIndex" and _str(event.get("result"), "type") in TENSOR_INDEX_INLINED:
+        return answer(FUNCTIONS[name], INLINED, FUNCTIONS["applySlicing"])
     if name in FUNCTIONS:
         return answer(FUNCTIONS[name], None)
     if name in INLINED_INTO:

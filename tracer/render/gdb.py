@@ -34,6 +34,7 @@ import shlex
 from typing import Any
 
 from tracer import symbols
+from tracer.events import walk
 from tracer.render.step import steps
 
 #: Arguments worth seeing, per gdb location: (label, how to print, registers).  A
@@ -163,20 +164,28 @@ def _args_commands(location: str) -> list[str]:
     return ["  if !$_isvoid($rdi)", *out, "  end"]
 
 
+def _statement_numbers(doc: dict[str, Any]) -> list[int]:
+    """The statement (1-based) of each item of :func:`steps`, in the same order."""
+    out: list[int] = []
+    for i, st in enumerate(doc["statements"], 1):
+        out += [i] * max(1, sum(1 for _ in walk(st["events"])))
+    return out
+
+
 def render(doc: dict[str, Any]) -> str:
     """The gdb command file for the trace document ``doc``."""
     flat = steps(doc)
-    breaks: list[tuple[int, str, str]] = []        # (step number, name, location)
+    statement = _statement_numbers(doc)
+    breaks: list[tuple[int, str, str, int]] = []   # (step number, name, location, statement)
     skipped: list[tuple[int, str, str]] = []       # (step number, name, why)
     for n, item in enumerate(flat, 1):
         ev = item["event"]
         if ev is None:
             continue
-        info = ev.get("libtorch") or symbols.lookup(ev["name"], ev["layer"], ev.get("args"),
-                                                    ev.get("note_id"))
+        info = ev.get("libtorch") or symbols.lookup(ev)
         loc = _location(info)
         if loc:
-            breaks.append((n, ev["name"], loc))
+            breaks.append((n, ev["name"], loc, statement[n - 1]))
         else:
             skipped.append((n, ev["name"], _WHY.get(info.get("why"), _WHY[symbols.UNMAPPED])
                             .format(function=info.get("function"), into=info.get("into"))))
@@ -188,22 +197,13 @@ def render(doc: dict[str, Any]) -> str:
                   "run"]
         return "\n".join(lines) + "\n"
     lines += ["", _SKIP_PLT.rstrip(), ""]
-    lines += _breakpoints(doc, breaks)
+    lines += _breakpoints(breaks)
     lines += ["", "run"]
     return "\n".join(lines) + "\n"
 
 
-def _entry(doc: dict[str, Any], breaks: list[tuple[int, str, str]]) -> int:
-    """Which breakpoint arms the others: the first binding step among them (the
-    statement's own entry from Python), else the first of them."""
-    flat = steps(doc)
-    for i, (n, _name, _loc) in enumerate(breaks):
-        if flat[n - 1]["event"]["layer"] == "binding":
-            return i
-    return 0
-
-
-def _header(doc: dict[str, Any], total: int, breaks: list[tuple[int, str, str]]) -> list[str]:
+def _header(doc: dict[str, Any], total: int, breaks: list[tuple[int, str, str, int]]
+            ) -> list[str]:
     code = program(doc)
     run = command(doc)
     lines = ["# tidx: gdb breakpoints on the C++ steps of this trace, in libtorch 2.13",
@@ -235,37 +235,52 @@ def _header(doc: dict[str, Any], total: int, breaks: list[tuple[int, str, str]])
     return lines
 
 
-def _breakpoints(doc: dict[str, Any], breaks: list[tuple[int, str, str]]) -> list[str]:
-    """One breakpoint per step.  Each function has a counter of its calls; the
-    breakpoint of the k-th step on a function fires on its k-th call (its condition),
-    and the last one also on any later call, which it reports as a call the trace does
-    not show (an overload calling another, a constructor delegating, a step tidx
-    leaves out)."""
-    entry = _entry(doc, breaks)
-    uses: dict[str, list[int]] = {}
-    for i, (_n, _name, loc) in enumerate(breaks):
-        uses.setdefault(loc, []).append(i)
-    counter = {loc: f"$tidx_calls_{j}" for j, loc in enumerate(uses, 1)}
+def _breakpoints(breaks: list[tuple[int, str, str, int]]) -> list[str]:
+    """One breakpoint per step, told apart by two counters, so that a call is
+    labelled with the step it is:
+
+    * ``$tidx_statement``, the statement running: the first breakpoint of statement
+      i (its entry from Python, ``THPVariable_setitem``) fires while an earlier one
+      runs, and sets it to i; the others fire only while it is i;
+    * per function and statement, its calls: the breakpoint of the k-th step on a
+      function fires on its k-th call, and the last one also on any later call, which
+      it reports as a call the trace does not show (an overload calling another, a
+      step that makes several calls, a step tidx leaves out).
+
+    Only the first statement's entry starts enabled: it arms the rest."""
+    uses: dict[tuple[str, int], list[int]] = {}
+    for i, (_n, _name, loc, st) in enumerate(breaks):
+        uses.setdefault((loc, st), []).append(i)
+    counter = {key: f"$tidx_calls_{j}" for j, key in enumerate(uses, 1)}
+    entries = {st: i for i, (_n, _name, _loc, st) in reversed(list(enumerate(breaks)))}
+    arming = min(entries.values())
     lines = [f"set {var} = 0" for var in counter.values()]
-    lines.append("set $tidx_armed = 0")
-    for i in [entry] + [i for i in range(len(breaks)) if i != entry]:
-        n, name, loc = breaks[i]
-        var, same = counter[loc], uses[loc]
+    lines += ["set $tidx_statement = 0", "set $tidx_armed = 0"]
+    for i in [arming] + [i for i in range(len(breaks)) if i != arming]:
+        n, name, loc, st = breaks[i]
+        var, same = counter[(loc, st)], uses[(loc, st)]
         k, last = same.index(i), same.index(i) == len(same) - 1
+        entry = entries[st] == i
+        if entry:
+            condition = f"$tidx_statement < {st}"
+            what = (" -- the entry from Python: arms the other breakpoints" if i == arming
+                    else f" -- statement {st}'s entry from Python")
+        else:
+            condition = f"$tidx_statement == {st} && {var} {'>=' if last else '=='} {k}"
+            what = ""
         step = f'printf "tidx step {n}: {plain(name)} ({plain(loc)})\\n"'
-        lines += ["", f"# step {n}: {plain(name)}" + (
-            " -- the statement's entry from Python: arms the other breakpoints"
-            if i == entry else ""),
-            # the condition with the location: gdb keeps it for a pending breakpoint
-            f"break {loc} if {var} {'>=' if last else '=='} {k}",
-            "commands", "  silent", f"  set {var} = {var} + 1"]
-        if i == entry:
+        # the condition with the location: gdb keeps it for a pending breakpoint
+        lines += ["", f"# step {n}: {plain(name)}{what}", f"break {loc} if {condition}",
+                  "commands", "  silent", f"  set {var} = {var} + 1"]
+        if entry:
+            lines.append(f"  set $tidx_statement = {st}")
+        if i == arming:
             lines += ["  if $tidx_armed == 0",
                       "    set $tidx_armed = 1",
                       "    enable $tidx_first-$tidx_last",
                       "    python tidx_skip_plt()",
                       "  end"]
-        if last:
+        if last and not entry:
             lines += [f"  if {var} > {len(same)}",
                       f'    printf "tidx: another call of {plain(loc)} (call %d; the trace '
                       f'shows {len(same)})\\n", {var}',
@@ -274,6 +289,6 @@ def _breakpoints(doc: dict[str, Any], breaks: list[tuple[int, str, str]]) -> lis
             lines.append("  " + step)
         lines += _args_commands(loc)
         lines += ["  continue", "end",
-                  "set $tidx_first = $bpnum" if i == entry else "disable $bpnum"]
+                  "set $tidx_first = $bpnum" if i == arming else "disable $bpnum"]
     lines.append("set $tidx_last = $bpnum")
     return lines
