@@ -16,8 +16,9 @@ How the file works, and why:
   function (``at::native::randn@plt``); those locations are disabled when arming, else
   every such call would stop twice;
 * a function several steps call (``aten::select`` twice for ``t[1, 2]``) gets one
-  breakpoint per step, each with a condition on a counter of that function's calls,
-  so its first call prints the first step and its second the second;
+  breakpoint per step, each with a condition on the statement running and on a
+  counter of that function's calls in it, so its first call prints the first step
+  and its second the second (:func:`_breakpoints`);
 * arguments are read from the x86-64 registers at the function's entry (a release
   build has no debug information to name them), only for the functions whose
   registers were checked against the wheel, and only on x86-64.
@@ -96,7 +97,7 @@ def program(doc: dict[str, Any]) -> list[str]:
     seed, the default names the statements use, then the statements; a statement
     that raised is kept inside ``try`` so the run reaches its end."""
     lines = ["import torch"]
-    if doc.get("seed") is not None:
+    if doc.get("seed") is not None and not _seeds_first(doc):
         lines.append(f"torch.manual_seed({int(doc['seed'])})")
     for st in doc["statements"]:
         for name, made in (st.get("defaults") or {}).items():
@@ -110,6 +111,16 @@ def program(doc: dict[str, Any]) -> list[str]:
         else:
             lines += source.splitlines()
     return lines
+
+
+def _seeds_first(doc: dict[str, Any]) -> bool:
+    """Whether the statements seed the generator before they draw from it (then the
+    program needs no seed of its own, whose call would be counted as theirs)."""
+    for st in doc["statements"]:
+        for _depth, ev in walk(st["events"]):
+            if ev["layer"] == "rng":
+                return ev["name"] == "CPUGeneratorImpl::set_current_seed"
+    return False
 
 
 def one_line(doc: dict[str, Any]) -> str | None:
@@ -240,8 +251,8 @@ def _breakpoints(breaks: list[tuple[int, str, str, int]]) -> list[str]:
     labelled with the step it is:
 
     * ``$tidx_statement``, the statement running: the first breakpoint of statement
-      i (its entry from Python, ``THPVariable_setitem``) fires while an earlier one
-      runs, and sets it to i; the others fire only while it is i;
+      i (its entry from Python, ``THPVariable_setitem``) fires while the statement
+      before it runs, and sets it to i; the others fire only while it is i;
     * per function and statement, its calls: the breakpoint of the k-th step on a
       function fires on its k-th call, and the last one also on any later call, which
       it reports as a call the trace does not show (an overload calling another, a
@@ -254,7 +265,11 @@ def _breakpoints(breaks: list[tuple[int, str, str, int]]) -> list[str]:
     counter = {key: f"$tidx_calls_{j}" for j, key in enumerate(uses, 1)}
     entries = {st: i for i, (_n, _name, _loc, st) in reversed(list(enumerate(breaks)))}
     arming = min(entries.values())
-    lines = [f"set {var} = 0" for var in counter.values()]
+    ordered = sorted(entries)
+    previous = dict(zip(ordered, [0] + ordered[:-1]))
+    lines = ["# the calls of each function in each statement (its k-th call is its k-th step),",
+             "# the statement running, and whether the breakpoints are armed"]
+    lines += [f"set {var} = 0" for var in counter.values()]
     lines += ["set $tidx_statement = 0", "set $tidx_armed = 0"]
     for i in [arming] + [i for i in range(len(breaks)) if i != arming]:
         n, name, loc, st = breaks[i]
@@ -262,7 +277,9 @@ def _breakpoints(breaks: list[tuple[int, str, str, int]]) -> list[str]:
         k, last = same.index(i), same.index(i) == len(same) - 1
         entry = entries[st] == i
         if entry:
-            condition = f"$tidx_statement < {st}"
+            # only after the statement before it: an untraced call in between (print's
+            # repr indexes the tensor) must not start a later statement early
+            condition = f"$tidx_statement == {previous[st]}"
             what = (" -- the entry from Python: arms the other breakpoints" if i == arming
                     else f" -- statement {st}'s entry from Python")
         else:
