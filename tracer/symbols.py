@@ -127,19 +127,6 @@ PART_OF: dict[str, str] = {
     "reshape_symint": "at::native::reshape_symint",
 }
 
-#: Structured kernels (declared ``at::native::NAME (structured)``) whose work is the
-#: class ``at::native::structured_NAME`` 's ``impl()``; the others' classes are named
-#: after their out= overload, which the declaration does not say.
-STRUCTURED_IMPL: frozenset[str] = frozenset({
-    "all_all_out", "all_dims_out", "all_out", "amax_out", "amin_out", "any_all_out",
-    "any_dims_out", "any_out", "argmax_out", "argmin_out", "cat_out_cpu", "cumsum_out",
-    "gather_out", "index_add_cpu_out", "index_copy_out", "index_out",
-    "index_reduce_cpu_out", "isin_Scalar_Tensor_out", "isin_Tensor_Scalar_out",
-    "isin_Tensor_Tensor_out", "max_out", "mean_out", "min_out", "prod_out",
-    "scatter_add", "scatter_reduce_out", "scatter_reduce_two", "scatter_value_reduce_out",
-    "sort_stable_out", "sum_out", "topk_out_cpu", "tril_cpu", "triu_cpu",
-})
-
 #: Kernels a dispatcher step names that are no function of that name in the wheel.
 NOT_A_SYMBOL: frozenset[str] = frozenset({"at::native::argsort_stable", "at::native::zeros"})
 
@@ -164,8 +151,8 @@ def lookup(event: dict[str, Any]) -> dict[str, Any]:
     ...         "args": {"kernel": {"kind": "str", "value": "at::native::randn"}}})["breakable"]
     True
     >>> lookup({"name": "aten::index", "layer": "dispatcher", "args": {"kernel": {
-    ...     "kind": "str", "value": "at::native::index_out (structured)"}}})["function"]
-    'at::native::structured_index_out::impl'
+    ...     "kind": "str", "value": "at::native::index_out (structured)"}}})["why"]
+    'unmapped'
 
     """
     name, layer = event["name"], event["layer"]
@@ -177,15 +164,13 @@ def lookup(event: dict[str, Any]) -> dict[str, Any]:
     if layer == "python":
         return answer(None, PYTHON)
     if layer == "dispatcher":
-        kernel = _str(args.get("kernel"), "value") or ""
-        base, _, structured = kernel.partition(" (structured")
-        if not kernel.startswith("at::native::") or kernel in NOT_A_SYMBOL:
-            return answer(kernel or None, UNMAPPED)
-        if not structured:
-            return answer(kernel, None) if " " not in kernel else answer(kernel, UNMAPPED)
-        name = base.removeprefix("at::native::")
-        if name in STRUCTURED_IMPL:
-            return answer(f"at::native::structured_{name}::impl", None)
+        kernel = _str(args.get("kernel"), "value")
+        # a "(structured)" kernel is a generated wrapper running meta() then the class
+        # structured_NAME's impl(): no function of the declared name starts the step
+        # (impl() comes after meta's allocation of the result)
+        if (kernel and kernel.startswith("at::native::") and " " not in kernel
+                and kernel not in NOT_A_SYMBOL):
+            return answer(kernel, None)
         return answer(kernel, UNMAPPED)
     if name == "assert_no_overlap" and event.get("note_id") in OVERLAP_CHECKS:
         return answer(OVERLAP_CHECKS[event["note_id"]], None)
