@@ -28,6 +28,9 @@ from tracer.render.step import steps
 #: default t, rows, cols the file's program defines.
 SEEDS = {"randn": "x = torch.randn(3, 4)", "select": "t[1, 2] = 3",
          "index_put": "t[rows, cols] = 10"}
+#: ... and two statements, the second writing through the first's view: each statement's
+#: breakpoints fire in it only
+RUNS = {**SEEDS, "view": "y = t[1:, ::2]; y[0, 1] = 0"}
 
 STEP_LINE = re.compile(r"^tidx step (\d+): (.+) \((.+)\)$")
 TIMEOUT = 240
@@ -92,6 +95,21 @@ def test_user_text_stays_in_comments_and_the_quoted_command():
     assert "# | shell touch /tmp/tidx-pwned" in out
 
 
+def test_each_statement_is_armed_by_the_one_before():
+    doc = _doc(RUNS["view"])
+    text = render_gdb.render(doc)
+    breaks = re.findall(r"^break (.+?) if (.+)$", text, re.M)
+    entries = [cond for _loc, cond in breaks if cond.startswith("$tidx_statement ==")
+               and "&&" not in cond]
+    assert entries == ["$tidx_statement == 0", "$tidx_statement == 1"]
+    for _loc, cond in breaks:
+        assert cond in entries or re.match(r"\$tidx_statement == [12] && \$tidx_calls_\d+ "
+                                           r"(==|>=) \d+$", cond), cond
+    # the first statement's entry is the one breakpoint enabled from the start
+    assert text.count("set $tidx_first = $bpnum") == 1
+    assert text.count("disable $bpnum") == len(breaks) - 1
+
+
 def test_export_writes_the_gdb_file(tmp_path):
     out = tmp_path / "randn.gdb"
     result = cli_run("export", SEEDS["randn"], "-o", str(out), "--seed", "0")
@@ -148,7 +166,7 @@ def runs(tmp_path_factory):
     require_torch()
     tmp = tmp_path_factory.mktemp("gdb")
     procs = {}
-    for key, statement in SEEDS.items():
+    for key, statement in RUNS.items():
         doc = _doc(statement)
         path = tmp / f"{key}.gdb"
         path.write_text(render_gdb.render(doc))
@@ -178,7 +196,7 @@ def runs(tmp_path_factory):
 
 @pytest.mark.gdb
 @pytest.mark.torch
-@pytest.mark.parametrize("key", list(SEEDS))
+@pytest.mark.parametrize("key", list(RUNS))
 def test_the_binary_takes_the_steps_in_the_trace_order(runs, key):
     doc, text, output = runs[key]
     flat = steps(doc)

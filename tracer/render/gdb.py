@@ -234,8 +234,11 @@ def _header(doc: dict[str, Any], total: int, breaks: list[tuple[int, str, str, i
                   "# where program.py holds these lines (without the '# | '):"]
         lines += [f"# | {comment(line)}" for line in code]
     lines += ["# 'python' must be the interpreter itself, not a shell script wrapping it",
-              "# (with pyenv: $(pyenv which python)).",
-              "",
+              "# (with pyenv: $(pyenv which python))."]
+    if any(st.get("printed") for st in doc["statements"]):
+        lines += ["# print() formats a tensor by indexing it, calls the trace does not show:",
+                  "# they print as 'another call', or as a later statement's steps."]
+    lines += ["",
               "set pagination off",
               "set confirm off",
               "set auto-load off",
