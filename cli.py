@@ -124,6 +124,11 @@ def view_options(fn):
                       help="Only aten operators, nested as torch.profiler shows them.")(fn)
     fn = click.option("--depth", type=click.IntRange(min=1), default=None,
                       help="Show the call tree down to N levels.")(fn)
+    fn = click.option("--full", is_flag=True,
+                      help="Every step with its note and source (the default tree is the "
+                           "lecture view: the steps the seeds teach, one line each, the "
+                           "rest folded; --layers, --ops and --depth show the full tree "
+                           "filtered).")(fn)
     return click.option("--layers", default=None, metavar="LIST",
                         help="Comma-separated layers to show: python, binding, indexing, "
                              "dispatcher, kernel, memory, rng.")(fn)
@@ -188,12 +193,18 @@ def _filtered(doc: dict, layers: str | None, depth: int | None, ops_only: bool,
                          values=not no_values)
 
 
+def _lecture(full: bool, layers: str | None, depth: int | None, ops_only: bool) -> bool:
+    """Whether the tree is the lecture view: unless --full or a filter asks for steps."""
+    return not full and layers is None and depth is None and not ops_only
+
+
 def _exit_if_raised(doc: dict, lang: str = "en") -> None:
     # an error the lesson caught itself (try/except ... print(e)) is not a failure
     failed = next((st for st in doc["statements"]
                    if st["error"] and not st["error"].get("caught")), None)
     if failed is not None:
         err = failed["error"]
+        sys.stdout.flush()  # the trace first, then the error line, in a terminal too
         click.echo(f"tidx: {failed['source']!r} raised {err['type']}: "
                    f"{_explained(err['message'], lang)}", err=True)
         sys.exit(1)
@@ -210,9 +221,9 @@ def _exit_if_raised(doc: dict, lang: str = "en") -> None:
               help="Also run the statements in real PyTorch (if installed) and show what "
                    "matches.")
 def explain(statements: str | None, source_file, fmt: str, seed: int | None,
-            max_bytes: int | None, layers: str | None, depth: int | None, ops_only: bool,
-            no_values: bool, diagram: str, lang: str, no_notes: bool, width: int | None,
-            verify: bool) -> None:
+            max_bytes: int | None, layers: str | None, depth: int | None, full: bool,
+            ops_only: bool, no_values: bool, diagram: str, lang: str, no_notes: bool,
+            width: int | None, verify: bool) -> None:
     """Run STATEMENTS (PyTorch syntax, ';' or newlines between them; '-' reads stdin)
     and show every step.
 
@@ -221,9 +232,9 @@ def explain(statements: str | None, source_file, fmt: str, seed: int | None,
     Example:  tidx explain "t[rows, cols] = 10"
     """
     text = _statements(statements, source_file)
-    full = _run(None, None, seed, max_bytes, text=text, lang=lang)
-    _show(full, fmt, layers, depth, ops_only, no_values, diagram, no_notes, width,
-          text if verify else None, lang)
+    doc = _run(None, None, seed, max_bytes, text=text, lang=lang)
+    _show(doc, fmt, layers, depth, ops_only, no_values, diagram, no_notes, width,
+          text if verify else None, lang, lecture=_lecture(full, layers, depth, ops_only))
 
 
 def _verify(text: str, full: dict, width: int | None, lang: str = "en") -> None:
@@ -247,17 +258,21 @@ def _verify(text: str, full: dict, width: int | None, lang: str = "en") -> None:
 
 def _show(full: dict, fmt: str, layers: str | None, depth: int | None, ops_only: bool,
           no_values: bool, diagram: str, no_notes: bool, width: int | None,
-          verify_text: str | None = None, lang: str = "en") -> None:
+          verify_text: str | None = None, lang: str = "en", lecture: bool = False) -> None:
     """Print a run in one of the stdout formats (and the --verify table), then exit 1 if
-    a statement raised."""
+    a statement raised.  ``lecture``: the tree is the lecture view (tracer.lecture)."""
     doc = _filtered(full, layers, depth, ops_only, no_values)
     if fmt == "tree":
         from rich.console import Console
 
+        from tracer import lecture as L
         from tracer.render import tree as render_tree
         console = Console(width=width, no_color="NO_COLOR" in os.environ or None,
                           highlight=False, soft_wrap=False)
-        console.print(render_tree.render(doc, notes=not no_notes, full=full, lang=lang))
+        if lecture:
+            doc = L.fold(doc)
+        console.print(render_tree.render(doc, notes=not no_notes, full=full, lang=lang,
+                                         brief=lecture))
     else:
         from tracer.render import export
         click.echo(export.content(doc, fmt, diagram, lang=lang).decode(), nl=False)
@@ -276,8 +291,8 @@ def _show(full: dict, fmt: str, layers: str | None, depth: int | None, ops_only:
 @view_options
 def export_cmd(statements: str | None, source_file, output: str, fmt: str | None,
                seed: int | None, max_bytes: int | None, layers: str | None,
-               depth: int | None, ops_only: bool, no_values: bool, diagram: str,
-               lang: str) -> None:
+               depth: int | None, full: bool, ops_only: bool, no_values: bool,
+               diagram: str, lang: str) -> None:
     """Run STATEMENTS and write the trace to FILE as a diagram, page or data.
 
     \b
@@ -328,36 +343,61 @@ def compare(a: str, b: str, seed: int | None, width: int | None, lang: str) -> N
 @statement_options
 @click.option("--width", type=int, default=None, help="Terminal width.")
 @lang_option
+@click.option("--only", type=click.Choice(["seed"]), default=None,
+              help="seed: only the steps the seeds teach (the lecture view's).")
+@click.option("--layers", default=None, metavar="LIST",
+              help="Comma-separated layers whose steps to show: python, binding, indexing, "
+                   "dispatcher, kernel, memory, rng.")
+@click.option("--ops", "ops_only", is_flag=True, help="Only the aten operators' steps.")
+@click.option("--jump", "--start", "start", type=click.IntRange(min=1), default=None,
+              help="Open at step N (printed without a terminal: steps N to the end).")
 def step(statements: str | None, source_file, seed: int | None, max_bytes: int | None,
-         width: int | None, lang: str) -> None:
-    """Walk through the steps of STATEMENTS one at a time, with the tensors of each step
-    drawn over their storage. Keys: n/space/enter next, p/b back, q quit. Without a
-    terminal every step is printed."""
-    full = _run(statements, source_file, seed, max_bytes, lang=lang)
-    _step_through(full, width, lang)
-
-
-def _step_through(full: dict, width: int | None, lang: str = "en") -> None:
-    from rich.console import Console
-
+         width: int | None, lang: str, only: str | None, layers: str | None,
+         ops_only: bool, start: int | None) -> None:
+    """Walk through the steps of STATEMENTS one at a time, each with the storage it
+    touched as it was before and after it. Keys: n/space/enter next, p/b back, g and a
+    number to jump to that step, q quit. Without a terminal every step is printed."""
+    from tracer import filters
     from tracer.render import step as render_step
 
-    flat = render_step.steps(full)
+    try:
+        wanted = filters.parse_layers(layers) if layers is not None else None
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--layers") from None
+    full = _run(statements, source_file, seed, max_bytes, lang=lang)
+    _step_through(full, width, lang, render_step.only(only, wanted, ops_only), start)
+
+
+def _step_through(full: dict, width: int | None, lang: str = "en", keep=None,
+                  start: int | None = None) -> None:
+    from rich.console import Console
+
+    from tracer import i18n
+    from tracer.render import step as render_step
+
+    flat = render_step.steps(full, keep)
     console = Console(width=width, no_color="NO_COLOR" in os.environ or None, highlight=False)
     if not flat:
         click.echo("no steps to show")
         return
+    if start is not None and start > len(flat):
+        raise click.BadParameter(i18n.text("ui.step.no_such_step", lang, number=start,
+                                           total=len(flat)), param_hint="--jump")
+    k = 0 if start is None else start - 1
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     if not interactive:
-        for k in range(len(flat)):
+        for k in range(k, len(flat)):
             console.print(render_step.render(flat, k, lang=lang))
             console.print()
         _exit_if_raised(full, lang)
         return
-    k = 0
+    notice = None
     while True:
         console.clear()
         console.print(render_step.render(flat, k, interactive=True, lang=lang))
+        if notice:
+            console.print(notice, style="red", markup=False)
+            notice = None
         try:
             key = click.getchar()
         except (EOFError, KeyboardInterrupt):
@@ -372,7 +412,40 @@ def _step_through(full: dict, width: int | None, lang: str = "en") -> None:
             if k == len(flat) - 1:
                 break
             k += 1
+        elif key in ("g", "G"):
+            k, notice = _ask_step(console, k, len(flat), lang)
     _exit_if_raised(full, lang)
+
+
+def _ask_step(console, k: int, total: int, lang: str) -> tuple[int, str | None]:
+    """Read a step number after ``g`` (digits, then enter): that step, or ``k`` and a
+    line saying why when the number is not a step (Escape or Ctrl-C: ``k``, silently)."""
+    from tracer import i18n
+
+    console.print(i18n.text("ui.step.jump", lang), end="")
+    digits = ""
+    done = False
+    while not done:
+        try:
+            keys = click.getchar()
+        except (EOFError, KeyboardInterrupt):
+            return k, None
+        if keys.startswith("\x1b"):
+            return k, None
+        for key in keys:        # one read can hold several keys ("5" and enter)
+            if key in ("\r", "\n"):
+                done = True
+                break
+            if key in ("\x7f", "\b"):
+                digits = digits[:-1]
+            elif key.isdigit():
+                digits += key
+                console.print(key, end="")
+    if digits and 1 <= int(digits) <= total:
+        return int(digits) - 1, None
+    if not digits:
+        return k, None
+    return k, i18n.text("ui.step.no_such_step", lang, number=int(digits), total=total)
 
 
 @main.command()
@@ -400,8 +473,9 @@ def lessons() -> None:
 @click.option("--step", "step_mode", is_flag=True,
               help="Walk through the lesson one step at a time.")
 def lesson(name: str, fmt: str, seed: int | None, layers: str | None, depth: int | None,
-           ops_only: bool, no_values: bool, diagram: str, lang: str, no_notes: bool,
-           width: int | None, show_source: bool, verify: bool, step_mode: bool) -> None:
+           full: bool, ops_only: bool, no_values: bool, diagram: str, lang: str,
+           no_notes: bool, width: int | None, show_source: bool, verify: bool,
+           step_mode: bool) -> None:
     """Run the lesson NAME (see `tidx lessons`) and show every step."""
     from engine.interpreter import lessons as L
     from engine.core.errors import Refused
@@ -413,12 +487,13 @@ def lesson(name: str, fmt: str, seed: int | None, layers: str | None, depth: int
     if show_source:
         click.echo(found.text, nl=False)
         return
-    full = _run(None, None, seed, None, text=found.text, lang=lang)
+    doc = _run(None, None, seed, None, text=found.text, lang=lang)
     if step_mode:
-        _step_through(full, width, lang)
+        _step_through(doc, width, lang)
         return
-    _show(full, fmt, layers, depth, ops_only, no_values, diagram, no_notes, width,
-          found.text if verify else None, lang)
+    _show(doc, fmt, layers, depth, ops_only, no_values, diagram, no_notes, width,
+          found.text if verify else None, lang, lecture=_lecture(full, layers, depth,
+                                                                 ops_only))
 
 
 if __name__ == "__main__":  # pragma: no cover

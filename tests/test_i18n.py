@@ -17,6 +17,7 @@ from engine.interpreter import lessons
 from engine.interpreter import session
 from engine.core.errors import Refused
 from tracer import i18n, walk
+from tracer.i18n import en_cuda
 from tracer.events import LAYERS
 from tracer.render import compare as render_compare
 from tracer.render import markdown as render_markdown
@@ -173,6 +174,13 @@ def corpus_events(corpus) -> list[dict]:
     return _events(corpus)
 
 
+#: Notes of engines built and tested before any statement runs them: the simulated CUDA
+#: device's caching allocator and Philox generator (issue 16), wired to torch.* calls in a
+#: later session.  tests/test_cuda_allocator.py and tests/test_philox.py reach each of them
+#: and check it reads in every language; the first statement that reaches one makes the
+#: test below fail until the exemption is removed.
+NOT_YET_REACHED = set(en_cuda.TEXT)
+
 #: Ids every language says the same way: torch's own warning, a C++ class name, "dtype",
 #: "seed 001".
 SAME_IN_EVERY_LANGUAGE = {"binding.wrapTuple.sequenceWarning", "binding.clip_val.warning",
@@ -205,7 +213,9 @@ def test_every_recorded_note_has_an_id_and_renders_in_every_language(corpus_even
     """Every template formats with the parameters its call sites pass: each note the
     seeds' statements and the lessons record renders in every language, no KeyError."""
     notes = {id for id in i18n.tables()["en"] if not id.startswith(("ui.", "origin."))}
-    assert {ev["note_id"] for ev in corpus_events} == notes  # every note is reached
+    # every note is reached, but those of engines no statement runs yet (and once a
+    # statement reaches one of those, this fails until it leaves NOT_YET_REACHED)
+    assert {ev["note_id"] for ev in corpus_events} == notes - NOT_YET_REACHED
     for ev in corpus_events:
         assert ev["note_id"] is not None, ev["note"]
         args = ev["note_args"]
@@ -329,7 +339,7 @@ def test_the_memory_limit_refusal_is_explained():
 
 # -- (c) golden -------------------------------------------------------------------------
 def test_explain_basic_assignment_zh_golden():
-    res = _cli("explain", "t[1, 2] = 3", "--lang", "zh", "--width", "160")
+    res = _cli("explain", "t[1, 2] = 3", "--lang", "zh", "--width", "160", "--full")
     assert res.exit_code == 0, res.output
     golden("basic_assignment_zh.txt", res.output)
 
@@ -354,7 +364,8 @@ def test_lang_zh_works_for_every_command(args):
 
 
 def test_explain_zh_keeps_the_english_note_beside_the_chinese():
-    out = _cli("explain", "t[rows, cols] = 10", "--lang", "zh", "--width", "250").output
+    out = _cli("explain", "t[rows, cols] = 10", "--lang", "zh", "--width", "250",
+               "--full").output
     chinese = "张量索引此刻不动张量本身"
     english = "a tensor index does not touch the tensor now"
     assert out.index(chinese) < out.index(english)
