@@ -161,7 +161,7 @@ def _table_locations() -> list[str]:
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
-    """Run the three seeds' files and the resolver under gdb, all at once."""
+    """Run every program of RUNS with its file, and the resolver, under gdb at once."""
     gdb = require_gdb()
     require_torch()
     tmp = tmp_path_factory.mktemp("gdb")
