@@ -365,7 +365,7 @@ def step(statements: str | None, source_file, seed: int | None, max_bytes: int |
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--layers") from None
     full = _run(statements, source_file, seed, max_bytes, lang=lang)
-    _step_through(full, width, lang, render_step.only(only, wanted, ops_only), start)
+    _step_through(full, width, lang, render_step.only(full, only, wanted, ops_only), start)
 
 
 def _step_through(full: dict, width: int | None, lang: str = "en", keep=None,
