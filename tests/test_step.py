@@ -305,3 +305,12 @@ def test_only_seed_walks_the_steps_the_lecture_view_shows():
         walked = [item["event"]["name"]
                   for item in render_step.steps(doc, render_step.only(doc, "seed"))]
         assert walked == lectured
+
+
+def test_a_lesson_walked_step_by_step_takes_the_filters_too():
+    res = cli_run("lesson", "seed_002_randn", "--step", "--layers", "rng", "--width", "100")
+    assert res.exit_code == 0, res.output
+    printed = _steps_of(res.output)
+    assert [_name(s) for s in printed if "no step" not in s] == [
+        "CPUGeneratorImpl::set_current_seed", "CPUGeneratorImpl", "normal_kernel"]
+    assert {_name(s, 1) for s in printed if "no step" not in s} == {"rng"}
