@@ -3,7 +3,6 @@ after it, with the values recorded up to then and never a later one."""
 
 from __future__ import annotations
 
-
 from engine.interpreter import session
 from tracer import timeline as TL
 from tracer.render import step as render_step
