@@ -358,25 +358,30 @@ def step(statements: str | None, source_file, seed: int | None, max_bytes: int |
     """Walk through the steps of STATEMENTS one at a time, each with the storage it
     touched as it was before and after it. Keys: n/space/enter next, p/b back, g and a
     number to jump to that step, q quit. Without a terminal every step is printed."""
+    wanted = _layers(layers)
+    full = _run(statements, source_file, seed, max_bytes, lang=lang)
+    _step_through(full, width, lang, (only, wanted, ops_only), start)
+
+
+def _layers(layers: str | None) -> list[str] | None:
+    """--layers as a list of layer names (a usage error names the unknown one)."""
     from tracer import filters
-    from tracer.render import step as render_step
 
     try:
-        wanted = filters.parse_layers(layers) if layers is not None else None
+        return filters.parse_layers(layers) if layers is not None else None
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--layers") from None
-    full = _run(statements, source_file, seed, max_bytes, lang=lang)
-    _step_through(full, width, lang, render_step.only(only, wanted, ops_only), start)
 
 
-def _step_through(full: dict, width: int | None, lang: str = "en", keep=None,
-                  start: int | None = None) -> None:
+def _step_through(full: dict, width: int | None, lang: str = "en",
+                  only: tuple = (None, None, False), start: int | None = None) -> None:
+    """Walk ``full`` step by step; ``only``: --only, the --layers list and --ops."""
     from rich.console import Console
 
     from tracer import i18n
     from tracer.render import step as render_step
 
-    flat = render_step.steps(full, keep)
+    flat = render_step.steps(full, render_step.only(full, *only))
     console = Console(width=width, no_color="NO_COLOR" in os.environ or None, highlight=False)
     if not flat:
         click.echo("no steps to show")
@@ -489,8 +494,8 @@ def lesson(name: str, fmt: str, seed: int | None, layers: str | None, depth: int
         click.echo(found.text, nl=False)
         return
     doc = _run(None, None, seed, None, text=found.text, lang=lang)
-    if step_mode:
-        _step_through(doc, width, lang)
+    if step_mode:   # the filters walk the steps they keep (--full: every step anyway)
+        _step_through(doc, width, lang, (None, _layers(layers), ops_only))
         return
     _show(doc, fmt, layers, depth, ops_only, no_values, diagram, no_notes, width,
           found.text if verify else None, lang, lecture=_lecture(full, layers, depth,

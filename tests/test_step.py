@@ -291,3 +291,26 @@ def test_jump_opens_the_terminal_walk_at_step_n():
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_only_seed_walks_the_steps_the_lecture_view_shows():
+    """--only seed and the lecture view (tracer.lecture) show the same steps, in order."""
+    from tracer import lecture as L
+    from tracer.events import walk
+
+    for source in ("t[rows, cols] = 10", "x = torch.randn(3, 4)", "torch.zeros(2)[5]"):
+        doc = session.run(source, seed=0)
+        lectured = [ev["name"] for st in L.fold(doc)["statements"]
+                    for _, ev in walk(st["events"]) if not L.is_folded(ev)]
+        walked = [item["event"]["name"]
+                  for item in render_step.steps(doc, render_step.only(doc, "seed"))]
+        assert walked == lectured
+
+
+def test_a_lesson_walked_step_by_step_takes_the_filters_too():
+    res = cli_run("lesson", "seed_002_randn", "--step", "--layers", "rng", "--width", "100")
+    assert res.exit_code == 0, res.output
+    printed = _steps_of(res.output)
+    assert [_name(s) for s in printed if "no step" not in s] == [
+        "CPUGeneratorImpl::set_current_seed", "CPUGeneratorImpl", "normal_kernel"]
+    assert {_name(s, 1) for s in printed if "no step" not in s} == {"rng"}
