@@ -311,6 +311,9 @@ def test_a_lesson_walked_step_by_step_takes_the_filters_too():
     res = cli_run("lesson", "seed_002_randn", "--step", "--layers", "rng", "--width", "100")
     assert res.exit_code == 0, res.output
     printed = _steps_of(res.output)
-    assert [_name(s) for s in printed if "no step" not in s] == [
-        "CPUGeneratorImpl::set_current_seed", "CPUGeneratorImpl", "normal_kernel"]
+    names = [_name(s) for s in printed if "no step" not in s]
+    assert names[:3] == ["CPUGeneratorImpl::set_current_seed", "CPUGeneratorImpl",
+                         "normal_kernel"]
+    # then how normal_kernel's first element came from mt19937's words
+    assert "first" in names[3:] and "mt19937" in names[3:]
     assert {_name(s, 1) for s in printed if "no step" not in s} == {"rng"}
