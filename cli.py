@@ -345,7 +345,9 @@ def compare(a: str, b: str, seed: int | None, width: int | None, lang: str) -> N
 @click.option("--width", type=int, default=None, help="Terminal width.")
 @lang_option
 @click.option("--only", type=click.Choice(["seed"]), default=None,
-              help="seed: only the steps the seeds teach (the lecture view's).")
+              help="seed: only the steps the seeds teach (the lecture view's; the "
+                   "default unless --full, --layers or --ops).")
+@click.option("--full", is_flag=True, help="Every step, the folded ones too.")
 @click.option("--layers", default=None, metavar="LIST",
               help="Comma-separated layers whose steps to show: python, binding, indexing, "
                    "dispatcher, kernel, memory, rng.")
@@ -353,14 +355,23 @@ def compare(a: str, b: str, seed: int | None, width: int | None, lang: str) -> N
 @click.option("--jump", "--start", "start", type=click.IntRange(min=1), default=None,
               help="Open at step N (printed without a terminal: steps N to the end).")
 def step(statements: str | None, source_file, seed: int | None, max_bytes: int | None,
-         width: int | None, lang: str, only: str | None, layers: str | None,
+         width: int | None, lang: str, only: str | None, full: bool, layers: str | None,
          ops_only: bool, start: int | None) -> None:
     """Walk through the steps of STATEMENTS one at a time, each with the storage it
     touched as it was before and after it. Keys: n/space/enter next, p/b back, g and a
     number to jump to that step, q quit. Without a terminal every step is printed."""
     wanted = _layers(layers)
-    full = _run(statements, source_file, seed, max_bytes, lang=lang)
-    _step_through(full, width, lang, (only, wanted, ops_only), start)
+    doc = _run(statements, source_file, seed, max_bytes, lang=lang)
+    _step_through(doc, width, lang, (_only(only, full, layers, ops_only), wanted, ops_only),
+                  start)
+
+
+def _only(only: str | None, full: bool, layers: str | None, ops_only: bool) -> str | None:
+    """``tidx step``'s --only: the lecture view's steps ("seed") unless --full or a filter
+    asks for other steps, as explain's tree."""
+    if only is not None:
+        return only
+    return "seed" if _lecture(full, layers, None, ops_only) else None
 
 
 def _layers(layers: str | None) -> list[str] | None:
@@ -495,7 +506,8 @@ def lesson(name: str, fmt: str, seed: int | None, layers: str | None, depth: int
         return
     doc = _run(None, None, seed, None, text=found.text, lang=lang)
     if step_mode:   # the filters walk the steps they keep (--full: every step anyway)
-        _step_through(doc, width, lang, (None, _layers(layers), ops_only))
+        _step_through(doc, width, lang, (_only(None, full, layers, ops_only), _layers(layers),
+                                         ops_only))
         return
     _show(doc, fmt, layers, depth, ops_only, no_values, diagram, no_notes, width,
           found.text if verify else None, lang, lecture=_lecture(full, layers, depth,
