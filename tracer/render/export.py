@@ -23,6 +23,7 @@ from typing import Any
 import graphviz
 
 from tracer.render import dot as render_dot
+from tracer.render import gdb as render_gdb
 from tracer.render import json as render_json
 from tracer.render import markdown as render_markdown
 from tracer.render import mermaid as render_mermaid
@@ -32,8 +33,10 @@ from tracer.render import stepper as render_stepper
 SUFFIXES: dict[str, str] = {
     ".svg": "svg", ".png": "png", ".pdf": "pdf", ".dot": "dot", ".gv": "dot",
     ".mmd": "mermaid", ".md": "markdown", ".json": "json", ".html": "html",
+    ".gdb": "gdb",
 }
-FORMATS: tuple[str, ...] = ("svg", "png", "pdf", "dot", "mermaid", "markdown", "json", "html")
+FORMATS: tuple[str, ...] = ("svg", "png", "pdf", "dot", "mermaid", "markdown", "json", "html",
+                            "gdb")
 IMAGES = ("svg", "png", "pdf")
 
 INSTALL_DOT = ("install Graphviz's dot program (apt-get install graphviz, brew install "
@@ -149,6 +152,8 @@ def content(doc: dict[str, Any], fmt: str, diagram: str = "sequence", *,
         return render_mermaid.render(doc, diagram).encode()
     if fmt == "markdown":
         return render_markdown.render(doc, diagram, lang=lang).encode()
+    if fmt == "gdb":
+        return render_gdb.render(doc).encode()
     graph = render_dot.render(doc, diagram)
     if fmt == "dot":
         return graph.source.encode()
