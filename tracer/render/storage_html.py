@@ -17,10 +17,25 @@ from typing import Any
 from tracer import i18n
 from tracer.render import storage as RS
 
-#: Cells per row: a 64-element storage wraps to four rows, readable from the back of a room.
+#: Cells per row at most: a 64-element storage of small numbers wraps to four rows.
 PER_ROW = 16
+#: How many ems a row of cells may take: the picture's column of a 1920-pixel stepper
+#: (and of a notebook cell) holds about this many beside the names of the views.
+ROW_EMS = 30
 
-CSS = """.tidx figure.storage { margin: 0.6em 0 1em; }
+
+def per_row(texts: list[str]) -> int:
+    """Cells per row for cells showing ``texts``: as many as fit in :data:`ROW_EMS`
+    (wide floats get fewer), so a row is never wider than the picture.
+
+    >>> per_row(["1", "10"]), per_row(["-0.2934", "1.5410"])
+    (10, 5)
+    """
+    widest = max([len(t) for t in texts] + [1])
+    cell = max(2.6, 0.62 * widest + 0.9) + 0.3      # its min-width or text, padding, gap
+    return max(4, min(PER_ROW, int(ROW_EMS // cell)))
+
+CSS = """.tidx figure.storage { margin: 0.6em 0 1em; overflow-x: auto; }
 .tidx figure.storage figcaption { font-weight: bold; margin-bottom: 0.3em; }
 .tidx table.grid { border-collapse: separate; border-spacing: 3px; margin: 0.2em 0 0.6em; }
 .tidx table.grid th { font-weight: normal; text-align: right; padding-right: 0.6em;
@@ -104,8 +119,10 @@ def render(p: dict[str, Any], *, lang: str = "en") -> str:
     offset = escape(i18n.both("ui.storage.offset", lang))
     out = [f'<figure class="storage" data-storage="{escape(p["storage"])}">',
            f"<figcaption>{title}</figcaption>", _legend(p, lang)]
-    for first in range(0, n, PER_ROW):
-        chunk = range(first, min(n, first + PER_ROW))
+    texts = [RS._cell(p["cells"].get(o), o in p["cells"]) for o in range(n)]
+    step = per_row(texts + [i for _, where in views for ix in where.values() for i in ix])
+    for first in range(0, n, step):
+        chunk = range(first, min(n, first + step))
         out.append('<table class="grid"><tr class="offsets">'
                    f"<th>{offset}</th>" + "".join(f"<td>{o}</td>" for o in chunk) + "</tr>")
         cells = []
@@ -170,25 +187,30 @@ def _facts(p: dict[str, Any], lang: str) -> str:
     return "".join(out)
 
 
+def _grid_cell(c: dict[str, Any]) -> str:
+    classes = " ".join(x for x in ("cell", c["mark"] or "", "" if c["known"] else "unset") if x)
+    return f'<td class="{classes}">{escape(RS._cell(c["value"], c["known"]))}</td>'
+
+
 def _grids(p: dict[str, Any], lang: str) -> str:
     """Each view's own logical grid (the picture model's ``grids``), side by side: the
-    elements the view selects, as the user indexes them, marked as in the storage row."""
+    elements the view selects, as the user indexes them, marked as in the storage row.
+    A row longer than fits (a 1-d view of 64 elements) goes on over several lines."""
     out = ['<div class="grids">']
     for i, g in enumerate(p["grids"]):
         name = g["name"] + (f" ({i18n.both('ui.picture.base', lang)})"
                             if p.get("base") and i == 0 else "")
         strides = ", ".join(map(str, g["strides"])) + ("," if len(g["strides"]) == 1 else "")
-        rows = "".join(
-            "<tr>" + "".join(
-                f'<td class="{" ".join(x for x in ("cell", c["mark"] or "", "" if c["known"] else "unset") if x)}">'
-                f'{escape(RS._cell(c["value"]) if c["known"] else "·")}</td>'
-                for c in r["cells"]) + "</tr>" for r in g["rows"])
-        more = (f'<p class="legend">{escape(i18n.both("ui.storage.more", lang, count=g["more"]))}</p>'
-                if g.get("more") else "")
+        cells = [c for r in g["rows"] for c in r["cells"]]
+        step = per_row([RS._cell(c["value"], c["known"]) for c in cells])
+        rows = "".join("<tr>" + "".join(_grid_cell(c) for c in r["cells"][at:at + step])
+                       + "</tr>" for r in g["rows"] for at in range(0, len(r["cells"]), step))
+        geometry = i18n.text("ui.picture.strides", lang, strides=strides, offset=g["offset"])
+        more = (f'<p class="legend">{escape(i18n.both("ui.storage.more", lang, count=g["more"]))}'
+                "</p>" if g.get("more") else "")
         out.append(f'<div class="view-grid"><div class="head"><b>{escape(name)}</b>: '
                    f'{escape(g["dtype"])}{escape(str(g["shape"]))}</div><div class="geo">'
-                   f'{escape(i18n.text("ui.picture.strides", lang, strides=strides, offset=g["offset"]))}'
-                   f'</div><table class="grid">{rows}</table>{more}</div>')
+                   f'{escape(geometry)}</div><table class="grid">{rows}</table>{more}</div>')
     out.append("</div>")
     return "".join(out)
 
