@@ -182,3 +182,13 @@ def test_the_step_and_its_storage_fit_a_projector_screen(tmp_path, browser):
     assert box["pictures"] < 1080 and box["width"] <= 1920
     assert box["font"] >= 20      # readable from the back of a room at 1920 pixels
     browser.screenshot(str(tmp_path / "step.png"))
+
+
+@pytest.mark.parametrize("statements", ["y = torch.arange(64)", "x = torch.randn(3, 4)",
+                                        "y = torch.arange(100).view(10, 10)[::3, 1:]"])
+def test_no_picture_is_wider_than_its_column(tmp_path, browser, statements):
+    page = _export(tmp_path, statements, "--seed", "0")
+    browser.open(page.as_uri() + "#step=99999")      # the last step: everything drawn
+    widths = browser.js("Array.from(document.querySelectorAll('#tidx-pictures figure'))"
+                        ".map(f => [f.scrollWidth, f.clientWidth])")
+    assert widths and all(scroll <= client for scroll, client in widths), widths
