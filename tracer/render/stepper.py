@@ -169,7 +169,6 @@ def stage(doc: dict[str, Any], *, lang: str = "en", lecture: bool = False) -> st
                 ids[html] = f"tidx-pic-{len(ids)}"
                 templates.append(f'<template id="{ids[html]}">{html}</template>')
             names.append(ids[html])
-        frame["picture_ids"] = names
         steps.append(f'<template class="tidx-frame" data-pictures="{" ".join(names)}">'
                      f"{panel(frame, doc, lang=lang)}</template>")
     first = flat[0]
