@@ -41,7 +41,8 @@ CSS = """.tidx h1 { margin: 0.5em 0 0.3em; }
 .tidx ol.path li:nth-child(n+2) { padding-left: 0.9em; }
 .tidx ol.path li:nth-child(n+2)::before { content: "↳ "; color: #999; }
 .tidx .panel .now { font-size: 1.5em; margin: 0.4em 0; }
-.tidx .panel .now .name { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; }
+.tidx .panel .now .name { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace;
+                          overflow-wrap: anywhere; }
 .tidx .panel .now .layer { font-size: 0.55em; vertical-align: 0.3em; }
 .tidx table.values { border-collapse: collapse; margin: 0.4em 0; }
 .tidx table.values th { text-align: left; color: #555; font-weight: normal;

@@ -14,26 +14,38 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from rich.cells import cell_len
+
 from tracer import i18n
 from tracer.render import storage as RS
 
 #: Cells per row at most: a 64-element storage of small numbers wraps to four rows.
 PER_ROW = 16
-#: How many ems a row of cells may take: the picture's column of a 1920-pixel stepper
-#: (and of a notebook cell) holds about this many beside the names of the views.
-ROW_EMS = 30
+#: How many ems a picture's row may take: the picture's column of a 1920-pixel stepper
+#: (and a notebook cell) is about 42 wide.
+ROW_EMS = 41
 
 
-def per_row(texts: list[str]) -> int:
-    """Cells per row for cells showing ``texts``: as many as fit in :data:`ROW_EMS`
-    (wide floats get fewer), so a row is never wider than the picture.
+def per_row(texts: list[str], n: int | None = None, head: str = "") -> int:
+    """Cells per row for cells showing ``texts`` after a column of names as wide as
+    ``head``: as many as fit in :data:`ROW_EMS` (wide floats get fewer), so a row is
+    never wider than the picture; with ``n`` cells in all, spread evenly over the rows
+    they need (6 + 6, not 9 + 3).
 
-    >>> per_row(["1", "10"]), per_row(["-0.2934", "1.5410"])
-    (10, 5)
+    >>> per_row(["1", "10"], head="t"), per_row(["-0.2934"], head="t"), per_row(["1"], n=12)
+    (10, 7, 6)
     """
     widest = max([len(t) for t in texts] + [1])
-    cell = max(2.6, 0.62 * widest + 0.9) + 0.3      # its min-width or text, padding, gap
-    return max(4, min(PER_ROW, int(ROW_EMS // cell)))
+    # min-width 2.6em or the text, 0.7em of padding, the border and the gap
+    cell = max(2.6, 0.62 * widest) + 1.0
+    # a CJK character is two cells wide, as wide as two Latin ones here
+    room = ROW_EMS - (0.62 * cell_len(head) + 1.2 if head else 0)
+    most = max(4, min(PER_ROW, int(room / cell + 1e-9)))
+    if n is None or n <= most:
+        return most if n is None else max(n, 1)
+    rows = -(-n // most)
+    return -(-n // rows)
+
 
 CSS = """.tidx figure.storage { margin: 0.6em 0 1em; overflow-x: auto; }
 .tidx figure.storage figcaption { font-weight: bold; margin-bottom: 0.3em; }
@@ -120,7 +132,8 @@ def render(p: dict[str, Any], *, lang: str = "en") -> str:
     out = [f'<figure class="storage" data-storage="{escape(p["storage"])}">',
            f"<figcaption>{title}</figcaption>", _legend(p, lang)]
     texts = [RS._cell(p["cells"].get(o), o in p["cells"]) for o in range(n)]
-    step = per_row(texts + [i for _, where in views for ix in where.values() for i in ix])
+    step = per_row(texts + [i for _, where in views for ix in where.values() for i in ix], n,
+                   head=max([name for name, _ in views] + [offset], key=len))
     for first in range(0, n, step):
         chunk = range(first, min(n, first + step))
         out.append('<table class="grid"><tr class="offsets">'
@@ -202,7 +215,8 @@ def _grids(p: dict[str, Any], lang: str) -> str:
                             if p.get("base") and i == 0 else "")
         strides = ", ".join(map(str, g["strides"])) + ("," if len(g["strides"]) == 1 else "")
         cells = [c for r in g["rows"] for c in r["cells"]]
-        step = per_row([RS._cell(c["value"], c["known"]) for c in cells])
+        step = per_row([RS._cell(c["value"], c["known"]) for c in cells],
+                       max([len(r["cells"]) for r in g["rows"]] + [1]))
         rows = "".join("<tr>" + "".join(_grid_cell(c) for c in r["cells"][at:at + step])
                        + "</tr>" for r in g["rows"] for at in range(0, len(r["cells"]), step))
         geometry = i18n.text("ui.picture.strides", lang, strides=strides, offset=g["offset"])
