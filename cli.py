@@ -155,12 +155,13 @@ def _utf8(text: str, where: str) -> str:
     return text
 
 
-def _explained(message: str, lang: str) -> str:
-    """``message`` and, for ``--lang zh``, the line explaining it under it."""
+def _explained(message: str, lang: str, context: dict | None = None) -> str:
+    """``message`` and, under it, the line explaining it in plain words (``context``:
+    where the trace says it happened, :func:`tracer.i18n.error_context`)."""
     from tracer.i18n import explain_error
 
-    why = explain_error(message, lang)
-    return f"{message}\n{why}" if why else message
+    why = explain_error(message, lang, context)
+    return f"{message}\n→ {why}" if why else message
 
 
 def _run(statements: str | None, source_file, seed: int | None,
@@ -193,9 +194,11 @@ def _exit_if_raised(doc: dict, lang: str = "en") -> None:
     failed = next((st for st in doc["statements"]
                    if st["error"] and not st["error"].get("caught")), None)
     if failed is not None:
+        from tracer.i18n import error_context
+
         err = failed["error"]
         click.echo(f"tidx: {failed['source']!r} raised {err['type']}: "
-                   f"{_explained(err['message'], lang)}", err=True)
+                   f"{_explained(err['message'], lang, error_context(failed))}", err=True)
         sys.exit(1)
 
 

@@ -36,4 +36,5 @@ def test_an_error_is_shown_at_the_step_and_at_the_end():
     text = render_markdown.render(session.run("t[0, 5] = 1"))
     assert "**raises IndexError:** index 5 is out of bounds for dimension 1 with size 3" in text
     assert text.rstrip().endswith("IndexError: index 5 is out of bounds for dimension 1 with "
-                                  "size 3\n```")
+                                  "size 3\n```\n\n→ t has size 3 in dimension 1, so an index "
+                                  "there must be between -3 and 2; 5 is not.")

@@ -11,12 +11,16 @@ JSON document), and the other languages' tables hold the same ids.
   headings and labels.  Templates use plain ``{name}`` fields only (no conversions or
   format specs): a parameter is stored as a JSON value and must format the same after
   a round trip.
-* :data:`ERRORS` — explanations of PyTorch's error messages: none in English (the
-  message is already English).
+* :data:`ERRORS` — explanations of PyTorch's error messages in plain words
+  (:mod:`tracer.i18n.en_errors`): the message is English already, but says what went
+  wrong in torch's terms, not in the statement's.
 """
 
 from __future__ import annotations
 
+from tracer.i18n.en_errors import ERRORS as EN_ERRORS
+from tracer.i18n.en_errors import NO_SUBJECT as EN_NO_SUBJECT
+from tracer.i18n.en_errors import SUBJECT as EN_SUBJECT
 from tracer.i18n.en_operators import TEXT as OPERATOR_TEXT
 
 TEXT: dict[str, str] = {
@@ -586,5 +590,6 @@ TEXT: dict[str, str] = {
 #: the operator families added for breadth (issue 14): one table, two files
 TEXT.update(OPERATOR_TEXT)
 
-#: PyTorch's messages are English already: nothing to explain in English.
-ERRORS: list[tuple[str, str]] = []
+#: PyTorch's error messages, explained in the learner's terms (tracer/i18n/en_errors.py)
+ERRORS: list[tuple] = EN_ERRORS
+SUBJECT, NO_SUBJECT = EN_SUBJECT, EN_NO_SUBJECT

@@ -73,7 +73,7 @@ def _step(ev: dict[str, Any], out: list[str], lang: str = "en") -> None:
         err = ev["error"]
         out.append(f'<div class="note error">{escape(i18n.both("ui.raises", lang))} '
                    f"{escape(err['type'])}: {escape(err['message'])}</div>")
-        why = i18n.explain_error(err["message"], lang)
+        why = i18n.explain_error(err["message"], lang, {"type": err.get("type")})
         if why:
             out.append(f'<div class="note error">→ {escape(why)}</div>')
     if ev.get("note"):
@@ -117,7 +117,8 @@ def fragment(doc: dict[str, Any], svg: str | None, *, lang: str = "en") -> str:
         outcome = F.outcome(st)
         if outcome:
             out.append(f'<pre class="outcome">{escape(chr(10).join(outcome))}</pre>')
-        why = i18n.explain_error(st["error"]["message"], lang) if st.get("error") else None
+        why = (i18n.explain_error(st["error"]["message"], lang, i18n.error_context(st))
+               if st.get("error") else None)
         if why:
             out.append(f'<p class="error">→ {escape(why)}</p>')
     if doc.get("seed") is not None:

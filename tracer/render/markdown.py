@@ -53,7 +53,7 @@ def _step(ev: dict[str, Any], depth: int, lines: list[str], lang: str = "en") ->
         err = ev["error"]
         raises = i18n.both("ui.raises", lang)
         lines.append(f"{pad}  **{raises} {_text(err['type'])}:** {_text(err['message'])}")
-        why = i18n.explain_error(err["message"], lang)
+        why = i18n.explain_error(err["message"], lang, {"type": err.get("type")})
         if why:
             lines.append(f"{pad}  → {_text(why)}")
     tail = []
@@ -86,7 +86,8 @@ def render(doc: dict[str, Any], diagram_kind: str = "sequence", *, lang: str = "
         outcome_lines = F.outcome(st)
         if outcome_lines:
             lines += ["```text", *outcome_lines, "```", ""]
-        why = i18n.explain_error(st["error"]["message"], lang) if st.get("error") else None
+        why = (i18n.explain_error(st["error"]["message"], lang, i18n.error_context(st))
+               if st.get("error") else None)
         if why:
             lines += [f"→ {_text(why)}", ""]
     if doc.get("seed") is not None:
