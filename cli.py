@@ -17,7 +17,7 @@ import click
 #: What ``explain --format`` prints; ``export`` writes these and the images too.
 FORMATS = ("tree", "json", "mermaid", "dot", "markdown")
 LANGS = ("en", "zh")  # tracer.i18n.LANGS, without importing the tracer to build the CLI
-EXPORT_FORMATS = ("svg", "png", "pdf", "dot", "mermaid", "markdown", "json", "html")
+EXPORT_FORMATS = ("svg", "png", "pdf", "dot", "mermaid", "markdown", "json", "html", "gif")
 DIAGRAMS = ("sequence", "calls")
 
 
@@ -273,7 +273,7 @@ def _show(full: dict, fmt: str, layers: str | None, depth: int | None, ops_only:
 @statement_options
 @click.option("-o", "--output", required=True, metavar="FILE",
               help="Where to write; the suffix picks the format: .svg .png .pdf .dot/.gv "
-                   ".mmd .md .json .html")
+                   ".mmd .md .json .html .gif")
 @click.option("--format", "fmt", type=click.Choice(EXPORT_FORMATS), default=None,
               help="Override the format the suffix implies.")
 @view_options

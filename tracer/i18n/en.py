@@ -21,6 +21,7 @@ from __future__ import annotations
 from tracer.i18n.en_errors import ERRORS as EN_ERRORS
 from tracer.i18n.en_errors import NO_SUBJECT as EN_NO_SUBJECT
 from tracer.i18n.en_errors import SUBJECT as EN_SUBJECT
+from tracer.i18n.en_gif import TEXT as GIF_TEXT
 from tracer.i18n.en_operators import TEXT as OPERATOR_TEXT
 
 TEXT: dict[str, str] = {
@@ -589,6 +590,8 @@ TEXT: dict[str, str] = {
 }
 #: the operator families added for breadth (issue 14): one table, two files
 TEXT.update(OPERATOR_TEXT)
+#: the GIF animation's labels (issue 15)
+TEXT.update(GIF_TEXT)
 
 #: PyTorch's error messages, explained in the learner's terms (tracer/i18n/en_errors.py)
 ERRORS: list[tuple] = EN_ERRORS

@@ -19,6 +19,7 @@ from __future__ import annotations
 from tracer.i18n.zh_errors import ERRORS as ZH_ERRORS
 from tracer.i18n.zh_errors import NO_SUBJECT as ZH_NO_SUBJECT
 from tracer.i18n.zh_errors import SUBJECT as ZH_SUBJECT
+from tracer.i18n.zh_gif import TEXT as GIF_TEXT
 from tracer.i18n.zh_operators import TEXT as OPERATOR_TEXT
 
 TEXT: dict[str, str] = {
@@ -461,6 +462,8 @@ TEXT: dict[str, str] = {
 }
 #: the operator families added for breadth (issue 14): one table, two files
 TEXT.update(OPERATOR_TEXT)
+#: the GIF animation's labels (issue 15)
+TEXT.update(GIF_TEXT)
 
 #: PyTorch's error messages, explained (tracer/i18n/zh_errors.py)
 ERRORS: list[tuple] = ZH_ERRORS

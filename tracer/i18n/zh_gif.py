@@ -1,0 +1,13 @@
+"""The Chinese labels of the GIF animation (:mod:`tracer.render.gif`), merged into
+:data:`tracer.i18n.zh.TEXT`.  Plain data."""
+
+from __future__ import annotations
+
+TEXT: dict[str, str] = {
+    "ui.gif.step": "第 {number} / {total} 步",
+    "ui.gif.not_allocated": "(尚未分配)",
+    "ui.gif.changed": "本步改变",
+    "ui.gif.earlier": "本语句中较早改变",
+    "ui.gif.absent": "尚未分配",
+    "ui.gif.unknown": "· 尚无值",
+}

@@ -1,0 +1,493 @@
+"""An animated GIF of the storage picture, one frame per step (``tidx export ... -o t.gif``).
+
+For slides that cannot hold HTML: each frame shows the statement, ``step K / N``, the
+step's layer and name, and the storage the statement works on as it is *at that step*
+— cells not yet allocated, values not yet written, the cells the step writes in red.
+
+Two parts, as everywhere in ``tracer/render``: :func:`frames` builds the frames as plain
+data from the trace document (what a test reads), :func:`render` draws them with
+Pillow.  Nothing re-runs the engine.  The state at a step is read from the trace:
+
+* the recorder writes a step's values when the step returns, so a value recorded by
+  step ``i`` holds at the end of ``i``'s subtree (its ``end``);
+* a storage that first appears as a step's argument existed before the statement; one
+  that first appears as a result was made by it, at that step's end;
+* a cell shows the latest value recorded at or before the frame; a cell of a storage
+  that existed before, with no record yet, shows the first value recorded before any
+  step wrote into that storage (a value does not change unless something writes it);
+  a cell written with no later record shows the statement's final value.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any, Iterator
+
+from tracer import i18n
+from tracer import values as V
+from tracer.render import storage as RS
+
+#: How long a frame stays, in milliseconds; the last one longer (the statement's end).
+FRAME_MS = 1200
+LAST_FRAME_MS = 4000
+WIDTH = 1920
+
+#: Fonts looked for, in order (fonts-dejavu-core; a CJK font for ``--lang zh``).
+MONO_FONTS = ("/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf",
+              "/usr/share/fonts/dejavu/DejaVuSansMono.ttf",
+              "/Library/Fonts/DejaVuSansMono.ttf")
+BOLD_FONTS = ("/usr/share/fonts/truetype/dejavu/DejaVuSansMono-Bold.ttf",
+              "/usr/share/fonts/dejavu/DejaVuSansMono-Bold.ttf")
+CJK_FONTS = ("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+             "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
+             "/usr/share/fonts/truetype/arphic/uming.ttc")
+
+#: Colours (RGB): the terminal's, on a white slide.
+LAYER_RGB: dict[str, tuple[int, int, int]] = {
+    "python": (176, 130, 0), "binding": (160, 40, 160), "indexing": (0, 130, 150),
+    "dispatcher": (30, 60, 200), "kernel": (20, 130, 40), "memory": (190, 30, 30),
+    "rng": (200, 60, 200),
+}
+WRITTEN_RGB = (214, 39, 40)      # changed in this step
+EARLIER_RGB = (250, 205, 205)    # changed earlier in this statement
+READ_RGB = (120, 210, 230)       # read in this step
+INK, DIM, PAPER, GRID = (20, 20, 20), (120, 120, 120), (255, 255, 255), (60, 60, 60)
+ABSENT_RGB = (235, 235, 235)
+
+#: Cells in one row of a storage grid before it wraps.
+PER_ROW = 16
+
+
+class GifError(Exception):
+    """A one-line reason the GIF cannot be made (export turns it into its own error)."""
+
+
+# -- the frames, as data -------------------------------------------------------------------
+
+def _spans(events: list[dict[str, Any]]) -> list[tuple[int, int, dict[str, Any]]]:
+    """``(index, end, event)`` in call order: ``end`` is the index of the last step of
+    the event's subtree (when the recorder wrote its values)."""
+    out: list[tuple[int, int, dict[str, Any]]] = []
+
+    def visit(evs: list[dict[str, Any]]) -> None:
+        for ev in evs:
+            at = len(out)
+            out.append((at, at, ev))
+            visit(ev.get("children") or [])
+            out[at] = (at, len(out) - 1, ev)
+
+    visit(events)
+    return out
+
+
+def _tensors(ev: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    args = [t for val in (ev.get("args") or {}).values() for t in V.tensors(val)]
+    return args, list(V.tensors(ev.get("result")))
+
+
+def _cells(t: dict[str, Any]) -> dict[int, Any]:
+    if "values" not in t or t.get("device") == "meta":
+        return {}
+    return {off: v for (_, off), v in zip(RS._offsets(t), RS._flat(t["values"]))}
+
+
+def _key(t: dict[str, Any]) -> tuple:
+    return tuple(t["shape"]), tuple(t["strides"]), t["offset"]
+
+
+class _Storage:
+    """What the trace says about one storage over a statement's steps."""
+
+    def __init__(self, picture: dict[str, Any], carried: dict[int, Any]) -> None:
+        self.picture = picture
+        self.carried = carried                                 # after earlier statements
+        self.records: list[tuple[int, dict[int, Any]]] = []   # (time, cells)
+        self.writes: dict[int, list[int]] = {}                 # time -> offsets
+        self.first_arg: int | None = None                      # index first seen as input
+        self.first_result: int | None = None                   # end of first step making it
+        self.seen: dict[tuple, int] = {}                       # view -> first time seen
+
+    def created(self) -> int:
+        """The step after which the storage exists (-1: before the statement)."""
+        if self.first_result is None or (self.first_arg is not None
+                                         and self.first_arg < self.first_result):
+            return -1
+        return self.first_result
+
+    def value(self, off: int, k: int) -> Any:
+        recorded = [(time, cells[off]) for time, cells in self.records
+                    if off in cells and time <= k]
+        written = [time for time, offs in self.writes.items() if off in offs and time <= k]
+        if written and (not recorded or recorded[-1][0] < max(written)):
+            return self.picture["cells"].get(off)      # written since: its final value
+        if recorded:
+            return recorded[-1][1]
+        if self.created() >= 0:
+            return None                                # a new storage: not initialised
+        first_write = min(self.writes, default=None)
+        earlier = [v for time, cells in self.records for o, v in cells.items()
+                   if o == off and (first_write is None or time < first_write)]
+        return earlier[0] if earlier else self.carried.get(off)
+
+
+def _statement_frames(st: dict[str, Any], carried: dict[str, dict[int, Any]]
+                      ) -> list[dict[str, Any]]:
+    """The frames of one statement; ``carried`` holds each storage's cells as earlier
+    statements left them (a cell this statement never records keeps that value), and is
+    updated with this statement's."""
+    spans = _spans(st.get("events") or [])
+    pictures = RS.collect(st)
+    stores = {p["storage"]: _Storage(p, carried.get(p["storage"], {})) for p in pictures}
+    for index, end, ev in spans:
+        args, results = _tensors(ev)
+        for t, time, is_arg in [(t, end, True) for t in args] + [(t, end, False)
+                                                                  for t in results]:
+            s = stores.get(t["storage"])
+            if s is None:
+                continue
+            if is_arg and s.first_arg is None:
+                s.first_arg = index
+            if not is_arg and (s.first_result is None or end < s.first_result):
+                s.first_result = end
+            when = index if is_arg else end   # an outer step is visited first, ends last
+            s.seen[_key(t)] = min(s.seen.get(_key(t), when), when)
+            cells = _cells(t)
+            if cells:
+                s.records.append((time, cells))
+        marks: dict[str, dict[int, str]] = {}
+        RS.touched(ev, marks)
+        for storage, where in marks.items():
+            if storage in stores:
+                stores[storage].writes[index] = [o for o, m in where.items() if m == "written"]
+    for s in stores.values():
+        s.records.sort(key=lambda r: r[0])
+    produced = set(st.get("shares_storage_with") or {})
+    out: list[dict[str, Any]] = []
+    before: dict[str, dict[int, Any]] = {}
+    changed_earlier: dict[str, set[int]] = {s: set() for s in stores}
+    for index, _, ev in spans or [(0, 0, None)]:
+        drawn = []
+        for name, s in stores.items():
+            p = s.picture
+            n = min(p["size"], RS.MAX_CELLS)
+            exists = s.created() < 0 or index >= s.created()
+            cells = {o: s.value(o, index) for o in range(n)} if exists else {}
+            marks: dict[str, dict[int, str]] = {}
+            if ev is not None:
+                RS.touched(ev, marks)
+            now = dict(marks.get(name, {}))
+            old = before.get(name)
+            if old is not None:
+                for o in range(n):
+                    if cells.get(o) is not None and cells.get(o) != old.get(o):
+                        now[o] = "written"
+            views = [t for t in p["views"]
+                     if (V.name(t) and V.name(t) not in produced and s.created() < 0)
+                     or s.seen.get(_key(t), len(spans)) <= index]
+            drawn.append({"storage": name, "dtype": p["dtype"], "nbytes": p["nbytes"],
+                          "size": p["size"], "exists": exists, "cells": cells,
+                          "now": now, "earlier": sorted(changed_earlier[name]),
+                          "views": views})
+            before[name] = cells
+            changed_earlier[name] |= {o for o, m in now.items() if m == "written"}
+        out.append({"statement": st.get("source") or "", "event": ev, "pictures": drawn,
+                    "error": None})
+    for name, cells in before.items():
+        carried[name] = {**carried.get(name, {}),
+                         **{o: v for o, v in cells.items() if v is not None}}
+    if st.get("error") and out:
+        out[-1]["error"] = st["error"]
+        out[-1]["context"] = i18n.error_context(st)
+    return out
+
+
+def frames(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    """One frame per step of every statement, as plain data: ``{"statement", "event",
+    "error", "pictures": [{"storage", "dtype", "nbytes", "size", "exists", "cells":
+    {offset: value}, "now": {offset: "written"|"read"}, "earlier": [offset, ...],
+    "views": [tensor summary, ...]}]}`` (``error`` on a statement's last frame)."""
+    out: list[dict[str, Any]] = []
+    carried: dict[str, dict[int, Any]] = {}
+    for st in doc["statements"]:
+        out += _statement_frames(st, carried)
+    return out
+
+
+# -- drawing ---------------------------------------------------------------------------
+
+def _font_path(paths: tuple[str, ...]) -> str | None:
+    return next((p for p in paths if Path(p).is_file()), None)
+
+
+class _Fonts:
+    def __init__(self, ImageFont: Any, scale: float, lang: str) -> None:
+        regular = _font_path(CJK_FONTS if lang == "zh" else MONO_FONTS) or \
+            _font_path(MONO_FONTS)
+        bold = _font_path(BOLD_FONTS) if lang != "zh" else regular
+
+        def load(path: str | None, size: int) -> Any:
+            size = max(8, round(size * scale))
+            if path:
+                return ImageFont.truetype(path, size)
+            return ImageFont.load_default(size=size)   # Pillow's own, when no DejaVu
+
+        self.title = load(bold or regular, 44)
+        self.head = load(bold or regular, 34)
+        self.text = load(regular, 28)
+        self.cell = load(bold or regular, 40)
+        self.small = load(regular, 22)
+
+
+def _text_width(draw: Any, text: str, font: Any) -> float:
+    return draw.textlength(text, font=font)
+
+
+def _wrap(draw: Any, text: str, font: Any, width: float) -> list[str]:
+    """``text`` broken into lines no wider than ``width`` (at spaces; a word longer than
+    a line is broken where it must): nothing is cut."""
+    lines: list[str] = []
+    for para in text.split("\n"):
+        line = ""
+        for word in para.split(" "):
+            trial = f"{line} {word}" if line else word
+            if _text_width(draw, trial, font) <= width:
+                line = trial
+                continue
+            if line:
+                lines.append(line)
+            while _text_width(draw, word, font) > width and len(word) > 1:
+                cut = len(word)
+                while cut > 1 and _text_width(draw, word[:cut], font) > width:
+                    cut -= 1
+                lines.append(word[:cut])
+                word = word[cut:]
+            line = word
+        lines.append(line)
+    return lines
+
+
+def _cell_text(v: Any) -> str:
+    return "·" if v is None else RS._cell(v)
+
+
+def _view_marks(t: dict[str, Any]) -> dict[int, str]:
+    where: dict[int, str] = {}
+    for index, off in _limited(RS._offsets(t), RS.MAX_CELLS * 4):
+        text = ",".join(map(str, index)) if index else "()"
+        where[off] = where[off] + "*" if off in where else text
+    return where
+
+
+def _limited(it: Iterator, n: int) -> Iterator:
+    for i, x in enumerate(it):
+        if i >= n:
+            return
+        yield x
+
+
+def _draw_frame(frame: dict[str, Any], k: int, n: int, size: tuple[int, int], fonts: _Fonts,
+                lang: str, Image: Any, ImageDraw: Any, scale: float) -> Any:
+    width, height = size
+    img = Image.new("RGB", (width, height), PAPER)
+    draw = ImageDraw.Draw(img)
+    for y, item in _layout(draw, frame, k, n, width, fonts, lang, scale):
+        item(draw, y)
+    return img
+
+
+def _layout(draw: Any, frame: dict[str, Any], k: int, n: int, width: int, fonts: _Fonts,
+            lang: str, scale: float) -> list[tuple[int, Any]]:
+    """Where everything of a frame goes: ``[(y, paint(draw, y))]``, top to bottom (the
+    same pass measures the height of the tallest frame and paints each)."""
+    margin = round(60 * scale)
+    inner = width - 2 * margin
+    out: list[tuple[int, Any]] = []
+    y = margin
+
+    def text_line(text: str, font: Any, fill: Any, x: int = margin) -> None:
+        nonlocal y
+        for line in _wrap(draw, text, font, inner - (x - margin)):
+            out.append((y, lambda d, yy, line=line: d.text((x, yy), line, font=font,
+                                                           fill=fill)))
+            y += round(font.size * 1.35)
+
+    step = i18n.text("ui.gif.step", lang, number=k + 1, total=n)
+    step_w = _text_width(draw, step, fonts.head)
+    first = y
+    for line in _wrap(draw, f">>> {frame['statement']}", fonts.title, inner - step_w - 40):
+        out.append((y, lambda d, yy, line=line: d.text((margin, yy), line, font=fonts.title,
+                                                       fill=INK)))
+        y += round(fonts.title.size * 1.35)
+    out.append((first, lambda d, yy: d.text((width - margin - step_w, yy + 8), step,
+                                            font=fonts.head, fill=DIM)))
+    ev = frame["event"]
+    if ev is not None:
+        layer = i18n.layer(ev["layer"], lang)
+        colour = LAYER_RGB.get(ev["layer"], INK)
+        pad = round(10 * scale)
+        badge_w = _text_width(draw, layer, fonts.head) + 2 * pad
+
+        def badge(d: Any, yy: int, layer: str = layer, colour: Any = colour) -> None:
+            d.rounded_rectangle((margin, yy, margin + badge_w, yy + fonts.head.size + 2 * pad),
+                                radius=pad, fill=colour)
+            d.text((margin + pad, yy + pad * 0.6), layer, font=fonts.head, fill=PAPER)
+            d.text((margin + badge_w + 2 * pad, yy + pad * 0.6), ev["name"], font=fonts.head,
+                   fill=INK)
+        y += round(8 * scale)
+        out.append((y, badge))
+        y += fonts.head.size + 3 * pad
+        note = i18n.note(ev, lang)
+        if note:
+            text_line(note, fonts.text, DIM)
+    y += round(20 * scale)
+    for p in frame["pictures"]:
+        y = _storage(out, draw, p, y, margin, inner, fonts, lang, scale)
+    if frame["error"]:
+        err = frame["error"]
+        text_line(f"{err['type']}: {err['message']}", fonts.text, WRITTEN_RGB)
+        why = i18n.explain_error(err["message"], lang, frame.get("context"))
+        if why:
+            text_line(f"→ {why}", fonts.text, WRITTEN_RGB)
+    if frame["pictures"]:
+        y = _legend(out, draw, y, margin, fonts, lang, scale)
+    out.append((y + margin, lambda d, yy: None))   # the bottom margin, for measuring
+    return out
+
+
+def _storage(out: list, draw: Any, p: dict[str, Any], y: int, margin: int, inner: int,
+             fonts: _Fonts, lang: str, scale: float) -> int:
+    title = i18n.text("ui.storage.title", lang, storage=p["storage"], size=p["size"],
+                      dtype=p["dtype"], nbytes=p["nbytes"])
+    if not p["exists"]:
+        title += "   " + i18n.text("ui.gif.not_allocated", lang)
+    out.append((y, lambda d, yy: d.text((margin, yy), title, font=fonts.head, fill=INK)))
+    y += round(fonts.head.size * 1.6)
+    labels = [(V.shown(t), _view_marks(t)) for t in p["views"]]
+    head = max([_text_width(draw, name, fonts.text) for name, _ in labels] +
+               [_text_width(draw, i18n.text("ui.storage.offset", lang), fonts.small)]) + 24
+    n = min(p["size"], RS.MAX_CELLS)
+    per_row = max(1, min(PER_ROW, n))
+    texts = {o: _cell_text(p["cells"].get(o)) if p["exists"] else "" for o in range(n)}
+    need = max([_text_width(draw, t, fonts.cell) for t in texts.values()] +
+               [_text_width(draw, w, fonts.text) for _, where in labels
+                for w in where.values()] + [0]) + 24
+    # cells as wide as the slide allows (up to 220 px at 1920), never narrower than
+    # their widest text
+    cell = max(int(need), min(round(220 * scale), int((inner - head) // per_row)))
+    per_row = max(1, min(per_row, int((inner - head) // cell)))
+    cell_h = round(fonts.cell.size * 2.0)
+    for first in range(0, n, per_row):
+        chunk = list(range(first, min(n, first + per_row)))
+        x0 = margin + head
+
+        def offsets(d: Any, yy: int, chunk: list[int] = chunk, x0: float = x0) -> None:
+            d.text((margin, yy), i18n.text("ui.storage.offset", lang), font=fonts.small,
+                   fill=DIM)
+            for i, o in enumerate(chunk):
+                d.text((x0 + i * cell + cell / 2, yy), str(o), font=fonts.small, fill=DIM,
+                       anchor="ma")
+        out.append((y, offsets))
+        y += round(fonts.small.size * 1.5)
+
+        def grid(d: Any, yy: int, chunk: list[int] = chunk, x0: float = x0) -> None:
+            for i, o in enumerate(chunk):
+                box = (x0 + i * cell, yy, x0 + (i + 1) * cell, yy + cell_h)
+                mark = p["now"].get(o)
+                fill = (ABSENT_RGB if not p["exists"] else WRITTEN_RGB if mark == "written"
+                        else READ_RGB if mark == "read"
+                        else EARLIER_RGB if o in p["earlier"] else PAPER)
+                d.rectangle(box, fill=fill, outline=GRID, width=max(1, round(2 * scale)))
+                ink = PAPER if mark == "written" else INK
+                d.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), texts[o],
+                       font=fonts.cell, fill=ink, anchor="mm")
+        out.append((y, grid))
+        y += cell_h + round(8 * scale)
+        for name, where in labels:
+            def row(d: Any, yy: int, name: str = name, where: dict[int, str] = where,
+                    chunk: list[int] = chunk, x0: float = x0) -> None:
+                d.text((margin, yy), name, font=fonts.text, fill=LAYER_RGB["indexing"])
+                for i, o in enumerate(chunk):
+                    if o in where:
+                        d.text((x0 + i * cell + cell / 2, yy), where[o], font=fonts.text,
+                               fill=LAYER_RGB["indexing"], anchor="ma")
+            out.append((y, row))
+            y += round(fonts.text.size * 1.4)
+        y += round(12 * scale)
+    if p["size"] > n:
+        more = i18n.text("ui.storage.more", lang, count=p["size"] - n)
+        out.append((y, lambda d, yy: d.text((margin + head, yy), more, font=fonts.small,
+                                            fill=DIM)))
+        y += round(fonts.small.size * 1.5)
+    for t in p["views"]:
+        line = f"{V.shown(t)}: {t['dtype']}{list(t['shape'])} {RS._geometry(t, lang)}"
+        out.append((y, lambda d, yy, line=line: d.text((margin, yy), line, font=fonts.small,
+                                                       fill=DIM)))
+        y += round(fonts.small.size * 1.4)
+    return y + round(24 * scale)
+
+
+def _legend(out: list, draw: Any, y: int, margin: int, fonts: _Fonts, lang: str,
+            scale: float) -> int:
+    x = margin
+    box = round(fonts.small.size * 1.1)
+    for colour, id in ((WRITTEN_RGB, "ui.gif.changed"), (EARLIER_RGB, "ui.gif.earlier"),
+                       (READ_RGB, "ui.storage.read"), (ABSENT_RGB, "ui.gif.absent"),
+                       (PAPER, "ui.gif.unknown")):
+        label = i18n.text(id, lang)
+
+        def item(d: Any, yy: int, x: int = x, colour: Any = colour, label: str = label
+                 ) -> None:
+            d.rectangle((x, yy, x + box, yy + box), fill=colour, outline=GRID)
+            d.text((x + box + 10, yy), label, font=fonts.small, fill=DIM)
+        out.append((y, item))
+        x += box + 10 + round(_text_width(draw, label, fonts.small)) + round(40 * scale)
+    return y + round(box * 1.6)
+
+
+def _palette(Image: Any) -> Any:
+    """The frames' colours, exactly, then the blends antialiased text makes between each
+    ink and each background (16 steps)."""
+    inks = [INK, DIM, GRID, WRITTEN_RGB, EARLIER_RGB, READ_RGB, ABSENT_RGB, PAPER,
+            *LAYER_RGB.values()]
+    colours = list(inks)
+    for back in (PAPER, WRITTEN_RGB, EARLIER_RGB, READ_RGB, ABSENT_RGB):
+        for ink in inks:
+            for i in range(1, 15, 2):
+                f = i / 15
+                colours.append(tuple(round(b * (1 - f) + c * f) for b, c in zip(back, ink)))
+    colours = list(dict.fromkeys(colours))[:256]
+    image = Image.new("P", (1, 1))
+    image.putpalette([v for c in colours for v in c] + [0] * (768 - 3 * len(colours)))
+    return image
+
+
+def render(doc: dict[str, Any], *, width: int = WIDTH, lang: str = "en") -> bytes:
+    """The GIF bytes: one frame per step, :data:`FRAME_MS` each, the last
+    :data:`LAST_FRAME_MS`; ``width`` pixels wide (text scaled to it), as tall as the
+    tallest frame needs."""
+    try:
+        from PIL import Image, ImageDraw, ImageFont
+    except ImportError:
+        raise GifError("GIF export needs Pillow: pip install pillow") from None
+    flat = frames(doc)
+    if not flat:
+        raise GifError("no steps to animate")
+    if lang != "en" and _font_path(CJK_FONTS) is None:
+        lang = "en"   # DejaVu has no CJK glyphs: Chinese would be drawn as empty boxes
+    scale = width / WIDTH
+    fonts = _Fonts(ImageFont, scale, lang)
+    probe = ImageDraw.Draw(Image.new("RGB", (width, 10)))
+    height = max(_layout(probe, f, k, len(flat), width, fonts, lang, scale)[-1][0]
+                 for k, f in enumerate(flat))
+    palette = _palette(Image)
+    # one fixed palette for every frame: Pillow's adaptive one costs ~0.2 s a frame, and
+    # fixed colours keep a cell's colour the same from frame to frame
+    images = [_draw_frame(f, k, len(flat), (width, height), fonts, lang, Image, ImageDraw,
+                          scale).quantize(palette=palette, dither=Image.Dither.NONE)
+              for k, f in enumerate(flat)]
+    buf = io.BytesIO()
+    durations = [FRAME_MS] * (len(images) - 1) + [LAST_FRAME_MS]
+    images[0].save(buf, format="GIF", save_all=True, append_images=images[1:],
+                   duration=durations, loop=0, optimize=False, disposal=1)
+    return buf.getvalue()
