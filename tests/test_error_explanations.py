@@ -64,6 +64,13 @@ CASES: dict[str, str] = {
                   "index; use .item() to get the number.",
     "t[1.5]": "an index must be an integer, a slice, ..., None, or a tensor of integers or "
               "booleans; a float is none of these (use int(...) for a number).",
+    "t[::-1]": "a slice of a tensor cannot step backwards (a view's strides are never "
+               "negative in PyTorch): reverse with .flip(dim), which copies.",
+    "bool(t)": "if, and, or, not and bool() need one True or False, and t holds "
+               "several: say which you mean with .any() or .all() (or compare one element).",
+    "torch.tensor([[1, 2], [3]])": "a tensor is a rectangle: every list at depth 1 must have "
+                                   "the same length, and one has 1 where the first has 2.",
+    "t.float().normal_(0, -1)": "a standard deviation is never negative; -1 is.",
     "t[rows, cols] = torch.tensor([1, 2, 3])":
         "t[rows, cols] selects elements of shape [2], and the value written there has shape "
         "[3], which does not broadcast to [2]: give a value of shape [2], or one that "
@@ -79,8 +86,16 @@ CASES: dict[str, str] = {
     "t + torch.tensor([1, 2])":
         "broadcasting lines the two shapes up from their last dimension; in dimension 1 (of "
         "the result) one has size 3 and the other 2: sizes must be equal, or one of them 1.",
-    "t.expand(2, 4)": "expand only stretches dimensions of size 1; dimension 1 of t has "
-                      "size 3, so the new size there must be 3 (or -1 to keep it), not 4.",
+    "t.expand(2, 4)": "expand only stretches dimensions of size 1: t has sizes [3, 3], and "
+                      "the size that lines up with dimension 1 of [2, 4] is 3, so it must stay "
+                      "3 there (or be -1), not become 4.",
+    "t[0:2] = torch.tensor([1, 2])":
+        "the value written, of sizes [2], must broadcast to t[0:2], of sizes [2, 3]: lined up "
+        "from the last dimension, its size 2 meets 3 in dimension 1, and only a size of 1 "
+        "stretches.",
+    "t.expand_as(torch.zeros(2, 4))":
+        "a tensor of sizes [3, 3] cannot be expanded to [2, 4]: lined up from the last "
+        "dimension, its size 3 meets 4 in dimension 1, and only a size of 1 stretches.",
     "t.expand(3)": "expand needs a size for every dimension of t (2) and may add new ones in "
                    "front; 1 size(s) is too few.",
     "t.mul_(torch.ones(2, 3, 3))": "an in-place operation writes its result into t, whose "
@@ -89,8 +104,8 @@ CASES: dict[str, str] = {
     "t.t().view(9)":
         "view never copies: the new shape must be reachable with strides over the same "
         "memory, and the elements of t.t() are not laid out in that order (after a "
-        "transpose or a step slice). Use .reshape(...), which copies when it must, or "
-        ".contiguous().view(...).",
+        "transpose, a step slice or an expand, say). Use .reshape(...), which copies when it "
+        "must, or .contiguous().view(...).",
     "t.view(4, 2)": "the shape [4, 2] holds 8 elements but t has 9: the sizes must multiply "
                     "to 9 (one of them may be -1, to be worked out).",
     "t.view(-1, 2)": "t has 9 elements, and the sizes of [-1, 2] other than the -1 hold 2: 9 "
@@ -159,6 +174,11 @@ CASES: dict[str, str] = {
 
 #: Messages tidx's statements do not reach, with the line explaining them.
 MESSAGES: dict[str, str] = {
+    # an expand message without its sizes: the plainer entry still explains it
+    "The expanded size of the tensor (4) must match the existing size (3) at non-singleton "
+    "dimension 1":
+        "expand only stretches dimensions of size 1: the existing size 3 lines up with "
+        "dimension 1 of the new sizes, so it must stay 3 there, not become 4.",
     # select() on a dimension of size 0 (THPVariable_getitem's fast path)
     "index is out of bounds for dimension with size 0":
         "The tensor has size 0 in the dimension being indexed: there is no element there, "

@@ -40,8 +40,8 @@ from tracer.i18n import explain as _explain
 from tracer.i18n import zh as i18n_zh
 from tracer.notes import Note, is_id, plain
 
-__all__ = ["LANGS", "both", "error_context", "explain_error", "layer", "note", "origin", "pair", "recorded",
-           "tables", "text"]
+__all__ = ["LANGS", "both", "error_context", "explain_error", "layer", "note", "origin", "pair",
+           "recorded", "tables", "text"]
 
 #: The languages ``--lang`` accepts; English is the language of the trace itself.
 LANGS: tuple[str, ...] = ("en", "zh")

@@ -20,6 +20,9 @@ NO_SUBJECT = "the tensor"
 
 INDEX_RX = r"index (?P<index>-?\d+) is out of bounds for dimension (?P<dim>\d+) with size "
 SIZES_RX = r"\[[^\]]*\]"
+EXPANDED_RX = (r"The expanded size of the tensor \((?P<new>-?\d+)\) must match the existing "
+               r"size \((?P<old>\d+)\) at non-singleton dimension (?P<dim>\d+)\.  Target "
+               r"sizes: (?P<want>" + SIZES_RX + r")\.  Tensor sizes: (?P<have>" + SIZES_RX + r")")
 
 ERRORS: list[tuple] = [
     # -- an index past the end ---------------------------------------------------------------
@@ -75,6 +78,17 @@ ERRORS: list[tuple] = [
      r"are valid indices \(got (?P<got>\w+)\)",
      "an index must be an integer, a slice, ..., None, or a tensor of integers or "
      "booleans; a {got} is none of these (use int(...) for a number)."),
+    (r"step must be greater than zero",
+     "a slice of a tensor cannot step backwards (a view's strides are never negative in "
+     "PyTorch): reverse with .flip(dim), which copies."),
+    (r"Boolean value of Tensor with more than one value is ambiguous",
+     "if, and, or, not and bool() need one True or False, and {subject} holds several: "
+     "say which you mean with .any() or .all() (or compare one element)."),
+    (r"expected sequence of length (?P<want>\d+) at dim (?P<dim>\d+) \(got (?P<got>\d+)\)",
+     "a tensor is a rectangle: every list at depth {dim} must have the same length, and "
+     "one has {got} where the first has {want}."),
+    (r"normal expects std >= 0\.0, but found std (?P<std>\S+)",
+     "a standard deviation is never negative; {std} is."),
     # -- shapes that do not fit -------------------------------------------------------------
     (r"shape mismatch: value tensor of shape (?P<value>" + SIZES_RX + r") cannot be "
      r"broadcast to indexing result of shape (?P<result>" + SIZES_RX + r")",
@@ -102,10 +116,22 @@ ERRORS: list[tuple] = [
      "broadcasting lines the two shapes up from their last dimension; in dimension {dim} "
      "(of the result) one has size {a} and the other {b}: sizes must be equal, or one of "
      "them 1."),
-    (r"The expanded size of the tensor \((?P<new>-?\d+)\) must match the existing size "
-     r"\((?P<old>\d+)\) at non-singleton dimension (?P<dim>\d+)",
-     "expand only stretches dimensions of size 1; dimension {dim} of {subject} has size "
-     "{old}, so the new size there must be {old} (or -1 to keep it), not {new}."),
+    # the sizes line up from the last dimension: ``dim`` counts in the target sizes
+    (EXPANDED_RX,
+     "expand only stretches dimensions of size 1: {subject} has sizes {have}, and the size "
+     "that lines up with dimension {dim} of {want} is {old}, so it must stay {old} there "
+     "(or be -1), not become {new}.", {"call": r"Tensor\.expand"}),
+    (EXPANDED_RX,
+     "the value written, of sizes {have}, must broadcast to {indexed}, of sizes {want}: "
+     "lined up from the last dimension, its size {old} meets {new} in dimension {dim}, and "
+     "only a size of 1 stretches.", {"call": r"Tensor\.__setitem__"}),
+    (EXPANDED_RX,
+     "a tensor of sizes {have} cannot be expanded to {want}: lined up from the last "
+     "dimension, its size {old} meets {new} in dimension {dim}, and only a size of 1 "
+     "stretches."),
+    (EXPANDED_RX.split(r"\.  Target")[0],
+     "expand only stretches dimensions of size 1: the existing size {old} lines up with "
+     "dimension {dim} of the new sizes, so it must stay {old} there, not become {new}."),
     (r"the number of sizes provided \((?P<given>\d+)\) must be greater or equal to the "
      r"number of dimensions in the tensor \((?P<ndim>\d+)\)",
      "expand needs a size for every dimension of {subject} ({ndim}) and may add new ones "
@@ -117,7 +143,7 @@ ERRORS: list[tuple] = [
     (r"view size is not compatible with input tensor's size and stride",
      "view never copies: the new shape must be reachable with strides over the same "
      "memory, and the elements of {subject} are not laid out in that order (after a "
-     "transpose or a step slice). Use .reshape(...), which copies when it must, or "
+     "transpose, a step slice or an expand, say). Use .reshape(...), which copies when it must, or "
      ".contiguous().view(...)."),
     (r"shape '(?P<shape>" + SIZES_RX + r")' is invalid for input of size (?P<numel>\d+)",
      "the shape {shape} holds {shape_numel} elements but {subject} has {numel}: the sizes "

@@ -164,6 +164,12 @@ def _named(source: str, call: str, index: str | None) -> dict[str, str]:
         found = {"subject": _segment(source, subs[0].value),
                  "indexed": _segment(source, subs[0])}
         return {k: v for k, v in found.items() if v}
+    builtin = method.strip("_")   # bool(t), int(t): Tensor.__bool__, Tensor.__int__
+    if method == f"__{builtin}__" and builtin in ("bool", "int", "float", "index"):
+        calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and n.args
+                 and isinstance(n.func, ast.Name) and n.func.id == builtin]
+        subject = _segment(source, calls[0].args[0]) if len(calls) == 1 else None
+        return {"subject": subject} if subject else {}
     calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)
              and isinstance(n.func, ast.Attribute) and n.func.attr == method]
     if len(calls) != 1:

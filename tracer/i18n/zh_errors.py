@@ -8,7 +8,7 @@ PythonArgParser's (``engine/binding/arg_parser.py``), whose English is plain alr
 
 from __future__ import annotations
 
-from tracer.i18n.en_errors import INDEX_RX, SIZES_RX
+from tracer.i18n.en_errors import EXPANDED_RX, INDEX_RX, SIZES_RX
 
 SUBJECT = "张量 {expr}"
 NO_SUBJECT = "该张量"
@@ -53,6 +53,14 @@ ERRORS: list[tuple] = [
     (r"only integers, slices \(`:`\), ellipsis \(`...`\), None and long or byte Variables "
      r"are valid indices \(got (?P<got>\w+)\)",
      "索引类型错误:索引只能是整数、切片、...、None,或整数/布尔张量,{got} 不行;数字请先用 int(...)。"),
+    (r"step must be greater than zero",
+     "张量的切片不能倒着走(PyTorch 中视图的步长不能为负);要反转请用 .flip(dim),它会复制。"),
+    (r"Boolean value of Tensor with more than one value is ambiguous",
+     "if、and、or、not 和 bool() 需要一个 True 或 False,而 {subject} 有多个值;用 .any() 或 .all() 说明你的意思。"),
+    (r"expected sequence of length (?P<want>\d+) at dim (?P<dim>\d+) \(got (?P<got>\d+)\)",
+     "张量必须是规则的:第 {dim} 层的每个列表长度都要相同,第一个是 {want},这里有一个是 {got}。"),
+    (r"normal expects std >= 0\.0, but found std (?P<std>\S+)",
+     "标准差不能为负,这里是 {std}。"),
     (r"shape mismatch: value tensor of shape (?P<value>" + SIZES_RX + r") cannot be "
      r"broadcast to indexing result of shape (?P<result>" + SIZES_RX + r")",
      "形状不匹配:要写入的值形状为 {value},无法广播到索引结果的形状 {result}。"),
@@ -67,6 +75,9 @@ ERRORS: list[tuple] = [
     (r"The size of tensor a \((?P<a>\d+)\) must match the size of tensor b \((?P<b>\d+)\) "
      r"at non-singleton dimension (?P<dim>\d+)",
      "无法广播:两个张量在第 {dim} 维的大小分别是 {a} 和 {b},既不相等,也没有一个是 1。"),
+    (EXPANDED_RX,
+     "无法 expand:尺寸从最后一维对齐,{have} 中与目标尺寸 {want} 第 {dim} 维对应的大小是 {old}(不是 1),"
+     "只能保持 {old},不能扩展成 {new}。"),
     (r"The expanded size of the tensor \((?P<new>-?\d+)\) must match the existing size "
      r"\((?P<old>\d+)\) at non-singleton dimension (?P<dim>\d+)",
      "无法 expand:第 {dim} 维现有的大小是 {old}(不是 1),只能保持 {old},不能扩展成 {new}。"),
