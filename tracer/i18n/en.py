@@ -22,6 +22,7 @@ from tracer.i18n.en_errors import ERRORS as EN_ERRORS
 from tracer.i18n.en_errors import NO_SUBJECT as EN_NO_SUBJECT
 from tracer.i18n.en_errors import SUBJECT as EN_SUBJECT
 from tracer.i18n.en_gif import TEXT as GIF_TEXT
+from tracer.i18n.en_lecture import TEXT as LECTURE_TEXT
 from tracer.i18n.en_operators import TEXT as OPERATOR_TEXT
 
 TEXT: dict[str, str] = {
@@ -590,6 +591,7 @@ TEXT: dict[str, str] = {
 }
 #: the operator families added for breadth (issue 14): one table, two files
 TEXT.update(OPERATOR_TEXT)
+TEXT.update(LECTURE_TEXT)
 #: the GIF animation's labels (issue 15)
 TEXT.update(GIF_TEXT)
 

@@ -20,6 +20,7 @@ from tracer.i18n.zh_errors import ERRORS as ZH_ERRORS
 from tracer.i18n.zh_errors import NO_SUBJECT as ZH_NO_SUBJECT
 from tracer.i18n.zh_errors import SUBJECT as ZH_SUBJECT
 from tracer.i18n.zh_gif import TEXT as GIF_TEXT
+from tracer.i18n.zh_lecture import TEXT as LECTURE_TEXT
 from tracer.i18n.zh_operators import TEXT as OPERATOR_TEXT
 
 TEXT: dict[str, str] = {
@@ -462,6 +463,7 @@ TEXT: dict[str, str] = {
 }
 #: the operator families added for breadth (issue 14): one table, two files
 TEXT.update(OPERATOR_TEXT)
+TEXT.update(LECTURE_TEXT)
 #: the GIF animation's labels (issue 15)
 TEXT.update(GIF_TEXT)
 
