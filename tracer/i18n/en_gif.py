@@ -9,5 +9,5 @@ TEXT: dict[str, str] = {
     "ui.gif.changed": "changed in this step",
     "ui.gif.earlier": "changed earlier in this statement",
     "ui.gif.absent": "not allocated yet",
-    "ui.gif.unknown": "· no value yet",
+    "ui.gif.unknown": "· value not recorded",
 }

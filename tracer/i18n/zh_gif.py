@@ -9,5 +9,5 @@ TEXT: dict[str, str] = {
     "ui.gif.changed": "本步改变",
     "ui.gif.earlier": "本语句中较早改变",
     "ui.gif.absent": "尚未分配",
-    "ui.gif.unknown": "· 尚无值",
+    "ui.gif.unknown": "· 未记录值",
 }
