@@ -352,11 +352,13 @@ def test_step_shows_it_at_the_step_that_raised():
     assert f"→ {LINE}" in console.export_text()
 
 
-def test_markdown_and_html_show_it_under_the_outcome():
+def test_markdown_and_html_show_it_at_the_step_and_under_the_outcome():
     doc = session.run(STATEMENT)
-    assert f"```\n\n→ {LINE}" in render_markdown.render(doc)
+    page = render_markdown.render(doc)
+    assert f"```\n\n→ {LINE}" in page and page.count(f"→ {LINE}") == 2
     page = render_html.render(doc, "<svg></svg>")
     assert f'<p class="error">→ {LINE}</p>' in page
+    assert f'<div class="note error">→ {LINE}</div>' in page
 
 
 def test_the_command_line_ends_with_the_message_and_its_explanation():

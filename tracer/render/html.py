@@ -54,7 +54,8 @@ def _both(shown: str, english: str) -> str:
     return f'{escape(shown)} <span class="en">{escape(english)}</span>'
 
 
-def _step(ev: dict[str, Any], out: list[str], lang: str = "en") -> None:
+def _step(ev: dict[str, Any], out: list[str], lang: str = "en",
+          context: dict[str, Any] | None = None) -> None:
     layer = ev["layer"]
     out.append("<li><div class=\"step\">")
     out.append(f'<span class="layer layer-{escape(layer)}">'
@@ -73,7 +74,7 @@ def _step(ev: dict[str, Any], out: list[str], lang: str = "en") -> None:
         err = ev["error"]
         out.append(f'<div class="note error">{escape(i18n.both("ui.raises", lang))} '
                    f"{escape(err['type'])}: {escape(err['message'])}</div>")
-        why = i18n.explain_error(err["message"], lang, {"type": err.get("type")})
+        why = i18n.explain_error(err["message"], lang, context or {"type": err.get("type")})
         if why:
             out.append(f'<div class="note error">→ {escape(why)}</div>')
     if ev.get("note"):
@@ -85,7 +86,7 @@ def _step(ev: dict[str, Any], out: list[str], lang: str = "en") -> None:
     if children:
         out.append("<ul>")
         for child in children:
-            _step(child, out, lang)
+            _step(child, out, lang, context)
         out.append("</ul>")
     out.append("</li>")
 
@@ -111,13 +112,15 @@ def fragment(doc: dict[str, Any], svg: str | None, *, lang: str = "en") -> str:
             out.append(f"<p>{escape(i18n.both('ui.default_name', lang))} <code>{escape(name)} = "
                        f"{escape(d['source'])}</code> ({escape(i18n.origin(d, lang))}).</p>")
         out.append('<ul class="steps">')
+        # where an error happened (the statement names the tensor), for the line explaining it
+        context = i18n.error_context(st) if st.get("error") else None
         for ev in st.get("events", []):
-            _step(ev, out, lang)
+            _step(ev, out, lang, context)
         out.append("</ul>")
         outcome = F.outcome(st)
         if outcome:
             out.append(f'<pre class="outcome">{escape(chr(10).join(outcome))}</pre>')
-        why = (i18n.explain_error(st["error"]["message"], lang, i18n.error_context(st))
+        why = (i18n.explain_error(st["error"]["message"], lang, context)
                if st.get("error") else None)
         if why:
             out.append(f'<p class="error">→ {escape(why)}</p>')
