@@ -162,3 +162,19 @@ def test_without_pillow_the_export_is_refused_in_one_line(tmp_path, monkeypatch)
     assert res.exit_code == 2
     assert "GIF export needs Pillow" in res.output and "Traceback" not in res.output
     assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_without_dejavu_pillows_own_font_draws_the_same_frames(monkeypatch):
+    monkeypatch.setattr(render_gif, "MONO_FONTS", ())
+    monkeypatch.setattr(render_gif, "BOLD_FONTS", ())
+    image = Image.open(io.BytesIO(render_gif.render(session.run(WRITE))))
+    assert image.n_frames == 48 and image.size[0] == 1920
+    assert len(_red_boxes(_frame(image, 47))) == 2
+
+
+def test_chinese_labels_need_a_cjk_font(monkeypatch):
+    """DejaVu has no CJK glyphs: without a CJK font the frames keep English labels, never
+    empty boxes."""
+    monkeypatch.setattr(render_gif, "CJK_FONTS", ())
+    doc = session.run(WRITE)
+    assert render_gif.render(doc, lang="zh") == render_gif.render(doc, lang="en")
