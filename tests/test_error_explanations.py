@@ -385,3 +385,22 @@ def test_user_text_in_the_explanation_is_escaped_in_html():
                              i18n.error_context(doc["statements"][-1]))
     assert why and "<" in why and why not in page
     assert why.replace("<", "&lt;") in page
+
+
+_MESSAGES = st.sampled_from([entry[0] for entry in en_errors.ERRORS])
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(message=st.one_of(st.text(max_size=80), _MESSAGES.map(lambda rx: re.sub(r"[\\()?]", "",
+                                                                                rx))),
+       source=st.one_of(st.none(), st.text(max_size=40), st.sampled_from(list(CASES))),
+       call=st.one_of(st.none(), st.sampled_from(["Tensor.__getitem__", "Tensor.sum", "torch.cat",
+                                                  "Tensor.__bool__", "Tensor.", "torch."])),
+       lang=st.sampled_from(["en", "zh"]))
+def test_any_message_and_context_explains_or_says_nothing(message, source, call, lang):
+    """Never an exception: a message no pattern knows, a source that is not Python, a
+    call the source does not make — the line is a string or there is none."""
+    context = {k: v for k, v in {"source": source, "call": call, "type": "IndexError",
+                                 "args": {"dim": {"kind": "int", "value": 1}}}.items() if v}
+    why = i18n.explain_error(message, lang, context)
+    assert why is None or (isinstance(why, str) and why)
