@@ -207,6 +207,7 @@ def _exit_if_raised(doc: dict, lang: str = "en") -> None:
         from tracer.i18n import error_context
 
         err = failed["error"]
+        sys.stdout.flush()  # the trace first, then the error line, in a terminal too
         click.echo(f"tidx: {failed['source']!r} raised {err['type']}: "
                    f"{_explained(err['message'], lang, error_context(failed))}", err=True)
         sys.exit(1)
