@@ -108,6 +108,9 @@ def test_the_last_frame_shows_the_written_value(written):
     frame = render_gif.frames(doc)[-1]["pictures"][0]
     assert frame["cells"] == {0: 1, 1: 10, 2: 3, 3: 4, 4: 5, 5: 6, 6: 7, 7: 10, 8: 9}
     assert frame["now"] == {1: "written", 7: "written"}
+    # the legend names the marks the animation uses, and only those (the write is the
+    # last step: no frame shows a cell changed earlier)
+    assert render_gif.frames(doc)[-1]["legend"] == ["written"]
 
 
 def test_the_state_is_the_state_at_each_step():
@@ -124,6 +127,7 @@ def test_the_state_is_the_state_at_each_step():
     assert set(pictures[kernel]["now"]) == set(range(12))          # every cell changes
     assert pictures[-1]["cells"] == pictures[kernel]["cells"]
     assert [v["name"] for v in pictures[-1]["views"]] == ["x"]
+    assert frames[0]["legend"] == ["written", "earlier", "absent", "unknown"]
 
 
 def test_a_later_statement_keeps_the_values_an_earlier_one_showed():

@@ -206,12 +206,37 @@ def frames(doc: dict[str, Any]) -> list[dict[str, Any]]:
     """One frame per step of every statement, as plain data: ``{"statement", "event",
     "error", "pictures": [{"storage", "dtype", "nbytes", "size", "exists", "cells":
     {offset: value}, "now": {offset: "written"|"read"}, "earlier": [offset, ...],
-    "views": [tensor summary, ...]}]}`` (``error`` on a statement's last frame)."""
+    "views": [tensor summary, ...]}], "legend": [mark, ...]}`` (``error`` on a
+    statement's last frame; ``legend``: the marks the whole animation uses)."""
     out: list[dict[str, Any]] = []
     carried: dict[str, dict[int, Any]] = {}
     for st in doc["statements"]:
         out += _statement_frames(st, carried)
+    legend = _marks(out)
+    for frame in out:
+        frame["legend"] = legend
     return out
+
+
+#: The legend's entries, in order: colour and label id.
+LEGEND: dict[str, tuple[tuple[int, int, int], str]] = {
+    "written": (WRITTEN_RGB, "ui.gif.changed"), "earlier": (EARLIER_RGB, "ui.gif.earlier"),
+    "read": (READ_RGB, "ui.storage.read"), "absent": (ABSENT_RGB, "ui.gif.absent"),
+    "unknown": (PAPER, "ui.gif.unknown"),
+}
+
+
+def _marks(frames: list[dict[str, Any]]) -> list[str]:
+    """The marks some frame of the animation uses: the legend names those, on every
+    frame alike (a legend that changed from frame to frame would jump)."""
+    used: set[str] = set()
+    for frame in frames:
+        for p in frame["pictures"]:
+            used |= set(p["now"].values())
+            used |= {"earlier"} if p["earlier"] else set()
+            used |= {"absent"} if not p["exists"] else set()
+            used |= {"unknown"} if p["exists"] and None in p["cells"].values() else set()
+    return [mark for mark in LEGEND if mark in used]
 
 
 # -- drawing ---------------------------------------------------------------------------
@@ -349,8 +374,8 @@ def _layout(draw: Any, frame: dict[str, Any], k: int, n: int, width: int, fonts:
         why = i18n.explain_error(err["message"], lang, frame.get("context"))
         if why:
             text_line(f"→ {why}", fonts.text, WRITTEN_RGB)
-    if frame["pictures"]:
-        y = _legend(out, draw, y, margin, fonts, lang, scale)
+    if frame["pictures"] and frame.get("legend"):
+        y = _legend(out, draw, frame["legend"], y, margin, fonts, lang, scale)
     out.append((y + margin, lambda d, yy: None))   # the bottom margin, for measuring
     return out
 
@@ -427,13 +452,12 @@ def _storage(out: list, draw: Any, p: dict[str, Any], y: int, margin: int, inner
     return y + round(24 * scale)
 
 
-def _legend(out: list, draw: Any, y: int, margin: int, fonts: _Fonts, lang: str,
-            scale: float) -> int:
+def _legend(out: list, draw: Any, marks: list[str], y: int, margin: int, fonts: _Fonts,
+            lang: str, scale: float) -> int:
     x = margin
     box = round(fonts.small.size * 1.1)
-    for colour, id in ((WRITTEN_RGB, "ui.gif.changed"), (EARLIER_RGB, "ui.gif.earlier"),
-                       (READ_RGB, "ui.storage.read"), (ABSENT_RGB, "ui.gif.absent"),
-                       (PAPER, "ui.gif.unknown")):
+    for mark in marks:
+        colour, id = LEGEND[mark]
         label = i18n.text(id, lang)
 
         def item(d: Any, yy: int, x: int = x, colour: Any = colour, label: str = label
