@@ -158,8 +158,9 @@ def _statement_frames(st: dict[str, Any], carried: dict[str, dict[int, Any]]
         marks: dict[str, dict[int, str]] = {}
         RS.touched(ev, marks)
         for storage, where in marks.items():
-            if storage in stores:
-                stores[storage].writes[index] = [o for o, m in where.items() if m == "written"]
+            wrote = [o for o, m in where.items() if m == "written"]
+            if storage in stores and wrote:   # a step that only read changes nothing
+                stores[storage].writes[index] = wrote
     for s in stores.values():
         s.records.sort(key=lambda r: r[0])
     produced = set(st.get("shares_storage_with") or {})
