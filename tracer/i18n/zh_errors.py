@@ -10,20 +10,21 @@ from __future__ import annotations
 
 from tracer.i18n.en_errors import EXPANDED_RX, INDEX_RX, SIZES_RX
 
-SUBJECT = "张量 {expr}"
+#: a Latin name is set off by spaces; Chinese runs on: "张量 t 的", "该张量的"
+SUBJECT = "张量 {expr} "
 NO_SUBJECT = "该张量"
 
 ERRORS: list[tuple] = [
     (INDEX_RX + r"0\b",
-     "索引越界:{subject} 的第 {dim} 维大小为 0,没有任何合法的索引,{index} 也不例外。"),
+     "索引越界:{subject}的第 {dim} 维大小为 0,没有任何合法的索引,{index} 也不例外。"),
     (r"^" + INDEX_RX + r"(?P<size>\d+)",
-     "索引越界:{subject} 的第 {dim} 维大小是 {size},合法的索引是 {size_neg} 到 "
+     "索引越界:{subject}的第 {dim} 维大小是 {size},合法的索引是 {size_neg} 到 "
      "{size_last},而这里是 {index}。", {"type": "IndexError"}),
     (INDEX_RX + r"(?P<size>\d+)",
-     "索引越界:{subject} 的第 {dim} 维大小是 {size},{call} 的 index 只能取 0 到 "
+     "索引越界:{subject}的第 {dim} 维大小是 {size},{call} 的 index 只能取 0 到 "
      "{size_last}(这里不支持负索引),而这里有 {index}。", {"type": "RuntimeError"}),
     (r"index_copy_\(\): " + INDEX_RX + r"(?P<size>\d+)",
-     "索引越界:{subject} 的第 {dim} 维大小是 {size},index_copy_ 的 index 只能取 0 到 "
+     "索引越界:{subject}的第 {dim} 维大小是 {size},index_copy_ 的 index 只能取 0 到 "
      "{size_last}(这里不支持负索引),而这里有 {index}。"),
     (INDEX_RX + r"(?P<size>\d+)",
      "索引越界:第 {dim} 维的大小是 {size},合法的索引是 0 到 {size_last}(支持负索引时也可以是 "
@@ -35,15 +36,15 @@ ERRORS: list[tuple] = [
      "索引越界:尺寸为 {shape} 的张量第 {shape_at} 维大小是 {shape_size},select 的索引只能是 "
      "{shape_size_neg} 到 {shape_size_last},而这里是 {index}。"),
     (r"index out of range in self",
-     "索引越界:传给 {call} 的 index {arg_index} 中有值超出了 {subject} 第 {arg_dim} 维的范围"
+     "索引越界:传给 {call} 的 index {arg_index} 中有值超出了{subject}第 {arg_dim} 维的范围"
      "(只能取 0 到该维大小减 1,不支持负索引)。"),
     (r"index out of range in self", "索引越界:index 中有值超出了 self 在该维上的大小。"),
     (r"out of range: tried to access index (?P<index>-?\d+) on a tensor of "
      r"(?P<numel>\d+) elements",
-     "索引越界:take 把 {subject} 的 {numel} 个元素看成一维,索引只能取 {numel_neg} 到 "
+     "索引越界:take 把{subject}的 {numel} 个元素看成一维,索引只能取 {numel_neg} 到 "
      "{numel_last},而这里是 {index}。"),
     (r"too many indices for tensor of dimension (?P<ndim>\d+)",
-     "索引过多:{subject} 只有 {ndim} 维,而 {indexed} 的索引要用 {arg_specified_dims} 维;"
+     "索引过多:{subject}只有 {ndim} 维,而 {indexed} 的索引要用 {arg_specified_dims} 维;"
      "每个整数、切片或张量索引都要消耗一维(布尔掩码消耗它自己的维数,None 和 ... 除外)。"),
     (r"too many indices for tensor of dimension (?P<ndim>\d+)",
      "索引过多:张量只有 {ndim} 维,而每个整数、切片或张量索引都要消耗一维(None 和 ... 除外),"
@@ -56,7 +57,7 @@ ERRORS: list[tuple] = [
     (r"step must be greater than zero",
      "张量的切片不能倒着走(PyTorch 中视图的步长不能为负);要反转请用 .flip(dim),它会复制。"),
     (r"Boolean value of Tensor with more than one value is ambiguous",
-     "if、and、or、not 和 bool() 需要一个 True 或 False,而 {subject} 有多个值;用 .any() 或 .all() 说明你的意思。"),
+     "if、and、or、not 和 bool() 需要一个 True 或 False,而{subject}有多个值;用 .any() 或 .all() 说明你的意思。"),
     (r"expected sequence of length (?P<want>\d+) at dim (?P<dim>\d+) \(got (?P<got>\d+)\)",
      "张量必须是规则的:第 {dim} 层的每个列表长度都要相同,第一个是 {want},这里有一个是 {got}。"),
     (r"normal expects std >= 0\.0, but found std (?P<std>\S+)",
@@ -83,7 +84,7 @@ ERRORS: list[tuple] = [
      "无法 expand:第 {dim} 维现有的大小是 {old}(不是 1),只能保持 {old},不能扩展成 {new}。"),
     (r"the number of sizes provided \((?P<given>\d+)\) must be greater or equal to the "
      r"number of dimensions in the tensor \((?P<ndim>\d+)\)",
-     "无法 expand:{subject} 有 {ndim} 维,每一维都要给出大小,这里只给了 {given} 个。"),
+     "无法 expand:{subject}有 {ndim} 维,每一维都要给出大小,这里只给了 {given} 个。"),
     (r"output with shape (?P<out>" + SIZES_RX + r") doesn't match the broadcast shape "
      r"(?P<shape>" + SIZES_RX + r")",
      "形状不匹配:原地操作的输出形状 {out} 与广播后的形状 {shape} 不同,原地操作不能改变 self 的形状。"),
@@ -91,10 +92,10 @@ ERRORS: list[tuple] = [
      "view 无法表达新形状:现有内存布局的步长表示不了它(有一维跨越了两段连续内存);"
      "改用 .reshape(...),必要时它会复制;或者先 .contiguous() 再 view。"),
     (r"shape '(?P<shape>" + SIZES_RX + r")' is invalid for input of size (?P<numel>\d+)",
-     "形状不合法:形状 {shape} 共有 {shape_numel} 个元素,而 {subject} 有 {numel} 个;"
+     "形状不合法:形状 {shape} 共有 {shape_numel} 个元素,而{subject}有 {numel} 个;"
      "各维大小之积必须等于 {numel}(可以有一维写 -1 由它推算)。"),
     (r"shape '(?P<shape>" + SIZES_RX + r")' is invalid for input of size (?P<numel>\d+)",
-     "形状不合法:{subject} 有 {numel} 个元素,形状 {shape} 中 -1 以外的大小之积是 {shape_known},"
+     "形状不合法:{subject}有 {numel} 个元素,形状 {shape} 中 -1 以外的大小之积是 {shape_known},"
      "{numel} 不是它的倍数,-1 处填什么都不行。"),
     (r"shape '(?P<shape>" + SIZES_RX + r")' is invalid for input of size (?P<numel>\d+)",
      "形状不合法:形状 {shape} 的元素个数与输入的 {numel} 个元素不一致。"),
@@ -104,7 +105,7 @@ ERRORS: list[tuple] = [
      r"of dim (?P<dim>\d+) \((?P<size>\d+)\)",
      "unflatten 把第 {dim} 维(大小 {size})拆成 {sizes},这些大小之积必须等于 {size}。"),
     (r"Index tensor must have the same number of dimensions as input tensor",
-     "gather / scatter 的 index 必须与 {subject} 的维数相同(可以用 unsqueeze 补上缺的维)。"),
+     "gather / scatter 的 index 必须与{subject}的维数相同(可以用 unsqueeze 补上缺的维)。"),
     (r"Dimension out of range \(expected to be in range of \[(?P<lo>-?\d+), (?P<hi>-?\d+)\], "
      r"but got (?P<got>-?\d+)\)",
      "维度越界:{call} 的 dim 必须在 [{lo}, {hi}] 之间(负数从末尾数起,-1 是最后一维),这里是 {got}。"),
@@ -116,11 +117,11 @@ ERRORS: list[tuple] = [
      "narrow 越界:从位置 {start} 起取 {length} 个元素,但这一维大小只有 {size}(位置 0 到 {size_last})。"),
     (r"Number of dimensions of repeat dims can not be smaller than number of dimensions of "
      r"tensor",
-     "repeat 必须为 {subject} 的每一维都给出重复次数(多给的会在前面添加新维)。"),
+     "repeat 必须为{subject}的每一维都给出重复次数(多给的会在前面添加新维)。"),
     (r"number of dimensions in the tensor input does not match the length of the desired "
      r"ordering of dimensions i\.e\. input\.dim\(\) = (?P<ndim>\d+) is not equal to "
      r"len\(dims\) = (?P<given>\d+)",
-     "permute 必须把 {subject} 的 {ndim} 个维各列出一次,这里给了 {given} 个。"),
+     "permute 必须把{subject}的 {ndim} 个维各列出一次,这里给了 {given} 个。"),
     (r"permute\(\): duplicate dims are not allowed",
      "permute 必须把每一维各列出一次,这里有一维出现了两次。"),
     (r"Sizes of tensors must match except in dimension (?P<dim>\d+)\. Expected size "
