@@ -108,9 +108,13 @@ def test_the_last_frame_shows_the_written_value(written):
     frame = render_gif.frames(doc)[-1]["pictures"][0]
     assert frame["cells"] == {0: 1, 1: 10, 2: 3, 3: 4, 4: 5, 5: 6, 6: 7, 7: 10, 8: 9}
     assert frame["now"] == {1: "written", 7: "written"}
+    # before it, aten::index_put_ (whose kernel writes) frames the cells it will write
+    put = next(f for f in render_gif.frames(doc) if f["event"]["name"] == "aten::index_put_")
+    assert put["pictures"][0]["soon"] == {1: "written", 7: "written"}
+    assert put["pictures"][0]["now"] == {}
     # the legend names the marks the animation uses, and only those (the write is the
     # last step: no frame shows a cell changed earlier)
-    assert render_gif.frames(doc)[-1]["legend"] == ["written"]
+    assert render_gif.frames(doc)[-1]["legend"] == ["written", "soon"]
 
 
 def test_the_state_is_the_state_at_each_step():
@@ -122,12 +126,12 @@ def test_the_state_is_the_state_at_each_step():
     assert not pictures[0]["exists"] and not pictures[empty]["exists"]
     made = next(k for k, p in enumerate(pictures) if p["exists"])
     assert empty < made < kernel
-    assert all(v is None for v in pictures[kernel - 1]["cells"].values())
-    assert all(v is not None for v in pictures[kernel]["cells"].values())
+    assert pictures[kernel - 1]["cells"] == {}                  # nothing recorded yet
+    assert sorted(pictures[kernel]["cells"]) == list(range(12))
     assert set(pictures[kernel]["now"]) == set(range(12))          # every cell changes
     assert pictures[-1]["cells"] == pictures[kernel]["cells"]
     assert [v["name"] for v in pictures[-1]["views"]] == ["x"]
-    assert frames[0]["legend"] == ["written", "earlier", "absent", "unknown"]
+    assert frames[0]["legend"] == ["written", "soon", "earlier", "absent", "unknown"]
 
 
 def test_a_later_statement_keeps_the_values_an_earlier_one_showed():

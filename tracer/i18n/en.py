@@ -18,12 +18,14 @@ JSON document), and the other languages' tables hold the same ids.
 
 from __future__ import annotations
 
+from tracer.i18n.en_cuda import TEXT as CUDA_TEXT
 from tracer.i18n.en_errors import ERRORS as EN_ERRORS
 from tracer.i18n.en_errors import NO_SUBJECT as EN_NO_SUBJECT
 from tracer.i18n.en_errors import SUBJECT as EN_SUBJECT
 from tracer.i18n.en_gif import TEXT as GIF_TEXT
 from tracer.i18n.en_lecture import TEXT as LECTURE_TEXT
 from tracer.i18n.en_operators import TEXT as OPERATOR_TEXT
+from tracer.i18n.en_picture import TEXT as PICTURE_TEXT
 
 TEXT: dict[str, str] = {
     # -- factories and the default dtype: linspace, logspace, range, new_*, asarray ------
@@ -553,8 +555,6 @@ TEXT: dict[str, str] = {
     # the storage picture
     "ui.storage.title": "storage {storage}: {size} x {dtype} ({nbytes} bytes)",
     "ui.storage.offset": "offset",
-    "ui.storage.written": "written",
-    "ui.storage.read": "read",
     "ui.storage.more": "... {count} more elements",
     "ui.storage.geometry": "sizes ({sizes}) strides ({strides}) offset {offset}",
     # tidx compare
@@ -592,6 +592,10 @@ TEXT: dict[str, str] = {
 #: the operator families added for breadth (issue 14): one table, two files
 TEXT.update(OPERATOR_TEXT)
 TEXT.update(LECTURE_TEXT)
+#: the simulated CUDA device (issue 16): its own table, two files
+TEXT.update(CUDA_TEXT)
+#: the storage picture and the step timeline (issue 15): one table, two files
+TEXT.update(PICTURE_TEXT)
 #: the GIF animation's labels (issue 15)
 TEXT.update(GIF_TEXT)
 

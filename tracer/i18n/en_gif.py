@@ -8,6 +8,8 @@ TEXT: dict[str, str] = {
     "ui.gif.not_allocated": "(not allocated yet)",
     "ui.gif.changed": "changed in this step",
     "ui.gif.earlier": "changed earlier in this statement",
+    "ui.gif.soon": "written by the steps inside this one",
+    "ui.gif.read": "read in this step",
     "ui.gif.absent": "not allocated yet",
     "ui.gif.unknown": "· value not recorded",
 }

@@ -16,12 +16,14 @@ has the same ``{name}`` fields as its English one.
 
 from __future__ import annotations
 
+from tracer.i18n.zh_cuda import TEXT as CUDA_TEXT
 from tracer.i18n.zh_errors import ERRORS as ZH_ERRORS
 from tracer.i18n.zh_errors import NO_SUBJECT as ZH_NO_SUBJECT
 from tracer.i18n.zh_errors import SUBJECT as ZH_SUBJECT
 from tracer.i18n.zh_gif import TEXT as GIF_TEXT
 from tracer.i18n.zh_lecture import TEXT as LECTURE_TEXT
 from tracer.i18n.zh_operators import TEXT as OPERATOR_TEXT
+from tracer.i18n.zh_picture import TEXT as PICTURE_TEXT
 
 TEXT: dict[str, str] = {
     # -- factories and the default dtype: linspace, logspace, range, new_*, asarray ------
@@ -425,8 +427,6 @@ TEXT: dict[str, str] = {
     # the storage picture
     "ui.storage.title": "存储 {storage}: {size} 个 {dtype} 元素 ({nbytes} 字节)",
     "ui.storage.offset": "偏移",
-    "ui.storage.written": "写入",
-    "ui.storage.read": "读取",
     "ui.storage.more": "... 还有 {count} 个元素",
     "ui.storage.geometry": "尺寸 sizes ({sizes}) 步长 strides ({strides}) 偏移 offset {offset}",
     # tidx compare
@@ -464,6 +464,10 @@ TEXT: dict[str, str] = {
 #: the operator families added for breadth (issue 14): one table, two files
 TEXT.update(OPERATOR_TEXT)
 TEXT.update(LECTURE_TEXT)
+#: the simulated CUDA device (issue 16): its own table, two files
+TEXT.update(CUDA_TEXT)
+#: the storage picture and the step timeline (issue 15): one table, two files
+TEXT.update(PICTURE_TEXT)
 #: the GIF animation's labels (issue 15)
 TEXT.update(GIF_TEXT)
 

@@ -6,27 +6,24 @@ step's layer and name, and the storage the statement works on as it is *at that 
 
 Two parts, as everywhere in ``tracer/render``: :func:`frames` builds the frames as plain
 data from the trace document (what a test reads), :func:`render` draws them with
-Pillow.  Nothing re-runs the engine.  The state at a step is read from the trace:
-
-* the recorder writes a step's values when the step returns, so a value recorded by
-  step ``i`` holds at the end of ``i``'s subtree (its ``end``);
-* a storage that first appears as a step's argument existed before the statement; one
-  that first appears as a result was made by it, at that step's end;
-* a cell shows the latest value recorded at or before the frame; a cell of a storage
-  that existed before, with no record yet, shows the first value recorded before any
-  step wrote into that storage (a value does not change unless something writes it);
-  a cell written with no later record shows the statement's final value.
+Pillow.  Nothing re-runs the engine: the state at each step is :mod:`tracer.timeline`'s
+(the storage before and after every step that touches it, replayed from the values
+the trace recorded), the pictures are :mod:`tracer.picture`'s, so the GIF shows what
+``tidx step`` and the terminal picture show.
 """
 
 from __future__ import annotations
 
 import io
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from tracer import i18n
 from tracer import values as V
-from tracer.render import storage as RS
+from tracer.picture import MAX_CELLS, arithmetic_terms, collect, index_text
+from tracer.render import format as F
+from tracer.render.storage import _geometry as geometry, _selects as selects
+from tracer.timeline import timeline
 
 #: How long a frame stays, in milliseconds; the last one longer (the statement's end).
 FRAME_MS = 1200
@@ -65,138 +62,68 @@ class GifError(Exception):
 
 # -- the frames, as data -------------------------------------------------------------------
 
-def _spans(events: list[dict[str, Any]]) -> list[tuple[int, int, dict[str, Any]]]:
-    """``(index, end, event)`` in call order: ``end`` is the index of the last step of
-    the event's subtree (when the recorder wrote its values)."""
-    out: list[tuple[int, int, dict[str, Any]]] = []
-
-    def visit(evs: list[dict[str, Any]]) -> None:
-        for ev in evs:
-            at = len(out)
-            out.append((at, at, ev))
-            visit(ev.get("children") or [])
-            out[at] = (at, len(out) - 1, ev)
-
-    visit(events)
-    return out
+def _find(pictures: list[dict[str, Any]], storage: str) -> dict[str, Any] | None:
+    return next((p for p in pictures if p["storage"] == storage), None)
 
 
-def _tensors(ev: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    args = [t for val in (ev.get("args") or {}).values() for t in V.tensors(val)]
-    return args, list(V.tensors(ev.get("result")))
+def _state(items: list[dict[str, Any]], k: int, storage: str, final: dict[str, Any]
+           ) -> tuple[dict[str, Any], str]:
+    """``storage`` as it is while step ``k`` runs, and how to read its marks: "after"
+    (a step with no steps inside: what it changed, done), "before" (a step whose inner
+    steps are still to run: where it will write), "still" (a step that does not touch
+    it: the state then, no marks) or "absent" (not allocated yet).
+
+    The timeline draws a storage only at the steps that touch it, each before it started
+    and after it ended; between two such steps nothing wrote into it (a write touches),
+    so the next step's "before" is the state now."""
+    item = items[k]
+    if item["event"] is None:
+        return final, "still"
+    after, before = _find(item["after"], storage), _find(item["before"], storage)
+    if after is not None and not item["event"].get("children"):
+        return after, "after"
+    if before is not None:
+        return before, "before"
+    if after is not None:
+        return after, "absent"            # made inside this step: not there at its start
+    for later in items[k + 1:]:
+        before = _find(later["before"], storage)
+        if before is not None:
+            return before, "still"
+        if _find(later["after"], storage) is not None:
+            return final, "absent"        # a later step makes it
+    for earlier in reversed(items[:k]):
+        after = _find(earlier["after"], storage)
+        if after is not None:
+            return after, "still"
+    return final, "still"
 
 
-def _cells(t: dict[str, Any]) -> dict[int, Any]:
-    if "values" not in t or t.get("device") == "meta":
-        return {}
-    return {off: v for (_, off), v in zip(RS._offsets(t), RS._flat(t["values"]))}
-
-
-def _key(t: dict[str, Any]) -> tuple:
-    return tuple(t["shape"]), tuple(t["strides"]), t["offset"]
-
-
-class _Storage:
-    """What the trace says about one storage over a statement's steps."""
-
-    def __init__(self, picture: dict[str, Any], carried: dict[int, Any]) -> None:
-        self.picture = picture
-        self.carried = carried                                 # after earlier statements
-        self.records: list[tuple[int, dict[int, Any]]] = []   # (time, cells)
-        self.writes: dict[int, list[int]] = {}                 # time -> offsets
-        self.first_arg: int | None = None                      # index first seen as input
-        self.first_result: int | None = None                   # end of first step making it
-        self.seen: dict[tuple, int] = {}                       # view -> first time seen
-
-    def created(self) -> int:
-        """The step after which the storage exists (-1: before the statement)."""
-        if self.first_result is None or (self.first_arg is not None
-                                         and self.first_arg < self.first_result):
-            return -1
-        return self.first_result
-
-    def value(self, off: int, k: int) -> Any:
-        recorded = [(time, cells[off]) for time, cells in self.records
-                    if off in cells and time <= k]
-        written = [time for time, offs in self.writes.items() if off in offs and time <= k]
-        if written and (not recorded or recorded[-1][0] < max(written)):
-            return self.picture["cells"].get(off)      # written since: its final value
-        if recorded:
-            return recorded[-1][1]
-        if self.created() >= 0:
-            return None                                # a new storage: not initialised
-        first_write = min(self.writes, default=None)
-        earlier = [v for time, cells in self.records for o, v in cells.items()
-                   if o == off and (first_write is None or time < first_write)]
-        return earlier[0] if earlier else self.carried.get(off)
-
-
-def _statement_frames(st: dict[str, Any], carried: dict[str, dict[int, Any]]
-                      ) -> list[dict[str, Any]]:
-    """The frames of one statement; ``carried`` holds each storage's cells as earlier
-    statements left them (a cell this statement never records keeps that value), and is
-    updated with this statement's."""
-    spans = _spans(st.get("events") or [])
-    pictures = RS.collect(st)
-    stores = {p["storage"]: _Storage(p, carried.get(p["storage"], {})) for p in pictures}
-    for index, end, ev in spans:
-        args, results = _tensors(ev)
-        for t, time, is_arg in [(t, end, True) for t in args] + [(t, end, False)
-                                                                  for t in results]:
-            s = stores.get(t["storage"])
-            if s is None:
-                continue
-            if is_arg and s.first_arg is None:
-                s.first_arg = index
-            if not is_arg and (s.first_result is None or end < s.first_result):
-                s.first_result = end
-            when = index if is_arg else end   # an outer step is visited first, ends last
-            s.seen[_key(t)] = min(s.seen.get(_key(t), when), when)
-            cells = _cells(t)
-            if cells:
-                s.records.append((time, cells))
-        marks: dict[str, dict[int, str]] = {}
-        RS.touched(ev, marks)
-        for storage, where in marks.items():
-            wrote = [o for o, m in where.items() if m == "written"]
-            if storage in stores and wrote:   # a step that only read changes nothing
-                stores[storage].writes[index] = wrote
-    for s in stores.values():
-        s.records.sort(key=lambda r: r[0])
-    produced = set(st.get("shares_storage_with") or {})
+def _statement_frames(doc: dict[str, Any], i: int) -> list[dict[str, Any]]:
+    sts = doc["statements"]
+    st = sts[i]
+    items = timeline(doc, statement=i)
+    finals = collect(st, sts[i - 1] if i else None)
     out: list[dict[str, Any]] = []
-    before: dict[str, dict[int, Any]] = {}
-    changed_earlier: dict[str, set[int]] = {s: set() for s in stores}
-    for index, _, ev in spans or [(0, 0, None)]:
+    earlier: dict[str, set[int]] = {p["storage"]: set() for p in finals}
+    for k, item in enumerate(items):
         drawn = []
-        for name, s in stores.items():
-            p = s.picture
-            n = min(p["size"], RS.MAX_CELLS)
-            exists = s.created() < 0 or index >= s.created()
-            cells = {o: s.value(o, index) for o in range(n)} if exists else {}
-            marks: dict[str, dict[int, str]] = {}
-            if ev is not None:
-                RS.touched(ev, marks)
-            now = dict(marks.get(name, {}))
-            old = before.get(name)
-            if old is not None:
-                for o in range(n):
-                    if cells.get(o) is not None and cells.get(o) != old.get(o):
-                        now[o] = "written"
-            views = [t for t in p["views"]
-                     if (V.name(t) and V.name(t) not in produced and s.created() < 0)
-                     or s.seen.get(_key(t), len(spans)) <= index]
-            drawn.append({"storage": name, "dtype": p["dtype"], "nbytes": p["nbytes"],
-                          "size": p["size"], "exists": exists, "cells": cells,
-                          "now": now, "earlier": sorted(changed_earlier[name]),
-                          "views": views})
-            before[name] = cells
-            changed_earlier[name] |= {o for o, m in now.items() if m == "written"}
-        out.append({"statement": st.get("source") or "", "event": ev, "pictures": drawn,
-                    "error": None})
-    for name, cells in before.items():
-        carried[name] = {**carried.get(name, {}),
-                         **{o: v for o, v in cells.items() if v is not None}}
+        for final in finals:
+            name = final["storage"]
+            p, how = _state(items, k, name, final)
+            marks = dict(p["touched"]) if how in ("after", "before") else {}
+            drawn.append({"storage": name, "dtype": final["dtype"], "nbytes": final["nbytes"],
+                          "size": final["size"], "exists": how != "absent",
+                          "cells": p["cells"] if how != "absent" else {},
+                          "now": marks if how == "after" else {},
+                          "soon": marks if how == "before" else {},
+                          "earlier": sorted(earlier[name]),
+                          "views": p["views"], "grids": p["grids"],
+                          "arithmetic": p["arithmetic"] if how == "after" else None})
+            if how == "after":
+                earlier[name] |= {o for o, m in marks.items() if m == "written"}
+        out.append({"statement": st.get("source") or "", "event": item["event"],
+                    "pictures": drawn, "error": None})
     if st.get("error") and out:
         out[-1]["error"] = st["error"]
         out[-1]["context"] = i18n.error_context(st)
@@ -204,15 +131,17 @@ def _statement_frames(st: dict[str, Any], carried: dict[str, dict[int, Any]]
 
 
 def frames(doc: dict[str, Any]) -> list[dict[str, Any]]:
-    """One frame per step of every statement, as plain data: ``{"statement", "event",
-    "error", "pictures": [{"storage", "dtype", "nbytes", "size", "exists", "cells":
-    {offset: value}, "now": {offset: "written"|"read"}, "earlier": [offset, ...],
-    "views": [tensor summary, ...]}], "legend": [mark, ...]}`` (``error`` on a
-    statement's last frame; ``legend``: the marks the whole animation uses)."""
+    """One frame per step of every statement (the steps of :mod:`tracer.timeline`), as
+    plain data: ``{"statement", "event", "error", "pictures": [{"storage", "dtype",
+    "nbytes", "size", "exists", "cells": {offset: value}, "now": {offset: "written"|
+    "read"} (what this step did), "soon": {...} (where a step with steps inside will
+    write), "earlier": [offset, ...] (changed by an earlier step of the statement),
+    "views", "grids", "arithmetic"}], "legend": [mark, ...]}`` — ``error`` on a
+    statement's last frame, ``legend`` the marks the whole animation uses.  The
+    storages are those :func:`tracer.picture.collect` draws for the statement."""
     out: list[dict[str, Any]] = []
-    carried: dict[str, dict[int, Any]] = {}
-    for st in doc["statements"]:
-        out += _statement_frames(st, carried)
+    for i in range(len(doc["statements"])):
+        out += _statement_frames(doc, i)
     legend = _marks(out)
     for frame in out:
         frame["legend"] = legend
@@ -221,8 +150,9 @@ def frames(doc: dict[str, Any]) -> list[dict[str, Any]]:
 
 #: The legend's entries, in order: colour and label id.
 LEGEND: dict[str, tuple[tuple[int, int, int], str]] = {
-    "written": (WRITTEN_RGB, "ui.gif.changed"), "earlier": (EARLIER_RGB, "ui.gif.earlier"),
-    "read": (READ_RGB, "ui.storage.read"), "absent": (ABSENT_RGB, "ui.gif.absent"),
+    "written": (WRITTEN_RGB, "ui.gif.changed"), "soon": (WRITTEN_RGB, "ui.gif.soon"),
+    "earlier": (EARLIER_RGB, "ui.gif.earlier"),
+    "read": (READ_RGB, "ui.gif.read"), "absent": (ABSENT_RGB, "ui.gif.absent"),
     "unknown": (PAPER, "ui.gif.unknown"),
 }
 
@@ -234,9 +164,13 @@ def _marks(frames: list[dict[str, Any]]) -> list[str]:
     for frame in frames:
         for p in frame["pictures"]:
             used |= set(p["now"].values())
+            used |= {"soon"} if "written" in p["soon"].values() else set()
+            used |= {"read"} if "read" in p["soon"].values() else set()
             used |= {"earlier"} if p["earlier"] else set()
             used |= {"absent"} if not p["exists"] else set()
-            used |= {"unknown"} if p["exists"] and None in p["cells"].values() else set()
+            shown = range(min(p["size"], MAX_CELLS))
+            used |= {"unknown"} if p["exists"] and any(o not in p["cells"]
+                                                       for o in shown) else set()
     return [mark for mark in LEGEND if mark in used]
 
 
@@ -293,23 +227,11 @@ def _wrap(draw: Any, text: str, font: Any, width: float) -> list[str]:
     return lines
 
 
-def _cell_text(v: Any) -> str:
-    return "·" if v is None else RS._cell(v)
-
-
-def _view_marks(t: dict[str, Any]) -> dict[int, str]:
-    where: dict[int, str] = {}
-    for index, off in _limited(RS._offsets(t), RS.MAX_CELLS * 4):
-        text = ",".join(map(str, index)) if index else "()"
-        where[off] = where[off] + "*" if off in where else text
-    return where
-
-
-def _limited(it: Iterator, n: int) -> Iterator:
-    for i, x in enumerate(it):
-        if i >= n:
-            return
-        yield x
+def _cell_text(p: dict[str, Any], off: int) -> str:
+    """A storage element as torch prints it; ``·`` when the trace did not record it."""
+    if not p["exists"]:
+        return ""
+    return F.number(p["cells"][off]) if off in p["cells"] else "·"
 
 
 def _draw_frame(frame: dict[str, Any], k: int, n: int, size: tuple[int, int], fonts: _Fonts,
@@ -389,12 +311,12 @@ def _storage(out: list, draw: Any, p: dict[str, Any], y: int, margin: int, inner
         title += "   " + i18n.text("ui.gif.not_allocated", lang)
     out.append((y, lambda d, yy: d.text((margin, yy), title, font=fonts.head, fill=INK)))
     y += round(fonts.head.size * 1.6)
-    labels = [(V.shown(t), _view_marks(t)) for t in p["views"]]
+    labels = [(g["name"], selects(g)) for g in p["grids"]]
     head = max([_text_width(draw, name, fonts.text) for name, _ in labels] +
                [_text_width(draw, i18n.text("ui.storage.offset", lang), fonts.small)]) + 24
-    n = min(p["size"], RS.MAX_CELLS)
+    n = min(p["size"], MAX_CELLS)
     per_row = max(1, min(PER_ROW, n))
-    texts = {o: _cell_text(p["cells"].get(o)) if p["exists"] else "" for o in range(n)}
+    texts = {o: _cell_text(p, o) for o in range(n)}
     need = max([_text_width(draw, t, fonts.cell) for t in texts.values()] +
                [_text_width(draw, w, fonts.text) for _, where in labels
                 for w in where.values()] + [0]) + 24
@@ -424,6 +346,12 @@ def _storage(out: list, draw: Any, p: dict[str, Any], y: int, margin: int, inner
                         else READ_RGB if mark == "read"
                         else EARLIER_RGB if o in p["earlier"] else PAPER)
                 d.rectangle(box, fill=fill, outline=GRID, width=max(1, round(2 * scale)))
+                soon = p["soon"].get(o)
+                if soon:   # where the steps inside this one will write (or read)
+                    inset = round(4 * scale)
+                    d.rectangle((box[0] + inset, box[1] + inset, box[2] - inset,
+                                 box[3] - inset), outline=WRITTEN_RGB if soon == "written"
+                                else READ_RGB, width=max(2, round(5 * scale)))
                 ink = PAPER if mark == "written" else INK
                 d.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), texts[o],
                        font=fonts.cell, fill=ink, anchor="mm")
@@ -446,10 +374,17 @@ def _storage(out: list, draw: Any, p: dict[str, Any], y: int, margin: int, inner
                                             fill=DIM)))
         y += round(fonts.small.size * 1.5)
     for t in p["views"]:
-        line = f"{V.shown(t)}: {t['dtype']}{list(t['shape'])} {RS._geometry(t, lang)}"
+        line = f"{V.shown(t)}: {t['dtype']}{list(t['shape'])} {geometry(t, lang)}"
         out.append((y, lambda d, yy, line=line: d.text((margin, yy), line, font=fonts.small,
                                                        fill=DIM)))
         y += round(fonts.small.size * 1.4)
+    a = p["arithmetic"]
+    if a:   # one changed element's offset worked out: what the strides mean
+        line = (f"{a['view']}{index_text(a['index'])} -> " +
+                i18n.text("ui.picture.arithmetic", lang, terms=arithmetic_terms(a),
+                          result=a["result"]))
+        out.append((y, lambda d, yy: d.text((margin, yy), line, font=fonts.text, fill=INK)))
+        y += round(fonts.text.size * 1.5)
     return y + round(24 * scale)
 
 
@@ -460,13 +395,20 @@ def _legend(out: list, draw: Any, marks: list[str], y: int, margin: int, fonts: 
     for mark in marks:
         colour, id = LEGEND[mark]
         label = i18n.text(id, lang)
+        wide = box + 10 + round(_text_width(draw, label, fonts.small))
+        if x > margin and x + wide > draw.im.size[0] - margin:   # the next legend line
+            x, y = margin, y + round(box * 1.6)
 
-        def item(d: Any, yy: int, x: int = x, colour: Any = colour, label: str = label
-                 ) -> None:
-            d.rectangle((x, yy, x + box, yy + box), fill=colour, outline=GRID)
+        def item(d: Any, yy: int, x: int = x, colour: Any = colour, label: str = label,
+                 mark: str = mark) -> None:
+            if mark == "soon":   # drawn as the cells show it: an inner red frame
+                d.rectangle((x, yy, x + box, yy + box), fill=PAPER, outline=colour,
+                            width=max(2, box // 5))
+            else:
+                d.rectangle((x, yy, x + box, yy + box), fill=colour, outline=GRID)
             d.text((x + box + 10, yy), label, font=fonts.small, fill=DIM)
         out.append((y, item))
-        x += box + 10 + round(_text_width(draw, label, fonts.small)) + round(40 * scale)
+        x += wide + round(40 * scale)
     return y + round(box * 1.6)
 
 

@@ -19,6 +19,7 @@ from tracer.render import format as F
 from tracer import i18n
 from tracer.events import LAYERS, source_url
 from tracer.lecture import counts, is_folded
+from tracer.picture import arithmetic_terms, index_text
 from tracer.render.storage import StoragePicture, collect
 
 #: One colour per layer, outermost warm to innermost cool.
@@ -181,8 +182,48 @@ def render_statement(st: dict[str, Any], *, notes: bool = True, links: bool = Tr
         _add(tree, st.get("events", []), notes, links, lang, context)
     parts.append(tree)
     parts.extend(_outcome(st, lang, context))
-    parts.extend(StoragePicture(p, lang=lang) for p in collect(full or st))
+    for p in collect(full or st):
+        parts.extend(_plain_storage(p, lang) if brief and _is_plain(p) else
+                     [StoragePicture(p, lang=lang)])
     return Group(*parts)
+
+
+def _is_plain(p: dict[str, Any]) -> bool:
+    """A storage that holds one tensor, all of it, row by row, which the statement only
+    filled (``torch.randn(3, 4)``): its grid would repeat the tensor printed above it,
+    so the lecture view says it in two lines (where its elements are, one worked out)."""
+    if len(p["views"]) != 1 or p.get("more_views") or not p["size"]:
+        return False
+    t = p["views"][0]
+    expected, contiguous = 1, True
+    for n, stride in zip(reversed(t["shape"]), reversed(t["strides"])):
+        contiguous &= n == 1 or stride == expected
+        expected *= n
+    kinds = set(p["touched"].values())
+    return (contiguous and t["offset"] == 0 and t["numel"] == p["size"] and
+            kinds <= {"written"} and len(p["touched"]) in (0, p["size"]))
+
+
+def _plain_storage(p: dict[str, Any], lang: str) -> list[RenderableType]:
+    """:func:`_is_plain`'s two lines: the storage and whom it holds, then the offset of
+    one element worked out (``x[2, 3] -> offset 0 + 2*4 + 3*1 = 11``)."""
+    t = p["views"][0]
+    head = Text(i18n.text("ui.lecture.storage", lang, storage=p["storage"], size=p["size"],
+                          dtype=p["dtype"], nbytes=p["nbytes"], name=V.shown(t)),
+                style="bold")
+    if p["touched"]:
+        head.append(i18n.text("ui.lecture.all_written", lang, count=p["size"]))
+    out: list[RenderableType] = [head]
+    a = p.get("arithmetic")
+    if a:
+        line = Text(f"{a['view']}{index_text(a['index'])} -> ", style="bold")
+        line.append(i18n.text("ui.picture.arithmetic", lang, terms=arithmetic_terms(a),
+                              result=a["result"]))
+        if a["known"]:
+            line.append("   " + i18n.text("ui.picture.holds", lang,
+                                          value=F.number(a["value"])))
+        out.append(line)
+    return out
 
 
 def _outcome(st: dict[str, Any], lang: str = "en", context: dict[str, Any] | None = None
