@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tracer import i18n, recorder
+from tracer import allocated, i18n, recorder
 from tracer import values as V
 from tracer.recorder import Trace
 
@@ -88,6 +88,7 @@ class Session:
             entry["written"] = [n for n in dict.fromkeys(st.assigned)
                                 if n not in st.bound and n in ev.names]
             entry["names"] = self._names_on(entry)
+            entry["allocated"] = allocated.summary(entry["events"])
             if entry["error"] is not None and not entry["error"].get("caught"):
                 self.running = False
         return entry
@@ -95,6 +96,7 @@ class Session:
     def document(self) -> dict[str, Any]:
         """The trace document so far; ``seed`` only if the run drew numbers or set one."""
         doc = self.trace.to_dict()
+        doc["allocated"] = allocated.total(doc["statements"])
         with activate(self.context):
             doc["seed"] = G.initial_seed() if G.uses() else None
         return doc

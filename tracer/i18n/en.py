@@ -26,6 +26,7 @@ from tracer.i18n.en_gif import TEXT as GIF_TEXT
 from tracer.i18n.en_lecture import TEXT as LECTURE_TEXT
 from tracer.i18n.en_operators import TEXT as OPERATOR_TEXT
 from tracer.i18n.en_picture import TEXT as PICTURE_TEXT
+from tracer.i18n.en_rng import TEXT as RNG_TEXT
 
 TEXT: dict[str, str] = {
     # -- factories and the default dtype: linspace, logspace, range, new_*, asarray ------
@@ -551,7 +552,7 @@ TEXT: dict[str, str] = {
     # tidx step
     "ui.step.position": "step {number}/{total}",
     "ui.step.none": "(no steps recorded for this statement)",
-    "ui.step.keys": "n/space/enter: next   p/b: back   q: quit",
+    "ui.step.keys": "n/space/enter: next   p/b: back   g + number + enter: go to step   q: quit",
     # the storage picture
     "ui.storage.title": "storage {storage}: {size} x {dtype} ({nbytes} bytes)",
     "ui.storage.offset": "offset",
@@ -596,6 +597,8 @@ TEXT.update(LECTURE_TEXT)
 TEXT.update(CUDA_TEXT)
 #: the storage picture and the step timeline (issue 15): one table, two files
 TEXT.update(PICTURE_TEXT)
+#: random numbers to the element, bytes allocated, compare (issue 15)
+TEXT.update(RNG_TEXT)
 #: the GIF animation's labels (issue 15)
 TEXT.update(GIF_TEXT)
 

@@ -24,6 +24,7 @@ from tracer.i18n.zh_gif import TEXT as GIF_TEXT
 from tracer.i18n.zh_lecture import TEXT as LECTURE_TEXT
 from tracer.i18n.zh_operators import TEXT as OPERATOR_TEXT
 from tracer.i18n.zh_picture import TEXT as PICTURE_TEXT
+from tracer.i18n.zh_rng import TEXT as RNG_TEXT
 
 TEXT: dict[str, str] = {
     # -- factories and the default dtype: linspace, logspace, range, new_*, asarray ------
@@ -423,7 +424,7 @@ TEXT: dict[str, str] = {
     # tidx step
     "ui.step.position": "第 {number}/{total} 步",
     "ui.step.none": "(这条语句没有记录任何步骤)",
-    "ui.step.keys": "n/空格/回车:下一步   p/b:上一步   q:退出",
+    "ui.step.keys": "n/空格/回车:下一步   p/b:上一步   g + 编号 + 回车:跳到该步   q:退出",
     # the storage picture
     "ui.storage.title": "存储 {storage}: {size} 个 {dtype} 元素 ({nbytes} 字节)",
     "ui.storage.offset": "偏移",
@@ -468,6 +469,8 @@ TEXT.update(LECTURE_TEXT)
 TEXT.update(CUDA_TEXT)
 #: the storage picture and the step timeline (issue 15): one table, two files
 TEXT.update(PICTURE_TEXT)
+#: random numbers to the element, bytes allocated, compare (issue 15)
+TEXT.update(RNG_TEXT)
 #: the GIF animation's labels (issue 15)
 TEXT.update(GIF_TEXT)
 

@@ -23,6 +23,7 @@ from typing import Any
 import graphviz
 
 from tracer.render import dot as render_dot
+from tracer.render import gdb as render_gdb
 from tracer.render import gif as render_gif
 from tracer.render import html as render_html
 from tracer.render import json as render_json
@@ -33,10 +34,10 @@ from tracer.render import mermaid as render_mermaid
 SUFFIXES: dict[str, str] = {
     ".svg": "svg", ".png": "png", ".pdf": "pdf", ".dot": "dot", ".gv": "dot",
     ".mmd": "mermaid", ".md": "markdown", ".json": "json", ".html": "html",
-    ".gif": "gif",
+    ".gdb": "gdb", ".gif": "gif",
 }
 FORMATS: tuple[str, ...] = ("svg", "png", "pdf", "dot", "mermaid", "markdown", "json", "html",
-                            "gif")
+                            "gdb", "gif")
 IMAGES = ("svg", "png", "pdf")
 
 INSTALL_DOT = ("install Graphviz's dot program (apt-get install graphviz, brew install "
@@ -150,6 +151,8 @@ def content(doc: dict[str, Any], fmt: str, diagram: str = "sequence", *,
         return render_mermaid.render(doc, diagram).encode()
     if fmt == "markdown":
         return render_markdown.render(doc, diagram, lang=lang).encode()
+    if fmt == "gdb":
+        return render_gdb.render(doc).encode()
     if fmt == "gif":  # the storage picture animated, one frame per step (no diagram)
         try:
             return render_gif.render(doc, lang=lang)

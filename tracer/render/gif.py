@@ -66,12 +66,31 @@ def _find(pictures: list[dict[str, Any]], storage: str) -> dict[str, Any] | None
     return next((p for p in pictures if p["storage"] == storage), None)
 
 
-def _state(items: list[dict[str, Any]], k: int, storage: str, final: dict[str, Any]
-           ) -> tuple[dict[str, Any], str]:
+def _size(ev: dict[str, Any]) -> int:
+    """How many steps ``ev``'s subtree holds, itself included."""
+    return 1 + sum(_size(c) for c in ev.get("children") or [])
+
+
+def _touches(item: dict[str, Any], storage: str) -> bool:
+    return (_find(item["before"], storage) is not None or
+            _find(item["after"], storage) is not None)
+
+
+def _made_at(items: list[dict[str, Any]], storage: str) -> int | None:
+    """The step that makes ``storage`` in this statement (StorageImpl: its result is
+    that storage), or None when it existed before or the trace does not say."""
+    return next((k for k, item in enumerate(items) if item["event"] is not None and
+                 V.kind(item["event"].get("result")) == "storage" and
+                 item["event"]["result"].get("label") == storage), None)
+
+
+def _state(items: list[dict[str, Any]], k: int, storage: str, final: dict[str, Any],
+           made: int | None) -> tuple[dict[str, Any], str]:
     """``storage`` as it is while step ``k`` runs, and how to read its marks: "after"
-    (a step with no steps inside: what it changed, done), "before" (a step whose inner
-    steps are still to run: where it will write), "still" (a step that does not touch
-    it: the state then, no marks) or "absent" (not allocated yet).
+    (a step none of whose inner steps touch it: what it changed, done), "before" (a
+    step whose inner steps are still to touch it: where they will write), "still" (a
+    step that does not touch it: the state then, no marks) or "absent" (not allocated
+    yet: before the step that makes it, ``made``).
 
     The timeline draws a storage only at the steps that touch it, each before it started
     and after it ended; between two such steps nothing wrote into it (a write touches),
@@ -79,18 +98,21 @@ def _state(items: list[dict[str, Any]], k: int, storage: str, final: dict[str, A
     item = items[k]
     if item["event"] is None:
         return final, "still"
+    if made is not None and k < made:
+        return final, "absent"
     after, before = _find(item["after"], storage), _find(item["before"], storage)
-    if after is not None and not item["event"].get("children"):
-        return after, "after"
+    inner = items[k + 1:k + _size(item["event"])]
+    if after is not None and not any(_touches(i, storage) for i in inner):
+        return after, "after"    # normal_kernel: its inner steps only explain a number
     if before is not None:
         return before, "before"
-    if after is not None:
+    if after is not None and made is None:
         return after, "absent"            # made inside this step: not there at its start
     for later in items[k + 1:]:
         before = _find(later["before"], storage)
         if before is not None:
             return before, "still"
-        if _find(later["after"], storage) is not None:
+        if made is None and _find(later["after"], storage) is not None:
             return final, "absent"        # a later step makes it
     for earlier in reversed(items[:k]):
         after = _find(earlier["after"], storage)
@@ -106,11 +128,12 @@ def _statement_frames(doc: dict[str, Any], i: int) -> list[dict[str, Any]]:
     finals = collect(st, sts[i - 1] if i else None)
     out: list[dict[str, Any]] = []
     earlier: dict[str, set[int]] = {p["storage"]: set() for p in finals}
+    made = {p["storage"]: _made_at(items, p["storage"]) for p in finals}
     for k, item in enumerate(items):
         drawn = []
         for final in finals:
             name = final["storage"]
-            p, how = _state(items, k, name, final)
+            p, how = _state(items, k, name, final, made[name])
             marks = dict(p["touched"]) if how in ("after", "before") else {}
             drawn.append({"storage": name, "dtype": final["dtype"], "nbytes": final["nbytes"],
                           "size": final["size"], "exists": how != "absent",

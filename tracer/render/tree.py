@@ -14,6 +14,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 from rich.tree import Tree
 
+from tracer import allocated
 from tracer import values as V
 from tracer.render import format as F
 from tracer import i18n
@@ -109,13 +110,16 @@ def brief_label(ev: dict[str, Any], lang: str = "en", inside: int = 0) -> Text:
     text.append(f"{layer:<10}", style=LAYER_STYLE.get(layer, ""))
     text.append(" ")
     if is_folded(ev):
-        text.append(i18n.text(_plural("ui.lecture.folded", ev["folded"]), lang,
+        # ids written out whole: tests/test_notes.py finds every id used by its literal
+        text.append(i18n.text("ui.lecture.folded_one" if ev["folded"] == 1
+                              else "ui.lecture.folded", lang,
                               count=ev["folded"], names=", ".join(ev["steps"])),
                     style="dim italic")
         return text
     text.append(ev["name"], style="bold")
     if inside:
-        text.append(" " + i18n.text(_plural("ui.lecture.inside", inside), lang, count=inside),
+        text.append(" " + i18n.text("ui.lecture.inside_one" if inside == 1
+                                    else "ui.lecture.inside", lang, count=inside),
                     style="dim italic")
     if ev.get("error"):
         text.append(f"  {i18n.text('ui.lecture.raised', lang, error=ev['error']['type'])}",
@@ -130,10 +134,6 @@ def brief_label(ev: dict[str, Any], lang: str = "en", inside: int = 0) -> Text:
         text.append("  -> ", style="dim")
         text.append(F.brief(ev["result"], geometry=True))
     return text
-
-
-def _plural(id: str, count: int) -> str:
-    return id + "_one" if count == 1 else id
 
 
 def _add(tree: Tree, events: list[dict[str, Any]], notes: bool, links: bool,
@@ -157,10 +157,13 @@ def _add_brief(tree: Tree, events: list[dict[str, Any]], lang: str, top: bool) -
 
 def render_statement(st: dict[str, Any], *, notes: bool = True, links: bool = True,
                      full: dict[str, Any] | None = None, lang: str = "en",
-                     brief: bool = False) -> RenderableType:
+                     brief: bool = False, prev: dict[str, Any] | None = None
+                     ) -> RenderableType:
     """One statement: the defaults it used, its step tree, what it produced, and a
     picture of the storage it touched (drawn from ``full``, the unfiltered statement).
-    ``brief``: every step on one line (:func:`brief_label`), the lecture view."""
+    ``brief``: every step on one line (:func:`brief_label`), the lecture view.
+    ``prev``: the statement before (unfiltered), which may hold the values a write
+    replaced."""
     parts: list[RenderableType] = []
     defaults = st.get("defaults") or {}
     if defaults:
@@ -182,7 +185,7 @@ def render_statement(st: dict[str, Any], *, notes: bool = True, links: bool = Tr
         _add(tree, st.get("events", []), notes, links, lang, context)
     parts.append(tree)
     parts.extend(_outcome(st, lang, context))
-    for p in collect(full or st):
+    for p in collect(full or st, prev):
         parts.extend(_plain_storage(p, lang) if brief and _is_plain(p) else
                      [StoragePicture(p, lang=lang)])
     return Group(*parts)
@@ -264,7 +267,8 @@ def render(doc: dict[str, Any], *, notes: bool = True, links: bool = True,
             parts.append(Text(""))
         parts.append(render_statement(st, notes=notes, links=links,
                                       full=whole[i] if i < len(whole) else None, lang=lang,
-                                      brief=brief))
+                                      brief=brief,
+                                      prev=whole[i - 1] if 0 < i <= len(whole) else None))
     legend = Text()
     seen = {ev["layer"] for st in doc["statements"] for ev in _all(st.get("events", []))}
     if seen:  # a statement like t.stride() records no step: no layer to name
@@ -275,6 +279,10 @@ def render(doc: dict[str, Any], *, notes: bool = True, links: bool = True,
     if doc.get("seed") is not None:
         shown, seed = i18n.pair("ui.random_seed", lang, seed=doc["seed"])
         legend.append(f"  {shown}" + (f"  {seed}" if shown != seed else ""), style="dim")
+    record = (full or doc).get("allocated")
+    if record is not None:  # the session's sum of the run's allocations
+        shown, english = allocated.line(record, lang), allocated.line(record)
+        parts.append(Text(shown + (f"  {english}" if shown != english else ""), style="dim"))
     if legend.plain:
         parts.append(legend)
     if brief:
