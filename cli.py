@@ -17,7 +17,8 @@ import click
 #: What ``explain --format`` prints; ``export`` writes these and the images too.
 FORMATS = ("tree", "json", "mermaid", "dot", "markdown", "gdb")
 LANGS = ("en", "zh")  # tracer.i18n.LANGS, without importing the tracer to build the CLI
-EXPORT_FORMATS = ("svg", "png", "pdf", "dot", "mermaid", "markdown", "json", "html", "gdb")
+EXPORT_FORMATS = ("svg", "png", "pdf", "dot", "mermaid", "markdown", "json", "html", "gdb",
+                  "gif")
 DIAGRAMS = ("sequence", "calls")
 
 
@@ -160,12 +161,13 @@ def _utf8(text: str, where: str) -> str:
     return text
 
 
-def _explained(message: str, lang: str) -> str:
-    """``message`` and, for ``--lang zh``, the line explaining it under it."""
+def _explained(message: str, lang: str, context: dict | None = None) -> str:
+    """``message`` and, under it, the line explaining it in plain words (``context``:
+    where the trace says it happened, :func:`tracer.i18n.error_context`)."""
     from tracer.i18n import explain_error
 
-    why = explain_error(message, lang)
-    return f"{message}\n{why}" if why else message
+    why = explain_error(message, lang, context)
+    return f"{message}\n→ {why}" if why else message
 
 
 def _run(statements: str | None, source_file, seed: int | None,
@@ -203,10 +205,12 @@ def _exit_if_raised(doc: dict, lang: str = "en") -> None:
     failed = next((st for st in doc["statements"]
                    if st["error"] and not st["error"].get("caught")), None)
     if failed is not None:
+        from tracer.i18n import error_context
+
         err = failed["error"]
         sys.stdout.flush()  # the trace first, then the error line, in a terminal too
         click.echo(f"tidx: {failed['source']!r} raised {err['type']}: "
-                   f"{_explained(err['message'], lang)}", err=True)
+                   f"{_explained(err['message'], lang, error_context(failed))}", err=True)
         sys.exit(1)
 
 
@@ -285,7 +289,7 @@ def _show(full: dict, fmt: str, layers: str | None, depth: int | None, ops_only:
 @statement_options
 @click.option("-o", "--output", required=True, metavar="FILE",
               help="Where to write; the suffix picks the format: .svg .png .pdf .dot/.gv "
-                   ".mmd .md .json .html .gdb")
+                   ".mmd .md .json .html .gdb .gif")
 @click.option("--format", "fmt", type=click.Choice(EXPORT_FORMATS), default=None,
               help="Override the format the suffix implies.")
 @view_options

@@ -321,13 +321,17 @@ def test_pytorch_errors_stay_verbatim_with_a_chinese_explanation(statement, head
     doc = session.run(statement)
     err = doc["statements"][-1]["error"]
     assert err is not None
-    why = i18n.explain_error(err["message"], "zh")
+    context = i18n.error_context(doc["statements"][-1])
+    why = i18n.explain_error(err["message"], "zh", context)
     assert why and why.startswith(headline), why
+    assert i18n.explain_error(err["message"], "zh").startswith(headline)  # without a trace
     text = _tree(doc, "zh", width=400)
     line = f"{err['type']}: {err['message']}"
     assert f"raised {line}" in text and f"\n{line}\n→ {why}\n" in text
-    assert i18n.explain_error(err["message"], "en") is None
-    assert "→" not in _tree(doc, "en", width=400)
+    # English explains it too (tests/test_error_explanations.py), in English only
+    english = i18n.explain_error(err["message"], "en", context)
+    assert english and not re.search(r"[\u4e00-\u9fff]", english)
+    assert f"\n{line}\n→ {english}\n" in _tree(doc, "en", width=400)
 
 
 def test_the_memory_limit_refusal_is_explained():
@@ -379,7 +383,7 @@ def test_pytorch_error_exit_line_is_explained_in_chinese():
     assert res.exit_code == 1
     assert "raised IndexError: index 5 is out of bounds for dimension 0 with size 3" in \
         res.output
-    assert "索引越界:第 0 维的大小是 3" in res.output
+    assert "索引越界:张量 t 的第 0 维大小是 3,合法的索引是 -3 到 2,而这里是 5。" in res.output
 
 
 def test_export_markdown_zh(tmp_path):

@@ -37,4 +37,6 @@ def test_an_error_is_shown_at_the_step_and_at_the_end():
     assert "**raises IndexError:** index 5 is out of bounds for dimension 1 with size 3" in text
     # the statement ends with its error; the page with what the run allocated
     assert text.rstrip().endswith("IndexError: index 5 is out of bounds for dimension 1 with "
-                                  "size 3\n```\n\nallocated: 8 bytes in 1 block")
+                                  "size 3\n```\n\n→ t has size 3 in dimension 1, so an index "
+                                  "there must be between -3 and 2; 5 is not.\n\n"
+                                  "allocated: 8 bytes in 1 block")

@@ -76,7 +76,11 @@ def test_a_pytorch_error_is_pytorchs_at_the_step_that_raised_and_exits_1():
     assert last.startswith(f"step {len(render_step.steps(session.run('torch.zeros(2)[5]')))}/")
     assert "applySelect" in last and f"raised {message}" in last
     # ... and the command ends as explain does, with torch's class and message
-    assert res.output.rstrip().splitlines()[-1] == f"tidx: 'torch.zeros(2)[5]' raised {message}"
+    # (with the line explaining it in the statement's terms under it)
+    assert res.output.rstrip().splitlines()[-2:] == [
+        f"tidx: 'torch.zeros(2)[5]' raised {message}",
+        "→ torch.zeros(2) has size 2 in dimension 0, so an index there must be between -2 "
+        "and 1; 5 is not."]
 
 
 def test_an_error_the_program_catches_is_no_failure():
@@ -242,8 +246,11 @@ def test_a_filtered_walk_still_ends_on_pytorchs_error_and_exits_1():
     assert res.exit_code == 1, res.output
     last = _steps_of(res.output)[-1]
     assert "applySelect" in last and f"raised IndexError: {raised.value}" in last
-    assert res.output.rstrip().splitlines()[-1] == (
-        f"tidx: 'torch.zeros(2)[5]' raised IndexError: {raised.value}")
+    # (the line explaining it in the statement's terms under it)
+    assert res.output.rstrip().splitlines()[-2:] == [
+        f"tidx: 'torch.zeros(2)[5]' raised IndexError: {raised.value}",
+        "→ torch.zeros(2) has size 2 in dimension 0, so an index there must be between -2 "
+        "and 1; 5 is not."]
 
 
 def test_g_and_a_number_jump_in_a_real_terminal():

@@ -16,9 +16,10 @@ Pure: it knows nothing of the engine.
 * :func:`pair` — one id in a language and in English (to show both when they differ).
 * :func:`both` — a short label with its English after it: ``"层 (layers)"``.
 * :func:`layer` — a layer's title as a label (:func:`both`).
-* :func:`explain_error` — a line explaining one of PyTorch's error messages.  Those
+* :func:`explain_error` — a line explaining one of PyTorch's error messages in the
+  learner's terms (:func:`error_context`: where the trace says it happened).  Those
   messages are torch's, not ours, so they are matched by pattern (each table's
-  ``ERRORS``), and the message itself is never translated.
+  ``ERRORS``, filled by :mod:`tracer.i18n.explain`); the message is never translated.
 * :func:`recorded` — what the recorder stores for a note: English text, id, parameters.
 
 >>> text("select.geometry", "zh", dim=0, index=1, stride=3, moved=3)
@@ -31,17 +32,16 @@ Pure: it knows nothing of the engine.
 
 from __future__ import annotations
 
-import re
-from functools import cache
 from types import ModuleType
 from typing import Any
 
 from tracer.i18n import en as i18n_en
+from tracer.i18n import explain as _explain
 from tracer.i18n import zh as i18n_zh
 from tracer.notes import Note, is_id, plain
 
-__all__ = ["LANGS", "both", "explain_error", "layer", "note", "origin", "pair", "recorded",
-           "tables", "text"]
+__all__ = ["LANGS", "both", "error_context", "explain_error", "layer", "note", "origin", "pair",
+           "recorded", "tables", "text"]
 
 #: The languages ``--lang`` accepts; English is the language of the trace itself.
 LANGS: tuple[str, ...] = ("en", "zh")
@@ -133,29 +133,35 @@ def layer(name: str, lang: str) -> str:
     return name if found is None else both(found, lang)
 
 
-@cache
-def _errors(lang: str) -> tuple[tuple[re.Pattern[str], str], ...]:
-    return tuple((re.compile(rx), template) for rx, template in _TABLES[lang].ERRORS)
-
-
-def explain_error(message: str, lang: str) -> str | None:
+def explain_error(message: str, lang: str, context: dict[str, Any] | None = None
+                  ) -> str | None:
     """A line explaining PyTorch's error ``message`` in ``lang``, or None.
 
+    ``context`` (:func:`error_context`) is what the trace recorded about where it
+    happened: the statement's source, the step that raised and its values.  With it
+    the line names the learner's tensor (``t`` rather than "the tensor") and the values
+    the message leaves out; without it the line is plainer.
+
+    >>> explain_error("index 5 is out of bounds for dimension 0 with size 3", "en",
+    ...               {"type": "IndexError", "source": "t[5]", "call": "Tensor.__getitem__"})
+    't has size 3 in dimension 0, so an index there must be between -3 and 2; 5 is not.'
     >>> explain_error("too many indices for tensor of dimension 2", "zh")[:5]
     '索引过多:'
-    >>> explain_error("too many indices for tensor of dimension 2", "en") is None
+    >>> explain_error("a brand new error", "en") is None
     True
     """
-    if lang not in _TABLES or not isinstance(message, str):
+    module = _TABLES.get(lang)
+    if module is None or not isinstance(message, str):
         return None
-    for pattern, template in _errors(lang):
-        match = pattern.search(message)
-        if match:
-            try:
-                return template.format(*match.groups())
-            except (IndexError, KeyError, ValueError):
-                return None
-    return None
+    return _explain.explain(module.ERRORS, (module.SUBJECT, module.NO_SUBJECT), message,
+                            context)
+
+
+def error_context(statement: dict[str, Any] | None = None, **known: Any) -> dict[str, Any]:
+    """What :func:`explain_error` needs to know about where an error happened, from a
+    statement of the trace document (or, without it, from ``event=``, ``source=``,
+    ``path=`` and ``err=``; see :func:`tracer.i18n.explain.context`)."""
+    return _explain.context(statement, **known)
 
 
 def recorded(value: Any) -> tuple[str | None, str | None, dict[str, Any] | None]:

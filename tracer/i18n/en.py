@@ -11,13 +11,18 @@ JSON document), and the other languages' tables hold the same ids.
   headings and labels.  Templates use plain ``{name}`` fields only (no conversions or
   format specs): a parameter is stored as a JSON value and must format the same after
   a round trip.
-* :data:`ERRORS` — explanations of PyTorch's error messages: none in English (the
-  message is already English).
+* :data:`ERRORS` — explanations of PyTorch's error messages in plain words
+  (:mod:`tracer.i18n.en_errors`): the message is English already, but says what went
+  wrong in torch's terms, not in the statement's.
 """
 
 from __future__ import annotations
 
 from tracer.i18n.en_cuda import TEXT as CUDA_TEXT
+from tracer.i18n.en_errors import ERRORS as EN_ERRORS
+from tracer.i18n.en_errors import NO_SUBJECT as EN_NO_SUBJECT
+from tracer.i18n.en_errors import SUBJECT as EN_SUBJECT
+from tracer.i18n.en_gif import TEXT as GIF_TEXT
 from tracer.i18n.en_lecture import TEXT as LECTURE_TEXT
 from tracer.i18n.en_operators import TEXT as OPERATOR_TEXT
 from tracer.i18n.en_picture import TEXT as PICTURE_TEXT
@@ -597,6 +602,9 @@ TEXT.update(PICTURE_TEXT)
 TEXT.update(RNG_TEXT)
 #: the HTML stepper's labels (issue 15): one table, two files
 TEXT.update(STEPPER_TEXT)
+#: the GIF animation's labels (issue 15)
+TEXT.update(GIF_TEXT)
 
-#: PyTorch's messages are English already: nothing to explain in English.
-ERRORS: list[tuple[str, str]] = []
+#: PyTorch's error messages, explained in the learner's terms (tracer/i18n/en_errors.py)
+ERRORS: list[tuple] = EN_ERRORS
+SUBJECT, NO_SUBJECT = EN_SUBJECT, EN_NO_SUBJECT

@@ -10,15 +10,17 @@ has the same ``{name}`` fields as its English one.
   renderers' headings and labels).  Seed 003's constraint notes (``pypto.check.*``) are
   the seed's own wording; torch's own warning (``binding.wrapTuple.sequenceWarning``) is
   quoted as torch prints it.
-* :data:`ERRORS` — ``(regex, template)`` explaining PyTorch's error messages (searched,
-  not full-matched; the template is ``str.format``-ed with the groups ``{0}``, ``{1}``
-  ...).  The messages are torch's, not ours, so they are matched by pattern; the message
-  itself is never translated.
+* :data:`ERRORS` — explanations of PyTorch's error messages (:mod:`tracer.i18n.zh_errors`,
+  filled by :mod:`tracer.i18n.explain`); the message itself is never translated.
 """
 
 from __future__ import annotations
 
 from tracer.i18n.zh_cuda import TEXT as CUDA_TEXT
+from tracer.i18n.zh_errors import ERRORS as ZH_ERRORS
+from tracer.i18n.zh_errors import NO_SUBJECT as ZH_NO_SUBJECT
+from tracer.i18n.zh_errors import SUBJECT as ZH_SUBJECT
+from tracer.i18n.zh_gif import TEXT as GIF_TEXT
 from tracer.i18n.zh_lecture import TEXT as LECTURE_TEXT
 from tracer.i18n.zh_operators import TEXT as OPERATOR_TEXT
 from tracer.i18n.zh_picture import TEXT as PICTURE_TEXT
@@ -472,75 +474,9 @@ TEXT.update(PICTURE_TEXT)
 TEXT.update(RNG_TEXT)
 #: the HTML stepper's labels (issue 15): one table, two files
 TEXT.update(STEPPER_TEXT)
+#: the GIF animation's labels (issue 15)
+TEXT.update(GIF_TEXT)
 
-#: PyTorch's error messages: a Chinese line saying what went wrong and what to do.
-ERRORS: list[tuple[str, str]] = [
-    (r"index (-?\d+) is out of bounds for dimension (\d+) with size (\d+)",
-     "索引越界:第 {1} 维的大小是 {2},合法的索引是 -{2} 到 {2}-1,而这里是 {0}。"),
-    (r"index is out of bounds for dimension with size 0",
-     "索引越界:被索引的维大小为 0,没有任何合法的索引。"),
-    ((r"select\(\): index (-?\d+) out of range for tensor of size (\[[^\]]*\]) at dimension "
-      r"(\d+)"),
-     "索引越界:尺寸为 {1} 的张量在第 {2} 维上放不下索引 {0}。"),
-    (r"index out of range in self", "索引越界:index 中有值超出了 self 在该维上的大小。"),
-    (r"too many indices for tensor of dimension (\d+)",
-     ("索引过多:张量只有 {0} 维,而每个整数、切片或张量索引都要消耗一维(None 和 ... 除外),"
-     "给出的索引超过了 {0} 个。")),
-    ((r"shape mismatch: value tensor of shape (\[[^\]]*\]) cannot be broadcast to indexing "
-      r"result of shape (\[[^\]]*\])"),
-     "形状不匹配:要写入的值形状为 {0},无法广播到索引结果的形状 {1}。"),
-    (r"shape mismatch: indexing tensors could not be broadcast together with shapes (.+)",
-     "形状不匹配:这些索引张量的形状 {0} 无法广播到同一个形状。"),
-    ((r"The size of tensor a \((\d+)\) must match the size of tensor b \((\d+)\) at "
-      r"non-singleton dimension (\d+)"),
-     "无法广播:两个张量在第 {2} 维的大小分别是 {0} 和 {1},既不相等,也没有一个是 1。"),
-    ((r"The expanded size of the tensor \((-?\d+)\) must match the existing size \((\d+)\) at "
-      r"non-singleton dimension (\d+)"),
-     "无法 expand:第 {2} 维现有的大小是 {1}(不是 1),只能保持 {1},不能扩展成 {0}。"),
-    (r"output with shape (\[[^\]]*\]) doesn't match the broadcast shape (\[[^\]]*\])",
-     "形状不匹配:原地操作的输出形状 {0} 与广播后的形状 {1} 不同,原地操作不能改变 self 的形状。"),
-    ((r"Index put requires the source and destination dtypes match, got (\w+) for the "
-      r"destination and (\w+) for the source"),
-     ("dtype 不匹配:index_put_ 要求值与被写入的张量 dtype 相同,这里目标是 {0},值是 {1};"
-     "先用 .to(...) 转换值的 dtype。")),
-    (r"Storage size calculation overflowed with sizes=(\[[^\]]*\])",
-     ("存储大小计算溢出:尺寸 {0} 的元素个数乘以每个元素的字节数,超出了 64 位整数能表示的范围,"
-     "这样的张量无法分配。")),
-    (r"Trying to create tensor with negative dimension (-\d+)",
-     "负数维度:尺寸 {0} 小于 0,张量的每个尺寸都必须 >= 0。"),
-    (r"refusing to allocate (.+?) \((\d+) bytes\): above tidx's memory limit of ([^;]+);",
-     ("超出内存上限:这条语句要分配 {0},超过了 tidx 的内存上限 {2}。"
-     "上限在分配之前检查,所以什么都没有运行;可以用 --max-bytes 调高上限。")),
-    (r"view size is not compatible with input tensor's size and stride",
-     ("view 无法表达新形状:现有内存布局的步长表示不了它(有一维跨越了两段连续内存);"
-     "改用 .reshape(...),必要时它会复制。")),
-    (r"shape '(\[[^\]]*\])' is invalid for input of size (\d+)",
-     "形状不合法:形状 {0} 的元素个数与输入的 {1} 个元素不一致。"),
-    ((r"Dimension out of range \(expected to be in range of \[(-?\d+), (-?\d+)\], but got "
-      r"(-?\d+)\)"),
-     "维度越界:dim 必须在 [{0}, {1}] 之间,这里是 {2}。"),
-    (r"tensors used as indices must be long, int, byte or bool tensors",
-     "索引张量的 dtype 必须是 long、int、byte 或 bool。"),
-    ((r"The shape of the mask (\[[^\]]*\]) at index (\d+) does not match the shape of the "
-      r"indexed tensor (\[[^\]]*\])"),
-     "掩码形状不匹配:布尔掩码 {0} 的每一维都必须与被索引张量 {2} 从第 {1} 维开始的大小相同。"),
-    (r"invalid index of a 0-dim tensor",
-     "0 维张量不能再用整数索引;用 tensor.item() 取出它的值。"),
-    (r"required rank 4 tensor to use channels_last format",
-     "channels_last 只适用于 4 维(NCHW)张量。"),
-    # PythonArgParser (engine/binding/arg_parser.py)
-    (r"(\w+)\(\) got an unexpected keyword argument '(\w+)'",
-     "参数错误:{0}() 没有名为 {1} 的关键字参数。"),
-    (r"(\w+)\(\) missing \d+ required positional arguments?: (.+)",
-     "缺少参数:{0}() 必须给出 {1}。"),
-    (r"(\w+)\(\) takes (?:from \d+ to )?\d+ positional arguments? but (\d+) were given",
-     "位置参数过多:{0}() 收到了 {1} 个位置参数;多出的参数请用关键字给出,或检查括号。"),
-    (r"(\w+)\(\) got multiple values for argument '(\w+)'",
-     "参数重复:{1} 既按位置又按关键字给出了。"),
-    (r"argument '(\w+)' failed to unpack the object at pos (\d+)",
-     "类型错误:参数 {0} 的第 {1} 个元素不是整数,尺寸只能由整数组成。"),
-    (r"(\w+)\(\) received an invalid combination of arguments",
-     "参数组合无效:这些参数匹配不上 {0}() 的任何一个签名,下面列出了全部签名。"),
-    (r"argument '(\w+)' (?:\(position \d+\) )?must be ([\w. ]+?), (?:not|but found)",
-     "类型错误:参数 {0} 必须是 {1}。"),
-]
+#: PyTorch's error messages, explained (tracer/i18n/zh_errors.py)
+ERRORS: list[tuple] = ZH_ERRORS
+SUBJECT, NO_SUBJECT = ZH_SUBJECT, ZH_NO_SUBJECT

@@ -24,6 +24,7 @@ import graphviz
 
 from tracer.render import dot as render_dot
 from tracer.render import gdb as render_gdb
+from tracer.render import gif as render_gif
 from tracer.render import json as render_json
 from tracer.render import markdown as render_markdown
 from tracer.render import mermaid as render_mermaid
@@ -33,10 +34,10 @@ from tracer.render import stepper as render_stepper
 SUFFIXES: dict[str, str] = {
     ".svg": "svg", ".png": "png", ".pdf": "pdf", ".dot": "dot", ".gv": "dot",
     ".mmd": "mermaid", ".md": "markdown", ".json": "json", ".html": "html",
-    ".gdb": "gdb",
+    ".gdb": "gdb", ".gif": "gif",
 }
 FORMATS: tuple[str, ...] = ("svg", "png", "pdf", "dot", "mermaid", "markdown", "json", "html",
-                            "gdb")
+                            "gdb", "gif")
 IMAGES = ("svg", "png", "pdf")
 
 INSTALL_DOT = ("install Graphviz's dot program (apt-get install graphviz, brew install "
@@ -154,6 +155,11 @@ def content(doc: dict[str, Any], fmt: str, diagram: str = "sequence", *,
         return render_markdown.render(doc, diagram, lang=lang).encode()
     if fmt == "gdb":
         return render_gdb.render(doc).encode()
+    if fmt == "gif":  # the storage picture animated, one frame per step (no diagram)
+        try:
+            return render_gif.render(doc, lang=lang)
+        except render_gif.GifError as exc:
+            raise ExportError(str(exc)) from None
     graph = render_dot.render(doc, diagram)
     if fmt == "dot":
         return graph.source.encode()

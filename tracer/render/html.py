@@ -59,11 +59,13 @@ def _both(shown: str, english: str) -> str:
 
 
 def _step(ev: dict[str, Any], out: list[str], lang: str = "en",
-          numbers: list[int] | None = None, brief: bool = False) -> None:
+          numbers: list[int] | None = None, brief: bool = False,
+          context: dict[str, Any] | None = None) -> None:
     """One step and its children as nested ``<li>``; with ``numbers`` (a one-item
     counter) each step's line carries ``data-step``, its 0-based place in call order
     (what the stepper's list is clicked and highlighted by).  ``brief``: the lecture
-    view's line (key values in brief, the note on hover, no link)."""
+    view's line (key values in brief, the note on hover, no link).  ``context``: the
+    statement's, for explaining an error in its terms (i18n.error_context)."""
     layer = ev["layer"]
     attrs = "" if numbers is None else f' data-step="{numbers[0]}"'
     if numbers is not None:
@@ -91,7 +93,7 @@ def _step(ev: dict[str, Any], out: list[str], lang: str = "en",
     if result is not None:
         out.append(f' <span class="result">→ {escape(result)}</span>')
     if brief:
-        _end_step(ev, out, lang, numbers, brief)
+        _end_step(ev, out, lang, numbers, brief, context=context)
         return
     url = source_url(ev.get("source"))
     if url:
@@ -101,7 +103,7 @@ def _step(ev: dict[str, Any], out: list[str], lang: str = "en",
         err = ev["error"]
         out.append(f'<div class="note error">{escape(i18n.both("ui.raises", lang))} '
                    f"{escape(err['type'])}: {escape(err['message'])}</div>")
-        why = i18n.explain_error(err["message"], lang)
+        why = i18n.explain_error(err["message"], lang, context or {"type": err.get("type")})
         if why:
             out.append(f'<div class="note error">→ {escape(why)}</div>')
     if ev.get("note"):
@@ -109,11 +111,12 @@ def _step(ev: dict[str, Any], out: list[str], lang: str = "en",
         out.append(f'<div class="note">{escape(shown)}</div>')
         if shown != ev["note"]:
             out.append(f'<div class="note en">{escape(ev["note"])}</div>')
-    _end_step(ev, out, lang, numbers, brief, closed=True)
+    _end_step(ev, out, lang, numbers, brief, closed=True, context=context)
 
 
 def _end_step(ev: dict[str, Any], out: list[str], lang: str, numbers: list[int] | None,
-              brief: bool, closed: bool = False) -> None:
+              brief: bool, closed: bool = False, context: dict[str, Any] | None = None
+              ) -> None:
     """The end of a step's line (a brief one shows its error on it), then its children."""
     if not closed:
         if ev.get("error"):
@@ -124,7 +127,7 @@ def _end_step(ev: dict[str, Any], out: list[str], lang: str, numbers: list[int] 
     if children:
         out.append("<ul>")
         for child in children:
-            _step(child, out, lang, numbers, brief)
+            _step(child, out, lang, numbers, brief, context)
         out.append("</ul>")
     out.append("</li>")
 
@@ -169,13 +172,16 @@ def fragment(doc: dict[str, Any], svg: str | None, *, lang: str = "en",
             out.append(f"<p>{escape(i18n.both('ui.default_name', lang))} <code>{escape(name)} = "
                        f"{escape(d['source'])}</code> ({escape(i18n.origin(d, lang))}).</p>")
         out.append('<ul class="steps">')
+        # where an error happened (the statement names the tensor), for the line explaining it
+        context = i18n.error_context(st) if st.get("error") else None
         for ev in st.get("events", []):
-            _step(ev, out, lang, numbers, brief)
+            _step(ev, out, lang, numbers, brief, context)
         out.append("</ul>")
         outcome = F.outcome(st)
         if outcome:
             out.append(f'<pre class="outcome">{escape(chr(10).join(outcome))}</pre>')
-        why = i18n.explain_error(st["error"]["message"], lang) if st.get("error") else None
+        why = (i18n.explain_error(st["error"]["message"], lang, context)
+               if st.get("error") else None)
         if why:
             out.append(f'<p class="error">→ {escape(why)}</p>')
         if after and index < len(after):

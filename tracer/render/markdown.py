@@ -39,7 +39,8 @@ def _note(ev: dict[str, Any], lang: str) -> str:
     return f"*{_text(shown)}*" + (f" ({_text(note)})" if shown != note else "")
 
 
-def _step(ev: dict[str, Any], depth: int, lines: list[str], lang: str = "en") -> None:
+def _step(ev: dict[str, Any], depth: int, lines: list[str], lang: str = "en",
+          context: dict[str, Any] | None = None) -> None:
     pad = "  " * depth
     layer = i18n.layer(ev["layer"], lang)
     head = f"{pad}- **{layer}** {_code(ev['name'])}"
@@ -53,7 +54,7 @@ def _step(ev: dict[str, Any], depth: int, lines: list[str], lang: str = "en") ->
         err = ev["error"]
         raises = i18n.both("ui.raises", lang)
         lines.append(f"{pad}  **{raises} {_text(err['type'])}:** {_text(err['message'])}")
-        why = i18n.explain_error(err["message"], lang)
+        why = i18n.explain_error(err["message"], lang, context or {"type": err.get("type")})
         if why:
             lines.append(f"{pad}  → {_text(why)}")
     tail = []
@@ -64,7 +65,7 @@ def _step(ev: dict[str, Any], depth: int, lines: list[str], lang: str = "en") ->
     if tail:
         lines.append(f"{pad}  " + " — ".join(tail))
     for child in ev.get("children", []):
-        _step(child, depth + 1, lines, lang)
+        _step(child, depth + 1, lines, lang, context)
 
 
 def render(doc: dict[str, Any], diagram_kind: str = "sequence", *, lang: str = "en") -> str:
@@ -80,13 +81,16 @@ def render(doc: dict[str, Any], diagram_kind: str = "sequence", *, lang: str = "
                          f"{_code(name + ' = ' + d['source'])} ({_text(i18n.origin(d, lang))}).")
         if st.get("defaults"):
             lines.append("")
+        # where an error happened (the statement names the tensor), for the line explaining it
+        context = i18n.error_context(st) if st.get("error") else None
         for ev in st.get("events", []):
-            _step(ev, 0, lines, lang)
+            _step(ev, 0, lines, lang, context)
         lines.append("")
         outcome_lines = F.outcome(st)
         if outcome_lines:
             lines += ["```text", *outcome_lines, "```", ""]
-        why = i18n.explain_error(st["error"]["message"], lang) if st.get("error") else None
+        why = (i18n.explain_error(st["error"]["message"], lang, context)
+               if st.get("error") else None)
         if why:
             lines += [f"→ {_text(why)}", ""]
     if doc.get("seed") is not None:

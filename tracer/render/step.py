@@ -110,6 +110,15 @@ def frame(item: dict[str, Any]) -> dict[str, Any] | None:
     return item["timelines"].item(item["statement_index"], item["position"])
 
 
+def _context(item: dict[str, Any]) -> dict[str, Any] | None:
+    """Where the step's error happened, for the line explaining it: the statement and
+    the calls above the step name the learner's tensor."""
+    ev = item["event"]
+    if not ev.get("error"):
+        return None
+    return i18n.error_context(event=ev, source=item["statement"], path=item["path"])
+
+
 def render(flat: list[dict[str, Any]], k: int, *, interactive: bool = False,
            lang: str = "en") -> RenderableType:
     """Step ``k`` (0-based) of ``flat``; ``lang`` (``"zh"``) adds the translations."""
@@ -127,7 +136,7 @@ def render(flat: list[dict[str, Any]], k: int, *, interactive: bool = False,
     else:
         parts += [Text("  " + "  >  ".join(item["path"] + [ev["name"]]),
                        style=LAYER_STYLE.get(ev["layer"], "")),
-                  label(ev, notes=True, links=False, lang=lang)]
+                  label(ev, notes=True, links=False, lang=lang, context=_context(item))]
         parts += _pictures(frame(item), lang)
     parts += [Text(line) for line in item["outcome"]]
     if interactive:

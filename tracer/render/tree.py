@@ -36,12 +36,13 @@ LAYER_STYLE: dict[str, str] = {
 
 
 def label(ev: dict[str, Any], notes: bool = True, links: bool = True, *,
-          lang: str = "en") -> Text:
+          lang: str = "en", context: dict[str, Any] | None = None) -> Text:
     """One step as the tree shows it: layer, name, key values, result, note, source.
 
     With ``lang`` other than English the note is shown translated, its English under
-    it, and a PyTorch error gets a line explaining it."""
-    return _label(ev, notes, links, lang)
+    it.  A PyTorch error gets a line explaining it, in the statement's terms when
+    ``context`` (:func:`tracer.i18n.error_context`) says where it happened."""
+    return _label(ev, notes, links, lang, context)
 
 
 def note_lines(ev: dict[str, Any], lang: str) -> list[tuple[str, str]]:
@@ -53,16 +54,19 @@ def note_lines(ev: dict[str, Any], lang: str) -> list[tuple[str, str]]:
     return [(shown, "italic"), (note, "dim")]
 
 
-def error_lines(err: dict[str, str], lang: str, prefix: str = "") -> list[tuple[str, str]]:
-    """PyTorch's error as it printed it, then (``--lang zh``) a line explaining it."""
+def error_lines(err: dict[str, str], lang: str, prefix: str = "",
+                context: dict[str, Any] | None = None) -> list[tuple[str, str]]:
+    """PyTorch's error as it printed it, then a line explaining it in plain words
+    (``context``: :func:`tracer.i18n.error_context` of the statement)."""
     lines = [(f"{prefix}{err['type']}: {err['message']}", "bold red")]
-    why = i18n.explain_error(err["message"], lang)
+    why = i18n.explain_error(err["message"], lang, context or {"type": err.get("type")})
     if why:
         lines.append((f"→ {why}", "red"))
     return lines
 
 
-def _label(ev: dict[str, Any], notes: bool, links: bool, lang: str = "en") -> Text:
+def _label(ev: dict[str, Any], notes: bool, links: bool, lang: str = "en",
+           context: dict[str, Any] | None = None) -> Text:
     layer = ev["layer"]
     text = Text()
     text.append(f"{layer:<10}", style=LAYER_STYLE.get(layer, ""))
@@ -79,7 +83,7 @@ def _label(ev: dict[str, Any], notes: bool, links: bool, lang: str = "en") -> Te
         text.append("  -> ", style="dim")
         text.append(F.value(ev["result"]))
     if ev.get("error"):
-        for line, style in error_lines(ev["error"], lang, prefix="raised "):
+        for line, style in error_lines(ev["error"], lang, prefix="raised ", context=context):
             text.append("\n  " + line, style=style)
     if notes and ev.get("note"):
         for line, style in note_lines(ev, lang):
@@ -133,10 +137,10 @@ def brief_label(ev: dict[str, Any], lang: str = "en", inside: int = 0) -> Text:
 
 
 def _add(tree: Tree, events: list[dict[str, Any]], notes: bool, links: bool,
-         lang: str) -> None:
+         lang: str, context: dict[str, Any] | None = None) -> None:
     for ev in events:
-        branch = tree.add(_label(ev, notes, links, lang))
-        _add(branch, ev.get("children", []), notes, links, lang)
+        branch = tree.add(_label(ev, notes, links, lang, context))
+        _add(branch, ev.get("children", []), notes, links, lang, context)
 
 
 def _add_brief(tree: Tree, events: list[dict[str, Any]], lang: str, top: bool) -> None:
@@ -172,12 +176,15 @@ def render_statement(st: dict[str, Any], *, notes: bool = True, links: bool = Tr
         parts.append(Text(f"# {st['comment']}", style="italic"))
     source = st.get("source") or i18n.both("ui.outside_statement", lang)
     tree = Tree(Text(f">>> {source}", style="bold"), guide_style="dim")
+    # where the error happened, read from the unfiltered statement (a filter may hide
+    # the step that raised, or the Python call that names the tensor)
+    context = i18n.error_context(full or st) if st.get("error") else None
     if brief:
         _add_brief(tree, st.get("events", []), lang, top=True)
     else:
-        _add(tree, st.get("events", []), notes, links, lang)
+        _add(tree, st.get("events", []), notes, links, lang, context)
     parts.append(tree)
-    parts.extend(_outcome(st, lang))
+    parts.extend(_outcome(st, lang, context))
     for p in collect(full or st, prev):
         parts.extend(_plain_storage(p, lang) if brief and _is_plain(p) else
                      [StoragePicture(p, lang=lang)])
@@ -222,12 +229,14 @@ def _plain_storage(p: dict[str, Any], lang: str) -> list[RenderableType]:
     return out
 
 
-def _outcome(st: dict[str, Any], lang: str = "en") -> list[RenderableType]:
+def _outcome(st: dict[str, Any], lang: str = "en", context: dict[str, Any] | None = None
+             ) -> list[RenderableType]:
     out: list[RenderableType] = []
     for line in st.get("printed") or []:
         out.append(Text(line))
     if st.get("error"):
-        out.extend(Text(line, style=style) for line, style in error_lines(st["error"], lang))
+        out.extend(Text(line, style=style)
+                   for line, style in error_lines(st["error"], lang, context=context))
         return out
     result = st.get("result")
     if result is not None:
