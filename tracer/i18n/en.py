@@ -18,6 +18,7 @@ JSON document), and the other languages' tables hold the same ids.
 from __future__ import annotations
 
 from tracer.i18n.en_operators import TEXT as OPERATOR_TEXT
+from tracer.i18n.en_exports import TEXT as EXPORT_TEXT
 
 TEXT: dict[str, str] = {
     # -- factories and the default dtype: linspace, logspace, range, new_*, asarray ------
@@ -585,6 +586,8 @@ TEXT: dict[str, str] = {
 }
 #: the operator families added for breadth (issue 14): one table, two files
 TEXT.update(OPERATOR_TEXT)
+#: the exported images and the export command (issue 15)
+TEXT.update(EXPORT_TEXT)
 
 #: PyTorch's messages are English already: nothing to explain in English.
 ERRORS: list[tuple[str, str]] = []

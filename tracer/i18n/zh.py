@@ -19,6 +19,7 @@ has the same ``{name}`` fields as its English one.
 from __future__ import annotations
 
 from tracer.i18n.zh_operators import TEXT as OPERATOR_TEXT
+from tracer.i18n.zh_exports import TEXT as EXPORT_TEXT
 
 TEXT: dict[str, str] = {
     # -- factories and the default dtype: linspace, logspace, range, new_*, asarray ------
@@ -460,6 +461,8 @@ TEXT: dict[str, str] = {
 }
 #: the operator families added for breadth (issue 14): one table, two files
 TEXT.update(OPERATOR_TEXT)
+#: the exported images and the export command (issue 15)
+TEXT.update(EXPORT_TEXT)
 
 #: PyTorch's error messages: a Chinese line saying what went wrong and what to do.
 ERRORS: list[tuple[str, str]] = [

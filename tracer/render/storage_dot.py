@@ -1,0 +1,192 @@
+"""The storage picture drawn with Graphviz: the same picture as the terminal's
+(:mod:`tracer.render.storage`), for the SVG, PNG and PDF exports.
+
+It draws the plain picture model of :func:`tracer.render.storage.collect` with
+pinned nodes (one box per element, one per element a view selects) on the sequence
+diagram's canvas, under the statement it belongs to: plain labels and pinned
+positions, because the in-process WebAssembly Graphviz that renders SVG without the
+``dot`` program has no HTML-like labels (see :mod:`tracer.render.pinned`).
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import graphviz
+
+from tracer import i18n
+from tracer import values as V
+from tracer.render import pinned as P
+from tracer.render import storage
+from tracer.render.pinned import MONO
+
+# larger than the diagram's text: the picture is what a class looks at
+VALUE_PT, SMALL_PT, TITLE_PT = 12, 9, 13
+CELL_H, VIEW_H = 26, 19           # an element's box, a view's box under it
+TITLE_H, OFFSET_H, TEXT_H = 24, 14, 15
+GAP = 8                           # between parts of a picture and between pictures
+#: At most this many elements on one line of boxes; more wrap onto the next line.
+PER_LINE = 16
+FILL = {"written": ("#c62828", "white"), "read": ("#b2ebf2", "#004d55")}
+VIEW_FILL, VIEW_INK = "#e8eefc", "#1f4fbf"
+GRID = "#8a8a8a"
+
+
+def _views(p: dict[str, Any]) -> list[tuple[str, dict[int, str]]]:
+    """Each view's name and, per storage offset it selects, its index there (with
+    ``+k`` when k more of its indices address the same element, as expand makes)."""
+    rows = []
+    for t in p["views"]:
+        first: dict[int, str] = {}
+        more: dict[int, int] = {}
+        for index, off in itertools.islice(storage._offsets(t), storage.MAX_CELLS * 4):
+            if off in first:
+                more[off] = more.get(off, 0) + 1
+            else:
+                first[off] = ",".join(map(str, index)) if index else "()"
+        rows.append((V.shown(t), {off: text + (f" +{more[off]}" if off in more else "")
+                                  for off, text in first.items()}))
+    return rows
+
+
+def _layout(p: dict[str, Any]) -> dict[str, Any]:
+    """Sizes of one picture: element box width, name column, lines of boxes."""
+    n = min(p["size"], storage.MAX_CELLS)
+    views = _views(p)
+    texts = {off: storage._cell(p["cells"].get(off)) for off in range(n)}
+    chars = max([len(t) for t in texts.values()] + [len(str(max(n - 1, 0))), 3] +
+                [len(w) for _, where in views for w in where.values()])
+    cell_w = P.width("x", VALUE_PT) * chars + 10
+    head = max([P.width(name, VALUE_PT) for name, _ in views] +
+               [P.width("offset", SMALL_PT)]) + 12
+    chunks = [range(a, min(n, a + PER_LINE)) for a in range(0, n, PER_LINE)]
+    return {"n": n, "views": views, "texts": texts, "cell_w": cell_w, "head": head,
+            "chunks": chunks}
+
+
+def _legend(p: dict[str, Any], lay: dict[str, Any]) -> list[tuple[str | None, str]]:
+    """The legend's entries that this picture uses: (touch kind or None, text)."""
+    kinds = set(p["touched"].values())
+    entries: list[tuple[str | None, str]] = [
+        (kind, i18n.text(f"export.legend.{kind}", "en")) for kind in ("written", "read")
+        if kind in kinds]
+    if lay["views"]:
+        entries.append((None, i18n.text("export.legend.view", "en")))
+    more = [w for _, where in lay["views"] for w in where.values() if "+" in w]
+    if more:
+        count = more[0].split("+")[1]
+        entries.append((None, i18n.text("export.legend.more", "en", count=count)))
+    if any(t == "·" for t in lay["texts"].values()):
+        entries.append((None, i18n.text("export.legend.unknown", "en")))
+    return entries
+
+
+def _height_one(p: dict[str, Any]) -> float:
+    lay = _layout(p)
+    chunk_h = OFFSET_H + CELL_H + len(lay["views"]) * (VIEW_H + 2) + GAP
+    more = TEXT_H if p["size"] > lay["n"] else 0
+    return (TITLE_H + len(lay["chunks"]) * chunk_h + more +
+            TEXT_H * (len(p["views"]) + len(_legend(p, lay))) + GAP)
+
+
+def height(pictures: list[dict[str, Any]]) -> float:
+    """The height in points that :func:`draw` takes for these pictures."""
+    return sum(_height_one(p) + GAP for p in pictures)
+
+
+class _Pen:
+    """Named, pinned nodes on the canvas."""
+
+    def __init__(self, g: graphviz.Digraph, prefix: str) -> None:
+        self.g, self.prefix, self.n = g, prefix, 0
+
+    def name(self) -> str:
+        self.n += 1
+        return f"{self.prefix}n{self.n}"
+
+    def text(self, left: float, y: float, text: str, pt: float, color: str = "#333333",
+             bold: bool = False) -> float:
+        """Left-aligned text centred on ``y``; returns where it ends."""
+        self.g.node(self.name(), shape="plaintext", margin="0",
+                    fontname=MONO + ("-Bold" if bold else ""), fontsize=str(pt),
+                    fontcolor=color, **P.text_node(left, y, [text], pt))
+        return left + P.width(text, pt)
+
+    def box(self, x: float, y: float, w: float, h: float, text: str, fill: str,
+            ink: str, pt: float, border: str = GRID, bold: bool = False) -> None:
+        self.g.node(self.name(), P.plain(text), shape="box", fixedsize="true",
+                    width=P.fmt(w / 72), height=P.fmt(h / 72), style="filled",
+                    fillcolor=fill, color=border, penwidth="0.8", margin="0",
+                    fontname=MONO + ("-Bold" if bold else ""), fontsize=str(pt),
+                    fontcolor=ink, pos=P.pos(x + w / 2, y))
+
+
+def draw(g: graphviz.Digraph, pictures: list[dict[str, Any]], left: float, top: float,
+         prefix: str) -> float:
+    """Draw the pictures one under another from (left, top); returns the bottom."""
+    y = top
+    for k, p in enumerate(pictures):
+        y = _draw_one(_Pen(g, f"{prefix}{k}_"), p, left, y) - GAP
+    return y
+
+
+def _draw_one(pen: _Pen, p: dict[str, Any], left: float, top: float) -> float:
+    lay = _layout(p)
+    cell_w, head = lay["cell_w"], lay["head"]
+    y = top - TITLE_H / 2
+    end = pen.text(left, y, i18n.text("ui.storage.title", "en", storage=p["storage"],
+                                      size=p["size"], dtype=p["dtype"],
+                                      nbytes=p["nbytes"]), TITLE_PT, bold=True)
+    for kind in ("written", "read"):   # the marks used, named beside the title
+        if kind in p["touched"].values():
+            fill, ink = FILL[kind]
+            pen.box(end + 14, y, 18, 16, storage.TOUCH_MARK[kind], fill, ink, SMALL_PT,
+                    border=fill, bold=True)
+            end = pen.text(end + 38, y, i18n.text(storage.TOUCH_LABEL[kind], "en"),
+                           SMALL_PT + 1)
+    y = top - TITLE_H
+    x0 = left + head
+    for chunk in lay["chunks"]:
+        y -= OFFSET_H / 2
+        pen.text(left, y, i18n.text("ui.storage.offset", "en"), SMALL_PT, "#777777")
+        for i, off in enumerate(chunk):
+            label = str(off)
+            pen.text(x0 + i * cell_w + (cell_w - P.width(label, SMALL_PT)) / 2, y, label,
+                     SMALL_PT, "#777777")
+        y -= OFFSET_H / 2 + CELL_H / 2
+        for i, off in enumerate(chunk):
+            kind = p["touched"].get(off)
+            fill, ink = FILL.get(kind, ("white", "#222222"))
+            text = lay["texts"][off]
+            pen.box(x0 + i * cell_w, y, cell_w, CELL_H, text, fill,
+                    "#9e9e9e" if text == "·" else ink, VALUE_PT, bold=kind == "written")
+        y -= CELL_H / 2
+        for name, where in lay["views"]:
+            y -= 2 + VIEW_H / 2
+            pen.text(left, y, name, VALUE_PT, VIEW_INK, bold=True)
+            for i, off in enumerate(chunk):
+                if off in where:
+                    pen.box(x0 + i * cell_w + 1, y, cell_w - 2, VIEW_H, where[off], VIEW_FILL,
+                            VIEW_INK, SMALL_PT + 1, border="#9fb4e8")
+            y -= VIEW_H / 2
+        y -= GAP
+    if p["size"] > lay["n"]:   # the trace records at most MAX_CELLS elements, as the tree
+        y -= TEXT_H / 2
+        pen.text(x0, y, i18n.text("ui.storage.more", "en", count=p["size"] - lay["n"]),
+                 SMALL_PT + 1, "#777777")
+        y -= TEXT_H / 2
+    for t in p["views"]:
+        y -= TEXT_H / 2
+        pen.text(left, y, f"{V.shown(t)}: {t['dtype']}{list(t['shape'])} "
+                          f"{storage._geometry(t, 'en')}", SMALL_PT + 1, "#555555")
+        y -= TEXT_H / 2
+    for kind, text in _legend(p, lay):
+        y -= TEXT_H / 2
+        if kind:
+            fill, ink = FILL[kind]
+            pen.box(left, y, 15, 13, storage.TOUCH_MARK[kind], fill, ink, SMALL_PT,
+                    border=fill, bold=True)
+        pen.text(left + 20, y, text, SMALL_PT + 1, "#555555")
+        y -= TEXT_H / 2
+    return y - GAP
