@@ -9,7 +9,7 @@ TEXT: dict[str, str] = {
     "export.legend.written": "the statement wrote this element",
     "export.legend.read": "the statement read this element",
     "export.legend.view": "a view's row: the index of its element stored at that offset",
-    "export.legend.more": "+{count}: {count} more indices of the view address the element",
+    "export.legend.more": "+{count}: {count} more of the view's indices address this element",
     "export.legend.unknown": "·: a value the trace did not record",
     "export.wrote": "wrote {path} ({fmt})",
     "export.wrote_pages": "wrote {path} ({fmt}, {count} pages: one per statement)",

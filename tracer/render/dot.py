@@ -30,11 +30,13 @@ ERROR = "#c62828"
 
 # Geometry, in points (72 per inch).
 LANE_GAP = 150          # between lifelines
-ROW_H = 20              # one call or return with a one-line label
+ROW_H = 24              # one call or return with a one-line label
 BAR_W = 8               # activation bar width
 NEST = 5                # a nested bar on the same lifeline moves right by this
 USER_X = -80            # where the statement's first call comes from
-NAME_PT, DETAIL_PT = 10, 9
+#: Large for a diagram: a PNG is scaled to a projector's 1920 pixels, where these are
+#: about 18 and 17 pixels tall (labels wrap rather than widen the drawing).
+NAME_PT, DETAIL_PT = 12, 11
 #: Labels wrap rather than run further right than this past the last lifeline: the
 #: drawing keeps one width whatever its values, so a slide can show it large.
 LABEL_ROOM = 280
@@ -269,7 +271,7 @@ def _row(canvas: _Canvas, row: Row, lab: _Label, y: float, lane_x: dict[str, flo
         end = xd if row.dst is None else xd + (-half if rightward else half)
         canvas.line([(start, y), (end, y)], dashed=row.kind == "return", color=color,
                     first_visible=row.src is None)
-        label_top = top + 7
+        label_top = top + 9
     if row.kind == "call":
         ink = COLORS[row.dst][1] if row.dst else INK
         canvas.label(lab, label_top, ink, note=row.note, url=row.url)

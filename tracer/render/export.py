@@ -7,9 +7,14 @@ with tidx), so ``tidx export ... -o x.svg`` works right after ``pip install``;
 PNG and PDF need ``dot`` (the WebAssembly build has no raster or PDF output) and
 say so in one line.
 
-A file is written only once its whole content is rendered, into a temporary file
-beside it that replaces it atomically: a failure never leaves a partial or empty
-file behind.
+Images are slides: a PNG is :data:`WIDTH_PX` pixels wide whatever the diagram
+(``width_px`` for other sizes), and several statements give one image each: a PDF of
+one page per statement, or one SVG/PNG file per statement (``out-1.svg``,
+``out-2.svg``, ... beside ``out.svg``; see :func:`paths`).
+
+Files are written only once all of them are rendered, each into a temporary file
+beside it that then replaces it: a failure never leaves a partial or empty file
+behind, nor some files of a set without the others.
 """
 
 from __future__ import annotations
@@ -17,6 +22,8 @@ from __future__ import annotations
 import atexit
 import os
 import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +34,7 @@ from tracer.render import html as render_html
 from tracer.render import json as render_json
 from tracer.render import markdown as render_markdown
 from tracer.render import mermaid as render_mermaid
+from tracer.render import pdfjoin
 
 #: File suffix -> format.  ``.gv`` is Graphviz's other DOT suffix.
 SUFFIXES: dict[str, str] = {
@@ -35,6 +43,12 @@ SUFFIXES: dict[str, str] = {
 }
 FORMATS: tuple[str, ...] = ("svg", "png", "pdf", "dot", "mermaid", "markdown", "json", "html")
 IMAGES = ("svg", "png", "pdf")
+#: A PNG's default width: a 1080p projector's, so a slide shows it pixel for pixel.
+WIDTH_PX = 1920
+#: Graphviz measures PNGs at this many pixels per inch (its size attribute is in inches).
+_DPI = 96
+#: Cairo draws no PNG taller than 32767 pixels: a taller drawing is scaled to fit it.
+_MAX_HEIGHT_PX = 32000
 
 INSTALL_DOT = ("install Graphviz's dot program (apt-get install graphviz, brew install "
                "graphviz or conda install graphviz)")
@@ -59,11 +73,18 @@ def format_for(path: str, override: str | None = None) -> str:
     return SUFFIXES[suffix]
 
 
-def render_image(graph: Any, fmt: str) -> bytes:
-    """SVG, PNG or PDF bytes of a :class:`graphviz.Digraph`."""
+def render_image(graph: Any, fmt: str, width_px: int | None = None) -> bytes:
+    """SVG, PNG or PDF bytes of a :class:`graphviz.Digraph`; a PNG ``width_px`` wide
+    (scaled up or down to it) when given."""
     # Our neato graphs (the sequence diagram) pin every node: neato's solver would only
     # cost time (quadratic in the nodes), so run it as a no-op ("neato -n", "nop").
     pinned = graph.engine == "neato"
+    if fmt == "png" and width_px:
+        # size="W,H!" scales the drawing until one side meets its box: a box as wide as
+        # asked and as tall as cairo allows makes the width the one that meets it
+        graph = graph.copy()
+        graph.attr("graph", dpi=str(_DPI),
+                   size=f"{width_px / _DPI:.4f},{_MAX_HEIGHT_PX / _DPI:.4f}!")
     try:
         data = graph.pipe(format=fmt, quiet=True, neato_no_op=1 if pinned else None)
     except BrokenPipeError:
@@ -137,7 +158,7 @@ def _wasm_backend() -> Any:
 
 
 def content(doc: dict[str, Any], fmt: str, diagram: str = "sequence", *,
-            lang: str = "en") -> bytes:
+            lang: str = "en", width_px: int | None = None) -> bytes:
     """The bytes of one export of the (already filtered) trace document.  ``lang``
     (``"zh"``) translates the notes of the markdown and HTML pages; the JSON document
     and the diagrams stay as recorded."""
@@ -154,13 +175,106 @@ def content(doc: dict[str, Any], fmt: str, diagram: str = "sequence", *,
         return render_html.render(doc, render_image(graph, "svg").decode(),
                                   lang=lang).encode()
     if fmt in IMAGES:
-        return render_image(graph, fmt)
+        return render_image(graph, fmt, width_px)
     raise ExportError(f"unknown format {fmt!r}; the formats are: {', '.join(FORMATS)}")
+
+
+def statements(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    """The document cut into one document per statement (each a page or a file)."""
+    return [{**doc, "statements": [st]} for st in doc["statements"]] or [doc]
+
+
+def paths(path: str, fmt: str, count: int) -> list[str]:
+    """The files an export of ``count`` statements writes: ``path`` itself, except for
+    SVG and PNG of several statements, which get one file each, numbered from 1 beside
+    it (``out.svg`` -> ``out-1.svg``, ``out-2.svg``, ...).
+
+    >>> paths("slides/out.svg", "svg", 3)
+    ['slides/out-1.svg', 'slides/out-2.svg', 'slides/out-3.svg']
+    >>> paths("out.pdf", "pdf", 3), paths("out.svg", "svg", 1)
+    (['out.pdf'], ['out.svg'])
+    """
+    if fmt not in ("svg", "png") or count <= 1:
+        return [path]
+    p = Path(path)
+    return [str(p.with_name(f"{p.stem}-{k}{p.suffix}")) for k in range(1, count + 1)]
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    """What an export wrote: its files (in statement order), format and pages."""
+
+    paths: list[str]
+    fmt: str
+    pages: int = 1
+
+
+def render_all(doc: dict[str, Any], path: str, fmt: str, diagram: str = "sequence", *,
+               lang: str = "en", width_px: int | None = WIDTH_PX,
+               tick: Callable[[], None] | None = None) -> tuple[list[tuple[str, bytes]], int]:
+    """Every file of an export, rendered (nothing written yet), and its page count.
+
+    Images are drawn one statement at a time (``tick`` is called after each), so a
+    lesson gives a PDF page or an image file per statement, errors included."""
+    if fmt not in IMAGES:
+        data = content(doc, fmt, diagram, lang=lang, width_px=width_px)
+        if tick:
+            tick()
+        return [(path, data)], 1
+    rendered = []
+    for part in statements(doc):
+        rendered.append(content(part, fmt, diagram, lang=lang, width_px=width_px))
+        if tick:
+            tick()
+    if fmt == "pdf":
+        try:
+            return [(path, pdfjoin.join(rendered))], len(rendered)
+        except pdfjoin.PdfError as exc:
+            raise ExportError(f"cannot join Graphviz's PDF pages into one file ({exc}); "
+                              "export .svg or .png instead (one file per statement)") from None
+    return list(zip(paths(path, fmt, len(rendered)), rendered)), len(rendered)
+
+
+def export(doc: dict[str, Any], path: str, fmt: str | None = None,
+           diagram: str = "sequence", *, lang: str = "en", width_px: int | None = WIDTH_PX,
+           tick: Callable[[], None] | None = None) -> Written:
+    """Render every file of one export, then write them all (or none)."""
+    fmt = format_for(path, fmt)
+    files, pages = render_all(doc, path, fmt, diagram, lang=lang, width_px=width_px,
+                              tick=tick)
+    write_all(files)
+    return Written([p for p, _ in files], fmt, pages)
 
 
 def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
     """Write ``data`` to ``path`` all at once, or not at all."""
-    target = Path(path)
+    write_all([(path, data)])
+
+
+def write_all(files: list[tuple[str | os.PathLike[str], bytes]]) -> None:
+    """Write every file, or none: each goes to a temporary file beside it first, and
+    only when all are on disk do they replace their targets."""
+    staged: list[tuple[str, Path]] = []
+    current = Path(".")
+    try:
+        for path, data in files:
+            current = Path(path)
+            staged.append((_stage(current, data), current))
+        # (the renames are in one directory: they fail together, if at all)
+        for tmp, current in staged:
+            os.replace(tmp, current)
+    except OSError as exc:
+        for tmp, _ in staged:
+            Path(tmp).unlink(missing_ok=True)
+        raise ExportError(f"cannot write {str(current)!r}: {exc.strerror or exc}") from None
+    except BaseException:
+        for tmp, _ in staged:
+            Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _stage(target: Path, data: bytes) -> str:
+    """``data`` in a new temporary file beside ``target``, with an ordinary file's mode."""
     if target.is_dir():
         raise ExportError(f"cannot write {str(target)!r}: it is a directory")
     try:
@@ -176,18 +290,7 @@ def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)  # as an ordinary new file would be, not mkstemp's 0600
-        os.replace(tmp, target)
-    except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
-        raise ExportError(f"cannot write {str(target)!r}: {exc.strerror or exc}") from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-
-
-def export(doc: dict[str, Any], path: str, fmt: str | None = None,
-           diagram: str = "sequence") -> str:
-    """Render and write one export; returns the format used."""
-    fmt = format_for(path, fmt)
-    write_atomic(path, content(doc, fmt, diagram))
-    return fmt
+    return tmp

@@ -14,7 +14,7 @@ import graphviz
 
 MONO = "Courier"        # fixed width: label widths are known without measuring fonts
 SANS = "Helvetica"
-ADVANCE = 0.6           # Courier's advance, in ems: a line of n characters is 0.6*pt*n wide
+ADVANCE = 0.63          # Courier is 0.6 em; the fonts that stand in for it measure up to 0.62
 LEADING = 1.2           # Graphviz's line height, in ems
 
 

@@ -22,9 +22,9 @@ from tracer.render import storage
 from tracer.render.pinned import MONO
 
 # larger than the diagram's text: the picture is what a class looks at
-VALUE_PT, SMALL_PT, TITLE_PT = 12, 9, 13
-CELL_H, VIEW_H = 26, 19           # an element's box, a view's box under it
-TITLE_H, OFFSET_H, TEXT_H = 24, 14, 15
+VALUE_PT, SMALL_PT, TITLE_PT = 14, 11, 15
+CELL_H, VIEW_H = 30, 22           # an element's box, a view's box under it
+TITLE_H, OFFSET_H, TEXT_H = 28, 16, 17
 GAP = 8                           # between parts of a picture and between pictures
 #: At most this many elements on one line of boxes; more wrap onto the next line.
 PER_LINE = 16
@@ -187,6 +187,6 @@ def _draw_one(pen: _Pen, p: dict[str, Any], left: float, top: float) -> float:
             fill, ink = FILL[kind]
             pen.box(left, y, 15, 13, storage.TOUCH_MARK[kind], fill, ink, SMALL_PT,
                     border=fill, bold=True)
-        pen.text(left + 20, y, text, SMALL_PT + 1, "#555555")
+        pen.text(left + 26, y, text, SMALL_PT + 1, "#555555")
         y -= TEXT_H / 2
     return y - GAP
