@@ -238,7 +238,7 @@ def _verify(text: str, full: dict, width: int | None, lang: str = "en") -> None:
     from tracer import i18n
     from tracer.render import progress
 
-    with progress.bar(i18n.text("export.progress.verify", "en"), None):
+    with progress.bar(i18n.text("ui.export.progress.verify", "en"), None):
         rows = V.verify(text, full)
     if rows is None:
         click.echo("--verify: PyTorch is not installed here (pip install torch==2.13.0); "
@@ -305,7 +305,7 @@ def export_cmd(statements: str | None, source_file, output: str, fmt: str | None
     count = len(export.statements(doc)) if fmt in export.IMAGES else 1
     try:
         # every file is rendered before any is written: all of them, or none
-        with progress.bar(i18n.text("export.progress.render", "en", fmt=fmt.upper()),
+        with progress.bar(i18n.text("ui.export.progress.render", "en", fmt=fmt.upper()),
                           count) as tick:
             files, pages = export.render_all(doc, output, fmt, diagram, lang=lang,
                                              width_px=width_px, tick=tick)
@@ -313,12 +313,12 @@ def export_cmd(statements: str | None, source_file, output: str, fmt: str | None
     except export.ExportError as exc:
         raise Refused(str(exc)) from None
     if len(files) > 1:
-        said = i18n.both("export.wrote_files", lang, count=len(files), first=files[0][0],
+        said = i18n.both("ui.export.wrote_files", lang, count=len(files), first=files[0][0],
                          last=files[-1][0], fmt=fmt)
     elif pages > 1:
-        said = i18n.both("export.wrote_pages", lang, path=output, fmt=fmt, count=pages)
+        said = i18n.both("ui.export.wrote_pages", lang, path=output, fmt=fmt, count=pages)
     else:
-        said = i18n.both("export.wrote", lang, path=output, fmt=fmt)
+        said = i18n.both("ui.export.wrote", lang, path=output, fmt=fmt)
     click.echo(f"tidx: {said}", err=True)
     _exit_if_raised(doc, lang)
 

@@ -81,15 +81,16 @@ def clip(text: str, limit: int = MAX_LABEL) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def details(ev: dict[str, Any]) -> str:
-    """The key values of a step as one short line (the route for an operator)."""
+def details(ev: dict[str, Any], whole: bool = False) -> str:
+    """The key values of a step as one line (the route for an operator); ``whole``:
+    tensor values not cut (a drawing that wraps them)."""
     args = ev.get("args") or {}
     if ev.get("op") and "route" in args:
         text = " → ".join(V.plain(args["route"]))
         if "kernel" in args:
-            text += f"  ⇒ {F.value(args['kernel'])}"
+            text += f"  ⇒ {F.value(args['kernel'], whole=whole)}"
         return text
-    pairs = F.args(ev, skip=("keys",))
+    pairs = F.args(ev, skip=("keys",), whole=whole)
     # the elements a kernel read or wrote are the point of the step: show them first
     pairs.sort(key=lambda kv: kv[0] not in ("written", "read"))
     return "  ".join(f"{k}={v}" for k, v in pairs)
@@ -104,8 +105,8 @@ def statement_title(st: dict[str, Any]) -> str:
     return ">>> " + " ".join((st.get("source") or "").split())
 
 
-def result_text(value: Any) -> str:
-    return F.value(value) if value is not None else ""
+def result_text(value: Any, whole: bool = False) -> str:
+    return F.value(value, whole=whole) if value is not None else ""
 
 
 def build(doc: dict[str, Any], *, full: bool = False) -> Sequence:
@@ -138,8 +139,8 @@ def build(doc: dict[str, Any], *, full: bool = False) -> Sequence:
         start = len(seq.rows)
         same = lane == caller
         name = cut(ev["name"], 48)
-        detail = details(ev)
-        result = result_text(ev.get("result"))
+        detail = details(ev, whole=full)
+        result = result_text(ev.get("result"), whole=full)
         if same and result:  # no return row: the result goes on the call
             detail = f"{detail} → {result}" if detail else f"→ {result}"
         detail = cut(detail, max(MAX_LABEL - len(name) - 1, 12)) if detail else ""

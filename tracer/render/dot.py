@@ -296,10 +296,10 @@ def calls(doc: dict[str, Any]) -> graphviz.Digraph:
         fill, ink = COLORS.get(ev["layer"], ("#eeeeee", INK))
         # long values wrap onto more lines of the box: nothing is cut
         lines = P.wrap(ev["name"], 48)
-        detail = diagram.details(ev)
+        detail = diagram.details(ev, whole=True)
         if detail:
             lines += P.wrap(detail, 44)
-        result = diagram.result_text(ev.get("result"))
+        result = diagram.result_text(ev.get("result"), whole=True)
         if result:
             lines += P.wrap("→ " + result, 44)
         if ev.get("error"):

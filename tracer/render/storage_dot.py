@@ -69,16 +69,16 @@ def _legend(p: dict[str, Any], lay: dict[str, Any]) -> list[tuple[str | None, st
     """The legend's entries that this picture uses: (touch kind or None, text)."""
     kinds = set(p["touched"].values())
     entries: list[tuple[str | None, str]] = [
-        (kind, i18n.text(f"export.legend.{kind}", "en")) for kind in ("written", "read")
+        (kind, i18n.text(f"ui.export.legend.{kind}", "en")) for kind in ("written", "read")
         if kind in kinds]
     if lay["views"]:
-        entries.append((None, i18n.text("export.legend.view", "en")))
+        entries.append((None, i18n.text("ui.export.legend.view", "en")))
     more = [w for _, where in lay["views"] for w in where.values() if "+" in w]
     if more:
         count = more[0].split("+")[1]
-        entries.append((None, i18n.text("export.legend.more", "en", count=count)))
+        entries.append((None, i18n.text("ui.export.legend.more", "en", count=count)))
     if any(t == "·" for t in lay["texts"].values()):
-        entries.append((None, i18n.text("export.legend.unknown", "en")))
+        entries.append((None, i18n.text("ui.export.legend.unknown", "en")))
     return entries
 
 

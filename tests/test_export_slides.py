@@ -1,0 +1,237 @@
+"""Slide-ready exports (issue 15): nothing cut, the storage picture in every image,
+1920-pixel PNGs, one page or file per statement, all or nothing, progress on a
+terminal only.  Files are read back: SVG text through an XML parser, PNG pixels and
+sizes through Pillow, PDF pages through the file's own page tree."""
+
+from __future__ import annotations
+
+import io
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+from rich.console import Console
+
+from conftest import cli_run, require_dot
+from engine.interpreter import lessons, session
+from tracer import values as V
+from tracer import walk
+from tracer.render import diagram, export, pdfjoin, progress, storage
+from tracer.render import format as F
+
+VIEWS = "y = t[1:, ::2]; y[0, 1] = 0"      # the issue's example: eleven values were cut
+
+
+def svg_text(svg: bytes) -> str:
+    """Every text of an SVG in document order, one space between, spaces collapsed:
+    a label wrapped onto several lines reads as it was written."""
+    root = ET.fromstring(svg)
+    texts = [el.text or "" for el in root.iter("{http://www.w3.org/2000/svg}text")]
+    return squash(" ".join(texts))
+
+
+def squash(text: str) -> str:
+    return " ".join(text.replace("\xa0", " ").split())
+
+
+def trace_texts(doc: dict) -> list[str]:
+    """What the trace says a step is: its name, its key values, its result, its error."""
+    found = []
+    for st in doc["statements"]:
+        for _, ev in walk(st["events"]):
+            found.append(ev["name"])
+            if diagram.details(ev, whole=True):
+                found.append(diagram.details(ev, whole=True))
+            if ev.get("result") is not None:
+                found.append(F.value(ev["result"], whole=True))
+            if ev.get("error"):
+                found.append(ev["error"]["message"])
+        if st.get("error"):
+            found.append(f"{st['error']['type']}: {st['error']['message']}")
+    return found
+
+
+@pytest.mark.dot
+@pytest.mark.parametrize("statement", [VIEWS, "t[rows, cols] = 10", "t[0:2] = torch.tensor([7, 8, 9])",
+                                       "x = torch.randn(3, 4)"])
+def test_no_value_is_cut_every_step_and_value_is_in_the_svg(statement):
+    require_dot()
+    doc = session.run(statement, seed=0)
+    for part in export.statements(doc):
+        text = svg_text(export.content(part, "svg"))
+        assert "…" not in text and "..." not in text
+        for wanted in trace_texts(part):
+            assert squash(wanted) in text, wanted
+
+
+def test_no_value_is_cut_in_the_in_process_svg_either(monkeypatch, tmp_path):
+    """Without the dot program (the WebAssembly Graphviz) the same labels are drawn."""
+    empty = tmp_path / "bin"
+    empty.mkdir()
+    monkeypatch.setenv("PATH", str(empty))
+    doc = session.run(VIEWS)
+    part = export.statements(doc)[1]
+    text = svg_text(export.content(part, "svg"))
+    assert "…" not in text
+    assert all(squash(w) in text for w in trace_texts(part))
+
+
+def test_the_svg_carries_the_storage_picture_values_marks_views_and_legend(tmp_path):
+    doc = session.run("t[1, 2] = 3")
+    pictures = storage.collect(doc["statements"][0])
+    text = svg_text(export.content(doc, "svg"))
+    (p,) = pictures
+    assert f"storage {p['storage']}: 9 x i64 (72 bytes)" in text
+    # the cells in storage order, each value once, then the written mark's name
+    assert "1 2 3 4 5 3 7 8 9" in text and "written" in text
+    assert [V.shown(view) for view in p["views"]] == ["t", "t$1", "t$2"]
+    for view in p["views"]:   # each view's row is named as the picture names it
+        assert f"{V.shown(view)}: {view['dtype']}{list(view['shape'])} sizes" in text
+    assert "t: i64[3, 3] sizes (3, 3) strides (3, 1) offset 0" in text
+    assert "the statement wrote this element" in text
+    # the written cell is drawn red, the others white
+    svg = export.content(doc, "svg").decode()
+    cells = re.findall(r'<polygon fill="([^"]+)" stroke="#8a8a8a"[^>]*/>\s*<text[^>]*>([^<]*)</text>',
+                       svg)
+    values = [(fill, value) for fill, value in cells if value.strip().isdigit()]
+    assert [v for _, v in values][:9] == ["1", "2", "3", "4", "5", "3", "7", "8", "9"]
+    assert [fill for fill, _ in values][:9] == ["white"] * 5 + ["#c62828"] + ["white"] * 3
+
+
+def test_a_statement_that_raised_shows_pytorch_s_message_under_its_rows():
+    doc = session.run(lessons.load("errors").text)
+    page = export.statements(doc)[1]
+    text = svg_text(export.content(page, "svg"))
+    assert "IndexError: index 5 is out of bounds for dimension 0 with size 3" in text
+
+
+@pytest.mark.dot
+def test_a_png_is_1920_pixels_wide_whatever_the_diagram_and_width_px_changes_it(tmp_path):
+    require_dot()
+    from PIL import Image
+
+    for statement in ("t[1, 2] = 3", "x = torch.randn(3, 4)", "t[rows, cols] = 10"):
+        png = export.content(session.run(statement, seed=0), "png", width_px=export.WIDTH_PX)
+        assert Image.open(io.BytesIO(png)).size[0] == 1920
+    out = tmp_path / "small.png"
+    res = cli_run("export", "t[1, 2] = 3", "-o", str(out), "--width-px", "800")
+    assert res.exit_code == 0, res.output
+    assert Image.open(out).size[0] == 800
+
+
+@pytest.mark.dot
+def test_the_png_shows_the_storage_picture_written_cell_in_red(tmp_path):
+    require_dot()
+    from PIL import Image
+
+    png = Image.open(io.BytesIO(export.content(session.run("t[1, 2] = 3"), "png",
+                                               width_px=1920))).convert("RGB")
+    red = sum(1 for px in png.get_flattened_data() if px == (198, 40, 40))        # #c62828
+    views = sum(1 for px in png.get_flattened_data() if px == (232, 238, 252))    # a view's box
+    assert red > 400 and views > 2000     # a cell's box, nine boxes of the view t
+
+
+@pytest.mark.dot
+def test_a_lesson_exports_one_pdf_page_per_statement_errors_included(tmp_path):
+    require_dot()
+    out = tmp_path / "errors.pdf"
+    res = cli_run("export", "-f", "samples/errors.py", "-o", str(out))
+    assert res.exit_code == 0, res.output
+    pdf = out.read_bytes()
+    doc = session.run(lessons.load("errors").text)
+    assert pdfjoin.page_count(pdf) == len(doc["statements"]) == 10
+    # counted a second way: the page objects themselves
+    assert len(re.findall(rb"/Type\s*/Page\b(?!s)", pdf)) == 10
+    assert f"wrote {out} (pdf, 10 pages: one per statement)" in res.stderr
+
+
+def test_several_statements_export_one_svg_each_and_say_so(tmp_path):
+    out = tmp_path / "views.svg"
+    res = cli_run("export", VIEWS, "-o", str(out))
+    assert res.exit_code == 0, res.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["views-1.svg", "views-2.svg"]
+    assert "y = t[1:, ::2]" in svg_text((tmp_path / "views-1.svg").read_bytes())
+    assert "y[0, 1] = 0" in svg_text((tmp_path / "views-2.svg").read_bytes())
+    assert res.stderr == (f"tidx: wrote 2 files, one per statement: {tmp_path}/views-1.svg "
+                          f"... {tmp_path}/views-2.svg (svg)\n")
+
+
+def test_a_single_statement_still_writes_the_one_file_named(tmp_path):
+    out = tmp_path / "one.svg"
+    res = cli_run("export", "t[1, 2] = 3", "-o", str(out))
+    assert res.exit_code == 0 and [p.name for p in tmp_path.iterdir()] == ["one.svg"]
+
+
+def test_a_set_of_files_is_written_whole_or_not_at_all(tmp_path, monkeypatch):
+    real = export.content
+    calls = []
+
+    def content(doc, fmt, *args, **kwargs):
+        calls.append(fmt)
+        if len(calls) == 2:
+            raise export.ExportError("Graphviz failed: the second statement")
+        return real(doc, fmt, *args, **kwargs)
+    monkeypatch.setattr(export, "content", content)
+    (tmp_path / "views-1.svg").write_text("old")
+    with pytest.raises(export.ExportError):
+        export.export(session.run(VIEWS), str(tmp_path / "views.svg"))
+    assert [p.name for p in tmp_path.iterdir()] == ["views-1.svg"]
+    assert (tmp_path / "views-1.svg").read_text() == "old"
+
+
+def test_write_all_replaces_nothing_when_one_file_cannot_be_written(tmp_path):
+    (tmp_path / "a.svg").write_text("old")
+    with pytest.raises(export.ExportError, match="missing"):
+        export.write_all([(tmp_path / "a.svg", b"new"), (tmp_path / "missing" / "b.svg", b"x")])
+    assert (tmp_path / "a.svg").read_text() == "old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.svg"]
+
+
+@pytest.mark.dot
+def test_the_pdf_joiner_keeps_every_page_and_a_valid_xref(tmp_path):
+    require_dot()
+    parts = [export.content(session.run(s), "pdf") for s in ("t[1, 2] = 3", "t[0, 5] = 1",
+                                                             "x = torch.zeros(2)")]
+    joined = pdfjoin.join(parts)
+    assert pdfjoin.page_count(joined) == 3
+    # every in-use xref entry points at its own object's header
+    at = int(re.search(rb"startxref\s+(\d+)", joined).group(1))
+    table = joined[at:].split(b"trailer")[0].split(b"\n")[2:]
+    for num, entry in enumerate(table):
+        if entry.endswith(b"n ") or entry.endswith(b"n"):
+            off = int(entry[:10])
+            assert joined[off:].startswith(b"%d 0 obj" % num), num
+    # the pages keep their drawings: each input's content streams are in the output
+    for part in parts:
+        streams = re.findall(rb"(?<!end)stream\n(.{40})", part, flags=re.S)
+        assert streams and all(s in joined for s in streams)
+
+
+def test_the_pdf_joiner_refuses_what_it_cannot_read():
+    with pytest.raises(pdfjoin.PdfError):
+        pdfjoin.join([b"%PDF-1.5\nno xref here", b"%PDF-1.5\n"])
+
+
+def test_no_progress_bar_when_stderr_is_not_a_terminal(tmp_path):
+    out = tmp_path / "lesson.svg"
+    res = cli_run("export", VIEWS, "-o", str(out))
+    assert res.exit_code == 0
+    assert res.stderr.splitlines() == [res.stderr.strip()]    # the one usual line
+    assert res.stderr.startswith("tidx: wrote 2 files")
+
+
+def test_the_progress_bar_draws_on_a_terminal():
+    sink = io.StringIO()
+    term = Console(file=sink, force_terminal=True, width=80, color_system=None)
+    with progress.bar("rendering SVG", 3, on=term) as tick:
+        for _ in range(3):
+            tick()
+    drawn = sink.getvalue()
+    assert "rendering SVG" in drawn and "3/3" in drawn
+
+
+def test_the_progress_bar_is_silent_elsewhere():
+    sink = io.StringIO()
+    with progress.bar("rendering SVG", 3, on=Console(file=sink)) as tick:
+        tick()
+    assert sink.getvalue() == ""
