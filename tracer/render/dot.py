@@ -279,8 +279,10 @@ def _row(canvas: _Canvas, row: Row, lab: _Label, y: float, lane_x: dict[str, flo
         canvas.label(lab, label_top, color, bold=False)
 
 
-def calls(doc: dict[str, Any]) -> graphviz.Digraph:
-    """The nested call graph as a tree, read left to right, children in call order."""
+def calls(doc: dict[str, Any], *, html: bool = True) -> graphviz.Digraph:
+    """The nested call graph as a tree, read left to right, children in call order;
+    after each statement's calls, its storage picture: a coloured HTML-like table, or
+    with ``html=False`` (a Graphviz without them) the terminal's picture as text."""
     g = graphviz.Digraph("tidx", engine="dot", comment=f"tidx call tree: {_sources(doc)}")
     g.attr("graph", rankdir="LR", ordering="out", nodesep="0.12", ranksep="0.3",
            bgcolor="white", pad="0.3")
@@ -326,12 +328,21 @@ def calls(doc: dict[str, Any]) -> graphviz.Digraph:
                fontname=MONO)
         for ev in st.get("events", []):
             add(ev, root)
+        for k, picture in enumerate(storage.collect(st)):
+            label = SD.table(picture) if html else _plain(*SD.text_lines(picture))
+            g.node(f"pic{i}_{k}", label, shape="plaintext", style="", margin="0",
+                   fontsize=str(DETAIL_PT + 1))
+            g.edge(root, f"pic{i}_{k}", style="dashed", color="#c0c0c0", arrowhead="none")
     return g
 
 
 DIAGRAMS = {"sequence": sequence, "calls": calls}
 
 
-def render(doc: dict[str, Any], diagram_kind: str = "sequence") -> graphviz.Digraph:
-    """The chosen diagram of the document."""
+def render(doc: dict[str, Any], diagram_kind: str = "sequence", *,
+           html: bool = True) -> graphviz.Digraph:
+    """The chosen diagram of the document; ``html=False`` for a Graphviz without
+    HTML-like labels (only the call tree uses them)."""
+    if diagram_kind == "calls":
+        return calls(doc, html=html)
     return DIAGRAMS[diagram_kind](doc)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import atexit
 import os
+import shutil
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -71,6 +72,11 @@ def format_for(path: str, override: str | None = None) -> str:
         raise ExportError(f"cannot tell the format of {path!r} from its suffix; use one of "
                           f"{', '.join(SUFFIXES)} or --format")
     return SUFFIXES[suffix]
+
+
+def has_dot() -> bool:
+    """Whether Graphviz's dot program is on the PATH (the graphviz package runs it)."""
+    return shutil.which("dot") is not None
 
 
 def render_image(graph: Any, fmt: str, width_px: int | None = None) -> bytes:
@@ -168,7 +174,10 @@ def content(doc: dict[str, Any], fmt: str, diagram: str = "sequence", *,
         return render_mermaid.render(doc, diagram).encode()
     if fmt == "markdown":
         return render_markdown.render(doc, diagram, lang=lang).encode()
-    graph = render_dot.render(doc, diagram)
+    # the call tree's storage table is an HTML-like label, which only the dot program
+    # draws (the WebAssembly Graphviz that stands in for it has no XML parser)
+    graph = render_dot.render(doc, diagram,
+                              html=fmt not in ("svg", "html") or has_dot())
     if fmt == "dot":
         return graph.source.encode()
     if fmt == "html":

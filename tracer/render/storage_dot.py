@@ -10,10 +10,13 @@ positions, because the in-process WebAssembly Graphviz that renders SVG without 
 
 from __future__ import annotations
 
+import html
+import io
 import itertools
 from typing import Any
 
 import graphviz
+from rich.console import Console
 
 from tracer import i18n
 from tracer import values as V
@@ -190,3 +193,55 @@ def _draw_one(pen: _Pen, p: dict[str, Any], left: float, top: float) -> float:
         pen.text(left + 26, y, text, SMALL_PT + 1, "#555555")
         y -= TEXT_H / 2
     return y - GAP
+
+
+def table(p: dict[str, Any]) -> str:
+    """The picture as one Graphviz HTML-like table (for the call tree, whose layout
+    places its nodes itself): the same cells, colours, views and legend.  Only the
+    ``dot`` program draws it; :func:`text_lines` is the picture for the others."""
+    lay = _layout(p)
+    e = html.escape
+    cols = max(1, min(lay["n"], PER_LINE))
+    title = e(i18n.text("ui.storage.title", "en", storage=p["storage"], size=p["size"],
+                        dtype=p["dtype"], nbytes=p["nbytes"]))
+    out = ['<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="0" CELLPADDING="4">',
+           f'<TR><TD COLSPAN="{cols + 1}" BORDER="0" ALIGN="LEFT"><B>{title}</B></TD></TR>']
+    for chunk in lay["chunks"]:
+        out.append('<TR><TD BORDER="0"><FONT COLOR="#777777">offset</FONT></TD>' + "".join(
+            f'<TD BORDER="0"><FONT COLOR="#777777">{off}</FONT></TD>' for off in chunk) + "</TR>")
+        cells = []
+        for off in chunk:
+            fill, ink = FILL.get(p["touched"].get(off, ""), ("white", "#222222"))
+            cells.append(f'<TD BGCOLOR="{fill}"><FONT COLOR="{ink}">'
+                         f'{e(lay["texts"][off])}</FONT></TD>')
+        out.append('<TR><TD BORDER="0"></TD>' + "".join(cells) + "</TR>")
+        for name, where in lay["views"]:
+            row = [f'<TD BORDER="0" ALIGN="LEFT"><FONT COLOR="{VIEW_INK}"><B>{e(name)}</B>'
+                   "</FONT></TD>"]
+            for off in chunk:
+                if off in where:
+                    row.append(f'<TD BGCOLOR="{VIEW_FILL}"><FONT COLOR="{VIEW_INK}">'
+                               f"{e(where[off])}</FONT></TD>")
+                else:
+                    row.append('<TD BORDER="0"></TD>')
+            out.append("<TR>" + "".join(row) + "</TR>")
+    notes = []
+    if p["size"] > lay["n"]:
+        notes.append(i18n.text("ui.storage.more", "en", count=p["size"] - lay["n"]))
+    notes += [f"{V.shown(t)}: {t['dtype']}{list(t['shape'])} {storage._geometry(t, 'en')}"
+              for t in p["views"]]
+    for kind, text in _legend(p, lay):
+        notes.append(f"{storage.TOUCH_MARK[kind]} ({i18n.text(storage.TOUCH_LABEL[kind], 'en')}"
+                     f"): {text}" if kind else text)
+    out += [f'<TR><TD COLSPAN="{cols + 1}" BORDER="0" ALIGN="LEFT">'
+            f'<FONT COLOR="#555555">{e(note)}</FONT></TD></TR>' for note in notes]
+    return "<" + "".join(out) + "</TABLE>>"
+
+
+def text_lines(p: dict[str, Any]) -> list[str]:
+    """The terminal's picture of ``p`` as plain lines (for a Graphviz without HTML-like
+    labels: the in-process WebAssembly one)."""
+    sink = io.StringIO()
+    Console(file=sink, width=120, color_system=None, highlight=False).print(
+        storage.StoragePicture(p))
+    return [line.rstrip() for line in sink.getvalue().splitlines()]
