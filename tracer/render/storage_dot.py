@@ -68,20 +68,21 @@ def _layout(p: dict[str, Any]) -> dict[str, Any]:
             "chunks": chunks}
 
 
-def _legend(p: dict[str, Any], lay: dict[str, Any]) -> list[tuple[str | None, str]]:
-    """The legend's entries that this picture uses: (touch kind or None, text)."""
+def _legend(p: dict[str, Any], lay: dict[str, Any]) -> list[tuple[str, str, str, str]]:
+    """The legend's entries that this picture uses: (mark, its fill, its ink, text)."""
     kinds = set(p["touched"].values())
-    entries: list[tuple[str | None, str]] = [
-        (kind, i18n.text(f"ui.export.legend.{kind}", "en")) for kind in ("written", "read")
-        if kind in kinds]
+    entries = [(storage.TOUCH_MARK[kind], *FILL[kind],
+                i18n.text(f"ui.export.legend.{kind}", "en"))
+               for kind in ("written", "read") if kind in kinds]
     if lay["views"]:
-        entries.append((None, i18n.text("ui.export.legend.view", "en")))
+        entries.append(("0,1", VIEW_FILL, VIEW_INK, i18n.text("ui.export.legend.view", "en")))
     more = [w for _, where in lay["views"] for w in where.values() if "+" in w]
     if more:
         count = more[0].split("+")[1]
-        entries.append((None, i18n.text("ui.export.legend.more", "en", count=count)))
+        entries.append((f"+{count}", VIEW_FILL, VIEW_INK,
+                        i18n.text("ui.export.legend.more", "en", count=count)))
     if any(t == "·" for t in lay["texts"].values()):
-        entries.append((None, i18n.text("ui.export.legend.unknown", "en")))
+        entries.append(("·", "white", "#9e9e9e", i18n.text("ui.export.legend.unknown", "en")))
     return entries
 
 
@@ -90,7 +91,7 @@ def _height_one(p: dict[str, Any]) -> float:
     chunk_h = OFFSET_H + CELL_H + len(lay["views"]) * (VIEW_H + 2) + GAP
     more = TEXT_H if p["size"] > lay["n"] else 0
     return (TITLE_H + len(lay["chunks"]) * chunk_h + more +
-            TEXT_H * (len(p["views"]) + len(_legend(p, lay))) + GAP)
+            TEXT_H * len(p["views"]) + (TEXT_H + 2) * len(_legend(p, lay)) + GAP)
 
 
 def height(pictures: list[dict[str, Any]]) -> float:
@@ -184,14 +185,11 @@ def _draw_one(pen: _Pen, p: dict[str, Any], left: float, top: float) -> float:
         pen.text(left, y, f"{V.shown(t)}: {t['dtype']}{list(t['shape'])} "
                           f"{storage._geometry(t, 'en')}", SMALL_PT + 1, "#555555")
         y -= TEXT_H / 2
-    for kind, text in _legend(p, lay):
-        y -= TEXT_H / 2
-        if kind:
-            fill, ink = FILL[kind]
-            pen.box(left, y, 15, 13, storage.TOUCH_MARK[kind], fill, ink, SMALL_PT,
-                    border=fill, bold=True)
-        pen.text(left + 26, y, text, SMALL_PT + 1, "#555555")
-        y -= TEXT_H / 2
+    for mark, fill, ink, text in _legend(p, lay):   # every mark drawn, named
+        y -= TEXT_H / 2 + 1
+        pen.box(left, y, 34, TEXT_H, mark, fill, ink, SMALL_PT, border=GRID)
+        pen.text(left + 42, y, text, SMALL_PT + 1, "#555555")
+        y -= TEXT_H / 2 + 1
     return y - GAP
 
 
@@ -230,11 +228,11 @@ def table(p: dict[str, Any]) -> str:
         notes.append(i18n.text("ui.storage.more", "en", count=p["size"] - lay["n"]))
     notes += [f"{V.shown(t)}: {t['dtype']}{list(t['shape'])} {storage._geometry(t, 'en')}"
               for t in p["views"]]
-    for kind, text in _legend(p, lay):
-        notes.append(f"{storage.TOUCH_MARK[kind]} ({i18n.text(storage.TOUCH_LABEL[kind], 'en')}"
-                     f"): {text}" if kind else text)
     out += [f'<TR><TD COLSPAN="{cols + 1}" BORDER="0" ALIGN="LEFT">'
             f'<FONT COLOR="#555555">{e(note)}</FONT></TD></TR>' for note in notes]
+    out += [f'<TR><TD BGCOLOR="{fill}"><FONT COLOR="{ink}">{e(mark)}</FONT></TD>'
+            f'<TD COLSPAN="{cols}" BORDER="0" ALIGN="LEFT"><FONT COLOR="#555555">{e(text)}'
+            "</FONT></TD></TR>" for mark, fill, ink, text in _legend(p, lay)]
     return "<" + "".join(out) + "</TABLE>>"
 
 
