@@ -300,7 +300,8 @@ def export_cmd(statements: str | None, source_file, output: str, fmt: str | None
         fmt = export.format_for(output, fmt)
     except export.ExportError as exc:
         raise click.UsageError(str(exc)) from None
-    full = _run(statements, source_file, seed, max_bytes, lang=lang)
+    with progress.bar(i18n.text("ui.export.progress.run", "en"), None):
+        full = _run(statements, source_file, seed, max_bytes, lang=lang)
     doc = _filtered(full, layers, depth, ops_only, no_values)
     count = len(export.statements(doc)) if fmt in export.IMAGES else 1
     try:

@@ -256,3 +256,19 @@ def test_without_dot_the_call_tree_shows_the_picture_as_text(monkeypatch, tmp_pa
     text = svg_text(export.content(doc, "svg", "calls"))
     assert "storage s$1: 9 x i64 (72 bytes)" in text and "pic0_0" not in text
     assert "│ 1 │ 2 │ 3 │ 4 │ 5 │ 3 │ 7 │ 8 │ 9 │" in text
+
+
+def test_export_and_verify_draw_their_bars_on_a_terminal(tmp_path, monkeypatch):
+    """The command's own bars, on a console that is a terminal: they run, they advance
+    to the end, and nothing of them is left on stdout."""
+    sink = io.StringIO()
+    monkeypatch.setattr(progress, "console", lambda: Console(
+        file=sink, force_terminal=True, width=100, color_system=None))
+    res = cli_run("export", VIEWS, "-o", str(tmp_path / "v.svg"))
+    assert res.exit_code == 0 and res.stdout == ""
+    drawn = sink.getvalue()
+    assert "running the statements" in drawn and "rendering SVG" in drawn and "2/2" in drawn
+    sink.truncate(0)
+    res = cli_run("explain", "t[1, 2] = 3", "--verify")
+    assert res.exit_code == 0
+    assert "running in PyTorch" in sink.getvalue()

@@ -16,5 +16,6 @@ TEXT: dict[str, str] = {
     "ui.export.wrote_files":
         "wrote {count} files, one per statement: {first} ... {last} ({fmt})",
     "ui.export.progress.render": "rendering {fmt}",
+    "ui.export.progress.run": "running the statements",
     "ui.export.progress.verify": "running in PyTorch",
 }

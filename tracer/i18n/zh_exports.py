@@ -14,5 +14,6 @@ TEXT: dict[str, str] = {
     "ui.export.wrote_pages": "已写入 {path}({fmt}，{count} 页:每条语句一页)",
     "ui.export.wrote_files": "已写入 {count} 个文件，每条语句一个:{first} ... {last}({fmt})",
     "ui.export.progress.render": "正在渲染 {fmt}",
+    "ui.export.progress.run": "正在运行语句",
     "ui.export.progress.verify": "正在用 PyTorch 运行",
 }
