@@ -124,6 +124,11 @@ def view_options(fn):
                       help="Only aten operators, nested as torch.profiler shows them.")(fn)
     fn = click.option("--depth", type=click.IntRange(min=1), default=None,
                       help="Show the call tree down to N levels.")(fn)
+    fn = click.option("--full", is_flag=True,
+                      help="Every step with its note and source (the default tree is the "
+                           "lecture view: the steps the seeds teach, one line each, the "
+                           "rest folded; --layers, --ops and --depth show the full tree "
+                           "filtered).")(fn)
     return click.option("--layers", default=None, metavar="LIST",
                         help="Comma-separated layers to show: python, binding, indexing, "
                              "dispatcher, kernel, memory, rng.")(fn)
@@ -188,6 +193,11 @@ def _filtered(doc: dict, layers: str | None, depth: int | None, ops_only: bool,
                          values=not no_values)
 
 
+def _lecture(full: bool, layers: str | None, depth: int | None, ops_only: bool) -> bool:
+    """Whether the tree is the lecture view: unless --full or a filter asks for steps."""
+    return not full and layers is None and depth is None and not ops_only
+
+
 def _exit_if_raised(doc: dict, lang: str = "en") -> None:
     # an error the lesson caught itself (try/except ... print(e)) is not a failure
     failed = next((st for st in doc["statements"]
@@ -210,9 +220,9 @@ def _exit_if_raised(doc: dict, lang: str = "en") -> None:
               help="Also run the statements in real PyTorch (if installed) and show what "
                    "matches.")
 def explain(statements: str | None, source_file, fmt: str, seed: int | None,
-            max_bytes: int | None, layers: str | None, depth: int | None, ops_only: bool,
-            no_values: bool, diagram: str, lang: str, no_notes: bool, width: int | None,
-            verify: bool) -> None:
+            max_bytes: int | None, layers: str | None, depth: int | None, full: bool,
+            ops_only: bool, no_values: bool, diagram: str, lang: str, no_notes: bool,
+            width: int | None, verify: bool) -> None:
     """Run STATEMENTS (PyTorch syntax, ';' or newlines between them; '-' reads stdin)
     and show every step.
 
@@ -221,9 +231,9 @@ def explain(statements: str | None, source_file, fmt: str, seed: int | None,
     Example:  tidx explain "t[rows, cols] = 10"
     """
     text = _statements(statements, source_file)
-    full = _run(None, None, seed, max_bytes, text=text, lang=lang)
-    _show(full, fmt, layers, depth, ops_only, no_values, diagram, no_notes, width,
-          text if verify else None, lang)
+    doc = _run(None, None, seed, max_bytes, text=text, lang=lang)
+    _show(doc, fmt, layers, depth, ops_only, no_values, diagram, no_notes, width,
+          text if verify else None, lang, lecture=_lecture(full, layers, depth, ops_only))
 
 
 def _verify(text: str, full: dict, width: int | None, lang: str = "en") -> None:
@@ -251,17 +261,21 @@ def _verify(text: str, full: dict, width: int | None, lang: str = "en") -> None:
 
 def _show(full: dict, fmt: str, layers: str | None, depth: int | None, ops_only: bool,
           no_values: bool, diagram: str, no_notes: bool, width: int | None,
-          verify_text: str | None = None, lang: str = "en") -> None:
+          verify_text: str | None = None, lang: str = "en", lecture: bool = False) -> None:
     """Print a run in one of the stdout formats (and the --verify table), then exit 1 if
-    a statement raised."""
+    a statement raised.  ``lecture``: the tree is the lecture view (tracer.lecture)."""
     doc = _filtered(full, layers, depth, ops_only, no_values)
     if fmt == "tree":
         from rich.console import Console
 
+        from tracer import lecture as L
         from tracer.render import tree as render_tree
         console = Console(width=width, no_color="NO_COLOR" in os.environ or None,
                           highlight=False, soft_wrap=False)
-        console.print(render_tree.render(doc, notes=not no_notes, full=full, lang=lang))
+        if lecture:
+            doc = L.fold(doc)
+        console.print(render_tree.render(doc, notes=not no_notes, full=full, lang=lang,
+                                         brief=lecture))
     else:
         from tracer.render import export
         click.echo(export.content(doc, fmt, diagram, lang=lang).decode(), nl=False)
@@ -283,9 +297,9 @@ def _show(full: dict, fmt: str, layers: str | None, depth: int | None, ops_only:
               show_default=True, help="Width of a PNG in pixels (the drawing is scaled to it).")
 @view_options
 def export_cmd(statements: str | None, source_file, output: str, fmt: str | None,
-               width_px: int, seed: int | None, max_bytes: int | None, layers: str | None,
-               depth: int | None, ops_only: bool, no_values: bool, diagram: str,
-               lang: str) -> None:
+               width_px: int, seed: int | None, max_bytes: int | None,
+               layers: str | None, depth: int | None, full: bool, ops_only: bool,
+               no_values: bool, diagram: str, lang: str) -> None:
     """Run STATEMENTS and write the trace to FILE as a diagram, page or data.
 
     \b
@@ -301,8 +315,9 @@ def export_cmd(statements: str | None, source_file, output: str, fmt: str | None
     except export.ExportError as exc:
         raise click.UsageError(str(exc)) from None
     with progress.bar(i18n.text("ui.export.progress.run", "en"), None):
-        full = _run(statements, source_file, seed, max_bytes, lang=lang)
-    doc = _filtered(full, layers, depth, ops_only, no_values)
+        ran = _run(statements, source_file, seed, max_bytes, lang=lang)
+    # (--full is the terminal's: an export always draws every step it keeps)
+    doc = _filtered(ran, layers, depth, ops_only, no_values)
     count = len(export.statements(doc)) if fmt in export.IMAGES else 1
     try:
         # every file is rendered before any is written: all of them, or none
@@ -424,8 +439,9 @@ def lessons() -> None:
 @click.option("--step", "step_mode", is_flag=True,
               help="Walk through the lesson one step at a time.")
 def lesson(name: str, fmt: str, seed: int | None, layers: str | None, depth: int | None,
-           ops_only: bool, no_values: bool, diagram: str, lang: str, no_notes: bool,
-           width: int | None, show_source: bool, verify: bool, step_mode: bool) -> None:
+           full: bool, ops_only: bool, no_values: bool, diagram: str, lang: str,
+           no_notes: bool, width: int | None, show_source: bool, verify: bool,
+           step_mode: bool) -> None:
     """Run the lesson NAME (see `tidx lessons`) and show every step."""
     from engine.interpreter import lessons as L
     from engine.core.errors import Refused
@@ -437,12 +453,13 @@ def lesson(name: str, fmt: str, seed: int | None, layers: str | None, depth: int
     if show_source:
         click.echo(found.text, nl=False)
         return
-    full = _run(None, None, seed, None, text=found.text, lang=lang)
+    doc = _run(None, None, seed, None, text=found.text, lang=lang)
     if step_mode:
-        _step_through(full, width, lang)
+        _step_through(doc, width, lang)
         return
-    _show(full, fmt, layers, depth, ops_only, no_values, diagram, no_notes, width,
-          found.text if verify else None, lang)
+    _show(doc, fmt, layers, depth, ops_only, no_values, diagram, no_notes, width,
+          found.text if verify else None, lang, lecture=_lecture(full, layers, depth,
+                                                                 ops_only))
 
 
 if __name__ == "__main__":  # pragma: no cover

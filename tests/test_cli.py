@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import os
 
 import pytest
@@ -16,7 +17,7 @@ run = cli_run
 
 
 def test_explain_advanced_assignment_shows_the_seed_001_path():
-    res = run("explain", "t[rows, cols] = 10", "--width", "200")
+    res = run("explain", "t[rows, cols] = 10", "--width", "200", "--full")
     assert res.exit_code == 0, res.output
     out = res.output
     # the defaults the statement used, with their values, at the top
@@ -266,11 +267,17 @@ def test_compare_of_identical_paths():
 
 
 def test_the_errors_lesson_exits_0_and_shows_each_error_where_it_was_raised():
-    res = run("lesson", "errors", "--width", "200")
+    res = run("lesson", "errors", "--width", "200", "--full")
     assert res.exit_code == 0, res.output
     assert "raised IndexError: index 5 is out of bounds for dimension 0 with size 3" in \
         res.output
     assert "raised RuntimeError: Storage size calculation overflowed" in res.output
+    # the lecture view marks the step that raised on its line, and prints PyTorch's
+    # message under the tree
+    lecture = run("lesson", "errors", "--width", "200").output
+    assert re.search(r"applySelect .*raised IndexError", lecture)
+    assert "IndexError: index 5 is out of bounds for dimension 0 with size 3" in lecture
+    assert re.search(r"computeStorageNbytesContiguous .*raised RuntimeError", lecture)
 
 
 def test_a_closed_pipe_ends_quietly() -> None:

@@ -329,7 +329,7 @@ def test_the_memory_limit_refusal_is_explained():
 
 # -- (c) golden -------------------------------------------------------------------------
 def test_explain_basic_assignment_zh_golden():
-    res = _cli("explain", "t[1, 2] = 3", "--lang", "zh", "--width", "160")
+    res = _cli("explain", "t[1, 2] = 3", "--lang", "zh", "--width", "160", "--full")
     assert res.exit_code == 0, res.output
     golden("basic_assignment_zh.txt", res.output)
 
@@ -354,7 +354,8 @@ def test_lang_zh_works_for_every_command(args):
 
 
 def test_explain_zh_keeps_the_english_note_beside_the_chinese():
-    out = _cli("explain", "t[rows, cols] = 10", "--lang", "zh", "--width", "250").output
+    out = _cli("explain", "t[rows, cols] = 10", "--lang", "zh", "--width", "250",
+               "--full").output
     chinese = "张量索引此刻不动张量本身"
     english = "a tensor index does not touch the tensor now"
     assert out.index(chinese) < out.index(english)

@@ -68,6 +68,10 @@ def resize_bytes_cpu(storage, nbytes: int) -> None:
     if storage.data is not None:
         keep = min(storage.nbytes, nbytes)
         data[:keep] = storage.data[:keep]
+    if nbytes > storage.nbytes:
+        # the new bytes are realloc's garbage: no trace may show them as values (they
+        # would differ from run to run), as no trace shows an empty tensor's
+        storage.initialised = False
     storage.replace_bytes(data)
 
 

@@ -17,6 +17,7 @@ JSON document), and the other languages' tables hold the same ids.
 
 from __future__ import annotations
 
+from tracer.i18n.en_lecture import TEXT as LECTURE_TEXT
 from tracer.i18n.en_operators import TEXT as OPERATOR_TEXT
 from tracer.i18n.en_exports import TEXT as EXPORT_TEXT
 
@@ -586,6 +587,7 @@ TEXT: dict[str, str] = {
 }
 #: the operator families added for breadth (issue 14): one table, two files
 TEXT.update(OPERATOR_TEXT)
+TEXT.update(LECTURE_TEXT)
 #: the exported images and the export command (issue 15)
 TEXT.update(EXPORT_TEXT)
 

@@ -112,14 +112,60 @@ def value(v: dict[str, Any] | None, geometry: bool = True, *, whole: bool = Fals
     return V.text(v)
 
 
+#: Longest element list :func:`brief` writes after a tensor (a slide's line holds it).
+BRIEF_VALUES = 24
+
+
+def brief(v: dict[str, Any] | None, geometry: bool = False) -> str:
+    """A value as one line of the lecture view: tensors by name, dtype and shape (their
+    strides and offset with ``geometry``), their elements only when they are few.
+
+    >>> v = V.tensor("t$0", "s$0", shape=[2], strides=[1], offset=3, dtype="i64",
+    ...              device="cpu", numel=2, nbytes=72, values=[4, 6])
+    >>> brief(v), brief(v, geometry=True)
+    ('t$0: i64[2] = [4, 6]', 't$0: i64[2] strides (1,) offset 3 = [4, 6]')
+    >>> brief(V.sequence("list", [v, v]))
+    '[t$0: i64[2] = [4, 6], t$0: i64[2] = [4, 6]]'
+    """
+    kind = V.kind(v)
+    if kind == "tensor":
+        text = tensor(v, values=False, geometry=geometry)
+        if "values" in v:
+            shown = _nested(v["values"])
+            if len(shown) <= BRIEF_VALUES:
+                text += " = " + shown
+        return text
+    if kind in ("tuple", "list"):
+        items = [brief(x, geometry) for x in v["items"]] + (["..."] if v.get("more") else [])
+        if kind == "tuple":
+            return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+        return "[" + ", ".join(items) + "]"
+    return value(v, geometry)
+
+
 def args(event: dict[str, Any], skip: tuple[str, ...] = (), *,
          whole: bool = False) -> list[tuple[str, str]]:
     """The event's key values as (key, text) pairs, important ones first (``whole``:
     tensor values not cut, see :func:`_values`)."""
     items = event.get("args") or {}
-    keys = [k for k in _FIRST if k in items] + [k for k in items if k not in _FIRST]
     # Arguments name tensors briefly; a step's result shows the full geometry.
-    return [(k, value(items[k], geometry=False, whole=whole)) for k in keys if k not in skip]
+    return [(k, value(items[k], geometry=False, whole=whole)) for k in _ordered(items)
+            if k not in skip]
+
+
+def brief_args(event: dict[str, Any], skip: tuple[str, ...] = (),
+               first: tuple[str, ...] = ()) -> list[tuple[str, str]]:
+    """:func:`args` as the lecture view writes them (:func:`brief`): ``first`` before the
+    rest, no empty keyword dict (``torch.randn(3, 4)`` has ``kwargs={}``)."""
+    items = event.get("args") or {}
+    keys = [k for k in first if k in items] + [k for k in _ordered(items) if k not in first]
+    return [(k, brief(items[k])) for k in keys
+            if k not in skip and not (k == "kwargs" and not items[k].get("items"))]
+
+
+def _ordered(items: dict[str, Any]) -> list[str]:
+    """The keys of a step's args, the important ones (:data:`_FIRST`) first."""
+    return [k for k in _FIRST if k in items] + [k for k in items if k not in _FIRST]
 
 
 def outcome(st: dict[str, Any]) -> list[str]:

@@ -18,6 +18,7 @@ from tracer import values as V
 from tracer.render import format as F
 from tracer import i18n
 from tracer.events import LAYERS, source_url
+from tracer.lecture import counts, is_folded
 from tracer.render.storage import StoragePicture, collect
 
 #: One colour per layer, outermost warm to innermost cool.
@@ -87,6 +88,49 @@ def _label(ev: dict[str, Any], notes: bool, links: bool, lang: str = "en") -> Te
     return text
 
 
+#: Arguments the lecture view leaves out: bookkeeping next to the value that matters
+#: (``dim_after`` beside ``dim``), or said by the step's name (an operator's kernel).
+BRIEF_SKIP = ("dim_after", "real_dim", "specified_dims", "outIndices", "kernel", "keys")
+
+
+def brief_label(ev: dict[str, Any], lang: str = "en", inside: int = 0) -> Text:
+    """One step on one line, as the lecture view shows it: layer, name, how many steps
+    it folds (``inside``), key values in brief (:func:`tracer.render.format.brief`) and
+    the result with its geometry.  A folded run (:func:`tracer.lecture.folded`) reads
+    ``… 2 more steps: wrapTuple, ...``.  The line is cut at the console's width, never
+    wrapped: the full tree (``--full``) and every export keep every value."""
+    text = Text(no_wrap=True, overflow="ellipsis")
+    layer = ev["layer"]
+    text.append(f"{layer:<10}", style=LAYER_STYLE.get(layer, ""))
+    text.append(" ")
+    if is_folded(ev):
+        text.append(i18n.text(_plural("ui.lecture.folded", ev["folded"]), lang,
+                              count=ev["folded"], names=", ".join(ev["steps"])),
+                    style="dim italic")
+        return text
+    text.append(ev["name"], style="bold")
+    if inside:
+        text.append(" " + i18n.text(_plural("ui.lecture.inside", inside), lang, count=inside),
+                    style="dim italic")
+    if ev.get("error"):
+        text.append(f"  {i18n.text('ui.lecture.raised', lang, error=ev['error']['type'])}",
+                    style="bold red")
+    for key, val in F.brief_args(ev, skip=BRIEF_SKIP, first=("written",)):
+        if key == "route":
+            text.append(f"  {' -> '.join(V.plain(ev['args']['route']))}", style="blue")
+            continue
+        text.append(f"  {key}=", style="dim")
+        text.append(val)
+    if ev.get("result") is not None:
+        text.append("  -> ", style="dim")
+        text.append(F.brief(ev["result"], geometry=True))
+    return text
+
+
+def _plural(id: str, count: int) -> str:
+    return id + "_one" if count == 1 else id
+
+
 def _add(tree: Tree, events: list[dict[str, Any]], notes: bool, links: bool,
          lang: str) -> None:
     for ev in events:
@@ -94,11 +138,24 @@ def _add(tree: Tree, events: list[dict[str, Any]], notes: bool, links: bool,
         _add(branch, ev.get("children", []), notes, links, lang)
 
 
+def _add_brief(tree: Tree, events: list[dict[str, Any]], lang: str, top: bool) -> None:
+    """The lecture view's lines: a step's folded children are counted on its own line;
+    a folded run with no step above it (the statement's own level) is a line."""
+    for ev in events:
+        if is_folded(ev) and not top:
+            continue
+        children = ev.get("children", [])
+        inside = sum(c["folded"] for c in children if is_folded(c))
+        branch = tree.add(brief_label(ev, lang, inside))
+        _add_brief(branch, children, lang, top=False)
+
+
 def render_statement(st: dict[str, Any], *, notes: bool = True, links: bool = True,
-                     full: dict[str, Any] | None = None, lang: str = "en"
-                     ) -> RenderableType:
+                     full: dict[str, Any] | None = None, lang: str = "en",
+                     brief: bool = False) -> RenderableType:
     """One statement: the defaults it used, its step tree, what it produced, and a
-    picture of the storage it touched (drawn from ``full``, the unfiltered statement)."""
+    picture of the storage it touched (drawn from ``full``, the unfiltered statement).
+    ``brief``: every step on one line (:func:`brief_label`), the lecture view."""
     parts: list[RenderableType] = []
     defaults = st.get("defaults") or {}
     if defaults:
@@ -111,7 +168,10 @@ def render_statement(st: dict[str, Any], *, notes: bool = True, links: bool = Tr
         parts.append(Text(f"# {st['comment']}", style="italic"))
     source = st.get("source") or i18n.both("ui.outside_statement", lang)
     tree = Tree(Text(f">>> {source}", style="bold"), guide_style="dim")
-    _add(tree, st.get("events", []), notes, links, lang)
+    if brief:
+        _add_brief(tree, st.get("events", []), lang, top=True)
+    else:
+        _add(tree, st.get("events", []), notes, links, lang)
     parts.append(tree)
     parts.extend(_outcome(st, lang))
     parts.extend(StoragePicture(p, lang=lang) for p in collect(full or st))
@@ -138,12 +198,14 @@ def _outcome(st: dict[str, Any], lang: str = "en") -> list[RenderableType]:
 
 
 def render(doc: dict[str, Any], *, notes: bool = True, links: bool = True,
-           full: dict[str, Any] | None = None, lang: str = "en") -> RenderableType:
+           full: dict[str, Any] | None = None, lang: str = "en",
+           brief: bool = False) -> RenderableType:
     """The whole document, statement after statement.
 
-    ``doc`` may be filtered (:mod:`tracer.filters`); the storage pictures come from
-    ``full``, the unfiltered document, so that hiding steps never hides a write.
-    ``lang`` (``"zh"``) shows notes and headings translated, beside their English.
+    ``doc`` may be filtered (:mod:`tracer.filters`) or folded (:mod:`tracer.lecture`,
+    drawn with ``brief``, one line per step); the storage pictures come from ``full``,
+    the unfiltered document, so that hiding steps never hides a write.  ``lang``
+    (``"zh"``) shows notes and headings translated, beside their English.
     """
     parts: list[RenderableType] = []
     whole = (full or doc)["statements"]
@@ -151,7 +213,8 @@ def render(doc: dict[str, Any], *, notes: bool = True, links: bool = True,
         if i:
             parts.append(Text(""))
         parts.append(render_statement(st, notes=notes, links=links,
-                                      full=whole[i] if i < len(whole) else None, lang=lang))
+                                      full=whole[i] if i < len(whole) else None, lang=lang,
+                                      brief=brief))
     legend = Text()
     seen = {ev["layer"] for st in doc["statements"] for ev in _all(st.get("events", []))}
     if seen:  # a statement like t.stride() records no step: no layer to name
@@ -164,6 +227,11 @@ def render(doc: dict[str, Any], *, notes: bool = True, links: bool = True,
         legend.append(f"  {shown}" + (f"  {seed}" if shown != seed else ""), style="dim")
     if legend.plain:
         parts.append(legend)
+    if brief:
+        shown, total = counts(doc)
+        if shown < total:
+            parts.append(Text(i18n.text("ui.lecture.hint", lang, shown=shown, total=total),
+                              style="dim"))
     return Group(*parts)
 
 

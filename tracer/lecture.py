@@ -1,0 +1,149 @@
+"""The lecture view: the steps the seeds teach, the rest folded into one-line summaries.
+
+A full trace of ``t[rows, cols] = 10`` holds 47 steps; the lesson is a dozen of them
+(the index becoming a ``TensorIndex``, ``recordTensorIndex``, ``dispatch_index_put_``,
+``index_put_``, the kernel that writes), the rest being the scalar's allocation, the
+kernel's checks and its restriding.  :func:`fold` keeps the taught steps and replaces
+each run of other steps by one *folded* step that says how many steps it holds and
+names them, so every renderer draws a lecture document as it draws a trace (a folded
+step is an ordinary event: a name, a layer, a note; ``"folded"`` holds the count).
+
+Pure functions from a trace document to a new one, like :mod:`tracer.filters`: the full
+trace stays as recorded (``--full`` shows it; JSON keeps it).
+
+What is taught is said once, here, by step name and layer (the seeds' vocabulary:
+seed 001's setitem path, seed 002's factory path, seed 004's masks): every Python,
+dispatcher and RNG step; the binding's entry points and index conversion; TensorIndexing's
+steps; the memory steps from ``empty`` to the strides; the kernels that do an operator's
+work.  Hidden are the helpers around them (:data:`HIDDEN`), and everything inside a step
+whose inside is not the lesson (:data:`FOLD_INSIDE`: ``valueToTensor`` makes and
+allocates a scalar, a dozen steps the lesson of ``t[1, 2] = 3`` is not about).  A step
+that raised, and every step above it, is always shown.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tracer.events import walk
+
+Event = dict[str, Any]
+Doc = dict[str, Any]
+
+#: Steps folded away wherever they are, by layer: the checks and plumbing around the
+#: steps the seeds teach.
+HIDDEN: dict[str, frozenset[str]] = {
+    "binding": frozenset({
+        "wrapTuple", "count_specified_dimensions", "sequenceToVariable",
+        "recursive_to_list", "recursive_store", "scalar_tensor_static",
+        "autograd::make_variable",
+    }),
+    "indexing": frozenset({"slicePrefix1sSize", "typeConvertIndices"}),
+    "memory": frozenset({"check_size_nonnegative"}),
+    "kernel": frozenset({
+        "TensorIterator", "assert_no_overlap", "canDispatchToMaskedFill",
+        "checkIndexTensorTypes", "make_index_put_iterator", "expand_outplace",
+        "expand_inplace", "restride_src", "reshape_indexer", "result_type", "check_args",
+        "cast_common_dtype_to_outputs", "transposeToFront", "lift_fresh", "detach",
+        "detach_", "computeStride", "reshape_symint",
+    }),
+}
+
+#: Steps shown on one line with everything they ran folded into it: what they do is
+#: the lesson, how they do it is not (``valueToTensor``: ``10`` becomes a 0-dim tensor;
+#: its empty/allocate/fill are the same steps ``torch.empty`` teaches).
+FOLD_INSIDE: frozenset[str] = frozenset({"valueToTensor", "make_info"})
+
+#: Steps whose inside is taught once per document: the first ``empty`` of a lesson shows
+#: computeStorageNbytes, the allocator, StorageImpl, TensorImpl and the strides; every
+#: later one is a line that folds them (a lesson's setup statements would otherwise
+#: repeat the same seven lines each).
+FOLD_INSIDE_AFTER_FIRST: frozenset[str] = frozenset({"_empty_generic",
+                                                     "empty_strided_generic"})
+
+
+def is_taught(ev: Event) -> bool:
+    """Whether the lecture view shows step ``ev`` (wherever its parent allows it).
+
+    >>> is_taught({"name": "recordTensorIndex", "layer": "indexing"})
+    True
+    >>> is_taught({"name": "check_size_nonnegative", "layer": "memory"})
+    False
+    """
+    return ev["name"] not in HIDDEN.get(ev["layer"], ())
+
+
+def _raised(ev: Event) -> bool:
+    """Whether ``ev`` or a step under it raised (the error sits on the innermost)."""
+    return any(e.get("error") for _, e in walk([ev]))
+
+
+def _count(events: list[Event]) -> int:
+    return sum(1 for _ in walk(events))
+
+
+def folded(run: list[Event]) -> Event:
+    """One step standing for the run of steps ``run`` (and everything under them)."""
+    count = _count(run)
+    names = list(dict.fromkeys(ev["name"] for ev in run))
+    return {
+        "name": f"… {count} step{'s' if count != 1 else ''} folded",
+        "layer": run[0]["layer"], "op": None, "source": None,
+        "args": {}, "result": None,
+        "note": ", ".join(names), "note_id": None, "note_args": None,
+        "error": None, "children": [], "folded": count, "steps": names,
+    }
+
+
+def _fold(events: list[Event], inside_folded: bool, seen: set[str]) -> list[Event]:
+    out: list[Event] = []
+    run: list[Event] = []
+    for ev in events:
+        if (is_taught(ev) and not inside_folded) or _raised(ev):
+            if run:
+                out.append(folded(run))
+                run = []
+            out.append(_keep(ev, seen))
+        else:
+            run.append(ev)
+    if run:
+        out.append(folded(run))
+    return out
+
+
+def _keep(ev: Event, seen: set[str]) -> Event:
+    """A shown step, its children folded (``seen``: the steps of
+    :data:`FOLD_INSIDE_AFTER_FIRST` already shown whole)."""
+    name = ev["name"]
+    inside_folded = name in FOLD_INSIDE or name in seen
+    if name in FOLD_INSIDE_AFTER_FIRST:
+        seen.add(name)
+    return {**ev, "children": _fold(ev.get("children", []), inside_folded, seen)}
+
+
+def is_folded(ev: Event) -> bool:
+    """Whether ``ev`` is a folded run of steps (:func:`folded`), not a recorded step."""
+    return "folded" in ev
+
+
+def fold(doc: Doc) -> Doc:
+    """The lecture document: every statement's steps folded (see the module's doc)."""
+    out = dict(doc)
+    seen: set[str] = set()
+    out["statements"] = [{**st, "events": _fold(st.get("events", []), False, seen)}
+                         for st in doc["statements"]]
+    return out
+
+
+def counts(doc: Doc) -> tuple[int, int]:
+    """``(shown, total)``: the recorded steps a lecture document shows, and all of them
+    (a folded run counts the steps it holds)."""
+    shown = total = 0
+    for st in doc["statements"]:
+        for _, ev in walk(st.get("events", [])):
+            if is_folded(ev):
+                total += ev["folded"]
+            else:
+                shown += 1
+                total += 1
+    return shown, total
