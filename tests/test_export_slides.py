@@ -12,7 +12,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from rich.console import Console
 
-from conftest import cli_run, require_dot
+from conftest import cli_run, require_dot, require_torch
 from engine.interpreter import lessons, session
 from tracer import values as V
 from tracer import walk
@@ -272,3 +272,17 @@ def test_export_and_verify_draw_their_bars_on_a_terminal(tmp_path, monkeypatch):
     res = cli_run("explain", "t[1, 2] = 3", "--verify")
     assert res.exit_code == 0
     assert "running in PyTorch" in sink.getvalue()
+
+
+def test_the_picture_writes_each_element_as_torch_prints_it():
+    torch = require_torch()
+    torch.manual_seed(0)
+    printed = str(torch.randn(3, 4))           # tensor([[ 1.5410, -0.2934, ...
+    doc = session.run("x = torch.randn(3, 4)", seed=0)
+    text = svg_text(export.content(doc, "svg"))
+    cells = text.split("offset 0 1 2 3 4 5 6 7 8 9 10 11 ", 1)[1].split(" ")[:12]
+    assert cells[:3] == ["1.5410", "-0.2934", "-2.1788"]
+    assert all(cell in printed for cell in cells)
+    doc = session.run("y = t > 4")
+    text = svg_text(export.content(doc, "svg"))
+    assert "False False False False True True True True True" in text   # as Python: bools

@@ -40,6 +40,7 @@ NAME_PT, DETAIL_PT = 12, 11
 #: Labels wrap rather than run further right than this past the last lifeline: the
 #: drawing keeps one width whatever its values, so a slide can show it large.
 LABEL_ROOM = 280
+MIN_RIGHT = 640         # labels may always run this far right
 BESIDE_MIN = 28         # fewer characters of room beside a step's name: values go under it
 PICTURE_GAP = 26        # between a statement's last row and its storage picture
 
@@ -148,7 +149,8 @@ def sequence(doc: dict[str, Any], *, pictures: bool = True) -> graphviz.Digraph:
     seq = diagram.build(doc, full=True)
     canvas = _Canvas(f"tidx sequence diagram: {_sources(doc)}")
     lane_x = {lane: i * LANE_GAP for i, lane in enumerate(seq.lanes)}
-    right = max(lane_x.values(), default=0) + LABEL_ROOM
+    # a diagram of few lifelines (--ops, --layers) still gives its labels a line's room
+    right = max(max(lane_x.values(), default=0) + LABEL_ROOM, MIN_RIGHT)
     labels = [_row_label(row, lane_x, right) for row in seq.rows]
     statements = [i for i, row in enumerate(seq.rows) if row.kind == "statement"]
     drawn = [storage.collect(st) if pictures else [] for st in doc["statements"]]

@@ -20,6 +20,7 @@ from rich.console import Console
 
 from tracer import i18n
 from tracer import values as V
+from tracer.render import format as F
 from tracer.render import pinned as P
 from tracer.render import storage
 from tracer.render.pinned import MONO
@@ -34,6 +35,14 @@ PER_LINE = 16
 FILL = {"written": ("#c62828", "white"), "read": ("#b2ebf2", "#004d55")}
 VIEW_FILL, VIEW_INK = "#e8eefc", "#1f4fbf"
 GRID = "#8a8a8a"
+
+
+def _cell(v: Any) -> str:
+    """An element as torch prints it (1.5410, True), or ``·`` when the trace has no value
+    for it: an image has the room the terminal's narrow cells lack."""
+    if v is None:
+        return "·"
+    return str(v) if isinstance(v, bool) else F.number(v)
 
 
 def _views(p: dict[str, Any]) -> list[tuple[str, dict[int, str]]]:
@@ -57,7 +66,7 @@ def _layout(p: dict[str, Any]) -> dict[str, Any]:
     """Sizes of one picture: element box width, name column, lines of boxes."""
     n = min(p["size"], storage.MAX_CELLS)
     views = _views(p)
-    texts = {off: storage._cell(p["cells"].get(off)) for off in range(n)}
+    texts = {off: _cell(p["cells"].get(off)) for off in range(n)}
     chars = max([len(t) for t in texts.values()] + [len(str(max(n - 1, 0))), 3] +
                 [len(w) for _, where in views for w in where.values()])
     cell_w = P.width("x", VALUE_PT) * chars + 10
