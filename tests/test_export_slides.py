@@ -286,3 +286,13 @@ def test_the_picture_writes_each_element_as_torch_prints_it():
     doc = session.run("y = t > 4")
     text = svg_text(export.content(doc, "svg"))
     assert "False False False False True True True True True" in text   # as Python: bools
+
+
+def test_what_a_lesson_prints_keeps_its_lines_and_alignment():
+    doc = session.run("t = torch.tensor([[1, 2, 3], [4, 5, 6], [7, 8, 9]]); print(t)")
+    svg = export.content(export.statements(doc)[1], "svg")
+    texts = [(el.text or "").replace("\xa0", " ")
+             for el in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}text")]
+    start = texts.index("tensor([[1, 2, 3],")
+    assert texts[start:start + 3] == ["tensor([[1, 2, 3],", "        [4, 5, 6],",
+                                      "        [7, 8, 9]])"]

@@ -59,14 +59,19 @@ def wrap(text: str, chars: float) -> list[str]:
     ['dim=0  start=1', 'stop=9223372036854775807', 'step=1']
     >>> wrap("short", 3)
     ['short']
+    >>> wrap("tensor([[1, 2],\\n        [3, 4]])", 40)   # its own line breaks are kept
+    ['tensor([[1, 2],', '        [3, 4]])']
     """
+    if "\n" in text:
+        return [line for part in text.split("\n") for line in wrap(part, chars)]
     limit = max(int(chars), 1)
     lines: list[str] = []
-    line = ""
     # the separators are kept inside a line (key values are two spaces apart) and
     # dropped where the line breaks
+    indent = text[: len(text) - len(text.lstrip(" "))]   # a printed tensor's alignment
+    line = indent
     for word, gap in _words(text):
-        if line and len(line) + len(word) > limit:
+        if line.strip() and len(line) + len(word) > limit:
             lines.append(line.rstrip())
             line = ""
         line += word + gap
