@@ -296,3 +296,32 @@ def test_what_a_lesson_prints_keeps_its_lines_and_alignment():
     start = texts.index("tensor([[1, 2, 3],")
     assert texts[start:start + 3] == ["tensor([[1, 2, 3],", "        [4, 5, 6],",
                                       "        [7, 8, 9]])"]
+
+
+def _pdf_drawing(pdf: bytes) -> bytes:
+    """The page descriptions of a PDF: its FlateDecode streams, inflated (fonts too)."""
+    import zlib
+
+    out = []
+    for m in re.finditer(rb"(?<!end)stream\r?\n", pdf):
+        try:
+            out.append(zlib.decompressobj().decompress(pdf[m.end():]))
+        except zlib.error:
+            continue
+    return b"\n".join(out)
+
+
+@pytest.mark.dot
+def test_every_pdf_page_paints_its_storage_picture(tmp_path):
+    """Each page fills the written element red (#c62828) and the view's boxes blue
+    (#e8eefc): cairo writes those fills as rg operators in the page's content."""
+    require_dot()
+    doc = session.run("t[1, 2] = 3; t[0, 0] = 5")
+    files, pages = export.render_all(doc, str(tmp_path / "x.pdf"), "pdf")
+    assert pages == 2
+    red, blue = b"0.776471 0.156863 0.156863 rg", b"0.909804 0.933333 0.988235 rg"
+    for part in export.statements(doc):
+        drawing = _pdf_drawing(export.content(part, "pdf"))
+        assert red in drawing and blue in drawing
+    joined = _pdf_drawing(files[0][1])
+    assert joined.count(red) >= 2 and joined.count(blue) >= 2
