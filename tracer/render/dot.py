@@ -8,6 +8,10 @@ points): a sequence diagram is a table of lifelines and time rows, and letting a
 layout engine guess it gives crossing arrows on the first nested call.  Pinned
 coordinates render the same with the ``dot`` program and with the in-process
 WebAssembly Graphviz, and stay legible from 5 to 200 steps.
+
+Both drawings are slides: no label is cut (long ones wrap onto more lines, within a
+fixed width so a PNG scaled to a projector keeps its text large), and each statement
+carries its storage picture (:mod:`tracer.render.storage_dot`).
 """
 
 from __future__ import annotations
@@ -68,15 +72,13 @@ class _Canvas:
         return name
 
     def line(self, points: list[tuple[float, float]], *, dashed: bool = False,
-             color: str = INK, head: bool = True, first_visible: bool = False,
-             penwidth: str | None = None) -> None:
+             color: str = INK, head: bool = True, first_visible: bool = False) -> None:
         names = [self.point(x, y, visible=first_visible and i == 0)
                  for i, (x, y) in enumerate(points)]
         style = "dashed" if dashed else "solid"
-        extra = {"penwidth": penwidth} if penwidth else {}
         for i, (a, b) in enumerate(zip(names, names[1:])):
             last = i == len(names) - 2
-            self.g.edge(a, b, style=style, color=color, **extra,
+            self.g.edge(a, b, style=style, color=color,
                         arrowhead=("vee" if dashed else "normal") if head and last else "none")
 
     def label(self, lab: "_Label", top: float, color: str, *, bold: bool = True,
