@@ -204,6 +204,7 @@ def _exit_if_raised(doc: dict, lang: str = "en") -> None:
                    if st["error"] and not st["error"].get("caught")), None)
     if failed is not None:
         err = failed["error"]
+        sys.stdout.flush()  # the trace first, then the error line, in a terminal too
         click.echo(f"tidx: {failed['source']!r} raised {err['type']}: "
                    f"{_explained(err['message'], lang)}", err=True)
         sys.exit(1)

@@ -74,6 +74,7 @@ COMMON = ("--seed", str(SEED), "--max-bytes", MAX_BYTES)
 #: ``explain`` and ``step``: (label, arguments before the statements).
 TEXT_MODES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("tree", ("explain", "--format", "tree")),
+    ("tree --full", ("explain", "--full")),
     ("json", ("explain", "--format", "json")),
     ("mermaid", ("explain", "--format", "mermaid")),
     ("dot", ("explain", "--format", "dot")),

@@ -17,6 +17,7 @@ from engine.interpreter import lessons
 from engine.interpreter import session
 from engine.core.errors import Refused
 from tracer import i18n, walk
+from tracer.i18n import en_cuda
 from tracer.events import LAYERS
 from tracer.render import compare as render_compare
 from tracer.render import markdown as render_markdown
@@ -173,6 +174,13 @@ def corpus_events(corpus) -> list[dict]:
     return _events(corpus)
 
 
+#: Notes of engines built and tested before any statement runs them: the simulated CUDA
+#: device's caching allocator and Philox generator (issue 16), wired to torch.* calls in a
+#: later session.  tests/test_cuda_allocator.py and tests/test_philox.py reach each of them
+#: and check it reads in every language; the first statement that reaches one makes the
+#: test below fail until the exemption is removed.
+NOT_YET_REACHED = set(en_cuda.TEXT)
+
 #: Ids every language says the same way: torch's own warning, a C++ class name, "dtype",
 #: "seed 001".
 SAME_IN_EVERY_LANGUAGE = {"binding.wrapTuple.sequenceWarning", "binding.clip_val.warning",
@@ -205,7 +213,9 @@ def test_every_recorded_note_has_an_id_and_renders_in_every_language(corpus_even
     """Every template formats with the parameters its call sites pass: each note the
     seeds' statements and the lessons record renders in every language, no KeyError."""
     notes = {id for id in i18n.tables()["en"] if not id.startswith(("ui.", "origin."))}
-    assert {ev["note_id"] for ev in corpus_events} == notes  # every note is reached
+    # every note is reached, but those of engines no statement runs yet (and once a
+    # statement reaches one of those, this fails until it leaves NOT_YET_REACHED)
+    assert {ev["note_id"] for ev in corpus_events} == notes - NOT_YET_REACHED
     for ev in corpus_events:
         assert ev["note_id"] is not None, ev["note"]
         args = ev["note_args"]

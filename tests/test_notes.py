@@ -21,7 +21,7 @@ ENGLISH = i18n.tables()["en"]
 #: Where ids are used: the engine's notes, the renderers' labels (and i18n's layer titles).
 SOURCES = [p for p in sorted((ROOT / "engine").rglob("*.py"))] + \
     [p for p in sorted((ROOT / "tracer").rglob("*.py"))
-     if not re.fullmatch(r"tracer/i18n/(en|zh)(_operators)?\.py", p.relative_to(ROOT).as_posix())]
+     if not re.fullmatch(r"tracer/i18n/(en|zh)(_operators|_cuda)?\.py", p.relative_to(ROOT).as_posix())]
 
 
 def _trees() -> dict[str, ast.AST]:

@@ -105,3 +105,24 @@ def test_a_run_changes_no_module_global():
     changed = {k: (before.get(k), after.get(k)) for k in before.keys() | after.keys()
                if before.get(k) != after.get(k)}
     assert not changed, changed
+
+
+def test_a_bound_tensor_takes_the_users_name_in_its_own_statement_and_later_ones():
+    """``y = t[1:]``: the steps that made the view say ``y``, not the trace's ``t$1``; a
+    rebound name moves to its new value; ``z = y`` keeps calling the tensor ``y``."""
+    from tracer import values as V
+    from tracer.events import walk
+
+    doc = Session().run("y = t[0]; y = t[1]; z = y; w = y[None, 0:2]")
+    results = [[V.shown(ev["result"]) for _, ev in walk(st["events"])
+                if V.is_tensor(ev.get("result"))] for st in doc["statements"]]
+    assert results[0] and set(results[0]) == {"y"}
+    assert set(results[1]) == {"y"}
+    assert results[2] == []
+    # the last statement slices y (the second one) and names its result w
+    args = [V.shown(a) for _, ev in walk(doc["statements"][3]["events"])
+            for a in (ev.get("args") or {}).values() if V.is_tensor(a)]
+    assert "y" in args and results[3][-1] == "w"
+    offsets = {a["offset"] for _, ev in walk(doc["statements"][3]["events"])
+               for a in (ev.get("args") or {}).values() if V.is_tensor(a) and V.shown(a) == "y"}
+    assert offsets == {3}

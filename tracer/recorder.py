@@ -168,6 +168,8 @@ class Trace:
         self._labels: dict[tuple[str, int], str] = {}
         self._counts: dict[str, int] = {}
         self._named: set[tuple[str, int]] = set()
+        #: the trace label a renamed value had before the user named it
+        self._temporary: dict[tuple[str, int], str] = {}
 
     # -- labels: t$0, s$0 ... stable names that keep nothing alive -------------
     def label(self, kind: str, serial: int) -> str:
@@ -198,6 +200,38 @@ class Trace:
             return
         self._labels[key] = name
         self._named.add(key)
+
+    def rename(self, value: Any, name: str) -> str | None:
+        """The user bound ``value`` to ``name`` (``y = t[1:]``): from now on the trace
+        calls it ``name``.  Returns the trace label it had (``t$1``) so the statement
+        that made it can be renamed too (:func:`tracer.values.rename`); None when it
+        already has a user's name (``y = t`` keeps calling it ``t``) or is no tensor.
+        A name the user rebinds moves to its new value."""
+        hook = getattr(type(value), "__tidx_summary__", None)
+        if hook is None:
+            return None
+        serial = hook(value, 0).get("serial")
+        key = ("t", serial)
+        if serial is None or key in self._named:
+            return None
+        old = self.label("t", serial)
+        for other, label in list(self._labels.items()):
+            if label == name and other in self._named:   # the name's previous value
+                self._labels[other] = self._temporary.get(other, label)
+                self._named.discard(other)
+        self._temporary[key] = old
+        self._labels[key] = name
+        self._named.add(key)
+        return old
+
+    def rename_recorded(self, entry: dict[str, Any], label: str, name: str) -> None:
+        """Call the tensor labelled ``label`` by ``name`` in the steps statement ``entry``
+        recorded (after :meth:`rename`, for the statement that made it)."""
+        stack = list(entry["events"])
+        while stack:
+            event = stack.pop()
+            V.rename([event.args, event.result], label, name)
+            stack.extend(event.children)
 
     def summarize(self, value: Any) -> Any:
         """Turn any argument into a small typed value (:mod:`tracer.values`).

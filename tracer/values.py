@@ -353,6 +353,28 @@ def with_name(t: Value, user_name: str) -> Value:
     return {**t, "name": user_name}
 
 
+def rename(value: Any, label: str, user_name: str) -> None:
+    """Call every tensor summary labelled ``label`` inside ``value`` (typed values, and
+    lists/dicts of them: a statement's events) by ``user_name``, in place.  The Session
+    does this when a statement binds its result (``y = t[1:]``: the trace made ``t$1``,
+    the user calls it ``y``), so every view of that statement says ``y``.
+
+    >>> ev = {"args": {"self": {"kind": "tensor", "label": "t$1"}}, "children": []}
+    >>> rename([ev], "t$1", "y"); ev["args"]["self"]["name"]
+    'y'
+    """
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            if item.get("kind") == "tensor" and item.get("label") == label \
+                    and not item.get("name"):
+                item["name"] = user_name
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
 def label(kind_letter: str, n: int) -> str:
     """The trace-local label of the n-th tensor (``t``) or storage (``s``) of a trace.
 

@@ -74,6 +74,7 @@ class Session:
                     entry["error"]["caught"] = True
                     if st.prints:
                         st.printed.append(str(exc))
+            self._rename(st, entry)
             new_defaults = [n for n in ev.defaults_used if n not in before]
             entry["defaults"] = {n: _default(n, ev.names[n]) for n in new_defaults}
             entry["bindings"] = {name: self._describe(ev.names[name])
@@ -95,6 +96,16 @@ class Session:
         with activate(self.context):
             doc["seed"] = G.initial_seed() if G.uses() else None
         return doc
+
+    def _rename(self, st: Statement, entry: dict[str, Any]) -> None:
+        """The tensors the statement bound take the user's names, in this statement's
+        steps (``-> y: i64[2, 2]``, not ``-> t$1``) and in every later one."""
+        for name in dict.fromkeys(st.bound):
+            value = self.evaluator.names.get(name)
+            if value is not None and is_tensor(value):
+                old = self.trace.rename(value, name)
+                if old is not None:
+                    self.trace.rename_recorded(entry, old, name)
 
     def _describe(self, value: Any) -> dict[str, Any]:
         return {"summary": self.trace.summarize(value), "repr": _repr(value)}

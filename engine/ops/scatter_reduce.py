@@ -96,8 +96,15 @@ def _reduce_kernel(out, dim: int, index, src, op: str, name: str) -> None:
             out, dim, index, None if isinstance(src, (int, float, bool)) else src)
         coords = _coords(index.view.sizes, dim, values)
         if isinstance(src, (int, float, bool)):
-            vals = np.broadcast_to(np.asarray(to_dtype_scalar(src, out.dtype),
-                                              dtype=out.dtype.np), index.view.sizes)
+            # the kernel converts the value where it first uses it: an index out of
+            # bounds before any element is reached raises first (torch's order)
+            try:
+                scalar = to_dtype_scalar(src, out.dtype)
+            except Exception:
+                if error is not None and (reached is None or not reached.any()):
+                    raise error from None
+                raise
+            vals = np.broadcast_to(np.asarray(scalar, dtype=out.dtype.np), index.view.sizes)
         else:
             vals = _src_window(src, index)
         scatter_apply(out.array(write=True), coords, vals, reached,

@@ -217,4 +217,7 @@ def unfold(self, dimension: int, size: int, step: int):
                             jump=strides[d] if n else 1),
                sizes=sizes, strides=strides):
         pass
+    # self.as_strided(IntArrayRef ...) converts to SymInts first: a stride the int64
+    # product wrapped to -2**63 is refused there, before as_strided sees a negative one
+    S.check_symint_array(strides)
     return call("aten::as_strided", self, sizes, strides, None)

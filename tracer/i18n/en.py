@@ -17,6 +17,7 @@ JSON document), and the other languages' tables hold the same ids.
 
 from __future__ import annotations
 
+from tracer.i18n.en_cuda import TEXT as CUDA_TEXT
 from tracer.i18n.en_lecture import TEXT as LECTURE_TEXT
 from tracer.i18n.en_operators import TEXT as OPERATOR_TEXT
 from tracer.i18n.en_exports import TEXT as EXPORT_TEXT
@@ -588,6 +589,8 @@ TEXT: dict[str, str] = {
 #: the operator families added for breadth (issue 14): one table, two files
 TEXT.update(OPERATOR_TEXT)
 TEXT.update(LECTURE_TEXT)
+#: the simulated CUDA device (issue 16): its own table, two files
+TEXT.update(CUDA_TEXT)
 #: the exported images and the export command (issue 15)
 TEXT.update(EXPORT_TEXT)
 
