@@ -15,9 +15,9 @@ import sys
 import click
 
 #: What ``explain --format`` prints; ``export`` writes these and the images too.
-FORMATS = ("tree", "json", "mermaid", "dot", "markdown")
+FORMATS = ("tree", "json", "mermaid", "dot", "markdown", "gdb")
 LANGS = ("en", "zh")  # tracer.i18n.LANGS, without importing the tracer to build the CLI
-EXPORT_FORMATS = ("svg", "png", "pdf", "dot", "mermaid", "markdown", "json", "html")
+EXPORT_FORMATS = ("svg", "png", "pdf", "dot", "mermaid", "markdown", "json", "html", "gdb")
 DIAGRAMS = ("sequence", "calls")
 
 
@@ -289,9 +289,9 @@ def _show(full: dict, fmt: str, layers: str | None, depth: int | None, ops_only:
 @statement_options
 @click.option("-o", "--output", required=True, metavar="FILE",
               help="Where to write; the suffix picks the format: .svg .png .pdf .dot/.gv "
-                   ".mmd .md .json .html. Several statements make a PDF of one page each, "
-                   "or one SVG/PNG file each, numbered beside FILE (out.svg -> out-1.svg, "
-                   "out-2.svg, ...).")
+                   ".mmd .md .json .html .gdb. Several statements make a PDF of one page "
+                   "each, or one SVG/PNG file each, numbered beside FILE (out.svg -> "
+                   "out-1.svg, out-2.svg, ...).")
 @click.option("--format", "fmt", type=click.Choice(EXPORT_FORMATS), default=None,
               help="Override the format the suffix implies.")
 @click.option("--width-px", type=click.IntRange(min=200, max=20000), default=1920,
@@ -349,7 +349,8 @@ def export_cmd(statements: str | None, source_file, output: str, fmt: str | None
 @lang_option
 def compare(a: str, b: str, seed: int | None, width: int | None, lang: str) -> None:
     """Run statements A and B separately and show them side by side: view or copy,
-    bytes allocated, aten operators, and where their paths part.
+    shape, strides, storage offset, dtype, bytes allocated, aten operators, each one's
+    storage picture, and where their paths part.
 
     \b
     Example:  tidx compare "y = t[1:3]" "y = t[[1, 2]]"
@@ -368,36 +369,61 @@ def compare(a: str, b: str, seed: int | None, width: int | None, lang: str) -> N
 @statement_options
 @click.option("--width", type=int, default=None, help="Terminal width.")
 @lang_option
+@click.option("--only", type=click.Choice(["seed"]), default=None,
+              help="seed: only the steps the seeds teach (the lecture view's).")
+@click.option("--layers", default=None, metavar="LIST",
+              help="Comma-separated layers whose steps to show: python, binding, indexing, "
+                   "dispatcher, kernel, memory, rng.")
+@click.option("--ops", "ops_only", is_flag=True, help="Only the aten operators' steps.")
+@click.option("--jump", "--start", "start", type=click.IntRange(min=1), default=None,
+              help="Open at step N (printed without a terminal: steps N to the end).")
 def step(statements: str | None, source_file, seed: int | None, max_bytes: int | None,
-         width: int | None, lang: str) -> None:
-    """Walk through the steps of STATEMENTS one at a time, with the tensors of each step
-    drawn over their storage. Keys: n/space/enter next, p/b back, q quit. Without a
-    terminal every step is printed."""
-    full = _run(statements, source_file, seed, max_bytes, lang=lang)
-    _step_through(full, width, lang)
-
-
-def _step_through(full: dict, width: int | None, lang: str = "en") -> None:
-    from rich.console import Console
-
+         width: int | None, lang: str, only: str | None, layers: str | None,
+         ops_only: bool, start: int | None) -> None:
+    """Walk through the steps of STATEMENTS one at a time, each with the storage it
+    touched as it was before and after it. Keys: n/space/enter next, p/b back, g and a
+    number to jump to that step, q quit. Without a terminal every step is printed."""
+    from tracer import filters
     from tracer.render import step as render_step
 
-    flat = render_step.steps(full)
+    try:
+        wanted = filters.parse_layers(layers) if layers is not None else None
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--layers") from None
+    full = _run(statements, source_file, seed, max_bytes, lang=lang)
+    _step_through(full, width, lang, render_step.only(only, wanted, ops_only), start)
+
+
+def _step_through(full: dict, width: int | None, lang: str = "en", keep=None,
+                  start: int | None = None) -> None:
+    from rich.console import Console
+
+    from tracer import i18n
+    from tracer.render import step as render_step
+
+    flat = render_step.steps(full, keep)
     console = Console(width=width, no_color="NO_COLOR" in os.environ or None, highlight=False)
     if not flat:
         click.echo("no steps to show")
         return
+    if start is not None and start > len(flat):
+        raise click.BadParameter(i18n.text("ui.step.no_such_step", lang, number=start,
+                                           total=len(flat)), param_hint="--jump")
+    k = 0 if start is None else start - 1
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     if not interactive:
-        for k in range(len(flat)):
+        for k in range(k, len(flat)):
             console.print(render_step.render(flat, k, lang=lang))
             console.print()
         _exit_if_raised(full, lang)
         return
-    k = 0
+    notice = None
     while True:
         console.clear()
         console.print(render_step.render(flat, k, interactive=True, lang=lang))
+        if notice:
+            console.print(notice, style="red", markup=False)
+            notice = None
         try:
             key = click.getchar()
         except (EOFError, KeyboardInterrupt):
@@ -412,7 +438,40 @@ def _step_through(full: dict, width: int | None, lang: str = "en") -> None:
             if k == len(flat) - 1:
                 break
             k += 1
+        elif key in ("g", "G"):
+            k, notice = _ask_step(console, k, len(flat), lang)
     _exit_if_raised(full, lang)
+
+
+def _ask_step(console, k: int, total: int, lang: str) -> tuple[int, str | None]:
+    """Read a step number after ``g`` (digits, then enter): that step, or ``k`` and a
+    line saying why when the number is not a step (Escape or Ctrl-C: ``k``, silently)."""
+    from tracer import i18n
+
+    console.print(i18n.text("ui.step.jump", lang), end="")
+    digits = ""
+    done = False
+    while not done:
+        try:
+            keys = click.getchar()
+        except (EOFError, KeyboardInterrupt):
+            return k, None
+        if keys.startswith("\x1b"):
+            return k, None
+        for key in keys:        # one read can hold several keys ("5" and enter)
+            if key in ("\r", "\n"):
+                done = True
+                break
+            if key in ("\x7f", "\b"):
+                digits = digits[:-1]
+            elif key.isdigit():
+                digits += key
+                console.print(key, end="")
+    if digits and 1 <= int(digits) <= total:
+        return int(digits) - 1, None
+    if not digits:
+        return k, None
+    return k, i18n.text("ui.step.no_such_step", lang, number=int(digits), total=total)
 
 
 @main.command()

@@ -92,6 +92,19 @@ def require_dot() -> str:
     return found
 
 
+def require_gdb() -> str:
+    """The path of gdb (with its Python, as Debian builds it): fail under CI, skip
+    elsewhere."""
+    import shutil
+
+    found = shutil.which("gdb")
+    if found is None:
+        if UNDER_CI:
+            pytest.fail("gdb is required under CI (.ci/run installs it)")
+        pytest.skip("gdb is not installed")
+    return found
+
+
 def require_chromium() -> str:
     """The path of a headless-capable Chromium: fail under CI, skip elsewhere."""
     import shutil

@@ -14,7 +14,7 @@ from rich.console import Console
 
 from conftest import cli_run, require_dot, require_torch
 from engine.interpreter import lessons, session
-from tracer import values as V
+from tracer import i18n
 from tracer import walk
 from tracer.render import diagram, export, pdfjoin, progress, storage
 from tracer.render import format as F
@@ -77,25 +77,32 @@ def test_no_value_is_cut_in_the_in_process_svg_either(monkeypatch, tmp_path):
 
 
 def test_the_svg_carries_the_storage_picture_values_marks_views_and_legend(tmp_path):
-    doc = session.run("t[1, 2] = 3")
-    pictures = storage.collect(doc["statements"][0])
-    text = svg_text(export.content(doc, "svg"))
-    (p,) = pictures
+    doc = session.run("y = t[1:, ::2]; y[0, 1] = 0")
+    page = export.statements(doc)[1]
+    (p,) = storage.collect(doc["statements"][1], doc["statements"][0])
+    text = svg_text(export.content(page, "svg", prev=doc["statements"][0]))
     assert f"storage {p['storage']}: 9 x i64 (72 bytes)" in text
-    # the cells in storage order, each value once, then the written mark's name
-    assert "1 2 3 4 5 3 7 8 9" in text and "written" in text
-    assert [V.shown(view) for view in p["views"]] == ["t", "t$1", "t$2"]
-    for view in p["views"]:   # each view's row is named as the picture names it
-        assert f"{V.shown(view)}: {view['dtype']}{list(view['shape'])} sizes" in text
-    assert "t: i64[3, 3] sizes (3, 3) strides (3, 1) offset 0" in text
-    assert "the statement wrote this element" in text
-    # the written cell is drawn red, the others white
-    svg = export.content(doc, "svg").decode()
+    # the cells in storage order, each value once (the written one is 0 now)
+    assert "offset 0 1 2 3 4 5 6 7 8 1 2 3 4 5 0 7 8 9" in text
+    # every view by the picture's name, the base said so, with the indices it selects
+    assert [g["name"] for g in p["grids"]][:2] == ["t", "y"] and p["base"] == "t"
+    assert "t (base) 0,0 0,1 0,2 1,0 1,1 1,2 2,0 2,1 2,2" in text
+    assert "y 0,0 0,1 1,0 1,1" in text
+    # what changed (the old value comes from the statement before), the worked offset
+    assert "changed: offset 5: 6 -> 0" in text
+    assert "y[0, 1] -> offset 3 + 0*3 + 1*2 = 5 holds 0" in text
+    # each view's own grid, and a legend entry for every mark the model uses
+    assert "y: i64[2, 2] strides (3, 2) offset 3 4 0 7 9" in text
+    for mark in p["legend"]:
+        assert squash(i18n.text(mark["text_id"], "en")) in text
+    # the written element is drawn red in the row and in the grids, the others white
+    svg = export.content(page, "svg", prev=doc["statements"][0]).decode()
     cells = re.findall(r'<polygon fill="([^"]+)" stroke="#8a8a8a"[^>]*/>\s*<text[^>]*>([^<]*)</text>',
                        svg)
-    values = [(fill, value) for fill, value in cells if value.strip().isdigit()]
-    assert [v for _, v in values][:9] == ["1", "2", "3", "4", "5", "3", "7", "8", "9"]
-    assert [fill for fill, _ in values][:9] == ["white"] * 5 + ["#c62828"] + ["white"] * 3
+    row = [(fill, value) for fill, value in cells if value.strip().isdigit()][:9]
+    assert [v for _, v in row] == ["1", "2", "3", "4", "5", "0", "7", "8", "9"]
+    assert [fill for fill, _ in row] == ["white"] * 5 + ["#c62828"] + ["white"] * 3
+    assert sum(1 for fill, v in cells if fill == "#c62828" and v == "0") >= 3
 
 
 def test_a_statement_that_raised_shows_pytorch_s_message_under_its_rows():
@@ -151,7 +158,9 @@ def test_several_statements_export_one_svg_each_and_say_so(tmp_path):
     assert res.exit_code == 0, res.output
     assert sorted(p.name for p in tmp_path.iterdir()) == ["views-1.svg", "views-2.svg"]
     assert "y = t[1:, ::2]" in svg_text((tmp_path / "views-1.svg").read_bytes())
-    assert "y[0, 1] = 0" in svg_text((tmp_path / "views-2.svg").read_bytes())
+    second = svg_text((tmp_path / "views-2.svg").read_bytes())
+    # a page knows the statement before it: the value its write replaced
+    assert "y[0, 1] = 0" in second and "changed: offset 5: 6 -> 0" in second
     assert res.stderr == (f"tidx: wrote 2 files, one per statement: {tmp_path}/views-1.svg "
                           f"... {tmp_path}/views-2.svg (svg)\n")
 

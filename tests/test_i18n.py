@@ -52,7 +52,9 @@ MORE_STATEMENTS = [
     "y = t.t().contiguous()", "y = t.unsqueeze(0)", "y = t.expand(2, 3, 3)", "y = t.view(9)",
     "y = t.t().reshape(9)", "y = t.t().reshape(3, 3)", "y = t[:, 0:1].reshape(3)",
     "y = torch.full((2,), 7.5)", "y = torch.eye(2, 3)", "y = torch.randint(0, 10, (4,))",
-    "y = torch.randperm(5)", "y = torch.ones(2)", "y = torch.empty_like(t[:, ::2])",
+    "y = torch.randperm(5)", "y = torch.ones(2)",
+    # normal_fill's first element, then a fresh Box-Muller pair and its cached second number
+    "y = torch.randn(20); z = torch.randn(1); w = torch.randn(1)", "y = torch.empty_like(t[:, ::2])",
     "y = torch.zeros_like(t)", "y = torch.ones_like(t)", "y = torch.full_like(t, 3)",
     "y = torch.rand_like(x)", "y = torch.randn_like(x)", "y = torch.randint_like(t, 5)",
     "y = torch.empty_strided((2, 3), (1, 2))", "y = torch.where(t > 4)",

@@ -64,8 +64,6 @@ def test_advanced_assignment_fits_a_slide_and_keeps_the_lesson():
     assert "TensorIndexing.h" not in text and "outIndices for the advanced" not in text
 
 
-@pytest.mark.xfail(strict=True, reason="34 lines: the storage picture of 12 floats takes two "
-                   "rows of cells at 100 columns; being redrawn for #15")
 def test_randn_fits_a_slide_and_shows_the_allocation():
     lines = _lines("explain", "x = torch.randn(3, 4)", "--seed", "0", "--width", "100")
     assert len(lines) <= 30, len(lines)
@@ -74,6 +72,9 @@ def test_randn_fits_a_slide_and_shows_the_allocation():
                  "DefaultCPUAllocator::allocate", "TensorImpl", "generic_set_sizes_contiguous",
                  "aten::normal_", "THPVariable_Wrap"):
         assert step in text, step
+    # the storage in two lines: whom it holds, and one element's offset worked out
+    assert "storage s$0: 12 x f32 (48 bytes) holds x row by row" in text
+    assert "x[2, 3] -> offset 0 + 2*4 + 3*1 = 11" in text
 
 
 def test_full_is_the_complete_tree_with_notes():

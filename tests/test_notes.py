@@ -18,10 +18,12 @@ from tracer.recorder import emit
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGLISH = i18n.tables()["en"]
-#: Where ids are used: the engine's notes, the renderers' labels (and i18n's layer titles).
+#: Where ids are used: the engine's notes, the renderers' and the command line's labels (and
+#: i18n's layer titles); each TOPIC table (en_operators.py ...) is a table, not a use.
 SOURCES = [p for p in sorted((ROOT / "engine").rglob("*.py"))] + \
     [p for p in sorted((ROOT / "tracer").rglob("*.py"))
-     if not re.fullmatch(r"tracer/i18n/(en|zh)(_operators|_cuda)?\.py", p.relative_to(ROOT).as_posix())]
+     if not re.fullmatch(r"tracer/i18n/(en|zh)(_\w+)?\.py", p.relative_to(ROOT).as_posix())] + \
+    [ROOT / "cli.py"]   # the command line's own labels (tidx step's prompts)
 
 
 def _trees() -> dict[str, ast.AST]:

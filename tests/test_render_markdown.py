@@ -35,5 +35,6 @@ def test_notes_cannot_start_markdown_syntax():
 def test_an_error_is_shown_at_the_step_and_at_the_end():
     text = render_markdown.render(session.run("t[0, 5] = 1"))
     assert "**raises IndexError:** index 5 is out of bounds for dimension 1 with size 3" in text
+    # the statement ends with its error; the page with what the run allocated
     assert text.rstrip().endswith("IndexError: index 5 is out of bounds for dimension 1 with "
-                                  "size 3\n```")
+                                  "size 3\n```\n\nallocated: 8 bytes in 1 block")

@@ -100,14 +100,16 @@ def test_an_internal_error_while_drawing_a_step_is_one_line_exit_3(monkeypatch):
 
 
 def test_an_internal_error_midway_ends_with_one_line_exit_3(monkeypatch):
-    """The storage picture breaks only at the kernel's step (drawn lazily, while
-    printing): the steps before it are printed whole, then the one line."""
+    """The storage picture breaks only once index_put_ restrided t (a view with a
+    stride 0, drawn lazily, while printing): the steps before are printed whole, then
+    the one line.  (Step 1 already draws the elements the statement writes: their
+    state before and after it.)"""
     from tracer.render import storage as RS
 
     draw = RS.StoragePicture.__rich_console__
 
     def broken(self, console, options):
-        if self.p["touched"]:
+        if any(0 in v["strides"] for v in self.p["views"]):
             raise ValueError("cannot draw")
         yield from draw(self, console, options)
 
@@ -150,3 +152,142 @@ def test_quitting_a_statement_that_raised_still_exits_1():
     assert child.exitstatus == 1
     assert "raised IndexError: index 5 is out of bounds for dimension 0 with size 3" in \
         child.before
+
+
+# -- for a class: the state at each step, filters, a jump ---------------------------------
+
+
+def _steps_of(output: str) -> list[str]:
+    """The printed steps, each from its ``step K/N`` line to the next."""
+    import re
+
+    starts = [m.start() for m in re.finditer(r"(?m)^step \d+/\d+", output)]
+    return [output[a:b] for a, b in zip(starts, starts[1:] + [len(output)])]
+
+
+def _name(step: str, part: int = 2) -> str:
+    """The step's name (``part=1``: its layer), from its label line: layer, then name."""
+    import re
+
+    return re.search(r"(?m)^(python|binding|indexing|dispatcher|kernel|memory|rng)\s+(\S+)",
+                     step).group(part)
+
+
+def test_each_step_shows_the_storage_as_it_is_then_before_and_after():
+    res = cli_run("step", "t[1, 2] = 3", "--width", "100")
+    assert res.exit_code == 0, res.output
+    printed = _steps_of(res.output)
+    copy = next(s for s in printed if _name(s) == "aten::copy_")
+    before, after = copy.split("after this step:")
+    assert "before this step:" in before
+    assert "│   6 │   7 │" in before and "│   3 │   7 │" in after
+    assert "changed: offset 5: 6 -> 3" in after
+    # no step before the write shows the written value
+    first_write = printed.index(next(s for s in printed if "changed: offset 5" in s))
+    for s in printed[1:first_write]:
+        assert "│   3 │   7 │" not in s
+    # step 1 draws t as it is when the statement starts, then after the whole statement
+    assert "│   6 │   7 │" in printed[0].split("after this step:")[0]
+
+
+def test_only_seed_keeps_the_taught_steps_and_the_outcome():
+    every = _steps_of(cli_run("step", "t[rows, cols] = 10", "--width", "100").output)
+    res = cli_run("step", "t[rows, cols] = 10", "--width", "100", "--only", "seed")
+    assert res.exit_code == 0, res.output
+    taught = _steps_of(res.output)
+    assert 5 < len(taught) < len(every)
+    names = [_name(s) for s in taught]
+    for name in ("recordTensorIndex", "aten::index_put_", "cpu_index_put_kernel"):
+        assert name in names, names
+    assert "check_size_nonnegative" not in names
+    assert taught[-1].rstrip().endswith("[ 7, 10,  9]])")      # t after the statement
+
+
+def test_layers_and_ops_keep_those_steps_in_call_order():
+    res = cli_run("step", "t[1, 2] = 3", "--layers", "dispatcher,kernel", "--width", "100")
+    assert res.exit_code == 0, res.output
+    layers = {_name(s, 1) for s in _steps_of(res.output)}
+    assert layers == {"dispatcher", "kernel"}
+    ops = _steps_of(cli_run("step", "t[1, 2] = 3", "--ops", "--width", "100").output)
+    assert [_name(s) for s in ops] == [
+        "aten::lift_fresh", "aten::select", "aten::as_strided", "aten::select",
+        "aten::as_strided", "aten::copy_"]
+    bad = cli_run("step", "t[1, 2] = 3", "--layers", "nope")
+    assert bad.exit_code == 2 and "unknown layer 'nope'" in bad.output
+
+
+def test_jump_opens_at_step_n():
+    total = len(render_step.steps(session.run("t[1, 2] = 3")))
+    res = cli_run("step", "t[1, 2] = 3", "--jump", "30", "--width", "100")
+    assert res.exit_code == 0, res.output
+    printed = _steps_of(res.output)
+    assert printed[0].startswith(f"step 30/{total}") and len(printed) == total - 29
+    assert cli_run("step", "t[1, 2] = 3", "--start", "2").output.startswith(
+        f"step 2/{total}")
+    far = cli_run("step", "t[1, 2] = 3", "--jump", str(total + 1))
+    assert far.exit_code == 2
+    assert f"there is no step {total + 1}: the steps are 1 to {total}" in far.output
+
+
+@pytest.mark.torch
+def test_a_filtered_walk_still_ends_on_pytorchs_error_and_exits_1():
+    torch = require_torch()
+    with pytest.raises(IndexError) as raised:
+        torch.zeros(2)[5]
+    res = cli_run("step", "torch.zeros(2)[5]", "--only", "seed", "--width", "120")
+    assert res.exit_code == 1, res.output
+    last = _steps_of(res.output)[-1]
+    assert "applySelect" in last and f"raised IndexError: {raised.value}" in last
+    assert res.output.rstrip().splitlines()[-1] == (
+        f"tidx: 'torch.zeros(2)[5]' raised IndexError: {raised.value}")
+
+
+def test_g_and_a_number_jump_in_a_real_terminal():
+    pexpect = pytest.importorskip("pexpect")
+    child = pexpect.spawn(sys.executable, [str(ROOT / "cli.py"), "step", "t[1, 2] = 3",
+                                           "--only", "seed"],
+                          cwd=str(ROOT), env={"NO_COLOR": "1", "COLUMNS": "120",
+                                              "LINES": "60", "PATH": "/usr/bin:/bin"},
+                          dimensions=(60, 120), timeout=30, encoding="utf-8")
+    child.expect(r"step 1/(\d+)")
+    total = int(child.match.group(1))
+    child.send("g")
+    child.expect("step number: ")
+    child.send("5\r")
+    child.expect(f"step 5/{total}")
+    child.send("g")
+    child.expect("step number: ")
+    child.send("99\r")
+    child.expect(f"step 5/{total}")
+    child.expect(f"there is no step 99: the steps are 1 to {total}")
+    child.send("n")
+    child.expect(f"step 6/{total}")
+    child.send("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_a_statement_the_filters_empty_says_so():
+    res = cli_run("step", "t[1, 2] = 3; n = 3", "--layers", "rng")
+    assert res.exit_code == 0, res.output
+    printed = _steps_of(res.output)
+    assert len(printed) == 2
+    assert "(no step of this statement matches these filters)" in printed[0]
+    assert "(no steps recorded for this statement)" in printed[1]
+
+
+def test_jump_opens_the_terminal_walk_at_step_n():
+    pexpect = pytest.importorskip("pexpect")
+    child = pexpect.spawn(sys.executable, [str(ROOT / "cli.py"), "step", "t[1, 2] = 3",
+                                           "--jump", "3"],
+                          cwd=str(ROOT), env={"NO_COLOR": "1", "COLUMNS": "120",
+                                              "LINES": "60", "PATH": "/usr/bin:/bin"},
+                          dimensions=(60, 120), timeout=30, encoding="utf-8")
+    child.expect(r"step 3/\d+")
+    child.send("p")
+    child.expect(r"step 2/\d+")
+    child.send("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0

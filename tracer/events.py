@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from tracer import symbols
+
 #: Layers, outermost first.  Each maps to a human title used by renderers.
 LAYERS: dict[str, str] = {
     "python": "Python",
@@ -63,7 +65,7 @@ class Event:
 
     def to_dict(self) -> dict[str, Any]:
         """The public JSON shape of an event (keys in a fixed order)."""
-        return {
+        out = {
             "name": self.name,
             "layer": self.layer,
             "op": self.op,
@@ -74,8 +76,11 @@ class Event:
             "note_id": self.note_id,
             "note_args": self.note_args,
             "error": self.error,
-            "children": [c.to_dict() for c in self.children],
         }
+        # whether gdb can stop in this step in libtorch's release build, and where
+        out["libtorch"] = symbols.lookup(out)
+        out["children"] = [c.to_dict() for c in self.children]
+        return out
 
 
 def walk(events: list[dict[str, Any]], depth: int = 0):

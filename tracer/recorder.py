@@ -183,6 +183,11 @@ class Trace:
             found = self._labels[key] = V.label(kind, n)
         return found
 
+    def known_label(self, kind: str, serial: int) -> str | None:
+        """The label of a serial already seen, or None: a question that, unlike
+        :meth:`label`, gives no new label (which would renumber every later one)."""
+        return self._labels.get((kind, serial))
+
     def _label(self, kind: str, serial: int) -> tuple[str, bool]:
         """What :func:`tracer.values.typed` asks: the label, and whether it is the user's
         own name for the value (so no reader has to guess it from the spelling)."""

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tracer import i18n, recorder
+from tracer import allocated, i18n, recorder
+from tracer import values as V
 from tracer.recorder import Trace
 
 from engine.binding.tensor import is_tensor, unpack
@@ -86,6 +87,8 @@ class Session:
             entry["shares_storage_with"] = _sharing(st, ev)
             entry["written"] = [n for n in dict.fromkeys(st.assigned)
                                 if n not in st.bound and n in ev.names]
+            entry["names"] = self._names_on(entry)
+            entry["allocated"] = allocated.summary(entry["events"])
             if entry["error"] is not None and not entry["error"].get("caught"):
                 self.running = False
         return entry
@@ -93,6 +96,7 @@ class Session:
     def document(self) -> dict[str, Any]:
         """The trace document so far; ``seed`` only if the run drew numbers or set one."""
         doc = self.trace.to_dict()
+        doc["allocated"] = allocated.total(doc["statements"])
         with activate(self.context):
             doc["seed"] = G.initial_seed() if G.uses() else None
         return doc
@@ -106,6 +110,21 @@ class Session:
                 old = self.trace.rename(value, name)
                 if old is not None:
                     self.trace.rename_recorded(entry, old, name)
+
+    def _names_on(self, entry: dict[str, Any]) -> dict[str, Any]:
+        """The user's tensors on the storages this statement touched or produced, by
+        name, as they are after it: ``{"t": ..., "y": ...}`` after ``y[0, 1] = 0`` (y is
+        a view of t), so a picture calls every tensor by the user's name and shows the
+        base of a view.  Only names on those storages: a long lesson stays linear."""
+        storages = _storages_in(entry)
+        out: dict[str, Any] = {}
+        for name, value in self.evaluator.names.items():
+            if not is_tensor(value):
+                continue
+            serial = unpack(value).storage.serial
+            if self.trace.known_label("s", serial) in storages:
+                out[name] = self.trace.summarize(value)
+        return out
 
     def _describe(self, value: Any) -> dict[str, Any]:
         return {"summary": self.trace.summarize(value), "repr": _repr(value)}
@@ -150,6 +169,30 @@ def _sharing(st: Statement, ev: Evaluator) -> dict[str, list[str]]:
         out[name] = sorted(other for other, t in ev.names.items()
                            if other != name and _storage_of(t) is storage)
     return out
+
+
+def _storages_in(entry: dict[str, Any]) -> set[str]:
+    """The labels of the storages a statement's steps, bindings and result name."""
+    found: set[str] = set()
+
+    def visit(value: Any) -> None:
+        k = V.kind(value)
+        if k in ("tensor", "elements"):
+            found.add(value["storage"])
+        for child in V.children(value):
+            visit(child)
+
+    stack = list(entry["events"])
+    while stack:
+        ev = stack.pop()
+        for value in ev.args.values():
+            visit(value)
+        visit(ev.result)
+        stack.extend(ev.children)
+    for b in list(entry["bindings"].values()) + [entry.get("result")]:
+        if b:
+            visit(b["summary"])
+    return found
 
 
 def _storage_of(value: Any) -> Any:

@@ -19,6 +19,7 @@ from tracer.recorder import span
 from engine.core import dtypes as D
 from engine.core import view as S
 from engine.core.view import contiguous_strides
+from engine.rng import explain as X
 from engine.rng import generator as G
 from engine.core.errors import Refused
 from engine.dispatch.declarations import (COMPOSITE, FACTORY, FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED,
@@ -95,14 +96,27 @@ def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator=None):
     with span("normal_kernel", "rng", source=KERNELS,
               note="random.normal_kernel",
               numel=self.numel(), contiguous=contiguous, mean=mean, std=std) as s:
+        snap = X.snapshot(gen)
         values, variant = rng.normal(gen, self.numel(), self.dtype.np, mean, std,
                                      contiguous=contiguous,
                                      out=self.flat(write=True) if contiguous else None)
         s.set(variant=variant)
         if not contiguous:
             _write_memory_order(self, values)
+        avx2 = rng.kernel_capability(None) == "AVX2"
+        if self.numel() >= 16 and contiguous:
+            X.normal_fill(snap, self.dtype.np, mean, std, avx2, _first_offset(self))
+        else:
+            X.normal_serial(snap, self.dtype.np, mean, std, avx2, _first_offset(self))
         s.set_result(self)
     return self
+
+
+def _first_offset(t) -> int:
+    """Where a serial kernel stores its first number: the lowest address of ``t``."""
+    if t.is_contiguous():
+        return t.view.offset
+    return int(storage_offsets(t.view.sizes, t.view.strides, t.view.offset).min())
 
 
 @declare("uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)",
@@ -127,10 +141,13 @@ def uniform_(self, low: float = 0.0, high: float = 1.0, *, generator=None):
     with span("uniform_kernel", "rng", source=KERNELS,
               note="random.uniform_kernel", numel=self.numel(), low=low, high=high) as s:
         contiguous = self.is_contiguous()
+        snap = X.snapshot(gen)
         values = rng.uniform(gen, self.numel(), self.dtype.np, low, high,
                              out=self.flat(write=True) if contiguous else None)
         if not contiguous:
             _write_memory_order(self, values)
+        X.uniform(snap, self.dtype.np, low, high, rng.kernel_capability(None) == "AVX2",
+                  _first_offset(self))
         s.set_result(self)
     return self
 
@@ -167,8 +184,10 @@ def random_(self, low: int, high: int | None, *, generator=None):
     with span("random_from_to_kernel", "rng", source=KERNELS,
               note="random.random_from_to_kernel", numel=self.numel(), low=low, high=high,
               draw="random64()" if span_ >= 2**28 else "random()") as s:
+        snap = X.snapshot(gen)
         values = rng.randint(gen, self.numel(), low, high).astype(self.dtype.np)
         _write_memory_order(self, values)
+        X.randint(snap, self.dtype.np, low, high, _first_offset(self))
         s.set_result(self)
     return self
 
@@ -334,9 +353,11 @@ def randperm_out(n: int, *, generator, out):
     with span("randperm_cpu", "rng", source=FACTORIES,
               note="random.randperm",
               n=n) as s:
+        snap = X.snapshot(gen) if n < 0xFFFFFFFF // 20 else None   # the small-n path
         values = rng.randperm(gen, n)
         call("aten::resize_", result, (n,))
         result.array(write=True)[...] = values.astype(result.dtype.np)
+        X.randperm(snap, n)
         s.set_result(result)
     return result
 

@@ -20,6 +20,8 @@ from __future__ import annotations
 from tracer.i18n.en_cuda import TEXT as CUDA_TEXT
 from tracer.i18n.en_lecture import TEXT as LECTURE_TEXT
 from tracer.i18n.en_operators import TEXT as OPERATOR_TEXT
+from tracer.i18n.en_picture import TEXT as PICTURE_TEXT
+from tracer.i18n.en_rng import TEXT as RNG_TEXT
 from tracer.i18n.en_exports import TEXT as EXPORT_TEXT
 
 TEXT: dict[str, str] = {
@@ -550,8 +552,6 @@ TEXT: dict[str, str] = {
     # the storage picture
     "ui.storage.title": "storage {storage}: {size} x {dtype} ({nbytes} bytes)",
     "ui.storage.offset": "offset",
-    "ui.storage.written": "written",
-    "ui.storage.read": "read",
     "ui.storage.more": "... {count} more elements",
     "ui.storage.geometry": "sizes ({sizes}) strides ({strides}) offset {offset}",
     # tidx compare
@@ -591,6 +591,10 @@ TEXT.update(OPERATOR_TEXT)
 TEXT.update(LECTURE_TEXT)
 #: the simulated CUDA device (issue 16): its own table, two files
 TEXT.update(CUDA_TEXT)
+#: the storage picture and the step timeline (issue 15): one table, two files
+TEXT.update(PICTURE_TEXT)
+#: random numbers to the element, bytes allocated, compare (issue 15)
+TEXT.update(RNG_TEXT)
 #: the exported images and the export command (issue 15)
 TEXT.update(EXPORT_TEXT)
 

@@ -6,11 +6,6 @@ table in.  Plain data, no logic; the same conventions as en.py.
 from __future__ import annotations
 
 TEXT: dict[str, str] = {
-    "ui.export.legend.written": "the statement wrote this element",
-    "ui.export.legend.read": "the statement read this element",
-    "ui.export.legend.view": "a view's row: the index of its element stored at that offset",
-    "ui.export.legend.more": "+{count}: {count} more of the view's indices address this element",
-    "ui.export.legend.unknown": "·: a value the trace did not record",
     "ui.export.wrote": "wrote {path} ({fmt})",
     "ui.export.wrote_pages": "wrote {path} ({fmt}, {count} pages: one per statement)",
     "ui.export.wrote_files":

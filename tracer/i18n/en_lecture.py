@@ -9,4 +9,6 @@ TEXT: dict[str, str] = {
     "ui.lecture.hint": "{shown} of {total} steps shown; --full shows every step with its note",
     "ui.lecture.folded_one": "… 1 more step: {names}",
     "ui.lecture.inside_one": "(+1 step)",
+    "ui.lecture.storage": "storage {storage}: {size} x {dtype} ({nbytes} bytes) holds {name} row by row",
+    "ui.lecture.all_written": ", all {count} elements written by this statement",
 }

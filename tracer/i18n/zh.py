@@ -21,6 +21,8 @@ from __future__ import annotations
 from tracer.i18n.zh_cuda import TEXT as CUDA_TEXT
 from tracer.i18n.zh_lecture import TEXT as LECTURE_TEXT
 from tracer.i18n.zh_operators import TEXT as OPERATOR_TEXT
+from tracer.i18n.zh_picture import TEXT as PICTURE_TEXT
+from tracer.i18n.zh_rng import TEXT as RNG_TEXT
 from tracer.i18n.zh_exports import TEXT as EXPORT_TEXT
 
 TEXT: dict[str, str] = {
@@ -425,8 +427,6 @@ TEXT: dict[str, str] = {
     # the storage picture
     "ui.storage.title": "存储 {storage}: {size} 个 {dtype} 元素 ({nbytes} 字节)",
     "ui.storage.offset": "偏移",
-    "ui.storage.written": "写入",
-    "ui.storage.read": "读取",
     "ui.storage.more": "... 还有 {count} 个元素",
     "ui.storage.geometry": "尺寸 sizes ({sizes}) 步长 strides ({strides}) 偏移 offset {offset}",
     # tidx compare
@@ -466,6 +466,10 @@ TEXT.update(OPERATOR_TEXT)
 TEXT.update(LECTURE_TEXT)
 #: the simulated CUDA device (issue 16): its own table, two files
 TEXT.update(CUDA_TEXT)
+#: the storage picture and the step timeline (issue 15): one table, two files
+TEXT.update(PICTURE_TEXT)
+#: random numbers to the element, bytes allocated, compare (issue 15)
+TEXT.update(RNG_TEXT)
 #: the exported images and the export command (issue 15)
 TEXT.update(EXPORT_TEXT)
 

@@ -9,4 +9,6 @@ TEXT: dict[str, str] = {
     "ui.lecture.hint": "显示了 {total} 步中的 {shown} 步;--full 显示每一步及其说明",
     "ui.lecture.folded_one": "… 另有 1 步:{names}",
     "ui.lecture.inside_one": "(内含 1 步)",
+    "ui.lecture.storage": "存储 {storage}:{size} 个 {dtype}({nbytes} 字节),按行存放 {name}",
+    "ui.lecture.all_written": ",{count} 个元素全部由这条语句写入",
 }

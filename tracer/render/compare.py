@@ -1,5 +1,8 @@
 """``tidx compare A B``: two statements side by side, and where their paths part.
 
+Rows for what each made (view or copy, value, shape, strides, storage offset, dtype,
+bytes allocated), the storage picture of each last statement beside the other's (one
+under the other when the two do not fit the width), then the steps where the paths part.
 A pure function from two trace documents to a rich renderable.
 """
 
@@ -7,14 +10,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.table import Table
 from rich.text import Text
 
+from tracer import allocated
 from tracer import values as V
 from tracer.events import op_tree, walk
 from tracer.render import format as F
+from tracer.render.storage import StoragePicture, collect
 from tracer import i18n
+
+#: Columns between the two storage pictures when they stand side by side.
+GAP = 3
 
 
 def _two(shown: str, english: str) -> str:
@@ -33,10 +41,49 @@ def _steps(doc: dict[str, Any]) -> list[str]:
             for _, ev in walk(st["events"])]
 
 
-def _allocated(doc: dict[str, Any]) -> int:
-    return sum(V.plain(ev["args"]["nbytes"]) for st in doc["statements"]
-               for _, ev in walk(st["events"])
-               if ev["name"] == "DefaultCPUAllocator::allocate" and "nbytes" in ev["args"])
+def _allocated(doc: dict[str, Any], lang: str) -> str:
+    """The run's recorded allocations, ``64 bytes in 2 blocks`` (none: not recorded)."""
+    record = doc.get("allocated")
+    return i18n.text("ui.compare.none", lang) if record is None else \
+        allocated.amount(record, lang)
+
+
+def results(doc: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """The tensors the last statement made, by name (``(result)`` for an expression's
+    value), as recorded summaries; a statement that made none gives the tensors it wrote
+    into (``t`` after ``t[1, 2] = 3``)."""
+    last = doc["statements"][-1]
+    if last.get("error"):
+        return []
+    bindings = last.get("bindings") or {}
+    names = list(last.get("shares_storage_with") or {}) or list(last.get("written") or [])
+    out = []
+    for name in names:
+        entry = last.get("result") if name == "(result)" else bindings.get(name)
+        if entry and V.is_tensor(entry["summary"]):
+            out.append((name, entry["summary"]))
+    return out
+
+
+def _tuple(items: list[int]) -> str:
+    return V.text(V.sequence("tuple", [V.integer(i) for i in items]))
+
+
+def _facts(doc: dict[str, Any], lang: str) -> dict[str, str]:
+    """Each result's shape, strides, offset and dtype as Python prints them
+    (``y.shape``, ``y.stride()``, ``y.storage_offset()``, ``y.dtype``), one line per
+    result, named when there are several."""
+    found = results(doc)
+    lines: dict[str, list[str]] = {"shape": [], "strides": [], "offset": [], "dtype": []}
+    for name, t in found:
+        facts = {"shape": V.text(V.size(t["shape"])), "strides": _tuple(t["strides"]),
+                 "offset": str(t["offset"]),
+                 "dtype": V.text(V.dtype(V.DTYPES.get(t["dtype"], t["dtype"]), t["dtype"]))}
+        shown = i18n.text("ui.compare.the_result", lang) if name == "(result)" else name
+        for key, text in facts.items():
+            lines[key].append(f"{shown}: {text}" if len(found) > 1 else text)
+    none = i18n.text("ui.compare.none", lang)
+    return {key: "\n".join(texts) or none for key, texts in lines.items()}
 
 
 def _kind(doc: dict[str, Any], lang: str) -> str:
@@ -81,7 +128,11 @@ def render(a: dict[str, Any], b: dict[str, Any], context: int = 3, *, lang: str 
     if values_a or values_b:  # what Python prints: for t.stride() it is the answer
         row(_heading("ui.compare.value", lang), "\n".join(values_a) or none,
             "\n".join(values_b) or none)
-    row(_heading("ui.compare.bytes_allocated", lang), str(_allocated(a)), str(_allocated(b)))
+    facts_a, facts_b = _facts(a, lang), _facts(b, lang)
+    for key, id in (("shape", "ui.compare.shape"), ("strides", "ui.compare.strides"),
+                    ("offset", "ui.compare.offset"), ("dtype", "ui.compare.dtype")):
+        row(_heading(id, lang), facts_a[key], facts_b[key])
+    row(_heading("ui.compare.bytes_allocated", lang), _allocated(a, lang), _allocated(b, lang))
     row(_heading("ui.compare.steps", lang), str(len(_steps(a))), str(len(_steps(b))))
     row(_heading("ui.compare.aten_operators", lang), "\n".join(ops_a) or none,
         "\n".join(ops_b) or none)
@@ -89,7 +140,8 @@ def render(a: dict[str, Any], b: dict[str, Any], context: int = 3, *, lang: str 
     common = 0
     while common < min(len(steps_a), len(steps_b)) and steps_a[common] == steps_b[common]:
         common += 1
-    parts: list[RenderableType] = [table]
+    parts: list[RenderableType] = [table, _Pictures(_pictures(a, "A", sa),
+                                                     _pictures(b, "B", sb), lang)]
     if steps_a == steps_b:
         parts.append(_line(*i18n.pair("ui.compare.same_steps", lang), "green"))
     else:
@@ -109,3 +161,67 @@ def _line(shown: str, english: str, style: str) -> Text:
     if shown != english:
         line.append(f"  {english}", style="dim")
     return line
+
+
+def _pictures(doc: dict[str, Any], label: str, source: str
+              ) -> tuple[Text, list[dict[str, Any]]]:
+    """One side's heading (the side and its statement) and its storage pictures."""
+    head = Text(f"{label}: ", style="bold cyan" if label == "A" else "bold magenta")
+    head.append(source, style="bold")   # the user's text: a Text, never markup
+    return head, collect(doc["statements"][-1])
+
+
+#: What stands beside the other side's; the legends go under both.
+BODY = tuple(part for part in StoragePicture.PARTS if part != "legend")
+
+
+class _Pictures:
+    """The two sides' storage pictures side by side when each draws in half the width
+    exactly as in the whole width (no storage row split, no line wrapped), their legends
+    under both; else one under the other at the full width (a picture squeezed beside
+    another reads worse than one under the other)."""
+
+    def __init__(self, a: tuple[Text, list[dict[str, Any]]],
+                 b: tuple[Text, list[dict[str, Any]]], lang: str) -> None:
+        self.sides = (a, b)
+        self.lang = lang
+
+    def _side(self, side: tuple[Text, list[dict[str, Any]]],
+              parts: tuple[str, ...] = StoragePicture.PARTS) -> Group:
+        head, pictures = side
+        if not pictures:
+            return Group(head, Text(i18n.both("ui.compare.no_storage", self.lang),
+                                    style="dim"))
+        return Group(head, *(StoragePicture(p, lang=self.lang, parts=parts)
+                             for p in pictures))
+
+    @staticmethod
+    def _lines(side: Group, console: Console, options: ConsoleOptions, width: int
+               ) -> list[str]:
+        return ["".join(seg.text for seg in line).rstrip()
+                for line in console.render_lines(side, options.update(width=width),
+                                                 pad=False)]
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        half = (options.max_width - GAP) // 2
+        bodies = [self._side(side, BODY) for side in self.sides]
+        yield Text("")
+        if all(self._lines(body, console, options, half) ==
+               self._lines(body, console, options, options.max_width) for body in bodies):
+            grid = Table.grid(padding=(0, GAP, 0, 0))
+            grid.add_column(width=half)
+            grid.add_column(width=half)
+            grid.add_row(*bodies)
+            yield grid
+            # one legend under both: every mark either side drew, once
+            pictures = [p for _, side in self.sides for p in side]
+            marks = list({m["key"]: m for p in pictures for m in p.get("legend") or []
+                          }.values())
+            if marks:
+                yield StoragePicture({**pictures[0], "legend": marks}, lang=self.lang,
+                                     parts=("legend",))
+        else:
+            yield self._side(self.sides[0])
+            yield Text("")
+            yield self._side(self.sides[1])
+        yield Text("")

@@ -145,9 +145,11 @@ def _wrapped(left: float, name: str, detail: str, right: float) -> _Label:
     return _Label(left, names, P.wrap(detail, under / P.width("x", DETAIL_PT)), False)
 
 
-def sequence(doc: dict[str, Any], *, pictures: bool = True) -> graphviz.Digraph:
+def sequence(doc: dict[str, Any], *, pictures: bool = True,
+             prev: dict[str, Any] | None = None) -> graphviz.Digraph:
     """The sequence diagram: a lifeline per layer, calls and returns in time order;
-    under each statement's rows, the storage picture of what it touched."""
+    under each statement's rows, the storage picture of what it touched.  ``prev``: the
+    statement before the first (a lesson's page), whose values a write replaced."""
     seq = diagram.build(doc, full=True)
     canvas = _Canvas(f"tidx sequence diagram: {_sources(doc)}")
     lane_x = {lane: i * LANE_GAP for i, lane in enumerate(seq.lanes)}
@@ -155,7 +157,9 @@ def sequence(doc: dict[str, Any], *, pictures: bool = True) -> graphviz.Digraph:
     right = max(max(lane_x.values(), default=0) + LABEL_ROOM, MIN_RIGHT)
     labels = [_row_label(row, lane_x, right) for row in seq.rows]
     statements = [i for i, row in enumerate(seq.rows) if row.kind == "statement"]
-    drawn = [storage.collect(st) if pictures else [] for st in doc["statements"]]
+    drawn = [storage.collect(st, before) if pictures else []
+             for st, before in zip(doc["statements"], _previous(doc, prev))]
+    room = right - (USER_X - 10)
     # rows top to bottom; each statement's pictures below its last row
     ys: list[float] = []
     blocks: list[tuple[int, int, float]] = []   # (first row, last row, picture top)
@@ -169,7 +173,7 @@ def sequence(doc: dict[str, Any], *, pictures: bool = True) -> graphviz.Digraph:
             cursor = ys[-1] - ROW_H
         top = cursor - PICTURE_GAP / 2
         blocks.append((first, last, top))
-        height = SD.height(drawn[k]) if k < len(drawn) else 0.0
+        height = SD.height(drawn[k], room) if k < len(drawn) else 0.0
         cursor = top - height - (PICTURE_GAP / 2 if height else 0)
     _lifelines(canvas, seq, lane_x, ys, blocks)
     for act in seq.activations:
@@ -185,7 +189,7 @@ def sequence(doc: dict[str, Any], *, pictures: bool = True) -> graphviz.Digraph:
         _row(canvas, row, labels[i], ys[i], lane_x, edge, first=i == 0)
     for k, (_, _, top) in enumerate(blocks):
         if k < len(drawn):
-            SD.draw(canvas.g, drawn[k], USER_X - 10, top, prefix=f"s{k}_")
+            SD.draw(canvas.g, drawn[k], USER_X - 10, top, room, prefix=f"s{k}_")
     return canvas.g
 
 
@@ -283,7 +287,8 @@ def _row(canvas: _Canvas, row: Row, lab: _Label, y: float, lane_x: dict[str, flo
         canvas.label(lab, label_top, color, bold=False)
 
 
-def calls(doc: dict[str, Any], *, html: bool = True) -> graphviz.Digraph:
+def calls(doc: dict[str, Any], *, html: bool = True,
+          prev: dict[str, Any] | None = None) -> graphviz.Digraph:
     """The nested call graph as a tree, read left to right, children in call order;
     after each statement's calls, its storage picture: a coloured HTML-like table, or
     with ``html=False`` (a Graphviz without them) the terminal's picture as text."""
@@ -321,7 +326,7 @@ def calls(doc: dict[str, Any], *, html: bool = True) -> graphviz.Digraph:
         for child in ev.get("children", []):
             add(child, name)
 
-    for i, st in enumerate(doc["statements"]):
+    for i, (st, before) in enumerate(zip(doc["statements"], _previous(doc, prev))):
         root = f"s{i}"
         title = [diagram.statement_title(st)] + [w for v in F.value_lines(st)
                                                  for w in P.wrap(v, 84)]
@@ -332,7 +337,7 @@ def calls(doc: dict[str, Any], *, html: bool = True) -> graphviz.Digraph:
                fontname=MONO)
         for ev in st.get("events", []):
             add(ev, root)
-        for k, picture in enumerate(storage.collect(st)):
+        for k, picture in enumerate(storage.collect(st, before)):
             label = SD.table(picture) if html else _plain(*SD.text_lines(picture))
             g.node(f"pic{i}_{k}", label, shape="plaintext", style="", margin="0",
                    fontsize=str(DETAIL_PT + 1))
@@ -344,9 +349,15 @@ DIAGRAMS = {"sequence": sequence, "calls": calls}
 
 
 def render(doc: dict[str, Any], diagram_kind: str = "sequence", *,
-           html: bool = True) -> graphviz.Digraph:
+           html: bool = True, prev: dict[str, Any] | None = None) -> graphviz.Digraph:
     """The chosen diagram of the document; ``html=False`` for a Graphviz without
-    HTML-like labels (only the call tree uses them)."""
+    HTML-like labels (only the call tree uses them); ``prev`` the statement before the
+    document's first (one page of a lesson)."""
     if diagram_kind == "calls":
-        return calls(doc, html=html)
-    return DIAGRAMS[diagram_kind](doc)
+        return calls(doc, html=html, prev=prev)
+    return DIAGRAMS[diagram_kind](doc, prev=prev)
+
+
+def _previous(doc: dict[str, Any], prev: dict[str, Any] | None) -> list[dict[str, Any] | None]:
+    """The statement before each of the document's (its pictures' old values)."""
+    return [prev] + doc["statements"][:-1]

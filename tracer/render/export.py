@@ -31,6 +31,7 @@ from typing import Any
 import graphviz
 
 from tracer.render import dot as render_dot
+from tracer.render import gdb as render_gdb
 from tracer.render import html as render_html
 from tracer.render import json as render_json
 from tracer.render import markdown as render_markdown
@@ -41,8 +42,10 @@ from tracer.render import pdfjoin
 SUFFIXES: dict[str, str] = {
     ".svg": "svg", ".png": "png", ".pdf": "pdf", ".dot": "dot", ".gv": "dot",
     ".mmd": "mermaid", ".md": "markdown", ".json": "json", ".html": "html",
+    ".gdb": "gdb",
 }
-FORMATS: tuple[str, ...] = ("svg", "png", "pdf", "dot", "mermaid", "markdown", "json", "html")
+FORMATS: tuple[str, ...] = ("svg", "png", "pdf", "dot", "mermaid", "markdown", "json", "html",
+                            "gdb")
 IMAGES = ("svg", "png", "pdf")
 #: A PNG's default width: a 1080p projector's, so a slide shows it pixel for pixel.
 WIDTH_PX = 1920
@@ -164,19 +167,23 @@ def _wasm_backend() -> Any:
 
 
 def content(doc: dict[str, Any], fmt: str, diagram: str = "sequence", *,
-            lang: str = "en", width_px: int | None = None) -> bytes:
+            lang: str = "en", width_px: int | None = None,
+            prev: dict[str, Any] | None = None) -> bytes:
     """The bytes of one export of the (already filtered) trace document.  ``lang``
     (``"zh"``) translates the notes of the markdown and HTML pages; the JSON document
-    and the diagrams stay as recorded."""
+    and the diagrams stay as recorded.  ``prev``: the statement before the document's
+    first, when it is one page of a lesson (the values its writes replaced)."""
     if fmt == "json":
         return render_json.render(doc).encode()
     if fmt == "mermaid":
         return render_mermaid.render(doc, diagram).encode()
     if fmt == "markdown":
         return render_markdown.render(doc, diagram, lang=lang).encode()
+    if fmt == "gdb":
+        return render_gdb.render(doc).encode()
     # the call tree's storage table is an HTML-like label, which only the dot program
     # draws (the WebAssembly Graphviz that stands in for it has no XML parser)
-    graph = render_dot.render(doc, diagram,
+    graph = render_dot.render(doc, diagram, prev=prev,
                               html=fmt not in ("svg", "html") or has_dot())
     if fmt == "dot":
         return graph.source.encode()
@@ -231,8 +238,10 @@ def render_all(doc: dict[str, Any], path: str, fmt: str, diagram: str = "sequenc
             tick()
         return [(path, data)], 1
     rendered = []
-    for part in statements(doc):
-        rendered.append(content(part, fmt, diagram, lang=lang, width_px=width_px))
+    for k, part in enumerate(statements(doc)):
+        prev = doc["statements"][k - 1] if k else None
+        rendered.append(content(part, fmt, diagram, lang=lang, width_px=width_px,
+                                prev=prev))
         if tick:
             tick()
     if fmt == "pdf":

@@ -13,7 +13,7 @@ from typing import Any
 
 from tracer.render import format as F
 from tracer.render.diagram import COLORS
-from tracer import i18n
+from tracer import allocated, i18n
 from tracer.events import PYTORCH_TAG, source_url
 
 # Every rule is scoped to .tidx, so the same styles can sit inside a notebook cell.
@@ -123,6 +123,9 @@ def fragment(doc: dict[str, Any], svg: str | None, *, lang: str = "en") -> str:
     if doc.get("seed") is not None:
         seed = i18n.pair("ui.page.random_seed", lang, seed=doc["seed"])
         out.append(f"<p>{_code_spans(_both(*seed))}</p>")
+    if doc.get("allocated") is not None:
+        record = doc["allocated"]
+        out.append(f"<p>{_both(allocated.line(record, lang), allocated.line(record))}</p>")
     made = i18n.pair("ui.page.made_by", lang, version=doc.get("tidx", ""), tag=PYTORCH_TAG)
     out.append(f'<p class="source">{_both(*made)}</p></div>')
     return "\n".join(out)

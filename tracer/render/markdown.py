@@ -12,7 +12,7 @@ from typing import Any
 
 from tracer.render import format as F
 from tracer.render import mermaid as render_mermaid
-from tracer import i18n
+from tracer import allocated, i18n
 from tracer.events import source_url
 
 
@@ -92,4 +92,7 @@ def render(doc: dict[str, Any], diagram_kind: str = "sequence", *, lang: str = "
     if doc.get("seed") is not None:
         shown, seed = i18n.pair("ui.page.random_seed", lang, seed=doc["seed"])
         lines += [shown + (f" ({seed})" if shown != seed else ""), ""]
+    if doc.get("allocated") is not None:
+        shown, english = allocated.line(doc["allocated"], lang), allocated.line(doc["allocated"])
+        lines += [shown + (f" ({english})" if shown != english else ""), ""]
     return "\n".join(lines)

@@ -1,107 +1,118 @@
-"""``tidx step``: the trace one step at a time, with the tensors of that step as pictures.
+"""``tidx step``: the trace one step at a time, the storage as it is at that step.
 
 Pure functions from the trace document: :func:`steps` flattens the events in call
-order (with the path of calls above each), :func:`render` draws step ``k``: where it
-is, what it did, and the storage of every tensor it touched with the elements it
-read or wrote marked.
+order (with the path of calls above each), keeping those a filter wants (``--only
+seed``, ``--layers``, ``--ops``), and :func:`render` draws step ``k``: where it is,
+what it did, and the storages it touched before and after it (from
+:mod:`tracer.timeline`: the values recorded up to then, never a later one).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from tracer import values as V
+from tracer import i18n
+from tracer import timeline as TL
 from tracer.render import format as F
 from tracer.render import storage as RS
-from tracer import i18n
 from tracer.render.tree import LAYER_STYLE, label
 
+Keep = Callable[[dict[str, Any]], bool]
 
-def steps(doc: dict[str, Any]) -> list[dict[str, Any]]:
-    """Every event in call order: ``{"statement", "path": [names above], "event",
-    "outcome", "earlier"}``.  The last step of a statement carries the statement's
-    outcome (what Python prints after it); a statement that recorded no step
-    (``t.stride()``) is one item whose ``event`` is None, so its value is shown too.
-    ``earlier`` holds, for each storage the step names without a tensor on it, the
-    tensor earlier steps showed on that storage (see :func:`_pictures`)."""
+
+class _Timelines:
+    """Each statement's timeline, made when a step of it is first drawn and kept for
+    the next steps: a step never rebuilds the whole document's (a long lesson has
+    thousands of steps), and stepping through one statement builds it once."""
+
+    def __init__(self, doc: dict[str, Any]) -> None:
+        self.doc = doc
+        self.index = -1
+        self.items: list[dict[str, Any]] = []
+
+    def item(self, statement: int, position: int) -> dict[str, Any]:
+        if statement != self.index:
+            self.items = TL.timeline(self.doc, statement)
+            self.index = statement
+        return self.items[position]
+
+
+def steps(doc: dict[str, Any], keep: Keep | None = None) -> list[dict[str, Any]]:
+    """Every event in call order: ``{"statement", "statement_index", "path": [names
+    above], "event", "outcome"}``, only those ``keep`` accepts (a step that raised is
+    always kept: it is where the statement ends).  The last step shown of a statement
+    carries its outcome (what Python prints after it); a statement that recorded no
+    step (``t.stride()``) is one item whose ``event`` is None, so its value is shown.
+    Each item's pictures come from the statement's timeline, made when first drawn."""
     out: list[dict[str, Any]] = []
-
-    def visit(events: list[dict[str, Any]], path: list[str], source: str) -> None:
-        for ev in events:
-            out.append({"statement": source, "path": path, "event": ev, "outcome": [],
-                        "earlier": {}})
-            visit(ev.get("children", []), path + [ev["name"]], source)
-
-    for st in doc["statements"]:
+    timelines = _Timelines(doc)
+    for index, st in enumerate(doc["statements"]):
         first = len(out)
-        visit(st["events"], [], st["source"])
+        position = 0
+        stack = [(ev, []) for ev in reversed(st["events"])]
+        while stack:
+            ev, path = stack.pop()
+            if keep is None or keep(ev) or ev.get("error"):
+                out.append({"statement": st["source"], "statement_index": index,
+                            "path": path, "event": ev, "outcome": [],
+                            "position": position, "timelines": timelines})
+            position += 1
+            stack.extend((c, path + [ev["name"]]) for c in reversed(ev.get("children", [])))
         if len(out) == first:
-            out.append({"statement": st["source"], "path": [], "event": None, "outcome": [],
-                        "earlier": {}})
+            # no step recorded, or (``filtered``) none the filters keep
+            out.append({"statement": st["source"], "statement_index": index, "path": [],
+                        "event": None, "outcome": [], "position": None,
+                        "timelines": timelines, "filtered": position > 0})
         # an error is already on the step that raised it (and the command ends with it)
         out[-1]["outcome"] = (list(st.get("printed") or []) if st.get("error")
                               else F.outcome(st))
-    _remember(out)
     return out
 
 
-def _key(t: dict[str, Any]) -> tuple[bool, int]:
-    """Which tensor stands for a storage: the user's own tensor if one was seen, else
-    the view covering most (the first of equals)."""
-    return V.name(t) is not None, t["numel"]
+def taught(ev: dict[str, Any]) -> bool:
+    """The steps the seeds teach (issue 15's list): the statement's own call, the
+    index conversions and the slicing and selecting, recordTensorIndex, every aten
+    operator's dispatch, a kernel that wrote, the allocation's steps, the RNG draw,
+    the wrap back to Python.  (The lecture view's tracer.lecture.is_taught replaces
+    this list when it lands.)"""
+    return ev["name"] in _TAUGHT or bool(ev.get("op")) or "written" in (ev.get("args") or {})
 
 
-def _remember(flat: list[dict[str, Any]]) -> None:
-    """Fill every step's ``earlier`` in one pass over the steps, keeping for each
-    storage the best tensor seen so far: linear in the steps, where looking back over
-    all earlier steps at each step was quadratic (a 320-statement program took
-    minutes)."""
-    best: dict[str, dict[str, Any]] = {}
-    for item in flat:
-        ev = item["event"]
-        if ev is None:
-            continue
-        tensors = _step_tensors(ev)
-        item["earlier"] = {s: best[s] for s in _storages(ev, tensors)
-                           if s in best and not any(t["storage"] == s for t in tensors)}
-        for t in tensors:
-            if t["storage"] not in best or _key(t) > _key(best[t["storage"]]):
-                best[t["storage"]] = t
+_TAUGHT = {"Tensor.__getitem__", "Tensor.__setitem__", "TensorIndex", "applySlicing",
+           "applySelect", "applySlice", "recordTensorIndex", "copy_to", "index_put_",
+           "computeStorageNbytesContiguous", "computeStorageNbytes",
+           "DefaultCPUAllocator::allocate", "StorageImpl", "TensorImpl",
+           "generic_set_sizes_contiguous", "setStrided", "CPUGeneratorImpl",
+           "normal_kernel", "THPVariable_Wrap"}
 
 
-def _step_tensors(ev: dict[str, Any]) -> list[dict[str, Any]]:
-    """The tensors among a step's arguments and result."""
-    found = [t for val in (ev.get("args") or {}).values() for t in V.tensors(val)]
-    return found + list(V.tensors(ev.get("result")))
+def only(kind: str | None, layers: list[str] | None = None, ops: bool = False
+         ) -> Keep | None:
+    """The steps ``tidx step`` keeps: ``--only seed`` the taught ones, ``--layers``
+    those of the layers given, ``--ops`` the aten operators (as tracer.filters keeps
+    them: a step left out is transparent, its kept children follow in call order)."""
+    tests: list[Keep] = []
+    if kind == "seed":
+        tests.append(taught)
+    if layers:
+        wanted = set(layers)
+        tests.append(lambda ev: ev["layer"] in wanted)
+    if ops:
+        tests.append(lambda ev: bool(ev.get("op")))
+    if not tests:
+        return None
+    return lambda ev: all(test(ev) for test in tests)
 
 
-def _storages(ev: dict[str, Any], tensors: list[dict[str, Any]],
-              touched: dict[str, dict[int, str]] | None = None) -> list[str]:
-    """The storages step ``ev`` draws: those of its tensors, then those it only names
-    (a kernel's written elements), at most :data:`RS.MAX_STORAGES`."""
-    if touched is None:
-        touched = {}
-        RS.touched(ev, touched)
-    return list(dict.fromkeys([t["storage"] for t in tensors] +
-                              list(touched)))[:RS.MAX_STORAGES]
-
-
-def _pictures(ev: dict[str, Any], earlier: dict[str, dict[str, Any]], lang: str = "en"
-              ) -> list[RenderableType]:
-    """The storages this one step touched, drawn as render_storage draws a statement's.
-    A storage the step only names (a kernel's written elements) is drawn from
-    ``earlier``: the tensor earlier steps showed on it (the user's own tensor if one
-    was seen, else the view covering most)."""
-    tensors = _step_tensors(ev)
-    touched: dict[str, dict[int, str]] = {}
-    RS.touched(ev, touched)
-    storages = _storages(ev, tensors, touched)
-    tensors += [earlier[s] for s in storages if s in earlier]
-    return [RS.StoragePicture(RS.picture(s, tensors, [], touched.get(s, {})), lang=lang)
-            for s in storages]
+def frame(item: dict[str, Any]) -> dict[str, Any] | None:
+    """The timeline item of a step: its pictures before and after (None for a
+    statement that recorded no step)."""
+    if item["position"] is None:
+        return None
+    return item["timelines"].item(item["statement_index"], item["position"])
 
 
 def render(flat: list[dict[str, Any]], k: int, *, interactive: bool = False,
@@ -116,13 +127,31 @@ def render(flat: list[dict[str, Any]], k: int, *, interactive: bool = False,
     head.append(f">>> {item['statement']}", style="bold")
     parts: list[RenderableType] = [head]
     if ev is None:
-        parts.append(Text("  " + i18n.text("ui.step.none", lang), style="dim"))
+        why = "ui.step.none_left" if item.get("filtered") else "ui.step.none"
+        parts.append(Text("  " + i18n.text(why, lang), style="dim"))
     else:
         parts += [Text("  " + "  >  ".join(item["path"] + [ev["name"]]),
                        style=LAYER_STYLE.get(ev["layer"], "")),
                   label(ev, notes=True, links=False, lang=lang)]
-        parts += _pictures(ev, item["earlier"], lang)
+        parts += _pictures(frame(item), lang)
     parts += [Text(line) for line in item["outcome"]]
     if interactive:
         parts.append(Text(i18n.text("ui.step.keys", lang), style="dim"))
     return Group(*parts)
+
+
+def _pictures(at: dict[str, Any], lang: str) -> list[RenderableType]:
+    """The storages the step touched: a storage it changed as its row of cells before
+    the step, then its whole picture after (what changed marked, old -> new); one it
+    did not change once, as it is."""
+    out: list[RenderableType] = []
+    before = {p["storage"]: p for p in at["before"]}
+    for p in at["after"]:
+        if p["storage"] in at["changes"] and p["storage"] in before:
+            out.append(Text(i18n.both("ui.step.before", lang) + ":", style="bold"))
+            out.append(RS.StoragePicture(before[p["storage"]], lang=lang, parts=("row",)))
+            out.append(Text(i18n.both("ui.step.after", lang) + ":", style="bold"))
+        out.append(RS.StoragePicture(p, lang=lang))
+    if at["after"] and not at["changes"]:
+        out.append(Text(i18n.text("ui.step.unchanged", lang), style="dim"))
+    return out

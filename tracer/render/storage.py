@@ -1,157 +1,42 @@
-"""The storage picture: a storage's elements as a grid, the ones a statement read or
-wrote highlighted, and under it every view of that storage the statement made, its
-multi-index written at the element it addresses.
+"""The storage picture in the terminal: a storage's elements as a row of cells, under
+it which element of each view every cell is, what the statement changed, one element's
+offset worked out, each view's own grid, and a legend for every mark drawn.
 
-That picture is the lesson of ``t[1:, ::2]`` (a view picks elements, nothing moves)
-and of ``t[rows, cols] = 10`` (the kernel writes elements 1 and 7).  It is built
-from the trace document alone: kernels record the elements they touch, and every
-tensor summary carries its storage, sizes, strides and offset.
+The picture itself (which tensors, which values, which marks) is plain data built by
+:mod:`tracer.picture`; this module only draws it, readable on a 100-column slide and
+without colour (every highlight also has a mark the legend explains).
 """
 
 from __future__ import annotations
 
-import itertools
-import re
 from typing import Any
 
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
-from tracer import values as V
-from tracer.events import walk
 from tracer import i18n
+from tracer import values as V
+from tracer.picture import (MAX_CELLS, MAX_STORAGES, MAX_VIEWS, arithmetic_terms,
+                            collect, index_text, picture, touched)
+from tracer.render import format as F
 
-MAX_CELLS = 64      # a larger storage is cut (its values are not recorded anyway)
-MAX_VIEWS = 6
-MAX_STORAGES = 3
+#: the model's functions, read here by tree.py, step.py and the tests as before the
+#: model moved to tracer.picture
+__all__ = ["MAX_CELLS", "MAX_STORAGES", "MAX_VIEWS", "StoragePicture", "collect",
+           "picture", "touched"]
+
 TOUCH_STYLE = {"written": "bold white on red", "read": "bold black on cyan"}
 TOUCH_MARK = {"written": "W", "read": "R"}
-TOUCH_LABEL = {"written": "ui.storage.written", "read": "ui.storage.read"}
+#: how a grid shows a touched element without colour: ``[10]`` written, ``(5)`` read
+GRID_MARK = {"written": "[{}]", "read": "({})", None: " {} "}
+GAP = 4             # columns between two grids side by side
+MAX_CHANGES = 6     # old -> new pairs listed; the others are counted (all are marked W)
 
 
-def touched(ev: dict[str, Any], marks: dict[str, dict[int, str]]) -> None:
-    """Add the elements step ``ev`` read or wrote to ``marks`` (storage -> offset ->
-    "written"|"read"); written wins over read: the write is what the statement did."""
-    for key, val in (ev.get("args") or {}).items():
-        if V.kind(val) == "elements":
-            where = marks.setdefault(val["storage"], {})
-            for off in val.get("offsets", []):
-                where[off] = "written" if key == "written" else where.get(off, "read")
-
-
-def _itemsize(dtype: str) -> int:
-    bits = re.search(r"\d+", dtype)
-    return max(1, int(bits.group()) // 8) if bits else 1
-
-
-def _offsets(t: dict[str, Any]):
-    """(multi-index, storage offset) of every element of a view, in row-major order.
-
-    Lazy (an odometer, not itertools.product, which would first build a tuple of
-    every index of each dim: seconds for a 10M-element view of which a few are drawn).
-
-    >>> [off for _, off in _offsets({"shape": [2, 2], "strides": [1, 2], "offset": 3})]
-    [3, 5, 4, 6]
-    >>> list(_offsets({"shape": [], "strides": [], "offset": 7}))
-    [((), 7)]
-    """
-    shape, strides = t["shape"], t["strides"]
-    if 0 in shape:
-        return
-    index = [0] * len(shape)
-    while True:
-        yield tuple(index), t["offset"] + sum(i * s for i, s in zip(index, strides))
-        d = len(shape) - 1
-        while d >= 0:
-            index[d] += 1
-            if index[d] < shape[d]:
-                break
-            index[d] = 0
-            d -= 1
-        if d < 0:
-            return
-
-
-def _flat(values: Any):
-    if isinstance(values, list):
-        for v in values:
-            yield from _flat(v)
-    else:
-        yield values
-
-
-def collect(st: dict[str, Any]) -> list[dict[str, Any]]:
-    """The storages a statement touched, bound or returned, as plain data.
-
-    Each: ``{"storage", "dtype", "size", "cells": {offset: value}, "touched":
-    {offset: "written"|"read"}, "views": [tensor summary, ...]}``.
-    """
-    after: list[dict[str, Any]] = []
-    for name, b in (st.get("bindings") or {}).items():
-        if b and V.is_tensor(b["summary"]):
-            # a bound view is called by the name it is bound to (y, not t$1)
-            t = b["summary"]
-            after.append(t if V.name(t) else V.with_name(t, name))
-        elif b:  # a tuple of tensors, say: each keeps its label
-            after += V.tensors(b["summary"])
-    if st.get("result"):
-        after += V.tensors(st["result"]["summary"])
-    during: list[dict[str, Any]] = []
-    marks: dict[str, dict[int, str]] = {}
-    for _, ev in walk(st.get("events", [])):
-        touched(ev, marks)
-        for val in (ev.get("args") or {}).values():
-            during += V.tensors(val)
-        during += V.tensors(ev.get("result"))
-    wanted = [t["storage"] for t in after] + list(marks)
-    storages = list(dict.fromkeys(wanted))[:MAX_STORAGES]
-    return [picture(s, after, during, marks.get(s, {})) for s in storages]
-
-
-def picture(storage: str, after: list[dict[str, Any]], during: list[dict[str, Any]],
-             touched: dict[int, str]) -> dict[str, Any]:
-    mine = [t for t in after + during if t["storage"] == storage and t["device"] != "meta"]
-    dtype = mine[0]["dtype"] if mine else "?"
-    nbytes = mine[0]["nbytes"] if mine else 0
-    cells: dict[int, Any] = {}
-    # values after the statement first, then the newest recorded ones: never a stale value
-    # (an older record of a view already seen sets no cell: skip it, big traces have many)
-    seen: set[tuple] = set()
-    for t in after + during[::-1]:
-        if t["storage"] != storage or "values" not in t:
-            continue
-        view = (tuple(t["shape"]), tuple(t["strides"]), t["offset"])
-        if view in seen:
-            continue
-        seen.add(view)
-        for (_, off), v in zip(_offsets(t), _flat(t["values"])):
-            cells.setdefault(off, v)
-    # one record per tensor, its last: a tensor whose geometry changed in place (arange's
-    # empty({0}) resized, resize_, squeeze_, as_strided_) is drawn as it is now
-    latest: dict[str, dict[str, Any]] = {}
-    for t in during + after:
-        if t["storage"] == storage:
-            latest.pop(t["label"], None)
-            latest[t["label"]] = t
-    views: dict[tuple, dict[str, Any]] = {}
-    for t in latest.values():
-        key = (tuple(t["shape"]), tuple(t["strides"]), t["offset"])
-        if key not in views or (V.name(t) and not V.name(views[key])):
-            views[key] = t
-    # the user's names first, then the views the steps made, in the order they were made
-    ordered = sorted(views.values(), key=V.order)
-    return {"storage": storage, "dtype": dtype, "nbytes": nbytes,
-            "size": nbytes // _itemsize(dtype) if nbytes else 0,
-            "cells": cells, "touched": touched, "views": ordered[:MAX_VIEWS]}
-
-
-def _cell(v: Any) -> str:
-    if isinstance(v, bool):
-        return "T" if v else "F"
-    if isinstance(v, float):
-        return f"{v:.4g}"
-    return "·" if v is None else str(v)
+def _cell(v: Any, known: bool = True) -> str:
+    """An element as torch prints it; ``·`` when the trace did not record it."""
+    return F.number(v) if known and v is not None else "·"
 
 
 def _geometry(t: dict[str, Any], lang: str) -> str:
@@ -162,41 +47,140 @@ def _geometry(t: dict[str, Any], lang: str) -> str:
                      offset=t["offset"])
 
 
-class StoragePicture:
-    """A rich renderable: wraps the grid to the console's width (narrow terminals).
-    ``lang`` (``"zh"``) labels it in that language beside the English."""
+def _with_english(id: str, lang: str, style: str = "", **args: Any) -> Text:
+    shown, english = i18n.pair(id, lang, **args)
+    out = Text(shown, style=style)
+    if shown != english:
+        out.append(f"  ({english})", style="dim")
+    return out
 
-    def __init__(self, picture: dict[str, Any], *, lang: str = "en") -> None:
+
+def _selects(g: dict[str, Any]) -> dict[int, str]:
+    """Under each storage cell, the index of the view's element that is it: ``0,1``;
+    ``0+1`` when one more element of the same view is that cell too (a stride 0)."""
+    first: dict[int, str] = {}
+    extra: dict[int, int] = {}
+    for index, off in g["selects"]:
+        if off in first:
+            extra[off] = extra.get(off, 0) + 1
+        else:
+            first[off] = ",".join(map(str, index)) if index else "()"
+    return {off: text + (f"+{extra[off]}" if off in extra else "")
+            for off, text in first.items()}
+
+
+def grid_lines(g: dict[str, Any], lang: str, base: bool) -> list[Text]:
+    """A view's grid as lines: its name and geometry, then its elements row by row
+    (the leading indices in front when it has more than two dims), a written element
+    as ``[v]``, a read one as ``(v)``."""
+    name = g["name"] + (f" ({i18n.both('ui.picture.base', lang)})" if base else "")
+    head = Text(f"{name}: {g['dtype']}{list(g['shape'])}", style="bold cyan")
+    strides = ", ".join(map(str, g["strides"])) + ("," if len(g["strides"]) == 1 else "")
+    lines = [head, Text(i18n.text("ui.picture.strides", lang, strides=strides,
+                                  offset=g["offset"]), style="dim")]
+    cells = [c for r in g["rows"] for c in r["cells"]]
+    width = max([len(_cell(c["value"], c["known"])) for c in cells] + [1])
+    lead = len(g["shape"]) > 2
+    for r in g["rows"]:
+        line = Text(index_text(r["index"])[:-1] + ", :]  " if lead else "")
+        for i, c in enumerate(r["cells"]):
+            text = GRID_MARK[c["mark"]].format(_cell(c["value"], c["known"]).rjust(width))
+            line.append(" " if i else "")       # [10] (5) never run into each other
+            line.append(text, style=TOUCH_STYLE.get(c["mark"] or "", ""))
+        lines.append(line)
+    if g["more"]:
+        lines.append(_with_english("ui.storage.more", lang, "dim", count=g["more"]))
+    return lines
+
+
+def _side_by_side(blocks: list[list[Text]], width: int) -> list[Text]:
+    """Blocks of lines next to each other, as many per band as fit in ``width``."""
+    out: list[Text] = []
+    band: list[tuple[list[Text], int]] = []
+    used = 0
+
+    def flush() -> None:
+        for i in range(max(len(b) for b, _ in band)):
+            line = Text("  ")
+            for b, w in band:
+                part = b[i] if i < len(b) else Text("")
+                line.append_text(part)
+                line.append(" " * (w - cell_len(part.plain) + GAP))
+            line.rstrip()
+            out.append(line)
+
+    for block in blocks:
+        w = max(cell_len(line.plain) for line in block)
+        if band and used + w + GAP > width - 2:
+            flush()
+            band, used = [], 0
+        band.append((block, w))
+        used += w + GAP
+    if band:
+        flush()
+    return out
+
+
+class StoragePicture:
+    """A rich renderable of one :func:`tracer.picture.picture` dict: wraps the storage
+    row to the console's width.  ``lang`` (``"zh"``) labels it in that language beside
+    the English."""
+
+    #: every part, in the order drawn
+    PARTS = ("title", "row", "facts", "grids", "legend")
+
+    def __init__(self, picture: dict[str, Any], *, lang: str = "en",
+                 parts: tuple[str, ...] = PARTS) -> None:
         self.p = picture
         self.lang = lang
+        self.parts = parts
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        p, lang, parts = self.p, self.lang, self.parts
+        if "title" in parts:
+            yield self._title()
+        if "row" in parts:
+            yield from self._row(options.max_width)
+        if "facts" in parts:
+            yield from self._facts(options.max_width)
+        grids = p.get("grids", [])
+        base = p.get("base")
+        if "grids" in parts and grids:
+            yield from _side_by_side([grid_lines(g, lang, base is not None and i == 0)
+                                      for i, g in enumerate(grids)], options.max_width)
+        if "legend" in parts:
+            yield from self._legend(options.max_width)
+
+    def _title(self) -> Text:
         p, lang = self.p, self.lang
-        n = min(p["size"], MAX_CELLS)
-        offset = i18n.both("ui.storage.offset", lang)
-        labels: list[tuple[str, dict[int, str]]] = []
-        for t in p["views"]:
-            where: dict[int, str] = {}
-            for index, off in itertools.islice(_offsets(t), MAX_CELLS * 4):
-                text = ",".join(map(str, index)) if index else "()"
-                where[off] = where[off] + "*" if off in where else text
-            labels.append((V.shown(t), where))
-        texts = {off: _cell(p["cells"].get(off)) for off in range(n)}
-        width = max([len(texts[o]) for o in texts] + [len(str(n - 1)), 3] +
-                    [len(w) for _, where in labels for w in where.values()]) + 2
-        head = max([len(name) for name, _ in labels] + [cell_len(offset)]) + 2
-        per_line = max(1, (options.max_width - head - 1) // (width + 1))
-        shown, english = i18n.pair("ui.storage.title", lang, storage=p["storage"],
+        shown, english = i18n.pair("ui.storage.title", self.lang, storage=p["storage"],
                                    size=p["size"], dtype=p["dtype"], nbytes=p["nbytes"])
         title = Text(shown, style="bold")
         if shown != english:
             title.append(f"  {english}", style="dim")
-        for kind in ("written", "read"):
-            if kind in p["touched"].values():
-                title.append("   ")
-                title.append(f" {TOUCH_MARK[kind]} ", style=TOUCH_STYLE[kind])
-                title.append(f" {i18n.both(TOUCH_LABEL[kind], lang)}")
-        yield title
+        names = [V.shown(t) for t in p["views"]]
+        if names:
+            title.append("   " + i18n.text("ui.picture.views", lang,
+                                           names=", ".join(names)))
+        return title
+
+    def _row(self, max_width: int) -> RenderResult:
+        p, lang = self.p, self.lang
+        n = min(p["size"], MAX_CELLS)
+        offset = i18n.both("ui.storage.offset", lang)
+        base = p.get("base")
+        labels = [(V.shown(t) + (f" ({i18n.both('ui.picture.base', lang)})"
+                                 if base is not None and i == 0 else ""), _selects(g))
+                  for i, (t, g) in enumerate(zip(p["views"], p.get("grids", [])))]
+        texts = {off: _cell(p["cells"].get(off), off in p["cells"]) for off in range(n)}
+        width = max([len(texts[o]) for o in texts] + [len(str(n - 1)), 3] +
+                    [len(w) for _, where in labels for w in where.values()]) + 2
+        head = max([cell_len(name) for name, _ in labels] + [cell_len(offset)]) + 2
+        per_line = max(1, (max_width - head - 1) // (width + 1))
+        if per_line < n and (max_width - head - 1) // width >= n:
+            # one space of padding less keeps the storage on one row: one picture
+            width -= 1
+            per_line = n
         for first in range(0, n, per_line):
             chunk = range(first, min(n, first + per_line))
             yield Text(offset + " " * (head - cell_len(offset)) + " " +
@@ -211,14 +195,98 @@ class StoragePicture:
             yield Text(" " * head + "└" + "┴".join("─" * width for _ in chunk) + "┘")
             if any(o in p["touched"] for o in chunk):
                 yield Text(" " * head + " " + " ".join(
-                    TOUCH_MARK.get(p["touched"].get(o, ""), "").center(width) for o in chunk))
+                    TOUCH_MARK.get(p["touched"].get(o, ""), "").center(width)
+                    for o in chunk).rstrip())
             for name, where in labels:
-                yield Text(name.ljust(head) + " " + " ".join(
-                    where.get(o, "").center(width) for o in chunk), style="cyan")
+                if any(o in where for o in chunk):   # a view with no element here: no row
+                    yield Text((name + " " * (head - cell_len(name)) + " " + " ".join(
+                        where.get(o, "").center(width) for o in chunk)).rstrip(),
+                        style="cyan")
         if p["size"] > n:
-            shown, more = i18n.pair("ui.storage.more", lang, count=p["size"] - n)
-            yield Text(f"{' ' * head} {shown}" + (f"  ({more})" if shown != more else ""),
-                       style="dim")
-        for t in p["views"]:
-            yield Text(f"  {V.shown(t)}: {t['dtype']}{list(t['shape'])} "
-                       f"{_geometry(t, lang)}", style="dim")
+            yield Text(" " * head + " ").append_text(
+                _with_english("ui.storage.more", lang, "dim", count=p["size"] - n))
+        if p.get("more_views"):
+            yield _with_english("ui.picture.more_views", lang, "dim", count=p["more_views"])
+
+    def _facts(self, width: int) -> RenderResult:
+        """What changed, and one element's offset worked out."""
+        p, lang = self.p, self.lang
+        changes = p.get("changes") or []
+        if changes:
+            unknown = i18n.text("ui.picture.unknown", lang)
+            # old -> new where the old value is known (the lesson of a write), a few; the
+            # elements a fresh storage got (no old value) as their offsets, in runs
+            known = [c for c in changes if c["old_known"]]
+            parts = [i18n.text("ui.picture.change", lang, offset=c["offset"],
+                               old=_cell(c["old"]),
+                               new=_cell(c["new"]) if c["new_known"] else unknown)
+                     for c in known[:MAX_CHANGES]]
+            if len(known) > MAX_CHANGES:
+                parts.append(i18n.text("ui.picture.more_changes", lang,
+                                       count=len(known) - MAX_CHANGES))
+            fresh = [c["offset"] for c in changes if not c["old_known"]]
+            if fresh:
+                parts.append(i18n.text("ui.picture.fresh", lang, count=len(fresh),
+                                       offsets=_runs(fresh)))
+            line = Text(i18n.both("ui.picture.changed", lang) + ": ", style="bold")
+            line.append("; ".join(parts))
+            yield line
+        a = p.get("arithmetic")
+        if a:
+            letters = _letters(len(a["index"]))
+            formula = " + ".join(["offset"] + [f"{x}*stride{d}" for d, x in
+                                               enumerate(letters)])
+            line = Text(f"{a['view']}{index_text(a['index'])} -> ", style="bold")
+            line.append(i18n.text("ui.picture.arithmetic", lang,
+                                  terms=arithmetic_terms(a), result=a["result"]))
+            if a["known"]:
+                line.append("   " + i18n.text("ui.picture.holds", lang,
+                                              value=_cell(a["value"])))
+            # the general formula beside it when it fits, else under it: never cut
+            if cell_len(line.plain) + len(formula) + 5 <= width:
+                line.append(f"   ({formula})", style="dim")
+                yield line
+            else:
+                yield line
+                yield Text(f"  ({formula})", style="dim")
+
+    def _legend(self, width: int) -> RenderResult:
+        """Every mark drawn, with what it means, an entry never split across lines."""
+        lang = self.lang
+        legend = self.p.get("legend") or []
+        if not legend:
+            return
+        line = Text(i18n.both("ui.picture.legend", lang) + ":", style="dim")
+        for m in legend:
+            entry = Text("  ")
+            symbol = {"written": " W [v] ", "read": " R (v) "}.get(m["key"], m["symbol"])
+            entry.append(symbol, style=TOUCH_STYLE.get(m["key"], "bold"))
+            entry.append(" " + i18n.text(m["text_id"], lang), style="dim")
+            if cell_len(line.plain) + cell_len(entry.plain) > width and line.plain.strip():
+                yield line
+                line = Text("       ")
+            line.append_text(entry)
+        yield line
+
+
+def _runs(offsets: list[int]) -> str:
+    """Offsets as runs: ``0-11``, ``0, 4, 8``, ``1-3, 7``.
+
+    >>> _runs([0, 1, 2, 3]), _runs([0, 4, 8]), _runs([1, 2, 3, 7])
+    ('0-3', '0, 4, 8', '1-3, 7')
+    """
+    out: list[str] = []
+    start = prev = offsets[0]
+    for off in offsets[1:] + [None]:
+        if off is not None and off == prev + 1:
+            prev = off
+            continue
+        out.append(str(start) if start == prev else f"{start}-{prev}")
+        if off is not None:
+            start = prev = off
+    return ", ".join(out)
+
+
+def _letters(n: int) -> list[str]:
+    """The index letters of a formula: i, j, k, l ... (i0, i1 ... beyond eight dims)."""
+    return list("ijklmnpq"[:n]) if n <= 8 else [f"i{d}" for d in range(n)]

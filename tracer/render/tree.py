@@ -14,11 +14,13 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 from rich.tree import Tree
 
+from tracer import allocated
 from tracer import values as V
 from tracer.render import format as F
 from tracer import i18n
 from tracer.events import LAYERS, source_url
 from tracer.lecture import counts, is_folded
+from tracer.picture import arithmetic_terms, index_text
 from tracer.render.storage import StoragePicture, collect
 
 #: One colour per layer, outermost warm to innermost cool.
@@ -104,13 +106,16 @@ def brief_label(ev: dict[str, Any], lang: str = "en", inside: int = 0) -> Text:
     text.append(f"{layer:<10}", style=LAYER_STYLE.get(layer, ""))
     text.append(" ")
     if is_folded(ev):
-        text.append(i18n.text(_plural("ui.lecture.folded", ev["folded"]), lang,
+        # ids written out whole: tests/test_notes.py finds every id used by its literal
+        text.append(i18n.text("ui.lecture.folded_one" if ev["folded"] == 1
+                              else "ui.lecture.folded", lang,
                               count=ev["folded"], names=", ".join(ev["steps"])),
                     style="dim italic")
         return text
     text.append(ev["name"], style="bold")
     if inside:
-        text.append(" " + i18n.text(_plural("ui.lecture.inside", inside), lang, count=inside),
+        text.append(" " + i18n.text("ui.lecture.inside_one" if inside == 1
+                                    else "ui.lecture.inside", lang, count=inside),
                     style="dim italic")
     if ev.get("error"):
         text.append(f"  {i18n.text('ui.lecture.raised', lang, error=ev['error']['type'])}",
@@ -125,10 +130,6 @@ def brief_label(ev: dict[str, Any], lang: str = "en", inside: int = 0) -> Text:
         text.append("  -> ", style="dim")
         text.append(F.brief(ev["result"], geometry=True))
     return text
-
-
-def _plural(id: str, count: int) -> str:
-    return id + "_one" if count == 1 else id
 
 
 def _add(tree: Tree, events: list[dict[str, Any]], notes: bool, links: bool,
@@ -174,8 +175,48 @@ def render_statement(st: dict[str, Any], *, notes: bool = True, links: bool = Tr
         _add(tree, st.get("events", []), notes, links, lang)
     parts.append(tree)
     parts.extend(_outcome(st, lang))
-    parts.extend(StoragePicture(p, lang=lang) for p in collect(full or st))
+    for p in collect(full or st):
+        parts.extend(_plain_storage(p, lang) if brief and _is_plain(p) else
+                     [StoragePicture(p, lang=lang)])
     return Group(*parts)
+
+
+def _is_plain(p: dict[str, Any]) -> bool:
+    """A storage that holds one tensor, all of it, row by row, which the statement only
+    filled (``torch.randn(3, 4)``): its grid would repeat the tensor printed above it,
+    so the lecture view says it in two lines (where its elements are, one worked out)."""
+    if len(p["views"]) != 1 or p.get("more_views") or not p["size"]:
+        return False
+    t = p["views"][0]
+    expected, contiguous = 1, True
+    for n, stride in zip(reversed(t["shape"]), reversed(t["strides"])):
+        contiguous &= n == 1 or stride == expected
+        expected *= n
+    kinds = set(p["touched"].values())
+    return (contiguous and t["offset"] == 0 and t["numel"] == p["size"] and
+            kinds <= {"written"} and len(p["touched"]) in (0, p["size"]))
+
+
+def _plain_storage(p: dict[str, Any], lang: str) -> list[RenderableType]:
+    """:func:`_is_plain`'s two lines: the storage and whom it holds, then the offset of
+    one element worked out (``x[2, 3] -> offset 0 + 2*4 + 3*1 = 11``)."""
+    t = p["views"][0]
+    head = Text(i18n.text("ui.lecture.storage", lang, storage=p["storage"], size=p["size"],
+                          dtype=p["dtype"], nbytes=p["nbytes"], name=V.shown(t)),
+                style="bold")
+    if p["touched"]:
+        head.append(i18n.text("ui.lecture.all_written", lang, count=p["size"]))
+    out: list[RenderableType] = [head]
+    a = p.get("arithmetic")
+    if a:
+        line = Text(f"{a['view']}{index_text(a['index'])} -> ", style="bold")
+        line.append(i18n.text("ui.picture.arithmetic", lang, terms=arithmetic_terms(a),
+                              result=a["result"]))
+        if a["known"]:
+            line.append("   " + i18n.text("ui.picture.holds", lang,
+                                          value=F.number(a["value"])))
+        out.append(line)
+    return out
 
 
 def _outcome(st: dict[str, Any], lang: str = "en") -> list[RenderableType]:
@@ -225,6 +266,10 @@ def render(doc: dict[str, Any], *, notes: bool = True, links: bool = True,
     if doc.get("seed") is not None:
         shown, seed = i18n.pair("ui.random_seed", lang, seed=doc["seed"])
         legend.append(f"  {shown}" + (f"  {seed}" if shown != seed else ""), style="dim")
+    record = (full or doc).get("allocated")
+    if record is not None:  # the session's sum of the run's allocations
+        shown, english = allocated.line(record, lang), allocated.line(record)
+        parts.append(Text(shown + (f"  {english}" if shown != english else ""), style="dim"))
     if legend.plain:
         parts.append(legend)
     if brief:

@@ -1,0 +1,79 @@
+"""The bytes a statement allocated: one record per statement and one per document.
+
+``{"bytes": 48, "blocks": 1}`` sums the blocks CPU memory was allocated in, as
+``torch.profiler`` (``profile_memory=True``) counts them: each
+``DefaultCPUAllocator::allocate`` step of a new storage, and each reallocation of a
+storage that ``resize_`` grew (``resize_bytes_cpu`` asks the same allocator).  A block
+of 0 bytes is not one: c10's memory reporter skips it, and it holds nothing.  Meta
+tensors have no memory and count nothing.
+
+The session writes the record (:func:`summary` over a statement's steps, :func:`total`
+over the statements); renderers print it with :func:`line`, never re-counting steps.
+Pure: plain data in, plain data out; it reads recorded events or their dicts.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from tracer import i18n
+from tracer import values as V
+
+__all__ = ["summary", "total", "line", "amount"]
+
+
+def _get(ev: Any, key: str) -> Any:
+    """A field of an event, recorded (an :class:`~tracer.events.Event`) or read back."""
+    return ev.get(key) if isinstance(ev, dict) else getattr(ev, key)
+
+
+def _blocks(events: Iterable[Any]) -> Iterable[int]:
+    for ev in events:
+        name, args = _get(ev, "name"), _get(ev, "args") or {}
+        if name == "DefaultCPUAllocator::allocate" and "nbytes" in args:
+            yield int(V.plain(args["nbytes"]))
+        elif (name == "resize_impl_cpu_" and V.plain(args.get("realloc")) is True
+              and "nbytes" in args):
+            yield int(V.plain(args["nbytes"]))
+        yield from _blocks(_get(ev, "children") or [])
+
+
+def summary(events: Iterable[Any]) -> dict[str, int]:
+    """The bytes and blocks allocated by these steps and the steps they ran.
+
+    >>> summary([{"name": "DefaultCPUAllocator::allocate", "children": [],
+    ...           "args": {"nbytes": V.integer(48)}}])
+    {'bytes': 48, 'blocks': 1}
+    """
+    sizes = [n for n in _blocks(events) if n > 0]
+    return {"bytes": sum(sizes), "blocks": len(sizes)}
+
+
+def total(statements: list[dict[str, Any]]) -> dict[str, int]:
+    """A document's record: the sum of its statements' records."""
+    records = [st["allocated"] for st in statements if st.get("allocated")]
+    return {"bytes": sum(r["bytes"] for r in records),
+            "blocks": sum(r["blocks"] for r in records)}
+
+
+def line(record: dict[str, int], lang: str = "en") -> str:
+    """``allocated: 48 bytes in 1 block`` in ``lang`` (plurals as the language has them).
+
+    >>> line({"bytes": 8, "blocks": 1}), line({"bytes": 0, "blocks": 0})
+    ('allocated: 8 bytes in 1 block', 'allocated: 0 bytes in 0 blocks')
+    """
+    return i18n.text("ui.allocated", lang, what=amount(record, lang))
+
+
+def amount(record: dict[str, int], lang: str = "en") -> str:
+    """``48 bytes in 1 block``: the record without its heading (a table cell).
+
+    >>> amount({"bytes": 1, "blocks": 2})
+    '1 byte in 2 blocks'
+    """
+    n, k = record["bytes"], record["blocks"]
+    size = (i18n.text("ui.allocated.byte", lang) if n == 1
+            else i18n.text("ui.allocated.bytes", lang, n=n))
+    count = (i18n.text("ui.allocated.block", lang) if k == 1
+             else i18n.text("ui.allocated.blocks", lang, n=k))
+    return i18n.text("ui.allocated.amount", lang, amount=size, count=count)
