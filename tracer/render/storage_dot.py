@@ -323,47 +323,52 @@ def _draw_grid(pen: _Pen, g: dict[str, Any], left: float, top: float) -> float:
 def table(p: dict[str, Any]) -> str:
     """The picture as one Graphviz HTML-like table (for the call tree, whose layout
     places its nodes itself): the same cells, colours, views, facts, grids and legend.
-    Only the ``dot`` program draws it; :func:`text_lines` is the picture for others."""
+    Only the ``dot`` program draws it; :func:`text_lines` is the picture for others.
+
+    Each part is a table of its own inside a one-column table, so a long line of facts
+    never widens the storage's columns."""
     lay = _layout(p)
     e = html.escape
-    cols = max(1, min(lay["n"], PER_LINE))
-    span = f'COLSPAN="{cols + 1}" BORDER="0" ALIGN="LEFT"'
+    left = 'BORDER="0" ALIGN="LEFT"'
     title = e(i18n.text("ui.storage.title", "en", storage=p["storage"], size=p["size"],
                         dtype=p["dtype"], nbytes=p["nbytes"]))
-    out = ['<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="0" CELLPADDING="4">',
-           f"<TR><TD {span}><B>{title}</B></TD></TR>"]
+    parts = [f"<TD {left}><B>{title}</B></TD>"]
+    row = ['<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="0" CELLPADDING="4">']
     for chunk in lay["chunks"]:
-        out.append('<TR><TD BORDER="0"><FONT COLOR="#777777">offset</FONT></TD>' + "".join(
+        row.append('<TR><TD BORDER="0"><FONT COLOR="#777777">offset</FONT></TD>' + "".join(
             f'<TD BORDER="0"><FONT COLOR="#777777">{off}</FONT></TD>' for off in chunk) + "</TR>")
         cells = []
         for off in chunk:
             fill, ink = FILL.get(p["touched"].get(off, ""), ("white", "#222222"))
             cells.append(f'<TD BGCOLOR="{fill}"><FONT COLOR="{ink}">'
                          f'{e(lay["texts"][off])}</FONT></TD>')
-        out.append('<TR><TD BORDER="0"></TD>' + "".join(cells) + "</TR>")
+        row.append('<TR><TD BORDER="0"></TD>' + "".join(cells) + "</TR>")
         for name, where in lay["views"]:
-            row = [f'<TD BORDER="0" ALIGN="LEFT"><FONT COLOR="{VIEW_INK}"><B>{e(name)}</B>'
-                   "</FONT></TD>"]
-            row += [f'<TD BGCOLOR="{VIEW_FILL}"><FONT COLOR="{VIEW_INK}">{e(where[off])}'
+            tds = [f'<TD {left}><FONT COLOR="{VIEW_INK}"><B>{e(name)}</B></FONT></TD>']
+            tds += [f'<TD BGCOLOR="{VIEW_FILL}"><FONT COLOR="{VIEW_INK}">{e(where[off])}'
                     "</FONT></TD>" if off in where else '<TD BORDER="0"></TD>'
                     for off in chunk]
-            out.append("<TR>" + "".join(row) + "</TR>")
+            row.append("<TR>" + "".join(tds) + "</TR>")
+    parts.append(f"<TD {left}>" + "".join(row) + "</TABLE></TD>")
     notes = []
     if p["size"] > lay["n"]:
         notes.append(i18n.text("ui.storage.more", "en", count=p["size"] - lay["n"]))
     if p.get("more_views"):
         notes.append(i18n.text("ui.picture.more_views", "en", count=p["more_views"]))
-    out += [f'<TR><TD {span}><FONT COLOR="#333333">{e(line)}</FONT></TD></TR>'
-            for line in notes + facts(p)]
+    parts += [f'<TD {left}><FONT COLOR="#333333">{e(line)}</FONT></TD>'
+              for line in notes + facts(p)]
     grids = "".join(f'<TD BORDER="0" VALIGN="TOP">{_grid_table(g)}</TD>'
                     for g in p.get("grids", []))
     if grids:
-        out.append(f'<TR><TD {span}><TABLE BORDER="0" CELLSPACING="8"><TR>{grids}'
-                   "</TR></TABLE></TD></TR>")
-    out += [f'<TR><TD BGCOLOR="{fill}"><FONT COLOR="{ink}">{e(mark)}</FONT></TD>'
-            f'<TD COLSPAN="{cols}" BORDER="0" ALIGN="LEFT"><FONT COLOR="#555555">{e(text)}'
-            "</FONT></TD></TR>" for mark, fill, ink, text in _legend(p)]
-    return "<" + "".join(out) + "</TABLE>>"
+        parts.append(f'<TD {left}><TABLE BORDER="0" CELLSPACING="8"><TR>{grids}</TR>'
+                     "</TABLE></TD>")
+    legend = "".join(f'<TR><TD BGCOLOR="{fill}" BORDER="1"><FONT COLOR="{ink}">{e(mark)}'
+                     f'</FONT></TD><TD {left}><FONT COLOR="#555555">{e(text)}</FONT></TD></TR>'
+                     for mark, fill, ink, text in _legend(p))
+    if legend:
+        parts.append(f'<TD {left}><TABLE BORDER="0" CELLSPACING="2">{legend}</TABLE></TD>')
+    return ('<<TABLE BORDER="0" CELLSPACING="4">' +
+            "".join(f"<TR>{part}</TR>" for part in parts) + "</TABLE>>")
 
 
 def _grid_table(g: dict[str, Any]) -> str:
