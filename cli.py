@@ -370,7 +370,9 @@ def compare(a: str, b: str, seed: int | None, width: int | None, lang: str) -> N
 @click.option("--width", type=int, default=None, help="Terminal width.")
 @lang_option
 @click.option("--only", type=click.Choice(["seed"]), default=None,
-              help="seed: only the steps the seeds teach (the lecture view's).")
+              help="seed: only the steps the seeds teach (the lecture view's; the "
+                   "default unless --full, --layers or --ops).")
+@click.option("--full", is_flag=True, help="Every step, the folded ones too.")
 @click.option("--layers", default=None, metavar="LIST",
               help="Comma-separated layers whose steps to show: python, binding, indexing, "
                    "dispatcher, kernel, memory, rng.")
@@ -378,30 +380,44 @@ def compare(a: str, b: str, seed: int | None, width: int | None, lang: str) -> N
 @click.option("--jump", "--start", "start", type=click.IntRange(min=1), default=None,
               help="Open at step N (printed without a terminal: steps N to the end).")
 def step(statements: str | None, source_file, seed: int | None, max_bytes: int | None,
-         width: int | None, lang: str, only: str | None, layers: str | None,
+         width: int | None, lang: str, only: str | None, full: bool, layers: str | None,
          ops_only: bool, start: int | None) -> None:
     """Walk through the steps of STATEMENTS one at a time, each with the storage it
     touched as it was before and after it. Keys: n/space/enter next, p/b back, g and a
     number to jump to that step, q quit. Without a terminal every step is printed."""
+    wanted = _layers(layers)
+    doc = _run(statements, source_file, seed, max_bytes, lang=lang)
+    _step_through(doc, width, lang, (_only(only, full, layers, ops_only), wanted, ops_only),
+                  start)
+
+
+def _only(only: str | None, full: bool, layers: str | None, ops_only: bool) -> str | None:
+    """``tidx step``'s --only: the lecture view's steps ("seed") unless --full or a filter
+    asks for other steps, as explain's tree."""
+    if only is not None:
+        return only
+    return "seed" if _lecture(full, layers, None, ops_only) else None
+
+
+def _layers(layers: str | None) -> list[str] | None:
+    """--layers as a list of layer names (a usage error names the unknown one)."""
     from tracer import filters
-    from tracer.render import step as render_step
 
     try:
-        wanted = filters.parse_layers(layers) if layers is not None else None
+        return filters.parse_layers(layers) if layers is not None else None
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--layers") from None
-    full = _run(statements, source_file, seed, max_bytes, lang=lang)
-    _step_through(full, width, lang, render_step.only(only, wanted, ops_only), start)
 
 
-def _step_through(full: dict, width: int | None, lang: str = "en", keep=None,
-                  start: int | None = None) -> None:
+def _step_through(full: dict, width: int | None, lang: str = "en",
+                  only: tuple = (None, None, False), start: int | None = None) -> None:
+    """Walk ``full`` step by step; ``only``: --only, the --layers list and --ops."""
     from rich.console import Console
 
     from tracer import i18n
     from tracer.render import step as render_step
 
-    flat = render_step.steps(full, keep)
+    flat = render_step.steps(full, render_step.only(full, *only))
     console = Console(width=width, no_color="NO_COLOR" in os.environ or None, highlight=False)
     if not flat:
         click.echo("no steps to show")
@@ -514,8 +530,9 @@ def lesson(name: str, fmt: str, seed: int | None, layers: str | None, depth: int
         click.echo(found.text, nl=False)
         return
     doc = _run(None, None, seed, None, text=found.text, lang=lang)
-    if step_mode:
-        _step_through(doc, width, lang)
+    if step_mode:   # the filters walk the steps they keep (--full: every step anyway)
+        _step_through(doc, width, lang, (_only(None, full, layers, ops_only), _layers(layers),
+                                         ops_only))
         return
     _show(doc, fmt, layers, depth, ops_only, no_values, diagram, no_notes, width,
           found.text if verify else None, lang, lecture=_lecture(full, layers, depth,

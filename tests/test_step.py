@@ -26,8 +26,8 @@ def test_steps_flatten_every_event_in_call_order():
 
 
 def test_without_a_terminal_every_step_is_printed():
-    res = CliRunner().invoke(cli.main, ["step", "t[rows, cols] = 10", "--width", "120"],
-                             env={"NO_COLOR": "1"})
+    res = CliRunner().invoke(cli.main, ["step", "t[rows, cols] = 10", "--width", "120",
+                                          "--full"], env={"NO_COLOR": "1"})
     assert res.exit_code == 0, res.output
     count = res.output.count("step ")
     assert "step 1/" in res.output and f"/{len(render_step.steps(session.run('t[rows, cols] = 10')))}" in res.output
@@ -68,7 +68,7 @@ def test_a_pytorch_error_is_pytorchs_at_the_step_that_raised_and_exits_1():
     message = f"IndexError: {raised.value}"
     assert message == "IndexError: index 5 is out of bounds for dimension 0 with size 2"
 
-    res = cli_run("step", "torch.zeros(2)[5]", "--width", "120")
+    res = cli_run("step", "torch.zeros(2)[5]", "--width", "120", "--full")
     assert res.exit_code == 1, res.output
     assert "Traceback" not in res.output and "internal error" not in res.output
     # the last step drawn is the one that raised (applySelect's bounds check) ...
@@ -114,7 +114,7 @@ def test_an_internal_error_midway_ends_with_one_line_exit_3(monkeypatch):
         yield from draw(self, console, options)
 
     monkeypatch.setattr(RS.StoragePicture, "__rich_console__", broken)
-    res = cli_run("step", "t[rows, cols] = 10", "--width", "120")
+    res = cli_run("step", "t[rows, cols] = 10", "--width", "120", "--full")
     assert res.exit_code == 3, res.output
     assert "Traceback" not in res.output and "step 1/" in res.output
     assert res.output.strip().splitlines()[-1] == (
@@ -191,8 +191,12 @@ def test_each_step_shows_the_storage_as_it_is_then_before_and_after():
 
 
 def test_only_seed_keeps_the_taught_steps_and_the_outcome():
-    every = _steps_of(cli_run("step", "t[rows, cols] = 10", "--width", "100").output)
+    every = _steps_of(cli_run("step", "t[rows, cols] = 10", "--width", "100",
+                              "--full").output)
     res = cli_run("step", "t[rows, cols] = 10", "--width", "100", "--only", "seed")
+    # the lecture view's steps are the default, as explain's tree
+    assert _steps_of(cli_run("step", "t[rows, cols] = 10", "--width", "100").output) == \
+        _steps_of(res.output)
     assert res.exit_code == 0, res.output
     taught = _steps_of(res.output)
     assert 5 < len(taught) < len(every)
@@ -218,13 +222,13 @@ def test_layers_and_ops_keep_those_steps_in_call_order():
 
 def test_jump_opens_at_step_n():
     total = len(render_step.steps(session.run("t[1, 2] = 3")))
-    res = cli_run("step", "t[1, 2] = 3", "--jump", "30", "--width", "100")
+    res = cli_run("step", "t[1, 2] = 3", "--jump", "30", "--width", "100", "--full")
     assert res.exit_code == 0, res.output
     printed = _steps_of(res.output)
     assert printed[0].startswith(f"step 30/{total}") and len(printed) == total - 29
-    assert cli_run("step", "t[1, 2] = 3", "--start", "2").output.startswith(
+    assert cli_run("step", "t[1, 2] = 3", "--start", "2", "--full").output.startswith(
         f"step 2/{total}")
-    far = cli_run("step", "t[1, 2] = 3", "--jump", str(total + 1))
+    far = cli_run("step", "t[1, 2] = 3", "--jump", str(total + 1), "--full")
     assert far.exit_code == 2
     assert f"there is no step {total + 1}: the steps are 1 to {total}" in far.output
 
@@ -291,3 +295,29 @@ def test_jump_opens_the_terminal_walk_at_step_n():
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_only_seed_walks_the_steps_the_lecture_view_shows():
+    """--only seed and the lecture view (tracer.lecture) show the same steps, in order."""
+    from tracer import lecture as L
+    from tracer.events import walk
+
+    for source in ("t[rows, cols] = 10", "x = torch.randn(3, 4)", "torch.zeros(2)[5]"):
+        doc = session.run(source, seed=0)
+        lectured = [ev["name"] for st in L.fold(doc)["statements"]
+                    for _, ev in walk(st["events"]) if not L.is_folded(ev)]
+        walked = [item["event"]["name"]
+                  for item in render_step.steps(doc, render_step.only(doc, "seed"))]
+        assert walked == lectured
+
+
+def test_a_lesson_walked_step_by_step_takes_the_filters_too():
+    res = cli_run("lesson", "seed_002_randn", "--step", "--layers", "rng", "--width", "100")
+    assert res.exit_code == 0, res.output
+    printed = _steps_of(res.output)
+    names = [_name(s) for s in printed if "no step" not in s]
+    assert names[:3] == ["CPUGeneratorImpl::set_current_seed", "CPUGeneratorImpl",
+                         "normal_kernel"]
+    # then how normal_kernel's first element came from mt19937's words
+    assert "first" in names[3:] and "mt19937" in names[3:]
+    assert {_name(s, 1) for s in printed if "no step" not in s} == {"rng"}

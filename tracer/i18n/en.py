@@ -548,7 +548,7 @@ TEXT: dict[str, str] = {
     # tidx step
     "ui.step.position": "step {number}/{total}",
     "ui.step.none": "(no steps recorded for this statement)",
-    "ui.step.keys": "n/space/enter: next   p/b: back   q: quit",
+    "ui.step.keys": "n/space/enter: next   p/b: back   g + number + enter: go to step   q: quit",
     # the storage picture
     "ui.storage.title": "storage {storage}: {size} x {dtype} ({nbytes} bytes)",
     "ui.storage.offset": "offset",

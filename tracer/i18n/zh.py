@@ -423,7 +423,7 @@ TEXT: dict[str, str] = {
     # tidx step
     "ui.step.position": "第 {number}/{total} 步",
     "ui.step.none": "(这条语句没有记录任何步骤)",
-    "ui.step.keys": "n/空格/回车:下一步   p/b:上一步   q:退出",
+    "ui.step.keys": "n/空格/回车:下一步   p/b:上一步   g + 编号 + 回车:跳到该步   q:退出",
     # the storage picture
     "ui.storage.title": "存储 {storage}: {size} 个 {dtype} 元素 ({nbytes} 字节)",
     "ui.storage.offset": "偏移",

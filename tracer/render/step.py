@@ -15,7 +15,9 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from tracer import i18n
+from tracer import lecture as L
 from tracer import timeline as TL
+from tracer.events import walk
 from tracer.render import format as F
 from tracer.render import storage as RS
 from tracer.render.tree import LAYER_STYLE, label
@@ -72,31 +74,24 @@ def steps(doc: dict[str, Any], keep: Keep | None = None) -> list[dict[str, Any]]
     return out
 
 
-def taught(ev: dict[str, Any]) -> bool:
-    """The steps the seeds teach (issue 15's list): the statement's own call, the
-    index conversions and the slicing and selecting, recordTensorIndex, every aten
-    operator's dispatch, a kernel that wrote, the allocation's steps, the RNG draw,
-    the wrap back to Python.  (The lecture view's tracer.lecture.is_taught replaces
-    this list when it lands.)"""
-    return ev["name"] in _TAUGHT or bool(ev.get("op")) or "written" in (ev.get("args") or {})
+def lectured(doc: dict[str, Any]) -> Keep:
+    """The steps the lecture view shows (:func:`tracer.lecture.fold`), as a test on the
+    recorded steps: the folded document keeps each shown step as a copy that shares
+    the recorded step's ``args``, which is how it is recognised here."""
+    shown = {id(ev.get("args")) for st in L.fold(doc)["statements"]
+             for _, ev in walk(st.get("events", [])) if not L.is_folded(ev)}
+    return lambda ev: id(ev.get("args")) in shown
 
 
-_TAUGHT = {"Tensor.__getitem__", "Tensor.__setitem__", "TensorIndex", "applySlicing",
-           "applySelect", "applySlice", "recordTensorIndex", "copy_to", "index_put_",
-           "computeStorageNbytesContiguous", "computeStorageNbytes",
-           "DefaultCPUAllocator::allocate", "StorageImpl", "TensorImpl",
-           "generic_set_sizes_contiguous", "setStrided", "CPUGeneratorImpl",
-           "normal_kernel", "THPVariable_Wrap"}
-
-
-def only(kind: str | None, layers: list[str] | None = None, ops: bool = False
-         ) -> Keep | None:
-    """The steps ``tidx step`` keeps: ``--only seed`` the taught ones, ``--layers``
-    those of the layers given, ``--ops`` the aten operators (as tracer.filters keeps
-    them: a step left out is transparent, its kept children follow in call order)."""
+def only(doc: dict[str, Any], kind: str | None, layers: list[str] | None = None,
+         ops: bool = False) -> Keep | None:
+    """The steps of ``doc`` ``tidx step`` keeps: ``--only seed`` those the lecture view
+    shows, ``--layers`` those of the layers given, ``--ops`` the aten operators (as
+    tracer.filters keeps them: a step left out is transparent, its kept children follow
+    in call order)."""
     tests: list[Keep] = []
     if kind == "seed":
-        tests.append(taught)
+        tests.append(lectured(doc))
     if layers:
         wanted = set(layers)
         tests.append(lambda ev: ev["layer"] in wanted)

@@ -153,10 +153,13 @@ def _add_brief(tree: Tree, events: list[dict[str, Any]], lang: str, top: bool) -
 
 def render_statement(st: dict[str, Any], *, notes: bool = True, links: bool = True,
                      full: dict[str, Any] | None = None, lang: str = "en",
-                     brief: bool = False) -> RenderableType:
+                     brief: bool = False, prev: dict[str, Any] | None = None
+                     ) -> RenderableType:
     """One statement: the defaults it used, its step tree, what it produced, and a
     picture of the storage it touched (drawn from ``full``, the unfiltered statement).
-    ``brief``: every step on one line (:func:`brief_label`), the lecture view."""
+    ``brief``: every step on one line (:func:`brief_label`), the lecture view.
+    ``prev``: the statement before (unfiltered), which may hold the values a write
+    replaced."""
     parts: list[RenderableType] = []
     defaults = st.get("defaults") or {}
     if defaults:
@@ -175,7 +178,7 @@ def render_statement(st: dict[str, Any], *, notes: bool = True, links: bool = Tr
         _add(tree, st.get("events", []), notes, links, lang)
     parts.append(tree)
     parts.extend(_outcome(st, lang))
-    for p in collect(full or st):
+    for p in collect(full or st, prev):
         parts.extend(_plain_storage(p, lang) if brief and _is_plain(p) else
                      [StoragePicture(p, lang=lang)])
     return Group(*parts)
@@ -255,7 +258,8 @@ def render(doc: dict[str, Any], *, notes: bool = True, links: bool = True,
             parts.append(Text(""))
         parts.append(render_statement(st, notes=notes, links=links,
                                       full=whole[i] if i < len(whole) else None, lang=lang,
-                                      brief=brief))
+                                      brief=brief,
+                                      prev=whole[i - 1] if 0 < i <= len(whole) else None))
     legend = Text()
     seen = {ev["layer"] for st in doc["statements"] for ev in _all(st.get("events", []))}
     if seen:  # a statement like t.stride() records no step: no layer to name
