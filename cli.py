@@ -325,7 +325,7 @@ def export_cmd(statements: str | None, source_file, output: str, fmt: str | None
         with progress.bar(i18n.text("ui.export.progress.render", "en", fmt=fmt.upper()),
                           count) as tick:
             files, pages = export.render_all(doc, output, fmt, diagram, lang=lang,
-                                             width_px=width_px, tick=tick)
+                                             width_px=width_px, tick=tick, full=ran)
         export.write_all(files)
     except export.ExportError as exc:
         raise Refused(str(exc)) from None

@@ -80,7 +80,8 @@ def test_the_svg_carries_the_storage_picture_values_marks_views_and_legend(tmp_p
     doc = session.run("y = t[1:, ::2]; y[0, 1] = 0")
     page = export.statements(doc)[1]
     (p,) = storage.collect(doc["statements"][1], doc["statements"][0])
-    text = svg_text(export.content(page, "svg", prev=doc["statements"][0]))
+    pictures = [storage.collect(doc["statements"][1], doc["statements"][0])]
+    text = svg_text(export.content(page, "svg", pictures=pictures))
     assert f"storage {p['storage']}: 9 x i64 (72 bytes)" in text
     # the cells in storage order, each value once (the written one is 0 now)
     assert "offset 0 1 2 3 4 5 6 7 8 1 2 3 4 5 0 7 8 9" in text
@@ -96,7 +97,7 @@ def test_the_svg_carries_the_storage_picture_values_marks_views_and_legend(tmp_p
     for mark in p["legend"]:
         assert squash(i18n.text(mark["text_id"], "en")) in text
     # the written element is drawn red in the row and in the grids, the others white
-    svg = export.content(page, "svg", prev=doc["statements"][0]).decode()
+    svg = export.content(page, "svg", pictures=pictures).decode()
     cells = re.findall(r'<polygon fill="([^"]+)" stroke="#8a8a8a"[^>]*/>\s*<text[^>]*>([^<]*)</text>',
                        svg)
     row = [(fill, value) for fill, value in cells if value.strip().isdigit()][:9]
@@ -334,3 +335,14 @@ def test_every_pdf_page_paints_its_storage_picture(tmp_path):
         assert red in drawing and blue in drawing
     joined = _pdf_drawing(files[0][1])
     assert joined.count(red) >= 2 and joined.count(blue) >= 2
+
+
+def test_a_filtered_export_draws_the_pictures_of_the_whole_run(tmp_path):
+    """--ops keeps the aten operators only; the storage picture, as the tree's, still
+    comes from every step: the old values the kernel replaced are known."""
+    out = tmp_path / "ops.svg"
+    res = cli_run("export", "t[rows, cols] = 10", "--ops", "-o", str(out))
+    assert res.exit_code == 0, res.output
+    text = svg_text(out.read_bytes())
+    assert "copy_kernel" not in text and "aten::index_put_" in text
+    assert "changed: offset 1: 2 -> 10; offset 7: 8 -> 10" in text

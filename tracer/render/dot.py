@@ -145,11 +145,12 @@ def _wrapped(left: float, name: str, detail: str, right: float) -> _Label:
     return _Label(left, names, P.wrap(detail, under / P.width("x", DETAIL_PT)), False)
 
 
-def sequence(doc: dict[str, Any], *, pictures: bool = True,
+def sequence(doc: dict[str, Any], *, pictures: list[list[dict[str, Any]]] | None = None,
              prev: dict[str, Any] | None = None) -> graphviz.Digraph:
     """The sequence diagram: a lifeline per layer, calls and returns in time order;
-    under each statement's rows, the storage picture of what it touched.  ``prev``: the
-    statement before the first (a lesson's page), whose values a write replaced."""
+    under each statement's rows, the storage pictures of what it touched: ``pictures``
+    (one list per statement, made from the unfiltered run, as the tree's are), else
+    made from ``doc`` (``prev``: the statement before its first)."""
     seq = diagram.build(doc, full=True)
     canvas = _Canvas(f"tidx sequence diagram: {_sources(doc)}")
     lane_x = {lane: i * LANE_GAP for i, lane in enumerate(seq.lanes)}
@@ -157,8 +158,7 @@ def sequence(doc: dict[str, Any], *, pictures: bool = True,
     right = max(max(lane_x.values(), default=0) + LABEL_ROOM, MIN_RIGHT)
     labels = [_row_label(row, lane_x, right) for row in seq.rows]
     statements = [i for i, row in enumerate(seq.rows) if row.kind == "statement"]
-    drawn = [storage.collect(st, before) if pictures else []
-             for st, before in zip(doc["statements"], _previous(doc, prev))]
+    drawn = pictures if pictures is not None else collect(doc, prev)
     room = right - (USER_X - 10)
     # rows top to bottom; each statement's pictures below its last row
     ys: list[float] = []
@@ -288,6 +288,7 @@ def _row(canvas: _Canvas, row: Row, lab: _Label, y: float, lane_x: dict[str, flo
 
 
 def calls(doc: dict[str, Any], *, html: bool = True,
+          pictures: list[list[dict[str, Any]]] | None = None,
           prev: dict[str, Any] | None = None) -> graphviz.Digraph:
     """The nested call graph as a tree, read left to right, children in call order;
     after each statement's calls, its storage picture: a coloured HTML-like table, or
@@ -326,7 +327,8 @@ def calls(doc: dict[str, Any], *, html: bool = True,
         for child in ev.get("children", []):
             add(child, name)
 
-    for i, (st, before) in enumerate(zip(doc["statements"], _previous(doc, prev))):
+    drawn = pictures if pictures is not None else collect(doc, prev)
+    for i, st in enumerate(doc["statements"]):
         root = f"s{i}"
         title = [diagram.statement_title(st)] + [w for v in F.value_lines(st)
                                                  for w in P.wrap(v, 84)]
@@ -337,7 +339,7 @@ def calls(doc: dict[str, Any], *, html: bool = True,
                fontname=MONO)
         for ev in st.get("events", []):
             add(ev, root)
-        for k, picture in enumerate(storage.collect(st, before)):
+        for k, picture in enumerate(drawn[i] if i < len(drawn) else []):
             label = SD.table(picture) if html else _plain(*SD.text_lines(picture))
             g.node(f"pic{i}_{k}", label, shape="plaintext", style="", margin="0",
                    fontsize=str(DETAIL_PT + 1))
@@ -349,15 +351,21 @@ DIAGRAMS = {"sequence": sequence, "calls": calls}
 
 
 def render(doc: dict[str, Any], diagram_kind: str = "sequence", *,
-           html: bool = True, prev: dict[str, Any] | None = None) -> graphviz.Digraph:
+           html: bool = True, pictures: list[list[dict[str, Any]]] | None = None,
+           prev: dict[str, Any] | None = None) -> graphviz.Digraph:
     """The chosen diagram of the document; ``html=False`` for a Graphviz without
-    HTML-like labels (only the call tree uses them); ``prev`` the statement before the
-    document's first (one page of a lesson)."""
+    HTML-like labels (only the call tree uses them); ``pictures`` the storage pictures
+    of each statement (see :func:`collect`), else made from ``doc`` with ``prev``, the
+    statement before its first (one page of a lesson)."""
     if diagram_kind == "calls":
-        return calls(doc, html=html, prev=prev)
-    return DIAGRAMS[diagram_kind](doc, prev=prev)
+        return calls(doc, html=html, pictures=pictures, prev=prev)
+    return DIAGRAMS[diagram_kind](doc, pictures=pictures, prev=prev)
 
 
-def _previous(doc: dict[str, Any], prev: dict[str, Any] | None) -> list[dict[str, Any] | None]:
-    """The statement before each of the document's (its pictures' old values)."""
-    return [prev] + doc["statements"][:-1]
+def collect(doc: dict[str, Any], prev: dict[str, Any] | None = None
+            ) -> list[list[dict[str, Any]]]:
+    """Each statement's storage pictures (:func:`tracer.picture.collect`), the
+    statement before it giving the values its writes replaced.  From the unfiltered
+    run: a filter (--ops, --layers) drops the steps that recorded those values."""
+    before = [prev] + doc["statements"][:-1]
+    return [storage.collect(st, b) for st, b in zip(doc["statements"], before)]

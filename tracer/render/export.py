@@ -168,11 +168,12 @@ def _wasm_backend() -> Any:
 
 def content(doc: dict[str, Any], fmt: str, diagram: str = "sequence", *,
             lang: str = "en", width_px: int | None = None,
-            prev: dict[str, Any] | None = None) -> bytes:
+            pictures: list[list[dict[str, Any]]] | None = None) -> bytes:
     """The bytes of one export of the (already filtered) trace document.  ``lang``
     (``"zh"``) translates the notes of the markdown and HTML pages; the JSON document
-    and the diagrams stay as recorded.  ``prev``: the statement before the document's
-    first, when it is one page of a lesson (the values its writes replaced)."""
+    and the diagrams stay as recorded.  ``pictures``: each statement's storage
+    pictures, from the unfiltered run (:func:`tracer.render.dot.collect`); by default
+    made from ``doc``."""
     if fmt == "json":
         return render_json.render(doc).encode()
     if fmt == "mermaid":
@@ -183,7 +184,7 @@ def content(doc: dict[str, Any], fmt: str, diagram: str = "sequence", *,
         return render_gdb.render(doc).encode()
     # the call tree's storage table is an HTML-like label, which only the dot program
     # draws (the WebAssembly Graphviz that stands in for it has no XML parser)
-    graph = render_dot.render(doc, diagram, prev=prev,
+    graph = render_dot.render(doc, diagram, pictures=pictures,
                               html=fmt not in ("svg", "html") or has_dot())
     if fmt == "dot":
         return graph.source.encode()
@@ -227,21 +228,25 @@ class Written:
 
 def render_all(doc: dict[str, Any], path: str, fmt: str, diagram: str = "sequence", *,
                lang: str = "en", width_px: int | None = WIDTH_PX,
-               tick: Callable[[], None] | None = None) -> tuple[list[tuple[str, bytes]], int]:
+               tick: Callable[[], None] | None = None, full: dict[str, Any] | None = None
+               ) -> tuple[list[tuple[str, bytes]], int]:
     """Every file of an export, rendered (nothing written yet), and its page count.
 
     Images are drawn one statement at a time (``tick`` is called after each), so a
-    lesson gives a PDF page or an image file per statement, errors included."""
+    lesson gives a PDF page or an image file per statement, errors included.  Their
+    storage pictures come from ``full``, the unfiltered run (as the tree's do), when
+    ``doc`` is a filtered one."""
+    pictures = (render_dot.collect(full if full is not None else doc)
+                if fmt in IMAGES + ("dot", "html") else None)
     if fmt not in IMAGES:
-        data = content(doc, fmt, diagram, lang=lang, width_px=width_px)
+        data = content(doc, fmt, diagram, lang=lang, width_px=width_px, pictures=pictures)
         if tick:
             tick()
         return [(path, data)], 1
     rendered = []
     for k, part in enumerate(statements(doc)):
-        prev = doc["statements"][k - 1] if k else None
         rendered.append(content(part, fmt, diagram, lang=lang, width_px=width_px,
-                                prev=prev))
+                                pictures=pictures[k:k + 1] if pictures else None))
         if tick:
             tick()
     if fmt == "pdf":
@@ -255,11 +260,12 @@ def render_all(doc: dict[str, Any], path: str, fmt: str, diagram: str = "sequenc
 
 def export(doc: dict[str, Any], path: str, fmt: str | None = None,
            diagram: str = "sequence", *, lang: str = "en", width_px: int | None = WIDTH_PX,
-           tick: Callable[[], None] | None = None) -> Written:
+           tick: Callable[[], None] | None = None, full: dict[str, Any] | None = None
+           ) -> Written:
     """Render every file of one export, then write them all (or none)."""
     fmt = format_for(path, fmt)
     files, pages = render_all(doc, path, fmt, diagram, lang=lang, width_px=width_px,
-                              tick=tick)
+                              tick=tick, full=full)
     write_all(files)
     return Written([p for p, _ in files], fmt, pages)
 
