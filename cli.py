@@ -317,7 +317,8 @@ def export_cmd(statements: str | None, source_file, output: str, fmt: str | None
         raise click.UsageError(str(exc)) from None
     with progress.bar(i18n.text("ui.export.progress.run", "en"), None):
         ran = _run(statements, source_file, seed, max_bytes, lang=lang)
-    # (--full is the terminal's: an export always draws every step it keeps)
+    # (images draw every step they keep; the HTML stepper walks the lecture view's
+    # steps unless --full or a filter asks for steps, as the tree does)
     doc = _filtered(ran, layers, depth, ops_only, no_values)
     count = len(export.statements(doc)) if fmt in export.IMAGES else 1
     try:
@@ -325,7 +326,9 @@ def export_cmd(statements: str | None, source_file, output: str, fmt: str | None
         with progress.bar(i18n.text("ui.export.progress.render", "en", fmt=fmt.upper()),
                           count) as tick:
             files, pages = export.render_all(doc, output, fmt, diagram, lang=lang,
-                                             width_px=width_px, tick=tick, full=ran)
+                                             width_px=width_px, tick=tick, full=ran,
+                                             lecture=_lecture(full, layers, depth,
+                                                              ops_only))
         export.write_all(files)
     except export.ExportError as exc:
         raise Refused(str(exc)) from None

@@ -144,3 +144,23 @@ def test_engine_root_is_small_and_files_are_short():
     long = {str(p.relative_to(ROOT)): n for p in _modules().values()
             if (n := len(p.read_text(encoding="utf-8").splitlines())) > 700}
     assert not long, long
+
+
+#: The top-level modules beside the packages: the command line and the notebook magic
+#: (tidx.py). They may import everything; nothing in the packages imports them.
+TOP = ("cli", "tidx")
+
+
+def test_nothing_in_the_packages_imports_the_top_level_modules():
+    wrong = []
+    for name, path in _modules().items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level:
+                targets = [node.module or ""]
+            else:
+                continue
+            wrong += [f"{name} -> {t}" for t in targets if t.split(".")[0] in TOP]
+    assert not wrong, wrong
+    assert all((ROOT / f"{top}.py").is_file() for top in TOP)

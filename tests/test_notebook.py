@@ -43,3 +43,103 @@ def test_without_any_graphviz_the_html_view_still_lists_the_steps(monkeypatch):
     view = TraceView(session.run("t[1, 2] = 3"))
     assert view._repr_svg_() is None
     assert "THPVariable_setitem" in view._repr_html_()
+
+
+# -- the %%tidx magic, through IPython's own test helpers ----------------------------------
+import re  # noqa: E402
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def ip():
+    from IPython.testing.globalipapp import start_ipython
+
+    shell = start_ipython()
+    shell.run_line_magic("load_ext", "tidx")
+    return shell
+
+
+def _magic(ip, line: str, cell: str | None = None):
+    """What the magic published: (outputs' data, stdout, stderr)."""
+    from IPython.utils.capture import capture_output
+
+    with capture_output() as captured:
+        if cell is None:
+            ip.run_line_magic("tidx", line)
+        else:
+            ip.run_cell_magic("tidx", line, cell)
+    return [o.data for o in captured.outputs], captured.stdout, captured.stderr
+
+
+def _text(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+def test_line_magic_shows_the_lecture_view_and_the_storage_picture(ip):
+    (data,), out, err = _magic(ip, "t[rows, cols] = 10")
+    assert err == "" and out == ""
+    html = data["text/html"]
+    assert html.startswith('<div class="tidx">') and "<script" not in html
+    text = _text(html)
+    # the steps the seeds teach, the rest folded and counted
+    assert "recordTensorIndex" in text and "aten::index_put_" in text and "more steps:" in text
+    assert "check_size_nonnegative" not in text
+    # the storage picture: the elements the kernel wrote, with their new value
+    written = re.findall(r'<td class="cell written" data-offset="(\d+)">(\d+)</td>', html)
+    assert written == [("1", "10"), ("7", "10")]
+    # and a terminal IPython reads the tree
+    assert "THPVariable_setitem" in data["text/plain"]
+
+
+def test_cell_magic_takes_the_cli_options(ip):
+    (data,), _, err = _magic(ip, "--seed 0 --full", "x = torch.randn(3, 4)\ny = x[0]")
+    assert err == ""
+    text = _text(data["text/html"])
+    assert "check_size_nonnegative" in text          # --full: every step
+    assert "storage s$0: 12 x f32 (48 bytes)" in text
+    assert "1.541" in text                           # torch.manual_seed(0)'s first normal
+    (lecture,), _, _ = _magic(ip, "", "t[rows, cols] = 10")
+    (full,), _, _ = _magic(ip, "--full", "t[rows, cols] = 10")
+    steps = [page["text/html"].count('<div class="step">') for page in (lecture, full)]
+    assert steps[0] < steps[1] and "more steps:" in lecture["text/html"]
+    (zh,), _, _ = _magic(ip, "--lang zh --layers python,dispatcher", "t[1, 2] = 3")
+    text = _text(zh["text/html"])
+    assert "存储 s$1" in text and "aten::copy_" in text and "applySelect" not in text
+
+
+def test_a_pytorch_error_shows_its_message_without_a_traceback(ip):
+    (data,), out, err = _magic(ip, "", "y = t[1:]\nt[5]")
+    text = _text(data["text/html"])
+    assert "IndexError: index 5 is out of bounds for dimension 0 with size 3" in text
+    assert "Traceback" not in out + err + text
+
+
+@pytest.mark.parametrize("line, message", [
+    ("--bogus t[1]", "tidx: No such option '--bogus'"),
+    ("--depth x t[1]", "tidx: Invalid value for '--depth'"),
+    ("--layers nothing t[1]", "tidx: Invalid value for --layers"),
+    ("", "tidx: no statements to run"),
+    ("import os; os.system('true')", "tidx: "),
+])
+def test_bad_options_and_refused_input_are_one_line(ip, line, message):
+    outputs, out, err = _magic(ip, line)
+    assert outputs == [] and out == ""
+    assert err.startswith(message) and err.count("\n") == 1, err
+
+
+def test_other_formats_print(ip):
+    _, out, _ = _magic(ip, "--format json", "t[1, 2] = 3")
+    assert '"source": "t[1, 2] = 3"' in out
+    _, out, _ = _magic(ip, "--format tree --full t[1, 2] = 3")
+    assert "check_size_nonnegative" in out
+    _, out, _ = _magic(ip, "--help")
+    assert out.startswith("Usage: %tidx [OPTIONS]")
+
+
+def test_statements_keep_their_spelling_after_the_options():
+    import tidx
+
+    assert tidx.split_line("--seed 0 torch.zeros(2, 3, device='meta')") == (
+        ["--seed", "0"], "torch.zeros(2, 3, device='meta')")
+    assert tidx.split_line("  t[rows,  cols] = 10") == ([], "t[rows,  cols] = 10")

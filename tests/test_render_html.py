@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from conftest import require_chromium, screenshot
+from conftest import require_chromium
 from engine.interpreter import session
 from tracer.render import export
 from tracer.render import html as render_html
@@ -53,14 +53,21 @@ def test_fragment_styles_apply_only_inside_the_tidx_block():
 
 @pytest.mark.chromium
 def test_chromium_shows_the_diagram_on_the_page(tmp_path):
-    require_chromium()
     from PIL import Image
+
+    from cdp import Browser
 
     page = tmp_path / "page.html"
     page.write_bytes(export.content(session.run("t[rows, cols] = 10"), "html"))
-    png = screenshot(page, tmp_path / "page.png", width=1280, height=900)
-    image = Image.open(png).convert("RGB")
-    pixels = list(image.crop((0, 0, 1280, 300)).get_flattened_data())
+    with Browser(require_chromium(), width=1280, height=900) as browser:
+        browser.open(page.as_uri())
+        # the stepper comes first: scroll to the diagram and look at it alone
+        box = browser.js("""(() => { const f = document.querySelector('figure.diagram');
+            f.scrollIntoView(); const r = f.getBoundingClientRect();
+            return [r.left, r.top, r.right, Math.min(r.bottom, 900)]; })()""")
+        browser.screenshot(str(tmp_path / "page.png"))
+    image = Image.open(tmp_path / "page.png").convert("RGB")
+    pixels = list(image.crop(tuple(int(v) for v in box)).get_flattened_data())
 
     def count(hex_color: str) -> int:
         rgb = tuple(int(hex_color[i:i + 2], 16) for i in (1, 3, 5))
@@ -69,3 +76,155 @@ def test_chromium_shows_the_diagram_on_the_page(tmp_path):
     # the lifeline title boxes of the diagram, each in its layer's colour, near the top
     for fill in ("#fff1bf", "#cdf0f4", "#d6e2fb", "#d7f0d5", "#f9d6d2"):
         assert count(fill) > 300, fill
+
+
+# -- the interactive stepper (tidx export ... -o lesson.html) ------------------------------
+from tracer.events import walk  # noqa: E402
+from tracer.render import stepper  # noqa: E402
+
+
+def test_the_stepper_page_holds_everything_inline():
+    page = stepper.render(session.run("t[1, 2] = 3"), SVG)
+    assert page.startswith("<!DOCTYPE html>")
+    assert '<figure class="diagram"><svg width="10pt">' in page
+    # one inline script, no file or address it would load: no src=, no <link>, no url()
+    assert page.count("<script>") == 1 and not re.search(
+        r'<link\b|<\w+\b[^>]*\ssrc=|url\(|@import', page)
+    # the only addresses are the PyTorch source links a reader may follow
+    for address in re.findall(r'https?://[^"\s<]+', page):
+        assert address.startswith("https://github.com/pytorch/pytorch/blob/v2.13.0/"), address
+
+
+def test_every_step_is_a_frame_and_a_clickable_line_in_call_order():
+    doc = session.run("t[1, 2] = 3; x = t")
+    flat = stepper.frames(doc)
+    page = stepper.render(doc, None)
+    from tracer import events
+    walked = [ev for st in doc["statements"] for _, ev in events.walk(st["events"])]
+    assert [f["event"] for f in flat[:-1]] == walked
+    # x = t records no step: one frame, its heading is its line in the list
+    assert flat[-1]["event"] is None and flat[-1]["outcome"][0] == "x = tensor([[1, 2, 3],"
+    assert page.count('<template class="tidx-frame"') == len(flat)
+    numbers = [int(n) for n in re.findall(r'data-step="(\d+)"', page)]
+    assert numbers == list(range(len(flat)))
+    assert f'<b id="tidx-pos" aria-live="polite">1 / {len(flat)}</b>' in page
+    # the path of calls above the kernel that writes, outermost first
+    kernel = next(f for f in flat if f["event"] and f["event"]["name"] == "copy_kernel")
+    assert [p["name"] for p in kernel["path"]] == [
+        "Tensor.__setitem__", "THPVariable_setitem", "copy_to", "aten::copy_"]
+
+
+def test_the_picture_at_each_step_is_the_state_then():
+    flat = stepper.frames(session.run("t[1, 2] = 3"))
+    names = [f["event"]["name"] for f in flat]
+
+    def cell(k: int) -> tuple:
+        (picture,) = flat[k]["pictures"]
+        return picture["cells"][5], picture["touched"].get(5), picture["earlier"].get(5)
+
+    copy, kernel = names.index("aten::copy_"), names.index("copy_kernel")
+    assert all(cell(k) == (6, None, None) for k in range(kernel))
+    assert cell(kernel) == (3, "written", None)
+    assert flat[copy]["pictures"][0]["cells"] == {o: o + 1 for o in range(9)}
+
+
+def test_a_later_statement_starts_from_what_the_earlier_left():
+    flat = stepper.frames(session.run("t[0, 0] = 7; t[2, 2] = 8"))
+    second = next(k for k, f in enumerate(flat) if f["statement"] == 1)
+    cells = flat[second]["pictures"][0]["cells"]
+    assert cells[0] == 7 and cells[8] == 9
+    assert flat[-1]["pictures"][0]["cells"][8] == 8
+
+
+def test_identical_pictures_are_written_once_and_the_file_grows_linearly():
+    def size(times: int) -> int:
+        page = stepper.render(session.run("; ".join(["t[1, 2] = 3"] * times)), None)
+        pictures = re.findall(r'<template id="tidx-pic-\d+">(.*?)</template>', page, re.S)
+        assert len(pictures) == len(set(pictures))
+        return len(page)
+
+    four, eight = size(4), size(8)
+    assert 1.8 < eight / four < 2.2      # twice the lesson, twice the file
+
+
+def test_the_stepper_escapes_user_text():
+    doc = session.run("t[1, 2] = 3")
+    doc["statements"][0]["source"] = "<script>alert(1)</script>"
+    page = stepper.render(doc, SVG)
+    assert "<script>alert" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+
+
+def test_the_stepper_speaks_chinese_beside_english():
+    page = stepper.render(session.run("t[5]"), None, lang="zh")
+    assert 'lang="zh"' in page and "下一步 (Next)" in page and "全部步骤 (Every step)" in page
+    # PyTorch's message verbatim, with the explanation under it
+    assert "IndexError: index 5 is out of bounds for dimension 0 with size 3" in page
+
+
+def test_lecture_steps_take_their_pictures_from_the_steps_they_fold():
+    doc = session.run("t[rows, cols] = 10")
+    every, lecture = stepper.frames(doc), stepper.frames(doc, lecture=True)
+    from tracer import lecture as L
+    assert [f["event"]["name"] for f in lecture] == [
+        ev["name"] for st in L.fold(doc)["statements"] for _, ev in walk(st["events"])]
+    assert sum(f["event"].get("folded", 1) for f in lecture) == len(every)
+    # the lecture ends on the kernel's write, as the full trace does
+    assert lecture[-1]["pictures"] == every[-1]["pictures"]
+    written = {o for o, how in lecture[-1]["pictures"][0]["touched"].items() if how == "written"}
+    assert written == {1, 7}
+    # a folded run shows the state after its last step and every mark inside it
+    cursor = 0
+    for f in lecture:
+        span = f["event"].get("folded", 1)
+        run = every[cursor:cursor + span]
+        assert [p["cells"] for p in f["pictures"]] == [p["cells"] for p in run[-1]["pictures"]]
+        cursor += span
+
+
+def test_an_in_place_op_without_recorded_writes_does_not_leak_its_result_backwards():
+    flat = stepper.frames(session.run("t.add_(1)"))
+    kernel = next(k for k, f in enumerate(flat) if f["event"]["name"] == "add__kernel")
+    # t existed before: drawn from the first step, its old values not recorded (·)
+    assert all(f["pictures"][0]["cells"] == {} for f in flat[:kernel])
+    (picture,) = flat[kernel]["pictures"]
+    assert picture["cells"] == {o: o + 2 for o in range(9)}
+    assert set(picture["touched"].values()) == {"written"} and len(picture["touched"]) == 9
+
+
+def test_a_storage_the_statement_makes_appears_when_it_is_allocated():
+    flat = stepper.frames(session.run("y = t.t().contiguous()"))
+    names = [f["event"]["name"] for f in flat]
+    made = names.index("StorageImpl")
+    assert all(len(f["pictures"]) == 0 for f in flat[:made])
+    assert flat[made]["pictures"][0]["cells"] == {}          # allocated, not yet written
+    assert flat[-1]["pictures"][0]["cells"] == dict(enumerate([1, 4, 7, 2, 5, 8, 3, 6, 9]))
+
+
+def test_a_view_is_drawn_from_the_step_that_returns_it():
+    flat = stepper.frames(session.run("t[1, 2] = 3"))
+
+    def labels(k: int) -> list[str]:
+        return [v["label"] for v in flat[k]["pictures"][0]["views"]]
+
+    # the first step that returns t$1 (handleDimInMultiDimIndexing: the select of row 1)
+    returns = next(k for k, f in enumerate(flat)
+                   if (f["event"]["result"] or {}).get("label") == "t$1")
+    assert flat[returns]["event"]["name"] == "handleDimInMultiDimIndexing"
+    assert "t$1" not in labels(returns - 1) and "t$1" in labels(returns)
+
+
+def test_every_seed_statement_lines_its_lecture_steps_up_with_its_steps():
+    """A folded step stands for exactly the steps it folds: the lecture's frames, each
+    folded run counted by its size, walk the full trace's frames one to one."""
+    from test_i18n import SEED_STATEMENTS
+
+    for text in SEED_STATEMENTS:
+        doc = session.run(text, seed=0)
+        every, lecture = stepper.frames(doc), stepper.frames(doc, lecture=True)
+        cursor = 0
+        for f in lecture:
+            span = f["event"].get("folded", 1) if f["event"] else 1
+            if f["event"] and not f["event"].get("folded"):
+                assert every[cursor]["event"]["name"] == f["event"]["name"], text
+            cursor += span
+        assert cursor == len(every), text

@@ -171,6 +171,9 @@ def lookup(event: dict[str, Any]) -> dict[str, Any]:
         if (kernel and kernel.startswith("at::native::") and " " not in kernel
                 and kernel not in NOT_A_SYMBOL):
             return answer(kernel, None)
+        if kernel and kernel.startswith("torch::autograd::VariableType::"):
+            # an Autograd kernel written by hand (VariableTypeManual.cpp: detach_)
+            return answer(kernel, None)
         return answer(kernel, UNMAPPED)
     if name == "assert_no_overlap" and event.get("note_id") in OVERLAP_CHECKS:
         return answer(OVERLAP_CHECKS[event["note_id"]], None)

@@ -31,7 +31,10 @@ from typing import Any
 #: (see engine.dispatch.keys).
 VIEW, INPLACE, OUT, FUNCTIONAL, FACTORY, COMPOSITE = (
     "view", "inplace", "out", "functional", "factory", "composite")
-KINDS = (VIEW, INPLACE, OUT, FUNCTIONAL, FACTORY, COMPOSITE)
+#: A kernel registered for the Autograd key itself that does the whole job and calls no
+#: kernel below it (VariableTypeManual.cpp's detach_: it only clears autograd metadata).
+AUTOGRAD = "autograd"
+KINDS = (VIEW, INPLACE, OUT, FUNCTIONAL, FACTORY, COMPOSITE, AUTOGRAD)
 VARIANTS = ("function", "method")
 
 _NAME = re.compile(r"(?P<ns>\w+::)?(?P<name>[A-Za-z0-9_]+)(?:\.(?P<overload>\w+))?\(")

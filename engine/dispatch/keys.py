@@ -48,6 +48,9 @@ def keyset(device: str | None, kind: str, below_autograd: bool = False
         # keys alike: whichever key is reached runs the decomposition.
         key = backend if below_autograd else autograd
         return keys, [key + " (CompositeImplicitAutograd)"]
+    if kind == "autograd" and not below_autograd:
+        # the Autograd kernel is the whole operator: nothing is redispatched below it
+        return keys, [autograd]
     if below_autograd:
         # AutoDispatchBelowADInplaceOrView is in force: the TLS excluded set
         # removes the autograd keys, so the backend kernel is reached directly.

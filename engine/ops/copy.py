@@ -15,7 +15,7 @@ from tracer.recorder import span
 
 from engine.core import dtypes as D
 from engine.core import view as S
-from engine.dispatch.declarations import COMPOSITE, FUNCTIONAL, INPLACE, VIEW, declare
+from engine.dispatch.declarations import AUTOGRAD, COMPOSITE, FUNCTIONAL, INPLACE, VIEW, declare
 from engine.dispatch.dispatcher import call
 from engine.core.errors import Refused, check, torch_error
 from engine.ops import overlap
@@ -198,12 +198,14 @@ def detach(self):
     return result
 
 
-@declare("detach_(Tensor(a!) self) -> Tensor(a!)", variants="function, method", kind=INPLACE,
-         native="at::native::detach_",
-          source="torch/csrc/autograd/VariableTypeManual.cpp")
+@declare("detach_(Tensor(a!) self) -> Tensor(a!)", variants="function, method", kind=AUTOGRAD,
+         native="torch::autograd::VariableType::(anonymous namespace)::detach_",
+         source="torch/csrc/autograd/VariableTypeManual.cpp")
 def detach_(self):
-    # The inner RecordFunction the profiler lists as plain "detach_" is the
-    # ADInplaceOrView kernel's own record (VariableTypeManual.cpp).
+    # VariableTypeManual.cpp's detach_ is the AutogradCPU kernel and the whole operator:
+    # it clears the autograd metadata and returns, redispatching nowhere (gdb on the
+    # torch 2.13 wheel: at::native::detach_ never runs).  Its RECORD_FUNCTION("detach_")
+    # is the inner record the profiler lists as plain "detach_".
     with span("detach_", "kernel", op="detach_",
               source="torch/csrc/autograd/VariableTypeManual.cpp",
               note="detach_.history"):

@@ -75,6 +75,9 @@ def take_along_dim(self, indices, dim=None):
           "torch.take_along_dim(): dtype of indices should be Long but got "
           f"{D.cpp_name(indices.dtype)}")
     dim = S.maybe_wrap_dim(dim, self.dim())
+    # _take_along_dim_helper reads indices.size(dim): a 0-dim tensor has no size there
+    # (Tensor::size wraps the already wrapped dim again, without wrap_scalar)
+    S.maybe_wrap_dim(dim, indices.dim(), wrap_scalar=False)
     missing = [op for op in ("aten::broadcast_to", "aten::remainder.Scalar")
                if op not in REGISTRY or REGISTRY[op].kernel is None]
     if missing:

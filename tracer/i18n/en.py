@@ -22,6 +22,7 @@ from tracer.i18n.en_lecture import TEXT as LECTURE_TEXT
 from tracer.i18n.en_operators import TEXT as OPERATOR_TEXT
 from tracer.i18n.en_picture import TEXT as PICTURE_TEXT
 from tracer.i18n.en_rng import TEXT as RNG_TEXT
+from tracer.i18n.en_stepper import TEXT as STEPPER_TEXT
 from tracer.i18n.en_exports import TEXT as EXPORT_TEXT
 
 TEXT: dict[str, str] = {
@@ -595,6 +596,8 @@ TEXT.update(CUDA_TEXT)
 TEXT.update(PICTURE_TEXT)
 #: random numbers to the element, bytes allocated, compare (issue 15)
 TEXT.update(RNG_TEXT)
+#: the HTML stepper's labels (issue 15): one table, two files
+TEXT.update(STEPPER_TEXT)
 #: the exported images and the export command (issue 15)
 TEXT.update(EXPORT_TEXT)
 

@@ -32,11 +32,11 @@ import graphviz
 
 from tracer.render import dot as render_dot
 from tracer.render import gdb as render_gdb
-from tracer.render import html as render_html
 from tracer.render import json as render_json
 from tracer.render import markdown as render_markdown
 from tracer.render import mermaid as render_mermaid
 from tracer.render import pdfjoin
+from tracer.render import stepper as render_stepper
 
 #: File suffix -> format.  ``.gv`` is Graphviz's other DOT suffix.
 SUFFIXES: dict[str, str] = {
@@ -168,12 +168,15 @@ def _wasm_backend() -> Any:
 
 def content(doc: dict[str, Any], fmt: str, diagram: str = "sequence", *,
             lang: str = "en", width_px: int | None = None,
-            pictures: list[list[dict[str, Any]]] | None = None) -> bytes:
+            pictures: list[list[dict[str, Any]]] | None = None,
+            lecture: bool = False) -> bytes:
     """The bytes of one export of the (already filtered) trace document.  ``lang``
     (``"zh"``) translates the notes of the markdown and HTML pages; the JSON document
     and the diagrams stay as recorded.  ``pictures``: each statement's storage
     pictures, from the unfiltered run (:func:`tracer.render.dot.collect`); by default
-    made from ``doc``."""
+    made from ``doc``.  ``lecture``: the HTML stepper walks through the lecture view's
+    steps (it folds the document itself: its storage pictures need the steps a fold
+    leaves out)."""
     if fmt == "json":
         return render_json.render(doc).encode()
     if fmt == "mermaid":
@@ -189,8 +192,13 @@ def content(doc: dict[str, Any], fmt: str, diagram: str = "sequence", *,
     if fmt == "dot":
         return graph.source.encode()
     if fmt == "html":
-        return render_html.render(doc, render_image(graph, "svg").decode(),
-                                  lang=lang).encode()
+        # the interactive stepper (issue 15); html.render stays the static page
+        if lecture:
+            from tracer import lecture as L
+            graph = render_dot.render(L.fold(doc), diagram, pictures=pictures,
+                                      html=has_dot())
+        return render_stepper.render(doc, render_image(graph, "svg").decode(),
+                                     lang=lang, lecture=lecture).encode()
     if fmt in IMAGES:
         return render_image(graph, fmt, width_px)
     raise ExportError(f"unknown format {fmt!r}; the formats are: {', '.join(FORMATS)}")
@@ -228,18 +236,19 @@ class Written:
 
 def render_all(doc: dict[str, Any], path: str, fmt: str, diagram: str = "sequence", *,
                lang: str = "en", width_px: int | None = WIDTH_PX,
-               tick: Callable[[], None] | None = None, full: dict[str, Any] | None = None
-               ) -> tuple[list[tuple[str, bytes]], int]:
+               tick: Callable[[], None] | None = None, full: dict[str, Any] | None = None,
+               lecture: bool = False) -> tuple[list[tuple[str, bytes]], int]:
     """Every file of an export, rendered (nothing written yet), and its page count.
 
     Images are drawn one statement at a time (``tick`` is called after each), so a
     lesson gives a PDF page or an image file per statement, errors included.  Their
     storage pictures come from ``full``, the unfiltered run (as the tree's do), when
-    ``doc`` is a filtered one."""
+    ``doc`` is a filtered one.  ``lecture``: see :func:`content` (the HTML stepper)."""
     pictures = (render_dot.collect(full if full is not None else doc)
                 if fmt in IMAGES + ("dot", "html") else None)
     if fmt not in IMAGES:
-        data = content(doc, fmt, diagram, lang=lang, width_px=width_px, pictures=pictures)
+        data = content(doc, fmt, diagram, lang=lang, width_px=width_px, pictures=pictures,
+                       lecture=lecture)
         if tick:
             tick()
         return [(path, data)], 1

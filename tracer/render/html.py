@@ -13,15 +13,18 @@ from typing import Any
 
 from tracer.render import format as F
 from tracer.render.diagram import COLORS
+from tracer.render.tree import BRIEF_SKIP
 from tracer import allocated, i18n
 from tracer.events import PYTORCH_TAG, source_url
 
 # Every rule is scoped to .tidx, so the same styles can sit inside a notebook cell.
-_CSS = """.tidx { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Helvetica, Arial, sans-serif;
+_CSS = """.tidx { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Helvetica, Arial,
+        "Noto Sans CJK SC", "PingFang SC", "Microsoft YaHei", sans-serif;
         color: #222; }
 .tidx h1 { font-size: 1.5em; } .tidx h2 { font-size: 1.15em; margin-top: 2em; }
 .tidx code, .tidx pre, .tidx .step { font-family: "DejaVu Sans Mono", Menlo, Consolas,
-                                     monospace; font-size: 13px; }
+                                     monospace; font-size: 0.87em; }
+.tidx h1 code, .tidx h2 code { font-size: 1em; }
 .tidx figure.diagram { margin: 1em 0; overflow-x: auto; border: 1px solid #ddd;
                        border-radius: 6px; padding: 8px; background: #fff; }
 .tidx figure.diagram svg { max-width: 100%; height: auto; }
@@ -30,12 +33,13 @@ _CSS = """.tidx { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Helvetic
 .tidx ul.steps { padding-left: 0; border: none; }
 .tidx li { margin: 2px 0; }
 .tidx .layer { display: inline-block; min-width: 6.5em; padding: 0 4px; border-radius: 3px;
-               font-size: 11px; text-align: center; border: 1px solid; }
+               font-size: 0.85em; text-align: center; border: 1px solid; }
 .tidx .name { font-weight: bold; }
+.tidx .fold { color: #777; font-style: italic; }
 .tidx .args { color: #555; }
-.tidx .note { font-style: italic; color: #666; margin-left: 7.5em; font-size: 13px; }
+.tidx .note { font-style: italic; color: #666; margin-left: 7.5em; font-size: 0.87em; }
 .tidx .note.en, .tidx .en { color: #999; }
-.tidx .source { margin-left: 0.6em; font-size: 12px; color: #888; }
+.tidx .source { margin-left: 0.6em; font-size: 0.8em; color: #888; }
 .tidx .error { color: #c62828; font-weight: bold; }
 .tidx pre.outcome { background: #f6f8fa; padding: 0.8em; border-radius: 6px; }
 """
@@ -54,17 +58,41 @@ def _both(shown: str, english: str) -> str:
     return f'{escape(shown)} <span class="en">{escape(english)}</span>'
 
 
-def _step(ev: dict[str, Any], out: list[str], lang: str = "en") -> None:
+def _step(ev: dict[str, Any], out: list[str], lang: str = "en",
+          numbers: list[int] | None = None, brief: bool = False) -> None:
+    """One step and its children as nested ``<li>``; with ``numbers`` (a one-item
+    counter) each step's line carries ``data-step``, its 0-based place in call order
+    (what the stepper's list is clicked and highlighted by).  ``brief``: the lecture
+    view's line (key values in brief, the note on hover, no link)."""
     layer = ev["layer"]
-    out.append("<li><div class=\"step\">")
+    attrs = "" if numbers is None else f' data-step="{numbers[0]}"'
+    if numbers is not None:
+        numbers[0] += 1
+    if brief and ev.get("note"):
+        attrs += f' title="{escape(i18n.note(ev, lang) or "")}"'
+    out.append(f'<li><div class="step"{attrs}>')
     out.append(f'<span class="layer layer-{escape(layer)}">'
-               f"{escape(i18n.layer(layer, lang))}</span> "
-               f'<span class="name">{escape(ev["name"])}</span>')
-    values = "  ".join(f"{k}={v}" for k, v in F.args(ev, skip=("keys",)))
+               f"{escape(i18n.layer(layer, lang))}</span> ")
+    if brief and ev.get("folded"):
+        many = "ui.lecture.folded" if ev["folded"] != 1 else "ui.lecture.folded_one"
+        text = i18n.text(many, lang, count=ev["folded"], names=", ".join(ev.get("steps", [])))
+        out.append(f'<span class="fold">{escape(text)}</span></div></li>')
+        return
+    out.append(f'<span class="name">{escape(ev["name"])}</span>')
+    if brief:
+        pairs = F.brief_args(ev, skip=BRIEF_SKIP, first=("written",))
+        result = F.brief(ev["result"], geometry=True) if ev.get("result") is not None else None
+    else:
+        pairs = F.args(ev, skip=("keys",))
+        result = F.value(ev["result"]) if ev.get("result") is not None else None
+    values = "  ".join(f"{k}={v}" for k, v in pairs)
     if values:
         out.append(f' <span class="args">{escape(values)}</span>')
-    if ev.get("result") is not None:
-        out.append(f' <span class="result">→ {escape(F.value(ev["result"]))}</span>')
+    if result is not None:
+        out.append(f' <span class="result">→ {escape(result)}</span>')
+    if brief:
+        _end_step(ev, out, lang, numbers, brief)
+        return
     url = source_url(ev.get("source"))
     if url:
         out.append(f' <a class="source" href="{escape(url)}">{escape(ev["source"])}</a>')
@@ -81,11 +109,22 @@ def _step(ev: dict[str, Any], out: list[str], lang: str = "en") -> None:
         out.append(f'<div class="note">{escape(shown)}</div>')
         if shown != ev["note"]:
             out.append(f'<div class="note en">{escape(ev["note"])}</div>')
+    _end_step(ev, out, lang, numbers, brief, closed=True)
+
+
+def _end_step(ev: dict[str, Any], out: list[str], lang: str, numbers: list[int] | None,
+              brief: bool, closed: bool = False) -> None:
+    """The end of a step's line (a brief one shows its error on it), then its children."""
+    if not closed:
+        if ev.get("error"):
+            out.append(f' <span class="error">{escape(i18n.both("ui.raises", lang))} '
+                       f"{escape(ev['error']['type'])}</span>")
+        out.append("</div>")
     children = ev.get("children", [])
     if children:
         out.append("<ul>")
         for child in children:
-            _step(child, out, lang)
+            _step(child, out, lang, numbers, brief)
         out.append("</ul>")
     out.append("</li>")
 
@@ -96,23 +135,42 @@ def _inline_svg(svg: str) -> str:
     return svg[start:] if start >= 0 else escape(svg)
 
 
-def fragment(doc: dict[str, Any], svg: str | None, *, lang: str = "en") -> str:
+def fragment(doc: dict[str, Any], svg: str | None, *, lang: str = "en",
+             stage: str = "", numbered: bool = False, css: str = "",
+             after: list[str] | None = None, brief: bool = False,
+             title: str | None = None) -> str:
     """The content of the page as one ``<div class="tidx">`` with its own styles (what a
     notebook cell shows); without ``svg`` the diagram is left out.  ``lang`` (``"zh"``)
-    adds the translation of every note and heading."""
+    adds the translation of every note and heading.  The stepper puts its ``stage``
+    under the title, numbers the steps (``numbered``: ``data-step`` on each step, on
+    the heading of a statement that recorded none) and adds its ``css``; ``after``
+    holds HTML to put under each statement (a notebook's storage pictures); ``brief``
+    writes each step on one line as the lecture view does (for a folded document);
+    ``title`` replaces the statements in the heading (a lesson's are in its sections)."""
     sources = "; ".join(st.get("source") or "" for st in doc["statements"])
-    out = [f'<div class="tidx"><style>{_CSS}{_layer_css()}</style>',
-           f"<h1>tidx: <code>{escape(sources)}</code></h1>"]
+    out = [f'<div class="tidx"><style>{_CSS}{_layer_css()}{css}</style>',
+           f"<h1>tidx: <code>{escape(sources)}</code></h1>" if title is None else
+           f"<h1>tidx: {escape(title)}</h1>", stage]
+    numbers = [0] if numbered else None
     if svg:
+        if numbered:
+            out.append(f'<h2 class="part">{escape(i18n.both("ui.stepper.diagram", lang))}</h2>')
         out.append(f'<figure class="diagram">{_inline_svg(svg)}</figure>')
-    for st in doc["statements"]:
-        out.append(f"<h2><code>&gt;&gt;&gt; {escape(st.get('source') or '')}</code></h2>")
+    if numbered:
+        out.append(f'<h2 class="part">{escape(i18n.both("ui.stepper.steps", lang))}</h2>'
+                   '<div id="tidx-list" class="steplist">')
+    for index, st in enumerate(doc["statements"]):
+        attr = ""
+        if numbers is not None and not st.get("events"):
+            attr = f' data-step="{numbers[0]}"'
+            numbers[0] += 1
+        out.append(f"<h2{attr}><code>&gt;&gt;&gt; {escape(st.get('source') or '')}</code></h2>")
         for name, d in (st.get("defaults") or {}).items():
             out.append(f"<p>{escape(i18n.both('ui.default_name', lang))} <code>{escape(name)} = "
                        f"{escape(d['source'])}</code> ({escape(i18n.origin(d, lang))}).</p>")
         out.append('<ul class="steps">')
         for ev in st.get("events", []):
-            _step(ev, out, lang)
+            _step(ev, out, lang, numbers, brief)
         out.append("</ul>")
         outcome = F.outcome(st)
         if outcome:
@@ -120,6 +178,10 @@ def fragment(doc: dict[str, Any], svg: str | None, *, lang: str = "en") -> str:
         why = i18n.explain_error(st["error"]["message"], lang) if st.get("error") else None
         if why:
             out.append(f'<p class="error">→ {escape(why)}</p>')
+        if after and index < len(after):
+            out.append(after[index])
+    if numbered:
+        out.append("</div>")
     if doc.get("seed") is not None:
         seed = i18n.pair("ui.page.random_seed", lang, seed=doc["seed"])
         out.append(f"<p>{_code_spans(_both(*seed))}</p>")

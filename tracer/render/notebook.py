@@ -3,15 +3,20 @@
 ``TraceView(doc)`` wraps a trace document (what ``engine.interpreter.session.run`` returns or a
 saved JSON file holds); :class:`tracer.recorder.Trace` answers the same display
 hooks through it, so ``with record() as tr: ...`` and then ``tr`` in a cell draws.
+``LessonView(doc)`` is what the ``%%tidx`` magic shows (the top-level ``tidx`` module):
+the lecture view's steps and, under each statement, its storage picture.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from tracer import lecture as L
 from tracer.render import dot as render_dot
 from tracer.render import export
 from tracer.render import html as render_html
+from tracer.render import storage as render_storage
+from tracer.render import storage_html
 from tracer.render import tree as render_tree
 
 
@@ -38,3 +43,33 @@ class TraceView:
 
     def __rich__(self) -> Any:
         return render_tree.render(self.doc)
+
+
+def lesson_html(doc: dict[str, Any], *, lang: str = "en", lecture: bool = True) -> str:
+    """A notebook cell's view of a (filtered) document: each statement's steps — the
+    lecture view's unless ``lecture`` is false — its outcome (PyTorch's error message
+    included) and the storage picture of what it touched, as one ``.tidx`` block.  No
+    diagram and no script: a notebook shows it as it is, and keeps it in the file."""
+    shown = L.fold(doc) if lecture else doc
+    # the pictures come from the recorded steps: a folded run keeps no arguments
+    sts = doc["statements"]
+    pictures = [storage_html.render_all(render_storage.collect(st, sts[i - 1] if i else None),
+                                        lang=lang) for i, st in enumerate(sts)]
+    return render_html.fragment(shown, None, lang=lang, css=storage_html.CSS,
+                                after=pictures, brief=lecture)
+
+
+class LessonView:
+    """What ``%%tidx`` displays: :func:`lesson_html` for Jupyter, the tree elsewhere."""
+
+    def __init__(self, doc: dict[str, Any], *, lang: str = "en", lecture: bool = True) -> None:
+        self.doc = doc
+        self.lang = lang
+        self.lecture = lecture
+
+    def _repr_html_(self) -> str:
+        return lesson_html(self.doc, lang=self.lang, lecture=self.lecture)
+
+    def __rich__(self) -> Any:
+        doc = L.fold(self.doc) if self.lecture else self.doc
+        return render_tree.render(doc, lang=self.lang, brief=self.lecture, full=self.doc)

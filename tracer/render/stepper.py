@@ -1,0 +1,207 @@
+"""The interactive HTML stepper (``tidx export ... -o lesson.html``): one self-contained
+page that walks through the trace a step at a time, for a class.
+
+Prev/Next buttons, the arrow keys (and a presenter's clicker: PageUp/PageDown),
+Home/End; ``K / N``; the current step with the path of calls above it, its key
+values, note and PyTorch source link; the storage picture as it is at that step
+(:mod:`tracer.render.stepper_states`), the elements the step writes in their own
+colour.  ``lesson.html#step=5`` opens at step 5, and moving rewrites the fragment,
+so a teacher copies the link of a step.  The sequence diagram and every step's line
+(numbered, clickable, the current one highlighted) stay on the page, a section per
+statement, errors with PyTorch's message.
+
+Pure: everything is computed here, in Python, from the (filtered) trace document;
+the page's script only shows what is already in it.  Each step is an inert
+``<template>`` (its panel) naming the pictures it shows; a picture is written once
+however many steps show it, so the file grows with the steps, not with their square.
+No network: the styles, the script and the diagram are inline.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from tracer import i18n
+from tracer import lecture as L
+from tracer.events import source_url, walk
+from tracer.render import format as F
+from tracer.render import html as render_html
+from tracer.render import stepper_assets as assets
+from tracer.render import stepper_states
+from tracer.render import storage_html
+
+
+def _layer(layer: str, lang: str) -> str:
+    return (f'<span class="layer layer-{escape(layer)}">'
+            f"{escape(i18n.layer(layer, lang))}</span>")
+
+
+def frames(doc: dict[str, Any], *, lecture: bool = False) -> list[dict[str, Any]]:
+    """Every step in call order, as the list numbers them: ``{"statement": index,
+    "event": event or None, "path": [the events above it], "outcome": [lines, on a
+    statement's last step], "pictures": [storage pictures at that step]}``.  A
+    statement that recorded no step is one frame whose ``event`` is None.
+
+    ``lecture``: the steps of the lecture view (:func:`tracer.lecture.fold`), a folded
+    run being one step.  Its pictures still come from the steps it folds (a folded
+    step keeps no arguments): the state after the run's last step, with what any step
+    of the run read or wrote marked."""
+    shown = L.fold(doc) if lecture else doc
+    out: list[dict[str, Any]] = []
+    before: dict[tuple[str, int], Any] = {}
+    for index, (st, st_shown) in enumerate(zip(doc["statements"], shown["statements"])):
+        prev = doc["statements"][index - 1] if index else None
+        pictures, before = stepper_states.pictures(st, before, prev)
+        stack: list[dict[str, Any]] = []
+        first = len(out)
+        cursor = 0      # the place in ``st``'s own steps of the step shown next
+        for depth, ev in walk(st_shown.get("events", [])):
+            del stack[depth:]
+            span = ev["folded"] if L.is_folded(ev) else 1
+            out.append({"statement": index, "event": ev, "path": list(stack), "outcome": [],
+                        "pictures": _run_pictures(pictures[cursor:cursor + span])})
+            cursor += span
+            stack.append(ev)
+        if len(out) == first:
+            out.append({"statement": index, "event": None, "path": [], "outcome": [],
+                        "pictures": pictures[0]})
+        out[-1]["outcome"] = F.outcome(st_shown)
+    return out
+
+
+def _run_pictures(run: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """The pictures of a run of steps as one step: the last step's cells and views,
+    every mark of the run (a write wins over a read), the first step's ``earlier``."""
+    if len(run) == 1:
+        return run[0]
+    first = {p["storage"]: p for p in run[0]}
+    out = []
+    for p in run[-1]:
+        touched: dict[int, str] = {}
+        for step in run:
+            for q in step:
+                if q["storage"] == p["storage"]:
+                    for off, how in q["touched"].items():
+                        touched[off] = "written" if how == "written" else touched.get(off, how)
+        earlier = first[p["storage"]]["earlier"] if p["storage"] in first else {}
+        out.append({**p, "touched": touched, "earlier": earlier})
+    return out
+
+
+def _translated(shown: str | None, english: str | None, cls: str) -> str:
+    if not shown:
+        return ""
+    html = f'<p class="{cls}">{escape(shown)}</p>'
+    if english and english != shown:
+        html += f'<p class="{cls} en">{escape(english)}</p>'
+    return html
+
+
+def panel(frame: dict[str, Any], doc: dict[str, Any], *, lang: str = "en") -> str:
+    """The current step: its statement, the calls above it, what it is and did."""
+    st = doc["statements"][frame["statement"]]
+    total = len(doc["statements"])
+    where = i18n.both("ui.stepper.statement", lang, number=frame["statement"] + 1, total=total)
+    out = ['<div class="where">',
+           f'<code class="src">&gt;&gt;&gt; {escape(st.get("source") or "")}</code>',
+           f' <span class="count">{escape(where)}</span></div>' if total > 1 else "</div>"]
+    ev = frame["event"]
+    if ev is None:
+        out.append(f'<p class="note">{escape(i18n.both("ui.step.none", lang))}</p>')
+    else:
+        if frame["path"]:
+            out.append('<ol class="path">' + "".join(
+                f"<li>{_layer(p['layer'], lang)} {escape(p['name'])}</li>"
+                for p in frame["path"]) + "</ol>")
+        out.append(f'<div class="now">{_layer(ev["layer"], lang)} '
+                   f'<span class="name">{escape(ev["name"])}</span></div>')
+        if ev.get("folded"):
+            out.append(f'<p class="folded">{escape(i18n.both("ui.stepper.folded", lang))}</p>')
+        rows = [(k, v) for k, v in F.args(ev, skip=("keys",))]
+        if ev.get("result") is not None:
+            rows.append((i18n.both("ui.stepper.returns", lang), F.value(ev["result"])))
+        if rows:
+            out.append('<table class="values">' + "".join(
+                f"<tr><th>{escape(k)}</th><td>{escape(v)}</td></tr>" for k, v in rows)
+                + "</table>")
+        out.append(_translated(i18n.note(ev, lang), ev.get("note"), "note"))
+        url = source_url(ev.get("source"))
+        if url:
+            out.append(f'<p class="source"><a href="{escape(url)}">'
+                       f'{escape(ev["source"])}</a></p>')
+        if ev.get("error"):
+            err = ev["error"]
+            out.append(f'<p class="error">{escape(i18n.both("ui.raises", lang))} '
+                       f"{escape(err['type'])}: {escape(err['message'])}</p>")
+            why = i18n.explain_error(err["message"], lang)
+            if why:
+                out.append(f'<p class="error">→ {escape(why)}</p>')
+    if frame["outcome"]:
+        out.append(f'<div class="outcome"><h3>{escape(i18n.both("ui.stepper.outcome", lang))}'
+                   f'</h3><pre>{escape(chr(10).join(frame["outcome"]))}</pre></div>')
+    return "".join(out)
+
+
+def _controls(n: int, lang: str) -> str:
+    prev, nxt = i18n.both("ui.stepper.prev", lang), i18n.both("ui.stepper.next", lang)
+    return ('<nav class="controls">'
+            f'<button type="button" id="tidx-prev" disabled>◀ {escape(prev)}</button>'
+            f'<span class="position">{escape(i18n.both("ui.stepper.step", lang))} '
+            f'<b id="tidx-pos" aria-live="polite">1 / {n}</b></span>'
+            f'<button type="button" id="tidx-next"{" disabled" if n < 2 else ""}>'
+            f"{escape(nxt)} ▶</button>"
+            f'<span class="keys">{escape(i18n.text("ui.stepper.keys", lang))}</span></nav>')
+
+
+def stage(doc: dict[str, Any], *, lang: str = "en", lecture: bool = False) -> str:
+    """The stepper itself: controls, the first step drawn (what prints, and what shows
+    without a script), and every step and picture as templates."""
+    flat = frames(doc, lecture=lecture)
+    ids: dict[str, str] = {}   # picture HTML -> its template id: each written once
+    templates: list[str] = []
+    steps: list[str] = []
+    for frame in flat:
+        names = []
+        for picture in frame["pictures"]:
+            html = storage_html.render(picture, lang=lang)
+            if html not in ids:
+                ids[html] = f"tidx-pic-{len(ids)}"
+                templates.append(f'<template id="{ids[html]}">{html}</template>')
+            names.append(ids[html])
+        steps.append(f'<template class="tidx-frame" data-pictures="{" ".join(names)}">'
+                     f"{panel(frame, doc, lang=lang)}</template>")
+    first = flat[0]
+    empty = escape(i18n.both("ui.stepper.no_storage", lang))
+    pictures = "".join(storage_html.render(p, lang=lang) for p in first["pictures"])
+    return "".join([
+        '<section class="stepper">', _controls(len(flat), lang),
+        '<div class="stage"><div id="tidx-panel" class="panel">',
+        panel(first, doc, lang=lang), "</div>",
+        '<div class="pictures"><h3>', escape(i18n.both("ui.stepper.storage_now", lang)),
+        f'</h3><div id="tidx-pictures" data-empty="{empty}">',
+        pictures or f'<p class="empty">{empty}</p>', "</div></div></div>",
+        *steps, *templates, "</section>"])
+
+
+def render(doc: dict[str, Any], svg: str | None, *, lang: str = "en",
+           lecture: bool = False) -> str:
+    """The self-contained stepper page for a (filtered) document and the SVG of its
+    diagram (None leaves the diagram out).  ``lecture``: step through the lecture
+    view's steps (:mod:`tracer.lecture`), which the list shows too; the SVG should be
+    the diagram of that view."""
+    sources = "; ".join(st.get("source") or "" for st in doc["statements"])
+    html_lang = "zh" if lang == "zh" else "en"
+    listed = L.fold(doc) if lecture else doc
+    count = len(doc["statements"])
+    title = i18n.both("ui.stepper.lesson", lang, count=count) if count > 1 else None
+    body = render_html.fragment(listed, svg, lang=lang, title=title,
+                                stage=stage(doc, lang=lang, lecture=lecture),
+                                numbered=True, css=storage_html.CSS + assets.CSS,
+                                brief=lecture)
+    return "\n".join([
+        "<!DOCTYPE html>", f'<html lang="{html_lang}"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>tidx: {escape(sources)}</title>",
+        f"<style>{assets.PAGE_CSS}</style>",
+        "</head><body>", body, f"<script>{assets.JS}</script>", "</body></html>"]) + "\n"
