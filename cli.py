@@ -250,7 +250,11 @@ def _verify(text: str, full: dict, width: int | None, lang: str = "en") -> None:
     from engine.interpreter import verify as V
     from tracer.render import verify as render_verify
 
-    rows = V.verify(text, full)
+    from tracer import i18n
+    from tracer.render import progress
+
+    with progress.bar(i18n.text("ui.export.progress.verify", "en"), None):
+        rows = V.verify(text, full)
     if rows is None:
         click.echo("--verify: PyTorch is not installed here (pip install torch==2.13.0); "
                    "nothing was compared.", err=True)
@@ -289,35 +293,57 @@ def _show(full: dict, fmt: str, layers: str | None, depth: int | None, ops_only:
 @statement_options
 @click.option("-o", "--output", required=True, metavar="FILE",
               help="Where to write; the suffix picks the format: .svg .png .pdf .dot/.gv "
-                   ".mmd .md .json .html .gdb .gif")
+                   ".mmd .md .json .html .gdb .gif. Several statements make a PDF of one "
+                   "page each, or one SVG/PNG file each, numbered beside FILE (out.svg -> "
+                   "out-1.svg, out-2.svg, ...).")
 @click.option("--format", "fmt", type=click.Choice(EXPORT_FORMATS), default=None,
               help="Override the format the suffix implies.")
+@click.option("--width-px", type=click.IntRange(min=200, max=20000), default=1920,
+              show_default=True, help="Width of a PNG in pixels (the drawing is scaled to it).")
 @view_options
 def export_cmd(statements: str | None, source_file, output: str, fmt: str | None,
-               seed: int | None, max_bytes: int | None, layers: str | None,
-               depth: int | None, full: bool, ops_only: bool, no_values: bool,
-               diagram: str, lang: str) -> None:
+               width_px: int, seed: int | None, max_bytes: int | None,
+               layers: str | None, depth: int | None, full: bool, ops_only: bool,
+               no_values: bool, diagram: str, lang: str) -> None:
     """Run STATEMENTS and write the trace to FILE as a diagram, page or data.
 
     \b
     Example:  tidx export "t[rows, cols] = 10" -o indexing.svg
+              tidx export -f lesson.py -o lesson.pdf    (one page per statement)
     SVG works without Graphviz installed; PNG and PDF need its `dot` program.
     """
-    from tracer.render import export
+    from tracer import i18n
+    from tracer.render import export, progress
 
     try:
         fmt = export.format_for(output, fmt)
     except export.ExportError as exc:
         raise click.UsageError(str(exc)) from None
-    ran = _run(statements, source_file, seed, max_bytes, lang=lang)
+    with progress.bar(i18n.text("ui.export.progress.run", "en"), None):
+        ran = _run(statements, source_file, seed, max_bytes, lang=lang)
+    # (images and the HTML stepper draw the lecture view's steps unless --full or a
+    # filter asks for steps, as the tree does)
     doc = _filtered(ran, layers, depth, ops_only, no_values)
+    count = len(export.statements(doc)) if fmt in export.IMAGES else 1
     try:
-        # the HTML stepper walks through the lecture view's steps, as the tree shows them
-        export.write_atomic(output, export.content(
-            doc, fmt, diagram, lang=lang, lecture=_lecture(full, layers, depth, ops_only)))
+        # every file is rendered before any is written: all of them, or none
+        with progress.bar(i18n.text("ui.export.progress.render", "en", fmt=fmt.upper()),
+                          count) as tick:
+            files, pages = export.render_all(doc, output, fmt, diagram, lang=lang,
+                                             width_px=width_px, tick=tick, full=ran,
+                                             lecture=_lecture(full, layers, depth,
+                                                              ops_only))
+        export.write_all(files)
     except export.ExportError as exc:
         raise Refused(str(exc)) from None
-    click.echo(f"tidx: wrote {output} ({fmt})", err=True)
+    if len(files) > 1:
+        said = i18n.both("ui.export.wrote_files", lang, count=len(files), first=files[0][0],
+                         last=files[-1][0], fmt=fmt)
+    elif pages > 1:
+        said = i18n.both("ui.export.wrote_pages", lang, path=output, fmt=fmt, count=pages)
+    else:
+        said = i18n.both("ui.export.wrote", lang, path=output, fmt=fmt)
+    click.echo(f"tidx: {said}", err=True)
     _exit_if_raised(doc, lang)
 
 

@@ -43,3 +43,16 @@ def test_an_error_returns_from_the_step_that_raised_up_to_the_user():
 def test_labels_are_bounded():
     seq = diagram.build(session.run("t[rows, cols] = 10"))
     assert all(len(r.name) + len(r.detail) <= diagram.MAX_LABEL + 1 for r in seq.rows)
+
+
+def test_the_full_model_for_images_cuts_nothing_and_ends_with_the_error():
+    doc = session.run("y = t[1:, ::2]; t[0, 5] = 1")
+    cut = diagram.build(doc)
+    full = diagram.build(doc, full=True)
+    assert any("…" in r.name + r.detail for r in cut.rows)      # mermaid's short labels
+    assert not any("…" in r.name + r.detail for r in full.rows)
+    applied = next(r for r in full.rows if r.name == "applySlicing")
+    assert "self=t: i64[3, 3] = [[1, 2, 3], [4, 5, 6], [7, 8, 9]]" in applied.detail
+    last = full.rows[-1]
+    assert last.kind == "value" and last.error
+    assert last.name == "IndexError: index 5 is out of bounds for dimension 1 with size 3"

@@ -121,9 +121,13 @@ def test_dot_renders_a_200_step_trace(tmp_path):
                                  "b[idx_0, idx_1]", "torch.randn(3, 4)"] * 2), seed=0)
     from tracer import events
     assert sum(1 for st in big["statements"] for _ in events.walk(st["events"])) >= 200
-    out = tmp_path / "big.svg"
-    export.export(big, str(out))
-    assert out.stat().st_size > 100_000
+    # one image of the whole document (what the HTML page and the notebook show) ...
+    assert len(export.content(big, "svg")) > 100_000
+    # ... and the export: one file per statement, each whole
+    written = export.export(big, str(tmp_path / "big.svg"))
+    assert written.paths == [str(tmp_path / f"big-{k}.svg") for k in range(1, 11)]
+    assert all((tmp_path / f"big-{k}.svg").read_bytes().startswith(b"<?xml")
+               for k in range(1, 11))
 
 
 @pytest.mark.dot
@@ -136,9 +140,7 @@ def test_a_long_program_is_drawn_not_silently_dropped(tmp_path):
     first = source.splitlines()[0]
     assert first.startswith("// tidx sequence diagram: t[0, 1] = 0; ")
     assert first.endswith("... (300 statements)") and len(first) < 2100
-    out = tmp_path / "long.svg"
-    export.export(doc, str(out))
-    assert out.read_bytes().startswith(b"<?xml")
+    assert export.content(doc, "svg").startswith(b"<?xml")
 
 
 @pytest.mark.parametrize("failure, words", [

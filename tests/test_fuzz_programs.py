@@ -448,17 +448,30 @@ def check_modes(program: Program, run: Run, *, images: bool = False) -> None:
 
 
 def _export_problem(path: Path, run: Run, code: int) -> str | None:
-    others = [p.name for p in path.parent.iterdir() if p != path]
+    """The files an export should have written are there, whole, and no others: one
+    file, or for an SVG/PNG of several statements one per statement (export.paths)."""
+    from tracer.render import export
+
+    count = len(run.doc["statements"]) if run.doc is not None and code != 2 else 1
+    wanted = [Path(p) for p in export.paths(str(path), export.format_for(str(path)), count)]
+    others = [p.name for p in path.parent.iterdir() if p not in wanted]
     if others:
+        for p in path.parent.iterdir():     # one mode's leftovers must not fail the next
+            p.unlink()
         return f"left other files: {others}"
     if code == 2:
-        return f"left {path.name} after refusing" if path.exists() else None
-    if not path.exists():
-        return f"wrote no {path.name}"
-    data = path.read_bytes()
-    path.unlink()
-    if not _content_ok(path.suffix[1:], data, run):
-        return f"{path.name} is not a complete {path.suffix} file ({len(data)} bytes)"
+        there = [p.name for p in wanted if p.exists()]
+        for p in wanted:
+            p.unlink(missing_ok=True)
+        return f"left {', '.join(there)} after refusing" if there else None
+    missing = [p.name for p in wanted if not p.exists()]
+    if missing:
+        return f"wrote no {', '.join(missing)}"
+    for p in wanted:
+        data = p.read_bytes()
+        p.unlink()
+        if not _content_ok(p.suffix[1:], data, run):
+            return f"{p.name} is not a complete {p.suffix} file ({len(data)} bytes)"
     return None
 
 

@@ -28,6 +28,7 @@ from tracer.i18n.en_operators import TEXT as OPERATOR_TEXT
 from tracer.i18n.en_picture import TEXT as PICTURE_TEXT
 from tracer.i18n.en_rng import TEXT as RNG_TEXT
 from tracer.i18n.en_stepper import TEXT as STEPPER_TEXT
+from tracer.i18n.en_exports import TEXT as EXPORT_TEXT
 
 TEXT: dict[str, str] = {
     # -- factories and the default dtype: linspace, logspace, range, new_*, asarray ------
@@ -604,6 +605,8 @@ TEXT.update(RNG_TEXT)
 TEXT.update(STEPPER_TEXT)
 #: the GIF animation's labels (issue 15)
 TEXT.update(GIF_TEXT)
+#: the exported images and the export command (issue 15)
+TEXT.update(EXPORT_TEXT)
 
 #: PyTorch's error messages, explained in the learner's terms (tracer/i18n/en_errors.py)
 ERRORS: list[tuple] = EN_ERRORS

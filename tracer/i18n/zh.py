@@ -26,6 +26,7 @@ from tracer.i18n.zh_operators import TEXT as OPERATOR_TEXT
 from tracer.i18n.zh_picture import TEXT as PICTURE_TEXT
 from tracer.i18n.zh_rng import TEXT as RNG_TEXT
 from tracer.i18n.zh_stepper import TEXT as STEPPER_TEXT
+from tracer.i18n.zh_exports import TEXT as EXPORT_TEXT
 
 TEXT: dict[str, str] = {
     # -- factories and the default dtype: linspace, logspace, range, new_*, asarray ------
@@ -476,6 +477,8 @@ TEXT.update(RNG_TEXT)
 TEXT.update(STEPPER_TEXT)
 #: the GIF animation's labels (issue 15)
 TEXT.update(GIF_TEXT)
+#: the exported images and the export command (issue 15)
+TEXT.update(EXPORT_TEXT)
 
 #: PyTorch's error messages, explained (tracer/i18n/zh_errors.py)
 ERRORS: list[tuple] = ZH_ERRORS

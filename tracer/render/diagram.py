@@ -9,7 +9,9 @@ Rules that keep a 60-step trace readable:
 * a call is one row: an arrow from the caller's activation bar to the callee's;
 * a return gets its own (dashed) row only when it crosses lifelines or carries an
   error; a step that stays on its caller's lifeline shows its result on its call;
-* labels are cut to :data:`MAX_LABEL` characters (the tree and JSON keep everything).
+* for mermaid, labels are cut to :data:`MAX_LABEL` characters (mermaid has no line
+  wrapping); ``build(doc, full=True)`` (the Graphviz drawings) keeps every character,
+  and the drawing wraps long labels onto more lines.
 """
 
 from __future__ import annotations
@@ -79,15 +81,16 @@ def clip(text: str, limit: int = MAX_LABEL) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def details(ev: dict[str, Any]) -> str:
-    """The key values of a step as one short line (the route for an operator)."""
+def details(ev: dict[str, Any], whole: bool = False) -> str:
+    """The key values of a step as one line (the route for an operator); ``whole``:
+    tensor values not cut (a drawing that wraps them)."""
     args = ev.get("args") or {}
     if ev.get("op") and "route" in args:
         text = " → ".join(V.plain(args["route"]))
         if "kernel" in args:
-            text += f"  ⇒ {F.value(args['kernel'])}"
+            text += f"  ⇒ {F.value(args['kernel'], whole=whole)}"
         return text
-    pairs = F.args(ev, skip=("keys",))
+    pairs = F.args(ev, skip=("keys",), whole=whole)
     # the elements a kernel read or wrote are the point of the step: show them first
     pairs.sort(key=lambda kv: kv[0] not in ("written", "read"))
     return "  ".join(f"{k}={v}" for k, v in pairs)
@@ -102,12 +105,18 @@ def statement_title(st: dict[str, Any]) -> str:
     return ">>> " + " ".join((st.get("source") or "").split())
 
 
-def result_text(value: Any) -> str:
-    return F.value(value) if value is not None else ""
+def result_text(value: Any, whole: bool = False) -> str:
+    return F.value(value, whole=whole) if value is not None else ""
 
 
-def build(doc: dict[str, Any]) -> Sequence:
-    """The sequence model of a whole document (statements one after another)."""
+def build(doc: dict[str, Any], *, full: bool = False) -> Sequence:
+    """The sequence model of a whole document (statements one after another).
+
+    ``full``: no label is cut, and each statement that raised ends with PyTorch's
+    error as Python prints it (then what the lesson printed), so a slide shows it even
+    when the step that raised was filtered out.
+    """
+    cut = (lambda text, limit=MAX_LABEL: text) if full else clip
     seen = {ev["layer"] for st in doc["statements"] for _, ev in walk(st.get("events", []))}
     seq = Sequence(lanes=[layer for layer in LAYERS if layer in seen])
     active: dict[str, int] = {lane: 0 for lane in seq.lanes}
@@ -129,12 +138,12 @@ def build(doc: dict[str, Any]) -> Sequence:
         active[lane] += 1
         start = len(seq.rows)
         same = lane == caller
-        name = clip(ev["name"], 48)
-        detail = details(ev)
-        result = result_text(ev.get("result"))
+        name = cut(ev["name"], 48)
+        detail = details(ev, whole=full)
+        result = result_text(ev.get("result"), whole=full)
         if same and result:  # no return row: the result goes on the call
             detail = f"{detail} → {result}" if detail else f"→ {result}"
-        detail = clip(detail, max(MAX_LABEL - len(name) - 1, 12)) if detail else ""
+        detail = cut(detail, max(MAX_LABEL - len(name) - 1, 12)) if detail else ""
         seq.rows.append(Row("call", caller, lane, name, detail, caller_level, level,
                             note=ev.get("note"), url=source_url(ev.get("source"))))
         raised = None
@@ -144,11 +153,11 @@ def build(doc: dict[str, Any]) -> Sequence:
         if err:  # the step that raised: its own return row, with PyTorch's message
             raised = err["type"]
             seq.rows.append(Row("return", lane, caller,
-                                clip(f"raises {err['type']}: {err['message']}"),
+                                cut(f"raises {err['type']}: {err['message']}"),
                                 src_level=level, dst_level=caller_level, error=True))
         elif not same and (result or raised):  # an empty return would only add a row
             seq.rows.append(Row("return", lane, caller,
-                                f"raises {raised}" if raised else brief(ev, clip(result)),
+                                f"raises {raised}" if raised else brief(ev, cut(result)),
                                 src_level=level, dst_level=caller_level,
                                 error=raised is not None))
         seq.activations.append(Activation(lane, level, start, len(seq.rows) - 1,
@@ -162,6 +171,12 @@ def build(doc: dict[str, Any]) -> Sequence:
         for ev in st.get("events", []):
             visit(ev, None, 0)
         # a value that is no tensor (an int, a torch.Size) is on no arrow: say it here
-        seq.rows += [Row("value", None, None, clip(line)) for line in F.value_lines(st)]
+        seq.rows += [Row("value", None, None, cut(line)) for line in F.value_lines(st)]
+        err = st.get("error")
+        if full and err:
+            seq.rows.append(Row("value", None, None, f"{err['type']}: {err['message']}",
+                                error=True))
+        if full:  # print(e) in a lesson's except: the text the learner sees
+            seq.rows += [Row("value", None, None, str(line)) for line in st.get("printed") or []]
     return seq
 

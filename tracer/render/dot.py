@@ -8,51 +8,47 @@ points): a sequence diagram is a table of lifelines and time rows, and letting a
 layout engine guess it gives crossing arrows on the first nested call.  Pinned
 coordinates render the same with the ``dot`` program and with the in-process
 WebAssembly Graphviz, and stay legible from 5 to 200 steps.
+
+Both drawings are slides: no label is cut (long ones wrap onto more lines, within a
+fixed width so a PNG scaled to a projector keeps its text large), and each statement
+carries its storage picture (:mod:`tracer.render.storage_dot`).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import graphviz
 
-from tracer.render import diagram
+from tracer.render import diagram, storage
 from tracer.render import format as F
+from tracer.render import pinned as P
+from tracer.render import storage_dot as SD
 from tracer.render.diagram import COLORS, Row, Sequence
+from tracer.render.pinned import MONO, SANS
 from tracer.events import LAYERS, source_url
 
 INK = "#333333"
 ERROR = "#c62828"
-MONO = "Courier"        # fixed width: label widths are known without measuring fonts
-SANS = "Helvetica"
 
 # Geometry, in points (72 per inch).
-LANE_GAP = 175          # between lifelines
-ROW_H = 20              # one call or return
+LANE_GAP = 150          # between lifelines
+ROW_H = 24              # one call or return with a one-line label
 BAR_W = 8               # activation bar width
 NEST = 5                # a nested bar on the same lifeline moves right by this
 USER_X = -80            # where the statement's first call comes from
-NAME_PT, DETAIL_PT = 10, 9
+#: Large for a diagram: a PNG is scaled to a projector's 1920 pixels, where these are
+#: about 18 and 17 pixels tall (labels wrap rather than widen the drawing).
+NAME_PT, DETAIL_PT = 12, 11
+#: Labels wrap rather than run further right than this past the last lifeline: the
+#: drawing keeps one width whatever its values, so a slide can show it large.
+LABEL_ROOM = 280
+MIN_RIGHT = 640         # labels may always run this far right
+BESIDE_MIN = 28         # fewer characters of room beside a step's name: values go under it
+PICTURE_GAP = 26        # between a statement's last row and its storage picture
 
-
-def _fmt(v: float) -> str:
-    """Coordinates with two decimals at most, so the DOT source is stable text."""
-    return f"{v:.2f}".rstrip("0").rstrip(".")
-
-
-def _pos(x: float, y: float) -> str:
-    return f"{_fmt(x)},{_fmt(y)}!"
-
-
-def _plain(*lines: str) -> str:
-    """A plain (not HTML) label: user text escaped, lines left-justified.
-
-    The WebAssembly Graphviz has no HTML-like labels (it is built without an XML
-    parser), so every label is plain text.
-    """
-    if len(lines) == 1:
-        return graphviz.escape(lines[0])
-    return graphviz.nohtml("".join(graphviz.escape(line) + r"\l" for line in lines))
+_fmt, _pos, _plain = P.fmt, P.pos, P.plain
 
 
 class _Canvas:
@@ -85,48 +81,115 @@ class _Canvas:
             self.g.edge(a, b, style=style, color=color,
                         arrowhead=("vee" if dashed else "normal") if head and last else "none")
 
-    def label(self, left: float, y: float, name: str, detail: str, color: str, *,
-              bold: bool = True, note: str | None = None, url: str | None = None) -> None:
-        """Text starting at ``left``: the name (bold, the layer's ink), then grey values.
+    def label(self, lab: "_Label", top: float, color: str, *, bold: bool = True,
+              note: str | None = None, url: str | None = None) -> None:
+        """A wrapped label whose first line is at ``top``: the name (bold, the layer's
+        ink), then grey values beside it or under it.
 
-        Two nodes side by side, since a plain label has one font; Courier's fixed
-        advance tells where the name ends.
+        Two nodes, since a plain label has one font; Courier's fixed advance tells
+        where the name ends.
         """
-        attrs: dict[str, str] = {"tooltip": note or name}
+        attrs: dict[str, str] = {"tooltip": note or " ".join(lab.name)}
         if url:
             attrs.update(URL=url, target="_blank")
-        common = dict(shape="plaintext", margin="0", height="0.16", style="filled",
-                      fillcolor="#ffffffe0")
-        width = 0.6 * NAME_PT * len(name)
+        common = dict(shape="plaintext", margin="0", style="filled", fillcolor="#ffffffe0")
+        name_h = NAME_LINE * len(lab.name)
+        width = max(P.width(line, NAME_PT) for line in lab.name)
         self._n += 1
-        self.g.node(f"l{self._n}", _plain(name), fontname=MONO + ("-Bold" if bold else ""),
-                    fontcolor=color, pos=_pos(left + width / 2, y), **common, **attrs)
-        if detail:
-            left += width + 0.6 * DETAIL_PT * 3
+        self.g.node(f"l{self._n}", fontname=MONO + ("-Bold" if bold else ""), fontcolor=color,
+                    **P.text_node(lab.left, top - (name_h - NAME_LINE) / 2, lab.name, NAME_PT),
+                    **common, **attrs)
+        if lab.detail:
+            if lab.beside:
+                left, block_top = lab.left + width + P.width("   ", DETAIL_PT), top + NAME_LINE / 2
+            else:
+                left, block_top = lab.left + P.width("  ", DETAIL_PT), top + NAME_LINE / 2 - name_h
             self._n += 1
-            self.g.node(f"l{self._n}", _plain(detail), fontsize=str(DETAIL_PT),
-                        fontcolor="#555555",
-                        pos=_pos(left + 0.6 * DETAIL_PT * len(detail) / 2, y), **common, **attrs)
+            self.g.node(f"l{self._n}", fontsize=str(DETAIL_PT), fontcolor="#555555",
+                        **P.text_node(left, block_top - DETAIL_LINE * len(lab.detail) / 2,
+                                      lab.detail, DETAIL_PT),
+                        **common, **attrs)
 
 
-def sequence(doc: dict[str, Any]) -> graphviz.Digraph:
-    """The sequence diagram: a lifeline per layer, calls and returns in time order."""
-    seq = diagram.build(doc)
+NAME_LINE = P.LEADING * NAME_PT
+DETAIL_LINE = P.LEADING * DETAIL_PT
+
+
+@dataclass(slots=True)
+class _Label:
+    """A row's text, wrapped to the room it has: never cut."""
+
+    left: float
+    name: list[str]
+    detail: list[str]
+    beside: bool
+
+    @property
+    def extra(self) -> float:
+        """How much taller than one line the label is."""
+        name_h = NAME_LINE * len(self.name)
+        detail_h = DETAIL_LINE * len(self.detail)
+        total = max(name_h, detail_h) if self.beside else name_h + detail_h
+        return total - NAME_LINE
+
+
+def _wrapped(left: float, name: str, detail: str, right: float) -> _Label:
+    room = max(right - left, 120.0)
+    names = P.wrap(name, room / P.width("x", NAME_PT))
+    if not detail:
+        return _Label(left, names, [], False)
+    beside = room - max(P.width(line, NAME_PT) for line in names) - P.width("   ", DETAIL_PT)
+    if beside / P.width("x", DETAIL_PT) >= BESIDE_MIN:
+        return _Label(left, names, P.wrap(detail, beside / P.width("x", DETAIL_PT)), True)
+    under = room - P.width("  ", DETAIL_PT)
+    return _Label(left, names, P.wrap(detail, under / P.width("x", DETAIL_PT)), False)
+
+
+def sequence(doc: dict[str, Any], *, pictures: list[list[dict[str, Any]]] | None = None,
+             prev: dict[str, Any] | None = None) -> graphviz.Digraph:
+    """The sequence diagram: a lifeline per layer, calls and returns in time order;
+    under each statement's rows, the storage pictures of what it touched: ``pictures``
+    (one list per statement, made from the unfiltered run, as the tree's are), else
+    made from ``doc`` (``prev``: the statement before its first)."""
+    seq = diagram.build(doc, full=True)
     canvas = _Canvas(f"tidx sequence diagram: {_sources(doc)}")
     lane_x = {lane: i * LANE_GAP for i, lane in enumerate(seq.lanes)}
-    bottom = -ROW_H * len(seq.rows)
-    _lifelines(canvas, seq, lane_x, bottom)
+    # a diagram of few lifelines (--ops, --layers) still gives its labels a line's room
+    right = max(max(lane_x.values(), default=0) + LABEL_ROOM, MIN_RIGHT)
+    labels = [_row_label(row, lane_x, right) for row in seq.rows]
+    statements = [i for i, row in enumerate(seq.rows) if row.kind == "statement"]
+    drawn = pictures if pictures is not None else collect(doc, prev)
+    room = right - (USER_X - 10)
+    # rows top to bottom; each statement's pictures below its last row
+    ys: list[float] = []
+    blocks: list[tuple[int, int, float]] = []   # (first row, last row, picture top)
+    cursor = 0.0
+    for k, first in enumerate(statements):
+        last = statements[k + 1] - 1 if k + 1 < len(statements) else len(seq.rows) - 1
+        if k:
+            cursor -= PICTURE_GAP / 2
+        for i in range(first, last + 1):
+            ys.append(cursor - labels[i].extra)
+            cursor = ys[-1] - ROW_H
+        top = cursor - PICTURE_GAP / 2
+        blocks.append((first, last, top))
+        height = SD.height(drawn[k], room) if k < len(drawn) else 0.0
+        cursor = top - height - (PICTURE_GAP / 2 if height else 0)
+    _lifelines(canvas, seq, lane_x, ys, blocks)
     for act in seq.activations:
         fill, ink = COLORS[act.lane]
         x = lane_x[act.lane] + act.level * NEST
-        top, low = _row_y(act.start) + 3, _row_y(act.end) - 6
+        top, low = ys[act.start] + 3, ys[act.end] - 6
         canvas.g.node(f"bar{act.start}", shape="box", fixedsize="true",
                       width=_fmt(BAR_W / 72), height=_fmt((top - low) / 72),
                       style="filled", fillcolor=fill, color=ERROR if act.error else ink,
                       penwidth="0.8", pos=_pos(x, (top + low) / 2))
-    right = max(lane_x.values(), default=0) + 60
+    edge = max(lane_x.values(), default=0) + 60
     for i, row in enumerate(seq.rows):
-        _row(canvas, row, _row_y(i), lane_x, right, first=i == 0)
+        _row(canvas, row, labels[i], ys[i], lane_x, edge, first=i == 0)
+    for k, (_, _, top) in enumerate(blocks):
+        if k < len(drawn):
+            SD.draw(canvas.g, drawn[k], USER_X - 10, top, room, prefix=f"s{k}_")
     return canvas.g
 
 
@@ -144,13 +207,11 @@ def _sources(doc: dict[str, Any]) -> str:
     return f"{text[:COMMENT_CHARS]}... ({len(doc['statements'])} statements)"
 
 
-def _row_y(i: int) -> float:
-    return -ROW_H * i
-
-
-def _lifelines(canvas: _Canvas, seq: Sequence, lane_x: dict[str, float],
-               bottom: float) -> None:
-    footer = len(seq.rows) > 24  # repeat the titles under a long diagram
+def _lifelines(canvas: _Canvas, seq: Sequence, lane_x: dict[str, float], ys: list[float],
+               blocks: list[tuple[int, int, float]]) -> None:
+    """A dashed lifeline per layer through each statement's rows, broken where a
+    storage picture is drawn; the titles repeated under a long diagram."""
+    footer = len(seq.rows) > 24
     for lane in seq.lanes:
         fill, ink = COLORS[lane]
         title = LAYERS[lane]
@@ -158,30 +219,51 @@ def _lifelines(canvas: _Canvas, seq: Sequence, lane_x: dict[str, float],
                    fontname=SANS + "-Bold", fontsize="12", fontcolor=ink, height="0.36",
                    width=_fmt(max(1.2, 0.1 * len(title) + 0.3)), fixedsize="true")
         canvas.g.node(f"head_{lane}", _plain(title), pos=_pos(lane_x[lane], 34), **box)
-        if footer:
-            canvas.g.node(f"foot_{lane}", _plain(title),
-                          pos=_pos(lane_x[lane], bottom - 14), **box)
-            end = f"foot_{lane}"
-        else:
-            end = canvas.point(lane_x[lane], bottom + ROW_H / 2)
-        canvas.g.edge(f"head_{lane}", end, style="dashed", color="#a0a0a0", arrowhead="none",
-                      penwidth="0.8")
+        for k, (first, last, _) in enumerate(blocks):
+            start = f"head_{lane}" if k == 0 else canvas.point(lane_x[lane], ys[first] + 14)
+            bottom = ys[last] - ROW_H / 2
+            if footer and k == len(blocks) - 1:
+                canvas.g.node(f"foot_{lane}", _plain(title),
+                              pos=_pos(lane_x[lane], bottom - 14), **box)
+                end = f"foot_{lane}"
+            else:
+                end = canvas.point(lane_x[lane], bottom)
+            canvas.g.edge(start, end, style="dashed", color="#a0a0a0", arrowhead="none",
+                          penwidth="0.8")
 
 
-def _row(canvas: _Canvas, row: Row, y: float, lane_x: dict[str, float], right: float,
-         first: bool) -> None:
-    if row.kind == "statement":
-        if not first:
-            canvas.line([(USER_X - 10, y + 14), (right, y + 14)], dashed=True,
-                        color="#c0c0c0", head=False)
-        canvas.label(USER_X - 10, y + 2, row.name, "", INK)
-        return
-    if row.kind == "value":  # the statement's value, as Python prints it
-        canvas.label(USER_X - 10, y + 2, row.name, "", INK, bold=False)
-        return
-    color = ERROR if row.error else INK
+def _row_label(row: Row, lane_x: dict[str, float], right: float) -> _Label:
+    """Where the row's text starts (as :func:`_row` draws it), wrapped to ``right``."""
+    if row.kind in ("statement", "value"):
+        return _wrapped(USER_X - 10, row.name, "", right)
+    xs, xd = _ends(row, lane_x)
+    if row.src is not None and row.src == row.dst:
+        left = max(xs, xd) + BAR_W / 2 + 14 + 5
+    else:
+        left = min(xs, xd) + 6
+    return _wrapped(left, row.name, row.detail if row.kind == "call" else "", right)
+
+
+def _ends(row: Row, lane_x: dict[str, float]) -> tuple[float, float]:
     xs = USER_X if row.src is None else lane_x[row.src] + row.src_level * NEST
     xd = USER_X if row.dst is None else lane_x[row.dst] + row.dst_level * NEST
+    return xs, xd
+
+
+def _row(canvas: _Canvas, row: Row, lab: _Label, y: float, lane_x: dict[str, float],
+         right: float, first: bool) -> None:
+    top = y + lab.extra
+    if row.kind == "statement":
+        if not first:
+            canvas.line([(USER_X - 10, top + 14), (right, top + 14)], dashed=True,
+                        color="#c0c0c0", head=False)
+        canvas.label(lab, top + 2, INK)
+        return
+    if row.kind == "value":  # the statement's value, as Python prints it (or its error)
+        canvas.label(lab, top + 2, ERROR if row.error else INK, bold=row.error)
+        return
+    color = ERROR if row.error else INK
+    xs, xd = _ends(row, lane_x)
     half = BAR_W / 2
     if row.src is not None and row.src == row.dst:
         # a call (or a failing return) on the same lifeline: UML's self-message hook
@@ -190,23 +272,27 @@ def _row(canvas: _Canvas, row: Row, y: float, lane_x: dict[str, float], right: f
         start_y, end_y = (y + rise, y) if row.kind == "call" else (y, y + rise)
         canvas.line([(xs + half, start_y), (out, start_y), (out, end_y), (xd + half, end_y)],
                     dashed=row.kind == "return", color=color)
-        left, label_y = out + 5, y + (4 if row.kind == "call" else -3)
+        label_top = top + (4 if row.kind == "call" else -3)
     else:
         rightward = xd > xs
         start = xs if row.src is None else xs + (half if rightward else -half)
         end = xd if row.dst is None else xd + (-half if rightward else half)
         canvas.line([(start, y), (end, y)], dashed=row.kind == "return", color=color,
                     first_visible=row.src is None)
-        left, label_y = min(start, end) + 6, y + 7
+        label_top = top + 9
     if row.kind == "call":
         ink = COLORS[row.dst][1] if row.dst else INK
-        canvas.label(left, label_y, row.name, row.detail, ink, note=row.note, url=row.url)
+        canvas.label(lab, label_top, ink, note=row.note, url=row.url)
     elif row.name:
-        canvas.label(left, label_y, row.name, "", color, bold=False)
+        canvas.label(lab, label_top, color, bold=False)
 
 
-def calls(doc: dict[str, Any]) -> graphviz.Digraph:
-    """The nested call graph as a tree, read left to right, children in call order."""
+def calls(doc: dict[str, Any], *, html: bool = True,
+          pictures: list[list[dict[str, Any]]] | None = None,
+          prev: dict[str, Any] | None = None) -> graphviz.Digraph:
+    """The nested call graph as a tree, read left to right, children in call order;
+    after each statement's calls, its storage picture: a coloured HTML-like table, or
+    with ``html=False`` (a Graphviz without them) the terminal's picture as text."""
     g = graphviz.Digraph("tidx", engine="dot", comment=f"tidx call tree: {_sources(doc)}")
     g.attr("graph", rankdir="LR", ordering="out", nodesep="0.12", ranksep="0.3",
            bgcolor="white", pad="0.3")
@@ -220,16 +306,17 @@ def calls(doc: dict[str, Any]) -> graphviz.Digraph:
         count += 1
         name = f"e{count}"
         fill, ink = COLORS.get(ev["layer"], ("#eeeeee", INK))
-        lines = [diagram.clip(ev["name"], 48)]
-        detail = diagram.details(ev)
+        # long values wrap onto more lines of the box: nothing is cut
+        lines = P.wrap(ev["name"], 48)
+        detail = diagram.details(ev, whole=True)
         if detail:
-            lines.append(diagram.clip(detail, 44))
-        result = diagram.result_text(ev.get("result"))
+            lines += P.wrap(detail, 44)
+        result = diagram.result_text(ev.get("result"), whole=True)
         if result:
-            lines.append("→ " + diagram.clip(result, 44))
+            lines += P.wrap("→ " + result, 44)
         if ev.get("error"):
             err = ev["error"]
-            lines.append(diagram.clip(f"raises {err['type']}: {err['message']}", 60))
+            lines += P.wrap(f"raises {err['type']}: {err['message']}", 60)
         attrs = {"tooltip": ev.get("note") or ev["name"]}
         url = source_url(ev.get("source"))
         if url:
@@ -240,19 +327,45 @@ def calls(doc: dict[str, Any]) -> graphviz.Digraph:
         for child in ev.get("children", []):
             add(child, name)
 
+    drawn = pictures if pictures is not None else collect(doc, prev)
     for i, st in enumerate(doc["statements"]):
         root = f"s{i}"
-        title = [diagram.statement_title(st)] + [diagram.clip(v) for v in F.value_lines(st)]
+        title = [diagram.statement_title(st)] + [w for v in F.value_lines(st)
+                                                 for w in P.wrap(v, 84)]
+        err = st.get("error")
+        if err:  # as Python prints it, even when the step that raised is filtered out
+            title += P.wrap(f"{err['type']}: {err['message']}", 84)
         g.node(root, _plain(*title), shape="plaintext", style="", fontsize="12",
                fontname=MONO)
         for ev in st.get("events", []):
             add(ev, root)
+        for k, picture in enumerate(drawn[i] if i < len(drawn) else []):
+            label = SD.table(picture) if html else _plain(*SD.text_lines(picture))
+            g.node(f"pic{i}_{k}", label, shape="plaintext", style="", margin="0",
+                   fontsize=str(DETAIL_PT + 1))
+            g.edge(root, f"pic{i}_{k}", style="dashed", color="#c0c0c0", arrowhead="none")
     return g
 
 
 DIAGRAMS = {"sequence": sequence, "calls": calls}
 
 
-def render(doc: dict[str, Any], diagram_kind: str = "sequence") -> graphviz.Digraph:
-    """The chosen diagram of the document."""
-    return DIAGRAMS[diagram_kind](doc)
+def render(doc: dict[str, Any], diagram_kind: str = "sequence", *,
+           html: bool = True, pictures: list[list[dict[str, Any]]] | None = None,
+           prev: dict[str, Any] | None = None) -> graphviz.Digraph:
+    """The chosen diagram of the document; ``html=False`` for a Graphviz without
+    HTML-like labels (only the call tree uses them); ``pictures`` the storage pictures
+    of each statement (see :func:`collect`), else made from ``doc`` with ``prev``, the
+    statement before its first (one page of a lesson)."""
+    if diagram_kind == "calls":
+        return calls(doc, html=html, pictures=pictures, prev=prev)
+    return DIAGRAMS[diagram_kind](doc, pictures=pictures, prev=prev)
+
+
+def collect(doc: dict[str, Any], prev: dict[str, Any] | None = None
+            ) -> list[list[dict[str, Any]]]:
+    """Each statement's storage pictures (:func:`tracer.picture.collect`), the
+    statement before it giving the values its writes replaced.  From the unfiltered
+    run: a filter (--ops, --layers) drops the steps that recorded those values."""
+    before = [prev] + doc["statements"][:-1]
+    return [storage.collect(st, b) for st, b in zip(doc["statements"], before)]

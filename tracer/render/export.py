@@ -7,27 +7,37 @@ with tidx), so ``tidx export ... -o x.svg`` works right after ``pip install``;
 PNG and PDF need ``dot`` (the WebAssembly build has no raster or PDF output) and
 say so in one line.
 
-A file is written only once its whole content is rendered, into a temporary file
-beside it that replaces it atomically: a failure never leaves a partial or empty
-file behind.
+Images are slides: a PNG is :data:`WIDTH_PX` pixels wide whatever the diagram
+(``width_px`` for other sizes), and several statements give one image each: a PDF of
+one page per statement, or one SVG/PNG file per statement (``out-1.svg``,
+``out-2.svg``, ... beside ``out.svg``; see :func:`paths`).
+
+Files are written only once all of them are rendered, each into a temporary file
+beside it that then replaces it: a failure never leaves a partial or empty file
+behind, nor some files of a set without the others.
 """
 
 from __future__ import annotations
 
 import atexit
 import os
+import shutil
 import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import graphviz
 
+from tracer import lecture as L
 from tracer.render import dot as render_dot
 from tracer.render import gdb as render_gdb
 from tracer.render import gif as render_gif
 from tracer.render import json as render_json
 from tracer.render import markdown as render_markdown
 from tracer.render import mermaid as render_mermaid
+from tracer.render import pdfjoin
 from tracer.render import stepper as render_stepper
 
 #: File suffix -> format.  ``.gv`` is Graphviz's other DOT suffix.
@@ -39,6 +49,12 @@ SUFFIXES: dict[str, str] = {
 FORMATS: tuple[str, ...] = ("svg", "png", "pdf", "dot", "mermaid", "markdown", "json", "html",
                             "gdb", "gif")
 IMAGES = ("svg", "png", "pdf")
+#: A PNG's default width: a 1080p projector's, so a slide shows it pixel for pixel.
+WIDTH_PX = 1920
+#: Graphviz measures PNGs at this many pixels per inch (its size attribute is in inches).
+_DPI = 96
+#: Cairo draws no PNG taller than 32767 pixels: a taller drawing is scaled to fit it.
+_MAX_HEIGHT_PX = 32000
 
 INSTALL_DOT = ("install Graphviz's dot program (apt-get install graphviz, brew install "
                "graphviz or conda install graphviz)")
@@ -63,11 +79,23 @@ def format_for(path: str, override: str | None = None) -> str:
     return SUFFIXES[suffix]
 
 
-def render_image(graph: Any, fmt: str) -> bytes:
-    """SVG, PNG or PDF bytes of a :class:`graphviz.Digraph`."""
+def has_dot() -> bool:
+    """Whether Graphviz's dot program is on the PATH (the graphviz package runs it)."""
+    return shutil.which("dot") is not None
+
+
+def render_image(graph: Any, fmt: str, width_px: int | None = None) -> bytes:
+    """SVG, PNG or PDF bytes of a :class:`graphviz.Digraph`; a PNG ``width_px`` wide
+    (scaled up or down to it) when given."""
     # Our neato graphs (the sequence diagram) pin every node: neato's solver would only
     # cost time (quadratic in the nodes), so run it as a no-op ("neato -n", "nop").
     pinned = graph.engine == "neato"
+    if fmt == "png" and width_px:
+        # size="W,H!" scales the drawing until one side meets its box: a box as wide as
+        # asked and as tall as cairo allows makes the width the one that meets it
+        graph = graph.copy()
+        graph.attr("graph", dpi=str(_DPI),
+                   size=f"{width_px / _DPI:.4f},{_MAX_HEIGHT_PX / _DPI:.4f}!")
     try:
         data = graph.pipe(format=fmt, quiet=True, neato_no_op=1 if pinned else None)
     except BrokenPipeError:
@@ -141,12 +169,15 @@ def _wasm_backend() -> Any:
 
 
 def content(doc: dict[str, Any], fmt: str, diagram: str = "sequence", *,
-            lang: str = "en", lecture: bool = False) -> bytes:
+            lang: str = "en", width_px: int | None = None,
+            pictures: list[list[dict[str, Any]]] | None = None,
+            lecture: bool = False) -> bytes:
     """The bytes of one export of the (already filtered) trace document.  ``lang``
     (``"zh"``) translates the notes of the markdown and HTML pages; the JSON document
-    and the diagrams stay as recorded.  ``lecture``: the HTML stepper walks through the
-    lecture view's steps (it folds the document itself: its storage pictures need the
-    steps a fold leaves out)."""
+    and the diagrams stay as recorded.  ``pictures``: each statement's storage
+    pictures, from the unfiltered run (:func:`tracer.render.dot.collect`); by default
+    made from ``doc``.  ``lecture``: the diagrams draw the lecture view's steps
+    (tracer.lecture.fold) and the HTML stepper walks through them."""
     if fmt == "json":
         return render_json.render(doc).encode()
     if fmt == "mermaid":
@@ -160,24 +191,130 @@ def content(doc: dict[str, Any], fmt: str, diagram: str = "sequence", *,
             return render_gif.render(doc, lang=lang)
         except render_gif.GifError as exc:
             raise ExportError(str(exc)) from None
-    graph = render_dot.render(doc, diagram)
+    # the diagrams of the lecture view draw its steps (a folded run is one arrow); the
+    # storage pictures come from the whole run all the same (``pictures``).  The call
+    # tree's storage table is an HTML-like label, which only the dot program draws (the
+    # WebAssembly Graphviz that stands in for it has no XML parser)
+    graph = render_dot.render(L.fold(doc) if lecture else doc, diagram, pictures=pictures,
+                              html=fmt not in ("svg", "html") or has_dot())
     if fmt == "dot":
         return graph.source.encode()
     if fmt == "html":
-        # the interactive stepper (issue 15); html.render stays the static page
-        if lecture:
-            from tracer import lecture as L
-            graph = render_dot.render(L.fold(doc), diagram)
+        # the interactive stepper (issue 15), which folds the document itself: its
+        # storage pictures need the steps a fold leaves out; html.render stays the
+        # static page
         return render_stepper.render(doc, render_image(graph, "svg").decode(),
                                      lang=lang, lecture=lecture).encode()
     if fmt in IMAGES:
-        return render_image(graph, fmt)
+        return render_image(graph, fmt, width_px)
     raise ExportError(f"unknown format {fmt!r}; the formats are: {', '.join(FORMATS)}")
+
+
+def statements(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    """The document cut into one document per statement (each a page or a file)."""
+    return [{**doc, "statements": [st]} for st in doc["statements"]] or [doc]
+
+
+def paths(path: str, fmt: str, count: int) -> list[str]:
+    """The files an export of ``count`` statements writes: ``path`` itself, except for
+    SVG and PNG of several statements, which get one file each, numbered from 1 beside
+    it (``out.svg`` -> ``out-1.svg``, ``out-2.svg``, ...).
+
+    >>> paths("slides/out.svg", "svg", 3)
+    ['slides/out-1.svg', 'slides/out-2.svg', 'slides/out-3.svg']
+    >>> paths("out.pdf", "pdf", 3), paths("out.svg", "svg", 1)
+    (['out.pdf'], ['out.svg'])
+    """
+    if fmt not in ("svg", "png") or count <= 1:
+        return [path]
+    p = Path(path)
+    return [str(p.with_name(f"{p.stem}-{k}{p.suffix}")) for k in range(1, count + 1)]
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    """What an export wrote: its files (in statement order), format and pages."""
+
+    paths: list[str]
+    fmt: str
+    pages: int = 1
+
+
+def render_all(doc: dict[str, Any], path: str, fmt: str, diagram: str = "sequence", *,
+               lang: str = "en", width_px: int | None = WIDTH_PX,
+               tick: Callable[[], None] | None = None, full: dict[str, Any] | None = None,
+               lecture: bool = False) -> tuple[list[tuple[str, bytes]], int]:
+    """Every file of an export, rendered (nothing written yet), and its page count.
+
+    Images are drawn one statement at a time (``tick`` is called after each), so a
+    lesson gives a PDF page or an image file per statement, errors included.  Their
+    storage pictures come from ``full``, the unfiltered run (as the tree's do), when
+    ``doc`` is a filtered one.  ``lecture``: see :func:`content` (the HTML stepper)."""
+    pictures = (render_dot.collect(full if full is not None else doc)
+                if fmt in IMAGES + ("dot", "html") else None)
+    if fmt not in IMAGES:
+        data = content(doc, fmt, diagram, lang=lang, width_px=width_px, pictures=pictures,
+                       lecture=lecture)
+        if tick:
+            tick()
+        return [(path, data)], 1
+    rendered = []
+    for k, part in enumerate(statements(doc)):
+        rendered.append(content(part, fmt, diagram, lang=lang, width_px=width_px,
+                                pictures=pictures[k:k + 1] if pictures else None,
+                                lecture=lecture))
+        if tick:
+            tick()
+    if fmt == "pdf":
+        try:
+            return [(path, pdfjoin.join(rendered))], len(rendered)
+        except pdfjoin.PdfError as exc:
+            raise ExportError(f"cannot join Graphviz's PDF pages into one file ({exc}); "
+                              "export .svg or .png instead (one file per statement)") from None
+    return list(zip(paths(path, fmt, len(rendered)), rendered)), len(rendered)
+
+
+def export(doc: dict[str, Any], path: str, fmt: str | None = None,
+           diagram: str = "sequence", *, lang: str = "en", width_px: int | None = WIDTH_PX,
+           tick: Callable[[], None] | None = None, full: dict[str, Any] | None = None
+           ) -> Written:
+    """Render every file of one export, then write them all (or none)."""
+    fmt = format_for(path, fmt)
+    files, pages = render_all(doc, path, fmt, diagram, lang=lang, width_px=width_px,
+                              tick=tick, full=full)
+    write_all(files)
+    return Written([p for p, _ in files], fmt, pages)
 
 
 def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
     """Write ``data`` to ``path`` all at once, or not at all."""
-    target = Path(path)
+    write_all([(path, data)])
+
+
+def write_all(files: list[tuple[str | os.PathLike[str], bytes]]) -> None:
+    """Write every file, or none: each goes to a temporary file beside it first, and
+    only when all are on disk do they replace their targets."""
+    staged: list[tuple[str, Path]] = []
+    current = Path(".")
+    try:
+        for path, data in files:
+            current = Path(path)
+            staged.append((_stage(current, data), current))
+        # (the renames are in one directory: they fail together, if at all)
+        for tmp, current in staged:
+            os.replace(tmp, current)
+    except OSError as exc:
+        for tmp, _ in staged:
+            Path(tmp).unlink(missing_ok=True)
+        raise ExportError(f"cannot write {str(current)!r}: {exc.strerror or exc}") from None
+    except BaseException:
+        for tmp, _ in staged:
+            Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _stage(target: Path, data: bytes) -> str:
+    """``data`` in a new temporary file beside ``target``, with an ordinary file's mode."""
     if target.is_dir():
         raise ExportError(f"cannot write {str(target)!r}: it is a directory")
     try:
@@ -193,18 +330,7 @@ def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)  # as an ordinary new file would be, not mkstemp's 0600
-        os.replace(tmp, target)
-    except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
-        raise ExportError(f"cannot write {str(target)!r}: {exc.strerror or exc}") from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-
-
-def export(doc: dict[str, Any], path: str, fmt: str | None = None,
-           diagram: str = "sequence") -> str:
-    """Render and write one export; returns the format used."""
-    fmt = format_for(path, fmt)
-    write_atomic(path, content(doc, fmt, diagram))
-    return fmt
+    return tmp

@@ -17,7 +17,8 @@ from tracer import values as V
 _FIRST = ("python", "dim", "dim_after", "index", "real_dim", "case", "keys", "route", "kernel")
 
 
-def tensor(v: dict[str, Any], values: bool = True, geometry: bool = True) -> str:
+def tensor(v: dict[str, Any], values: bool = True, geometry: bool = True, *,
+           whole: bool = False) -> str:
     """``t$0: i64[3, 3] strides (3, 1) offset 0 = [[...]]``; without geometry ``t$0: i64[3]``.
 
     >>> v = V.tensor("t$0", "s$0", shape=[3], strides=[1], offset=0, dtype="i64",
@@ -37,7 +38,7 @@ def tensor(v: dict[str, Any], values: bool = True, geometry: bool = True) -> str
     if v.get("uninitialised"):
         text += " (uninitialised)"
     if values and "values" in v:
-        text += " = " + _values(v["values"])
+        text += " = " + _values(v["values"], whole)
     return text
 
 
@@ -60,12 +61,14 @@ def _nested(vals: Any) -> str:
     return number(vals)
 
 
-def _values(vals: Any) -> str:
+def _values(vals: Any, whole: bool = False) -> str:
+    """The recorded values, cut to 60 characters on a line of text; ``whole`` for a
+    drawing that wraps them instead (the exported images)."""
     text = _nested(vals)
-    return text if len(text) <= 60 else text[:57] + "..."
+    return text if whole or len(text) <= 60 else text[:57] + "..."
 
 
-def value(v: dict[str, Any] | None, geometry: bool = True) -> str:
+def value(v: dict[str, Any] | None, geometry: bool = True, *, whole: bool = False) -> str:
     """Any typed value as a short string (sequences as ``[...]``, strings bare).
 
     >>> value(V.tensor_index("Integer", V.integer(1), "TensorIndex(1)"))
@@ -77,7 +80,7 @@ def value(v: dict[str, Any] | None, geometry: bool = True) -> str:
     """
     kind = V.kind(v)
     if kind == "tensor":
-        return tensor(v, geometry=geometry)
+        return tensor(v, geometry=geometry, whole=whole)
     if kind == "storage":
         return f"{v['label']} ({v['nbytes']} bytes, {v['device']})"
     if kind in ("int", "float"):
@@ -85,12 +88,13 @@ def value(v: dict[str, Any] | None, geometry: bool = True) -> str:
     if kind == "str":
         return v["value"] + ("..." if v.get("more") else "")
     if kind in ("tuple", "list"):
-        items = [value(x, geometry) for x in v["items"]] + (["..."] if v.get("more") else [])
+        items = ([value(x, geometry, whole=whole) for x in v["items"]] +
+                 (["..."] if v.get("more") else []))
         if kind == "tuple":     # as Python prints it: (3, 1), (4,), ()
             return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
         return "[" + ", ".join(items) + "]"
     if kind == "dict":
-        items = [f"{k}: {value(x, geometry)}" for k, x in v["items"].items()]
+        items = [f"{k}: {value(x, geometry, whole=whole)}" for k, x in v["items"].items()]
         return "{" + ", ".join(items + (["..."] if v.get("more") else [])) + "}"
     if kind == "device":
         return v["type"] + ("" if v["index"] is None else f":{v['index']}")
@@ -102,7 +106,7 @@ def value(v: dict[str, Any] | None, geometry: bool = True) -> str:
             text += f" view {v['view_shape']}"
         if v["declared_only"]:
             text += " (declared)"
-        return text + (" = " + _values(v["values"]) if "values" in v else "")
+        return text + (" = " + _values(v["values"], whole) if "values" in v else "")
     # none, bool, size, dtype, memory_format, tensor_index, elements, object: as Python
     # (or, for the engine's own objects, as their C++) shows them
     return V.text(v)
@@ -139,11 +143,14 @@ def brief(v: dict[str, Any] | None, geometry: bool = False) -> str:
     return value(v, geometry)
 
 
-def args(event: dict[str, Any], skip: tuple[str, ...] = ()) -> list[tuple[str, str]]:
-    """The event's key values as (key, text) pairs, important ones first."""
+def args(event: dict[str, Any], skip: tuple[str, ...] = (), *,
+         whole: bool = False) -> list[tuple[str, str]]:
+    """The event's key values as (key, text) pairs, important ones first (``whole``:
+    tensor values not cut, see :func:`_values`)."""
     items = event.get("args") or {}
     # Arguments name tensors briefly; a step's result shows the full geometry.
-    return [(k, value(items[k], geometry=False)) for k in _ordered(items) if k not in skip]
+    return [(k, value(items[k], geometry=False, whole=whole)) for k in _ordered(items)
+            if k not in skip]
 
 
 def brief_args(event: dict[str, Any], skip: tuple[str, ...] = (),
