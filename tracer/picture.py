@@ -284,6 +284,30 @@ def arithmetic_terms(a: dict[str, Any]) -> str:
                                              zip(a["index"], a["strides"])])
 
 
+def selected(g: dict[str, Any]) -> dict[int, list[str]]:
+    """Offset -> the indices (``"0,1"``, ``"()"`` for a 0-d view) of a grid's elements
+    that are that storage element, in the view's order: a stride of 0 makes several.
+
+    >>> selected({"selects": [[[0, 0], 3], [[1, 0], 3], [[0, 1], 4]]})
+    {3: ['0,0', '1,0'], 4: ['0,1']}
+    """
+    where: dict[int, list[str]] = {}
+    for index, off in g["selects"]:
+        where.setdefault(off, []).append(",".join(map(str, index)) if index else "()")
+    return where
+
+
+def selected_labels(g: dict[str, Any], more: str = "+") -> dict[int, str]:
+    """:func:`selected` as every drawing writes it under a storage element: the first
+    index, then ``+n`` when n more elements of the view are that element too.
+
+    >>> selected_labels({"selects": [[[0, 0], 3], [[1, 0], 3], [[0, 1], 4]]}, " +")
+    {3: '0,0 +1', 4: '0,1'}
+    """
+    return {off: ix[0] + (f"{more}{len(ix) - 1}" if len(ix) > 1 else "")
+            for off, ix in selected(g).items()}
+
+
 def index_text(index: list[int]) -> str:
     """The index as Python subscripts it: ``[0, 1]``, ``[2]``, ``[()]`` for a 0-d view."""
     return "[" + (", ".join(map(str, index)) if index else "()") + "]"

@@ -21,8 +21,9 @@ from typing import Any
 from tracer import i18n
 from tracer import values as V
 from tracer.picture import MAX_CELLS, arithmetic_terms, collect, index_text
+from tracer.picture import selected_labels as selects
 from tracer.render import format as F
-from tracer.render.storage import _geometry as geometry, _selects as selects
+from tracer.render.storage import geometry
 from tracer.timeline import timeline
 
 #: How long a frame stays, in milliseconds; the last one longer (the statement's end).

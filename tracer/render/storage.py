@@ -18,7 +18,7 @@ from rich.text import Text
 from tracer import i18n
 from tracer import values as V
 from tracer.picture import (MAX_CELLS, MAX_STORAGES, MAX_VIEWS, arithmetic_terms,
-                            collect, index_text, picture, touched)
+                            collect, index_text, picture, selected_labels, touched)
 from tracer.render import format as F
 
 #: the model's functions, read here by tree.py, step.py and the tests as before the
@@ -39,7 +39,7 @@ def _cell(v: Any, known: bool = True) -> str:
     return F.number(v) if known and v is not None else "·"
 
 
-def _geometry(t: dict[str, Any], lang: str) -> str:
+def geometry(t: dict[str, Any], lang: str) -> str:
     """``sizes (3, 3) strides (3, 1) offset 0`` in ``lang``: Python's tuple spelling."""
     strides = ", ".join(map(str, t["strides"])) + ("," if len(t["strides"]) == 1 else "")
     sizes = ", ".join(map(str, t["shape"])) + ("," if len(t["shape"]) == 1 else "")
@@ -53,20 +53,6 @@ def _with_english(id: str, lang: str, style: str = "", **args: Any) -> Text:
     if shown != english:
         out.append(f"  ({english})", style="dim")
     return out
-
-
-def _selects(g: dict[str, Any]) -> dict[int, str]:
-    """Under each storage cell, the index of the view's element that is it: ``0,1``;
-    ``0+1`` when one more element of the same view is that cell too (a stride 0)."""
-    first: dict[int, str] = {}
-    extra: dict[int, int] = {}
-    for index, off in g["selects"]:
-        if off in first:
-            extra[off] = extra.get(off, 0) + 1
-        else:
-            first[off] = ",".join(map(str, index)) if index else "()"
-    return {off: text + (f"+{extra[off]}" if off in extra else "")
-            for off, text in first.items()}
 
 
 def grid_lines(g: dict[str, Any], lang: str, base: bool) -> list[Text]:
@@ -170,7 +156,7 @@ class StoragePicture:
         offset = i18n.both("ui.storage.offset", lang)
         base = p.get("base")
         labels = [(V.shown(t) + (f" ({i18n.both('ui.picture.base', lang)})"
-                                 if base is not None and i == 0 else ""), _selects(g))
+                                 if base is not None and i == 0 else ""), selected_labels(g))
                   for i, (t, g) in enumerate(zip(p["views"], p.get("grids", [])))]
         texts = {off: _cell(p["cells"].get(off), off in p["cells"]) for off in range(n)}
         width = max([len(texts[o]) for o in texts] + [len(str(n - 1)), 3] +

@@ -23,7 +23,7 @@ from rich.console import Console
 
 from tracer import i18n
 from tracer import values as V
-from tracer.picture import MAX_CELLS, arithmetic_terms, index_text
+from tracer.picture import MAX_CELLS, arithmetic_terms, index_text, selected_labels
 from tracer.render import format as F
 from tracer.render import pinned as P
 from tracer.render import storage
@@ -53,25 +53,11 @@ def _cell(v: Any, known: bool = True) -> str:
     return str(v) if isinstance(v, bool) else F.number(v)
 
 
-def _selects(g: dict[str, Any]) -> dict[int, str]:
-    """Under each storage element, the index of the view's element that is it (``0,1``;
-    ``0,1 +1`` when one more element of the view is that element too: a stride 0)."""
-    first: dict[int, str] = {}
-    more: dict[int, int] = {}
-    for index, off in g["selects"]:
-        if off in first:
-            more[off] = more.get(off, 0) + 1
-        else:
-            first[off] = ",".join(map(str, index)) if index else "()"
-    return {off: text + (f" +{more[off]}" if off in more else "")
-            for off, text in first.items()}
-
-
 def _view_rows(p: dict[str, Any]) -> list[tuple[str, dict[int, str]]]:
     """Each view's name (the base's marked so) and its indices per storage offset."""
     base = p.get("base")
     return [(g["name"] + (f" ({i18n.text('ui.picture.base', 'en')})"
-                          if base is not None and i == 0 else ""), _selects(g))
+                          if base is not None and i == 0 else ""), selected_labels(g, " +"))
             for i, g in enumerate(p.get("grids", []))]
 
 

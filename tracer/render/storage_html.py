@@ -17,6 +17,7 @@ from typing import Any
 from rich.cells import cell_len
 
 from tracer import i18n
+from tracer.picture import selected
 from tracer.render import storage as RS
 
 #: Cells per row at most: a 64-element storage of small numbers wraps to four rows.
@@ -80,15 +81,6 @@ CSS = """.tidx figure.storage { margin: 0.6em 0 1em; overflow-x: auto; }
 """
 
 
-def _selects(g: dict[str, Any]) -> dict[int, list[str]]:
-    """Offset -> the indices of the view's elements that are that storage element (a
-    stride 0 makes several), from the model's grid (``selects``)."""
-    where: dict[int, list[str]] = {}
-    for index, off in g["selects"]:
-        where.setdefault(off, []).append(",".join(map(str, index)) if index else "()")
-    return where
-
-
 def _index_cell(indices: list[str] | None) -> str:
     if not indices:
         return "<td></td>"
@@ -126,7 +118,7 @@ def render(p: dict[str, Any], *, lang: str = "en") -> str:
     n = min(p["size"], RS.MAX_CELLS)
     earlier = p.get("earlier") or {}
     base = i18n.both("ui.picture.base", lang)
-    views = [(g["name"] + (f" ({base})" if p.get("base") and i == 0 else ""), _selects(g))
+    views = [(g["name"] + (f" ({base})" if p.get("base") and i == 0 else ""), selected(g))
              for i, g in enumerate(p.get("grids", []))]
     offset = escape(i18n.both("ui.storage.offset", lang))
     out = [f'<figure class="storage" data-storage="{escape(p["storage"])}">',

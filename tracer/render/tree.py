@@ -73,15 +73,8 @@ def _label(ev: dict[str, Any], notes: bool, links: bool, lang: str = "en",
     text.append(" ")
     text.append(ev["name"], style="bold")
     skip = ("keys",) if ev.get("op") else ()
-    for key, val in F.args(ev, skip=skip):
-        if key == "route":
-            text.append(f"  {' -> '.join(V.plain(ev['args']['route']))}", style="blue")
-            continue
-        text.append(f"  {key}=", style="dim")
-        text.append(val)
-    if ev.get("result") is not None:
-        text.append("  -> ", style="dim")
-        text.append(F.value(ev["result"]))
+    _values(text, ev, F.args(ev, skip=skip),
+            None if ev.get("result") is None else F.value(ev["result"]))
     if ev.get("error"):
         for line, style in error_lines(ev["error"], lang, prefix="raised ", context=context):
             text.append("\n  " + line, style=style)
@@ -124,16 +117,24 @@ def brief_label(ev: dict[str, Any], lang: str = "en", inside: int = 0) -> Text:
     if ev.get("error"):
         text.append(f"  {i18n.text('ui.lecture.raised', lang, error=ev['error']['type'])}",
                     style="bold red")
-    for key, val in F.brief_args(ev, skip=BRIEF_SKIP, first=("written",)):
+    _values(text, ev, F.brief_args(ev, skip=BRIEF_SKIP, first=("written",)),
+            None if ev.get("result") is None else F.brief(ev["result"], geometry=True))
+    return text
+
+
+def _values(text: Text, ev: dict[str, Any], pairs: list[tuple[str, str]],
+            result: str | None) -> None:
+    """A step's key values (``key=value``; the dispatcher's route as ``A -> B``) and
+    its result, appended to its line."""
+    for key, val in pairs:
         if key == "route":
             text.append(f"  {' -> '.join(V.plain(ev['args']['route']))}", style="blue")
             continue
         text.append(f"  {key}=", style="dim")
         text.append(val)
-    if ev.get("result") is not None:
+    if result is not None:
         text.append("  -> ", style="dim")
-        text.append(F.brief(ev["result"], geometry=True))
-    return text
+        text.append(result)
 
 
 def _add(tree: Tree, events: list[dict[str, Any]], notes: bool, links: bool,
