@@ -13,6 +13,7 @@ from PIL import Image
 
 from conftest import cli_run
 from engine.interpreter import session
+from tracer import lecture as L
 from tracer.render import gif as render_gif
 from tracer.render import step as render_step
 
@@ -150,10 +151,15 @@ def test_an_error_is_on_the_last_frame_with_its_explanation():
 
 def test_export_writes_a_gif_from_its_suffix(tmp_path):
     out = tmp_path / "t.gif"
-    res = cli_run("export", WRITE, "-o", str(out))
+    res = cli_run("export", WRITE, "-o", str(out), "--full")
     assert res.exit_code == 0, res.output
     image = Image.open(out)
     assert image.format == "GIF" and image.n_frames == 48 and image.size[0] == 1920
+    # by default one frame per step of the lecture view, as the tree shows them
+    lecture = tmp_path / "lecture.gif"
+    assert cli_run("export", WRITE, "-o", str(lecture)).exit_code == 0
+    shown, _ = L.counts(L.fold(session.run(WRITE)))
+    assert Image.open(lecture).n_frames == shown
 
 
 def test_export_of_an_error_still_writes_the_gif_and_exits_1(tmp_path):

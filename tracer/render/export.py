@@ -188,7 +188,7 @@ def content(doc: dict[str, Any], fmt: str, diagram: str = "sequence", *,
         return render_gdb.render(doc).encode()
     if fmt == "gif":  # the storage picture animated, one frame per step (no diagram)
         try:
-            return render_gif.render(doc, lang=lang)
+            return render_gif.render(doc, lang=lang, lecture=lecture)
         except render_gif.GifError as exc:
             raise ExportError(str(exc)) from None
     # the diagrams of the lecture view draw its steps (a folded run is one arrow); the

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 from tracer import i18n
@@ -23,6 +24,7 @@ from tracer import values as V
 from tracer.picture import MAX_CELLS, arithmetic_terms, collect, index_text
 from tracer.picture import selected_labels as selects
 from tracer.render import format as F
+from tracer.render.step import lectured
 from tracer.render.storage import geometry
 from tracer.timeline import timeline
 
@@ -154,7 +156,8 @@ def _statement_frames(doc: dict[str, Any], i: int) -> list[dict[str, Any]]:
     return out
 
 
-def frames(doc: dict[str, Any]) -> list[dict[str, Any]]:
+def frames(doc: dict[str, Any], keep: Callable[[dict[str, Any]], bool] | None = None
+           ) -> list[dict[str, Any]]:
     """One frame per step of every statement (the steps of :mod:`tracer.timeline`), as
     plain data: ``{"statement", "event", "error", "pictures": [{"storage", "dtype",
     "nbytes", "size", "exists", "cells": {offset: value}, "now": {offset: "written"|
@@ -162,10 +165,17 @@ def frames(doc: dict[str, Any]) -> list[dict[str, Any]]:
     write), "earlier": [offset, ...] (changed by an earlier step of the statement),
     "views", "grids", "arithmetic"}], "legend": [mark, ...]}`` — ``error`` on a
     statement's last frame, ``legend`` the marks the whole animation uses.  The
-    storages are those :func:`tracer.picture.collect` draws for the statement."""
+    storages are those :func:`tracer.picture.collect` draws for the statement.
+    ``keep``: the steps to draw (the lecture view's, tracer.render.step.lectured); each
+    frame still shows the state after every step before it, and a statement's last
+    frame (its outcome, its error) is always drawn."""
     out: list[dict[str, Any]] = []
     for i in range(len(doc["statements"])):
-        out += _statement_frames(doc, i)
+        mine = _statement_frames(doc, i)
+        if keep is not None:
+            mine = [f for k, f in enumerate(mine)
+                    if k == len(mine) - 1 or f["event"] is None or keep(f["event"])]
+        out += mine
     legend = _marks(out)
     for frame in out:
         frame["legend"] = legend
@@ -453,15 +463,16 @@ def _palette(Image: Any) -> Any:
     return image
 
 
-def render(doc: dict[str, Any], *, width: int = WIDTH, lang: str = "en") -> bytes:
-    """The GIF bytes: one frame per step, :data:`FRAME_MS` each, the last
-    :data:`LAST_FRAME_MS`; ``width`` pixels wide (text scaled to it), as tall as the
-    tallest frame needs."""
+def render(doc: dict[str, Any], *, width: int = WIDTH, lang: str = "en",
+           lecture: bool = False) -> bytes:
+    """The GIF bytes: one frame per step (``lecture``: per step the lecture view
+    shows), :data:`FRAME_MS` each, the last :data:`LAST_FRAME_MS`; ``width`` pixels
+    wide (text scaled to it), as tall as the tallest frame needs."""
     try:
         from PIL import Image, ImageDraw, ImageFont
     except ImportError:
         raise GifError("GIF export needs Pillow: pip install pillow") from None
-    flat = frames(doc)
+    flat = frames(doc, lectured(doc) if lecture else None)
     if not flat:
         raise GifError("no steps to animate")
     if lang != "en" and _font_path(CJK_FONTS) is None:
