@@ -134,6 +134,9 @@ def empty_strided_generic(sizes: Sequence[int], strides_: Sequence[int], dtype: 
         nbytes = S.compute_storage_nbytes(sizes, strides_, dtype.itemsize)
         s.set(nbytes=nbytes)
         storage = _allocate(nbytes, device)
+        # TensorImpl::set_sizes_and_strides -> refresh_numel: a numel past int64 is
+        # refused once the storage exists (strides of 0 make its bytes few)
+        S.safe_compute_numel(sizes)
         result = TensorImpl(storage, View(sizes, set_strides(sizes, strides_)), dtype)
         s.set_result(result)
     return result
