@@ -15,6 +15,7 @@ from rich.console import Console
 from conftest import cli_run, require_dot, require_torch
 from engine.interpreter import lessons, session
 from tracer import i18n
+from tracer import lecture as L
 from tracer import walk
 from tracer.render import diagram, export, pdfjoin, progress, storage
 from tracer.render import format as F
@@ -54,13 +55,16 @@ def trace_texts(doc: dict) -> list[str]:
 @pytest.mark.dot
 @pytest.mark.parametrize("statement", [VIEWS, "t[rows, cols] = 10", "t[0:2] = torch.tensor([7, 8, 9])",
                                        "x = torch.randn(3, 4)"])
-def test_no_value_is_cut_every_step_and_value_is_in_the_svg(statement):
+@pytest.mark.parametrize("lecture", [False, True], ids=["full", "lecture"])
+def test_no_value_is_cut_every_step_and_value_is_in_the_svg(statement, lecture):
+    """The full diagram (--full) and the lecture view's (the default): every step it
+    shows is there with every value, none cut."""
     require_dot()
     doc = session.run(statement, seed=0)
     for part in export.statements(doc):
-        text = svg_text(export.content(part, "svg"))
+        text = svg_text(export.content(part, "svg", lecture=lecture))
         assert "…" not in text and "..." not in text
-        for wanted in trace_texts(part):
+        for wanted in trace_texts(L.fold(part) if lecture else part):
             assert squash(wanted) in text, wanted
 
 

@@ -87,7 +87,7 @@ def folded(run: list[Event]) -> Event:
     count = _count(run)
     names = list(dict.fromkeys(ev["name"] for ev in run))
     return {
-        "name": f"… {count} step{'s' if count != 1 else ''} folded",
+        "name": f"({count} step{'s' if count != 1 else ''} folded)",
         "layer": run[0]["layer"], "op": None, "source": None,
         "args": {}, "result": None,
         "note": ", ".join(names), "note_id": None, "note_args": None,
