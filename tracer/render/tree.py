@@ -277,13 +277,20 @@ def render(doc: dict[str, Any], *, notes: bool = True, links: bool = True,
     for layer in LAYERS:
         if layer in seen:
             legend.append(f"{i18n.layer(layer, lang)} ", style=LAYER_STYLE[layer])
+    seed = None
     if doc.get("seed") is not None:
-        shown, seed = i18n.pair("ui.random_seed", lang, seed=doc["seed"])
-        legend.append(f"  {shown}" + (f"  {seed}" if shown != seed else ""), style="dim")
+        shown, english = i18n.pair("ui.random_seed", lang, seed=doc["seed"])
+        seed = f"  {shown}" + (f"  {english}" if shown != english else "")
     record = (full or doc).get("allocated")
     if record is not None:  # the session's sum of the run's allocations
         shown, english = allocated.line(record, lang), allocated.line(record)
-        parts.append(Text(shown + (f"  {english}" if shown != english else ""), style="dim"))
+        line = Text(shown + (f"  {english}" if shown != english else ""), style="dim")
+        if seed is not None and brief:   # a slide's footer: one line for both, no wrap
+            line.append(seed)
+            seed = None
+        parts.append(line)
+    if seed is not None:
+        legend.append(seed, style="dim")
     if legend.plain:
         parts.append(legend)
     if brief:
