@@ -253,7 +253,7 @@ def _verify(text: str, full: dict, width: int | None, lang: str = "en") -> None:
     from tracer import i18n
     from tracer.render import progress
 
-    with progress.bar(i18n.text("ui.export.progress.verify", "en"), None):
+    with progress.bar(i18n.text("ui.export.progress.verify", lang), None):
         rows = V.verify(text, full)
     if rows is None:
         click.echo("--verify: PyTorch is not installed here (pip install torch==2.13.0); "
@@ -283,7 +283,10 @@ def _show(full: dict, fmt: str, layers: str | None, depth: int | None, ops_only:
                                          brief=lecture))
     else:
         from tracer.render import export
-        click.echo(export.content(doc, fmt, diagram, lang=lang).decode(), nl=False)
+        # the dot source draws the lecture view's steps as export's images do; JSON,
+        # mermaid, markdown and gdb are the whole trace
+        click.echo(export.content(doc, fmt, diagram, lang=lang, lecture=lecture).decode(),
+                   nl=False)
     if verify_text is not None:
         _verify(verify_text, full, width, lang)
     _exit_if_raised(doc, lang)
@@ -319,7 +322,7 @@ def export_cmd(statements: str | None, source_file, output: str, fmt: str | None
         fmt = export.format_for(output, fmt)
     except export.ExportError as exc:
         raise click.UsageError(str(exc)) from None
-    with progress.bar(i18n.text("ui.export.progress.run", "en"), None):
+    with progress.bar(i18n.text("ui.export.progress.run", lang), None):
         ran = _run(statements, source_file, seed, max_bytes, lang=lang)
     # (images and the HTML stepper draw the lecture view's steps unless --full or a
     # filter asks for steps, as the tree does)
@@ -327,7 +330,7 @@ def export_cmd(statements: str | None, source_file, output: str, fmt: str | None
     count = len(export.statements(doc)) if fmt in export.IMAGES else 1
     try:
         # every file is rendered before any is written: all of them, or none
-        with progress.bar(i18n.text("ui.export.progress.render", "en", fmt=fmt.upper()),
+        with progress.bar(i18n.text("ui.export.progress.render", lang, fmt=fmt.upper()),
                           count) as tick:
             files, pages = export.render_all(doc, output, fmt, diagram, lang=lang,
                                              width_px=width_px, tick=tick, full=ran,
