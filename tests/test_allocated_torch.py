@@ -125,7 +125,10 @@ def test_the_line_says_plurals_right(record, en, zh):
 def test_every_view_ends_with_the_line():
     tree = cli_run("explain", "x = torch.randn(3, 4)", "--seed", "0")
     assert tree.exit_code == 0, tree.output
-    assert "allocated: 48 bytes in 1 block\n" in tree.output
+    # (the lecture view's footer carries the random seed on the same line)
+    assert "\nallocated: 48 bytes in 1 block  random seed 0" in tree.output
+    full = cli_run("explain", "x = torch.randn(3, 4)", "--seed", "0", "--full")
+    assert "\nallocated: 48 bytes in 1 block\n" in full.output
     one_byte = cli_run("explain", "y = torch.tensor(True)")
     assert "allocated: 1 byte in 1 block\n" in one_byte.output
     md = cli_run("explain", "t[1, 2] = 3", "--format", "markdown")
