@@ -143,7 +143,11 @@ def test_new_factories_match_torch(self_case, case):
     # (storage nbytes < 0, the strides rewritten); tidx's raises the CPU's overflow error
     assume(not (op == "new_empty_strided" and (self_case[-1] or device == "meta")
                 and isinstance(stride, tuple) and any(s < 0 for s in stride)))
-    assert new_outcome(engine, self_case, *case) == new_outcome(torch, self_case, *case)
+    ours, theirs = new_outcome(engine, self_case, *case), new_outcome(torch, self_case, *case)
+    if (theirs[:2] == ("error", "RuntimeError") and "can't allocate memory" in theirs[2]
+            and ours[:2] == ("error", "Refused") and "--max-bytes" in ours[2]):
+        return   # more bytes than the machine has: torch's allocator fails, tidx's limit refuses
+    assert ours == theirs
 
 
 data_values = st.one_of(
