@@ -126,3 +126,23 @@ def test_a_bound_tensor_takes_the_users_name_in_its_own_statement_and_later_ones
     offsets = {a["offset"] for _, ev in walk(doc["statements"][3]["events"])
                for a in (ev.get("args") or {}).values() if V.is_tensor(a) and V.shown(a) == "y"}
     assert offsets == {3}
+
+
+def test_rebinding_a_default_name_never_gives_two_tensors_one_label():
+    """``t = torch.zeros(2)`` after the default ``t`` was used: the new tensor is ``t``,
+    the old one gets a trace label of its own (never ``t`` too: pictures group by label)."""
+    from tracer import values as V
+    from tracer.events import walk
+
+    doc = Session().run("y = t[None, 0]; t = torch.zeros(2); z = t + y[0]")
+    seen: dict[str, set] = {}
+    for st in doc["statements"]:
+        for _, ev in walk(st["events"]):
+            for a in list((ev.get("args") or {}).values()) + [ev.get("result")]:
+                if V.is_tensor(a):
+                    seen.setdefault(a["label"], set()).add((a["storage"], tuple(a["shape"])))
+    assert all(len(v) == 1 for v in seen.values()), seen
+    named_t = {(a["storage"], tuple(a["shape"])) for st in doc["statements"][1:]
+               for _, ev in walk(st["events"]) for a in [ev.get("result")]
+               if V.is_tensor(a) and V.shown(a) == "t"}
+    assert named_t == {("s$1", (2,))}

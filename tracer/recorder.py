@@ -178,10 +178,14 @@ class Trace:
         key = (kind, serial)
         found = self._labels.get(key)
         if found is None:
-            n = self._counts.get(kind, 0)
-            self._counts[kind] = n + 1
-            found = self._labels[key] = V.label(kind, n)
+            found = self._labels[key] = self._fresh(kind)
         return found
+
+    def _fresh(self, kind: str) -> str:
+        """The next trace label of ``kind``: ``t$0``, ``t$1`` ..."""
+        n = self._counts.get(kind, 0)
+        self._counts[kind] = n + 1
+        return V.label(kind, n)
 
     def known_label(self, kind: str, serial: int) -> str | None:
         """The label of a serial already seen, or None: a question that, unlike
@@ -222,7 +226,9 @@ class Trace:
         old = self.label("t", serial)
         for other, label in list(self._labels.items()):
             if label == name and other in self._named:   # the name's previous value
-                self._labels[other] = self._temporary.get(other, label)
+                # back to the label it had, or a new one (a default name had none):
+                # two tensors never share a label
+                self._labels[other] = self._temporary.pop(other, None) or self._fresh("t")
                 self._named.discard(other)
         self._temporary[key] = old
         self._labels[key] = name
