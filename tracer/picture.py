@@ -149,6 +149,32 @@ def picture(storage: str, after: list[dict[str, Any]], during: list[dict[str, An
     return out
 
 
+def only_views(p: dict[str, Any], labels: set[str]) -> dict[str, Any]:
+    """Picture ``p`` with only the views a reader sees: those labelled in ``labels``
+    and the user's own (a lecture view leaves out the temporaries of the steps it folds,
+    index_put_'s stride-0 restriding, say); its base, worked element and legend follow.
+
+    >>> t = {"label": "t", "name": "t", "shape": [2], "strides": [1], "offset": 0,
+    ...      "numel": 2, "storage": "s$0", "dtype": "i64"}
+    >>> tmp = {**t, "label": "t$1", "name": None, "strides": [0]}
+    >>> p = {"size": 2, "cells": {0: 1, 1: 2}, "touched": {}, "views": [t, tmp],
+    ...      "grids": [grid(t, {0: 1, 1: 2}, {}), grid(tmp, {0: 1, 1: 2}, {})]}
+    >>> [v["label"] for v in only_views(p, set())["views"]], only_views(p, set())["legend"]
+    (['t'], [{'key': 'selected', 'symbol': 'i,j', 'text_id': 'ui.picture.mark.selected'}])
+    """
+    kept = [(t, g) for t, g in zip(p["views"], p["grids"])
+            if t["label"] in labels or V.name(t)]
+    if len(kept) == len(p["views"]):
+        return p
+    views = [t for t, _ in kept]
+    base = next((t for t in views if _covers(t, p["size"])), None)
+    out = {**p, "views": views, "grids": [g for _, g in kept],
+           "base": V.shown(base) if base is not None and len(views) > 1 else None,
+           "arithmetic": arithmetic(views, p["touched"], p["cells"], base)}
+    out["legend"] = _legend(out, min(p["size"], MAX_CELLS))
+    return out
+
+
 def _newest(storage: str, after: list[dict[str, Any]], during: list[dict[str, Any]]
             ) -> dict[int, Any]:
     """Values after the statement first, then the newest recorded ones: never a stale

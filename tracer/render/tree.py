@@ -18,9 +18,9 @@ from tracer import allocated
 from tracer import values as V
 from tracer.render import format as F
 from tracer import i18n
-from tracer.events import LAYERS, source_url
+from tracer.events import LAYERS, source_url, walk
 from tracer.lecture import counts, is_folded
-from tracer.picture import arithmetic_terms, index_text
+from tracer.picture import arithmetic_terms, index_text, only_views
 from tracer.render.storage import StoragePicture, collect
 
 #: One colour per layer, outermost warm to innermost cool.
@@ -186,10 +186,22 @@ def render_statement(st: dict[str, Any], *, notes: bool = True, links: bool = Tr
         _add(tree, st.get("events", []), notes, links, lang, context)
     parts.append(tree)
     parts.extend(_outcome(st, lang, context))
+    shown = _shown_labels(st) if brief else None
     for p in collect(full or st, prev):
+        if shown is not None:   # the temporaries of folded steps stay folded
+            p = only_views(p, shown)
         parts.extend(_plain_storage(p, lang) if brief and _is_plain(p) else
                      [StoragePicture(p, lang=lang)])
     return Group(*parts)
+
+
+def _shown_labels(st: dict[str, Any]) -> set[str]:
+    """The tensors a (folded) statement's shown steps take or return, by label."""
+    found: set[str] = set()
+    for _, ev in walk(st.get("events", [])):
+        for val in list((ev.get("args") or {}).values()) + [ev.get("result")]:
+            found.update(t["label"] for t in V.tensors(val))
+    return found
 
 
 def _is_plain(p: dict[str, Any]) -> bool:
