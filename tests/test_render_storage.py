@@ -108,7 +108,7 @@ def test_a_picture_fits_a_100_column_slide_and_explains_every_mark(statement):
     # the offset arithmetic
     assert all("->" in line or "stride0" in line for line in drawn.splitlines()
                if "*" in line)
-    for mark, meaning in (("W [v]", "written"), ("R (v)", "read"), ("+n", "stride of 0")):
+    for mark, meaning in (("W [v]", "written"), ("R (v)", "read"), ("+n", "a stride 0")):
         assert (mark in drawn) == (meaning in drawn)
     assert "legend:" in drawn
 

@@ -20,10 +20,8 @@ TEXT: dict[str, str] = {
     "ui.picture.legend": "legend",
     "ui.picture.mark.written": "written: the element this changed",
     "ui.picture.mark.read": "read: an element this read",
-    "ui.picture.mark.selected":
-        "under a cell: the index of that view's element which is this storage element",
-    "ui.picture.mark.repeated":
-        "n more elements of the same view are this storage element too (a stride of 0)",
+    "ui.picture.mark.selected": "under a cell: the index of the view's element stored there",
+    "ui.picture.mark.repeated": "n more of the view's elements are stored there too (a stride 0)",
     "ui.picture.mark.unrecorded": "a value the trace did not record",
     "ui.step.before": "before this step",
     "ui.step.after": "after this step",
