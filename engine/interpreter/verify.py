@@ -163,7 +163,7 @@ def _on_cuda(node: ast.AST, ours: dict[str, Any]) -> bool:
     """Does a statement name the CUDA device, or bind a tensor tidx made there?"""
     named = any(isinstance(n, ast.Constant) and isinstance(n.value, str)
                 and n.value.partition(":")[0] == "cuda" for n in ast.walk(node))
-    made = any((b or {}).get("summary", {}).get("device") == "cuda"
+    made = any(((b or {}).get("summary") or {}).get("device") == "cuda"
                for b in (ours.get("bindings") or {}).values())
     return named or made
 
