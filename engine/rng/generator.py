@@ -89,8 +89,10 @@ def manual_seed(seed: int):
 
 def cuda_generator():
     """The simulated GPU's default CUDA generator, made on first use with the run's seed
-    (the one the trace reports): ``torch.manual_seed(seed)`` seeds the CUDA generators with
-    it too, so the same seed reproduces the same Philox numbers."""
+    (the one the trace reports).  torch's getDefaultCUDAGenerator seeds it
+    non-deterministically (``seed()``), as it does the CPU's; tidx gives both the run's one
+    seed, and ``torch.manual_seed(seed)`` seeds the CUDA generators too, so the reported
+    seed reproduces the same Philox numbers."""
     from engine.rng.philox import CUDAGenerator
 
     seed = default_generator().initial_seed()     # applies --seed; counts the run's use
