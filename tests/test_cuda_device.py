@@ -230,3 +230,16 @@ def test_verify_says_cuda_statements_are_not_compared_here():
     text = _words(result.output)
     assert "simulated CUDA device" in text and "no GPU to compare it with" in text
     assert "Traceback" not in result.output
+
+
+def test_manual_seed_reseeds_the_cuda_generator_and_the_offset_moves_on():
+    doc = session.run("torch.manual_seed(1); x = torch.randn(2, device='cuda'); "
+                      "torch.manual_seed(1); y = torch.randn(2, device='cuda'); "
+                      "z = torch.randn(2, device='cuda')")
+    x, y, z = (_bound(doc, n)["summary"]["values"] for n in "xyz")
+    assert x == y != z
+    # z's kernel starts where y's left the Philox offset: 4 numbers per thread later
+    expected = philox.CUDAGenerator(1)
+    philox.normal_kernel(expected, 2)
+    assert np.array_equal(np.array(z, dtype=np.float32), philox.normal_kernel(expected, 2))
+    assert any(ev["name"] == "CUDAGeneratorImpl::set_current_seed" for ev in _all_steps(doc))
