@@ -72,7 +72,9 @@ CALLS = [
     "torch.ones(t[0], 2)", "torch.zeros([True, 2])", "torch.zeros((), dtype=torch.int64)",
     "torch.full([], 1.5)", "torch.empty(2, memory_format=torch.channels_last)",
     # TensorOptions are read before the sizes are unpacked
-    "torch.zeros((2, 'a'), device='foo')", "torch.ones([1, 2.5], device='cuda')",
+    # (device='cuda' runs on tidx's simulated GPU, which this CPU torch lacks:
+    # tests/test_cuda_device.py compares it with the CPU's)
+    "torch.zeros((2, 'a'), device='foo')",
 ]
 
 

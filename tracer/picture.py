@@ -140,6 +140,7 @@ def picture(storage: str, after: list[dict[str, Any]], during: list[dict[str, An
     grids = [grid(t, cells, touched) for t in views]
     shown = min(size, MAX_CELLS)
     out = {"storage": storage, "dtype": dtype, "nbytes": nbytes, "size": size,
+           "device": mine[0]["device"] if mine else "cpu",
            "cells": cells, "touched": touched, "views": views, "more_views": more,
            "base": V.shown(base) if base is not None and len(views) > 1 else None,
            "grids": grids,

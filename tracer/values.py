@@ -110,8 +110,12 @@ def dtype(name: str, short: str) -> Value:
     return {"kind": "dtype", "name": f"torch.{name}", "short": short}
 
 
-def device(type_: str, index: int | None = None) -> Value:
-    return {"kind": "device", "type": type_, "index": index}
+def device(type_: str, index: int | None = None, simulated: bool = False) -> Value:
+    """A torch.device; ``simulated`` marks tidx's simulated CUDA device (no GPU ran)."""
+    out: Value = {"kind": "device", "type": type_, "index": index}
+    if simulated:
+        out["simulated"] = True
+    return out
 
 
 def memory_format(name: str) -> Value:
@@ -263,7 +267,7 @@ def _from_hook(data: dict[str, Any], labels: Labels, max_values: int) -> Value:
     if kind == "dtype":
         return dtype(data["name"], data["short"])
     if kind == "device":
-        return device(data["type"], data.get("index"))
+        return device(data["type"], data.get("index"), data.get("simulated", False))
     if kind == "size":
         return size(data["dims"])
     if kind == "memory_format":

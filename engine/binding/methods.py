@@ -34,7 +34,7 @@ from engine.binding.torch_manual import new_tensor
 from engine.core import dtypes as D
 from engine.core import shape_math as M
 from engine.core import view as S
-from engine.core.device import Size, device as Device
+from engine.core.device import Size, of_type
 from engine.core.errors import Refused, torch_error
 from engine.dispatch.dispatcher import call
 from engine.memory.allocator import check_limit
@@ -159,8 +159,9 @@ _FACTS: dict[str, tuple[str, Callable[[Tensor], Any]]] = {
 _PROPERTIES: dict[str, tuple[str, Callable[[Tensor], Any]]] = {
     "shape": ("sizes()", lambda t: Size(t._impl.view.sizes)),
     "dtype": ("dtype()", lambda t: t._impl.dtype),
-    "device": ("device()", lambda t: Device(t._impl.device_type)),
+    "device": ("device()", lambda t: of_type(t._impl.device_type)),
     "is_meta": ("is_meta()", lambda t: t._impl.is_meta),
+    "is_cuda": ("is_cuda()", lambda t: t._impl.device_type == "cuda"),
     "ndim": ("dim()", lambda t: t._impl.dim()),
     "requires_grad": ("requires_grad()", lambda t: t._impl.requires_grad),
     "itemsize": ("itemsize()", lambda t: t._impl.dtype.itemsize),
@@ -295,7 +296,7 @@ def __repr__(self: Tensor) -> str:
     # no elements: nothing to read (and a (2**62, 0) tensor is no numpy array)
     values = None if impl.is_meta else \
         np.empty((0,), impl.dtype.np) if impl.numel() == 0 else impl.array()
-    return format_tensor(values, impl.dtype.name, impl.view.sizes, device=impl.device_type,
+    return format_tensor(values, impl.dtype.name, impl.view.sizes, device=str(of_type(impl.device_type)),
                          requires_grad=impl.requires_grad)
 
 

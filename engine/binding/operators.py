@@ -130,12 +130,24 @@ def device_type_of(value: Any) -> str | None:
             raise torch_error(RuntimeError, "Device index must not be negative")
         raise torch_error(RuntimeError, "Cannot access accelerator device when none is "
                                         "available.")
-    dev = Device(value).type
-    if dev == "cuda":
-        raise torch_error(AssertionError, "Torch not compiled with CUDA enabled")
+    parsed = Device(value)
+    dev = parsed.type
+    if dev == "cuda" and parsed.index not in (None, 0):
+        raise Refused(f"the simulated CUDA machine has one GPU, cuda:0 (got device='{value}')")
     if dev not in SUPPORTED:
-        raise Refused(f"tidx runs the cpu and meta devices only (got device='{value}')")
+        raise Refused(f"tidx runs the cpu, meta and simulated cuda devices only (got device='{value}')")
     return dev
+
+
+def _note(name: str, kwargs: dict) -> str | None:
+    """The Python step's note; randn on the simulated GPU draws from its CUDA generator,
+    not the CPU's."""
+    dev = kwargs.get("device")
+    on_cuda = (isinstance(dev, str) and dev.startswith("cuda")) or \
+        getattr(dev, "type", None) == "cuda"
+    if on_cuda and name == "randn":
+        return "cuda.device.randn"
+    return NOTES.get(name)
 
 
 class OperatorBinding:
@@ -170,7 +182,8 @@ class OperatorBinding:
         where = self.shown or (f"torch.{self.name}" if self_ is None else
                                f"Tensor.{self.name}")
         with span(where, "python", source="torch/_VF.py" if self.shown else
-                  "torch/__init__.py" if self_ is None else "torch/_tensor.py", note=NOTES.get(self.name),
+                  "torch/__init__.py" if self_ is None else "torch/_tensor.py",
+                  note=_note(self.name, kwargs),
                   args=lambda: [shown_argument(a) for a in args],
                   kwargs=lambda: {k: shown_argument(v) for k, v in kwargs.items()}) as py:
             with span(f"THPVariable_{self.name}", "binding",

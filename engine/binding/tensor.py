@@ -18,7 +18,7 @@ from typing import Any
 
 from tracer.recorder import span
 
-from engine.core.device import device
+from engine.core.device import device, of_type
 from engine.core.storage import Storage
 from engine.core.tensor_impl import TensorImpl
 
@@ -121,7 +121,7 @@ class UntypedStorage:
 
     @property
     def device(self) -> device:
-        return device(self._storage.device)
+        return of_type(self._storage.device)
 
     def __len__(self) -> int:
         return self._storage.nbytes

@@ -13,8 +13,9 @@ from engine.core.errors import torch_error, tp_name
 #: Device types c10 parses (c10/core/Device.cpp), in its error message's order.
 _KNOWN = ("cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, xla, lazy, "
           "vulkan, mps, meta, hpu, mtia, privateuseone")
-#: The ones tidx's engine runs.  Others parse, then fail like a build without them.
-SUPPORTED = ("cpu", "meta")
+#: The ones tidx's engine runs ("cuda": a simulated GPU, cuda:0 only, every step labelled
+#: simulated).  Others parse, then fail like a build without them.
+SUPPORTED = ("cpu", "meta", "cuda")
 
 
 class device:
@@ -56,7 +57,20 @@ class device:
 
     def __tidx_summary__(self, max_values: int) -> dict:
         """tracer/values.py's ``device`` shape."""
-        return {"kind": "device", "type": self.type, "index": self.index}
+        out = {"kind": "device", "type": self.type, "index": self.index}
+        if self.type == "cuda":
+            out["simulated"] = True     # no GPU here: tidx's simulated cuda:0
+        return out
+
+
+def of_type(kind: str) -> device:
+    """The torch.device a tensor on device type ``kind`` reports: a CUDA tensor always
+    lives on a device with an index (the simulated machine's one GPU, cuda:0).
+
+    >>> of_type("cuda"), of_type("cpu")
+    (device(type='cuda', index=0), device(type='cpu'))
+    """
+    return device("cuda:0" if kind == "cuda" else kind)
 
 
 class Size(tuple):

@@ -17,7 +17,8 @@ class Storage:
     __slots__ = ("nbytes", "device", "data", "serial", "initialised", "address",
                  "__weakref__")
 
-    def __init__(self, nbytes: int, device: str = "cpu", data: np.ndarray | None = None) -> None:
+    def __init__(self, nbytes: int, device: str = "cpu", data: np.ndarray | None = None,
+                 address: int | None = None) -> None:
         assert data is not None or device == "meta", "a CPU storage needs its bytes"
         self.nbytes = int(nbytes)
         self.device = device
@@ -26,9 +27,13 @@ class Storage:
         self.data = data
         ctx = current()
         self.serial = ctx.next_serial()
-        #: the simulated address data_ptr() shows (0: meta or no bytes, as nullptr)
-        self.address = ctx.next_address(self.nbytes) if data is not None and self.nbytes \
-            else 0
+        #: the simulated address data_ptr() shows (0: meta or no bytes, as nullptr); a
+        #: simulated CUDA storage's is its caching-allocator block's (``address``)
+        if address is not None:
+            self.address = address
+        else:
+            self.address = ctx.next_address(self.nbytes) if data is not None and self.nbytes \
+                else 0
 
     def __tidx_summary__(self, max_values: int) -> dict:
         return {"kind": "storage", "storage_serial": self.serial, "nbytes": self.nbytes,

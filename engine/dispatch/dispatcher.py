@@ -20,6 +20,7 @@ from tracer import recorder
 from engine.core.context import current
 from engine.core.errors import Refused
 from engine.core.tensor_impl import TensorImpl
+from engine.dispatch import cuda
 from engine.dispatch.declarations import COMPOSITE, FACTORY, REGISTRY
 from engine.dispatch.keys import keyset
 
@@ -39,6 +40,16 @@ def _first_tensor_device(args: tuple) -> str | None:
     return None
 
 
+def _on_cuda(args: tuple) -> bool:
+    """Is any tensor argument (lists of tensors included) on the simulated CUDA device?"""
+    for a in args:
+        if isinstance(a, TensorImpl) and a.device_type == "cuda":
+            return True
+        if isinstance(a, (list, tuple)) and _on_cuda(tuple(a)):
+            return True
+    return False
+
+
 def call(name: str, *args: Any, **kwargs: Any) -> Any:
     """Dispatch one operator (``aten::select.int``): pick its kernel, run it, record it."""
     op = REGISTRY[name]
@@ -47,6 +58,11 @@ def call(name: str, *args: Any, **kwargs: Any) -> Any:
         raise Refused(f"{op.op_name} ({op.schema}) is not modelled by tidx: {op.reason}")
     ctx = current()
     device = kwargs.get("device") if op.kind == FACTORY else _first_tensor_device(args)
+    if device == "cuda" or kwargs.get("device") == "cuda" or \
+            _on_cuda(args) or _on_cuda(tuple(kwargs.values())):
+        # also a CPU-first call with a CUDA tensor anywhere (mixing devices: refused,
+        # never answered by a CPU kernel)
+        cuda.check_modelled(name, op.op_name)
     if not recorder.active():
         if op.kind == COMPOSITE:
             return fn(*args, **kwargs)
@@ -59,9 +75,12 @@ def call(name: str, *args: Any, **kwargs: Any) -> Any:
     keys, route = keyset(device, op.kind, ctx.below_autograd)
     # The profiler records the operator without its overload: "aten::randperm".
     shown = op.op_name
-    with recorder.span(shown, "dispatcher", op=shown, source=op.source, keys=keys,
-                       route=route, kernel=op.native_meta if device == "meta" and
-                       op.native_meta else op.native) as s:
+    kernel, source = op.native_meta if device == "meta" and op.native_meta else op.native, \
+        op.source
+    if device == "cuda":
+        kernel, source = cuda.CUDA_KERNELS.get(name, (kernel, source))
+    with recorder.span(shown, "dispatcher", op=shown, source=source, keys=keys,
+                       route=route, kernel=kernel) as s:
         if op.kind == COMPOSITE:
             result = fn(*args, **kwargs)
         else:

@@ -19,7 +19,7 @@ from engine.dispatch.declarations import COMPOSITE, FACTORY, INPLACE, OUT, VIEW
 
 def backend_key(device: str | None) -> str:
     """The backend dispatch key of a device type."""
-    return "Meta" if device == "meta" else "CPU"
+    return {"meta": "Meta", "cuda": "CUDA"}.get(device or "cpu", "CPU")
 
 
 def keyset(device: str | None, kind: str, below_autograd: bool = False
@@ -30,6 +30,8 @@ def keyset(device: str | None, kind: str, below_autograd: bool = False
     ('DispatchKeySet(CPU, ADInplaceOrView, AutogradCPU, AutocastCPU)', ['AutogradCPU', 'ADInplaceOrView', 'CPU'])
     >>> keyset("meta", "factory")[1]
     ['BackendSelect', 'Meta']
+    >>> keyset("cuda", "factory")[1], keyset("cuda", "inplace")[1]
+    (['BackendSelect', 'CUDA'], ['AutogradCUDA', 'ADInplaceOrView', 'CUDA'])
     >>> keyset("cpu", "inplace", below_autograd=True)[1]
     ['CPU']
     """
@@ -40,6 +42,8 @@ def keyset(device: str | None, kind: str, below_autograd: bool = False
         return "DispatchKeySet(BackendSelect)", ["BackendSelect", backend]
     if backend == "Meta":
         keys = "DispatchKeySet(Meta, ADInplaceOrView, AutogradMeta)"
+    elif backend == "CUDA":
+        keys = "DispatchKeySet(CUDA, ADInplaceOrView, AutogradCUDA, AutocastCUDA)"
     else:
         keys = "DispatchKeySet(CPU, ADInplaceOrView, AutogradCPU, AutocastCPU)"
     autograd = "Autograd" + backend

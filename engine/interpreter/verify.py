@@ -126,6 +126,11 @@ def verify(text: str, doc: dict[str, Any]) -> list[Row] | None:
                                    for n in ast.walk(st.node)):
             skipped = (f"{st.source!r} is pypto (Huawei CANN's, not PyTorch's): it and the "
                        "statements after it are not compared")
+        if skipped is None and _on_cuda(st.node, ours):
+            skipped = (f"{st.source!r} runs on tidx's simulated CUDA device, and this "
+                       f"PyTorch ({torch.__version__}) has no GPU to compare it with: it and "
+                       "the statements after it are not compared (tests/test_cuda_device.py "
+                       "compares shapes, strides and dtypes with the CPU's)")
         if skipped is not None:
             rows.append(_not_compared(st, skipped, first=not rows or rows[-1].compared))
             continue
@@ -152,6 +157,15 @@ def verify(text: str, doc: dict[str, Any]) -> list[Row] | None:
         if (error is not None or ours["error"] is not None) and not caught:
             break
     return rows
+
+
+def _on_cuda(node: ast.AST, ours: dict[str, Any]) -> bool:
+    """Does a statement name the CUDA device, or bind a tensor tidx made there?"""
+    named = any(isinstance(n, ast.Constant) and isinstance(n.value, str)
+                and n.value.partition(":")[0] == "cuda" for n in ast.walk(node))
+    made = any(((b or {}).get("summary") or {}).get("device") == "cuda"
+               for b in (ours.get("bindings") or {}).values())
+    return named or made
 
 
 def _not_compared(st, why: str, first: bool) -> Row:

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
 from tracer.notes import Note
 from tracer.recorder import span
 
@@ -21,9 +23,10 @@ from engine.core.errors import check
 from engine.core.storage import Storage
 from engine.core.tensor_impl import TensorImpl
 from engine.core.view import View
-from engine.memory.allocator import ALIGNMENT, new_storage
+from engine.memory.allocator import ALIGNMENT, check_limit, new_storage
 
 EMPTY = "aten/src/ATen/EmptyTensor.cpp"
+EMPTY_CUDA = "aten/src/ATen/cuda/EmptyTensor.cpp"
 ALLOC = "c10/core/CPUAllocator.cpp"
 STORAGE = "c10/core/StorageImpl.h"
 TENSORIMPL = "c10/core/TensorImpl.h"
@@ -52,6 +55,8 @@ def _restride_contiguous(sizes: Sequence[int]) -> tuple[int, ...]:
 
 def _allocate(nbytes: int, device: str) -> Storage:
     """The allocator and the StorageImpl: real memory on CPU, none on meta."""
+    if device == "cuda":
+        return _allocate_cuda(nbytes)
     if device == "meta":
         with span("MetaAllocator::allocate", "memory", source=EMPTY,
                   note="memory.MetaAllocator", nbytes=nbytes):
@@ -74,12 +79,44 @@ def _allocate(nbytes: int, device: str) -> Storage:
     return storage
 
 
+def _allocate_cuda(nbytes: int) -> Storage:
+    """c10::cuda::CUDACachingAllocator (simulated): a block of the run's simulated device
+    allocator; the bytes tidx keeps for it are host memory standing for the device's."""
+    from engine.memory.cuda_caching_allocator import SOURCE, device_allocator
+
+    check_limit(nbytes)
+    with span("CUDACachingAllocator::allocate", "memory", source=SOURCE,
+              note=lambda: Note("cuda.device.allocate", nbytes=nbytes), nbytes=nbytes) as s:
+        block = device_allocator().allocate(nbytes)
+        ptr = block.ptr if block is not None else 0
+        storage = Storage(nbytes, "cuda", np.empty(nbytes, dtype=np.uint8), address=ptr)
+        s.set_result(hex(ptr) if ptr else "0")
+    with span("StorageImpl", "memory", source=STORAGE,
+              note="memory.StorageImpl", nbytes=nbytes, resizable=True) as s:
+        s.set_result(storage)
+    return storage
+
+
+_EMPTY_NOTES = {"meta": "memory.empty_generic.meta", "cuda": "cuda.device.empty_generic"}
+
+
 def empty_generic(sizes: Sequence[int], dtype: DType, device: str = "cpu",
                   memory_format: str | None = None):
     """at::detail::empty_generic / empty_meta: a tensor with fresh, uninitialised storage."""
     sizes = tuple(int(s) for s in sizes)
+    if device == "cuda":
+        with span("at::detail::empty_cuda", "memory", source=EMPTY_CUDA,
+                  note="cuda.device.empty_cuda", sizes=list(sizes), dtype=str(dtype)) as s:
+            result = _empty_generic(sizes, dtype, device, memory_format)
+            s.set_result(result)
+        return result
+    return _empty_generic(sizes, dtype, device, memory_format)
+
+
+def _empty_generic(sizes: tuple[int, ...], dtype: DType, device: str,
+                   memory_format: str | None):
     with span("_empty_generic", "memory", source=EMPTY,
-              note="memory.empty_generic.meta" if device == "meta" else "memory.empty_generic.cpu",
+              note=_EMPTY_NOTES.get(device, "memory.empty_generic.cpu"),
               sizes=list(sizes), dtype=str(dtype), device=device) as outer:
         with span("check_size_nonnegative", "memory", source=EMPTY,
                   note="memory.check_size_nonnegative", sizes=list(sizes)):

@@ -20,6 +20,7 @@ from engine.dispatch.dispatcher import call
 from engine.core.errors import Refused, check, torch_error
 from engine.ops import overlap
 from engine.ops.parallel import GRAIN_SIZE
+from engine.ops import cuda_kernels
 from engine.ops.scalar import to_dtype_scalar
 from engine.ops.touch import touched
 
@@ -97,6 +98,8 @@ def fill_tensor(self, value):
 @declare("fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)",
          variants="function, method", kind=INPLACE, native="at::native::fill_", source=FILL)
 def fill_(self, value: Any):
+    if self.device_type == "cuda":
+        return cuda_kernels.fill_(self, value)
     if self.numel() == 1 and not self.is_meta:
         # fill_out: one CPU element is written by scalar_fill, without a TensorIterator.
         kernel, source, note = ("scalar_fill", FILL,
@@ -132,6 +135,12 @@ def zero_(self):
                   note="zero.meta"):
             pass
         return self
+    if self.device_type == "cuda":
+        # Fill.cpp: the memset path is for CPU tensors; a CUDA tensor is fill_(0)
+        with span("zero_ -> fill_(0)", "kernel", source=FILL, note="cuda.device.zero_fill",
+                  numel=n):
+            pass
+        return call("aten::fill_.Scalar", self, 0)
     dense = S.is_non_overlapping_and_dense(self.view.sizes, self.view.strides)
     if dense and 0 < n < GRAIN_SIZE:
         with span("zero_cpu_", "kernel", source=FILL,

@@ -25,6 +25,7 @@ from engine.core.errors import Refused
 from engine.dispatch.declarations import (COMPOSITE, FACTORY, FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED,
                                           declare, not_modelled)
 from engine.dispatch.dispatcher import call
+from engine.ops import cuda_kernels
 from engine.ops.factories import options
 from engine.core.errors import check, torch_error
 from engine.ops.touch import storage_offsets
@@ -83,6 +84,8 @@ def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator=None):
     if self.numel() == 0:
         # CHECK_EMPTY_AND_RETURN, before the kernel's dtype dispatch
         return self
+    if self.device_type == "cuda":
+        return cuda_kernels.normal_(self, mean, std)
     if not self.dtype.is_floating_point:
         raise torch_error(NotImplementedError, f'"normal_kernel_cpu" not implemented for '
                                                f"'{D.cpp_name(self.dtype)}'")
@@ -132,6 +135,8 @@ def uniform_(self, low: float = 0.0, high: float = 1.0, *, generator=None):
                                         f"found from={_num(low)} > to={_num(high)}")
     if self.numel() == 0:
         return self     # CHECK_EMPTY_AND_RETURN, after the bounds checks
+    if self.device_type == "cuda":
+        return cuda_kernels.uniform_(self, low, high)
     if self.dtype is D.float16:
         raise Refused("uniform_ in float16 (its per-element Half path) is not modelled by "
                       "tidx yet; float32 and float64 are")
@@ -177,6 +182,8 @@ def random_(self, low: int, high: int | None, *, generator=None):
         return self
     if self.numel() == 0:
         return self     # CHECK_EMPTY_AND_RETURN, after the bounds checks
+    if self.device_type == "cuda":
+        return cuda_kernels.uniform_(self, low, high)
     rng = G.kernels()
     gen = G.default_generator()
     _generator_step(gen)

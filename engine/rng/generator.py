@@ -22,10 +22,12 @@ SOURCE = "aten/src/ATen/CPUGeneratorImpl.cpp"
 class DefaultGenerator:
     """A run's default CPU generator (made on first use) and how often the run used it."""
 
-    __slots__ = ("generator", "uses", "pending")
+    __slots__ = ("generator", "uses", "pending", "cuda")
 
     def __init__(self) -> None:
         self.generator = None
+        #: the simulated GPU's CUDAGeneratorImpl (engine.rng.philox), made on first use
+        self.cuda = None
         #: a run reports its seed only if it used the generator
         self.uses = 0
         #: a seed to apply at the generator's next use (see :func:`start_run`)
@@ -78,7 +80,26 @@ def manual_seed(seed: int):
     with span("CPUGeneratorImpl::set_current_seed", "rng", source=SOURCE,
               note="rng.manual_seed", seed=int(seed)):
         gen.manual_seed(int(seed))
+    cuda = _state().cuda
+    if cuda is not None:
+        # torch.manual_seed seeds every device's default generator (cuda.manual_seed_all)
+        cuda.set_current_seed(int(seed))
     return gen
+
+
+def cuda_generator():
+    """The simulated GPU's default CUDA generator, made on first use with the run's seed
+    (the one the trace reports).  torch's getDefaultCUDAGenerator seeds it
+    non-deterministically (``seed()``), as it does the CPU's; tidx gives both the run's one
+    seed, and ``torch.manual_seed(seed)`` seeds the CUDA generators too, so the reported
+    seed reproduces the same Philox numbers."""
+    from engine.rng.philox import CUDAGenerator
+
+    seed = default_generator().initial_seed()     # applies --seed; counts the run's use
+    st = _state()
+    if st.cuda is None:
+        st.cuda = CUDAGenerator(seed)
+    return st.cuda
 
 
 def initial_seed() -> int:

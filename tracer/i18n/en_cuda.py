@@ -74,4 +74,31 @@ TEXT: dict[str, str] = {
         "{threads} threads; thread i runs curand_init(seed {seed}, subsequence i, offset "
         "{offset}) and each round curand_uniform4: one Philox4x32-10 block, each word x "
         "2^-32 + 2^-33 in (0, 1], for elements i, i + threads, ...",
+    # -- the simulated device's factories (engine/memory/empty.py, engine/ops/cuda_kernels.py)
+    "cuda.device.empty_cuda":
+        "at::detail::empty_cuda: the same empty_generic steps as on the CPU, with the "
+        "simulated GPU's caching allocator and the CUDA dispatch key (no GPU here: tidx "
+        "simulates cuda:0)",
+    "cuda.device.empty_generic":
+        "shape to bytes, then the bytes from the CUDA caching allocator; the tensor's "
+        "elements live in the simulated device memory",
+    "cuda.device.allocate":
+        "{nbytes} bytes from c10::cuda::CUDACachingAllocator (simulated): a cached block, "
+        "or a new segment from cudaMalloc",
+    "cuda.device.fill_kernel":
+        "fill_kernel_cuda (simulated): a GPU kernel writes {value} to every element; no "
+        "scalar_fill shortcut, that one is for a single CPU element",
+    "cuda.device.zero_fill":
+        "on CUDA zero_ is fill_(0): the memset path is for CPU tensors only",
+    "cuda.device.normal_kernel":
+        "normal_kernel of DistributionNormal.cu on the simulated GPU: Philox4x32-10 numbers "
+        "(exact), Box-Muller in float32 (simulated: the GPU's logf and __sincosf may differ "
+        "in the last bits), times std plus mean",
+    "cuda.device.uniform_kernel":
+        "uniform_kernel of DistributionUniform.cu on the simulated GPU: Philox4x32-10 "
+        "numbers and the uniform transform, both bit-exact, times (to - from) plus from",
+    "cuda.device.randn":
+        "randn = empty + normal_(0, 1) on the simulated GPU: standard normal numbers from "
+        "its CUDA generator (Philox4x32-10)",
+    "ui.cuda.storage_on_device": "on cuda:0 (simulated)",
 }

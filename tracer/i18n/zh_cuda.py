@@ -62,4 +62,28 @@ TEXT: dict[str, str] = {
         "{threads} 个线程;线程 i 执行 curand_init(种子 {seed}, 子序列 i, 偏移量 {offset}),"
         "每轮调用 curand_uniform4:一个 Philox4x32-10 块,每个字 x 2^-32 + 2^-33 落在 (0, 1],"
         "分给元素 i、i + threads、……",
+    # -- 模拟设备的工厂函数
+    "cuda.device.empty_cuda":
+        "at::detail::empty_cuda:与 CPU 上相同的 empty_generic 步骤,只是用模拟 GPU 的缓存分配器"
+        "和 CUDA 分派键(这里没有 GPU:tidx 模拟 cuda:0)",
+    "cuda.device.empty_generic":
+        "先由形状算出字节数,再从 CUDA 缓存分配器取得这些字节;张量的元素存放在模拟的设备内存中",
+    "cuda.device.allocate":
+        "从 c10::cuda::CUDACachingAllocator(模拟)取 {nbytes} 字节:一个缓存的块,"
+        "或者由 cudaMalloc 得到的新段",
+    "cuda.device.fill_kernel":
+        "fill_kernel_cuda(模拟):一个 GPU 内核把 {value} 写入每个元素;没有 scalar_fill 捷径,"
+        "那是单个 CPU 元素才走的路",
+    "cuda.device.zero_fill":
+        "在 CUDA 上 zero_ 就是 fill_(0):memset 路径只用于 CPU 张量",
+    "cuda.device.normal_kernel":
+        "模拟 GPU 上 DistributionNormal.cu 的 normal_kernel:Philox4x32-10 随机数(精确),"
+        "float32 的 Box-Muller(模拟:GPU 的 logf 和 __sincosf 末位可能不同),再乘 std 加 mean",
+    "cuda.device.uniform_kernel":
+        "模拟 GPU 上 DistributionUniform.cu 的 uniform_kernel:Philox4x32-10 随机数和均匀变换,"
+        "两者都逐位精确,再乘 (to - from) 加 from",
+    "cuda.device.randn":
+        "在模拟 GPU 上 randn = empty + normal_(0, 1):标准正态随机数来自它的 CUDA 生成器"
+        "(Philox4x32-10)",
+    "ui.cuda.storage_on_device": "位于 cuda:0(模拟)",
 }

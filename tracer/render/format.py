@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tracer import i18n
 from tracer import values as V
 
 #: Keys of an event's args that renderers show after the step name, in this order
@@ -35,11 +36,21 @@ def tensor(v: dict[str, Any], values: bool = True, geometry: bool = True, *,
         text += f" strides {strides} offset {v['offset']}"
     if v["device"] == "meta":
         text += " (meta)"
+    elif v["device"] == "cuda":
+        text += " cuda:0 (simulated)"     # tidx's only CUDA device is simulated
     if v.get("uninitialised"):
         text += " (uninitialised)"
     if values and "values" in v:
         text += " = " + _values(v["values"], whole)
     return text
+
+
+def on_device(p: dict[str, Any], lang: str = "en") -> str:
+    """What a storage title adds for a storage on the simulated CUDA device (`` on cuda:0
+    (simulated)``); nothing on the CPU.  ``p`` is a picture (tracer/picture.py)."""
+    if p.get("device") != "cuda":
+        return ""
+    return " " + i18n.text("ui.cuda.storage_on_device", lang)
 
 
 def number(v: Any) -> str:
@@ -97,7 +108,8 @@ def value(v: dict[str, Any] | None, geometry: bool = True, *, whole: bool = Fals
         items = [f"{k}: {value(x, geometry, whole=whole)}" for k, x in v["items"].items()]
         return "{" + ", ".join(items + (["..."] if v.get("more") else [])) + "}"
     if kind == "device":
-        return v["type"] + ("" if v["index"] is None else f":{v['index']}")
+        return v["type"] + ("" if v["index"] is None else f":{v['index']}") + (
+            " (simulated)" if v.get("simulated") else "")
     if kind == "scalar":
         return f"{number(v['value'])} (wrapped number)"
     if kind == "pypto_tensor":

@@ -340,7 +340,7 @@ def _layout(draw: Any, frame: dict[str, Any], k: int, n: int, width: int, fonts:
 def _storage(out: list, draw: Any, p: dict[str, Any], y: int, margin: int, inner: int,
              fonts: _Fonts, lang: str, scale: float) -> int:
     title = i18n.text("ui.storage.title", lang, storage=p["storage"], size=p["size"],
-                      dtype=p["dtype"], nbytes=p["nbytes"])
+                      dtype=p["dtype"], nbytes=p["nbytes"]) + F.on_device(p, lang)
     if not p["exists"]:
         title += "   " + i18n.text("ui.gif.not_allocated", lang)
     out.append((y, lambda d, yy: d.text((margin, yy), title, font=fonts.head, fill=INK)))

@@ -141,6 +141,7 @@ class StoragePicture:
         p, lang = self.p, self.lang
         shown, english = i18n.pair("ui.storage.title", self.lang, storage=p["storage"],
                                    size=p["size"], dtype=p["dtype"], nbytes=p["nbytes"])
+        shown, english = shown + F.on_device(p, lang), english + F.on_device(p)
         title = Text(shown, style="bold")
         if shown != english:
             title.append(f"  {english}", style="dim")

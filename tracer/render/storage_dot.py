@@ -227,7 +227,7 @@ def _draw_one(pen: _Pen, p: dict[str, Any], left: float, top: float, width: floa
 def _draw_title(pen: _Pen, p: dict[str, Any], left: float, y: float) -> float:
     end = pen.text(left, y, i18n.text("ui.storage.title", "en", storage=p["storage"],
                                       size=p["size"], dtype=p["dtype"],
-                                      nbytes=p["nbytes"]), TITLE_PT, bold=True)
+                                      nbytes=p["nbytes"]) + F.on_device(p), TITLE_PT, bold=True)
     names = [V.shown(t) for t in p["views"]]
     if names:
         end = pen.text(end + 20, y, i18n.text("ui.picture.views", "en",
@@ -317,7 +317,7 @@ def table(p: dict[str, Any]) -> str:
     e = html.escape
     left = 'BORDER="0" ALIGN="LEFT"'
     title = e(i18n.text("ui.storage.title", "en", storage=p["storage"], size=p["size"],
-                        dtype=p["dtype"], nbytes=p["nbytes"]))
+                        dtype=p["dtype"], nbytes=p["nbytes"]) + F.on_device(p))
     parts = [f"<TD {left}><B>{title}</B></TD>"]
     row = ['<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="0" CELLPADDING="4">']
     for chunk in lay["chunks"]:

@@ -18,6 +18,7 @@ from rich.cells import cell_len
 
 from tracer import i18n
 from tracer.picture import selected
+from tracer.render import format as F
 from tracer.render import storage as RS
 
 #: Cells per row at most: a 64-element storage of small numbers wraps to four rows.
@@ -113,6 +114,7 @@ def render(p: dict[str, Any], *, lang: str = "en") -> str:
     one element's offset worked out, and each view's own grid."""
     shown, english = i18n.pair("ui.storage.title", lang, storage=p["storage"], size=p["size"],
                                dtype=p["dtype"], nbytes=p["nbytes"])
+    shown, english = shown + F.on_device(p, lang), english + F.on_device(p)
     title = escape(shown) + (f' <span class="en">{escape(english)}</span>'
                              if shown != english else "")
     n = min(p["size"], RS.MAX_CELLS)

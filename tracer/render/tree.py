@@ -225,8 +225,8 @@ def _plain_storage(p: dict[str, Any], lang: str) -> list[RenderableType]:
     one element worked out (``x[2, 3] -> offset 0 + 2*4 + 3*1 = 11``)."""
     t = p["views"][0]
     head = Text(i18n.text("ui.lecture.storage", lang, storage=p["storage"], size=p["size"],
-                          dtype=p["dtype"], nbytes=p["nbytes"], name=V.shown(t)),
-                style="bold")
+                          dtype=p["dtype"], nbytes=p["nbytes"], name=V.shown(t))
+                + F.on_device(p, lang), style="bold")
     if p["touched"]:
         head.append(i18n.text("ui.lecture.all_written", lang, count=p["size"]))
     out: list[RenderableType] = [head]

@@ -1,0 +1,49 @@
+"""What the simulated CUDA device runs, and the names of its kernels.
+
+tidx's CUDA device is a simulation (issue 16, first slice): the factories that allocate
+and fill a tensor (empty, zeros, ones, full, rand, randn and their ``*_like``) and the
+view operators, which only compute new sizes and strides over the same storage and run
+the same device-independent kernel on every backend.  Any other operator on a CUDA tensor
+is refused in one line rather than answered by a CPU kernel wearing a CUDA label.
+
+The kernel names are torch's CUDA registrations (aten/src/ATen/native/native_functions.yaml,
+``CUDA:`` dispatch entries) where they differ from the CPU's.
+"""
+
+from __future__ import annotations
+
+from engine.core.errors import Refused
+
+#: Operators whose CUDA kernel differs in name from the CPU one: name -> (kernel, source).
+CUDA_KERNELS = {
+    "aten::empty.memory_format": ("at::native::empty_cuda",
+                                  "aten/src/ATen/native/cuda/TensorFactories.cu"),
+    "aten::empty_strided": ("at::native::empty_strided_cuda",
+                            "aten/src/ATen/native/cuda/TensorFactories.cu"),
+}
+
+#: Factories and the in-place fills they end in (their kernels branch on the device).
+_FACTORIES = {
+    "aten::empty.memory_format", "aten::empty_strided", "aten::zeros", "aten::ones",
+    "aten::full", "aten::rand", "aten::randn", "aten::empty_like", "aten::zeros_like",
+    "aten::ones_like", "aten::full_like", "aten::rand_like", "aten::randn_like",
+    "aten::fill_.Scalar", "aten::zero_", "aten::normal_", "aten::uniform_",
+}
+
+#: View operators: metadata over the same storage, the same kernel on every device.
+_VIEWS = {
+    "aten::select.int", "aten::slice.Tensor", "aten::view", "aten::transpose.int", "aten::t",
+    "aten::unsqueeze", "aten::squeeze", "aten::squeeze.dim", "aten::squeeze.dims",
+    "aten::expand", "aten::permute", "aten::narrow", "aten::alias", "aten::as_strided",
+    "aten::diagonal", "aten::reshape", "aten::flatten.using_ints", "aten::unflatten.int",
+    "aten::movedim.int", "aten::movedim.intlist", "aten::view_as", "aten::expand_as",
+}
+
+MODELLED = _FACTORIES | _VIEWS
+
+
+def check_modelled(name: str, op_name: str) -> None:
+    """Refuse an operator the simulated CUDA device does not run, in one line."""
+    if name not in MODELLED:
+        raise Refused(f"{op_name} on the simulated CUDA device is not modelled yet (tidx "
+                      "simulates CUDA factories and views only)")

@@ -1,0 +1,86 @@
+"""The simulated CUDA device's kernels for the factories: fill, normal, uniform.
+
+The operators (fill_, zero_, normal_, uniform_) are the same as on the CPU up to the
+device check their C++ makes; there they reach the CUDA kernels, which tidx runs on its
+simulated GPU:
+
+* ``fill_`` -> fill_stub -> ``fill_kernel_cuda`` (aten/src/ATen/native/cuda/FillKernel.cu):
+  a gpu_kernel writing the scalar, converted to the tensor's dtype, to every element (no
+  scalar_fill shortcut: that branch is for one CPU element);
+* ``zero_`` on CUDA is ``fill_(0)`` (Fill.cpp's memset path is for CPU tensors only);
+* ``normal_`` / ``uniform_`` -> normal_stub / uniform_stub -> ``normal_kernel`` /
+  ``uniform_kernel`` of aten/src/ATen/native/cuda/DistributionNormal.cu /
+  DistributionUniform.cu, drawing from the CUDA generator's Philox4x32-10
+  (:mod:`engine.rng.philox`, where what is bit-exact and what is approximated is said).
+
+The values live in the simulated device memory: host bytes standing for the GPU's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tracer.notes import Note
+from tracer.recorder import span
+
+from engine.core import dtypes as D
+from engine.core.errors import Refused
+from engine.ops.scalar import to_dtype_scalar
+from engine.ops.touch import touched
+from engine.rng import generator as G
+
+FILL_CU = "aten/src/ATen/native/cuda/FillKernel.cu"
+NORMAL_CU = "aten/src/ATen/native/cuda/DistributionNormal.cu"
+UNIFORM_CU = "aten/src/ATen/native/cuda/DistributionUniform.cu"
+
+
+def fill_(self, value: Any):
+    """fill_kernel_cuda: every element becomes the scalar in the tensor's dtype."""
+    with span("fill_kernel_cuda", "kernel", source=FILL_CU,
+              note=lambda: Note("cuda.device.fill_kernel", value=repr(value)), value=value,
+              numel=self.numel()) as s:
+        if self.numel():
+            self.array(write=True)[...] = to_dtype_scalar(value, self.dtype)
+            s.set(written=touched(self))
+    return self
+
+
+def _float32_only(self, what: str) -> None:
+    if self.dtype is not D.float32:
+        raise Refused(f"{what} in {self.dtype} on the simulated CUDA device is not modelled "
+                      "yet (float32 is)")
+
+
+def _store(self, values) -> None:
+    """The kernel writes element k (in the tensor's logical order) from thread k's draw;
+    the factories' tensors are contiguous, the only ones this slice fills."""
+    if not self.is_contiguous():
+        raise Refused("a random fill of a non-contiguous tensor on the simulated CUDA "
+                      "device is not modelled yet")
+    self.flat(write=True)[...] = values
+
+
+def normal_(self, mean: float, std: float):
+    """normal_kernel (DistributionNormal.cu) on the simulated GPU."""
+    from engine.rng import philox
+
+    _float32_only(self, "normal_")
+    with span("normal_kernel", "rng", source=NORMAL_CU, note="cuda.device.normal_kernel",
+              numel=self.numel(), mean=mean, std=std) as s:
+        _store(self, philox.normal_kernel(G.cuda_generator(), self.numel(), mean, std))
+        s.set(simulated=True, written=touched(self))
+        s.set_result(self)
+    return self
+
+
+def uniform_(self, low: float, high: float):
+    """uniform_kernel (DistributionUniform.cu) on the simulated GPU."""
+    from engine.rng import philox
+
+    _float32_only(self, "uniform_")
+    with span("uniform_kernel", "rng", source=UNIFORM_CU, note="cuda.device.uniform_kernel",
+              numel=self.numel(), low=low, high=high) as s:
+        _store(self, philox.uniform_kernel(G.cuda_generator(), self.numel(), low, high))
+        s.set(simulated=True, written=touched(self))
+        s.set_result(self)
+    return self
