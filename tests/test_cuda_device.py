@@ -243,3 +243,16 @@ def test_manual_seed_reseeds_the_cuda_generator_and_the_offset_moves_on():
     philox.normal_kernel(expected, 2)
     assert np.array_equal(np.array(z, dtype=np.float32), philox.normal_kernel(expected, 2))
     assert any(ev["name"] == "CUDAGeneratorImpl::set_current_seed" for ev in _all_steps(doc))
+
+
+def test_the_allocation_summary_counts_the_caching_allocators_blocks():
+    """torch.profiler sees the block the caching allocator hands out (block->size):
+    48 bytes asked are one 512-byte block; a second small tensor is another block of
+    the same 2 MiB segment (no cudaMalloc)."""
+    from engine.interpreter import session
+
+    doc = session.run("x = torch.randn(3, 4, device='cuda'); y = torch.zeros(2, device='cuda')",
+                      seed=0)
+    assert [st["allocated"] for st in doc["statements"]] == [
+        {"bytes": 512, "blocks": 1}, {"bytes": 512, "blocks": 1}]
+    assert doc["allocated"] == {"bytes": 1024, "blocks": 2}

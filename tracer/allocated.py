@@ -1,9 +1,10 @@
 """The bytes a statement allocated: one record per statement and one per document.
 
-``{"bytes": 48, "blocks": 1}`` sums the blocks CPU memory was allocated in, as
+``{"bytes": 48, "blocks": 1}`` sums the blocks memory was allocated in, as
 ``torch.profiler`` (``profile_memory=True``) counts them: each
-``DefaultCPUAllocator::allocate`` step of a new storage, and each reallocation of a
-storage that ``resize_`` grew (``resize_bytes_cpu`` asks the same allocator).  A block
+``DefaultCPUAllocator::allocate`` step of a new storage, each reallocation of a
+storage that ``resize_`` grew (``resize_bytes_cpu`` asks the same allocator), and on the
+simulated GPU each block the caching allocator hands out (its rounded size).  A block
 of 0 bytes is not one: c10's memory reporter skips it, and it holds nothing.  Meta
 tensors have no memory and count nothing.
 
@@ -35,7 +36,26 @@ def _blocks(events: Iterable[Any]) -> Iterable[int]:
         elif (name == "resize_impl_cpu_" and V.plain(args.get("realloc")) is True
               and "nbytes" in args):
             yield int(V.plain(args["nbytes"]))
+        elif name == "CUDACachingAllocator::allocate":
+            # the simulated GPU: the block the caching allocator hands out, as its
+            # reportMemoryUsageToProfiler(block->ptr, block->size) counts it (48 bytes
+            # asked are a 512-byte block); its own steps are not counted again
+            size = _rounded(_get(ev, "children") or [])
+            if size is not None:
+                yield size
+            continue
         yield from _blocks(_get(ev, "children") or [])
+
+
+def _rounded(events: Iterable[Any]) -> int | None:
+    """The size ``round_size`` gave inside a caching allocator's steps."""
+    for ev in events:
+        if _get(ev, "name") == "round_size" and _get(ev, "result") is not None:
+            return int(V.plain(_get(ev, "result")))
+        found = _rounded(_get(ev, "children") or [])
+        if found is not None:
+            return found
+    return None
 
 
 def summary(events: Iterable[Any]) -> dict[str, int]:
