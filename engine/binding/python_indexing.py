@@ -122,8 +122,12 @@ def valueToTensor(self, value: Any):
             raise torch_error(TypeError, f"can't assign a {type(value).__name__} to a "
                                          f"{_options_string(self)}")
         scalar = unpack_long(int(value)) if not isinstance(value, float) else value
-        result = scalar_tensor_static(scalar, self.dtype, self.device_type)
-        if self.device_type == "cpu":
+        # THPVariable_setitem: a CUDA self gets its value made on the CPU (at::Device(kCPU))
+        device = "cpu" if self.device_type == "cuda" else self.device_type
+        if self.device_type == "cuda":
+            s.note("cuda.device.value_on_cpu")
+        result = scalar_tensor_static(scalar, self.dtype, device)
+        if device == "cpu":
             result = call("aten::lift_fresh", result)
         s.set_result(result)
         return result

@@ -39,7 +39,10 @@ _VIEWS = {
     "aten::movedim.int", "aten::movedim.intlist", "aten::view_as", "aten::expand_as",
 }
 
-MODELLED = _FACTORIES | _VIEWS
+#: Copies between the CPU and the simulated GPU (cudaMemcpyAsync), what setitem runs.
+_COPIES = {"aten::copy_", "aten::fill_.Tensor", "aten::lift_fresh"}
+
+MODELLED = _FACTORIES | _VIEWS | _COPIES
 
 
 def check_modelled(name: str, op_name: str) -> None:

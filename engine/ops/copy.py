@@ -62,6 +62,9 @@ def copy_(self, src, non_blocking: bool = False):
         # build(): compute_mem_overlaps before compute_shape
         overlap.check("copy_", self, partial=[src])
         broadcast_to_output(self.view.sizes, src.view.sizes)
+    if "cuda" in (self.device_type, src.device_type):
+        # copy_impl: either side on CUDA picks the CUDA copy_stub
+        return cuda_kernels.copy_(self, src, non_blocking)
     if overlap.shares_elements(self, src):
         # torch's copy loop reads, element by element (or a vector at a time), values it
         # has already written: t[:, 1:] = t[:, :-1] smears the first column along a row
@@ -87,6 +90,14 @@ def fill_tensor(self, value):
     check(value.dim() == 0, RuntimeError,
           f"fill_ only supports 0-dimension value tensor but got tensor with "
           f"{value.dim()} dimensions.")
+    if self.device_type != value.device_type:
+        # Fill.cpp: a value on another device is read with item() and filled as a scalar
+        with span("fill_(Tensor)", "kernel", source=FILL, note="cuda.device.fill_from_cpu"):
+            pass
+        scalar = call("aten::item", value)
+        # fill_out is called directly (no second dispatch): fill_stub on self's device
+        return cuda_kernels.fill_(self, scalar) if self.device_type == "cuda" else \
+            fill_(self, scalar)
     with span("fill_(Tensor)", "kernel", source=FILL,
               note="fill.tensor"):
         pass

@@ -101,4 +101,17 @@ TEXT: dict[str, str] = {
         "randn = empty + normal_(0, 1) on the simulated GPU: standard normal numbers from "
         "its CUDA generator (Philox4x32-10)",
     "ui.cuda.storage_on_device": "on cuda:0 (simulated)",
+    # -- aten/src/ATen/native/cuda/Copy.cu, torch/csrc/autograd/python_variable_indexing.cpp
+    "cuda.device.copy_kernel":
+        "copy_kernel_cuda (simulated): one side is on the CPU, same dtype, contiguous: no "
+        "temporaries, a {kind} copy",
+    "cuda.device.memcpy":
+        "cudaMemcpyAsync (simulated): {nbytes} bytes, {kind}, on the current stream {stream}",
+    "cuda.device.stream_sync":
+        "a blocking copy (non_blocking=False): memcpy_and_sync waits for stream {stream}",
+    "cuda.device.fill_from_cpu":
+        "the value is on the CPU, self on CUDA: fill_ reads it with item() and fills with "
+        "the scalar (fill_out), no copy_",
+    "cuda.device.value_on_cpu":
+        "self is on CUDA: the value becomes a 0-dim tensor on the CPU, copied over by copy_",
 }

@@ -86,4 +86,14 @@ TEXT: dict[str, str] = {
         "在模拟 GPU 上 randn = empty + normal_(0, 1):标准正态随机数来自它的 CUDA 生成器"
         "(Philox4x32-10)",
     "ui.cuda.storage_on_device": "位于 cuda:0(模拟)",
+    "cuda.device.copy_kernel":
+        "copy_kernel_cuda(模拟):一端在 CPU 上,dtype 相同且连续:不需要临时张量,一次 {kind} 拷贝",
+    "cuda.device.memcpy":
+        "cudaMemcpyAsync(模拟):{nbytes} 字节,{kind},在当前流 {stream} 上",
+    "cuda.device.stream_sync":
+        "阻塞拷贝(non_blocking=False):memcpy_and_sync 等待流 {stream} 完成",
+    "cuda.device.fill_from_cpu":
+        "值在 CPU 上、self 在 CUDA 上:fill_ 用 item() 读出它,再用这个标量填充(fill_out),不走 copy_",
+    "cuda.device.value_on_cpu":
+        "self 在 CUDA 上:值变成 CPU 上的 0 维张量,再由 copy_ 拷过去",
 }
