@@ -173,7 +173,7 @@ def test_the_options_are_read_before_the_sizes_as_on_the_cpu():
 
 # -- refusals: one line, exit code 2, never a traceback --------------------------------------
 REFUSED = ["y = x + 1", "y = x.sum()", "x[1, 2] = 0.5 + x[0, 0]", "y = x.tolist()",
-           "y = x.to('cpu')", "y = torch.zeros(3, 4) + x", "y = x == 0", "y = x.clone()",
+           "y = x.to(torch.float64)", "y = torch.zeros(3, 4) + x", "y = x == 0", "y = x.clone()",
            "y = x.t().reshape(12)", "y = x[0, 0].item()", "y = x.sort()",
            "y = torch.cat([x, x])", "y = x.abs()"]
 
@@ -288,6 +288,59 @@ def test_copies_needing_temporaries_are_refused(statement):
     result = cli_run("explain", f"t = torch.zeros(3, 4, device='cuda'); {statement}")
     assert result.exit_code == 2, result.output
     assert "not modelled yet" in result.output and "Traceback" not in result.output
+
+
+# -- moving tensors between the devices: aten::to -> _to_copy -> empty_strided + copy_ --
+MOVES = ["y = x.cuda()", "y = x.to('cuda')", "y = x.to(device='cuda')", "y = x.cuda('cuda:0')",
+         "y = x.cuda().cpu()", "y = x.to('cuda').to('cpu')", "y = x[1:].cuda()",
+         "y = x.view(3, 2).cuda()"]
+
+
+@pytest.mark.parametrize("move", MOVES)
+def test_moves_keep_torch_cpus_values_and_metadata(move):
+    torch = require_torch()
+    doc = session.run(f"x = torch.arange(6.0).view(2, 3); {move}")
+    y = _bound(doc, "y")["summary"]
+    theirs = eval(move.partition("= ")[2].replace(".cuda('cuda:0')", "").replace(  # noqa: S307
+        ".cuda()", "").replace(".to(device='cuda')", "").replace(".to('cuda')", "")
+        .replace(".cpu()", "").replace(".to('cpu')", "") + ".clone()",
+        {"x": torch.arange(6.0).view(2, 3)})   # a new tensor, strides kept, as _to_copy
+    assert _tidx_meta(y) == _meta(theirs) and y["values"] == theirs.tolist()
+    assert y["device"] == ("cpu" if move.endswith(("cpu()", "'cpu')")) else "cuda")
+
+
+def test_a_move_is_to_copy_with_one_memcpy_each_way():
+    doc = session.run("x = torch.arange(6.0).view(2, 3); y = x.cuda(); z = y.cpu()")
+    kinds = []
+    for statement in doc["statements"][1:]:
+        steps = list(_steps(statement["events"]))
+        names = [ev["name"] for ev in steps]
+        # the structure torch.profiler shows for t.to(dtype) on the CPU
+        assert names.index("aten::to") < names.index("aten::_to_copy") \
+            < names.index("aten::empty_strided") < names.index("aten::copy_")
+        copy = next(ev for ev in steps if ev["name"] == "aten::copy_")
+        assert "CUDA" in str(copy["args"].get("keys", copy.get("keys")))
+        memcpy = [ev for ev in steps if ev["name"] == "cudaMemcpyAsync"]
+        assert len(memcpy) == 1 and V.plain(memcpy[0]["args"]["nbytes"]) == 24
+        kinds.append(V.plain(memcpy[0]["args"]["kind"]))
+    assert kinds == ["cudaMemcpyHostToDevice", "cudaMemcpyDeviceToHost"]
+
+
+@pytest.mark.parametrize("same", ["z = y.cuda()", "z = y.to('cuda')", "z = y.to('cuda:0')",
+                                  "z = x.cpu()", "z = x.to('cpu')"])
+def test_a_move_to_the_device_it_is_on_returns_self(same):
+    doc = session.run(f"x = torch.arange(6.0); y = x.cuda(); {same}; "
+                      f"same = z.data_ptr() == {same[4]}.data_ptr()")
+    assert _bound(doc, "same")["repr"] == "True"
+    assert "cudaMemcpyAsync" not in [ev["name"] for ev in _steps(doc["statements"][2]["events"])]
+
+
+def test_cuda_to_another_device_is_torchs_error():
+    torch = require_torch()
+    with pytest.raises(RuntimeError) as theirs:
+        torch.arange(3.0).cuda("cpu")
+    result = cli_run("explain", "x = torch.arange(3.0); y = x.cuda('cpu')")
+    assert result.exit_code == 1 and str(theirs.value) in result.output
 
 
 # -- --verify --------------------------------------------------------------------------

@@ -35,7 +35,7 @@ from engine.core import dtypes as D
 from engine.core import shape_math as M
 from engine.core import view as S
 from engine.core.device import Size, of_type
-from engine.core.errors import Refused, torch_error
+from engine.core.errors import Refused, check, torch_error
 from engine.dispatch.dispatcher import call
 from engine.memory.allocator import check_limit
 from engine.ops.scalar import scalar_tensor_static, scalar_type
@@ -423,6 +423,36 @@ def _to_type(name: str, dtype: D.dtype) -> Callable[..., Tensor]:
     return method
 
 
+def _to_device(name: str) -> Callable[..., Tensor]:
+    """``t.cuda()`` / ``t.cpu()``: THPVariable_cuda / THPVariable_cpu -> dispatch_to ->
+    ``self.to(device, self.scalar_type(), non_blocking, copy=false)``: aten::to.device,
+    the tensor itself when it is already there."""
+    parser = PythonArgParser(
+        ["cuda(Device? device=None, bool non_blocking=False, *, "
+         "MemoryFormat? memory_format=None)"] if name == "cuda" else
+        ["cpu(*, MemoryFormat? memory_format=None)"])
+
+    def method(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        values = parser.parse(self, args, kwargs).values
+        fmt = values.get("memory_format")
+        if fmt is not None and getattr(fmt, "name", fmt) != "preserve_format":
+            raise Refused(f"Tensor.{name}(memory_format=...) other than preserve_format is "
+                          "not modelled by tidx")
+        if values.get("non_blocking"):
+            raise Refused("Tensor.cuda(non_blocking=True) (a copy through pinned host "
+                          "memory) is not modelled by tidx")
+        device = O.device_type_of(values.get("device")) or name
+        check(device == name, RuntimeError, "Invalid device, must be cuda device")
+
+        def body():
+            return wrap_result(call("aten::to.device", self._impl, device, self._impl.dtype,
+                                    False, False))
+        return _traced(f"Tensor.{name}", f"THPVariable_{name}", METHODS_CPP, body,
+                       note=Note("cuda.device.to_device", device=device))
+    method.__name__ = name
+    return method
+
+
 # -- views and shape: T, mT, H, mH (python_variable.cpp's getters), torch/_tensor.py's
 # unflatten and dim_order --------------------------------------------------------------------
 #: property -> the operator its getter dispatches (THPVariable_get_T calls numpy_T ...)
@@ -588,6 +618,9 @@ def install(cls: type) -> frozenset[str]:
     cls.__abs__ = O.method("abs")
     for name, dtype in _TO_TYPE.items():
         setattr(cls, name, _to_type(name, dtype))
+        public.add(name)
+    for name in ("cuda", "cpu"):
+        setattr(cls, name, _to_device(name))
         public.add(name)
     public |= _view_family_install(cls)
     return frozenset(public)

@@ -40,7 +40,8 @@ _VIEWS = {
 }
 
 #: Copies between the CPU and the simulated GPU (cudaMemcpyAsync), what setitem runs.
-_COPIES = {"aten::copy_", "aten::fill_.Tensor", "aten::lift_fresh"}
+_COPIES = {"aten::copy_", "aten::fill_.Tensor", "aten::lift_fresh", "aten::to.device",
+           "aten::to.dtype", "aten::to.dtype_layout", "aten::_to_copy"}
 
 MODELLED = _FACTORIES | _VIEWS | _COPIES
 

@@ -58,6 +58,10 @@ def call(name: str, *args: Any, **kwargs: Any) -> Any:
         raise Refused(f"{op.op_name} ({op.schema}) is not modelled by tidx: {op.reason}")
     ctx = current()
     device = kwargs.get("device") if op.kind == FACTORY else _first_tensor_device(args)
+    if device == "cpu" and _on_cuda(args):
+        # computeDispatchKeySet unions every tensor's keys and the highest backend bit
+        # wins: CUDA over CPU (y.cpu()'s copy_(cpu_dst, cuda_src) dispatches to CUDA)
+        device = "cuda"
     if device == "cuda" or kwargs.get("device") == "cuda" or \
             _on_cuda(args) or _on_cuda(tuple(kwargs.values())):
         # also a CPU-first call with a CUDA tensor anywhere (mixing devices: refused,

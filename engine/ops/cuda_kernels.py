@@ -100,12 +100,13 @@ def copy_(self, src, non_blocking: bool = False):
     GPU to GPU) is refused here rather than modelled half.
     """
     if self.device_type == src.device_type:
-        raise Refused("a copy from the simulated CUDA device to itself is not modelled yet")
+        raise Refused("a copy from GPU to GPU (copy_device_to_device) on the simulated CUDA "
+                      "device is not modelled yet")
     if self.dtype is not src.dtype or not (self.is_contiguous() and src.is_contiguous()) \
             or self.view.sizes != src.view.sizes:
-        raise Refused("a copy between the CPU and the simulated CUDA device that casts, "
-                      "broadcasts or is not contiguous is not modelled yet (it needs "
-                      "copy_kernel_cuda's temporaries)")
+        raise Refused("a copy to or from the CPU that casts, broadcasts or is not "
+                      "contiguous (copy_kernel_cuda's temporaries) on the simulated CUDA "
+                      "device is not modelled yet")
     h2d = self.device_type == "cuda"
     kind = "cudaMemcpyHostToDevice" if h2d else "cudaMemcpyDeviceToHost"
     nbytes = self.numel() * self.dtype.itemsize

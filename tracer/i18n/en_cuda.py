@@ -114,4 +114,6 @@ TEXT: dict[str, str] = {
         "the scalar (fill_out), no copy_",
     "cuda.device.value_on_cpu":
         "self is on CUDA: the value becomes a 0-dim tensor on the CPU, copied over by copy_",
+    "cuda.device.to_device":
+        "dispatch_to: self.to({device}, its own dtype): a copy only when the device differs",
 }

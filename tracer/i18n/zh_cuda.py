@@ -96,4 +96,6 @@ TEXT: dict[str, str] = {
         "值在 CPU 上、self 在 CUDA 上:fill_ 用 item() 读出它,再用这个标量填充(fill_out),不走 copy_",
     "cuda.device.value_on_cpu":
         "self 在 CUDA 上:值变成 CPU 上的 0 维张量,再由 copy_ 拷过去",
+    "cuda.device.to_device":
+        "dispatch_to:self.to({device}, 自身的 dtype):只有设备不同时才拷贝",
 }
