@@ -173,7 +173,7 @@ def test_the_options_are_read_before_the_sizes_as_on_the_cpu():
 
 # -- refusals: one line, exit code 2, never a traceback --------------------------------------
 REFUSED = ["y = x + 1", "y = x.sum()", "x[1, 2] = 0.5 + x[0, 0]", "y = x.tolist()",
-           "y = x.to(torch.float64)", "y = torch.zeros(3, 4) + x", "y = x == 0", "y = x.clone()",
+           "y = x.to(torch.float64)", "y = torch.zeros(3, 4)[0, 0] + x", "y = x == 0", "y = x.clone()",
            "y = x.t().reshape(12)", "y = x[0, 0].item()", "y = x.sort()",
            "y = torch.cat([x, x])", "y = x.abs()"]
 
@@ -341,6 +341,50 @@ def test_cuda_to_another_device_is_torchs_error():
         torch.arange(3.0).cuda("cpu")
     result = cli_run("explain", "x = torch.arange(3.0); y = x.cuda('cpu')")
     assert result.exit_code == 1 and str(theirs.value) in result.output
+
+
+# -- mixed devices: TensorIterator::compute_types' error, before any kernel ---------------
+#: aten/src/ATen/TensorIterator.cpp (compute_types): "found at least two devices, ",
+#: common_device (the first non-CPU operand's), " and ", the operand's device, "!"
+SAME_DEVICE = "Expected all tensors to be on the same device, but found at least two " \
+    "devices, cuda:0 and cpu!"
+
+
+@pytest.mark.parametrize("mixed", ["y = x + z", "y = z + x", "y = x * z", "y = z - x",
+                                   "y = x / z[0]", "y = x == z", "y = z.lt(x)", "z.add_(x)",
+                                   "torch.ones(4).mul_(x[0])"])
+def test_mixing_devices_is_torchs_tensoriterator_error(mixed):
+    result = cli_run("explain", f"x = torch.zeros(3, 4, device='cuda'); z = torch.ones(3, 4); "
+                     f"{mixed}")
+    assert result.exit_code == 1, result.output
+    assert f"RuntimeError: {SAME_DEVICE}" in _words(result.output)
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("allowed", ["y = x + torch.tensor(2.0)", "y = torch.tensor(2.0) * x",
+                                     "y = x + 1", "x.add_(torch.tensor(1.0))",
+                                     # checks torch makes first (shapes, output casting):
+                                     # refused rather than guessed
+                                     "y = x + torch.ones(5)", "y = x + z.long()",
+                                     "z[0].add_(x)"])
+def test_a_cpu_scalar_beside_cuda_is_allowed_then_the_op_is_refused(allowed):
+    """A 0-dim CPU input is a CPU scalar the CUDA kernel reads (allow_cpu_scalars_): no
+    device error; the operator itself is not modelled on the simulated device."""
+    result = cli_run("explain", f"x = torch.zeros(3, 4, device='cuda'); z = torch.ones(3, 4); "
+                     f"{allowed}")
+    assert result.exit_code == 2, result.output
+    assert "on the simulated CUDA device is not modelled yet" in result.output
+
+
+def test_the_message_is_in_torchs_binary():
+    """The text tidx shows is the one compiled into this torch 2.13 (its CPU library holds
+    TensorIterator.cpp's message prefix)."""
+    torch = require_torch()
+    import pathlib
+    lib = pathlib.Path(torch.__file__).parent / "lib" / "libtorch_cpu.so"
+    if not lib.exists():
+        pytest.skip("no libtorch_cpu.so to read")
+    assert SAME_DEVICE.rpartition("cuda:0")[0].encode() in lib.read_bytes()
 
 
 # -- --verify --------------------------------------------------------------------------

@@ -12,7 +12,9 @@ The kernel names are torch's CUDA registrations (aten/src/ATen/native/native_fun
 
 from __future__ import annotations
 
-from engine.core.errors import Refused
+import numpy as np
+
+from engine.core.errors import Refused, torch_error
 
 #: Operators whose CUDA kernel differs in name from the CPU one: name -> (kernel, source).
 CUDA_KERNELS = {
@@ -44,6 +46,41 @@ _COPIES = {"aten::copy_", "aten::fill_.Tensor", "aten::lift_fresh", "aten::to.de
            "aten::to.dtype", "aten::to.dtype_layout", "aten::_to_copy"}
 
 MODELLED = _FACTORIES | _VIEWS | _COPIES
+
+
+#: TensorIterator binary operators (device_check: NoCheck in native_functions.yaml): their
+#: device check is TensorIterator::compute_types', in the structured meta, before a kernel.
+_ITER_BINARY = {f"aten::{op}{inplace}.Tensor"
+                for op in ("add", "sub", "mul", "div", "eq", "ne", "lt", "le", "gt", "ge")
+                for inplace in ("", "_")}
+
+
+def check_same_device(name: str, args: tuple) -> None:
+    """TensorIterator::compute_types: the common device is the first non-CPU operand's
+    (cuda:0); an operand elsewhere is an error unless it is a 0-dim CPU input (a CPU
+    scalar the CUDA kernel reads).  The output (self, for an in-place op) counts too."""
+    if name not in _ITER_BINARY:
+        return
+    tensors = [a for a in args[:2] if hasattr(a, "device_type")]
+    if len(tensors) != 2 or not any(t.device_type == "cuda" for t in tensors):
+        return
+    # Only where nothing torch checks earlier could fail first: compute_shape's broadcast
+    # (and an in-place output's shape), and compute_types' casting of the output, which
+    # torch checks before the inputs' devices; other cases stay refused, not guessed.
+    a, b = (t.view.sizes for t in tensors)
+    try:
+        shape = np.broadcast_shapes(a, b)
+    except ValueError:
+        return
+    in_place = name.partition(".")[0].endswith("_")
+    if tensors[0].dtype is not tensors[1].dtype or tensors[0].dtype.name == "bool" or \
+            (in_place and tuple(shape) != tuple(a)):
+        return
+    for i, t in enumerate(tensors):
+        is_output = i == 0 and in_place
+        if t.device_type == "cpu" and (is_output or t.dim() != 0):
+            raise torch_error(RuntimeError, "Expected all tensors to be on the same device, "
+                                            "but found at least two devices, cuda:0 and cpu!")
 
 
 def check_modelled(name: str, op_name: str) -> None:

@@ -66,6 +66,7 @@ def call(name: str, *args: Any, **kwargs: Any) -> Any:
             _on_cuda(args) or _on_cuda(tuple(kwargs.values())):
         # also a CPU-first call with a CUDA tensor anywhere (mixing devices: refused,
         # never answered by a CPU kernel)
+        cuda.check_same_device(name, args)
         cuda.check_modelled(name, op.op_name)
     if not recorder.active():
         if op.kind == COMPOSITE:
