@@ -25,6 +25,7 @@ from tracer.recorder import span
 
 from engine.core import dtypes as D
 from engine.core.errors import Refused
+from engine.memory.cuda_caching_allocator import hex_ptr
 from engine.ops.scalar import to_dtype_scalar
 from engine.ops.touch import touched
 from engine.rng import generator as G
@@ -118,8 +119,8 @@ def copy_(self, src, non_blocking: bool = False):
             return self
         with span("cudaMemcpyAsync", "memory", source=COPY_CU,
                   note=lambda: Note("cuda.device.memcpy", nbytes=nbytes, kind=kind, stream=0),
-                  nbytes=nbytes, kind=kind, stream=0, dst=self.data_ptr(),
-                  src=src.data_ptr()) as m:
+                  nbytes=nbytes, kind=kind, stream=0, dst=hex_ptr(self.data_ptr()),
+                  src=hex_ptr(src.data_ptr())) as m:
             self.array(write=True)[...] = src.array()
             m.set(simulated=True, written=touched(self))
         if not non_blocking:
