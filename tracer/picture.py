@@ -133,7 +133,7 @@ def picture(storage: str, after: list[dict[str, Any]], during: list[dict[str, An
     if cells is None:
         cells = _newest(storage, after, during)
     views, more = _views(storage, after, during, size)
-    base = next((t for t in views if _covers(t, size)), None)
+    base = next((t for t in views if covers(t, size)), None)
     if base is not None and len(views) > 1:
         views.remove(base)
         views.insert(0, base)
@@ -168,7 +168,7 @@ def only_views(p: dict[str, Any], labels: set[str]) -> dict[str, Any]:
     if len(kept) == len(p["views"]):
         return p
     views = [t for t, _ in kept]
-    base = next((t for t in views if _covers(t, p["size"])), None)
+    base = next((t for t in views if covers(t, p["size"])), None)
     out = {**p, "views": views, "grids": [g for _, g in kept],
            "base": V.shown(base) if base is not None and len(views) > 1 else None,
            "arithmetic": arithmetic(views, p["touched"], p["cells"], base)}
@@ -215,12 +215,12 @@ def _views(storage: str, after: list[dict[str, Any]], during: list[dict[str, Any
         if key not in views or (V.name(t) and not V.name(views[key])):
             views[key] = t
     ordered = sorted(views.values(), key=V.order)
-    base = [t for t in ordered if _covers(t, size)][:1]
+    base = [t for t in ordered if covers(t, size)][:1]
     keep = base + [t for t in ordered if t not in base][:MAX_VIEWS - len(base)]
     return sorted(keep, key=V.order), len(ordered) - len(keep)
 
 
-def _covers(t: dict[str, Any], size: int) -> bool:
+def covers(t: dict[str, Any], size: int) -> bool:
     """Whether ``t`` is its storage's base: every element, contiguous, from offset 0."""
     if t["offset"] != 0 or t["numel"] != size or size == 0:
         return False

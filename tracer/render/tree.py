@@ -20,7 +20,7 @@ from tracer.render import format as F
 from tracer import i18n
 from tracer.events import LAYERS, source_url, walk
 from tracer.lecture import counts, is_folded
-from tracer.picture import arithmetic_terms, index_text, only_views
+from tracer.picture import arithmetic_terms, covers, index_text, only_views
 from tracer.render.storage import StoragePicture, collect
 
 #: One colour per layer, outermost warm to innermost cool.
@@ -208,16 +208,11 @@ def _is_plain(p: dict[str, Any]) -> bool:
     """A storage that holds one tensor, all of it, row by row, which the statement only
     filled (``torch.randn(3, 4)``): its grid would repeat the tensor printed above it,
     so the lecture view says it in two lines (where its elements are, one worked out)."""
-    if len(p["views"]) != 1 or p.get("more_views") or not p["size"]:
+    if len(p["views"]) != 1 or p.get("more_views"):
         return False
-    t = p["views"][0]
-    expected, contiguous = 1, True
-    for n, stride in zip(reversed(t["shape"]), reversed(t["strides"])):
-        contiguous &= n == 1 or stride == expected
-        expected *= n
     kinds = set(p["touched"].values())
-    return (contiguous and t["offset"] == 0 and t["numel"] == p["size"] and
-            kinds <= {"written"} and len(p["touched"]) in (0, p["size"]))
+    return (covers(p["views"][0], p["size"]) and kinds <= {"written"}
+            and len(p["touched"]) in (0, p["size"]))
 
 
 def _plain_storage(p: dict[str, Any], lang: str) -> list[RenderableType]:
