@@ -33,6 +33,8 @@ FUNCTIONS: dict[str, str] = {
     # Tensor.untyped_storage is bound to THPVariable_storage (python_variable_methods.cpp)
     "THPVariable_untyped_storage": "torch::autograd::THPVariable_storage",
     "valueToTensor": "torch::autograd::valueToTensor",
+    # a Python number bound to a Tensor parameter (torch/csrc/utils/python_arg_parser.cpp)
+    "PythonArgs::tensor_slow": "torch::PythonArgs::tensor_slow",
     "wrapTuple": "torch::autograd::wrapTuple",
     "count_specified_dimensions": "torch::autograd::count_specified_dimensions",
     # python_variable_indexing.cpp's own applySlicing (it reads the Python index), not

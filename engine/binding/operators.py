@@ -44,6 +44,7 @@ from engine.core.tensor_impl import TensorImpl
 from engine.dispatch.declarations import DEPRECATED, REGISTRY, overloads
 from engine.dispatch.dispatcher import call
 from engine.dispatch.schema import Argument, FunctionSchema
+from engine.ops.scalar import wrapped_scalar_tensor
 
 FUNCTIONS = "torch/csrc/autograd/generated/python_torch_functions.cpp"
 METHODS = "torch/csrc/autograd/generated/python_variable_methods.cpp"
@@ -119,6 +120,18 @@ def _aten_value(arg: Argument, value: Any) -> Any:
             raise Refused(f"dtype={value.__name__} (a complex dtype) is not modelled by tidx")
         return PYTHON_DTYPES[value]
     return unwrap_args(value)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (bool, int, float)) and \
+        (not isinstance(value, int) or -(2**63) <= value < 2**63)
+
+
+def _wrapped(value: Any) -> Any:
+    """PythonArgs::tensor_slow: the number becomes a 0-dim wrapped-number tensor in the
+    binding, before the operator is called (an int past int64 stays a number: the
+    operator's own checks give torch's OverflowError for it)."""
+    return wrapped_scalar_tensor(value, "PythonArgs::tensor_slow")
 
 
 def device_type_of(value: Any) -> str | None:
@@ -253,6 +266,10 @@ class OperatorBinding:
                     value = device
                 elif pyname in given:
                     value = _aten_value(arg, values[pyname])
+                    if arg.type.base == "Tensor" and not arg.type.is_list and \
+                            _is_number(value):
+                        # tensor_slow: should_allow_numbers_as_tensors let it bind here
+                        value = _wrapped(value)
                 elif pyname.isdigit():          # a constant in a deprecated call
                     value = int(pyname)
                 else:                           # not given: the schema's own default

@@ -208,6 +208,9 @@ TEXT: dict[str, str] = {
         "cleared",
     "scalar.scalar_tensor_static":
         "empty_cpu({{}}) + scalar_fill, called directly: no dispatcher, no aten operator",
+    "scalar.wrapped_number":
+        "a Python number beside a tensor becomes a 0-dim tensor marked as a wrapped "
+        "number: it takes part in type promotion only by its kind (bool, integer, float)",
     "scalar.scalar_fill": "store the one value",
     # -- TensorIndexing ------------------------------------------------------------------
     "indexing.singleIndex": "one simple index: handled directly, without applySlicing",

@@ -176,6 +176,9 @@ TEXT: dict[str, str] = {
     "rng.manual_seed": "用种子的低 32 位重新初始化 mt19937 状态;清空缓存的正态分布随机数",
     "scalar.scalar_tensor_static":
         "直接调用 empty_cpu({{}}) + scalar_fill:不经过 Dispatcher,也没有 aten 算子",
+    "scalar.wrapped_number":
+        "与张量一起出现的 Python 数字变成一个标记为 wrapped number 的 0 维张量:"
+        "在类型提升中只按其种类(bool、整数、浮点)参与",
     "scalar.scalar_fill": "存入这唯一的一个值",
     # -- TensorIndexing ------------------------------------------------------------------
     "indexing.singleIndex": "只有一个简单索引:直接处理,不经过 applySlicing",
