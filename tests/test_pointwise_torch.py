@@ -188,9 +188,9 @@ def test_binary_matches_torch(case):
 
 # -- unary operators ---------------------------------------------------------------------------
 UNARY = ["neg", "negative", "abs", "absolute", "sign", "reciprocal", "isnan", "isinf",
-         "isfinite", "isposinf", "isneginf", "logical_not", "bitwise_not"]
+         "isfinite", "isposinf", "isneginf", "logical_not", "bitwise_not", "relu"]
 UNARY_INPLACE = {"neg", "negative", "abs", "absolute", "sign", "reciprocal", "logical_not",
-                 "bitwise_not"}
+                 "bitwise_not", "relu"}
 
 
 @st.composite

@@ -65,15 +65,17 @@ TENSOR_PY = "torch/_tensor.py"
 
 def _traced(python: str, binding: str, source: str, body: Callable[[], Any], *,
             note: Any = "binding.readsTensorImpl", args: tuple = (),
-            reads: str | None = None) -> Any:
+            kwargs: dict | None = None, reads: str | None = None) -> Any:
     """One hand-written binding call, recorded as the generated ones are: the Python
     step (``Tensor.stride``), the C++ binding under it (``THPVariable_stride``), and
     whatever the body dispatches inside.  ``reads`` names the TensorImpl field a fact
     comes from (torch.profiler sees no operator for those)."""
     if not recorder.active():
         return body()
+    shown = {"kwargs": lambda: {k: O.shown_argument(v) for k, v in kwargs.items()}} \
+        if kwargs else {}
     with recorder.span(python, "python", source=TENSOR_PY,
-                       args=lambda: [O.shown_argument(a) for a in args]) as py:
+                       args=lambda: [O.shown_argument(a) for a in args], **shown) as py:
         with recorder.span(binding, "binding", source=source,
                            note=Note(note, reads=reads) if reads else note) as b:
             result = body()
@@ -577,6 +579,17 @@ def _operator(special: str, binding: Callable[..., Any]) -> Callable[..., Any]:
     return op
 
 
+def _bound(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """The Python step and THPVariable_NAME around a method written here by hand."""
+    def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
+        return _traced(f"Tensor.{fn.__name__}", f"THPVariable_{fn.__name__}", METHODS_CPP,
+                       lambda: fn(self, *args, **kwargs), note=O.PARSER_NOTE, args=args,
+                       kwargs=kwargs)
+    method.__name__ = method.__qualname__ = fn.__name__
+    method.__doc__ = fn.__doc__
+    return method
+
+
 def install(cls: type) -> frozenset[str]:
     """Fill the Tensor type's method table; the public methods and attributes, which the
     interpreter's allow-list is made of."""
@@ -587,9 +600,14 @@ def install(cls: type) -> frozenset[str]:
     for name, fn in functional.METHODS.items():    # written in Python by torch
         setattr(cls, name, fn)
         public.add(name)
-    for fn in (size, stride, is_contiguous, contiguous, copy_, nonzero, to, new_tensor,
-               unique.tensor_unique, unique.tensor_unique_consecutive):
+    for fn in (size, stride, is_contiguous, new_tensor, unique.tensor_unique,
+               unique.tensor_unique_consecutive):
         setattr(cls, fn.__name__, fn)
+        public.add(fn.__name__)
+    for fn in (contiguous, copy_, nonzero, to):
+        # bound by hand in python_variable_methods.cpp (to, contiguous) or with a
+        # hand-written case (copy_, nonzero): recorded as the generated bindings are
+        setattr(cls, fn.__name__, _bound(fn))
         public.add(fn.__name__)
     for name, (reads, read) in _FACTS.items():
         setattr(cls, name, _fact(name, reads, read))

@@ -72,11 +72,13 @@ PYTHON_DTYPES = {bool: D.bool, int: D.int64, float: D.float64}
 
 
 def shown_argument(value: Any) -> Any:
-    """A Python argument as the trace shows it."""
-    if isinstance(value, (D.dtype, P.memory_format, Device)):
-        return str(value)
-    if type(value) in (list, tuple):
+    """A Python argument as the trace shows it: as the user wrote it, a tuple a tuple,
+    a dtype, device or memory format the object itself (each renders as Python prints
+    it: torch.float32, device(type='cpu'), torch.channels_last)."""
+    if type(value) is list:
         return [shown_argument(v) for v in value]
+    if type(value) is tuple:
+        return tuple(shown_argument(v) for v in value)
     return value
 
 
