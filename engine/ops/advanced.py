@@ -349,9 +349,11 @@ def _index_put_impl_(self, indices: list, value, accumulate: bool = False,
             s.set_result(ok)
         if ok:
             return call("aten::masked_fill_.Scalar", self, mask, call("aten::item", value))
-    value = cuda_indexing.value_to_device(self, value)
+    # value_: the value on self's device; the overlap check reads the value as given
+    value_ = cuda_indexing.value_to_device(self, value)
     overlap.check("index_put_", self, full=[value, *(i for i in indices if i is not None)],
                   internal=False)
+    value = value_
     cuda_indexing.check_not_with_sort(self, accumulate)
     info = make_info(self, list(indices))
     shape = info.src.view.sizes
