@@ -83,7 +83,10 @@ def check_strides_match(src, indices: list) -> None:
     striding to simplify the CUDA kernel" -- indice.contiguous() on the GPU."""
     if src.device_type != "cuda" or len(indices) < 2:
         return
-    if any(i.view.strides != indices[0].view.strides for i in indices[1:]):
+    # Tensor::contiguous() returns an index that is contiguous already (no operator runs;
+    # strides of size-1 dims may differ): only a real copy is not modelled
+    if any(i.view.strides != indices[0].view.strides for i in indices[1:]) and \
+            not all(i.is_contiguous() for i in indices):
         raise Refused("index tensors of different strides on the simulated CUDA device "
                       "(AdvancedIndex makes them contiguous with a GPU-to-GPU copy) are not "
                       "modelled yet")
