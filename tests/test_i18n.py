@@ -48,6 +48,8 @@ MORE_STATEMENTS = [
     "z = torch.zeros(2, device='cuda'); w = torch.ones(0, device='cuda')",
     # setitem on it: a host-to-device copy, a fill from the CPU scalar
     "x = torch.zeros(3, 4, device='cuda'); x[1, 2] = 3; x[1:] = 4; y = x.cpu().cuda()",
+    # advanced indexing on it: the index tensors moved to the device, gpu_index_kernel
+    "x = torch.zeros(3, 4, device='cuda'); x[rows, cols] = 10; y = x[rows, cols]",
     "p = t[1].data_ptr()", "p = t.untyped_storage().data_ptr()", "n = t.untyped_storage().nbytes()",
     "y = t.real", "a, b, c = t", "y = t.float()", "y = t.roll(1, 0)", "y = t.repeat(2, 1)", "y = t.repeat_interleave(torch.tensor([1, 2, 0]), dim=0)", "y = torch.where(t > 4, t, 0)",
     # pointwise family

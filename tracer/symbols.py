@@ -127,6 +127,9 @@ PART_OF: dict[str, str] = {
     "lift_fresh": "at::native::lift_fresh",
     "select geometry": "at::native::select_symint",
     "reshape_symint": "at::native::reshape_symint",
+    # the moves to a CUDA self's device (engine/ops/cuda_indexing.py): lines of these
+    "value.to(self.device())": "at::native::_index_put_impl_",
+    "indice.to(self.device())": "at::native::make_info",
 }
 
 #: Kernels a dispatcher step names that are no function of that name in the wheel.

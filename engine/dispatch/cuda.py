@@ -45,7 +45,11 @@ _VIEWS = {
 _COPIES = {"aten::copy_", "aten::fill_.Tensor", "aten::lift_fresh", "aten::to.device",
            "aten::to.dtype", "aten::to.dtype_layout", "aten::_to_copy"}
 
-MODELLED = _FACTORIES | _VIEWS | _COPIES
+#: Advanced indexing (engine/ops/cuda_indexing.py): index tensors moved to the device,
+#: IndexKernel.cu's gpu_index_kernel.
+_INDEXING = {"aten::index.Tensor", "aten::index_put_", "aten::_index_put_impl_"}
+
+MODELLED = _FACTORIES | _VIEWS | _COPIES | _INDEXING
 
 
 #: TensorIterator binary operators (device_check: NoCheck in native_functions.yaml): their
