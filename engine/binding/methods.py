@@ -425,6 +425,47 @@ def _to_type(name: str, dtype: D.dtype) -> Callable[..., Tensor]:
     return method
 
 
+_TYPE = PythonArgParser([
+    "type(PyObject* dtype=None, bool non_blocking=False, *, MemoryFormat? memory_format=None)",
+    "type(PyObject* dtype=None, bool async=False, *, MemoryFormat? memory_format=None)"
+    "|deprecated"])
+
+
+def type_(self: Tensor, *args: Any, **kwargs: Any) -> Any:
+    """THPVariable_type: no argument gives the legacy type name (``'torch.LongTensor'``,
+    options_to_string); a dtype, or a legacy name (options_from_string), converts through
+    dispatch_to -> aten::to, the tensor itself when nothing changes."""
+    parsed = _TYPE.parse(self, args, kwargs)
+    values = parsed.values
+    fmt = values.get("memory_format")
+    if fmt is not None and getattr(fmt, "name", fmt) != "preserve_format":
+        raise Refused("Tensor.type(memory_format=...) other than preserve_format is not "
+                      "modelled by tidx")
+    obj = values.get("dtype")
+    impl = self._impl
+
+    def body() -> Any:
+        if obj is None:
+            return D.legacy_type_name(impl.dtype, impl.device_type)
+        if isinstance(obj, D.dtype):
+            return wrap_result(call("aten::to.dtype", impl, obj, False, False))
+        if not isinstance(obj, str):
+            raise torch_error(TypeError, "dtype must be a type, str, or dtype object")
+        found = _LEGACY_NAMES.get(obj)
+        if found is None:
+            raise torch_error(ValueError, f"invalid type: '{obj}'")
+        device, dtype = found
+        return wrap_result(call("aten::to.device", impl, device, dtype, False, False))
+    return _traced("Tensor.type", "THPVariable_type", METHODS_CPP, body, note=O.PARSER_NOTE,
+                   args=args, kwargs=kwargs)
+
+
+type_.__name__ = type_.__qualname__ = "type"
+#: options_from_string's names: 'torch.FloatTensor', 'torch.cuda.FloatTensor' ...
+_LEGACY_NAMES = {D.legacy_type_name(d, device): (device, d)
+                 for d in D.ALL for device in ("cpu", "cuda")}
+
+
 def _to_device(name: str) -> Callable[..., Tensor]:
     """``t.cuda()`` / ``t.cpu()``: THPVariable_cuda / THPVariable_cpu -> dispatch_to ->
     ``self.to(device, self.scalar_type(), non_blocking, copy=false)``: aten::to.device,
@@ -604,6 +645,8 @@ def install(cls: type) -> frozenset[str]:
                unique.tensor_unique_consecutive):
         setattr(cls, fn.__name__, fn)
         public.add(fn.__name__)
+    cls.type = type_
+    public.add("type")
     for fn in (contiguous, copy_, nonzero, to):
         # bound by hand in python_variable_methods.cpp (to, contiguous) or with a
         # hand-written case (copy_, nonzero): recorded as the generated bindings are
