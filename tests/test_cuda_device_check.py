@@ -1,0 +1,206 @@
+"""The device check of torch's generated CUDA wrappers, against the torch 2.13 wheel.
+
+No GPU here, so the oracle is what the wheel ships: torchgen (the generator that writes
+RegisterCUDA.cpp) run again on the packaged native_functions.yaml gives each operator's
+wrapper name and the arguments its ``check_and_update_common_device`` calls check, in
+order; libtorch_cpu.so holds adaption.cpp's message text; and the same statement run on
+the CPU in real torch shows that nothing but the devices is wrong with it.
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import re
+from functools import lru_cache
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import engine  # noqa: F401  (every declaration)
+from conftest import cli_run, examples, require_torch
+from engine.dispatch.declarations import REGISTRY
+from engine.dispatch.device_check import WRAPPERS
+from engine.interpreter import session
+
+pytestmark = pytest.mark.torch
+
+#: adaption.cpp's common_device_check_failure, its fixed parts in order.
+PARTS = ("Expected all tensors to be on the same device, but got ", " is on ",
+         ", different from other tensors on ", " (when checking argument in method ", ")")
+
+
+@lru_cache(maxsize=None)
+def torchgen_cuda_wrappers() -> dict[str, tuple[str, tuple[str, ...]]]:
+    """Every CUDA wrapper torchgen writes for torch 2.13: ``aten::op.overload`` -> (its name,
+    the arguments it device-checks, in order), read from the generated C++ itself."""
+    require_torch()
+    import torchgen
+    import torchgen.dest as dest
+    from torchgen.dest.register_dispatch_key import Target
+    from torchgen.gen import get_grouped_native_functions, parse_native_yaml
+    from torchgen.model import DispatchKey
+    from torchgen.selective_build.selector import SelectiveBuilder
+
+    root = os.path.dirname(torchgen.__file__)
+    parsed = parse_native_yaml(f"{root}/packaged/ATen/native/native_functions.yaml",
+                               f"{root}/packaged/ATen/native/tags.yaml")
+    kw = dict(selector=SelectiveBuilder.get_nop_selector(), rocm=False, symint=True,
+              class_method_name=None, skip_dispatcher_op_registration=False)
+    index = parsed.backend_indices[DispatchKey.CUDA]
+    define = dest.RegisterDispatchKey(index, Target.ANONYMOUS_DEFINITION, **kw)
+    register = dest.RegisterDispatchKey(index, Target.REGISTRATION, **kw)
+    found = {}
+    for group in get_grouped_native_functions(parsed.native_functions):
+        code, regs = "\n".join(define(group)), "\n".join(register(group))
+        for m in re.finditer(r'm\.impl\("([^"]+)",\s*TORCH_FN\((\w+)\)', regs):
+            op, wrapper = m.groups()
+            body = code[code.find(f" {wrapper}("):]
+            body = body[:body.find("\n}")]
+            checked = re.findall(r'check_and_update_common_device\(common_device, \w+, '
+                                 rf'"{wrapper}", "(\w+)"\)', body)
+            found[f"aten::{op}"] = (wrapper, tuple(checked))
+    return found
+
+
+def expected_message(wrapper: str, arg: str, device: str, common: str) -> str:
+    a, b, c, d, e = PARTS
+    return f"{a}{arg}{b}{device}{c}{common}{d}{wrapper}{e}"
+
+
+# -- the table is torchgen's ------------------------------------------------------------
+def test_every_checked_cuda_wrapper_of_a_declared_operator_is_in_the_table():
+    theirs = {name: entry for name, entry in torchgen_cuda_wrappers().items()
+              if name in REGISTRY and entry[1]}
+    assert WRAPPERS == theirs
+
+
+def test_nocheck_operators_are_not_in_the_table():
+    """TensorIterator ops (device_check: NoCheck) keep compute_types' own check."""
+    wrappers = torchgen_cuda_wrappers()
+    for name in ("aten::add.Tensor", "aten::mul_.Tensor", "aten::where.self", "aten::eq.Tensor",
+                 "aten::index.Tensor"):
+        assert wrappers[name][1] == () and name not in WRAPPERS
+
+
+def test_the_message_is_in_torchs_binary():
+    torch = require_torch()
+    lib = pathlib.Path(torch.__file__).parent / "lib" / "libtorch_cpu.so"
+    if not lib.exists():
+        pytest.skip("no libtorch_cpu.so to read")
+    data = lib.read_bytes()
+    for part in (PARTS[0], PARTS[2], PARTS[3]):
+        assert part.encode() in data, part
+    # the three parts sit together in adaption.cpp's string table, in this order
+    start = data.index(PARTS[0].encode())
+    assert start < data.index(PARTS[2].encode(), start) < data.index(PARTS[3].encode(), start)
+
+
+# -- the errors a learner meets ----------------------------------------------------------
+X = "x = torch.zeros(3, 4, device='cuda'); z = torch.ones(3, 4); "
+LEARNER = [
+    ("y = x.index_select(0, torch.tensor([0, 2]))", "aten::index_select", "index", "cpu",
+     "cuda:0"),
+    ("y = torch.cat([z, x])", "aten::cat", "tensors", "cuda:0", "cpu"),
+    ("y = torch.cat([x, z])", "aten::cat", "tensors", "cpu", "cuda:0"),
+    ("y = z.gather(1, torch.zeros(3, 2, dtype=torch.long, device='cuda'))", "aten::gather",
+     "index", "cuda:0", "cpu"),
+    ("y = x.masked_select(z > 0)", "aten::masked_select", "mask", "cpu", "cuda:0"),
+]
+
+
+@pytest.mark.parametrize("statement, op, arg, device, common", LEARNER)
+def test_a_learners_mixed_devices_raise_the_wrappers_error(statement, op, arg, device, common):
+    wrapper = torchgen_cuda_wrappers()[op][0]
+    result = cli_run("explain", X + statement)
+    assert result.exit_code == 1, result.output
+    words = " ".join(re.sub("[│├└─]", " ", result.output).split())
+    assert f"RuntimeError: {expected_message(wrapper, arg, device, common)}" in words
+    assert "Traceback" not in result.output
+
+
+def test_copy_between_devices_is_allowed():
+    """copy_ has no wrapper check (its kernel copies across devices): z.copy_(x) runs."""
+    doc = session.run("x = torch.zeros(3, 4, device='cuda'); z = torch.ones(3, 4); z.copy_(x)")
+    assert doc["statements"][-1]["error"] is None
+
+
+# -- property: any operator, any argument on the CPU -------------------------------------
+#: A statement per operator, its checked arguments as {name} slots, and each argument's
+#: tensor ({d} becomes .cuda() for a CUDA one: torch.tensor(..., device='cuda') is not
+#: modelled yet).  Valid on one device: real torch runs it on the CPU.
+CASES = {
+    "aten::index_select": ("y = torch.index_select({self}, 0, {index})",
+                           {"self": "torch.zeros(3, 4){d}", "index": "torch.tensor([0, 2]){d}"}),
+    "aten::gather": ("y = torch.gather({self}, 1, {index})",
+                     {"self": "torch.zeros(3, 4){d}",
+                      "index": "torch.zeros(3, 2, dtype=torch.long){d}"}),
+    "aten::index_add": ("y = {self}.index_add(0, {index}, {source})",
+                        {"self": "torch.zeros(3, 4){d}", "index": "torch.tensor([0, 2]){d}",
+                         "source": "torch.ones(2, 4){d}"}),
+    "aten::index_copy": ("y = {self}.index_copy(0, {index}, {source})",
+                         {"self": "torch.zeros(3, 4){d}", "index": "torch.tensor([0, 2]){d}",
+                          "source": "torch.ones(2, 4){d}"}),
+    "aten::scatter.src": ("y = {self}.scatter(0, {index}, {src})",
+                          {"self": "torch.zeros(3, 4){d}",
+                           "index": "torch.zeros(2, 4, dtype=torch.long){d}",
+                           "src": "torch.ones(2, 4){d}"}),
+    "aten::scatter_add": ("y = {self}.scatter_add(0, {index}, {src})",
+                          {"self": "torch.zeros(3, 4){d}",
+                           "index": "torch.zeros(2, 4, dtype=torch.long){d}",
+                           "src": "torch.ones(2, 4){d}"}),
+    "aten::take": ("y = torch.take({self}, {index})",
+                   {"self": "torch.zeros(3, 4){d}", "index": "torch.tensor([0, 5]){d}"}),
+    "aten::masked_select": ("y = {self}.masked_select({mask})",
+                            {"self": "torch.zeros(3, 4){d}",
+                             "mask": "torch.ones(3, 4, dtype=torch.bool){d}"}),
+    "aten::isin.Tensor_Tensor": ("y = torch.isin({elements}, {test_elements})",
+                                 {"elements": "torch.tensor([1, 2, 3]){d}",
+                                  "test_elements": "torch.tensor([2]){d}"}),
+    "aten::bucketize.Tensor": ("y = torch.bucketize({self}, {boundaries})",
+                               {"self": "torch.tensor([1, 5]){d}",
+                                "boundaries": "torch.tensor([0, 2, 4]){d}"}),
+    "aten::searchsorted.Tensor": ("y = torch.searchsorted({sorted_sequence}, {self})",
+                                  {"sorted_sequence": "torch.tensor([0, 2, 4]){d}",
+                                   "self": "torch.tensor([1, 5]){d}"}),
+    "aten::clamp.Tensor": ("y = torch.clamp({self}, {min}, {max})",
+                           {"self": "torch.zeros(3, 4){d}", "min": "torch.zeros(4){d}",
+                            "max": "torch.ones(4){d}"}),
+    "aten::equal": ("y = torch.equal({self}, {other})",
+                    {"self": "torch.zeros(3){d}", "other": "torch.zeros(3){d}"}),
+}
+
+
+@st.composite
+def placements(draw):
+    op = draw(st.sampled_from(sorted(CASES)))
+    args = list(CASES[op][1])
+    on_cpu = draw(st.lists(st.booleans(), min_size=len(args), max_size=len(args))
+                  .filter(lambda xs: any(xs) and not all(xs)))
+    return op, dict(zip(args, on_cpu))
+
+
+def _statement(op: str, on_cpu: dict[str, bool]) -> str:
+    template, tensors = CASES[op]
+    return template.format(**{a: t.format(d="" if on_cpu.get(a, True) else ".cuda()")
+                              for a, t in tensors.items()})
+
+
+@given(placements())
+@settings(max_examples=examples(40), deadline=None)
+def test_any_argument_on_the_cpu_fails_at_the_first_one_off_the_common_device(placement):
+    op, on_cpu = placement
+    wrapper, checked = torchgen_cuda_wrappers()[op]
+    assert set(CASES[op][1]) == set(checked), "the case names exactly the checked arguments"
+    # the statement is valid on one device: real torch runs it on the CPU
+    torch = require_torch()
+    from oracle import run_torch
+    assert run_torch(torch, [_statement(op, {})], ["y"]).error is None
+    devices = ["cpu" if on_cpu[a] else "cuda:0" for a in checked]
+    common = devices[0]
+    culprit = next(i for i, d in enumerate(devices) if d != common)
+    doc = session.run(_statement(op, on_cpu))
+    error = doc["statements"][-1]["error"]
+    assert error is not None, _statement(op, on_cpu)
+    assert (error["type"], error["message"]) == (
+        "RuntimeError", expected_message(wrapper, checked[culprit], devices[culprit], common))
