@@ -9,6 +9,7 @@ the CPU in real torch shows that nothing but the devices is wrong with it.
 
 from __future__ import annotations
 
+import json
 import os
 import pathlib
 import re
@@ -20,8 +21,9 @@ from hypothesis import given, settings, strategies as st
 import engine  # noqa: F401  (every declaration)
 from conftest import cli_run, examples, require_torch
 from engine.dispatch.declarations import REGISTRY
-from engine.dispatch.device_check import WRAPPERS
+from engine.dispatch.device_check import RUN_TO_THE_CHECK, WRAPPERS
 from engine.interpreter import session
+from tracer import op_tree
 
 pytestmark = pytest.mark.torch
 
@@ -106,6 +108,10 @@ LEARNER = [
     ("y = z.gather(1, torch.zeros(3, 2, dtype=torch.long, device='cuda'))", "aten::gather",
      "index", "cuda:0", "cpu"),
     ("y = x.masked_select(z > 0)", "aten::masked_select", "mask", "cpu", "cuda:0"),
+    # composites with no check of their own run to cat's (TensorShape.cpp's stack: cat, view)
+    ("y = torch.stack([x, z])", "aten::cat", "tensors", "cpu", "cuda:0"),
+    ("y = torch.stack([z, x], dim=2)", "aten::cat", "tensors", "cuda:0", "cpu"),
+    ("y = torch.concat([z, x])", "aten::cat", "tensors", "cuda:0", "cpu"),
 ]
 
 
@@ -117,6 +123,46 @@ def test_a_learners_mixed_devices_raise_the_wrappers_error(statement, op, arg, d
     words = " ".join(re.sub("[│├└─]", " ", result.output).split())
     assert f"RuntimeError: {expected_message(wrapper, arg, device, common)}" in words
     assert "Traceback" not in result.output
+
+
+def test_what_runs_to_the_check_has_no_check_of_its_own():
+    """stack, concat: no CUDA wrapper (composites); where.self: a NoCheck one."""
+    wrappers = torchgen_cuda_wrappers()
+    for name in RUN_TO_THE_CHECK:
+        assert name in REGISTRY and wrappers.get(name, ("", ()))[1] == ()
+
+
+#: TensorIterator::compute_types (TensorIterator.cpp), where_self_out's iterator: the
+#: common device is the first operand not on the CPU, the output's (out_device: cuda:0).
+ITER_DEVICES = "Expected all tensors to be on the same device, but found at least two " \
+    "devices, cuda:0 and cpu!"
+
+
+@pytest.mark.parametrize("statement", ["y = torch.where(z > 0, x, z)",
+                                       "y = torch.where(z > 0, z, x)",
+                                       "y = torch.where(z > 0, x, z.long())",
+                                       "y = z.where(z > 0, x)"])
+def test_where_with_mixed_devices_is_the_tensoriterators_error(statement):
+    torch = require_torch()
+    lib = pathlib.Path(torch.__file__).parent / "lib" / "libtorch_cpu.so"
+    assert not lib.exists() or ITER_DEVICES.rpartition("cuda:0")[0].encode() in lib.read_bytes()
+    doc = session.run(X + statement)
+    error = doc["statements"][-1]["error"]
+    assert (error["type"], error["message"]) == ("RuntimeError", ITER_DEVICES)
+    # the result was made on the GPU (out_device), before the iterator rejected the inputs
+    tree = op_tree(doc["statements"][-1]["events"])
+    where = next(i for i, (_, name) in enumerate(tree) if name == "aten::where")
+    assert tree[where + 1] == (tree[where][0] + 1, "aten::empty")
+    assert "at::detail::empty_cuda" in json.dumps(doc["statements"][-1]["events"])
+
+
+def test_where_checks_shapes_before_devices():
+    """compute_shape comes before compute_types: the CPU's own message, word for word."""
+    torch = require_torch()
+    with pytest.raises(RuntimeError) as theirs:
+        torch.where(torch.ones(3, 4) > 0, torch.zeros(3, 4), torch.ones(5))
+    doc = session.run(X + "y = torch.where(z > 0, x, torch.ones(5))")
+    assert doc["statements"][-1]["error"]["message"] == str(theirs.value)
 
 
 def test_copy_between_devices_is_allowed():

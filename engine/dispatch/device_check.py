@@ -144,6 +144,30 @@ WRAPPERS: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 
+#: Operators with no device check of their own (no CUDA kernel: CompositeExplicitAutograd
+#: or Implicit; or a NoCheck one that leaves it to a TensorIterator) whose tidx kernel only
+#: calls other operators up to the check: with a CUDA and a CPU tensor they run until the
+#: operator they call raises torch's mixed-device error (stack and concat: cat's wrapper;
+#: where.self: where_self_out's TensorIterator), instead of being refused at the door.
+RUN_TO_THE_CHECK = frozenset({"aten::stack", "aten::concat", "aten::concatenate",
+                              "aten::where.self"})
+
+
+def _all_tensors(values) -> list[TensorImpl]:
+    return [t for v in values for t in _tensors(v)]
+
+
+def mixes_devices(args: tuple, kwargs: dict) -> bool:
+    """Do a CUDA tensor and a CPU tensor meet in this call?"""
+    devices = {t.device_type for t in _all_tensors((*args, *kwargs.values()))}
+    return {"cuda", "cpu"} <= devices
+
+
+def runs_to_its_check(name: str, args: tuple, kwargs: dict) -> bool:
+    """Is this a call of RUN_TO_THE_CHECK with mixed devices (run it, not refuse it)?"""
+    return name in RUN_TO_THE_CHECK and mixes_devices(args, kwargs)
+
+
 @lru_cache(maxsize=None)
 def _parsed(schema: str) -> FunctionSchema:
     return FunctionSchema.parse(schema)

@@ -18,7 +18,7 @@ from tracer.notes import Note
 from tracer.recorder import span
 
 from engine.core import dtypes as D
-from engine.core.errors import check
+from engine.core.errors import Refused, check
 from engine.dispatch.declarations import COMPOSITE, FUNCTIONAL, declare
 from engine.dispatch.dispatcher import call
 from engine.ops.pointwise import Wrapped, broadcast, layout, resize_output, result_type
@@ -36,8 +36,31 @@ UINT8_WARNING = ("where received a uint8 condition tensor. This behavior is depr
          source=COMPARE)
 def where_self(condition, self, other):
     common = result_type([self, other])
-    result = call("aten::empty.memory_format", [0], dtype=common, device=self.device_type)
+    result = call("aten::empty.memory_format", [0], dtype=common,
+                  device=_out_device(condition, self, other))
     return _where_self_out(condition, self, other, result, common)
+
+
+def _out_device(*tensors) -> str:
+    """TensorCompare.cpp's out_device: the first operand not on the CPU decides."""
+    return next((t.device_type for t in tensors if t.device_type != "cpu"), "cpu")
+
+
+def _check_devices(cond, self_, other_) -> None:
+    """where_self_out on a simulated GPU: a 0-dim CPU operand would be moved there first
+    (``.to(device)``, not modelled yet: refused); any other operand off the device is left
+    for the TensorIterator to reject (compute_types: the common device is the first
+    operand not on the CPU, the output's)."""
+    device = _out_device(cond, self_, other_)
+    if device != "cuda":
+        return
+    operands = (cond, self_, other_)
+    if any(t.device_type != device and t.dim() == 0 for t in operands):
+        raise Refused("torch.where with a 0-dim CPU tensor beside CUDA ones (moved to the GPU "
+                      "first) on the simulated CUDA device is not modelled yet")
+    check(all(t.device_type == device for t in operands), RuntimeError,
+          "Expected all tensors to be on the same device, but found at least two devices, "
+          "cuda:0 and cpu!")
 
 
 def _where_self_out(condition, self, other, out, common: D.dtype):
@@ -52,6 +75,8 @@ def _where_self_out(condition, self, other, out, common: D.dtype):
           f"{D.cpp_name(cond.dtype)}")
     inputs = [cond, self_, other_]
     shape = broadcast(inputs)
+    # TensorIterator's build: compute_shape, then compute_types (devices), then the output
+    _check_devices(cond, self_, other_)
     resize_output(out, shape, layout(shape, inputs))
     with span("where_kernel", "kernel", source=KERNEL,
               note=Note("where.kernel", dtype=common), shape=list(shape)) as s:
