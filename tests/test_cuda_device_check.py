@@ -212,6 +212,14 @@ CASES = {
     "aten::clamp.Tensor": ("y = torch.clamp({self}, {min}, {max})",
                            {"self": "torch.zeros(3, 4){d}", "min": "torch.zeros(4){d}",
                             "max": "torch.ones(4){d}"}),
+    # in-place: the written self is checked first, wherever it is
+    "aten::index_add_": ("t = {self}; t.index_add_(0, {index}, {source})",
+                         {"self": "torch.zeros(3, 4){d}", "index": "torch.tensor([0, 2]){d}",
+                          "source": "torch.ones(2, 4){d}"}),
+    "aten::scatter_add_": ("t = {self}; t.scatter_add_(0, {index}, {src})",
+                           {"self": "torch.zeros(3, 4){d}",
+                            "index": "torch.zeros(2, 4, dtype=torch.long){d}",
+                            "src": "torch.ones(2, 4){d}"}),
     "aten::equal": ("y = torch.equal({self}, {other})",
                     {"self": "torch.zeros(3){d}", "other": "torch.zeros(3){d}"}),
 }
@@ -233,7 +241,7 @@ def _statement(op: str, on_cpu: dict[str, bool]) -> str:
 
 
 @given(placements())
-@settings(max_examples=examples(40), deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 def test_any_argument_on_the_cpu_fails_at_the_first_one_off_the_common_device(placement):
     op, on_cpu = placement
     wrapper, checked = torchgen_cuda_wrappers()[op]
@@ -241,7 +249,7 @@ def test_any_argument_on_the_cpu_fails_at_the_first_one_off_the_common_device(pl
     # the statement is valid on one device: real torch runs it on the CPU
     torch = require_torch()
     from oracle import run_torch
-    assert run_torch(torch, [_statement(op, {})], ["y"]).error is None
+    assert run_torch(torch, _statement(op, {}).split("; "), []).error is None
     devices = ["cpu" if on_cpu[a] else "cuda:0" for a in checked]
     common = devices[0]
     culprit = next(i for i, d in enumerate(devices) if d != common)

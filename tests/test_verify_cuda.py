@@ -113,3 +113,12 @@ def test_fill_from_a_cpu_value_branches_on_the_device():
     cuda = [(0, "aten::fill_"), (1, "aten::item"), (2, "aten::_local_scalar_dense")]
     cpu = [(0, "aten::fill_"), (1, "aten::copy_")]
     assert C.without_moves(cuda, "cuda") == C.without_moves(cpu, "cpu") == [(0, "aten::fill_")]
+
+
+def test_a_value_that_is_the_device_is_not_compared_and_the_row_says_so():
+    require_torch()
+    text = "x = torch.zeros(3, device='cuda'); d = x.device; c = x.is_cuda"
+    rows = verify.verify(text, session.run(text))
+    assert all(row.ok for row in rows), [row.details for row in rows]
+    assert [r.results["values"] for r in rows] == [True, None, None]
+    assert [r.said[0]["id"] for r in rows[1:]] == ["ui.verify.cuda_device_value"] * 2

@@ -189,8 +189,9 @@ def _compare(st, ours: dict[str, Any], ev: E.Evaluator, error: dict | None,
     CPU (verify_cuda); ``random``: a CUDA generator has drawn, values are not comparable."""
     row = Row(st.source)
     if cuda:
-        row.said.append({"id": "ui.verify.cuda_random" if random else "ui.verify.cuda_on_cpu",
-                         "args": {}})
+        said = "ui.verify.cuda_random" if random else "ui.verify.cuda_device_value" \
+            if C.queries_device(st.node) else "ui.verify.cuda_on_cpu"
+        row.said.append({"id": said, "args": {}})
     elif random:
         row.said.append({"id": "ui.verify.after_cuda_random", "args": {}})
     row.results["error"] = ours["error"] == error

@@ -16,4 +16,7 @@ TEXT: dict[str, str] = {
     "ui.verify.after_cuda_random":
         "values not compared: the CPU run drew the CUDA statements' numbers from the CPU "
         "generator, which tidx's CUDA generator leaves untouched",
+    "ui.verify.cuda_device_value":
+        "compared on the CPU (no GPU here): shapes, strides, dtypes; not a value that is the "
+        "device itself (x.device, x.is_cuda), which is the CPU there",
 }

@@ -12,4 +12,7 @@ TEXT: dict[str, str] = {
         "抽出的数与 CPU 的(mt19937)不同",
     "ui.verify.after_cuda_random":
         "不比较数值:CPU 上的运行用 CPU 生成器抽了 CUDA 语句的数,而 tidx 的 CUDA 生成器不动它",
+    "ui.verify.cuda_device_value":
+        "在 CPU 上比较(这里没有 GPU):形状、步长、dtype;不比较设备本身的值(x.device、x.is_cuda),"
+        "那里是 CPU",
 }
