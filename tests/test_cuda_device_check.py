@@ -165,6 +165,41 @@ def test_where_checks_shapes_before_devices():
     assert doc["statements"][-1]["error"]["message"] == str(theirs.value)
 
 
+#: TensorAdvancedIndexing.cpp, check_indices_on_cpu_or_selfdevice (index's meta function).
+INDEX_PARTS = ("indices should be either on ", " or on the same device as the indexed tensor (")
+
+
+def test_a_cuda_index_into_a_cpu_tensor_is_the_index_meta_functions_error():
+    torch = require_torch()
+    lib = pathlib.Path(torch.__file__).parent / "lib" / "libtorch_cpu.so"
+    if lib.exists():
+        assert all(part.encode() in lib.read_bytes() for part in INDEX_PARTS)
+    doc = session.run(X + "y = z[torch.tensor([0, 1]).cuda()]")
+    error = doc["statements"][-1]["error"]
+    a, b = INDEX_PARTS
+    assert (error["type"], error["message"]) == ("RuntimeError", f"{a}cpu{b}cpu)")
+    # raised inside aten::index, in its CUDA wrapper (the highest backend bit: CUDA)
+    steps = json.dumps(doc["statements"][-1]["events"])
+    assert torchgen_cuda_wrappers()["aten::index.Tensor"][0] == "wrapper_CUDA_index_Tensor"
+    assert "wrapper_CUDA_index_Tensor" in steps
+
+
+def test_a_cpu_index_into_a_cuda_tensor_is_allowed_then_refused():
+    """dev_tensor[cpu_tensor] is allowed (pytorch#69607); the CUDA index kernel is not
+    modelled: refused in one line, not a device error."""
+    result = cli_run("explain", X + "y = x[torch.tensor([0, 1])]")
+    assert result.exit_code == 2 and "not modelled yet" in result.output
+
+
+def test_the_error_is_raised_inside_the_operator_torch_profiles():
+    """torch.profiler records the operator before its wrapper checks: the failing aten::cat
+    is in the trace, under stack, with the wrapper as its kernel."""
+    doc = session.run(X + "y = torch.stack([x, z])")
+    tree = op_tree(doc["statements"][-1]["events"])
+    assert [name for _, name in tree][-2:] == ["aten::stack", "aten::cat"]
+    assert "wrapper_CUDA_cat" in json.dumps(doc["statements"][-1]["events"])
+
+
 def test_copy_between_devices_is_allowed():
     """copy_ has no wrapper check (its kernel copies across devices): z.copy_(x) runs."""
     doc = session.run("x = torch.zeros(3, 4, device='cuda'); z = torch.ones(3, 4); z.copy_(x)")

@@ -188,12 +188,21 @@ def _tensors(value: Any) -> list[TensorImpl]:
     return []
 
 
-def check_common_device(name: str, schema: str, args: tuple, kwargs: dict) -> None:
-    """Run the CUDA wrapper's device check of ``name`` on the call's arguments (positional
-    in the schema's order, keyword-only and out= by name, as the binding passes them)."""
+#: Where the wrappers are: the file torchgen writes them into.
+REGISTER_CUDA = "build/aten/src/ATen/RegisterCUDA.cpp"
+
+
+def device_error(name: str, schema: str, args: tuple, kwargs: dict
+                 ) -> tuple[str, Exception] | None:
+    """The error the CUDA wrapper of ``name`` raises on the call's devices, with the
+    wrapper's name (the kernel the dispatcher entered), or None.  The arguments are bound
+    as the binding passes them: positional in the schema's order, keyword-only and out=
+    by name."""
+    if name == "aten::index.Tensor":
+        return _index_devices(args)
     entry = WRAPPERS.get(name)
     if entry is None:
-        return
+        return None
     wrapper, checked = entry
     s = _parsed(schema)
     bound = dict(zip((a.name for a in s.positional), args))
@@ -204,8 +213,22 @@ def check_common_device(name: str, schema: str, args: tuple, kwargs: dict) -> No
             if common is None:
                 common = _device(t)
             elif _device(t) != common:
-                raise torch_error(
+                return wrapper, torch_error(
                     RuntimeError,
                     f"Expected all tensors to be on the same device, but got {arg} is on "
                     f"{_device(t)}, different from other tensors on {common} (when checking "
                     f"argument in method {wrapper})")
+    return None
+
+
+def _index_devices(args: tuple) -> tuple[str, Exception] | None:
+    """index.Tensor has no wrapper check (NoCheck); its meta function
+    (TensorAdvancedIndexing.cpp, check_indices_on_cpu_or_selfdevice, after the
+    too-many-indices check) allows an index on the CPU or on self's device only."""
+    self, indices = args[0], [t for t in _tensors(args[1])]
+    if len(args[1]) > self.dim() or all(t.device_type in ("cpu", self.device_type)
+                                        for t in indices):
+        return None
+    return "wrapper_CUDA_index_Tensor", torch_error(
+        RuntimeError, f"indices should be either on cpu or on the same device as the indexed "
+                      f"tensor ({_device(self)})")
