@@ -293,3 +293,31 @@ def test_any_argument_on_the_cpu_fails_at_the_first_one_off_the_common_device(pl
     assert error is not None, _statement(op, on_cpu)
     assert (error["type"], error["message"]) == (
         "RuntimeError", expected_message(wrapper, checked[culprit], devices[culprit], common))
+
+
+# -- the errors explained in the learner's terms (tracer/i18n/en_cudacheck.py) -----------
+EXPLAINED = {
+    "y = x.index_select(0, torch.tensor([0]))":
+        "Argument index is on cpu, the tensors checked before it on cuda:0",
+    "y = torch.cat([z, x])": "A tensor in tensors is on cuda:0, the ones before it on cpu",
+    "y = x + z": "An operand is on cpu while the others are on cuda:0",
+    "y = torch.where(z > 0, x, z)": "An operand is on cpu while the others are on cuda:0",
+    "y = z[torch.tensor([0, 1]).cuda()]":
+        "The index tensor is on another device than z, which is on cpu",
+}
+
+
+@pytest.mark.parametrize("statement", sorted(EXPLAINED))
+def test_every_mixed_device_error_is_explained_in_both_languages(statement):
+    from tracer import i18n
+    from tracer.i18n import en_cudacheck, zh_cudacheck
+
+    result = cli_run("explain", X + statement, "--width", "300")
+    assert result.exit_code == 1, result.output
+    assert f"→ {EXPLAINED[statement]}" in result.output
+    message = session.run(X + statement)["statements"][-1]["error"]["message"]
+    for lang, table in (("en", en_cudacheck.ERRORS), ("zh", zh_cudacheck.ERRORS)):
+        assert any(re.search(entry[0], message) for entry in table)
+        assert i18n.explain_error(message, lang)  # the plain entry, without the trace
+    result = cli_run("explain", X + statement, "--width", "300", "--lang", "zh")
+    assert "→ " in result.output and "Traceback" not in result.output

@@ -19,6 +19,7 @@ JSON document), and the other languages' tables hold the same ids.
 from __future__ import annotations
 
 from tracer.i18n.en_cuda import TEXT as CUDA_TEXT
+from tracer.i18n.en_cudacheck import ERRORS as CUDACHECK_ERRORS
 from tracer.i18n.en_cudacheck import TEXT as CUDACHECK_TEXT
 from tracer.i18n.en_errors import ERRORS as EN_ERRORS
 from tracer.i18n.en_errors import NO_SUBJECT as EN_NO_SUBJECT
@@ -612,5 +613,5 @@ TEXT.update(GIF_TEXT)
 TEXT.update(EXPORT_TEXT)
 
 #: PyTorch's error messages, explained in the learner's terms (tracer/i18n/en_errors.py)
-ERRORS: list[tuple] = EN_ERRORS
+ERRORS: list[tuple] = EN_ERRORS + CUDACHECK_ERRORS  # + mixed devices
 SUBJECT, NO_SUBJECT = EN_SUBJECT, EN_NO_SUBJECT

@@ -17,6 +17,7 @@ has the same ``{name}`` fields as its English one.
 from __future__ import annotations
 
 from tracer.i18n.zh_cuda import TEXT as CUDA_TEXT
+from tracer.i18n.zh_cudacheck import ERRORS as CUDACHECK_ERRORS
 from tracer.i18n.zh_cudacheck import TEXT as CUDACHECK_TEXT
 from tracer.i18n.zh_errors import ERRORS as ZH_ERRORS
 from tracer.i18n.zh_errors import NO_SUBJECT as ZH_NO_SUBJECT
@@ -484,5 +485,5 @@ TEXT.update(GIF_TEXT)
 TEXT.update(EXPORT_TEXT)
 
 #: PyTorch's error messages, explained (tracer/i18n/zh_errors.py)
-ERRORS: list[tuple] = ZH_ERRORS
+ERRORS: list[tuple] = ZH_ERRORS + CUDACHECK_ERRORS  # + mixed devices
 SUBJECT, NO_SUBJECT = ZH_SUBJECT, ZH_NO_SUBJECT
