@@ -156,6 +156,12 @@ def test_where_with_mixed_devices_is_the_tensoriterators_error(statement):
     assert "at::detail::empty_cuda" in json.dumps(doc["statements"][-1]["events"])
 
 
+def test_where_with_a_cpu_scalar_beside_cuda_is_refused_not_guessed():
+    """where_self_out moves a 0-dim CPU operand to the GPU (.to(device)): not modelled."""
+    result = cli_run("explain", X + "y = torch.where(z > 0, x, torch.tensor(1.0))")
+    assert result.exit_code == 2 and "not modelled yet" in result.output
+
+
 def test_where_checks_shapes_before_devices():
     """compute_shape comes before compute_types: the CPU's own message, word for word."""
     torch = require_torch()

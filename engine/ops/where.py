@@ -46,27 +46,30 @@ def _out_device(*tensors) -> str:
     return next((t.device_type for t in tensors if t.device_type != "cpu"), "cpu")
 
 
-def _check_devices(cond, self_, other_) -> None:
-    """where_self_out on a simulated GPU: a 0-dim CPU operand would be moved there first
-    (``.to(device)``, not modelled yet: refused); any other operand off the device is left
-    for the TensorIterator to reject (compute_types: the common device is the first
-    operand not on the CPU, the output's)."""
+def _refuse_moves(cond, self_, other_) -> None:
+    """where_self_out on a simulated GPU moves a 0-dim CPU operand there first
+    (``.to(device)``, before the condition's dtype check): not modelled yet, refused."""
     device = _out_device(cond, self_, other_)
-    if device != "cuda":
-        return
-    operands = (cond, self_, other_)
-    if any(t.device_type != device and t.dim() == 0 for t in operands):
+    if device == "cuda" and any(t.device_type != device and t.dim() == 0
+                                for t in (cond, self_, other_)):
         raise Refused("torch.where with a 0-dim CPU tensor beside CUDA ones (moved to the GPU "
                       "first) on the simulated CUDA device is not modelled yet")
-    check(all(t.device_type == device for t in operands), RuntimeError,
-          "Expected all tensors to be on the same device, but found at least two devices, "
-          "cuda:0 and cpu!")
+
+
+def _check_devices(cond, self_, other_) -> None:
+    """Any operand still off the device is left for the TensorIterator to reject
+    (compute_types: the common device is the first operand not on the CPU, the output's)."""
+    device = _out_device(cond, self_, other_)
+    check(device != "cuda" or all(t.device_type == device for t in (cond, self_, other_)),
+          RuntimeError, "Expected all tensors to be on the same device, but found at least "
+                        "two devices, cuda:0 and cpu!")
 
 
 def _where_self_out(condition, self, other, out, common: D.dtype):
     self_ = self if self.dtype is common else call("aten::to.dtype", self, common)
     other_ = other if other.dtype is common else call("aten::to.dtype", other, common)
     cond = condition
+    _refuse_moves(cond, self_, other_)
     if cond.dtype is D.uint8:
         warn_once("where", UINT8_WARNING)
         cond = call("aten::to.dtype", cond, D.bool)
