@@ -225,7 +225,7 @@ def _index_devices(args: tuple) -> tuple[str, Exception] | None:
     """index.Tensor has no wrapper check (NoCheck); its meta function
     (TensorAdvancedIndexing.cpp, check_indices_on_cpu_or_selfdevice, after the
     too-many-indices check) allows an index on the CPU or on self's device only."""
-    self, indices = args[0], [t for t in _tensors(args[1])]
+    self, indices = args[0], _tensors(args[1])
     if len(args[1]) > self.dim() or all(t.device_type in ("cpu", self.device_type)
                                         for t in indices):
         return None
