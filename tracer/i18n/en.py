@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from tracer.i18n.en_cuda import TEXT as CUDA_TEXT
 from tracer.i18n.en_cudaindex import TEXT as CUDAINDEX_TEXT
+from tracer.i18n.en_cudacheck import ERRORS as CUDACHECK_ERRORS
+from tracer.i18n.en_cudacheck import TEXT as CUDACHECK_TEXT
 from tracer.i18n.en_errors import ERRORS as EN_ERRORS
 from tracer.i18n.en_errors import NO_SUBJECT as EN_NO_SUBJECT
 from tracer.i18n.en_errors import SUBJECT as EN_SUBJECT
@@ -602,6 +604,8 @@ TEXT.update(LECTURE_TEXT)
 #: the simulated CUDA device (issue 16): its own table, two files
 TEXT.update(CUDA_TEXT)
 TEXT.update(CUDAINDEX_TEXT)
+#: --verify of CUDA statements, compared on the CPU (issue 16)
+TEXT.update(CUDACHECK_TEXT)
 #: the storage picture and the step timeline (issue 15): one table, two files
 TEXT.update(PICTURE_TEXT)
 #: random numbers to the element, bytes allocated, compare (issue 15)
@@ -614,5 +618,5 @@ TEXT.update(GIF_TEXT)
 TEXT.update(EXPORT_TEXT)
 
 #: PyTorch's error messages, explained in the learner's terms (tracer/i18n/en_errors.py)
-ERRORS: list[tuple] = EN_ERRORS
+ERRORS: list[tuple] = EN_ERRORS + CUDACHECK_ERRORS  # + mixed devices
 SUBJECT, NO_SUBJECT = EN_SUBJECT, EN_NO_SUBJECT

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from tracer.i18n.zh_cuda import TEXT as CUDA_TEXT
 from tracer.i18n.zh_cudaindex import TEXT as CUDAINDEX_TEXT
+from tracer.i18n.zh_cudacheck import ERRORS as CUDACHECK_ERRORS
+from tracer.i18n.zh_cudacheck import TEXT as CUDACHECK_TEXT
 from tracer.i18n.zh_errors import ERRORS as ZH_ERRORS
 from tracer.i18n.zh_errors import NO_SUBJECT as ZH_NO_SUBJECT
 from tracer.i18n.zh_errors import SUBJECT as ZH_SUBJECT
@@ -474,6 +476,8 @@ TEXT.update(LECTURE_TEXT)
 #: the simulated CUDA device (issue 16): its own table, two files
 TEXT.update(CUDA_TEXT)
 TEXT.update(CUDAINDEX_TEXT)
+#: --verify of CUDA statements, compared on the CPU (issue 16)
+TEXT.update(CUDACHECK_TEXT)
 #: the storage picture and the step timeline (issue 15): one table, two files
 TEXT.update(PICTURE_TEXT)
 #: random numbers to the element, bytes allocated, compare (issue 15)
@@ -486,5 +490,5 @@ TEXT.update(GIF_TEXT)
 TEXT.update(EXPORT_TEXT)
 
 #: PyTorch's error messages, explained (tracer/i18n/zh_errors.py)
-ERRORS: list[tuple] = ZH_ERRORS
+ERRORS: list[tuple] = ZH_ERRORS + CUDACHECK_ERRORS  # + mixed devices
 SUBJECT, NO_SUBJECT = ZH_SUBJECT, ZH_NO_SUBJECT
