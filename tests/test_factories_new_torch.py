@@ -147,6 +147,9 @@ def test_new_factories_match_torch(self_case, case):
     if (theirs[:2] == ("error", "RuntimeError") and "can't allocate memory" in theirs[2]
             and ours[:2] == ("error", "Refused") and "--max-bytes" in ours[2]):
         return   # more bytes than the machine has: torch's allocator fails, tidx's limit refuses
+    if ours[:2] == ("error", "Refused") and "runs a Python meta function" in ours[2]:
+        # torch 2.13's Python meta kernels on a meta self (tests/test_meta_python.py)
+        assume(False)
     assert ours == theirs
 
 
@@ -193,7 +196,13 @@ def data_outcome(lib, self_case, op, data, dtype, device, copy, requires_grad):
 @given(selves(), data_cases())
 def test_new_tensor_and_asarray_match_torch(self_case, case):
     torch = require_torch()
-    assert data_outcome(engine, self_case, *case) == data_outcome(torch, self_case, *case)
+    try:
+        ours = data_outcome(engine, self_case, *case)
+    except engine.Refused as exc:
+        # torch 2.13's Python meta kernels on a meta self (tests/test_meta_python.py)
+        assert "runs a Python meta function" in str(exc)
+        assume(False)
+    assert ours == data_outcome(torch, self_case, *case)
 
 
 @st.composite

@@ -77,7 +77,7 @@ MORE_STATEMENTS = [
     "y = x.normal_()", "y = x.uniform_()", "y = t.random_(0, 5)",
     "y = torch.randn(3, 4, device='meta')", "y = torch.ones(3, device='meta')",
     "y = torch.full((2,), 1, device='meta')", "y = torch.tensor([1, 2], device='meta')",
-    "y = torch.empty(2, device='meta').normal_()", "y = torch.randn(2, requires_grad=True)",
+    "y = torch.empty(2, device='meta').random_(5)", "y = torch.randn(2, requires_grad=True)",
     "y = t.t().masked_select(t > 4)", "t[t > 4] = torch.tensor(0)",
     "t[rows, cols] = torch.tensor(1.5)", "t[rows, cols] = torch.tensor([1, 2, 3])",
     "t[0, 5] = 1", "torch.empty(-1)", "y = t.view(4)", "y = t.t().view(9)", "y = t + x",

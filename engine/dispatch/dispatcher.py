@@ -24,6 +24,7 @@ from engine.dispatch import cuda
 from engine.dispatch.device_check import REGISTER_CUDA, device_error, runs_to_its_check
 from engine.dispatch.declarations import COMPOSITE, FACTORY, REGISTRY
 from engine.dispatch.keys import keyset
+from engine.dispatch.python_meta import PYTHON_META, SAME_ON_META
 
 SOURCE = "aten/src/ATen/core/dispatch/Dispatcher.h"
 
@@ -41,12 +42,13 @@ def _first_tensor_device(args: tuple) -> str | None:
     return None
 
 
-def _on_cuda(args: tuple) -> bool:
-    """Is any tensor argument (lists of tensors included) on the simulated CUDA device?"""
+def _on_cuda(args: tuple, device: str = "cuda") -> bool:
+    """Is any tensor argument (lists of tensors included) on the simulated CUDA device
+    (or on ``device``)?"""
     for a in args:
-        if isinstance(a, TensorImpl) and a.device_type == "cuda":
+        if isinstance(a, TensorImpl) and a.device_type == device:
             return True
-        if isinstance(a, (list, tuple)) and _on_cuda(tuple(a)):
+        if isinstance(a, (list, tuple)) and _on_cuda(tuple(a), device):
             return True
     return False
 
@@ -59,6 +61,22 @@ def call(name: str, *args: Any, **kwargs: Any) -> Any:
         raise Refused(f"{op.op_name} ({op.schema}) is not modelled by tidx: {op.reason}")
     ctx = current()
     device = kwargs.get("device") if op.kind == FACTORY else _first_tensor_device(args)
+    if device == "meta" and name in PYTHON_META and name not in SAME_ON_META and \
+            op.kind != FACTORY and not ctx.below_autograd:
+        # called from Python on a meta tensor, torch runs its Python meta function (the
+        # operators a C++ kernel calls inside, like randn(device='meta')'s normal_, were
+        # compared with torch.profiler and record the same operators)
+        raise Refused(f"{op.op_name} on the meta device runs a Python meta function in "
+                      "torch 2.13 (torch/_meta_registrations.py, often prims), which tidx "
+                      "does not model; on the CPU it runs the C++ path tidx shows")
+    if device == "cpu" and op.kind != FACTORY and name in PYTHON_META and \
+            (_on_cuda(args, "meta") or _on_cuda(tuple(kwargs.values()), "meta")):
+        # the Meta key outranks CPU: torch runs the operator's Python meta function
+        # (torch/_meta_registrations.py), which for some operators returns an
+        # uninitialised CPU tensor (cpu_t[meta_index]) instead of raising
+        raise Refused(f"{op.op_name} with a meta tensor beside a CPU tensor runs torch's "
+                      "Python meta functions (torch/_meta_registrations.py), which tidx "
+                      "does not model")
     if device == "cpu" and _on_cuda(args):
         # computeDispatchKeySet unions every tensor's keys and the highest backend bit
         # wins: CUDA over CPU (y.cpu()'s copy_(cpu_dst, cuda_src) dispatches to CUDA)
@@ -83,13 +101,7 @@ def call(name: str, *args: Any, **kwargs: Any) -> Any:
     if not recorder.active():
         if failed is not None:
             raise failed[1]
-        if op.kind == COMPOSITE:
-            return fn(*args, **kwargs)
-        outer, ctx.below_autograd = ctx.below_autograd, True
-        try:
-            return fn(*args, **kwargs)
-        finally:
-            ctx.below_autograd = outer
+        return _run(op, args, kwargs)
 
     keys, route = keyset(device, op.kind, ctx.below_autograd)
     # The profiler records the operator without its overload: "aten::randperm".
@@ -104,13 +116,18 @@ def call(name: str, *args: Any, **kwargs: Any) -> Any:
                        route=route, kernel=kernel) as s:
         if failed is not None:
             raise failed[1]
-        if op.kind == COMPOSITE:
-            result = fn(*args, **kwargs)
-        else:
-            outer, ctx.below_autograd = ctx.below_autograd, True
-            try:
-                result = fn(*args, **kwargs)
-            finally:
-                ctx.below_autograd = outer
+        result = _run(op, args, kwargs)
         s.set_result(result)
     return result
+
+
+def _run(op: Any, args: tuple, kwargs: dict) -> Any:
+    """The kernel, below autograd unless it is a CompositeImplicitAutograd decomposition."""
+    if op.kind == COMPOSITE:
+        return op.kernel(*args, **kwargs)
+    ctx = current()
+    outer, ctx.below_autograd = ctx.below_autograd, True
+    try:
+        return op.kernel(*args, **kwargs)
+    finally:
+        ctx.below_autograd = outer
