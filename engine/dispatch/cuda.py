@@ -45,7 +45,10 @@ _VIEWS = {
 _COPIES = {"aten::copy_", "aten::fill_.Tensor", "aten::lift_fresh", "aten::to.device",
            "aten::to.dtype", "aten::to.dtype_layout", "aten::_to_copy"}
 
-MODELLED = _FACTORIES | _VIEWS | _COPIES
+#: Copy.cu's whole copy path: clone and contiguous (its temporaries, GPU to GPU copies).
+_COPY_PATH = {"aten::clone", "aten::contiguous"}
+
+MODELLED = _FACTORIES | _VIEWS | _COPIES | _COPY_PATH
 
 
 #: TensorIterator binary operators (device_check: NoCheck in native_functions.yaml): their

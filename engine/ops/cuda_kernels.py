@@ -25,7 +25,6 @@ from tracer.recorder import span
 
 from engine.core import dtypes as D
 from engine.core.errors import Refused
-from engine.memory.cuda_caching_allocator import hex_ptr
 from engine.ops.scalar import to_dtype_scalar
 from engine.ops.touch import touched
 from engine.rng import generator as G
@@ -87,45 +86,8 @@ def uniform_(self, low: float, high: float):
     return self
 
 
-COPY_CU = "aten/src/ATen/native/cuda/Copy.cu"
-FUNCTIONS_H = "c10/cuda/CUDAFunctions.h"
-
-
 def copy_(self, src, non_blocking: bool = False):
-    """copy_kernel_cuda (Copy.cu) for a copy between the CPU and the simulated GPU.
+    """copy_kernel_cuda (Copy.cu): every road it takes is in :mod:`engine.ops.cuda_copy`."""
+    from engine.ops.cuda_copy import copy_ as copy_kernel_cuda
 
-    copy_impl picked the CUDA stub because one side is on CUDA.  A same-dtype copy whose
-    TensorIterator is contiguous needs no temporaries (copy_requires_temporaries): one
-    cudaMemcpyAsync of numel * element_size bytes on the current stream, then (blocking)
-    memcpy_and_sync's cudaStreamSynchronize.  Every other case (a cast, a strided side,
-    GPU to GPU) is refused here rather than modelled half.
-    """
-    if self.device_type == src.device_type:
-        raise Refused("a copy from GPU to GPU (copy_device_to_device) on the simulated CUDA "
-                      "device is not modelled yet")
-    if self.dtype is not src.dtype or not (self.is_contiguous() and src.is_contiguous()) \
-            or self.view.sizes != src.view.sizes:
-        raise Refused("a copy to or from the CPU that casts, broadcasts or is not "
-                      "contiguous (copy_kernel_cuda's temporaries) on the simulated CUDA "
-                      "device is not modelled yet")
-    h2d = self.device_type == "cuda"
-    kind = "cudaMemcpyHostToDevice" if h2d else "cudaMemcpyDeviceToHost"
-    nbytes = self.numel() * self.dtype.itemsize
-    with span("copy_kernel_cuda", "kernel", source=COPY_CU,
-              note=lambda: Note("cuda.device.copy_kernel", kind=kind), kind=kind,
-              numel=self.numel()) as s:
-        if self.numel() == 0:
-            # copy_impl returns before the stub when the iterator has no elements
-            return self
-        with span("cudaMemcpyAsync", "memory", source=COPY_CU,
-                  note=lambda: Note("cuda.device.memcpy", nbytes=nbytes, kind=kind, stream=0),
-                  nbytes=nbytes, kind=kind, stream=0, dst=hex_ptr(self.data_ptr()),
-                  src=hex_ptr(src.data_ptr())) as m:
-            self.array(write=True)[...] = src.array()
-            m.set(simulated=True, written=touched(self))
-        if not non_blocking:
-            with span("cudaStreamSynchronize", "memory", source=FUNCTIONS_H,
-                      note=lambda: Note("cuda.device.stream_sync", stream=0), stream=0):
-                pass
-        s.set(simulated=True)
-    return self
+    return copy_kernel_cuda(self, src, non_blocking)
