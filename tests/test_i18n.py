@@ -48,6 +48,10 @@ MORE_STATEMENTS = [
     "z = torch.zeros(2, device='cuda'); w = torch.ones(0, device='cuda')",
     # setitem on it: a host-to-device copy, a fill from the CPU scalar
     "x = torch.zeros(3, 4, device='cuda'); x[1, 2] = 3; x[1:] = 4; y = x.cpu().cuda()",
+    # Copy.cu's temporaries both ways, a copy back, GPU to GPU by memcpy and by kernel
+    "a = torch.zeros(2, 3, device='cuda'); b = a.double(); c = a.clone(); "
+    "d = a[:, ::2].cpu(); e = torch.ones(2, 3).to('cuda', dtype=torch.float16); "
+    "a[:, 1] = torch.arange(2.)",
     "p = t[1].data_ptr()", "p = t.untyped_storage().data_ptr()", "n = t.untyped_storage().nbytes()",
     "y = t.real", "a, b, c = t", "y = t.float()", "y = t.roll(1, 0)", "y = t.repeat(2, 1)", "y = t.repeat_interleave(torch.tensor([1, 2, 0]), dim=0)", "y = torch.where(t > 4, t, 0)",
     # pointwise family
