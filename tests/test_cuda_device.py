@@ -188,7 +188,6 @@ def test_what_the_slice_does_not_model_is_refused(op):
 
 
 @pytest.mark.parametrize("statement", ["x = torch.randn(3, device='cuda:1')",
-                                       "x = torch.randn(3, device='cuda', dtype=torch.float64)",
                                        "x = torch.arange(3, device='cuda')",
                                        "x = torch.tensor([1, 2], device='cuda')"])
 def test_factories_outside_the_slice_are_refused(statement):

@@ -24,7 +24,7 @@ from tracer.notes import Note
 from tracer.recorder import span
 
 from engine.core import dtypes as D
-from engine.core.errors import Refused
+from engine.core.errors import Refused, torch_error
 from engine.ops.scalar import to_dtype_scalar
 from engine.ops.touch import touched
 from engine.rng import generator as G
@@ -45,10 +45,20 @@ def fill_(self, value: Any):
     return self
 
 
-def _float32_only(self, what: str) -> None:
-    if self.dtype is not D.float32:
+#: The dtypes whose random kernels are modelled: float4 draws for float32 and float16
+#: (accscalar_t float), double2 draws for float64 (bfloat16 is not a tidx dtype).
+_RANDOM_DTYPES = ("float32", "float64", "float16")
+
+
+def _modelled_dtype(self, what: str) -> str:
+    if what == "normal_" and not self.dtype.is_floating_point:
+        # normal_kernel's AT_DISPATCH_FLOATING_TYPES_AND2 (DistributionTemplates.h)
+        raise torch_error(NotImplementedError, f'"normal_kernel_cuda" not implemented for '
+                                               f"'{D.cpp_name(self.dtype)}'")
+    if self.dtype.name not in _RANDOM_DTYPES:
         raise Refused(f"{what} in {self.dtype} on the simulated CUDA device is not modelled "
-                      "yet (float32 is)")
+                      "yet (float32, float64 and float16 are)")
+    return self.dtype.name
 
 
 def _store(self, values) -> None:
@@ -60,14 +70,27 @@ def _store(self, values) -> None:
     self.flat(write=True)[...] = values
 
 
+#: Each random kernel's note by dtype: float32's, or what another dtype changes (which
+#: curand call, which type the transform runs in).
+_KERNEL_NOTES = {
+    ("normal", "float32"): "cuda.device.normal_kernel",
+    ("normal", "float64"): "cudacopy.normal_kernel.float64",
+    ("normal", "float16"): "cudacopy.normal_kernel.float16",
+    ("uniform", "float32"): "cuda.device.uniform_kernel",
+    ("uniform", "float64"): "cudacopy.uniform_kernel.float64",
+    ("uniform", "float16"): "cudacopy.uniform_kernel.float16",
+}
+
+
 def normal_(self, mean: float, std: float):
     """normal_kernel (DistributionNormal.cu) on the simulated GPU."""
     from engine.rng import philox
 
-    _float32_only(self, "normal_")
-    with span("normal_kernel", "rng", source=NORMAL_CU, note="cuda.device.normal_kernel",
+    dtype = _modelled_dtype(self, "normal_")
+    with span("normal_kernel", "rng", source=NORMAL_CU, note=_KERNEL_NOTES["normal", dtype],
               numel=self.numel(), mean=mean, std=std) as s:
-        _store(self, philox.normal_kernel(G.cuda_generator(), self.numel(), mean, std))
+        _store(self, philox.normal_kernel(G.cuda_generator(), self.numel(), mean, std,
+                                          dtype=dtype))
         s.set(simulated=True, written=touched(self))
         s.set_result(self)
     return self
@@ -77,10 +100,11 @@ def uniform_(self, low: float, high: float):
     """uniform_kernel (DistributionUniform.cu) on the simulated GPU."""
     from engine.rng import philox
 
-    _float32_only(self, "uniform_")
-    with span("uniform_kernel", "rng", source=UNIFORM_CU, note="cuda.device.uniform_kernel",
+    dtype = _modelled_dtype(self, "uniform_")
+    with span("uniform_kernel", "rng", source=UNIFORM_CU, note=_KERNEL_NOTES["uniform", dtype],
               numel=self.numel(), low=low, high=high) as s:
-        _store(self, philox.uniform_kernel(G.cuda_generator(), self.numel(), low, high))
+        _store(self, philox.uniform_kernel(G.cuda_generator(), self.numel(), low, high,
+                                           dtype=dtype))
         s.set(simulated=True, written=touched(self))
         s.set_result(self)
     return self

@@ -27,4 +27,29 @@ TEXT: dict[str, str] = {
     "cudacopy.gpu_kernel":
         "copy_device_to_device(模拟):逐元素的 gpu_kernel,每个元素一个线程,"
         "{src} -> {dst},共 {numel} 个元素;不同步",
+    # -- DistributionTemplates.h:其他 dtype 的随机核(engine/rng/philox.py)
+    "cudacopy.normal_kernel.float64":
+        "模拟 GPU 上 DistributionNormal.cu 的 normal_kernel,float64:curand_normal2_double,"
+        "每个 Philox4x32-10 块给 2 个 double(字是精确的;double Box-Muller 的 log、sqrt、"
+        "sincospi 是模拟的,末几位可能不同),再在 double 中做一次融合的 rand x std + mean",
+    "cudacopy.uniform_kernel.float64":
+        "模拟 GPU 上 DistributionUniform.cu 的 uniform_kernel,float64:curand_uniform2_double,"
+        "每个 Philox4x32-10 块给 2 个 53 位的 double,逐位精确,再在 double 中做一次融合的 "
+        "rand x (to - from) + from",
+    "cudacopy.normal_kernel.float16":
+        "模拟 GPU 上 DistributionNormal.cu 的 normal_kernel,float16:accscalar_t 是 float,"
+        "所以和 float32 一样用 curand_normal4(Box-Muller 是模拟的),在 float 中算 "
+        "rand x std + mean,再舍入为 half",
+    "cudacopy.uniform_kernel.float16":
+        "模拟 GPU 上 DistributionUniform.cu 的 uniform_kernel,float16:和 float32 一样用 "
+        "curand_uniform4(逐位精确),在 float 中算 rand x (to - from) + from,再舍入为 half;"
+        "等于 to 的值变成 from",
+    "cudacopy.philox.normal2_double":
+        "{threads} 个线程;线程 i 调用 curand_init(种子 {seed},子序列 i,偏移 {offset}),"
+        "每轮一次 curand_normal2_double:一个 Philox4x32-10 块,对 (x, y, z, w) 做一次 "
+        "Box-Muller,给元素 i、i + threads 两个正态数(模拟值:log、sqrt、sincospi 是近似的)",
+    "cudacopy.philox.uniform2_double":
+        "{threads} 个线程;线程 i 调用 curand_init(种子 {seed},子序列 i,偏移 {offset}),"
+        "每轮一次 curand_uniform2_double:一个 Philox4x32-10 块,(x ^ y << 21) 与 "
+        "(z ^ w << 21) x 2^-53 + 2^-54,落在 (0, 1],给元素 i、i + threads",
 }
