@@ -11,12 +11,15 @@ against Copy.cu's branches.
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 
+import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from conftest import cli_run, examples, require_torch
 from engine.interpreter import session
+from engine.rng import philox
 from tracer import values as V
 
 _DTYPES = {"f32": "float32", "f64": "float64", "f16": "float16", "i64": "int64",
@@ -273,3 +276,100 @@ def _round_trips(draw):
 def test_round_trips_match_cpu_torch(statement):
     require_torch()
     _assert_like_torch(statement)
+
+
+# -- the random kernels in float64 and float16 (DistributionTemplates.h) ---------------------
+def _values(statement: str, name: str = "x", seed: int = 0) -> np.ndarray:
+    """The tensor's elements as the engine holds them (the trace's summary keeps only a
+    large tensor's first values)."""
+    from engine.interpreter.evaluator import Evaluator
+    from engine.interpreter.statements import parse
+    from tracer import record
+
+    ev = Evaluator()
+    for stmt in parse(f"torch.manual_seed({seed}); {statement}"):
+        with record():
+            ev.run(stmt)
+    return ev.names[name]._impl.array().copy()
+
+
+def test_rand_float64_is_curand_uniform2_double_of_each_threads_block():
+    """numel 3: threads 0..2 each draw one Philox block at offset 0; element i is
+    _curand_uniform_double_hq(x, y) of thread i's block, derived here from the block
+    function without the kernel's code path."""
+    x = _values("x = torch.rand(3, device='cuda', dtype=torch.float64)", seed=7)
+    words = philox.philox4x32_10(philox.counters(np.arange(3, dtype=np.uint64), 0, 0),
+                                 (np.uint32(7), np.uint32(0)))
+    expected = []
+    for w in words.tolist():
+        z = w[0] ^ (w[1] << 21)
+        expected.append(float(Fraction(2 * z + 1, 2**54)))   # z * 2^-53 + 2^-54, rounded
+    assert x.tolist() == expected
+
+
+def test_rand_float16_is_float32s_draw_rounded_to_half():
+    """accscalar_t of Half is float: the same curand_uniform4 numbers as float32, and
+    rand * 1 + 0 then rounded to half (numpy's float16 cast rounds to nearest even, as
+    c10::Half's)."""
+    for n in (5, 300):
+        half = _values(f"x = torch.rand({n}, device='cuda', dtype=torch.float16)")
+        single = _values(f"x = torch.rand({n}, device='cuda')")
+        assert half.tolist() == single.astype(np.float16).tolist()
+        assert np.all((half >= 0) & (half < 1))
+
+
+def test_uniform_float16_bounds_are_halves_and_to_becomes_from():
+    x = _values("x = torch.empty(2000, device='cuda', dtype=torch.float16).uniform_(-1, 3)")
+    assert np.all((x >= -1) & (x < 3))
+
+
+@pytest.mark.parametrize(("dtype", "unroll"), [("float32", 4), ("float16", 4),
+                                               ("float64", 2)])
+def test_the_philox_offset_advances_by_the_dtypes_increment(dtype, unroll):
+    """calc_execution_policy with unroll_factor sizeof(float4 or double2) / sizeof
+    (accscalar_t): past 864 x 256 threads x 2, a double kernel needs two rounds (offset
+    increment 8) where a float one needs one (4)."""
+    numel = 864 * 256 * 2 + 1
+    gen = philox.CUDAGenerator(0)
+    philox.uniform_kernel(gen, numel, dtype=dtype)
+    expected = philox.calc_execution_policy(numel, unroll)[0]
+    assert gen.philox_offset_per_thread == expected == (8 if unroll == 2 else 4)
+
+
+def test_randn_float64_is_standard_normal_and_says_simulated():
+    statement = "x = torch.randn(4096, device='cuda', dtype=torch.float64)"
+    doc = session.run(statement, seed=0)
+    x = _values(statement)
+    assert abs(x.mean()) < 0.06 and abs(x.std() - 1) < 0.06
+    steps = {ev["name"]: ev for ev in _last_steps(doc)}
+    assert steps["normal_kernel"]["note_id"] == "cudacopy.normal_kernel.float64"
+    kernel = steps["distribution_elementwise_grid_stride_kernel"]
+    assert kernel["note_id"] == "cudacopy.philox.normal2_double"
+    assert _arg(kernel, "unroll_factor") == 2 and _arg(kernel, "simulated") is True
+
+
+@pytest.mark.parametrize("factory", [
+    "x = torch.randn(3, 4, device='cuda', dtype=torch.float64)",
+    "x = torch.rand(2, 3, device='cuda', dtype=torch.float16)",
+    "x = torch.empty(3, 2, device='cuda', dtype=torch.float64).normal_(2, 0.5)"])
+def test_random_factories_in_other_dtypes_have_cpu_torchs_metadata(factory):
+    torch = require_torch()
+    doc = session.run(factory, seed=0)
+    mine = _bound(doc, "x")
+    scope = {"torch": torch}
+    exec(_on_cpu(factory), scope)  # noqa: S102
+    theirs = scope["x"]
+    assert (mine["shape"], mine["strides"], f"torch.{_DTYPES[mine['dtype']]}") == (
+        list(theirs.shape), list(theirs.stride()), str(theirs.dtype))
+
+
+def test_normal_of_an_integer_dtype_is_the_cuda_kernels_error():
+    """CPU torch names its kernel normal_kernel_cpu; the CUDA dispatch is
+    normal_kernel_cuda (DistributionTemplates.h), same class and wording otherwise."""
+    torch = require_torch()
+    with pytest.raises(NotImplementedError) as theirs:
+        torch.randn(3, dtype=torch.int64)
+    doc = session.run("x = torch.randn(3, device='cuda', dtype=torch.int64)")
+    error = doc["statements"][-1]["error"]
+    assert error["type"] == "NotImplementedError"
+    assert error["message"] == str(theirs.value).replace("_cpu", "_cuda")
