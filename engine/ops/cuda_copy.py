@@ -92,7 +92,8 @@ def copy_(self, src, non_blocking: bool = False):
         s.set(simulated=True)
         with span("copy_requires_temporaries", "kernel", source=COPY_CU,
                   note="cudacopy.no_temporaries.same_gpu" if same_device else
-                  lambda: Note("cudacopy.temporaries", why=_why(same_dtype)),
+                  "cudacopy.temporaries.cast" if not same_dtype else
+                  "cudacopy.temporaries.strided",
                   same_dtype=same_dtype, iter_contiguous=contiguous) as r:
             r.set_result(needs)
         if self.numel() == 0:
@@ -102,10 +103,6 @@ def copy_(self, src, non_blocking: bool = False):
         else:
             _through_temporaries(self, src, non_blocking)
     return self
-
-
-def _why(same_dtype: bool) -> str:
-    return "a cast" if not same_dtype else "an iterator that is not contiguous"
 
 
 def _memcpy_host_device(self, src, non_blocking: bool):
@@ -171,7 +168,8 @@ def _through_temporaries(self, src, non_blocking: bool) -> None:
               note=lambda: Note("cudacopy.plan.convert_src" if src_is_conversion_side
                                 else "cudacopy.plan.convert_dst",
                                 device=src.device_type, dtype=self.dtype,
-                                src_dtype=src.dtype)) as p:
+                                src_dtype=src.dtype),
+              conversion_device="cpu" if conversion_on_cpu else "cuda") as p:
         p.set(simulated=True)
         if src_is_conversion_side:
             dst_contig = self if self.is_contiguous() else call(

@@ -10,9 +10,12 @@ TEXT: dict[str, str] = {
         "copy_kernel_cuda (simulated): a copy from {src} to {dst}",
     "cudacopy.no_temporaries.same_gpu":
         "both sides on the same GPU: never temporaries (copy_device_to_device)",
-    "cudacopy.temporaries":
-        "between the CPU and the GPU with {why}: contiguous temporaries, as cudaMemcpyAsync "
-        "only moves one dense run of bytes",
+    "cudacopy.temporaries.cast":
+        "between the CPU and the GPU with a cast: contiguous same-dtype temporaries, as "
+        "cudaMemcpyAsync only moves bytes, it does not convert them",
+    "cudacopy.temporaries.strided":
+        "between the CPU and the GPU, and the iterator is not contiguous: contiguous "
+        "temporaries, as cudaMemcpyAsync only moves one dense run of bytes",
     "cudacopy.plan.convert_src":
         "the conversion side is the source's ({device}): src.to({dtype}).expand_as(dst)"
         ".contiguous() there, and a contiguous empty_like(dst) unless dst is contiguous",

@@ -10,8 +10,11 @@ TEXT: dict[str, str] = {
         "copy_kernel_cuda(模拟):从 {src} 拷贝到 {dst}",
     "cudacopy.no_temporaries.same_gpu":
         "两端在同一块 GPU 上:从不需要临时张量(copy_device_to_device)",
-    "cudacopy.temporaries":
-        "在 CPU 与 GPU 之间且有{why}:需要连续的临时张量,因为 cudaMemcpyAsync "
+    "cudacopy.temporaries.cast":
+        "在 CPU 与 GPU 之间且需要类型转换:需要 dtype 相同的连续临时张量,因为 cudaMemcpyAsync "
+        "只搬运字节,不做转换",
+    "cudacopy.temporaries.strided":
+        "在 CPU 与 GPU 之间且迭代器不连续:需要连续的临时张量,因为 cudaMemcpyAsync "
         "只能搬运一段连续的字节",
     "cudacopy.plan.convert_src":
         "转换在源张量一侧({device}):在那里做 src.to({dtype}).expand_as(dst).contiguous(),"
