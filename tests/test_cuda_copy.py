@@ -373,3 +373,26 @@ def test_normal_of_an_integer_dtype_is_the_cuda_kernels_error():
     error = doc["statements"][-1]["error"]
     assert error["type"] == "NotImplementedError"
     assert error["message"] == str(theirs.value).replace("_cpu", "_cuda")
+
+
+# -- copy_impl's early exit ----------------------------------------------------------------
+@pytest.mark.parametrize("device", ["cpu", "cuda"])
+def test_a_view_of_the_same_data_is_copy_impls_early_exit(device):
+    """is_same_data: one storage, same offset, strides, sizes, dtype: copy_impl returns
+    before building the TensorIterator, so no kernel runs.  The early exit is read from
+    Copy.cpp (torch's profiler lists aten::copy_ alone either way); what torch can confirm
+    is that the operator is that one call and the values stay."""
+    torch = require_torch()
+    from torch.profiler import profile
+
+    x = torch.arange(6.).view(2, 3)
+    y = x.view(2, 3)
+    with profile() as prof:
+        x.copy_(y)
+    assert [e.name for e in prof.events()] == ["aten::copy_"]
+    assert x.tolist() == torch.arange(6.).view(2, 3).tolist()
+    doc = session.run(f"x = torch.zeros(2, 3, device='{device}'); x.copy_(x.view(2, 3))")
+    names = [ev["name"] for ev in _last_steps(doc)]
+    assert "is_same_data" in names and "TensorIterator" not in names
+    assert not any("kernel" in n and n != "is_same_data" for n in names[names.index(
+        "is_same_data"):])

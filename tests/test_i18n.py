@@ -51,7 +51,7 @@ MORE_STATEMENTS = [
     # Copy.cu's temporaries both ways, a copy back, GPU to GPU by memcpy and by kernel
     "a = torch.zeros(2, 3, device='cuda'); b = a.double(); c = a.clone(); "
     "d = a[:, ::2].cpu(); e = torch.ones(2, 3).to('cuda', dtype=torch.float16); "
-    "a[:, 1] = torch.arange(2.)",
+    "a[:, 1] = torch.arange(2.); a.copy_(a.view(2, 3))",
     # the random kernels in float64 (double2 draws) and float16 (float4, rounded to half)
     "a = torch.randn(3, device='cuda', dtype=torch.float64); "
     "b = torch.rand(3, device='cuda', dtype=torch.float64); "

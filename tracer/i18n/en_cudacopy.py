@@ -60,4 +60,7 @@ TEXT: dict[str, str] = {
         "{offset}) and each round curand_uniform2_double: one Philox4x32-10 block, "
         "(x ^ y << 21) and (z ^ w << 21) x 2^-53 + 2^-54 in (0, 1], for elements i, "
         "i + threads",
+    "cudacopy.is_same_data":
+        "self and src are views of the same data (one storage, same offset, strides, sizes "
+        "and dtype): copy_impl returns at once, nothing is copied",
 }

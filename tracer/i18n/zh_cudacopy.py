@@ -55,4 +55,7 @@ TEXT: dict[str, str] = {
         "{threads} 个线程;线程 i 调用 curand_init(种子 {seed},子序列 i,偏移 {offset}),"
         "每轮一次 curand_uniform2_double:一个 Philox4x32-10 块,(x ^ y << 21) 与 "
         "(z ^ w << 21) x 2^-53 + 2^-54,落在 (0, 1],给元素 i、i + threads",
+    "cudacopy.is_same_data":
+        "self 与 src 是同一份数据的视图(同一存储,偏移、步长、尺寸和 dtype 都相同):"
+        "copy_impl 立即返回,什么也不拷贝",
 }
