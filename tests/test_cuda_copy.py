@@ -396,3 +396,24 @@ def test_a_view_of_the_same_data_is_copy_impls_early_exit(device):
     assert "is_same_data" in names and "TensorIterator" not in names
     assert not any("kernel" in n and n != "is_same_data" for n in names[names.index(
         "is_same_data"):])
+
+
+def test_a_non_blocking_cast_converts_on_the_gpu():
+    """non_blocking=True: conversion_device is CUDA, so the float64 source crosses as it is
+    (an empty_like(dst, float64) on the GPU: 48 bytes in a 512-byte block), without
+    cudaStreamSynchronize, and the GPU's kernel casts it into dst; the values are CPU
+    torch's cast."""
+    statement = ("y = torch.zeros(2, 3, device='cuda'); "
+                 "y.copy_(torch.full((2, 3), 0.1, dtype=torch.float64), non_blocking=True)")
+    assert _values(statement, "y").tolist() == _torch_values(statement, "y").tolist()
+    doc = session.run(statement)
+    steps = _last_steps(doc)
+    names = [ev["name"] for ev in steps]
+    plan = next(ev for ev in steps if ev["name"] == "temporaries")
+    assert _arg(plan, "conversion_device") == "cuda"
+    asked = [_arg(ev, "nbytes") for ev in steps if ev["name"] == "CUDACachingAllocator::allocate"]
+    assert asked == [48]
+    memcpy = next(ev for ev in steps if ev["name"] == "cudaMemcpyAsync")
+    assert (_arg(memcpy, "nbytes"), _arg(memcpy, "kind")) == (48, "cudaMemcpyHostToDevice")
+    assert "cudaStreamSynchronize" not in names
+    assert names.index("cudaMemcpyAsync") < names.index("direct_copy_kernel_cuda")
