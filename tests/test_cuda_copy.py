@@ -310,11 +310,13 @@ def test_rand_float64_is_curand_uniform2_double_of_each_threads_block():
 def test_rand_float16_is_float32s_draw_rounded_to_half():
     """accscalar_t of Half is float: the same curand_uniform4 numbers as float32, and
     rand * 1 + 0 then rounded to half (numpy's float16 cast rounds to nearest even, as
-    c10::Half's)."""
-    for n in (5, 300):
+    c10::Half's); a number that rounds up to 1 in half is ``to`` and becomes ``from``."""
+    for n in (5, 300, 5000):
         half = _values(f"x = torch.rand({n}, device='cuda', dtype=torch.float16)")
         single = _values(f"x = torch.rand({n}, device='cuda')")
-        assert half.tolist() == single.astype(np.float16).tolist()
+        expected = single.astype(np.float16)
+        expected[expected == 1] = 0
+        assert half.tolist() == expected.tolist()
         assert np.all((half >= 0) & (half < 1))
 
 
@@ -417,3 +419,15 @@ def test_a_non_blocking_cast_converts_on_the_gpu():
     assert (_arg(memcpy, "nbytes"), _arg(memcpy, "kind")) == (48, "cudaMemcpyHostToDevice")
     assert "cudaStreamSynchronize" not in names
     assert names.index("cudaMemcpyAsync") < names.index("direct_copy_kernel_cuda")
+
+
+@given(st.integers(1, 70000), st.integers(0, 2**32 - 1))
+@settings(max_examples=examples(10), deadline=None)
+def test_half_rand_is_float_rand_rounded_for_any_size_and_seed(numel, seed):
+    """Over sizes that span one to several grid-stride rounds: float16's kernel draws what
+    float32's draws (same grid, same offset increment) and rounds it."""
+    half = philox.uniform_kernel(philox.CUDAGenerator(seed), numel, dtype="float16")
+    single = philox.uniform_kernel(philox.CUDAGenerator(seed), numel, dtype="float32")
+    expected = single.astype(np.float16)
+    expected[expected == 1] = 0
+    assert half.dtype == np.float16 and np.array_equal(half, expected)
