@@ -431,3 +431,24 @@ def test_half_rand_is_float_rand_rounded_for_any_size_and_seed(numel, seed):
     expected = single.astype(np.float16)
     expected[expected == 1] = 0
     assert half.dtype == np.float16 and np.array_equal(half, expected)
+
+
+# -- advanced indexing's copies (engine/ops/cuda_indexing.py) run through Copy.cu's path --
+INDEX_DEFAULTS = "rows = torch.tensor([0, 2]); cols = torch.tensor([1, 1]); "
+
+
+@pytest.mark.parametrize(("index", "steps"), [
+    # make_info moves the int32 index as it is, then converts it to int64 on the GPU
+    ("rows.int(), cols", ["cudaMemcpyAsync", "cudaMemcpyAsync", "direct_copy_kernel_cuda"]),
+    # expand_outplace's broadcast index is not dense: to('cuda') goes through a contiguous
+    # CPU temporary, one for each index
+    ("rows[:, None], cols", ["temporaries", "cudaMemcpyAsync", "temporaries",
+                             "cudaMemcpyAsync"])])
+def test_index_tensors_moved_to_the_gpu_take_copy_cus_roads(index, steps):
+    statement = (INDEX_DEFAULTS + "t = (torch.arange(12.) * 1.5).view(3, 4).cuda(); "
+                 f"y = t[{index}]")
+    _assert_like_torch(statement)
+    doc = session.run(statement)
+    names = [ev["name"] for ev in _last_steps(doc)
+             if ev["name"] in ("cudaMemcpyAsync", "direct_copy_kernel_cuda", "temporaries")]
+    assert names == steps

@@ -48,6 +48,8 @@ MORE_STATEMENTS = [
     "z = torch.zeros(2, device='cuda'); w = torch.ones(0, device='cuda')",
     # setitem on it: a host-to-device copy, a fill from the CPU scalar
     "x = torch.zeros(3, 4, device='cuda'); x[1, 2] = 3; x[1:] = 4; y = x.cpu().cuda()",
+    # advanced indexing on it: the index tensors moved to the device, gpu_index_kernel
+    "x = torch.zeros(3, 4, device='cuda'); x[rows, cols] = 10; y = x[rows, cols]",
     # Copy.cu's temporaries both ways, a copy back, GPU to GPU by memcpy and by kernel
     "a = torch.zeros(2, 3, device='cuda'); b = a.double(); c = a.clone(); "
     "d = a[:, ::2].cpu(); e = torch.ones(2, 3).to('cuda', dtype=torch.float16); "
