@@ -190,11 +190,13 @@ def test_a_cuda_index_into_a_cpu_tensor_is_the_index_meta_functions_error():
     assert "wrapper_CUDA_index_Tensor" in steps
 
 
-def test_a_cpu_index_into_a_cuda_tensor_is_allowed_then_refused():
-    """dev_tensor[cpu_tensor] is allowed (pytorch#69607); the CUDA index kernel is not
-    modelled: refused in one line, not a device error."""
+def test_a_cpu_index_into_a_cuda_tensor_is_allowed_and_moved_to_the_device():
+    """dev_tensor[cpu_tensor] is allowed (pytorch#69607): no device error; the index is
+    copied to the GPU (AdvancedIndex's indice.to(self.device())) and read there."""
     result = cli_run("explain", X + "y = x[torch.tensor([0, 1])]")
-    assert result.exit_code == 2 and "not modelled yet" in result.output
+    assert result.exit_code == 0, result.output
+    assert "Expected all tensors" not in result.output
+    assert "indice.to(self.device())" in result.output and "cudaMemcpyAsync" in result.output
 
 
 def test_the_error_is_raised_inside_the_operator_torch_profiles():

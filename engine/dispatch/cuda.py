@@ -62,6 +62,16 @@ _ITER_BINARY = {f"aten::{op}{inplace}.Tensor"
                 for inplace in ("", "_")}
 
 
+def same_device_error(name: str, args: tuple) -> BaseException | None:
+    """check_same_device's error, returned rather than raised (the dispatcher raises it
+    inside the operator's step, where torch.profiler has recorded the operator)."""
+    try:
+        check_same_device(name, args)
+    except Exception as exc:  # noqa: BLE001 - only torch's own error comes out of it
+        return exc
+    return None
+
+
 def check_same_device(name: str, args: tuple) -> None:
     """TensorIterator::compute_types: the common device is the first non-CPU operand's
     (cuda:0); an operand elsewhere is an error unless it is a 0-dim CPU input (a CPU

@@ -71,8 +71,12 @@ def call(name: str, *args: Any, **kwargs: Any) -> Any:
         # raised inside the operator's span (torch.profiler has recorded the operator)
         failed = device_error(name, op.schema, args, kwargs)
         if failed is None:
-            cuda.check_same_device(name, args)
-            if not runs_to_its_check(name, args, kwargs):
+            mixed = cuda.same_device_error(name, args)
+            if mixed is not None:
+                # TensorIterator's compute_types, in the structured meta: inside the
+                # operator too, with the operator's own kernel
+                failed = (None, mixed)
+            elif not runs_to_its_check(name, args, kwargs):
                 cuda.check_modelled(name, op.op_name)
     else:
         failed = None
@@ -94,7 +98,7 @@ def call(name: str, *args: Any, **kwargs: Any) -> Any:
         op.source
     if device == "cuda":
         kernel, source = cuda.CUDA_KERNELS.get(name, (kernel, source))
-    if failed is not None:
+    if failed is not None and failed[0] is not None:
         kernel, source = failed[0], REGISTER_CUDA
     with recorder.span(shown, "dispatcher", op=shown, source=source, keys=keys,
                        route=route, kernel=kernel) as s:
