@@ -276,7 +276,12 @@ def test_any_index_tensors_give_torch_cpus_values_and_metadata(case):
                                                         doc["statements"][-1]["error"])
     theirs = _on_cpu(statement, torch)
     for name in ("t", "y"):
-        assert _meta(_bound(doc, name)) == _torch_meta(theirs[name]), (statement, name)
+        mine, expected = _bound(doc, name), _torch_meta(theirs[name])
+        if "values" not in mine:
+            # more elements than a trace summary keeps (tracer.values.MAX_ITEMS): shape,
+            # strides and dtype are still compared
+            mine, expected = {**mine, "values": None}, expected[:3] + (None,)
+        assert _meta(mine) == expected, (statement, name)
         assert _bound(doc, name)["device"] == "cuda"
     # the write moves the value (itemsize bytes) and each index (n int64s); the read
     # moves each index again: a move is not kept between operators
