@@ -231,8 +231,8 @@ def test_an_index_out_of_range_is_refused_as_a_device_side_assert(statement):
 @pytest.mark.parametrize("statement", [
     T + "t.index_put_((rows, cols), torch.tensor(1.), accumulate=True)",   # with_sort
     T + "t[torch.tensor([0, 0]), cols] = torch.tensor([1., 2.]).cuda()",    # racing writes
-    T + "y = t[rows.int(), cols]",                      # int -> long on the GPU
-    T + "y = t[rows[:, None], cols]",                   # a broadcast index's copy
+    # an int index (int -> long on the GPU) and a broadcast index (its copy through
+    # Copy.cu's temporaries) run now: tests/test_cuda_copy.py
     T + "y = t[t > 0]",                                 # masks: comparisons not modelled
 ])
 def test_what_is_not_modelled_is_refused_in_one_line(statement):
@@ -276,7 +276,12 @@ def test_any_index_tensors_give_torch_cpus_values_and_metadata(case):
                                                         doc["statements"][-1]["error"])
     theirs = _on_cpu(statement, torch)
     for name in ("t", "y"):
-        assert _meta(_bound(doc, name)) == _torch_meta(theirs[name]), (statement, name)
+        mine, expected = _bound(doc, name), _torch_meta(theirs[name])
+        if "values" not in mine:
+            # more elements than a trace summary keeps (tracer.values.MAX_ITEMS): shape,
+            # strides and dtype are still compared
+            mine, expected = {**mine, "values": None}, expected[:3] + (None,)
+        assert _meta(mine) == expected, (statement, name)
         assert _bound(doc, name)["device"] == "cuda"
     # the write moves the value (itemsize bytes) and each index (n int64s); the read
     # moves each index again: a move is not kept between operators

@@ -50,6 +50,15 @@ MORE_STATEMENTS = [
     "x = torch.zeros(3, 4, device='cuda'); x[1, 2] = 3; x[1:] = 4; y = x.cpu().cuda()",
     # advanced indexing on it: the index tensors moved to the device, gpu_index_kernel
     "x = torch.zeros(3, 4, device='cuda'); x[rows, cols] = 10; y = x[rows, cols]",
+    # Copy.cu's temporaries both ways, a copy back, GPU to GPU by memcpy and by kernel
+    "a = torch.zeros(2, 3, device='cuda'); b = a.double(); c = a.clone(); "
+    "d = a[:, ::2].cpu(); e = torch.ones(2, 3).to('cuda', dtype=torch.float16); "
+    "a[:, 1] = torch.arange(2.); a.copy_(a.view(2, 3))",
+    # the random kernels in float64 (double2 draws) and float16 (float4, rounded to half)
+    "a = torch.randn(3, device='cuda', dtype=torch.float64); "
+    "b = torch.rand(3, device='cuda', dtype=torch.float64); "
+    "c = torch.randn(3, device='cuda', dtype=torch.float16); "
+    "d = torch.rand(3, device='cuda', dtype=torch.float16)",
     "p = t[1].data_ptr()", "p = t.untyped_storage().data_ptr()", "n = t.untyped_storage().nbytes()",
     "y = t.real", "a, b, c = t", "y = t.float()", "y = t.roll(1, 0)", "y = t.repeat(2, 1)", "y = t.repeat_interleave(torch.tensor([1, 2, 0]), dim=0)", "y = torch.where(t > 4, t, 0)",
     # pointwise family

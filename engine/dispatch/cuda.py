@@ -49,7 +49,10 @@ _COPIES = {"aten::copy_", "aten::fill_.Tensor", "aten::lift_fresh", "aten::to.de
 #: IndexKernel.cu's gpu_index_kernel.
 _INDEXING = {"aten::index.Tensor", "aten::index_put_", "aten::_index_put_impl_"}
 
-MODELLED = _FACTORIES | _VIEWS | _COPIES | _INDEXING
+#: Copy.cu's whole copy path: clone and contiguous (its temporaries, GPU to GPU copies).
+_COPY_PATH = {"aten::clone", "aten::contiguous"}
+
+MODELLED = _FACTORIES | _VIEWS | _COPIES | _INDEXING | _COPY_PATH
 
 
 #: TensorIterator binary operators (device_check: NoCheck in native_functions.yaml): their

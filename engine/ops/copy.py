@@ -56,6 +56,11 @@ def copy_(self, src, non_blocking: bool = False):
     # copy_impl: a meta destination only checks shapes (below); a meta source has no data
     if src.is_meta and not self.is_meta:
         raise torch_error(NotImplementedError, "Cannot copy out of meta tensor; no data!")
+    if _is_same_data(self, src):
+        # copy_impl: "Exit early if self and src are views of the same data", before the
+        # TensorIterator (and its overlap check) is built
+        with span("is_same_data", "kernel", source=COPY, note="cudacopy.is_same_data"):
+            return self
     with span("TensorIterator", "kernel", source=ITER,
               note="copy.TensorIterator",
               dst=list(self.view.sizes), src=list(src.view.sizes)):
@@ -81,6 +86,14 @@ def copy_(self, src, non_blocking: bool = False):
             self.array(write=True)[...] = src.array()
             s.set(written=touched(self))
     return self
+
+
+def _is_same_data(self, src) -> bool:
+    """copy_impl's is_same_data: views of one storage with the same offset, strides,
+    sizes and dtype (tidx's real tensors carry no conj or neg bit)."""
+    return (self.storage is src.storage and self.view.offset == src.view.offset
+            and tuple(self.view.strides) == tuple(src.view.strides)
+            and tuple(self.view.sizes) == tuple(src.view.sizes) and self.dtype is src.dtype)
 
 
 @declare("fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!)",

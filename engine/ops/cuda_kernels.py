@@ -24,8 +24,7 @@ from tracer.notes import Note
 from tracer.recorder import span
 
 from engine.core import dtypes as D
-from engine.core.errors import Refused
-from engine.memory.cuda_caching_allocator import hex_ptr
+from engine.core.errors import Refused, torch_error
 from engine.ops.scalar import to_dtype_scalar
 from engine.ops.touch import touched
 from engine.rng import generator as G
@@ -46,10 +45,20 @@ def fill_(self, value: Any):
     return self
 
 
-def _float32_only(self, what: str) -> None:
-    if self.dtype is not D.float32:
+#: The dtypes whose random kernels are modelled: float4 draws for float32 and float16
+#: (accscalar_t float), double2 draws for float64 (bfloat16 is not a tidx dtype).
+_RANDOM_DTYPES = ("float32", "float64", "float16")
+
+
+def _modelled_dtype(self, what: str) -> str:
+    if what == "normal_" and not self.dtype.is_floating_point:
+        # normal_kernel's AT_DISPATCH_FLOATING_TYPES_AND2 (DistributionTemplates.h)
+        raise torch_error(NotImplementedError, f'"normal_kernel_cuda" not implemented for '
+                                               f"'{D.cpp_name(self.dtype)}'")
+    if self.dtype.name not in _RANDOM_DTYPES:
         raise Refused(f"{what} in {self.dtype} on the simulated CUDA device is not modelled "
-                      "yet (float32 is)")
+                      "yet (float32, float64 and float16 are)")
+    return self.dtype.name
 
 
 def _store(self, values) -> None:
@@ -61,14 +70,27 @@ def _store(self, values) -> None:
     self.flat(write=True)[...] = values
 
 
+#: Each random kernel's note by dtype: float32's, or what another dtype changes (which
+#: curand call, which type the transform runs in).
+_KERNEL_NOTES = {
+    ("normal", "float32"): "cuda.device.normal_kernel",
+    ("normal", "float64"): "cudacopy.normal_kernel.float64",
+    ("normal", "float16"): "cudacopy.normal_kernel.float16",
+    ("uniform", "float32"): "cuda.device.uniform_kernel",
+    ("uniform", "float64"): "cudacopy.uniform_kernel.float64",
+    ("uniform", "float16"): "cudacopy.uniform_kernel.float16",
+}
+
+
 def normal_(self, mean: float, std: float):
     """normal_kernel (DistributionNormal.cu) on the simulated GPU."""
     from engine.rng import philox
 
-    _float32_only(self, "normal_")
-    with span("normal_kernel", "rng", source=NORMAL_CU, note="cuda.device.normal_kernel",
+    dtype = _modelled_dtype(self, "normal_")
+    with span("normal_kernel", "rng", source=NORMAL_CU, note=_KERNEL_NOTES["normal", dtype],
               numel=self.numel(), mean=mean, std=std) as s:
-        _store(self, philox.normal_kernel(G.cuda_generator(), self.numel(), mean, std))
+        _store(self, philox.normal_kernel(G.cuda_generator(), self.numel(), mean, std,
+                                          dtype=dtype))
         s.set(simulated=True, written=touched(self))
         s.set_result(self)
     return self
@@ -78,54 +100,18 @@ def uniform_(self, low: float, high: float):
     """uniform_kernel (DistributionUniform.cu) on the simulated GPU."""
     from engine.rng import philox
 
-    _float32_only(self, "uniform_")
-    with span("uniform_kernel", "rng", source=UNIFORM_CU, note="cuda.device.uniform_kernel",
+    dtype = _modelled_dtype(self, "uniform_")
+    with span("uniform_kernel", "rng", source=UNIFORM_CU, note=_KERNEL_NOTES["uniform", dtype],
               numel=self.numel(), low=low, high=high) as s:
-        _store(self, philox.uniform_kernel(G.cuda_generator(), self.numel(), low, high))
+        _store(self, philox.uniform_kernel(G.cuda_generator(), self.numel(), low, high,
+                                           dtype=dtype))
         s.set(simulated=True, written=touched(self))
         s.set_result(self)
     return self
 
 
-COPY_CU = "aten/src/ATen/native/cuda/Copy.cu"
-FUNCTIONS_H = "c10/cuda/CUDAFunctions.h"
-
-
 def copy_(self, src, non_blocking: bool = False):
-    """copy_kernel_cuda (Copy.cu) for a copy between the CPU and the simulated GPU.
+    """copy_kernel_cuda (Copy.cu): every road it takes is in :mod:`engine.ops.cuda_copy`."""
+    from engine.ops.cuda_copy import copy_ as copy_kernel_cuda
 
-    copy_impl picked the CUDA stub because one side is on CUDA.  A same-dtype copy whose
-    TensorIterator is contiguous needs no temporaries (copy_requires_temporaries): one
-    cudaMemcpyAsync of numel * element_size bytes on the current stream, then (blocking)
-    memcpy_and_sync's cudaStreamSynchronize.  Every other case (a cast, a strided side,
-    GPU to GPU) is refused here rather than modelled half.
-    """
-    if self.device_type == src.device_type:
-        raise Refused("a copy from GPU to GPU (copy_device_to_device) on the simulated CUDA "
-                      "device is not modelled yet")
-    if self.dtype is not src.dtype or not (self.is_contiguous() and src.is_contiguous()) \
-            or self.view.sizes != src.view.sizes:
-        raise Refused("a copy to or from the CPU that casts, broadcasts or is not "
-                      "contiguous (copy_kernel_cuda's temporaries) on the simulated CUDA "
-                      "device is not modelled yet")
-    h2d = self.device_type == "cuda"
-    kind = "cudaMemcpyHostToDevice" if h2d else "cudaMemcpyDeviceToHost"
-    nbytes = self.numel() * self.dtype.itemsize
-    with span("copy_kernel_cuda", "kernel", source=COPY_CU,
-              note=lambda: Note("cuda.device.copy_kernel", kind=kind), kind=kind,
-              numel=self.numel()) as s:
-        if self.numel() == 0:
-            # copy_impl returns before the stub when the iterator has no elements
-            return self
-        with span("cudaMemcpyAsync", "memory", source=COPY_CU,
-                  note=lambda: Note("cuda.device.memcpy", nbytes=nbytes, kind=kind, stream=0),
-                  nbytes=nbytes, kind=kind, stream=0, dst=hex_ptr(self.data_ptr()),
-                  src=hex_ptr(src.data_ptr())) as m:
-            self.array(write=True)[...] = src.array()
-            m.set(simulated=True, written=touched(self))
-        if not non_blocking:
-            with span("cudaStreamSynchronize", "memory", source=FUNCTIONS_H,
-                      note=lambda: Note("cuda.device.stream_sync", stream=0), stream=0):
-                pass
-        s.set(simulated=True)
-    return self
+    return copy_kernel_cuda(self, src, non_blocking)

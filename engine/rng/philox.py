@@ -40,8 +40,15 @@ rounded from double, fused multiply-adds where nvcc fuses them), so the last bit
 differ from a real GPU's (they agree with the four decimals a real GPU printed for three
 seeded randn calls: tests/test_philox.py).  Every step that shows such values says they
 are simulated.
-Only float32 is modelled (float64 draws pairs through curand_normal2_double /
-curand_uniform2_double, unroll_factor 2); tensors are assumed to fit 32-bit indexing.
+Other dtypes (normal_and_transform / uniform_and_transform): float64 draws pairs,
+``curand_normal2_double`` / ``curand_uniform2_double`` (double2, so unroll_factor 2 and
+half the elements per Philox block: the offset increment ``calc_execution_policy`` asks
+for doubles); ``_curand_uniform_double_hq(x, y)`` = ``(x ^ y << 21) * 2^-53 + 2^-54`` is
+bit-exact, the double Box-Muller (``log``, ``sqrt``, ``sincospi``) is simulated like the
+float one.  float16 draws float4s as float32 does (its accscalar_t is float), transforms in
+float and rounds to half (exact where the float32 path is).  The transform's
+``rand * range + from`` is one fused multiply-add in the kernel's type (float or double).
+Tensors are assumed to fit 32-bit indexing.
 """
 
 from __future__ import annotations
@@ -279,16 +286,74 @@ def element_sources(numel: int, grid: int, block: int, unroll_factor: int) -> np
     return np.stack([idx, draw, ii], axis=-1)
 
 
+# -- double precision (curand_uniform2_double, curand_normal2_double) ----------------------
+CURAND_2POW53_INV_DOUBLE = 2.0 ** -53
+
+
+def uniform_double_hq(x, y) -> np.ndarray:
+    """_curand_uniform_double_hq: 53 bits from two words (x ^ y << 21), times 2^-53 plus
+    2^-54: a double in (0, 1], one IEEE rounding (exact as numpy's float64 does it).
+
+    >>> uniform_double_hq(np.array([0, 2**21 - 1]), np.array([0, 2**32 - 1])).tolist()
+    [5.551115123125783e-17, 1.0]
+    """
+    z = np.asarray(x, dtype=_U64) ^ (np.asarray(y, dtype=_U64) << _U64(21))
+    return z.astype(np.float64) * CURAND_2POW53_INV_DOUBLE + CURAND_2POW53_INV_DOUBLE / 2.0
+
+
+def curand_uniform2_double(words: np.ndarray) -> np.ndarray:
+    """curand_uniform2_double: (x, y) and (z, w) of one curand4, two doubles."""
+    return np.stack([uniform_double_hq(words[..., 0], words[..., 1]),
+                     uniform_double_hq(words[..., 2], words[..., 3])], axis=-1)
+
+
+def curand_normal2_double(words: np.ndarray) -> np.ndarray:
+    """curand_normal2_double -> _curand_box_muller_double(x, y, z, w) (simulated: the
+    GPU's log, sqrt and sincospi are approximated by numpy's): u = hq(x, y) in (0, 1],
+    v = (z ^ w << 21) * 2^-52 + 2^-53 in (0, 2], s = sqrt(-2 log u),
+    (sin(pi v) s, cos(pi v) s)."""
+    u = uniform_double_hq(words[..., 0], words[..., 1])
+    zy = np.asarray(words[..., 2], dtype=_U64) ^ (np.asarray(words[..., 3], dtype=_U64)
+                                                 << _U64(21))
+    v = zy.astype(np.float64) * (CURAND_2POW53_INV_DOUBLE * 2.0) + CURAND_2POW53_INV_DOUBLE
+    s = np.sqrt(-2.0 * np.log(u))
+    return np.stack([np.sin(np.pi * v) * s, np.cos(np.pi * v) * s], axis=-1)
+
+
+def fma_f64(a, b, c) -> np.ndarray:
+    """fma(a, b, c) for doubles, rounded once (what nvcc emits for ``a * b + c``): the exact
+    value as a fraction, rounded by Python's correctly rounded int / int division.
+
+    >>> float(fma_f64(np.float64(1 + 2**-52), np.float64(1 - 2**-52), np.float64(-1)))
+    -4.930380657631324e-32
+    """
+    from fractions import Fraction
+
+    a, b, c = np.broadcast_arrays(*(np.asarray(v, dtype=np.float64) for v in (a, b, c)))
+    if np.all(b == 1.0) and np.all(c == 0.0):
+        return a.copy()         # a * 1 + 0 is a: no rounding to find (rand, randn)
+    out = np.empty(a.shape, dtype=np.float64)
+    for i in np.ndindex(a.shape):
+        exact = Fraction(float(a[i])) * Fraction(float(b[i])) + Fraction(float(c[i]))
+        out[i] = exact.numerator / exact.denominator
+    return out
+
+
 def draw_float32(kind: str, numel: int, seed: int, offset: int, grid: int, block: int,
                  unroll_factor: int = 4) -> np.ndarray:
     """The value each element gets from its thread: curand_normal4 (``kind`` "normal") or
-    curand_uniform4 ("uniform"), before the distribution's own transform."""
+    curand_uniform4 ("uniform"), before the distribution's own transform; with
+    ``unroll_factor`` 2, curand_normal2_double / curand_uniform2_double (float64)."""
     src = element_sources(numel, grid, block, unroll_factor)
-    out = np.empty(numel, dtype=np.float32)
+    double = unroll_factor == 2
+    out = np.empty(numel, dtype=np.float64 if double else np.float32)
     if numel == 0:
         return out
     key = (np.uint32(seed & _M32), np.uint32(seed >> 32))
-    transform = curand_normal4 if kind == "normal" else curand_uniform4
+    if double:
+        transform = curand_normal2_double if kind == "normal" else curand_uniform2_double
+    else:
+        transform = curand_normal4 if kind == "normal" else curand_uniform4
     for draw in range(int(src[:, 1].max()) + 1):
         mine = src[:, 1] == draw
         words = philox4x32_10(counters(src[mine, 0].astype(np.uint64), offset, draw), key)
@@ -297,30 +362,49 @@ def draw_float32(kind: str, numel: int, seed: int, offset: int, grid: int, block
 
 
 def normal_kernel(gen: CUDAGenerator, numel: int, mean: float = 0.0, std: float = 1.0,
-                  gpu: SimulatedGPU = SIMULATED_GPU) -> np.ndarray:
-    """normal_kernel for float32: normal_and_transform with ``rand * std + mean``."""
-    return _nullary("normal", gen, numel, gpu,
-                    lambda r: fma_f32(r, np.float32(std), np.float32(mean)))
+                  gpu: SimulatedGPU = SIMULATED_GPU, dtype: str = "float32") -> np.ndarray:
+    """normal_kernel: normal_and_transform with ``rand * std + mean`` in accscalar_t (double
+    for float64, float for float32 and float16), cast to the tensor's dtype."""
+    if dtype == "float64":
+        return _nullary("normal", gen, numel, gpu, lambda r: fma_f64(r, std, mean), 2)
+    return _nullary("normal", gen, numel, gpu, lambda r: fma_f32(
+        r, np.float32(std), np.float32(mean)).astype(dtype))
 
 
 def uniform_kernel(gen: CUDAGenerator, numel: int, low: float = 0.0, high: float = 1.0,
-                   gpu: SimulatedGPU = SIMULATED_GPU) -> np.ndarray:
-    """uniform_kernel for float32: ``rand * range + from``, and a value equal to ``to``
-    becomes ``from`` (curand's (0, 1] turned into [from, to))."""
-    frm, to = np.float32(low), np.float32(high)
-    rng = np.float32(to - frm)
+                   gpu: SimulatedGPU = SIMULATED_GPU, dtype: str = "float32") -> np.ndarray:
+    """uniform_kernel: from and to in the tensor's dtype, range = to - from in opmath_t
+    (float for float16), ``value = scalar_t(rand * range + from)``, and a value equal to
+    ``to`` becomes ``from`` (curand's (0, 1] turned into [from, to))."""
+    if dtype == "float64":
+        frm64, to64 = float(low), float(high)
+
+        def transform64(r: np.ndarray) -> np.ndarray:
+            value = fma_f64(r, to64 - frm64, frm64)
+            return np.where(value == to64, frm64, value)
+        return _nullary("uniform", gen, numel, gpu, transform64, 2)
+    scalar = np.dtype(dtype).type
+    frm, to = scalar(low), scalar(high)
+    # c10::Half's operator- computes in float and rounds the difference to Half
+    rng = np.float32(scalar(np.float32(to) - np.float32(frm)))
 
     def transform(r: np.ndarray) -> np.ndarray:
-        value = fma_f32(r, rng, frm)
-        return np.where(value == to, frm, value).astype(np.float32)
+        value = fma_f32(r, rng, np.float32(frm)).astype(dtype)
+        return np.where(value == to, frm, value).astype(dtype)
     return _nullary("uniform", gen, numel, gpu, transform)
 
 
+#: The grid-stride kernel's note: which curand call each round makes.
+_DRAW_NOTES = {("normal", 4): "cuda.philox.normal4", ("uniform", 4): "cuda.philox.uniform4",
+               ("normal", 2): "cudacopy.philox.normal2_double",
+               ("uniform", 2): "cudacopy.philox.uniform2_double"}
+
+
 def _nullary(kind: str, gen: CUDAGenerator, numel: int, gpu: SimulatedGPU,
-             transform) -> np.ndarray:
+             transform, unroll: int = 4) -> np.ndarray:
     """distribution_nullary_kernel: the launch, the generator's state, the grid-stride
-    kernel; every element written by its thread's draw."""
-    unroll = 4
+    kernel; every element written by its thread's draw.  ``unroll``:
+    sizeof(dist_func_return_t) / sizeof(accscalar_t), 4 for float4, 2 for double2."""
     if numel == 0:
         return np.empty(0, dtype=np.float32)
     counter_offset, grid, block = calc_execution_policy(numel, unroll, gpu)
@@ -333,8 +417,7 @@ def _nullary(kind: str, gen: CUDAGenerator, numel: int, gpu: SimulatedGPU,
         s.set_result((counter_offset, grid, block))
     seed, offset = gen.philox_cuda_state(counter_offset)
     with span("distribution_elementwise_grid_stride_kernel", "rng", source=TEMPLATES,
-              note=lambda: Note("cuda.philox.normal4" if kind == "normal"
-                                else "cuda.philox.uniform4", threads=grid * block,
+              note=lambda: Note(_DRAW_NOTES[kind, unroll], threads=grid * block,
                                 seed=seed, offset=offset),
               grid=grid, block=block, unroll_factor=unroll) as s:
         out = transform(draw_float32(kind, numel, seed, offset, grid, block, unroll))

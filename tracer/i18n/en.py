@@ -22,6 +22,7 @@ from tracer.i18n.en_cuda import TEXT as CUDA_TEXT
 from tracer.i18n.en_cudaindex import TEXT as CUDAINDEX_TEXT
 from tracer.i18n.en_cudacheck import ERRORS as CUDACHECK_ERRORS
 from tracer.i18n.en_cudacheck import TEXT as CUDACHECK_TEXT
+from tracer.i18n.en_cudacopy import TEXT as CUDACOPY_TEXT
 from tracer.i18n.en_errors import ERRORS as EN_ERRORS
 from tracer.i18n.en_errors import NO_SUBJECT as EN_NO_SUBJECT
 from tracer.i18n.en_errors import SUBJECT as EN_SUBJECT
@@ -606,6 +607,8 @@ TEXT.update(CUDA_TEXT)
 TEXT.update(CUDAINDEX_TEXT)
 #: --verify of CUDA statements, compared on the CPU (issue 16)
 TEXT.update(CUDACHECK_TEXT)
+#: Copy.cu's full copy path on the simulated CUDA device (issue 16)
+TEXT.update(CUDACOPY_TEXT)
 #: the storage picture and the step timeline (issue 15): one table, two files
 TEXT.update(PICTURE_TEXT)
 #: random numbers to the element, bytes allocated, compare (issue 15)
