@@ -25,6 +25,7 @@ from tracer import recorder
 
 from engine.core import dtypes as D
 from engine.binding.functions import FUNCTIONS
+from engine.binding import torch_cuda
 from engine.binding.methods import PUBLIC as TENSOR_PUBLIC
 from engine.binding import options as P
 from engine.pypto import index_select as pypto
@@ -117,7 +118,9 @@ class Evaluator:
 
         self.builtins = builtins.make(torch.tensor, torch.size, on_print)
         self._allowed = ({id(fn) for fn in self.builtins.values()} | torch.callables
-                         | {id(fn) for fn in PYPTO_FUNCTIONS.values()})
+                         | {id(fn) for fn in PYPTO_FUNCTIONS.values()}
+                         | ({id(fn) for fn in torch_cuda.FUNCTIONS.values()}
+                            if torch is TORCH else set()))
 
     # -- names -----------------------------------------------------------------------
     def lookup(self, name: str) -> Any:
@@ -524,12 +527,19 @@ class Evaluator:
     def resolve_attribute(self, obj: Any, attr: str) -> Any:
         """The only way an attribute resolves: through the allow-list tables."""
         if isinstance(obj, Namespace):
+            if attr == "cuda" and obj is TORCH:
+                return torch_cuda.CUDA       # the simulated GPU's runtime
             if attr in obj.functions:
                 return obj.functions[attr]
             if attr in obj.constants:
                 return obj.constants[attr]
             raise Refused(f"torch.{attr} is not available in tidx (available: "
                           f"{', '.join(sorted(obj.functions))} and the dtypes)")
+        if obj is torch_cuda.CUDA:
+            if attr in torch_cuda.FUNCTIONS:
+                return torch_cuda.FUNCTIONS[attr]
+            raise Refused(f"torch.cuda.{attr} is not available in tidx (available: "
+                          f"{', '.join(sorted(torch_cuda.FUNCTIONS))})")
         if obj is PYPTO:
             if attr in PYPTO_FUNCTIONS:
                 return PYPTO_FUNCTIONS[attr]

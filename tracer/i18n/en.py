@@ -19,6 +19,7 @@ JSON document), and the other languages' tables hold the same ids.
 from __future__ import annotations
 
 from tracer.i18n.en_cuda import TEXT as CUDA_TEXT
+from tracer.i18n.en_cudart import TEXT as CUDART_TEXT
 from tracer.i18n.en_errors import ERRORS as EN_ERRORS
 from tracer.i18n.en_errors import NO_SUBJECT as EN_NO_SUBJECT
 from tracer.i18n.en_errors import SUBJECT as EN_SUBJECT
@@ -597,6 +598,7 @@ TEXT.update(OPERATOR_TEXT)
 TEXT.update(LECTURE_TEXT)
 #: the simulated CUDA device (issue 16): its own table, two files
 TEXT.update(CUDA_TEXT)
+TEXT.update(CUDART_TEXT)
 #: the storage picture and the step timeline (issue 15): one table, two files
 TEXT.update(PICTURE_TEXT)
 #: random numbers to the element, bytes allocated, compare (issue 15)

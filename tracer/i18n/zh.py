@@ -17,6 +17,7 @@ has the same ``{name}`` fields as its English one.
 from __future__ import annotations
 
 from tracer.i18n.zh_cuda import TEXT as CUDA_TEXT
+from tracer.i18n.zh_cudart import TEXT as CUDART_TEXT
 from tracer.i18n.zh_errors import ERRORS as ZH_ERRORS
 from tracer.i18n.zh_errors import NO_SUBJECT as ZH_NO_SUBJECT
 from tracer.i18n.zh_errors import SUBJECT as ZH_SUBJECT
@@ -469,6 +470,7 @@ TEXT.update(OPERATOR_TEXT)
 TEXT.update(LECTURE_TEXT)
 #: the simulated CUDA device (issue 16): its own table, two files
 TEXT.update(CUDA_TEXT)
+TEXT.update(CUDART_TEXT)
 #: the storage picture and the step timeline (issue 15): one table, two files
 TEXT.update(PICTURE_TEXT)
 #: random numbers to the element, bytes allocated, compare (issue 15)
