@@ -143,3 +143,65 @@ def test_unknown_torch_cuda_names_are_refused_in_one_line():
     assert result.exit_code == 2
     assert "torch.cuda.mem_get_info is not available in tidx" in result.output
     assert "Traceback" not in result.output
+
+
+# -- torch.device, device indices, get_device ------------------------------------------------
+DEVICE_CALLS = ["'cuda'", "'cuda:0'", "'cuda', 0", "'cpu'", "'cpu', 0", "'cuda:1'", "'cuda', None",
+                "'cuda:x'", "'gpu'", "'cuda:0', 1", "'cuda', -1", "'cuda:-1'", "'gpu', 0",
+                "'cuda:0', -1", "type='cuda', index=0"]
+
+
+def _torch_answer(torch, call: str) -> str:
+    try:
+        return repr(eval(f"torch.device({call})", {"torch": torch}))   # test's own text
+    except RuntimeError as exc:
+        return f"RuntimeError: {exc}"
+
+
+def _tidx_answer(call: str) -> str:
+    doc = session.run(f"torch.device({call})")
+    st = doc["statements"][0]
+    if st["error"]:
+        return f"{st['error']['type']}: {st['error']['message']}"
+    return st["result"]["repr"]
+
+
+def test_torch_device_values_and_errors_are_torchs():
+    torch = require_torch()
+    for call in DEVICE_CALLS:
+        assert _tidx_answer(call) == _torch_answer(torch, call), call
+
+
+def test_a_bare_index_is_the_simulated_accelerator():
+    """torch.device(0) is the current accelerator's device: cuda:0 on the simulated
+    machine; the CPU build has none (what the note and the comment say)."""
+    torch = require_torch()
+    assert _torch_answer(torch, "0") == ("RuntimeError: Cannot access accelerator device "
+                                         "when none is available.")
+    assert _tidx_answer("0") == "device(type='cuda', index=0)"
+    assert _tidx_answer("-1") == "RuntimeError: Device index must not be negative"
+    assert _torch_answer(torch, "-1") == "RuntimeError: Device index must not be negative"
+
+
+def test_devices_given_every_way_put_the_tensor_on_cuda_0():
+    doc = session.run("x = torch.zeros(2); a = x.cuda(0); b = x.cuda('cuda:0'); "
+                      "c = x.cuda(device=0); d = x.to(0); e = torch.zeros(2, device=0); "
+                      "f = x.to(torch.device('cuda')); g = f.to(torch.device('cpu')); "
+                      "[t.device for t in (a, b, c, d, e, f, g)]; "
+                      "[t.get_device() for t in (a, g)]; [a.is_cuda, g.is_cuda]")
+    assert _results(doc) == ["[" + ", ".join(["device(type='cuda', index=0)"] * 6
+                                             + ["device(type='cpu')"]) + "]",
+                             "[0, -1]", "[True, False]"]
+
+
+def test_cpu_tensors_get_device_and_is_cuda_are_torchs():
+    torch = require_torch()
+    x = torch.zeros(2)
+    doc = session.run("x = torch.zeros(2); x.get_device(); x.is_cuda; x.device")
+    assert _results(doc) == [repr(x.get_device()), repr(x.is_cuda), repr(x.device)]
+
+
+def test_a_second_gpu_is_refused_in_one_line():
+    result = cli_run("explain", "x = torch.zeros(2); x.cuda(1)")
+    assert result.exit_code == 2
+    assert "invalid device ordinal" in result.output and "Traceback" not in result.output

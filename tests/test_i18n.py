@@ -56,7 +56,7 @@ MORE_STATEMENTS = [
     "torch.cuda.memory_reserved(); torch.cuda.max_memory_allocated(); "
     "torch.cuda.max_memory_reserved(); x = None; torch.cuda.empty_cache(); "
     "torch.cuda.synchronize(); torch.cuda.manual_seed(1); torch.cuda.manual_seed_all(2); "
-    "torch.cuda.initial_seed()",
+    "torch.cuda.initial_seed(); torch.device('cuda', 0)",
     "p = t[1].data_ptr()", "p = t.untyped_storage().data_ptr()", "n = t.untyped_storage().nbytes()",
     "y = t.real", "a, b, c = t", "y = t.float()", "y = t.roll(1, 0)", "y = t.repeat(2, 1)", "y = t.repeat_interleave(torch.tensor([1, 2, 0]), dim=0)", "y = torch.where(t > 4, t, 0)",
     # pointwise family

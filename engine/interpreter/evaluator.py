@@ -25,7 +25,7 @@ from tracer import recorder
 
 from engine.core import dtypes as D
 from engine.binding.functions import FUNCTIONS
-from engine.binding import torch_cuda
+from engine.binding import torch_cuda, torch_device
 from engine.binding.methods import PUBLIC as TENSOR_PUBLIC
 from engine.binding import options as P
 from engine.pypto import index_select as pypto
@@ -79,6 +79,7 @@ PYPTO_CONSTANTS: dict[str, Any] = {name: getattr(pypto, name) for name in (
 
 #: The torch functions a statement may call: every generated and hand-written binding.
 TORCH_FUNCTIONS: dict[str, Callable[..., Any]] = dict(FUNCTIONS)
+TORCH_FUNCTIONS["device"] = torch_device.torch_device
 #: Constants ``torch.X`` may name (dtypes and memory formats).
 CONSTANT_NAMES = tuple(d.name for d in D.ALL) + (
     "half", "float", "double", "long", "int", "short", "channels_last", "contiguous_format",

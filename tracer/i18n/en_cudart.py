@@ -60,4 +60,6 @@ TEXT: dict[str, str] = {
         "seed every GPU's default generator with {seed}; the simulated machine has one",
     "cudart.initial_seed":
         "the seed the current GPU's default generator started from (or was last given)",
+    "cudart.torch_device":
+        "a torch.device value: a device type and an optional index; nothing is allocated",
 }

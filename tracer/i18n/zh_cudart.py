@@ -54,4 +54,6 @@ TEXT: dict[str, str] = {
         "用 {seed} 设置每个 GPU 默认生成器的种子；模拟机器只有一个",
     "cudart.initial_seed":
         "当前 GPU 默认生成器开始时（或最近一次设定）的种子",
+    "cudart.torch_device":
+        "一个 torch.device 值：设备类型加可选的序号；不分配任何内存",
 }
