@@ -62,4 +62,8 @@ TEXT: dict[str, str] = {
         "the seed the current GPU's default generator started from (or was last given)",
     "cudart.torch_device":
         "a torch.device value: a device type and an optional index; nothing is allocated",
+    # -- the allocation footer, the CPU and the simulated GPU apart (tracer/allocated.py)
+    "ui.allocated.on_cpu": "{what} on the CPU",
+    "ui.allocated.on_cuda": "; {what} on cuda:0 (simulated)",
+    "ui.allocated.freed": "; {what} freed back to the cache",
 }

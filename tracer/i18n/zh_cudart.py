@@ -56,4 +56,8 @@ TEXT: dict[str, str] = {
         "当前 GPU 默认生成器开始时（或最近一次设定）的种子",
     "cudart.torch_device":
         "一个 torch.device 值：设备类型加可选的序号；不分配任何内存",
+    # -- the allocation footer, the CPU and the simulated GPU apart (tracer/allocated.py)
+    "ui.allocated.on_cpu": "CPU 上 {what}",
+    "ui.allocated.on_cuda": "；cuda:0（模拟）上 {what}",
+    "ui.allocated.freed": "；{what} 释放回缓存",
 }
