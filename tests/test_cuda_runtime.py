@@ -219,3 +219,10 @@ def test_the_footer_shows_the_cpu_and_the_gpu_apart_and_what_went_back_to_the_ca
         "allocated: 8 bytes in 1 block on the CPU; 1536 bytes in 3 blocks on cuda:0 "
         "(simulated); 1024 bytes in 2 blocks freed back to the cache")
     assert session.run("y = torch.ones(2)")["allocated"] == {"bytes": 8, "blocks": 1}
+
+
+def test_the_lecture_view_says_which_tensor_died_and_why():
+    result = cli_run("explain", f"{ZEROS}; {ZEROS}")
+    assert result.exit_code == 0
+    line = next(ln for ln in result.output.splitlines() if "last reference dropped" in ln)
+    assert "reason=rebound  tensor=x  storage=s$0" in line

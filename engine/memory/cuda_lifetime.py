@@ -49,8 +49,12 @@ def release(serial: int, who: str, reason: Note) -> None:
     that runs then and give the block back to the cache."""
     storage, block = current().local(LiveBlocks).by_serial.pop(serial)
     ptr = hex_ptr(block.ptr)
-    with span("last reference dropped", "python", note=reason, storage=storage,
-              tensor=who) as group:
+    # the reason's short name as an argument too: the lecture view shows arguments, and
+    # the note (its sentence) only with --full
+    why = reason.id.rsplit(".", 1)[-1]
+    named = {"tensor": who} if who else {}      # a temporary never had a name
+    with span("last reference dropped", "python", note=reason, reason=why, **named,
+              storage=storage) as group:
         group.set(simulated=True)
         emit("~TensorImpl", "memory", source=TENSOR_IMPL, note="cudart.tensor_impl_dtor",
              simulated=True)
