@@ -202,9 +202,10 @@ def test_cpu_tensors_get_device_and_is_cuda_are_torchs():
 
 
 def test_a_second_gpu_is_refused_in_one_line():
-    result = cli_run("explain", "x = torch.zeros(2); x.cuda(1)")
-    assert result.exit_code == 2
-    assert "invalid device ordinal" in result.output and "Traceback" not in result.output
+    for statement in ("x.cuda(1)", "x.to(1)", "torch.zeros(2, device=1)", "x.to('cuda:1')"):
+        result = cli_run("explain", f"x = torch.zeros(2); {statement}")
+        assert result.exit_code == 2, statement
+        assert "invalid device ordinal" in result.output and "Traceback" not in result.output
 
 
 def test_the_footer_shows_the_cpu_and_the_gpu_apart_and_what_went_back_to_the_cache():
