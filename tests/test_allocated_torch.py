@@ -32,14 +32,16 @@ STATEMENTS = [
     "t[5]", "t[1, 2, 3]", "y = torch.empty(2**62, 2**62)",
 ]
 
-#: Allocations torch makes that tidx's steps do not record yet: a Python number beside a
-#: tensor becomes an 8-byte wrapped-number tensor (in gt.Scalar's meta function,
-#: BinaryOps.cpp wrapped_scalar_tensor; in the binding for add's Tensor other), and the
-#: engine draws no allocation for it.  Strict: the day the engine records them, the
-#: marks must go.
-GAPS = {code: pytest.mark.xfail(strict=True, reason="the wrapped scalar of a Python number "
-                                "beside a tensor is not recorded as an allocation")
-        for code in ("t[t > 4] = 0", "y = t.masked_select(t > 4)", "y = t + 4")}
+#: A Python number beside a tensor is an 8-byte wrapped-number tensor in torch: made in
+#: the binding for add/sub/mul/div (PythonArgs::tensor_slow), in an operator's Scalar
+#: overload otherwise (gt.Scalar's meta function, remainder.Scalar_Tensor, pow.Scalar).
+WRAPPED = [
+    "y = t + 4", "y = t > 4", "y = torch.where(t > 4, t, 0)", "y = 2 ** t", "y = t & 3",
+    "y = 3 - t", "y = t.add(4, alpha=2)", "y = t.remainder(3)", "y = t // 2", "y = t * 2.5",
+    "y = t.div(2, rounding_mode='floor')", "y = t.sub(1)", "y = t.add_(1)", "y = 5 & t",
+    "y = torch.where(t > 4, 1.0, 0.0)", "y = 1 / t.float()", "y = t.float() + True",
+    "y = t.clamp(0, 5)", "y = t ** 2", "y = torch.remainder(7, t)", "y = t.isclose(t)",
+]
 
 
 def _torch_blocks(torch, code: str) -> list[int]:
@@ -82,8 +84,7 @@ def _tidx_blocks(doc: dict) -> list[int]:
 
 
 @pytest.mark.torch
-@pytest.mark.parametrize("code", [pytest.param(c, marks=GAPS[c]) if c in GAPS else c
-                                  for c in STATEMENTS + ["y = t + 4"]])
+@pytest.mark.parametrize("code", STATEMENTS + WRAPPED)
 def test_the_blocks_are_the_ones_torch_allocates(code):
     torch = require_torch()
     doc = run(code, seed=0)

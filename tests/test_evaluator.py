@@ -35,3 +35,16 @@ def test_an_error_of_another_class_still_stops_the_run():
     assert len(doc["statements"]) == 1
     assert doc["statements"][0]["error"]["type"] == "IndexError"
     assert "caught" not in doc["statements"][0]["error"]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("torch.ad(t, 1)", "torch.ad is not available in tidx (did you mean torch.add? tidx runs "),
+    ("t.sum1()", "Tensor.sum1 is not available in tidx (did you mean Tensor.sum? tidx runs "),
+    ("torch.fft(t)", "torch.fft is not available in tidx (tidx runs "),
+])
+def test_an_unknown_name_is_one_short_line_with_the_closest_names(text, expected):
+    """Not the list of hundreds of names it once was: a typo gets its likely fix."""
+    with pytest.raises(Refused) as info:
+        session.run(text)
+    message = str(info.value)
+    assert message.startswith(expected) and len(message) < 110 and "\n" not in message

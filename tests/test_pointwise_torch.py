@@ -188,9 +188,9 @@ def test_binary_matches_torch(case):
 
 # -- unary operators ---------------------------------------------------------------------------
 UNARY = ["neg", "negative", "abs", "absolute", "sign", "reciprocal", "isnan", "isinf",
-         "isfinite", "isposinf", "isneginf", "logical_not", "bitwise_not"]
+         "isfinite", "isposinf", "isneginf", "logical_not", "bitwise_not", "relu"]
 UNARY_INPLACE = {"neg", "negative", "abs", "absolute", "sign", "reciprocal", "logical_not",
-                 "bitwise_not"}
+                 "bitwise_not", "relu"}
 
 
 @st.composite
@@ -434,3 +434,16 @@ def out_outcome(lib, op, dtype, shape, view, transpose, other, out_kind, out_dty
 def test_out_matches_torch(case):
     torch = require_torch()
     agree(out_outcome(engine, *case), out_outcome(torch, *case))
+
+
+def test_reciprocal_of_every_float16_matches_torch():
+    """Every float16 bit pattern, on the vectorised (contiguous) and the scalar (strided)
+    loop: 1/x in float rounded to half, bit for bit (NaN as NaN)."""
+    torch = require_torch()
+    values = np.arange(65536, dtype=np.uint16).view(np.float16).astype(np.float64).tolist()
+
+    def results(lib):
+        base = lib.tensor(values, dtype=lib.float16)
+        return [norm(lib.reciprocal(t).tolist()) for t in (base, lib.stack([base, base], 1)[:, 0])]
+    assert results(engine) == results(torch)
+    assert engine.tensor(1.0, dtype=engine.float16).__rtruediv__(None) is NotImplemented

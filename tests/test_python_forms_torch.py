@@ -65,6 +65,13 @@ PROGRAMS = [
     ["y = t.half()"], ["y = t.byte()"], ["y = t.char()"], ["y = t.short()"], ["y = t.int()"],
     ["y = t.float(1)"], ["y = t.byte(x=1)"], ["y = t.float(memory_format=torch.preserve_format)"],
     ["y = 2 @ 3"], ["y = 1.5 & 2"], ["y = 1 << 3"], ["y = 7 >> 1"], ["y = 6 ^ 3"],
+    # Tensor.type: the legacy name, a dtype, a legacy name to convert to, the errors
+    ["y = t.type()"], ["y = (t > 2).type()"], ["y = t.float().type()"],
+    ["y = t.type(torch.int32)"], ["y = t.type(torch.int64) is t"],
+    ["y = t.type('torch.DoubleTensor')"], ["y = t.type('torch.LongTensor') is t"],
+    ["y = t.type(dtype=torch.float16)"], ["y = t.T.type(torch.float64)"],
+    ["y = t.type('torch.Foo')"], ["y = t.type(3)"], ["y = t.type(torch.float32, 1, 2)"],
+    ["y = t.relu()"], ["y = torch.relu(t - 5)"], ["y = (t - 5).relu_()"],
 ]
 
 

@@ -61,6 +61,17 @@ FOLD_INSIDE: frozenset[str] = frozenset({"valueToTensor", "make_info"})
 FOLD_INSIDE_AFTER_FIRST: frozenset[str] = frozenset({"_empty_generic",
                                                      "empty_strided_generic"})
 
+#: Moves of a tensor to another device (engine/ops/cuda_indexing.py), shown wherever they
+#: are, inside a folded step too (make_info's index moves are the lesson of indexing a
+#: CUDA tensor); their inside is folded but for :data:`LIFTED`.
+TRANSFERS: frozenset[str] = frozenset({"value.to(self.device())",
+                                       "indice.to(self.device())"})
+
+#: Steps a transfer's line shows directly under it, the chain that leads to them
+#: (aten::to -> _to_copy -> empty_strided, copy_ -> copy_kernel_cuda) counted on the
+#: transfer's own line: the bytes crossing to the device are what it teaches.
+LIFTED: frozenset[str] = frozenset({"cudaMemcpyAsync"})
+
 
 def is_taught(ev: Event) -> bool:
     """Whether the lecture view shows step ``ev`` (wherever its parent allows it).
@@ -99,7 +110,7 @@ def _fold(events: list[Event], inside_folded: bool, seen: set[str]) -> list[Even
     out: list[Event] = []
     run: list[Event] = []
     for ev in events:
-        if (is_taught(ev) and not inside_folded) or _raised(ev):
+        if (is_taught(ev) and not inside_folded) or ev["name"] in TRANSFERS or _raised(ev):
             if run:
                 out.append(folded(run))
                 run = []
@@ -115,10 +126,42 @@ def _keep(ev: Event, seen: set[str]) -> Event:
     """A shown step, its children folded (``seen``: the steps of
     :data:`FOLD_INSIDE_AFTER_FIRST` already shown whole)."""
     name = ev["name"]
+    if name in TRANSFERS and not _raised(ev):
+        return {**ev, "children": _lift(ev.get("children", []))}
     inside_folded = name in FOLD_INSIDE or name in seen
     if name in FOLD_INSIDE_AFTER_FIRST:
         seen.add(name)
     return {**ev, "children": _fold(ev.get("children", []), inside_folded, seen)}
+
+
+def _lift(children: list[Event]) -> list[Event]:
+    """A transfer's children: its :data:`LIFTED` steps (their own inside folded), the
+    steps before, between and after them each one folded run."""
+    out: list[Event] = []
+    run: list[str] = []
+
+    def visit(events: list[Event]) -> None:
+        for ev in events:
+            if ev["name"] in LIFTED:
+                if run:
+                    out.append(_run(run))
+                    run.clear()
+                inside = [n for _, e in walk(ev.get("children", [])) for n in [e["name"]]]
+                out.append({**ev, "children": [_run(inside)] if inside else []})
+            else:
+                run.append(ev["name"])
+                visit(ev.get("children", []))
+
+    visit(children)
+    if run:
+        out.append(_run(run))
+    return out
+
+
+def _run(names: list[str]) -> Event:
+    """A folded run of the steps named ``names`` (in the order they ran)."""
+    return {**folded([{"name": n, "layer": "kernel", "children": []} for n in names]),
+            "layer": "kernel"}
 
 
 def is_folded(ev: Event) -> bool:

@@ -86,7 +86,10 @@ def collect(st: dict[str, Any], prev: dict[str, Any] | None = None) -> list[dict
     # not the lesson, and its values are in the steps that read it)
     made = [t["storage"] for b in list((st.get("bindings") or {}).values()) +
             [st.get("result")] if b for t in V.tensors(b["summary"])]
-    wanted = made + list(marks)
+    # the user's tensors' storages before temporaries' (a CUDA index's copy on the
+    # device is written before the indexed tensor is read, and only three are drawn)
+    user = {t["storage"] for t in after}
+    wanted = made + [s for s in marks if s in user] + [s for s in marks if s not in user]
     storages = list(dict.fromkeys(wanted))[:MAX_STORAGES]
     # every element the statement changed, those its kernels name and those a kernel
     # that names none filled (randn's normal_, add_): the replay finds both

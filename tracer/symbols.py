@@ -33,6 +33,8 @@ FUNCTIONS: dict[str, str] = {
     # Tensor.untyped_storage is bound to THPVariable_storage (python_variable_methods.cpp)
     "THPVariable_untyped_storage": "torch::autograd::THPVariable_storage",
     "valueToTensor": "torch::autograd::valueToTensor",
+    # a Python number bound to a Tensor parameter (torch/csrc/utils/python_arg_parser.cpp)
+    "PythonArgs::tensor_slow": "torch::PythonArgs::tensor_slow",
     "wrapTuple": "torch::autograd::wrapTuple",
     "count_specified_dimensions": "torch::autograd::count_specified_dimensions",
     # python_variable_indexing.cpp's own applySlicing (it reads the Python index), not
@@ -125,6 +127,9 @@ PART_OF: dict[str, str] = {
     "lift_fresh": "at::native::lift_fresh",
     "select geometry": "at::native::select_symint",
     "reshape_symint": "at::native::reshape_symint",
+    # the moves to a CUDA self's device (engine/ops/cuda_indexing.py): lines of these
+    "value.to(self.device())": "at::native::_index_put_impl_",
+    "indice.to(self.device())": "at::native::make_info",
 }
 
 #: Kernels a dispatcher step names that are no function of that name in the wheel.

@@ -65,15 +65,17 @@ TENSOR_PY = "torch/_tensor.py"
 
 def _traced(python: str, binding: str, source: str, body: Callable[[], Any], *,
             note: Any = "binding.readsTensorImpl", args: tuple = (),
-            reads: str | None = None) -> Any:
+            kwargs: dict | None = None, reads: str | None = None) -> Any:
     """One hand-written binding call, recorded as the generated ones are: the Python
     step (``Tensor.stride``), the C++ binding under it (``THPVariable_stride``), and
     whatever the body dispatches inside.  ``reads`` names the TensorImpl field a fact
     comes from (torch.profiler sees no operator for those)."""
     if not recorder.active():
         return body()
+    shown = {"kwargs": lambda: {k: O.shown_argument(v) for k, v in kwargs.items()}} \
+        if kwargs else {}
     with recorder.span(python, "python", source=TENSOR_PY,
-                       args=lambda: [O.shown_argument(a) for a in args]) as py:
+                       args=lambda: [O.shown_argument(a) for a in args], **shown) as py:
         with recorder.span(binding, "binding", source=source,
                            note=Note(note, reads=reads) if reads else note) as b:
             result = body()
@@ -425,6 +427,47 @@ def _to_type(name: str, dtype: D.dtype) -> Callable[..., Tensor]:
     return method
 
 
+_TYPE = PythonArgParser([
+    "type(PyObject* dtype=None, bool non_blocking=False, *, MemoryFormat? memory_format=None)",
+    "type(PyObject* dtype=None, bool async=False, *, MemoryFormat? memory_format=None)"
+    "|deprecated"])
+
+
+def type_(self: Tensor, *args: Any, **kwargs: Any) -> Any:
+    """THPVariable_type: no argument gives the legacy type name (``'torch.LongTensor'``,
+    options_to_string); a dtype, or a legacy name (options_from_string), converts through
+    dispatch_to -> aten::to, the tensor itself when nothing changes."""
+    parsed = _TYPE.parse(self, args, kwargs)
+    values = parsed.values
+    fmt = values.get("memory_format")
+    if fmt is not None and getattr(fmt, "name", fmt) != "preserve_format":
+        raise Refused("Tensor.type(memory_format=...) other than preserve_format is not "
+                      "modelled by tidx")
+    obj = values.get("dtype")
+    impl = self._impl
+
+    def body() -> Any:
+        if obj is None:
+            return D.legacy_type_name(impl.dtype, impl.device_type)
+        if isinstance(obj, D.dtype):
+            return wrap_result(call("aten::to.dtype", impl, obj, False, False))
+        if not isinstance(obj, str):
+            raise torch_error(TypeError, "dtype must be a type, str, or dtype object")
+        found = _LEGACY_NAMES.get(obj)
+        if found is None:
+            raise torch_error(ValueError, f"invalid type: '{obj}'")
+        device, dtype = found
+        return wrap_result(call("aten::to.device", impl, device, dtype, False, False))
+    return _traced("Tensor.type", "THPVariable_type", METHODS_CPP, body, note=O.PARSER_NOTE,
+                   args=args, kwargs=kwargs)
+
+
+type_.__name__ = type_.__qualname__ = "type"
+#: options_from_string's names: 'torch.FloatTensor', 'torch.cuda.FloatTensor' ...
+_LEGACY_NAMES = {D.legacy_type_name(d, device): (device, d)
+                 for d in D.ALL for device in ("cpu", "cuda")}
+
+
 def _to_device(name: str) -> Callable[..., Tensor]:
     """``t.cuda()`` / ``t.cpu()``: THPVariable_cuda / THPVariable_cpu -> dispatch_to ->
     ``self.to(device, self.scalar_type(), non_blocking, copy=false)``: aten::to.device,
@@ -579,6 +622,17 @@ def _operator(special: str, binding: Callable[..., Any]) -> Callable[..., Any]:
     return op
 
 
+def _bound(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """The Python step and THPVariable_NAME around a method written here by hand."""
+    def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
+        return _traced(f"Tensor.{fn.__name__}", f"THPVariable_{fn.__name__}", METHODS_CPP,
+                       lambda: fn(self, *args, **kwargs), note=O.PARSER_NOTE, args=args,
+                       kwargs=kwargs)
+    method.__name__ = method.__qualname__ = fn.__name__
+    method.__doc__ = fn.__doc__
+    return method
+
+
 def install(cls: type) -> frozenset[str]:
     """Fill the Tensor type's method table; the public methods and attributes, which the
     interpreter's allow-list is made of."""
@@ -589,9 +643,16 @@ def install(cls: type) -> frozenset[str]:
     for name, fn in functional.METHODS.items():    # written in Python by torch
         setattr(cls, name, fn)
         public.add(name)
-    for fn in (size, stride, is_contiguous, contiguous, copy_, nonzero, to, new_tensor,
-               unique.tensor_unique, unique.tensor_unique_consecutive):
+    for fn in (size, stride, is_contiguous, new_tensor, unique.tensor_unique,
+               unique.tensor_unique_consecutive):
         setattr(cls, fn.__name__, fn)
+        public.add(fn.__name__)
+    cls.type = type_
+    public.add("type")
+    for fn in (contiguous, copy_, nonzero, to):
+        # bound by hand in python_variable_methods.cpp (to, contiguous) or with a
+        # hand-written case (copy_, nonzero): recorded as the generated bindings are
+        setattr(cls, fn.__name__, _bound(fn))
         public.add(fn.__name__)
     for name, (reads, read) in _FACTS.items():
         setattr(cls, name, _fact(name, reads, read))

@@ -44,6 +44,7 @@ from engine.core.tensor_impl import TensorImpl
 from engine.dispatch.declarations import DEPRECATED, REGISTRY, overloads
 from engine.dispatch.dispatcher import call
 from engine.dispatch.schema import Argument, FunctionSchema
+from engine.ops.scalar import wrapped_scalar_tensor
 
 FUNCTIONS = "torch/csrc/autograd/generated/python_torch_functions.cpp"
 METHODS = "torch/csrc/autograd/generated/python_variable_methods.cpp"
@@ -71,11 +72,13 @@ PYTHON_DTYPES = {bool: D.bool, int: D.int64, float: D.float64}
 
 
 def shown_argument(value: Any) -> Any:
-    """A Python argument as the trace shows it."""
-    if isinstance(value, (D.dtype, P.memory_format, Device)):
-        return str(value)
-    if type(value) in (list, tuple):
+    """A Python argument as the trace shows it: as the user wrote it, a tuple a tuple,
+    a dtype, device or memory format the object itself (each renders as Python prints
+    it: torch.float32, device(type='cpu'), torch.channels_last)."""
+    if type(value) is list:
         return [shown_argument(v) for v in value]
+    if type(value) is tuple:
+        return tuple(shown_argument(v) for v in value)
     return value
 
 
@@ -119,6 +122,18 @@ def _aten_value(arg: Argument, value: Any) -> Any:
             raise Refused(f"dtype={value.__name__} (a complex dtype) is not modelled by tidx")
         return PYTHON_DTYPES[value]
     return unwrap_args(value)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (bool, int, float)) and \
+        (not isinstance(value, int) or -(2**63) <= value < 2**63)
+
+
+def _wrapped(value: Any) -> Any:
+    """PythonArgs::tensor_slow: the number becomes a 0-dim wrapped-number tensor in the
+    binding, before the operator is called (an int past int64 stays a number: the
+    operator's own checks give torch's OverflowError for it)."""
+    return wrapped_scalar_tensor(value, "PythonArgs::tensor_slow")
 
 
 def device_type_of(value: Any) -> str | None:
@@ -257,6 +272,10 @@ class OperatorBinding:
                     value = device
                 elif pyname in given:
                     value = _aten_value(arg, values[pyname])
+                    if arg.type.base == "Tensor" and not arg.type.is_list and \
+                            _is_number(value):
+                        # tensor_slow: should_allow_numbers_as_tensors let it bind here
+                        value = _wrapped(value)
                 elif pyname.isdigit():          # a constant in a deprecated call
                     value = int(pyname)
                 else:                           # not given: the schema's own default

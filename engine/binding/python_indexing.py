@@ -88,24 +88,24 @@ def clip_val(value: int) -> int:
     return SYMINT_MIN
 
 
-def _python_index(obj: Any) -> str:
-    """The index as the user wrote it, for the trace."""
+def _python_index(obj: Any) -> Any:
+    """The index as the user wrote it, for the trace: a slice as ``1:3``, ``...``, a
+    number as itself, a tensor as the tensor (drawn with its name: ``rows: i64[2]``)."""
     if isinstance(obj, slice):
         parts = ["" if v is None else str(v) for v in (obj.start, obj.stop, obj.step)]
         return ":".join(parts[:2]) + (f":{parts[2]}" if obj.step is not None else "")
     if obj is Ellipsis:
         return "..."
     if _is_tensor(obj):
-        impl = _impl(obj)
-        if impl.numel() <= 8 and not impl.is_meta:
-            return "tensor(" + repr(impl.array().tolist()) + ")"
-        return f"tensor of shape {list(impl.view.sizes)}, {impl.dtype}"
-    return repr(obj)
+        return obj
+    if isinstance(obj, list):
+        return [_python_index(i) for i in obj]
+    return obj if obj is None or isinstance(obj, (bool, int)) else repr(obj)
 
 
 def _python_index_list(index: Any) -> Any:
     if isinstance(index, tuple):
-        return [_python_index(i) for i in index]
+        return tuple(_python_index(i) for i in index)
     return _python_index(index)
 
 

@@ -27,7 +27,7 @@ class TensorImpl:
     """Storage, geometry, dtype and device: the C++ side of a tensor."""
 
     __slots__ = ("storage", "view", "dtype", "device_type", "serial", "requires_grad",
-                 "pyobj", "__weakref__")
+                 "pyobj", "wrapped_number", "__weakref__")
 
     def __init__(self, storage: Storage, view: View, dtype: D.dtype) -> None:
         self.storage = storage
@@ -40,6 +40,9 @@ class TensorImpl:
         #: the Python object wrapping this TensorImpl, if one is alive (PyObject
         #: preservation: wrapping the same TensorImpl twice gives the same object)
         self.pyobj = None
+        #: TensorImpl::is_wrapped_number: a Python number made a 0-dim tensor beside a
+        #: tensor operand (it only lifts the result's category in type promotion)
+        self.wrapped_number = False
 
     def with_view(self, view: View) -> "TensorImpl":
         """A new TensorImpl on the same storage (what as_strided and

@@ -45,7 +45,11 @@ _VIEWS = {
 _COPIES = {"aten::copy_", "aten::fill_.Tensor", "aten::lift_fresh", "aten::to.device",
            "aten::to.dtype", "aten::to.dtype_layout", "aten::_to_copy"}
 
-MODELLED = _FACTORIES | _VIEWS | _COPIES
+#: Advanced indexing (engine/ops/cuda_indexing.py): index tensors moved to the device,
+#: IndexKernel.cu's gpu_index_kernel.
+_INDEXING = {"aten::index.Tensor", "aten::index_put_", "aten::_index_put_impl_"}
+
+MODELLED = _FACTORIES | _VIEWS | _COPIES | _INDEXING
 
 
 #: TensorIterator binary operators (device_check: NoCheck in native_functions.yaml): their
@@ -53,6 +57,16 @@ MODELLED = _FACTORIES | _VIEWS | _COPIES
 _ITER_BINARY = {f"aten::{op}{inplace}.Tensor"
                 for op in ("add", "sub", "mul", "div", "eq", "ne", "lt", "le", "gt", "ge")
                 for inplace in ("", "_")}
+
+
+def same_device_error(name: str, args: tuple) -> BaseException | None:
+    """check_same_device's error, returned rather than raised (the dispatcher raises it
+    inside the operator's step, where torch.profiler has recorded the operator)."""
+    try:
+        check_same_device(name, args)
+    except Exception as exc:  # noqa: BLE001 - only torch's own error comes out of it
+        return exc
+    return None
 
 
 def check_same_device(name: str, args: tuple) -> None:

@@ -21,6 +21,7 @@ from engine.core.context import current
 from engine.core.errors import Refused
 from engine.core.tensor_impl import TensorImpl
 from engine.dispatch import cuda
+from engine.dispatch.device_check import REGISTER_CUDA, device_error, runs_to_its_check
 from engine.dispatch.declarations import COMPOSITE, FACTORY, REGISTRY
 from engine.dispatch.keys import keyset
 
@@ -66,9 +67,22 @@ def call(name: str, *args: Any, **kwargs: Any) -> Any:
             _on_cuda(args) or _on_cuda(tuple(kwargs.values())):
         # also a CPU-first call with a CUDA tensor anywhere (mixing devices: refused,
         # never answered by a CPU kernel)
-        cuda.check_same_device(name, args)
-        cuda.check_modelled(name, op.op_name)
+        # the CUDA wrapper's own device check (RegisterCUDA.cpp) comes before its kernel:
+        # raised inside the operator's span (torch.profiler has recorded the operator)
+        failed = device_error(name, op.schema, args, kwargs)
+        if failed is None:
+            mixed = cuda.same_device_error(name, args)
+            if mixed is not None:
+                # TensorIterator's compute_types, in the structured meta: inside the
+                # operator too, with the operator's own kernel
+                failed = (None, mixed)
+            elif not runs_to_its_check(name, args, kwargs):
+                cuda.check_modelled(name, op.op_name)
+    else:
+        failed = None
     if not recorder.active():
+        if failed is not None:
+            raise failed[1]
         if op.kind == COMPOSITE:
             return fn(*args, **kwargs)
         outer, ctx.below_autograd = ctx.below_autograd, True
@@ -84,8 +98,12 @@ def call(name: str, *args: Any, **kwargs: Any) -> Any:
         op.source
     if device == "cuda":
         kernel, source = cuda.CUDA_KERNELS.get(name, (kernel, source))
+    if failed is not None and failed[0] is not None:
+        kernel, source = failed[0], REGISTER_CUDA
     with recorder.span(shown, "dispatcher", op=shown, source=source, keys=keys,
                        route=route, kernel=kernel) as s:
+        if failed is not None:
+            raise failed[1]
         if op.kind == COMPOSITE:
             result = fn(*args, **kwargs)
         else:

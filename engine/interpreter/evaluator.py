@@ -17,6 +17,7 @@ user-chosen names, no other builtins.
 from __future__ import annotations
 
 import ast
+import difflib
 import math
 import operator
 from typing import Any, Callable, NamedTuple
@@ -534,24 +535,24 @@ class Evaluator:
                 return obj.functions[attr]
             if attr in obj.constants:
                 return obj.constants[attr]
-            raise Refused(f"torch.{attr} is not available in tidx (available: "
-                          f"{', '.join(sorted(obj.functions))} and the dtypes)")
+            raise Refused(_unknown("torch", attr, obj.functions, "torch functions and "
+                                                                  "the dtypes"))
         if obj is torch_cuda.CUDA:
             if attr in torch_cuda.FUNCTIONS:
                 return torch_cuda.FUNCTIONS[attr]
-            raise Refused(f"torch.cuda.{attr} is not available in tidx (available: "
-                          f"{', '.join(sorted(torch_cuda.FUNCTIONS))})")
+            raise Refused(_unknown("torch.cuda", attr, torch_cuda.FUNCTIONS,
+                                   "torch.cuda functions"))
         if obj is PYPTO:
             if attr in PYPTO_FUNCTIONS:
                 return PYPTO_FUNCTIONS[attr]
             if attr in PYPTO_CONSTANTS:
                 return PYPTO_CONSTANTS[attr]
-            raise Refused(f"pypto.{attr} is not available in tidx (available: "
-                          f"{', '.join(sorted(PYPTO_FUNCTIONS))} and the DT_* types)")
+            raise Refused(_unknown("pypto", attr, PYPTO_FUNCTIONS,
+                                   "pypto functions and the DT_* types"))
         if isinstance(obj, self.torch.tensor):
             if attr in TENSOR_METHODS:
                 return getattr(obj, attr)
-            raise Refused(f"Tensor.{attr} is not available in tidx")
+            raise Refused(_unknown("Tensor", attr, TENSOR_METHODS, "Tensor methods"))
         if isinstance(obj, self.torch.storage) and attr in STORAGE_METHODS:
             return getattr(obj, attr)
         if isinstance(obj, self.torch.dtype) and attr in ("itemsize", "is_floating_point",
@@ -563,6 +564,14 @@ class Evaluator:
             # tuple's fields (sort(...).values)
             return getattr(obj, attr)
         raise Refused(f"attribute '{attr}' of {self.type_name(obj)} is not available in tidx")
+
+
+def _unknown(owner: str, attr: str, known: Any, what: str) -> str:
+    """One line for a name tidx does not run: the closest names it does (a typo is the
+    common case), and how many it has, not the whole list of hundreds."""
+    close = difflib.get_close_matches(attr, sorted(known), n=3, cutoff=0.75)
+    hint = f"did you mean {' or '.join(f'{owner}.{c}' for c in close)}? " if close else ""
+    return f"{owner}.{attr} is not available in tidx ({hint}tidx runs {len(known)} {what})"
 
 
 _COMPARE: dict[str, Callable[[Any, Any], Any]] = {

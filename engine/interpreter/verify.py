@@ -19,6 +19,7 @@ from tracer import op_tree
 from tracer import values as V
 
 from engine.interpreter import evaluator as E
+from engine.interpreter import verify_cuda as C
 from engine.core.errors import Refused
 from engine.interpreter.defaults import BY_NAME
 from engine.interpreter.statements import CATCHABLE, parse
@@ -35,6 +36,9 @@ class Row:
     results: dict[str, bool | None] = field(default_factory=dict)
     details: list[str] = field(default_factory=list)
     compared: bool = True        # False: real PyTorch could not run it (pypto, refused)
+    #: what the row's checks mean, as i18n ids with their arguments: a CUDA statement is
+    #: compared on the CPU ({"id": "ui.verify.cuda_on_cpu", "args": {}})
+    said: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -121,16 +125,15 @@ def verify(text: str, doc: dict[str, Any]) -> list[Row] | None:
         torch.manual_seed(doc["seed"])
     rows: list[Row] = []
     skipped: str | None = None
+    random = False  # a CUDA statement drew numbers: no values are comparable from then on
+    on_gpu: set[str] = set()  # the names bound to CUDA tensors so far
     for st, ours in zip(statements, doc["statements"]):
         if skipped is None and any(isinstance(n, ast.Name) and n.id == "pypto"
                                    for n in ast.walk(st.node)):
             skipped = (f"{st.source!r} is pypto (Huawei CANN's, not PyTorch's): it and the "
                        "statements after it are not compared")
-        if skipped is None and _on_cuda(st.node, ours):
-            skipped = (f"{st.source!r} runs on tidx's simulated CUDA device, and this "
-                       f"PyTorch ({torch.__version__}) has no GPU to compare it with: it and "
-                       "the statements after it are not compared (tests/test_cuda_device.py "
-                       "compares shapes, strides and dtypes with the CPU's)")
+        cuda = skipped is None and C.reads_cuda(st.node, ours, on_gpu)
+        on_gpu = C.cuda_names(ours, on_gpu)
         if skipped is not None:
             rows.append(_not_compared(st, skipped, first=not rows or rows[-1].compared))
             continue
@@ -139,9 +142,10 @@ def verify(text: str, doc: dict[str, Any]) -> list[Row] | None:
             if isinstance(node, ast.Name) and node.id in BY_NAME and node.id not in ev.names:
                 ev.lookup(node.id)
         error = None
+        run = C.on_cpu(st) if cuda else st
         with _quiet_stderr(), profile(activities=[ProfilerActivity.CPU]) as prof:
             try:
-                ev.run(st)
+                ev.run(run)
             except Refused as exc:
                 skipped = f"PyTorch could not run {st.source!r} here: {exc}"
             except Exception as exc:  # noqa: BLE001 - torch's error is what we compare
@@ -153,19 +157,18 @@ def verify(text: str, doc: dict[str, Any]) -> list[Row] | None:
             isinstance_name(error["type"], c) for c in st.catches)
         if ours["error"] is not None:
             ours = {**ours, "error": {k: v for k, v in ours["error"].items() if k != "caught"}}
-        rows.append(_compare(st, ours, ev, error, profile_ops(prof)))
+        if cuda and C.device_error(ours, error):
+            # a mixed-device error: only a GPU run raises it; tidx stopped here
+            rows.append(_not_compared(st, f"{st.source!r} raises a mixed-device error, which "
+                                          "only a GPU run can raise: not compared on the "
+                                          "CPU", first=True))
+            break
+        random = random or (cuda and C.draws_random(ours))
+        row = _compare(run, ours, ev, error, profile_ops(prof), cuda=cuda, random=random)
+        rows.append(row)
         if (error is not None or ours["error"] is not None) and not caught:
             break
     return rows
-
-
-def _on_cuda(node: ast.AST, ours: dict[str, Any]) -> bool:
-    """Does a statement name the CUDA device, or bind a tensor tidx made there?"""
-    named = any(isinstance(n, ast.Constant) and isinstance(n.value, str)
-                and n.value.partition(":")[0] == "cuda" for n in ast.walk(node))
-    made = any(((b or {}).get("summary") or {}).get("device") == "cuda"
-               for b in (ours.get("bindings") or {}).values())
-    return named or made
 
 
 def _not_compared(st, why: str, first: bool) -> Row:
@@ -181,12 +184,22 @@ def isinstance_name(type_name: str, catch: str) -> bool:
 
 
 def _compare(st, ours: dict[str, Any], ev: E.Evaluator, error: dict | None,
-             ops: list[tuple[int, str]]) -> Row:
+             ops: list[tuple[int, str]], *, cuda: bool = False, random: bool = False) -> Row:
+    """Compare one statement.  ``cuda``: it ran on tidx's simulated GPU and on torch's
+    CPU (verify_cuda); ``random``: a CUDA generator has drawn, values are not comparable."""
     row = Row(st.source)
+    if cuda:
+        said = "ui.verify.cuda_random" if random else "ui.verify.cuda_device_value" \
+            if C.queries_device(st.node) else "ui.verify.cuda_on_cpu"
+        row.said.append({"id": said, "args": {}})
+    elif random:
+        row.said.append({"id": "ui.verify.after_cuda_random", "args": {}})
     row.results["error"] = ours["error"] == error
     if not row.results["error"]:
         row.details.append(f"error: tidx {ours['error']} / torch {error}")
     mine = op_tree(ours["events"])
+    if cuda:
+        mine, ops = C.without_moves(mine, "cuda"), C.without_moves(ops, "cpu")
     if _calls_print(st.node):
         # torch's repr runs operators of its own (tensor_str formatting); tidx prints
         # without tracing them, so the operator trees are not comparable here
@@ -204,6 +217,8 @@ def _compare(st, ours: dict[str, Any], ev: E.Evaluator, error: dict | None,
         for name, t in theirs.items():
             summary = (ours["result"] if name == "(result)" else ours["bindings"][name])
             s = summary["summary"] if summary else None
+            if check == "values" and (random or cuda and C.queries_device(st.node)):
+                continue  # a random draw, a device: differ from the CPU's by design
             if check == "values" and t is None and _plain_value(s):
                 # an int, a tuple, a torch.Size, a dtype, None ...: as Python prints it
                 same = V.text(s) == repr(raw[name])

@@ -24,7 +24,7 @@ from engine.core import view as S
 from engine.dispatch.declarations import FUNCTIONAL, INPLACE, declare
 from engine.dispatch.dispatcher import call
 from engine.core.errors import check, torch_error
-from engine.ops import overlap
+from engine.ops import cuda_indexing, overlap
 from engine.ops.copy import broadcast_to_output
 from engine.ops.iterator import output_strides
 from engine.ops.parallel import chunks, parallel_for
@@ -114,6 +114,8 @@ def make_info(self, indices: list) -> AdvancedIndex:
                        [i for i, t in enumerate(indices) if t is None]
                 self = call("aten::permute", self, dims)
                 indices = [indices[d] for d in dims]
+        # "Ensure indices are on the same device as self", before the int -> long
+        indices = cuda_indexing.indices_to_device(self, indices)
         indices = [call("aten::to.dtype", t, D.int64) if t is not None and t.dtype is D.int32 else t
                    for t in indices]
         info = _advanced_index(self, indices)
@@ -164,6 +166,7 @@ def _advanced_index(src, indices: list) -> AdvancedIndex:
                       note="index.reshape_indexer"):
                 shape = [1] * dims_before + list(index.view.sizes) + [1] * dims_after
                 reshaped.append(call("aten::reshape", index, shape))
+    cuda_indexing.check_strides_match(src, reshaped)
     return AdvancedIndex(restrided, reshaped, indexed_sizes, indexed_strides,
                          dims_before, dims_after)
 
@@ -278,6 +281,7 @@ def _flat(t) -> np.ndarray:
 def index(self, indices: list):
     check(len(indices) <= self.dim(), IndexError,
           f"too many indices for tensor of dimension {self.dim()} (got {len(indices)})")
+    cuda_indexing.check_indices_on_cpu_or_selfdevice(self, indices)
     info = make_info(self, list(indices))
     shape = info.src.view.sizes
     with span("index_out: set_output", "memory", source=ADV,
@@ -292,6 +296,11 @@ def index(self, indices: list):
         else:
             out = memory.empty_strided_generic(shape, strides, self.dtype, self.device_type)
         s.set_result(out)
+    if self.device_type == "cuda":
+        offsets = cuda_indexing.offsets_or_refuse(info, shape, _linear_offsets)
+        cuda_indexing.index_kernel(self, out, offsets, _flat(self),
+                                   lambda: _offset_formulas(info, shape, offsets))
+        return out
     with span("cpu_index_kernel", "kernel", source=KERNEL,
               note="index.cpu_index_kernel", numel=out.numel()) as s:
         if not self.is_meta:
@@ -340,8 +349,12 @@ def _index_put_impl_(self, indices: list, value, accumulate: bool = False,
             s.set_result(ok)
         if ok:
             return call("aten::masked_fill_.Scalar", self, mask, call("aten::item", value))
+    # value_: the value on self's device; the overlap check reads the value as given
+    value_ = cuda_indexing.value_to_device(self, value)
     overlap.check("index_put_", self, full=[value, *(i for i in indices if i is not None)],
                   internal=False)
+    value = value_
+    cuda_indexing.check_not_with_sort(self, accumulate)
     info = make_info(self, list(indices))
     shape = info.src.view.sizes
     with span("make_index_put_iterator", "kernel", source=ADV,
@@ -354,6 +367,12 @@ def _index_put_impl_(self, indices: list, value, accumulate: bool = False,
               f"Index put requires the source and destination dtypes match, got "
               f"{D.cpp_name(info.src.dtype)} for the destination and "
               f"{D.cpp_name(value.dtype)} for the source.")
+        cuda_indexing.check_value_device(info.src, value)
+    if self.device_type == "cuda":
+        offsets = cuda_indexing.offsets_or_refuse(info, shape, _linear_offsets)
+        cuda_indexing.index_put_kernel(self, value, shape, offsets, _flat(self),
+                                       lambda: _offset_formulas(info, shape, offsets))
+        return self
     with span("cpu_index_put_kernel", "kernel", source=KERNEL,
               note="index_put.accumulate" if accumulate else "index_put.write",
               accumulate=accumulate) as s:

@@ -106,7 +106,9 @@ def _add(name: str, self, other, alpha: Any, out=None, negate: bool = False):
 
 
 def _sub_checks(self, other) -> None:
-    sub_check(operand(self), operand(other))
+    # only the operands' types: the wrapped number's tensor is made once, by iterate
+    sub_check(*(Wrapped(x) if isinstance(x, (bool, int, float)) else operand(x)
+                for x in (self, other)))
 
 
 @declare(f"add.Tensor(Tensor self, Tensor other, {_ALPHA}) -> Tensor",
@@ -366,8 +368,9 @@ def _binary_family(name: str, loop, *, scalar_tensor: bool = False, note: str = 
         @declare(f"{name}.Scalar_Tensor(Scalar self, Tensor other) -> Tensor",
                  kind=FUNCTIONAL, native=f"at::native::{name}", source=BINARY)
         def reflected(self, other):
-            return iterate(name, [Wrapped(self), other], loop, allowed=allowed, kernel=kernel,
-                           note=note)
+            # at::name(wrapped_scalar_tensor(self), other)
+            return iterate(name, [operand(self), other], loop, allowed=allowed,
+                           kernel=kernel, note=note)
 
 
 _binary_family("remainder", _remainder, scalar_tensor=True, note="pointwise.remainder")

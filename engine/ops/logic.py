@@ -17,7 +17,7 @@ from engine.core import dtypes as D
 from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED,
                                           declare, not_modelled)
 from engine.dispatch.dispatcher import call
-from engine.ops.pointwise import BINARY, UNARY, Wrapped, integral, iterate
+from engine.ops.pointwise import BINARY, UNARY, integral, iterate, operand
 
 _BITWISE = {"bitwise_and": np.bitwise_and, "bitwise_or": np.bitwise_or,
             "bitwise_xor": np.bitwise_xor}
@@ -41,7 +41,8 @@ def _bitwise(name: str, loop) -> None:
                 source=BINARY)(fn_)
 
     def reflected(self, other):
-        return iterate(name, [Wrapped(self), other], loop, allowed=integral, kernel=kernel)
+        # at::name(wrapped_scalar_tensor(self), other)
+        return iterate(name, [operand(self), other], loop, allowed=integral, kernel=kernel)
     declare(f"{name}.Scalar_Tensor(Scalar self, Tensor other) -> Tensor", kind=FUNCTIONAL,
             native=f"at::native::{name}", source=BINARY)(reflected)
 

@@ -38,7 +38,7 @@ from engine.memory import empty as memory
 from engine.memory.resize import resize_native
 from engine.ops import overlap
 from engine.ops.iterator import output_strides
-from engine.ops.scalar import scalar_tensor_static, scalar_type
+from engine.ops.scalar import scalar_tensor_static, scalar_type, wrapped_scalar_tensor
 
 ITER = "aten/src/ATen/TensorIterator.cpp"
 BINARY = "aten/src/ATen/native/BinaryOps.cpp"
@@ -49,11 +49,13 @@ LOOPS = "aten/src/ATen/native/cpu/BinaryOpsKernel.cpp"
 class Wrapped:
     """A Python number inside an operator: a 0-dim "wrapped number" tensor in torch."""
 
-    __slots__ = ("value", "dtype")
+    __slots__ = ("value", "dtype", "tensor")
 
-    def __init__(self, value: Any) -> None:
+    def __init__(self, value: Any, tensor: TensorImpl | None = None) -> None:
         self.value = value
         self.dtype = scalar_type(value)
+        #: the 0-dim CPU tensor torch holds it in (None where only its type is asked)
+        self.tensor = tensor
 
     def __tidx_summary__(self, max_values: int) -> dict:
         return {"kind": "scalar", "value": self.value, "dtype": self.dtype.short}
@@ -61,6 +63,9 @@ class Wrapped:
 
 def operand(x: Any) -> Any:
     """A kernel argument as TensorIterator holds it: a tensor, or a wrapped number."""
+    if isinstance(x, TensorImpl) and x.wrapped_number:
+        # made by the binding (PythonArgs::tensor_slow): the number it holds
+        return Wrapped(x.array().item(), x)
     if isinstance(x, (TensorImpl, Wrapped)):
         return x
     if isinstance(x, (bool, int, float)):
@@ -70,7 +75,10 @@ def operand(x: Any) -> Any:
             raise torch_error(OverflowError, "int too big to convert")
         if isinstance(x, int) and not isinstance(x, bool) and x < -(2**63):
             raise torch_error(OverflowError, "can't convert negative int to unsigned")
-        return Wrapped(x)
+        if isinstance(x, int) and x >= 2**63:
+            return Wrapped(x)       # a uint64 Scalar: refused where it is promoted
+        # a Scalar overload's meta function wraps it (gt.Scalar: wrapped_scalar_tensor)
+        return Wrapped(x, wrapped_scalar_tensor(x, "wrapped_scalar_tensor"))
     raise torch_error(TypeError, f"unsupported operand type: {type(x).__name__}")
 
 
@@ -128,8 +136,9 @@ def to_common(op: Any, common: D.dtype) -> Any:
                           "tidx has no uint64 tensors to promote it from")
         if op.dtype is common:
             return op
-        # wrapped_scalar_tensor: made directly, no operator; the cast is a real `to`
-        tensor = scalar_tensor_static(op.value, op.dtype, "cpu")
+        # the wrapped number's own tensor; the cast is a real `to`
+        tensor = op.tensor if op.tensor is not None else \
+            scalar_tensor_static(op.value, op.dtype, "cpu")
         return call("aten::to.dtype", tensor, common)
     if op.dtype is common:
         return op

@@ -29,7 +29,7 @@ from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, INPLACE, OUT, O
 from engine.dispatch.dispatcher import call
 from engine.memory import empty as memory
 from engine.core import view as S
-from engine.ops.pointwise import Wrapped, iterate, result_type
+from engine.ops.pointwise import Wrapped, iterate, operand, result_type
 from engine.ops.scalar import to_dtype_scalar
 
 POW = "aten/src/ATen/native/Pow.cpp"
@@ -203,7 +203,8 @@ def pow_scalar(self: Any, exponent):
                                        exponent.device_type)
     if _is(self, 1.0):
         return call("aten::fill_.Scalar", out, 1)
-    return call("aten::pow.Tensor_Tensor_out", Wrapped(self), exponent, out=out)
+    # pow_Scalar_out: at::pow_out(out, wrapped_scalar_tensor(base, exp.device()), exp)
+    return call("aten::pow.Tensor_Tensor_out", operand(self), exponent, out=out)
 
 
 not_modelled(

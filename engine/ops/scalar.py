@@ -105,3 +105,23 @@ def scalar_tensor_static(value: Any, dtype: D.dtype, device: str) -> TensorImpl:
                 result.array(write=True)[...] = scalar
         s.set_result(result)
         return result
+
+
+def wrapped_scalar_tensor(value: Any, where: str) -> TensorImpl:
+    """A Python number beside a tensor becomes a 0-dim CPU tensor flagged as a wrapped
+    number: scalar_to_tensor -> scalar_tensor_static (8 bytes from the CPU allocator for
+    an int64 or double, 1 for a bool), then set_wrapped_number(true).  ``where`` is the
+    C++ function that does it: PythonArgs::tensor_slow in the binding when the number
+    binds to a Tensor parameter (add, sub, mul, div ...: should_allow_numbers_as_tensors),
+    at::wrapped_scalar_tensor (aten/src/ATen/ScalarOps.h) inside an operator's Scalar
+    overload (gt.Scalar's meta function ...).  The profiler sees the allocation only."""
+    with span(where, "binding", source=_WRAPPED_SOURCES[where],
+              note="scalar.wrapped_number", value=value) as s:
+        tensor = scalar_tensor_static(value, scalar_type(value), "cpu")
+        tensor.wrapped_number = True
+        s.set_result(tensor)
+        return tensor
+
+
+_WRAPPED_SOURCES = {"PythonArgs::tensor_slow": "torch/csrc/utils/python_arg_parser.cpp",
+                    "wrapped_scalar_tensor": "aten/src/ATen/ScalarOps.h"}

@@ -18,7 +18,7 @@ from tracer.notes import Note
 from tracer.recorder import span
 
 from engine.core import dtypes as D
-from engine.core.errors import check
+from engine.core.errors import Refused, check
 from engine.dispatch.declarations import COMPOSITE, FUNCTIONAL, declare
 from engine.dispatch.dispatcher import call
 from engine.ops.pointwise import Wrapped, broadcast, layout, resize_output, result_type
@@ -36,14 +36,40 @@ UINT8_WARNING = ("where received a uint8 condition tensor. This behavior is depr
          source=COMPARE)
 def where_self(condition, self, other):
     common = result_type([self, other])
-    result = call("aten::empty.memory_format", [0], dtype=common, device=self.device_type)
+    result = call("aten::empty.memory_format", [0], dtype=common,
+                  device=_out_device(condition, self, other))
     return _where_self_out(condition, self, other, result, common)
+
+
+def _out_device(*tensors) -> str:
+    """TensorCompare.cpp's out_device: the first operand not on the CPU decides."""
+    return next((t.device_type for t in tensors if t.device_type != "cpu"), "cpu")
+
+
+def _refuse_moves(cond, self_, other_) -> None:
+    """where_self_out on a simulated GPU moves a 0-dim CPU operand there first
+    (``.to(device)``, before the condition's dtype check): not modelled yet, refused."""
+    device = _out_device(cond, self_, other_)
+    if device == "cuda" and any(t.device_type != device and t.dim() == 0
+                                for t in (cond, self_, other_)):
+        raise Refused("torch.where with a 0-dim CPU tensor beside CUDA ones (moved to the GPU "
+                      "first) on the simulated CUDA device is not modelled yet")
+
+
+def _check_devices(cond, self_, other_) -> None:
+    """Any operand still off the device is left for the TensorIterator to reject
+    (compute_types: the common device is the first operand not on the CPU, the output's)."""
+    device = _out_device(cond, self_, other_)
+    check(device != "cuda" or all(t.device_type == device for t in (cond, self_, other_)),
+          RuntimeError, "Expected all tensors to be on the same device, but found at least "
+                        "two devices, cuda:0 and cpu!")
 
 
 def _where_self_out(condition, self, other, out, common: D.dtype):
     self_ = self if self.dtype is common else call("aten::to.dtype", self, common)
     other_ = other if other.dtype is common else call("aten::to.dtype", other, common)
     cond = condition
+    _refuse_moves(cond, self_, other_)
     if cond.dtype is D.uint8:
         warn_once("where", UINT8_WARNING)
         cond = call("aten::to.dtype", cond, D.bool)
@@ -52,6 +78,8 @@ def _where_self_out(condition, self, other, out, common: D.dtype):
           f"{D.cpp_name(cond.dtype)}")
     inputs = [cond, self_, other_]
     shape = broadcast(inputs)
+    # TensorIterator's build: compute_shape, then compute_types (devices), then the output
+    _check_devices(cond, self_, other_)
     resize_output(out, shape, layout(shape, inputs))
     with span("where_kernel", "kernel", source=KERNEL,
               note=Note("where.kernel", dtype=common), shape=list(shape)) as s:

@@ -20,6 +20,9 @@ from __future__ import annotations
 
 from tracer.i18n.en_cuda import TEXT as CUDA_TEXT
 from tracer.i18n.en_cudart import TEXT as CUDART_TEXT
+from tracer.i18n.en_cudaindex import TEXT as CUDAINDEX_TEXT
+from tracer.i18n.en_cudacheck import ERRORS as CUDACHECK_ERRORS
+from tracer.i18n.en_cudacheck import TEXT as CUDACHECK_TEXT
 from tracer.i18n.en_errors import ERRORS as EN_ERRORS
 from tracer.i18n.en_errors import NO_SUBJECT as EN_NO_SUBJECT
 from tracer.i18n.en_errors import SUBJECT as EN_SUBJECT
@@ -209,6 +212,9 @@ TEXT: dict[str, str] = {
         "cleared",
     "scalar.scalar_tensor_static":
         "empty_cpu({{}}) + scalar_fill, called directly: no dispatcher, no aten operator",
+    "scalar.wrapped_number":
+        "a Python number beside a tensor becomes a 0-dim tensor marked as a wrapped "
+        "number: it takes part in type promotion only by its kind (bool, integer, float)",
     "scalar.scalar_fill": "store the one value",
     # -- TensorIndexing ------------------------------------------------------------------
     "indexing.singleIndex": "one simple index: handled directly, without applySlicing",
@@ -599,6 +605,9 @@ TEXT.update(LECTURE_TEXT)
 #: the simulated CUDA device (issue 16): its own table, two files
 TEXT.update(CUDA_TEXT)
 TEXT.update(CUDART_TEXT)
+TEXT.update(CUDAINDEX_TEXT)
+#: --verify of CUDA statements, compared on the CPU (issue 16)
+TEXT.update(CUDACHECK_TEXT)
 #: the storage picture and the step timeline (issue 15): one table, two files
 TEXT.update(PICTURE_TEXT)
 #: random numbers to the element, bytes allocated, compare (issue 15)
@@ -611,5 +620,5 @@ TEXT.update(GIF_TEXT)
 TEXT.update(EXPORT_TEXT)
 
 #: PyTorch's error messages, explained in the learner's terms (tracer/i18n/en_errors.py)
-ERRORS: list[tuple] = EN_ERRORS
+ERRORS: list[tuple] = EN_ERRORS + CUDACHECK_ERRORS  # + mixed devices
 SUBJECT, NO_SUBJECT = EN_SUBJECT, EN_NO_SUBJECT

@@ -18,6 +18,9 @@ from __future__ import annotations
 
 from tracer.i18n.zh_cuda import TEXT as CUDA_TEXT
 from tracer.i18n.zh_cudart import TEXT as CUDART_TEXT
+from tracer.i18n.zh_cudaindex import TEXT as CUDAINDEX_TEXT
+from tracer.i18n.zh_cudacheck import ERRORS as CUDACHECK_ERRORS
+from tracer.i18n.zh_cudacheck import TEXT as CUDACHECK_TEXT
 from tracer.i18n.zh_errors import ERRORS as ZH_ERRORS
 from tracer.i18n.zh_errors import NO_SUBJECT as ZH_NO_SUBJECT
 from tracer.i18n.zh_errors import SUBJECT as ZH_SUBJECT
@@ -177,6 +180,9 @@ TEXT: dict[str, str] = {
     "rng.manual_seed": "用种子的低 32 位重新初始化 mt19937 状态;清空缓存的正态分布随机数",
     "scalar.scalar_tensor_static":
         "直接调用 empty_cpu({{}}) + scalar_fill:不经过 Dispatcher,也没有 aten 算子",
+    "scalar.wrapped_number":
+        "与张量一起出现的 Python 数字变成一个标记为 wrapped number 的 0 维张量:"
+        "在类型提升中只按其种类(bool、整数、浮点)参与",
     "scalar.scalar_fill": "存入这唯一的一个值",
     # -- TensorIndexing ------------------------------------------------------------------
     "indexing.singleIndex": "只有一个简单索引:直接处理,不经过 applySlicing",
@@ -471,6 +477,9 @@ TEXT.update(LECTURE_TEXT)
 #: the simulated CUDA device (issue 16): its own table, two files
 TEXT.update(CUDA_TEXT)
 TEXT.update(CUDART_TEXT)
+TEXT.update(CUDAINDEX_TEXT)
+#: --verify of CUDA statements, compared on the CPU (issue 16)
+TEXT.update(CUDACHECK_TEXT)
 #: the storage picture and the step timeline (issue 15): one table, two files
 TEXT.update(PICTURE_TEXT)
 #: random numbers to the element, bytes allocated, compare (issue 15)
@@ -483,5 +492,5 @@ TEXT.update(GIF_TEXT)
 TEXT.update(EXPORT_TEXT)
 
 #: PyTorch's error messages, explained (tracer/i18n/zh_errors.py)
-ERRORS: list[tuple] = ZH_ERRORS
+ERRORS: list[tuple] = ZH_ERRORS + CUDACHECK_ERRORS  # + mixed devices
 SUBJECT, NO_SUBJECT = ZH_SUBJECT, ZH_NO_SUBJECT

@@ -86,8 +86,8 @@ def value(v: dict[str, Any] | None, geometry: bool = True, *, whole: bool = Fals
     'TensorIndex(1)'
     >>> value(V.sequence("tuple", [V.integer(1), V.string("undefined")]))
     '(1, undefined)'
-    >>> value(V.elements("s$1", 2, [1, 7])), value(V.real(0.0))
-    ('s$1 elements [1, 7]', '0.0000')
+    >>> value(V.elements("s$1", 2, [1, 7])), value(V.real(0.1)), value(V.real(2.0))
+    ('s$1 elements [1, 7]', '0.1', '2.0')
     """
     kind = V.kind(v)
     if kind == "tensor":
@@ -95,7 +95,9 @@ def value(v: dict[str, Any] | None, geometry: bool = True, *, whole: bool = Fals
     if kind == "storage":
         return f"{v['label']} ({v['nbytes']} bytes, {v['device']})"
     if kind in ("int", "float"):
-        return number(v["value"])
+        # a Python number (an argument, item()'s result) as Python prints it: 2.5, 0.1,
+        # 1e-07; a tensor's elements keep torch's 4 decimals (number())
+        return V.text(v)
     if kind == "str":
         return v["value"] + ("..." if v.get("more") else "")
     if kind in ("tuple", "list"):
@@ -111,7 +113,9 @@ def value(v: dict[str, Any] | None, geometry: bool = True, *, whole: bool = Fals
         return v["type"] + ("" if v["index"] is None else f":{v['index']}") + (
             " (simulated)" if v.get("simulated") else "")
     if kind == "scalar":
-        return f"{number(v['value'])} (wrapped number)"
+        x = v["value"]      # a Python number, as Python prints it ("nan" kept as a string)
+        return (repr(float(x)) if isinstance(x, (float, str)) else repr(x)) + \
+            " (wrapped number)"
     if kind == "pypto_tensor":
         text = f"pypto {v['dtype']}{v['shape']}"
         if "view_shape" in v:

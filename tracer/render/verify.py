@@ -57,6 +57,13 @@ def render(rows: list[dict[str, Any]], checks: tuple[str, ...], torch_version: s
         table.add_row(Text(row["source"]), *cells)
     parts: list[RenderableType] = [table]
     for row in rows:
+        for said in row.get("said") or []:
+            # what the row's checks mean (a CUDA statement compared on the CPU)
+            shown, english = i18n.pair(said["id"], lang, **said.get("args", {}))
+            line = Text(f"  {row['source']}: {shown}", style="yellow")
+            if shown != english:
+                line.append(f"  {english}", style="dim")
+            parts.append(line)
         for detail in row["details"]:
             parts.append(Text(f"  {row['source']}: {detail}", style="red"))
     agree = all(v is not False for row in rows for v in row["results"].values())
