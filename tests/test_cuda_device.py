@@ -413,6 +413,9 @@ def test_the_allocation_summary_counts_the_caching_allocators_blocks():
 
     doc = session.run("x = torch.randn(3, 4, device='cuda'); y = torch.zeros(2, device='cuda')",
                       seed=0)
+    gpu = {"bytes": 512, "blocks": 1, "freed_bytes": 0, "freed_blocks": 0}
+    # the CPU's bytes and the simulated GPU's apart (tracer/allocated.py)
     assert [st["allocated"] for st in doc["statements"]] == [
-        {"bytes": 512, "blocks": 1}, {"bytes": 512, "blocks": 1}]
-    assert doc["allocated"] == {"bytes": 1024, "blocks": 2}
+        {"bytes": 0, "blocks": 0, "cuda": gpu}, {"bytes": 0, "blocks": 0, "cuda": gpu}]
+    assert doc["allocated"] == {"bytes": 0, "blocks": 0, "cuda": {
+        "bytes": 1024, "blocks": 2, "freed_bytes": 0, "freed_blocks": 0}}

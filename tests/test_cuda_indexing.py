@@ -315,12 +315,20 @@ def test_the_lecture_shows_each_host_to_device_copy_and_the_kernel():
     # moves, the CUDA kernel under its stub) in place of cpu_index_put_kernel
     cpu = cli_run("explain", "t = torch.zeros(3, 4); t[rows, cols] = 10").output
     assert _tree_lines(setitem) == _tree_lines(cpu[cpu.index(">>> t[rows"):]) + 7
+    # then the three device temporaries (the value and the two indices moved to the
+    # device) die, their blocks back to the cache (engine/memory/cuda_lifetime.py)
+    tree = setitem.splitlines()[1:_tree_lines(setitem, deaths=True) + 1]
+    deaths = [ln for ln in tree if "last reference dropped" in ln]
+    assert len(deaths) == 3 and all("reason=temporary" in ln for ln in deaths)
 
 
-def _tree_lines(out: str) -> int:
-    """The lines of the statement's step tree (up to what it printed after it)."""
+def _tree_lines(out: str, deaths: bool = False) -> int:
+    """The lines of the statement's step tree (up to what it printed after it), without
+    the CUDA temporaries' deaths after its steps unless ``deaths``."""
     lines = out.splitlines()[1:]
-    return next(i for i, line in enumerate(lines) if not line.startswith((" ", "└", "├")))
+    return next(i for i, line in enumerate(lines)
+                if not line.startswith((" ", "└", "├", "│"))
+                or not deaths and "last reference dropped" in line)
 
 
 def test_the_lecture_view_golden():

@@ -28,23 +28,42 @@ def _get(ev: Any, key: str) -> Any:
     return ev.get(key) if isinstance(ev, dict) else getattr(ev, key)
 
 
-def _blocks(events: Iterable[Any]) -> Iterable[int]:
+def _blocks(events: Iterable[Any], device: str = "cpu") -> Iterable[int]:
+    """The sizes of the blocks allocated on ``device`` ("cpu" or "cuda")."""
     for ev in events:
         name, args = _get(ev, "name"), _get(ev, "args") or {}
         if name == "DefaultCPUAllocator::allocate" and "nbytes" in args:
-            yield int(V.plain(args["nbytes"]))
+            if device == "cpu":
+                yield int(V.plain(args["nbytes"]))
         elif (name == "resize_impl_cpu_" and V.plain(args.get("realloc")) is True
               and "nbytes" in args):
-            yield int(V.plain(args["nbytes"]))
+            if device == "cpu":
+                yield int(V.plain(args["nbytes"]))
         elif name == "CUDACachingAllocator::allocate":
             # the simulated GPU: the block the caching allocator hands out, as its
             # reportMemoryUsageToProfiler(block->ptr, block->size) counts it (48 bytes
             # asked are a 512-byte block); its own steps are not counted again
             size = _rounded(_get(ev, "children") or [])
-            if size is not None:
+            if size is not None and device == "cuda":
                 yield size
             continue
-        yield from _blocks(_get(ev, "children") or [])
+        yield from _blocks(_get(ev, "children") or [], device)
+
+
+def _freed(events: Iterable[Any]) -> Iterable[int]:
+    """The sizes of the simulated GPU's blocks given back to the cache (a tensor died)."""
+    for ev in events:
+        args = _get(ev, "args") or {}
+        if _get(ev, "name") == "DeviceCachingAllocator::free" and "size" in args:
+            yield int(V.plain(args["size"]))
+            continue
+        yield from _freed(_get(ev, "children") or [])
+
+
+def _touches_cuda(events: Iterable[Any]) -> bool:
+    return any(_get(ev, "name") in ("CUDACachingAllocator::allocate",
+                                    "DeviceCachingAllocator::free")
+               or _touches_cuda(_get(ev, "children") or []) for ev in events)
 
 
 def _rounded(events: Iterable[Any]) -> int | None:
@@ -58,22 +77,35 @@ def _rounded(events: Iterable[Any]) -> int | None:
     return None
 
 
-def summary(events: Iterable[Any]) -> dict[str, int]:
-    """The bytes and blocks allocated by these steps and the steps they ran.
+def summary(events: Iterable[Any]) -> dict[str, Any]:
+    """The bytes and blocks allocated on the CPU by these steps and the steps they ran;
+    when they touch the simulated GPU, its blocks handed out and freed back to the cache
+    under ``cuda``.
 
     >>> summary([{"name": "DefaultCPUAllocator::allocate", "children": [],
     ...           "args": {"nbytes": V.integer(48)}}])
     {'bytes': 48, 'blocks': 1}
     """
+    events = list(events)
     sizes = [n for n in _blocks(events) if n > 0]
-    return {"bytes": sum(sizes), "blocks": len(sizes)}
+    out: dict[str, Any] = {"bytes": sum(sizes), "blocks": len(sizes)}
+    if _touches_cuda(events):
+        cuda = [n for n in _blocks(events, "cuda") if n > 0]
+        freed = list(_freed(events))
+        out["cuda"] = {"bytes": sum(cuda), "blocks": len(cuda),
+                       "freed_bytes": sum(freed), "freed_blocks": len(freed)}
+    return out
 
 
-def total(statements: list[dict[str, Any]]) -> dict[str, int]:
+def total(statements: list[dict[str, Any]]) -> dict[str, Any]:
     """A document's record: the sum of its statements' records."""
     records = [st["allocated"] for st in statements if st.get("allocated")]
-    return {"bytes": sum(r["bytes"] for r in records),
-            "blocks": sum(r["blocks"] for r in records)}
+    out: dict[str, Any] = {"bytes": sum(r["bytes"] for r in records),
+                           "blocks": sum(r["blocks"] for r in records)}
+    cuda = [r["cuda"] for r in records if "cuda" in r]
+    if cuda:
+        out["cuda"] = {key: sum(c[key] for c in cuda) for key in cuda[0]}
+    return out
 
 
 def line(record: dict[str, int], lang: str = "en") -> str:
@@ -85,13 +117,30 @@ def line(record: dict[str, int], lang: str = "en") -> str:
     return i18n.text("ui.allocated", lang, what=amount(record, lang))
 
 
-def amount(record: dict[str, int], lang: str = "en") -> str:
-    """``48 bytes in 1 block``: the record without its heading (a table cell).
+def amount(record: dict[str, Any], lang: str = "en") -> str:
+    """``48 bytes in 1 block``: the record without its heading (a table cell); with the
+    simulated GPU, the CPU's and cuda:0's apart, and what went back to the cache.
 
     >>> amount({"bytes": 1, "blocks": 2})
     '1 byte in 2 blocks'
+    >>> amount({"bytes": 48, "blocks": 1, "cuda": {"bytes": 512, "blocks": 1,
+    ...         "freed_bytes": 512, "freed_blocks": 1}})
+    '48 bytes in 1 block on the CPU; 512 bytes in 1 block on cuda:0 (simulated); 512 bytes in 1 block freed back to the cache'
     """
-    n, k = record["bytes"], record["blocks"]
+    cpu = _amount(record["bytes"], record["blocks"], lang)
+    cuda = record.get("cuda")
+    if cuda is None:
+        return cpu
+    parts = [i18n.text("ui.allocated.on_cpu", lang, what=cpu),
+             i18n.text("ui.allocated.on_cuda", lang,
+                       what=_amount(cuda["bytes"], cuda["blocks"], lang))]
+    if cuda["freed_blocks"]:
+        parts.append(i18n.text("ui.allocated.freed", lang,
+                               what=_amount(cuda["freed_bytes"], cuda["freed_blocks"], lang)))
+    return "".join(parts)     # each later part begins with its separator
+
+
+def _amount(n: int, k: int, lang: str) -> str:
     size = (i18n.text("ui.allocated.byte", lang) if n == 1
             else i18n.text("ui.allocated.bytes", lang, n=n))
     count = (i18n.text("ui.allocated.block", lang) if k == 1

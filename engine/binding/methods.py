@@ -154,6 +154,8 @@ _FACTS: dict[str, tuple[str, Callable[[Tensor], Any]]] = {
     "is_floating_point": ("dtype()", lambda t: t._impl.dtype.is_floating_point),
     "is_complex": ("dtype()", lambda t: t._impl.dtype.name.startswith("complex")),
     "data_ptr": ("data_ptr()", lambda t: t._impl.data_ptr()),
+    # TensorImpl::get_device: the device's index (cuda:0 -> 0), -1 for the CPU
+    "get_device": ("get_device()", lambda t: 0 if t._impl.device_type == "cuda" else -1),
     "untyped_storage": ("storage()", lambda t: UntypedStorage(t._impl.storage)),
 }
 

@@ -141,14 +141,18 @@ def device_type_of(value: Any) -> str | None:
         return None
     if type(value) is int:
         # PythonArgs::device: an index means the current accelerator's device
+        # (on tidx's simulated machine the accelerator is the simulated GPU, cuda:0; a
+        # CPU build of torch says "Cannot access accelerator device when none is
+        # available.")
         if unpack_long(value) < 0:
             raise torch_error(RuntimeError, "Device index must not be negative")
-        raise torch_error(RuntimeError, "Cannot access accelerator device when none is "
-                                        "available.")
+        value = f"cuda:{value}"
     parsed = Device(value)
     dev = parsed.type
     if dev == "cuda" and parsed.index not in (None, 0):
-        raise Refused(f"the simulated CUDA machine has one GPU, cuda:0 (got device='{value}')")
+        raise Refused(f"the simulated CUDA machine has one GPU, cuda:0 (got device='{value}'; "
+                      f"on a one-GPU machine torch raises 'CUDA error: invalid device "
+                      f"ordinal')")
     if dev not in SUPPORTED:
         raise Refused(f"tidx runs the cpu, meta and simulated cuda devices only (got device='{value}')")
     return dev

@@ -26,6 +26,7 @@ from tracer import recorder
 
 from engine.core import dtypes as D
 from engine.binding.functions import FUNCTIONS
+from engine.binding import torch_cuda, torch_device
 from engine.binding.methods import PUBLIC as TENSOR_PUBLIC
 from engine.binding import options as P
 from engine.pypto import index_select as pypto
@@ -79,6 +80,7 @@ PYPTO_CONSTANTS: dict[str, Any] = {name: getattr(pypto, name) for name in (
 
 #: The torch functions a statement may call: every generated and hand-written binding.
 TORCH_FUNCTIONS: dict[str, Callable[..., Any]] = dict(FUNCTIONS)
+TORCH_FUNCTIONS["device"] = torch_device.torch_device
 #: Constants ``torch.X`` may name (dtypes and memory formats).
 CONSTANT_NAMES = tuple(d.name for d in D.ALL) + (
     "half", "float", "double", "long", "int", "short", "channels_last", "contiguous_format",
@@ -118,7 +120,9 @@ class Evaluator:
 
         self.builtins = builtins.make(torch.tensor, torch.size, on_print)
         self._allowed = ({id(fn) for fn in self.builtins.values()} | torch.callables
-                         | {id(fn) for fn in PYPTO_FUNCTIONS.values()})
+                         | {id(fn) for fn in PYPTO_FUNCTIONS.values()}
+                         | ({id(fn) for fn in torch_cuda.FUNCTIONS.values()}
+                            if torch is TORCH else set()))
 
     # -- names -----------------------------------------------------------------------
     def lookup(self, name: str) -> Any:
@@ -525,12 +529,19 @@ class Evaluator:
     def resolve_attribute(self, obj: Any, attr: str) -> Any:
         """The only way an attribute resolves: through the allow-list tables."""
         if isinstance(obj, Namespace):
+            if attr == "cuda" and obj is TORCH:
+                return torch_cuda.CUDA       # the simulated GPU's runtime
             if attr in obj.functions:
                 return obj.functions[attr]
             if attr in obj.constants:
                 return obj.constants[attr]
             raise Refused(_unknown("torch", attr, obj.functions, "torch functions and "
                                                                   "the dtypes"))
+        if obj is torch_cuda.CUDA:
+            if attr in torch_cuda.FUNCTIONS:
+                return torch_cuda.FUNCTIONS[attr]
+            raise Refused(_unknown("torch.cuda", attr, torch_cuda.FUNCTIONS,
+                                   "torch.cuda functions"))
         if obj is PYPTO:
             if attr in PYPTO_FUNCTIONS:
                 return PYPTO_FUNCTIONS[attr]

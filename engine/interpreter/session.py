@@ -18,6 +18,7 @@ from typing import Any
 
 from tracer import allocated, i18n, recorder
 from tracer import values as V
+from tracer.notes import Note
 from tracer.recorder import Trace
 
 from engine.binding.tensor import is_tensor, unpack
@@ -26,6 +27,7 @@ from engine.core.errors import Refused, is_torch_error
 from engine.interpreter.defaults import BY_NAME
 from engine.interpreter.evaluator import Evaluator
 from engine.interpreter.statements import CATCHABLE, Statement, parse
+from engine.memory import cuda_lifetime
 from engine.rng import generator as G
 
 
@@ -62,6 +64,7 @@ class Session:
                 self.trace.statement(st.source) as entry:
             entry["comment"] = st.comment
             before = list(ev.defaults_used)
+            holders = _cuda_holders(ev)
             try:
                 ev.run(st)
             except Refused:
@@ -76,6 +79,7 @@ class Session:
                     if st.prints:
                         st.printed.append(str(exc))
             self._rename(st, entry)
+            _release_dead(st, ev, holders)
             new_defaults = [n for n in ev.defaults_used if n not in before]
             entry["defaults"] = {n: _default(n, ev.names[n]) for n in new_defaults}
             entry["bindings"] = {name: self._describe(ev.names[name])
@@ -193,6 +197,42 @@ def _storages_in(entry: dict[str, Any]) -> set[str]:
         if b:
             visit(b["summary"])
     return found
+
+
+def _cuda_holders(ev: Evaluator) -> dict[int, list[str]]:
+    """The names that hold each live CUDA storage before a statement (its death's why)."""
+    live = set(cuda_lifetime.live_serials())
+    out: dict[int, list[str]] = {}
+    if not live:
+        return out
+    for name, value in ev.names.items():
+        for serial in cuda_lifetime.reachable_storages([value], _storage_of) & live:
+            out.setdefault(serial, []).append(name)
+    return out
+
+
+def _release_dead(st: Statement, ev: Evaluator, holders: dict[int, list[str]]) -> None:
+    """After a statement, the CUDA storages no name reaches any more die, as CPython drops
+    them when their last reference goes: a rebound name's old tensor, the statement's
+    temporaries, an expression's value once it is shown."""
+    live = cuda_lifetime.live_serials()
+    if not live:
+        return
+    kept = cuda_lifetime.reachable_storages(ev.names.values(), _storage_of)
+    shown = (cuda_lifetime.reachable_storages([st.value], _storage_of)
+             if not st.assigned and st.value is not None else set())
+    for serial in live:
+        if serial in kept:
+            continue
+        names = holders.get(serial)
+        if names:
+            who = ", ".join(names)
+            reason = Note("cudart.died.rebound", names=who)
+        elif serial in shown:
+            who, reason = "(result)", Note("cudart.died.result")
+        else:
+            who, reason = "", Note("cudart.died.temporary")
+        cuda_lifetime.release(serial, who, reason)
 
 
 def _storage_of(value: Any) -> Any:

@@ -82,6 +82,7 @@ def _allocate(nbytes: int, device: str) -> Storage:
 def _allocate_cuda(nbytes: int) -> Storage:
     """c10::cuda::CUDACachingAllocator (simulated): a block of the run's simulated device
     allocator; the bytes tidx keeps for it are host memory standing for the device's."""
+    from engine.memory import cuda_lifetime
     from engine.memory.cuda_caching_allocator import SOURCE, device_allocator
 
     check_limit(nbytes)
@@ -90,6 +91,8 @@ def _allocate_cuda(nbytes: int) -> Storage:
         block = device_allocator().allocate(nbytes)
         ptr = block.ptr if block is not None else 0
         storage = Storage(nbytes, "cuda", np.empty(nbytes, dtype=np.uint8), address=ptr)
+        # the run remembers the block, so that the storage's death can give it back
+        cuda_lifetime.register(storage, block)
         s.set_result(hex(ptr) if ptr else "0")
     with span("StorageImpl", "memory", source=STORAGE,
               note="memory.StorageImpl", nbytes=nbytes, resizable=True) as s:

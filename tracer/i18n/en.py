@@ -19,6 +19,7 @@ JSON document), and the other languages' tables hold the same ids.
 from __future__ import annotations
 
 from tracer.i18n.en_cuda import TEXT as CUDA_TEXT
+from tracer.i18n.en_cudart import TEXT as CUDART_TEXT
 from tracer.i18n.en_cudaindex import TEXT as CUDAINDEX_TEXT
 from tracer.i18n.en_cudacheck import ERRORS as CUDACHECK_ERRORS
 from tracer.i18n.en_cudacheck import TEXT as CUDACHECK_TEXT
@@ -604,6 +605,7 @@ TEXT.update(OPERATOR_TEXT)
 TEXT.update(LECTURE_TEXT)
 #: the simulated CUDA device (issue 16): its own table, two files
 TEXT.update(CUDA_TEXT)
+TEXT.update(CUDART_TEXT)
 TEXT.update(CUDAINDEX_TEXT)
 #: --verify of CUDA statements, compared on the CPU (issue 16)
 TEXT.update(CUDACHECK_TEXT)

@@ -17,6 +17,7 @@ has the same ``{name}`` fields as its English one.
 from __future__ import annotations
 
 from tracer.i18n.zh_cuda import TEXT as CUDA_TEXT
+from tracer.i18n.zh_cudart import TEXT as CUDART_TEXT
 from tracer.i18n.zh_cudaindex import TEXT as CUDAINDEX_TEXT
 from tracer.i18n.zh_cudacheck import ERRORS as CUDACHECK_ERRORS
 from tracer.i18n.zh_cudacheck import TEXT as CUDACHECK_TEXT
@@ -476,6 +477,7 @@ TEXT.update(OPERATOR_TEXT)
 TEXT.update(LECTURE_TEXT)
 #: the simulated CUDA device (issue 16): its own table, two files
 TEXT.update(CUDA_TEXT)
+TEXT.update(CUDART_TEXT)
 TEXT.update(CUDAINDEX_TEXT)
 #: --verify of CUDA statements, compared on the CPU (issue 16)
 TEXT.update(CUDACHECK_TEXT)

@@ -1,0 +1,93 @@
+"""When a simulated CUDA tensor dies: its block goes back to the caching allocator.
+
+In CPython a tensor's storage dies when its last reference goes: ~TensorImpl drops the
+StorageImpl, ~StorageImpl destroys its DataPtr, and the DataPtr's deleter (the caching
+allocator's ``local_raw_delete``) hands the pointer to ``NativeCachingAllocator::free``,
+which finds the block (``get_allocated_block(ptr, remove=true)``) and gives it to
+``DeviceCachingAllocator::free``: the block returns to its pool, no cudaFree.
+
+In a tidx lesson the references are the session's names: after each statement the
+session asks :func:`release_unreachable` to free every live CUDA storage that no name (or
+container under a name) reaches any more, with the reason it died.  The run's live blocks
+are kept in the RunContext (:class:`LiveBlocks`), never in a module global.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from tracer.notes import Note
+from tracer.recorder import emit, span
+
+from engine.core.context import current
+from engine.memory.cuda_caching_allocator import SOURCE, device_allocator, hex_ptr
+
+STORAGE_IMPL = "c10/core/StorageImpl.h"
+TENSOR_IMPL = "c10/core/TensorImpl.cpp"
+
+
+class LiveBlocks:
+    """The run's CUDA storages that hold a caching-allocator block, by storage serial."""
+
+    def __init__(self) -> None:
+        self.by_serial: dict[int, tuple[Any, Any]] = {}
+
+
+def register(storage: Any, block: Any) -> None:
+    """A new CUDA storage owns ``block`` (none for 0 bytes: nothing to give back)."""
+    if block is not None:
+        current().local(LiveBlocks).by_serial[storage.serial] = (storage, block)
+
+
+def live_serials() -> list[int]:
+    """The serials of the CUDA storages alive, in the order they were made."""
+    return list(current().local(LiveBlocks).by_serial)
+
+
+def release(serial: int, who: str, reason: Note) -> None:
+    """The last reference to storage ``serial`` went (``reason``): record the C++ chain
+    that runs then and give the block back to the cache."""
+    storage, block = current().local(LiveBlocks).by_serial.pop(serial)
+    ptr = hex_ptr(block.ptr)
+    # the reason's short name as an argument too: the lecture view shows arguments, and
+    # the note (its sentence) only with --full
+    why = reason.id.rsplit(".", 1)[-1]
+    named = {"tensor": who} if who else {}      # a temporary never had a name
+    with span("last reference dropped", "python", note=reason, reason=why, **named,
+              storage=storage) as group:
+        group.set(simulated=True)
+        emit("~TensorImpl", "memory", source=TENSOR_IMPL, note="cudart.tensor_impl_dtor",
+             simulated=True)
+        with span("~StorageImpl", "memory", source=STORAGE_IMPL,
+                  note=Note("cudart.storage_impl_dtor", nbytes=storage.nbytes),
+                  storage=storage, simulated=True):
+            with span("local_raw_delete", "memory", source=SOURCE,
+                      note=Note("cudart.local_raw_delete", ptr=ptr), ptr=ptr, simulated=True):
+                with span("NativeCachingAllocator::free", "memory", source=SOURCE,
+                          note=Note("cudart.native_free", ptr=ptr, size=block.size),
+                          ptr=ptr, simulated=True):
+                    emit("get_allocated_block", "memory", source=SOURCE,
+                         note=Note("cudart.get_allocated_block", ptr=ptr, size=block.size),
+                         ptr=ptr, remove=True, result=block.size, simulated=True)
+                    device_allocator(0).free(block)
+
+
+def reachable_storages(values: Iterable[Any], storage_of: Any) -> set[int]:
+    """The serials of the storages ``values`` reach: tensors, and the tensors inside
+    lists, tuples and dicts (a name holding ``[x, y]`` keeps both alive)."""
+    found: set[int] = set()
+    stack = list(values)
+    seen: set[int] = set()
+    while stack:
+        value = stack.pop()
+        if id(value) in seen:
+            continue
+        seen.add(id(value))
+        storage = storage_of(value)
+        if storage is not None:
+            found.add(storage.serial)
+        elif isinstance(value, (list, tuple)):
+            stack.extend(value)
+        elif isinstance(value, dict):
+            stack.extend(value.values())
+    return found
