@@ -147,7 +147,10 @@ def test_host_to_device_with_a_strided_source_converts_on_the_cpu():
     assert [(_arg(m, "nbytes"), _arg(m, "kind")) for m in memcpy] == [
         (24, "cudaMemcpyHostToDevice")]
     assert "copy back into dst" not in names
-    assert doc["statements"][-1]["allocated"] == {"bytes": 512 + 24, "blocks": 2}
+    # the CPU's staging temporary and the GPU's block, in the footer's two parts
+    assert doc["statements"][-1]["allocated"] == {
+        "bytes": 24, "blocks": 1,
+        "cuda": {"bytes": 512, "blocks": 1, "freed_bytes": 0, "freed_blocks": 0}}
 
 
 def test_host_to_device_into_a_strided_destination_copies_back_on_the_gpu():
@@ -166,7 +169,10 @@ def test_host_to_device_into_a_strided_destination_copies_back_on_the_gpu():
     assert requires == [True, False]
     memcpy = next(ev for ev in steps if ev["name"] == "cudaMemcpyAsync")
     assert (_arg(memcpy, "nbytes"), _arg(memcpy, "kind")) == (8, "cudaMemcpyHostToDevice")
-    assert doc["statements"][-1]["allocated"] == {"bytes": 512 + 8, "blocks": 2}
+    # the GPU temporary dies with the statement: its block goes back to the cache
+    assert doc["statements"][-1]["allocated"] == {
+        "bytes": 8, "blocks": 1,
+        "cuda": {"bytes": 512, "blocks": 1, "freed_bytes": 512, "freed_blocks": 1}}
 
 
 def test_device_to_host_with_a_cast_copies_then_casts_on_the_cpu():
@@ -195,7 +201,9 @@ def test_gpu_to_gpu_same_dtype_is_one_device_to_device_memcpy_without_a_sync():
         (24, "cudaMemcpyDeviceToDevice")]
     assert memcpy[0]["note_id"] == "cudacopy.memcpy_d2d"
     assert "cudaStreamSynchronize" not in names
-    assert doc["statements"][-1]["allocated"] == {"bytes": 512, "blocks": 1}
+    assert doc["statements"][-1]["allocated"] == {
+        "bytes": 0, "blocks": 0,
+        "cuda": {"bytes": 512, "blocks": 1, "freed_bytes": 0, "freed_blocks": 0}}
 
 
 @pytest.mark.parametrize(("method", "kernel", "nbytes"), [

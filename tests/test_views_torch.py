@@ -223,7 +223,10 @@ def test_views_match_torch(case):
         # -1 and 0 in torch: it exists, and has no elements)
         unflatten = theirs[0] == "error" and "unflatten got an unexpected error" in theirs[2]
         negative = theirs[0] == "tensor" and min(theirs[2], default=0) < 0
-        assert unflatten or negative, (ours, theirs)
+        # the same negative-size tensor read by describe(): torch's own tolist() fails
+        # inside CPython (SystemError, listobject.c) before it can be compared
+        crashed = theirs[:2] == ("error", "SystemError") and "sizes [-1, 0]" in ours[1]
+        assert unflatten or negative or crashed, (ours, theirs)
         return
     assert ours == theirs
 
