@@ -158,19 +158,27 @@ class Evaluator:
             if isinstance(node, (ast.Import, ast.Pass)):
                 return
             if isinstance(node, ast.Expr):
-                st.value = self.eval_expr(node.value)
+                st.value = self._not_a_function(self.eval_expr(node.value), node.value)
                 return
             if isinstance(node, ast.AugAssign):
                 self.augmented(node, st)
                 return
             assert isinstance(node, ast.Assign)
-            value = self.eval_expr(node.value)
+            value = self._not_a_function(self.eval_expr(node.value), node.value)
             for target in node.targets:
                 self.assign(target, value, st)
             st.value = value if any(not isinstance(t, ast.Subscript)
                                     for t in node.targets) else None
         finally:
             self._printed = None
+
+    def _not_a_function(self, value: Any, node: ast.expr) -> Any:
+        """A function itself (``torch.zeros``, ``t.sum`` without parentheses) is no value
+        tidx draws: Python would print ``<built-in method ...>`` at an address."""
+        if callable(value) and not isinstance(value, (self.torch.tensor, type)):
+            text = ast.unparse(node)
+            raise Refused(f"{text} is a function; call it to run it, e.g. {text}(...)")
+        return value
 
     def assign(self, target: ast.expr, value: Any, st: Statement) -> None:
         """``x = v``, ``t[i] = v``, and unpacking ``a, *rest = v`` into those."""
