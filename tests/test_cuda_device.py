@@ -419,3 +419,13 @@ def test_the_allocation_summary_counts_the_caching_allocators_blocks():
         {"bytes": 0, "blocks": 0, "cuda": gpu}, {"bytes": 0, "blocks": 0, "cuda": gpu}]
     assert doc["allocated"] == {"bytes": 0, "blocks": 0, "cuda": {
         "bytes": 1024, "blocks": 2, "freed_bytes": 0, "freed_blocks": 0}}
+
+
+def test_the_grid_stride_kernel_is_the_step_that_writes_the_random_numbers():
+    """normal_kernel launches; its threads write: the stepper marks the written cells at
+    distribution_elementwise_grid_stride_kernel, not one step early."""
+    from tracer.events import walk
+    doc = session.run("x = torch.randn(3, 4, device='cuda')", seed=0)
+    writers = [ev["name"] for _, ev in walk(doc["statements"][0]["events"])
+               if "written" in ev["args"]]
+    assert writers == ["distribution_elementwise_grid_stride_kernel"]

@@ -61,13 +61,20 @@ def _modelled_dtype(self, what: str) -> str:
     return self.dtype.name
 
 
-def _store(self, values) -> None:
-    """The kernel writes element k (in the tensor's logical order) from thread k's draw;
-    the factories' tensors are contiguous, the only ones this slice fills."""
+def _contiguous(self) -> None:
+    """The factories' tensors are contiguous, the only ones this slice fills."""
     if not self.is_contiguous():
         raise Refused("a random fill of a non-contiguous tensor on the simulated CUDA "
                       "device is not modelled yet")
-    self.flat(write=True)[...] = values
+
+
+def _store(self):
+    """The kernel writes element k (in the tensor's logical order) from thread k's draw:
+    the write, and the elements written, for the grid-stride kernel's step."""
+    def store(values):
+        self.flat(write=True)[...] = values
+        return touched(self)
+    return store
 
 
 #: Each random kernel's note by dtype: float32's, or what another dtype changes (which
@@ -89,9 +96,10 @@ def normal_(self, mean: float, std: float):
     dtype = _modelled_dtype(self, "normal_")
     with span("normal_kernel", "rng", source=NORMAL_CU, note=_KERNEL_NOTES["normal", dtype],
               numel=self.numel(), mean=mean, std=std) as s:
-        _store(self, philox.normal_kernel(G.cuda_generator(), self.numel(), mean, std,
-                                          dtype=dtype))
-        s.set(simulated=True, written=touched(self))
+        _contiguous(self)
+        philox.normal_kernel(G.cuda_generator(), self.numel(), mean, std, dtype=dtype,
+                             store=_store(self))
+        s.set(simulated=True)
         s.set_result(self)
     return self
 
@@ -103,9 +111,10 @@ def uniform_(self, low: float, high: float):
     dtype = _modelled_dtype(self, "uniform_")
     with span("uniform_kernel", "rng", source=UNIFORM_CU, note=_KERNEL_NOTES["uniform", dtype],
               numel=self.numel(), low=low, high=high) as s:
-        _store(self, philox.uniform_kernel(G.cuda_generator(), self.numel(), low, high,
-                                           dtype=dtype))
-        s.set(simulated=True, written=touched(self))
+        _contiguous(self)
+        philox.uniform_kernel(G.cuda_generator(), self.numel(), low, high, dtype=dtype,
+                              store=_store(self))
+        s.set(simulated=True)
         s.set_result(self)
     return self
 

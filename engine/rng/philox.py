@@ -362,17 +362,22 @@ def draw_float32(kind: str, numel: int, seed: int, offset: int, grid: int, block
 
 
 def normal_kernel(gen: CUDAGenerator, numel: int, mean: float = 0.0, std: float = 1.0,
-                  gpu: SimulatedGPU = SIMULATED_GPU, dtype: str = "float32") -> np.ndarray:
+                  gpu: SimulatedGPU = SIMULATED_GPU, dtype: str = "float32",
+                  store=None) -> np.ndarray:
     """normal_kernel: normal_and_transform with ``rand * std + mean`` in accscalar_t (double
-    for float64, float for float32 and float16), cast to the tensor's dtype."""
+    for float64, float for float32 and float16), cast to the tensor's dtype.  ``store``
+    writes the values into the tensor inside the grid-stride kernel's step and says
+    which elements it wrote."""
     if dtype == "float64":
-        return _nullary("normal", gen, numel, gpu, lambda r: fma_f64(r, std, mean), 2)
+        return _nullary("normal", gen, numel, gpu, lambda r: fma_f64(r, std, mean), 2,
+                        store)
     return _nullary("normal", gen, numel, gpu, lambda r: fma_f32(
-        r, np.float32(std), np.float32(mean)).astype(dtype))
+        r, np.float32(std), np.float32(mean)).astype(dtype), store=store)
 
 
 def uniform_kernel(gen: CUDAGenerator, numel: int, low: float = 0.0, high: float = 1.0,
-                   gpu: SimulatedGPU = SIMULATED_GPU, dtype: str = "float32") -> np.ndarray:
+                   gpu: SimulatedGPU = SIMULATED_GPU, dtype: str = "float32",
+                   store=None) -> np.ndarray:
     """uniform_kernel: from and to in the tensor's dtype, range = to - from in opmath_t
     (float for float16), ``value = scalar_t(rand * range + from)``, and a value equal to
     ``to`` becomes ``from`` (curand's (0, 1] turned into [from, to))."""
@@ -382,7 +387,7 @@ def uniform_kernel(gen: CUDAGenerator, numel: int, low: float = 0.0, high: float
         def transform64(r: np.ndarray) -> np.ndarray:
             value = fma_f64(r, to64 - frm64, frm64)
             return np.where(value == to64, frm64, value)
-        return _nullary("uniform", gen, numel, gpu, transform64, 2)
+        return _nullary("uniform", gen, numel, gpu, transform64, 2, store)
     scalar = np.dtype(dtype).type
     frm, to = scalar(low), scalar(high)
     # c10::Half's operator- computes in float and rounds the difference to Half
@@ -391,7 +396,7 @@ def uniform_kernel(gen: CUDAGenerator, numel: int, low: float = 0.0, high: float
     def transform(r: np.ndarray) -> np.ndarray:
         value = fma_f32(r, rng, np.float32(frm)).astype(dtype)
         return np.where(value == to, frm, value).astype(dtype)
-    return _nullary("uniform", gen, numel, gpu, transform)
+    return _nullary("uniform", gen, numel, gpu, transform, store=store)
 
 
 #: The grid-stride kernel's note: which curand call each round makes.
@@ -401,7 +406,7 @@ _DRAW_NOTES = {("normal", 4): "cuda.philox.normal4", ("uniform", 4): "cuda.philo
 
 
 def _nullary(kind: str, gen: CUDAGenerator, numel: int, gpu: SimulatedGPU,
-             transform, unroll: int = 4) -> np.ndarray:
+             transform, unroll: int = 4, store=None) -> np.ndarray:
     """distribution_nullary_kernel: the launch, the generator's state, the grid-stride
     kernel; every element written by its thread's draw.  ``unroll``:
     sizeof(dist_func_return_t) / sizeof(accscalar_t), 4 for float4, 2 for double2."""
@@ -422,4 +427,7 @@ def _nullary(kind: str, gen: CUDAGenerator, numel: int, gpu: SimulatedGPU,
               grid=grid, block=block, unroll_factor=unroll) as s:
         out = transform(draw_float32(kind, numel, seed, offset, grid, block, unroll))
         s.set(simulated=kind == "normal")
+        if store is not None:
+            # the threads write the elements here (the kernel's own step, not its caller)
+            s.set(written=store(out))
     return out
