@@ -59,7 +59,9 @@ FOLD_INSIDE: frozenset[str] = frozenset({"valueToTensor", "make_info"})
 #: later one is a line that folds them (a lesson's setup statements would otherwise
 #: repeat the same seven lines each).
 FOLD_INSIDE_AFTER_FIRST: frozenset[str] = frozenset({"_empty_generic",
-                                                     "empty_strided_generic"})
+                                                     "empty_strided_generic",
+                                                     # a simulated CUDA tensor's death
+                                                     "last reference dropped"})
 
 #: Moves of a tensor to another device (engine/ops/cuda_indexing.py), shown wherever they
 #: are, inside a folded step too (make_info's index moves are the lesson of indexing a
@@ -128,10 +130,31 @@ def _keep(ev: Event, seen: set[str]) -> Event:
     name = ev["name"]
     if name in TRANSFERS and not _raised(ev):
         return {**ev, "children": _lift(ev.get("children", []))}
-    inside_folded = name in FOLD_INSIDE or name in seen
+    key = name + _allocation_path(ev) if name in FOLD_INSIDE_AFTER_FIRST else name
+    inside_folded = name in FOLD_INSIDE or key in seen
     if name in FOLD_INSIDE_AFTER_FIRST:
-        seen.add(name)
+        seen.add(key)
     return {**ev, "children": _fold(ev.get("children", []), inside_folded, seen)}
+
+
+#: The allocator steps that tell one allocation path from another: the CPU allocator, or
+#: the caching allocator with (a new segment) or without (a cached block) cudaMalloc.
+_PATH_STEPS = frozenset({"DefaultCPUAllocator::allocate", "CUDACachingAllocator::allocate",
+                         "alloc_block", "cudaMalloc"})
+
+
+def _allocation_path(ev: Event) -> str:
+    """Which allocator path an allocation took: a path not shown before in the document
+    is shown whole again (the caching allocator's reuse of a freed block is news after
+    its first cudaMalloc)."""
+    found: set[str] = set()
+    stack = list(ev.get("children", []))
+    while stack:
+        child = stack.pop()
+        if child["name"] in _PATH_STEPS:
+            found.add(child["name"])
+        stack.extend(child.get("children", []))
+    return ":" + ",".join(sorted(found))
 
 
 def _lift(children: list[Event]) -> list[Event]:

@@ -116,4 +116,7 @@ TEXT: dict[str, str] = {
         "self is on CUDA: the value becomes a 0-dim tensor on the CPU, copied over by copy_",
     "cuda.device.to_device":
         "dispatch_to: self.to({device}, its own dtype): a copy only when the device differs",
+    "ui.lecture.simulated":
+        "simulated: the steps marked cuda:0 ran on tidx's simulated GPU (no GPU here), "
+        "following PyTorch's CUDA code; --full marks each one",
 }

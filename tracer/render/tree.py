@@ -89,7 +89,9 @@ def _label(ev: dict[str, Any], notes: bool, links: bool, lang: str = "en",
 
 #: Arguments the lecture view leaves out: bookkeeping next to the value that matters
 #: (``dim_after`` beside ``dim``), or said by the step's name (an operator's kernel).
-BRIEF_SKIP = ("dim_after", "real_dim", "specified_dims", "outIndices", "kernel", "keys")
+#: ``simulated``: said once in the lecture's footer instead of on every CUDA step's line
+BRIEF_SKIP = ("dim_after", "real_dim", "specified_dims", "outIndices", "kernel", "keys",
+              "simulated")
 
 
 def brief_label(ev: dict[str, Any], lang: str = "en", inside: int = 0) -> Text:
@@ -300,6 +302,9 @@ def render(doc: dict[str, Any], *, notes: bool = True, links: bool = True,
         legend.append(seed, style="dim")
     if legend.plain:
         parts.append(legend)
+    if brief and any(V.plain((ev.get("args") or {}).get("simulated")) is True
+                     for st in (full or doc)["statements"] for ev in _all(st.get("events", []))):
+        parts.append(Text(i18n.text("ui.lecture.simulated", lang), style="dim"))
     if brief:
         shown, total = counts(doc)
         if shown < total:
