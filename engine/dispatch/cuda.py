@@ -1,10 +1,11 @@
 """What the simulated CUDA device runs, and the names of its kernels.
 
-tidx's CUDA device is a simulation (issue 16, first slice): the factories that allocate
-and fill a tensor (empty, zeros, ones, full, rand, randn and their ``*_like``) and the
-view operators, which only compute new sizes and strides over the same storage and run
-the same device-independent kernel on every backend.  Any other operator on a CUDA tensor
-is refused in one line rather than answered by a CPU kernel wearing a CUDA label.
+tidx's CUDA device is a simulation (issue 16): the factories that allocate and fill a
+tensor (empty, zeros, ones, full, rand, randn and their ``*_like``), the view operators
+(new sizes and strides over the same storage, the same kernel on every backend), the
+copies between and on the devices (engine/ops/cuda_copy.py) and advanced indexing
+(engine/ops/cuda_indexing.py).  Any other operator on a CUDA tensor is refused in one
+line rather than answered by a CPU kernel wearing a CUDA label.
 
 The kernel names are torch's CUDA registrations (aten/src/ATen/native/native_functions.yaml,
 ``CUDA:`` dispatch entries) where they differ from the CPU's.
@@ -104,4 +105,5 @@ def check_modelled(name: str, op_name: str) -> None:
     """Refuse an operator the simulated CUDA device does not run, in one line."""
     if name not in MODELLED:
         raise Refused(f"{op_name} on the simulated CUDA device is not modelled yet (tidx "
-                      "simulates CUDA factories and views only)")
+                      "simulates CUDA factories, views, copies and indexing; arithmetic and "
+                      "reductions on the GPU not yet)")
