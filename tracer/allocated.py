@@ -126,14 +126,19 @@ def amount(record: dict[str, Any], lang: str = "en") -> str:
     >>> amount({"bytes": 48, "blocks": 1, "cuda": {"bytes": 512, "blocks": 1,
     ...         "freed_bytes": 512, "freed_blocks": 1}})
     '48 bytes in 1 block on the CPU; 512 bytes in 1 block on cuda:0 (simulated); 512 bytes in 1 block freed back to the cache'
+    >>> amount({"bytes": 0, "blocks": 0, "cuda": {"bytes": 512, "blocks": 1,
+    ...         "freed_bytes": 0, "freed_blocks": 0}})
+    '512 bytes in 1 block on cuda:0 (simulated)'
     """
     cpu = _amount(record["bytes"], record["blocks"], lang)
     cuda = record.get("cuda")
     if cuda is None:
         return cpu
-    parts = [i18n.text("ui.allocated.on_cpu", lang, what=cpu),
-             i18n.text("ui.allocated.on_cuda", lang,
-                       what=_amount(cuda["bytes"], cuda["blocks"], lang))]
+    on_cuda = i18n.text("ui.allocated.on_cuda", lang,
+                        what=_amount(cuda["bytes"], cuda["blocks"], lang))
+    # nothing from the CPU's allocator: the GPU's part alone (its separator dropped)
+    parts = [i18n.text("ui.allocated.on_cpu", lang, what=cpu) if record["blocks"] else "",
+             on_cuda if record["blocks"] else on_cuda.lstrip("；; ")]
     if cuda["freed_blocks"]:
         parts.append(i18n.text("ui.allocated.freed", lang,
                                what=_amount(cuda["freed_bytes"], cuda["freed_blocks"], lang)))

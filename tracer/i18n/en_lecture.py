@@ -11,4 +11,5 @@ TEXT: dict[str, str] = {
     "ui.lecture.inside_one": "(+1 step)",
     "ui.lecture.storage": "storage {storage}: {size} x {dtype} ({nbytes} bytes) holds {name} row by row",
     "ui.lecture.all_written": ", all {count} elements written by this statement",
+    "ui.lecture.one_written": ", its one element written by this statement",
 }

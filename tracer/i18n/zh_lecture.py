@@ -11,4 +11,5 @@ TEXT: dict[str, str] = {
     "ui.lecture.inside_one": "(内含 1 步)",
     "ui.lecture.storage": "存储 {storage}:{size} 个 {dtype}({nbytes} 字节),按行存放 {name}",
     "ui.lecture.all_written": ",{count} 个元素全部由这条语句写入",
+    "ui.lecture.one_written": ",它唯一的元素由这条语句写入",
 }

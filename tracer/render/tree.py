@@ -225,7 +225,8 @@ def _plain_storage(p: dict[str, Any], lang: str) -> list[RenderableType]:
                           dtype=p["dtype"], nbytes=p["nbytes"], name=V.shown(t))
                 + F.on_device(p, lang), style="bold")
     if p["touched"]:
-        head.append(i18n.text("ui.lecture.all_written", lang, count=p["size"]))
+        head.append(i18n.text("ui.lecture.one_written", lang) if p["size"] == 1 else
+                    i18n.text("ui.lecture.all_written", lang, count=p["size"]))
     out: list[RenderableType] = [head]
     a = p.get("arithmetic")
     if a:
