@@ -117,6 +117,6 @@ TEXT: dict[str, str] = {
     "cuda.device.to_device":
         "dispatch_to: self.to({device}, its own dtype): a copy only when the device differs",
     "ui.lecture.simulated":
-        "simulated: the steps marked cuda:0 ran on tidx's simulated GPU (no GPU here), "
-        "following PyTorch's CUDA code; --full marks each one",
+        "simulated: cuda:0 is tidx's simulated GPU (no GPU here), following PyTorch's "
+        "CUDA code",
 }

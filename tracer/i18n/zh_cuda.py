@@ -99,6 +99,5 @@ TEXT: dict[str, str] = {
     "cuda.device.to_device":
         "dispatch_to:self.to({device}, 自身的 dtype):只有设备不同时才拷贝",
     "ui.lecture.simulated":
-        "模拟:标为 cuda:0 的步骤运行在 tidx 模拟的 GPU 上(这里没有 GPU),"
-        "依照 PyTorch 的 CUDA 代码;--full 会逐条标出",
+        "模拟:cuda:0 是 tidx 模拟的 GPU(这里没有 GPU),依照 PyTorch 的 CUDA 代码",
 }

@@ -89,6 +89,9 @@ def _label(ev: dict[str, Any], notes: bool, links: bool, lang: str = "en",
 
 #: Arguments the lecture view leaves out: bookkeeping next to the value that matters
 #: (``dim_after`` beside ``dim``), or said by the step's name (an operator's kernel).
+#: The width a slide's terminal shows (the lecture view's lines are cut to it).
+SLIDE_COLUMNS = 100
+
 #: ``simulated``: said once in the lecture's footer instead of on every CUDA step's line
 BRIEF_SKIP = ("dim_after", "real_dim", "specified_dims", "outIndices", "kernel", "keys",
               "simulated")
@@ -295,14 +298,16 @@ def render(doc: dict[str, Any], *, notes: bool = True, links: bool = True,
     if record is not None:  # the session's sum of the run's allocations
         shown, english = allocated.line(record, lang), allocated.line(record)
         line = Text(shown + (f"  {english}" if shown != english else ""), style="dim")
-        if seed is not None and brief:   # a slide's footer: one line for both, no wrap
-            line.append(seed)
+        if seed is not None and brief and len(line.plain) + len(seed) <= SLIDE_COLUMNS:
+            line.append(seed)       # a slide's footer: one line for both, no wrap
             seed = None
         parts.append(line)
-    if seed is not None:
+    if seed is not None and not brief:
         legend.append(seed, style="dim")
     if legend.plain:
         parts.append(legend)
+    if seed is not None and brief:      # too long beside the allocations: a line of its own
+        parts.append(Text(seed.strip(), style="dim"))
     if brief and any(V.plain((ev.get("args") or {}).get("simulated")) is True
                      for st in (full or doc)["statements"] for ev in _all(st.get("events", []))):
         parts.append(Text(i18n.text("ui.lecture.simulated", lang), style="dim"))
