@@ -42,13 +42,13 @@ def _first_tensor_device(args: tuple) -> str | None:
     return None
 
 
-def _on_cuda(args: tuple, device: str = "cuda") -> bool:
+def _on_device(args: tuple, device: str = "cuda") -> bool:
     """Is any tensor argument (lists of tensors included) on the simulated CUDA device
     (or on ``device``)?"""
     for a in args:
         if isinstance(a, TensorImpl) and a.device_type == device:
             return True
-        if isinstance(a, (list, tuple)) and _on_cuda(tuple(a), device):
+        if isinstance(a, (list, tuple)) and _on_device(tuple(a), device):
             return True
     return False
 
@@ -70,19 +70,19 @@ def call(name: str, *args: Any, **kwargs: Any) -> Any:
                       "torch 2.13 (torch/_meta_registrations.py, often prims), which tidx "
                       "does not model; on the CPU it runs the C++ path tidx shows")
     if device == "cpu" and op.kind != FACTORY and name in PYTHON_META and \
-            (_on_cuda(args, "meta") or _on_cuda(tuple(kwargs.values()), "meta")):
+            (_on_device(args, "meta") or _on_device(tuple(kwargs.values()), "meta")):
         # the Meta key outranks CPU: torch runs the operator's Python meta function
         # (torch/_meta_registrations.py), which for some operators returns an
         # uninitialised CPU tensor (cpu_t[meta_index]) instead of raising
         raise Refused(f"{op.op_name} with a meta tensor beside a CPU tensor runs torch's "
                       "Python meta functions (torch/_meta_registrations.py), which tidx "
                       "does not model")
-    if device == "cpu" and _on_cuda(args):
+    if device == "cpu" and _on_device(args):
         # computeDispatchKeySet unions every tensor's keys and the highest backend bit
         # wins: CUDA over CPU (y.cpu()'s copy_(cpu_dst, cuda_src) dispatches to CUDA)
         device = "cuda"
     if device == "cuda" or kwargs.get("device") == "cuda" or \
-            _on_cuda(args) or _on_cuda(tuple(kwargs.values())):
+            _on_device(args) or _on_device(tuple(kwargs.values())):
         # also a CPU-first call with a CUDA tensor anywhere (mixing devices: refused,
         # never answered by a CPU kernel)
         # the CUDA wrapper's own device check (RegisterCUDA.cpp) comes before its kernel:
