@@ -64,24 +64,16 @@ _ITER_BINARY = {f"aten::{op}{inplace}.Tensor"
 
 
 def same_device_error(name: str, args: tuple) -> BaseException | None:
-    """check_same_device's error, returned rather than raised (the dispatcher raises it
-    inside the operator's step, where torch.profiler has recorded the operator)."""
-    try:
-        check_same_device(name, args)
-    except Exception as exc:  # noqa: BLE001 - only torch's own error comes out of it
-        return exc
-    return None
-
-
-def check_same_device(name: str, args: tuple) -> None:
     """TensorIterator::compute_types: the common device is the first non-CPU operand's
     (cuda:0); an operand elsewhere is an error unless it is a 0-dim CPU input (a CPU
-    scalar the CUDA kernel reads).  The output (self, for an in-place op) counts too."""
+    scalar the CUDA kernel reads).  The output (self, for an in-place op) counts too.
+    The error is returned, not raised: the dispatcher raises it inside the operator's
+    step, where torch.profiler has recorded the operator."""
     if name not in _ITER_BINARY:
-        return
+        return None
     tensors = [a for a in args[:2] if hasattr(a, "device_type")]
     if len(tensors) != 2 or not any(t.device_type == "cuda" for t in tensors):
-        return
+        return None
     # Only where nothing torch checks earlier could fail first: compute_shape's broadcast
     # (and an in-place output's shape), and compute_types' casting of the output, which
     # torch checks before the inputs' devices; other cases stay refused, not guessed.
@@ -89,16 +81,17 @@ def check_same_device(name: str, args: tuple) -> None:
     try:
         shape = np.broadcast_shapes(a, b)
     except ValueError:
-        return
+        return None
     in_place = name.partition(".")[0].endswith("_")
     if tensors[0].dtype is not tensors[1].dtype or tensors[0].dtype.name == "bool" or \
             (in_place and tuple(shape) != tuple(a)):
-        return
+        return None
     for i, t in enumerate(tensors):
         is_output = i == 0 and in_place
         if t.device_type == "cpu" and (is_output or t.dim() != 0):
-            raise torch_error(RuntimeError, "Expected all tensors to be on the same device, "
-                                            "but found at least two devices, cuda:0 and cpu!")
+            return torch_error(RuntimeError, "Expected all tensors to be on the same device, "
+                                             "but found at least two devices, cuda:0 and cpu!")
+    return None
 
 
 def check_modelled(name: str, op_name: str) -> None:

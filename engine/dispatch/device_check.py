@@ -7,7 +7,7 @@ tensor-like argument, out= arguments first, then the flat positional ones, in sc
 order.  The first defined tensor sets the common device; any later tensor elsewhere
 fails with common_device_check_failure (aten/src/ATen/core/adaption.cpp) before the
 kernel runs.  TensorIterator operators (``device_check: NoCheck``) have no such check:
-theirs is TensorIterator::compute_types' (engine.dispatch.cuda.check_same_device).
+theirs is TensorIterator::compute_types' (engine.dispatch.cuda.same_device_error).
 
 WRAPPERS lists the declared operators whose CUDA wrapper checks: full name -> (the
 wrapper's name, the checked arguments in order).  It is torchgen's output for torch
