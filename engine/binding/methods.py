@@ -38,7 +38,6 @@ from engine.core.device import Size, of_type
 from engine.core.errors import Refused, check, torch_error
 from engine.dispatch.dispatcher import call
 from engine.memory.allocator import check_limit
-from engine.ops.scalar import scalar_tensor_static, scalar_type
 
 
 def _parser(name: str, *signatures: str) -> PythonArgParser:
@@ -359,7 +358,7 @@ def copy_(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
 def _tensor_arg(value: Any) -> Any:
     """PythonArgs::tensor_slow: copy_ is one of the names that let a Python number bind
     to a Tensor (should_allow_numbers_as_tensors); it becomes a 0-dim wrapped number
-    (scalar_to_tensor: int64, double or bool) made without an operator."""
+    (scalar_to_tensor: int64, double or bool) made without an operator, as for add."""
     if isinstance(value, Tensor):
         return unpack(value)
     if isinstance(value, complex):
@@ -368,7 +367,7 @@ def _tensor_arg(value: Any) -> Any:
             not -(2**63) <= value < 2**63:
         # THPUtils_unpackLong -> PyLong_AsLongLong, in CPython's words
         raise torch_error(OverflowError, "int too big to convert")
-    return scalar_tensor_static(value, scalar_type(value), "cpu")
+    return O.tensor_slow(value)
 
 
 def nonzero(self: Tensor, *args: Any, **kwargs: Any) -> Any:

@@ -129,10 +129,9 @@ def _is_number(value: Any) -> bool:
         (not isinstance(value, int) or -(2**63) <= value < 2**63)
 
 
-def _wrapped(value: Any) -> Any:
-    """PythonArgs::tensor_slow: the number becomes a 0-dim wrapped-number tensor in the
-    binding, before the operator is called (an int past int64 stays a number: the
-    operator's own checks give torch's OverflowError for it)."""
+def tensor_slow(value: Any) -> Any:
+    """PythonArgs::tensor_slow: a Python number bound to a Tensor parameter becomes a
+    0-dim wrapped-number tensor in the binding, before the operator is called."""
     return wrapped_scalar_tensor(value, "PythonArgs::tensor_slow")
 
 
@@ -274,8 +273,9 @@ class OperatorBinding:
                     value = _aten_value(arg, values[pyname])
                     if arg.type.base == "Tensor" and not arg.type.is_list and \
                             _is_number(value):
-                        # tensor_slow: should_allow_numbers_as_tensors let it bind here
-                        value = _wrapped(value)
+                        # should_allow_numbers_as_tensors let it bind here (an int past
+                        # int64 stays a number: the operator's checks give torch's error)
+                        value = tensor_slow(value)
                 elif pyname.isdigit():          # a constant in a deprecated call
                     value = int(pyname)
                 else:                           # not given: the schema's own default
