@@ -400,6 +400,14 @@ def to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     return wrap_result(call("aten::to.dtype_layout", impl, copy=copy))
 
 
+def _preserve_format_only(name: str, values: dict) -> None:
+    """dispatch_to's memory_format: only preserve_format (the default) is modelled."""
+    fmt = values.get("memory_format")
+    if fmt is not None and getattr(fmt, "name", fmt) != "preserve_format":
+        raise Refused(f"Tensor.{name}(memory_format=...) other than preserve_format is "
+                      "not modelled by tidx")
+
+
 #: python_variable_methods.cpp's THPVariable_to_type methods: name -> dtype
 _TO_TYPE = {"float": D.float32, "double": D.float64, "half": D.float16, "long": D.int64,
             "int": D.int32, "short": D.int16, "char": D.int8, "byte": D.uint8,
@@ -413,10 +421,7 @@ def _to_type(name: str, dtype: D.dtype) -> Callable[..., Tensor]:
 
     def method(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
         parsed = parser.parse(self, args, kwargs)
-        fmt = parsed.values.get("memory_format")
-        if fmt is not None and getattr(fmt, "name", fmt) != "preserve_format":
-            raise Refused(f"Tensor.{name}(memory_format=...) other than preserve_format is "
-                          "not modelled by tidx")
+        _preserve_format_only(name, parsed.values)
 
         def body():
             return wrap_result(call("aten::to.dtype", self._impl, dtype, False, False))
@@ -438,10 +443,7 @@ def type_(self: Tensor, *args: Any, **kwargs: Any) -> Any:
     dispatch_to -> aten::to, the tensor itself when nothing changes."""
     parsed = _TYPE.parse(self, args, kwargs)
     values = parsed.values
-    fmt = values.get("memory_format")
-    if fmt is not None and getattr(fmt, "name", fmt) != "preserve_format":
-        raise Refused("Tensor.type(memory_format=...) other than preserve_format is not "
-                      "modelled by tidx")
+    _preserve_format_only("type", values)
     obj = values.get("dtype")
     impl = self._impl
 
@@ -478,10 +480,7 @@ def _to_device(name: str) -> Callable[..., Tensor]:
 
     def method(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
         values = parser.parse(self, args, kwargs).values
-        fmt = values.get("memory_format")
-        if fmt is not None and getattr(fmt, "name", fmt) != "preserve_format":
-            raise Refused(f"Tensor.{name}(memory_format=...) other than preserve_format is "
-                          "not modelled by tidx")
+        _preserve_format_only(name, values)
         if values.get("non_blocking"):
             raise Refused("Tensor.cuda(non_blocking=True) (a copy through pinned host "
                           "memory) is not modelled by tidx")
