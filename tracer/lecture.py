@@ -147,13 +147,8 @@ def _allocation_path(ev: Event) -> str:
     """Which allocator path an allocation took: a path not shown before in the document
     is shown whole again (the caching allocator's reuse of a freed block is news after
     its first cudaMalloc)."""
-    found: set[str] = set()
-    stack = list(ev.get("children", []))
-    while stack:
-        child = stack.pop()
-        if child["name"] in _PATH_STEPS:
-            found.add(child["name"])
-        stack.extend(child.get("children", []))
+    found = {step["name"] for _, step in walk(ev.get("children", []))
+             if step["name"] in _PATH_STEPS}
     return ":" + ",".join(sorted(found))
 
 
