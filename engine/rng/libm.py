@@ -81,6 +81,41 @@ def _via_numpy(name: str, reverse: bool) -> Callable[[np.ndarray], np.ndarray]:
     return call
 
 
+def pow_scalar_base(base: float, x: np.ndarray) -> np.ndarray:
+    """glibc's ``pow(base, x[i])`` for each element (float64), as ``std::pow`` gives it.
+
+    Not numpy's ``np.power``: on an AVX512 CPU numpy evaluates it with its own SIMD
+    polynomial (SVML), whose last bits differ from glibc's.  CPython's ``math.pow`` is
+    libm's ``pow``, except that it raises where C returns inf or NaN; those few elements
+    go through libm itself (ctypes).
+
+    >>> pow_scalar_base(10.0, np.array([0.0, 0.25, 2.0, 400.0])).tolist()
+    [1.0, 1.7782794100389228, 100.0, inf]
+    """
+    flat = np.ascontiguousarray(x, dtype=F64).reshape(-1)
+    b = float(base)
+
+    def one(v: float) -> float:
+        try:
+            return math.pow(b, v)
+        except (OverflowError, ValueError):
+            return _c_pow(b, v)
+    out = np.fromiter(map(one, flat.tolist()), dtype=F64, count=flat.size)
+    return out.reshape(np.shape(x))
+
+
+def _c_pow(b: float, v: float) -> float:
+    """libm's pow for the arguments where ``math.pow`` raises (overflow, a negative base
+    to a fractional power): inf or NaN as C gives them."""
+    lib = _libm()
+    if lib is not None:
+        lib.pow.restype = ctypes.c_double
+        lib.pow.argtypes = [ctypes.c_double, ctypes.c_double]
+        return float(lib.pow(b, v))
+    with np.errstate(all="ignore"):           # pragma: no cover - no libm to ask
+        return float(np.power(np.float64(b), np.float64(v)))
+
+
 _CALIBRATION_DOMAIN: dict[str, tuple[float, float]] = {
     "log": (2.0 ** -53, 1.0),       # u1 = 1 - U53 in normal_fill<double>
     "log1p": (-1.0 + 2.0 ** -53, 0.0),  # -u2 in normal_distribution<double>
