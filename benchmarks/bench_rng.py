@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import torch  # noqa: E402
 
 import engine
+from engine.core.context import current
 from engine.rng import distributions as rng
 from engine.rng import wasm as rng_wasm  # noqa: E402
 
@@ -81,7 +82,8 @@ def main() -> None:
     }
     print(f"torch {torch.__version__}, capability "
           f"{torch.backends.cpu.get_cpu_capability()}, threads "
-          f"{torch.get_num_threads()}; tidx capability {rng.cpu_capability()}")
+          f"{torch.get_num_threads()}; tidx capability {current().cpu.name}, normal_ "
+          f"build {rng.kernel_build(rng.NORMAL_STUB)}")
     print("tidx: no recorder active; compiled kernel "
           f"{'available' if rng_wasm.available() else 'UNAVAILABLE'}")
     print(f"{'case':28s} {'torch [ms]':>11s} {'tidx [ms]':>10s} {'ratio':>6s}")

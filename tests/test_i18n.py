@@ -179,9 +179,16 @@ IDENTIFIER = re.compile(r"[A-Za-z_]\w*(?:::[A-Za-z_]\w*)+|[A-Za-z]\w*_\w*|_\w+"
                         r"|[a-z]+[A-Z]\w*|[A-Z][a-z0-9]+[A-Z]\w*")
 
 
+#: A float sum under each CPU capability: which build its stub runs says a different note
+#: on each (the DEFAULT build, an AVX2 one with FMA, an AVX512 CPU falling back to AVX2)
+CAPABILITY_STATEMENT = "y = torch.ones(40).sum()"
+
+
 def _docs(statements: list[str]) -> list[dict]:
     return [session.run(text, seed=0) for text in statements] + \
-        [session.run(lesson.text, seed=0) for lesson in lessons.available()]
+        [session.run(lesson.text, seed=0) for lesson in lessons.available()] + \
+        [session.run(CAPABILITY_STATEMENT, cpu_capability=c) for c in
+         ("default", "avx2", "avx512")]
 
 
 def _events(docs: list[dict]) -> list[dict]:

@@ -94,29 +94,6 @@ def assert_same_state(gen: rng.CPUGenerator) -> None:
 
 
 # --------------------------------------------------------------------------
-# capability
-# --------------------------------------------------------------------------
-
-def test_cpu_capability_matches_torch() -> None:
-    assert rng.cpu_capability() == torch.backends.cpu.get_cpu_capability()
-
-
-@pytest.mark.parametrize("env, want", [("default", "DEFAULT"),
-                                       ("AVX2", "AVX2"), ("avx512", "AVX512")])
-def test_cpu_capability_env(monkeypatch: pytest.MonkeyPatch, env: str,
-                            want: str) -> None:
-    rng.cpu_capability.cache_clear()
-    try:
-        monkeypatch.setenv("ATEN_CPU_CAPABILITY", env)
-        assert rng.cpu_capability() == want
-    finally:
-        monkeypatch.delenv("ATEN_CPU_CAPABILITY", raising=False)
-        rng.cpu_capability.cache_clear()
-    assert rng.kernel_capability(want) == ("DEFAULT" if want == "DEFAULT"
-                                           else "AVX2")
-
-
-# --------------------------------------------------------------------------
 # engine and seeding
 # --------------------------------------------------------------------------
 

@@ -46,6 +46,10 @@ HIDDEN: dict[str, frozenset[str]] = {
         "expand_inplace", "restride_src", "reshape_indexer", "result_type", "check_args",
         "cast_common_dtype_to_outputs", "transposeToFront", "lift_fresh", "detach",
         "detach_", "computeStride", "reshape_symint",
+        # DispatchStub picking a build (engine/core/dispatch_stub.py): the kernel's own
+        # line says which (capability=AVX2); --full gives the step and its why
+        "sum_stub", "prod_stub", "max_values_stub", "min_values_stub", "linspace_stub",
+        "arange_stub", "add_stub", "normal_stub", "uniform_stub",
     }),
 }
 

@@ -21,9 +21,11 @@ gets one default context, made the first time it is asked for.
 from __future__ import annotations
 
 import contextlib
+import os
 from contextvars import ContextVar
 from typing import Iterator, TypeVar
 
+from engine.core import capability as C
 from engine.core import dtypes as D
 
 #: 1 GiB: the default limit checked before any allocation (``--max-bytes``).
@@ -41,12 +43,16 @@ MALLOC_HEADER = 16
 class RunContext:
     """Everything a run may change: read with :func:`current`, never stored in a global."""
 
-    __slots__ = ("max_bytes", "default_dtype", "below_autograd", "_serial", "_locals",
+    __slots__ = ("max_bytes", "default_dtype", "below_autograd", "cpu", "_serial", "_locals",
                  "_next_address")
 
-    def __init__(self, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
+    def __init__(self, max_bytes: int = DEFAULT_MAX_BYTES,
+                 cpu: C.CpuCapability | None = None) -> None:
         #: allocations above this many bytes are refused before they happen
         self.max_bytes = max_bytes
+        #: the CPU capability the kernels' builds are chosen by, and at::get_num_threads()
+        #: (ATEN_CPU_CAPABILITY and the CPU unless a run asks for another)
+        self.cpu = cpu if cpu is not None else C.choose(None, os.environ, C.machine())
         #: torch.get_default_dtype(): the dtype of Python floats made into tensors
         self.default_dtype: D.dtype = D.float32
         #: AutoDispatchBelowADInplaceOrView is in force (a kernel is running)

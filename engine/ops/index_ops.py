@@ -26,11 +26,11 @@ from tracer.recorder import span
 
 from engine.core import dtypes as D
 from engine.core import view as S
-from engine.core.capability import cpu_capability
 from engine.core.errors import Refused, check, torch_error
 from engine.dispatch.declarations import FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED, REGISTRY, \
     declare, not_modelled
 from engine.dispatch.dispatcher import call
+from engine.core.dispatch_stub import DispatchStub
 from engine.memory import empty as memory
 from engine.ops import overlap
 from engine.ops.advanced import _reached
@@ -169,6 +169,11 @@ def fma_float64(alpha: float, b: np.ndarray, c: np.ndarray) -> np.ndarray:
     return out
 
 
+#: add_'s stub (the ufunc add kernel, BinaryOpsKernel.cpp): no AVX512 build in torch 2.13's
+#: wheel, so an AVX512 CPU fuses as the AVX2 build does
+ADD_STUB = DispatchStub("add_stub", avx512=False,
+                        source="aten/src/ATen/native/cpu/BinaryOpsKernel.cpp")
+
 #: float64 slices are fused element by element in Python: up to this many elements.
 FMA64_LIMIT = 1 << 16
 
@@ -179,7 +184,7 @@ def _fused_add_slices(target: np.ndarray, lead: tuple, idx: np.ndarray, src: np.
     AVX2/AVX512 builds (one rounding), ``self + alpha * source`` in the DEFAULT build;
     one index entry after another."""
     a = to_dtype_scalar(alpha, dtype)
-    fused = cpu_capability() != "DEFAULT" and a != 1
+    fused = a != 1 and ADD_STUB.call(dtype, dtype.itemsize).fma
     if not fused:
         _add_in_order(target, lead + (idx,), _scaled(src, alpha, dtype), dtype)
         return

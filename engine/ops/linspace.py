@@ -29,19 +29,22 @@ from tracer.recorder import span
 
 from engine.core import dtypes as D
 from engine.core import view as S
-from engine.core.capability import kernel_capability
 from engine.core.errors import Refused, check, torch_error
 from engine.dispatch.declarations import FACTORY, FUNCTIONAL, OUT, declare
 from engine.dispatch.dispatcher import call
+from engine.core.dispatch_stub import DispatchStub
 from engine.ops.factories import options
 from engine.ops.ranges import acc_type, wrap64
 from engine.ops.scalar import to_dtype_scalar
 from engine.ops.touch import touched
 from engine.rng.fp import fma32, fma64
+from engine.rng.libm import pow_scalar_base
 
 FACTORIES = "aten/src/ATen/native/TensorFactories.cpp"
 RANGE = "aten/src/ATen/native/RangeFactories.cpp"
 RANGE_KERNEL = "aten/src/ATen/native/cpu/RangeFactoriesKernel.cpp"
+#: linspace's stub: no AVX512 build in torch 2.13's wheel (an AVX512 CPU runs AVX2's)
+LINSPACE_STUB = DispatchStub("linspace_stub", avx512=False, source=RANGE_KERNEL)
 _INT64_MIN = -(2**63)
 #: elements tidx computes at a time (its own working arrays, not torch's chunks)
 _CHUNK = 1 << 20
@@ -101,7 +104,7 @@ def linspace_values(start: Any, end: Any, steps: int, dtype: D.dtype, begin: int
     idx = np.arange(begin, steps if stop is None else stop, dtype=np.int64)
     halfway = steps // 2
     first, back = idx[idx < halfway], (steps - idx[idx >= halfway] - 1)
-    fused = kernel_capability() != "DEFAULT"
+    fused = LINSPACE_STUB.build().fma
     if dtype is D.float16:
         s, e = _f16(np.float32(start)), _f16(np.float32(end))
         step = _f16(_f16(np.float32(e) - np.float32(s)).astype(np.float32)
@@ -214,6 +217,7 @@ def linspace_out(start: Any, end: Any, steps: int, *, out):
                                 step_type="double" if not dtype.is_floating_point
                                 else D.cpp_name(dtype)),
               start=start, end=end, steps=steps) as s:
+        s.set(capability=LINSPACE_STUB.call(dtype, dtype.itemsize).describe())
         xstart, xend = to_dtype_scalar(start, dtype), to_dtype_scalar(end, dtype)
         _write(result, lambda b, e: linspace_values(xstart, xend, steps, dtype, b, e))
         s.set(written=touched(result))
@@ -331,7 +335,7 @@ def logspace_values(start: Any, end: Any, steps: int, base: float, dtype: D.dtyp
         x = np.concatenate([float(s) + step * idx[idx < halfway].astype(np.float64),
                             float(e) - step * (steps - idx[idx >= halfway] - 1)
                             .astype(np.float64)])
-        values = np.power(np.float64(base), x)
+        values = pow_scalar_base(base, x)
     return _cast_double(values, dtype)
 
 
@@ -345,7 +349,7 @@ def logspace_out(start: Any, end: Any, steps: int, base: float = 10.0, *, out):
     _not_complex(start, end)
     if steps == 1:
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-            first = float(np.power(np.float64(base), np.float64(float(start))))
+            first = float(pow_scalar_base(base, np.float64(float(start))))
         return call("aten::fill_.Scalar", result, first)
     _unsupported("logspace", result.dtype)
     dtype = result.dtype

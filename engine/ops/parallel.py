@@ -8,9 +8,10 @@ work runs on the caller's thread, in order, as ATen's does.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+
+from engine.core.context import current
 
 #: at::internal::GRAIN_SIZE
 GRAIN_SIZE = 32768
@@ -19,11 +20,9 @@ _POOL: ThreadPoolExecutor | None = None
 
 
 def num_threads() -> int:
-    """at::get_num_threads(): the cores this process may use."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover - not Linux
-        return max(1, os.cpu_count() or 1)
+    """at::get_num_threads() in this run: the physical cores this process may use, or
+    what MKL_NUM_THREADS / OMP_NUM_THREADS ask (engine.core.capability.num_threads)."""
+    return current().cpu.threads
 
 
 def chunks(n: int, grain: int = GRAIN_SIZE) -> list[tuple[int, int]]:

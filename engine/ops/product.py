@@ -52,6 +52,8 @@ def _prod(self, dim: int | None, keepdim: bool, dtype: D.dtype | None, *, whole:
         if not self.is_meta:
             axes = R._axes(self, mask)
             if out_dtype.is_floating_point:
+                s.set(capability=ProductLoop.stub.call(out_dtype, out_dtype.itemsize)
+                      .describe())
                 paths = K.parallel_reduce(
                     ProductLoop, src.elements(), src.view.offset, result.elements(write=True),
                     result.view.offset,

@@ -21,6 +21,7 @@ from engine.core import view as S
 from engine.core.view import contiguous_strides
 from engine.rng import explain as X
 from engine.rng import generator as G
+from engine.rng.stubs import NORMAL_STUB, UNIFORM_STUB
 from engine.core.errors import Refused
 from engine.dispatch.declarations import (COMPOSITE, FACTORY, FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED,
                                           declare, not_modelled)
@@ -99,6 +100,8 @@ def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator=None):
     with span("normal_kernel", "rng", source=KERNELS,
               note="random.normal_kernel",
               numel=self.numel(), contiguous=contiguous, mean=mean, std=std) as s:
+        build = NORMAL_STUB.call(self.dtype, self.dtype.itemsize)
+        s.set(capability=build.describe())
         snap = X.snapshot(gen)
         values, variant = rng.normal(gen, self.numel(), self.dtype.np, mean, std,
                                      contiguous=contiguous,
@@ -106,7 +109,7 @@ def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator=None):
         s.set(variant=variant)
         if not contiguous:
             _write_memory_order(self, values)
-        avx2 = rng.kernel_capability(None) == "AVX2"
+        avx2 = build.name != "DEFAULT"
         if self.numel() >= 16 and contiguous:
             X.normal_fill(snap, self.dtype.np, mean, std, avx2, _first_offset(self))
         else:
@@ -145,13 +148,15 @@ def uniform_(self, low: float = 0.0, high: float = 1.0, *, generator=None):
     _generator_step(gen)
     with span("uniform_kernel", "rng", source=KERNELS,
               note="random.uniform_kernel", numel=self.numel(), low=low, high=high) as s:
+        build = UNIFORM_STUB.call(self.dtype, self.dtype.itemsize)
+        s.set(capability=build.describe())
         contiguous = self.is_contiguous()
         snap = X.snapshot(gen)
         values = rng.uniform(gen, self.numel(), self.dtype.np, low, high,
                              out=self.flat(write=True) if contiguous else None)
         if not contiguous:
             _write_memory_order(self, values)
-        X.uniform(snap, self.dtype.np, low, high, rng.kernel_capability(None) == "AVX2",
+        X.uniform(snap, self.dtype.np, low, high, build.name != "DEFAULT",
                   _first_offset(self))
         s.set_result(self)
     return self

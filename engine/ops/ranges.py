@@ -21,7 +21,7 @@ from tracer.recorder import span
 from engine.core import dtypes as D
 from engine.core import view as S
 from engine.memory import empty as memory
-from engine.core.capability import kernel_capability
+from engine.core.dispatch_stub import DispatchStub
 from engine.ops.parallel import chunks
 from engine.rng.fp import fma64, round_to_odd, two_sum
 from engine.memory.resize import resize_native
@@ -35,6 +35,8 @@ from engine.ops.copy import to_dtype_scalar
 
 RANGE = "aten/src/ATen/native/RangeFactories.cpp"
 RANGE_KERNEL = "aten/src/ATen/native/cpu/RangeFactoriesKernel.cpp"
+#: arange's stub: no AVX512 build in torch 2.13's wheel (an AVX512 CPU runs AVX2's)
+ARANGE_STUB = DispatchStub("arange_stub", avx512=False, source=RANGE_KERNEL)
 FACTORIES = "aten/src/ATen/native/TensorFactories.cpp"
 
 
@@ -124,9 +126,10 @@ def _arange_chunk(start: float, step: float, begin: int, end: int, dtype: D.dtyp
     """One chunk: vectorized_loop takes two vectors per iteration from ``begin`` (each
     ``Vectorized<T>::arange(base, step)``, base converted to T first), the scalar loop
     the rest."""
-    fused = kernel_capability() != "DEFAULT"
+    build = ARANGE_STUB.build()
+    fused = build.fma
     half = dtype is D.float16       # acc_type<Half> on the CPU is float, not double
-    width = {8: 4, 4: 8, 2: 16}[dtype.itemsize]  # Vectorized<T>::size() in a 256-bit build
+    width = build.lanes(dtype.itemsize)     # Vectorized<T>::size()
     acc = np.float32 if half else np.float64
     start_a, step_a = acc(start), acc(step)
 
@@ -208,6 +211,8 @@ def arange_out(start: Any, end: Any, step: Any = 1, *, out):
         call("aten::resize_", result, (n,))
     with span("arange_kernel", "kernel", source=RANGE_KERNEL,
               note="arange.kernel", numel=n) as s:
+        if result.dtype.is_floating_point:      # integers come out the same in every build
+            s.set(capability=ARANGE_STUB.call(result.dtype, result.dtype.itemsize).describe())
         # the kernel converts start and step to the accumulate type (checked)
         acc = acc_type(result.dtype)
         xstart, xstep = to_dtype_scalar(start, acc), to_dtype_scalar(step, acc)

@@ -165,9 +165,11 @@ def _integer_sum(values: np.ndarray, axes: tuple[int, ...], dtype: D.dtype) -> n
 def _float_sum(src, result, viewed) -> None:
     """cascade_sum over the iterator TensorIterator builds (engine/ops/sum_kernel.py)."""
     with span("cascade_sum", "kernel", source=SUM_KERNEL,
-              note=lambda: Note("sum.cascade", lanes=sum_kernel.lanes(src.dtype.itemsize),
-                                dtype=src.dtype)) as s:
+              note=lambda: Note("sum.cascade", lanes=sum_kernel.SUM_STUB.build().lanes(
+                  src.dtype.itemsize), dtype=src.dtype)) as s:
         if not src.is_meta:
+            s.set(capability=sum_kernel.SUM_STUB.call(src.dtype, src.dtype.itemsize)
+                  .describe())
             if src.numel() > FLOAT_SUM_LIMIT:
                 raise Refused(f"a float sum of {src.numel()} elements: tidx replays torch's "
                               f"cascade summation up to {FLOAT_SUM_LIMIT} elements")
@@ -309,8 +311,10 @@ def _amax_amin(self, dim: Sequence[int], keepdim: bool, biggest: bool):
         if not self.is_meta and self.dtype.is_floating_point:
             # binary_kernel_reduce_vec's order decides which zero a tie of +0.0 and -0.0
             # keeps: replayed (engine/ops/reduce_loop.py)
+            loop = MaxLoop if biggest else MinLoop
+            s.set(capability=loop.stub.call(self.dtype, self.dtype.itemsize).describe())
             paths = K.parallel_reduce(
-                MaxLoop if biggest else MinLoop, self.elements(), self.view.offset,
+                loop, self.elements(), self.view.offset,
                 result.elements(write=True), result.view.offset,
                 K.geometry(self.view.sizes, self.view.strides, _out_strides(self, viewed)),
                 self.dtype.np, _identity(self.dtype, biggest))

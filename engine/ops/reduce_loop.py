@@ -22,7 +22,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine.core.dispatch_stub import DispatchStub
 from engine.ops import sum_kernel as K
+
+_KERNELS = "aten/src/ATen/native/cpu/ReduceOpsKernel.cpp"
+#: their stubs: no AVX512 build in torch 2.13's x86 wheel (an AVX512 CPU runs AVX2's)
+PROD_STUB = DispatchStub("prod_stub", avx512=False, source=_KERNELS)
+MAX_VALUES_STUB = DispatchStub("max_values_stub", avx512=False, source=_KERNELS)
+MIN_VALUES_STUB = DispatchStub("min_values_stub", avx512=False, source=_KERNELS)
 
 
 class BinaryReduceLoop(K.Reduction):
@@ -39,7 +46,7 @@ class BinaryReduceLoop(K.Reduction):
     def _kernel(self, ib, ob, size0, size1, ins, outs) -> None:
         (i0, i1), (o0, o1) = ins, outs
         x = self.src[ib + np.arange(size0)[:, None] * i0 + np.arange(size1)[None] * i1]
-        vec = K.lanes(self.np.itemsize)
+        vec = self.vec
         with np.errstate(over="ignore", under="ignore", invalid="ignore"):
             if o0 == 0 and i0 == 1:
                 self.paths.append("vectorized_inner_reduction")
@@ -85,6 +92,8 @@ class BinaryReduceLoop(K.Reduction):
 class ProductLoop(BinaryReduceLoop):
     """prod_kernel_impl: ``a * b`` in both loops."""
 
+    stub = PROD_STUB
+
     @staticmethod
     def op(a, b):
         return a * b
@@ -98,9 +107,39 @@ def _nan(a, b):
     return np.isnan(a) | np.isnan(b)
 
 
-class MaxLoop(BinaryReduceLoop):
+def _all_ones_nan(dtype: np.dtype):
+    """The NaN ``_mm256_or_ps(max, isnan_mask)`` leaves: every bit set (a negative NaN)."""
+    bits = np.array(-1, {4: np.int32, 8: np.int64, 2: np.int16}[np.dtype(dtype).itemsize])
+    return bits.view(dtype)[()]
+
+
+class _ExtremeLoop(BinaryReduceLoop):
+    """amax/amin's loops: the scalar max_impl/min_impl returns the canonical quiet NaN
+    when either side is NaN; the vector one depends on the build
+    (ATen/cpu/vec/vec256/vec256_float.h, vec_base.h): AVX2's ``maximum``/``minimum`` or the
+    unordered-compare mask into the result (a NaN with every bit set: ``-nan``); the
+    DEFAULT build's element loop keeps the NaN it met (``a`` if it is one, else ``b``)."""
+
+    @staticmethod
+    def pick(a, b):
+        raise NotImplementedError
+
+    @staticmethod
+    def op(a, b):
+        raise NotImplementedError
+
+    def vop(self, a, b):
+        picked = self.pick(a, b)
+        if self.build.name == "DEFAULT":
+            return np.where(np.isnan(a), a, picked)     # a NaN b: the ternary gave b
+        return np.where(_nan(a, b), _all_ones_nan(a.dtype), picked)
+
+
+class MaxLoop(_ExtremeLoop):
     """max_values_kernel_impl: max_impl (a NaN wins, else std::max: the first on a tie)
     and Vectorized maximum (_mm256_max_ps: the second on a tie, a NaN ored in)."""
+
+    stub = MAX_VALUES_STUB
 
     @staticmethod
     def op(a, b):
@@ -109,13 +148,15 @@ class MaxLoop(BinaryReduceLoop):
         return b if a < b else a
 
     @staticmethod
-    def vop(a, b):
-        return np.where(_nan(a, b), a.dtype.type(np.nan), np.where(a > b, a, b))
+    def pick(a, b):
+        return np.where(a > b, a, b)
 
 
-class MinLoop(BinaryReduceLoop):
+class MinLoop(_ExtremeLoop):
     """min_values_kernel_impl: min_impl (std::min: the first on a tie) and Vectorized
     minimum (_mm256_min_ps: the second on a tie)."""
+
+    stub = MIN_VALUES_STUB
 
     @staticmethod
     def op(a, b):
@@ -124,5 +165,5 @@ class MinLoop(BinaryReduceLoop):
         return b if b < a else a
 
     @staticmethod
-    def vop(a, b):
-        return np.where(_nan(a, b), a.dtype.type(np.nan), np.where(a < b, a, b))
+    def pick(a, b):
+        return np.where(a < b, a, b)

@@ -27,9 +27,14 @@ from collections.abc import Sequence
 import numpy as np
 
 from engine.core import view as S
-from engine.core.capability import cpu_capability
 from engine.core.errors import Refused
+from engine.core.dispatch_stub import Build, DispatchStub
 from engine.ops.parallel import GRAIN_SIZE, chunks, num_threads
+
+#: cascade_sum's stub: torch 2.13's x86 wheel has no AVX512 build of it, so an AVX512 CPU
+#: sums in the AVX2 build's 8-float vectors
+SUM_STUB = DispatchStub("sum_stub", avx512=False,
+                        source="aten/src/ATen/native/cpu/SumKernel.cpp")
 
 Geometry = tuple[list[int], list[int], list[int]]   # shape, input strides, output strides
 
@@ -94,17 +99,14 @@ def row_sum(x: np.ndarray) -> np.ndarray:
     return first
 
 
-def lanes(itemsize: int) -> int:
-    """Vectorized<T>::size(): 32-byte registers (DEFAULT and AVX2 builds), 64 on AVX512."""
-    return (64 if cpu_capability() == "AVX512" else 32) // itemsize
-
-
 def _block(x: np.ndarray, in_strides: tuple[int, int], acc_np: np.dtype,
-           vec: int) -> tuple[str, np.ndarray]:
+           build: Build) -> tuple[str, np.ndarray]:
     """cascade_sum's loop on one block ``x`` (size0, size1) whose axis 0 is reduced:
-    the path taken and the sum of each column (in acc_t)."""
+    the path taken and the sum of each column (in acc_t).  ``build``: the kernel's
+    build, whose vectors hold ``vec`` scalars and ``acc_lanes`` accumulators."""
     s0, s1 = in_strides
-    acc_lanes = lanes(np.dtype(acc_np).itemsize)
+    vec = build.lanes(x.dtype.itemsize)
+    acc_lanes = build.lanes(np.dtype(acc_np).itemsize)
     xa = x.astype(acc_np)
     if s0 == 1 and len(x) >= vec:
         # vectorized_inner_sum: lanes of whole vectors, the tail, then the lanes in order
@@ -201,12 +203,16 @@ def _blocks(shape: Sequence[int], begin: int, end: int):
 
 class Reduction:
     """One cascade_sum over flat numpy arrays: ``src`` (the input's storage elements,
-    in the input dtype) and ``dst`` (the output's, in the output dtype)."""
+    in the input dtype) and ``dst`` (the output's, in the output dtype).  ``stub``: the
+    DispatchStub whose build runs (subclasses for prod, amax, amin name theirs)."""
+
+    stub = SUM_STUB
 
     def __init__(self, src: np.ndarray, dst: np.ndarray, scalar_np: np.dtype) -> None:
         self.src, self.dst, self.np = src, dst, np.dtype(scalar_np)
         self.acc = np.dtype(np.float64 if self.np == np.float64 else np.float32)
-        self.vec = lanes(self.np.itemsize)
+        self.build = self.stub.build()
+        self.vec = self.build.lanes(self.np.itemsize)
         self.paths: list[str] = []
 
     def loop(self, geo: Geometry, in_base: int, out_base: int, begin: int, end: int) -> None:
@@ -231,7 +237,7 @@ class Reduction:
             self.paths.append("basic_loop")
             self.dst[oidx2] = (self.dst[oidx2] + x).astype(self.np)
             return
-        path, sums = _block(x, ins, self.acc, self.vec)
+        path, sums = _block(x, ins, self.acc, self.build)
         self.paths.append(path)
         for j, o in enumerate(oidx.tolist()):        # stores in order: outs[1] may be 0
             self.dst[o] = self._store(self.dst[o], sums[j])

@@ -34,7 +34,8 @@ from typing import Any, Callable, TypeVar
 
 import numpy as np
 
-from engine.core.capability import cpu_capability, kernel_capability
+from engine.core.dispatch_stub import DispatchStub
+from engine.rng.stubs import NORMAL_STUB, UNIFORM_STUB
 from engine.rng import wasm as rng_wasm
 from engine.rng.fp import F32, F64, fma32, fma64
 from engine.rng.libm import glibc_vector
@@ -42,9 +43,16 @@ from engine.rng.mt19937 import DEFAULT_SEED, CPUGenerator, _uniform01_into, mt19
 from engine.rng.normal_fill import block_kernel
 
 __all__ = [
-    "CPUGenerator", "cpu_capability", "kernel_capability", "uniform",
+    "CPUGenerator", "NORMAL_STUB", "UNIFORM_STUB", "kernel_build", "uniform",
     "normal", "randint", "randperm", "mt19937_words_numpy", "DEFAULT_SEED",
 ]
+
+def kernel_build(stub: DispatchStub, capability: str | None = None) -> str:
+    """The build of ``stub`` that runs: under ``capability`` (DEFAULT/AVX2/AVX512) when
+    given, else under the run's (``--cpu-capability``, ATEN_CPU_CAPABILITY, the CPU)."""
+    build = stub.build() if capability is None else stub.build_for(capability)
+    return build.name
+
 
 # Elements from which normal_fill's float32 AVX2 transform runs compiled:
 # below, the numpy kernel is fast enough and compiling (~30 ms) is not.
@@ -105,7 +113,7 @@ def uniform(gen: CPUGenerator, n: int, dtype: np.dtype, low: float = 0.0,
     span = dt.type(to - frm)
     if span == 1 and frm == 0:
         return x                        # x*1 + 0 == x: exact in every build
-    if kernel_capability(capability) == "DEFAULT":
+    if kernel_build(UNIFORM_STUB, capability) == "DEFAULT":
         v = x * span
         v += frm
     elif dt == F32:
@@ -191,7 +199,7 @@ def normal(gen: CPUGenerator, n: int, dtype: np.dtype, mean: float = 0.0,
     std = float(std)
     if std < 0:
         raise ValueError(f"normal expects std >= 0.0, but found std {std}")
-    avx2 = kernel_capability(capability) == "AVX2"
+    avx2 = kernel_build(NORMAL_STUB, capability) != "DEFAULT"
     if n < 16 or not contiguous:
         why = "numel < 16" if n < 16 else "non-contiguous"
         values = _serial_normal(gen, n, dt, mean, std, fused=avx2)

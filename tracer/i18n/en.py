@@ -433,6 +433,16 @@ TEXT: dict[str, str] = {
         "partial sums of 16 or more elements at up to four levels (so only numbers of "
         "similar size meet), and each block's sums are added into the result; this order "
         "fixes the last bits",
+    # DispatchStub (engine/core/dispatch_stub.py): which build of a vectorised kernel ran
+    "stub.build":
+        "{stub} runs its {capability} build: {bytes}-byte vectors, {lanes} {dtype} values "
+        "each, and a * b + c rounded twice (no fused multiply-add); the vector width fixes "
+        "how the loop splits the work, so other builds can differ in the last bits",
+    "stub.avx2_only":
+        "{stub} runs its {capability} build, which AVX512 CPUs run too (torch 2.13 ships no "
+        "AVX512 build of it): {bytes}-byte vectors, {lanes} {dtype} values each, and "
+        "a * b + c fused into one rounding (FMA); the vector width fixes how the loop "
+        "splits the work, so the DEFAULT build can differ in the last bits",
     "amax.kernel":
         "keep the largest (amax) or smallest (amin) value of each reduced group; a NaN wins",
     "max_all.kernel":
@@ -584,7 +594,12 @@ TEXT: dict[str, str] = {
     "ui.compare.same_steps": "The two take exactly the same steps.",
     "ui.compare.paths_part": "The paths part after {count} shared steps:",
     # --verify
-    "ui.verify.title": "tidx against PyTorch {version}",
+    "ui.verify.title": "tidx against PyTorch {version}, both with the {capability} CPU capability",
+    "ui.verify.simulated": "--verify: {why}; nothing was compared.",
+    "ui.cpu.chosen": "kernels built for the {capability} CPU capability ({source})",
+    "ui.cpu.simulated":
+        "kernels built for the {capability} CPU capability ({source}), simulated: this CPU "
+        "runs at most {cpu}",
     "ui.verify.statement": "statement",
     "ui.verify.values": "values",
     "ui.verify.shape": "shape",

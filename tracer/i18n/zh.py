@@ -340,6 +340,13 @@ TEXT: dict[str, str] = {
     "sum.integer": "整数按任何顺序相加都得到相同的位(按该 dtype 回绕),所以每个结果元素就是它那一组的和",
     "sum.cascade":
         "{dtype} 的级联求和,{lanes} 个 SIMD 通道:迭代器的每个二维块按 16 个或更多元素一组、最多四级的部分和相加(只让大小相近的数相加),各块的和再加到结果上;这个顺序决定了最后几位",
+    "stub.build":
+        "{stub} 运行它的 {capability} 版本:{bytes} 字节的向量,每个装 {lanes} 个 {dtype} 值,"
+        "a * b + c 舍入两次(不用融合乘加);向量宽度决定循环怎样切分工作,所以其他版本的最后几位可能不同",
+    "stub.avx2_only":
+        "{stub} 运行它的 {capability} 版本,AVX512 CPU 也运行这个版本(torch 2.13 没有为它编译 AVX512 版本):"
+        "{bytes} 字节的向量,每个装 {lanes} 个 {dtype} 值,a * b + c 融合为一次舍入(FMA);"
+        "向量宽度决定循环怎样切分工作,所以 DEFAULT 版本的最后几位可能不同",
     "amax.kernel": "保留每个归约组中最大(amax)或最小(amin)的值;NaN 优先",
     "max_all.kernel": "整个张量中最大(max)或最小(min)的元素;由 fill_ 写入 0 维结果",
     "argmax.kernel": "每组中第一个最大(argmax)或最小(argmin)元素的下标;第一个 NaN 优先",
@@ -456,7 +463,10 @@ TEXT: dict[str, str] = {
     "ui.compare.same_steps": "两者走的步骤完全相同。",
     "ui.compare.paths_part": "共同走过 {count} 步之后,两条路径分开:",
     # --verify
-    "ui.verify.title": "tidx 与 PyTorch {version} 对照",
+    "ui.verify.title": "tidx 与 PyTorch {version} 对照,两者都用 {capability} CPU 能力",
+    "ui.verify.simulated": "--verify:{why};没有比较任何内容。",
+    "ui.cpu.chosen": "内核按 {capability} CPU 能力的版本运行({source})",
+    "ui.cpu.simulated": "内核按 {capability} CPU 能力的版本运行({source}),模拟:这台 CPU 最多支持 {cpu}",
     "ui.verify.statement": "语句",
     "ui.verify.values": "数值",
     "ui.verify.shape": "形状",
