@@ -20,6 +20,8 @@ LANGS = ("en", "zh")  # tracer.i18n.LANGS, without importing the tracer to build
 EXPORT_FORMATS = ("svg", "png", "pdf", "dot", "mermaid", "markdown", "json", "html", "gdb",
                   "gif")
 DIAGRAMS = ("sequence", "calls")
+#: --cpu-capability's values: ATEN_CPU_CAPABILITY's (engine.core.capability.ENV_VALUES)
+CAPABILITIES = ("default", "avx2", "avx512")
 
 
 #: How to report a bug in tidx itself (the one line an internal error prints).
@@ -90,8 +92,18 @@ def main() -> None:
     PyTorch's C++ path, and draw every step."""
 
 
+def capability_option(fn):
+    """``--cpu-capability``: which build of torch's vectorised kernels to replay."""
+    return click.option("--cpu-capability", type=click.Choice(CAPABILITIES), default=None,
+                        help="The CPU capability whose kernel builds to replay, as "
+                             "ATEN_CPU_CAPABILITY picks them in torch (default: "
+                             "ATEN_CPU_CAPABILITY if set, else the best this CPU runs). "
+                             "One this CPU lacks is simulated.")(fn)
+
+
 def statement_options(fn):
     """STATEMENTS or -f FILE, and how to run them: shared by every command that runs."""
+    fn = capability_option(fn)
     fn = click.option("--max-bytes", callback=_parse_bytes, default=None,
                       help="Memory limit checked before any allocation (default 1GiB).")(fn)
     fn = click.option("--seed", type=int, default=None,
@@ -171,16 +183,21 @@ def _explained(message: str, lang: str, context: dict | None = None) -> str:
 
 
 def _run(statements: str | None, source_file, seed: int | None,
-         max_bytes: int | None, text: str | None = None, lang: str = "en") -> dict:
+         max_bytes: int | None, text: str | None = None, lang: str = "en",
+         cpu_capability: str | None = None) -> dict:
     from engine.interpreter import session
     from engine.core.errors import Refused
 
     if text is None:
         text = _statements(statements, source_file)
     try:
-        return session.run(text, seed=seed, max_bytes=max_bytes)
+        doc = session.run(text, seed=seed, max_bytes=max_bytes, cpu_capability=cpu_capability)
     except Refused as exc:
         raise click.UsageError(_explained(str(exc), lang)) from None
+    warning = (doc.get("cpu") or {}).get("warning")
+    if warning:     # torch's TORCH_WARN for an ATEN_CPU_CAPABILITY it ignores
+        click.echo(f"tidx: UserWarning: {warning}", err=True)
+    return doc
 
 
 def _filtered(doc: dict, layers: str | None, depth: int | None, ops_only: bool,
@@ -227,7 +244,7 @@ def _exit_if_raised(doc: dict, lang: str = "en") -> None:
 def explain(statements: str | None, source_file, fmt: str, seed: int | None,
             max_bytes: int | None, layers: str | None, depth: int | None, full: bool,
             ops_only: bool, no_values: bool, diagram: str, lang: str, no_notes: bool,
-            width: int | None, verify: bool) -> None:
+            width: int | None, verify: bool, cpu_capability: str | None) -> None:
     """Run STATEMENTS (PyTorch syntax, ';' or newlines between them; '-' reads stdin)
     and show every step.
 
@@ -236,7 +253,7 @@ def explain(statements: str | None, source_file, fmt: str, seed: int | None,
     Example:  tidx explain "t[rows, cols] = 10"
     """
     text = _statements(statements, source_file)
-    doc = _run(None, None, seed, max_bytes, text=text, lang=lang)
+    doc = _run(None, None, seed, max_bytes, text=text, lang=lang, cpu_capability=cpu_capability)
     _show(doc, fmt, layers, depth, ops_only, no_values, diagram, no_notes, width,
           text if verify else None, lang, lecture=_lecture(full, layers, depth, ops_only))
 
@@ -253,6 +270,10 @@ def _verify(text: str, full: dict, width: int | None, lang: str = "en") -> None:
     from tracer import i18n
     from tracer.render import progress
 
+    why = V.cannot_run(full)
+    if why is not None:
+        click.echo(i18n.text("ui.verify.simulated", lang, why=why), err=True)
+        return
     with progress.bar(i18n.text("ui.export.progress.verify", lang), None):
         rows = V.verify(text, full)
     if rows is None:
@@ -261,7 +282,9 @@ def _verify(text: str, full: dict, width: int | None, lang: str = "en") -> None:
         return
     console = Console(width=width, no_color="NO_COLOR" in os.environ or None, highlight=False)
     console.print(render_verify.render([dataclasses.asdict(r) for r in rows], V.CHECKS,
-                                       V.torch_version() or "?", lang=lang))
+                                       V.torch_version() or "?", lang=lang,
+                                       capability=(full.get("cpu") or {}).get("capability",
+                                                                               "?")))
 
 
 def _show(full: dict, fmt: str, layers: str | None, depth: int | None, ops_only: bool,
@@ -307,7 +330,7 @@ def _show(full: dict, fmt: str, layers: str | None, depth: int | None, ops_only:
 def export_cmd(statements: str | None, source_file, output: str, fmt: str | None,
                width_px: int, seed: int | None, max_bytes: int | None,
                layers: str | None, depth: int | None, full: bool, ops_only: bool,
-               no_values: bool, diagram: str, lang: str) -> None:
+               no_values: bool, diagram: str, lang: str, cpu_capability: str | None) -> None:
     """Run STATEMENTS and write the trace to FILE as a diagram, page or data.
 
     \b
@@ -323,7 +346,8 @@ def export_cmd(statements: str | None, source_file, output: str, fmt: str | None
     except export.ExportError as exc:
         raise click.UsageError(str(exc)) from None
     with progress.bar(i18n.text("ui.export.progress.run", lang), None):
-        ran = _run(statements, source_file, seed, max_bytes, lang=lang)
+        ran = _run(statements, source_file, seed, max_bytes, lang=lang,
+                   cpu_capability=cpu_capability)
     # (images and the HTML stepper draw the lecture view's steps unless --full or a
     # filter asks for steps, as the tree does)
     doc = _filtered(ran, layers, depth, ops_only, no_values)
@@ -357,7 +381,9 @@ def export_cmd(statements: str | None, source_file, output: str, fmt: str | None
               help="Seed the random generator (as torch.manual_seed) for both.")
 @click.option("--width", type=int, default=None, help="Terminal width.")
 @lang_option
-def compare(a: str, b: str, seed: int | None, width: int | None, lang: str) -> None:
+@capability_option
+def compare(a: str, b: str, seed: int | None, width: int | None, lang: str,
+            cpu_capability: str | None) -> None:
     """Run statements A and B separately and show them side by side: view or copy,
     shape, strides, storage offset, dtype, bytes allocated, aten operators, each one's
     storage picture, and where their paths part.
@@ -369,8 +395,10 @@ def compare(a: str, b: str, seed: int | None, width: int | None, lang: str) -> N
 
     from tracer.render import compare as render_compare
 
-    doc_a = _run(None, None, seed, None, text=_utf8(a, "A"), lang=lang)
-    doc_b = _run(None, None, seed, None, text=_utf8(b, "B"), lang=lang)
+    doc_a = _run(None, None, seed, None, text=_utf8(a, "A"), lang=lang,
+                 cpu_capability=cpu_capability)
+    doc_b = _run(None, None, seed, None, text=_utf8(b, "B"), lang=lang,
+                 cpu_capability=cpu_capability)
     console = Console(width=width, no_color="NO_COLOR" in os.environ or None, highlight=False)
     console.print(render_compare.render(doc_a, doc_b, lang=lang))
 
@@ -391,12 +419,13 @@ def compare(a: str, b: str, seed: int | None, width: int | None, lang: str) -> N
               help="Open at step N (printed without a terminal: steps N to the end).")
 def step(statements: str | None, source_file, seed: int | None, max_bytes: int | None,
          width: int | None, lang: str, only: str | None, full: bool, layers: str | None,
-         ops_only: bool, start: int | None) -> None:
+         ops_only: bool, start: int | None, cpu_capability: str | None) -> None:
     """Walk through the steps of STATEMENTS one at a time, each with the storage it
     touched as it was before and after it. Keys: n/space/enter next, p/b back, g and a
     number to jump to that step, q quit. Without a terminal every step is printed."""
     wanted = _layers(layers)
-    doc = _run(statements, source_file, seed, max_bytes, lang=lang)
+    doc = _run(statements, source_file, seed, max_bytes, lang=lang,
+               cpu_capability=cpu_capability)
     _step_through(doc, width, lang, (_only(only, full, layers, ops_only), wanted, ops_only),
                   start)
 
@@ -524,10 +553,11 @@ def lessons() -> None:
               help="Also run the lesson in real PyTorch (if installed) and show what matches.")
 @click.option("--step", "step_mode", is_flag=True,
               help="Walk through the lesson one step at a time.")
+@capability_option
 def lesson(name: str, fmt: str, seed: int | None, layers: str | None, depth: int | None,
            full: bool, ops_only: bool, no_values: bool, diagram: str, lang: str,
            no_notes: bool, width: int | None, show_source: bool, verify: bool,
-           step_mode: bool) -> None:
+           step_mode: bool, cpu_capability: str | None) -> None:
     """Run the lesson NAME (see `tidx lessons`) and show every step."""
     from engine.interpreter import lessons as L
     from engine.core.errors import Refused
@@ -539,7 +569,8 @@ def lesson(name: str, fmt: str, seed: int | None, layers: str | None, depth: int
     if show_source:
         click.echo(found.text, nl=False)
         return
-    doc = _run(None, None, seed, None, text=found.text, lang=lang)
+    doc = _run(None, None, seed, None, text=found.text, lang=lang,
+               cpu_capability=cpu_capability)
     if step_mode:   # the filters walk the steps they keep (--full: every step anyway)
         _step_through(doc, width, lang, (_only(None, full, layers, ops_only), _layers(layers),
                                          ops_only))

@@ -7,7 +7,7 @@
 or ``%tidx t[rows, cols] = 10`` for one line.  It shows the lecture view of the
 statements and the storage picture of each as HTML (``--full`` every step), with the
 CLI's options: ``--seed``, ``--lang``, ``--full``, ``--ops``, ``--layers``,
-``--depth``, ``--no-values``, ``--max-bytes``, ``--format html|tree|json``.
+``--depth``, ``--no-values``, ``--max-bytes``, ``--cpu-capability``, ``--format html|tree|json``.
 
 The options are parsed by click with the CLI's own option definitions (never
 evaluated); the statements run on tidx's engine as ``tidx explain`` runs them.  A
@@ -35,6 +35,7 @@ MAGIC_FORMATS = ("html", "tree", "json")
 
 def _options(fn):
     fn = cli.view_options(fn)
+    fn = cli.capability_option(fn)
     fn = click.option("--format", "fmt", type=click.Choice(MAGIC_FORMATS), default="html",
                       show_default=True, help="html: the lecture view and storage "
                       "pictures; tree: the terminal's tree; json: the trace document.")(fn)
@@ -122,7 +123,8 @@ def _show(text: str, o: dict[str, Any]) -> Any:
     from tracer.render import json as render_json
     from tracer.render.notebook import LessonView
 
-    ran = cli._run(None, None, o["seed"], o["max_bytes"], text=text, lang=o["lang"])
+    ran = cli._run(None, None, o["seed"], o["max_bytes"], text=text, lang=o["lang"],
+                   cpu_capability=o["cpu_capability"])
     doc = cli._filtered(ran, o["layers"], o["depth"], o["ops_only"], o["no_values"])
     lecture = cli._lecture(o["full"], o["layers"], o["depth"], o["ops_only"])
     if o["fmt"] == "json":

@@ -14,6 +14,7 @@ two Sessions interleaved in one process never see each other.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from tracer import allocated, i18n, recorder
@@ -22,6 +23,7 @@ from tracer.notes import Note
 from tracer.recorder import Trace
 
 from engine.binding.tensor import is_tensor, unpack
+from engine.core import capability as C
 from engine.core.context import DEFAULT_MAX_BYTES, RunContext, activate
 from engine.core.errors import Refused, is_torch_error
 from engine.interpreter.defaults import BY_NAME
@@ -35,8 +37,14 @@ class Session:
     """One run of statements: ``Session(seed=0).run("t[1, 2] = 3")`` gives the document."""
 
     def __init__(self, *, seed: int | None = None, max_bytes: int | None = None,
-                 lang: str = "en") -> None:
-        self.context = RunContext(DEFAULT_MAX_BYTES if max_bytes is None else max_bytes)
+                 lang: str = "en", cpu_capability: str | None = None) -> None:
+        # the kernels' builds: --cpu-capability (default/avx2/avx512), else
+        # ATEN_CPU_CAPABILITY as torch reads it, else the CPU's best (engine/core/capability)
+        if cpu_capability is not None and cpu_capability not in C.ENV_VALUES:
+            raise Refused(f"unknown CPU capability {cpu_capability!r}: expected one of "
+                          + ", ".join(C.ENV_VALUES))
+        self.context = RunContext(DEFAULT_MAX_BYTES if max_bytes is None else max_bytes,
+                                  cpu=C.choose(cpu_capability, os.environ, C.machine()))
         self.trace = Trace()
         self.lang = lang
         self.evaluator = Evaluator(on_default=self.trace.name_value)
@@ -101,6 +109,7 @@ class Session:
         """The trace document so far; ``seed`` only if the run drew numbers or set one."""
         doc = self.trace.to_dict()
         doc["allocated"] = allocated.total(doc["statements"])
+        doc["cpu"] = self.context.cpu.summary()
         with activate(self.context):
             doc["seed"] = G.initial_seed() if G.uses() else None
         return doc
@@ -134,9 +143,10 @@ class Session:
         return {"summary": self.trace.summarize(value), "repr": _repr(value)}
 
 
-def run(text: str, *, seed: int | None = None, max_bytes: int | None = None) -> dict[str, Any]:
+def run(text: str, *, seed: int | None = None, max_bytes: int | None = None,
+        cpu_capability: str | None = None) -> dict[str, Any]:
     """Run ``text`` in a new Session and return its document."""
-    return Session(seed=seed, max_bytes=max_bytes).run(text)
+    return Session(seed=seed, max_bytes=max_bytes, cpu_capability=cpu_capability).run(text)
 
 
 def _default(name: str, value: Any) -> dict[str, Any]:

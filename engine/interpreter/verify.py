@@ -11,7 +11,11 @@ from __future__ import annotations
 import ast
 import contextlib
 import importlib
+import importlib.util
 import os
+import pickle
+import subprocess
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -111,8 +115,80 @@ def profile_ops(prof) -> list[tuple[int, str]]:
     return [(depth(e), e.name) for e in events]
 
 
+#: The environment variable torch chooses its kernels' builds by (DispatchStub.cpp)
+CAPABILITY_ENV = "ATEN_CPU_CAPABILITY"
+
+
+def torch_capability(doc: dict[str, Any]) -> str | None:
+    """The ATEN_CPU_CAPABILITY value torch must run under to compare with ``doc``: the
+    capability tidx's run used (``doc["cpu"]``), in torch's spelling."""
+    cpu = doc.get("cpu") or {}
+    name = cpu.get("capability")
+    return None if name is None else name.lower()
+
+
+def cannot_run(doc: dict[str, Any]) -> str | None:
+    """Why real torch cannot run with the capability tidx simulated (None: it can)."""
+    cpu = doc.get("cpu") or {}
+    if not cpu.get("simulated"):
+        return None
+    return (f"tidx simulated the {cpu['capability']} build, which this {cpu.get('arch')} "
+            f"CPU cannot run (its best is {cpu.get('cpu')}); torch was not run")
+
+
 def verify(text: str, doc: dict[str, Any]) -> list[Row] | None:
-    """Compare tidx's run (``doc``, from engine.interpreter.session.run) with real PyTorch's."""
+    """Compare tidx's run (``doc``, from engine.interpreter.session.run) with real PyTorch's,
+    with torch's kernels chosen by the same CPU capability as tidx's: in this process
+    when torch has not chosen yet (ATEN_CPU_CAPABILITY set before it is imported) or
+    chose the same, else in a subprocess started with that ATEN_CPU_CAPABILITY."""
+    wanted = torch_capability(doc)
+    if wanted is None or "torch" not in sys.modules:
+        if importlib.util.find_spec("torch") is None:
+            return None
+        env = {} if wanted is None else {CAPABILITY_ENV: wanted}
+        with _environment(env):
+            return _verify_here(text, doc)
+    torch = _torch()
+    if torch is None:
+        return None
+    if torch.backends.cpu.get_cpu_capability().lower() == wanted:
+        return _verify_here(text, doc)
+    return _verify_in_subprocess(text, doc, wanted)
+
+
+@contextlib.contextmanager
+def _environment(env: dict[str, str]):
+    """``env`` set in os.environ for the block (torch reads ATEN_CPU_CAPABILITY once, at
+    its first kernel), then restored."""
+    saved = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        yield
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def _verify_in_subprocess(text: str, doc: dict[str, Any], capability: str) -> list[Row]:
+    """verify in a fresh Python whose torch starts with ATEN_CPU_CAPABILITY=capability
+    (this process's torch has chosen another, once and for all)."""
+    env = dict(os.environ, **{CAPABILITY_ENV: capability},
+               PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    code = ("import pickle, sys; from engine.interpreter import verify as V; "
+            "text, doc = pickle.load(sys.stdin.buffer); "
+            "pickle.dump(V._verify_here(text, doc), sys.stdout.buffer)")
+    proc = subprocess.run([sys.executable, "-c", code], input=pickle.dumps((text, doc)),
+                          capture_output=True, env=env, check=False)
+    if proc.returncode != 0:
+        last = (proc.stderr.decode(errors="replace").strip().splitlines() or ["?"])[-1]
+        raise RuntimeError(f"torch with {CAPABILITY_ENV}={capability} failed: {last}")
+    return pickle.loads(proc.stdout)
+
+
+def _verify_here(text: str, doc: dict[str, Any]) -> list[Row] | None:
     torch = _torch()
     if torch is None:
         return None

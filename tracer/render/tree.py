@@ -311,12 +311,29 @@ def render(doc: dict[str, Any], *, notes: bool = True, links: bool = True,
     if brief and any(V.plain((ev.get("args") or {}).get("simulated")) is True
                      for st in (full or doc)["statements"] for ev in _all(st.get("events", []))):
         parts.append(Text(i18n.text("ui.lecture.simulated", lang), style="dim"))
+    cpu_line = _cpu_line(full or doc, lang)
+    if cpu_line is not None:
+        parts.append(Text(cpu_line, style="dim"))
     if brief:
         shown, total = counts(doc)
         if shown < total:
             parts.append(Text(i18n.text("ui.lecture.hint", lang, shown=shown, total=total),
                               style="dim"))
     return Group(*parts)
+
+
+def _cpu_line(doc: dict[str, Any], lang: str) -> str | None:
+    """Which CPU capability the kernels' builds came from, when the run did not simply
+    take this CPU's own and a step's result depended on it (a ``capability`` argument)."""
+    cpu = doc.get("cpu")
+    if not cpu or (cpu.get("source") == "cpu" and not cpu.get("simulated")):
+        return None
+    if not any("capability" in (ev.get("args") or {})
+               for st in doc["statements"] for ev in _all(st.get("events", []))):
+        return None
+    id = "ui.cpu.simulated" if cpu.get("simulated") else "ui.cpu.chosen"
+    return i18n.text(id, lang, capability=cpu["capability"], source=cpu["source"],
+                     cpu=cpu.get("cpu"))
 
 
 def _all(events: list[dict[str, Any]]):

@@ -42,8 +42,9 @@ def _mark(id: str | None, lang: str) -> str:
 
 
 def render(rows: list[dict[str, Any]], checks: tuple[str, ...], torch_version: str, *,
-           lang: str = "en") -> RenderableType:
-    shown, title = i18n.pair("ui.verify.title", lang, version=torch_version)
+           lang: str = "en", capability: str = "?") -> RenderableType:
+    shown, title = i18n.pair("ui.verify.title", lang, version=torch_version,
+                             capability=capability)
     table = Table(title=shown if shown == title else f"{shown}  ({title})",
                   title_justify="left")
     table.add_column(_two("ui.verify.statement", lang), overflow="fold")
