@@ -1,0 +1,106 @@
+"""The cases whose bits depend on ATen's CPU capability, as one function of the module
+they run on: ``run(torch, case)`` with real torch (in a tests/torch_worker.py process
+started with ATEN_CPU_CAPABILITY) or with tidx's engine (``import engine``, in a run whose
+RunContext has that capability), so both sides build the same inputs the same way.
+
+A case is ``(op, dtype, shape, layout, seed, params)``; the inputs come from numpy's
+generator seeded with ``seed`` (values of many magnitudes for sums, near 1 for products,
+ties of +0.0 and -0.0 for amax/amin), made into a tensor with ``torch.tensor`` from their
+exact values. The answer is every element's bits (``float.hex``: -0.0 and 0.0 differ).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+REDUCTIONS = ("sum", "mean", "prod", "cumsum", "amax", "amin")
+FACTORIES = ("linspace", "logspace")
+OPS = REDUCTIONS + FACTORIES + ("index_add",)
+
+
+def _np_dtype(dtype: str) -> Any:
+    return {"float16": np.float16, "float32": np.float32, "float64": np.float64}[dtype]
+
+
+def _values(op: str, n: int, dtype: str, rng: np.random.Generator, nan: bool) -> list:
+    if op == "prod":
+        v = 1.0 + 0.05 * rng.standard_normal(n)
+    elif op in ("amax", "amin"):
+        # the extreme is a zero most of the time: which of +0.0 and -0.0 wins is the
+        # vector loop's order
+        sign = -1.0 if op == "amax" else 1.0
+        v = rng.choice(np.array([0.0, -0.0, 1.5, 2.0, 0.25]), n) * sign
+    else:
+        v = rng.standard_normal(n) * 10.0 ** rng.uniform(-3, 3, n)
+    v = v.astype(_np_dtype(dtype))
+    if nan and n:
+        v[rng.integers(0, n)] = np.nan
+    return v.astype(np.float64).tolist()
+
+
+def _tensor(torch, op: str, dtype: str, shape: tuple[int, ...], layout: str,
+            rng: np.random.Generator, nan: bool = False):
+    """A tensor of ``shape``: contiguous, the transpose of a contiguous one, or every
+    second column of a wider one."""
+    made = list(shape)
+    if layout == "transposed":
+        made = made[::-1]
+    elif layout == "strided":
+        made[-1] *= 2
+    n = int(np.prod(made))
+    flat = torch.tensor(_values(op, n, dtype, rng, nan), dtype=getattr(torch, dtype))
+    x = flat.reshape(made)
+    if layout == "transposed":
+        x = x.t()
+    elif layout == "strided":
+        x = x[..., ::2]
+    return x
+
+
+def _bits(v: float) -> str:
+    return ("-nan" if math.copysign(1.0, v) < 0 else "nan") if v != v else float.hex(v)
+
+
+def _answer(result) -> tuple:
+    return ("ok", str(result.dtype), list(result.shape),
+            [_bits(v) for v in result.reshape(-1).tolist()])
+
+
+def run(torch, case: tuple) -> tuple:
+    """The case's result on ``torch`` (real torch or tidx's engine): its dtype, shape and
+    the bits of every element; or the error it raised (class and message)."""
+    op, dtype, shape, layout, seed, params = case
+    rng = np.random.default_rng(seed)
+    try:
+        if op in REDUCTIONS:
+            x = _tensor(torch, op, dtype, tuple(shape), layout, rng, params.get("nan", False))
+            dim, keepdim = params.get("dim"), params.get("keepdim", False)
+            if op == "cumsum":
+                return _answer(x.cumsum(dim))
+            if op in ("amax", "amin"):
+                fn = getattr(x, op)
+                return _answer(fn() if dim is None else fn(dim, keepdim))
+            if op == "prod":
+                return _answer(x.prod() if dim is None else x.prod(dim, keepdim))
+            fn = getattr(x, op)
+            return _answer(fn() if dim is None else fn(dim, keepdim))
+        if op == "linspace":
+            return _answer(torch.linspace(params["start"], params["end"], params["steps"],
+                                          dtype=getattr(torch, dtype)))
+        if op == "logspace":
+            return _answer(torch.logspace(params["start"], params["end"], params["steps"],
+                                          params["base"], dtype=getattr(torch, dtype)))
+        if op == "index_add":
+            dim, m, alpha = params["dim"], params["m"], params["alpha"]
+            target = _tensor(torch, "sum", dtype, tuple(shape), layout, rng)
+            src_shape = list(shape)
+            src_shape[dim] = m
+            source = _tensor(torch, "sum", dtype, tuple(src_shape), "contiguous", rng)
+            index = torch.tensor(rng.integers(0, shape[dim], m).tolist())
+            return _answer(target.index_add_(dim, index, source, alpha=alpha))
+        raise ValueError(f"unknown case {op!r}")
+    except (RuntimeError, IndexError, ValueError, TypeError, NotImplementedError) as exc:
+        return ("error", type(exc).__name__, str(exc))   # (tidx's refusals propagate)
