@@ -12,8 +12,9 @@ Images are slides: a PNG is :data:`WIDTH_PX` pixels wide whatever the diagram
 one page per statement, or one SVG/PNG file per statement (``out-1.svg``,
 ``out-2.svg``, ... beside ``out.svg``; see :func:`paths`).
 
-Files are written only once all of them are rendered, each into a temporary file
-beside it that then replaces it: a failure never leaves a partial or empty file
+Files are written only once all of them are rendered, and then all of them or none
+(:mod:`tracer.render.files`: which targets may be written, staging, commit and
+rollback, signals held meanwhile): a failure never leaves a partial or empty file
 behind, nor some files of a set without the others.
 """
 
@@ -22,7 +23,6 @@ from __future__ import annotations
 import atexit
 import os
 import shutil
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +32,7 @@ import graphviz
 
 from tracer import lecture as L
 from tracer.render import dot as render_dot
+from tracer.render import files as writes
 from tracer.render import gdb as render_gdb
 from tracer.render import gif as render_gif
 from tracer.render import json as render_json
@@ -72,6 +73,8 @@ def format_for(path: str, override: str | None = None) -> str:
     """
     if override:
         return override
+    if path in writes.STDOUT:
+        raise ExportError("writing to standard output (-o -) needs --format")
     suffix = Path(path).suffix.lower()
     if suffix not in SUFFIXES:
         raise ExportError(f"cannot tell the format of {path!r} from its suffix; use one of "
@@ -291,46 +294,29 @@ def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
     write_all([(path, data)])
 
 
+def to_stdout(path: str) -> bool:
+    """Whether ``-o path`` means standard output (``-``, ``/dev/stdout``)."""
+    return path in writes.STDOUT
+
+
+def check_target(path: str, fmt: str) -> None:
+    """Refuse, in one line, before anything runs, a target tidx must not write (a link,
+    a directory, a FIFO, a device, a read-only file, a missing or unwritable
+    directory: see :mod:`tracer.render.files`).  SVG and PNG of several statements
+    write numbered files beside ``path``: only its directory is known to be written
+    then (each file is checked again when it is written)."""
+    try:
+        if fmt in ("svg", "png"):
+            writes.check_directory(path)
+        else:
+            writes.check(path)
+    except writes.WriteError as exc:
+        raise ExportError(str(exc)) from None
+
+
 def write_all(files: list[tuple[str | os.PathLike[str], bytes]]) -> None:
-    """Write every file, or none: each goes to a temporary file beside it first, and
-    only when all are on disk do they replace their targets."""
-    staged: list[tuple[str, Path]] = []
-    current = Path(".")
+    """Write every file, or none (:func:`tracer.render.files.write_all`)."""
     try:
-        for path, data in files:
-            current = Path(path)
-            staged.append((_stage(current, data), current))
-        # (the renames are in one directory: they fail together, if at all)
-        for tmp, current in staged:
-            os.replace(tmp, current)
-    except OSError as exc:
-        for tmp, _ in staged:
-            Path(tmp).unlink(missing_ok=True)
-        raise ExportError(f"cannot write {str(current)!r}: {exc.strerror or exc}") from None
-    except BaseException:
-        for tmp, _ in staged:
-            Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def _stage(target: Path, data: bytes) -> str:
-    """``data`` in a new temporary file beside ``target``, with an ordinary file's mode."""
-    if target.is_dir():
-        raise ExportError(f"cannot write {str(target)!r}: it is a directory")
-    try:
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.",
-                                   suffix=".tmp")
-    except OSError as exc:
-        raise ExportError(f"cannot write {str(target)!r}: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # as an ordinary new file would be, not mkstemp's 0600
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return tmp
+        writes.write_all(files)
+    except writes.WriteError as exc:
+        raise ExportError(str(exc)) from None
