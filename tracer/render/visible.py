@@ -69,6 +69,8 @@ def visible(text: str, *, newlines: bool = True) -> str:
     >>> visible("t[0] → 5 这 👍🏽")          # text stays text
     't[0] → 5 这 👍🏽'
     """
+    if text.isprintable():   # the usual case: str.isprintable() rejects every one of them
+        return text
     out = _hidden().sub(_escape, text)
     return out if newlines else out.replace("\n", "\\n")
 
