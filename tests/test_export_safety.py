@@ -399,3 +399,14 @@ def test_the_escapes_are_the_python_escapes_of_the_characters():
         # within a Python string literal the escapes read back as the string
         assert "\\" in s or eval('"' + shown.replace('"', '\\"') + '"') == s   # noqa: S307 - test
     assert html.escape(visible("\u202e")) == "\\u202e"
+
+
+def test_a_saved_document_naming_an_unknown_layer_is_still_only_mermaid():
+    """A trace read back from a JSON file (a notebook's TraceView) is data too: a layer
+    name it makes up does not reach the flowchart's lines."""
+    from engine.interpreter import session
+
+    doc = session.run("t[1, 2] = 3")
+    doc["statements"][0]["events"][0]["layer"] = 'python\n    click s0 href "javascript:x"'
+    for line in render_mermaid.render(doc, "calls").splitlines():
+        assert _MERMAID_LINE.match(line), line

@@ -80,7 +80,10 @@ def calls(doc: dict[str, Any]) -> str:
             parts.append(escape("→ " + diagram.clip(result, 44)))
         if ev.get("error"):
             parts.append(escape(f"raises {ev['error']['type']}: {ev['error']['message']}"))
-        lines.append(f'    {name}["{"<br/>".join(parts)}"]:::{ev["layer"]}')
+        # (a class only for the layers it defines: a document read from a file could
+        # name any layer, and the name stands unquoted in the line)
+        style = f":::{ev['layer']}" if ev["layer"] in COLORS else ""
+        lines.append(f'    {name}["{"<br/>".join(parts)}"]{style}')
         lines.append(f"    {parent} --> {name}")
         for child in ev.get("children", []):
             add(child, name)
