@@ -326,7 +326,7 @@ def export_cmd(statements: str | None, source_file, output: str, fmt: str | None
         raise click.UsageError(str(exc)) from None
     try:
         if stdout:
-            _check_stdout(fmt)
+            export.check_stdout(fmt, terminal=click.get_binary_stream("stdout").isatty())
         else:   # before anything runs: a FIFO, a link, a missing directory ...
             export.check_target(output, fmt)
     except export.ExportError as exc:
@@ -367,21 +367,6 @@ def export_cmd(statements: str | None, source_file, output: str, fmt: str | None
         said = i18n.both("ui.export.wrote", lang, path=output, fmt=fmt)
     click.echo(f"tidx: {said}", err=True)
     _exit_if_raised(doc, lang)
-
-
-#: Export formats that are not text: written to standard output only when it is not
-#: a terminal (they would fill it with bytes).
-BINARY_FORMATS = ("png", "pdf", "gif")
-
-
-def _check_stdout(fmt: str) -> None:
-    """``-o -``: refuse a binary format when standard output is a terminal."""
-    from tracer.render import export
-
-    if fmt in BINARY_FORMATS and click.get_binary_stream("stdout").isatty():
-        raise export.ExportError(f"{fmt.upper()} is binary: -o - writes it only when "
-                                 "standard output is not a terminal (redirect it: "
-                                 f"-o - > out.{fmt})")
 
 
 @main.command()

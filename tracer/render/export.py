@@ -263,6 +263,18 @@ def to_stdout(path: str) -> bool:
     return path in writes.STDOUT
 
 
+#: Formats that are not text: written to standard output only when it is not a
+#: terminal (they would fill it with bytes).
+BINARY = ("png", "pdf", "gif")
+
+
+def check_stdout(fmt: str, *, terminal: bool) -> None:
+    """``-o -``: refuse a binary format when standard output is a ``terminal``."""
+    if fmt in BINARY and terminal:
+        raise ExportError(f"{fmt.upper()} is binary: -o - writes it only when standard "
+                          f"output is not a terminal (redirect it: -o - > out.{fmt})")
+
+
 def check_target(path: str, fmt: str) -> None:
     """Refuse, in one line, before anything runs, a target tidx must not write (a link,
     a directory, a FIFO, a device, a read-only file, a missing or unwritable
