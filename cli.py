@@ -321,7 +321,8 @@ def _show(full: dict, fmt: str, layers: str | None, depth: int | None, ops_only:
               help="Where to write; the suffix picks the format: .svg .png .pdf .dot/.gv "
                    ".mmd .md .json .html .gdb .gif. Several statements make a PDF of one "
                    "page each, or one SVG/PNG file each, numbered beside FILE (out.svg -> "
-                   "out-1.svg, out-2.svg, ...).")
+                   "out-1.svg, out-2.svg, ...). '-' writes to standard output (with "
+                   "--format); a link, a directory, a FIFO or a device is refused.")
 @click.option("--format", "fmt", type=click.Choice(EXPORT_FORMATS), default=None,
               help="Override the format the suffix implies.")
 @click.option("--width-px", type=click.IntRange(min=200, max=20000), default=1920,
@@ -341,10 +342,18 @@ def export_cmd(statements: str | None, source_file, output: str, fmt: str | None
     from tracer import i18n
     from tracer.render import export, progress
 
+    stdout = export.to_stdout(output)
     try:
         fmt = export.format_for(output, fmt)
     except export.ExportError as exc:
         raise click.UsageError(str(exc)) from None
+    try:
+        if stdout:
+            export.check_stdout(fmt, terminal=click.get_binary_stream("stdout").isatty())
+        else:   # before anything runs: a FIFO, a link, a missing directory ...
+            export.check_target(output, fmt)
+    except export.ExportError as exc:
+        raise Refused(str(exc)) from None
     with progress.bar(i18n.text("ui.export.progress.run", lang), None):
         ran = _run(statements, source_file, seed, max_bytes, lang=lang,
                    cpu_capability=cpu_capability)
@@ -352,6 +361,10 @@ def export_cmd(statements: str | None, source_file, output: str, fmt: str | None
     # filter asks for steps, as the tree does)
     doc = _filtered(ran, layers, depth, ops_only, no_values)
     count = len(export.statements(doc)) if fmt in export.IMAGES else 1
+    if stdout and len(export.paths(output, fmt, count)) > 1:
+        raise Refused(f"-o - writes one file, and {fmt.upper()} of {count} statements is "
+                      f"{count} files (one per statement): give a file name, or export "
+                      ".pdf or .html")
     try:
         # every file is rendered before any is written: all of them, or none
         with progress.bar(i18n.text("ui.export.progress.render", lang, fmt=fmt.upper()),
@@ -360,10 +373,16 @@ def export_cmd(statements: str | None, source_file, output: str, fmt: str | None
                                              width_px=width_px, tick=tick, full=ran,
                                              lecture=_lecture(full, layers, depth,
                                                               ops_only))
-        export.write_all(files)
+        if not stdout:
+            export.write_all(files)
     except export.ExportError as exc:
         raise Refused(str(exc)) from None
-    if len(files) > 1:
+    if stdout:
+        out = click.get_binary_stream("stdout")
+        out.write(files[0][1])
+        out.flush()
+        said = i18n.both("ui.export.wrote", lang, path="standard output", fmt=fmt)
+    elif len(files) > 1:
         said = i18n.both("ui.export.wrote_files", lang, count=len(files), first=files[0][0],
                          last=files[-1][0], fmt=fmt)
     elif pages > 1:

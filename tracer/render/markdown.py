@@ -1,8 +1,12 @@
 """A markdown page of a trace: the mermaid diagram, then every step as a nested list.
 
 GitHub, GitLab and most notebook viewers draw the ```` ```mermaid ```` block, and the
-list reads anywhere.  Step names and values sit in code spans; notes are escaped so
-that brackets and stars in them stay text.
+list reads anywhere.  User text is data: step names, values and statements sit in
+code spans on one line (a newline would end a heading or a list item and start a
+block of markdown), notes and messages are escaped so that brackets, stars and
+entities in them stay text, what a statement printed sits in a fence longer than any
+run of backticks in it, and control and bidirectional characters are shown as escapes
+(:mod:`tracer.render.visible`).
 """
 
 from __future__ import annotations
@@ -14,22 +18,39 @@ from tracer.render import format as F
 from tracer.render import mermaid as render_mermaid
 from tracer import allocated, i18n
 from tracer.events import source_url
+from tracer.render.visible import one_line, visible
 
 
 def _code(text: str) -> str:
-    """A code span that survives backticks inside the text.
+    """A code span on one line that survives backticks inside the text.
 
-    >>> _code("a`b")
-    '``a`b``'
+    >>> _code("a`b"), _code("two\\nlines")
+    ('``a`b``', '`two lines`')
     """
-    fence = "`" * (max((len(m) for m in re.findall(r"`+", text)), default=0) + 1)
+    text = visible(text).replace("\n", " ")
+    fence = "`" * (_longest_run(text) + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
+def _longest_run(text: str) -> int:
+    return max((len(m) for m in re.findall(r"`+", text)), default=0)
+
+
+def _fence(lines: list[str], info: str) -> list[str]:
+    """A fenced block of ``lines``, its fence longer than any run of backticks in them
+    (a printed line of three backticks would otherwise close it)."""
+    fence = "`" * max(3, max((_longest_run(line) for line in lines), default=0) + 1)
+    return [fence + info, *lines, fence]
+
+
 def _text(text: str) -> str:
-    """Plain text with markdown's active characters escaped."""
-    return re.sub(r"([\\`*_\[\]<>#|])", r"\\\1", " ".join(text.split()))
+    """Plain text on one line with markdown's active characters escaped.
+
+    >>> _text("[x](javascript:alert(1)) &lt; *b*")
+    '\\\\[x\\\\](javascript:alert(1)) \\\\&lt; \\\\*b\\\\*'
+    """
+    return re.sub(r"([\\`*_\[\]<>#|&~!])", r"\\\1", one_line(text))
 
 
 def _note(ev: dict[str, Any], lang: str) -> str:
@@ -73,7 +94,8 @@ def render(doc: dict[str, Any], diagram_kind: str = "sequence", *, lang: str = "
     (``"zh"``) adds the translation of every note and heading."""
     sources = [st.get("source") or "" for st in doc["statements"]]
     lines = [f"# tidx: {_code('; '.join(sources))}", "",
-             "```mermaid", render_mermaid.render(doc, diagram_kind).rstrip("\n"), "```", ""]
+             *_fence(render_mermaid.render(doc, diagram_kind).rstrip("\n").split("\n"),
+                     "mermaid"), ""]
     for st in doc["statements"]:
         lines += [f"## {_code('>>> ' + (st.get('source') or ''))}", ""]
         for name, d in (st.get("defaults") or {}).items():
@@ -88,7 +110,7 @@ def render(doc: dict[str, Any], diagram_kind: str = "sequence", *, lang: str = "
         lines.append("")
         outcome_lines = F.outcome(st)
         if outcome_lines:
-            lines += ["```text", *outcome_lines, "```", ""]
+            lines += [*_fence([visible(line) for line in outcome_lines], "text"), ""]
         why = (i18n.explain_error(st["error"]["message"], lang, context)
                if st.get("error") else None)
         if why:

@@ -3,7 +3,8 @@
 The same model as the Graphviz drawing (:mod:`tracer.diagram`), so both show the
 same arrows.  Mermaid reads ``;`` as a line break and ``#...;`` as an entity, and
 renders ``<``/``>``/``&`` as HTML: every piece of user text goes through
-:func:`escape`.
+:func:`escape`, which also shows control and bidirectional characters as escapes
+(:mod:`tracer.render.visible`) and keeps each label on its line.
 """
 
 from __future__ import annotations
@@ -14,18 +15,22 @@ from tracer.render import diagram
 from tracer.render import format as F
 from tracer.render.diagram import COLORS
 from tracer.events import LAYERS
+from tracer.render.visible import one_line
 
 _ENTITIES = {"#": "#35;", ";": "#59;", "<": "#lt;", ">": "#gt;", "&": "#amp;",
              '"': "#quot;", "%": "#37;", "`": "#96;"}
 
 
 def escape(text: str) -> str:
-    """User text as mermaid shows it literally (one line, entities for its syntax).
+    r"""User text as mermaid shows it literally (one line, entities for its syntax,
+    control characters visible).
 
     >>> escape('t[0]; #x <b> "q" 50%')
     't[0]#59; #35;x #lt;b#gt; #quot;q#quot; 50#37;'
+    >>> print(escape("a\nb\x1b --> %%{init}"))
+    a b\x1b --#gt; #37;#37;{init}
     """
-    text = " ".join(text.split())
+    text = one_line(text)
     return "".join(_ENTITIES.get(c, c) for c in text)
 
 
@@ -75,7 +80,10 @@ def calls(doc: dict[str, Any]) -> str:
             parts.append(escape("→ " + diagram.clip(result, 44)))
         if ev.get("error"):
             parts.append(escape(f"raises {ev['error']['type']}: {ev['error']['message']}"))
-        lines.append(f'    {name}["{"<br/>".join(parts)}"]:::{ev["layer"]}')
+        # (a class only for the layers it defines: a document read from a file could
+        # name any layer, and the name stands unquoted in the line)
+        style = f":::{ev['layer']}" if ev["layer"] in COLORS else ""
+        lines.append(f'    {name}["{"<br/>".join(parts)}"]{style}')
         lines.append(f"    {parent} --> {name}")
         for child in ev.get("children", []):
             add(child, name)

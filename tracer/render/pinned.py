@@ -1,16 +1,24 @@
-"""Text and coordinates for drawings whose every node is pinned (``neato -n``).
+"""Text and coordinates for drawings whose every node is pinned (``neato -n``), and
+the Digraph every drawing is made on.
 
 The sequence diagram and the storage picture place each node themselves, in points,
 with plain (not HTML-like) labels: the in-process WebAssembly Graphviz, which renders
 SVG when the ``dot`` program is missing, has no HTML-like labels (it is built without
 an XML parser), and pinned plain nodes look the same in every Graphviz.
+
+User text is data in the DOT source: :class:`Digraph` escapes every attribute value
+it is given (labels, tooltips, URLs, comments), so no printed string becomes
+Graphviz markup, an attribute or a link.
 """
 
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import graphviz
+
+from tracer.render.visible import one_line, visible
 
 MONO = "Courier"        # fixed width: label widths are known without measuring fonts
 SANS = "Helvetica"
@@ -27,12 +35,80 @@ def pos(x: float, y: float) -> str:
     return f"{fmt(x)},{fmt(y)}!"
 
 
-def plain(*lines: str, left: bool = False) -> str:
+class Html(str):
+    """An HTML-like label tidx built itself, its text escaped where it was made (the
+    call tree's storage table): the one kind of value :class:`Digraph` passes to
+    Graphviz as markup."""
+
+    __slots__ = ()
+
+
+class Text(str):
+    """A value already written as DOT text by :func:`plain` (its ``\\l`` line ends are
+    Graphviz's, its user text escaped)."""
+
+    __slots__ = ()
+
+
+def dot_text(text: str) -> str:
+    r"""User text as a DOT string shows it: :func:`~tracer.render.visible.visible` on
+    one line, its backslashes literal (``\N``, ``\l`` are Graphviz's escapes) and its
+    ``&`` literal (Graphviz reads ``&lt;`` in a label as ``<``).
+
+    >>> print(dot_text('a\\N & "q"\x00'))
+    a\\N &amp; "q"\\x00
+    """
+    return visible(text, newlines=False).replace("\\", "\\\\").replace("&", "&amp;")
+
+
+def plain(*lines: str, left: bool = False) -> Text:
     """A plain label: user text escaped, several lines (or, with ``left``, every line)
     left-justified."""
     if len(lines) == 1 and not left:
-        return graphviz.escape(lines[0])
-    return graphviz.nohtml("".join(graphviz.escape(line) + r"\l" for line in lines))
+        return Text(dot_text(lines[0]))
+    return Text("".join(dot_text(line) + r"\l" for line in lines))
+
+
+#: Node names are tidx's own (``l12``, ``s0_1_n3``), never user text.
+_NAME = re.compile(r"^[A-Za-z0-9_]+$")
+
+
+def _value(value: str) -> str:
+    """An attribute value as Graphviz must read it: an :class:`Html` label as markup,
+    a :class:`Text` as written, anything else as escaped text.  (The graphviz package
+    passes any str that looks like ``<...>`` raw, as an HTML-like ID: a printed
+    ``<a> URL="javascript:..." tooltip=<b>`` would be attributes and a link.)"""
+    if isinstance(value, Html):
+        return str(value)
+    if isinstance(value, Text):
+        return graphviz.nohtml(str(value))
+    return graphviz.nohtml(dot_text(str(value)))
+
+
+class Digraph(graphviz.Digraph):
+    """A :class:`graphviz.Digraph` whose every attribute value is data: escaped as
+    :func:`_value` says (labels, tooltips, URLs and graph attributes alike), its
+    comment on one visible line (a ``//`` comment ends at a newline), its node names
+    tidx's own."""
+
+    def __init__(self, name: str, *, comment: str | None = None, **kwargs: Any) -> None:
+        super().__init__(name, comment=one_line(comment) if comment else None, **kwargs)
+
+    def node(self, name: str, label: str | None = None, _attributes: Any = None,
+             **attrs: str) -> None:
+        assert _NAME.match(name) and _attributes is None, name
+        super().node(name, None if label is None else _value(label),
+                     **{k: _value(v) for k, v in attrs.items() if v is not None})
+
+    def edge(self, tail_name: str, head_name: str, label: str | None = None,
+             _attributes: Any = None, **attrs: str) -> None:
+        assert _NAME.match(tail_name) and _NAME.match(head_name) and _attributes is None
+        super().edge(tail_name, head_name, None if label is None else _value(label),
+                     **{k: _value(v) for k, v in attrs.items() if v is not None})
+
+    def attr(self, kw: str | None = None, _attributes: Any = None, **attrs: str) -> None:
+        assert _attributes is None
+        super().attr(kw, **{k: _value(v) for k, v in attrs.items() if v is not None})
 
 
 def text_node(left_x: float, y: float, lines: list[str], pt: float) -> dict[str, str]:
@@ -40,6 +116,7 @@ def text_node(left_x: float, y: float, lines: list[str], pt: float) -> dict[str,
     ``y``): its width is fixed to Courier's estimate and its lines are left-justified
     in it, so the text starts at ``left_x`` whichever monospace font draws it (the
     font that stands in for Courier is often narrower than 0.6 em)."""
+    lines = [visible(line, newlines=False) for line in lines]   # measured as drawn
     w = max(width(line, pt) for line in lines)
     return {"label": plain(*lines, left=True), "width": fmt(w / 72), "fixedsize": "true",
             "height": fmt(LEADING * pt * len(lines) / 72), "pos": pos(left_x + w / 2, y)}
@@ -62,6 +139,7 @@ def wrap(text: str, chars: float) -> list[str]:
     >>> wrap("tensor([[1, 2],\\n        [3, 4]])", 40)   # its own line breaks are kept
     ['tensor([[1, 2],', '        [3, 4]])']
     """
+    text = visible(text)            # measured as drawn: an escape is several characters
     if "\n" in text:
         return [line for part in text.split("\n") for line in wrap(part, chars)]
     limit = max(int(chars), 1)

@@ -19,13 +19,13 @@ No network: the styles, the script and the diagram are inline.
 
 from __future__ import annotations
 
-from html import escape
 from typing import Any
 
 from tracer import i18n
 from tracer import lecture as L
 from tracer.events import source_url, walk
 from tracer.render import format as F
+from tracer.render.html import escape
 from tracer.render import html as render_html
 from tracer.render import stepper_assets as assets
 from tracer.render import stepper_states

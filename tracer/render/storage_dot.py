@@ -18,7 +18,6 @@ import html
 import io
 from typing import Any
 
-import graphviz
 from rich.console import Console
 
 from tracer import i18n
@@ -28,6 +27,7 @@ from tracer.render import format as F
 from tracer.render import pinned as P
 from tracer.render import storage
 from tracer.render.pinned import MONO
+from tracer.render.visible import visible
 
 # larger than the diagram's text: the picture is what a class looks at
 VALUE_PT, SMALL_PT, TITLE_PT = 14, 11, 15
@@ -165,7 +165,7 @@ def height(pictures: list[dict[str, Any]], width: float) -> float:
 class _Pen:
     """Named, pinned nodes on the canvas."""
 
-    def __init__(self, g: graphviz.Digraph, prefix: str) -> None:
+    def __init__(self, g: P.Digraph, prefix: str) -> None:
         self.g, self.prefix, self.n = g, prefix, 0
 
     def name(self) -> str:
@@ -189,7 +189,7 @@ class _Pen:
                     fontcolor=ink, pos=P.pos(x + w / 2, y))
 
 
-def draw(g: graphviz.Digraph, pictures: list[dict[str, Any]], left: float, top: float,
+def draw(g: P.Digraph, pictures: list[dict[str, Any]], left: float, top: float,
          width: float, prefix: str) -> float:
     """Draw the pictures one under another from (left, top), their grids side by side
     within ``width``; returns the bottom."""
@@ -306,7 +306,7 @@ def _draw_grid(pen: _Pen, g: dict[str, Any], left: float, top: float) -> float:
     return y
 
 
-def table(p: dict[str, Any]) -> str:
+def table(p: dict[str, Any]) -> P.Html:
     """The picture as one Graphviz HTML-like table (for the call tree, whose layout
     places its nodes itself): the same cells, colours, views, facts, grids and legend.
     Only the ``dot`` program draws it; :func:`text_lines` is the picture for others.
@@ -314,7 +314,7 @@ def table(p: dict[str, Any]) -> str:
     Each part is a table of its own inside a one-column table, so a long line of facts
     never widens the storage's columns."""
     lay = _layout(p)
-    e = html.escape
+    e = _escape
     left = 'BORDER="0" ALIGN="LEFT"'
     title = e(i18n.text("ui.storage.title", "en", storage=p["storage"], size=p["size"],
                         dtype=p["dtype"], nbytes=p["nbytes"]) + F.on_device(p))
@@ -353,12 +353,18 @@ def table(p: dict[str, Any]) -> str:
                      for mark, fill, ink, text in _legend(p))
     if legend:
         parts.append(f'<TD {left}><TABLE BORDER="0" CELLSPACING="2">{legend}</TABLE></TD>')
-    return ('<<TABLE BORDER="0" CELLSPACING="4">' +
-            "".join(f"<TR>{part}</TR>" for part in parts) + "</TABLE>>")
+    return P.Html('<<TABLE BORDER="0" CELLSPACING="4">' +
+                  "".join(f"<TR>{part}</TR>" for part in parts) + "</TABLE>>")
+
+
+def _escape(text: str) -> str:
+    """Text inside the HTML-like table: markup escaped, and visible (no control or
+    bidirectional character acts)."""
+    return html.escape(visible(text, newlines=False))
 
 
 def _grid_table(g: dict[str, Any]) -> str:
-    e = html.escape
+    e = _escape
     across = max([len(r["cells"]) for r in g["rows"]] + [1])
     rows = [f'<TR><TD COLSPAN="{across}" BORDER="0" ALIGN="LEFT"><FONT COLOR="{VIEW_INK}">'
             f"<B>{e(_grid_title(g))}</B></FONT></TD></TR>",

@@ -11,7 +11,6 @@ picture as a person does.  Styles are scoped to ``.tidx`` like :mod:`tracer.rend
 
 from __future__ import annotations
 
-from html import escape
 from typing import Any
 
 from rich.cells import cell_len
@@ -19,6 +18,7 @@ from rich.cells import cell_len
 from tracer import i18n
 from tracer.picture import selected
 from tracer.render import format as F
+from tracer.render.html import escape
 from tracer.render import storage as RS
 
 #: Cells per row at most: a 64-element storage of small numbers wraps to four rows.
