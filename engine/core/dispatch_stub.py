@@ -119,9 +119,10 @@ class DispatchStub:
         if not cpu.modelled:
             raise Refused(
                 f"{self.name}'s result depends on the CPU's vector width, and tidx replays "
-                f"only x86-64's builds; on this {cpu.arch} CPU torch runs its own (NEON/SVE) "
-                "order. Pick an x86 build to see what an x86 machine prints: "
-                "--cpu-capability avx2 (simulated)")
+                f"only x86-64's builds; on this {cpu.arch} CPU torch runs its own (NEON's "
+                "16-byte vectors, ATen/cpu/vec/vec128, or SVE256), whose order tidx has not "
+                "been checked against. Pick an x86 build to see what an x86 machine "
+                "prints: --cpu-capability avx2 (simulated)")
         name = self.build_for(cpu.name).name
         # simulated: the build that runs is one this CPU cannot (an AVX512 run on an AVX2
         # CPU still runs, for real, the AVX2 build of a stub that has no AVX512 one)
