@@ -103,8 +103,9 @@ _LOCAL = threading.local()
 _INSTANCES: list[_Instance] = []
 
 
-def _module(name: str) -> Any | None:
-    """The compiled module of ``engine/<name>.wat`` (compiled once), or None."""
+def _module(name: str, path: Path | None = None) -> Any | None:
+    """The compiled module of ``engine/rng/<name>.wat`` (or of the file at ``path``),
+    compiled once, or None."""
     global _ENGINE
     with _LOCK:
         if name in _MODULES or "*" in _UNAVAILABLE or name in _UNAVAILABLE:
@@ -121,7 +122,7 @@ def _module(name: str) -> Any | None:
             config.parallel_compilation = False
             _ENGINE = wasmtime.Engine(config)
         text = (module_text() if name == "normal_fill16"
-                else _WAT.with_name(f"{name}.wat").read_text(encoding="utf-8"))
+                else (path or _WAT.with_name(f"{name}.wat")).read_text(encoding="utf-8"))
         try:
             _MODULES[name] = wasmtime.Module(_ENGINE, text)
         except wasmtime.WasmtimeError:
@@ -129,6 +130,28 @@ def _module(name: str) -> Any | None:
             # available() catch a broken module on ours).
             _UNAVAILABLE.add(name)
         return _MODULES.get(name)
+
+
+def compiled(path: Path) -> Any | None:
+    """The compiled module of the WebAssembly text at ``path``, for the compiled kernels
+    of other wings (engine/ops/stl.wat), or None without wasmtime."""
+    return _module(str(path), path)
+
+
+def instance(module: Any) -> tuple[Any, Any]:
+    """A fresh (store, exports) of ``module``; the caller closes the store, which frees
+    the instance's memory."""
+    wasmtime = _wasmtime()
+    store = wasmtime.Store(_ENGINE)
+    return store, wasmtime.Instance(store, module, []).exports(store)
+
+
+def grow_to(store: Any, memory: Any, nbytes: int) -> np.ndarray:
+    """Grow ``memory`` to hold ``nbytes`` at least; its bytes as a numpy array."""
+    pages = -(-nbytes // _WASM_PAGE) - memory.size(store)
+    if pages > 0:
+        memory.grow(store, pages)
+    return np.frombuffer(memory.get_buffer_ptr(store), dtype=np.uint8)
 
 
 def available() -> bool:
