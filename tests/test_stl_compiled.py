@@ -112,3 +112,42 @@ def test_the_adversary_does_reach_the_heapsort(monkeypatch):
     calls.clear()
     py_topk(antiqsort.killer(500, 250), 251, False, False)
     assert len(calls) == 1 and calls[0][1] > 400
+
+
+def _comparator_classes(values: np.ndarray) -> np.ndarray:
+    """KeyValueCompAsc's order as numbers: NaN above all, -0.0 equal to 0.0."""
+    with np.errstate(invalid="ignore"):        # signalling NaNs among the bit patterns
+        v = values.astype(np.float64)
+        return np.where(np.isnan(v), np.inf, v + 0.0), np.isnan(v)
+
+
+@pytest.mark.parametrize("values", [
+    np.arange(1 << 16, dtype=np.uint16).view(np.float16),           # every Half
+    np.random.default_rng(0).integers(0, 1 << 32, 1 << 20, dtype=np.uint64)
+    .astype(np.uint32).view(np.float32),                            # float32 bit patterns
+    np.array([np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0, 1e-45, -1e-45, 3.4e38, -3.4e38],
+             np.float32),
+    np.arange(-128, 128, dtype=np.int8), np.arange(256, dtype=np.uint8).astype(np.uint8),
+    np.arange(-(1 << 15), 1 << 15, dtype=np.int16), np.array([True, False]),
+    np.array([-(2**31), -1, 0, 2**31 - 1], np.int32),
+    np.array([-(2**63), -1, 0, 2**63 - 1, 5, 5], np.int64),
+    np.array([np.nan, -0.0, 0.0, -np.inf, 1e308, 5e-324], np.float64),
+])
+def test_order_keys_are_the_comparators_order(values):
+    """The keys the replay compares: equal exactly for values the comparator finds
+    equal, and ordered as it orders them."""
+    from engine.ops.sorting import order_keys
+    keys = order_keys(values)
+    assert keys.dtype == np.uint64 and int(keys.max()) < 1 << 32
+    order = np.argsort(keys, kind="stable")
+    k = keys[order]
+    if values.dtype.kind == "f":
+        v, nan = _comparator_classes(values[order])
+        same = (v[1:] == v[:-1]) & (nan[1:] == nan[:-1])
+        less = (v[:-1] < v[1:]) | (~nan[:-1] & nan[1:])
+    else:
+        v = values[order].astype(object)
+        same = np.array([a == b for a, b in zip(v[:-1], v[1:])], dtype=bool)
+        less = np.array([a < b for a, b in zip(v[:-1], v[1:])], dtype=bool)
+    assert ((k[1:] == k[:-1]) == same).all()
+    assert ((k[1:] > k[:-1]) == less).all()

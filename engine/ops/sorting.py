@@ -19,8 +19,8 @@ together.  Which comparator decides the order is what a learner asks about:
 * An input whose ``dim`` has stride 0 (an expanded tensor) is already sorted: only the
   indices are written (gh-91420).
 
-Every slice is ranked once (equal keys get equal ranks), so the C++ comparators become
-integer comparisons of ranks.
+Every slice gets one key per element (:func:`order_keys`: equal values, equal keys), so
+the C++ comparators become comparisons of 32-bit integers.
 """
 
 from __future__ import annotations
@@ -85,6 +85,43 @@ def ranks(rows: np.ndarray) -> np.ndarray:
     return out
 
 
+#: The largest key: keys are 32-bit, beside a 32-bit position (see _stable_order).
+TOP = (1 << 32) - 1
+
+
+def order_keys(rows: np.ndarray) -> np.ndarray:
+    """Keys (uint64, below 2^32) in the comparators' order of each row's values: equal
+    keys for equal values (-0.0 and 0.0, every NaN), NaN's above every number.  Values
+    of 32 bits or fewer map in one pass to an order-preserving 32-bit pattern (a float's
+    sign bit flipped, or all its bits for a negative one); wider ones are ranked.
+
+    >>> order_keys(np.array([1.5, -0.0, float("nan"), 0.0, -2.0, float("-nan")],
+    ...                     np.float32)).tolist()
+    [3217031168, 2147483648, 4294967295, 2147483648, 1073741823, 4294967295]
+    >>> order_keys(np.array([-3, 0, 2], np.int8)).tolist()
+    [2147483645, 2147483648, 2147483650]
+    """
+    kind = rows.dtype.kind
+    if rows.dtype.itemsize > 4:
+        return ranks(rows).view(np.uint64)
+    if kind in "bu":
+        return rows.astype(np.uint64)
+    if kind == "i":
+        return (rows.astype(np.int64) + (1 << 31)).view(np.uint64)
+    assert kind == "f", f"no order keys for {rows.dtype}"
+    with np.errstate(invalid="ignore"):
+        values = rows.astype(np.float32) + np.float32(0)  # exact for Half; -0.0 + 0.0 is 0.0
+    nan = np.isnan(values)
+    bits = values.view(np.uint32)                         # values' own copy: changed in place
+    flip = bits >> np.uint32(31)                          # negative: flip every bit,
+    flip *= np.uint32(0x7FFFFFFF)                         # else the sign bit only
+    flip |= np.uint32(1 << 31)
+    bits ^= flip
+    del flip
+    bits[nan] = TOP
+    return bits.astype(np.uint64)
+
+
 #: Elements (over all the rows replayed at once) from which the compiled twin of
 #: :mod:`engine.ops.stl` runs: below, the Python replay is as quick as compiling (~20 ms).
 COMPILED_MIN = 2048
@@ -100,14 +137,13 @@ def _less(x, y) -> bool:
     return x[0] < y[0]
 
 
-def _keys(rank_rows: np.ndarray, reverse: bool) -> np.ndarray:
-    """The keys the comparator compares, ascending: the ranks, or for a descending
-    comparator (``x > y``) the ranks counted from the top of their row, so that every
-    comparison the C++ makes has the same outcome as ``key(x) < key(y)``.  Overwrites
-    ``rank_rows``."""
+def _keys(keys: np.ndarray, reverse: bool) -> np.ndarray:
+    """The keys the comparator compares, ascending: ``keys``, or for a descending
+    comparator (``x > y``) the keys counted down from the top, so that every comparison
+    the C++ makes has the same outcome as ``key(x) < key(y)``.  Overwrites ``keys``."""
     if reverse:
-        np.subtract(rank_rows.max(axis=-1, keepdims=True), rank_rows, out=rank_rows)
-    return rank_rows
+        np.subtract(np.uint64(TOP), keys, out=keys)
+    return keys
 
 
 def _replay(keys: np.ndarray, what: str, compiled, python) -> np.ndarray:
@@ -135,56 +171,52 @@ def _sort_python(row: list) -> list:
     return [j for _, j in pairs]
 
 
-def _stable_order(keys: np.ndarray) -> np.ndarray:
-    """Each row's stable order by key (``keys`` are dense ranks, below the row's length).
+def _stable_order(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's stable order by key, and whether the row holds equal keys.
 
     Stable by construction: ``key << 32 | position`` sorted (numpy's fast unstable sort
     cannot reorder distinct numbers) reads back the positions in a stable sort's order.
 
-    >>> _stable_order(np.array([[1, 0, 1], [2, 0, 1]])).tolist()
-    [[1, 0, 2], [1, 2, 0]]
+    >>> [x.tolist() for x in _stable_order(np.array([[1, 0, 1], [2, 0, 1]], np.uint64))]
+    [[[1, 0, 2], [1, 2, 0]], [True, False]]
     """
     n = keys.shape[-1]
-    if n >= 1 << 31:
-        return np.argsort(keys, axis=-1, kind="stable")
-    packed = np.left_shift(keys, 32, dtype=np.int64)
-    packed |= np.arange(n, dtype=np.int64)
+    assert n <= TOP, "positions take 32 bits"
+    packed = np.left_shift(keys, np.uint64(32))
+    packed |= np.arange(n, dtype=np.uint64)
     packed.sort(axis=-1)
-    packed &= 0xFFFFFFFF
-    return packed
+    ordered = packed >> np.uint64(32)
+    tied = (ordered[..., 1:] == ordered[..., :-1]).any(axis=-1)
+    del ordered
+    packed &= np.uint64(TOP)
+    return packed.view(np.int64), tied
 
 
-def sort_rows(rank_rows: np.ndarray, descending: bool, stable: bool) -> np.ndarray:
-    """The permutation each row's sort leaves, one row of indices per slice
-    (``rank_rows`` from :func:`ranks`, overwritten).
+def sort_rows(keys: np.ndarray, descending: bool, stable: bool) -> np.ndarray:
+    """The permutation each row's sort leaves, one row of indices per slice (``keys``
+    from :func:`order_keys`, overwritten).
 
-    >>> sort_rows(np.array([[1, 0, 1]]), False, True).tolist()
+    >>> sort_rows(np.array([[1, 0, 1]], np.uint64), False, True).tolist()
     [[1, 0, 2]]
-    >>> sort_rows(np.array([[1, 0] * 10]), False, False).tolist()[0][:4]
+    >>> sort_rows(np.array([[1, 0] * 10], np.uint64), False, False).tolist()[0][:4]
     [1, 19, 17, 15]
     """
-    keys = _keys(rank_rows, descending)
-    n = keys.shape[-1]
-    if stable or n <= stl.THRESHOLD:
-        # std::sort on 16 or fewer elements is one insertion sort: stable too
-        return _stable_order(keys)
-    tied = keys.max(axis=-1) < n - 1
-    if tied.all():
-        return _replay(keys, "sort", stl_compiled.sort_rows, _sort_python)
-    # a row without ties comes out the same from every sort: its ranks say where each
-    # element goes
-    order = np.empty_like(keys)
-    np.put_along_axis(order, keys, np.arange(n, dtype=np.int64), axis=-1)
-    if tied.any():
+    keys = _keys(keys, descending)
+    order, tied = _stable_order(keys)
+    # std::sort on 16 or fewer elements is one insertion sort, stable too; and a row
+    # without ties comes out the same from every sort
+    if not stable and keys.shape[-1] > stl.THRESHOLD and tied.any():
+        if tied.all():
+            return _replay(keys, "sort", stl_compiled.sort_rows, _sort_python)
         order[tied] = _replay(keys[tied], "sort", stl_compiled.sort_rows, _sort_python)
     return order
 
 
 def work_bytes(numel: int, itemsize: int) -> int:
     """The most memory sorting ``numel`` elements takes besides its results: the slices
-    as rows and the values gathered back (two copies), and at once at most five int64
-    arrays (the ranks with numpy's order, the order, the compiled replay's layout and
-    its positions)."""
+    as rows and the values gathered back (two copies), and at once at most five 64-bit
+    arrays (the keys, or the ranks with numpy's order for 64-bit values; the stable
+    order and its keys; the compiled replay's layout and its positions)."""
     return numel * (2 * itemsize + 5 * 8)
 
 
@@ -244,7 +276,7 @@ def _sort_stable(self, stable, dim: int, descending: bool):
                         f"sorting {self.numel()} elements")
             vals = values.array(write=True)
             rows = _rows(vals, dim)
-            order = sort_rows(ranks(rows), descending, stable or radix)
+            order = sort_rows(order_keys(rows), descending, stable or radix)
             _put_rows(vals, dim, np.take_along_axis(rows, order, axis=-1))
             _put_rows(indices.array(write=True), dim, order)
         s.set_result((values, indices))
@@ -304,15 +336,15 @@ not_modelled("msort.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", kind=COM
 
 # -- topk -------------------------------------------------------------------------------
 
-def topk_rows(rank_rows: np.ndarray, k: int, largest: bool, sorted_: bool) -> np.ndarray:
+def topk_rows(keys: np.ndarray, k: int, largest: bool, sorted_: bool) -> np.ndarray:
     """topk_impl_loop's queue, row by row: the first k (rank, index) pairs it leaves
     (k >= 1): std::partial_sort when k * 64 <= n, else std::nth_element and, when
     sorted, std::sort of the first k - 1.
 
-    >>> topk_rows(np.array([[0, 2, 1, 2]]), 2, True, True).tolist()
+    >>> topk_rows(np.array([[0, 2, 1, 2]], np.uint64), 2, True, True).tolist()
     [[1, 3]]
     """
-    n = rank_rows.shape[-1]
+    n = keys.shape[-1]
     partial = k * 64 <= n
 
     def python(row: list) -> list:
@@ -327,7 +359,7 @@ def topk_rows(rank_rows: np.ndarray, k: int, largest: bool, sorted_: bool) -> np
 
     def compiled(keys: np.ndarray) -> np.ndarray:
         return stl_compiled.topk_rows(keys, k, partial, sorted_)
-    return _replay(_keys(rank_rows, largest), "topk", compiled, python)
+    return _replay(_keys(keys, largest), "topk", compiled, python)
 
 
 @declare("topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)",
@@ -360,7 +392,7 @@ def topk(self, k: int, dim: int = -1, largest: bool = True, sorted: bool = True)
             check_limit(work_bytes(self.numel(), self.dtype.itemsize),
                         f"topk over {self.numel()} elements")
             rows = _rows(self.array(), dim)
-            order = topk_rows(ranks(rows), k, largest, sorted)
+            order = topk_rows(order_keys(rows), k, largest, sorted)
             _put_rows(values.array(write=True), dim, np.take_along_axis(rows, order, axis=-1))
             _put_rows(indices.array(write=True), dim, order)
         s.set_result((values, indices))

@@ -6,11 +6,11 @@
 ;; leaves, so nothing here may differ from the C++ in a single comparison or
 ;; move.
 ;;
-;; Elements are i64 at byte address 8 * i: the sort key (the element's rank
-;; among its row's values, as the C++ comparator orders them) in the high 32
-;; bits, the element's position along the dim in the low 32.  Comparisons
-;; read only the key: `less(x, y)` is key(x) < key(y), the comparator
-;; torch passes, on ranks.  Positions are i32 element indices; every
+;; Elements are i64 at byte address 8 * i: the sort key (32 bits, unsigned, in
+;; the order the C++ comparator puts the row's values in; equal values have
+;; equal keys) in the high 32 bits, the element's position along the dim in the
+;; low 32.  Comparisons read only the key: `less(x, y)` is key(x) < key(y), the
+;; comparator torch passes, on keys.  Positions are i32 element indices; every
 ;; distance is computed signed, as C++'s ptrdiff_t is (x / 2 truncates).
 (module
   (memory (export "memory") 1)

@@ -9,10 +9,10 @@ randperm's shuffle) compiles to machine code: the same comparisons and moves, so
 same tie order, about a hundred times faster.  :mod:`engine.ops.stl` stays the readable
 version; ``tests/test_stl_compiled.py`` holds the two equal, and both to torch.
 
-Each row is laid out as i64 elements ``key << 32 | position``: the comparator's key (a
-rank: equal values have equal ranks, and ``less`` is a comparison of ranks) and the
-element's position along the dim, which rides along with every move and is what the
-caller reads back.  This is an implementation detail of the emulation, not a step of
+Each row is laid out as 64-bit elements ``key << 32 | position``: the comparator's key
+(32 bits in the values' order: equal values have equal keys, and ``less`` is an unsigned
+comparison of keys) and the element's position along the dim, which rides along with
+every move and is what the caller reads back.  This is an implementation detail of the emulation, not a step of
 torch's: traces show the kernel torch runs.
 """
 
@@ -31,8 +31,8 @@ _WAT = Path(__file__).with_name("stl.wat")
 #: i32 the module's signed arithmetic on positions never overflows.
 MAX_ELEMENTS = 1 << 28
 
-#: A key and a position each take 32 bits.
-MAX_KEY = (1 << 31) - 1
+#: A key and a position each take 32 bits (unsigned).
+MAX_KEY = (1 << 32) - 1
 
 
 def _module() -> Any | None:
@@ -45,23 +45,23 @@ def available() -> bool:
 
 
 def _run(keys: np.ndarray, width: int, call: str, *args: int) -> np.ndarray:
-    """Lay out ``keys`` (rows of n non-negative ranks) as packed elements, run the
-    export ``call`` and return the first ``width`` positions of each row."""
+    """Lay out ``keys`` (rows of n keys below 2^32) as packed elements, run the export
+    ``call`` and return the first ``width`` positions of each row."""
     rows, n = keys.shape
     total = rows * n
-    assert 0 < total <= MAX_ELEMENTS and n <= MAX_KEY, "rows too large for the module"
-    assert int(keys.max(initial=0)) <= MAX_KEY, "keys must fit in 31 bits"
+    assert 0 < total <= MAX_ELEMENTS, "rows too large for the module"
+    assert int(keys.max(initial=0)) <= MAX_KEY, "keys must fit in 32 bits"
     module = _module()
     assert module is not None, "check available() first"
     store, exports = wasm.instance(module)
     try:
         memory = wasm.grow_to(store, exports["memory"], 8 * total)
-        packed = memory[:8 * total].view(np.int64).reshape(rows, n)
-        np.left_shift(keys, 32, out=packed, casting="unsafe")
-        np.bitwise_or(packed, np.arange(n, dtype=np.int64), out=packed)
+        packed = memory[:8 * total].view(np.uint64).reshape(rows, n)
+        np.left_shift(keys.astype(np.uint64, copy=False), np.uint64(32), out=packed)
+        np.bitwise_or(packed, np.arange(n, dtype=np.uint64), out=packed)
         exports[call](store, *args)
         out = np.empty((rows, width), dtype=np.int64)
-        np.bitwise_and(packed[:, :width], 0xFFFFFFFF, out=out)
+        np.bitwise_and(packed[:, :width], np.uint64(MAX_KEY), out=out.view(np.uint64))
         return out
     finally:
         store.close()
