@@ -26,6 +26,7 @@ from engine.core.errors import Refused
 from engine.dispatch.declarations import (COMPOSITE, FACTORY, FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED,
                                           declare, not_modelled)
 from engine.dispatch.dispatcher import call
+from engine.memory.allocator import check_limit
 from engine.ops import cuda_kernels
 from engine.ops.factories import options
 from engine.core.errors import check, torch_error
@@ -350,8 +351,10 @@ def randperm(n: int, *, generator=None, dtype: D.dtype | None = D.int64, layout=
 def randperm_out(n: int, *, generator, out):
     result = out
     rng = G.kernels()
-    # check_supported_max_int_with_precision: every value up to n must be exact
-    call("aten::scalar_tensor", n, dtype=result.dtype, device=result.device_type)
+    # check_supported_max_int_with_precision: the largest value, n - 1, must fit the
+    # dtype (scalar_tensor(n > 0 ? n - 1 : n)), and every value up to n must be exact
+    call("aten::scalar_tensor", n - 1 if n > 0 else n, dtype=result.dtype,
+         device=result.device_type)
     limits = {"float16": 2049, "float32": 2**24 + 1, "float64": 2**53 + 1}
     if result.dtype.name in limits and n > limits[result.dtype.name]:
         cname = {"float16": "Half", "float32": "Float", "float64": "Double"}[result.dtype.name]
@@ -362,13 +365,17 @@ def randperm_out(n: int, *, generator, out):
     _generator_step(gen)
     if result.dtype is D.bool:   # AT_DISPATCH_ALL_TYPES_AND(Half): no bool
         raise torch_error(NotImplementedError, '"randperm" not implemented for \'Bool\'')
+    limit = rng.randperm_limit()
+    if n > limit:
+        raise Refused(f"randperm({n}) is not modelled: tidx shuffles at most {limit} elements"
+                      + ("" if limit == rng.RANDPERM_MAX else " without wasmtime (a Python loop)"))
+    check_limit(rng.randperm_bytes(n), "randperm's shuffle (r as int32, and the draws)")
     with span("randperm_cpu", "rng", source=FACTORIES,
               note="random.randperm",
               n=n) as s:
         snap = X.snapshot(gen) if n < 0xFFFFFFFF // 20 else None   # the small-n path
-        values = rng.randperm(gen, n)
         call("aten::resize_", result, (n,))
-        result.array(write=True)[...] = values.astype(result.dtype.np)
+        rng.randperm(gen, n, out=result.array(write=True))
         X.randperm(snap, n)
         s.set_result(result)
     return result

@@ -12,14 +12,15 @@ together.  Which comparator decides the order is what a learner asks about:
   NaNs are equal to each other; -0.0 and 0.0 are equal.
 * ``stable=True`` runs ``std::stable_sort``: ties keep their order.  ``stable=False``
   (the default) runs ``std::sort``, an introsort that is *not* stable on more than 16
-  elements: the tie order it leaves is replayed exactly by :mod:`engine.ops.stl`.  A
+  elements: the tie order it leaves is replayed exactly by :mod:`engine.ops.stl`, or by
+  its compiled twin :mod:`engine.ops.stl_compiled` when the rows with ties are long.  A
   1-D integer tensor of at least GRAIN_SIZE elements sorted ascending goes to fbgemm's
   radix sort instead, which is stable.
 * An input whose ``dim`` has stride 0 (an expanded tensor) is already sorted: only the
   indices are written (gh-91420).
 
-Every slice is ranked once (equal keys get equal ranks), so the C++ comparators become
-integer comparisons of ranks.
+Every slice gets one key per element (:func:`order_keys`: equal values, equal keys), so
+the C++ comparators become comparisons of 32-bit integers.
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, OUT, OUT_NOT_MO
                                           not_modelled)
 from engine.dispatch.dispatcher import call
 from engine.memory import empty as memory
-from engine.ops import stl
+from engine.memory.allocator import check_limit
+from engine.ops import stl, stl_compiled
 from engine.ops.parallel import GRAIN_SIZE
 
 SORTING = "aten/src/ATen/native/Sorting.cpp"
@@ -52,47 +54,170 @@ def refuse_meta(name: str, t) -> None:
                       "meta registration (torch/_meta_registrations.py) there")
 
 
-def ranks(values: np.ndarray) -> np.ndarray:
-    """Each element's rank among the distinct keys, as the sorting comparators see them:
-    -0.0 equals 0.0, NaN equals NaN and is above every number.
+def ranks(rows: np.ndarray) -> np.ndarray:
+    """Each element's rank among the distinct values of its row (the last axis), as the
+    sorting comparators see them: -0.0 equals 0.0, NaN equals NaN and is above every
+    number.  Dense: a row of n values ranks 0..n-1 exactly when it has no ties.
 
-    >>> ranks(np.array([2.0, float("nan"), -0.0, 0.0, 1.0])).tolist()
-    [2, 3, 0, 0, 1]
+    >>> ranks(np.array([2.0, float("nan"), -0.0, 0.0, 1.0, float("nan")])).tolist()
+    [2, 3, 0, 0, 1, 3]
+    >>> ranks(np.array([[3, 1, 3], [0, 5, 4]])).tolist()
+    [[1, 0, 1], [0, 2, 1]]
     """
-    flat = values.reshape(-1)
-    if flat.dtype.kind == "f":
-        flat = flat + flat.dtype.type(0)          # -0.0 + 0.0 is 0.0
-    if flat.size == 0:
-        return np.zeros(values.shape, dtype=np.int64)
-    return np.unique(flat, return_inverse=True, equal_nan=True)[1].reshape(values.shape)
+    if rows.size == 0:
+        return np.zeros(rows.shape, dtype=np.int64)
+    if rows.dtype.kind == "f":
+        rows = rows + rows.dtype.type(0)          # -0.0 + 0.0 is 0.0
+    # numpy sorts NaNs last, as the comparators do; any order of equal values will do
+    order = np.argsort(rows, axis=-1)
+    ordered = np.take_along_axis(rows, order, axis=-1)
+    new = np.zeros(rows.shape, dtype=bool)
+    np.not_equal(ordered[..., 1:], ordered[..., :-1], out=new[..., 1:])
+    if rows.dtype.kind == "f":
+        nan = np.isnan(ordered)
+        new[..., 1:] &= ~(nan[..., 1:] & nan[..., :-1])
+        del nan
+    del ordered
+    dense = np.cumsum(new, axis=-1)
+    del new
+    out = np.empty_like(dense)
+    np.put_along_axis(out, order, dense, axis=-1)
+    return out
 
 
-def _less(descending: bool):
-    """KeyValueCompAsc / KeyValueCompDesc on ranks (pairs are (rank, index))."""
-    if descending:
-        return lambda x, y: x[0] > y[0]
-    return lambda x, y: x[0] < y[0]
+#: The largest key: keys are 32-bit, beside a 32-bit position (see _stable_order).
+TOP = (1 << 32) - 1
 
 
-def sort_rows(rank_rows: np.ndarray, descending: bool, stable: bool) -> np.ndarray:
-    """The permutation each row's sort leaves, one row of indices per slice.
+def order_keys(rows: np.ndarray) -> np.ndarray:
+    """Keys (uint64, below 2^32) in the comparators' order of each row's values: equal
+    keys for equal values (-0.0 and 0.0, every NaN), NaN's above every number.  Values
+    of 32 bits or fewer map in one pass to an order-preserving 32-bit pattern (a float's
+    sign bit flipped, or all its bits for a negative one); wider ones are ranked.
 
-    >>> sort_rows(np.array([[1, 0, 1]]), False, True).tolist()
+    >>> order_keys(np.array([1.5, -0.0, float("nan"), 0.0, -2.0, float("-nan")],
+    ...                     np.float32)).tolist()
+    [3217031168, 2147483648, 4294967295, 2147483648, 1073741823, 4294967295]
+    >>> order_keys(np.array([-3, 0, 2], np.int8)).tolist()
+    [2147483645, 2147483648, 2147483650]
+    """
+    kind = rows.dtype.kind
+    if rows.dtype.itemsize > 4:
+        return ranks(rows).view(np.uint64)
+    if kind in "bu":
+        return rows.astype(np.uint64)
+    if kind == "i":
+        return (rows.astype(np.int64) + (1 << 31)).view(np.uint64)
+    assert kind == "f", f"no order keys for {rows.dtype}"
+    with np.errstate(invalid="ignore"):
+        values = rows.astype(np.float32) + np.float32(0)  # exact for Half; -0.0 + 0.0 is 0.0
+    nan = np.isnan(values)
+    bits = values.view(np.uint32)                         # values' own copy: changed in place
+    flip = bits >> np.uint32(31)                          # negative: flip every bit,
+    flip *= np.uint32(0x7FFFFFFF)                         # else the sign bit only
+    flip |= np.uint32(1 << 31)
+    bits ^= flip
+    del flip
+    bits[nan] = TOP
+    return bits.astype(np.uint64)
+
+
+#: Elements (over all the rows replayed at once) from which the compiled twin of
+#: :mod:`engine.ops.stl` runs: below, the Python replay is as quick as compiling (~20 ms).
+COMPILED_MIN = 2048
+
+#: Elements the Python replay takes at most, where wasmtime cannot run (about a
+#: microsecond per comparison): above, tidx refuses rather than run for minutes.
+PYTHON_MAX = 1 << 17
+
+
+def _less(x, y) -> bool:
+    """KeyValueCompAsc on keys (pairs are (key, index)); KeyValueCompDesc is the same
+    comparison on reversed keys (see :func:`_keys`)."""
+    return x[0] < y[0]
+
+
+def _keys(keys: np.ndarray, reverse: bool) -> np.ndarray:
+    """The keys the comparator compares, ascending: ``keys``, or for a descending
+    comparator (``x > y``) the keys counted down from the top, so that every comparison
+    the C++ makes has the same outcome as ``key(x) < key(y)``.  Overwrites ``keys``."""
+    if reverse:
+        np.subtract(np.uint64(TOP), keys, out=keys)
+    return keys
+
+
+def _replay(keys: np.ndarray, what: str, compiled, python) -> np.ndarray:
+    """Run one of libstdc++'s algorithms on each row of ``keys``: compiled when there is
+    enough work to pay for compiling, in Python when there is little (or no wasmtime)."""
+    rows, n = keys.shape
+    if keys.size >= COMPILED_MIN and stl_compiled.available():
+        if n > stl_compiled.MAX_ELEMENTS:
+            raise Refused(f"{what} along a dim of {n} elements with ties: tidx replays "
+                          f"libstdc++'s tie order on at most {stl_compiled.MAX_ELEMENTS}")
+        per_call = stl_compiled.MAX_ELEMENTS // n
+        if rows <= per_call:
+            return compiled(keys)
+        return np.concatenate([compiled(keys[start:start + per_call])
+                               for start in range(0, rows, per_call)])
+    if keys.size > PYTHON_MAX:
+        raise Refused(f"{what} of {keys.size} elements with ties needs wasmtime: without it "
+                      f"tidx replays libstdc++'s tie order in Python, on at most {PYTHON_MAX}")
+    return np.array([python(row) for row in keys.tolist()], dtype=np.int64).reshape(rows, -1)
+
+
+def _sort_python(row: list) -> list:
+    pairs = [(r, j) for j, r in enumerate(row)]
+    stl.sort(pairs, 0, len(pairs), _less)
+    return [j for _, j in pairs]
+
+
+def _stable_order(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's stable order by key, and whether the row holds equal keys.
+
+    Stable by construction: ``key << 32 | position`` sorted (numpy's fast unstable sort
+    cannot reorder distinct numbers) reads back the positions in a stable sort's order.
+
+    >>> [x.tolist() for x in _stable_order(np.array([[1, 0, 1], [2, 0, 1]], np.uint64))]
+    [[[1, 0, 2], [1, 2, 0]], [True, False]]
+    """
+    n = keys.shape[-1]
+    assert n <= TOP, "positions take 32 bits"
+    packed = np.left_shift(keys, np.uint64(32))
+    packed |= np.arange(n, dtype=np.uint64)
+    packed.sort(axis=-1)
+    ordered = packed >> np.uint64(32)
+    tied = (ordered[..., 1:] == ordered[..., :-1]).any(axis=-1)
+    del ordered
+    packed &= np.uint64(TOP)
+    return packed.view(np.int64), tied
+
+
+def sort_rows(keys: np.ndarray, descending: bool, stable: bool) -> np.ndarray:
+    """The permutation each row's sort leaves, one row of indices per slice (``keys``
+    from :func:`order_keys`, overwritten).
+
+    >>> sort_rows(np.array([[1, 0, 1]], np.uint64), False, True).tolist()
     [[1, 0, 2]]
+    >>> sort_rows(np.array([[1, 0] * 10], np.uint64), False, False).tolist()[0][:4]
+    [1, 19, 17, 15]
     """
-    keys = -rank_rows if descending else rank_rows
-    order = np.argsort(keys, axis=-1, kind="stable")
-    if stable or rank_rows.shape[-1] <= stl.THRESHOLD:
-        # std::sort on 16 or fewer elements is one insertion sort: stable too
-        return order
-    ordered = np.take_along_axis(keys, order, axis=-1)
-    ties = (np.diff(ordered, axis=-1) == 0).any(axis=-1)
-    less = _less(descending)
-    for row in np.nonzero(ties)[0]:
-        pairs = [(int(r), j) for j, r in enumerate(rank_rows[row])]
-        stl.sort(pairs, 0, len(pairs), less)
-        order[row] = [j for _, j in pairs]
+    keys = _keys(keys, descending)
+    order, tied = _stable_order(keys)
+    # std::sort on 16 or fewer elements is one insertion sort, stable too; and a row
+    # without ties comes out the same from every sort
+    if not stable and keys.shape[-1] > stl.THRESHOLD and tied.any():
+        if tied.all():
+            return _replay(keys, "sort", stl_compiled.sort_rows, _sort_python)
+        order[tied] = _replay(keys[tied], "sort", stl_compiled.sort_rows, _sort_python)
     return order
+
+
+def work_bytes(numel: int, itemsize: int) -> int:
+    """The most memory sorting ``numel`` elements takes besides its results: the slices
+    as rows and the values gathered back (two copies), and at once at most five 64-bit
+    arrays (the keys, or the ranks with numpy's order for 64-bit values; the stable
+    order and its keys; the compiled replay's layout and its positions)."""
+    return numel * (2 * itemsize + 5 * 8)
 
 
 def _rows(arr: np.ndarray, dim: int) -> np.ndarray:
@@ -147,9 +272,11 @@ def _sort_stable(self, stable, dim: int, descending: bool):
               note=Note(note, dim=dim, descending=descending),
               dim=dim, descending=descending, stable=stable) as s:
         if self.numel():
+            check_limit(work_bytes(self.numel(), self.dtype.itemsize),
+                        f"sorting {self.numel()} elements")
             vals = values.array(write=True)
             rows = _rows(vals, dim)
-            order = sort_rows(ranks(rows), descending, stable or radix)
+            order = sort_rows(order_keys(rows), descending, stable or radix)
             _put_rows(vals, dim, np.take_along_axis(rows, order, axis=-1))
             _put_rows(indices.array(write=True), dim, order)
         s.set_result((values, indices))
@@ -209,25 +336,30 @@ not_modelled("msort.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", kind=COM
 
 # -- topk -------------------------------------------------------------------------------
 
-def topk_rows(rank_rows: np.ndarray, k: int, largest: bool, sorted_: bool) -> np.ndarray:
-    """topk_impl_loop's queue, row by row: the first k (rank, index) pairs it leaves.
+def topk_rows(keys: np.ndarray, k: int, largest: bool, sorted_: bool) -> np.ndarray:
+    """topk_impl_loop's queue, row by row: the first k (rank, index) pairs it leaves
+    (k >= 1): std::partial_sort when k * 64 <= n, else std::nth_element and, when
+    sorted, std::sort of the first k - 1.
 
-    >>> topk_rows(np.array([[0, 2, 1, 2]]), 2, True, True).tolist()
+    >>> topk_rows(np.array([[0, 2, 1, 2]], np.uint64), 2, True, True).tolist()
     [[1, 3]]
     """
-    n = rank_rows.shape[-1]
-    less = _less(largest)
-    out = np.empty((rank_rows.shape[0], k), dtype=np.int64)
-    for row in range(rank_rows.shape[0]):
-        queue = [(int(r), j) for j, r in enumerate(rank_rows[row])]
-        if k * 64 <= n:
-            stl.partial_sort(queue, 0, k, n, less)
+    n = keys.shape[-1]
+    partial = k * 64 <= n
+
+    def python(row: list) -> list:
+        queue = [(r, j) for j, r in enumerate(row)]
+        if partial:
+            stl.partial_sort(queue, 0, k, n, _less)
         else:
-            stl.nth_element(queue, 0, k - 1, n, less)
+            stl.nth_element(queue, 0, k - 1, n, _less)
             if sorted_:
-                stl.sort(queue, 0, k - 1, less)
-        out[row] = [j for _, j in queue[:k]]
-    return out
+                stl.sort(queue, 0, k - 1, _less)
+        return [j for _, j in queue[:k]]
+
+    def compiled(keys: np.ndarray) -> np.ndarray:
+        return stl_compiled.topk_rows(keys, k, partial, sorted_)
+    return _replay(_keys(keys, largest), "topk", compiled, python)
 
 
 @declare("topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)",
@@ -257,8 +389,10 @@ def topk(self, k: int, dim: int = -1, largest: bool = True, sorted: bool = True)
               note=Note(note, k=k, n=n, largest=largest),
               k=k, dim=dim, largest=largest, sorted=sorted) as s:
         if k and values.numel():
+            check_limit(work_bytes(self.numel(), self.dtype.itemsize),
+                        f"topk over {self.numel()} elements")
             rows = _rows(self.array(), dim)
-            order = topk_rows(ranks(rows), k, largest, sorted)
+            order = topk_rows(order_keys(rows), k, largest, sorted)
             _put_rows(values.array(write=True), dim, np.take_along_axis(rows, order, axis=-1))
             _put_rows(indices.array(write=True), dim, order)
         s.set_result((values, indices))

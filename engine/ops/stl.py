@@ -10,7 +10,9 @@ it is replayed here exactly (GCC's bits/stl_algo.h and bits/stl_heap.h, which th
 torch wheels are built with).
 
 Each function sorts ``a`` (a Python list) in place between ``first`` and ``last`` with
-``less(x, y)``, the comparator the C++ passes.
+``less(x, y)``, the comparator the C++ passes.  This is the readable replay, run on short
+rows; ``stl.wat`` is the same code compiled (:mod:`engine.ops.stl_compiled`), run on long
+ones, and tested to leave the same order.
 
 >>> a = [(1, 0), (0, 1), (1, 2), (0, 3)]
 >>> sort(a, 0, 4, lambda x, y: x[0] < y[0]); a

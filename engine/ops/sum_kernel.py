@@ -239,15 +239,21 @@ class Reduction:
             return
         path, sums = _block(x, ins, self.acc, self.build)
         self.paths.append(path)
-        for j, o in enumerate(oidx.tolist()):        # stores in order: outs[1] may be 0
-            self.dst[o] = self._store(self.dst[o], sums[j])
+        if outs[1] != 0:                             # a column per output
+            self.dst[oidx] = self._store(self.dst[oidx], sums)
+        else:
+            # every column into one output, in turn: each += rounds to scalar_t (a Half
+            # step adds in float and rounds, as float16's add does)
+            steps = np.concatenate([self.dst[ob:ob + 1], self._store(0, sums)])
+            self.dst[ob] = np.add.accumulate(steps)[-1]
 
     def _store(self, old, value):
         """CastStoreAccumulate: ``*ptr += value`` in scalar_t (Half: value rounded to
-        Half first, then added in float)."""
+        Half first, then added in float), element by element of arrays."""
         if self.np == self.acc:
-            return self.np.type(old + value)
-        return self.np.type(np.float32(old) + np.float32(self.np.type(value)))
+            return np.asarray(old + value, dtype=self.np)
+        return (np.asarray(old, np.float32)
+                + np.asarray(value, dtype=self.np).astype(np.float32)).astype(self.np)
 
 
 def cascade_sum(src: np.ndarray, in_base: int, dst: np.ndarray, out_base: int,

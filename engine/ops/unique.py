@@ -27,6 +27,7 @@ from engine.core import view as S
 from engine.core.errors import Refused, check
 from engine.dispatch.declarations import FUNCTIONAL, declare
 from engine.dispatch.dispatcher import call
+from engine.memory.allocator import check_limit
 from engine.ops.sorting import refuse_meta
 
 UNIQUE = "aten/src/ATen/native/Unique.cpp"
@@ -96,6 +97,8 @@ def _sorted_template(self, return_inverse: bool, return_counts: bool):
             _resize(inverse, inp.view.sizes)
         return output, inverse, counts
     unique_index = _empty(D.int64, self.device_type)
+    # the pass after the sort: a flag and a group number per element
+    check_limit(numel * 9, f"unique over {numel} elements")
     flat = call("aten::flatten.using_ints", inp, 0, -1)
     sorted_values, indices = call("aten::sort", flat)
     vals = sorted_values.array()
@@ -108,12 +111,13 @@ def _sorted_template(self, return_inverse: bool, return_counts: bool):
         pass
     _resize(output, (unique_count,))
     output.array(write=True)[...] = vals[keep]
-    group = np.cumsum(keep) - 1
     if return_inverse:
         _resize(inverse, inp.view.sizes)
-        inv = np.empty(numel, dtype=np.int64)
-        inv[indices.array()] = group
-        inverse.array(write=True)[...] = inv.reshape(inp.view.sizes)
+        group = np.cumsum(keep)                   # each sorted element's unique value
+        group -= 1
+        inv = inverse.array(write=True)
+        assert inv.flags.c_contiguous, "a resized empty tensor is contiguous"
+        inv.reshape(-1)[indices.array()] = group
     if return_counts:
         _resize(counts, (unique_count,))
         _resize(unique_index, (unique_count + 1,))

@@ -27,7 +27,6 @@ emulation reproduces them (see :mod:`engine.rng.fp`,
 
 from __future__ import annotations
 
-import array
 import functools
 import math
 from typing import Any, Callable, TypeVar
@@ -62,6 +61,10 @@ _COMPILED_MIN = 1 << 20
 _RANDPERM_SMALL = 0xFFFFFFFF // 20
 # From here the swaps run compiled (a Python loop below: no compiling).
 _RANDPERM_COMPILED_MIN = 4096
+#: The most elements the Python loop shuffles where wasmtime cannot run (~0.5 us each).
+RANDPERM_PYTHON_MAX = 1 << 20
+#: The most the compiled shuffles take (int32 addresses in wasm memory).
+RANDPERM_MAX = rng_wasm.FISHER_YATES_MAX - 1
 
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -265,45 +268,57 @@ def randint(gen: CPUGenerator, n: int, low: int, high: int) -> np.ndarray:
 # randperm
 # --------------------------------------------------------------------------
 
+def randperm_limit() -> int:
+    """The largest n :func:`randperm` takes here: the compiled shuffles' range, or the
+    Python loop's where wasmtime cannot run."""
+    return RANDPERM_MAX if rng_wasm.shuffle_available() else RANDPERM_PYTHON_MAX
+
+
+def randperm_bytes(n: int) -> int:
+    """The memory :func:`randperm` takes besides ``out``: the compiled shuffle's."""
+    return rng_wasm.shuffle_bytes(n)
+
+
 @_locked
-def randperm(gen: CPUGenerator, n: int) -> np.ndarray:
-    """``torch.randperm(n)`` -> int64 (TensorFactories.cpp ``randperm_cpu``).
+def randperm(gen: CPUGenerator, n: int, out: np.ndarray | None = None) -> np.ndarray:
+    """``torch.randperm(n)`` (TensorFactories.cpp ``randperm_cpu``), written into
+    ``out`` (n elements of any dtype: the C++ shuffles values already cast to it, which
+    gives the same as casting the shuffled integers) or returned as int64.
 
     n < 0xFFFFFFFF/20: ``r = arange(n)``; for i < n-1: swap r[i] and
     r[i + random() % (n-i)].  Larger n: inside-out Fisher-Yates with
-    ``random64() % (i+1)``.  The draws are taken in one vectorised call; the
+    ``random64() % (i+1)``.  The draws are taken chunk by chunk with numpy; the
     swaps are a sequential recurrence (each swap reads the result of the
     previous ones): compiled (:func:`engine.rng.wasm.fisher_yates`) from
     a few thousand elements, a Python loop over a list below that or
-    without wasmtime.
+    without wasmtime (up to :data:`RANDPERM_PYTHON_MAX` elements).
+
+    >>> randperm(CPUGenerator(0), 8).tolist()
+    [4, 0, 7, 3, 2, 5, 1, 6]
     """
     n = int(n)
     if n < 0:
         raise ValueError(f"n must be non-negative, got {n}")
-    if n < _RANDPERM_SMALL:
-        if n <= 1:
-            return np.arange(n, dtype=np.int64)
-        draws = gen.random(n - 1).astype(np.int64)
-        offsets = draws % np.arange(n, 1, -1, dtype=np.int64)
-        if n >= _RANDPERM_COMPILED_MIN:
-            r = rng_wasm.fisher_yates(offsets.astype(np.int32))
-            if r is not None:
-                return r
-        z = offsets.tolist()
-        r = list(range(n))
-        for i, zi in enumerate(z):          # Fisher-Yates: sequential
-            j = i + zi
-            r[i], r[j] = r[j], r[i]
-        return np.array(r, dtype=np.int64)
-    # Inside-out Fisher-Yates over >= 214748364 elements: draws are taken
-    # in chunks to bound memory; the loop itself is sequential.
-    r = array.array("q", bytes(8 * n))
-    chunk = 1 << 20
-    for start in range(0, n, chunk):
-        stop = min(n, start + chunk)
-        draws = gen.random64(stop - start)
-        bound = np.arange(start + 1, stop + 1, dtype=np.uint64)
-        for i, zi in enumerate((draws % bound).tolist(), start):
-            r[i] = r[zi]
-            r[zi] = i
-    return np.frombuffer(r, dtype=np.int64).copy()
+    if out is None:
+        out = np.empty(n, dtype=np.int64)
+    if n <= 1:
+        out[...] = np.arange(n)
+        return out
+    small = n < _RANDPERM_SMALL
+
+    def offsets(start: int, stop: int) -> np.ndarray:
+        if small:       # random() % (n - i)
+            return gen.random(stop - start) % np.arange(n - start, n - stop, -1, dtype=np.int64)
+        # random64() % (i + 1): i stays below 2^29, so z fits an int32
+        return gen.random64(stop - start) % np.arange(start + 1, stop + 1, dtype=np.uint64)
+
+    if n >= _RANDPERM_COMPILED_MIN and rng_wasm.fisher_yates(n, offsets, out,
+                                                            inside_out=not small):
+        return out
+    assert small and n <= RANDPERM_PYTHON_MAX, "the caller refuses larger n without wasmtime"
+    r = list(range(n))
+    for i, zi in enumerate(offsets(0, n - 1).tolist()):      # Fisher-Yates: sequential
+        j = i + zi
+        r[i], r[j] = r[j], r[i]
+    out[...] = np.array(r, dtype=np.int64)
+    return out

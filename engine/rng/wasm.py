@@ -103,8 +103,9 @@ _LOCAL = threading.local()
 _INSTANCES: list[_Instance] = []
 
 
-def _module(name: str) -> Any | None:
-    """The compiled module of ``engine/<name>.wat`` (compiled once), or None."""
+def _module(name: str, path: Path | None = None) -> Any | None:
+    """The compiled module of ``engine/rng/<name>.wat`` (or of the file at ``path``),
+    compiled once, or None."""
     global _ENGINE
     with _LOCK:
         if name in _MODULES or "*" in _UNAVAILABLE or name in _UNAVAILABLE:
@@ -121,7 +122,7 @@ def _module(name: str) -> Any | None:
             config.parallel_compilation = False
             _ENGINE = wasmtime.Engine(config)
         text = (module_text() if name == "normal_fill16"
-                else _WAT.with_name(f"{name}.wat").read_text(encoding="utf-8"))
+                else (path or _WAT.with_name(f"{name}.wat")).read_text(encoding="utf-8"))
         try:
             _MODULES[name] = wasmtime.Module(_ENGINE, text)
         except wasmtime.WasmtimeError:
@@ -129,6 +130,28 @@ def _module(name: str) -> Any | None:
             # available() catch a broken module on ours).
             _UNAVAILABLE.add(name)
         return _MODULES.get(name)
+
+
+def compiled(path: Path) -> Any | None:
+    """The compiled module of the WebAssembly text at ``path``, for the compiled kernels
+    of other wings (engine/ops/stl.wat), or None without wasmtime."""
+    return _module(str(path), path)
+
+
+def instance(module: Any) -> tuple[Any, Any]:
+    """A fresh (store, exports) of ``module``; the caller closes the store, which frees
+    the instance's memory."""
+    wasmtime = _wasmtime()
+    store = wasmtime.Store(_ENGINE)
+    return store, wasmtime.Instance(store, module, []).exports(store)
+
+
+def grow_to(store: Any, memory: Any, nbytes: int) -> np.ndarray:
+    """Grow ``memory`` to hold ``nbytes`` at least; its bytes as a numpy array."""
+    pages = -(-nbytes // _WASM_PAGE) - memory.size(store)
+    if pages > 0:
+        memory.grow(store, pages)
+    return np.frombuffer(memory.get_buffer_ptr(store), dtype=np.uint8)
 
 
 def available() -> bool:
@@ -226,33 +249,52 @@ def submit(job: Callable[[], None]) -> Future[None]:
 # randperm's Fisher-Yates swaps (sequential: compiled, not vectorised)
 # --------------------------------------------------------------------------
 
-FISHER_YATES_MAX = 1 << 28              # int32 addresses stay below 2^31
+#: randperm's n the compiled shuffles take: r (int32) and its byte addresses stay
+#: below 2^31.
+FISHER_YATES_MAX = 1 << 29
+
+#: Steps per call: the draws of one chunk (int32) follow r in wasm memory.
+SHUFFLE_CHUNK = 1 << 20
 
 
-def fisher_yates(z: np.ndarray) -> np.ndarray | None:
-    """``r = arange(n)``; ``swap(r[i], r[i + z[i]])`` for ``i < n - 1``.
+def shuffle_available() -> bool:
+    """Whether the compiled shuffles can run here (compiles them once per process)."""
+    return _module("fisher_yates") is not None
 
-    ``z`` holds the ``n - 1`` offsets ``random() % (n - i)``.  Returns r as
-    int64, or None when the compiled loop is unavailable.  A fresh instance
-    per call: its memory (8 n bytes) is freed when the call returns.
+
+def shuffle_bytes(n: int) -> int:
+    """The wasm memory :func:`fisher_yates` takes for ``n``: r, then one chunk of z."""
+    return 4 * n + 4 * min(n, SHUFFLE_CHUNK)
+
+
+def fisher_yates(n: int, offsets: Callable[[int, int], np.ndarray], out: np.ndarray,
+                 inside_out: bool = False) -> bool:
+    """randperm_cpu's shuffle of ``n`` elements into ``out``; False (and ``out``
+    untouched) when the compiled loop is unavailable.
+
+    ``offsets(start, stop)`` gives the z of steps ``start .. stop - 1`` (drawn in
+    that order, chunk after chunk): ``random() % (n - i)`` for the small-n shuffle
+    over ``r = arange(n)``, which swaps r[i] and r[i + z]; ``random64() % (i + 1)``
+    for the inside-out one (``inside_out``).  A fresh instance per call: its memory
+    (:func:`shuffle_bytes`) is freed when the call returns.
     """
-    n = z.size + 1
-    assert n < FISHER_YATES_MAX, "n too large for int32 addresses"
+    assert 1 < n < FISHER_YATES_MAX, "n out of the compiled shuffle's range"
     module = _module("fisher_yates")
     if module is None:
-        return None
-    wasmtime = _wasmtime()
-    store = wasmtime.Store(_ENGINE)
+        return False
+    store, exports = instance(module)
     try:
-        exports = wasmtime.Instance(store, module, []).exports(store)
-        memory = exports["memory"]
-        pages = -(-8 * n // _WASM_PAGE) - memory.size(store)
-        if pages > 0:
-            memory.grow(store, pages)
-        view = np.frombuffer(memory.get_buffer_ptr(store), dtype=np.int32)
-        view[:n] = np.arange(n, dtype=np.int32)
-        view[n:2 * n - 1] = z
-        exports["swaps"](store, n)
-        return view[:n].astype(np.int64)
+        memory = grow_to(store, exports["memory"], shuffle_bytes(n))
+        zs = 4 * n
+        z = memory[zs:zs + 4 * min(n, SHUFFLE_CHUNK)].view(np.int32)
+        steps = n if inside_out else n - 1
+        if not inside_out:
+            exports["iota"](store, n)
+        for start in range(0, steps, SHUFFLE_CHUNK):
+            stop = min(steps, start + SHUFFLE_CHUNK)
+            z[:stop - start] = offsets(start, stop)
+            exports["inside_out" if inside_out else "swaps"](store, start, stop, zs)
+        out[...] = memory[:4 * n].view(np.int32)
+        return True
     finally:
         store.close()
