@@ -323,10 +323,12 @@ def render(doc: dict[str, Any], *, notes: bool = True, links: bool = True,
 
 
 def _cpu_line(doc: dict[str, Any], lang: str) -> str | None:
-    """Which CPU capability the kernels' builds came from, when the run did not simply
-    take this CPU's own and a step's result depended on it (a ``capability`` argument)."""
+    """Which CPU capability the kernels' builds came from, when the command asked for one
+    (--cpu-capability) or it is simulated, and a step's result depended on it (a
+    ``capability`` argument).  A capability from ATEN_CPU_CAPABILITY is torch's own
+    default there, as it is this CPU's without it: not repeated."""
     cpu = doc.get("cpu")
-    if not cpu or (cpu.get("source") == "cpu" and not cpu.get("simulated")):
+    if not cpu or (cpu.get("source") != "--cpu-capability" and not cpu.get("simulated")):
         return None
     if not any("capability" in (ev.get("args") or {})
                for st in doc["statements"] for ev in _all(st.get("events", []))):
