@@ -23,10 +23,11 @@ from engine.interpreter.defaults import BY_NAME
 RESERVED = ("torch", "pypto") + builtins.NAMES
 #: Statements longer than this are refused (a file of lessons is far smaller).
 MAX_SOURCE = 100_000
-#: How deeply one statement may nest (``-(-(-1))`` is 4 deep, ``t.abs().abs()`` 5): far
-#: beyond what a lesson writes, well within what the evaluator's recursion (and the
-#: renderers' after it) can walk under Python's default recursion limit.
-MAX_DEPTH = 100
+#: How deeply one statement may nest (``x = -(-1)`` is 4 deep, ``t.abs().abs()`` 5): room
+#: for torch.tensor's deepest list (128 dims, torch's MAX_DIMS) and past the 200 brackets
+#: CPython's tokenizer takes, well within what the evaluator's recursion (and the
+#: renderers' after it) walks under Python's default recursion limit (~450 levels).
+MAX_DEPTH = 200
 #: Integers wider than this are refused, literals and results alike (the evaluator's
 #: limit): torch takes at most 64 bits, and a number of thousands of digits is past
 #: what Python itself will print (sys.get_int_max_str_digits).
