@@ -1,8 +1,9 @@
 """The distributions' argument checks against real torch 2.13, read from the command line:
 uniform_'s CHECK_OUT_OF_BOUNDS on both ends (NaN and the infinities are out of every
 dtype's range), its [from, to) and to-from checks, normal_'s std >= 0 (NaN fails it),
-random_'s from < to, each before the empty-tensor return and on every dtype torch
-checks them for; the meta device's random_ checks nothing.  Where torch raises, tidx
+random_'s from < to (its ends moved as update_from/update_to move them, through the
+float-to-int64 conversion x86 does), each before the empty-tensor return and on every
+dtype torch checks them for; the meta device's random_ checks nothing.  Where torch raises, tidx
 exits 1 with the same class and message; where it does not, the values are torch's.
 """
 
@@ -50,6 +51,9 @@ RUNNING = [
     f"y = torch.zeros(3).normal_({INF}, 1)",
     "y = torch.zeros(3).uniform_(-3e38, 0)",
     "y = torch.empty(2, device='meta').random_(5, 5)",
+    # from + 1 rounds to 2**63 in float, past int64: x86's conversion gives INT64_MIN
+    "y = torch.zeros(3).random_(2**63 - 10, 2**63 - 1)",
+    "y = torch.zeros(3, dtype=torch.float64).random_(2**63 - 2000, 2**63 - 1)",
 ]
 
 

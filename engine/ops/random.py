@@ -223,7 +223,12 @@ def _through(value: int, dtype: D.dtype) -> int:
         narrow = wide.astype(dtype.np)
     # past the dtype's range the C++ cast is undefined; keep the value (the range check
     # that follows refuses it)
-    return int(narrow) if np.isfinite(narrow) else value
+    if not np.isfinite(narrow):
+        return value
+    # a float past int64's range (2**63 from 2**63 - 9) converts, with x86's cvttss2si /
+    # cvttsd2si, to the "integer indefinite" value INT64_MIN
+    out = int(narrow)
+    return out if -2**63 <= out < 2**63 else -2**63
 
 
 def _digits(dtype: D.dtype) -> int:
