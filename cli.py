@@ -28,39 +28,96 @@ CAPABILITIES = ("default", "avx2", "avx512")
 REPORT = "a bug in tidx, please report it with the command that caused it"
 
 
-class TidxBug(click.ClickException):
+class OneLine(click.ClickException):
+    """An error tidx ends with: one line on stderr, ``tidx: <message>``."""
+
+    def show(self, file=None) -> None:
+        click.echo(f"tidx: {self.format_message()}", file=file, err=True)
+
+
+class TidxBug(OneLine):
     exit_code = 3
+
+
+class Refused(OneLine):
+    """Something tidx cannot do as asked (input it refuses, an unwritable file, a missing
+    renderer): exit 2."""
+
+    exit_code = 2
+
+
+def _one_line(exc: click.ClickException) -> OneLine:
+    """click's own errors in tidx's one-line form: the usage block click prints above a
+    UsageError becomes a pointer to the command's help."""
+    message = exc.format_message()
+    if isinstance(exc, click.UsageError) and exc.ctx is not None:
+        message += f" (see '{exc.ctx.command_path} -h')"
+    out = OneLine(message)
+    out.exit_code = exc.exit_code
+    return out
+
+
+def _closed_pipe(ctx: click.Context):
+    """The reader stopped reading (tidx ... | head): nothing more to say, and nothing more
+    to flush; end as a process killed by SIGPIPE ends (the README's 141)."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):     # no file descriptor (captured output)
+        pass
+    return ctx.exit(128 + signal.SIGPIPE)
+
+
+def _console(width: int | None = None, **options):
+    """A rich Console on stdout.  rich ends the process with exit 1 on a closed pipe
+    (Console.on_broken_pipe); here the BrokenPipeError reaches the group's guard, which
+    ends it as SIGPIPE would."""
+    from rich.console import Console
+
+    console = Console(width=width, no_color="NO_COLOR" in os.environ or None,
+                      highlight=False, **options)
+
+    def broken_pipe() -> None:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    console.on_broken_pipe = broken_pipe
+    return console
 
 
 class GuardedGroup(click.Group):
     """The command group, with one guard around every command, renderers and exports
-    included: click's own errors and exits pass (click also ends quietly on a closed
-    pipe); anything else is tidx's fault, said in one line (exit 3), never a
-    traceback."""
+    included: every error is one line (``tidx: ...``) with its exit code; a closed pipe
+    ends as SIGPIPE does; anything unexpected is tidx's fault, said in one line (exit 3),
+    never a traceback."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        # the group's own options (--version, --help, an unknown one)
+        try:
+            return super().parse_args(ctx, args)
+        except BrokenPipeError:
+            _closed_pipe(ctx)
+        except (OneLine, click.exceptions.Exit, click.Abort):
+            raise
+        except click.ClickException as exc:
+            raise _one_line(exc) from None
 
     def invoke(self, ctx: click.Context):
+        # a terminal or pipe that cannot encode a character (PYTHONIOENCODING=ascii, a
+        # C locale's ASCII) shows '?' for it, as a degraded output, not a failure
+        for stream in (sys.stdout, sys.stderr):
+            if getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
+                stream.reconfigure(errors="replace")
         try:
             return super().invoke(ctx)
-        except (click.ClickException, click.exceptions.Exit, click.Abort):
+        except (OneLine, click.exceptions.Exit, click.Abort):
             raise
+        except click.ClickException as exc:
+            raise _one_line(exc) from None
         except BrokenPipeError:
-            # the reader stopped reading (tidx ... | head): nothing more to say, and
-            # nothing more to flush; end as a process killed by SIGPIPE ends
-            try:
-                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            except (OSError, ValueError):     # no file descriptor (captured output)
-                pass
-            ctx.exit(128 + signal.SIGPIPE)
+            _closed_pipe(ctx)
         except RecursionError:
-            raise click.UsageError("statement nested too deeply") from None
+            raise Refused("statement nested too deeply") from None
         except Exception as exc:  # noqa: BLE001 - a bug in tidx: one line, distinct code
             raise TidxBug(f"internal error ({REPORT}): {type(exc).__name__}: {exc}") from None
-
-
-class Refused(click.ClickException):
-    """Something tidx cannot do as asked (an unwritable file, a missing renderer)."""
-
-    exit_code = 2
 
 
 def _parse_bytes(ctx: click.Context, param: click.Parameter, value: str | None) -> int | None:
@@ -85,6 +142,37 @@ def _parse_bytes(ctx: click.Context, param: click.Parameter, value: str | None) 
     return int(number * scale)
 
 
+#: torch.manual_seed's range: an int64 or a uint64 (a negative seed is taken modulo 2**64).
+SEEDS = (-2**63, 2**64 - 1)
+
+
+def _parse_seed(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
+    """``--seed``: what torch.manual_seed accepts; anything wider torch refuses (its
+    ValueError), so tidx refuses it too rather than seed with something else."""
+    if value is not None and not SEEDS[0] <= value <= SEEDS[1]:
+        raise click.BadParameter(f"{value} is not a seed torch.manual_seed takes (-2**63 to "
+                                 "2**64 - 1; torch: ValueError: Overflow when unpacking long "
+                                 "long)")
+    return value
+
+
+def seed_option(text: str):
+    """``--seed``, checked as torch.manual_seed checks it."""
+    return click.option("--seed", type=int, default=None, callback=_parse_seed, help=text)
+
+
+#: Narrower than this, the tree's columns (layer, step, values) cannot be laid out: a
+#: --width below it is refused rather than printing nothing (0) or a column of letters.
+MIN_WIDTH = 20
+WIDTH = click.IntRange(min=MIN_WIDTH)
+
+
+def width_option(text: str):
+    """``--width``: at least MIN_WIDTH columns."""
+    return click.option("--width", type=WIDTH, default=None,
+                        help=f"{text} (at least {MIN_WIDTH} columns; default: the terminal's).")
+
+
 @click.group(cls=GuardedGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="tidx", prog_name="tidx")
 def main() -> None:
@@ -106,9 +194,8 @@ def statement_options(fn):
     fn = capability_option(fn)
     fn = click.option("--max-bytes", callback=_parse_bytes, default=None,
                       help="Memory limit checked before any allocation (default 1GiB).")(fn)
-    fn = click.option("--seed", type=int, default=None,
-                      help="Seed the random generator (as torch.manual_seed). Default: "
-                           "random, like torch.")(fn)
+    fn = seed_option("Seed the random generator (as torch.manual_seed). Default: random, "
+                     "like torch.")(fn)
     fn = click.option("-f", "--file", "source_file", type=click.File("r", encoding="utf-8"),
                       help="Read statements from a file ('-' for stdin); `import torch` lines "
                            "and comments are fine, so the same file runs under real "
@@ -186,14 +273,14 @@ def _run(statements: str | None, source_file, seed: int | None,
          max_bytes: int | None, text: str | None = None, lang: str = "en",
          cpu_capability: str | None = None) -> dict:
     from engine.interpreter import session
-    from engine.core.errors import Refused
+    from engine.core.errors import Refused as EngineRefused
 
     if text is None:
         text = _statements(statements, source_file)
     try:
         doc = session.run(text, seed=seed, max_bytes=max_bytes, cpu_capability=cpu_capability)
-    except Refused as exc:
-        raise click.UsageError(_explained(str(exc), lang)) from None
+    except EngineRefused as exc:
+        raise Refused(_explained(str(exc), lang)) from None
     warning = (doc.get("cpu") or {}).get("warning")
     if warning:     # torch's TORCH_WARN for an ATEN_CPU_CAPABILITY it ignores
         click.echo(f"tidx: UserWarning: {warning}", err=True)
@@ -237,7 +324,7 @@ def _exit_if_raised(doc: dict, lang: str = "en") -> None:
               help="How to draw the trace.")
 @view_options
 @click.option("--no-notes", is_flag=True, help="Hide the one-sentence note of each step.")
-@click.option("--width", type=int, default=None, help="Terminal width for the tree.")
+@width_option("Terminal width for the tree")
 @click.option("--verify", is_flag=True,
               help="Also run the statements in real PyTorch (if installed) and show what "
                    "matches.")
@@ -262,8 +349,6 @@ def _verify(text: str, full: dict, width: int | None, lang: str = "en") -> None:
     """Run the statements in real PyTorch and print the comparison table."""
     import dataclasses
 
-    from rich.console import Console
-
     from engine.interpreter import verify as V
     from tracer.render import verify as render_verify
 
@@ -280,7 +365,7 @@ def _verify(text: str, full: dict, width: int | None, lang: str = "en") -> None:
         click.echo("--verify: PyTorch is not installed here (pip install torch==2.13.0); "
                    "nothing was compared.", err=True)
         return
-    console = Console(width=width, no_color="NO_COLOR" in os.environ or None, highlight=False)
+    console = _console(width)
     console.print(render_verify.render([dataclasses.asdict(r) for r in rows], V.CHECKS,
                                        V.torch_version() or "?", lang=lang,
                                        capability=(full.get("cpu") or {}).get("capability",
@@ -294,12 +379,9 @@ def _show(full: dict, fmt: str, layers: str | None, depth: int | None, ops_only:
     a statement raised.  ``lecture``: the tree is the lecture view (tracer.lecture)."""
     doc = _filtered(full, layers, depth, ops_only, no_values)
     if fmt == "tree":
-        from rich.console import Console
-
         from tracer import lecture as L
         from tracer.render import tree as render_tree
-        console = Console(width=width, no_color="NO_COLOR" in os.environ or None,
-                          highlight=False, soft_wrap=False)
+        console = _console(width, soft_wrap=False)
         if lecture:
             doc = L.fold(doc)
         console.print(render_tree.render(doc, notes=not no_notes, full=full, lang=lang,
@@ -396,9 +478,8 @@ def export_cmd(statements: str | None, source_file, output: str, fmt: str | None
 @main.command()
 @click.argument("a")
 @click.argument("b")
-@click.option("--seed", type=int, default=None,
-              help="Seed the random generator (as torch.manual_seed) for both.")
-@click.option("--width", type=int, default=None, help="Terminal width.")
+@seed_option("Seed the random generator (as torch.manual_seed) for both.")
+@width_option("Terminal width")
 @lang_option
 @capability_option
 def compare(a: str, b: str, seed: int | None, width: int | None, lang: str,
@@ -410,21 +491,19 @@ def compare(a: str, b: str, seed: int | None, width: int | None, lang: str,
     \b
     Example:  tidx compare "y = t[1:3]" "y = t[[1, 2]]"
     """
-    from rich.console import Console
-
     from tracer.render import compare as render_compare
 
     doc_a = _run(None, None, seed, None, text=_utf8(a, "A"), lang=lang,
                  cpu_capability=cpu_capability)
     doc_b = _run(None, None, seed, None, text=_utf8(b, "B"), lang=lang,
                  cpu_capability=cpu_capability)
-    console = Console(width=width, no_color="NO_COLOR" in os.environ or None, highlight=False)
+    console = _console(width)
     console.print(render_compare.render(doc_a, doc_b, lang=lang))
 
 
 @main.command()
 @statement_options
-@click.option("--width", type=int, default=None, help="Terminal width.")
+@width_option("Terminal width")
 @lang_option
 @click.option("--only", type=click.Choice(["seed"]), default=None,
               help="seed: only the steps the seeds teach (the lecture view's; the "
@@ -470,13 +549,11 @@ def _layers(layers: str | None) -> list[str] | None:
 def _step_through(full: dict, width: int | None, lang: str = "en",
                   only: tuple = (None, None, False), start: int | None = None) -> None:
     """Walk ``full`` step by step; ``only``: --only, the --layers list and --ops."""
-    from rich.console import Console
-
     from tracer import i18n
     from tracer.render import step as render_step
 
     flat = render_step.steps(full, render_step.only(full, *only))
-    console = Console(width=width, no_color="NO_COLOR" in os.environ or None, highlight=False)
+    console = _console(width)
     if not flat:
         click.echo("no steps to show")
         return
@@ -538,14 +615,15 @@ def _ask_step(console, k: int, total: int, lang: str) -> tuple[int, str | None]:
                 break
             if key in ("\x7f", "\b"):
                 digits = digits[:-1]
-            elif key.isdigit():
+            elif key in "0123456789":       # not str.isdigit: '²' is a digit int() refuses
                 digits += key
                 console.print(key, end="")
-    if digits and 1 <= int(digits) <= total:
-        return int(digits) - 1, None
     if not digits:
         return k, None
-    return k, i18n.text("ui.step.no_such_step", lang, number=int(digits), total=total)
+    number = digits.lstrip("0") or "0"      # as typed, however long (int() stops at 4300)
+    if len(number) <= len(str(total)) and 1 <= int(number) <= total:
+        return int(number) - 1, None
+    return k, i18n.text("ui.step.no_such_step", lang, number=number, total=total)
 
 
 @main.command()
@@ -561,11 +639,10 @@ def lessons() -> None:
 @click.argument("name")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="tree", show_default=True,
               help="How to draw the trace.")
-@click.option("--seed", type=int, default=None,
-              help="Seed the random generator (as torch.manual_seed).")
+@seed_option("Seed the random generator (as torch.manual_seed).")
 @view_options
 @click.option("--no-notes", is_flag=True, help="Hide the one-sentence note of each step.")
-@click.option("--width", type=int, default=None, help="Terminal width for the tree.")
+@width_option("Terminal width for the tree")
 @click.option("--source", "show_source", is_flag=True,
               help="Print the lesson's file instead of running it.")
 @click.option("--verify", is_flag=True,
@@ -579,12 +656,12 @@ def lesson(name: str, fmt: str, seed: int | None, layers: str | None, depth: int
            step_mode: bool, cpu_capability: str | None) -> None:
     """Run the lesson NAME (see `tidx lessons`) and show every step."""
     from engine.interpreter import lessons as L
-    from engine.core.errors import Refused
+    from engine.core.errors import Refused as EngineRefused
 
     try:
         found = L.load(name)
-    except Refused as exc:
-        raise click.UsageError(str(exc)) from None
+    except EngineRefused as exc:
+        raise Refused(str(exc)) from None
     if show_source:
         click.echo(found.text, nl=False)
         return

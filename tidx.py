@@ -39,10 +39,9 @@ def _options(fn):
     fn = click.option("--format", "fmt", type=click.Choice(MAGIC_FORMATS), default="html",
                       show_default=True, help="html: the lecture view and storage "
                       "pictures; tree: the terminal's tree; json: the trace document.")(fn)
-    fn = click.option("--width", type=int, default=100, show_default=True,
+    fn = click.option("--width", type=cli.WIDTH, default=100, show_default=True,
                       help="Width of the tree.")(fn)
-    fn = click.option("--seed", type=int, default=None,
-                      help="Seed the random generator (as torch.manual_seed).")(fn)
+    fn = cli.seed_option("Seed the random generator (as torch.manual_seed).")(fn)
     return click.option("--max-bytes", callback=cli._parse_bytes, default=None,
                         help="Memory limit checked before any allocation (default 1GiB).")(fn)
 

@@ -80,7 +80,7 @@ def test_hostile_input_is_refused_with_one_line_and_exit_2(statement, tmp_path):
     assert res.exit_code == 2, res.output
     lines = [ln for ln in res.output.splitlines() if ln.strip()]
     assert "Traceback" not in res.output
-    assert lines[-1].startswith("Error: "), res.output
+    assert len(lines) == 1 and lines[0].startswith("tidx: "), res.output
 
 
 def test_refused_allocation_says_what_and_how_to_raise(tmp_path):
@@ -116,7 +116,7 @@ def test_an_internal_error_anywhere_is_one_line_exit_3(monkeypatch):
     res = run("explain", "t[1, 2] = 3")
     assert res.exit_code == 3
     assert res.output.strip().splitlines() == [
-        "Error: internal error (a bug in tidx, please report it with the command that caused "
+        "tidx: internal error (a bug in tidx, please report it with the command that caused "
         "it): KeyError: 'shape'"]
 
 
@@ -201,14 +201,14 @@ def test_export_to_an_unwritable_path_exits_2_in_one_line(tmp_path, target):
     res = run("export", "t[1, 2] = 3", "-o", str(tmp_path / target))
     assert res.exit_code == 2, res.output
     assert "Traceback" not in res.output
-    assert [ln for ln in res.output.splitlines() if ln.startswith("Error: cannot write")]
+    assert [ln for ln in res.output.splitlines() if ln.startswith("tidx: cannot write")]
 
 
 def test_export_png_without_dot_says_what_to_install(tmp_path, monkeypatch):
     monkeypatch.setenv("PATH", str(tmp_path))
     res = run("export", "t[1, 2] = 3", "-o", str(tmp_path / "x.png"))
     assert res.exit_code == 2
-    assert res.output.strip().splitlines()[-1].startswith("Error: PNG export needs Graphviz")
+    assert res.output.strip().splitlines()[-1].startswith("tidx: PNG export needs Graphviz")
     assert not (tmp_path / "x.png").exists()
 
 

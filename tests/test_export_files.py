@@ -143,7 +143,7 @@ def test_a_missing_or_unwritable_directory_is_one_line_naming_it(tmp_path):
         locked = tmp_path / "locked"
         locked.mkdir(mode=0o555)
         res = cli_run("export", "t[1, 2] = 3", "-o", str(locked / "x.json"))
-    assert res.exit_code == 2 and _one_line(res.output).startswith("Error: cannot write")
+    assert res.exit_code == 2 and _one_line(res.output).startswith("tidx: cannot write")
 
 
 @pytest.mark.parametrize("mode", [0o640, 0o600, 0o755])

@@ -120,6 +120,9 @@ def test_a_pytorch_error_shows_its_message_without_a_traceback(ip):
     ("--depth x t[1]", "tidx: Invalid value for '--depth'"),
     ("--layers nothing t[1]", "tidx: Invalid value for --layers"),
     ("", "tidx: no statements to run"),
+    (f"--seed {2**70} torch.rand(2)", f"tidx: Invalid value for '--seed': {2**70} is not a "
+                                      "seed torch.manual_seed takes"),
+    ("--format tree --width 0 t[1]", "tidx: Invalid value for '--width': 0 is not in the range"),
     ("import os; os.system('true')", "tidx: "),
 ])
 def test_bad_options_and_refused_input_are_one_line(ip, line, message):

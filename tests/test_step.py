@@ -99,7 +99,7 @@ def test_an_internal_error_while_drawing_a_step_is_one_line_exit_3(monkeypatch):
     res = cli_run("step", "t[1, 2] = 3")
     assert res.exit_code == 3
     assert res.output.strip().splitlines() == [
-        "Error: internal error (a bug in tidx, please report it with the command that caused "
+        "tidx: internal error (a bug in tidx, please report it with the command that caused "
         "it): KeyError: 'storage'"]
 
 
@@ -122,7 +122,7 @@ def test_an_internal_error_midway_ends_with_one_line_exit_3(monkeypatch):
     assert res.exit_code == 3, res.output
     assert "Traceback" not in res.output and "step 1/" in res.output
     assert res.output.strip().splitlines()[-1] == (
-        "Error: internal error (a bug in tidx, please report it with the command that caused "
+        "tidx: internal error (a bug in tidx, please report it with the command that caused "
         "it): ValueError: cannot draw")
 
 

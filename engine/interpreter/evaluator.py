@@ -34,13 +34,10 @@ from engine.core.device import Size
 from engine.core.errors import Refused, is_torch_error, torch_error, tp_name
 from engine.interpreter import builtins
 from engine.interpreter.defaults import BY_NAME
-from engine.interpreter.statements import Statement, root_name
+from engine.interpreter.statements import MAX_INT_BITS, Statement, root_name
 from engine.binding.tensor import UntypedStorage
 from engine.binding.tensor import Tensor
 from engine.binding.return_types import StructSeq
-
-#: Python-level integers are capped so that ``2**10**10`` is refused, not computed.
-MAX_INT_BITS = 256
 
 
 class Namespace:

@@ -23,6 +23,15 @@ from engine.interpreter.defaults import BY_NAME
 RESERVED = ("torch", "pypto") + builtins.NAMES
 #: Statements longer than this are refused (a file of lessons is far smaller).
 MAX_SOURCE = 100_000
+#: How deeply one statement may nest (``x = -(-1)`` is 4 deep, ``t.abs().abs()`` 5): room
+#: for torch.tensor's deepest list (128 dims, torch's MAX_DIMS) and past the 200 brackets
+#: CPython's tokenizer takes, well within what the evaluator's recursion (and the
+#: renderers' after it) walks under Python's default recursion limit (~450 levels).
+MAX_DEPTH = 200
+#: Integers wider than this are refused, literals and results alike (the evaluator's
+#: limit): torch takes at most 64 bits, and a number of thousands of digits is past
+#: what Python itself will print (sys.get_int_max_str_digits).
+MAX_INT_BITS = 256
 
 @dataclass
 class Statement:
@@ -46,11 +55,19 @@ def parse(text: str) -> list[Statement]:
     if len(text) > MAX_SOURCE:
         raise Refused(f"statements are {len(text)} characters long; tidx takes at most "
                       f"{MAX_SOURCE}")
+    # a UTF-8 byte-order mark (a file saved by Windows Notepad) opens the text, as Python
+    # itself accepts it at the start of a source file
+    text = text.removeprefix("\ufeff")
     try:
         tree = ast.parse(text, mode="exec")
     except SyntaxError as exc:
         where = f" (line {exc.lineno}, column {exc.offset})" if exc.lineno else ""
         raise Refused(f"syntax error: {exc.msg}{where}") from None
+    except (RecursionError, MemoryError):
+        # CPython's parser gives up on very deep nesting: a RecursionError while it
+        # builds the tree, a MemoryError (its stack) past a few thousand levels
+        raise Refused(f"statements nested too deeply for Python's parser; tidx takes at "
+                      f"most {MAX_DEPTH} levels") from None
     out = []
     known = set(BY_NAME) | set(RESERVED)
     lines = text.splitlines()
@@ -66,6 +83,7 @@ def parse(text: str) -> list[Statement]:
             node = node.body[0]
         else:
             comment = None
+        _check_depth(node)
         _check_statement(node)
         if isinstance(node, ast.Import):
             continue  # `import torch`: the engine is already the torch namespace
@@ -117,6 +135,21 @@ _ALLOWED_EXPR = (ast.ListComp, ast.comprehension, ast.BoolOp, ast.And, ast.Or, a
                  ast.Store, ast.USub, ast.UAdd, ast.Not, ast.Add, ast.Sub, ast.Mult, ast.Div,
                  ast.FloorDiv, ast.Mod, ast.Pow, ast.Compare, ast.Gt, ast.GtE, ast.Lt,
                  ast.LtE, ast.Eq, ast.NotEq, ast.BitAnd, ast.BitOr, ast.Invert, ast.Starred)
+
+
+def _check_depth(node: ast.stmt) -> None:
+    """Refuse a statement nested deeper than MAX_DEPTH, measured without recursion (the
+    checks after this one, the evaluator and the renderers recurse)."""
+    deepest, stack = 0, [(node, 1)]
+    while stack:
+        sub, depth = stack.pop()
+        deepest = max(deepest, depth)
+        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(sub)
+                     if not isinstance(child, (ast.expr_context, ast.operator, ast.unaryop,
+                                               ast.cmpop, ast.boolop)))
+    if deepest > MAX_DEPTH:
+        raise Refused(f"line {node.lineno}: a statement nested {deepest} levels deep; tidx "
+                      f"takes at most {MAX_DEPTH}")
 
 
 def _check_statement(node: ast.stmt) -> None:
@@ -290,6 +323,11 @@ def _check_expr(node: ast.AST) -> None:
                 sub.value, (int, float, bool, str, type(None), type(Ellipsis))):
             raise Refused(f"line {sub.lineno}: {type(sub.value).__name__} literals are not "
                           "supported")
+        if isinstance(sub, ast.Constant) and isinstance(sub.value, int) and \
+                sub.value.bit_length() > MAX_INT_BITS:
+            raise Refused(f"line {sub.lineno}: an integer literal of "
+                          f"{sub.value.bit_length()} bits is too large for tidx (more than "
+                          f"{MAX_INT_BITS} bits)")
         if isinstance(sub, ast.keyword) and sub.arg is None:
             raise Refused(f"line {sub.lineno}: ** unpacking is not supported")
 

@@ -31,12 +31,25 @@ CHECKS = "aten/src/ATen/native/ScatterGatherChecks.h"
 
 
 def _coords(index_shape: tuple[int, ...], dim: int, index_values: np.ndarray) -> tuple:
-    """Seed 004's identity: arange along every dim but ``dim``, the index along ``dim``."""
-    if not index_shape:
-        return ()           # a 0-dim index reaches the one element of a 0-dim self
-    grids = list(np.indices(index_shape, sparse=True))
-    grids[dim] = index_values
+    """Seed 004's identity: arange along every dim but ``dim``, the index along ``dim``.
+    A 0-dim index is one position, as the kernel sees it (ensure_nonempty_vec): the
+    coordinates address :func:`nonempty` arrays."""
+    shape = index_shape or (1,)
+    grids = list(np.indices(shape, sparse=True))
+    grids[dim] = index_values.reshape(shape)
     return tuple(grids)
+
+
+def nonempty(array: np.ndarray) -> np.ndarray:
+    """A 0-dim array as the one-element 1-dim array cpu_scatter_gather_base_kernel
+    restrides it to (ensure_nonempty_vec); a view, so writes land in the tensor."""
+    return array.reshape(1) if array.ndim == 0 else array
+
+
+def src_window(src, index) -> np.ndarray:
+    """The part of src the kernel reads: index's shape from src's origin (a 0-dim index
+    or src counted as one element along one dim)."""
+    return nonempty(src.array())[tuple(slice(0, n) for n in index.view.sizes or (1,))]
 
 
 def _check_indexarray_range(idx, size: int) -> None:
@@ -111,29 +124,39 @@ def _nonempty_size(t, d: int) -> int:
     return t.view.sizes[S.maybe_wrap_dim(d, t.dim())] if t.dim() else 1
 
 
-def _gather_shape_check(self, dim: int, index, src=None, what: str = "gather") -> None:
-    """gather_shape_check / scatter_shape_check (ScatterGatherChecks.h)."""
+def _gather_shape_check(self, dim: int, index) -> None:
+    """gather_shape_check (ScatterGatherChecks.h): as many dims as self, and no larger
+    than self off ``dim``."""
     self_dims = max(self.dim(), 1)
-    index_dims = max(index.dim(), 1)
-    check(index_dims == self_dims, RuntimeError,
-          "Index tensor must have the same number of dimensions as "
-          f"{'input' if what == 'gather' else 'self'} tensor")
-    if what == "gather":
-        for d in range(self_dims):
-            check(d == dim or _nonempty_size(index, d) <= _nonempty_size(self, d), RuntimeError,
-                  f"Size does not match at dimension {d} expected index "
-                  f"{S.fmt_sizes(index.view.sizes)} to be no larger than self "
-                  f"{S.fmt_sizes(self.view.sizes)} apart from dimension {dim}")
+    check(self_dims == max(index.dim(), 1), RuntimeError,
+          "Index tensor must have the same number of dimensions as input tensor")
+    for d in range(self_dims):
+        check(d == dim or _nonempty_size(index, d) <= _nonempty_size(self, d), RuntimeError,
+              f"Size does not match at dimension {d} expected index "
+              f"{S.fmt_sizes(index.view.sizes)} to be no larger than self "
+              f"{S.fmt_sizes(self.view.sizes)} apart from dimension {dim}")
+
+
+def _scatter_shape_check(self, dim: int, index, src=None) -> None:
+    """scatter_shape_check (ScatterGatherChecks.h), in its order: index as many dims as
+    self; its sizes within self's off ``dim`` and within src's everywhere (src's sizes read
+    along self's dims, so a src with fewer dims raises size()'s own IndexError there);
+    then src as many dims as index; one message for both size checks."""
+    if not index.numel():
         return
-    # scatter_shape_check: index within self off dim, and within src everywhere; one
-    # message for both
+    self_dims = max(self.dim(), 1)
+    check(self_dims == max(index.dim(), 1), RuntimeError,
+          "Index tensor must have the same number of dimensions as self tensor")
     wrong = any(d != dim and _nonempty_size(index, d) > _nonempty_size(self, d)
                 for d in range(self_dims))
     if not wrong and src is not None:
+        # any() stops at the first larger size, as the C++ loop breaks
         wrong = any(_nonempty_size(index, d) > _nonempty_size(src, d) for d in range(self_dims))
     message = (f"Expected index {S.fmt_sizes(index.view.sizes)} to be no larger than self "
                f"{S.fmt_sizes(self.view.sizes)} apart from dimension {dim}")
     if src is not None:
+        check(max(src.dim(), 1) == max(index.dim(), 1), RuntimeError,
+              "Index tensor must have the same number of dimensions as src tensor")
         message += f" and to be no larger size than src {S.fmt_sizes(src.view.sizes)}"
     check(not wrong, RuntimeError, message)
 
@@ -144,15 +167,11 @@ def scatter_index(self, dim: int, index, src=None):
     no negative indices) before it is used.  Returns the values (a bad one read as 0),
     the mask of positions handled before the first bad one (None when all are good) and
     the error to raise after them."""
-    values = index.array().astype(np.int64)
+    values = nonempty(index.array().astype(np.int64))
     size = self.view.sizes[dim] if self.dim() else 1
     bad = (values < 0) | (values >= size)
     if not bad.any():
         return values, None, None
-    if not values.ndim:
-        error = torch_error(RuntimeError, f"index {int(values)} is out of bounds for "
-                                          f"dimension {dim} with size {size}")
-        return np.zeros_like(values), np.zeros((), dtype=bool), error
     perm = _kernel_order(self, dim, index, src)
     in_order = np.transpose(bad, perm).reshape(-1)
     first = int(np.argmax(in_order))
@@ -228,7 +247,8 @@ def gather(self, dim: int, index, *, sparse_grad: bool = False):
               note="gather.kernel", dim=dim) as s:
         if not self.is_meta and index.numel():
             values = _index_values(self, dim, index)
-            out.array(write=True)[...] = self.array()[_coords(index.view.sizes, dim, values)]
+            nonempty(out.array(write=True))[...] = \
+                nonempty(self.array())[_coords(index.view.sizes, dim, values)]
         s.set_result(out)
     return out
 
@@ -265,10 +285,11 @@ def _scatter_into(self, dim: int, index, src, reduce_add: bool) -> None:
                 self, dim, index, None if isinstance(src, (int, float, bool)) else src)
             coords = _coords(index.view.sizes, dim, values)
             if isinstance(src, (int, float, bool)):
-                vals = np.broadcast_to(np.asarray(src).astype(self.dtype.np), index.view.sizes)
+                vals = np.broadcast_to(np.asarray(src).astype(self.dtype.np),
+                                       index.view.sizes or (1,))
             else:
-                vals = src.array()[tuple(slice(0, n) for n in index.view.sizes)]
-            scatter_apply(self.array(write=True), coords, vals, reached,
+                vals = src_window(src, index)
+            scatter_apply(nonempty(self.array(write=True)), coords, vals, reached,
                           np.add.at if reduce_add else _assign)
             if error is not None:
                 raise error
@@ -287,9 +308,8 @@ def _scatter_checks(self, dim: int, index, src) -> int:
     if not isinstance(src, (int, float, bool)):
         check(src.dtype is self.dtype, RuntimeError,
               "scatter(): Expected self.dtype to be equal to src.dtype")
-    if index.numel():
-        _gather_shape_check(self, dim, index, None if isinstance(src, (int, float, bool))
-                            else src, what="scatter")
+    _scatter_shape_check(self, dim, index, None if isinstance(src, (int, float, bool))
+                         else src)
     return dim
 
 
@@ -355,6 +375,9 @@ def take(self, index):
     check(index.dtype is D.int64, RuntimeError,
           f"take(): Expected a long tensor for index, but got {D.cpp_name(index.dtype)}")
     out = call("aten::empty.memory_format", index.view.sizes, dtype=self.dtype, device=self.device_type)
+    # take_out's index check, before its kernel looks at a value
+    check(not (self.numel() == 0 and index.numel() != 0), IndexError,
+          "take(): tried to take from an empty tensor")
     with span("take_kernel", "kernel", source="aten/src/ATen/native/cpu/IndexKernel.cpp",
               note="take.kernel"
               ) as s:

@@ -79,7 +79,7 @@ def _meta(self, what: str) -> bool:
 @declare("normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)",
          variants="method", kind=INPLACE, native="at::native::normal_", source=DISTRIBUTIONS)
 def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator=None):
-    if std < 0.0:
+    if not std >= 0.0:      # CHECK_NORMAL_STD: NaN fails it too
         raise torch_error(RuntimeError, f"normal expects std >= 0.0, but found std {_num(std)}")
     if _meta(self, "normal_"):
         return self
@@ -131,12 +131,7 @@ def _first_offset(t) -> int:
 def uniform_(self, low: float = 0.0, high: float = 1.0, *, generator=None):
     if _meta(self, "uniform_"):
         return self
-    if not self.dtype.is_floating_point:
-        raise torch_error(NotImplementedError, f'"check_uniform_bounds" not implemented for '
-                                               f"'{D.cpp_name(self.dtype)}'")
-    if low > high:
-        raise torch_error(RuntimeError, f"uniform_ expects to return a [from, to) range, but "
-                                        f"found from={_num(low)} > to={_num(high)}")
+    _check_uniform_bounds(self.dtype, low, high)
     if self.numel() == 0:
         return self     # CHECK_EMPTY_AND_RETURN, after the bounds checks
     if self.device_type == "cuda":
@@ -163,6 +158,28 @@ def uniform_(self, low: float = 0.0, high: float = 1.0, *, generator=None):
     return self
 
 
+def _check_uniform_bounds(dtype: D.dtype, low: float, high: float) -> None:
+    """uniform_impl_'s checks inside its "check_uniform_bounds" dispatch
+    (native/DistributionTemplates.h): both ends within the dtype's finite range (NaN and
+    the infinities are not), from <= to, and to - from itself finite in the dtype."""
+    if not dtype.is_floating_point:
+        raise torch_error(NotImplementedError, f'"check_uniform_bounds" not implemented for '
+                                               f"'{D.cpp_name(dtype)}'")
+    info = np.finfo(dtype.np)
+    lo, hi = float(info.min), float(info.max)
+    for value, what in ((low, "from"), (high, "to")):
+        if not lo <= value <= hi:       # CHECK_OUT_OF_BOUNDS
+            raise torch_error(RuntimeError,
+                              f"{what} is out of bounds for {D.type_meta_name(dtype)}")
+    if low > high:
+        raise torch_error(RuntimeError, f"uniform_ expects to return a [from, to) range, but "
+                                        f"found from={_num(low)} > to={_num(high)}")
+    if high - low > hi:
+        raise torch_error(RuntimeError, "uniform_ expects to-from <= std::numeric_limits<"
+                          f"{D.cpp_name(dtype)}>::max(), but found to={_num(high)} and "
+                          f"from={_num(low)} which result in to-from to exceed the limit")
+
+
 @declare("random_.to(Tensor(a!) self, int to, *, Generator? generator=None) -> Tensor(a!)",
          variants="method", kind=INPLACE, native="at::native::random_", source=DISTRIBUTIONS)
 def random_to(self, high: int, *, generator=None):
@@ -172,6 +189,8 @@ def random_to(self, high: int, *, generator=None):
 @declare("random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!)",
          variants="method", kind=INPLACE, native="at::native::random_", source=DISTRIBUTIONS)
 def random_(self, low: int, high: int | None, *, generator=None):
+    if _meta(self, "random_"):
+        return self     # random_meta_: "No error checking yay" (Distributions.cpp)
     if high is None:
         raise Refused("random_(from, None) (up to the dtype's largest value) is not modelled "
                       "by tidx")
@@ -184,8 +203,6 @@ def random_(self, low: int, high: int | None, *, generator=None):
         check(low < high, RuntimeError, "random_ expects 'from' casted to dtype to be less "
               f"than 'to' casted to dtype, but got from={low} >= to={high}")
     _check_from_to_in_range(low, high - 1, self.dtype)
-    if _meta(self, "random_"):
-        return self
     if self.numel() == 0:
         return self     # CHECK_EMPTY_AND_RETURN, after the bounds checks
     if self.device_type == "cuda":
@@ -212,7 +229,12 @@ def _through(value: int, dtype: D.dtype) -> int:
         narrow = wide.astype(dtype.np)
     # past the dtype's range the C++ cast is undefined; keep the value (the range check
     # that follows refuses it)
-    return int(narrow) if np.isfinite(narrow) else value
+    if not np.isfinite(narrow):
+        return value
+    # a float past int64's range (2**63 from 2**63 - 9) converts, with x86's cvttss2si /
+    # cvttsd2si, to the "integer indefinite" value INT64_MIN
+    out = int(narrow)
+    return out if -2**63 <= out < 2**63 else -2**63
 
 
 def _digits(dtype: D.dtype) -> int:

@@ -26,7 +26,8 @@ from engine.dispatch.declarations import FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODEL
 from engine.dispatch.dispatcher import call
 from engine.memory import empty as memory
 from engine.ops.gather import (_coords, _index_values, _scatter_checks, _scatter_overlap,
-                               can_use_expanded_index_path, scatter_apply, scatter_index)
+                               can_use_expanded_index_path, nonempty, scatter_apply,
+                               scatter_index, src_window)
 from engine.ops.index_ops import refuse_meta
 from engine.ops.scalar import to_dtype_scalar
 
@@ -78,11 +79,6 @@ def _combine(target: np.ndarray, coords: tuple, values: np.ndarray, op: str,
     ufunc.at(target, coords, values)
 
 
-def _src_window(src, index) -> np.ndarray:
-    """The part of src the kernel reads: index's shape from src's origin."""
-    return src.array()[tuple(slice(0, n) for n in index.view.sizes)]
-
-
 def _reduce_kernel(out, dim: int, index, src, op: str, name: str) -> None:
     """scatter_reduce_two_stub / scatter_reduce_stub / scatter_scalar_reduce_stub."""
     call("aten::to.dtype", index, D.int64)
@@ -104,10 +100,11 @@ def _reduce_kernel(out, dim: int, index, src, op: str, name: str) -> None:
                 if error is not None and (reached is None or not reached.any()):
                     raise error from None
                 raise
-            vals = np.broadcast_to(np.asarray(scalar, dtype=out.dtype.np), index.view.sizes)
+            vals = np.broadcast_to(np.asarray(scalar, dtype=out.dtype.np),
+                                   index.view.sizes or (1,))
         else:
-            vals = _src_window(src, index)
-        scatter_apply(out.array(write=True), coords, vals, reached,
+            vals = src_window(src, index)
+        scatter_apply(nonempty(out.array(write=True)), coords, vals, reached,
                       lambda t, c, v: _combine(t, c, v, op, out.dtype))
         if error is not None:
             raise error
@@ -141,7 +138,7 @@ def _expanded_path(out, index, src, op: str, include_self: bool) -> None:
         rows = np.unique(values[:, 0] if index.dim() > 1 else values)
         if not include_self:
             target[rows] = _init_value(op, out.dtype)
-        _combine(target, coords, _src_window(src, index), op, out.dtype)
+        _combine(target, coords, src_window(src, index), op, out.dtype)
         if op == "mean":
             counts = np.zeros(out.view.sizes[0], dtype=np.int64)
             np.add.at(counts, values[:, 0] if index.dim() > 1 else values, 1)
