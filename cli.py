@@ -108,8 +108,13 @@ class GuardedGroup(click.Group):
                 stream.reconfigure(errors="replace")
         try:
             return super().invoke(ctx)
-        except (OneLine, click.exceptions.Exit, click.Abort):
+        except (OneLine, click.exceptions.Exit):
             raise
+        except (KeyboardInterrupt, click.Abort):
+            # Ctrl-C: the user stopping tidx, neither a PyTorch error (1, click's
+            # "Aborted!") nor a bug; end as a process SIGINT stops ends (130)
+            click.echo("tidx: interrupted", err=True)
+            ctx.exit(128 + signal.SIGINT)
         except click.ClickException as exc:
             raise _one_line(exc) from None
         except BrokenPipeError:

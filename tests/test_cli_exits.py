@@ -270,3 +270,26 @@ def test_step_jump_ignores_a_digit_int_cannot_read():
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0, child.before
+
+
+def test_ctrl_c_during_a_run_is_130_and_one_line():
+    """SIGINT while a statement runs: the user stopping tidx (130, as a shell reports a
+    process SIGINT stopped), not click's "Aborted!" with exit 1, which the README keeps
+    for PyTorch errors."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    root = __import__("pathlib").Path(__file__).resolve().parent.parent
+    # a statement that runs for a while: sort 30 million floats several times
+    program = "; ".join(["y = torch.rand(3 * 10**7).sort()"] * 8)
+    proc = subprocess.Popen([sys.executable, str(root / "cli.py"), "explain", program,
+                             "--format", "json"], cwd=str(root), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    time.sleep(3)
+    assert proc.poll() is None, "the program should still be running"
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert err.strip().splitlines() == ["tidx: interrupted"]
