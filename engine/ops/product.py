@@ -52,6 +52,7 @@ def _prod(self, dim: int | None, keepdim: bool, dtype: D.dtype | None, *, whole:
         if not self.is_meta:
             axes = R._axes(self, mask)
             if out_dtype.is_floating_point:
+                K.check_replay("prod()", src.numel(), out_dtype.itemsize)
                 paths = K.parallel_reduce(
                     ProductLoop, src.elements(), src.view.offset, result.elements(write=True),
                     result.view.offset,

@@ -36,12 +36,17 @@ from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, OUT, OUT_NOT_MO
                                           not_modelled)
 from engine.dispatch.dispatcher import call
 from engine.memory import empty as memory
+from engine.memory.allocator import check_temporary
 from engine.ops import stl
 from engine.ops.parallel import GRAIN_SIZE
 
 SORTING = "aten/src/ATen/native/Sorting.cpp"
 KERNEL = "aten/src/ATen/native/cpu/SortingKernel.cpp"
 TOPK = "aten/src/ATen/native/TopKImpl.h"
+#: What sorting holds per element besides its result: the rows' copy, their ranks
+#: (np.unique's sorted copy, order and inverse), the order and the gathered values,
+#: and a row's (rank, index) pairs when the STL's order is replayed.
+SORT_TEMPORARY_BYTES = 48 + 130
 
 
 def refuse_meta(name: str, t) -> None:
@@ -147,6 +152,7 @@ def _sort_stable(self, stable, dim: int, descending: bool):
               note=Note(note, dim=dim, descending=descending),
               dim=dim, descending=descending, stable=stable) as s:
         if self.numel():
+            check_temporary("sort", self.numel(), SORT_TEMPORARY_BYTES + 4 * self.dtype.itemsize)
             vals = values.array(write=True)
             rows = _rows(vals, dim)
             order = sort_rows(ranks(rows), descending, stable or radix)
@@ -257,6 +263,7 @@ def topk(self, k: int, dim: int = -1, largest: bool = True, sorted: bool = True)
               note=Note(note, k=k, n=n, largest=largest),
               k=k, dim=dim, largest=largest, sorted=sorted) as s:
         if k and values.numel():
+            check_temporary("topk", self.numel(), SORT_TEMPORARY_BYTES + 4 * self.dtype.itemsize)
             rows = _rows(self.array(), dim)
             order = topk_rows(ranks(rows), k, largest, sorted)
             _put_rows(values.array(write=True), dim, np.take_along_axis(rows, order, axis=-1))

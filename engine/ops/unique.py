@@ -27,6 +27,7 @@ from engine.core import view as S
 from engine.core.errors import Refused, check
 from engine.dispatch.declarations import FUNCTIONAL, declare
 from engine.dispatch.dispatcher import call
+from engine.memory.allocator import check_temporary
 from engine.ops.sorting import refuse_meta
 
 UNIQUE = "aten/src/ATen/native/Unique.cpp"
@@ -56,6 +57,7 @@ def _bool_template(self, return_inverse: bool, return_counts: bool):
         if return_inverse:
             _resize(inverse, inp.view.sizes)
         return output, inverse, counts
+    check_temporary("unique", numel, 8)           # the inverse, made by np.where
     values = inp.array().reshape(-1)
     num_true = int(np.count_nonzero(values))
     num_false = numel - num_true
@@ -98,6 +100,8 @@ def _sorted_template(self, return_inverse: bool, return_counts: bool):
     unique_index = _empty(D.int64, self.device_type)
     flat = call("aten::flatten.using_ints", inp, 0, -1)
     sorted_values, indices = call("aten::sort", flat)
+    # the mask of firsts, the kept values, the groups (cumsum), the inverse, the starts
+    check_temporary("unique", numel, 1 + self.dtype.itemsize + 3 * 8)
     vals = sorted_values.array()
     with np.errstate(invalid="ignore"):
         keep = np.ones(numel, dtype=bool)
@@ -188,6 +192,8 @@ def unique_consecutive(self, return_inverse: bool = False, return_counts: bool =
         _resize(inverse, inp.view.sizes)
     if numel == 0:
         return output, inverse, counts
+    # the mask of firsts, the kept values, the groups (cumsum), the starts
+    check_temporary("unique_consecutive", numel, 1 + self.dtype.itemsize + 2 * 8)
     values = inp.array().reshape(-1)
     with np.errstate(invalid="ignore"):
         keep = np.ones(numel, dtype=bool)
