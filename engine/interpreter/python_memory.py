@@ -112,7 +112,8 @@ def _text(v: Any, memo: dict[int, int], open_: set[int], wide: list[bool]) -> in
     if isinstance(v, str):
         if not v.isascii():
             wide.append(True)
-        n = 4 * len(v) + 2              # quotes, and \x.. for what does not print
+        # its quotes, and \x.. for each character that does not print
+        n = len(v) + 2 if v.isascii() and v.isprintable() else 4 * len(v) + 2
     elif isinstance(v, bool) or v is None:
         n = 5
     elif isinstance(v, int):
@@ -158,11 +159,11 @@ def format_bytes(fmt: str, args: Any) -> int:
 
 def check_shown(shown: list[tuple[str, Any]]) -> None:
     """A statement's result and the values it bound are shown as their ``repr`` (the
-    document's ``repr``): ask the budget for a list's or tuple's text before it is
-    built.  A tensor's repr asks for itself when it is made
+    document's ``repr``): ask the budget for a list's, tuple's or string's text before
+    it is built.  A tensor's repr asks for itself when it is made
     (engine/binding/tensor_str.py)."""
     for name, value in shown:
-        if isinstance(value, (list, tuple)):
+        if isinstance(value, (list, tuple, str)):
             current().budget.check(text_bytes(value), f"showing {name} as text")
 
 
