@@ -243,16 +243,26 @@ def _statements(statements: str | None, source_file) -> str:
     if (statements is None) == (source_file is None):
         raise click.UsageError("give STATEMENTS or -f FILE (one of them)")
     if source_file is not None:
-        try:
-            return source_file.read()
-        except UnicodeDecodeError:
-            raise click.UsageError(f"{source_file.name} is not UTF-8 text") from None
+        return _read_limited(source_file, source_file.name)
     if statements == "-":
-        try:
-            return click.get_text_stream("stdin").read()
-        except UnicodeDecodeError:
-            raise click.UsageError("stdin is not UTF-8 text") from None
+        return _read_limited(click.get_text_stream("stdin"), "stdin")
     return _utf8(statements, "STATEMENTS")
+
+
+def _read_limited(stream, name: str) -> str:
+    """At most one character more than tidx takes (engine.interpreter.statements'
+    MAX_SOURCE), so -f /dev/zero or an endless pipe is refused after 100,001
+    characters, not read whole first."""
+    from engine.interpreter.statements import MAX_SOURCE
+
+    try:
+        text = stream.read(MAX_SOURCE + 1)
+    except UnicodeDecodeError:
+        raise click.UsageError(f"{name} is not UTF-8 text") from None
+    if len(text) > MAX_SOURCE:
+        raise click.UsageError(f"{name} is longer than {MAX_SOURCE} characters; tidx takes "
+                               f"at most {MAX_SOURCE}")
+    return text
 
 
 def _utf8(text: str, where: str) -> str:

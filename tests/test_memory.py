@@ -62,3 +62,68 @@ def test_memory_guard_refuses_before_allocating(allocations):
             pytest.raises(engine.Refused, match="4000 bytes.*--max-bytes"):
         engine.empty(1000)
     assert allocations == []
+
+
+# -- one budget per run (issue #24) -----------------------------------------------------------
+def test_live_storages_count_together_and_give_their_bytes_back_when_they_die():
+    ctx = RunContext(max_bytes=10_000)
+    with activate(ctx):
+        a = engine.empty(1000)                      # 4000 bytes
+        b = engine.empty(1000)
+        assert ctx.budget.held == 8000
+        with pytest.raises(engine.Refused, match=r"refusing to allocate 3\.9 KiB \(4000 "
+                                                 r"bytes\).*already holds 7\.8 KiB \(8000 "
+                                                 r"bytes\).*--max-bytes"):
+            engine.empty(1000)                      # alone it fits; with a and b it does not
+        view = a[::2]
+        del a                                       # the view keeps the storage alive
+        assert ctx.budget.held == 8000
+        del view, b
+        assert ctx.budget.held == 0
+        engine.empty(2000)                          # the freed bytes are there again
+
+
+def test_a_resized_storage_counts_its_new_bytes_only():
+    ctx = RunContext()
+    with activate(ctx):
+        t = engine.empty(10)
+        t.resize_(1000)
+        assert ctx.budget.held == 4000
+        del t
+        assert ctx.budget.held == 0
+
+
+def test_each_run_has_its_own_budget():
+    small, large = RunContext(max_bytes=5000), RunContext(max_bytes=5000)
+    with activate(small):
+        kept = engine.empty(1000)
+    with activate(large):
+        engine.empty(1000)                          # small's 4000 bytes are not large's
+    assert small.budget.held == 4000 and large.budget.held == 0
+    del kept
+
+
+def test_a_kernel_temporary_is_checked_against_what_the_run_holds():
+    view = engine.zeros(1).expand(10**6)            # 4 bytes standing for 10**6 elements
+    with activate(RunContext(max_bytes=1 << 20)):
+        with pytest.raises(engine.Refused, match="argmax\\(\\) needs a temporary of 1000000 "
+                                                 "elements"):
+            engine.zeros(1).expand(10**6).argmax()
+    with activate(RunContext(max_bytes=8 << 20)):
+        assert int(view.argmax()) == 0
+
+
+def test_python_values_are_charged_until_the_statement_ends_then_per_name():
+    from engine.interpreter.session import Session
+
+    session = Session(max_bytes=1 << 20)
+    budget = session.context.budget
+    session.run("a = [0] * 10000")                  # 80 KB kept under a
+    kept = budget.held
+    assert 80_000 < kept < 90_000 and budget.scratch == 0
+    session.run("len([0] * 10000)")                 # built, shown, dropped
+    assert budget.held == kept
+    session.run("a = 1")                            # a no longer keeps the list
+    assert budget.held < 1000
+    with pytest.raises(engine.Refused, match="a list of 10000 items"):
+        session.run("b = [[0] * 10000 for i in range(200)]")   # 16 MB in one statement

@@ -29,7 +29,7 @@ w = torch.randn(5)
 t[1, 2] = 3
 pypto.set_vec_tile_shapes(2, 2)
 pypto.set_ub_size(64)
-e = torch.empty(100)
+e = torch.empty(10000)
 """
 
 
@@ -54,10 +54,11 @@ def _same(doc: dict) -> str:
 
 def test_two_sessions_interleaved_are_independent():
     a = (PROGRAM_A, {"seed": 0})
-    b = (PROGRAM_B, {"seed": 1, "max_bytes": 200})   # e = torch.empty(100) is refused
+    # e = torch.empty(10000) is refused; the rest (tensors, and printing them) fits
+    b = (PROGRAM_B, {"seed": 1, "max_bytes": 20_000})
     with pytest.raises(Exception):
         _alone(*b[:1], **b[1])
-    b = (PROGRAM_B.replace("e = torch.empty(100)\n", ""), b[1])
+    b = (PROGRAM_B.replace("e = torch.empty(10000)\n", ""), b[1])
     alone_a, alone_b = _alone(a[0], **a[1]), _alone(b[0], **b[1])
     mixed_a, mixed_b = _interleaved(a, b)
     assert _same(mixed_a) == _same(alone_a)
@@ -100,7 +101,7 @@ def _plain_globals() -> dict[tuple[str, str], str]:
 def test_a_run_changes_no_module_global():
     Session(seed=3).run(PROGRAM_A)  # import and warm everything first
     before = _plain_globals()
-    Session(seed=4).run(PROGRAM_A + PROGRAM_B.replace("e = torch.empty(100)\n", ""))
+    Session(seed=4).run(PROGRAM_A + PROGRAM_B.replace("e = torch.empty(10000)\n", ""))
     after = _plain_globals()
     changed = {k: (before.get(k), after.get(k)) for k in before.keys() | after.keys()
                if before.get(k) != after.get(k)}

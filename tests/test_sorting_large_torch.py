@@ -206,7 +206,7 @@ def test_sorting_checks_the_memory_limit():
     t = engine.zeros(1 << 16)
     results = (1 << 16) * (4 + 8)
     with activate(RunContext(max_bytes=results + 1024)):
-        with pytest.raises(Refused, match="sorting 65536 elements needs"):
+        with pytest.raises(Refused, match="refusing to allocate .* above tidx's memory limit"):
             t.sort()
-        with pytest.raises(Refused, match="topk over 65536 elements needs"):
+        with pytest.raises(Refused, match="topk needs a temporary of 65536 elements"):
             t.topk(3)

@@ -34,10 +34,10 @@ from engine.binding.torch_manual import new_tensor
 from engine.core import dtypes as D
 from engine.core import shape_math as M
 from engine.core import view as S
+from engine.core.context import current
 from engine.core.device import Size, of_type
 from engine.core.errors import Refused, check, torch_error
 from engine.dispatch.dispatcher import call
-from engine.memory.allocator import check_limit
 
 
 def _parser(name: str, *signatures: str) -> PythonArgParser:
@@ -220,9 +220,11 @@ def _tolist(self: Tensor) -> Any:
     def body():
         data = call("aten::resolve_neg", call("aten::resolve_conj", self._impl))
         _require_data(self, "tolist")
-        # every element becomes a Python number: checked against the memory limit before
-        # one is made (a 10**6 x 10**6 expansion of one element would be 10**12 of them)
-        check_limit(data.numel() * PY_NUMBER_BYTES, f"tolist() of {data.numel()} elements")
+        # every element becomes a Python number: the run's budget is asked before one is
+        # made (a 10**6 x 10**6 expansion of one element would be 10**12 of them), and the
+        # list is charged to the statement as the Python value it is
+        current().budget.build(data.numel() * PY_NUMBER_BYTES,
+                               f"tolist() of {data.numel()} elements")
         with recorder.span("recursive_to_list", "binding", source=TENSOR_LIST,
                            note="binding.recursive_to_list", numel=data.numel()) as r:
             result = data.array().tolist()
@@ -233,8 +235,9 @@ def _tolist(self: Tensor) -> Any:
 
 
 TENSOR_LIST = "torch/csrc/utils/tensor_list.cpp"
-#: What one element costs in a Python list: a float or int object and the list's slot.
-PY_NUMBER_BYTES = 32
+#: What one element costs in a Python list: a float or int object (24 or 32 bytes) and
+#: the list's slot (8).
+PY_NUMBER_BYTES = 40
 
 
 def _numpy(self: Tensor) -> np.ndarray:

@@ -22,6 +22,7 @@ from engine.core.errors import Refused, torch_error, tp_name
 from engine.core.tensor_impl import TensorImpl
 from engine.dispatch.dispatcher import call
 from engine.ops.scalar import to_dtype_scalar
+from engine.memory.allocator import check_temporary
 
 TENSOR_NEW = "torch/csrc/utils/tensor_new.cpp"
 #: compute_sizes' MAX_DIMS: how deep nested lists may go.
@@ -148,6 +149,8 @@ def internal_new_from_data(data: Any, dtype: D.dtype | None, device: str,
             with span("recursive_store", "binding", source=TENSOR_NEW,
                       note="binding.recursive_store",
                       numel=tensor.numel()) as r:
+                # the values in a flat list, their Python numbers, numpy's array of them
+                check_temporary("torch.tensor", tensor.numel(), 56)
                 stored = store_scalars(_stored_values(data, sizes), inferred)
                 tensor.array(write=True)[...] = stored.reshape(sizes)
                 r.set_result(tensor)

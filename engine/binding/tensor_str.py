@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from engine.core.context import current
+from engine.memory.allocator import check_limit
 
 # torch's default print options (``PRINT_OPTS`` after ``profile="default"``).
 PRECISION = 4
@@ -38,6 +39,35 @@ LINEWIDTH = 80
 #: state, see engine.core.context); complex ones are not supported.
 _ALSO_DEFAULT = frozenset({"int64", "bool"})
 _FLOATING = frozenset({"float16", "float32", "float64"})
+
+
+def shown_elements(shape: tuple[int, ...]) -> int:
+    """How many elements ``repr`` formats: all of them up to ``THRESHOLD``, else the
+    first and last ``EDGEITEMS`` of every longer dimension (``get_summarized_data``).
+
+    >>> shown_elements((3, 4)), shown_elements((10**10,)), shown_elements((2,) * 22)
+    (12, 6, 4194304)
+    """
+    if math.prod(shape) <= THRESHOLD:
+        return math.prod(shape)
+    return math.prod(min(n, 2 * EDGEITEMS) for n in shape)
+
+
+#: At most how many characters one formatted element takes in the text (its widest
+#: form, ``-1.0000e+308``-like floats or a 20-digit int, its ", " and its share of the
+#: line breaks and indents), and what formatting it holds meanwhile (its Python str
+#: and number, its list slot, numpy's copies of the summarized values).
+CHARS_PER_ELEMENT = 32
+BYTES_PER_ELEMENT = 160
+
+
+def text_bound(shape: tuple[int, ...]) -> int:
+    """At most how many characters ``repr`` of a tensor of ``shape`` has.
+
+    >>> text_bound((3,)) >= len("tensor([1, 2, 3])")
+    True
+    """
+    return 200 + shown_elements(shape) * (CHARS_PER_ELEMENT + len(shape))
 
 
 class _Formatter:
@@ -250,6 +280,11 @@ def format_tensor(
         else:
             if dtype_name != default and dtype_name not in _ALSO_DEFAULT:
                 suffixes.append(dtype_suffix)
+            # every element shown is converted and formatted (torch does the same): the
+            # run's memory budget is asked first (torch.zeros([2] * 22) shows 4194304)
+            shown = shown_elements(shape)
+            check_limit(shown * (BYTES_PER_ELEMENT + len(shape)),
+                        f"printing a tensor of {shown} shown elements")
             tensor_str = _tensor_str(values, indent, dtype_name in _FLOATING)
 
     if requires_grad:

@@ -4,7 +4,7 @@ PyTorch keeps such state per thread (c10::impl::LocalDispatchKeySet, the default
 generator, ``torch.get_default_dtype``); tidx keeps it in a :class:`RunContext`, made
 current with :func:`activate` for as long as a run (a Session's statement) executes.
 Two runs interleaved in one process therefore never see each other's generator,
-memory limit, default dtype, dispatcher flags or tensor serial numbers.
+memory budget, default dtype, dispatcher flags or tensor serial numbers.
 
 Code outside any run (a library user's ``import engine as torch``; most unit tests)
 gets one default context, made the first time it is asked for.
@@ -27,6 +27,7 @@ from typing import Iterator, TypeVar
 
 from engine.core import capability as C
 from engine.core import dtypes as D
+from engine.core.budget import MemoryBudget
 
 #: 1 GiB: the default limit checked before any allocation (``--max-bytes``).
 DEFAULT_MAX_BYTES = 1 << 30
@@ -43,13 +44,14 @@ MALLOC_HEADER = 16
 class RunContext:
     """Everything a run may change: read with :func:`current`, never stored in a global."""
 
-    __slots__ = ("max_bytes", "default_dtype", "below_autograd", "cpu", "_serial", "_locals",
+    __slots__ = ("budget", "default_dtype", "below_autograd", "cpu", "_serial", "_locals",
                  "_next_address")
 
     def __init__(self, max_bytes: int = DEFAULT_MAX_BYTES,
                  cpu: C.CpuCapability | None = None) -> None:
-        #: allocations above this many bytes are refused before they happen
-        self.max_bytes = max_bytes
+        #: the run's one memory budget: the bytes its storages, kernel temporaries and
+        #: Python values hold, checked against ``max_bytes`` before anything is taken
+        self.budget = MemoryBudget(max_bytes)
         #: the CPU capability the kernels' builds are chosen by, and at::get_num_threads()
         #: (ATEN_CPU_CAPABILITY and the CPU unless a run asks for another)
         self.cpu = cpu if cpu is not None else C.choose(None, os.environ, C.machine())
@@ -60,6 +62,15 @@ class RunContext:
         self._serial = 0
         self._locals: dict[type, object] = {}
         self._next_address = SIMULATED_HEAP
+
+    @property
+    def max_bytes(self) -> int:
+        """--max-bytes: what the run may hold at once (:attr:`budget`'s limit)."""
+        return self.budget.limit
+
+    @max_bytes.setter
+    def max_bytes(self, value: int) -> None:
+        self.budget.limit = int(value)
 
     def next_address(self, nbytes: int) -> int:
         """A simulated address for ``nbytes`` of new CPU memory: what ``data_ptr()``

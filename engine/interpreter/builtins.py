@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from engine.core.context import current
 from engine.core.errors import Refused, as_torch_error, torch_error, tp_name
+from engine.interpreter import python_memory as M
 
 #: The names statements may call without ``torch.``; none of them can be rebound.
 NAMES = ("print", "len", "int", "float", "bool", "abs", "range", "list", "tuple")
@@ -52,6 +54,8 @@ def make(tensor: type, size: type, on_print: Callable[[str], None]) -> dict[str,
 
     def print_(*args: Any, **kwargs: Any) -> None:
         _no_keywords("print", kwargs)
+        # the text is built whole before it is printed: the run's budget is asked first
+        current().budget.build(M.text_bytes(*args), "print(...)")
         text = " ".join(str(a) for a in args)
         try:
             text.encode("utf-8")          # print('\ud800') fails in Python's own stdout
@@ -146,6 +150,9 @@ def make(tensor: type, size: type, on_print: Callable[[str], None]) -> dict[str,
                 if rows and len(x) > MAX_ITEMS:
                     raise Refused(f"a {cls.__name__} of {len(x)} items is longer than tidx "
                                   f"builds ({MAX_ITEMS})")
+                if rows and not isinstance(x, tensor):
+                    current().budget.build(M.items_bytes(x),
+                                           f"a {cls.__name__} of {len(x)} items")
                 return cls(x)
             raise torch_error(TypeError, f"'{tp_name(x)}' object is not iterable")
         return build

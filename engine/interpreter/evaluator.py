@@ -30,9 +30,11 @@ from engine.binding import torch_cuda, torch_device
 from engine.binding.methods import PUBLIC as TENSOR_PUBLIC
 from engine.binding import options as P
 from engine.pypto import index_select as pypto
+from engine.core.context import current
 from engine.core.device import Size
 from engine.core.errors import Refused, is_torch_error, torch_error, tp_name
 from engine.interpreter import builtins
+from engine.interpreter import python_memory as M
 from engine.interpreter.defaults import BY_NAME
 from engine.interpreter.statements import MAX_INT_BITS, Statement, root_name
 from engine.binding.tensor import UntypedStorage
@@ -110,6 +112,8 @@ class Evaluator:
         self._scopes: list[dict[str, Any]] = []
         #: comprehension steps taken by the statement running (bounded, nested ones too)
         self._comprehension_steps = 0
+        #: the Python values the names keep, in the run's memory budget
+        self._kept = M.KeptValues()
 
         def on_print(text: str) -> None:
             if self._printed is not None:
@@ -151,23 +155,36 @@ class Evaluator:
         node = st.node
         self._printed = st.printed
         self._comprehension_steps = 0
+        current().budget.begin_statement()
         try:
-            if isinstance(node, (ast.Import, ast.Pass)):
-                return
-            if isinstance(node, ast.Expr):
-                st.value = self._not_a_function(self.eval_expr(node.value), node.value)
-                return
-            if isinstance(node, ast.AugAssign):
-                self.augmented(node, st)
-                return
-            assert isinstance(node, ast.Assign)
-            value = self._not_a_function(self.eval_expr(node.value), node.value)
-            for target in node.targets:
-                self.assign(target, value, st)
-            st.value = value if any(not isinstance(t, ast.Subscript)
-                                    for t in node.targets) else None
+            self._run(st, node)
+            self._check_shown(st)
         finally:
             self._printed = None
+            # what the statement built goes back; what the names keep is charged
+            self._kept.settle(self.names, st.assigned)
+
+    def _run(self, st: Statement, node: ast.stmt) -> None:
+        if isinstance(node, (ast.Import, ast.Pass)):
+            return
+        if isinstance(node, ast.Expr):
+            st.value = self._not_a_function(self.eval_expr(node.value), node.value)
+            return
+        if isinstance(node, ast.AugAssign):
+            self.augmented(node, st)
+            return
+        assert isinstance(node, ast.Assign)
+        value = self._not_a_function(self.eval_expr(node.value), node.value)
+        for target in node.targets:
+            self.assign(target, value, st)
+        st.value = value if any(not isinstance(t, ast.Subscript)
+                                for t in node.targets) else None
+
+    def _check_shown(self, st: Statement) -> None:
+        """The statement's result and the values it bound are shown as their ``repr``."""
+        M.check_shown([("its result", st.value)] if not st.assigned else
+                      [(n, self.names[n]) for n in dict.fromkeys(st.assigned)
+                       if n in self.names])
 
     def _not_a_function(self, value: Any, node: ast.expr) -> Any:
         """A function itself (``torch.zeros``, ``t.sum`` without parentheses) is no value
@@ -222,6 +239,8 @@ class Evaluator:
             if len(value) > MAX_SEQUENCE:
                 raise Refused(f"iterating over {len(value)} items is more than tidx does "
                               f"({MAX_SEQUENCE})")
+            current().budget.build(M.items_bytes(value),
+                                   f"the {len(value)} items of a {self.type_name(value)}")
             return list(value)
         raise torch_error(TypeError, not_iterable.format(tp_name(value)))
 
@@ -293,9 +312,11 @@ class Evaluator:
         return self.lookup(node.id)
 
     def _e_List(self, node: ast.List) -> list:
+        current().budget.build(M.list_bytes(len(node.elts)), "a list")
         return self._elements(node.elts)
 
     def _e_Tuple(self, node: ast.Tuple) -> tuple:
+        current().budget.build(M.TUPLE_BYTES + M.SLOT_BYTES * len(node.elts), "a tuple")
         return tuple(self._elements(node.elts))
 
     def _elements(self, elts: list[ast.expr]) -> list:
@@ -305,6 +326,8 @@ class Evaluator:
                 seq = self.eval_expr(e.value)
                 if not isinstance(seq, (list, tuple)):
                     raise Refused(f"* unpacks lists and tuples only (got {self.type_name(seq)})")
+                current().budget.build(M.SLOT_BYTES * len(seq),
+                                       f"unpacking {len(seq)} items with *")
                 out.extend(seq)
             else:
                 out.append(self.eval_expr(e))
@@ -397,6 +420,10 @@ class Evaluator:
         elif not hasattr(type(right), spec.reflected):
             raise Refused(f"a number {spec.symbol} a tensor (Tensor.{spec.reflected}) is not "
                           "supported yet")
+        elif op == "Mod" and isinstance(left, str):
+            # str.__mod__ formats the tensor: '%3000000000s' % t is a 3 GB string
+            current().budget.build(M.format_bytes(left, right),
+                                   f"formatting {M.clip(left)} % a tensor")
         return self._call_operator(getattr(operator, spec.fn), left, right, op)
 
     def _e_Compare(self, node: ast.Compare) -> Any:
@@ -471,6 +498,7 @@ class Evaluator:
         (a scope pushed on top of the session's names, as Python 3 scopes them)."""
         gen = node.generators[0]
         items = self.iterate(self.eval_expr(gen.iter), "'{}' object is not iterable")
+        current().budget.build(M.list_bytes(len(items)), "a list comprehension")
         out: list[Any] = []
         scope: dict[str, Any] = {}
         self._scopes.append(scope)
@@ -633,6 +661,8 @@ def _sequence_op(op: str, left: Any, right: Any, size: type = Size) -> Any:
             raise torch_error(TypeError, f"can only concatenate {tp_name(left)} (not "
                                          f"\"{tp_name(right)}\") to {tp_name(left)}")
         else:
+            current().budget.build(M.list_bytes(len(left) + len(right)),
+                                   f"a {tp_name(left)} of {len(left) + len(right)} items")
             result = left + right
     else:
         seq, n = (left, right) if isinstance(left, (list, tuple)) else (right, left)
@@ -642,8 +672,11 @@ def _sequence_op(op: str, left: Any, right: Any, size: type = Size) -> Any:
         if len(seq) * max(n, 0) > MAX_SEQUENCE:
             raise Refused(f"a list of {len(seq) * n} elements is longer than tidx builds "
                           f"({MAX_SEQUENCE})")
+        current().budget.build(M.list_bytes(len(seq) * max(n, 0)),
+                               f"a {tp_name(seq)} of {len(seq) * max(n, 0)} items")
         result = seq * n
     if len(result) > MAX_SEQUENCE:
         raise Refused(f"a list of {len(result)} elements is longer than tidx builds "
                       f"({MAX_SEQUENCE})")
     return result
+

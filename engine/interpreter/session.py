@@ -63,6 +63,7 @@ class Session:
             if not self.running:
                 break
             self.run_statement(st)
+            st.value = None     # shown: as in a script, it dies unless a name keeps it
         return self.document()
 
     def run_statement(self, st: Statement) -> dict[str, Any]:

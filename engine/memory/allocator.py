@@ -1,51 +1,50 @@
-"""The CPU allocator and the memory limit checked before anything is allocated.
+"""The CPU allocator, and the run's memory budget checked before anything is allocated.
 
 c10's DefaultCPUAllocator (c10/core/CPUAllocator.cpp, c10/core/alloc_cpu.cpp) hands
 out memory aligned to 64 bytes (``c10::gAlignment``) so vector instructions can load
 it; tidx does the same by over-allocating and slicing at an aligned address.
 
-Every allocation, and every temporary a kernel materialises, is checked first against
-the run's limit (``--max-bytes``, :attr:`engine.core.context.RunContext.max_bytes`):
-above it tidx refuses, in one line, before a byte is taken.
+Every allocation, every temporary a kernel materialises and every Python value the
+interpreter builds is checked first against the run's one budget (``--max-bytes``,
+:class:`engine.core.budget.MemoryBudget` in the RunContext): together with what the run
+already holds, above the limit tidx refuses, in one line, before a byte is taken.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from engine.core.budget import human_bytes
 from engine.core.context import current
-from engine.core.errors import Refused
 from engine.core.storage import Storage
 
 #: c10::gAlignment on x86-64 builds with AVX512 support.
 ALIGNMENT = 64
 
+__all__ = ["ALIGNMENT", "allocate", "check_limit", "check_temporary", "human_bytes",
+           "new_storage"]
+
 
 def check_limit(nbytes: int, what: str | None = None) -> None:
-    """Refuse ``nbytes`` above the run's memory limit (before anything is allocated);
-    ``what`` names a materialisation that is not an allocation (``tolist() of ...``)."""
-    limit = current().max_bytes
-    if nbytes > limit:
-        doing = f"{what} needs" if what else "refusing to allocate"
-        raise Refused(
-            f"{doing} {human_bytes(nbytes)} ({nbytes} bytes): above tidx's memory limit of "
-            f"{human_bytes(limit)}; raise it with --max-bytes")
+    """Refuse ``nbytes`` more if, with what the run holds, they pass its memory limit
+    (before anything is allocated); ``what`` names a materialisation that is not a
+    storage (``tolist() of ...``)."""
+    current().budget.check(nbytes, what)
 
 
-def human_bytes(n: int) -> str:
-    """Bytes for people.
-
-    >>> human_bytes(48), human_bytes(3 * 2**30)
-    ('48 B', '3.0 GiB')
-    """
-    for unit, scale in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
-        if n >= scale:
-            return f"{n / scale:.1f} {unit}"
-    return f"{n} B"
+def check_temporary(what: str, numel: int, itemsize: int, copies: int = 1) -> None:
+    """A kernel is about to have numpy materialise ``copies`` arrays of ``numel``
+    elements of ``itemsize`` bytes (a copy of an expanded view, a cast, a mask, sort
+    indices): refuse first if they do not fit in the run's budget.  An expanded view
+    (``torch.zeros(1).expand(10**10)``) holds 4 bytes and stands for 10**10 elements;
+    numpy's copy of it would not."""
+    nbytes = int(numel) * int(itemsize) * int(copies)
+    current().budget.check(nbytes, f"{what} needs a temporary of {int(numel)} elements")
 
 
 def allocate(nbytes: int) -> np.ndarray:
-    """DefaultCPUAllocator::allocate: ``nbytes`` of uninitialised, 64-byte aligned memory."""
+    """DefaultCPUAllocator::allocate: ``nbytes`` of uninitialised, 64-byte aligned memory
+    (the storage that takes them charges them to the run's budget)."""
     check_limit(nbytes)
     raw = np.empty(nbytes + ALIGNMENT, dtype=np.uint8)
     start = (-raw.ctypes.data) % ALIGNMENT

@@ -81,7 +81,13 @@ def _allocate(nbytes: int, device: str) -> Storage:
 
 def _allocate_cuda(nbytes: int) -> Storage:
     """c10::cuda::CUDACachingAllocator (simulated): a block of the run's simulated device
-    allocator; the bytes tidx keeps for it are host memory standing for the device's."""
+    allocator; the bytes tidx keeps for it are host memory standing for the device's.
+
+    Those host bytes are real memory, so they count against the run's one budget like a
+    CPU storage's (checked here, charged by the Storage, given back when it dies).  The
+    caching allocator's own rounding, segments and cache are bookkeeping with no memory
+    behind them: a cached block or a 2 MiB segment costs nothing real, and does not
+    count."""
     from engine.memory import cuda_lifetime
     from engine.memory.cuda_caching_allocator import SOURCE, device_allocator
 

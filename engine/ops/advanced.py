@@ -28,7 +28,7 @@ from engine.ops import cuda_indexing, overlap
 from engine.ops.copy import broadcast_to_output
 from engine.ops.iterator import output_strides
 from engine.ops.parallel import chunks, parallel_for
-from engine.memory.allocator import check_limit
+from engine.memory.allocator import check_temporary
 from engine.ops.scalar import to_dtype_scalar
 from engine.ops.touch import elements, storage_offsets
 
@@ -185,8 +185,9 @@ def _linear_offsets(info: AdvancedIndex, shape: tuple[int, ...],
     computes it: the restrided base offset plus index * stride for each indexed dim.
     An index out of bounds raises torch's IndexError (carrying ``bad``, the flat mask of
     the elements that are), or with ``bad_as_zero`` counts as index 0."""
-    # The offsets are one int64 per element of the iteration: guard them like storage.
-    check_limit(S.numel(shape) * 8, f"the offsets of {S.numel(shape)} indexed elements")
+    # The offsets are one int64 per element of the iteration, built from the base
+    # offsets, each index wrapped and each index times its stride: ask the budget first
+    check_temporary("indexing's offsets", S.numel(shape), 8 * (3 + 2 * len(info.indices)))
     values = [np.broadcast_to(index.array(), shape) for index in info.indices]
     wrap = []
     for v, size in zip(values, info.indexed_sizes):
@@ -304,8 +305,12 @@ def index(self, indices: list):
     with span("cpu_index_kernel", "kernel", source=KERNEL,
               note="index.cpu_index_kernel", numel=out.numel()) as s:
         if not self.is_meta:
+            # (after the offsets, which ask for themselves) the values gathered, when
+            # numpy cannot take them straight into the result
             offsets = _linear_offsets(info, shape)
             dest = out.array(write=True)
+            if not dest.flags.c_contiguous:
+                check_temporary("index", out.numel(), self.dtype.itemsize)
             if dest.flags.c_contiguous:
                 # offsets are bounds-checked already; mode='clip' avoids numpy's buffered
                 # 'raise' mode, which copies through a temporary when out= is given
@@ -461,6 +466,8 @@ def masked_fill_(self, mask, value):
               note="masked_fill.kernel", value=value) as s:
         scalar = to_dtype_scalar(value, self.dtype)
         if not self.is_meta:
+            # the set positions' coordinates, and every element's storage offset
+            check_temporary("masked_fill_", self.numel(), 8 + 8 * max(self.dim(), 1))
             m = np.broadcast_to(mask.array(), self.view.sizes)
             self.array(write=True)[m] = scalar
             offs = storage_offsets(self.view.sizes, self.view.strides, self.view.offset).reshape(

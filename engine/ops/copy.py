@@ -17,6 +17,7 @@ from engine.core import dtypes as D
 from engine.core import view as S
 from engine.dispatch.declarations import AUTOGRAD, COMPOSITE, FUNCTIONAL, INPLACE, VIEW, declare
 from engine.dispatch.dispatcher import call
+from engine.memory.allocator import check_temporary
 from engine.core.errors import Refused, check, torch_error
 from engine.ops import overlap
 from engine.ops.parallel import GRAIN_SIZE
@@ -83,6 +84,9 @@ def copy_(self, src, non_blocking: bool = False):
                                                                dst=self.dtype),
               numel=self.numel()) as s:
         if not self.is_meta:
+            if src.storage is self.storage:
+                # numpy copies a source whose bytes may overlap the destination's first
+                check_temporary("copy_", src.numel(), src.dtype.itemsize)
             self.array(write=True)[...] = src.array()
             s.set(written=touched(self))
     return self

@@ -30,6 +30,7 @@ from tracer.recorder import span
 
 from engine.core.errors import Refused, torch_error
 from engine.dispatch.dispatcher import call
+from engine.memory.allocator import check_temporary
 from engine.ops.touch import elements
 
 ADV = "aten/src/ATen/native/TensorAdvancedIndexing.cpp"
@@ -140,6 +141,8 @@ def index_put_kernel(self, value, shape: tuple[int, ...], offsets: np.ndarray,
     """index_put_kernel (IndexKernel.cu, accumulate false) -> gpu_index_kernel: thread i
     writes its value to its computed offset.  Threads writing one element run in no set
     order: where they write different values the result is not defined, so refused."""
+    # the values flattened, the offsets' order and the sorted offsets and values
+    check_temporary("index_put_", offsets.size, 24 + 2 * value.dtype.itemsize)
     vals = np.broadcast_to(value.array(), shape).reshape(-1)
     offs = offsets.reshape(-1)
     order = np.argsort(offs, kind="stable")

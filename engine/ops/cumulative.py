@@ -22,6 +22,7 @@ from engine.dispatch.declarations import INPLACE, FUNCTIONAL, OUT, OUT_NOT_MODEL
     not_modelled
 from engine.dispatch.dispatcher import call
 from engine.memory import empty as memory
+from engine.memory.allocator import check_temporary
 
 REDUCE = "aten/src/ATen/native/ReduceOps.cpp"
 KERNELS = "aten/src/ATen/native/cpu/ReduceOpsKernel.cpp"
@@ -64,6 +65,9 @@ def _cum(self, dim: int, result) -> None:
               note=lambda: Note("cumsum.kernel", dim=dim, acc=str(acc)), dim=dim,
               acc=str(acc)) as s:
         if not self.is_meta:
+            # the input in the accumulation dtype, its sums, and their cast to the result
+            check_temporary("cumsum", self.numel(), 2 * np.dtype(acc).itemsize
+                            + result.dtype.itemsize)
             values = src.array().astype(acc)
             with np.errstate(over="ignore", invalid="ignore"):
                 sums = np.cumsum(values, axis=dim, dtype=acc)

@@ -16,6 +16,7 @@ from tracer.recorder import span
 from engine.core import dtypes as D
 from engine.dispatch.declarations import FUNCTIONAL, declare
 from engine.dispatch.dispatcher import call
+from engine.memory.allocator import check_temporary
 
 COMPARE = "aten/src/ATen/native/TensorCompare.cpp"
 
@@ -36,6 +37,8 @@ def equal(self, other) -> bool:
         # the same elements: equal unless a float among them is NaN (no operator runs)
         with span("cpu_equal: the same memory", "kernel", source=COMPARE,
                   note="equal.alias") as s:
+            if not self.is_meta and self.dtype.is_floating_point:
+                check_temporary("equal", self.numel(), 1)     # isnan's mask
             same = self.is_meta or not self.dtype.is_floating_point or \
                 not bool(np.isnan(self.array()).any())
             s.set(result=same)
@@ -44,6 +47,8 @@ def equal(self, other) -> bool:
     a = self if self.dtype is common else call("aten::to.dtype", self, common)
     b = other if other.dtype is common else call("aten::to.dtype", other, common)
     with span("equal_cpu", "kernel", source=COMPARE, note="equal.kernel") as s:
+        if not self.is_meta:
+            check_temporary("equal", a.numel(), 1)              # a == b, as a mask
         same = True if self.is_meta else bool(np.array_equal(a.array(), b.array()))
         s.set(result=same)
     return same

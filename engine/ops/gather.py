@@ -25,6 +25,7 @@ from engine.ops.split import check_pieces
 from engine.memory.resize import resize_native
 from engine.ops import overlap
 from engine.ops.views import expand_outplace
+from engine.memory.allocator import check_temporary
 
 ADV = "aten/src/ATen/native/TensorAdvancedIndexing.cpp"
 CHECKS = "aten/src/ATen/native/ScatterGatherChecks.h"
@@ -109,6 +110,8 @@ def index_select(self, dim: int, index):
               index=index) as s:
         if not self.is_meta:
             bound = size if self.dim() > 1 else self.numel()
+            # the bounds masks, and the rows gathered before they are copied into result
+            check_temporary("index_select", result.numel(), 11 + self.dtype.itemsize)
             if ((idx < 0) | (idx >= bound)).any():
                 raise torch_error(IndexError, "index out of range in self")
             values = src.array() if self.dim() else src.array().reshape(1)
@@ -167,6 +170,10 @@ def scatter_index(self, dim: int, index, src=None):
     no negative indices) before it is used.  Returns the values (a bad one read as 0),
     the mask of positions handled before the first bad one (None when all are good) and
     the error to raise after them."""
+    # the index in int64, its bounds masks, the kernel's order of them when one is bad,
+    # and the coordinates and values numpy gathers or scatters at
+    check_temporary("gather/scatter's index", index.numel(),
+                    40 + 8 * max(index.dim(), 1) + 2 * self.dtype.itemsize)
     values = nonempty(index.array().astype(np.int64))
     size = self.view.sizes[dim] if self.dim() else 1
     bad = (values < 0) | (values >= size)
@@ -383,6 +390,7 @@ def take(self, index):
               ) as s:
         if not self.is_meta and index.numel():
             n = self.numel()
+            check_temporary("take", index.numel(), 24 + self.dtype.itemsize)
             idx = index.array().astype(np.int64)
             bad = (idx < -n) | (idx >= n)
             if bad.any():
@@ -466,6 +474,8 @@ def masked_select(self, mask):
     with span("masked_select_kernel", "kernel", source="aten/src/ATen/native/cpu/IndexKernel.cpp",
               note="masked_select.kernel", serial=serial) as s:
         if not self.is_meta:
+            # numpy finds the mask's coordinates, then gathers the values
+            check_temporary("masked_select", numel, 8 * max(len(shape), 1) + self.dtype.itemsize)
             result.array(write=True)[...] = src.array()[m.array()]
         s.set_result(result)
     return result

@@ -36,6 +36,7 @@ from engine.ops import overlap
 from engine.ops.advanced import _reached
 from engine.ops.parallel import GRAIN_SIZE, num_threads
 from engine.ops.scalar import to_dtype_scalar
+from engine.memory.allocator import check_temporary
 
 ADV = "aten/src/ATen/native/TensorAdvancedIndexing.cpp"
 KERNEL = "aten/src/ATen/native/cpu/IndexKernel.cpp"
@@ -65,7 +66,15 @@ def _contiguous(index):
 
 
 def _index_values(index) -> np.ndarray:
+    # the index in int64 and its bounds masks (an expanded index is a real copy here)
+    check_temporary("the index vector", index.numel(), 8 + 8 + 3)
     return index.array().reshape(-1).astype(np.int64)
+
+
+def _check_source(what: str, source) -> None:
+    """The source slices a kernel reads are copied (scaled, or picked in order) before
+    they are written: as many bytes as the source, twice, and an int64 per element."""
+    check_temporary(what, source.numel(), 8 + 2 * source.dtype.itemsize)
 
 
 # -- index_add, index_reduce: index_func_meta_impl ------------------------------------------
@@ -234,6 +243,7 @@ def index_add_impl(self, dim: int, index, source, alpha, result) -> None:
         with span("index_add_cpu_: add_ per slice", "kernel", source=ADV,
                   note=Note("index_add.slices", dim=dim), dim=dim, alpha=alpha) as s:
             if not result.is_meta:
+                _check_source("index_add", source)
                 idx = _index_values(index_contig)
                 size = result.view.sizes[dim]
                 bad = (idx < 0) | (idx >= size)
@@ -255,6 +265,7 @@ def index_add_impl(self, dim: int, index, source, alpha, result) -> None:
     with span("index_add_cpu_: serial loop", "kernel", source=ADV,
               note="index_add.serial", alpha=alpha) as s:
         if not result.is_meta and numel:
+            _check_source("index_add", source)
             idx = _index_values(index_contig)
             n = result.numel()
             bad = (idx < 0) | (idx >= n)
@@ -390,6 +401,7 @@ def index_copy_impl(self, dim: int, index, source, result) -> None:
               note=Note("index_copy.kernel", dim=dim, stride=result_nz.view.strides[dim]),
               dim=dim, self_dim_size=size, self_dim_stride=result_nz.view.strides[dim]) as s:
         if not result.is_meta and restrided.numel():
+            _check_source("index_copy", source_nz)
             idx = _index_values(index)
             bad = (idx < 0) | (idx >= size)
             if bad.any():
@@ -575,6 +587,7 @@ def index_reduce_impl(self, dim: int, index, source, op: str, include_self: bool
         call("aten::select.int", source, dim, 0)
         with span("index_func_cpu_: one binary op per slice", "kernel", source=ADV,
                   note=Note("index_reduce.slices", op=op, dim=dim), reduce=op, dim=dim) as s:
+            _check_source("index_reduce", source)
             idx = _index_values(index_contig)
             size = result.view.sizes[dim]
             bad = (idx < 0) | (idx >= size)
@@ -597,6 +610,7 @@ def index_reduce_impl(self, dim: int, index, source, op: str, include_self: bool
     with span("index_func_cpu_: serial loop", "kernel", source=ADV,
               note=Note("index_reduce.serial", op=op), reduce=op) as s:
         if numel:
+            _check_source("index_reduce", source)
             idx = _index_values(index_contig)
             n = result.numel()
             bad = (idx < 0) | (idx >= n)

@@ -33,6 +33,7 @@ from engine.core.errors import Refused, check, torch_error
 from engine.dispatch.declarations import FACTORY, FUNCTIONAL, OUT, declare
 from engine.dispatch.dispatcher import call
 from engine.core.dispatch_stub import DispatchStub
+from engine.memory.allocator import check_temporary
 from engine.ops.factories import options
 from engine.ops.ranges import acc_type, wrap64
 from engine.ops.scalar import to_dtype_scalar
@@ -179,6 +180,8 @@ def _write(result, values: Callable[[int, int], np.ndarray]) -> None:
     copy (only an ``out=`` tensor can be non-contiguous).  ``values(begin, end)`` gives
     the elements of a chunk: tidx fills in chunks so its working arrays stay small."""
     r = result if result.is_contiguous() else call("aten::contiguous", result)
+    # one chunk's index, products and casts at a time
+    check_temporary("the values of a range", min(r.numel(), _CHUNK), 40)
     flat = r.array(write=True).reshape(-1)
     with np.errstate(all="ignore"):     # inf and NaN arise as in C++, silently
         for begin in range(0, flat.size, _CHUNK):

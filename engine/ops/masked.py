@@ -21,6 +21,7 @@ from engine.dispatch.dispatcher import call
 from engine.ops import overlap
 from engine.ops.index_ops import refuse_meta
 from engine.ops.views import expand_outplace
+from engine.memory.allocator import check_temporary
 
 ADV = "aten/src/ATen/native/TensorAdvancedIndexing.cpp"
 KERNEL = "aten/src/ATen/native/cpu/IndexKernel.cpp"
@@ -48,6 +49,9 @@ def masked_scatter_(self, mask, source):
           f"{D.cpp_name(b_mask.dtype)}")
     with span("masked_scatter_kernel", "kernel", source=KERNEL,
               note=Note("masked_scatter.kernel", count=source.numel())) as s:
+        # the mask flattened (a copy when expanded), the positions set and their
+        # coordinates along every dim
+        check_temporary("masked_scatter_", self.numel(), 9 + 8 * max(self.dim(), 1))
         m = b_mask.array().reshape(-1) if self.numel() else np.zeros(0, dtype=bool)
         hits = int(np.count_nonzero(m))
         values = source_cont.array().reshape(-1)

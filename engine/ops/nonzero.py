@@ -20,6 +20,7 @@ from engine.core import dtypes as D
 from engine.dispatch.declarations import FUNCTIONAL, declare
 from engine.dispatch.dispatcher import call
 from engine.memory.resize import resize_native
+from engine.memory.allocator import check_temporary
 
 ADV = "aten/src/ATen/native/TensorAdvancedIndexing.cpp"
 
@@ -102,6 +103,9 @@ def nonzero(self):
         resize_native(out, (n, ndim))
         out = call("aten::as_strided_", out, (n, ndim), (1, n), None)
         if n:
+            # the coordinates are built a prefix of dims at a time: the prefixes, their
+            # compact twins and hstack's copies of both, each as big as the result
+            check_temporary("nonzero", n, 8 * max(ndim, 1), copies=4)
             out.array(write=True)[...] = nonzero_coords(values)
         s.set_result(out)
     return out

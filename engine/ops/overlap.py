@@ -19,6 +19,7 @@ from tracer.recorder import span
 
 from engine.core import view as S
 from engine.core.errors import torch_error
+from engine.memory.allocator import check_temporary
 from engine.ops.touch import storage_offsets
 
 SOURCE = "aten/src/ATen/MemoryOverlap.cpp"
@@ -126,6 +127,8 @@ def shares_elements(a, b) -> bool:
         return False
     if a.dtype.itemsize != b.dtype.itemsize:
         return True     # different element grids over the same bytes: assume they meet
+    # both views' offsets, and intersect1d's sorted copy of them
+    check_temporary("the overlap check", a.numel() + b.numel(), 8, copies=3)
     mine = storage_offsets(a.view.sizes, a.view.strides, a.view.offset)
     theirs = storage_offsets(b.view.sizes, b.view.strides, b.view.offset)
     return bool(np.intersect1d(mine, theirs).size)

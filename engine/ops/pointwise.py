@@ -35,6 +35,7 @@ from engine.core.errors import Refused, check, torch_error
 from engine.core.tensor_impl import TensorImpl
 from engine.dispatch.dispatcher import call
 from engine.memory import empty as memory
+from engine.memory.allocator import check_temporary
 from engine.memory.resize import resize_native
 from engine.ops import overlap
 from engine.ops.iterator import output_strides
@@ -258,6 +259,10 @@ def iterate(name: str, inputs: Sequence[Any], fn: Callable[..., Any] | None, *,
               note=note or ("pointwise.binary_kernel" if len(ops) > 1
                             else "pointwise.unary_kernel")) as s:
         if device != "meta" and target.numel() > 0:
+            # numpy makes the result whole (in the common dtype, or wider: some kernels
+            # compute in int64 or float64), then its cast to the output's dtype
+            check_temporary(name, target.numel(),
+                            max(common.itemsize, 8) + target.dtype.itemsize)
             with np.errstate(all="ignore"):
                 res = fn(*(values(op, common) for op in ops))
             target.array(write=True)[...] = np.asarray(res).astype(target.dtype.np, copy=False)

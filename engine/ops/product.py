@@ -54,6 +54,7 @@ def _prod(self, dim: int | None, keepdim: bool, dtype: D.dtype | None, *, whole:
             if out_dtype.is_floating_point:
                 s.set(capability=ProductLoop.stub.call(out_dtype, out_dtype.itemsize)
                       .describe())
+                K.check_replay("prod()", src.numel(), out_dtype.itemsize)
                 paths = K.parallel_reduce(
                     ProductLoop, src.elements(), src.view.offset, result.elements(write=True),
                     result.view.offset,

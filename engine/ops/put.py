@@ -24,6 +24,7 @@ from engine.ops import overlap
 from engine.ops.index_ops import (ADV, KERNEL, _add_in_order, _last_writer,
                                   _refuse_parallel_duplicates, refuse_meta)
 from engine.ops.parallel import GRAIN_SIZE, num_threads
+from engine.memory.allocator import check_temporary
 
 
 @declare("put_(Tensor(a!) self, Tensor index, Tensor source, bool accumulate=False) -> "
@@ -47,6 +48,10 @@ def put_(self, index, source, accumulate: bool = False):
     with span("put_kernel", "kernel", source=KERNEL,
               note=Note("put.kernel", numel=self.numel()) if not accumulate
               else Note("put.accumulate", numel=self.numel()), accumulate=accumulate) as s:
+        # the index in int64, np.unique's sorted copy, the bounds masks, the wrapped
+        # index and its coordinates along self's dims, the source flattened
+        check_temporary("put_", index.numel(), 48 + 8 * max(self.dim(), 1)
+                        + source.dtype.itemsize)
         idx = index_reshaped.array().reshape(-1).astype(np.int64)
         values = source.array().reshape(-1)
         n = self.numel()

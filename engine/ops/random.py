@@ -31,6 +31,7 @@ from engine.ops import cuda_kernels
 from engine.ops.factories import options
 from engine.core.errors import check, torch_error
 from engine.ops.touch import storage_offsets
+from engine.memory.allocator import check_temporary
 
 FACTORIES = "aten/src/ATen/native/TensorFactories.cpp"
 DISTRIBUTIONS = "aten/src/ATen/native/Distributions.cpp"
@@ -53,6 +54,13 @@ def _generator_step(gen) -> None:
               note="random.generator", seed=gen.initial_seed(),
               engine="mt19937"):
         pass
+
+
+def _check_draw(what: str, t) -> None:
+    """A sampler draws every element's number into a numpy array (the generator's words
+    and the transformed values) before it writes them; a strided tensor also needs its
+    storage offsets, their order and a reordered copy (_write_memory_order)."""
+    check_temporary(what, t.numel(), 16 if t.is_contiguous() else 48)
 
 
 def _write_memory_order(t, values: np.ndarray) -> None:
@@ -98,6 +106,7 @@ def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator=None):
     gen = G.default_generator()
     _generator_step(gen)
     contiguous = self.is_contiguous()
+    _check_draw("normal_", self)
     with span("normal_kernel", "rng", source=KERNELS,
               note="random.normal_kernel",
               numel=self.numel(), contiguous=contiguous, mean=mean, std=std) as s:
@@ -142,6 +151,7 @@ def uniform_(self, low: float = 0.0, high: float = 1.0, *, generator=None):
     rng = G.kernels()
     gen = G.default_generator()
     _generator_step(gen)
+    _check_draw("uniform_", self)
     with span("uniform_kernel", "rng", source=KERNELS,
               note="random.uniform_kernel", numel=self.numel(), low=low, high=high) as s:
         build = UNIFORM_STUB.call(self.dtype, self.dtype.itemsize)
@@ -211,6 +221,7 @@ def random_(self, low: int, high: int | None, *, generator=None):
     gen = G.default_generator()
     _generator_step(gen)
     span_ = high - low
+    _check_draw("random_", self)
     with span("random_from_to_kernel", "rng", source=KERNELS,
               note="random.random_from_to_kernel", numel=self.numel(), low=low, high=high,
               draw="random64()" if span_ >= 2**28 else "random()") as s:

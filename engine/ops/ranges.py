@@ -25,6 +25,7 @@ from engine.core.dispatch_stub import DispatchStub
 from engine.ops.parallel import chunks
 from engine.rng.fp import fma64, round_to_odd, two_sum
 from engine.memory.resize import resize_native
+from engine.memory.allocator import check_temporary
 from engine.core.errors import Refused
 from engine.dispatch.declarations import (FACTORY, INPLACE, OUT, OUT_NOT_MODELLED, declare,
                                           not_modelled)
@@ -216,6 +217,9 @@ def arange_out(start: Any, end: Any, step: Any = 1, *, out):
         # the kernel converts start and step to the accumulate type (checked)
         acc = acc_type(result.dtype)
         xstart, xstep = to_dtype_scalar(start, acc), to_dtype_scalar(step, acc)
+        # the values are made whole (int64 products, or float chunks in their
+        # accumulate type and lanes) before they are written
+        check_temporary("arange", n, 32)
         result.array(write=True)[...] = _arange_values(xstart, xstep, n, result.dtype)
         s.set_result(result)
     return result

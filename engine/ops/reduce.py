@@ -25,6 +25,7 @@ from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, OUT, OUT_NOT_MO
                                           not_modelled)
 from engine.dispatch.dispatcher import call
 from engine.memory import empty as memory
+from engine.memory.allocator import check_temporary
 from engine.ops.nonzero import compact, repeats
 from engine.ops.parallel import GRAIN_SIZE, num_threads
 from engine.ops import sum_kernel
@@ -173,6 +174,7 @@ def _float_sum(src, result, viewed) -> None:
             if src.numel() > FLOAT_SUM_LIMIT:
                 raise Refused(f"a float sum of {src.numel()} elements: tidx replays torch's "
                               f"cascade summation up to {FLOAT_SUM_LIMIT} elements")
+            sum_kernel.check_replay("sum()", src.numel(), src.dtype.itemsize)
             out = result.elements(write=True)
             paths = sum_kernel.cascade_sum(
                 src.elements(), src.view.offset, out, result.view.offset, src.view.sizes,
@@ -280,6 +282,8 @@ def _extreme(values: np.ndarray, axes: tuple[int, ...], biggest: bool) -> np.nda
     if values.dtype.kind == "f" and values.size:
         zero_max = (out == 0) & ~np.isnan(out)
         if zero_max.any():
+            # five bool masks the size of the input, to see which zeros meet
+            check_temporary("max()" if biggest else "min()", values.size, 1, copies=5)
             keep = np.expand_dims(out, axes) if axes else out
             hit = (values == 0) & (values == keep)
             signs = np.signbit(values) & hit
@@ -313,6 +317,7 @@ def _amax_amin(self, dim: Sequence[int], keepdim: bool, biggest: bool):
             # keeps: replayed (engine/ops/reduce_loop.py)
             loop = MaxLoop if biggest else MinLoop
             s.set(capability=loop.stub.call(self.dtype, self.dtype.itemsize).describe())
+            K.check_replay(name, self.numel(), self.dtype.itemsize)
             paths = K.parallel_reduce(
                 loop, self.elements(), self.view.offset,
                 result.elements(write=True), result.view.offset,
@@ -407,6 +412,8 @@ def _max_min_dim(self, dim: int, keepdim: bool, biggest: bool):
               source="aten/src/ATen/native/cpu/TensorCompareKernel.cpp",
               note="max_dim.kernel", dim=wrapped) as s:
         if not self.is_meta:
+            # numpy's argmax copies the input with the dim moved last
+            check_temporary(name, self.numel(), self.dtype.itemsize)
             arr = self.array()
             index = np.expand_dims(_first_index(arr, wrapped, biggest), wrapped)
             values.array(write=True)[...] = np.take_along_axis(arr, index, wrapped)
@@ -458,6 +465,8 @@ def _arg(self, dim: int | None, keepdim: bool, biggest: bool):
               note="argmax.kernel") as s:
         if not self.is_meta:
             axis = wrapped if dim is not None else 0
+            # numpy's argmax copies the input with the dim moved last
+            check_temporary(name, self.numel(), self.dtype.itemsize)
             index = _first_index(src.array(), axis, biggest)
             result.array(write=True)[...] = index.reshape(result.view.sizes)
         s.set_result(result)
@@ -507,6 +516,7 @@ def _allany(self, dim: Sequence[int] | None, keepdim: bool, is_all: bool):
     with span("and_kernel" if is_all else "or_kernel", "kernel", source=KERNELS,
               note="allany.kernel") as s:
         if not self.is_meta:
+            check_temporary("all()" if is_all else "any()", self.numel(), 1)
             values = src.array() != 0
             fn = np.all if is_all else np.any
             out = np.asarray(fn(values, axis=_axes(self, mask)))

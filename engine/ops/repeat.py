@@ -19,6 +19,7 @@ from engine.core import dtypes as D
 from engine.core.errors import Refused, check, torch_error
 from engine.dispatch.declarations import COMPOSITE, FUNCTIONAL, declare
 from engine.dispatch.dispatcher import call
+from engine.memory.allocator import check_temporary
 from engine.ops import join
 
 REPEAT = "aten/src/ATen/native/Repeat.cpp"
@@ -72,6 +73,8 @@ def repeat_interleave_tensor(repeats, *, output_size: int | None = None):
     with span("repeat_interleave: compute_cpu", "kernel", source=REPEAT,
               note=Note("repeat.interleave_index", total=total), total=total) as s:
         if not result.is_meta:
+            # the repeats and their sums in int64, np.repeat's result before its copy
+            check_temporary("repeat_interleave", total + 2 * repeats.numel(), 8)
             counts = repeats_.array().astype(np.int64)
             ends = cumsum.array().astype(np.int64)
             check(total == int(ends[-1]), RuntimeError,

@@ -31,6 +31,7 @@ from engine.memory.resize import resize_native
 from engine.ops.pointwise import Wrapped, result_type
 from engine.ops.scalar import scalar_tensor_static, scalar_type
 from engine.ops.sorting import refuse_meta
+from engine.memory.allocator import check_temporary
 
 BUCKET = "aten/src/ATen/native/Bucketization.cpp"
 UTILS = "aten/src/ATen/native/BucketizationUtils.h"
@@ -145,6 +146,8 @@ def _searchsorted_out(boundaries, values, out_int32: bool, right: bool, side: st
     with span("searchsorted_cpu_contiguous", "kernel", source=BUCKET,
               note=Note("searchsorted.right" if is_right else "searchsorted.left",
                         n=idim_bd)) as s:
+        # the values flattened, each one's row of boundaries, the positions and their cast
+        check_temporary("searchsorted", final_in.numel(), final_in.dtype.itemsize + 32)
         vals = final_in.array().reshape(-1)
         if idim_bd == 0:
             pos = np.zeros(vals.shape, dtype=np.int64)      # nothing to pass
@@ -268,6 +271,8 @@ def _isin_impl(elements, test_elements, assume_unique: bool, invert: bool, out,
     with span("isin_default_kernel_cpu", "kernel",
               source="aten/src/ATen/native/cpu/TensorCompareKernel.cpp",
               note=Note("isin.default", n=flat.numel(), invert=invert)) as s:
+        # every element against every test element at once, as one bool array
+        check_temporary("isin", elements.numel(), flat.numel() + 2)
         test = flat.array()
         values = promoted.array()
         found = (values[..., None] == test).any(axis=-1) if test.size else \

@@ -37,7 +37,7 @@ from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, OUT, OUT_NOT_MO
                                           not_modelled)
 from engine.dispatch.dispatcher import call
 from engine.memory import empty as memory
-from engine.memory.allocator import check_limit
+from engine.memory.allocator import check_temporary
 from engine.ops import stl, stl_compiled
 from engine.ops.parallel import GRAIN_SIZE
 
@@ -272,8 +272,7 @@ def _sort_stable(self, stable, dim: int, descending: bool):
               note=Note(note, dim=dim, descending=descending),
               dim=dim, descending=descending, stable=stable) as s:
         if self.numel():
-            check_limit(work_bytes(self.numel(), self.dtype.itemsize),
-                        f"sorting {self.numel()} elements")
+            check_temporary("sort", self.numel(), work_bytes(1, self.dtype.itemsize))
             vals = values.array(write=True)
             rows = _rows(vals, dim)
             order = sort_rows(order_keys(rows), descending, stable or radix)
@@ -389,8 +388,7 @@ def topk(self, k: int, dim: int = -1, largest: bool = True, sorted: bool = True)
               note=Note(note, k=k, n=n, largest=largest),
               k=k, dim=dim, largest=largest, sorted=sorted) as s:
         if k and values.numel():
-            check_limit(work_bytes(self.numel(), self.dtype.itemsize),
-                        f"topk over {self.numel()} elements")
+            check_temporary("topk", self.numel(), work_bytes(1, self.dtype.itemsize))
             rows = _rows(self.array(), dim)
             order = topk_rows(order_keys(rows), k, largest, sorted)
             _put_rows(values.array(write=True), dim, np.take_along_axis(rows, order, axis=-1))

@@ -22,6 +22,7 @@ from engine.core.errors import Refused, check
 from engine.dispatch.declarations import COMPOSITE, VIEW, declare
 from engine.dispatch.dispatcher import call
 from engine.ops import views
+from engine.memory.allocator import check_temporary
 
 SHAPE = "aten/src/ATen/native/TensorShape.cpp"
 #: std::vector<T>::max_size() for an 8-byte T (a Tensor, an int64_t) in libstdc++:
@@ -218,6 +219,7 @@ def tensor_split_tensor(self, tensor_indices_or_sections, dim: int = 0):
         return call("aten::tensor_split.sections", self, call("aten::item", split), dim)
     # the indices read from the tensor's data, stride by stride (it may be non-contiguous);
     # no aten::tensor_split.indices event: torch calls the helper directly
+    check_temporary("tensor_split", split.numel(), 40)    # the indices as Python ints
     return _split_indices(self, [int(v) for v in split.array()], dim)
 
 

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from engine.core import view as S
+from engine.memory.allocator import check_temporary
 from engine.core.errors import Refused
 from engine.core.dispatch_stub import Build, DispatchStub
 from engine.ops.parallel import GRAIN_SIZE, chunks, num_threads
@@ -270,6 +271,13 @@ def cascade_sum(src: np.ndarray, in_base: int, dst: np.ndarray, out_base: int,
                       "sums a float32 copy into a float32 buffer, should_use_acc_buffer) "
                       "is not modelled by tidx")
     return parallel_reduce(Reduction, src, in_base, dst, out_base, geo, scalar_np, 0)
+
+
+def check_replay(what: str, numel: int, itemsize: int) -> None:
+    """A replay gathers its block's elements with numpy (an int64 offset and the value
+    for each, and as much again for the output offsets or the accumulators): ask the
+    run's budget for the biggest block, the whole input, first."""
+    check_temporary(what, numel, 16 + 2 * itemsize)
 
 
 def parallel_reduce(kind: type["Reduction"], src: np.ndarray, in_base: int, dst: np.ndarray,

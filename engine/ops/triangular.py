@@ -25,6 +25,7 @@ from engine.dispatch.declarations import (FACTORY, FUNCTIONAL, INPLACE, OUT, OUT
                                           declare, not_modelled)
 from engine.dispatch.dispatcher import call
 from engine.memory import empty as memory
+from engine.memory.allocator import check_temporary
 from engine.ops.factories import options
 from engine.ops.touch import touched
 
@@ -107,6 +108,10 @@ def _compute(self, k: int, result, upper: bool, name: str):
               note=lambda: Note("triangle.kernel_inplace" if inplace and inplace_update
                                 else "triangle.kernel", op=name, keep=keep + str(k)),
               rows=n, cols=m, diagonal=k) as s:
+        # the mask (its int64 differences first) and, out of place, a copy of the values
+        check_temporary(name, n * m, 9)
+        if not (inplace and inplace_update):
+            check_temporary(name, self_c.numel(), self.dtype.itemsize)
         mask = _zero_mask(n, m, k, upper)
         if inplace and inplace_update:
             self_c.array(write=True)[..., mask] = 0
@@ -214,6 +219,7 @@ def _indices(name: str, row: int, col: int, offset: int, dtype: D.dtype | None,
     with span(f"{name}_cpu", "kernel", source=FACTORIES,
               note=Note("triangle.indices_fill", offset=offset)) as s:
         if size:
+            check_temporary(name, size, 32)     # the rows, columns and repeats
             rows, cols = _coordinates(row, col, offset, upper, size)
             out = result.array(write=True)
             out[0] = rows

@@ -27,7 +27,7 @@ from engine.core import view as S
 from engine.core.errors import Refused, check
 from engine.dispatch.declarations import FUNCTIONAL, declare
 from engine.dispatch.dispatcher import call
-from engine.memory.allocator import check_limit
+from engine.memory.allocator import check_limit, check_temporary
 from engine.ops.sorting import refuse_meta
 
 UNIQUE = "aten/src/ATen/native/Unique.cpp"
@@ -57,6 +57,7 @@ def _bool_template(self, return_inverse: bool, return_counts: bool):
         if return_inverse:
             _resize(inverse, inp.view.sizes)
         return output, inverse, counts
+    check_temporary("unique", numel, 8)           # the inverse, made by np.where
     values = inp.array().reshape(-1)
     num_true = int(np.count_nonzero(values))
     num_false = numel - num_true
@@ -101,6 +102,8 @@ def _sorted_template(self, return_inverse: bool, return_counts: bool):
     check_limit(numel * 9, f"unique over {numel} elements")
     flat = call("aten::flatten.using_ints", inp, 0, -1)
     sorted_values, indices = call("aten::sort", flat)
+    # the mask of firsts, the kept values, the groups (cumsum), the inverse, the starts
+    check_temporary("unique", numel, 1 + self.dtype.itemsize + 3 * 8)
     vals = sorted_values.array()
     with np.errstate(invalid="ignore"):
         keep = np.ones(numel, dtype=bool)
@@ -192,6 +195,8 @@ def unique_consecutive(self, return_inverse: bool = False, return_counts: bool =
         _resize(inverse, inp.view.sizes)
     if numel == 0:
         return output, inverse, counts
+    # the mask of firsts, the kept values, the groups (cumsum), the starts
+    check_temporary("unique_consecutive", numel, 1 + self.dtype.itemsize + 2 * 8)
     values = inp.array().reshape(-1)
     with np.errstate(invalid="ignore"):
         keep = np.ones(numel, dtype=bool)

@@ -24,6 +24,7 @@ from engine.dispatch.dispatcher import call
 from engine.ops.pointwise import Wrapped, broadcast, layout, resize_output, result_type
 from engine.ops.shape import warn_once
 from engine.ops.touch import touched
+from engine.memory.allocator import check_temporary
 
 COMPARE = "aten/src/ATen/native/TensorCompare.cpp"
 KERNEL = "aten/src/ATen/native/cpu/TensorCompareKernel.cpp"
@@ -84,6 +85,7 @@ def _where_self_out(condition, self, other, out, common: D.dtype):
     with span("where_kernel", "kernel", source=KERNEL,
               note=Note("where.kernel", dtype=common), shape=list(shape)) as s:
         if not out.is_meta and out.numel():
+            check_temporary("where", out.numel(), out.dtype.itemsize)   # np.where's result
             out.array(write=True)[...] = np.where(cond.array(), self_.array(),
                                                   other_.array())
             s.set(read=touched(cond), written=touched(out))
