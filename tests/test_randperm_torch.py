@@ -116,5 +116,5 @@ def test_the_shuffle_is_counted_against_the_memory_limit():
     n = 1 << 20
     with activate(RunContext(max_bytes=4 * n + 4096)):
         assert engine.randperm(1000, dtype=engine.int32).shape == (1000,)
-        with pytest.raises(Refused, match="randperm's shuffle .* needs 8.0 MiB"):
+        with pytest.raises(Refused, match="randperm's shuffle .*8.0 MiB"):
             engine.randperm(n, dtype=engine.int32)
