@@ -44,6 +44,28 @@ def live_serials() -> list[int]:
     return list(current().local(LiveBlocks).by_serial)
 
 
+def newest() -> int:
+    """The serial of the newest live CUDA storage, or -1: storages registered after
+    this are those :func:`live_since` gives."""
+    return next(reversed(current().local(LiveBlocks).by_serial), -1)
+
+
+def live_since(serial: int) -> list[int]:
+    """The live CUDA storages whose serial is above ``serial`` (made since then), oldest
+    first.  Storages are registered as they are made, in serial order, so only the new
+    ones are walked: a statement's cost does not grow with the storages alive."""
+    out: list[int] = []
+    for found in reversed(current().local(LiveBlocks).by_serial):
+        if found <= serial:
+            break
+        out.append(found)
+    return out[::-1]
+
+
+def is_live(serial: int) -> bool:
+    return serial in current().local(LiveBlocks).by_serial
+
+
 def release(serial: int, who: str, reason: Note) -> None:
     """The last reference to storage ``serial`` went (``reason``): record the C++ chain
     that runs then and give the block back to the cache."""
