@@ -27,6 +27,7 @@ from engine.core.context import DEFAULT_MAX_BYTES, RunContext, activate
 from engine.core.errors import Refused, is_torch_error
 from engine.interpreter.defaults import BY_NAME
 from engine.interpreter.evaluator import Evaluator
+from engine.interpreter import reprs
 from engine.interpreter.statements import CATCHABLE, Statement, parse
 from engine.interpreter.storage_names import StorageNames
 from engine.memory import cuda_lifetime
@@ -101,7 +102,7 @@ class Session:
             # an expression's value, unless it is None (Python's REPL prints nothing then)
             entry["result"] = (self._describe(st.value)
                                if not st.assigned and st.value is not None else None)
-            entry["printed"] = list(st.printed)
+            entry["printed"] = [reprs.bounded_text(text) for text in st.printed]
             self._learn_labels(changed)
             entry["written"] = [n for n in dict.fromkeys(st.assigned)
                                 if n not in st.bound and n in ev.names]
@@ -239,10 +240,11 @@ def _default(name: str, value: Any) -> dict[str, Any]:
 
 
 def _repr(value: Any) -> str:
-    """What Python's REPL prints for the value; when printing it raises PyTorch's error
+    """What Python's REPL prints for the value, up to :data:`reprs.MAX_REPR` characters
+    (``torch.zeros([2] * 22)`` prints 88 MB); when printing it raises PyTorch's error
     (a tensor whose failed resize_ left sizes its storage cannot hold), that error."""
     try:
-        return repr(value)
+        return reprs.bounded(value)
     except Exception as exc:  # noqa: BLE001 - only torch's own error is shown
         if not is_torch_error(exc):
             raise
