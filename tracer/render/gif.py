@@ -15,6 +15,7 @@ the trace recorded), the pictures are :mod:`tracer.picture`'s, so the GIF shows 
 from __future__ import annotations
 
 import io
+import math
 import struct
 from pathlib import Path
 from collections.abc import Callable, Iterable, Iterator
@@ -275,38 +276,17 @@ MOST_LINES = 12
 
 
 class _Canvas:
-    """Where frames are measured and painted: two images, the frame being painted and
-    the one before it (what changed between them is all a frame stores), and what the
-    frames draw again and again, kept: each text's glyphs, width and wrapping."""
+    """Where frames are measured and painted, keeping what the frames draw again and
+    again: each text's glyphs, width and wrapping (bounded)."""
 
     def __init__(self, PIL: Any, width: int) -> None:
-        self.Image, self.ImageDraw, self.ImageChops = PIL.Image, PIL.ImageDraw, PIL.ImageChops
+        self.Image, self.ImageDraw = PIL.Image, PIL.ImageDraw
         self.width = width
-        # measuring needs no frame; painting starts with :meth:`start`
-        self.image = self.Image.new("RGB", (width, 1), PAPER)
-        self.draw = self.ImageDraw.Draw(self.image)
-        self.before: Any = None
-        self._glyphs: dict[tuple, tuple[Any, int, int]] = {}
+        self.draw = self.ImageDraw.Draw(self.Image.new("RGB", (width, 1), PAPER))
+        self._glyphs: dict[tuple, tuple[Any, int, int] | None] = {}
         self._glyph_bytes = 0
         self._widths: dict[tuple, float] = {}
         self._wraps: dict[tuple, list[str]] = {}
-
-    def start(self, height: int) -> None:
-        """Frames of ``height`` pixels from now on."""
-        self.image = self.Image.new("RGB", (self.width, height), PAPER)
-        self.before = self.Image.new("RGB", (self.width, height), PAPER)
-
-    def next_frame(self) -> None:
-        """Start a frame: the one just painted becomes the one before."""
-        self.image, self.before = self.before, self.image
-        self.image.paste(PAPER, (0, 0, *self.image.size))
-        self.draw = self.ImageDraw.Draw(self.image)
-
-    def changed(self) -> tuple[int, int, int, int]:
-        """The box of pixels that differ from the frame before (one pixel when none
-        do: a GIF frame has at least one)."""
-        box = self.ImageChops.difference(self.before, self.image).getbbox()
-        return box or (0, 0, 1, 1)
 
     def textlength(self, text: str, font: Any) -> float:
         key = (font, text)
@@ -324,42 +304,94 @@ class _Canvas:
             _keep(self._wraps, key, found)
         return found
 
-    def text(self, xy: tuple[float, float], text: str, font: Any, fill: Any,
-             anchor: str | None = None) -> None:
-        """ImageDraw.text, its glyphs rendered once: the same text at the same fraction
-        of a pixel is the same mask, pasted in ``fill`` as draw_bitmap would blend it."""
+    def glyph(self, xy: tuple[float, float], text: str, font: Any, anchor: str | None
+              ) -> tuple[Any, int, int] | None:
+        """What ImageDraw.text draws for ``text`` at ``xy``, rendered once: the mask
+        and where its corner goes (``int(x) - dx``, ``int(y) - dy``); the same text at
+        the same fraction of a pixel is the same mask.  None for a bitmap font, which
+        takes no anchor: it is drawn as it is."""
         x, y = xy
         fx, fy = x - int(x), y - int(y)
         key = (font, text, anchor, fx, fy)
-        found = self._glyphs.get(key)
+        if key in self._glyphs:
+            return self._glyphs[key]
+        try:
+            left, top, right, bottom = font.getbbox(text, anchor=anchor)
+        except TypeError:
+            return None
+        pad = 4
+        dx, dy = pad - int(left), pad - int(top)
+        mask = self.Image.new("L", (int(right) - int(left) + 2 * pad,
+                                    int(bottom) - int(top) + 2 * pad), 0)
+        self.ImageDraw.Draw(mask).text((dx + fx, dy + fy), text, font=font, fill=255,
+                                       anchor=anchor)
+        found = (mask, dx, dy)
+        size = mask.size[0] * mask.size[1]
+        while self._glyphs and self._glyph_bytes + size > GLYPH_BYTES:
+            old = self._glyphs.pop(next(iter(self._glyphs)))
+            self._glyph_bytes -= old[0].size[0] * old[0].size[1] if old else 0
+        if size <= GLYPH_BYTES:
+            self._glyphs[key] = found
+            self._glyph_bytes += size
+        return found
+
+    def paint(self, image: Any, ops: list[tuple], top: int) -> None:
+        """Paint recorded ops (:class:`_Ops`) on ``image``, whose first row is row
+        ``top`` of the frame: a text's mask pasted in its ink as ImageDraw's
+        draw_bitmap blends it, rectangles by ImageDraw (their rows are whole pixels)."""
+        draw = self.ImageDraw.Draw(image)
+        for op in ops:
+            if op[0] == "text":
+                _, xy, text, font, fill, anchor = op
+                found = self.glyph(xy, text, font, anchor)
+                if found is None:
+                    draw.text((xy[0], xy[1] - top), text, font=font, fill=fill, anchor=anchor)
+                    continue
+                mask, dx, dy = found
+                image.paste(fill, (int(xy[0]) - dx, int(xy[1]) - dy - top), mask)
+            else:
+                kind, box, kwargs = op
+                box = (box[0], box[1] - top, box[2], box[3] - top)
+                getattr(draw, kind)(box, **dict(kwargs))
+
+
+class _Ops:
+    """What a frame's layout item paints, recorded rather than painted: the ops are the
+    item's identity (a frame repaints only the items that are not the same as in the
+    frame before) and give the rows it covers."""
+
+    def __init__(self, canvas: _Canvas) -> None:
+        self.canvas = canvas
+        self.ops: list[tuple] = []
+        self.top, self.bottom = 1 << 30, -(1 << 30)
+        self.anywhere = False     # a bitmap font's text: where is not known
+
+    def _rows(self, top: float, bottom: float) -> None:
+        self.top = min(self.top, math.floor(top))
+        self.bottom = max(self.bottom, math.ceil(bottom))
+
+    def text(self, xy: tuple[float, float], text: str, font: Any, fill: Any,
+             anchor: str | None = None) -> None:
+        self.ops.append(("text", tuple(xy), text, font, tuple(fill), anchor))
+        found = self.canvas.glyph(xy, text, font, anchor)
         if found is None:
-            try:
-                left, top, right, bottom = font.getbbox(text, anchor=anchor)
-            except TypeError:   # a bitmap font without anchors: drawn as it is
-                self.draw.text(xy, text, font=font, fill=fill, anchor=anchor)
-                return
-            pad = 4
-            dx, dy = pad - int(left), pad - int(top)
-            mask = self.Image.new("L", (int(right) - int(left) + 2 * pad,
-                                        int(bottom) - int(top) + 2 * pad), 0)
-            self.ImageDraw.Draw(mask).text((dx + fx, dy + fy), text, font=font, fill=255,
-                                           anchor=anchor)
-            found = (mask, dx, dy)
-            size = mask.size[0] * mask.size[1]
-            while self._glyphs and self._glyph_bytes + size > GLYPH_BYTES:
-                old = self._glyphs.pop(next(iter(self._glyphs)))[0]
-                self._glyph_bytes -= old.size[0] * old.size[1]
-            if size <= GLYPH_BYTES:
-                self._glyphs[key] = found
-                self._glyph_bytes += size
-        mask, dx, dy = found
-        self.image.paste(fill, (int(x) - dx, int(y) - dy), mask)
+            self.anywhere = True
+            return
+        mask, _, dy = found
+        corner = int(xy[1]) - dy
+        self._rows(min(corner, xy[1]), max(corner + mask.size[1], xy[1] + 1))
 
-    def rectangle(self, *args: Any, **kwargs: Any) -> None:
-        self.draw.rectangle(*args, **kwargs)
+    def _shape(self, kind: str, box: Any, kwargs: dict[str, Any]) -> None:
+        self.ops.append((kind, tuple(box), tuple(sorted(
+            (k, tuple(v) if isinstance(v, list) else v) for k, v in kwargs.items()))))
+        edge = kwargs.get("width", 1) + 1
+        self._rows(box[1] - edge, box[3] + edge + 1)
 
-    def rounded_rectangle(self, *args: Any, **kwargs: Any) -> None:
-        self.draw.rounded_rectangle(*args, **kwargs)
+    def rectangle(self, box: Any, **kwargs: Any) -> None:
+        self._shape("rectangle", box, kwargs)
+
+    def rounded_rectangle(self, box: Any, **kwargs: Any) -> None:
+        self._shape("rounded_rectangle", box, kwargs)
 
 
 def _keep(cache: dict, key: Any, value: Any) -> None:
@@ -636,7 +668,6 @@ def write(doc: dict[str, Any], fp: BinaryIO, *, width: int = WIDTH, lang: str = 
     57 MiB a statement)."""
     try:
         import PIL.GifImagePlugin
-        import PIL.ImageChops
         import PIL.ImageDraw
         import PIL.ImageFont
         from PIL import GifImagePlugin, Image, ImageFont
@@ -674,23 +705,57 @@ def write(doc: dict[str, Any], fp: BinaryIO, *, width: int = WIDTH, lang: str = 
     fp.write(b"GIF89a" + struct.pack("<HHBBB", width, height, 0xF7,
                                      _index(colours, PAPER), 0) + colours +
              b"\x21\xff\x0bNETSCAPE2.0\x03\x01" + struct.pack("<H", 0) + b"\x00")
-    canvas.start(height)
+    before: dict[tuple, tuple[int, int]] = {}
     written = 0
     for k, frame in enumerate(_each(doc, keep)):
         frame["legend"] = legend
-        canvas.next_frame()
-        for y, item in _layout(canvas, frame, k, total, width, fonts, lang, scale):
-            item(canvas, y)
-        box = (0, 0, width, height) if k == 0 else canvas.changed()
-        part = canvas.image.crop(box).quantize(palette=palette, dither=Image.Dither.NONE)
-        # disposal 1: the next frame is drawn over this one, so it stores only its box
-        for chunk in GifImagePlugin.getdata(part, offset=box[:2], disposal=1,
+        items = []
+        for y, paint in _layout(canvas, frame, k, total, width, fonts, lang, scale):
+            rec = _Ops(canvas)
+            paint(rec, y)
+            if rec.ops:
+                items.append(rec)
+        now = {tuple(rec.ops): (rec.top, rec.bottom) for rec in items}
+        top, bottom = _changed(before, now, items, height, whole=k == 0)
+        # the rows that changed, painted from scratch: every item over them, in order
+        strip = Image.new("RGB", (width, bottom - top), PAPER)
+        for rec in items:
+            if rec.top < bottom and rec.bottom > top:
+                canvas.paint(strip, rec.ops, top)
+        part = strip.quantize(palette=palette, dither=Image.Dither.NONE)
+        # disposal 1: the next frame is drawn over this one, so it stores only its rows
+        for chunk in GifImagePlugin.getdata(part, offset=(0, top), disposal=1,
                                             duration=LAST_FRAME_MS if k == total - 1
                                             else FRAME_MS):
             fp.write(chunk)
+        before = now
         written += 1
     assert written == total, (written, total)
     fp.write(b";")
+
+
+def _changed(before: dict[tuple, tuple[int, int]], now: dict[tuple, tuple[int, int]],
+             items: list[_Ops], height: int, whole: bool) -> tuple[int, int]:
+    """The rows a frame repaints: those of the items it paints that the frame before
+    did not, and of those it painted that this one does not, widened to every item
+    that reaches into them (each is painted whole; painting part of a text is not
+    possible), within the frame.  All of it for the first frame (the screen starts
+    empty) and when a text's rows are not known (a bitmap font)."""
+    if whole or any(rec.anywhere for rec in items):
+        return 0, height
+    rows = [now[key] for key in now.keys() - before.keys()] + \
+           [before[key] for key in before.keys() - now.keys()]
+    # nothing changed: the first row (a frame has a pixel at least)
+    top, bottom = (min(r[0] for r in rows), max(r[1] for r in rows)) if rows else (0, 1)
+    grown = True
+    while grown:
+        grown = False
+        for rec in items:
+            if rec.top < bottom and rec.bottom > top and \
+                    (rec.top < top or rec.bottom > bottom):
+                top, bottom = min(top, rec.top), max(bottom, rec.bottom)
+                grown = True
+    return max(0, top), min(height, max(bottom, top + 1))
 
 
 def _index(colours: bytes, rgb: tuple[int, int, int]) -> int:
