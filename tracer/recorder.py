@@ -240,13 +240,16 @@ class Trace:
         self._by_name[name] = key
         return old
 
-    def rename_recorded(self, entry: dict[str, Any], label: str, name: str) -> None:
+    def rename_recorded(self, entry: dict[str, Any], label: str | dict[str, str],
+                        name: str = "") -> None:
         """Call the tensor labelled ``label`` by ``name`` in the steps statement ``entry``
-        recorded (after :meth:`rename`, for the statement that made it)."""
+        recorded (after :meth:`rename`, for the statement that made it); ``label`` a
+        dict of label -> name renames several in one walk (``a, b, ... = t.unbind()``)."""
+        names = label if isinstance(label, dict) else {label: name}
         stack = list(entry["events"])
         while stack:
             event = stack.pop()
-            V.rename([event.args, event.result], label, name)
+            V.rename([event.args, event.result], names)
             stack.extend(event.children)
 
     def summarize(self, value: Any) -> Any:

@@ -374,23 +374,25 @@ def with_name(t: Value, user_name: str) -> Value:
     return {**t, "name": user_name}
 
 
-def rename(value: Any, label: str, user_name: str) -> None:
+def rename(value: Any, label: str | dict[str, str], user_name: str = "") -> None:
     """Call every tensor summary labelled ``label`` inside ``value`` (typed values, and
-    lists/dicts of them: a statement's events) by ``user_name``, in place.  The Session
-    does this when a statement binds its result (``y = t[1:]``: the trace made ``t$1``,
-    the user calls it ``y``), so every view of that statement says ``y``.
+    lists/dicts of them: a statement's events) by ``user_name``, in place; ``label`` a
+    dict of label -> user's name renames them all in one pass.  The Session does this
+    when a statement binds its result (``y = t[1:]``: the trace made ``t$1``, the user
+    calls it ``y``), so every view of that statement says ``y``.
 
     >>> ev = {"args": {"self": {"kind": "tensor", "label": "t$1"}}, "children": []}
     >>> rename([ev], "t$1", "y"); ev["args"]["self"]["name"]
     'y'
     """
+    names = label if isinstance(label, dict) else {label: user_name}
     stack = [value]
     while stack:
         item = stack.pop()
         if isinstance(item, dict):
-            if item.get("kind") == "tensor" and item.get("label") == label \
+            if item.get("kind") == "tensor" and item.get("label") in names \
                     and not item.get("name"):
-                item["name"] = user_name
+                item["name"] = names[item["label"]]
             stack.extend(item.values())
         elif isinstance(item, list):
             stack.extend(item)

@@ -128,12 +128,15 @@ class Session:
     def _rename(self, st: Statement, entry: dict[str, Any]) -> None:
         """The tensors the statement bound take the user's names, in this statement's
         steps (``-> y: i64[2, 2]``, not ``-> t$1``) and in every later one."""
+        renamed: dict[str, str] = {}
         for name in dict.fromkeys(st.bound):
             value = self.evaluator.names.get(name)
             if value is not None and is_tensor(value):
                 old = self.trace.rename(value, name)
                 if old is not None:
-                    self.trace.rename_recorded(entry, old, name)
+                    renamed[old] = name
+        if renamed:    # one walk of the steps for every name (a, b, c = t.unbind())
+            self.trace.rename_recorded(entry, renamed)
 
     def _names_on(self, st: Statement, entry: dict[str, Any]) -> dict[int, list[str]]:
         """The user's tensors on the storages this statement touched or produced, by
