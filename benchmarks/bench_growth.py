@@ -14,7 +14,9 @@ at 100, 1,000 and 3,000 statements, it prints:
   machine's noise; cProfile slows the run, so it is not timed);
 * each one's ratio to the 100-statement run.  A command linear in the lesson shows
   ratios near 10 and 30; a quadratic one near 100 and 900.  Memory ratios start lower:
-  a fixed part (numpy's, Pillow's buffers) weighs most at 100 statements.
+  a fixed part (numpy's, Pillow's buffers) weighs most at 100 statements (no ratio
+  when that run took less than 1 MB).  Graphviz's ``dot``, run for SVG, PNG and PDF,
+  is a process of its own: neither its calls nor its memory are counted.
 
 ``--lesson samples`` runs every lesson in ``samples/`` concatenated instead (a realistic
 mix: factories, views, indexing, errors caught, pypto), 1 and 8 times over (the input
@@ -187,7 +189,8 @@ def main() -> None:
               " |      " + "".join(f"{calls[n]:>12,}" for n in sizes) +
               "".join(f"{calls[n] / calls[first]:>7.1f}" for n in sizes[1:]) +
               " |        " + "".join(f"{m[n] / 2**20:>8.1f}" for n in sizes) +
-              "".join(f"{m[n] / max(m[first], 1):>7.1f}" for n in sizes[1:]), flush=True)
+              "".join(f"{m[n] / m[first]:>7.1f}" if m[first] >= 2**20 else f"{'-':>7}"
+                      for n in sizes[1:]), flush=True)
     print("worst calls ratio: " + ", ".join(
         f"{worst[n]:.1f} for {n // first}x (linear {n // first}, quadratic "
         f"{(n // first) ** 2})" for n in sizes[1:]))
