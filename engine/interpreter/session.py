@@ -14,6 +14,7 @@ two Sessions interleaved in one process never see each other.
 
 from __future__ import annotations
 
+import ast
 from typing import Any
 
 from tracer import allocated, i18n, recorder
@@ -148,9 +149,11 @@ class Session:
         :meth:`_names_more` counts the others."""
         storages, labels = _storages_in(entry)
         index, names = self.index, self.evaluator.names
-        # names whose tensor the steps show (their label is the name), and those bound
-        # or written: the statement's own
-        used = [n for n in list(dict.fromkeys(st.assigned)) + sorted(labels)
+        # the statement's own: the names it bound or wrote, those it spells (``y7 + y8``
+        # reads y7, which the add step's arguments do not list) and those whose tensor
+        # its steps show (their label is the name)
+        spelled = [n.id for n in ast.walk(st.node) if isinstance(n, ast.Name)]
+        used = [n for n in dict.fromkeys(list(st.assigned) + spelled + sorted(labels))
                 if index.tensor_of(n) is not None]
         serials = {index.tensor_of(n)[0] for n in used}
         for label in storages:
