@@ -95,7 +95,7 @@ class Session:
             self._rename(st, entry)
             new_defaults = [n for n in ev.defaults_used if n not in before]
             changed = list(dict.fromkeys(list(st.assigned) + new_defaults))
-            dropped = self.index.update(ev.names, changed)
+            dropped = self.index.update(ev.names, changed, _stores(st.node))
             _release_dead(st, self.index, dropped, newest)
             entry["defaults"] = {n: _default(n, ev.names[n]) for n in new_defaults}
             entry["bindings"] = {name: self._describe(ev.names[name])
@@ -314,6 +314,15 @@ def _release_dead(st: Statement, index: StorageNames, dropped: dict[int, list[st
 
 def _storage_of(value: Any) -> Any:
     return unpack(value).storage if is_tensor(value) else None
+
+
+def _stores(node: ast.stmt) -> bool:
+    """Whether a statement may change a list in place: it stores into a subscript
+    (``l[0] = x``, ``a, l[1] = ...``) or augments a name (``l += [x]`` extends l)."""
+    if isinstance(node, ast.AugAssign):
+        return True
+    return isinstance(node, ast.Assign) and any(
+        isinstance(n, ast.Subscript) for target in node.targets for n in ast.walk(target))
 
 
 def _shown_names(st: Statement, ev: Evaluator) -> list[str]:

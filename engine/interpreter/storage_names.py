@@ -12,7 +12,8 @@ does not grow with the names on it.
 A tensor's storage never changes (a TensorImpl keeps the StorageImpl it was made with;
 ``resize_`` grows that storage in place), so a name holding a tensor, or a tuple of
 tensors, is indexed once when it is bound.  A name holding a list or a dict is read
-again after every statement: another name may hold the same list and change it.
+again after every statement that stores into a subscript or augments a name: another
+name may hold the same list and change it.
 """
 
 from __future__ import annotations
@@ -42,13 +43,16 @@ class StorageNames:
         self._bases: dict[int, dict[str, None]] = {}
 
     # -- keeping it up to date ---------------------------------------------------------
-    def update(self, names: dict[str, Any], changed: Iterable[str]
+    def update(self, names: dict[str, Any], changed: Iterable[str], stores: bool = True
                ) -> dict[int, list[str]]:
-        """Index ``changed`` (and every name holding a list or dict) anew.  Returns the
-        storages some name stopped reaching, each with the names that reached it before:
-        the only storages that can have lost their last name."""
+        """Index ``changed`` anew, and every name holding a list or dict when the
+        statement ``stores`` into a subscript or augments a name (the only ways a list
+        changes in place: ``m = l; m[0] = x`` changes l too).  Returns the storages some
+        name stopped reaching, each with the names that reached it before: the only
+        storages that can have lost their last name."""
         todo = dict.fromkeys(changed)
-        todo.update(self._mutable)
+        if stores:
+            todo.update(self._mutable)
         new = {name: self._reaches(names[name]) if name in names else frozenset()
                for name in todo}
         dropped = {s for name, reach in new.items()
