@@ -39,6 +39,8 @@ class StorageNames:
         self._on: dict[int, dict[str, int]] = {}
         #: name -> (storage serial, tensor serial) of a name that is a tensor
         self._tensor: dict[str, tuple[int, int]] = {}
+        #: storage serial -> tensor serial -> how many names are that tensor
+        self._refs: dict[int, dict[int, int]] = {}
         #: storage serial -> names whose tensor covered the whole storage when bound
         self._bases: dict[int, dict[str, None]] = {}
 
@@ -78,16 +80,23 @@ class StorageNames:
             self._mutable[name] = None
         was = self._tensor.pop(name, None)
         if was is not None:
-            on = self._on[was[0]]
+            storage, tensor = was
+            on = self._on[storage]
             del on[name]
+            refs = self._refs[storage]
+            refs[tensor] -= 1
+            if not refs[tensor]:
+                del refs[tensor]
             if not on:
-                del self._on[was[0]]
-            self._bases.get(was[0], {}).pop(name, None)
+                del self._on[storage], self._refs[storage]
+            self._bases.get(storage, {}).pop(name, None)
         if is_tensor(value):
             impl = unpack(value)
             serial = impl.storage.serial
             self._tensor[name] = (serial, impl.serial)
             self._on.setdefault(serial, {})[name] = impl.serial
+            refs = self._refs.setdefault(serial, {})
+            refs[impl.serial] = refs.get(impl.serial, 0) + 1
             if _covers(impl):
                 self._bases.setdefault(serial, {})[name] = None
 
@@ -125,7 +134,7 @@ class StorageNames:
 
     def tensors(self, serial: int) -> int:
         """How many different tensors those names are (``a = t`` is one tensor)."""
-        return len(set(self._on.get(serial, {}).values()))
+        return len(self._refs.get(serial, ()))
 
     def chosen(self, serial: int, names: dict[str, Any], first: Iterable[str], limit: int
                ) -> list[str]:
