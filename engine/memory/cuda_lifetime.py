@@ -7,8 +7,10 @@ which finds the block (``get_allocated_block(ptr, remove=true)``) and gives it t
 ``DeviceCachingAllocator::free``: the block returns to its pool, no cudaFree.
 
 In a tidx lesson the references are the session's names: after each statement the
-session asks :func:`release_unreachable` to free every live CUDA storage that no name (or
-container under a name) reaches any more, with the reason it died.  The run's live blocks
+session frees (:func:`release`) every live CUDA storage that no name (or container under
+a name) reaches any more, with the reason it died; it asks only about the storages a
+name stopped reaching and those the statement made (:func:`live_since`), so a statement
+costs the same however many are alive.  The run's live blocks
 are kept in the RunContext (:class:`LiveBlocks`), never in a module global.
 """
 
@@ -37,11 +39,6 @@ def register(storage: Any, block: Any) -> None:
     """A new CUDA storage owns ``block`` (none for 0 bytes: nothing to give back)."""
     if block is not None:
         current().local(LiveBlocks).by_serial[storage.serial] = (storage, block)
-
-
-def live_serials() -> list[int]:
-    """The serials of the CUDA storages alive, in the order they were made."""
-    return list(current().local(LiveBlocks).by_serial)
 
 
 def newest() -> int:
