@@ -123,7 +123,7 @@ def test_the_gif_is_linear_and_its_memory_does_not_grow(monkeypatch):
     held every frame (~57 MiB a statement at 1920 pixels).  What the canvas keeps of the
     texts it drew is bounded (by a few MiB, here by less, so that a short lesson
     already fills it)."""
-    from tracer.render import gif
+    from tracer.render import gif, gif_canvas
 
     docs = {n: session.run(views(n), seed=0) for n in (1, FACTOR)}
 
@@ -132,8 +132,8 @@ def test_the_gif_is_linear_and_its_memory_does_not_grow(monkeypatch):
 
     assert growth(make) <= LIMIT
 
-    monkeypatch.setattr(gif, "GLYPH_BYTES", 32 * 1024)
-    monkeypatch.setattr(gif, "KEPT_TEXTS", 64)
+    monkeypatch.setattr(gif_canvas, "GLYPH_BYTES", 32 * 1024)
+    monkeypatch.setattr(gif_canvas, "KEPT_TEXTS", 64)
 
     class Sink:
         def write(self, data):
