@@ -192,3 +192,43 @@ def test_chinese_labels_need_a_cjk_font(monkeypatch):
     monkeypatch.setattr(render_gif, "CJK_FONTS", ())
     doc = session.run(WRITE)
     assert render_gif.render(doc, lang="zh") == render_gif.render(doc, lang="en")
+
+
+@pytest.mark.parametrize("statements", [
+    "y = t[1:, ::2]; y[0, 1] = 0; t[5]",
+    "x = torch.randn(3, 4); x[x > 0] = 0; b[idx_0, idx_1]",
+    "z = torch.zeros(100); z[3] = 1; a, c = torch.arange(6).chunk(2); print(a)",
+])
+def test_each_frame_repaints_only_what_changed_and_shows_what_a_whole_frame_does(
+        statements, monkeypatch):
+    """A frame stores only the rows whose drawing changed since the frame before,
+    painted from scratch; read back (a viewer lays each over the last) every frame
+    is pixel for pixel the frame painted whole, and they store fewer rows."""
+    doc = session.run(statements, seed=0)
+    rows: list[int] = []
+    real = render_gif._changed
+
+    def spy(*args, **kwargs):
+        top, bottom = real(*args, **kwargs)
+        rows.append(bottom - top)
+        return top, bottom
+
+    monkeypatch.setattr(render_gif, "_changed", spy)
+    ours = Image.open(io.BytesIO(render_gif.render(doc, width=480)))
+    monkeypatch.setattr(render_gif, "_changed", lambda before, now, items, height, whole:
+                        (0, height))
+    whole = Image.open(io.BytesIO(render_gif.render(doc, width=480)))
+    assert ours.n_frames == whole.n_frames == len(rows)
+    for k in range(ours.n_frames):
+        assert (_frame(ours, k) == _frame(whole, k)).all(), k
+    height = ours.size[1]
+    assert rows[0] == height and sum(rows[1:]) < 0.8 * height * (len(rows) - 1)
+
+
+def test_a_long_statement_makes_frames_a_gif_can_hold():
+    """A statement of thousands of characters wraps onto at most MOST_LINES lines
+    (the last ends in '…'), measured by halving, not character by character."""
+    text = "y = t[[" + ", ".join(["0"] * 3000) + "]]"
+    doc = session.run(text)
+    image = Image.open(io.BytesIO(render_gif.render(doc, width=640)))
+    assert image.size[1] < 2000

@@ -4,14 +4,22 @@ The work is the number of function calls (Python and builtin) a command makes, c
 cProfile: deterministic, unlike time.  A program eight times longer must make at most
 about eight times the calls; a command that looks back over every earlier statement or
 step at each one (as ``tidx step`` did) makes 30 times as many, and one that re-reads
-the whole text for each statement (as parsing did) 11 times.
+the whole text for each statement (as parsing did) 11 times.  Memory is counted too:
+the document's JSON size, and tracemalloc's peak while a command runs.
+
+Two lessons: :data:`PROGRAM` (a mix: indexing, a view written through, an error caught)
+and :func:`views` (issue 24's ``yN = t[i]``: every statement adds a view of ``t``'s
+storage, and each one listed every name on it, 13.3 GiB for 3,000 lines).
 ``benchmarks/bench_growth.py`` prints the timed ratios.
 """
 
 from __future__ import annotations
 
 import cProfile
+import io
+import json
 import pstats
+import tracemalloc
 
 import pytest
 from click.testing import CliRunner
@@ -44,6 +52,14 @@ n = t.stride()
 """
 
 
+def views(times: int) -> str:
+    """Issue 24's lesson: ``y0 = t[0]``, ``y1 = t[1]``, ... (10 lines a time)."""
+    return "\n".join(f"y{k} = t[{k % 3}]" for k in range(10 * times))
+
+
+LESSONS = {"program": lambda n: "\n".join([PROGRAM] * n), "views": views}
+
+
 def calls(fn) -> int:
     """The function calls ``fn()`` makes."""
     profile = cProfile.Profile()
@@ -72,20 +88,24 @@ def test_running_and_parsing_are_linear():
 COMMANDS = {
     "step": ["step", "--width", "100"],
     "explain": ["explain", "--width", "100"],
+    "explain-full": ["explain", "--full", "--width", "100"],
     "explain-json": ["explain", "--format", "json"],
     "explain-mermaid": ["explain", "--format", "mermaid"],
+    "explain-dot": ["explain", "--format", "dot"],
     "explain-markdown": ["explain", "--format", "markdown"],
+    "explain-gdb": ["explain", "--format", "gdb"],
     "export-dot": ["export", "-o", "{out}.gv"],   # the svg/png/pdf source, before Graphviz
     "export-html": ["export", "-o", "{out}.html"],
     "export-json": ["export", "-o", "{out}.json"],
 }
 
 
+@pytest.mark.parametrize("lesson", LESSONS)
 @pytest.mark.parametrize("command", COMMANDS)
-def test_each_command_is_linear(command, tmp_path):
+def test_each_command_is_linear(command, lesson, tmp_path):
     def make(n):
         path = tmp_path / f"program_{n}.py"
-        path.write_text("\n".join([PROGRAM] * n), encoding="utf-8")
+        path.write_text(LESSONS[lesson](n), encoding="utf-8")
         args = [a.format(out=tmp_path / f"out_{n}") for a in COMMANDS[command]]
         args[1:1] = ["-f", str(path), "--seed", "0"]
 
@@ -97,9 +117,80 @@ def test_each_command_is_linear(command, tmp_path):
     assert growth(make) <= LIMIT
 
 
-def test_compare_is_linear():
+def test_the_gif_is_linear_and_its_memory_does_not_grow(monkeypatch):
+    """The GIF's frames are drawn and written one at a time: its calls grow with the
+    steps, its peak memory (beyond the document it reads) not at all; Pillow's save_all
+    held every frame (~57 MiB a statement at 1920 pixels).  What the canvas keeps of the
+    texts it drew is bounded (by a few MiB, here by less, so that a short lesson
+    already fills it)."""
+    from tracer.render import gif, gif_canvas
+
+    docs = {n: session.run(views(n), seed=0) for n in (1, FACTOR)}
+
     def make(n):
-        text = "\n".join([PROGRAM] * n)
+        return lambda: gif.write(docs[n], io.BytesIO(), width=192, lecture=True)
+
+    assert growth(make) <= LIMIT
+
+    monkeypatch.setattr(gif_canvas, "GLYPH_BYTES", 32 * 1024)
+    monkeypatch.setattr(gif_canvas, "KEPT_TEXTS", 64)
+
+    class Sink:
+        def write(self, data):
+            return len(data)
+
+    peaks = {}
+    for n, doc in docs.items():
+        tracemalloc.start()
+        try:
+            gif.write(doc, Sink(), width=192, lecture=True)
+            peaks[n] = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+    assert peaks[FACTOR] <= 1.5 * peaks[1], peaks
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_the_document_and_its_memory_are_linear(lesson):
+    """The document's JSON, and the memory a run takes (tracemalloc's peak), grow with
+    the statements: 1,000 ``yN = t[i]`` made 245 MB of JSON, every statement listing
+    every name on t's storage."""
+    sizes, peaks = {}, {}
+    session.run(LESSONS[lesson](1), seed=0)
+    for n in (1, FACTOR):
+        tracemalloc.start()
+        try:
+            doc = session.run(LESSONS[lesson](n), seed=0)
+            peaks[n] = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        sizes[n] = len(json.dumps(doc))
+    assert sizes[FACTOR] / sizes[1] <= LIMIT, sizes
+    assert peaks[FACTOR] / peaks[1] <= LIMIT, peaks
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_the_lesson_command_is_linear(lesson, monkeypatch):
+    """``tidx lesson NAME`` over a lesson file of the program (the built-in lessons are
+    short: the test gives it one of its own)."""
+    texts = {n: LESSONS[lesson](n) for n in (1, FACTOR)}
+
+    def make(n):
+        monkeypatch.setattr(L, "load", lambda name: L.Lesson(name, "growth", texts[n]))
+
+        def run():
+            res = CliRunner().invoke(cli.main, ["lesson", "growth", "--seed", "0",
+                                                "--width", "100"], env={"NO_COLOR": "1"})
+            assert res.exit_code == 0, res.output
+        return run
+
+    assert growth(make) <= LIMIT
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_compare_is_linear(lesson):
+    def make(n):
+        text = LESSONS[lesson](n)
 
         def run():
             res = CliRunner().invoke(cli.main, ["compare", text, text, "--seed", "0"],

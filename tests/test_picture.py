@@ -43,6 +43,51 @@ def test_a_name_not_on_a_touched_storage_is_not_recorded():
     assert list(doc["statements"][-1]["names"]) == ["a"]
 
 
+def test_many_names_on_one_storage_record_six_and_count_the_rest():
+    """Issue 24: after 3,000 ``yN = t[i]`` each statement listed every name on t's
+    storage.  Now it records those it bound, wrote or read, the base t and the most
+    recently bound (six in all), and counts the others; ``shares_storage_with`` lists
+    the recorded ones and counts the rest too."""
+    lines = [f"y{k} = t[{k % 3}]" for k in range(40)] + ["y3[1] = 0", "z = y7 + y8"]
+    doc = session.run("\n".join(lines))
+    last40, write, add = doc["statements"][39], doc["statements"][40], doc["statements"][41]
+    assert list(last40["names"]) == ["y39", "t", "y38", "y37", "y36", "y35"]
+    assert last40["names_more"] == {"s$0": 35}          # 41 tensors, 6 recorded
+    assert last40["shares_storage_with"] == {"y39": ["t", "y35", "y36", "y37", "y38"]}
+    assert last40["shares_storage_more"] == {"y39": 35}
+    # the name a statement writes through, and those it reads, are always recorded
+    assert "y3" in write["names"] and write["names_more"] == {"s$0": 35}
+    assert {"y7", "y8", "z"} <= set(add["names"])
+    # the picture counts the tensors left out among the views it does not draw
+    (p,) = P.collect(last40, doc["statements"][38])
+    assert p["base"] == "t" and p["more_views"] >= 35
+    # the base is the name most recently bound to a tensor covering the storage, however
+    # many views came after it
+    lines = ["u = torch.arange(12)"] + [f"v{k} = u[{k % 11 + 1}:]" for k in range(20)]
+    doc = session.run("\n".join(lines + ["v0[0] = 7"]))
+    assert "u" in doc["statements"][-1]["names"]
+    assert doc["statements"][-1]["names_more"] == {"s$0": 15}   # 21 tensors, 6 recorded
+
+
+def test_the_left_out_views_are_said_alike_in_every_format(tmp_path):
+    """'... 7 more views of this storage' in the terminal, tidx step, the SVG's Graphviz
+    source, the HTML stepper and the GIF's frames."""
+    from conftest import cli_run
+    from tracer.render import gif
+
+    path = tmp_path / "views.py"
+    path.write_text("\n".join(f"y{k} = t[{k % 3}]" for k in range(12)), encoding="utf-8")
+    said = "7 more views of this storage"
+    for args in (["explain", "-f", str(path)], ["step", "-f", str(path)],
+                 ["explain", "-f", str(path), "--format", "dot"]):
+        res = cli_run(*args)
+        assert res.exit_code == 0 and said in res.output, args
+    res = cli_run("export", "-f", str(path), "-o", str(tmp_path / "v.html"))
+    assert res.exit_code == 0 and said in (tmp_path / "v.html").read_text(encoding="utf-8")
+    frames = gif.frames(session.run(path.read_text(encoding="utf-8")))
+    assert frames[-1]["pictures"][0]["more_views"] == 7
+
+
 # -- which tensors, under which names ----------------------------------------------------
 
 

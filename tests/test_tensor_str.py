@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 import torch
@@ -167,3 +169,106 @@ def arrays(draw: st.DrawFn) -> np.ndarray:
 @given(arr=arrays(), requires_grad=st.booleans())
 def test_matches_torch_repr(arr: np.ndarray, requires_grad: bool) -> None:
     _check(arr, requires_grad=requires_grad and arr.dtype.kind == "f")
+
+
+# -- many dimensions and millions of elements -------------------------------------------
+# torch summarises a tensor of more than THRESHOLD elements along the dimensions longer
+# than 2 * EDGEITEMS only; a base of a few values broadcast (stride 0) to the shape makes
+# millions of elements cheap in both libraries.
+
+PRINTED = 1000      # elements torch formats (its _Formatter loops over them in Python)
+ELEMENTS = 50_000_000
+
+
+def _printed(shape: list[int]) -> int:
+    numel = math.prod(shape)
+    if numel <= 1000:
+        return numel
+    return math.prod(min(n, 6) for n in shape)
+
+
+@st.composite
+def expanded(draw: st.DrawFn) -> tuple[np.ndarray, np.ndarray]:
+    """(base, view): ``view`` is ``base`` broadcast to up to 22 dims and up to
+    :data:`ELEMENTS` elements (its zero strides are what ``expand`` gives), with a repr
+    torch prints in at most :data:`PRINTED` elements."""
+    dtype = np.dtype(draw(st.sampled_from(DTYPES)))
+    ndim = draw(st.integers(1, 22))
+    shape = [draw(st.sampled_from([1, 1, 2, 2, 3, 6, 7, 40, 1000])) for _ in range(ndim)]
+    while _printed(shape) > PRINTED or math.prod(shape) > ELEMENTS:
+        shape[draw(st.integers(0, ndim - 1))] = 1
+    base_shape, size = [], 1
+    for n in shape:
+        keep = n if size * n <= 4096 and draw(st.booleans()) else 1
+        base_shape.append(keep)
+        size *= keep
+    pattern = draw(st.lists(_elements(dtype), min_size=1, max_size=16))
+    base = np.resize(np.array(pattern, dtype=dtype), size).reshape(base_shape)
+    strides = [0 if k != n else s for k, n, s in zip(base_shape, shape, base.strides)]
+    return base, np.lib.stride_tricks.as_strided(base, shape, strides, writeable=False)
+
+
+def _elements(dtype: np.dtype) -> st.SearchStrategy:
+    if dtype.kind == "b":
+        return st.booleans()
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        return st.integers(int(info.min), int(info.max))
+    finfo = np.finfo(dtype)
+    return st.one_of(st.floats(width=finfo.bits, allow_nan=True, allow_infinity=True),
+                     st.integers(-1000, 1000).map(float))
+
+
+def _torch_expanded(base: np.ndarray, shape: tuple[int, ...]) -> torch.Tensor:
+    return torch.from_numpy(base.copy()).expand(shape)
+
+
+@settings(max_examples=examples(60), deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(case=expanded(), limit=st.sampled_from([40, 300, 2000]))
+def test_many_dimensions_and_millions_of_elements_match_torch(case, limit) -> None:
+    """format_tensor is torch's repr for up to 22 dims and millions of elements; with a
+    limit, it keeps torch's first lines (a cut at a line's end) and says what it left
+    out, never more than the limit of them."""
+    base, view = case
+    theirs = repr(_torch_expanded(base, view.shape))
+    dtype_name = str(base.dtype) if base.dtype.kind != "b" else "bool"
+    assert format_tensor(view, dtype_name, view.shape) == theirs
+    cut = format_tensor(view, dtype_name, view.shape, limit=limit)
+    if cut == theirs:
+        return
+    head, _, said = cut.rpartition("\n")
+    assert said == f"... (torch.Size({list(view.shape)}), {view.size} elements: " \
+                   "the rest of its repr left out)"
+    assert theirs.startswith(head) and len(head) <= len("tensor(") + limit
+    assert theirs[len(head)] == "\n" or len(head) == len("tensor(") + limit
+
+
+@pytest.mark.parametrize("dims", [12, 14])
+def test_a_binding_keeps_torchs_first_lines_and_stays_small(dims) -> None:
+    """``x = torch.zeros([2] * dims)``: torch prints every element (no dimension is
+    longer than 6); the document keeps its first lines, whole, and what was left out."""
+    from engine.interpreter import reprs, session
+
+    theirs = repr(torch.zeros([2] * dims))
+    assert len(theirs) > reprs.MAX_REPR
+    doc = session.run(f"x = torch.zeros([2] * {dims})")
+    ours = doc["statements"][0]["bindings"]["x"]["repr"]
+    head, _, said = ours.rpartition("\n")
+    assert theirs.startswith(head + "\n") and len(head) <= reprs.MAX_REPR + len("tensor(")
+    assert said.endswith(f"{2 ** dims} elements: the rest of its repr left out)")
+
+
+def test_22_dimensions_make_a_small_document() -> None:
+    """torch.zeros([2] * 22) printed 88 MB into the document; now the repr is cut and
+    its JSON stays small (and a list of such tensors too)."""
+    import json
+
+    from engine.interpreter import session
+
+    doc = session.run("x = torch.zeros([2] * 22); y = [x[0], x[1]]; print(x[0, 0])")
+    assert len(json.dumps(doc)) < 200_000
+    sts = doc["statements"]
+    assert sts[0]["bindings"]["x"]["repr"].startswith("tensor(" + "[" * 22 + "0., 0.],\n")
+    assert sts[1]["bindings"]["y"]["repr"].startswith("[tensor(" + "[" * 21)
+    assert sts[2]["printed"][0].endswith("(the rest of what it printed left out)")

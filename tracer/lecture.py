@@ -23,7 +23,7 @@ that raised, and every step above it, is always shown.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterator
 
 from tracer.events import walk
 
@@ -90,9 +90,18 @@ def is_taught(ev: Event) -> bool:
     return ev["name"] not in HIDDEN.get(ev["layer"], ())
 
 
-def _raised(ev: Event) -> bool:
-    """Whether ``ev`` or a step under it raised (the error sits on the innermost)."""
-    return any(e.get("error") for _, e in walk([ev]))
+def _raising(events: list[Event]) -> set[int]:
+    """The ids of the steps that raised or hold one that did (the error sits on the
+    innermost), in one pass: asking each step walked its subtree once per step above."""
+    order = [ev for _, ev in walk(events)]
+    out = {id(ev) for ev in order if ev.get("error")}
+    if not out:
+        return out
+    # a step holds a raise when one of its children does: children before parents
+    for ev in reversed(order):
+        if any(id(c) in out for c in ev.get("children") or ()):
+            out.add(id(ev))
+    return out
 
 
 def _count(events: list[Event]) -> int:
@@ -112,15 +121,17 @@ def folded(run: list[Event]) -> Event:
     }
 
 
-def _fold(events: list[Event], inside_folded: bool, seen: set[str]) -> list[Event]:
+def _fold(events: list[Event], inside_folded: bool, seen: set[str],
+          raising: set[int]) -> list[Event]:
     out: list[Event] = []
     run: list[Event] = []
     for ev in events:
-        if (is_taught(ev) and not inside_folded) or ev["name"] in TRANSFERS or _raised(ev):
+        if (is_taught(ev) and not inside_folded) or ev["name"] in TRANSFERS or \
+                id(ev) in raising:
             if run:
                 out.append(folded(run))
                 run = []
-            out.append(_keep(ev, seen))
+            out.append(_keep(ev, seen, raising))
         else:
             run.append(ev)
     if run:
@@ -128,17 +139,18 @@ def _fold(events: list[Event], inside_folded: bool, seen: set[str]) -> list[Even
     return out
 
 
-def _keep(ev: Event, seen: set[str]) -> Event:
+def _keep(ev: Event, seen: set[str], raising: set[int]) -> Event:
     """A shown step, its children folded (``seen``: the steps of
-    :data:`FOLD_INSIDE_AFTER_FIRST` already shown whole)."""
+    :data:`FOLD_INSIDE_AFTER_FIRST` already shown whole; ``raising``: the steps that
+    raised or hold one that did)."""
     name = ev["name"]
-    if name in TRANSFERS and not _raised(ev):
+    if name in TRANSFERS and id(ev) not in raising:
         return {**ev, "children": _lift(ev.get("children", []))}
     key = name + _allocation_path(ev) if name in FOLD_INSIDE_AFTER_FIRST else name
     inside_folded = name in FOLD_INSIDE or key in seen
     if name in FOLD_INSIDE_AFTER_FIRST:
         seen.add(key)
-    return {**ev, "children": _fold(ev.get("children", []), inside_folded, seen)}
+    return {**ev, "children": _fold(ev.get("children", []), inside_folded, seen, raising)}
 
 
 #: The allocator steps that tell one allocation path from another: the CPU allocator, or
@@ -193,11 +205,17 @@ def is_folded(ev: Event) -> bool:
 
 def fold(doc: Doc) -> Doc:
     """The lecture document: every statement's steps folded (see the module's doc)."""
-    out = dict(doc)
+    return {**doc, "statements": list(fold_statements(doc))}
+
+
+def fold_statements(doc: Doc) -> Iterator[dict[str, Any]]:
+    """:func:`fold`'s statements one at a time (what the first ones showed whole is
+    remembered for the later ones): a reader that keeps a little of each folds a long
+    lesson without holding a second copy of its steps."""
     seen: set[str] = set()
-    out["statements"] = [{**st, "events": _fold(st.get("events", []), False, seen)}
-                         for st in doc["statements"]]
-    return out
+    for st in doc["statements"]:
+        events = st.get("events", [])
+        yield {**st, "events": _fold(events, False, seen, _raising(events))}
 
 
 def counts(doc: Doc) -> tuple[int, int]:

@@ -98,14 +98,20 @@ def collect(st: dict[str, Any], prev: dict[str, Any] | None = None) -> list[dict
         for off in offs:
             marks.setdefault(s, {})[off] = "written"
     return [picture(s, after, during, marks.get(s, {}), old={
-        off: old for off, (old, _) in wrote.get(s, {}).items() if old is not MISSING})
-        for s in storages]
+        off: old for off, (old, _) in wrote.get(s, {}).items() if old is not MISSING},
+        hidden=hidden(st, s)) for s in storages]
+
+
+def hidden(st: dict[str, Any], storage: str) -> int:
+    """How many of the user's tensors on ``storage`` statement ``st`` did not record
+    (``names_more``: a storage 3,000 names share keeps 6 of them)."""
+    return (st.get("names_more") or {}).get(storage, 0)
 
 
 def picture(storage: str, after: list[dict[str, Any]], during: list[dict[str, Any]],
             touched: dict[int, str], *, cells: dict[int, Any] | None = None,
-            old: dict[int, Any] | None = None, focus: str | None = None
-            ) -> dict[str, Any]:
+            old: dict[int, Any] | None = None, focus: str | None = None,
+            hidden: int = 0) -> dict[str, Any]:
     """One storage as plain data (JSON-able but for int dict keys):
 
     * ``storage``, ``dtype``, ``nbytes``, ``size`` (elements);
@@ -114,7 +120,9 @@ def picture(storage: str, after: list[dict[str, Any]], during: list[dict[str, An
       an offset missing from it was not recorded;
     * ``touched``: offset -> "written" | "read";
     * ``views``: the tensors over the storage (summaries), the base first, then the
-      user's names, then temporaries in the order they were made; ``more_views``;
+      user's names, then temporaries in the order they were made; ``more_views``: how
+      many more there are, those :data:`MAX_VIEWS` leaves out and ``hidden`` (the
+      user's tensors on it the statement did not record);
     * ``base``: how the base is called (the view that covers the whole storage,
       contiguous from offset 0), or None;
     * ``grids``: per view (same order), its logical grid: ``{"name", "shape",
@@ -144,7 +152,7 @@ def picture(storage: str, after: list[dict[str, Any]], during: list[dict[str, An
     shown = min(size, MAX_CELLS)
     out = {"storage": storage, "dtype": dtype, "nbytes": nbytes, "size": size,
            "device": mine[0]["device"] if mine else "cpu",
-           "cells": cells, "touched": touched, "views": views, "more_views": more,
+           "cells": cells, "touched": touched, "views": views, "more_views": more + hidden,
            "base": V.shown(base) if base is not None and len(views) > 1 else None,
            "grids": grids,
            "changes": _changes(touched, cells, old or {}),

@@ -168,6 +168,9 @@ class Trace:
         self._labels: dict[tuple[str, int], str] = {}
         self._counts: dict[str, int] = {}
         self._named: set[tuple[str, int]] = set()
+        #: the user's name -> the value it labels now (a rename finds the name's previous
+        #: value here, not by reading every label: a long lesson has thousands)
+        self._by_name: dict[str, tuple[str, int]] = {}
         #: the trace label a renamed value had before the user named it
         self._temporary: dict[tuple[str, int], str] = {}
 
@@ -205,10 +208,11 @@ class Trace:
             return
         serial = hook(value, 0).get("serial")
         key = ("t", serial)
-        if serial is None or key in self._labels or name in self._labels.values():
+        if serial is None or key in self._labels or name in self._by_name:
             return
         self._labels[key] = name
         self._named.add(key)
+        self._by_name[name] = key
 
     def rename(self, value: Any, name: str) -> str | None:
         """The user bound ``value`` to ``name`` (``y = t[1:]``): from now on the trace
@@ -224,24 +228,28 @@ class Trace:
         if serial is None or key in self._named:
             return None
         old = self.label("t", serial)
-        for other, label in list(self._labels.items()):
-            if label == name and other in self._named:   # the name's previous value
-                # back to the label it had, or a new one (a default name had none):
-                # two tensors never share a label
-                self._labels[other] = self._temporary.pop(other, None) or self._fresh("t")
-                self._named.discard(other)
+        other = self._by_name.get(name)
+        if other is not None:   # the name's previous value
+            # back to the label it had, or a new one (a default name had none):
+            # two tensors never share a label
+            self._labels[other] = self._temporary.pop(other, None) or self._fresh("t")
+            self._named.discard(other)
         self._temporary[key] = old
         self._labels[key] = name
         self._named.add(key)
+        self._by_name[name] = key
         return old
 
-    def rename_recorded(self, entry: dict[str, Any], label: str, name: str) -> None:
+    def rename_recorded(self, entry: dict[str, Any], label: str | dict[str, str],
+                        name: str = "") -> None:
         """Call the tensor labelled ``label`` by ``name`` in the steps statement ``entry``
-        recorded (after :meth:`rename`, for the statement that made it)."""
+        recorded (after :meth:`rename`, for the statement that made it); ``label`` a
+        dict of label -> name renames several in one walk (``a, b, ... = t.unbind()``)."""
+        names = label if isinstance(label, dict) else {label: name}
         stack = list(entry["events"])
         while stack:
             event = stack.pop()
-            V.rename([event.args, event.result], label, name)
+            V.rename([event.args, event.result], names)
             stack.extend(event.children)
 
     def summarize(self, value: Any) -> Any:

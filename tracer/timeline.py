@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from tracer import values as V
-from tracer.picture import MAX_CELLS, MAX_STORAGES, picture, touched
+from tracer.picture import MAX_CELLS, MAX_STORAGES, hidden, picture, touched
 from tracer.replay import (ENTER, MISSING, end_tensors, moments, recorded, replay,
                            start_cells, written_inside)
 
@@ -150,9 +150,10 @@ def _statement(st: dict[str, Any], prev: dict[str, Any] | None, index: int
                 marks.setdefault(s, {})[off] = "written"
         storages = scratch["storages"]
         own = scratch["args"] + result
-        item["before"] = [_draw(m, marks.get(m[0], {}), None) for m in scratch["before"]]
+        item["before"] = [_draw(m, marks.get(m[0], {}), None, hidden(st, m[0]))
+                          for m in scratch["before"]]
         item["after"] = [_draw(_moment(s, state, own, cells), marks.get(s, {}),
-                               scratch["old"].get(s, {})) for s in storages]
+                               scratch["old"].get(s, {}), hidden(st, s)) for s in storages]
         item["changes"] = {p["storage"]: p["changes"] for p in item["after"]
                            if p["changes"]}
     if not out:
@@ -185,13 +186,15 @@ def _moment(storage: str, state: _State, own: list[dict[str, Any]], cells: dict[
     return storage, state.views(storage, own), now, focus
 
 
-def _draw(moment: tuple, marks: dict[int, str], old: dict[int, Any] | None
-          ) -> dict[str, Any]:
+def _draw(moment: tuple, marks: dict[int, str], old: dict[int, Any] | None,
+          unrecorded: int = 0) -> dict[str, Any]:
     """The picture of a moment; ``old`` None for the state before a step, which shows
-    where the step will write but no change yet."""
+    where the step will write but no change yet; ``unrecorded``: the user's tensors on
+    the storage the statement did not record (said as more views)."""
     storage, views, now, focus = moment
     p = picture(storage, views, [], dict(marks), cells=now, focus=focus,
-                old={off: v for off, v in (old or {}).items() if v is not MISSING})
+                old={off: v for off, v in (old or {}).items() if v is not MISSING},
+                hidden=unrecorded)
     if old is None:
         p["changes"] = []
     return p

@@ -42,6 +42,9 @@ Value = dict[str, Any]
 
 #: Items recorded of a tuple, list or dict; the rest are counted in ``more``.
 MAX_ITEMS = 64
+#: Items recorded of one value in all, however deep its containers nest: a list of 64
+#: lists of 64 lists ... (``[[[1] * 64] * 64] * 64``) would otherwise be 64 ** depth.
+MAX_NODES = 1024
 #: Characters recorded of a string, and of an object's repr.
 MAX_STR = 1000
 MAX_REPR = 200
@@ -186,22 +189,30 @@ def obj(type_name: str, shown: str) -> Value:
 Labels = Callable[[str, int], tuple[str, bool]]
 
 
-def typed(value: Any, labels: Labels, max_values: int = MAX_ITEMS) -> Value:
+def typed(value: Any, labels: Labels, max_values: int = MAX_ITEMS,
+          budget: list[int] | None = None) -> Value:
     """Any Python or engine value as a typed value (small and bounded).
 
     Python's values by their exact type first (the common case, one dict lookup), then
     an engine object's ``__tidx_summary__(max_values)``: a tensor records its elements
-    only up to ``max_values``.  Containers keep :data:`MAX_ITEMS` items.
+    only up to ``max_values``.  Containers keep :data:`MAX_ITEMS` items, and a value
+    :data:`MAX_NODES` items in all (``budget``: how many are left, shared by the
+    containers inside it).
 
     >>> def labels(kind, serial): return (f"{kind}${serial}", False)
     >>> typed((4, 1), labels)
     {'kind': 'tuple', 'items': [{'kind': 'int', 'value': 4}, {'kind': 'int', 'value': 1}]}
     >>> typed(list(range(70)), labels)["more"]
     6
+    >>> deep = typed([[[1] * 64] * 64] * 64, labels)     # 64 ** 3 items: the first 1,024
+    >>> deep["more"], deep["items"][0]["more"], len(deep["items"][0]["items"][0]["items"])
+    (63, 48, 64)
     """
+    if budget is None:
+        budget = [MAX_NODES]
     convert = _BY_TYPE.get(type(value))
     if convert is not None:
-        return convert(value, labels, max_values)
+        return convert(value, labels, max_values, budget)
     hook = getattr(type(value), "__tidx_summary__", None)
     if hook is not None:
         return _from_hook(hook(value, max_values), labels, max_values)
@@ -214,33 +225,39 @@ def typed(value: Any, labels: Labels, max_values: int = MAX_ITEMS) -> Value:
     named = getattr(type(value), "__tidx_fields__", None)
     if named is not None:  # torch.return_types.X: a tuple with field names
         name, fields = named(value)
-        return sequence("tuple", *_items(tuple(value), labels, max_values), name=name,
+        return sequence("tuple", *_items(tuple(value), labels, max_values, budget), name=name,
                         fields=list(fields))
     for base in (str, tuple, list, dict):  # subclasses of the builtins
         if isinstance(value, base):
-            return _BY_TYPE[base](value, labels, max_values)
+            return _BY_TYPE[base](value, labels, max_values, budget)
     return obj(type(value).__name__, repr(value))
 
 
-def _items(values: Any, labels: Labels, max_values: int) -> tuple[list[Value], int]:
-    head = [typed(v, labels, max_values) for v in values[:MAX_ITEMS]]
-    return head, max(0, len(values) - MAX_ITEMS)
+def _items(values: Any, labels: Labels, max_values: int, budget: list[int]
+           ) -> tuple[list[Value], int]:
+    head = []
+    for v in values[:MAX_ITEMS]:
+        if budget[0] <= 0:
+            break
+        budget[0] -= 1
+        head.append(typed(v, labels, max_values, budget))
+    return head, len(values) - len(head)
 
 
-def _dict(value: dict, labels: Labels, max_values: int) -> Value:
+def _dict(value: dict, labels: Labels, max_values: int, budget: list[int]) -> Value:
     keys = list(value)[:MAX_ITEMS]
-    return mapping({str(k): typed(value[k], labels, max_values) for k in keys},
-                   max(0, len(value) - MAX_ITEMS))
+    items, _ = _items([value[k] for k in keys], labels, max_values, budget)
+    return mapping({str(k): v for k, v in zip(keys, items)}, len(value) - len(items))
 
 
-_BY_TYPE: dict[type, Callable[[Any, Labels, int], Value]] = {
-    type(None): lambda v, _l, _m: none(),
-    bool: lambda v, _l, _m: boolean(v),
-    int: lambda v, _l, _m: integer(v),
-    float: lambda v, _l, _m: real(v),
-    str: lambda v, _l, _m: string(v),
-    tuple: lambda v, lab, m: sequence("tuple", *_items(tuple(v), lab, m)),
-    list: lambda v, lab, m: sequence("list", *_items(list(v), lab, m)),
+_BY_TYPE: dict[type, Callable[[Any, Labels, int, list[int]], Value]] = {
+    type(None): lambda v, _l, _m, _b: none(),
+    bool: lambda v, _l, _m, _b: boolean(v),
+    int: lambda v, _l, _m, _b: integer(v),
+    float: lambda v, _l, _m, _b: real(v),
+    str: lambda v, _l, _m, _b: string(v),
+    tuple: lambda v, lab, m, b: sequence("tuple", *_items(tuple(v), lab, m, b)),
+    list: lambda v, lab, m, b: sequence("list", *_items(list(v), lab, m, b)),
     dict: _dict,
 }
 
@@ -357,23 +374,25 @@ def with_name(t: Value, user_name: str) -> Value:
     return {**t, "name": user_name}
 
 
-def rename(value: Any, label: str, user_name: str) -> None:
+def rename(value: Any, label: str | dict[str, str], user_name: str = "") -> None:
     """Call every tensor summary labelled ``label`` inside ``value`` (typed values, and
-    lists/dicts of them: a statement's events) by ``user_name``, in place.  The Session
-    does this when a statement binds its result (``y = t[1:]``: the trace made ``t$1``,
-    the user calls it ``y``), so every view of that statement says ``y``.
+    lists/dicts of them: a statement's events) by ``user_name``, in place; ``label`` a
+    dict of label -> user's name renames them all in one pass.  The Session does this
+    when a statement binds its result (``y = t[1:]``: the trace made ``t$1``, the user
+    calls it ``y``), so every view of that statement says ``y``.
 
     >>> ev = {"args": {"self": {"kind": "tensor", "label": "t$1"}}, "children": []}
     >>> rename([ev], "t$1", "y"); ev["args"]["self"]["name"]
     'y'
     """
+    names = label if isinstance(label, dict) else {label: user_name}
     stack = [value]
     while stack:
         item = stack.pop()
         if isinstance(item, dict):
-            if item.get("kind") == "tensor" and item.get("label") == label \
+            if item.get("kind") == "tensor" and item.get("label") in names \
                     and not item.get("name"):
-                item["name"] = user_name
+                item["name"] = names[item["label"]]
             stack.extend(item.values())
         elif isinstance(item, list):
             stack.extend(item)

@@ -298,12 +298,18 @@ def __index__(self: Tensor) -> int:
 
 
 def __repr__(self: Tensor) -> str:
+    return repr_within(self, None)
+
+
+def repr_within(self: Tensor, limit: int | None) -> str:
+    """torch's repr; with ``limit``, past ``limit`` characters its first lines and what
+    was left out (tensor_str.format_tensor): what a trace document keeps."""
     impl = self._impl
     # no elements: nothing to read (and a (2**62, 0) tensor is no numpy array)
     values = None if impl.is_meta else \
         np.empty((0,), impl.dtype.np) if impl.numel() == 0 else impl.array()
     return format_tensor(values, impl.dtype.name, impl.view.sizes, device=str(of_type(impl.device_type)),
-                         requires_grad=impl.requires_grad)
+                         requires_grad=impl.requires_grad, limit=limit)
 
 
 def _invert(self: Tensor) -> Tensor:

@@ -21,7 +21,7 @@ scalars and formatted.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Iterator
 
 import numpy as np
 
@@ -163,28 +163,42 @@ def _vector_str(
     return "[" + ("," + "\n" + " " * (indent + 1)).join(lines) + "]"
 
 
-def _tensor_str_with_formatter(
+def _tensor_pieces(
     values: np.ndarray, indent: int, summarize: bool, formatter: _Formatter
-) -> str:
+) -> Iterator[str]:
+    """``_tensor_str_with_formatter``'s string, in pieces (one vector's line at most),
+    so that a reader that needs only the beginning (:func:`format_tensor`'s ``limit``)
+    stops early: a (2,) * 22 tensor is 4,194,304 elements that torch prints whole."""
     dim = values.ndim
     if dim == 0:
-        return formatter.format(values.item())
+        yield formatter.format(values.item())
+        return
     if dim == 1:
-        return _vector_str(values, indent, summarize, formatter)
+        yield _vector_str(values, indent, summarize, formatter)
+        return
 
     size = values.shape[0]
     if summarize and size > 2 * EDGEITEMS:
         rows = list(range(EDGEITEMS)) + [None] + list(range(size - EDGEITEMS, size))
     else:
         rows = list(range(size))
-    slices = [
-        "..."
-        if i is None
-        else _tensor_str_with_formatter(values[i], indent + 1, summarize, formatter)
-        for i in rows
-    ]
     # One blank line between 3-D blocks, two between 4-D blocks, ...
-    return "[" + ("," + "\n" * (dim - 1) + " " * (indent + 1)).join(slices) + "]"
+    between = "," + "\n" * (dim - 1) + " " * (indent + 1)
+    yield "["
+    for k, i in enumerate(rows):
+        if k:
+            yield between
+        if i is None:
+            yield "..."
+        else:
+            yield from _tensor_pieces(values[i], indent + 1, summarize, formatter)
+    yield "]"
+
+
+def _tensor_str_with_formatter(
+    values: np.ndarray, indent: int, summarize: bool, formatter: _Formatter
+) -> str:
+    return "".join(_tensor_pieces(values, indent, summarize, formatter))
 
 
 def get_summarized_data(values: np.ndarray) -> np.ndarray:
@@ -192,9 +206,10 @@ def get_summarized_data(values: np.ndarray) -> np.ndarray:
 
     torch recurses, keeping the first and last ``EDGEITEMS`` rows of every
     dimension longer than ``2 * EDGEITEMS``; the choice per dimension does
-    not depend on the other indices, so one ``np.ix_`` does the same.
+    not depend on the other indices, so one ``np.ix_`` does the same (and, as
+    torch, a tensor no dimension of which is cut is looked at as it is).
     """
-    if values.ndim == 0:
+    if values.ndim == 0 or all(n <= 2 * EDGEITEMS for n in values.shape):
         return values
     index = [
         np.r_[0:EDGEITEMS, n - EDGEITEMS : n] if n > 2 * EDGEITEMS else np.arange(n)
@@ -203,14 +218,56 @@ def get_summarized_data(values: np.ndarray) -> np.ndarray:
     return values[np.ix_(*index)]
 
 
-def _tensor_str(values: np.ndarray, indent: int, floating: bool) -> str:
+def _distinct(values: np.ndarray) -> np.ndarray:
+    """The same elements with every dimension of stride 0 (an ``expand``) taken once:
+    the formatter depends only on which values occur, and an expanded tensor of
+    millions of elements holds few (torch reshapes, i.e. copies, them all)."""
+    if values.ndim == 0 or 0 not in values.strides:
+        return values
+    return values[tuple(slice(0, 1) if s == 0 and n > 1 else slice(None)
+                        for n, s in zip(values.shape, values.strides))]
+
+
+def _tensor_str(values: np.ndarray, indent: int, floating: bool) -> Iterator[str]:
     if values.size == 0:
-        return "[]"
+        yield "[]"
+        return
     summarize = values.size > THRESHOLD
     formatter = _Formatter(
-        get_summarized_data(values) if summarize else values, floating
+        _distinct(get_summarized_data(values) if summarize else values), floating
     )
-    return _tensor_str_with_formatter(values, indent, summarize, formatter)
+    yield from _tensor_pieces(values, indent, summarize, formatter)
+
+
+def _left_out(shape: tuple[int, ...]) -> str:
+    """The line that ends a repr cut at ``format_tensor``'s ``limit``."""
+    return f"... (torch.Size({list(shape)}), {math.prod(shape)} {_LEFT_OUT}"
+
+
+_LEFT_OUT = "elements: the rest of its repr left out)"
+
+
+def is_cut(text: str) -> bool:
+    """Whether ``format_tensor`` cut this repr at its ``limit``."""
+    return text.endswith(_LEFT_OUT) and text.rpartition("\n")[2].startswith("... (torch.Size(")
+
+
+def _within(pieces: Iterator[str], limit: int | None) -> tuple[str, bool]:
+    """The pieces joined, and True; or, past ``limit`` characters, the whole lines
+    that fit in ``limit`` (the first ``limit`` characters when no line ends there),
+    and False."""
+    if limit is None:
+        return "".join(pieces), True
+    taken: list[str] = []
+    length = 0
+    for piece in pieces:
+        taken.append(piece)
+        length += len(piece)
+        if length > limit:
+            text = "".join(taken)
+            end = text.rfind("\n", 0, limit)
+            return text[:end if end > 0 else limit], False
+    return "".join(taken), True
 
 
 def _add_suffixes(
@@ -240,11 +297,23 @@ def format_tensor(
     *,
     device: str = "cpu",
     requires_grad: bool = False,
+    limit: int | None = None,
 ) -> str:
     """``repr()`` of a plain tensor, as PyTorch 2.13 prints it.
 
     ``values`` holds the elements in ``shape`` (``None`` for a meta tensor);
-    ``dtype_name`` is torch's dtype name without ``torch.``.
+    ``dtype_name`` is torch's dtype name without ``torch.``.  With ``limit``, a
+    repr longer than ``limit`` characters keeps its first lines (up to ``limit``
+    characters) and ends with a line saying what was left out: torch summarises
+    only dimensions longer than ``2 * EDGEITEMS``, so ``torch.zeros([2] * 22)``
+    prints 88 MB, which a trace document keeps no more than a slide shows it.
+
+    >>> text = format_tensor(np.zeros([2] * 22, dtype=np.float32), "float32", [2] * 22,
+    ...                      limit=200)
+    >>> text.splitlines()[:2]
+    ['tensor([[[[[[[[[[[[[[[[[[[[[[0., 0.],', '                            [0., 0.]],']
+    >>> len(text) < 400, text.splitlines()[-1][-48:]
+    (True, '4194304 elements: the rest of its repr left out)')
     """
     shape = tuple(int(n) for n in shape)
     prefix = "tensor("
@@ -280,12 +349,10 @@ def format_tensor(
         else:
             if dtype_name != default and dtype_name not in _ALSO_DEFAULT:
                 suffixes.append(dtype_suffix)
-            # every element shown is converted and formatted (torch does the same): the
-            # run's memory budget is asked first (torch.zeros([2] * 22) shows 4194304)
-            shown = shown_elements(shape)
-            check_limit(shown * (BYTES_PER_ELEMENT + len(shape)),
-                        f"printing a tensor of {shown} shown elements")
-            tensor_str = _tensor_str(values, indent, dtype_name in _FLOATING)
+            pieces = _tensor_str(values, indent, dtype_name in _FLOATING)
+            tensor_str, whole = _within(pieces, limit)
+            if not whole:
+                return f"{prefix}{tensor_str}\n{_left_out(shape)}"
 
     if requires_grad:
         suffixes.append("requires_grad=True")

@@ -14,12 +14,14 @@ two Sessions interleaved in one process never see each other.
 
 from __future__ import annotations
 
+import ast
 import os
 from typing import Any
 
 from tracer import allocated, i18n, recorder
 from tracer import values as V
 from tracer.notes import Note
+from tracer.picture import MAX_VIEWS
 from tracer.recorder import Trace
 
 from engine.binding.tensor import is_tensor, unpack
@@ -28,9 +30,16 @@ from engine.core.context import DEFAULT_MAX_BYTES, RunContext, activate
 from engine.core.errors import Refused, is_torch_error
 from engine.interpreter.defaults import BY_NAME
 from engine.interpreter.evaluator import Evaluator
+from engine.interpreter import reprs
 from engine.interpreter.statements import CATCHABLE, Statement, parse
+from engine.interpreter.storage_names import StorageNames
 from engine.memory import cuda_lifetime
 from engine.rng import generator as G
+
+
+#: The user's names a statement records on one storage besides those it bound, wrote or
+#: read: as many as a picture draws views.
+NAMES_PER_STORAGE = MAX_VIEWS
 
 
 class Session:
@@ -48,6 +57,11 @@ class Session:
         self.trace = Trace()
         self.lang = lang
         self.evaluator = Evaluator(on_default=self.trace.name_value)
+        #: which names hold which storages (kept up to date, never rescanned)
+        self.index = StorageNames(_storage_of)
+        #: storage label -> serial, for the storages names are on
+        self._serials: dict[str, int] = {}
+        self._unlabelled: set[int] = set()
         #: False once a statement raised an error it did not catch: the run has stopped
         self.running = True
         with activate(self.context):
@@ -73,7 +87,7 @@ class Session:
                 self.trace.statement(st.source) as entry:
             entry["comment"] = st.comment
             before = list(ev.defaults_used)
-            holders = _cuda_holders(ev)
+            newest = cuda_lifetime.newest()
             try:
                 ev.run(st)
             except Refused:
@@ -88,19 +102,26 @@ class Session:
                     if st.prints:
                         st.printed.append(str(exc))
             self._rename(st, entry)
-            _release_dead(st, ev, holders)
             new_defaults = [n for n in ev.defaults_used if n not in before]
+            changed = list(dict.fromkeys(list(st.assigned) + new_defaults))
+            dropped = self.index.update(ev.names, changed, _stores(st.node))
+            _release_dead(st, self.index, dropped, newest)
             entry["defaults"] = {n: _default(n, ev.names[n]) for n in new_defaults}
             entry["bindings"] = {name: self._describe(ev.names[name])
                                  for name in _shown_names(st, ev)}
             # an expression's value, unless it is None (Python's REPL prints nothing then)
             entry["result"] = (self._describe(st.value)
                                if not st.assigned and st.value is not None else None)
-            entry["printed"] = list(st.printed)
-            entry["shares_storage_with"] = _sharing(st, ev)
+            entry["printed"] = [reprs.bounded_text(text) for text in st.printed]
+            self._learn_labels(changed)
             entry["written"] = [n for n in dict.fromkeys(st.assigned)
                                 if n not in st.bound and n in ev.names]
-            entry["names"] = self._names_on(entry)
+            on = self._names_on(st, entry)
+            entry["shares_storage_with"], entry["shares_storage_more"] = \
+                self._sharing(st, on)
+            entry["names"] = {name: self.trace.summarize(ev.names[name])
+                              for names in on.values() for name in names}
+            entry["names_more"] = self._names_more(on)
             entry["allocated"] = allocated.summary(entry["events"])
             if entry["error"] is not None and not entry["error"].get("caught"):
                 self.running = False
@@ -118,26 +139,103 @@ class Session:
     def _rename(self, st: Statement, entry: dict[str, Any]) -> None:
         """The tensors the statement bound take the user's names, in this statement's
         steps (``-> y: i64[2, 2]``, not ``-> t$1``) and in every later one."""
+        renamed: dict[str, str] = {}
         for name in dict.fromkeys(st.bound):
             value = self.evaluator.names.get(name)
             if value is not None and is_tensor(value):
                 old = self.trace.rename(value, name)
                 if old is not None:
-                    self.trace.rename_recorded(entry, old, name)
+                    renamed[old] = name
+        if renamed:    # one walk of the steps for every name (a, b, c = t.unbind())
+            self.trace.rename_recorded(entry, renamed)
 
-    def _names_on(self, entry: dict[str, Any]) -> dict[str, Any]:
+    def _names_on(self, st: Statement, entry: dict[str, Any]) -> dict[int, list[str]]:
         """The user's tensors on the storages this statement touched or produced, by
-        name, as they are after it: ``{"t": ..., "y": ...}`` after ``y[0, 1] = 0`` (y is
-        a view of t), so a picture calls every tensor by the user's name and shows the
-        base of a view.  Only names on those storages: a long lesson stays linear."""
-        storages = _storages_in(entry)
-        out: dict[str, Any] = {}
-        for name, value in self.evaluator.names.items():
-            if not is_tensor(value):
+        storage serial, as a picture draws them: ``{s: ["y", "t"]}`` after ``y[0, 1] =
+        0`` (y is a view of t), so it calls every tensor by the user's name and shows
+        the base of a view.  On a storage many names share, at most
+        :data:`NAMES_PER_STORAGE` of them besides those the statement bound, wrote or
+        read (the base, then the most recently bound): a long lesson stays linear, and
+        :meth:`_names_more` counts the others."""
+        storages, labels = _storages_in(entry)
+        index, names = self.index, self.evaluator.names
+        # the statement's own: the names it bound or wrote, those it spells (``y7 + y8``
+        # reads y7, which the add step's arguments do not list) and those whose tensor
+        # its steps show (their label is the name)
+        spelled = [n.id for n in ast.walk(st.node) if isinstance(n, ast.Name)]
+        used = [n for n in dict.fromkeys(list(st.assigned) + spelled + sorted(labels))
+                if index.tensor_of(n) is not None]
+        serials = {index.tensor_of(n)[0] for n in used}
+        for label in storages:
+            serial = self._storage_serial(label)
+            if serial is not None:
+                serials.add(serial)
+        return {serial: index.chosen(serial, names,
+                                     [n for n in used if index.tensor_of(n)[0] == serial],
+                                     NAMES_PER_STORAGE)
+                for serial in sorted(serials) if index.count(serial)}
+
+    def _learn_labels(self, changed: list[str]) -> None:
+        """Remember the label of each storage a changed name is a tensor on (its
+        binding's summary gave it one; a default name's may come later)."""
+        for name in changed:
+            found = self.index.tensor_of(name)
+            if found is None:
                 continue
-            serial = unpack(value).storage.serial
-            if self.trace.known_label("s", serial) in storages:
-                out[name] = self.trace.summarize(value)
+            label = self.trace.known_label("s", found[0])
+            if label is None:
+                self._unlabelled.add(found[0])
+            else:
+                self._serials[label] = found[0]
+
+    def _storage_serial(self, label: str) -> int | None:
+        """The serial of a storage the trace labels ``label``, if a name is on it."""
+        serial = self._serials.get(label)
+        if serial is None:
+            # a name's storage the trace had not labelled yet (a default name is made
+            # outside the trace): its label now, if it has one (few: defaults only)
+            for pending in list(self._unlabelled):
+                found = self.trace.known_label("s", pending)
+                if found is not None:
+                    self._serials[found] = pending
+                    self._unlabelled.discard(pending)
+            serial = self._serials.get(label)
+        return serial
+
+    def _sharing(self, st: Statement, on: dict[int, list[str]]
+                 ) -> tuple[dict[str, list[str]], dict[str, int]]:
+        """For each tensor the statement produced, the other names that use its storage
+        (those recorded in ``names``): ``{"y": ["t"]}`` after ``y = t[1:]`` (a view),
+        ``{"y": []}`` after ``y = t[[0]]``; nothing for ``t[0] = 1``, which writes into
+        t's storage and produces no tensor.  And how many other names share it beyond
+        those listed (``{"y": 2994}`` in a long lesson of views of ``t``)."""
+        names = self.evaluator.names
+        produced = {name: names[name] for name in dict.fromkeys(st.bound) if name in names}
+        if st.value is not None and not st.assigned:
+            produced["(result)"] = st.value
+        out: dict[str, list[str]] = {}
+        more: dict[str, int] = {}
+        for name, value in produced.items():
+            storage = _storage_of(value)
+            if storage is None:
+                continue
+            out[name] = sorted(n for n in on.get(storage.serial, ()) if n != name)
+            total = self.index.count(storage.serial) - (name in names and
+                                                        self.index.tensor_of(name) is not None)
+            if total > len(out[name]):
+                more[name] = total - len(out[name])
+        return out, more
+
+    def _names_more(self, on: dict[int, list[str]]) -> dict[str, int]:
+        """Storage label -> how many other tensors the user's names hold on it than
+        those in ``names`` (different tensors: ``a = t`` is one), when there are any."""
+        out: dict[str, int] = {}
+        for serial, chosen in on.items():
+            shown = len({self.index.tensor_of(n)[1] for n in chosen})
+            hidden = self.index.tensors(serial) - shown
+            label = self.trace.known_label("s", serial)
+            if hidden > 0 and label is not None:
+                out[label] = hidden
         return out
 
     def _describe(self, value: Any) -> dict[str, Any]:
@@ -159,41 +257,29 @@ def _default(name: str, value: Any) -> dict[str, Any]:
 
 
 def _repr(value: Any) -> str:
-    """What Python's REPL prints for the value; when printing it raises PyTorch's error
+    """What Python's REPL prints for the value, up to :data:`reprs.MAX_REPR` characters
+    (``torch.zeros([2] * 22)`` prints 88 MB); when printing it raises PyTorch's error
     (a tensor whose failed resize_ left sizes its storage cannot hold), that error."""
     try:
-        return repr(value)
+        return reprs.bounded(value)
     except Exception as exc:  # noqa: BLE001 - only torch's own error is shown
         if not is_torch_error(exc):
             raise
         return f"<repr raised {type(exc).__name__}: {exc}>"
 
 
-def _sharing(st: Statement, ev: Evaluator) -> dict[str, list[str]]:
-    """For each tensor the statement produced, the other names that use its storage:
-    ``{"y": ["t"]}`` after ``y = t[1:]`` (a view), ``{"y": []}`` after ``y = t[[0]]``;
-    nothing for ``t[0] = 1``, which writes into t's storage and produces no tensor."""
-    produced = {name: ev.names[name] for name in st.bound if name in ev.names}
-    if st.value is not None and not st.assigned:
-        produced["(result)"] = st.value
-    out: dict[str, list[str]] = {}
-    for name, value in produced.items():
-        storage = _storage_of(value)
-        if storage is None:
-            continue
-        out[name] = sorted(other for other, t in ev.names.items()
-                           if other != name and _storage_of(t) is storage)
-    return out
-
-
-def _storages_in(entry: dict[str, Any]) -> set[str]:
-    """The labels of the storages a statement's steps, bindings and result name."""
+def _storages_in(entry: dict[str, Any]) -> tuple[set[str], set[str]]:
+    """The labels of the storages a statement's steps, bindings and result name, and of
+    the tensors they name."""
     found: set[str] = set()
+    tensors: set[str] = set()
 
     def visit(value: Any) -> None:
         k = V.kind(value)
         if k in ("tensor", "elements"):
             found.add(value["storage"])
+            if k == "tensor":
+                tensors.add(value["label"])
         for child in V.children(value):
             visit(child)
 
@@ -207,35 +293,26 @@ def _storages_in(entry: dict[str, Any]) -> set[str]:
     for b in list(entry["bindings"].values()) + [entry.get("result")]:
         if b:
             visit(b["summary"])
-    return found
+    return found, tensors
 
 
-def _cuda_holders(ev: Evaluator) -> dict[int, list[str]]:
-    """The names that hold each live CUDA storage before a statement (its death's why)."""
-    live = set(cuda_lifetime.live_serials())
-    out: dict[int, list[str]] = {}
-    if not live:
-        return out
-    for name, value in ev.names.items():
-        for serial in cuda_lifetime.reachable_storages([value], _storage_of) & live:
-            out.setdefault(serial, []).append(name)
-    return out
-
-
-def _release_dead(st: Statement, ev: Evaluator, holders: dict[int, list[str]]) -> None:
+def _release_dead(st: Statement, index: StorageNames, dropped: dict[int, list[str]],
+                  newest: int) -> None:
     """After a statement, the CUDA storages no name reaches any more die, as CPython drops
     them when their last reference goes: a rebound name's old tensor, the statement's
-    temporaries, an expression's value once it is shown."""
-    live = cuda_lifetime.live_serials()
-    if not live:
+    temporaries, an expression's value once it is shown.  Only those can die: the
+    storages a name stopped reaching (``dropped``, with the names that held them) and
+    those the statement made (serials above ``newest``)."""
+    candidates = sorted({s for s in dropped if cuda_lifetime.is_live(s)} |
+                        set(cuda_lifetime.live_since(newest)))
+    if not candidates:
         return
-    kept = cuda_lifetime.reachable_storages(ev.names.values(), _storage_of)
     shown = (cuda_lifetime.reachable_storages([st.value], _storage_of)
              if not st.assigned and st.value is not None else set())
-    for serial in live:
-        if serial in kept:
+    for serial in candidates:
+        if index.reached(serial):
             continue
-        names = holders.get(serial)
+        names = dropped.get(serial)
         if names:
             who = ", ".join(names)
             reason = Note("cudart.died.rebound", names=who)
@@ -248,6 +325,15 @@ def _release_dead(st: Statement, ev: Evaluator, holders: dict[int, list[str]]) -
 
 def _storage_of(value: Any) -> Any:
     return unpack(value).storage if is_tensor(value) else None
+
+
+def _stores(node: ast.stmt) -> bool:
+    """Whether a statement may change a list in place: it stores into a subscript
+    (``l[0] = x``, ``a, l[1] = ...``) or augments a name (``l += [x]`` extends l)."""
+    if isinstance(node, ast.AugAssign):
+        return True
+    return isinstance(node, ast.Assign) and any(
+        isinstance(n, ast.Subscript) for target in node.targets for n in ast.walk(target))
 
 
 def _shown_names(st: Statement, ev: Evaluator) -> list[str]:

@@ -7,8 +7,10 @@ which finds the block (``get_allocated_block(ptr, remove=true)``) and gives it t
 ``DeviceCachingAllocator::free``: the block returns to its pool, no cudaFree.
 
 In a tidx lesson the references are the session's names: after each statement the
-session asks :func:`release_unreachable` to free every live CUDA storage that no name (or
-container under a name) reaches any more, with the reason it died.  The run's live blocks
+session frees (:func:`release`) every live CUDA storage that no name (or container under
+a name) reaches any more, with the reason it died; it asks only about the storages a
+name stopped reaching and those the statement made (:func:`live_since`), so a statement
+costs the same however many are alive.  The run's live blocks
 are kept in the RunContext (:class:`LiveBlocks`), never in a module global.
 """
 
@@ -39,9 +41,26 @@ def register(storage: Any, block: Any) -> None:
         current().local(LiveBlocks).by_serial[storage.serial] = (storage, block)
 
 
-def live_serials() -> list[int]:
-    """The serials of the CUDA storages alive, in the order they were made."""
-    return list(current().local(LiveBlocks).by_serial)
+def newest() -> int:
+    """The serial of the newest live CUDA storage, or -1: storages registered after
+    this are those :func:`live_since` gives."""
+    return next(reversed(current().local(LiveBlocks).by_serial), -1)
+
+
+def live_since(serial: int) -> list[int]:
+    """The live CUDA storages whose serial is above ``serial`` (made since then), oldest
+    first.  Storages are registered as they are made, in serial order, so only the new
+    ones are walked: a statement's cost does not grow with the storages alive."""
+    out: list[int] = []
+    for found in reversed(current().local(LiveBlocks).by_serial):
+        if found <= serial:
+            break
+        out.append(found)
+    return out[::-1]
+
+
+def is_live(serial: int) -> bool:
+    return serial in current().local(LiveBlocks).by_serial
 
 
 def release(serial: int, who: str, reason: Note) -> None:

@@ -589,6 +589,7 @@ TEXT: dict[str, str] = {
     "ui.compare.no_tensor": "no tensor produced",
     "ui.compare.the_result": "the result",
     "ui.compare.view_of": "{name}: view of {others}",
+    "ui.compare.others_more": "{names} and {count} more",
     "ui.compare.in_place": "{name}: written in place (same storage)",
     "ui.compare.copy": "{name}: a copy (new storage)",
     "ui.compare.same_steps": "The two take exactly the same steps.",

@@ -458,6 +458,7 @@ TEXT: dict[str, str] = {
     "ui.compare.no_tensor": "没有产生张量",
     "ui.compare.the_result": "结果",
     "ui.compare.view_of": "{name}: {others} 的视图",
+    "ui.compare.others_more": "{names} 以及另外 {count} 个",
     "ui.compare.in_place": "{name}: 原地写入(存储不变)",
     "ui.compare.copy": "{name}: 副本(新的存储)",
     "ui.compare.same_steps": "两者走的步骤完全相同。",

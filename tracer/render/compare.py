@@ -92,6 +92,7 @@ def _kind(doc: dict[str, Any], lang: str) -> str:
     if last.get("error"):
         return i18n.text("ui.compare.raises", lang, error=last["error"]["type"])
     sharing = last.get("shares_storage_with") or {}
+    more = last.get("shares_storage_more") or {}
     written = last.get("written") or []
     if not sharing and written:   # t[1, 2] = 3: no new tensor, t's own storage changed
         return "; ".join(i18n.text("ui.compare.in_place", lang, name=n) for n in written)
@@ -100,8 +101,13 @@ def _kind(doc: dict[str, Any], lang: str) -> str:
     parts = []
     for name, others in sharing.items():
         label = i18n.text("ui.compare.the_result", lang) if name == "(result)" else name
-        parts.append(i18n.text("ui.compare.view_of", lang, name=label, others=", ".join(others))
-                     if others else i18n.text("ui.compare.copy", lang, name=label))
+        listed = ", ".join(others)
+        if more.get(name):   # a storage many names share: those recorded, and a count
+            listed = i18n.text("ui.compare.others_more", lang, names=listed,
+                               count=more[name])
+        parts.append(i18n.text("ui.compare.view_of", lang, name=label, others=listed)
+                     if others or more.get(name) else
+                     i18n.text("ui.compare.copy", lang, name=label))
     return "; ".join(parts)
 
 

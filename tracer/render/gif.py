@@ -15,15 +15,18 @@ the trace recorded), the pictures are :mod:`tracer.picture`'s, so the GIF shows 
 from __future__ import annotations
 
 import io
+import struct
 from pathlib import Path
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, BinaryIO
 
 from tracer import i18n
 from tracer import values as V
+from tracer.events import walk
 from tracer.picture import MAX_CELLS, arithmetic_terms, collect, index_text
 from tracer.picture import selected_labels as selects
 from tracer.render import format as F
+from tracer.render.gif_canvas import Canvas, Ops
 from tracer.render.step import lectured
 from tracer.render.storage import geometry
 from tracer.timeline import timeline
@@ -144,7 +147,8 @@ def _statement_frames(doc: dict[str, Any], i: int) -> list[dict[str, Any]]:
                           "now": marks if how == "after" else {},
                           "soon": marks if how == "before" else {},
                           "earlier": sorted(earlier[name]),
-                          "views": p["views"], "grids": p["grids"],
+                          "views": p["views"], "more_views": p.get("more_views", 0),
+                          "grids": p["grids"],
                           "arithmetic": p["arithmetic"] if how == "after" else None})
             if how == "after":
                 earlier[name] |= {o for o, m in marks.items() if m == "written"}
@@ -156,6 +160,33 @@ def _statement_frames(doc: dict[str, Any], i: int) -> list[dict[str, Any]]:
     return out
 
 
+def _each(doc: dict[str, Any], keep: Callable[[dict[str, Any]], bool] | None
+          ) -> Iterator[dict[str, Any]]:
+    """:func:`frames` one statement at a time, without the legend: a long lesson's
+    frames are never all held at once."""
+    for i in range(len(doc["statements"])):
+        mine = _statement_frames(doc, i)
+        if keep is not None:
+            mine = [f for k, f in enumerate(mine)
+                    if k == len(mine) - 1 or f["event"] is None or keep(f["event"])]
+        yield from mine
+
+
+def _count(doc: dict[str, Any], keep: Callable[[dict[str, Any]], bool] | None) -> int:
+    """How many frames :func:`_each` gives, from the steps alone (one per step in call
+    order, as tracer.timeline makes them; a statement without steps has one)."""
+    total = 0
+    for st in doc["statements"]:
+        steps = [ev for _, ev in walk(st.get("events") or [])]
+        if not steps:
+            total += 1
+        elif keep is None:
+            total += len(steps)
+        else:
+            total += sum(1 for k, ev in enumerate(steps) if k == len(steps) - 1 or keep(ev))
+    return total
+
+
 def frames(doc: dict[str, Any], keep: Callable[[dict[str, Any]], bool] | None = None
            ) -> list[dict[str, Any]]:
     """One frame per step of every statement (the steps of :mod:`tracer.timeline`), as
@@ -163,19 +194,13 @@ def frames(doc: dict[str, Any], keep: Callable[[dict[str, Any]], bool] | None = 
     "nbytes", "size", "exists", "cells": {offset: value}, "now": {offset: "written"|
     "read"} (what this step did), "soon": {...} (where a step with steps inside will
     write), "earlier": [offset, ...] (changed by an earlier step of the statement),
-    "views", "grids", "arithmetic"}], "legend": [mark, ...]}`` — ``error`` on a
-    statement's last frame, ``legend`` the marks the whole animation uses.  The
-    storages are those :func:`tracer.picture.collect` draws for the statement.
-    ``keep``: the steps to draw (the lecture view's, tracer.render.step.lectured); each
-    frame still shows the state after every step before it, and a statement's last
-    frame (its outcome, its error) is always drawn."""
-    out: list[dict[str, Any]] = []
-    for i in range(len(doc["statements"])):
-        mine = _statement_frames(doc, i)
-        if keep is not None:
-            mine = [f for k, f in enumerate(mine)
-                    if k == len(mine) - 1 or f["event"] is None or keep(f["event"])]
-        out += mine
+    "views", "more_views", "grids", "arithmetic"}], "legend": [mark, ...]}`` —
+    ``error`` on a statement's last frame, ``legend`` the marks the whole animation
+    uses.  The storages are those :func:`tracer.picture.collect` draws for the
+    statement.  ``keep``: the steps to draw (the lecture view's,
+    tracer.render.step.lectured); each frame still shows the state after every step
+    before it, and a statement's last frame (its outcome, its error) is always drawn."""
+    out = list(_each(doc, keep))
     legend = _marks(out)
     for frame in out:
         frame["legend"] = legend
@@ -191,21 +216,27 @@ LEGEND: dict[str, tuple[tuple[int, int, int], str]] = {
 }
 
 
-def _marks(frames: list[dict[str, Any]]) -> list[str]:
+def _marks(frames: Iterable[dict[str, Any]]) -> list[str]:
     """The marks some frame of the animation uses: the legend names those, on every
     frame alike (a legend that changed from frame to frame would jump)."""
     used: set[str] = set()
     for frame in frames:
-        for p in frame["pictures"]:
-            used |= set(p["now"].values())
-            used |= {"soon"} if "written" in p["soon"].values() else set()
-            used |= {"read"} if "read" in p["soon"].values() else set()
-            used |= {"earlier"} if p["earlier"] else set()
-            used |= {"absent"} if not p["exists"] else set()
-            shown = range(min(p["size"], MAX_CELLS))
-            used |= {"unknown"} if p["exists"] and any(o not in p["cells"]
-                                                       for o in shown) else set()
+        used |= _used(frame)
     return [mark for mark in LEGEND if mark in used]
+
+
+def _used(frame: dict[str, Any]) -> set[str]:
+    used: set[str] = set()
+    for p in frame["pictures"]:
+        used |= set(p["now"].values())
+        used |= {"soon"} if "written" in p["soon"].values() else set()
+        used |= {"read"} if "read" in p["soon"].values() else set()
+        used |= {"earlier"} if p["earlier"] else set()
+        used |= {"absent"} if not p["exists"] else set()
+        shown = range(min(p["size"], MAX_CELLS))
+        used |= {"unknown"} if p["exists"] and any(o not in p["cells"]
+                                                   for o in shown) else set()
+    return used
 
 
 # -- drawing ---------------------------------------------------------------------------
@@ -233,32 +264,8 @@ class _Fonts:
         self.small = load(regular, 22)
 
 
-def _text_width(draw: Any, text: str, font: Any) -> float:
-    return draw.textlength(text, font=font)
-
-
-def _wrap(draw: Any, text: str, font: Any, width: float) -> list[str]:
-    """``text`` broken into lines no wider than ``width`` (at spaces; a word longer than
-    a line is broken where it must): nothing is cut."""
-    lines: list[str] = []
-    for para in text.split("\n"):
-        line = ""
-        for word in para.split(" "):
-            trial = f"{line} {word}" if line else word
-            if _text_width(draw, trial, font) <= width:
-                line = trial
-                continue
-            if line:
-                lines.append(line)
-            while _text_width(draw, word, font) > width and len(word) > 1:
-                cut = len(word)
-                while cut > 1 and _text_width(draw, word[:cut], font) > width:
-                    cut -= 1
-                lines.append(word[:cut])
-                word = word[cut:]
-            line = word
-        lines.append(line)
-    return lines
+def _text_width(draw: Canvas, text: str, font: Any) -> float:
+    return draw.textlength(text, font)
 
 
 def _cell_text(p: dict[str, Any], off: int) -> str:
@@ -266,16 +273,6 @@ def _cell_text(p: dict[str, Any], off: int) -> str:
     if not p["exists"]:
         return ""
     return F.number(p["cells"][off]) if off in p["cells"] else "·"
-
-
-def _draw_frame(frame: dict[str, Any], k: int, n: int, size: tuple[int, int], fonts: _Fonts,
-                lang: str, Image: Any, ImageDraw: Any, scale: float) -> Any:
-    width, height = size
-    img = Image.new("RGB", (width, height), PAPER)
-    draw = ImageDraw.Draw(img)
-    for y, item in _layout(draw, frame, k, n, width, fonts, lang, scale):
-        item(draw, y)
-    return img
 
 
 def _layout(draw: Any, frame: dict[str, Any], k: int, n: int, width: int, fonts: _Fonts,
@@ -289,7 +286,7 @@ def _layout(draw: Any, frame: dict[str, Any], k: int, n: int, width: int, fonts:
 
     def text_line(text: str, font: Any, fill: Any, x: int = margin) -> None:
         nonlocal y
-        for line in _wrap(draw, text, font, inner - (x - margin)):
+        for line in draw.wrap(text, font, inner - (x - margin)):
             out.append((y, lambda d, yy, line=line: d.text((x, yy), line, font=font,
                                                            fill=fill)))
             y += round(font.size * 1.35)
@@ -297,7 +294,7 @@ def _layout(draw: Any, frame: dict[str, Any], k: int, n: int, width: int, fonts:
     step = i18n.text("ui.gif.step", lang, number=k + 1, total=n)
     step_w = _text_width(draw, step, fonts.head)
     first = y
-    for line in _wrap(draw, f">>> {frame['statement']}", fonts.title, inner - step_w - 40):
+    for line in draw.wrap(f">>> {frame['statement']}", fonts.title, inner - step_w - 40):
         out.append((y, lambda d, yy, line=line: d.text((margin, yy), line, font=fonts.title,
                                                        fill=INK)))
         y += round(fonts.title.size * 1.35)
@@ -412,6 +409,10 @@ def _storage(out: list, draw: Any, p: dict[str, Any], y: int, margin: int, inner
         out.append((y, lambda d, yy, line=line: d.text((margin, yy), line, font=fonts.small,
                                                        fill=DIM)))
         y += round(fonts.small.size * 1.4)
+    if p.get("more_views"):   # as every picture says it: the views not drawn
+        line = i18n.text("ui.picture.more_views", lang, count=p["more_views"])
+        out.append((y, lambda d, yy: d.text((margin, yy), line, font=fonts.small, fill=DIM)))
+        y += round(fonts.small.size * 1.4)
     a = p["arithmetic"]
     if a:   # one changed element's offset worked out: what the strides mean
         line = (f"{a['view']}{index_text(a['index'])} -> " +
@@ -430,7 +431,7 @@ def _legend(out: list, draw: Any, marks: list[str], y: int, margin: int, fonts: 
         colour, id = LEGEND[mark]
         label = i18n.text(id, lang)
         wide = box + 10 + round(_text_width(draw, label, fonts.small))
-        if x > margin and x + wide > draw.im.size[0] - margin:   # the next legend line
+        if x > margin and x + wide > draw.width - margin:   # the next legend line
             x, y = margin, y + round(box * 1.6)
 
         def item(d: Any, yy: int, x: int = x, colour: Any = colour, label: str = label,
@@ -465,31 +466,115 @@ def _palette(Image: Any) -> Any:
 
 def render(doc: dict[str, Any], *, width: int = WIDTH, lang: str = "en",
            lecture: bool = False) -> bytes:
-    """The GIF bytes: one frame per step (``lecture``: per step the lecture view
-    shows), :data:`FRAME_MS` each, the last :data:`LAST_FRAME_MS`; ``width`` pixels
-    wide (text scaled to it), as tall as the tallest frame needs."""
+    """The GIF bytes (:func:`write` into memory)."""
+    buf = io.BytesIO()
+    write(doc, buf, width=width, lang=lang, lecture=lecture)
+    return buf.getvalue()
+
+
+def write(doc: dict[str, Any], fp: BinaryIO, *, width: int = WIDTH, lang: str = "en",
+          lecture: bool = False) -> None:
+    """Write the GIF to ``fp``: one frame per step (``lecture``: per step the lecture
+    view shows), :data:`FRAME_MS` each, the last :data:`LAST_FRAME_MS`; ``width``
+    pixels wide (text scaled to it), as tall as the tallest frame needs.
+
+    Frames are made, drawn and written one at a time (two passes over the steps: the
+    first finds the tallest frame and the legend every frame shows), each stored as
+    the box of pixels that changed since the frame before: the memory a GIF takes does
+    not grow with the lesson (Pillow's ``save_all`` holds every frame until the end:
+    57 MiB a statement)."""
     try:
-        from PIL import Image, ImageDraw, ImageFont
+        import PIL.GifImagePlugin
+        import PIL.ImageDraw
+        import PIL.ImageFont
+        from PIL import GifImagePlugin, Image, ImageFont
     except ImportError:
         raise GifError("GIF export needs Pillow: pip install pillow") from None
-    flat = frames(doc, lectured(doc) if lecture else None)
-    if not flat:
+    keep = lectured(doc) if lecture else None
+    total = _count(doc, keep)
+    if not total:
         raise GifError("no steps to animate")
     if lang != "en" and _font_path(CJK_FONTS) is None:
         lang = "en"   # DejaVu has no CJK glyphs: Chinese would be drawn as empty boxes
     scale = width / WIDTH
     fonts = _Fonts(ImageFont, scale, lang)
-    probe = ImageDraw.Draw(Image.new("RGB", (width, 10)))
-    height = max(_layout(probe, f, k, len(flat), width, fonts, lang, scale)[-1][0]
-                 for k, f in enumerate(flat))
+    canvas = Canvas(PIL, width)
+    used: set[str] = set()
+    plain = pictured = 0
+    for k, frame in enumerate(_each(doc, keep)):
+        used |= _used(frame)
+        tall = _layout(canvas, frame, k, total, width, fonts, lang, scale)[-1][0]
+        if frame["pictures"]:
+            pictured = max(pictured, tall)
+        else:
+            plain = max(plain, tall)
+    legend = [mark for mark in LEGEND if mark in used]
+    below = _legend([], canvas, legend, 0, round(60 * scale), fonts, lang, scale) \
+        if legend else 0
+    height = max(plain, pictured + below if pictured else 0)
+    if height > 0xFFFF:
+        raise GifError(f"a frame would be {height} pixels tall; a GIF holds at most 65535")
     palette = _palette(Image)
-    # one fixed palette for every frame: Pillow's adaptive one costs ~0.2 s a frame, and
-    # fixed colours keep a cell's colour the same from frame to frame
-    images = [_draw_frame(f, k, len(flat), (width, height), fonts, lang, Image, ImageDraw,
-                          scale).quantize(palette=palette, dither=Image.Dither.NONE)
-              for k, f in enumerate(flat)]
-    buf = io.BytesIO()
-    durations = [FRAME_MS] * (len(images) - 1) + [LAST_FRAME_MS]
-    images[0].save(buf, format="GIF", save_all=True, append_images=images[1:],
-                   duration=durations, loop=0, optimize=False, disposal=1)
-    return buf.getvalue()
+    colours = bytes(palette.getpalette()[:768])
+    # the logical screen, every frame's colours (one fixed palette: Pillow's adaptive one
+    # costs ~0.2 s a frame, and fixed colours keep a cell's colour from frame to frame),
+    # and NETSCAPE2.0's loop for ever
+    fp.write(b"GIF89a" + struct.pack("<HHBBB", width, height, 0xF7,
+                                     _index(colours, PAPER), 0) + colours +
+             b"\x21\xff\x0bNETSCAPE2.0\x03\x01" + struct.pack("<H", 0) + b"\x00")
+    before: dict[tuple, tuple[int, int]] = {}
+    written = 0
+    for k, frame in enumerate(_each(doc, keep)):
+        frame["legend"] = legend
+        items = []
+        for y, paint in _layout(canvas, frame, k, total, width, fonts, lang, scale):
+            rec = Ops(canvas)
+            paint(rec, y)
+            if rec.ops:
+                items.append(rec)
+        now = {tuple(rec.ops): (rec.top, rec.bottom) for rec in items}
+        top, bottom = _changed(before, now, items, height, whole=k == 0)
+        # the rows that changed, painted from scratch: every item over them, in order
+        strip = Image.new("RGB", (width, bottom - top), PAPER)
+        for rec in items:
+            if rec.top < bottom and rec.bottom > top:
+                canvas.paint(strip, rec.ops, top)
+        part = strip.quantize(palette=palette, dither=Image.Dither.NONE)
+        # disposal 1: the next frame is drawn over this one, so it stores only its rows
+        for chunk in GifImagePlugin.getdata(part, offset=(0, top), disposal=1,
+                                            duration=LAST_FRAME_MS if k == total - 1
+                                            else FRAME_MS):
+            fp.write(chunk)
+        before = now
+        written += 1
+    assert written == total, (written, total)
+    fp.write(b";")
+
+
+def _changed(before: dict[tuple, tuple[int, int]], now: dict[tuple, tuple[int, int]],
+             items: list[Ops], height: int, whole: bool) -> tuple[int, int]:
+    """The rows a frame repaints: those of the items it paints that the frame before
+    did not, and of those it painted that this one does not, widened to every item
+    that reaches into them (each is painted whole; painting part of a text is not
+    possible), within the frame.  All of it for the first frame (the screen starts
+    empty) and when a text's rows are not known (a bitmap font)."""
+    if whole or any(rec.anywhere for rec in items):
+        return 0, height
+    rows = [now[key] for key in now.keys() - before.keys()] + \
+           [before[key] for key in before.keys() - now.keys()]
+    # nothing changed: the first row (a frame has a pixel at least)
+    top, bottom = (min(r[0] for r in rows), max(r[1] for r in rows)) if rows else (0, 1)
+    grown = True
+    while grown:
+        grown = False
+        for rec in items:
+            if rec.top < bottom and rec.bottom > top and \
+                    (rec.top < top or rec.bottom > bottom):
+                top, bottom = min(top, rec.top), max(bottom, rec.bottom)
+                grown = True
+    return max(0, top), min(height, max(bottom, top + 1))
+
+
+def _index(colours: bytes, rgb: tuple[int, int, int]) -> int:
+    """The palette index of colour ``rgb``."""
+    return next(i for i in range(len(colours) // 3) if tuple(colours[3 * i:3 * i + 3]) == rgb)

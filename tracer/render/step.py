@@ -78,7 +78,7 @@ def lectured(doc: dict[str, Any]) -> Keep:
     """The steps the lecture view shows (:func:`tracer.lecture.fold`), as a test on the
     recorded steps: the folded document keeps each shown step as a copy that shares
     the recorded step's ``args``, which is how it is recognised here."""
-    shown = {id(ev.get("args")) for st in L.fold(doc)["statements"]
+    shown = {id(ev.get("args")) for st in L.fold_statements(doc)
              for _, ev in walk(st.get("events", [])) if not L.is_folded(ev)}
     return lambda ev: id(ev.get("args")) in shown
 

@@ -34,6 +34,7 @@ from typing import Any
 
 from tracer import values as V
 from tracer.events import walk
+from tracer.picture import hidden
 from tracer.render import storage as RS
 from tracer.replay import values_of
 
@@ -209,7 +210,7 @@ def pictures(st: dict[str, Any], before: dict[tuple[str, int], Any] | None = Non
             views = [t for t in p["views"] if line.first_view.get(t["label"], _START) <= k]
             result = (line.flat[k].get("result") or {}) if line.flat else {}
             drawn = RS.picture(s, views, [], touched, cells=cells, old=old,
-                               focus=result.get("label"))
+                               focus=result.get("label"), hidden=hidden(st, s))
             # the model takes dtype and size from the views it is given: none yet (a
             # storage allocated but not viewed) keeps the statement's
             drawn.update({k2: p[k2] for k2 in ("dtype", "nbytes", "size") if not views})
