@@ -32,7 +32,11 @@ class OneLine(click.ClickException):
     """An error tidx ends with: one line on stderr, ``tidx: <message>``."""
 
     def show(self, file=None) -> None:
-        click.echo(f"tidx: {self.format_message()}", file=file, err=True)
+        from tracer.render.visible import visible
+
+        # the message may quote the user's text: one line, its control characters shown
+        click.echo(f"tidx: {visible(self.format_message(), newlines=False)}", file=file,
+                   err=True)
 
 
 class TidxBug(OneLine):
@@ -70,11 +74,12 @@ def _closed_pipe(ctx: click.Context):
 def _console(width: int | None = None, **options):
     """A rich Console on stdout.  rich ends the process with exit 1 on a closed pipe
     (Console.on_broken_pipe); here the BrokenPipeError reaches the group's guard, which
-    ends it as SIGPIPE would."""
-    from rich.console import Console
+    ends it as SIGPIPE would.  User text is shown as data: its control characters as
+    their escapes (tracer.render.console)."""
+    from tracer.render.console import console as safe_console
 
-    console = Console(width=width, no_color="NO_COLOR" in os.environ or None,
-                      highlight=False, **options)
+    console = safe_console(width=width, no_color="NO_COLOR" in os.environ or None,
+                           **options)
 
     def broken_pipe() -> None:
         raise BrokenPipeError(32, "Broken pipe")
@@ -325,11 +330,14 @@ def _exit_if_raised(doc: dict, lang: str = "en") -> None:
                    if st["error"] and not st["error"].get("caught")), None)
     if failed is not None:
         from tracer.i18n import error_context
+        from tracer.render.visible import visible
 
         err = failed["error"]
         sys.stdout.flush()  # the trace first, then the error line, in a terminal too
+        # (PyTorch's message may quote the user's text: its control characters shown)
         click.echo(f"tidx: {failed['source']!r} raised {err['type']}: "
-                   f"{_explained(err['message'], lang, error_context(failed))}", err=True)
+                   f"{visible(_explained(err['message'], lang, error_context(failed)))}",
+                   err=True)
         sys.exit(1)
 
 
