@@ -44,6 +44,7 @@ import json
 import math
 import os
 import re
+import shutil
 import sys
 import tempfile
 import time
@@ -398,9 +399,20 @@ def check_modes(program: Program, run: Run, *, images: bool = False) -> None:
         modes = [(label, args) for label, args in TEXT_MODES]
         for suffix in EXPORTS + (IMAGES if images else ()):
             modes.append((f"export .{suffix}", ("export", "-o", str(Path(tmp) / f"out.{suffix}"))))
+        no_dot = shutil.which("dot") is None
         for label, args in modes:
             res = cli_run(*args, *COMMON, "--", program.text)
             text = res.output
+            if no_dot and label.removeprefix("export .") in IMAGES and run.kind != "refused":
+                # without Graphviz's dot, PNG and PDF are refused in one line (the
+                # README's promise), whatever the program does, and write nothing (a
+                # program tidx refuses is refused as in every mode, below)
+                said = res.stderr.strip().splitlines()
+                if res.exit_code != 2 or len(said) != 1 or "needs Graphviz" not in said[0] \
+                        or Path(args[2]).exists():
+                    seen.append(("mode", label, f"without dot: exit {res.exit_code}, "
+                                 f"{said[-1:]}"))
+                continue
             if TRACEBACK in text or (res.exception is not None
                                      and not isinstance(res.exception, SystemExit)):
                 seen.append(("traceback", label, f"{type(res.exception).__name__}: "

@@ -116,6 +116,8 @@ COPY_NUMBERS = [
 #: (expand_outplace), the in-place form keeps self's; take's, narrow's, randint's and
 #: randperm's own checks, in their order; empty tensors skip the samplers' kernels.
 FUZZ_FOUND = [
+    # Python's Ellipsis by name (issue #24's hunt without dot): tidx refused the name
+    "y = a[Ellipsis, 0]", "y = t[Ellipsis, 1:] * 2", "t[Ellipsis, 0] = 7",
     "y = x.masked_fill(torch.tensor([True, False, True]), -1.5)",
     "y = torch.zeros(3).masked_fill(torch.tensor([[True], [False]]), 1)",
     "y = torch.zeros(3).masked_fill_(torch.tensor([[True], [False]]), 1)",

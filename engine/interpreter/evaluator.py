@@ -138,6 +138,8 @@ class Evaluator:
             return PYPTO
         if name in self.builtins:
             return self.builtins[name]
+        if name == "Ellipsis":      # the builtin constant `...` spells
+            return Ellipsis
         default = BY_NAME.get(name)
         if default is not None:
             with recorder.paused():

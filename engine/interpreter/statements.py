@@ -20,7 +20,7 @@ from engine.interpreter import builtins
 from engine.interpreter.defaults import BY_NAME
 
 #: Names a statement cannot rebind: the two modules and the builtins.
-RESERVED = ("torch", "pypto") + builtins.NAMES
+RESERVED = ("torch", "pypto", "Ellipsis") + builtins.NAMES
 #: Statements longer than this are refused (a file of lessons is far smaller).
 MAX_SOURCE = 100_000
 #: How deeply one statement may nest (``x = -(-1)`` is 4 deep, ``t.abs().abs()`` 5): room
