@@ -26,6 +26,7 @@ from tracer import i18n
 from tracer import values as V
 from tracer.events import Event
 from tracer.notes import Note
+from tracer.version import __version__
 
 __all__ = ["record", "recording", "paused", "span", "emit", "active", "current", "Trace",
            "summarize"]
@@ -292,7 +293,7 @@ class Trace:
     def to_dict(self, version: str = "") -> dict[str, Any]:
         """The public JSON document: ``{"tidx", "statements": [...]}``."""
         return {
-            "tidx": version or _version(),
+            "tidx": version or __version__,
             "format": FORMAT_VERSION,
             "statements": [
                 {
@@ -324,15 +325,6 @@ class Trace:
 
     def __rich__(self) -> Any:
         return self._view().__rich__()
-
-
-def _version() -> str:
-    try:
-        # importlib.metadata costs start-up time; only a finished document needs it
-        from importlib.metadata import version
-        return version("tidx")
-    except Exception:  # not installed (running from a checkout)
-        return "0+unknown"
 
 
 @contextlib.contextmanager
