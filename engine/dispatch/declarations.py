@@ -98,9 +98,17 @@ def _variants(text: str) -> tuple[str, ...]:
     return found
 
 
+#: Declarations read from the start-up cache (engine.dispatch.operator_cache) whose
+#: module has not been imported yet; the module's own declaration replaces each.
+PROVISIONAL: set[str] = set()
+
+
 def _add(decl: Declaration) -> Declaration:
     assert decl.kind in KINDS, decl.kind
-    assert decl.full_name not in REGISTRY, f"{decl.full_name} declared twice"
+    if decl.full_name in PROVISIONAL:
+        PROVISIONAL.discard(decl.full_name)
+    else:
+        assert decl.full_name not in REGISTRY, f"{decl.full_name} declared twice"
     REGISTRY[decl.full_name] = decl
     return decl
 
@@ -147,7 +155,8 @@ def deprecated(signature: str, aten: str) -> None:
     """A Python signature torch still accepts with a deprecation warning
     (tools/autograd/deprecated.yaml), e.g. ``add(Tensor self, Scalar alpha, Tensor
     other)`` calling ``add(self, other, alpha)``."""
-    DEPRECATED.append((signature, aten))
+    if (signature, aten) not in DEPRECATED:    # the start-up cache may have it already
+        DEPRECATED.append((signature, aten))
 
 
 #: Why an out= overload is declared but refused.
