@@ -289,8 +289,9 @@ class Trace:
         assert top is event, "spans must close in the order they opened"
 
     # -- output ------------------------------------------------------------------
-    def to_dict(self, version: str = "") -> dict[str, Any]:
-        """The public JSON document: ``{"tidx", "statements": [...]}``."""
+    def to_dict(self, version: str = "", since: int = 0) -> dict[str, Any]:
+        """The public JSON document: ``{"tidx", "statements": [...]}``; ``since``: of the
+        statements from that index on (a notebook cell's, in a Session that goes on)."""
         return {
             "tidx": version or _version(),
             "format": FORMAT_VERSION,
@@ -304,7 +305,7 @@ class Trace:
                     **{k: v for k, v in st.items()
                        if k not in ("source", "events", "error", "bindings")},
                 }
-                for st in self.statements
+                for st in self.statements[since:]
             ],
         }
 
