@@ -310,23 +310,6 @@ class Trace:
         }
 
 
-    # -- display: a recorded trace draws itself in notebooks and rich consoles -------
-    def _view(self) -> Any:
-        # imported here, not at the top: the recorder is on every statement's path and
-        # should not load rich and graphviz unless a trace is actually displayed
-        from tracer.render.notebook import TraceView
-        return TraceView(self.to_dict())
-
-    def _repr_svg_(self) -> str | None:
-        return self._view()._repr_svg_()
-
-    def _repr_html_(self) -> str:
-        return self._view()._repr_html_()
-
-    def __rich__(self) -> Any:
-        return self._view().__rich__()
-
-
 def _version() -> str:
     try:
         # importlib.metadata costs start-up time; only a finished document needs it
@@ -345,13 +328,6 @@ def recording(trace: "Trace | None") -> Iterator["Trace | None"]:
         yield trace
     finally:
         _ACTIVE.reset(token)
-
-
-@contextlib.contextmanager
-def record() -> Iterator[Trace]:
-    """Collect every step run inside the block: ``with record() as tr: ...``."""
-    with recording(Trace()) as trace:
-        yield trace  # type: ignore[misc]
 
 
 def paused() -> "contextlib.AbstractContextManager[None]":
