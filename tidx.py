@@ -15,14 +15,14 @@ stopped (``--seed`` reseeds it first, as ``torch.manual_seed``); ``--new`` start
 fresh Session (a CPU capability or memory limit other than the first cell's).
 
 A thin adapter over the application layer, as ``cli.py`` is: click parses the options
-with the CLI's own definitions (never evaluated) into one
+with the CLI's own declarations (tracer.click_options; never evaluated) into one
 :class:`tracer.options.Options`; :func:`engine.interpreter.application.run` runs the
 cell; :mod:`tracer.render.show` draws it.  A PyTorch error shows PyTorch's class and
 message in the output, under the steps that led to it; input tidx refuses, a bad
 option, or a fault of tidx's is one line on stderr.  Never a traceback.
 
-It sits beside ``cli.py`` at the top: it may import the engine, the tracer and the
-CLI's option declarations; nothing imports it.
+It sits beside ``cli.py`` at the top and shares nothing with it but the application
+layer and the options' declarations (tracer.click_options); nothing imports it.
 """
 
 from __future__ import annotations
@@ -33,23 +33,24 @@ from typing import Any
 
 import click
 
-import cli
+from tracer import click_options as O
+from tracer.options import NOTEBOOK_FORMATS, REPORT
 
 
 def _options(fn):
-    fn = cli.view_options(fn)
-    fn = cli.capability_option(fn)
-    fn = click.option("--format", "fmt", type=click.Choice(cli.NOTEBOOK_FORMATS),
+    fn = O.view_options(fn)
+    fn = O.capability_option(fn)
+    fn = click.option("--format", "fmt", type=click.Choice(NOTEBOOK_FORMATS),
                       default="html", show_default=True,
                       help="html: the lecture view and storage pictures; tree: the "
                            "terminal's tree; json: the trace document.")(fn)
-    fn = click.option("--width", type=cli.WIDTH, default=100, show_default=True,
+    fn = click.option("--width", type=O.WIDTH, default=100, show_default=True,
                       help="Width of the tree.")(fn)
     fn = click.option("--new", "new_session", is_flag=True,
                       help="Start a new session: forget the names, generator and memory "
                            "of the cells before.")(fn)
-    fn = cli.seed_option("Seed the random generator first (as torch.manual_seed).")(fn)
-    return cli.max_bytes_option(fn)
+    fn = O.seed_option("Seed the random generator first (as torch.manual_seed).")(fn)
+    return O.max_bytes_option(fn)
 
 
 @click.command("%tidx", context_settings={"help_option_names": ["-h", "--help"]})
@@ -130,8 +131,7 @@ class Magic:
                 return None
             if not text.strip():
                 raise click.UsageError("no statements to run")
-            return self._show(cli.utf8(text, "the statements"), cli.options_from(parsed),
-                              parsed["new_session"])
+            return self._show(text, O.options_from(parsed), parsed["new_session"])
         except click.ClickException as exc:
             print(f"tidx: {exc.format_message()}", file=sys.stderr)
         except OptionError as exc:
@@ -145,7 +145,7 @@ class Magic:
         except RecursionError:
             print("tidx: statement nested too deeply", file=sys.stderr)
         except Exception as exc:  # noqa: BLE001 - a bug in tidx: one line, no traceback
-            print(f"tidx: internal error ({cli.REPORT}): {type(exc).__name__}: {exc}",
+            print(f"tidx: internal error ({REPORT}): {type(exc).__name__}: {exc}",
                   file=sys.stderr)
         return None
 

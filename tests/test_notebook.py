@@ -129,6 +129,7 @@ def test_a_pytorch_error_shows_its_message_without_a_traceback(ip):
                                       "seed torch.manual_seed takes"),
     ("--format tree --width 0 t[1]", "tidx: Invalid value for '--width': 0 is not in the range"),
     ("import os; os.system('true')", "tidx: "),
+    ("t[1]; x = '\udcff'", "tidx: the statements are not UTF-8 text"),
 ])
 def test_bad_options_and_refused_input_are_one_line(ip, line, message):
     outputs, out, err = _magic(ip, line)

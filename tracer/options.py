@@ -55,6 +55,8 @@ SEEDS = (-2**63, 2**64 - 1)
 #: Narrower than this, the tree's columns (layer, step, values) cannot be laid out: a
 #: width below it is refused rather than printing nothing (0) or a column of letters.
 MIN_WIDTH = 20
+#: How a front end asks for a bug in tidx itself to be reported (the one line it prints).
+REPORT = "a bug in tidx, please report it with the command that caused it"
 #: ``--max-bytes``' suffixes, longest first.
 _SIZES = (("gib", 2**30), ("mib", 2**20), ("kib", 2**10), ("gb", 10**9), ("mb", 10**6),
           ("kb", 10**3), ("b", 1))

@@ -46,6 +46,12 @@ def run(text: str, options: Options, session: Session | None = None) -> dict[str
     capability other than the one it replays is refused (torch chooses once per
     process; a new session may choose another).
     """
+    try:
+        # a lone surrogate (bytes that were not UTF-8, as a shell or a notebook passes
+        # them on) would fail only when the trace is written out
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise Refused("the statements are not UTF-8 text") from None
     if session is None:
         return new_session(options).run(text)
     asked = options.cpu_capability
