@@ -121,6 +121,7 @@ class Magic:
         from engine.interpreter import application
         from tracer.options import OptionError
 
+        lang = "en"     # the refusals' explanations: in --lang's language once read
         try:
             if cell is None:
                 args, text = split_line(line)
@@ -129,6 +130,7 @@ class Magic:
             parsed = parse(args)
             if parsed is None:
                 return None
+            lang = parsed["lang"]
             if not text.strip():
                 raise click.UsageError("no statements to run")
             return self._show(text, O.options_from(parsed), parsed["new_session"])
@@ -139,7 +141,7 @@ class Magic:
         except application.Refused as exc:
             from tracer.render.show import explained
 
-            print(f"tidx: {explained(str(exc), 'en')}", file=sys.stderr)
+            print(f"tidx: {explained(str(exc), lang)}", file=sys.stderr)
         except ValueError as exc:     # shlex: an unclosed quote in the options
             print(f"tidx: {exc}", file=sys.stderr)
         except RecursionError:

@@ -152,3 +152,28 @@ def test_statements_keep_their_spelling_after_the_options():
     assert tidx.split_line("--seed 0 torch.zeros(2, 3, device='meta')") == (
         ["--seed", "0"], "torch.zeros(2, 3, device='meta')")
     assert tidx.split_line("  t[rows,  cols] = 10") == ([], "t[rows,  cols] = 10")
+
+
+# -- one Session across cells, as Python cells share one kernel -----------------------------
+
+def test_cells_share_one_session_and_new_starts_another(ip):
+    _magic(ip, "--new --seed 0", "carried = torch.arange(4)")
+    (data,), _, err = _magic(ip, "", "print(carried[1:])")
+    assert err == "" and "tensor([1, 2, 3])" in data["text/plain"]
+    # a refused cell runs nothing and leaves the session as it was
+    _, _, err = _magic(ip, "", "carried = 1\nimport os")
+    assert err.startswith("tidx: ") and err.count("\n") == 1
+    (data,), _, err = _magic(ip, "", "print(carried)")
+    assert "tensor([0, 1, 2, 3])" in data["text/plain"]
+    # --new forgets it, as a restarted kernel would
+    _, _, err = _magic(ip, "--new", "print(carried)")
+    assert err.startswith("tidx: ") and "carried" in err
+
+
+def test_a_cell_cannot_switch_the_session_s_cpu_capability(ip):
+    _magic(ip, "--new --cpu-capability default", "t[1, 2] = 3")
+    outputs, _, err = _magic(ip, "--cpu-capability avx512", "t[1, 2] = 3")
+    assert outputs == [] and err.count("\n") == 1
+    assert "new session" in err
+    (data,), _, err = _magic(ip, "--new --cpu-capability avx512", "t[1, 2] = 3")
+    assert err == ""
