@@ -26,6 +26,7 @@ from tracer import i18n
 from tracer import values as V
 from tracer.events import Event
 from tracer.notes import Note
+from tracer.version import __version__
 
 __all__ = ["record", "recording", "paused", "span", "emit", "active", "current", "Trace",
            "summarize"]
@@ -293,7 +294,7 @@ class Trace:
         """The public JSON document: ``{"tidx", "statements": [...]}``; ``since``: of the
         statements from that index on (a notebook cell's, in a Session that goes on)."""
         return {
-            "tidx": version or _version(),
+            "tidx": version or __version__,
             "format": FORMAT_VERSION,
             "statements": [
                 {
@@ -308,15 +309,6 @@ class Trace:
                 for st in self.statements[since:]
             ],
         }
-
-
-def _version() -> str:
-    try:
-        # importlib.metadata costs start-up time; only a finished document needs it
-        from importlib.metadata import version
-        return version("tidx")
-    except Exception:  # not installed (running from a checkout)
-        return "0+unknown"
 
 
 @contextlib.contextmanager

@@ -17,8 +17,6 @@ alpha fuses the multiply into the add on AVX2/AVX512: emulated exactly).
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 import numpy as np
 
 from tracer.notes import Note
@@ -165,6 +163,7 @@ def fma_float64(alpha: float, b: np.ndarray, c: np.ndarray) -> np.ndarray:
     True
     """
     out = np.empty(c.shape, dtype=np.float64)
+    from fractions import Fraction    # here: importing it costs every cold start
     fa = Fraction(float(alpha))
     for k, (bv, cv) in enumerate(zip(b.reshape(-1).tolist(), c.reshape(-1).tolist())):
         if not (np.isfinite(bv) and np.isfinite(cv) and np.isfinite(alpha)):
