@@ -24,7 +24,6 @@ from tracer.options import Options
 
 from engine.core import capability as C
 from engine.core.errors import Refused
-from engine.interpreter import verify as V
 from engine.interpreter.session import Session
 
 __all__ = ["Options", "Refused", "Verified", "new_session", "run", "verify"]
@@ -77,12 +76,14 @@ class Verified:
 def cannot_verify(doc: dict[str, Any]) -> str | None:
     """Why real PyTorch here cannot run what ``doc`` ran (a simulated CPU capability),
     or None."""
+    from engine.interpreter import verify as V   # (subprocess: only --verify pays it)
     return V.cannot_run(doc)
 
 
 def verify(text: str, doc: dict[str, Any]) -> Verified | None:
     """Run ``text`` in real PyTorch and compare with ``doc`` (tidx's run of it); None
     when PyTorch is not installed here."""
+    from engine.interpreter import verify as V
     rows = V.verify(text, doc)
     if rows is None:
         return None
