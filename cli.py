@@ -20,7 +20,7 @@ import sys
 import click
 
 from tracer.click_options import (WIDTH, capability_option, export_options, lang_option,
-                                  layers_option, options_from, seed_option,
+                                  layers_option, max_bytes_option, options_from, seed_option,
                                   statement_options, view_options, width_option)
 from tracer.options import (EXPORT_FORMATS, FORMATS, REPORT, OptionError, Options)
 
@@ -508,6 +508,7 @@ def lessons() -> None:
               help="How to draw the trace (default: tree; with -o, the suffix's format).")
 @export_options
 @seed_option("Seed the random generator (as torch.manual_seed).")
+@max_bytes_option
 @view_options
 @click.option("--no-notes", is_flag=True, help="Hide the one-sentence note of each step.")
 @width_option("Terminal width for the tree")

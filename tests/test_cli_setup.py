@@ -34,6 +34,22 @@ def test_a_lesson_takes_exports_options(tmp_path):
     assert out.read_text().startswith("sequenceDiagram")
 
 
+def test_a_lesson_takes_every_option_export_takes():
+    import cli
+
+    def opts(command):
+        return {o for p in command.params if isinstance(p, click.Option) for o in p.opts}
+    missing = opts(cli.main.commands["export"]) - opts(cli.main.commands["lesson"])
+    assert missing == {"-f", "--file"}       # the statements: the lesson's own
+
+
+def test_a_lesson_s_memory_budget_is_the_one_given(tmp_path):
+    res = cli_run("lesson", "seed_002_randn", "--max-bytes", "16", "--seed", "0",
+                  "-o", str(tmp_path / "x.json"))
+    assert res.exit_code == 2 and res.output.count("\n") == 1
+    assert "memory limit of 16 B" in res.output and not (tmp_path / "x.json").exists()
+
+
 def test_a_file_format_without_a_file_is_one_line():
     res = cli_run("lesson", "seed_001_indexing", "--format", "svg")
     assert res.exit_code == 2
