@@ -22,7 +22,7 @@ import click
 from tracer.click_options import (WIDTH, capability_option, export_options, lang_option,
                                   layers_option, max_bytes_option, options_from, seed_option,
                                   statement_options, view_options, width_option)
-from tracer.options import (EXPORT_FORMATS, FORMATS, REPORT, OptionError, Options)
+from tracer.options import EXPORT_FORMATS, FORMATS, REPORT, OptionError, Options
 
 __all__ = ["REPORT", "WIDTH", "main"]
 
@@ -301,9 +301,11 @@ def export_cmd(statements: str | None, source_file, output: str | None, width_px
 
 def _export(text, params: dict, output: str, width_px: int) -> None:
     """Run ``text()`` and write its export to ``output`` (``params``: the command's
-    click parameters; ``fmt`` overrides the suffix)."""
+    click parameters; ``fmt`` overrides the suffix).  ``text`` is called once the
+    target is known to be writable: nothing runs for an export that cannot be written."""
     from tracer import i18n
     from tracer.render import export, progress
+    from tracer.render.show import shown
 
     stdout = export.to_stdout(output)
     try:
@@ -323,7 +325,6 @@ def _export(text, params: dict, output: str, width_px: int) -> None:
         ran = _run(text(), options)
     # (images and the HTML stepper draw the lecture view's steps unless --full or a
     # filter asks for steps, as the tree does)
-    from tracer.render.show import shown
     doc = shown(ran, options)
     count = len(export.statements(doc)) if fmt in export.IMAGES else 1
     if stdout and len(export.paths(output, fmt, count)) > 1:

@@ -99,3 +99,18 @@ def test_a_session_keeps_the_cpu_capability_it_chose():
     with pytest.raises(A.Refused, match="new session"):
         A.run("t[1, 2] = 3", Options(cpu_capability="avx512"), session)
     assert A.run("t[1, 2] = 3", Options(cpu_capability="default"), session)["statements"]
+
+
+def test_every_option_reaches_options_from_the_command_line():
+    # what click parsed for explain, every value other than its default: each lands in
+    # its own field of Options (a field no front end can set would be dead)
+    from dataclasses import fields
+
+    from tracer.click_options import options_from
+    parsed = {"seed": 1, "max_bytes": 4096, "cpu_capability": "avx2", "lang": "zh",
+              "layers": ("kernel",), "depth": 2, "ops_only": True, "no_values": True,
+              "full": True, "diagram": "calls", "fmt": "json", "width": 90,
+              "no_notes": True, "verify": True}
+    got, default = options_from(parsed), Options()
+    assert [f.name for f in fields(Options)
+            if getattr(got, f.name) == getattr(default, f.name)] == []
