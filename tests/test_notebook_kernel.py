@@ -51,7 +51,13 @@ def notebook():
         "    t = engine.tensor([[1, 2, 3], [4, 5, 6]])\n"
         "    t[1:, ::2]\n"
         "tr",
+        "import tidx, tracer\nprint(tidx.__file__, tracer.__file__)",
     ])
+
+
+def test_the_kernel_runs_the_tidx_under_test(notebook):
+    (out,) = notebook[6]
+    assert out["text"].split() == [str(ROOT / "tidx.py"), str(ROOT / "tracer" / "__init__.py")]
 
 
 def _shown(outputs: list[dict]) -> list[dict]:
