@@ -28,7 +28,7 @@ from tracer.events import Event
 from tracer.notes import Note
 from tracer.version import __version__
 
-__all__ = ["record", "recording", "paused", "span", "emit", "active", "current", "Trace",
+__all__ = ["recording", "paused", "span", "emit", "active", "current", "Trace",
            "summarize"]
 
 #: The trace being recorded in this context, or None.
