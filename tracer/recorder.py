@@ -28,7 +28,7 @@ from tracer.events import Event
 from tracer.notes import Note
 from tracer.version import __version__
 
-__all__ = ["record", "recording", "paused", "span", "emit", "active", "current", "Trace",
+__all__ = ["recording", "paused", "span", "emit", "active", "current", "Trace",
            "summarize"]
 
 #: The trace being recorded in this context, or None.
@@ -290,8 +290,9 @@ class Trace:
         assert top is event, "spans must close in the order they opened"
 
     # -- output ------------------------------------------------------------------
-    def to_dict(self, version: str = "") -> dict[str, Any]:
-        """The public JSON document: ``{"tidx", "statements": [...]}``."""
+    def to_dict(self, version: str = "", since: int = 0) -> dict[str, Any]:
+        """The public JSON document: ``{"tidx", "statements": [...]}``; ``since``: of the
+        statements from that index on (a notebook cell's, in a Session that goes on)."""
         return {
             "tidx": version or __version__,
             "format": FORMAT_VERSION,
@@ -305,26 +306,9 @@ class Trace:
                     **{k: v for k, v in st.items()
                        if k not in ("source", "events", "error", "bindings")},
                 }
-                for st in self.statements
+                for st in self.statements[since:]
             ],
         }
-
-
-    # -- display: a recorded trace draws itself in notebooks and rich consoles -------
-    def _view(self) -> Any:
-        # imported here, not at the top: the recorder is on every statement's path and
-        # should not load rich and graphviz unless a trace is actually displayed
-        from tracer.render.notebook import TraceView
-        return TraceView(self.to_dict())
-
-    def _repr_svg_(self) -> str | None:
-        return self._view()._repr_svg_()
-
-    def _repr_html_(self) -> str:
-        return self._view()._repr_html_()
-
-    def __rich__(self) -> Any:
-        return self._view().__rich__()
 
 
 @contextlib.contextmanager
@@ -336,13 +320,6 @@ def recording(trace: "Trace | None") -> Iterator["Trace | None"]:
         yield trace
     finally:
         _ACTIVE.reset(token)
-
-
-@contextlib.contextmanager
-def record() -> Iterator[Trace]:
-    """Collect every step run inside the block: ``with record() as tr: ...``."""
-    with recording(Trace()) as trace:
-        yield trace  # type: ignore[misc]
 
 
 def paused() -> "contextlib.AbstractContextManager[None]":
