@@ -107,9 +107,14 @@ def writes(ev: dict[str, Any]) -> dict[str, list[int] | None]:
     """The elements step ``ev`` wrote, by storage; None when only their count was
     recorded (a large write: which elements is unknown)."""
     out: dict[str, list[int] | None] = {}
-    val = (ev.get("args") or {}).get("written")
-    if V.kind(val) == "elements":
-        out[val["storage"]] = list(val["offsets"]) if "offsets" in val else None
+    for how, val in V.touches(ev.get("args")):
+        if how != "written":
+            continue
+        if "offsets" not in val or out.get(val["storage"], []) is None:
+            out[val["storage"]] = None
+        else:
+            out[val["storage"]] = sorted(set(out.get(val["storage"], [])) |
+                                         set(val["offsets"]))
     return out
 
 
