@@ -76,14 +76,19 @@ def collect(st: dict[str, Any], prev: dict[str, Any] | None = None) -> list[dict
     after = named(st)
     during: list[dict[str, Any]] = []
     marks: dict[str, dict[int, str]] = {}
-    # the storages a kernel read or wrote as data, not as an index, in the order touched
-    data: dict[str, None] = {}
+    # the storages a kernel wrote, then those it read (as data, not as an index), the
+    # latest read first: a[mask] reads the mask (nonzero) before a (the index kernel)
+    wrote: dict[str, None] = {}
+    read: dict[str, None] = {}
     for _, ev in walk(st.get("events", [])):
         touched(ev, marks)
-        data.update((v["storage"], None) for _, v in V.touches(ev.get("args"), index=False))
+        for how, v in V.touches(ev.get("args"), index=False):
+            (wrote if how == "written" else read).pop(v["storage"], None)
+            (wrote if how == "written" else read)[v["storage"]] = None
         for val in (ev.get("args") or {}).values():
             during += V.tensors(val)
         during += V.tensors(ev.get("result"))
+    data = list(wrote) + [s for s in reversed(read) if s not in wrote]
     # what it bound or printed first, then what it read or wrote; the user's other
     # tensors (``names``) only join these storages (an index tensor's own storage is
     # not the lesson, and its values are in the steps that read it)
@@ -103,12 +108,12 @@ def collect(st: dict[str, Any], prev: dict[str, Any] | None = None) -> list[dict
     storages = list(dict.fromkeys(wanted))[:MAX_STORAGES]
     # every element the statement changed, those its kernels name and those a kernel
     # that names none filled (randn's normal_, add_): the replay finds both
-    wrote = changes(st, prev)
-    for s, offs in wrote.items():
+    changed = changes(st, prev)
+    for s, offs in changed.items():
         for off in offs:
             marks.setdefault(s, {})[off] = "written"
     return [only_views(picture(s, after, during, marks.get(s, {}), old={
-        off: old for off, (old, _) in wrote.get(s, {}).items() if old is not MISSING},
+        off: old for off, (old, _) in changed.get(s, {}).items() if old is not MISSING},
         hidden=hidden(st, s)), shown) for s in storages]
 
 

@@ -240,6 +240,12 @@ def replay(st: dict[str, Any], start: Cells | None = None
     cells: Cells = {s: {**c, **(start or {}).get(s, {})} for s, c in first.items()}
     for s, c in (start or {}).items():
         cells.setdefault(s, dict(c))
+    # the tensors it wrote into as they were before its first write (``before``: the
+    # session keeps them, the values its writes replaced when no step recorded them)
+    earlier: Cells = {}
+    _lay(earlier, st.get("before") or [])
+    for s, c in earlier.items():
+        cells[s] = {**cells.get(s, {}), **c}
     fresh: set[str] = set()
     writing = 0         # in-place ops open now: inside one, a value appearing is a write
     for i, (phase, ev) in enumerate(steps):

@@ -31,6 +31,7 @@ from engine.ops.parallel import chunks, parallel_for
 from engine.memory.allocator import check_temporary
 from engine.ops.scalar import to_dtype_scalar
 from engine.ops.touch import elements, storage_offsets, touched, where
+from engine.ops.touch import touched
 
 ADV = "aten/src/ATen/native/TensorAdvancedIndexing.cpp"
 
@@ -322,7 +323,8 @@ def index(self, indices: list):
             # the iterator loads every index element beside each element it gathers
             s.set(offsets=lambda: _offset_formulas(info, shape, offsets),
                   read=lambda: elements(self.storage, offsets),
-                  read_index=lambda: [touched(i) for i in info.indices])
+                  read_index=lambda: [touched(i) for i in info.indices],
+                  written=touched(out))
         s.set_result(out)
     return out
 

@@ -307,37 +307,37 @@ def _scatter_into(self, dim: int, index, src, reduce_add: bool) -> None:
                           np.add.at if reduce_add else _assign)
             # the positions it handled (all, or those before a bad index): self at their
             # coordinates written (scatter_add reads them too), the index and src there read
-            s.set(written=lambda: _scatter_touch(self, coords, reached),
-                  read=lambda: _scatter_reads(self, index, src, coords, reached, reduce_add),
-                  read_index=lambda: where_set(index, _handled(index, reached)))
+            s.set(written=lambda: scatter_touch(self, coords, reached),
+                  read=lambda: scatter_reads(self, index, src, coords, reached, reduce_add),
+                  read_index=lambda: where_set(index, handled(index, reached)))
             if error is not None:
                 raise error
         s.set_result(self)
 
 
-def _scatter_touch(self, coords: tuple, reached):
+def scatter_touch(self, coords: tuple, reached):
     """The elements of self the scatter kernel stored to (those before a bad index)."""
     full = np.broadcast_arrays(*coords)
     return at(self, tuple(c if reached is None else c[reached] for c in full))
 
 
-def _handled(index, reached) -> np.ndarray:
+def handled(index, reached) -> np.ndarray:
     """The index positions the scatter kernel handled, in index's shape."""
     return (np.ones(index.view.sizes, bool) if reached is None else
             np.asarray(reached).reshape(index.view.sizes))
 
 
-def _scatter_reads(self, index, src, coords: tuple, reached, reduce_add: bool) -> list:
+def scatter_reads(self, index, src, coords: tuple, reached, reduce_add: bool) -> list:
     """The data the scatter kernel loaded besides the index: src at the positions it
     handled (index's shape from src's origin), and with scatter_add the elements of
     self it added into."""
     out: list = []
     if not isinstance(src, (int, float, bool)):
-        mine = _handled(index, reached).reshape(index.view.sizes or (1,))
+        mine = handled(index, reached).reshape(index.view.sizes or (1,))
         out.append(at(src, np.nonzero(mine)) if src.dim() else
                    elements(src.storage, np.full(int(mine.sum()), src.view.offset)))
     if reduce_add:
-        out.append(_scatter_touch(self, coords, reached))
+        out.append(scatter_touch(self, coords, reached))
     return out
 
 
