@@ -50,7 +50,7 @@ def test_at_80_columns_the_offsets_and_written_elements_wrap_instead_of_being_cu
     text = " ".join(line.strip(" │└├─") for line in lines)
     assert not any("…" in line for line in lines)
     assert all(len(line) <= 80 for line in lines)
-    assert "written=s$3 elements [1, 7]" in text
+    assert "written=s$0 elements [1, 7]" in text
     assert "0 + 2*3 + 1*1 = 7]" in text
 
 
