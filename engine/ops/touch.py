@@ -1,12 +1,16 @@
 """Which storage elements a kernel read or wrote: the cells the picture marks.
 
 Every kernel that reads or writes tensor elements says which, on its kernel step:
-``s.set(read=[...], written=[...])``, each an :class:`Elements` (one storage) or a
-list of them (``sort`` writes its values and its indices; ``gather`` reads ``self`` at
-the gathered offsets and all of ``index``).  The trace draws them on the storage grid
-(``R`` read, ``W`` written) and the replay of a statement (tracer/replay.py) takes a
-written element's new value from the next summary that shows it, so a picture marks
-exactly the cells torch's kernel touched, never a guess from values that changed.
+``s.set(read=[...], written=[...], read_index=[...])``, each an :class:`Elements` (one
+storage) or a list of them (``sort`` writes its values and its indices; ``gather``
+reads ``self`` at the gathered offsets, and its index under ``read_index``: a picture
+marks an index's elements but does not draw its storage for them alone).
+tests/test_kernel_marks.py holds every declared operator to this, against a replay of
+its bytes. The trace draws them on the storage grid (``R`` read, ``W`` written) and
+the replay of a statement (tracer/replay.py) takes a written element's new value from
+the next summary that shows it, so a picture marks exactly the cells torch's kernel
+touched (the replay's guess from values that changed is left for the few writes outside
+an operator's kernel: torch.tensor's copy of the Python data).
 
 What "read" means follows the C++ loop: a TensorIterator kernel loads every element of
 every input (``where`` loads both branches), a reduction every element of its input,
