@@ -485,6 +485,6 @@ def masked_fill_(self, mask, value):
             check_temporary("masked_fill_", self.numel(), 8 + 8 * max(self.dim(), 1))
             m = np.broadcast_to(mask.array(), self.view.sizes)
             self.array(write=True)[m] = scalar
-            # the loop loads the mask and stores where it is set; self is not read
-            s.set(written=lambda: where(self, m), read=touched(mask))
+            # the loop loads the mask (an index) and stores where it is set; self is not read
+            s.set(written=lambda: where(self, m), read_index=touched(mask))
     return self

@@ -519,8 +519,9 @@ def masked_select(self, mask):
             # numpy finds the mask's coordinates, then gathers the values
             check_temporary("masked_select", numel, 8 * max(len(shape), 1) + self.dtype.itemsize)
             result.array(write=True)[...] = src.array()[m.array()]
-            # the mask whole, self where it is set, the result whole
-            s.set(read=lambda: [touched(m), where_set(src, m.array())], written=touched(result))
+            # the mask whole (an index), self where it is set, the result whole
+            s.set(read=lambda: where_set(src, m.array()), read_index=touched(m),
+                  written=touched(result))
         s.set_result(result)
     return result
 

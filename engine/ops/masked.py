@@ -72,10 +72,10 @@ def masked_scatter_(self, mask, source):
 
 
 def _marks(self, mask, source, flat_positions: np.ndarray) -> dict:
-    """What masked_scatter_kernel touched: the whole mask read, the first elements of
+    """What masked_scatter_kernel touched: the whole mask (an index), the first elements of
     source read in order, self written at the mask's set positions (row-major)."""
     n = int(flat_positions.size)
-    return {"read": [touched(mask), first(source, n)],
+    return {"read": first(source, n), "read_index": touched(mask),
             "written": lambda: at(self, np.unravel_index(flat_positions, self.view.sizes))
             if self.dim() else touched(self)}
 
