@@ -110,7 +110,7 @@ def test_cell_magic_takes_the_cli_options(ip):
     assert steps[0] < steps[1] and "more steps:" in lecture["text/html"]
     (zh,), _, _ = _magic(ip, "--new --lang zh --layers python,dispatcher", "t[1, 2] = 3")
     text = _text(zh["text/html"])
-    assert "存储 s$1" in text and "aten::copy_" in text and "applySelect" not in text
+    assert "存储 s$0" in text and "aten::copy_" in text and "applySelect" not in text
 
 
 def test_a_pytorch_error_shows_its_message_without_a_traceback(ip):

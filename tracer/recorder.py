@@ -207,10 +207,16 @@ class Trace:
         hook = getattr(type(value), "__tidx_summary__", None)
         if hook is None:
             return
-        serial = hook(value, 0).get("serial")
+        summary = hook(value, 0)
+        serial = summary.get("serial")
         key = ("t", serial)
         if serial is None or key in self._labels or name in self._by_name:
             return
+        # its storage is labelled now, before the temporaries of the statement that
+        # uses it: t's storage is s$0 in `t[rows, cols] = 10` as in `y = t[1:, ::2]`,
+        # not s$3 there because the index's temporaries were seen first (issue #28)
+        if summary.get("storage_serial") is not None:
+            self.label("s", summary["storage_serial"])
         self._labels[key] = name
         self._named.add(key)
         self._by_name[name] = key

@@ -27,6 +27,7 @@ from tracer.recorder import Trace
 from engine.binding.tensor import is_tensor, unpack
 from engine.core import capability as C
 from engine.core.context import DEFAULT_MAX_BYTES, RunContext, activate
+from engine.core.before import WritesBefore
 from engine.core.errors import Refused, is_torch_error
 from engine.interpreter.defaults import BY_NAME
 from engine.interpreter.evaluator import Evaluator
@@ -110,6 +111,8 @@ class Session:
             entry["comment"] = st.comment
             before = list(ev.defaults_used)
             newest = cuda_lifetime.newest()
+            written = self.context.local(WritesBefore)
+            written.start(self.context.serials)
             try:
                 ev.run(st)
             except Refused:
@@ -145,6 +148,12 @@ class Session:
                               for names in on.values() for name in names}
             entry["names_more"] = self._names_more(on)
             entry["allocated"] = allocated.summary(entry["events"])
+            # the small tensors it wrote into, as they were before (tracer/replay.py);
+            # only those its steps show (a new label would renumber every later one)
+            kept = [self.trace.summarize(s) for serial, s in written.take().items()
+                    if self.trace.known_label("t", serial) is not None]
+            if kept:
+                entry["before"] = kept
             if entry["error"] is not None and not entry["error"].get("caught"):
                 self.running = False
         return entry
