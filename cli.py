@@ -424,17 +424,22 @@ def _show(full: dict, fmt: str, layers: str | None, depth: int | None, ops_only:
 @statement_options
 @click.option("-o", "--output", required=True, metavar="FILE",
               help="Where to write; the suffix picks the format: .svg .png .pdf .dot/.gv "
-                   ".mmd .md .json .html .gdb .gif. Several statements make a PDF of one "
-                   "page each, or one SVG/PNG file each, numbered beside FILE (out.svg -> "
-                   "out-1.svg, out-2.svg, ...). '-' writes to standard output (with "
+                   ".mmd .md .json .html .gdb .gif. Images are slide pages (--aspect): a PDF "
+                   "of every page, or one SVG/PNG file a page, numbered beside FILE (out.svg "
+                   "-> out-1.svg, out-2.svg, ...). '-' writes to standard output (with "
                    "--format); a link, a directory, a FIFO or a device is refused.")
 @click.option("--format", "fmt", type=click.Choice(EXPORT_FORMATS), default=None,
               help="Override the format the suffix implies.")
 @click.option("--width-px", type=click.IntRange(min=200, max=20000), default=1920,
               show_default=True, help="Width of a PNG in pixels (the drawing is scaled to it).")
+@click.option("--aspect", type=click.Choice(["16:9", "4:3", "a4", "free"]), default="16:9",
+              show_default=True,
+              help="Shape of SVG, PNG and PDF pages: a slide's (a tall diagram goes on "
+                   "several pages, all of one size), A4 landscape, or free (one page a "
+                   "statement, as large as its drawing).")
 @view_options
 def export_cmd(statements: str | None, source_file, output: str, fmt: str | None,
-               width_px: int, seed: int | None, max_bytes: int | None,
+               width_px: int, aspect: str, seed: int | None, max_bytes: int | None,
                layers: str | None, depth: int | None, full: bool, ops_only: bool,
                no_values: bool, diagram: str, lang: str, cpu_capability: str | None) -> None:
     """Run STATEMENTS and write the trace to FILE as a diagram, page or data.
@@ -477,7 +482,11 @@ def export_cmd(statements: str | None, source_file, output: str, fmt: str | None
             files, pages = export.render_all(doc, output, fmt, diagram, lang=lang,
                                              width_px=width_px, tick=tick, full=ran,
                                              lecture=_lecture(full, layers, depth,
-                                                              ops_only))
+                                                              ops_only), aspect=aspect)
+        if stdout and len(files) > 1:
+            raise Refused(f"-o - writes one file, and this {fmt.upper()} is {len(files)} "
+                          "pages (one file each): give a file name, export .pdf, or "
+                          "--aspect free")
         if not stdout:
             export.write_all(files)
     except export.ExportError as exc:
