@@ -183,3 +183,26 @@ def test_the_free_aspect_keeps_one_page_per_statement():
                           pictures=None, lecture=True)
     assert slides.pages(graph, "free") == [graph]
     assert len(slides.pages(graph, "16:9")) >= 2
+
+
+@pytest.mark.dot
+def test_pages_go_to_dot_in_batches_not_one_process_a_page(monkeypatch):
+    """Fast exports (issue 28): a dot process costs its start, fonts and cairo set-up;
+    a lesson's pages are drawn BATCH to a process.  Counted, not timed."""
+    require_dot()
+    import graphviz
+
+    real, calls = graphviz.pipe, []
+
+    def pipe(engine, fmt, data, **kwargs):
+        calls.append(data.count(b"digraph tidx {"))
+        return real(engine, fmt, data, **kwargs)
+    monkeypatch.setattr(graphviz, "pipe", pipe)
+    doc = session.run(open("samples/views_and_copies.py").read(), seed=0)
+    files, pages = export.render_all(doc, "l.png", "png", lecture=True, aspect="16:9")
+    assert len(files) == pages == sum(calls) > export.BATCH
+    # every process but the last draws a whole batch: processes grow with pages / BATCH
+    # (two run at once: in any order)
+    calls.sort(reverse=True)
+    assert all(n >= export.BATCH for n in calls[:-1]) and 0 < calls[-1]
+    assert len(calls) <= pages // export.BATCH + 1 < len(doc["statements"])

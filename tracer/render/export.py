@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections import deque
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -58,6 +60,10 @@ WIDTH_PX = 1920
 _DPI = 96
 #: Cairo draws no PNG taller than 32767 pixels: a taller drawing is scaled to fit it.
 _MAX_HEIGHT_PX = 32000
+
+#: Pages a ``dot`` process draws (its start, fonts and cairo set-up paid once for
+#: them all), and how many such processes run at once.
+BATCH, WORKERS = 16, 2
 
 INSTALL_DOT = ("install Graphviz's dot program (apt-get install graphviz, brew install "
                "graphviz or conda install graphviz)")
@@ -300,12 +306,32 @@ def render_all(doc: dict[str, Any], path: str, fmt: str, diagram: str = "sequenc
             tick()
         return [(path, data)], 1
     rendered: list[bytes] = []
-    for k, part in enumerate(statements(doc)):
-        graph = _graph(part, fmt, diagram, lang=lang,
-                       pictures=pictures[k:k + 1] if pictures else None, lecture=lecture)
-        rendered += render_images(slides.pages(graph, aspect), fmt, width_px)
-        if tick:
-            tick()
+    # Pages go to ``dot`` BATCH at a time, two batches at once (cairo drawing a PNG is
+    # most of an export's time, and a machine has two cores at least); at most two
+    # batches wait, so the memory held does not grow with the lesson.
+    with ThreadPoolExecutor(max_workers=WORKERS) as pool:
+        running: deque[Future[list[bytes]]] = deque()
+        batch: list[Any] = []
+
+        def send() -> None:
+            running.append(pool.submit(render_images, list(batch), fmt, width_px))
+            batch.clear()
+            while len(running) > WORKERS:
+                rendered.extend(running.popleft().result())
+
+        for k, part in enumerate(statements(doc)):
+            graph = _graph(part, fmt, diagram, lang=lang,
+                           pictures=pictures[k:k + 1] if pictures else None,
+                           lecture=lecture)
+            batch += slides.pages(graph, aspect)
+            if len(batch) >= BATCH:
+                send()
+            if tick:
+                tick()
+        if batch:
+            send()
+        while running:
+            rendered.extend(running.popleft().result())
     if fmt == "pdf":
         try:
             return [(path, pdfjoin.join(rendered))], len(rendered)
