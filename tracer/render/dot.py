@@ -52,6 +52,8 @@ LABEL_ROOM = 280
 MIN_RIGHT = 640         # labels may always run this far right
 BESIDE_MIN = 28         # fewer characters of room beside a step's name: values go under it
 PICTURE_GAP = 26        # between a statement's last row and its storage picture
+FOOTER_ROWS = 24        # a diagram of more rows repeats the lifelines' titles under them
+FOOTER_H = 36           # the room those titles take
 
 _fmt, _pos, _plain = P.fmt, P.pos, P.plain
 
@@ -178,6 +180,8 @@ def sequence(doc: dict[str, Any], *, pictures: list[list[dict[str, Any]]] | None
             ys.append(cursor - labels[i].extra)
             cursor = ys[-1] - ROW_H
         top = cursor - PICTURE_GAP / 2
+        if k == len(statements) - 1 and len(seq.rows) > FOOTER_ROWS:
+            top -= FOOTER_H      # the lifelines' titles again, under the last row
         blocks.append((first, last, top))
         height = SD.height(drawn[k], room, lang) if k < len(drawn) else 0.0
         cursor = top - height - (PICTURE_GAP / 2 if height else 0)
@@ -219,7 +223,7 @@ def _lifelines(canvas: _Canvas, seq: Sequence, lane_x: dict[str, float], ys: lis
                blocks: list[tuple[int, int, float]], lang: str = "en") -> None:
     """A dashed lifeline per layer through each statement's rows, broken where a
     storage picture is drawn; the titles repeated under a long diagram."""
-    footer = len(seq.rows) > 24
+    footer = len(seq.rows) > FOOTER_ROWS
     for lane in seq.lanes:
         fill, ink = COLORS[lane]
         # the label alone in the chosen language (a lifeline's box has no room for both)
@@ -229,12 +233,15 @@ def _lifelines(canvas: _Canvas, seq: Sequence, lane_x: dict[str, float], ys: lis
                    height="0.42", width=_fmt(max(1.2, 0.13 * P.columns(title) + 0.3)),
                    fixedsize="true")
         canvas.g.node(f"head_{lane}", _plain(title), pos=_pos(lane_x[lane], 34), **box)
+        # a slide page after the first draws the titles again at its top
+        canvas.g.header.append((f"head_{lane}", _plain(title), lane_x[lane], box))
         for k, (first, last, _) in enumerate(blocks):
             start = f"head_{lane}" if k == 0 else canvas.point(lane_x[lane], ys[first] + 14)
             bottom = ys[last] - ROW_H / 2
             if footer and k == len(blocks) - 1:
                 canvas.g.node(f"foot_{lane}", _plain(title),
-                              pos=_pos(lane_x[lane], bottom - 14), **box)
+                              pos=_pos(lane_x[lane], bottom - FOOTER_H / 2), **box)
+                canvas.g.footer = bottom - FOOTER_H / 2
                 end = f"foot_{lane}"
             else:
                 end = canvas.point(lane_x[lane], bottom)

@@ -104,6 +104,11 @@ class Digraph(graphviz.Digraph):
         #: each edge (line, tail, head): a slide page leaves out what it does not show.
         self.lines: dict[str, tuple[int, tuple[float, float, float, float, bool]]] = {}
         self.links: list[tuple[int, str, str]] = []
+        #: Nodes each slide page after the first repeats at its top (the lifelines'
+        #: titles): (name, label, x, attributes).
+        self.header: list[tuple[str, str, float, dict[str, str]]] = []
+        #: Where the drawing repeats those titles under its last row, if it does.
+        self.footer: float | None = None
 
     def node(self, name: str, label: str | None = None, _attributes: Any = None, *,
              spans: bool = False, **attrs: str) -> None:
@@ -131,6 +136,7 @@ class Digraph(graphviz.Digraph):
         new = super().copy()
         new.boxes, new.units = list(self.boxes), list(self.units)
         new.lines, new.links = dict(self.lines), list(self.links)
+        new.header, new.footer = list(self.header), self.footer
         return new
 
 

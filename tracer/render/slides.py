@@ -63,10 +63,12 @@ def extent(graph: Any) -> tuple[float, float, float, float]:
 
 
 def bands(boxes: list[tuple[float, float, float, float, bool]],
-          units: list[tuple[float, float]], room: float) -> list[tuple[float, float]]:
+          units: list[tuple[float, float]], room: float,
+          later: float | None = None) -> list[tuple[float, float]]:
     """Where the pages of a drawing start and end, top to bottom: ``(top, bottom)``
-    each at most ``room`` points tall, ending in a gap between nodes, never inside a
-    unit that fits on one page (unless no such gap exists: then exactly at ``room``).
+    the first at most ``room`` points tall, the others at most ``later`` (less: their
+    top repeats the titles), ending in a gap between nodes, never inside a unit that
+    fits on one page (unless no such gap exists: then exactly at the page's end).
 
     >>> boxes = [(0, y - 5, 10, y + 5, False) for y in (0, -30, -60, -90)]
     >>> bands(boxes, [], 60)        # rows 30 apart, ten points tall: pages of two rows
@@ -84,11 +86,12 @@ def bands(boxes: list[tuple[float, float, float, float, bool]],
         if reach is not None and hi < reach:
             cuts.append((hi + reach) / 2)
         reach = lo if reach is None else min(reach, lo)
-    whole = [(a, b) for a, b in units if a - b <= room]
+    later = room if later is None else later
+    whole = [(a, b) for a, b in units if a - b <= later]
     cuts = [c for c in cuts if not any(b < c < a for a, b in whole)]
-    pages = []
-    while top - low > room:
-        limit = top - room
+    pages: list[tuple[float, float]] = []
+    while top - low > (later if pages else room):
+        limit = top - (later if pages else room)
         fits = [c for c in cuts if limit <= c < top - 1]
         cut = min(fits) if fits else limit
         pages.append((top, cut))
@@ -114,14 +117,25 @@ def pages(graph: Any, aspect: str) -> list[Any]:
     left, low, right, top = extent(graph)
     zoom = min(1.0, (w - 2 * MARGIN) / max(right - left, 1.0))
     room = (h - 2 * MARGIN) / zoom
+    titles = max((float(a["height"]) * 72 for *_, a in graph.header), default=0.0)
+    headed = titles + MARGIN if titles else 0.0     # the titles, and a gap under them
     out = []
-    for start, end in bands(graph.boxes, graph.units, room):
+    for k, (start, end) in enumerate(bands(graph.boxes, graph.units, room,
+                                           room - headed)):
         page = graph.copy()
         page.body = _shown(graph, start, end)
+        # (not over a page that opens with the titles under the last row)
+        footed = graph.footer is not None and end < graph.footer < start and \
+            start - graph.footer < 2 * titles
+        if k and titles and not footed:   # the lifelines' titles again, at the top
+            for name, label, x, attrs in graph.header:
+                y = start + headed - titles / 2
+                page.node(f"{name}_p{k}", label, pos=f"{x:.2f},{y:.2f}!", **attrs)
+        top = start + (headed if k and not footed else 0.0)
         # Graphviz moves the drawing so its bounding box starts at (0, 0): the centre
-        # is given there, the page's top MARGIN above ``start``
+        # is given there, the page's top MARGIN above its top
         cx = (w / 2 - MARGIN) / zoom
-        cy = start - low + MARGIN / zoom - h / 2 / zoom
+        cy = top - low + MARGIN / zoom - h / 2 / zoom
         page.attr("graph", viewport=f"{w:.2f},{h:.2f},{zoom:.4f},{cx:.2f},{cy:.2f}",
                   pad="0", margin="0")
         page.page_w = w
