@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -382,12 +383,20 @@ def check_target(path: str, fmt: str) -> None:
     write numbered files beside ``path``: only its directory is known to be written
     then (each file is checked again when it is written)."""
     try:
-        if fmt in ("svg", "png"):
+        if fmt in ("svg", "png") and not _other_than_a_file(path):
             writes.check_directory(path)
-        else:
+        else:   # (a directory, link, FIFO ... named by -o is refused even so)
             writes.check(path)
     except writes.WriteError as exc:
         raise ExportError(str(exc)) from None
+
+
+def _other_than_a_file(path: str) -> bool:
+    """Whether ``path`` exists as something else than a regular file."""
+    try:
+        return not stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
 
 
 def write_all(files: list[tuple[str | os.PathLike[str], bytes]]) -> None:
