@@ -285,7 +285,7 @@ def _verify(text: str, full: dict, options: Options) -> None:
               help="Override the format the suffix implies.")
 @view_options
 def export_cmd(statements: str | None, source_file, output: str | None, width_px: int,
-               **params) -> None:
+               aspect: str, **params) -> None:
     """Run STATEMENTS and write the trace to FILE as a diagram, page or data.
 
     \b
@@ -296,10 +296,10 @@ def export_cmd(statements: str | None, source_file, output: str | None, width_px
     """
     if output is None:
         raise click.UsageError("Missing option '-o' / '--output'.")
-    _export(lambda: _statements(statements, source_file), params, output, width_px)
+    _export(lambda: _statements(statements, source_file), params, output, width_px, aspect)
 
 
-def _export(text, params: dict, output: str, width_px: int) -> None:
+def _export(text, params: dict, output: str, width_px: int, aspect: str = "16:9") -> None:
     """Run ``text()`` and write its export to ``output`` (``params``: the command's
     click parameters; ``fmt`` overrides the suffix).  ``text`` is called once the
     target is known to be writable: nothing runs for an export that cannot be written."""
@@ -337,7 +337,11 @@ def _export(text, params: dict, output: str, width_px: int) -> None:
                           count) as tick:
             files, pages = export.render_all(doc, output, fmt, options.diagram, lang=lang,
                                              width_px=width_px, tick=tick, full=ran,
-                                             lecture=options.lecture)
+                                             lecture=options.lecture, aspect=aspect)
+        if stdout and len(files) > 1:
+            raise Refused(f"-o - writes one file, and this {fmt.upper()} is {len(files)} "
+                          "pages (one file each): give a file name, export .pdf, or "
+                          "--aspect free")
         if not stdout:
             export.write_all(files)
     except export.ExportError as exc:
@@ -520,7 +524,7 @@ def lessons() -> None:
 @click.option("--step", "step_mode", is_flag=True,
               help="Walk through the lesson one step at a time.")
 @capability_option
-def lesson(name: str, output: str | None, width_px: int, show_source: bool,
+def lesson(name: str, output: str | None, width_px: int, aspect: str, show_source: bool,
            step_mode: bool, **params) -> None:
     """Run the lesson NAME (see `tidx lessons`) and show every step, or write it to a
     file as `tidx export` does (-o lesson.html, .pdf, .gif ...)."""
@@ -535,7 +539,7 @@ def lesson(name: str, output: str | None, width_px: int, show_source: bool,
         click.echo(found.text, nl=False)
         return
     if output is not None:
-        _export(lambda: found.text, params, output, width_px)
+        _export(lambda: found.text, params, output, width_px, aspect)
         return
     if params["fmt"] not in (None, *FORMATS):
         raise click.UsageError(f"--format {params['fmt']} writes a file: give -o FILE")

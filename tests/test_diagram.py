@@ -53,6 +53,9 @@ def test_the_full_model_for_images_cuts_nothing_and_ends_with_the_error():
     assert not any("…" in r.name + r.detail for r in full.rows)
     applied = next(r for r in full.rows if r.name == "applySlicing")
     assert "self=t: i64[3, 3] = [[1, 2, 3], [4, 5, 6], [7, 8, 9]]" in applied.detail
-    last = full.rows[-1]
+    last, why = full.rows[-2:]
     assert last.kind == "value" and last.error
     assert last.name == "IndexError: index 5 is out of bounds for dimension 1 with size 3"
+    # then the line explaining it, as the terminal's (issue 28: the error's page says why)
+    assert why.kind == "value" and not why.error
+    assert why.name.startswith("t has size 3 in dimension 1")

@@ -58,11 +58,13 @@ def test_dash_writes_the_export_to_standard_output(tmp_path):
 @pytest.mark.dot
 def test_a_binary_format_goes_to_standard_output_only_when_it_is_not_a_terminal(tmp_path):
     require_dot()
-    res = tidx("export", "t[1, 2] = 3", "-o", "-", "--format", "png", cwd=tmp_path)
+    res = tidx("export", "t[1, 2] = 3", "-o", "-", "--format", "png", "--aspect", "free",
+               cwd=tmp_path)
     assert res.returncode == 0 and res.stdout.startswith(b"\x89PNG"), res.stderr
     main, terminal = pty.openpty()
     try:
-        res = tidx("export", "t[1, 2] = 3", "-o", "-", "--format", "png", cwd=tmp_path,
+        res = tidx("export", "t[1, 2] = 3", "-o", "-", "--format", "png", "--aspect", "free",
+                   cwd=tmp_path,
                    stdout=terminal)
     finally:
         os.close(terminal)
@@ -229,14 +231,14 @@ def fsync(fd):
         pause()
 
 from tracer.render import export
-real_content = export.content
+real_content = export.render_images
 
 def content(*args, **kwargs):
     if point == "render":
         pause()
     return real_content(*args, **kwargs)
 
-os.replace, os.fsync, export.content = replace, fsync, content
+os.replace, os.fsync, export.render_images = replace, fsync, content
 sys.argv = ["tidx"] + sys.argv[2:]
 cli.main()
 """
@@ -252,7 +254,7 @@ def test_a_signal_while_writing_leaves_all_old_or_all_new_and_no_temporary(tmp_p
         (tmp_path / f"out-{k}.svg").write_text(f"old {k}")
     proc = subprocess.Popen(
         [sys.executable, "-c", PAUSED.format(root=str(ROOT)), point, "export", THREE,
-         "-o", str(tmp_path / "out.svg")],
+         "-o", str(tmp_path / "out.svg"), "--aspect", "free"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         assert proc.stdout.readline() == b"READY\n", proc.stderr.read()

@@ -126,7 +126,8 @@ def test_a_png_is_1920_pixels_wide_whatever_the_diagram_and_width_px_changes_it(
         png = export.content(session.run(statement, seed=0), "png", width_px=export.WIDTH_PX)
         assert Image.open(io.BytesIO(png)).size[0] == 1920
     out = tmp_path / "small.png"
-    res = cli_run("export", "t[1, 2] = 3", "-o", str(out), "--width-px", "800")
+    res = cli_run("export", "t[1, 2] = 3", "-o", str(out), "--width-px", "800",
+                  "--aspect", "free")
     assert res.exit_code == 0, res.output
     assert Image.open(out).size[0] == 800
 
@@ -147,45 +148,46 @@ def test_the_png_shows_the_storage_picture_written_cell_in_red(tmp_path):
 def test_a_lesson_exports_one_pdf_page_per_statement_errors_included(tmp_path):
     require_dot()
     out = tmp_path / "errors.pdf"
-    res = cli_run("export", "-f", "samples/errors.py", "-o", str(out))
+    res = cli_run("export", "-f", "samples/errors.py", "-o", str(out), "--aspect", "free")
     assert res.exit_code == 0, res.output
     pdf = out.read_bytes()
     doc = session.run(lessons.load("errors").text)
     assert pdfjoin.page_count(pdf) == len(doc["statements"]) == 10
     # counted a second way: the page objects themselves
     assert len(re.findall(rb"/Type\s*/Page\b(?!s)", pdf)) == 10
-    assert f"wrote {out} (pdf, 10 pages: one per statement)" in res.stderr
+    assert f"wrote {out} (pdf, 10 pages)" in res.stderr
 
 
 def test_several_statements_export_one_svg_each_and_say_so(tmp_path):
     out = tmp_path / "views.svg"
-    res = cli_run("export", VIEWS, "-o", str(out))
+    res = cli_run("export", VIEWS, "-o", str(out), "--aspect", "free")
     assert res.exit_code == 0, res.output
     assert sorted(p.name for p in tmp_path.iterdir()) == ["views-1.svg", "views-2.svg"]
     assert "y = t[1:, ::2]" in svg_text((tmp_path / "views-1.svg").read_bytes())
     second = svg_text((tmp_path / "views-2.svg").read_bytes())
     # a page knows the statement before it: the value its write replaced
     assert "y[0, 1] = 0" in second and "changed: offset 5: 6 -> 0" in second
-    assert res.stderr == (f"tidx: wrote 2 files, one per statement: {tmp_path}/views-1.svg "
+    assert res.stderr == (f"tidx: wrote 2 files, one per page: {tmp_path}/views-1.svg "
                           f"... {tmp_path}/views-2.svg (svg)\n")
 
 
 def test_a_single_statement_still_writes_the_one_file_named(tmp_path):
     out = tmp_path / "one.svg"
-    res = cli_run("export", "t[1, 2] = 3", "-o", str(out))
+    res = cli_run("export", "t[1, 2] = 3", "-o", str(out), "--aspect", "free")
     assert res.exit_code == 0 and [p.name for p in tmp_path.iterdir()] == ["one.svg"]
 
 
 def test_a_set_of_files_is_written_whole_or_not_at_all(tmp_path, monkeypatch):
-    real = export.content
+    real = export.render_images
     calls = []
 
-    def content(doc, fmt, *args, **kwargs):
+    def render_images(graphs, fmt, *args, **kwargs):
         calls.append(fmt)
         if len(calls) == 2:
             raise export.ExportError("Graphviz failed: the second statement")
-        return real(doc, fmt, *args, **kwargs)
-    monkeypatch.setattr(export, "content", content)
+        return real(graphs, fmt, *args, **kwargs)
+    monkeypatch.setattr(export, "render_images", render_images)
+    monkeypatch.setattr(export, "BATCH", 1)      # a dot process for each statement
     (tmp_path / "views-1.svg").write_text("old")
     with pytest.raises(export.ExportError):
         export.export(session.run(VIEWS), str(tmp_path / "views.svg"))
@@ -228,7 +230,7 @@ def test_the_pdf_joiner_refuses_what_it_cannot_read():
 
 def test_no_progress_bar_when_stderr_is_not_a_terminal(tmp_path):
     out = tmp_path / "lesson.svg"
-    res = cli_run("export", VIEWS, "-o", str(out))
+    res = cli_run("export", VIEWS, "-o", str(out), "--aspect", "free")
     assert res.exit_code == 0
     assert res.stderr.splitlines() == [res.stderr.strip()]    # the one usual line
     assert res.stderr.startswith("tidx: wrote 2 files")
@@ -345,7 +347,7 @@ def test_a_filtered_export_draws_the_pictures_of_the_whole_run(tmp_path):
     """--ops keeps the aten operators only; the storage picture, as the tree's, still
     comes from every step: the old values the kernel replaced are known."""
     out = tmp_path / "ops.svg"
-    res = cli_run("export", "t[rows, cols] = 10", "--ops", "-o", str(out))
+    res = cli_run("export", "t[rows, cols] = 10", "--ops", "-o", str(out), "--aspect", "free")
     assert res.exit_code == 0, res.output
     text = svg_text(out.read_bytes())
     assert "copy_kernel" not in text and "aten::index_put_" in text

@@ -58,7 +58,8 @@ def test_a_page_that_traps_is_one_line_and_the_next_renders_work(no_dot, instanc
     assert len(instances) == 2                  # the render, and one retry afresh
     # the same process renders on: a small page within the cap, twice ...
     for k in (1, 2):
-        res = cli_run("export", "t[1, 2] = 3", "-o", str(tmp_path / f"small{k}.svg"))
+        res = cli_run("export", "t[1, 2] = 3", "-o", str(tmp_path / f"small{k}.svg"),
+                      "--aspect", "free")
         assert res.exit_code == 0, res.output
         assert "copy_" in ET.tostring(_svg(tmp_path / f"small{k}.svg"), encoding="unicode")
     # ... and the big page once memory allows it

@@ -461,11 +461,17 @@ def check_modes(program: Program, run: Run, *, images: bool = False) -> None:
 
 def _export_problem(path: Path, run: Run, code: int) -> str | None:
     """The files an export should have written are there, whole, and no others: one
-    file, or for an SVG/PNG of several statements one per statement (export.paths)."""
+    file, or for an SVG/PNG of several slide pages one per page, numbered from 1
+    (export.paths)."""
     from tracer.render import export
 
-    count = len(run.doc["statements"]) if run.doc is not None and code != 2 else 1
-    wanted = [Path(p) for p in export.paths(str(path), export.format_for(str(path)), count)]
+    fmt = export.format_for(str(path))
+    count = 1
+    if fmt in ("svg", "png") and code != 2 and not path.exists():
+        count = len(list(path.parent.glob(f"{path.stem}-*{path.suffix}"))) or 1
+    elif fmt not in export.IMAGES and run.doc is not None and code != 2:
+        count = len(run.doc["statements"])
+    wanted = [Path(p) for p in export.paths(str(path), fmt, count)]
     others = [p.name for p in path.parent.iterdir() if p not in wanted]
     if others:
         for p in path.parent.iterdir():     # one mode's leftovers must not fail the next

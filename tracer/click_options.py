@@ -131,14 +131,19 @@ def view_options(fn):
 
 def export_options(fn):
     """``-o FILE`` and how to write it: ``tidx export``'s, and ``tidx lesson -o``'s."""
+    fn = click.option("--aspect", type=click.Choice(["16:9", "4:3", "a4", "free"]),
+                      default="16:9", show_default=True,
+                      help="Shape of SVG, PNG and PDF pages: a slide's (a tall diagram goes "
+                           "on several pages, all of one size), A4 landscape, or free (one "
+                           "page a statement, as large as its drawing).")(fn)
     fn = click.option("--width-px", type=click.IntRange(min=200, max=20000), default=1920,
                       show_default=True,
                       help="Width of a PNG in pixels (the drawing is scaled to it).")(fn)
     return click.option(
         "-o", "--output", metavar="FILE",
         help="Where to write; the suffix picks the format: .svg .png .pdf .dot/.gv .mmd .md "
-             ".json .html .gdb .gif (PNG and PDF need Graphviz's dot program). Several "
-             "statements make a PDF of one page each, or one SVG/PNG file each, numbered "
-             "beside FILE (out.svg -> out-1.svg, out-2.svg, ...). '-' writes to standard "
+             ".json .html .gdb .gif (PNG and PDF need Graphviz's dot program). Images are "
+             "slide pages (--aspect): a PDF of every page, or one SVG/PNG file a page, "
+             "numbered beside FILE (out.svg -> out-1.svg, out-2.svg, ...). '-' writes to standard "
              "output (with --format); a link, a directory, a FIFO or a device is "
              "refused.")(fn)

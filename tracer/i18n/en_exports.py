@@ -7,9 +7,9 @@ from __future__ import annotations
 
 TEXT: dict[str, str] = {
     "ui.export.wrote": "wrote {path} ({fmt})",
-    "ui.export.wrote_pages": "wrote {path} ({fmt}, {count} pages: one per statement)",
+    "ui.export.wrote_pages": "wrote {path} ({fmt}, {count} pages)",
     "ui.export.wrote_files":
-        "wrote {count} files, one per statement: {first} ... {last} ({fmt})",
+        "wrote {count} files, one per page: {first} ... {last} ({fmt})",
     "ui.export.progress.render": "rendering {fmt}",
     "ui.export.progress.run": "running the statements",
     "ui.export.progress.verify": "running in PyTorch",

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from tracer import i18n
 from tracer import values as V
 from tracer.render import format as F
 from tracer.events import LAYERS, source_url, walk
@@ -109,12 +110,13 @@ def result_text(value: Any, whole: bool = False) -> str:
     return F.value(value, whole=whole) if value is not None else ""
 
 
-def build(doc: dict[str, Any], *, full: bool = False) -> Sequence:
+def build(doc: dict[str, Any], *, full: bool = False, lang: str = "en") -> Sequence:
     """The sequence model of a whole document (statements one after another).
 
     ``full``: no label is cut, and each statement that raised ends with PyTorch's
-    error as Python prints it (then what the lesson printed), so a slide shows it even
-    when the step that raised was filtered out.
+    error as Python prints it, then the line explaining it in ``lang``, then what the
+    lesson printed, so a slide shows it even when the step that raised was filtered
+    out.
     """
     cut = (lambda text, limit=MAX_LABEL: text) if full else clip
     seen = {ev["layer"] for st in doc["statements"] for _, ev in walk(st.get("events", []))}
@@ -176,6 +178,9 @@ def build(doc: dict[str, Any], *, full: bool = False) -> Sequence:
         if full and err:
             seq.rows.append(Row("value", None, None, f"{err['type']}: {err['message']}",
                                 error=True))
+            why = i18n.explain_error(err["message"], lang, i18n.error_context(st))
+            if why:
+                seq.rows.append(Row("value", None, None, why))
         if full:  # print(e) in a lesson's except: the text the learner sees
             seq.rows += [Row("value", None, None, str(line)) for line in st.get("printed") or []]
     return seq

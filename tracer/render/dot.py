@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 
+from tracer import i18n
 from tracer.render import diagram, storage
 from tracer.render import format as F
 from tracer.render import pinned as P
@@ -33,20 +34,26 @@ INK = "#333333"
 ERROR = "#c62828"
 
 # Geometry, in points (72 per inch).
-LANE_GAP = 150          # between lifelines
-ROW_H = 24              # one call or return with a one-line label
+LANE_GAP = 150          # between lifelines (less when many lifelines must fit MAX_WIDTH)
+ROW_H = 30              # one call or return with a one-line label
 BAR_W = 8               # activation bar width
 NEST = 5                # a nested bar on the same lifeline moves right by this
 USER_X = -80            # where the statement's first call comes from
-#: Large for a diagram: a PNG is scaled to a projector's 1920 pixels, where these are
-#: about 18 and 17 pixels tall (labels wrap rather than widen the drawing).
-NAME_PT, DETAIL_PT = 12, 11
+#: A slide page is tracer.render.slides.PAGE_W points wide, drawn 1920 pixels wide:
+#: the smallest text, 15 pt, is 24 pixels tall on a 1080-pixel slide (labels wrap
+#: rather than widen the drawing).
+NAME_PT, DETAIL_PT = 16, 15
+#: The drawing's widest: a slide page's width less its margins, so no page is scaled
+#: down (the lifelines move closer when there are many of them).
+MAX_WIDTH = 1150
 #: Labels wrap rather than run further right than this past the last lifeline: the
 #: drawing keeps one width whatever its values, so a slide can show it large.
 LABEL_ROOM = 280
 MIN_RIGHT = 640         # labels may always run this far right
 BESIDE_MIN = 28         # fewer characters of room beside a step's name: values go under it
 PICTURE_GAP = 26        # between a statement's last row and its storage picture
+FOOTER_ROWS = 24        # a diagram of more rows repeats the lifelines' titles under them
+FOOTER_H = 36           # the room those titles take
 
 _fmt, _pos, _plain = P.fmt, P.pos, P.plain
 
@@ -146,14 +153,15 @@ def _wrapped(left: float, name: str, detail: str, right: float) -> _Label:
 
 
 def sequence(doc: dict[str, Any], *, pictures: list[list[dict[str, Any]]] | None = None,
-             prev: dict[str, Any] | None = None) -> P.Digraph:
+             prev: dict[str, Any] | None = None, lang: str = "en") -> P.Digraph:
     """The sequence diagram: a lifeline per layer, calls and returns in time order;
     under each statement's rows, the storage pictures of what it touched: ``pictures``
     (one list per statement, made from the unfiltered run, as the tree's are), else
     made from ``doc`` (``prev``: the statement before its first)."""
-    seq = diagram.build(doc, full=True)
+    seq = diagram.build(doc, full=True, lang=lang)
     canvas = _Canvas(f"tidx sequence diagram: {_sources(doc)}")
-    lane_x = {lane: i * LANE_GAP for i, lane in enumerate(seq.lanes)}
+    gap = min(LANE_GAP, (MAX_WIDTH - LABEL_ROOM + USER_X - 10) / max(len(seq.lanes) - 1, 1))
+    lane_x = {lane: i * gap for i, lane in enumerate(seq.lanes)}
     # a diagram of few lifelines (--ops, --layers) still gives its labels a line's room
     right = max(max(lane_x.values(), default=0) + LABEL_ROOM, MIN_RIGHT)
     labels = [_row_label(row, lane_x, right) for row in seq.rows]
@@ -172,10 +180,12 @@ def sequence(doc: dict[str, Any], *, pictures: list[list[dict[str, Any]]] | None
             ys.append(cursor - labels[i].extra)
             cursor = ys[-1] - ROW_H
         top = cursor - PICTURE_GAP / 2
+        if k == len(statements) - 1 and len(seq.rows) > FOOTER_ROWS:
+            top -= FOOTER_H      # the lifelines' titles again, under the last row
         blocks.append((first, last, top))
-        height = SD.height(drawn[k], room) if k < len(drawn) else 0.0
+        height = SD.height(drawn[k], room, lang) if k < len(drawn) else 0.0
         cursor = top - height - (PICTURE_GAP / 2 if height else 0)
-    _lifelines(canvas, seq, lane_x, ys, blocks)
+    _lifelines(canvas, seq, lane_x, ys, blocks, lang)
     for act in seq.activations:
         fill, ink = COLORS[act.lane]
         x = lane_x[act.lane] + act.level * NEST
@@ -183,13 +193,15 @@ def sequence(doc: dict[str, Any], *, pictures: list[list[dict[str, Any]]] | None
         canvas.g.node(f"bar{act.start}", shape="box", fixedsize="true",
                       width=_fmt(BAR_W / 72), height=_fmt((top - low) / 72),
                       style="filled", fillcolor=fill, color=ERROR if act.error else ink,
-                      penwidth="0.8", pos=_pos(x, (top + low) / 2))
+                      penwidth="0.8", pos=_pos(x, (top + low) / 2), spans=True)
     edge = max(lane_x.values(), default=0) + 60
     for i, row in enumerate(seq.rows):
         _row(canvas, row, labels[i], ys[i], lane_x, edge, first=i == 0)
     for k, (_, _, top) in enumerate(blocks):
-        if k < len(drawn):
-            SD.draw(canvas.g, drawn[k], USER_X - 10, top, room, prefix=f"s{k}_")
+        if k < len(drawn) and drawn[k]:
+            low = SD.draw(canvas.g, drawn[k], USER_X - 10, top, room, prefix=f"s{k}_",
+                          lang=lang)
+            canvas.g.units.append((top, low))   # a slide keeps it on one page
     return canvas.g
 
 
@@ -208,23 +220,28 @@ def _sources(doc: dict[str, Any]) -> str:
 
 
 def _lifelines(canvas: _Canvas, seq: Sequence, lane_x: dict[str, float], ys: list[float],
-               blocks: list[tuple[int, int, float]]) -> None:
+               blocks: list[tuple[int, int, float]], lang: str = "en") -> None:
     """A dashed lifeline per layer through each statement's rows, broken where a
     storage picture is drawn; the titles repeated under a long diagram."""
-    footer = len(seq.rows) > 24
+    footer = len(seq.rows) > FOOTER_ROWS
     for lane in seq.lanes:
         fill, ink = COLORS[lane]
-        title = LAYERS[lane]
+        # the label alone in the chosen language (a lifeline's box has no room for both)
+        title = i18n.text(f"ui.layer.{lane}", lang) if lang != "en" else LAYERS[lane]
         box = dict(shape="box", style="rounded,filled", fillcolor=fill, color=ink,
-                   fontname=SANS + "-Bold", fontsize="12", fontcolor=ink, height="0.36",
-                   width=_fmt(max(1.2, 0.1 * len(title) + 0.3)), fixedsize="true")
+                   fontname=SANS + "-Bold", fontsize=str(DETAIL_PT), fontcolor=ink,
+                   height="0.42", width=_fmt(max(1.2, 0.13 * P.columns(title) + 0.3)),
+                   fixedsize="true")
         canvas.g.node(f"head_{lane}", _plain(title), pos=_pos(lane_x[lane], 34), **box)
+        # a slide page after the first draws the titles again at its top
+        canvas.g.header.append((f"head_{lane}", _plain(title), lane_x[lane], box))
         for k, (first, last, _) in enumerate(blocks):
             start = f"head_{lane}" if k == 0 else canvas.point(lane_x[lane], ys[first] + 14)
             bottom = ys[last] - ROW_H / 2
             if footer and k == len(blocks) - 1:
                 canvas.g.node(f"foot_{lane}", _plain(title),
-                              pos=_pos(lane_x[lane], bottom - 14), **box)
+                              pos=_pos(lane_x[lane], bottom - FOOTER_H / 2), **box)
+                canvas.g.footer = bottom - FOOTER_H / 2
                 end = f"foot_{lane}"
             else:
                 end = canvas.point(lane_x[lane], bottom)
@@ -289,7 +306,7 @@ def _row(canvas: _Canvas, row: Row, lab: _Label, y: float, lane_x: dict[str, flo
 
 def calls(doc: dict[str, Any], *, html: bool = True,
           pictures: list[list[dict[str, Any]]] | None = None,
-          prev: dict[str, Any] | None = None) -> P.Digraph:
+          prev: dict[str, Any] | None = None, lang: str = "en") -> P.Digraph:
     """The nested call graph as a tree, read left to right, children in call order;
     after each statement's calls, its storage picture: a coloured HTML-like table, or
     with ``html=False`` (a Graphviz without them) the terminal's picture as text."""
@@ -335,12 +352,15 @@ def calls(doc: dict[str, Any], *, html: bool = True,
         err = st.get("error")
         if err:  # as Python prints it, even when the step that raised is filtered out
             title += P.wrap(f"{err['type']}: {err['message']}", 84)
+            why = i18n.explain_error(err["message"], lang, i18n.error_context(st))
+            title += P.wrap(why, 84) if why else []
         g.node(root, _plain(*title), shape="plaintext", style="", fontsize="12",
                fontname=MONO)
         for ev in st.get("events", []):
             add(ev, root)
         for k, picture in enumerate(drawn[i] if i < len(drawn) else []):
             label = SD.table(picture) if html else _plain(*SD.text_lines(picture))
+            # (the call tree's table stays in English: its words are few)
             g.node(f"pic{i}_{k}", label, shape="plaintext", style="", margin="0",
                    fontsize=str(DETAIL_PT + 1))
             g.edge(root, f"pic{i}_{k}", style="dashed", color="#c0c0c0", arrowhead="none")
@@ -352,14 +372,14 @@ DIAGRAMS = {"sequence": sequence, "calls": calls}
 
 def render(doc: dict[str, Any], diagram_kind: str = "sequence", *,
            html: bool = True, pictures: list[list[dict[str, Any]]] | None = None,
-           prev: dict[str, Any] | None = None) -> P.Digraph:
+           prev: dict[str, Any] | None = None, lang: str = "en") -> P.Digraph:
     """The chosen diagram of the document; ``html=False`` for a Graphviz without
     HTML-like labels (only the call tree uses them); ``pictures`` the storage pictures
     of each statement (see :func:`collect`), else made from ``doc`` with ``prev``, the
     statement before its first (one page of a lesson)."""
     if diagram_kind == "calls":
-        return calls(doc, html=html, pictures=pictures, prev=prev)
-    return DIAGRAMS[diagram_kind](doc, pictures=pictures, prev=prev)
+        return calls(doc, html=html, pictures=pictures, prev=prev, lang=lang)
+    return DIAGRAMS[diagram_kind](doc, pictures=pictures, prev=prev, lang=lang)
 
 
 def collect(doc: dict[str, Any], prev: dict[str, Any] | None = None

@@ -23,7 +23,10 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
+from collections import deque
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -39,6 +42,7 @@ from tracer.render import json as render_json
 from tracer.render import markdown as render_markdown
 from tracer.render import mermaid as render_mermaid
 from tracer.render import pdfjoin
+from tracer.render import slides
 from tracer.render import stepper as render_stepper
 from tracer.render import wasm_graphviz
 
@@ -57,6 +61,10 @@ WIDTH_PX = 1920
 _DPI = 96
 #: Cairo draws no PNG taller than 32767 pixels: a taller drawing is scaled to fit it.
 _MAX_HEIGHT_PX = 32000
+
+#: Pages a ``dot`` process draws (its start, fonts and cairo set-up paid once for
+#: them all), and how many such processes run at once.
+BATCH, WORKERS = 16, 2
 
 INSTALL_DOT = ("install Graphviz's dot program (apt-get install graphviz, brew install "
                "graphviz or conda install graphviz)")
@@ -91,17 +99,25 @@ def has_dot() -> bool:
 def render_image(graph: Any, fmt: str, width_px: int | None = None) -> bytes:
     """SVG, PNG or PDF bytes of a :class:`graphviz.Digraph`; a PNG ``width_px`` wide
     (scaled up or down to it) when given."""
+    return render_images([graph], fmt, width_px)[0]
+
+
+def render_images(graphs: list[Any], fmt: str, width_px: int | None = None) -> list[bytes]:
+    """SVG, PNG or PDF bytes of each graph, drawn by one ``dot`` process (its start,
+    reading fonts and setting up cairo, is paid once, not once a page).  A slide page
+    (a graph with a ``viewport``, :mod:`tracer.render.slides`) is as many pixels wide
+    as ``width_px`` asks; another graph is scaled to that width."""
+    graphs = [_sized(g, fmt, width_px) for g in graphs]
+    engines = {g.engine for g in graphs}
+    if len(engines) > 1:
+        return [out for g in graphs for out in render_images([g], fmt, width_px)]
     # Our neato graphs (the sequence diagram) pin every node: neato's solver would only
     # cost time (quadratic in the nodes), so run it as a no-op ("neato -n", "nop").
-    pinned = graph.engine == "neato"
-    if fmt == "png" and width_px:
-        # size="W,H!" scales the drawing until one side meets its box: a box as wide as
-        # asked and as tall as cairo allows makes the width the one that meets it
-        graph = graph.copy()
-        graph.attr("graph", dpi=str(_DPI),
-                   size=f"{width_px / _DPI:.4f},{_MAX_HEIGHT_PX / _DPI:.4f}!")
+    pinned = graphs[0].engine == "neato"
+    source = "\n".join(g.source for g in graphs)
     try:
-        data = graph.pipe(format=fmt, quiet=True, neato_no_op=1 if pinned else None)
+        data = graphviz.pipe(graphs[0].engine, fmt, source.encode(), quiet=True,
+                             neato_no_op=1 if pinned else None)
     except BrokenPipeError:
         # dot stopped reading its input (it crashed, or gave up on the graph): its pipe,
         # not our stdout, closed
@@ -112,14 +128,69 @@ def render_image(graph: Any, fmt: str, width_px: int | None = None) -> bytes:
         if fmt != "svg":
             raise ExportError(f"{fmt.upper()} export needs Graphviz: {INSTALL_DOT}; "
                               ".svg, .html and the text formats work without it") from None
-        return _wasm_svg(graph.source, "nop" if pinned else graph.engine)
+        return [_wasm_svg(g.source, "nop" if pinned else g.engine) for g in graphs]
     except graphviz.CalledProcessError as exc:
         detail = (exc.stderr or b"").decode("utf-8", "replace").strip().splitlines()
         raise ExportError("Graphviz failed: " + (detail[0] if detail else str(exc))) from None
-    if not data:
+    parts = _split(data, fmt)
+    if len(parts) != len(graphs) or not all(parts):
         raise ExportError(f"Graphviz drew nothing for this diagram (no {fmt.upper()} "
                           "produced); .html, .json and the text formats have no such limit")
-    return data
+    return parts
+
+
+def _sized(graph: Any, fmt: str, width_px: int | None) -> Any:
+    """The graph with the resolution that makes its PNG ``width_px`` wide."""
+    if fmt != "png" or not width_px:
+        return graph
+    page_w = getattr(graph, "page_w", None)
+    graph = graph.copy()
+    if page_w:   # a slide page: so many points wide
+        graph.attr("graph", dpi=f"{width_px / page_w * 72:.4f}")
+    else:
+        # size="W,H!" scales the drawing until one side meets its box: a box as wide as
+        # asked and as tall as cairo allows makes the width the one that meets it
+        graph.attr("graph", dpi=str(_DPI),
+                   size=f"{width_px / _DPI:.4f},{_MAX_HEIGHT_PX / _DPI:.4f}!")
+    return graph
+
+
+_PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def _split(data: bytes, fmt: str) -> list[bytes]:
+    """The files ``dot`` wrote one after another for several graphs: a PNG ends with
+    its IEND chunk (read chunk by chunk: compressed bytes may hold anything), an SVG
+    starts with its XML declaration (user text in it is escaped), a PDF with
+    ``%PDF-`` (inside a compressed stream only by a 2**-40 chance, and a wrong split
+    fails the count check of :func:`render_images`)."""
+    if fmt == "png":
+        out, at = [], 0
+        while at < len(data):
+            if data[at:at + 8] != _PNG:
+                return []
+            end = at + 8
+            while end + 8 <= len(data):
+                size = int.from_bytes(data[end:end + 4], "big")
+                kind = data[end + 4:end + 8]
+                end += 12 + size
+                if kind == b"IEND":
+                    break
+            out.append(data[at:end])
+            at = end
+        return out
+    mark = b"<?xml" if fmt == "svg" else b"%PDF-" if fmt == "pdf" else None
+    if mark is None or not data.startswith(mark):
+        return [data] if data else []
+    starts = [i for i in _finds(data, mark)]
+    return [data[a:b] for a, b in zip(starts, starts[1:] + [len(data)])]
+
+
+def _finds(data: bytes, mark: bytes):
+    at = data.find(mark)
+    while at >= 0:
+        yield at
+        at = data.find(mark, at + 1)
 
 
 def _wasm_svg(source: str, engine: str) -> bytes:
@@ -165,8 +236,7 @@ def content(doc: dict[str, Any], fmt: str, diagram: str = "sequence", *,
     # storage pictures come from the whole run all the same (``pictures``).  The call
     # tree's storage table is an HTML-like label, which only the dot program draws (the
     # WebAssembly Graphviz that stands in for it has no XML parser)
-    graph = render_dot.render(L.fold(doc) if lecture else doc, diagram, pictures=pictures,
-                              html=fmt not in ("svg", "html") or has_dot())
+    graph = _graph(doc, fmt, diagram, lang=lang, pictures=pictures, lecture=lecture)
     if fmt == "dot":
         return graph.source.encode()
     if fmt == "html":
@@ -180,14 +250,21 @@ def content(doc: dict[str, Any], fmt: str, diagram: str = "sequence", *,
     raise ExportError(f"unknown format {fmt!r}; the formats are: {', '.join(FORMATS)}")
 
 
+def _graph(doc: dict[str, Any], fmt: str, diagram: str, *, lang: str,
+           pictures: list[list[dict[str, Any]]] | None, lecture: bool) -> Any:
+    """The diagram of ``doc`` as a Digraph (see :func:`content`)."""
+    return render_dot.render(L.fold(doc) if lecture else doc, diagram, pictures=pictures,
+                             html=fmt not in ("svg", "html") or has_dot(), lang=lang)
+
+
 def statements(doc: dict[str, Any]) -> list[dict[str, Any]]:
     """The document cut into one document per statement (each a page or a file)."""
     return [{**doc, "statements": [st]} for st in doc["statements"]] or [doc]
 
 
 def paths(path: str, fmt: str, count: int) -> list[str]:
-    """The files an export of ``count`` statements writes: ``path`` itself, except for
-    SVG and PNG of several statements, which get one file each, numbered from 1 beside
+    """The files an export of ``count`` pages writes: ``path`` itself, except for
+    SVG and PNG of several pages, which get one file each, numbered from 1 beside
     it (``out.svg`` -> ``out-1.svg``, ``out-2.svg``, ...).
 
     >>> paths("slides/out.svg", "svg", 3)
@@ -213,13 +290,17 @@ class Written:
 def render_all(doc: dict[str, Any], path: str, fmt: str, diagram: str = "sequence", *,
                lang: str = "en", width_px: int | None = WIDTH_PX,
                tick: Callable[[], None] | None = None, full: dict[str, Any] | None = None,
-               lecture: bool = False) -> tuple[list[tuple[str, bytes]], int]:
+               lecture: bool = False, aspect: str = "free"
+               ) -> tuple[list[tuple[str, bytes]], int]:
     """Every file of an export, rendered (nothing written yet), and its page count.
 
-    Images are drawn one statement at a time (``tick`` is called after each), so a
-    lesson gives a PDF page or an image file per statement, errors included.  Their
-    storage pictures come from ``full``, the unfiltered run (as the tree's do), when
-    ``doc`` is a filtered one.  ``lecture``: see :func:`content` (the HTML stepper)."""
+    Images are drawn one statement at a time (``tick`` is called after each), each
+    statement on pages of ``aspect`` (:mod:`tracer.render.slides`; ``free``, the
+    default here (the CLI`s is 16:9): one page
+    as large as its drawing), errors included: a PDF of every page, or an image file
+    per page.  Their storage pictures come from ``full``, the unfiltered run (as the
+    tree's do), when ``doc`` is a filtered one.  ``lecture``: see :func:`content` (the
+    HTML stepper)."""
     pictures = (render_dot.collect(full if full is not None else doc)
                 if fmt in IMAGES + ("dot", "html") else None)
     if fmt not in IMAGES:
@@ -228,13 +309,33 @@ def render_all(doc: dict[str, Any], path: str, fmt: str, diagram: str = "sequenc
         if tick:
             tick()
         return [(path, data)], 1
-    rendered = []
-    for k, part in enumerate(statements(doc)):
-        rendered.append(content(part, fmt, diagram, lang=lang, width_px=width_px,
-                                pictures=pictures[k:k + 1] if pictures else None,
-                                lecture=lecture))
-        if tick:
-            tick()
+    rendered: list[bytes] = []
+    # Pages go to ``dot`` BATCH at a time, two batches at once (cairo drawing a PNG is
+    # most of an export's time, and a machine has two cores at least); at most two
+    # batches wait, so the memory held does not grow with the lesson.
+    with ThreadPoolExecutor(max_workers=WORKERS) as pool:
+        running: deque[Future[list[bytes]]] = deque()
+        batch: list[Any] = []
+
+        def send() -> None:
+            running.append(pool.submit(render_images, list(batch), fmt, width_px))
+            batch.clear()
+            while len(running) > WORKERS:
+                rendered.extend(running.popleft().result())
+
+        for k, part in enumerate(statements(doc)):
+            graph = _graph(part, fmt, diagram, lang=lang,
+                           pictures=pictures[k:k + 1] if pictures else None,
+                           lecture=lecture)
+            batch += slides.pages(graph, aspect)
+            if len(batch) >= BATCH:
+                send()
+            if tick:
+                tick()
+        if batch:
+            send()
+        while running:
+            rendered.extend(running.popleft().result())
     if fmt == "pdf":
         try:
             return [(path, pdfjoin.join(rendered))], len(rendered)
@@ -246,12 +347,12 @@ def render_all(doc: dict[str, Any], path: str, fmt: str, diagram: str = "sequenc
 
 def export(doc: dict[str, Any], path: str, fmt: str | None = None,
            diagram: str = "sequence", *, lang: str = "en", width_px: int | None = WIDTH_PX,
-           tick: Callable[[], None] | None = None, full: dict[str, Any] | None = None
-           ) -> Written:
+           tick: Callable[[], None] | None = None, full: dict[str, Any] | None = None,
+           aspect: str = "free") -> Written:
     """Render every file of one export, then write them all (or none)."""
     fmt = format_for(path, fmt)
     files, pages = render_all(doc, path, fmt, diagram, lang=lang, width_px=width_px,
-                              tick=tick, full=full)
+                              tick=tick, full=full, aspect=aspect)
     write_all(files)
     return Written([p for p, _ in files], fmt, pages)
 
@@ -285,12 +386,20 @@ def check_target(path: str, fmt: str) -> None:
     write numbered files beside ``path``: only its directory is known to be written
     then (each file is checked again when it is written)."""
     try:
-        if fmt in ("svg", "png"):
+        if fmt in ("svg", "png") and not _other_than_a_file(path):
             writes.check_directory(path)
-        else:
+        else:   # (a directory, link, FIFO ... named by -o is refused even so)
             writes.check(path)
     except writes.WriteError as exc:
         raise ExportError(str(exc)) from None
+
+
+def _other_than_a_file(path: str) -> bool:
+    """Whether ``path`` exists as something else than a regular file."""
+    try:
+        return not stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
 
 
 def write_all(files: list[tuple[str | os.PathLike[str], bytes]]) -> None:

@@ -14,6 +14,7 @@ Graphviz markup, an attribute or a link.
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Any
 
 import graphviz
@@ -93,22 +94,50 @@ class Digraph(graphviz.Digraph):
 
     def __init__(self, name: str, *, comment: str | None = None, **kwargs: Any) -> None:
         super().__init__(name, comment=one_line(comment) if comment else None, **kwargs)
+        #: Where each pinned node is, in points: (left, bottom, right, top, spans); a
+        #: node that ``spans`` (an activation bar) may be cut between two slide pages,
+        #: the others may not (tracer.render.slides reads these to place page breaks).
+        self.boxes: list[tuple[float, float, float, float, bool]] = []
+        #: (top, bottom) of blocks kept on one page when they fit (a storage picture).
+        self.units: list[tuple[float, float]] = []
+        #: Which line of ``body`` draws each pinned node (its name -> (line, box)), and
+        #: each edge (line, tail, head): a slide page leaves out what it does not show.
+        self.lines: dict[str, tuple[int, tuple[float, float, float, float, bool]]] = {}
+        self.links: list[tuple[int, str, str]] = []
+        #: Nodes each slide page after the first repeats at its top (the lifelines'
+        #: titles): (name, label, x, attributes).
+        self.header: list[tuple[str, str, float, dict[str, str]]] = []
+        #: Where the drawing repeats those titles under its last row, if it does.
+        self.footer: float | None = None
 
-    def node(self, name: str, label: str | None = None, _attributes: Any = None,
-             **attrs: str) -> None:
+    def node(self, name: str, label: str | None = None, _attributes: Any = None, *,
+             spans: bool = False, **attrs: str) -> None:
         assert _NAME.match(name) and _attributes is None, name
+        if attrs.get("pos"):
+            x, y = (float(v) for v in attrs["pos"].rstrip("!").split(","))
+            w, h = (72 * float(attrs.get(k) or 0.01) / 2 for k in ("width", "height"))
+            self.boxes.append((x - w, y - h, x + w, y + h, spans))
+            self.lines[name] = (len(self.body), self.boxes[-1])
         super().node(name, None if label is None else _value(label),
                      **{k: _value(v) for k, v in attrs.items() if v is not None})
 
     def edge(self, tail_name: str, head_name: str, label: str | None = None,
              _attributes: Any = None, **attrs: str) -> None:
         assert _NAME.match(tail_name) and _NAME.match(head_name) and _attributes is None
+        self.links.append((len(self.body), tail_name, head_name))
         super().edge(tail_name, head_name, None if label is None else _value(label),
                      **{k: _value(v) for k, v in attrs.items() if v is not None})
 
     def attr(self, kw: str | None = None, _attributes: Any = None, **attrs: str) -> None:
         assert _attributes is None
         super().attr(kw, **{k: _value(v) for k, v in attrs.items() if v is not None})
+
+    def copy(self) -> "Digraph":
+        new = super().copy()
+        new.boxes, new.units = list(self.boxes), list(self.units)
+        new.lines, new.links = dict(self.lines), list(self.links)
+        new.header, new.footer = list(self.header), self.footer
+        return new
 
 
 def text_node(left_x: float, y: float, lines: list[str], pt: float) -> dict[str, str]:
@@ -123,8 +152,20 @@ def text_node(left_x: float, y: float, lines: list[str], pt: float) -> dict[str,
 
 
 def width(text: str, pt: float) -> float:
-    """The width in points of ``text`` in Courier at ``pt``."""
-    return ADVANCE * pt * len(text)
+    """The width in points of ``text`` in Courier at ``pt`` (a CJK character, which a
+    CJK font draws about 1 em wide, counts as two of Courier's 0.6 em columns).
+
+    >>> width("ab", 10), width("索引", 10)
+    (12.6, 25.2)
+    """
+    return ADVANCE * pt * columns(text)
+
+
+def columns(text: str) -> int:
+    """How many monospace columns ``text`` takes: two for a wide (CJK) character."""
+    if text.isascii():
+        return len(text)
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
 def wrap(text: str, chars: float) -> list[str]:
@@ -149,7 +190,7 @@ def wrap(text: str, chars: float) -> list[str]:
     indent = text[: len(text) - len(text.lstrip(" "))]   # a printed tensor's alignment
     line = indent
     for word, gap in _words(text):
-        if line.strip() and len(line) + len(word) > limit:
+        if line.strip() and columns(line) + columns(word) > limit:
             lines.append(line.rstrip())
             line = ""
         line += word + gap
@@ -159,7 +200,16 @@ def wrap(text: str, chars: float) -> list[str]:
 
 
 def _words(text: str):
+    # a line may also break between two CJK characters (Chinese has no spaces)
     for m in re.finditer(r"(\S+)(\s*)", text):
-        yield m.group(1), m.group(2)
+        word, gap = m.group(1), m.group(2)
+        if word.isascii():
+            yield word, gap
+            continue
+        parts = re.findall(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef][，。；：、）」]?|"
+                           r"[^\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]+", word)
+        for part in parts[:-1]:
+            yield part, ""
+        yield parts[-1], gap
     if not text.strip():
         yield "", ""

@@ -30,9 +30,10 @@ from tracer.render.pinned import MONO
 from tracer.render.visible import visible
 
 # larger than the diagram's text: the picture is what a class looks at
-VALUE_PT, SMALL_PT, TITLE_PT = 14, 11, 15
-CELL_H, VIEW_H = 30, 22           # an element's box, a view's box under it
-TITLE_H, OFFSET_H, TEXT_H = 28, 16, 17
+# (and no text under 15 pt: 24 pixels on a 1080-pixel slide, see tracer.render.slides)
+VALUE_PT, SMALL_PT, TITLE_PT = 17, 15, 18
+CELL_H, VIEW_H = 36, 27           # an element's box, a view's box under it
+TITLE_H, OFFSET_H, TEXT_H = 32, 20, 21
 GAP = 8                           # between parts of a picture and between pictures
 #: At most this many elements on one line of boxes; more wrap onto the next line.
 PER_LINE = 16
@@ -53,61 +54,70 @@ def _cell(v: Any, known: bool = True) -> str:
     return str(v) if isinstance(v, bool) else F.number(v)
 
 
-def _view_rows(p: dict[str, Any]) -> list[tuple[str, dict[int, str]]]:
+def _view_rows(p: dict[str, Any], lang: str = "en") -> list[tuple[str, dict[int, str]]]:
     """Each view's name (the base's marked so) and its indices per storage offset."""
     base = p.get("base")
-    return [(g["name"] + (f" ({i18n.text('ui.picture.base', 'en')})"
+    return [(g["name"] + (f" ({i18n.text('ui.picture.base', lang)})"
                           if base is not None and i == 0 else ""), selected_labels(g, " +"))
             for i, g in enumerate(p.get("grids", []))]
 
 
-def _layout(p: dict[str, Any]) -> dict[str, Any]:
-    """Sizes of one picture: element box width, name column, lines of boxes."""
+def _layout(p: dict[str, Any], width: float | None = None, lang: str = "en"
+            ) -> dict[str, Any]:
+    """Sizes of one picture: element box width, name column, lines of boxes (at most
+    PER_LINE elements a line, fewer when ``width`` holds fewer)."""
     n = min(p["size"], MAX_CELLS)
-    views = _view_rows(p)
+    views = _view_rows(p, lang)
     texts = {off: _cell(p["cells"].get(off), off in p["cells"]) for off in range(n)}
     chars = max([len(t) for t in texts.values()] + [len(str(max(n - 1, 0))), 3] +
                 [len(w) for _, where in views for w in where.values()])
     cell_w = P.width("x", VALUE_PT) * chars + 10
     head = max([P.width(name, VALUE_PT) for name, _ in views] +
-               [P.width("offset", SMALL_PT)]) + 12
-    chunks = [range(a, min(n, a + PER_LINE)) for a in range(0, n, PER_LINE)]
+               [P.width(i18n.text("ui.storage.offset", lang), SMALL_PT)]) + 12
+    per_line = PER_LINE if width is None else max(1, min(PER_LINE,
+                                                         int((width - head) // cell_w)))
+    chunks = [range(a, min(n, a + per_line)) for a in range(0, n, per_line)]
     return {"n": n, "views": views, "texts": texts, "cell_w": cell_w, "head": head,
             "chunks": chunks}
 
 
-def facts(p: dict[str, Any]) -> list[str]:
+def facts(p: dict[str, Any], lang: str = "en") -> list[str]:
     """What the statement changed, and one element's offset worked out, as lines."""
     out = []
     changes = p.get("changes") or []
     if changes:
-        unknown = i18n.text("ui.picture.unknown", "en")
+        unknown = i18n.text("ui.picture.unknown", lang)
         known = [c for c in changes if c["old_known"]]
-        parts = [i18n.text("ui.picture.change", "en", offset=c["offset"], old=_cell(c["old"]),
+        parts = [i18n.text("ui.picture.change", lang, offset=c["offset"], old=_cell(c["old"]),
                            new=_cell(c["new"]) if c["new_known"] else unknown)
                  for c in known]          # an image has the room for every change
         fresh = [c["offset"] for c in changes if not c["old_known"]]
         if fresh:
-            parts.append(i18n.text("ui.picture.fresh", "en", count=len(fresh),
+            parts.append(i18n.text("ui.picture.fresh", lang, count=len(fresh),
                                    offsets=storage._runs(fresh)))
-        out.append(i18n.text("ui.picture.changed", "en") + ": " + "; ".join(parts))
+        out.append(i18n.text("ui.picture.changed", lang) + ": " + "; ".join(parts))
     a = p.get("arithmetic")
     if a:
         letters = storage._letters(len(a["index"]))
         formula = " + ".join(["offset"] + [f"{x}*stride{d}" for d, x in enumerate(letters)])
         line = (f"{a['view']}{index_text(a['index'])} -> " +
-                i18n.text("ui.picture.arithmetic", "en", terms=arithmetic_terms(a),
+                i18n.text("ui.picture.arithmetic", lang, terms=arithmetic_terms(a),
                           result=a["result"]))
         if a["known"]:
-            line += "   " + i18n.text("ui.picture.holds", "en", value=_cell(a["value"]))
+            line += "   " + i18n.text("ui.picture.holds", lang, value=_cell(a["value"]))
         out.append(f"{line}   ({formula})")
     return out
 
 
-def _legend(p: dict[str, Any]) -> list[tuple[str, str, str, str]]:
+def _fact_lines(p: dict[str, Any], width: float, lang: str) -> list[str]:
+    """:func:`facts` wrapped to the picture's width (nothing cut)."""
+    return [w for line in facts(p, lang) for w in P.wrap(line, width / P.width("x", SMALL_PT + 1))]
+
+
+def _legend(p: dict[str, Any], lang: str = "en") -> list[tuple[str, str, str, str]]:
     """The model's legend (every mark this picture uses): (box text, fill, ink, words)."""
     return [(*MARK_BOX.get(m["key"], (m["symbol"], "white", "#333333")),
-             i18n.text(m["text_id"], "en")) for m in p.get("legend") or []]
+             i18n.text(m["text_id"], lang)) for m in p.get("legend") or []]
 
 
 def _grid_size(g: dict[str, Any]) -> tuple[float, float, float]:
@@ -128,9 +138,9 @@ def _grid_title(g: dict[str, Any]) -> str:
     return f"{g['name']}: {g['dtype']}{list(g['shape'])}"
 
 
-def _grid_strides(g: dict[str, Any]) -> str:
+def _grid_strides(g: dict[str, Any], lang: str = "en") -> str:
     strides = ", ".join(map(str, g["strides"])) + ("," if len(g["strides"]) == 1 else "")
-    return i18n.text("ui.picture.strides", "en", strides=strides, offset=g["offset"])
+    return i18n.text("ui.picture.strides", lang, strides=strides, offset=g["offset"])
 
 
 def _bands(grids: list[dict[str, Any]], width: float) -> list[list[dict[str, Any]]]:
@@ -147,19 +157,19 @@ def _bands(grids: list[dict[str, Any]], width: float) -> list[list[dict[str, Any
     return bands
 
 
-def _height_one(p: dict[str, Any], width: float) -> float:
-    lay = _layout(p)
+def _height_one(p: dict[str, Any], width: float, lang: str = "en") -> float:
+    lay = _layout(p, width, lang)
     chunk_h = OFFSET_H + CELL_H + len(lay["views"]) * (VIEW_H + 2) + GAP
     more = TEXT_H * (bool(p["size"] > lay["n"]) + bool(p.get("more_views")))
     grids = sum(max(_grid_size(g)[2] for g in band) + GAP
                 for band in _bands(p.get("grids", []), width))
-    return (TITLE_H + len(lay["chunks"]) * chunk_h + more + TEXT_H * len(facts(p)) + GAP +
-            grids + (TEXT_H + 2) * len(_legend(p)) + GAP)
+    return (TITLE_H + len(lay["chunks"]) * chunk_h + more + TEXT_H * len(_fact_lines(p, width, lang)) +
+            GAP + grids + (TEXT_H + 2) * len(_legend(p, lang)) + GAP)
 
 
-def height(pictures: list[dict[str, Any]], width: float) -> float:
+def height(pictures: list[dict[str, Any]], width: float, lang: str = "en") -> float:
     """The height in points that :func:`draw` takes for these pictures."""
-    return sum(_height_one(p, width) + GAP for p in pictures)
+    return sum(_height_one(p, width, lang) + GAP for p in pictures)
 
 
 class _Pen:
@@ -190,21 +200,21 @@ class _Pen:
 
 
 def draw(g: P.Digraph, pictures: list[dict[str, Any]], left: float, top: float,
-         width: float, prefix: str) -> float:
+         width: float, prefix: str, lang: str = "en") -> float:
     """Draw the pictures one under another from (left, top), their grids side by side
     within ``width``; returns the bottom."""
     y = top
     for k, p in enumerate(pictures):
-        y = _draw_one(_Pen(g, f"{prefix}{k}_"), p, left, y, width) - GAP
+        y = _draw_one(_Pen(g, f"{prefix}{k}_"), p, left, y, width, lang) - GAP
     return y
 
 
-def _draw_one(pen: _Pen, p: dict[str, Any], left: float, top: float, width: float
-              ) -> float:
-    lay = _layout(p)
-    y = _draw_title(pen, p, left, top - TITLE_H / 2) - TITLE_H / 2
-    y = _draw_row(pen, p, lay, left, y)
-    for line in facts(p):
+def _draw_one(pen: _Pen, p: dict[str, Any], left: float, top: float, width: float,
+              lang: str = "en") -> float:
+    lay = _layout(p, width, lang)
+    y = _draw_title(pen, p, left, top - TITLE_H / 2, lang) - TITLE_H / 2
+    y = _draw_row(pen, p, lay, left, y, lang)
+    for line in _fact_lines(p, width, lang):
         y -= TEXT_H / 2
         pen.text(left, y, line, SMALL_PT + 1, "#333333")
         y -= TEXT_H / 2
@@ -212,11 +222,11 @@ def _draw_one(pen: _Pen, p: dict[str, Any], left: float, top: float, width: floa
     for band in _bands(p.get("grids", []), width):
         x, low = left, y
         for g in band:
-            bottom = _draw_grid(pen, g, x, y)
+            bottom = _draw_grid(pen, g, x, y, lang)
             low = min(low, bottom)
             x += _grid_size(g)[1] + 3 * GAP
         y = low - GAP
-    for mark, fill, ink, text in _legend(p):   # every mark drawn, named
+    for mark, fill, ink, text in _legend(p, lang):   # every mark drawn, named
         y -= TEXT_H / 2 + 1
         pen.box(left, y, 34, TEXT_H, mark, fill, ink, SMALL_PT, border=GRID)
         pen.text(left + 42, y, text, SMALL_PT + 1, "#555555")
@@ -224,24 +234,25 @@ def _draw_one(pen: _Pen, p: dict[str, Any], left: float, top: float, width: floa
     return y - GAP
 
 
-def _draw_title(pen: _Pen, p: dict[str, Any], left: float, y: float) -> float:
-    end = pen.text(left, y, i18n.text("ui.storage.title", "en", storage=p["storage"],
+def _draw_title(pen: _Pen, p: dict[str, Any], left: float, y: float, lang: str = "en"
+                ) -> float:
+    end = pen.text(left, y, i18n.text("ui.storage.title", lang, storage=p["storage"],
                                       size=p["size"], dtype=p["dtype"],
                                       nbytes=p["nbytes"]) + F.on_device(p), TITLE_PT, bold=True)
     names = [V.shown(t) for t in p["views"]]
     if names:
-        end = pen.text(end + 20, y, i18n.text("ui.picture.views", "en",
+        end = pen.text(end + 20, y, i18n.text("ui.picture.views", lang,
                                               names=", ".join(names)), SMALL_PT + 1)
     return y
 
 
 def _draw_row(pen: _Pen, p: dict[str, Any], lay: dict[str, Any], left: float,
-              y: float) -> float:
+              y: float, lang: str = "en") -> float:
     """The storage's elements, each view's indices under the ones it selects."""
     cell_w, x0 = lay["cell_w"], left + lay["head"]
     for chunk in lay["chunks"]:
         y -= OFFSET_H / 2
-        pen.text(left, y, i18n.text("ui.storage.offset", "en"), SMALL_PT, "#777777")
+        pen.text(left, y, i18n.text("ui.storage.offset", lang), SMALL_PT, "#777777")
         for i, off in enumerate(chunk):
             label = str(off)
             pen.text(x0 + i * cell_w + (cell_w - P.width(label, SMALL_PT)) / 2, y, label,
@@ -267,9 +278,9 @@ def _draw_row(pen: _Pen, p: dict[str, Any], lay: dict[str, Any], left: float,
         y -= GAP
     notes = []
     if p["size"] > lay["n"]:   # the trace records at most MAX_CELLS elements, as the tree
-        notes.append(i18n.text("ui.storage.more", "en", count=p["size"] - lay["n"]))
+        notes.append(i18n.text("ui.storage.more", lang, count=p["size"] - lay["n"]))
     if p.get("more_views"):
-        notes.append(i18n.text("ui.picture.more_views", "en", count=p["more_views"]))
+        notes.append(i18n.text("ui.picture.more_views", lang, count=p["more_views"]))
     for note in notes:
         y -= TEXT_H / 2
         pen.text(x0, y, note, SMALL_PT + 1, "#777777")
@@ -277,13 +288,14 @@ def _draw_row(pen: _Pen, p: dict[str, Any], lay: dict[str, Any], left: float,
     return y
 
 
-def _draw_grid(pen: _Pen, g: dict[str, Any], left: float, top: float) -> float:
+def _draw_grid(pen: _Pen, g: dict[str, Any], left: float, top: float, lang: str = "en"
+               ) -> float:
     """A view's own grid: its name and geometry, then its elements row by row."""
     cell_w, _, _ = _grid_size(g)
     y = top - TEXT_H / 2
     pen.text(left, y, _grid_title(g), SMALL_PT + 2, VIEW_INK, bold=True)
     y -= TEXT_H
-    pen.text(left, y, _grid_strides(g), SMALL_PT, "#555555")
+    pen.text(left, y, _grid_strides(g, lang), SMALL_PT, "#555555")
     y -= TEXT_H / 2
     lead = len(g["shape"]) > 2
     for r in g["rows"]:
@@ -300,7 +312,7 @@ def _draw_grid(pen: _Pen, g: dict[str, Any], left: float, top: float) -> float:
         y -= CELL_H / 2
     if g["more"]:
         y -= TEXT_H / 2
-        pen.text(left, y, i18n.text("ui.storage.more", "en", count=g["more"]), SMALL_PT,
+        pen.text(left, y, i18n.text("ui.storage.more", lang, count=g["more"]), SMALL_PT,
                  "#777777")
         y -= TEXT_H / 2
     return y
@@ -338,9 +350,9 @@ def table(p: dict[str, Any]) -> P.Html:
     parts.append(f"<TD {left}>" + "".join(row) + "</TABLE></TD>")
     notes = []
     if p["size"] > lay["n"]:
-        notes.append(i18n.text("ui.storage.more", "en", count=p["size"] - lay["n"]))
+        notes.append(i18n.text("ui.storage.more", lang, count=p["size"] - lay["n"]))
     if p.get("more_views"):
-        notes.append(i18n.text("ui.picture.more_views", "en", count=p["more_views"]))
+        notes.append(i18n.text("ui.picture.more_views", lang, count=p["more_views"]))
     parts += [f'<TD {left}><FONT COLOR="#333333">{e(line)}</FONT></TD>'
               for line in notes + facts(p)]
     grids = "".join(f'<TD BORDER="0" VALIGN="TOP">{_grid_table(g)}</TD>'
