@@ -574,8 +574,9 @@ def _step_through(full: dict, width: int | None, lang: str = "en",
     """Walk ``full`` step by step; ``only``: --only, the --layers list and --ops."""
     from tracer import i18n
     from tracer.render import step as render_step
+    from tracer.render import step_screen
 
-    flat = render_step.steps(full, render_step.only(full, *only))
+    flat = render_step.only(full, *only)
     console = _console(width)
     if not flat:
         click.echo("no steps to show")
@@ -591,13 +592,12 @@ def _step_through(full: dict, width: int | None, lang: str = "en",
             console.print()
         _exit_if_raised(full, lang)
         return
-    notice = None
-    while True:
-        console.clear()
-        console.print(render_step.render(flat, k, interactive=True, lang=lang))
-        if notice:
-            console.print(notice, style="red", markup=False)
-            notice = None
+    notice, page = None, 0
+    while True:     # one page of step k at a time, fitted to the terminal's size now
+        screen = step_screen.layout(console, flat, k, lang)
+        page = min(page, screen.pages - 1)
+        step_screen.draw(console, screen, page, notice, lang)
+        notice = None
         try:
             key = click.getchar()
         except (EOFError, KeyboardInterrupt):
@@ -607,19 +607,26 @@ def _step_through(full: dict, width: int | None, lang: str = "en",
         if key in ("q", "Q", "\x1b", "\x03"):
             break
         if key in ("p", "b", "\x1b[D", "k"):
-            k = max(0, k - 1)
+            k, page = (k, page - 1) if page else (max(0, k - 1), 0)
         elif key in ("n", " ", "\r", "\n", "\x1b[C", "j"):
-            if k == len(flat) - 1:
-                break
-            k += 1
-        elif key in ("g", "G"):
-            k, notice = _ask_step(console, k, len(flat), lang)
+            if page + 1 < screen.pages:
+                page += 1
+            elif k == len(flat) - 1:    # stay: the next key must not land in the shell
+                notice = i18n.text("ui.step.last", lang)
+            else:
+                k, page = k + 1, 0
+        elif key[:1] in ("g", "G"):    # one read may hold the number typed after it
+            step_screen.draw(console, screen, page, "", lang)
+            (k, notice), page = _ask_step(console, k, len(flat), lang, key[1:]), 0
+    console.print()
     _exit_if_raised(full, lang)
 
 
-def _ask_step(console, k: int, total: int, lang: str) -> tuple[int, str | None]:
-    """Read a step number after ``g`` (digits, then enter): that step, or ``k`` and a
-    line saying why when the number is not a step (Escape or Ctrl-C: ``k``, silently)."""
+def _ask_step(console, k: int, total: int, lang: str, typed: str = ""
+              ) -> tuple[int, str | None]:
+    """Read a step number after ``g`` (digits, then enter; ``typed``: the keys read
+    with the ``g``): that step, or ``k`` and a line saying why when the number is not
+    a step (Escape or Ctrl-C: ``k``, silently)."""
     from tracer import i18n
 
     console.print(i18n.text("ui.step.jump", lang), end="")
@@ -627,7 +634,7 @@ def _ask_step(console, k: int, total: int, lang: str) -> tuple[int, str | None]:
     done = False
     while not done:
         try:
-            keys = click.getchar()
+            keys, typed = typed or click.getchar(), ""
         except (EOFError, KeyboardInterrupt):
             return k, None
         if keys.startswith("\x1b"):

@@ -12,7 +12,7 @@ TEXT: dict[str, str] = {
     "ui.stepper.step": "step",
     "ui.stepper.keys": "← → or a clicker: step · Home/End: first/last · a click on a step in the list jumps there",
     "ui.stepper.statement": "statement {number} of {total}",
-    "ui.stepper.folded": "steps the lesson is not about, folded into one; --full steps through each",
+    "ui.stepper.folded": "+{count} steps the lesson is not about, folded into this one; --full steps through each",
     "ui.stepper.storage_now": "The storage at this step",
     "ui.stepper.no_storage": "Nothing to draw yet: the statement has made, read or written no storage so far.",
     "ui.stepper.returns": "returns",

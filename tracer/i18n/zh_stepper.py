@@ -11,7 +11,7 @@ TEXT: dict[str, str] = {
     "ui.stepper.step": "步骤",
     "ui.stepper.keys": "← → 或翻页笔:前后翻步 · Home/End:第一步/最后一步 · 点击列表中的步骤可直接跳转",
     "ui.stepper.statement": "第 {number} 条语句(共 {total} 条)",
-    "ui.stepper.folded": "与本课无关的步骤,折叠成了一步;--full 可逐个查看",
+    "ui.stepper.folded": "另有 {count} 个与本课无关的步骤折叠在这一步里;--full 可逐个查看",
     "ui.stepper.storage_now": "这一步时的存储",
     "ui.stepper.no_storage": "暂时没有可画的:到这一步为止,这条语句还没有创建、读取或写入任何存储。",
     "ui.stepper.returns": "返回",

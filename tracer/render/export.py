@@ -152,7 +152,7 @@ def content(doc: dict[str, Any], fmt: str, diagram: str = "sequence", *,
     if fmt == "markdown":
         return render_markdown.render(doc, diagram, lang=lang).encode()
     if fmt == "gdb":
-        return render_gdb.render(doc).encode()
+        return render_gdb.render(doc, lecture=lecture).encode()
     if fmt == "gif":  # the storage picture animated, one frame per step (no diagram)
         try:
             return render_gif.render(doc, lang=lang, lecture=lecture)

@@ -23,7 +23,8 @@ from typing import Any
 
 from tracer import i18n
 from tracer import lecture as L
-from tracer.events import source_url, walk
+from tracer import numbering
+from tracer.events import source_url
 from tracer.render import format as F
 from tracer.render.html import escape
 from tracer.render import html as render_html
@@ -38,54 +39,29 @@ def _layer(layer: str, lang: str) -> str:
 
 
 def frames(doc: dict[str, Any], *, lecture: bool = False) -> list[dict[str, Any]]:
-    """Every step in call order, as the list numbers them: ``{"statement": index,
-    "event": event or None, "path": [the events above it], "outcome": [lines, on a
-    statement's last step], "pictures": [storage pictures at that step]}``.  A
-    statement that recorded no step is one frame whose ``event`` is None.
-
-    ``lecture``: the steps of the lecture view (:func:`tracer.lecture.fold`), a folded
-    run being one step.  Its pictures still come from the steps it folds (a folded
-    step keeps no arguments): the state after the run's last step, with what any step
-    of the run read or wrote marked."""
-    shown = L.fold(doc) if lecture else doc
+    """Every step as :mod:`tracer.numbering` numbers them (``lecture``: the lecture
+    view's steps, else every step), as the list numbers them: ``{"statement": index,
+    "event": event or None, "path": [the events above it], "folded": steps folded on
+    its line, "outcome": [lines, on a statement's last step], "pictures": [storage
+    pictures at that step]}``.  A statement that recorded no step is one frame whose
+    ``event`` is None."""
     out: list[dict[str, Any]] = []
     before: dict[tuple[str, int], Any] = {}
-    for index, (st, st_shown) in enumerate(zip(doc["statements"], shown["statements"])):
-        prev = doc["statements"][index - 1] if index else None
-        pictures, before = stepper_states.pictures(st, before, prev)
-        stack: list[dict[str, Any]] = []
-        first = len(out)
-        cursor = 0      # the place in ``st``'s own steps of the step shown next
-        for depth, ev in walk(st_shown.get("events", [])):
-            del stack[depth:]
-            span = ev["folded"] if L.is_folded(ev) else 1
-            out.append({"statement": index, "event": ev, "path": list(stack), "outcome": [],
-                        "pictures": _run_pictures(pictures[cursor:cursor + span])})
-            cursor += span
-            stack.append(ev)
-        if len(out) == first:
-            out.append({"statement": index, "event": None, "path": [], "outcome": [],
-                        "pictures": pictures[0]})
-        out[-1]["outcome"] = F.outcome(st_shown)
-    return out
-
-
-def _run_pictures(run: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
-    """The pictures of a run of steps as one step: the last step's cells and views,
-    every mark of the run (a write wins over a read), the first step's ``earlier``."""
-    if len(run) == 1:
-        return run[0]
-    first = {p["storage"]: p for p in run[0]}
-    out = []
-    for p in run[-1]:
-        touched: dict[int, str] = {}
-        for step in run:
-            for q in step:
-                if q["storage"] == p["storage"]:
-                    for off, how in q["touched"].items():
-                        touched[off] = "written" if how == "written" else touched.get(off, how)
-        earlier = first[p["storage"]]["earlier"] if p["storage"] in first else {}
-        out.append({**p, "touched": touched, "earlier": earlier})
+    sts = doc["statements"]
+    pictures: list[list[dict[str, Any]]] = []
+    index = -1
+    for s in numbering.steps(doc, full=not lecture):
+        while index < s["statement"]:      # each statement's pictures, once, in order
+            index += 1
+            pictures, before = stepper_states.pictures(
+                sts[index], before, sts[index - 1] if index else None)
+        if out and out[-1]["statement"] != index:
+            out[-1]["outcome"] = F.outcome(sts[out[-1]["statement"]])
+        out.append({"statement": index, "event": s["event"], "path": s["path"],
+                    "folded": s["folded"], "outcome": [],
+                    "pictures": pictures[s["position"] or 0]})
+    if out:
+        out[-1]["outcome"] = F.outcome(sts[out[-1]["statement"]])
     return out
 
 
@@ -116,8 +92,10 @@ def panel(frame: dict[str, Any], doc: dict[str, Any], *, lang: str = "en") -> st
                 for p in frame["path"]) + "</ol>")
         out.append(f'<div class="now">{_layer(ev["layer"], lang)} '
                    f'<span class="name">{escape(ev["name"])}</span></div>')
-        if ev.get("folded"):
-            out.append(f'<p class="folded">{escape(i18n.both("ui.stepper.folded", lang))}</p>')
+        if frame.get("folded"):     # the lecture's "(+11 steps)" on this step's line
+            out.append(f'<p class="folded">'
+                       f'{escape(i18n.both("ui.stepper.folded", lang, count=frame["folded"]))}'
+                       '</p>')
         rows = [(k, v) for k, v in F.args(ev, skip=("keys",))]
         if ev.get("result") is not None:
             rows.append((i18n.both("ui.stepper.returns", lang), F.value(ev["result"])))
