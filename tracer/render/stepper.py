@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.cells import cell_len
+
 from tracer import i18n
 from tracer import lecture as L
 from tracer import numbering
@@ -116,8 +118,12 @@ def panel(frame: dict[str, Any], doc: dict[str, Any], *, lang: str = "en") -> st
             if why:
                 out.append(f'<p class="error">→ {escape(why)}</p>')
     if frame["outcome"]:
+        # a tensor's repr keeps its columns: its type shrinks to fit the panel (the
+        # stepper's CSS), down to a floor under which its lines wrap
+        cols = min(120, max(cell_len(line) for line in frame["outcome"]))
         out.append(f'<div class="outcome"><h3>{escape(i18n.both("ui.stepper.outcome", lang))}'
-                   f'</h3><pre>{escape(chr(10).join(frame["outcome"]))}</pre></div>')
+                   f'</h3><pre style="--cols: {cols}">'
+                   f'{escape(chr(10).join(frame["outcome"]))}</pre></div>')
     return "".join(out)
 
 
