@@ -18,6 +18,7 @@ TEXT: dict[str, str] = {
     "ui.stepper.returns": "returns",
     "ui.stepper.outcome": "After the statement",
     "ui.stepper.diagram": "Sequence diagram",
+    "ui.stepper.diagram_script": "The diagram is stored compressed; the page's script draws it here.",
     "ui.stepper.steps": "Every step",
     "ui.stepper.legend.earlier": "written by an earlier step",
 }

@@ -17,6 +17,7 @@ TEXT: dict[str, str] = {
     "ui.stepper.returns": "返回",
     "ui.stepper.outcome": "语句执行之后",
     "ui.stepper.diagram": "时序图",
+    "ui.stepper.diagram_script": "时序图以压缩形式保存,由页面脚本绘制在这里。",
     "ui.stepper.steps": "全部步骤",
     "ui.stepper.legend.earlier": "之前的步骤写入",
 }

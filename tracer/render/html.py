@@ -158,7 +158,7 @@ def _inline_svg(svg: str) -> str:
 def fragment(doc: dict[str, Any], svg: str | None, *, lang: str = "en",
              stage: str = "", numbered: bool = False, css: str = "",
              after: list[str] | None = None, brief: bool = False,
-             title: str | None = None) -> str:
+             title: str | None = None, figure: str | None = None) -> str:
     """The content of the page as one ``<div class="tidx">`` with its own styles (what a
     notebook cell shows); without ``svg`` the diagram is left out.  ``lang`` (``"zh"``)
     adds the translation of every note and heading.  The stepper puts its ``stage``
@@ -166,16 +166,17 @@ def fragment(doc: dict[str, Any], svg: str | None, *, lang: str = "en",
     the heading of a statement that recorded none) and adds its ``css``; ``after``
     holds HTML to put under each statement (a notebook's storage pictures); ``brief``
     writes each step on one line as the lecture view does (for a folded document);
-    ``title`` replaces the statements in the heading (a lesson's are in its sections)."""
+    ``title`` replaces the statements in the heading (a lesson's are in its sections);
+    ``figure`` is the diagram's ``<figure>`` as the caller made it, instead of ``svg``'s."""
     sources = "; ".join(st.get("source") or "" for st in doc["statements"])
     out = [f'<div class="tidx"><style>{_CSS}{_layer_css()}{css}</style>',
            f"<h1>tidx: <code>{escape(sources)}</code></h1>" if title is None else
            f"<h1>tidx: {escape(title)}</h1>", stage]
     numbers = [0] if numbered else None
-    if svg:
+    if svg or figure:
         if numbered:
             out.append(f'<h2 class="part">{escape(i18n.both("ui.stepper.diagram", lang))}</h2>')
-        out.append(f'<figure class="diagram">{_inline_svg(svg)}</figure>')
+        out.append(figure or f'<figure class="diagram">{_inline_svg(svg or "")}</figure>')
     if numbered:
         out.append(f'<h2 class="part">{escape(i18n.both("ui.stepper.steps", lang))}</h2>'
                    '<div id="tidx-list" class="steplist">')

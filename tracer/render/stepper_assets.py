@@ -88,6 +88,21 @@ CSS = """.tidx h1 { margin: 0.5em 0 0.3em; }
 #: only moves between what the page already holds; it never fetches anything.
 JS = r"""(function () {
   "use strict";
+  // a large diagram is held deflated (tracer/render/svg_compact.py): inflated by the
+  // browser itself, parsed as SVG (never as HTML) and put where its figure is
+  var packed = document.querySelector("figure.diagram[data-deflated]");
+  if (packed && window.DecompressionStream) {
+    var bytes = Uint8Array.from(atob(packed.getAttribute("data-deflated")),
+                                function (c) { return c.charCodeAt(0); });
+    new Response(new Blob([bytes]).stream()
+                 .pipeThrough(new DecompressionStream("deflate-raw"))).text()
+      .then(function (text) {
+        var svg = new DOMParser().parseFromString(text, "image/svg+xml").documentElement;
+        if (svg.localName !== "svg") { return; }   // a parse error: left as it is
+        packed.replaceChildren(document.importNode(svg, true));
+        packed.removeAttribute("data-deflated");
+      });
+  }
   var frames = document.querySelectorAll("template.tidx-frame");
   var n = frames.length;
   if (!n) { return; }
@@ -117,7 +132,11 @@ JS = r"""(function () {
   function show(k) {
     k = Math.min(Math.max(k, 0), n - 1);
     var frame = frames[k];
-    panel.replaceChildren(frame.content.cloneNode(true));
+    var content = frame.content.cloneNode(true);
+    content.querySelectorAll("[data-ref]").forEach(function (el) {
+      el.replaceWith(clone(el.getAttribute("data-ref")));   // what steps share, held once
+    });
+    panel.replaceChildren(content);
     var ids = (frame.getAttribute("data-pictures") || "").split(" ").filter(Boolean);
     if (ids.length) {
       pictures.replaceChildren.apply(pictures, ids.map(clone));
