@@ -75,13 +75,16 @@ def status(screen: Screen, page: int, lang: str = "en") -> str:
 def draw(console: Console, screen: Screen, page: int, notice: str | None = None,
          lang: str = "en") -> None:
     """Clear the terminal and draw page ``page`` of ``screen``: the heading, the
-    page, the keys, and on the last line ``notice`` (red; "" leaves the line empty)
+    page (filled to its height), the keys, and on the last line ``notice`` (red; "" leaves the line empty)
     or the page's status.  The
     cursor stays at the end of the last line (no newline after it: the screen does
     not scroll, and the prompt of ``g`` is typed there)."""
     console.clear()
     out: list[Segment] = []
-    for line in [*screen.head, *screen.page(page), *screen.keys]:
+    page_lines = screen.page(page)
+    # the keys and the status stay on the last lines, however short the page
+    padding: list[Line] = [[] for _ in range(screen.room - len(page_lines))]
+    for line in [*screen.head, *page_lines, *padding, *screen.keys]:
         out += [*line, Segment.line()]
     console.print(Segments(out), end="")
     last = Text(notice, style="red") if notice is not None \
