@@ -592,18 +592,21 @@ def _step_through(full: dict, width: int | None, lang: str = "en",
             console.print()
         _exit_if_raised(full, lang)
         return
-    notice, page = None, 0
+    notice, page, typed = None, 0, ""
     while True:     # one page of step k at a time, fitted to the terminal's size now
         screen = step_screen.layout(console, flat, k, lang)
         page = min(page, screen.pages - 1)
         step_screen.draw(console, screen, page, notice, lang)
         notice = None
         try:
-            key = click.getchar()
+            typed = typed or click.getchar()
         except (EOFError, KeyboardInterrupt):
             # click raises these for Ctrl-D and Ctrl-C: the user quitting, not tidx
             # failing (exit 3) nor a PyTorch error (click's "Aborted!" exits 1)
-            key = "q"
+            typed = "q"
+        # one read holds every key typed while a step was drawn ("nnn"): one at a
+        # time, an escape sequence (an arrow) whole
+        key, typed = (typed, "") if typed.startswith("\x1b") else (typed[0], typed[1:])
         if key in ("q", "Q", "\x1b", "\x03"):
             break
         if key in ("p", "b", "\x1b[D", "k"):
@@ -615,9 +618,10 @@ def _step_through(full: dict, width: int | None, lang: str = "en",
                 notice = i18n.text("ui.step.last", lang)
             else:
                 k, page = k + 1, 0
-        elif key[:1] in ("g", "G"):    # one read may hold the number typed after it
+        elif key in ("g", "G"):        # the keys read with it may hold the number
             step_screen.draw(console, screen, page, "", lang)
-            (k, notice), page = _ask_step(console, k, len(flat), lang, key[1:]), 0
+            (k, notice), page = _ask_step(console, k, len(flat), lang, typed), 0
+            typed = ""
     console.print()
     _exit_if_raised(full, lang)
 
