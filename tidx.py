@@ -9,14 +9,20 @@ statements and the storage picture of each as HTML (``--full`` every step), with
 CLI's options: ``--seed``, ``--lang``, ``--full``, ``--ops``, ``--layers``,
 ``--depth``, ``--no-values``, ``--max-bytes``, ``--cpu-capability``, ``--format html|tree|json``.
 
-The options are parsed by click with the CLI's own option definitions (never
-evaluated); the statements run on tidx's engine as ``tidx explain`` runs them.  A
-PyTorch error shows PyTorch's class and message in the output, under the steps that
-led to it; input tidx refuses, a bad option, or a fault of tidx's is one line on
-stderr.  Never a traceback.
+The cells of a notebook go on in one Session, as Python cells go on in one kernel:
+the names a cell binds are there in the next, and the generator goes on where it
+stopped (``--seed`` reseeds it first, as ``torch.manual_seed``); ``--new`` starts a
+fresh Session (a CPU capability or memory limit other than the first cell's).
 
-It sits beside ``cli.py`` at the top: it may import the engine, the tracer and the
-CLI's option helpers; nothing imports it.
+A thin adapter over the application layer, as ``cli.py`` is: click parses the options
+with the CLI's own declarations (tracer.click_options; never evaluated) into one
+:class:`tracer.options.Options`; :func:`engine.interpreter.application.run` runs the
+cell; :mod:`tracer.render.show` draws it.  A PyTorch error shows PyTorch's class and
+message in the output, under the steps that led to it; input tidx refuses, a bad
+option, or a fault of tidx's is one line on stderr.  Never a traceback.
+
+It sits beside ``cli.py`` at the top and shares nothing with it but the application
+layer and the options' declarations (tracer.click_options); nothing imports it.
 """
 
 from __future__ import annotations
@@ -27,23 +33,24 @@ from typing import Any
 
 import click
 
-import cli
-
-#: What the magic can show: the HTML view (default), the terminal's tree, the document.
-MAGIC_FORMATS = ("html", "tree", "json")
+from tracer import click_options as O
+from tracer.options import NOTEBOOK_FORMATS, REPORT
 
 
 def _options(fn):
-    fn = cli.view_options(fn)
-    fn = cli.capability_option(fn)
-    fn = click.option("--format", "fmt", type=click.Choice(MAGIC_FORMATS), default="html",
-                      show_default=True, help="html: the lecture view and storage "
-                      "pictures; tree: the terminal's tree; json: the trace document.")(fn)
-    fn = click.option("--width", type=cli.WIDTH, default=100, show_default=True,
+    fn = O.view_options(fn)
+    fn = O.capability_option(fn)
+    fn = click.option("--format", "fmt", type=click.Choice(NOTEBOOK_FORMATS),
+                      default="html", show_default=True,
+                      help="html: the lecture view and storage pictures; tree: the "
+                           "terminal's tree; json: the trace document.")(fn)
+    fn = click.option("--width", type=O.WIDTH, default=100, show_default=True,
                       help="Width of the tree.")(fn)
-    fn = cli.seed_option("Seed the random generator (as torch.manual_seed).")(fn)
-    return click.option("--max-bytes", callback=cli._parse_bytes, default=None,
-                        help="Memory limit checked before any allocation (default 1GiB).")(fn)
+    fn = click.option("--new", "new_session", is_flag=True,
+                      help="Start a new session: forget the names, generator and memory "
+                           "of the cells before.")(fn)
+    fn = O.seed_option("Seed the random generator first (as torch.manual_seed).")(fn)
+    return O.max_bytes_option(fn)
 
 
 @click.command("%tidx", context_settings={"help_option_names": ["-h", "--help"]})
@@ -86,76 +93,80 @@ def split_line(line: str) -> tuple[list[str], str]:
 
 
 def parse(args: list[str]) -> dict[str, Any] | None:
-    """The magic's options, or None when ``--help`` printed the help instead."""
+    """The magic's options as click read them, or None when ``--help`` printed the help
+    instead."""
     result = _command.main(args=args, prog_name="%tidx", standalone_mode=False)
     return result if isinstance(result, dict) else None
 
 
-def run(line: str, cell: str | None = None) -> Any:
-    """What the magic shows for ``line`` (options, then statements for ``%tidx``) and
-    ``cell`` (the statements of ``%%tidx``): an object with display hooks, or None
-    after printing (tree, json, an error line)."""
-    try:
-        if cell is None:
-            args, text = split_line(line)
-        else:
-            args, text = shlex.split(line), cell
-        options = parse(args)
-        if options is None:
-            return None
-        if not text.strip():
-            raise click.UsageError("no statements to run")
-        return _show(cli._utf8(text, "the statements"), options)
-    except click.ClickException as exc:
-        print(f"tidx: {exc.format_message()}", file=sys.stderr)
-    except ValueError as exc:     # shlex: an unclosed quote in the options
-        print(f"tidx: {exc}", file=sys.stderr)
-    except RecursionError:
-        print("tidx: statement nested too deeply", file=sys.stderr)
-    except Exception as exc:  # noqa: BLE001 - a bug in tidx: one line, never a traceback
-        print(f"tidx: internal error ({cli.REPORT}): {type(exc).__name__}: {exc}",
-              file=sys.stderr)
-    return None
+class Magic:
+    """``%tidx`` / ``%%tidx``, holding the notebook's Session from cell to cell."""
 
+    def __init__(self) -> None:
+        self.session: Any = None
 
-def _show(text: str, o: dict[str, Any]) -> Any:
-    from tracer.render import json as render_json
-    from tracer.render.notebook import LessonView
+    def __call__(self, line: str, cell: str | None = None) -> None:
+        view = self.run(line, cell)
+        if view is not None:
+            from IPython.display import display
 
-    ran = cli._run(None, None, o["seed"], o["max_bytes"], text=text, lang=o["lang"],
-                   cpu_capability=o["cpu_capability"])
-    doc = cli._filtered(ran, o["layers"], o["depth"], o["ops_only"], o["no_values"])
-    lecture = cli._lecture(o["full"], o["layers"], o["depth"], o["ops_only"])
-    if o["fmt"] == "json":
-        print(render_json.render(doc), end="")
+            # one output: the view's bundle holds the HTML (Jupyter) and the tree as
+            # text (a terminal IPython)
+            display(view)
+
+    def run(self, line: str, cell: str | None = None) -> Any:
+        """What the magic shows for ``line`` (options, then statements for ``%tidx``)
+        and ``cell`` (the statements of ``%%tidx``): an object with display hooks, or
+        None after printing (tree, json, an error line)."""
+        from engine.interpreter import application
+        from tracer.options import OptionError
+
+        lang = "en"     # the refusals' explanations: in --lang's language once read
+        try:
+            if cell is None:
+                args, text = split_line(line)
+            else:
+                args, text = shlex.split(line), cell
+            parsed = parse(args)
+            if parsed is None:
+                return None
+            lang = parsed["lang"]
+            if not text.strip():
+                raise click.UsageError("no statements to run")
+            return self._show(text, O.options_from(parsed), parsed["new_session"])
+        except click.ClickException as exc:
+            print(f"tidx: {exc.format_message()}", file=sys.stderr)
+        except OptionError as exc:
+            print(f"tidx: {exc}", file=sys.stderr)
+        except application.Refused as exc:
+            from tracer.render.show import explained
+
+            print(f"tidx: {explained(str(exc), lang)}", file=sys.stderr)
+        except ValueError as exc:     # shlex: an unclosed quote in the options
+            print(f"tidx: {exc}", file=sys.stderr)
+        except RecursionError:
+            print("tidx: statement nested too deeply", file=sys.stderr)
+        except Exception as exc:  # noqa: BLE001 - a bug in tidx: one line, no traceback
+            print(f"tidx: internal error ({REPORT}): {type(exc).__name__}: {exc}",
+                  file=sys.stderr)
         return None
-    view = LessonView(doc, lang=o["lang"], lecture=lecture)
-    if o["fmt"] == "tree":
-        from rich.console import Console
 
-        Console(file=sys.stdout, width=o["width"], highlight=False, force_jupyter=False,
-                soft_wrap=False).print(view)
+    def _show(self, text: str, options: Any, new: bool) -> Any:
+        from engine.interpreter import application
+        from tracer.render import show
+
+        if self.session is None or new:
+            self.session = application.new_session(options)
+        doc = application.run(text, options, self.session)
+        warning = (doc.get("cpu") or {}).get("warning")
+        if warning:     # torch's TORCH_WARN for an ATEN_CPU_CAPABILITY it ignores
+            print(f"tidx: UserWarning: {warning}", file=sys.stderr)
+        if options.format == "html":
+            return show.view(doc, options)
+        show.show(doc, options, sys.stdout)
         return None
-    return view
-
-
-def _magic(line: str, cell: str | None = None) -> None:
-    """``%tidx`` / ``%%tidx``: see the module's doc."""
-    view = run(line, cell)
-    if view is not None:
-        import io
-
-        from IPython.display import display
-        from rich.console import Console
-
-        # published raw, HTML beside the tree as text: Jupyter shows the HTML whatever
-        # formatters are switched on; a terminal IPython shows the tree
-        plain = Console(file=io.StringIO(), width=100, record=True, highlight=False)
-        plain.print(view)
-        display({"text/html": view._repr_html_(), "text/plain": plain.export_text()},
-                raw=True)
 
 
 def load_ipython_extension(ipython: Any) -> None:
-    """``%load_ext tidx``: register ``%tidx`` and ``%%tidx``."""
-    ipython.register_magic_function(_magic, magic_kind="line_cell", magic_name="tidx")
+    """``%load_ext tidx``: register ``%tidx`` and ``%%tidx`` (one Session per load)."""
+    ipython.register_magic_function(Magic(), magic_kind="line_cell", magic_name="tidx")

@@ -141,7 +141,9 @@ def test_imports_point_down_the_layers():
 def test_engine_root_is_small_and_files_are_short():
     root_files = [p.name for p in (ROOT / "engine").iterdir() if p.is_file()]
     assert len(root_files) <= 8, root_files
-    long = {str(p.relative_to(ROOT)): n for p in _modules().values()
+    # (the front ends too: cli.py and tidx.py are adapters over the application layer)
+    tops = [ROOT / f"{top}.py" for top in TOP]
+    long = {str(p.relative_to(ROOT)): n for p in [*_modules().values(), *tops]
             if (n := len(p.read_text(encoding="utf-8").splitlines())) > 700}
     assert not long, long
 
@@ -164,3 +166,15 @@ def test_nothing_in_the_packages_imports_the_top_level_modules():
             wrong += [f"{name} -> {t}" for t in targets if t.split(".")[0] in TOP]
     assert not wrong, wrong
     assert all((ROOT / f"{top}.py").is_file() for top in TOP)
+
+
+def test_the_front_ends_share_the_application_layer_not_each_other():
+    """The notebook magic reaches nothing of the command line: both are adapters over
+    the application layer (engine.interpreter.application, tracer.options,
+    tracer.click_options, tracer.render.show)."""
+    tree = ast.parse((ROOT / "tidx.py").read_text(encoding="utf-8"))
+    imported = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    imported |= {f"{n.module}.{a.name}" for n in ast.walk(tree)
+                 if isinstance(n, ast.ImportFrom) for a in n.names}
+    assert "cli" not in {name.split(".")[0] for name in imported}
+    assert {"engine.interpreter.application", "tracer.render.show"} <= imported

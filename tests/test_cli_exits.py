@@ -15,6 +15,7 @@ from click.testing import CliRunner
 
 import cli
 from conftest import ROOT, cli_run, require_torch
+from tracer.options import MIN_WIDTH
 
 
 def _one_line(result) -> str:
@@ -79,10 +80,10 @@ def test_an_internal_error_is_one_tidx_line_with_exit_3(monkeypatch):
                                      ["compare", "y = t[1:3]", "y = t[[1, 2]]"],
                                      ["lesson", "seed_001_indexing"]])
 def test_a_width_too_narrow_to_draw_is_refused_and_the_narrowest_draws(command):
-    for width in ("0", "-5", str(cli.MIN_WIDTH - 1)):
+    for width in ("0", "-5", str(MIN_WIDTH - 1)):
         line = _one_line(cli_run(*command, "--width", width))
-        assert f"{width} is not in the range x>={cli.MIN_WIDTH}" in line
-    result = cli_run(*command, "--width", str(cli.MIN_WIDTH))
+        assert f"{width} is not in the range x>={MIN_WIDTH}" in line
+    result = cli_run(*command, "--width", str(MIN_WIDTH))
     assert result.exit_code == 0 and result.stdout, result.output
 
 

@@ -115,3 +115,16 @@ def test_chinese_rows():
     text = _text("y = t[0]", "y = t[:, 0]", lang="zh")
     assert "│ 步长 " in text and "│ strides " in text
     assert "0 字节,共 0 块" in text
+
+
+def test_the_users_tensor_keeps_its_storage_name_on_both_sides():
+    """Issue #28: t's storage was s$3 beside `t[rows, cols] = 10` (the index's
+    temporaries were seen first) and s$0 beside `y = t[1:, ::2]`: a default name's
+    storage is labelled when the name is made, so it is s$0 in both runs."""
+    def t_storage(text: str) -> str:
+        (st,) = run(text, seed=0)["statements"]
+        return st["names"]["t"]["storage"]
+
+    assert t_storage("t[rows, cols] = 10") == t_storage("y = t[1:, ::2]") == "s$0"
+    out = cli_run("compare", "t[rows, cols] = 10", "y = t[1:, ::2]", "--width", "100")
+    assert "s$3" not in out.output

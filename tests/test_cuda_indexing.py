@@ -314,12 +314,18 @@ def test_the_lecture_shows_each_host_to_device_copy_and_the_kernel():
     # a slide: the CPU's tree and the seven lines of the device (three copies, their
     # moves, the CUDA kernel under its stub) in place of cpu_index_put_kernel
     cpu = cli_run("explain", "t = torch.zeros(3, 4); t[rows, cols] = 10").output
-    assert _tree_lines(setitem) == _tree_lines(cpu[cpu.index(">>> t[rows"):]) + 7
+    assert _steps(setitem) == _steps(cpu[cpu.index(">>> t[rows"):]) + 7
     # then the three device temporaries (the value and the two indices moved to the
     # device) die, their blocks back to the cache (engine/memory/cuda_lifetime.py)
     tree = setitem.splitlines()[1:_tree_lines(setitem, deaths=True) + 1]
     deaths = [ln for ln in tree if "last reference dropped" in ln]
     assert len(deaths) == 3 and all("reason=temporary" in ln for ln in deaths)
+
+
+def _steps(out: str) -> int:
+    """The steps of the statement's tree: its lines that begin a step (a long step wraps
+    onto more lines under it)."""
+    return sum("── " in line for line in out.splitlines()[1:_tree_lines(out) + 1])
 
 
 def _tree_lines(out: str, deaths: bool = False) -> int:

@@ -251,7 +251,7 @@ def test_the_notebook_views_show_printed_text_as_text(exported):
         for s in PRINTED:
             assert _words([visible(s)]) in shown, s
     svg = exported["root"] / "notebook.svg"
-    svg.write_text(view._repr_svg_(), encoding="utf-8")
+    svg.write_text(view.svg(), encoding="utf-8")
     assert _words([visible(DOT_LINK)]) in _words(_svg_safe(svg))
 
 

@@ -258,7 +258,7 @@ def test_the_call_tree_carries_the_storage_picture_as_a_coloured_table():
     source = export.content(doc, "dot", "calls").decode()
     assert '<TD BGCOLOR="#c62828"><FONT COLOR="white">3</FONT></TD>' in source
     text = svg_text(export.content(doc, "svg", "calls"))
-    assert "storage s$1: 9 x i64 (72 bytes)" in text and "1 2 3 4 5 3 7 8 9" in text
+    assert "storage s$0: 9 x i64 (72 bytes)" in text and "1 2 3 4 5 3 7 8 9" in text
     assert "…" not in text and all(squash(w) in text for w in trace_texts(doc))
 
 
@@ -268,7 +268,7 @@ def test_without_dot_the_call_tree_shows_the_picture_as_text(monkeypatch, tmp_pa
     monkeypatch.setenv("PATH", str(empty))
     doc = session.run("t[1, 2] = 3")
     text = svg_text(export.content(doc, "svg", "calls"))
-    assert "storage s$1: 9 x i64 (72 bytes)" in text and "pic0_0" not in text
+    assert "storage s$0: 9 x i64 (72 bytes)" in text and "pic0_0" not in text
     assert "│ 1 │ 2 │ 3 │ 4 │ 5 │ 3 │ 7 │ 8 │ 9 │" in text
 
 

@@ -38,6 +38,22 @@ def _lines(*args: str) -> list[str]:
     return res.output.splitlines()
 
 
+def _steps(lines: list[str]) -> list[str]:
+    """The lines that begin a step (a tree branch), not those a long step wraps onto."""
+    return [line for line in lines if "── " in line]
+
+
+def test_at_80_columns_the_offsets_and_written_elements_wrap_instead_of_being_cut():
+    """Issue #28: through a pipe (80 columns) the lecture cut ``offsets=…`` and
+    ``written=s$3 elements […``, the very values it exists to show."""
+    lines = _lines("explain", "t[rows, cols] = 10", "--width", "80")
+    text = " ".join(line.strip(" │└├─") for line in lines)
+    assert not any("…" in line for line in lines)
+    assert all(len(line) <= 80 for line in lines)
+    assert "written=s$0 elements [1, 7]" in text
+    assert "0 + 2*3 + 1*1 = 7]" in text
+
+
 @pytest.mark.parametrize("name", SEED_STATEMENTS)
 def test_lecture_view_of_the_seeds_statements_golden(name):
     res = cli_run("explain", SEED_STATEMENTS[name], "--seed", "0", "--width", "100")
@@ -53,8 +69,10 @@ def test_lecture_view_of_the_seed_lessons_golden(lesson):
 
 def test_advanced_assignment_fits_a_slide_and_keeps_the_lesson():
     lines = _lines("explain", "t[rows, cols] = 10", "--width", "100")
-    assert len(lines) <= 45, len(lines)
+    # at most 15 steps; a long line wraps under its step (issue #28), never cut
+    assert len(_steps(lines)) <= 15 and len(lines) <= 60, len(lines)
     assert all(len(line) <= 100 for line in lines)
+    assert not any("…" in line for line in lines)
     text = "\n".join(lines)
     for step in ("TensorIndex", "handleDimInMultiDimIndexing", "recordTensorIndex",
                  "dispatch_index_put_", "aten::index_put_", "cpu_index_put_kernel",
@@ -66,7 +84,8 @@ def test_advanced_assignment_fits_a_slide_and_keeps_the_lesson():
 
 def test_randn_fits_a_slide_and_shows_the_allocation():
     lines = _lines("explain", "x = torch.randn(3, 4)", "--seed", "0", "--width", "100")
-    assert len(lines) <= 30, len(lines)
+    assert len(_steps(lines)) <= 20 and len(lines) <= 40, len(lines)
+    assert not any("…" in line for line in lines)
     text = "\n".join(lines)
     for step in ("aten::empty", "computeStorageNbytesContiguous", "nbytes=48",
                  "DefaultCPUAllocator::allocate", "TensorImpl", "generic_set_sizes_contiguous",

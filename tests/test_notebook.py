@@ -15,9 +15,9 @@ from tracer.render.notebook import TraceView
 
 def test_a_document_view_has_svg_html_and_rich_forms():
     view = TraceView(session.run("t[1, 2] = 3"))
-    assert "<svg" in view._repr_svg_()
-    html = view._repr_html_()
-    assert html.startswith('<div class="tidx">') and "<svg" in html
+    assert "<svg" in view.svg()
+    html = view._repr_mimebundle_()["text/html"]
+    assert html.startswith('<div class="tidx">') and html.count("<svg") == 1
     console = Console(width=120, record=True, file=open("/dev/null", "w"))
     console.print(view)
     assert "THPVariable_setitem" in console.export_text()
@@ -27,8 +27,12 @@ def test_a_recorded_trace_draws_itself():
     with record() as trace:
         t = engine.tensor([[1, 2, 3], [4, 5, 6]])
         t[1:, ::2]
-    assert "aten::slice" in trace._repr_svg_()
-    assert "aten::slice" in trace._repr_html_()
+    assert "aten::slice" in trace.view().svg()
+    bundle = trace._repr_mimebundle_()
+    # one drawing: the HTML view holds the diagram, no SVG copy beside it
+    assert set(bundle) == {"text/html", "text/plain"}
+    assert bundle["text/html"].count("<svg") == 1 and "aten::slice" in bundle["text/html"]
+    assert "applySlice" in bundle["text/plain"]
     console = Console(width=120, record=True, file=open("/dev/null", "w"))
     console.print(trace)
     assert "applySlice" in console.export_text()
@@ -41,7 +45,7 @@ def test_without_any_graphviz_the_html_view_still_lists_the_steps(monkeypatch):
         raise export.ExportError("no graphviz")
     monkeypatch.setattr(export, "render_image", unavailable)
     view = TraceView(session.run("t[1, 2] = 3"))
-    assert view._repr_svg_() is None
+    assert view.svg() is None
     assert "THPVariable_setitem" in view._repr_html_()
 
 
@@ -93,7 +97,8 @@ def test_line_magic_shows_the_lecture_view_and_the_storage_picture(ip):
 
 
 def test_cell_magic_takes_the_cli_options(ip):
-    (data,), _, err = _magic(ip, "--seed 0 --full", "x = torch.randn(3, 4)\ny = x[0]")
+    # (--new: a fresh session, whose storages are numbered from s$0)
+    (data,), _, err = _magic(ip, "--new --seed 0 --full", "x = torch.randn(3, 4)\ny = x[0]")
     assert err == ""
     text = _text(data["text/html"])
     assert "check_size_nonnegative" in text          # --full: every step
@@ -103,9 +108,9 @@ def test_cell_magic_takes_the_cli_options(ip):
     (full,), _, _ = _magic(ip, "--full", "t[rows, cols] = 10")
     steps = [page["text/html"].count('<div class="step">') for page in (lecture, full)]
     assert steps[0] < steps[1] and "more steps:" in lecture["text/html"]
-    (zh,), _, _ = _magic(ip, "--lang zh --layers python,dispatcher", "t[1, 2] = 3")
+    (zh,), _, _ = _magic(ip, "--new --lang zh --layers python,dispatcher", "t[1, 2] = 3")
     text = _text(zh["text/html"])
-    assert "存储 s$1" in text and "aten::copy_" in text and "applySelect" not in text
+    assert "存储 s$0" in text and "aten::copy_" in text and "applySelect" not in text
 
 
 def test_a_pytorch_error_shows_its_message_without_a_traceback(ip):
@@ -124,6 +129,7 @@ def test_a_pytorch_error_shows_its_message_without_a_traceback(ip):
                                       "seed torch.manual_seed takes"),
     ("--format tree --width 0 t[1]", "tidx: Invalid value for '--width': 0 is not in the range"),
     ("import os; os.system('true')", "tidx: "),
+    ("t[1]; x = '\udcff'", "tidx: the statements are not UTF-8 text"),
 ])
 def test_bad_options_and_refused_input_are_one_line(ip, line, message):
     outputs, out, err = _magic(ip, line)
@@ -146,3 +152,28 @@ def test_statements_keep_their_spelling_after_the_options():
     assert tidx.split_line("--seed 0 torch.zeros(2, 3, device='meta')") == (
         ["--seed", "0"], "torch.zeros(2, 3, device='meta')")
     assert tidx.split_line("  t[rows,  cols] = 10") == ([], "t[rows,  cols] = 10")
+
+
+# -- one Session across cells, as Python cells share one kernel -----------------------------
+
+def test_cells_share_one_session_and_new_starts_another(ip):
+    _magic(ip, "--new --seed 0", "carried = torch.arange(4)")
+    (data,), _, err = _magic(ip, "", "print(carried[1:])")
+    assert err == "" and "tensor([1, 2, 3])" in data["text/plain"]
+    # a refused cell runs nothing and leaves the session as it was
+    _, _, err = _magic(ip, "", "carried = 1\nimport os")
+    assert err.startswith("tidx: ") and err.count("\n") == 1
+    (data,), _, err = _magic(ip, "", "print(carried)")
+    assert "tensor([0, 1, 2, 3])" in data["text/plain"]
+    # --new forgets it, as a restarted kernel would
+    _, _, err = _magic(ip, "--new", "print(carried)")
+    assert err.startswith("tidx: ") and "carried" in err
+
+
+def test_a_cell_cannot_switch_the_session_s_cpu_capability(ip):
+    _magic(ip, "--new --cpu-capability default", "t[1, 2] = 3")
+    outputs, _, err = _magic(ip, "--cpu-capability avx512", "t[1, 2] = 3")
+    assert outputs == [] and err.count("\n") == 1
+    assert "new session" in err
+    (data,), _, err = _magic(ip, "--new --cpu-capability avx512", "t[1, 2] = 3")
+    assert err == ""

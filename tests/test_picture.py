@@ -160,15 +160,19 @@ def test_an_old_value_no_summary_recorded_is_unknown_not_guessed():
 
 def test_the_legend_lists_exactly_the_marks_the_picture_uses():
     (p,) = pictures("t[rows, cols] = 10")
-    assert [m["key"] for m in p["legend"]] == ["written", "selected", "repeated"]
+    # (index_put_'s stride-0 restriding of t is a folded step's temporary: not drawn)
+    assert [m["key"] for m in p["legend"]] == ["written", "selected"]
+    assert [v["label"] for v in p["views"]] == ["t"]
     (p,) = pictures("y = t[1:, ::2]")
     assert [m["key"] for m in p["legend"]] == ["selected"]
     (p,) = pictures("x = torch.randn(3, 4)")     # normal_ filled all twelve
     assert [m["key"] for m in p["legend"]] == ["written", "selected"]
     result, source = pictures("b[idx_0, idx_1]")
-    # (index's restrided source, a stride 0 view of b, repeats elements: explained too)
-    assert [m["key"] for m in source["legend"]] == ["read", "selected", "repeated"]
-    assert any(0 in v["strides"] for v in source["views"])
+    # index's restrided source (a stride 0 view of b) is a folded step's temporary
+    assert [m["key"] for m in source["legend"]] == ["read", "selected"]
+    assert not any(0 in v["strides"] for v in source["views"])
+    (p,) = pictures("s = t.expand(2, 3, 3)[:, 0]")   # the user's own stride 0: explained
+    assert [m["key"] for m in p["legend"]] == ["selected", "repeated"]
     assert [m["key"] for m in result["legend"]] == ["written", "selected"]
     (p,) = pictures("e = torch.empty(2)")
     assert "unrecorded" in [m["key"] for m in p["legend"]]

@@ -83,3 +83,12 @@ def test_no_recorder_means_the_shared_null_span():
     with span("x", "python") as s:
         s.set_result(1)
         s.set(a=2)
+
+
+def test_the_recorded_version_is_the_installed_one():
+    # the document's "tidx" field is read from tracer/version.py (no importlib.metadata
+    # at start-up); pyproject takes its version from there, so they cannot drift
+    from importlib.metadata import version
+
+    from tracer.version import __version__
+    assert __version__ == version("tidx")

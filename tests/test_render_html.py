@@ -198,9 +198,17 @@ def test_a_storage_the_statement_makes_appears_when_it_is_allocated():
     flat = stepper.frames(session.run("y = t.t().contiguous()"))
     names = [f["event"]["name"] for f in flat]
     made = names.index("StorageImpl")
-    assert all(len(f["pictures"]) == 0 for f in flat[:made])
-    assert flat[made]["pictures"][0]["cells"] == {}          # allocated, not yet written
-    assert flat[-1]["pictures"][0]["cells"] == dict(enumerate([1, 4, 7, 2, 5, 8, 3, 6, 9]))
+    y = flat[-1]["pictures"][0]["storage"]
+
+    def of_y(f):
+        return [p for p in f["pictures"] if p["storage"] == y]
+
+    assert all(not of_y(f) for f in flat[:made])
+    assert of_y(flat[made])[0]["cells"] == {}          # allocated, not yet written
+    assert of_y(flat[-1])[0]["cells"] == dict(enumerate([1, 4, 7, 2, 5, 8, 3, 6, 9]))
+    # and t, which the copy kernel reads, is drawn with every element it read marked
+    (t,) = [p for p in flat[-1]["pictures"] if p["storage"] != y]
+    assert sorted(t["touched"].items()) == [(off, "read") for off in range(9)]
 
 
 def test_a_view_is_drawn_from_the_step_that_returns_it():

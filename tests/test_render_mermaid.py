@@ -57,3 +57,27 @@ def test_statement_text_is_escaped_in_the_diagram():
     text = render_mermaid.sequence(doc)
     assert "Note over you,memory: #gt;#gt;#gt; t#59; #37;#37;{init}#37;#37; #lt;b#gt;#35;" \
         in text
+
+
+@pytest.mark.parametrize("fmt", ["mermaid", "markdown"])
+def test_mermaid_and_markdown_draw_the_lecture_steps_as_the_images_do(fmt):
+    # issue 28: images drew the lecture view, mermaid and markdown the whole trace; the
+    # same statement now draws the same arrows in each (--full: every step in each)
+    from click.testing import CliRunner
+
+    import cli
+
+    def arrows(*extra):
+        out = CliRunner().invoke(cli.main, ["explain", "t[1, 2] = 3", "--format", fmt,
+                                            *extra]).output
+        return [line.strip() for line in out.splitlines() if "->>+" in line]
+
+    def dot_edges(*extra):
+        out = CliRunner().invoke(cli.main, ["explain", "t[1, 2] = 3", "--format", "dot",
+                                            *extra]).output
+        return out.count("steps folded")
+
+    lecture, full = arrows(), arrows("--full")
+    assert len(lecture) < len(full)
+    assert sum("steps folded" in a for a in lecture) == dot_edges() > 0
+    assert not any("steps folded" in a for a in full)

@@ -55,9 +55,12 @@ def test_a_tensor_reshaped_in_place_is_drawn_once_as_it_is_now():
     geometry = [(V.shown(v), v["shape"]) for v in p["views"]]
     # the base first (arange's own tensor, which nothing names), then the user's view
     assert geometry == [("t$0", [6]), ("y", [5])] and p["base"] == "t$0"
-    values, indices = pictures("v, i = t.max(dim=1)")
+    values, indices, source = pictures("v, i = t.max(dim=1)")
     assert [(V.shown(x), x["shape"]) for x in values["views"] + indices["views"]] == \
         [("v", [3]), ("i", [3])]
+    # and t, every element of which the kernel read (issue #28: inputs are drawn)
+    assert [V.shown(x) for x in source["views"]] == ["t"]
+    assert source["touched"] == {off: "read" for off in range(9)}
 
 
 def test_fancy_indexing_reads_from_the_source_and_writes_a_new_storage():

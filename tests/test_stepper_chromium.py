@@ -147,13 +147,13 @@ def test_a_fresh_tensor_appears_when_it_is_allocated_and_filled(tmp_path, browse
     assert browser.js("document.querySelectorAll('#tidx-pictures figure').length") == 0
     browser.open(page.as_uri() + f"#step={names.index('StorageImpl') + 1}")
     assert _cell(browser, 0) == {"text": "·", "cls": "cell unset"}   # allocated, not written
-    # normal_'s result, recorded when it returns, holds the values: they show from the
-    # last step inside it (the kernel's own steps work out the first element before)
-    filled = names.index("THPVariable_Wrap")
-    browser.open(page.as_uri() + f"#step={names.index('normal_kernel') + 1}")
+    # normal_kernel says it wrote every element (issue #28): its step shows them written,
+    # with the values normal_'s result recorded, as torch prints them
+    kernel = names.index("normal_kernel") + 1
+    browser.open(page.as_uri() + f"#step={kernel - 1}")
     assert _cell(browser, 0) == {"text": "·", "cls": "cell unset"}
-    browser.open(page.as_uri() + f"#step={filled}")
-    assert _cell(browser, 0) == {"text": "1.5410", "cls": "cell written"}  # as torch prints it
+    browser.open(page.as_uri() + f"#step={kernel}")
+    assert _cell(browser, 0) == {"text": "1.5410", "cls": "cell written"}
     browser.press("ArrowRight")
     assert _cell(browser, 0) == {"text": "1.5410", "cls": "cell earlier"}
 

@@ -102,7 +102,7 @@ def test_notebook_view(statement):
     expected = torch_value(statement)
     view = TraceView(session.run(statement))
     assert shown(statement, expected) in html.unescape(view._repr_html_())
-    svg = view._repr_svg_()
+    svg = view.svg()
     assert svg is None or shown(statement, expected) in html.unescape(svg)
     console = Console(width=200, record=True, file=open("/dev/null", "w"))
     console.print(view)

@@ -7,7 +7,8 @@ that recording never pays for rich or graphviz.
 
 from tracer.events import LAYERS, Event, op_tree, source_url, walk
 from tracer.notes import Note
-from tracer.recorder import Trace, active, emit, paused, record, recording, span, summarize
+from tracer.recorder import Trace, active, emit, paused, recording, span, summarize
+from tracer.render.display import record
 
 __all__ = ["LAYERS", "Event", "Note", "Trace", "active", "emit", "op_tree", "paused", "record",
            "recording", "source_url", "span", "summarize", "walk"]

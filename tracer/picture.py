@@ -17,6 +17,7 @@ from typing import Any
 
 from tracer import values as V
 from tracer.events import walk
+from tracer.lecture import fold_statements
 from tracer.replay import MISSING, changes, offsets, values_of
 
 MAX_CELLS = 64      # a larger storage is cut (its values are not recorded anyway)
@@ -38,11 +39,10 @@ MARKS: dict[str, dict[str, str]] = {
 def touched(ev: dict[str, Any], marks: dict[str, dict[int, str]]) -> None:
     """Add the elements step ``ev`` read or wrote to ``marks`` (storage -> offset ->
     "written"|"read"); written wins over read: the write is what the statement did."""
-    for key, val in (ev.get("args") or {}).items():
-        if V.kind(val) == "elements":
-            where = marks.setdefault(val["storage"], {})
-            for off in val.get("offsets", []):
-                where[off] = "written" if key == "written" else where.get(off, "read")
+    for how, val in V.touches(ev.get("args")):
+        where = marks.setdefault(val["storage"], {})
+        for off in val.get("offsets", []):
+            where[off] = "written" if how == "written" else where.get(off, "read")
 
 
 def itemsize(dtype: str) -> int:
@@ -76,11 +76,19 @@ def collect(st: dict[str, Any], prev: dict[str, Any] | None = None) -> list[dict
     after = named(st)
     during: list[dict[str, Any]] = []
     marks: dict[str, dict[int, str]] = {}
+    # the storages a kernel wrote, then those it read (as data, not as an index), the
+    # latest read first: a[mask] reads the mask (nonzero) before a (the index kernel)
+    wrote: dict[str, None] = {}
+    read: dict[str, None] = {}
     for _, ev in walk(st.get("events", [])):
         touched(ev, marks)
+        for how, v in V.touches(ev.get("args"), index=False):
+            (wrote if how == "written" else read).pop(v["storage"], None)
+            (wrote if how == "written" else read)[v["storage"]] = None
         for val in (ev.get("args") or {}).values():
             during += V.tensors(val)
         during += V.tensors(ev.get("result"))
+    data = list(wrote) + [s for s in reversed(read) if s not in wrote]
     # what it bound or printed first, then what it read or wrote; the user's other
     # tensors (``names``) only join these storages (an index tensor's own storage is
     # not the lesson, and its values are in the steps that read it)
@@ -89,17 +97,40 @@ def collect(st: dict[str, Any], prev: dict[str, Any] | None = None) -> list[dict
     # the user's tensors' storages before temporaries' (a CUDA index's copy on the
     # device is written before the indexed tensor is read, and only three are drawn)
     user = {t["storage"] for t in after}
-    wanted = made + [s for s in marks if s in user] + [s for s in marks if s not in user]
+    # a temporary's storage only where the lecture shows the step that made or took it
+    # (the scalar a comparison wraps, index_put_'s stride-0 restriding stay folded)
+    shown, made_shown = lecture_labels(st)
+    # (one element, a wrapped scalar, is its value, which that step's line shows)
+    temps = {t["storage"] for t in during if t["label"] in made_shown and
+             t["nbytes"] > itemsize(t["dtype"])}
+    wanted = made + [s for s in data if s in user] + [s for s in data
+                                                      if s not in user and s in temps]
     storages = list(dict.fromkeys(wanted))[:MAX_STORAGES]
     # every element the statement changed, those its kernels name and those a kernel
     # that names none filled (randn's normal_, add_): the replay finds both
-    wrote = changes(st, prev)
-    for s, offs in wrote.items():
+    changed = changes(st, prev)
+    for s, offs in changed.items():
         for off in offs:
             marks.setdefault(s, {})[off] = "written"
-    return [picture(s, after, during, marks.get(s, {}), old={
-        off: old for off, (old, _) in wrote.get(s, {}).items() if old is not MISSING},
-        hidden=hidden(st, s)) for s in storages]
+    return [only_views(picture(s, after, during, marks.get(s, {}), old={
+        off: old for off, (old, _) in changed.get(s, {}).items() if old is not MISSING},
+        hidden=hidden(st, s)), shown) for s in storages]
+
+
+def lecture_labels(st: dict[str, Any]) -> tuple[set[str], set[str]]:
+    """The tensors the lecture view's steps of ``st`` take or return, and those they
+    return, by label: every drawing of a statement shows the temporaries of those steps
+    and no others (so the terminal, the images, the HTML and ``compare`` agree), and
+    draws a temporary's storage only when a step it shows made it (the mask of ``t >
+    0.5``, not the scalar ``0.5`` wrapped in a tensor by a folded step)."""
+    (folded,) = fold_statements({"statements": [st]})
+    found: set[str] = set()
+    made: set[str] = set()
+    for _, ev in walk(folded.get("events", [])):
+        for val in (ev.get("args") or {}).values():
+            found.update(t["label"] for t in V.tensors(val))
+        made.update(t["label"] for t in V.tensors(ev.get("result")))
+    return found | made, made
 
 
 def hidden(st: dict[str, Any], storage: str) -> int:

@@ -26,8 +26,9 @@ from tracer import i18n
 from tracer import values as V
 from tracer.events import Event
 from tracer.notes import Note
+from tracer.version import __version__
 
-__all__ = ["record", "recording", "paused", "span", "emit", "active", "current", "Trace",
+__all__ = ["recording", "paused", "span", "emit", "active", "current", "Trace",
            "summarize"]
 
 #: The trace being recorded in this context, or None.
@@ -206,10 +207,16 @@ class Trace:
         hook = getattr(type(value), "__tidx_summary__", None)
         if hook is None:
             return
-        serial = hook(value, 0).get("serial")
+        summary = hook(value, 0)
+        serial = summary.get("serial")
         key = ("t", serial)
         if serial is None or key in self._labels or name in self._by_name:
             return
+        # its storage is labelled now, before the temporaries of the statement that
+        # uses it: t's storage is s$0 in `t[rows, cols] = 10` as in `y = t[1:, ::2]`,
+        # not s$3 there because the index's temporaries were seen first (issue #28)
+        if summary.get("storage_serial") is not None:
+            self.label("s", summary["storage_serial"])
         self._labels[key] = name
         self._named.add(key)
         self._by_name[name] = key
@@ -289,10 +296,11 @@ class Trace:
         assert top is event, "spans must close in the order they opened"
 
     # -- output ------------------------------------------------------------------
-    def to_dict(self, version: str = "") -> dict[str, Any]:
-        """The public JSON document: ``{"tidx", "statements": [...]}``."""
+    def to_dict(self, version: str = "", since: int = 0) -> dict[str, Any]:
+        """The public JSON document: ``{"tidx", "statements": [...]}``; ``since``: of the
+        statements from that index on (a notebook cell's, in a Session that goes on)."""
         return {
-            "tidx": version or _version(),
+            "tidx": version or __version__,
             "format": FORMAT_VERSION,
             "statements": [
                 {
@@ -304,35 +312,9 @@ class Trace:
                     **{k: v for k, v in st.items()
                        if k not in ("source", "events", "error", "bindings")},
                 }
-                for st in self.statements
+                for st in self.statements[since:]
             ],
         }
-
-
-    # -- display: a recorded trace draws itself in notebooks and rich consoles -------
-    def _view(self) -> Any:
-        # imported here, not at the top: the recorder is on every statement's path and
-        # should not load rich and graphviz unless a trace is actually displayed
-        from tracer.render.notebook import TraceView
-        return TraceView(self.to_dict())
-
-    def _repr_svg_(self) -> str | None:
-        return self._view()._repr_svg_()
-
-    def _repr_html_(self) -> str:
-        return self._view()._repr_html_()
-
-    def __rich__(self) -> Any:
-        return self._view().__rich__()
-
-
-def _version() -> str:
-    try:
-        # importlib.metadata costs start-up time; only a finished document needs it
-        from importlib.metadata import version
-        return version("tidx")
-    except Exception:  # not installed (running from a checkout)
-        return "0+unknown"
 
 
 @contextlib.contextmanager
@@ -344,13 +326,6 @@ def recording(trace: "Trace | None") -> Iterator["Trace | None"]:
         yield trace
     finally:
         _ACTIVE.reset(token)
-
-
-@contextlib.contextmanager
-def record() -> Iterator[Trace]:
-    """Collect every step run inside the block: ``with record() as tr: ...``."""
-    with recording(Trace()) as trace:
-        yield trace  # type: ignore[misc]
 
 
 def paused() -> "contextlib.AbstractContextManager[None]":

@@ -107,9 +107,14 @@ def writes(ev: dict[str, Any]) -> dict[str, list[int] | None]:
     """The elements step ``ev`` wrote, by storage; None when only their count was
     recorded (a large write: which elements is unknown)."""
     out: dict[str, list[int] | None] = {}
-    val = (ev.get("args") or {}).get("written")
-    if V.kind(val) == "elements":
-        out[val["storage"]] = list(val["offsets"]) if "offsets" in val else None
+    for how, val in V.touches(ev.get("args")):
+        if how != "written":
+            continue
+        if "offsets" not in val or out.get(val["storage"], []) is None:
+            out[val["storage"]] = None
+        else:
+            out[val["storage"]] = sorted(set(out.get(val["storage"], [])) |
+                                         set(val["offsets"]))
     return out
 
 
@@ -235,6 +240,12 @@ def replay(st: dict[str, Any], start: Cells | None = None
     cells: Cells = {s: {**c, **(start or {}).get(s, {})} for s, c in first.items()}
     for s, c in (start or {}).items():
         cells.setdefault(s, dict(c))
+    # the tensors it wrote into as they were before its first write (``before``: the
+    # session keeps them, the values its writes replaced when no step recorded them)
+    earlier: Cells = {}
+    _lay(earlier, st.get("before") or [])
+    for s, c in earlier.items():
+        cells[s] = {**cells.get(s, {}), **c}
     fresh: set[str] = set()
     writing = 0         # in-place ops open now: inside one, a value appearing is a write
     for i, (phase, ev) in enumerate(steps):

@@ -351,6 +351,31 @@ def tensors(value: Value | None) -> Iterator[Value]:
         yield from tensors(child)
 
 
+def touches(args: dict[str, Value] | None, index: bool = True
+            ) -> Iterator[tuple[str, Value]]:
+    """``("read" | "written", elements)`` for every ``elements`` value a step's
+    arguments hold: its ``written`` ones, and those under any other key (``read``, and
+    ``read_index``: the index elements an indexing kernel loads; left out with ``index=False``,
+    as a picture does when it picks the storages to draw: an index's own storage is not
+    the lesson), each an ``elements`` value or a list of them (``sort`` writes two).
+
+    >>> e, f = elements("s$0", 1, [3]), elements("s$1", 2, [0, 1])
+    >>> [(how, v["storage"]) for how, v in touches({"read": sequence("list", [e, f]),
+    ...                                                   "written": e, "dim": integer(0)})]
+    [('read', 's$0'), ('read', 's$1'), ('written', 's$0')]
+    """
+    for key, val in (args or {}).items():
+        if key == "read_index" and not index:
+            continue
+        how = "written" if key == "written" else "read"
+        if kind(val) == "elements":
+            yield how, val
+        elif kind(val) == "list" and val["items"] and all(
+                kind(v) == "elements" for v in val["items"]):
+            for v in val["items"]:
+                yield how, v
+
+
 def is_tensor(value: Value | None) -> bool:
     return kind(value) == "tensor"
 

@@ -33,7 +33,7 @@ from engine import ops  # noqa: F401 - each ops module declares its operators on
 from engine.binding import options as P
 from engine.binding.arg_parser import (ParsedArgs, PythonArgParser, check_noarg_method,
                                        unpack_long)
-from engine.binding.python_signatures import (SKIP_PYTHON_BINDINGS, PythonSignature, is_noarg,
+from engine.binding.python_signatures import (skips_binding, PythonSignature, is_noarg,
                                                python_signatures)
 from engine.binding.return_types import structseq_for
 from engine.binding.tensor import THPVariable_Wrap, Tensor, unpack, unwrap_args, wrap_result
@@ -329,4 +329,4 @@ def generated_names(variant: str) -> list[str]:
     :mod:`engine.binding.functions`."""
     names = {d.name for d in REGISTRY.values() if d.namespace == "aten"
              and variant in d.variants and not d.name.startswith("_")}
-    return sorted(n for n in names if not any(p.match(n) for p in SKIP_PYTHON_BINDINGS))
+    return sorted(n for n in names if not skips_binding(n))

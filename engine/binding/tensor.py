@@ -21,6 +21,7 @@ from tracer.recorder import span
 from engine.core.device import device, of_type
 from engine.core.storage import Storage
 from engine.core.tensor_impl import TensorImpl
+from engine.memory.allocator import check_temporary
 
 
 class Tensor:
@@ -125,6 +126,19 @@ class UntypedStorage:
 
     def __len__(self) -> int:
         return self._storage.nbytes
+
+    def __repr__(self) -> str:
+        """torch/storage.py ``_StorageBase.__repr__``: every byte on its own line, then
+        what the storage is; a meta storage has no bytes to show."""
+        st = self._storage
+        info = f"[torch.storage.UntypedStorage(device={self.device}) of size {st.nbytes}]"
+        if st.device == "meta":
+            return "...\n" + info
+        # a Python int and its digits per byte, before the string exists
+        check_temporary("UntypedStorage.__repr__", st.nbytes, 40)
+        return " " + "\n ".join(map(str, st.data[:st.nbytes].tolist())) + "\n" + info
+
+    __str__ = __repr__
 
     def __tidx_summary__(self, max_values: int) -> dict[str, Any]:
         return self._storage.__tidx_summary__(max_values)

@@ -89,6 +89,12 @@ class RunContext:
         self._serial = n + 1
         return n
 
+    @property
+    def serials(self) -> int:
+        """How many serials were handed out: every tensor or storage made from now on
+        has one at least this large."""
+        return self._serial
+
     def local(self, cls: type[T]) -> T:
         """This run's instance of ``cls`` (made with ``cls()`` on first use): how a wing
         keeps its own per-run state (the generator, pypto's tile settings) without

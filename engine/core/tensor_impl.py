@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from engine.core import dtypes as D
+from engine.core.before import WritesBefore
 from engine.core.context import current
 from engine.core.storage import Storage
 from engine.core.errors import Refused, torch_error
@@ -69,6 +70,8 @@ class TensorImpl:
         storage initialised (kernels that write through a view pass it)."""
         st = self.storage
         if write:
+            # the statement's pictures say what this write replaced (engine/core/before.py)
+            current().local(WritesBefore).note(self)
             st.initialised = True
         assert st.data is not None, "meta tensors have no data"
         item = self.dtype.itemsize

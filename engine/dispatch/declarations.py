@@ -27,6 +27,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from engine.dispatch.schema import FunctionSchema
+
 #: What a declaration says an operator is; it decides the kernels a call passes
 #: (see engine.dispatch.keys).
 VIEW, INPLACE, OUT, FUNCTIONAL, FACTORY, COMPOSITE = (
@@ -98,14 +100,54 @@ def _variants(text: str) -> tuple[str, ...]:
     return found
 
 
+#: Declarations read from the start-up cache (engine.dispatch.operator_cache) whose
+#: module has not been imported yet; the module's own declaration replaces each.
+PROVISIONAL: set[str] = set()
+
+
+def kind_of(schema: str) -> str:
+    """The kind a schema's own text says, as torchgen reads SchemaKind off the alias
+    annotations: ``inplace`` (``name_(Tensor(a!) self ...)``), ``out`` (a kwarg-only
+    ``Tensor(a!) out``), ``view`` (a return aliasing an input that is not written), a
+    ``factory`` (no Tensor among the arguments), else ``functional``.  What the schema
+    cannot say is given to :func:`declare` as ``kind=``: COMPOSITE (a
+    CompositeImplicitAutograd kernel: the yaml's dispatch table, not its schema),
+    AUTOGRAD, and the operators torch itself registers against their schema
+    (``lift_fresh`` returns ``Tensor(a)`` but makes no view; ``_unsafe_view`` is a view
+    whose schema says ``Tensor``).
+
+    >>> kind_of("select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)")
+    'view'
+    >>> kind_of("add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)")
+    'out'
+    >>> kind_of("zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, "
+    ...         "Device? device=None, bool? pin_memory=None) -> Tensor")
+    'factory'
+    """
+    parsed = FunctionSchema.parse(schema.split("::", 1)[-1])
+    kind = parsed.kind
+    if kind == "inplace":
+        return INPLACE
+    if kind == "out":
+        return OUT
+    if parsed.is_view:
+        return VIEW
+    if not any(a.type.base == "Tensor" for a in parsed.arguments):
+        return FACTORY
+    return FUNCTIONAL
+
+
 def _add(decl: Declaration) -> Declaration:
     assert decl.kind in KINDS, decl.kind
-    assert decl.full_name not in REGISTRY, f"{decl.full_name} declared twice"
+    if decl.full_name in PROVISIONAL:
+        PROVISIONAL.discard(decl.full_name)
+    else:
+        assert decl.full_name not in REGISTRY, f"{decl.full_name} declared twice"
     REGISTRY[decl.full_name] = decl
     return decl
 
 
-def declare(schema: str, *, kind: str, native: str, source: str,
+def declare(schema: str, *, native: str, source: str, kind: str | None = None,
             variants: str = "function", native_meta: str | None = None,
             category_override: str | None = None
             ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -115,9 +157,12 @@ def declare(schema: str, *, kind: str, native: str, source: str,
     data work is skipped on meta tensors); a COMPOSITE kernel serves every backend, as
     CompositeImplicitAutograd does.  ``category_override`` is the yaml's (``factory``
     gives a Tensor overload such as ``linspace.Tensor_Tensor`` the TensorOptions
-    parameters in Python).
+    parameters in Python).  ``kind``: only where the schema does not say it
+    (:func:`kind_of`).
     """
     namespace, name, overload = _split(schema)
+    if kind is None:
+        kind = kind_of(schema)
 
     def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
         _add(Declaration(schema, namespace, name, overload, _variants(variants), kind,
@@ -147,7 +192,8 @@ def deprecated(signature: str, aten: str) -> None:
     """A Python signature torch still accepts with a deprecation warning
     (tools/autograd/deprecated.yaml), e.g. ``add(Tensor self, Scalar alpha, Tensor
     other)`` calling ``add(self, other, alpha)``."""
-    DEPRECATED.append((signature, aten))
+    if (signature, aten) not in DEPRECATED:    # the start-up cache may have it already
+        DEPRECATED.append((signature, aten))
 
 
 #: Why an out= overload is declared but refused.

@@ -27,6 +27,7 @@ from tracer.recorder import Trace
 from engine.binding.tensor import is_tensor, unpack
 from engine.core import capability as C
 from engine.core.context import DEFAULT_MAX_BYTES, RunContext, activate
+from engine.core.before import WritesBefore
 from engine.core.errors import Refused, is_torch_error
 from engine.interpreter.defaults import BY_NAME
 from engine.interpreter.evaluator import Evaluator
@@ -67,18 +68,40 @@ class Session:
         with activate(self.context):
             G.start_run(seed)
 
-    def run(self, text: str) -> dict[str, Any]:
-        """Run ``text`` and return the JSON document of the design (docs/trace-format.md).
+    def run(self, text: str, *, seed: int | None = None) -> dict[str, Any]:
+        """Run ``text`` and return the JSON document of its statements
+        (docs/trace-format.md).
 
-        Raises :class:`Refused` for input tidx will not run; PyTorch errors are caught and
-        recorded in the document (``statements[i].error``).
+        A Session goes on from one ``run`` to the next as a notebook's cells go on in one
+        kernel: the names earlier runs bound, the generator, the memory and the storages'
+        labels carry over; a PyTorch error stops the rest of its own ``text`` only.
+        ``seed``: reseed the generator first, as ``torch.manual_seed(seed)`` would.
+
+        Raises :class:`Refused` for input tidx will not run (before any of it runs, and
+        before ``seed`` is applied); PyTorch errors are caught and recorded in the
+        document (``statements[i].error``).
         """
-        for st in parse(text):
+        statements = parse(text, self.evaluator.names)
+        if seed is not None:
+            self.manual_seed(seed)
+        first = len(self.trace.statements)
+        self.running = True
+        for st in statements:
             if not self.running:
                 break
             self.run_statement(st)
             st.value = None     # shown: as in a script, it dies unless a name keeps it
-        return self.document()
+        return self.document(since=first)
+
+    def manual_seed(self, seed: int) -> None:
+        """``torch.manual_seed(seed)`` between runs: the CPU generator (and the simulated
+        GPU's, once made) start again from ``seed``; one never used takes it at its first
+        use, as the constructor's ``seed`` does."""
+        with activate(self.context):
+            if G.uses():
+                G.manual_seed(seed)
+            else:
+                G.start_run(seed)
 
     def run_statement(self, st: Statement) -> dict[str, Any]:
         """Run one parsed statement with this Session's state current; its entry."""
@@ -88,6 +111,8 @@ class Session:
             entry["comment"] = st.comment
             before = list(ev.defaults_used)
             newest = cuda_lifetime.newest()
+            written = self.context.local(WritesBefore)
+            written.start(self.context.serials)
             try:
                 ev.run(st)
             except Refused:
@@ -123,13 +148,20 @@ class Session:
                               for names in on.values() for name in names}
             entry["names_more"] = self._names_more(on)
             entry["allocated"] = allocated.summary(entry["events"])
+            # the small tensors it wrote into, as they were before (tracer/replay.py);
+            # only those its steps show (a new label would renumber every later one)
+            kept = [self.trace.summarize(s) for serial, s in written.take().items()
+                    if self.trace.known_label("t", serial) is not None]
+            if kept:
+                entry["before"] = kept
             if entry["error"] is not None and not entry["error"].get("caught"):
                 self.running = False
         return entry
 
-    def document(self) -> dict[str, Any]:
-        """The trace document so far; ``seed`` only if the run drew numbers or set one."""
-        doc = self.trace.to_dict()
+    def document(self, since: int = 0) -> dict[str, Any]:
+        """The trace document so far (``since``: of the statements from that index on);
+        ``seed`` only if the run drew numbers or set one."""
+        doc = self.trace.to_dict(since=since)
         doc["allocated"] = allocated.total(doc["statements"])
         doc["cpu"] = self.context.cpu.summary()
         with activate(self.context):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 import io
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterable
 
 from engine.core.errors import Refused
 from engine.interpreter import builtins
@@ -50,8 +50,10 @@ class Statement:
     bound: list[str] = field(default_factory=list)     # of those, the ones bound (x = ...)
 
 
-def parse(text: str) -> list[Statement]:
-    """Parse statements; refuse anything outside the allow-list before running any."""
+def parse(text: str, names: Iterable[str] = ()) -> list[Statement]:
+    """Parse statements; refuse anything outside the allow-list before running any.
+    ``names``: those earlier statements of the same Session bound (a notebook's earlier
+    cells), which these may read besides the defaults."""
     if len(text) > MAX_SOURCE:
         raise Refused(f"statements are {len(text)} characters long; tidx takes at most "
                       f"{MAX_SOURCE}")
@@ -69,7 +71,7 @@ def parse(text: str) -> list[Statement]:
         raise Refused(f"statements nested too deeply for Python's parser; tidx takes at "
                       f"most {MAX_DEPTH} levels") from None
     out = []
-    known = set(BY_NAME) | set(RESERVED)
+    known = set(BY_NAME) | set(RESERVED) | set(names)
     lines = text.splitlines()
     segments = io.StringIO(text, newline="").readlines()  # as ast.get_source_segment splits
     for node in tree.body:

@@ -30,7 +30,8 @@ from engine.ops.iterator import output_strides
 from engine.ops.parallel import chunks, parallel_for
 from engine.memory.allocator import check_temporary
 from engine.ops.scalar import to_dtype_scalar
-from engine.ops.touch import elements, storage_offsets
+from engine.ops.touch import elements, storage_offsets, touched, where
+from engine.ops.touch import touched
 
 ADV = "aten/src/ATen/native/TensorAdvancedIndexing.cpp"
 
@@ -319,8 +320,11 @@ def index(self, indices: list):
                                                              mode="clip"))
             else:
                 dest[...] = _flat(self)[offsets]
+            # the iterator loads every index element beside each element it gathers
             s.set(offsets=lambda: _offset_formulas(info, shape, offsets),
-                  read=lambda: elements(self.storage, offsets))
+                  read=lambda: elements(self.storage, offsets),
+                  read_index=lambda: [touched(i) for i in info.indices],
+                  written=touched(out))
         s.set_result(out)
     return out
 
@@ -396,7 +400,9 @@ def _index_put_impl_(self, indices: list, value, accumulate: bool = False,
                     np.add.at(flat, offs, vals.reshape(-1)[reached])
                 else:
                     flat[offs] = vals.reshape(-1)[reached]
-                s.set(written=elements(self.storage, offs))
+                s.set(written=elements(self.storage, offs),
+                      read=lambda: _put_reads(self, value, offs if accumulate else None),
+                      read_index=lambda: [touched(i) for i in info.indices])
                 raise
             self.storage.initialised = True
             if accumulate:
@@ -409,9 +415,18 @@ def _index_put_impl_(self, indices: list, value, accumulate: bool = False,
                                                             mode="clip"))
             else:
                 flat[offsets] = vals
+            # accumulate adds into the elements it writes: it reads them too
             s.set(offsets=lambda: _offset_formulas(info, shape, offsets),
-                  written=lambda: elements(self.storage, offsets))
+                  written=lambda: elements(self.storage, offsets),
+                  read=lambda: _put_reads(self, value, offsets if accumulate else None),
+                  read_index=lambda: [touched(i) for i in info.indices])
     return self
+
+
+def _put_reads(self, value, added: np.ndarray | None) -> list:
+    """The data cpu_index_put_kernel reads (besides the index): the value, and with
+    accumulate the elements of self it adds into."""
+    return [touched(value)] + ([elements(self.storage, added)] if added is not None else [])
 
 
 def _can_dispatch_to_masked_fill(self, indices: list, value):
@@ -470,7 +485,6 @@ def masked_fill_(self, mask, value):
             check_temporary("masked_fill_", self.numel(), 8 + 8 * max(self.dim(), 1))
             m = np.broadcast_to(mask.array(), self.view.sizes)
             self.array(write=True)[m] = scalar
-            offs = storage_offsets(self.view.sizes, self.view.strides, self.view.offset).reshape(
-                self.view.sizes)[m]
-            s.set(written=elements(self.storage, offs))
+            # the loop loads the mask (an index) and stores where it is set; self is not read
+            s.set(written=lambda: where(self, m), read_index=touched(mask))
     return self

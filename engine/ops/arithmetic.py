@@ -25,6 +25,7 @@ from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, INPLACE, OUT, O
 from engine.dispatch.dispatcher import call
 from engine.ops.pointwise import BINARY, Wrapped, iterate, operand, sub_check
 from engine.ops.scalar import scalar_tensor_static, scalar_type, to_dtype_scalar
+from engine.ops.touch import touched
 
 _ALPHA = "*, Scalar alpha=1"
 
@@ -423,5 +424,6 @@ def div__scalar(self, other):
             arr = self.array(write=True)
             with np.errstate(divide="ignore", invalid="ignore"):
                 arr[...] = arr / divisor.array()
+            s.set(read=[touched(self), touched(divisor)], written=touched(self))
         s.set_result(self)
     return self

@@ -88,7 +88,7 @@ def copy_(self, src, non_blocking: bool = False):
                 # numpy copies a source whose bytes may overlap the destination's first
                 check_temporary("copy_", src.numel(), src.dtype.itemsize)
             self.array(write=True)[...] = src.array()
-            s.set(written=touched(self))
+            s.set(written=touched(self), read=touched(src))
     return self
 
 

@@ -124,7 +124,7 @@ def _memcpy_host_device(self, src, non_blocking: bool):
                   nbytes=nbytes, kind=kind, stream=0, dst=hex_ptr(self.data_ptr()),
                   src=hex_ptr(src.data_ptr())) as m:
             self.array(write=True)[...] = src.array()
-            m.set(simulated=True, written=touched(self))
+            m.set(simulated=True, written=touched(self), read=touched(src))
         if not non_blocking:
             with span("cudaStreamSynchronize", "memory", source=FUNCTIONS_H,
                       note=lambda: Note("cuda.device.stream_sync", stream=0), stream=0) as y:
@@ -143,7 +143,7 @@ def _device_to_device(self, src, memcpy_eligible: bool) -> None:
                   nbytes=nbytes, kind=kind, stream=0, dst=hex_ptr(self.data_ptr()),
                   src=hex_ptr(src.data_ptr())) as m:
             self.array(write=True)[...] = src.array()
-            m.set(simulated=True, written=touched(self))
+            m.set(simulated=True, written=touched(self), read=touched(src))
         return
     kernel = ("float16_copy_kernel_cuda" if self.dtype.name == "float16" else
               "bfloat16_copy_kernel_cuda" if self.dtype.name == "bfloat16" else
@@ -154,7 +154,7 @@ def _device_to_device(self, src, memcpy_eligible: bool) -> None:
                                 numel=self.numel()),
               numel=self.numel()) as k:
         self.array(write=True)[...] = src.array()
-        k.set(simulated=True, written=touched(self))
+        k.set(simulated=True, written=touched(self), read=touched(src))
 
 
 def _contiguous(t):

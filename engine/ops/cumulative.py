@@ -23,6 +23,7 @@ from engine.dispatch.declarations import INPLACE, FUNCTIONAL, OUT, OUT_NOT_MODEL
 from engine.dispatch.dispatcher import call
 from engine.memory import empty as memory
 from engine.memory.allocator import check_temporary
+from engine.ops.touch import touched
 
 REDUCE = "aten/src/ATen/native/ReduceOps.cpp"
 KERNELS = "aten/src/ATen/native/cpu/ReduceOpsKernel.cpp"
@@ -72,6 +73,7 @@ def _cum(self, dim: int, result) -> None:
             with np.errstate(over="ignore", invalid="ignore"):
                 sums = np.cumsum(values, axis=dim, dtype=acc)
                 result.array(write=True)[...] = sums.astype(result.dtype.np)
+            s.set(read=touched(src), written=touched(result))
         s.set_result(result)
 
 

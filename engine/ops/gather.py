@@ -26,6 +26,8 @@ from engine.memory.resize import resize_native
 from engine.ops import overlap
 from engine.ops.views import expand_outplace
 from engine.memory.allocator import check_temporary
+from engine.ops.touch import along, at, elements, touched
+from engine.ops.touch import where as where_set
 
 ADV = "aten/src/ATen/native/TensorAdvancedIndexing.cpp"
 CHECKS = "aten/src/ATen/native/ScatterGatherChecks.h"
@@ -118,6 +120,9 @@ def index_select(self, dim: int, index):
             # index along dim in place (np.take would first copy all of an expanded src)
             out = values[(slice(None),) * dim + (idx,)]
             result.array(write=True)[...] = out.reshape(result.view.sizes)
+            # the slices of self along dim the index names, the index, the whole result
+            s.set(read=lambda: along(src, dim, idx) if self.dim() else touched(src),
+                  read_index=touched(index), written=touched(result))
         s.set_result(result)
     return result
 
@@ -254,8 +259,10 @@ def gather(self, dim: int, index, *, sparse_grad: bool = False):
               note="gather.kernel", dim=dim) as s:
         if not self.is_meta and index.numel():
             values = _index_values(self, dim, index)
-            nonempty(out.array(write=True))[...] = \
-                nonempty(self.array())[_coords(index.view.sizes, dim, values)]
+            coords = _coords(index.view.sizes, dim, values)
+            nonempty(out.array(write=True))[...] = nonempty(self.array())[coords]
+            # seed 004: self at the index's coordinates, every index element, all of out
+            s.set(read=lambda: at(self, coords), read_index=touched(index), written=touched(out))
         s.set_result(out)
     return out
 
@@ -298,9 +305,40 @@ def _scatter_into(self, dim: int, index, src, reduce_add: bool) -> None:
                 vals = src_window(src, index)
             scatter_apply(nonempty(self.array(write=True)), coords, vals, reached,
                           np.add.at if reduce_add else _assign)
+            # the positions it handled (all, or those before a bad index): self at their
+            # coordinates written (scatter_add reads them too), the index and src there read
+            s.set(written=lambda: scatter_touch(self, coords, reached),
+                  read=lambda: scatter_reads(self, index, src, coords, reached, reduce_add),
+                  read_index=lambda: where_set(index, handled(index, reached)))
             if error is not None:
                 raise error
         s.set_result(self)
+
+
+def scatter_touch(self, coords: tuple, reached):
+    """The elements of self the scatter kernel stored to (those before a bad index)."""
+    full = np.broadcast_arrays(*coords)
+    return at(self, tuple(c if reached is None else c[reached] for c in full))
+
+
+def handled(index, reached) -> np.ndarray:
+    """The index positions the scatter kernel handled, in index's shape."""
+    return (np.ones(index.view.sizes, bool) if reached is None else
+            np.asarray(reached).reshape(index.view.sizes))
+
+
+def scatter_reads(self, index, src, coords: tuple, reached, reduce_add: bool) -> list:
+    """The data the scatter kernel loaded besides the index: src at the positions it
+    handled (index's shape from src's origin), and with scatter_add the elements of
+    self it added into."""
+    out: list = []
+    if not isinstance(src, (int, float, bool)):
+        mine = handled(index, reached).reshape(index.view.sizes or (1,))
+        out.append(at(src, np.nonzero(mine)) if src.dim() else
+                   elements(src.storage, np.full(int(mine.sum()), src.view.offset)))
+    if reduce_add:
+        out.append(scatter_touch(self, coords, reached))
+    return out
 
 
 def _assign(target: np.ndarray, coords: tuple, vals: np.ndarray) -> None:
@@ -398,7 +436,11 @@ def take(self, index):
                 raise torch_error(IndexError, f"out of range: tried to access index {first} on "
                                               f"a tensor of {n} elements.")
             flat = self.array().reshape(-1)
-            out.array(write=True)[...] = flat[np.where(idx < 0, idx + n, idx)]
+            linear = np.where(idx < 0, idx + n, idx)
+            out.array(write=True)[...] = flat[linear]
+            # self's elements at the linear (row-major) positions, the index, all of out
+            s.set(read=lambda: at(self, np.unravel_index(linear, self.view.sizes))
+                  if self.dim() else touched(self), read_index=touched(index), written=touched(out))
         s.set_result(out)
     return out
 
@@ -477,6 +519,9 @@ def masked_select(self, mask):
             # numpy finds the mask's coordinates, then gathers the values
             check_temporary("masked_select", numel, 8 * max(len(shape), 1) + self.dtype.itemsize)
             result.array(write=True)[...] = src.array()[m.array()]
+            # the mask whole (an index), self where it is set, the result whole
+            s.set(read=lambda: where_set(src, m.array()), read_index=touched(m),
+                  written=touched(result))
         s.set_result(result)
     return result
 

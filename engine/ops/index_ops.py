@@ -17,8 +17,6 @@ alpha fuses the multiply into the add on AVX2/AVX512: emulated exactly).
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 import numpy as np
 
 from tracer.notes import Note
@@ -36,6 +34,8 @@ from engine.ops import overlap
 from engine.ops.advanced import _reached
 from engine.ops.parallel import GRAIN_SIZE, num_threads
 from engine.ops.scalar import to_dtype_scalar
+from engine.ops.touch import along, first, touched
+from engine.ops.touch import at as touch_at
 from engine.memory.allocator import check_temporary
 
 ADV = "aten/src/ATen/native/TensorAdvancedIndexing.cpp"
@@ -165,6 +165,7 @@ def fma_float64(alpha: float, b: np.ndarray, c: np.ndarray) -> np.ndarray:
     True
     """
     out = np.empty(c.shape, dtype=np.float64)
+    from fractions import Fraction    # here: importing it costs every cold start
     fa = Fraction(float(alpha))
     for k, (bv, cv) in enumerate(zip(b.reshape(-1).tolist(), c.reshape(-1).tolist())):
         if not (np.isfinite(bv) and np.isfinite(cv) and np.isfinite(alpha)):
@@ -256,6 +257,7 @@ def index_add_impl(self, dim: int, index, source, alpha, result) -> None:
                 else:
                     _add_in_order(result.array(write=True), lead + (idx[:stop],),
                                   _scaled(src, alpha, result.dtype), result.dtype)
+                s.set(**_slice_marks(result, source, dim, idx[:stop], index_contig))
                 if stop < numel:
                     raise torch_error(IndexError, "index out of range in self")
             s.set_result(result)
@@ -273,6 +275,7 @@ def index_add_impl(self, dim: int, index, source, alpha, result) -> None:
             src = source.array().reshape(-1)[:stop]
             _add_in_order(result.array(write=True).reshape(-1), (idx[:stop],),
                           _scaled(src, alpha, result.dtype), result.dtype)
+            s.set(**_slice_marks(result, source, 0, idx[:stop], index_contig))
             if stop < numel:
                 raise torch_error(IndexError, "index out of range in self")
         s.set_result(result)
@@ -409,6 +412,9 @@ def index_copy_impl(self, dim: int, index, source, result) -> None:
                 target = list(at)
                 target[dim] = idx[at[dim]]
                 result_nz.array(write=True)[tuple(target)] = source_nz.array()[at]
+                # the elements it copied before the bad index stopped it
+                s.set(written=lambda: touch_at(result_nz, tuple(target)),
+                      read=lambda: touch_at(source_nz, tuple(at)), read_index=touched(index))
                 first = int(idx[bad][0])
                 raise torch_error(IndexError, f"index_copy_(): index {first} is out of bounds "
                                               f"for dimension {dim} with size {size}")
@@ -417,6 +423,10 @@ def index_copy_impl(self, dim: int, index, source, result) -> None:
             lead = (slice(None),) * dim
             target = result_nz.array(write=True)
             target[lead + (idx[keep],)] = source_nz.array()[lead + (np.flatnonzero(keep),)]
+            # every slice of source is copied (a repeated index: the last one stays), into
+            # the slices of result along dim the index names
+            s.set(written=lambda: along(result_nz, dim, idx), read=touched(source_nz),
+                  read_index=touched(index))
         s.set_result(result)
 
 
@@ -474,11 +484,15 @@ def index_fill_(self, dim: int, index, value):
                     target = list(at)
                     target[dim] = idx[at[dim]] % size if size else idx[at[dim]]
                     self_nz.array(write=True)[tuple(target)] = scalar
+                    s.set(written=lambda: touch_at(self_nz, tuple(target)),
+                          read_index=touched(index))
                     first = int(idx[bad][0])
                     raise torch_error(IndexError, f"index {first} is out of bounds for "
                                                   f"dimension {dim} with size {size}")
                 idx = np.where(idx < 0, idx + size, idx)
                 self_nz.array(write=True)[(slice(None),) * dim + (idx,)] = scalar
+                # the slices along dim the index names; self is not read
+                s.set(written=lambda: along(self_nz, dim, idx), read_index=touched(index))
         s.set_result(self)
     return self
 
@@ -565,6 +579,16 @@ def _divide_by_counts(result, counts) -> None:
         call(div, result, counts, rounding_mode="floor")
 
 
+def _slice_marks(result, source, dim: int, idx: np.ndarray, index) -> dict:
+    """What index_add / index_reduce's loops touch: the slices of result along dim the
+    index names, read and written (they combine into them), the first len(idx) slices of
+    source (one per index entry handled), and the index."""
+    return {"written": lambda: along(result, dim, idx),
+            "read": lambda: [along(result, dim, idx),
+                             along(source, dim, np.arange(idx.size))],
+            "read_index": first(index, idx.size)}
+
+
 def index_reduce_impl(self, dim: int, index, source, op: str, include_self: bool,
                       result) -> None:
     """index_reduce_cpu_out / index_reduce_func_impl."""
@@ -595,6 +619,7 @@ def index_reduce_impl(self, dim: int, index, source, op: str, include_self: bool
             lead = (slice(None),) * dim
             _reduce_in_order(result.array(write=True), lead + (idx[:stop],),
                              source.array()[lead + (slice(0, stop),)], op)
+            s.set(**_slice_marks(result, source, dim, idx[:stop], index_contig))
             if stop < numel:
                 raise torch_error(IndexError, "index out of range in self")
             s.set_result(result)
@@ -618,6 +643,7 @@ def index_reduce_impl(self, dim: int, index, source, op: str, include_self: bool
             target = result.array(write=True).reshape(-1) if result.dim() else \
                 result.array(write=True).reshape(1)
             _reduce_in_order(target, (idx[:stop],), source.array().reshape(-1)[:stop], op)
+            s.set(**_slice_marks(result, source, 0, idx[:stop], index_contig))
             if op == "mean":
                 tally = counts.array(write=True).reshape(-1) if counts.dim() else \
                     counts.array(write=True).reshape(1)

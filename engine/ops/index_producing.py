@@ -16,6 +16,7 @@ from engine.dispatch.declarations import COMPOSITE, FUNCTIONAL, OUT, OUT_NOT_MOD
     declare, not_modelled
 from engine.dispatch.dispatcher import call
 from engine.ops import nonzero as nz
+from engine.ops.touch import touched
 
 ADV = "aten/src/ATen/native/TensorAdvancedIndexing.cpp"
 REDUCE = "aten/src/ATen/native/ReduceOps.cpp"
@@ -44,6 +45,7 @@ def count_nonzero(self, dim=None):
         count = nz.count_nonzero(self.array())
         out = call("aten::empty.memory_format", (), dtype=D.int64, device=self.device_type)
         out.array(write=True)[...] = count
+        s.set(read=touched(self), written=touched(out))
         s.set_result(out)
     return out
 

@@ -130,13 +130,13 @@ def cat(tensors: Sequence, dim: int = 0):
         with span("fastCatOutDim0", "kernel", source=SHAPE, note="cat.fast_dim0",
                   nbytes=[t.numel() * t.dtype.itemsize for t in tensors]) as k:
             _copy_parts(out, parts, dim)
-            k.set(written=touched(out))
+            k.set(written=touched(out), read=[touched(t) for t in parts])
         return out
     if serial and all_contiguous and all_same_dtype and out_dtype.is_floating_point:
         with span("cat_serial_kernel", "kernel", source=CAT_KERNEL, note="cat.serial",
                   dim=dim) as k:
             _copy_parts(out, parts, dim)
-            k.set(written=touched(out))
+            k.set(written=touched(out), read=[touched(t) for t in parts])
         return out
     if all_same_layout and all_same_dtype and M.is_contiguous_as(
             out.view.sizes, out.view.strides, fmt):
@@ -146,7 +146,7 @@ def cat(tensors: Sequence, dim: int = 0):
                   note=lambda: Note("cat.same_layout", stride=out.view.strides[dim],
                                     length=length), dim=dim) as k:
             _copy_parts(out, parts, dim)
-            k.set(written=touched(out), window=window)
+            k.set(written=touched(out), window=window, read=[touched(t) for t in parts])
         return out
     offset = 0
     for t in parts:

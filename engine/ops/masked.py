@@ -22,6 +22,7 @@ from engine.ops import overlap
 from engine.ops.index_ops import refuse_meta
 from engine.ops.views import expand_outplace
 from engine.memory.allocator import check_temporary
+from engine.ops.touch import at, first, touched
 
 ADV = "aten/src/ATen/native/TensorAdvancedIndexing.cpp"
 KERNEL = "aten/src/ATen/native/cpu/IndexKernel.cpp"
@@ -59,13 +60,24 @@ def masked_scatter_(self, mask, source):
             # the kernel writes the first source.numel() set elements, then fails
             where = np.flatnonzero(m)[:values.size]
             _write(self, where, values)
+            s.set(**_marks(self, b_mask, source_cont, where))
             raise torch_error(RuntimeError, "Number of elements of source < number of ones "
                                             "in mask")
         if hits:
             _write(self, np.flatnonzero(m), values[:hits])
+            s.set(**_marks(self, b_mask, source_cont, np.flatnonzero(m)))
         s.set(set=hits)
         s.set_result(self)
     return self
+
+
+def _marks(self, mask, source, flat_positions: np.ndarray) -> dict:
+    """What masked_scatter_kernel touched: the whole mask (an index), the first elements of
+    source read in order, self written at the mask's set positions (row-major)."""
+    n = int(flat_positions.size)
+    return {"read": first(source, n), "read_index": touched(mask),
+            "written": lambda: at(self, np.unravel_index(flat_positions, self.view.sizes))
+            if self.dim() else touched(self)}
 
 
 def _write(self, flat_positions: np.ndarray, values: np.ndarray) -> None:

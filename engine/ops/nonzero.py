@@ -21,6 +21,7 @@ from engine.dispatch.declarations import FUNCTIONAL, declare
 from engine.dispatch.dispatcher import call
 from engine.memory.resize import resize_native
 from engine.memory.allocator import check_temporary
+from engine.ops.touch import touched
 
 ADV = "aten/src/ATen/native/TensorAdvancedIndexing.cpp"
 
@@ -107,5 +108,7 @@ def nonzero(self):
             # compact twins and hstack's copies of both, each as big as the result
             check_temporary("nonzero", n, 8 * max(ndim, 1), copies=4)
             out.array(write=True)[...] = nonzero_coords(values)
+        if values is not None:
+            s.set(read=touched(self), written=touched(out))
         s.set_result(out)
     return out

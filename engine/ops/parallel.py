@@ -9,9 +9,12 @@ work runs on the caller's thread, in order, as ATen's does.
 from __future__ import annotations
 
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING
 
 from engine.core.context import current
+
+if TYPE_CHECKING:    # concurrent.futures costs ~6 ms of every cold start; few runs need it
+    from concurrent.futures import ThreadPoolExecutor
 
 #: at::internal::GRAIN_SIZE
 GRAIN_SIZE = 32768
@@ -55,6 +58,7 @@ def parallel_for(n: int, fn: Callable[[int, int], None], grain: int = GRAIN_SIZE
         fn(0, n)
         return
     if _POOL is None:
+        from concurrent.futures import ThreadPoolExecutor
         _POOL = ThreadPoolExecutor(max_workers=num_threads(), thread_name_prefix="tidx")
     step = -(-n // threads)
     bounds = [(b, min(b + step, n)) for b in range(0, n, step)]

@@ -39,6 +39,7 @@ from engine.memory.allocator import check_temporary
 from engine.memory.resize import resize_native
 from engine.ops import overlap
 from engine.ops.iterator import output_strides
+from engine.ops.touch import touched
 from engine.ops.scalar import scalar_tensor_static, scalar_type, wrapped_scalar_tensor
 
 ITER = "aten/src/ATen/TensorIterator.cpp"
@@ -266,6 +267,10 @@ def iterate(name: str, inputs: Sequence[Any], fn: Callable[..., Any] | None, *,
             with np.errstate(all="ignore"):
                 res = fn(*(values(op, common) for op in ops))
             target.array(write=True)[...] = np.asarray(res).astype(target.dtype.np, copy=False)
+            # the loop loads every element of every tensor operand (a wrapped number is
+            # a value, not an operand it steps through) and stores every output element
+            s.set(read=[touched(op) for op in ops if isinstance(op, TensorImpl)],
+                  written=touched(target))
         s.set_result(target)
     if out is not None and target is not out:
         call("aten::copy_", out, target)

@@ -24,6 +24,7 @@ from engine.dispatch.dispatcher import call
 from engine.ops import reduce as R
 from engine.ops import sum_kernel as K
 from engine.ops.reduce_loop import ProductLoop
+from engine.ops.touch import touched
 
 REDUCE = "aten/src/ATen/native/ReduceOps.cpp"
 LOOP = "aten/src/ATen/native/cpu/Reduce.h"
@@ -70,6 +71,8 @@ def _prod(self, dim: int | None, keepdim: bool, dtype: D.dtype | None, *, whole:
                         total = np.prod(values, axis=axes, dtype=np.int64)
                 result.array(write=True)[...] = \
                     np.asarray(total).astype(out_dtype.np).reshape(result.view.sizes)
+            # a reduction loads every input element and stores into every output one
+            s.set(read=touched(src), written=touched(result))
         s.set_result(result)
     return result
 

@@ -25,6 +25,7 @@ from engine.ops.index_ops import (ADV, KERNEL, _add_in_order, _last_writer,
                                   _refuse_parallel_duplicates, refuse_meta)
 from engine.ops.parallel import GRAIN_SIZE, num_threads
 from engine.memory.allocator import check_temporary
+from engine.ops.touch import at, first
 
 
 @declare("put_(Tensor(a!) self, Tensor index, Tensor source, bool accumulate=False) -> "
@@ -80,6 +81,10 @@ def put_(self, index, source, accumulate: bool = False):
         else:
             keep = _last_writer(idx[:stop])
             target[tuple(w[keep] for w in where)] = values[:stop][keep]
+        # the elements of self at the linear positions it reached (accumulate adds into
+        # them: read too), source's first elements in order, the index up to there
+        s.set(written=lambda: at(self, where), read_index=first(index_reshaped, stop + 1),
+              read=lambda: [first(source, stop)] + ([at(self, where)] if accumulate else []))
         if stop < idx.size:
             raise torch_error(IndexError, f"out of range: tried to access index {int(idx[stop])} "
                                           f"on a tensor of {n} elements.")

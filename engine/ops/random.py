@@ -30,7 +30,7 @@ from engine.memory.allocator import check_limit
 from engine.ops import cuda_kernels
 from engine.ops.factories import options
 from engine.core.errors import check, torch_error
-from engine.ops.touch import storage_offsets
+from engine.ops.touch import storage_offsets, touched
 from engine.memory.allocator import check_temporary
 
 FACTORIES = "aten/src/ATen/native/TensorFactories.cpp"
@@ -124,6 +124,7 @@ def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator=None):
             X.normal_fill(snap, self.dtype.np, mean, std, avx2, _first_offset(self))
         else:
             X.normal_serial(snap, self.dtype.np, mean, std, avx2, _first_offset(self))
+        s.set(written=touched(self))     # every element gets a draw; none is read
         s.set_result(self)
     return self
 
@@ -164,6 +165,7 @@ def uniform_(self, low: float = 0.0, high: float = 1.0, *, generator=None):
             _write_memory_order(self, values)
         X.uniform(snap, self.dtype.np, low, high, build.name != "DEFAULT",
                   _first_offset(self))
+        s.set(written=touched(self))
         s.set_result(self)
     return self
 
@@ -229,6 +231,7 @@ def random_(self, low: int, high: int | None, *, generator=None):
         values = rng.randint(gen, self.numel(), low, high).astype(self.dtype.np)
         _write_memory_order(self, values)
         X.randint(snap, self.dtype.np, low, high, _first_offset(self))
+        s.set(written=touched(self))
         s.set_result(self)
     return self
 
@@ -410,6 +413,7 @@ def randperm_out(n: int, *, generator, out):
         call("aten::resize_", result, (n,))
         rng.randperm(gen, n, out=result.array(write=True))
         X.randperm(snap, n)
+        s.set(written=touched(result))
         s.set_result(result)
     return result
 

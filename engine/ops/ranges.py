@@ -33,6 +33,7 @@ from engine.dispatch.dispatcher import call
 from engine.ops.factories import options
 from engine.core.errors import torch_error
 from engine.ops.copy import to_dtype_scalar
+from engine.ops.touch import touched
 
 RANGE = "aten/src/ATen/native/RangeFactories.cpp"
 RANGE_KERNEL = "aten/src/ATen/native/cpu/RangeFactoriesKernel.cpp"
@@ -49,7 +50,11 @@ def scalar_tensor(value: Any, *, dtype: D.dtype | None = None, layout=None,
     scalar = to_dtype_scalar(value, dtype)
     result = memory.empty_generic((), dtype, device)
     if device != "meta":
-        result.array(write=True)[...] = scalar
+        # the CPU path is scalar_tensor_static: empty_cpu, then scalar_fill writes it
+        with span("scalar_fill", "kernel", source="aten/src/ATen/ScalarOps.cpp",
+                  note="scalar.scalar_fill") as k:
+            result.array(write=True)[...] = scalar
+            k.set(written=touched(result))
     return result
 
 
@@ -221,6 +226,7 @@ def arange_out(start: Any, end: Any, step: Any = 1, *, out):
         # accumulate type and lanes) before they are written
         check_temporary("arange", n, 32)
         result.array(write=True)[...] = _arange_values(xstart, xstep, n, result.dtype)
+        s.set(written=touched(result))
         s.set_result(result)
     return result
 

@@ -8,9 +8,12 @@ torch's do when the bits are unset.
 
 from __future__ import annotations
 
+from tracer.recorder import span
+
 from engine.core.errors import check, torch_error
 from engine.dispatch.declarations import COMPOSITE, FUNCTIONAL, declare
 from engine.dispatch.dispatcher import call
+from engine.ops.touch import touched
 
 SCALAR = "aten/src/ATen/native/Scalar.cpp"
 UNARY = "aten/src/ATen/native/UnaryOps.cpp"
@@ -30,7 +33,9 @@ def item(self):
 def _local_scalar_dense(self):
     if self.is_meta:
         raise torch_error(RuntimeError, "Tensor.item() cannot be called on meta tensors")
-    value = self.array().reshape(-1)[0]
+    with span("_local_scalar_dense_cpu", "kernel", source=SCALAR) as s:
+        value = self.array().reshape(-1)[0]
+        s.set(read=touched(self))    # the one element, read into a C++ scalar
     return value.item()
 
 

@@ -31,6 +31,7 @@ from engine.ops.parallel import GRAIN_SIZE, num_threads
 from engine.ops import sum_kernel
 from engine.ops import sum_kernel as K
 from engine.ops.reduce_loop import MaxLoop, MinLoop
+from engine.ops.touch import touched
 
 REDUCE = "aten/src/ATen/native/ReduceOps.cpp"
 UTILS = "aten/src/ATen/native/ReduceOpsUtils.h"
@@ -145,6 +146,8 @@ def sum_impl(self, dim: Sequence[int] | None, keepdim: bool, dtype: D.dtype | No
         if not self.is_meta:
             total = _integer_sum(src.array(), _axes(self, mask), out_dtype)
             result.array(write=True)[...] = total.reshape(result.view.sizes)
+            # a reduction loads every input element and stores into every output one
+            s.set(read=touched(src), written=touched(result))
         s.set_result(result)
     return result
 
@@ -179,7 +182,7 @@ def _float_sum(src, result, viewed) -> None:
             paths = sum_kernel.cascade_sum(
                 src.elements(), src.view.offset, out, result.view.offset, src.view.sizes,
                 src.view.strides, _out_strides(src, viewed), src.dtype.np)
-            s.set(paths=sorted(set(paths)))
+            s.set(paths=sorted(set(paths)), read=touched(src), written=touched(result))
         s.set_result(result)
 
 
@@ -327,6 +330,8 @@ def _amax_amin(self, dim: Sequence[int], keepdim: bool, biggest: bool):
         elif not self.is_meta:
             out = _extreme(self.array(), _axes(self, mask), biggest)
             result.array(write=True)[...] = out.reshape(result.view.sizes)
+        if not self.is_meta:
+            s.set(read=touched(self), written=touched(result))
         s.set_result(result)
     return result
 
@@ -369,6 +374,8 @@ def _max_min_all(self, biggest: bool):
         value = None if self.is_meta else _extreme(src.array(), tuple(range(self.dim())),
                                                     biggest)
         s.set(value=None if value is None else value.item())
+        if value is not None:
+            s.set(read=touched(src))
     # reduce_all_kernel writes its one value with fill_
     call("aten::fill_.Scalar", result, 0 if value is None else value.item())
     return result
@@ -418,6 +425,7 @@ def _max_min_dim(self, dim: int, keepdim: bool, biggest: bool):
             index = np.expand_dims(_first_index(arr, wrapped, biggest), wrapped)
             values.array(write=True)[...] = np.take_along_axis(arr, index, wrapped)
             indices.array(write=True)[...] = index
+            s.set(read=touched(self), written=[touched(values), touched(indices)])
         s.set_result(values)
     if not keepdim:
         call("aten::squeeze_.dim", values, wrapped)
@@ -469,6 +477,7 @@ def _arg(self, dim: int | None, keepdim: bool, biggest: bool):
             check_temporary(name, self.numel(), self.dtype.itemsize)
             index = _first_index(src.array(), axis, biggest)
             result.array(write=True)[...] = index.reshape(result.view.sizes)
+            s.set(read=touched(src), written=touched(result))
         s.set_result(result)
     return result
 

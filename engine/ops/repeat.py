@@ -21,6 +21,7 @@ from engine.dispatch.declarations import COMPOSITE, FUNCTIONAL, declare
 from engine.dispatch.dispatcher import call
 from engine.memory.allocator import check_temporary
 from engine.ops import join
+from engine.ops.touch import touched
 
 REPEAT = "aten/src/ATen/native/Repeat.cpp"
 
@@ -87,6 +88,7 @@ def repeat_interleave_tensor(repeats, *, output_size: int | None = None):
                               "writes out of bounds in torch (undefined behaviour)")
             check(bool((counts >= 0).all()), RuntimeError, "repeats can not be negative")
             result.array(write=True)[...] = np.repeat(np.arange(len(counts)), counts)
+            s.set(read=[touched(repeats_), touched(cumsum)], written=touched(result))
         s.set_result(result)
     return result
 

@@ -18,6 +18,7 @@ from engine.core import dtypes as D
 from engine.core.errors import torch_error
 from engine.core.tensor_impl import TensorImpl
 from engine.memory import empty as memory
+from engine.ops.touch import touched
 
 
 def to_dtype_scalar(value: Any, dtype: D.dtype, type_name: str | None = None) -> Any:
@@ -99,10 +100,11 @@ def scalar_tensor_static(value: Any, dtype: D.dtype, device: str) -> TensorImpl:
               note="scalar.scalar_tensor_static", value=value, dtype=str(dtype)) as s:
         result = memory.empty_generic((), dtype, device)
         with span("scalar_fill", "kernel", source="aten/src/ATen/ScalarOps.cpp",
-                  note="scalar.scalar_fill"):
+                  note="scalar.scalar_fill") as k:
             scalar = to_dtype_scalar(value, dtype)
             if device != "meta":
                 result.array(write=True)[...] = scalar
+                k.set(written=touched(result))
         s.set_result(result)
         return result
 

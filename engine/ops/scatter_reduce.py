@@ -27,9 +27,12 @@ from engine.dispatch.dispatcher import call
 from engine.memory import empty as memory
 from engine.ops.gather import (_coords, _index_values, _scatter_checks, _scatter_overlap,
                                can_use_expanded_index_path, nonempty, scatter_apply,
-                               scatter_index, src_window)
+                               scatter_index, scatter_reads, scatter_touch, src_window,
+                               handled)
 from engine.ops.index_ops import refuse_meta
 from engine.ops.scalar import to_dtype_scalar
+from engine.ops.touch import along, touched
+from engine.ops.touch import where as where_set
 
 ADV = "aten/src/ATen/native/TensorAdvancedIndexing.cpp"
 KERNEL = "aten/src/ATen/native/cpu/ScatterGatherKernel.cpp"
@@ -106,6 +109,11 @@ def _reduce_kernel(out, dim: int, index, src, op: str, name: str) -> None:
             vals = src_window(src, index)
         scatter_apply(nonempty(out.array(write=True)), coords, vals, reached,
                       lambda t, c, v: _combine(t, c, v, op, out.dtype))
+        # as scatter_add: the elements reached are read and written, src and the index
+        # read at the positions handled
+        s.set(written=lambda: scatter_touch(out, coords, reached),
+              read=lambda: scatter_reads(out, index, src, coords, reached, True),
+              read_index=lambda: where_set(index, handled(index, reached)))
         if error is not None:
             raise error
         s.set_result(out)
@@ -139,6 +147,11 @@ def _expanded_path(out, index, src, op: str, include_self: bool) -> None:
         if not include_self:
             target[rows] = _init_value(op, out.dtype)
         _combine(target, coords, src_window(src, index), op, out.dtype)
+        # the elements the index reaches (and, without include_self, the rows it names,
+        # reset first), src whole
+        s.set(written=lambda: [scatter_touch(out, coords, None)] +
+              ([] if include_self else [along(out, 0, rows)]),
+              read=touched(src), read_index=touched(index))
         if op == "mean":
             counts = np.zeros(out.view.sizes[0], dtype=np.int64)
             np.add.at(counts, values[:, 0] if index.dim() > 1 else values, 1)

@@ -32,6 +32,7 @@ from engine.ops.pointwise import Wrapped, result_type
 from engine.ops.scalar import scalar_tensor_static, scalar_type
 from engine.ops.sorting import refuse_meta
 from engine.memory.allocator import check_temporary
+from engine.ops.touch import touched
 
 BUCKET = "aten/src/ATen/native/Bucketization.cpp"
 UTILS = "aten/src/ATen/native/BucketizationUtils.h"
@@ -157,6 +158,9 @@ def _searchsorted_out(boundaries, values, out_int32: bool, right: bool, side: st
                     else np.arange(vals.size, dtype=np.int64) // idim_in)
             pos = bounds(bd, vals, rows, is_right)
         result.array(write=True)[...] = pos.reshape(result.view.sizes).astype(result.dtype.np)
+        # every value, and (a binary search) only some boundaries: which, the trace
+        # does not model; the boundaries are named read whole
+        s.set(read=[touched(final_in), touched(final_bd)], written=touched(result))
         s.set_result(result)
     return result
 
@@ -278,6 +282,7 @@ def _isin_impl(elements, test_elements, assume_unique: bool, invert: bool, out,
         found = (values[..., None] == test).any(axis=-1) if test.size else \
             np.zeros(values.shape, dtype=bool)
         out.array(write=True)[...] = found != invert
+        s.set(read=[touched(promoted), touched(flat)], written=touched(out))
         s.set_result(out)
 
 
@@ -309,6 +314,7 @@ def isin_tensor_scalar(elements, test_element, *, assume_unique: bool = False,
         found = call("aten::ne.Scalar" if invert else "aten::eq.Scalar", elements, test_element)
         if out.numel():
             out.array(write=True)[...] = found.array()
+            s.set(read=touched(found), written=touched(out))
         s.set_result(out)
     return out
 

@@ -40,6 +40,7 @@ from engine.memory import empty as memory
 from engine.memory.allocator import check_temporary
 from engine.ops import stl, stl_compiled
 from engine.ops.parallel import GRAIN_SIZE
+from engine.ops.touch import touched
 
 SORTING = "aten/src/ATen/native/Sorting.cpp"
 KERNEL = "aten/src/ATen/native/cpu/SortingKernel.cpp"
@@ -393,6 +394,7 @@ def topk(self, k: int, dim: int = -1, largest: bool = True, sorted: bool = True)
             order = topk_rows(order_keys(rows), k, largest, sorted)
             _put_rows(values.array(write=True), dim, np.take_along_axis(rows, order, axis=-1))
             _put_rows(indices.array(write=True), dim, order)
+            s.set(read=touched(self), written=[touched(values), touched(indices)])
         s.set_result((values, indices))
     return values, indices
 

@@ -29,6 +29,7 @@ from engine.dispatch.declarations import FUNCTIONAL, declare
 from engine.dispatch.dispatcher import call
 from engine.memory.allocator import check_limit, check_temporary
 from engine.ops.sorting import refuse_meta
+from engine.ops.touch import first, touched
 
 UNIQUE = "aten/src/ATen/native/Unique.cpp"
 
@@ -62,27 +63,28 @@ def _bool_template(self, return_inverse: bool, return_counts: bool):
     num_true = int(np.count_nonzero(values))
     num_false = numel - num_true
     with span("unique_cpu_bool_template", "kernel", source=UNIQUE,
-              note=Note("unique.bool", trues=num_true, falses=num_false)):
-        pass
-    num_out = (num_true > 0) + (num_false > 0)
-    true_idx = int(num_false > 0)
-    _resize(output, (num_out,))
-    if return_counts:
-        _resize(counts, (num_out,))
-    out = output.array(write=True)
-    if num_false:
-        out[0] = False
-    if num_true:
-        out[true_idx] = True
-    if return_counts:
-        c = counts.array(write=True)
+              note=Note("unique.bool", trues=num_true, falses=num_false)) as s:
+        num_out = (num_true > 0) + (num_false > 0)
+        true_idx = int(num_false > 0)
+        _resize(output, (num_out,))
+        if return_counts:
+            _resize(counts, (num_out,))
+        out = output.array(write=True)
         if num_false:
-            c[0] = num_false
+            out[0] = False
         if num_true:
-            c[true_idx] = num_true
-    if return_inverse:
-        _resize(inverse, inp.view.sizes)
-        inverse.array(write=True)[...] = np.where(values, true_idx, 0).reshape(inp.view.sizes)
+            out[true_idx] = True
+        if return_counts:
+            c = counts.array(write=True)
+            if num_false:
+                c[0] = num_false
+            if num_true:
+                c[true_idx] = num_true
+        if return_inverse:
+            _resize(inverse, inp.view.sizes)
+            inverse.array(write=True)[...] = np.where(values, true_idx, 0).reshape(inp.view.sizes)
+        s.set(read=touched(inp), written=[touched(t) for t in (output, counts, inverse)
+                                            if t.numel()])
     return output, inverse, counts
 
 
@@ -110,23 +112,24 @@ def _sorted_template(self, return_inverse: bool, return_counts: bool):
         keep[1:] = vals[1:] != vals[:-1]          # IsUnique<scalar_t, equal_nan=false>
     unique_count = int(np.count_nonzero(keep))
     with span("unique_cpu_sorted_template", "kernel", source=UNIQUE,
-              note=Note("unique.sorted", n=numel, count=unique_count)):
-        pass
-    _resize(output, (unique_count,))
-    output.array(write=True)[...] = vals[keep]
-    if return_inverse:
-        _resize(inverse, inp.view.sizes)
-        group = np.cumsum(keep)                   # each sorted element's unique value
-        group -= 1
-        inv = inverse.array(write=True)
-        assert inv.flags.c_contiguous, "a resized empty tensor is contiguous"
-        inv.reshape(-1)[indices.array()] = group
-    if return_counts:
-        _resize(counts, (unique_count,))
-        _resize(unique_index, (unique_count + 1,))
-        starts = np.append(np.nonzero(keep)[0], numel)
-        unique_index.array(write=True)[...] = starts
-        counts.array(write=True)[...] = np.diff(starts)
+              note=Note("unique.sorted", n=numel, count=unique_count)) as s:
+        _resize(output, (unique_count,))
+        output.array(write=True)[...] = vals[keep]
+        if return_inverse:
+            _resize(inverse, inp.view.sizes)
+            group = np.cumsum(keep)                   # each sorted element's unique value
+            group -= 1
+            inv = inverse.array(write=True)
+            assert inv.flags.c_contiguous, "a resized empty tensor is contiguous"
+            inv.reshape(-1)[indices.array()] = group
+        if return_counts:
+            _resize(counts, (unique_count,))
+            _resize(unique_index, (unique_count + 1,))
+            starts = np.append(np.nonzero(keep)[0], numel)
+            unique_index.array(write=True)[...] = starts
+            counts.array(write=True)[...] = np.diff(starts)
+        s.set(read=touched(sorted_values), written=[touched(t) for t in (output, inverse, counts)
+                                                      if t.numel()])
     return output, inverse, counts
 
 
@@ -203,15 +206,17 @@ def unique_consecutive(self, return_inverse: bool = False, return_counts: bool =
         keep[1:] = values[1:] != values[:-1]      # value != last_value: NaN never equal
     out_size = int(np.count_nonzero(keep))
     with span("unique_consecutive_cpu_template", "kernel", source=UNIQUE,
-              note=Note("unique.consecutive", n=numel, count=out_size)):
-        pass
-    if return_counts:
-        _resize(counts, (numel,))
-    output.array(write=True)[:out_size] = values[keep]
-    if return_inverse:
-        inverse.array(write=True)[...] = (np.cumsum(keep) - 1).reshape(inp.view.sizes)
-    if return_counts:
-        counts.array(write=True)[:out_size] = np.diff(np.append(np.nonzero(keep)[0], numel))
-        _resize(counts, (out_size,))
+              note=Note("unique.consecutive", n=numel, count=out_size)) as s:
+        if return_counts:
+            _resize(counts, (numel,))
+        output.array(write=True)[:out_size] = values[keep]
+        if return_inverse:
+            inverse.array(write=True)[...] = (np.cumsum(keep) - 1).reshape(inp.view.sizes)
+        if return_counts:
+            counts.array(write=True)[:out_size] = np.diff(np.append(np.nonzero(keep)[0], numel))
+            _resize(counts, (out_size,))
+        s.set(read=touched(inp), written=[first(output, out_size)] +
+              [t for t in [touched(inverse) if inverse.numel() else None,
+                           first(counts, out_size) if return_counts else None] if t])
     _resize(output, (out_size,))
     return output, inverse, counts

@@ -88,7 +88,9 @@ def _where_self_out(condition, self, other, out, common: D.dtype):
             check_temporary("where", out.numel(), out.dtype.itemsize)   # np.where's result
             out.array(write=True)[...] = np.where(cond.array(), self_.array(),
                                                   other_.array())
-            s.set(read=touched(cond), written=touched(out))
+            # the loop loads the condition and both branches at every element
+            s.set(read=[touched(cond), touched(self_), touched(other_)],
+                  written=touched(out))
         s.set_result(out)
     return out
 

@@ -14,7 +14,6 @@ rounded float32 fma.  glibc's libm lives in :mod:`engine.rng.libm`.
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 from typing import Callable
 
 import numpy as np
@@ -129,6 +128,7 @@ def _fma_exact(a: float, b: float, c: float) -> float:
     """Scalar correctly rounded fma (fractions; IEEE rules for 0/inf/nan)."""
     if not (math.isfinite(a) and math.isfinite(b) and math.isfinite(c)):
         return a * b + c
+    from fractions import Fraction    # only here: importing it costs every cold start
     exact = Fraction(a) * Fraction(b) + Fraction(c)
     if exact == 0:
         return a * b + c        # a*b is exact here; IEEE sign of zero

@@ -16,7 +16,6 @@ This module provides
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import functools
 import math
 from typing import Callable
@@ -32,13 +31,18 @@ from engine.rng.fp import F32, F64
 
 @functools.lru_cache(maxsize=None)
 def _libm() -> ctypes.CDLL | None:
-    name = ctypes.util.find_library("m")
-    if name is None:
-        return None
     try:
-        lib = ctypes.CDLL(name)
+        # glibc's soname; find_library runs ldconfig in a subprocess, so it is the fallback
+        lib = ctypes.CDLL("libm.so.6")
     except OSError:
-        return None
+        from ctypes import util
+        name = util.find_library("m")
+        if name is None:
+            return None
+        try:
+            lib = ctypes.CDLL(name)
+        except OSError:
+            return None
     lib.fma.restype = ctypes.c_double
     lib.fma.argtypes = [ctypes.c_double] * 3
     for fname in ("logf", "sinf", "cosf"):

@@ -25,14 +25,16 @@ from __future__ import annotations
 import atexit
 import os
 import threading
-from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
 from engine.rng import normal_fill as rn
 from engine.rng.fp import fma32
+
+if TYPE_CHECKING:    # imported where used: concurrent.futures costs ~4 ms of a cold start
+    from concurrent.futures import Future, ThreadPoolExecutor
 
 _WAT = Path(__file__).with_name("normal_fill16.wat")
 
@@ -240,6 +242,7 @@ def submit(job: Callable[[], None]) -> Future[None]:
     global _POOL
     with _LOCK:
         if _POOL is None:
+            from concurrent.futures import ThreadPoolExecutor
             _POOL = ThreadPoolExecutor(max_workers=_cores(),
                                        thread_name_prefix="tidx-rng-normal")
         return _POOL.submit(job)

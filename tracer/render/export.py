@@ -147,10 +147,13 @@ def content(doc: dict[str, Any], fmt: str, diagram: str = "sequence", *,
     (tracer.lecture.fold) and the HTML stepper walks through them."""
     if fmt == "json":
         return render_json.render(doc).encode()
+    # mermaid and markdown are diagrams too: the lecture view's steps, as the images
+    # draw them (a teacher's slide and the markdown beside it show the same arrows)
     if fmt == "mermaid":
-        return render_mermaid.render(doc, diagram).encode()
+        return render_mermaid.render(L.fold(doc) if lecture else doc, diagram).encode()
     if fmt == "markdown":
-        return render_markdown.render(doc, diagram, lang=lang).encode()
+        return render_markdown.render(L.fold(doc) if lecture else doc, diagram,
+                                      lang=lang).encode()
     if fmt == "gdb":
         return render_gdb.render(doc, lecture=lecture).encode()
     if fmt == "gif":  # the storage picture animated, one frame per step (no diagram)

@@ -1,14 +1,16 @@
 """A trace that shows itself: an SVG/HTML view in Jupyter, the tree in rich consoles.
 
 ``TraceView(doc)`` wraps a trace document (what ``engine.interpreter.session.run`` returns or a
-saved JSON file holds); :class:`tracer.recorder.Trace` answers the same display
-hooks through it, so ``with record() as tr: ...`` and then ``tr`` in a cell draws.
+saved JSON file holds); :func:`tracer.record`'s trace answers the same display
+hooks through it (tracer.render.display), so ``with record() as tr: ...`` and then
+``tr`` in a cell draws.
 ``LessonView(doc)`` is what the ``%%tidx`` magic shows (the top-level ``tidx`` module):
 the lecture view's steps and, under each statement, its storage picture.
 """
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 from tracer import lecture as L
@@ -21,7 +23,8 @@ from tracer.render import tree as render_tree
 
 
 class TraceView:
-    """Display hooks for a trace document: ``_repr_svg_``, ``_repr_html_``, ``__rich__``."""
+    """Display hooks for a trace document: ``_repr_mimebundle_`` (the HTML view and the
+    tree as text), ``_repr_html_``, ``__rich__``; :meth:`svg`, the diagram alone."""
 
     def __init__(self, doc: dict[str, Any], diagram: str = "sequence") -> None:
         self.doc = doc
@@ -35,11 +38,14 @@ class TraceView:
         except export.ExportError:
             return None
 
-    def _repr_svg_(self) -> str | None:
-        return self.svg()
-
     def _repr_html_(self) -> str:
         return render_html.fragment(self.doc, self.svg())
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+        # one bundle, the diagram drawn once: the HTML view holds the SVG, so an SVG
+        # entry beside it would be a second copy in the notebook file (and a second
+        # Graphviz run); IPython asks no other hook for a type the bundle has
+        return {"text/html": self._repr_html_(), "text/plain": _plain(self.__rich__())}
 
     def __rich__(self) -> Any:
         return render_tree.render(self.doc)
@@ -59,6 +65,18 @@ def lesson_html(doc: dict[str, Any], *, lang: str = "en", lecture: bool = True) 
                                 after=pictures, brief=lecture)
 
 
+def _plain(renderable: Any, width: int = 100) -> str:
+    """What a renderable prints as plain text (a notebook's ``text/plain``).  The
+    Console must not take itself for Jupyter's: it would publish its own copy of the
+    output beside the one returned (issue 28: every cell shown twice)."""
+    from tracer.render.console import console as safe_console
+
+    console = safe_console(file=io.StringIO(), width=width, record=True,
+                           force_jupyter=False, color_system=None)
+    console.print(renderable)
+    return console.export_text()
+
+
 class LessonView:
     """What ``%%tidx`` displays: :func:`lesson_html` for Jupyter, the tree elsewhere."""
 
@@ -69,6 +87,10 @@ class LessonView:
 
     def _repr_html_(self) -> str:
         return lesson_html(self.doc, lang=self.lang, lecture=self.lecture)
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+        # the HTML for Jupyter, the tree as text for a terminal IPython: one output
+        return {"text/html": self._repr_html_(), "text/plain": _plain(self.__rich__())}
 
     def __rich__(self) -> Any:
         doc = L.fold(self.doc) if self.lecture else self.doc

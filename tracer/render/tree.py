@@ -101,9 +101,11 @@ def brief_label(ev: dict[str, Any], lang: str = "en", inside: int = 0) -> Text:
     """One step on one line, as the lecture view shows it: layer, name, how many steps
     it folds (``inside``), key values in brief (:func:`tracer.render.format.brief`) and
     the result with its geometry.  A folded run (:func:`tracer.lecture.folded`) reads
-    ``… 2 more steps: wrapTuple, ...``.  The line is cut at the console's width, never
-    wrapped: the full tree (``--full``) and every export keep every value."""
-    text = Text(no_wrap=True, overflow="ellipsis")
+    ``… 2 more steps: wrapTuple, ...``.  A line longer than the console wraps under its
+    step, never cut: the offsets and written elements it shows are what the lecture
+    exists to show (issue #28: at 80 columns, the width of a pipe, ``offset=…`` hid
+    them); a value without spaces longer than a line folds."""
+    text = Text(no_wrap=False, overflow="fold")
     layer = ev["layer"]
     text.append(f"{layer:<10}", style=LAYER_STYLE.get(layer, ""))
     text.append(" ")

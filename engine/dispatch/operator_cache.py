@@ -1,0 +1,187 @@
+"""The operators' declarations at start-up without importing every kernel module.
+
+Importing all of ``engine.ops`` (some 90 modules with what they import) was a third of a
+cold ``tidx explain``.  The Python binding needs every declaration's schema from the
+start (``torch.X``, ``Tensor.X``, PyTorch's TypeErrors list every overload), but a
+statement runs only a few kernels.  So the first run imports every ops module, as it
+always did, and writes what they declared (every field but the kernel, and which module
+to import for it) to a cache file; later runs read the file and import a kernel's module
+the first time the kernel is called (:class:`LazyKernel`).  The module's own declaration
+then replaces the cached one (``declarations.PROVISIONAL``).
+
+The file is named after a hash of every engine source file's path, size and mtime, of
+Python's version and of tidx's, so any edit makes a new one; it holds data only
+(``marshal`` of strings, tuples and None, never pickle), is written whole or not at all
+(a temporary file renamed over), and any failure to read or write it falls back to
+importing every module.  ``TIDX_CACHE_DIR`` names its folder (empty: no cache); the
+default is ``$XDG_CACHE_HOME/tidx`` or ``~/.cache/tidx``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import gc
+import hashlib
+import importlib
+import marshal
+import os
+import sys
+from typing import Any
+
+from tracer.version import __version__
+
+from engine.dispatch import declarations as D
+
+_FORMAT = 1
+
+
+class LazyKernel:
+    """A kernel whose module is not imported yet: the first call imports it (its
+    declaration replaces the cached one) and calls the real kernel."""
+
+    __slots__ = ("module", "full_name", "_fn")
+
+    def __init__(self, module: str, full_name: str) -> None:
+        self.module, self.full_name, self._fn = module, full_name, None
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        fn = self._fn
+        if fn is None:
+            importlib.import_module(self.module)
+            fn = D.REGISTRY[self.full_name].kernel
+            assert fn is not None and not isinstance(fn, LazyKernel), self.full_name
+            self._fn = fn
+        return fn(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"<kernel of {self.full_name} in {self.module}, not imported yet>"
+
+
+def load(package: str, folder: str) -> None:
+    """Declare every operator of ``package`` (``engine.ops``): from the cache when it
+    matches the sources, else by importing every module (and writing the cache)."""
+    modules = sorted(e.name[:-3] for e in os.scandir(folder)
+                     if e.name.endswith(".py") and e.name != "__init__.py")
+    path = _cache_path()
+    # thousands of small tuples and declarations: without the collector's passes over
+    # the whole heap (numpy's included) reading them takes 1 ms instead of 10-20
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        entries = _read(path) if path else None
+        if entries is not None and _install(entries):
+            return
+    finally:
+        if collecting:
+            gc.enable()
+    owner: dict[str, str | None] = {name: None for name in D.REGISTRY}
+    for name in modules:
+        importlib.import_module(f"{package}.{name}")
+        for full_name in D.REGISTRY:
+            owner.setdefault(full_name, f"{package}.{name}")
+    if path:
+        _write(path, owner)
+
+
+def import_all(package: str, folder: str) -> None:
+    """Import every module of ``package`` (what a tool that reads every kernel needs)."""
+    for e in sorted(os.scandir(folder), key=lambda e: e.name):
+        if e.name.endswith(".py") and e.name != "__init__.py":
+            importlib.import_module(f"{package}.{e.name[:-3]}")
+
+
+def _cache_path() -> str | None:
+    folder = os.environ.get("TIDX_CACHE_DIR")
+    if folder is None:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        folder = os.path.join(base, "tidx")
+    if not folder:
+        return None
+    return os.path.join(folder, f"operators-{_key()}.marshal")
+
+
+def _key() -> str:
+    """A hash of every engine source file (path, size, mtime), Python's and tidx's
+    versions: a new key for any edit, so a stale cache is never read."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    h = hashlib.blake2b(digest_size=12)
+    h.update(f"{_FORMAT} {__version__} {sys.version}".encode())
+    stack = [root]
+    while stack:
+        for e in sorted(os.scandir(stack.pop()), key=lambda e: e.name):
+            if e.is_dir(follow_symlinks=False) and e.name != "__pycache__":
+                stack.append(e.path)
+            elif e.name.endswith((".py", ".wat")):
+                st = e.stat()
+                h.update(f"{e.path}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    return h.hexdigest()
+
+
+def _fields() -> list[str]:
+    return [f.name for f in dataclasses.fields(D.Declaration) if f.name != "kernel"]
+
+
+def _read(path: str) -> Any:
+    try:
+        with open(path, "rb") as f:
+            data = marshal.load(f)
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+    if not (isinstance(data, tuple) and len(data) == 4 and data[0] == _FORMAT
+            and data[1] == tuple(_fields())):
+        return None
+    return data
+
+
+def _install(data: Any) -> bool:
+    """Put the cached declarations in the registry (those of modules imported already
+    stay as they are), in the order a full import declares them."""
+    _, names, rows, deprecated = data
+    registry, fresh = D.REGISTRY, {}
+    for row in rows:
+        values = dict(zip(names, row[:-2]))
+        module, modelled = row[-2], row[-1]
+        full_name = D.Declaration(kernel=None, **values).full_name
+        if full_name in registry:
+            continue
+        if module is None:          # declared by a module imported before the cache
+            return False            # was written, but not now: the cache cannot say
+        kernel = LazyKernel(module, full_name) if modelled else None
+        fresh[full_name] = D.Declaration(kernel=kernel, **values)
+    registry.update(fresh)
+    D.PROVISIONAL.update(fresh)
+    for entry in deprecated:
+        if tuple(entry) not in D.DEPRECATED:
+            D.DEPRECATED.append(tuple(entry))
+    return True
+
+
+def _write(path: str, owner: dict[str, str | None]) -> None:
+    names = _fields()
+    rows = tuple((*(getattr(d, n) for n in names), owner[key], d.kernel is not None)
+                 for key, d in D.REGISTRY.items())
+    try:
+        blob = marshal.dumps((_FORMAT, tuple(names), rows, tuple(D.DEPRECATED)))
+    except ValueError:          # a field marshal cannot write: no cache, nothing lost
+        return
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(tmp, "wb") as f:
+            f.write(blob)
+        os.replace(tmp, path)
+        _prune(os.path.dirname(path), keep=8)
+    except OSError:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+
+
+def _prune(folder: str, keep: int) -> None:
+    """Keep the ``keep`` newest cache files (each checkout and each edit makes one)."""
+    files = [e for e in os.scandir(folder)
+             if e.name.startswith("operators-") and e.name.endswith(".marshal")]
+    files.sort(key=lambda e: e.stat().st_mtime_ns, reverse=True)
+    for e in files[keep:]:
+        os.unlink(e.path)

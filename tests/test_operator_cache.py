@@ -1,0 +1,79 @@
+"""The start-up cache of the operators' declarations (engine/dispatch/operator_cache.py).
+
+A cold run reads the declarations from a cache file and imports a kernel's module when
+the kernel first runs; these tests prove that it declares exactly what importing every
+module declares, in the same order, that statements come out the same, and that a
+missing, corrupt or unwritable cache only costs time.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+PROBE = r"""
+import json, sys
+import engine
+from engine.dispatch.declarations import REGISTRY, DEPRECATED, PROVISIONAL
+from engine.interpreter import session
+at_start = sorted(m for m in sys.modules if m.startswith("engine.ops."))
+registry = [[d.schema, list(d.variants), d.kind, d.modelled, d.reason] for d in REGISTRY.values()]
+docs = [session.run(text, seed=0) for text in sys.argv[1:]]
+print(json.dumps({"at_start": at_start, "provisional": len(PROVISIONAL),
+                  "registry": registry, "deprecated": [list(x) for x in DEPRECATED],
+                  "docs": docs}, default=str))
+"""
+
+STATEMENTS = ["t[rows, cols] = 10", "x = torch.randn(3, 4)", "y = t[1:, ::2]; y.sum()",
+              "torch.arange(6).reshape(2, 3).T.contiguous()", "t.gather(1, torch.tensor([[0], [1], [2]]))",
+              "torch.add(t, 1, 2, 3)"]
+
+
+def _probe(cache: str, *texts: str) -> dict:
+    env = {**os.environ, "TIDX_CACHE_DIR": cache}
+    out = subprocess.run([sys.executable, "-c", PROBE, *texts], cwd=ROOT, env=env,
+                         capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def _without_versions(doc: dict) -> dict:
+    return {k: v for k, v in doc.items() if k not in ("tidx",)}
+
+
+def test_a_warm_cache_declares_what_importing_everything_declares(tmp_path):
+    cold = _probe(str(tmp_path), *STATEMENTS)
+    files = list(tmp_path.iterdir())
+    assert len(files) == 1 and files[0].name.startswith("operators-")
+    warm = _probe(str(tmp_path), *STATEMENTS)
+    # the cold run imported every ops module; the warm one only what start-up needs
+    assert len(cold["at_start"]) > 40 and cold["provisional"] == 0
+    assert len(warm["at_start"]) < 5 and warm["provisional"] > 300
+    assert warm["registry"] == cold["registry"]      # same schemas, in the same order
+    assert warm["deprecated"] == cold["deprecated"]
+    assert [_without_versions(d) for d in warm["docs"]] == \
+        [_without_versions(d) for d in cold["docs"]]
+
+
+def test_no_cache_dir_means_no_file_and_the_same_answers(tmp_path):
+    off = _probe("", *STATEMENTS[:2])
+    assert off["provisional"] == 0 and len(off["at_start"]) > 40
+    on = _probe(str(tmp_path), *STATEMENTS[:2])
+    assert off["registry"] == on["registry"]
+
+
+def test_a_corrupt_or_unwritable_cache_only_costs_time(tmp_path):
+    cold = _probe(str(tmp_path), STATEMENTS[0])
+    [cache] = tmp_path.iterdir()
+    cache.write_bytes(b"\x00not marshal at all")
+    again = _probe(str(tmp_path), STATEMENTS[0])
+    assert again["provisional"] == 0 and again["registry"] == cold["registry"]
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    stuck = _probe(str(blocked), STATEMENTS[0])       # a folder that cannot be made
+    assert stuck["registry"] == cold["registry"]
+    assert stuck["docs"][0]["statements"] == cold["docs"][0]["statements"]
