@@ -13,6 +13,7 @@ tidx itself.  Every error is one line, never a traceback.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
@@ -437,37 +438,60 @@ def _step_through(full: dict, width: int | None, lang: str = "en",
         _exit_if_raised(full, lang)
         return
     notice, page, typed = None, 0, ""
-    while True:     # one page of step k at a time, fitted to the terminal's size now
-        screen = step_screen.layout(console, flat, k, lang)
-        page = min(page, screen.pages - 1)
-        step_screen.draw(console, screen, page, notice, lang)
-        notice = None
-        try:
-            typed = typed or click.getchar()
-        except (EOFError, KeyboardInterrupt):
-            # click raises these for Ctrl-D and Ctrl-C: the user quitting, not tidx
-            # failing (exit 3) nor a PyTorch error (click's "Aborted!" exits 1)
-            typed = "q"
-        # one read holds every key typed while a step was drawn ("nnn"): one at a
-        # time, an escape sequence (an arrow) whole
-        key, typed = (typed, "") if typed.startswith("\x1b") else (typed[0], typed[1:])
-        if key in ("q", "Q", "\x1b", "\x03"):
-            break
-        if key in ("p", "b", "\x1b[D", "k"):
-            k, page = (k, page - 1) if page else (max(0, k - 1), 0)
-        elif key in ("n", " ", "\r", "\n", "\x1b[C", "j"):
-            if page + 1 < screen.pages:
-                page += 1
-            elif k == len(flat) - 1:    # stay: the next key must not land in the shell
-                notice = i18n.text("ui.step.last", lang)
-            else:
-                k, page = k + 1, 0
-        elif key in ("g", "G"):        # the keys read with it may hold the number
-            step_screen.draw(console, screen, page, "", lang)
-            (k, notice), page = _ask_step(console, k, len(flat), lang, typed), 0
-            typed = ""
+    with _no_echo():    # keys typed while a step is drawn are not echoed over it
+        while True:     # one page of step k at a time, fitted to the terminal's size now
+            screen = step_screen.layout(console, flat, k, lang)
+            page = min(page, screen.pages - 1)
+            step_screen.draw(console, screen, page, notice, lang)
+            notice = None
+            try:
+                typed = typed or click.getchar()
+            except (EOFError, KeyboardInterrupt):
+                # click raises these for Ctrl-D and Ctrl-C: the user quitting, not tidx
+                # failing (exit 3) nor a PyTorch error (click's "Aborted!" exits 1)
+                typed = "q"
+            # one read holds every key typed while a step was drawn ("nnn"): one at a
+            # time, an escape sequence (an arrow) whole
+            key, typed = (typed, "") if typed.startswith("\x1b") else (typed[0], typed[1:])
+            if key in ("q", "Q", "\x1b", "\x03"):
+                break
+            if key in ("p", "b", "\x1b[D", "k"):
+                k, page = (k, page - 1) if page else (max(0, k - 1), 0)
+            elif key in ("n", " ", "\r", "\n", "\x1b[C", "j"):
+                if page + 1 < screen.pages:
+                    page += 1
+                elif k == len(flat) - 1:    # stay: the next key must not land in the shell
+                    notice = i18n.text("ui.step.last", lang)
+                else:
+                    k, page = k + 1, 0
+            elif key in ("g", "G"):        # the keys read with it may hold the number
+                step_screen.draw(console, screen, page, "", lang)
+                (k, notice), page = _ask_step(console, k, len(flat), lang, typed), 0
+                typed = ""
     console.print()
     _exit_if_raised(full, lang)
+
+
+@contextlib.contextmanager
+def _no_echo():
+    """The terminal does not echo keys inside: click.getchar reads each key raw, but
+    one typed while a step is drawn, between two reads, would be echoed over the step
+    (a stray ``n`` on its heading).  Without termios (Windows) or a terminal: as is."""
+    try:
+        import termios
+        fd = sys.stdin.fileno()
+        before = termios.tcgetattr(fd)
+    except Exception:   # ImportError, OSError, termios.error: nothing to quieten
+        before = None
+    if before is not None:
+        quiet = list(before)
+        quiet[3] &= ~termios.ECHO
+        termios.tcsetattr(fd, termios.TCSADRAIN, quiet)
+    try:
+        yield
+    finally:
+        if before is not None:
+            termios.tcsetattr(fd, termios.TCSADRAIN, before)
 
 
 def _ask_step(console, k: int, total: int, lang: str, typed: str = ""
