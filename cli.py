@@ -13,6 +13,7 @@ tidx itself.  Every error is one line, never a traceback.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
@@ -422,8 +423,9 @@ def _step_through(full: dict, width: int | None, lang: str = "en",
     """Walk ``full`` step by step; ``only``: --only, the --layers list and --ops."""
     from tracer import i18n
     from tracer.render import step as render_step
+    from tracer.render import step_screen
 
-    flat = render_step.steps(full, render_step.only(full, *only))
+    flat = render_step.only(full, *only)
     console = _console(width)
     if not flat:
         click.echo("no steps to show")
@@ -439,35 +441,68 @@ def _step_through(full: dict, width: int | None, lang: str = "en",
             console.print()
         _exit_if_raised(full, lang)
         return
-    notice = None
-    while True:
-        console.clear()
-        console.print(render_step.render(flat, k, interactive=True, lang=lang))
-        if notice:
-            console.print(notice, style="red", markup=False)
+    notice, page, typed = None, 0, ""
+    with _no_echo():    # keys typed while a step is drawn are not echoed over it
+        while True:     # one page of step k at a time, fitted to the terminal's size now
+            screen = step_screen.layout(console, flat, k, lang)
+            page = min(page, screen.pages - 1)
+            step_screen.draw(console, screen, page, notice, lang)
             notice = None
-        try:
-            key = click.getchar()
-        except (EOFError, KeyboardInterrupt):
-            # click raises these for Ctrl-D and Ctrl-C: the user quitting, not tidx
-            # failing (exit 3) nor a PyTorch error (click's "Aborted!" exits 1)
-            key = "q"
-        if key in ("q", "Q", "\x1b", "\x03"):
-            break
-        if key in ("p", "b", "\x1b[D", "k"):
-            k = max(0, k - 1)
-        elif key in ("n", " ", "\r", "\n", "\x1b[C", "j"):
-            if k == len(flat) - 1:
+            try:
+                typed = typed or click.getchar()
+            except (EOFError, KeyboardInterrupt):
+                # click raises these for Ctrl-D and Ctrl-C: the user quitting, not tidx
+                # failing (exit 3) nor a PyTorch error (click's "Aborted!" exits 1)
+                typed = "q"
+            # one read holds every key typed while a step was drawn ("nnn"): one at a
+            # time, an escape sequence (an arrow) whole
+            key, typed = (typed, "") if typed.startswith("\x1b") else (typed[0], typed[1:])
+            if key in ("q", "Q", "\x1b", "\x03"):
                 break
-            k += 1
-        elif key in ("g", "G"):
-            k, notice = _ask_step(console, k, len(flat), lang)
+            if key in ("p", "b", "\x1b[D", "k"):
+                k, page = (k, page - 1) if page else (max(0, k - 1), 0)
+            elif key in ("n", " ", "\r", "\n", "\x1b[C", "j"):
+                if page + 1 < screen.pages:
+                    page += 1
+                elif k == len(flat) - 1:    # stay: the next key must not land in the shell
+                    notice = i18n.text("ui.step.last", lang)
+                else:
+                    k, page = k + 1, 0
+            elif key in ("g", "G"):        # the keys read with it may hold the number
+                step_screen.draw(console, screen, page, "", lang)
+                (k, notice), page = _ask_step(console, k, len(flat), lang, typed), 0
+                typed = ""
+    console.print()
     _exit_if_raised(full, lang)
 
 
-def _ask_step(console, k: int, total: int, lang: str) -> tuple[int, str | None]:
-    """Read a step number after ``g`` (digits, then enter): that step, or ``k`` and a
-    line saying why when the number is not a step (Escape or Ctrl-C: ``k``, silently)."""
+@contextlib.contextmanager
+def _no_echo():
+    """The terminal does not echo keys inside: click.getchar reads each key raw, but
+    one typed while a step is drawn, between two reads, would be echoed over the step
+    (a stray ``n`` on its heading).  Without termios (Windows) or a terminal: as is."""
+    try:
+        import termios
+        fd = sys.stdin.fileno()
+        before = termios.tcgetattr(fd)
+    except Exception:   # ImportError, OSError, termios.error: nothing to quieten
+        before = None
+    if before is not None:
+        quiet = list(before)
+        quiet[3] &= ~termios.ECHO
+        termios.tcsetattr(fd, termios.TCSADRAIN, quiet)
+    try:
+        yield
+    finally:
+        if before is not None:
+            termios.tcsetattr(fd, termios.TCSADRAIN, before)
+
+
+def _ask_step(console, k: int, total: int, lang: str, typed: str = ""
+              ) -> tuple[int, str | None]:
+    """Read a step number after ``g`` (digits, then enter; ``typed``: the keys read
+    with the ``g``): that step, or ``k`` and a line saying why when the number is not
+    a step (Escape or Ctrl-C: ``k``, silently)."""
     from tracer import i18n
 
     console.print(i18n.text("ui.step.jump", lang), end="")
@@ -475,7 +510,7 @@ def _ask_step(console, k: int, total: int, lang: str) -> tuple[int, str | None]:
     done = False
     while not done:
         try:
-            keys = click.getchar()
+            keys, typed = typed or click.getchar(), ""
         except (EOFError, KeyboardInterrupt):
             return k, None
         if keys.startswith("\x1b"):

@@ -4,7 +4,8 @@
   ``python -c "import torch"``: the goal is under half of torch's import time, which is
   why cli.py imports the engine, rich and graphviz only inside the commands needing them;
 * SVG export of a trace of 200+ steps, through ``dot`` and through the in-process
-  WebAssembly Graphviz: the goal is under 1 s.
+  WebAssembly Graphviz: the goal is under 1 s;
+* the HTML stepper of a 32-statement lesson: the goal is under 1 MB, growing linearly.
 
 Run: python benchmarks/bench_export.py
 """
@@ -96,5 +97,29 @@ def main() -> None:
         print(f"  SVG export goal < 1 s: {'met' if max(exports) < 1 else 'NOT met'}")
 
 
+def html_sizes() -> None:
+    """The HTML stepper's size for lessons of 8, 16 and 32 statements (the seeds'
+    lessons one after the other): the goal is under 1 MB at 32, bytes per statement
+    not growing.  tests/test_html_size.py holds the same lesson to it."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from test_html_size import lesson
+
+    from engine.interpreter import session
+    from tracer.render import export
+
+    print("\nHTML stepper (lecture view) of the seeds' lessons")
+    sizes = {}
+    for n in (8, 16, 32):
+        doc = session.run(lesson(n), seed=0)
+        start = time.perf_counter()
+        sizes[n] = len(export.content(doc, "html", lecture=True))
+        took = time.perf_counter() - start
+        print(f"  {n:>2} statements: {sizes[n] / 1e6:6.3f} MB   {sizes[n] / n / 1e3:6.1f} kB a "
+              f"statement   built in {took:5.2f} s")
+    print(f"  ratio 32 / 16 statements: {sizes[32] / sizes[16]:.2f}  (linear: 2.00)")
+    print(f"  goal <= 1 MB at 32 statements: {'met' if sizes[32] <= 1_000_000 else 'NOT met'}")
+
+
 if __name__ == "__main__":
     main()
+    html_sizes()

@@ -114,7 +114,7 @@ def test_export_writes_the_gdb_file(tmp_path):
     out = tmp_path / "randn.gdb"
     result = cli_run("export", SEEDS["randn"], "-o", str(out), "--seed", "0")
     assert result.exit_code == 0, result.output
-    assert out.read_text() == render_gdb.render(_doc(SEEDS["randn"]))
+    assert out.read_text() == render_gdb.render(_doc(SEEDS["randn"]), lecture=True)
 
 
 # -- the real binary ---------------------------------------------------------------------

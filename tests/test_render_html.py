@@ -161,24 +161,27 @@ def test_the_stepper_speaks_chinese_beside_english():
     assert "IndexError: index 5 is out of bounds for dimension 0 with size 3" in page
 
 
-def test_lecture_steps_take_their_pictures_from_the_steps_they_fold():
+def test_lecture_steps_are_the_lecture_trees_lines_with_their_own_pictures():
+    """The lecture stepper walks the lines the lecture tree shows (a folded run is no
+    step: its count is on its caller's line), each with the picture its step has in
+    --full, so step N is one step in every view (tracer/numbering.py)."""
     doc = session.run("t[rows, cols] = 10")
     every, lecture = stepper.frames(doc), stepper.frames(doc, lecture=True)
     from tracer import lecture as L
+    folded = L.fold(doc)["statements"]
     assert [f["event"]["name"] for f in lecture] == [
-        ev["name"] for st in L.fold(doc)["statements"] for _, ev in walk(st["events"])]
-    assert sum(f["event"].get("folded", 1) for f in lecture) == len(every)
+        ev["name"] for st in folded for _, ev in walk(st["events"]) if not L.is_folded(ev)]
+    assert [f["folded"] for f in lecture] == [
+        sum(c["folded"] for c in ev.get("children") or () if L.is_folded(c))
+        for st in folded for _, ev in walk(st["events"]) if not L.is_folded(ev)]
+    assert sum(1 + f["folded"] for f in lecture) == len(every)
+    same = {id(f["event"]): f for f in every}
+    for f in lecture:
+        assert f["pictures"] == same[id(f["event"])]["pictures"], f["event"]["name"]
     # the lecture ends on the kernel's write, as the full trace does
     assert lecture[-1]["pictures"] == every[-1]["pictures"]
     written = {o for o, how in lecture[-1]["pictures"][0]["touched"].items() if how == "written"}
     assert written == {1, 7}
-    # a folded run shows the state after its last step and every mark inside it
-    cursor = 0
-    for f in lecture:
-        span = f["event"].get("folded", 1)
-        run = every[cursor:cursor + span]
-        assert [p["cells"] for p in f["pictures"]] == [p["cells"] for p in run[-1]["pictures"]]
-        cursor += span
 
 
 def test_an_in_place_op_without_recorded_writes_does_not_leak_its_result_backwards():
@@ -222,17 +225,15 @@ def test_a_view_is_drawn_from_the_step_that_returns_it():
 
 
 def test_every_seed_statement_lines_its_lecture_steps_up_with_its_steps():
-    """A folded step stands for exactly the steps it folds: the lecture's frames, each
-    folded run counted by its size, walk the full trace's frames one to one."""
+    """A lecture step and the steps folded on its line stand for exactly the recorded
+    steps: the lecture's frames are the full trace's frames in order, fewer, and the
+    folded counts make up the difference."""
     from test_i18n import SEED_STATEMENTS
 
     for text in SEED_STATEMENTS:
         doc = session.run(text, seed=0)
         every, lecture = stepper.frames(doc), stepper.frames(doc, lecture=True)
-        cursor = 0
-        for f in lecture:
-            span = f["event"].get("folded", 1) if f["event"] else 1
-            if f["event"] and not f["event"].get("folded"):
-                assert every[cursor]["event"]["name"] == f["event"]["name"], text
-            cursor += span
-        assert cursor == len(every), text
+        order = [id(f["event"]) for f in every]
+        places = [order.index(id(f["event"])) for f in lecture]
+        assert places == sorted(places) and len(set(places)) == len(places), text
+        assert sum(1 + f["folded"] for f in lecture) == len(every), text

@@ -38,11 +38,13 @@ def test_without_a_terminal_every_step_is_printed():
 
 
 def test_keys_move_forward_back_and_quit_in_a_real_terminal():
+    """(A terminal tall enough for every step: a taller step is paged first,
+    tests/test_step_screen.py.)"""
     pexpect = pytest.importorskip("pexpect")
     child = pexpect.spawn(sys.executable, [str(ROOT / "cli.py"), "step", "t[1, 2] = 3"],
                           cwd=str(ROOT), env={"NO_COLOR": "1", "COLUMNS": "120",
-                                              "LINES": "40", "PATH": "/usr/bin:/bin"},
-                          dimensions=(40, 120), timeout=30, encoding="utf-8")
+                                              "LINES": "200", "PATH": "/usr/bin:/bin"},
+                          dimensions=(200, 120), timeout=30, encoding="utf-8")
     child.expect(r"step 1/(\d+)")
     total = int(child.match.group(1))
     child.send("n")
@@ -314,7 +316,7 @@ def test_only_seed_walks_the_steps_the_lecture_view_shows():
         lectured = [ev["name"] for st in L.fold(doc)["statements"]
                     for _, ev in walk(st["events"]) if not L.is_folded(ev)]
         walked = [item["event"]["name"]
-                  for item in render_step.steps(doc, render_step.only(doc, "seed"))]
+                  for item in render_step.only(doc, "seed")]
         assert walked == lectured
 
 

@@ -131,9 +131,10 @@ def test_the_lecture_folds_steps_and_full_shows_every_one(tmp_path, browser):
     assert len(lecture) < len(every)
     browser.open(_export(tmp_path, "t[1, 2] = 3").as_uri())
     assert _position(browser) == f"1 / {len(lecture)}"
-    folded = next(k for k, f in enumerate(lecture) if f["event"].get("folded"))
+    folded = next(k for k, f in enumerate(lecture) if f["folded"])
     browser.open(_export(tmp_path, "t[1, 2] = 3").as_uri() + f"#step={folded + 1}")
-    assert "folded" in browser.js("document.querySelector('#tidx-panel').textContent")
+    assert f"+{lecture[folded]['folded']} steps the lesson is not about, folded" in \
+        browser.js("document.querySelector('#tidx-panel').textContent")
     browser.open(_export(tmp_path, "t[1, 2] = 3", "--full").as_uri())
     assert _position(browser) == f"1 / {len(every)}"
 

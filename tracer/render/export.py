@@ -226,7 +226,7 @@ def content(doc: dict[str, Any], fmt: str, diagram: str = "sequence", *,
         return render_markdown.render(L.fold(doc) if lecture else doc, diagram,
                                       lang=lang).encode()
     if fmt == "gdb":
-        return render_gdb.render(doc).encode()
+        return render_gdb.render(doc, lecture=lecture).encode()
     if fmt == "gif":  # the storage picture animated, one frame per step (no diagram)
         try:
             return render_gif.render(doc, lang=lang, lecture=lecture)

@@ -1,8 +1,10 @@
 """``--format gdb``: a gdb command file that stops in libtorch at the steps tidx drew.
 
 Run under gdb, the same program in real PyTorch prints ``tidx step N: NAME`` at every
-step the binary takes, where N is the step's number in ``tidx step`` (tracer/render/
-step.py's :func:`steps`): the trace proven against the binary.  Which steps are
+step the binary takes, where N is the step's number in ``tidx step``, the HTML stepper
+and the GIF (tracer/numbering.py: the lecture's steps, or with ``--full`` every step;
+a step the lecture folds prints ``tidx step N, folded: NAME``, N the step whose line
+holds it): the trace proven against the binary.  Which steps are
 functions gdb can stop in comes from each event's ``libtorch`` field (tracer/symbols.py);
 the others are listed as comments saying why not.
 
@@ -36,9 +38,8 @@ import re
 import shlex
 from typing import Any
 
-from tracer import symbols
+from tracer import numbering, symbols
 from tracer.events import walk
-from tracer.render.step import steps
 from tracer.render.visible import visible
 
 #: Arguments worth seeing, per gdb location: (label, how to print, registers).  A
@@ -187,34 +188,41 @@ def _args_commands(location: str) -> list[str]:
     return ["  if !$_isvoid($rdi)", *out, "  end"]
 
 
-def _statement_numbers(doc: dict[str, Any]) -> list[int]:
-    """The statement (1-based) of each item of :func:`steps`, in the same order."""
-    out: list[int] = []
-    for i, st in enumerate(doc["statements"], 1):
-        out += [i] * max(1, sum(1 for _ in walk(st["events"])))
+def _labels(doc: dict[str, Any], lecture: bool) -> list[tuple[str, int]]:
+    """For every recorded step in call order: how the file names it, as the views of
+    the same numbering do (tracer/numbering.py), and its statement (1-based).
+    ``lecture``: a step the lecture shows is ``step N``, N as in ``tidx step``; one it
+    folds is ``step N, folded`` into the line of step N.  Otherwise ``step N`` as in
+    ``tidx step --full``.  Every recorded step keeps its breakpoint either way: the
+    calls of a function are counted across all of them."""
+    out: list[tuple[str, int]] = []
+    for i, places in enumerate(numbering.owners(doc, full=not lecture), 1):
+        out += [(f"step {n}" if shown else f"step {n}, folded", i) for n, shown in places]
     return out
 
 
-def render(doc: dict[str, Any]) -> str:
-    """The gdb command file for the trace document ``doc``."""
-    flat = steps(doc)
-    statement = _statement_numbers(doc)
-    breaks: list[tuple[int, str, str, int]] = []   # (step number, name, location, statement)
-    skipped: list[tuple[int, str, str]] = []       # (step number, name, why)
-    for n, item in enumerate(flat, 1):
-        ev = item["event"]
-        if ev is None:
-            continue
-        info = ev.get("libtorch") or symbols.lookup(ev)
-        loc = _location(info)
-        if loc:
-            breaks.append((n, ev["name"], loc, statement[n - 1]))
-        else:
-            skipped.append((n, ev["name"], _WHY.get(info.get("why"), _WHY[symbols.UNMAPPED])
-                            .format(function=info.get("function"), into=info.get("into"))))
-    lines = _header(doc, len(flat), breaks)
+def render(doc: dict[str, Any], *, lecture: bool = False) -> str:
+    """The gdb command file for the trace document ``doc``; ``lecture``: its steps
+    numbered as the lecture numbers them (the default of every command), else as
+    ``--full`` does."""
+    breaks: list[tuple[str, str, str, int]] = []   # (step label, name, location, statement)
+    skipped: list[tuple[str, str, str]] = []       # (step label, name, why)
+    labels = iter(_labels(doc, lecture))
+    for st in doc["statements"]:
+        for _depth, ev in walk(st["events"]):
+            label, statement = next(labels)
+            info = ev.get("libtorch") or symbols.lookup(ev)
+            loc = _location(info)
+            if loc:
+                breaks.append((label, ev["name"], loc, statement))
+            else:
+                skipped.append((label, ev["name"],
+                                _WHY.get(info.get("why"), _WHY[symbols.UNMAPPED])
+                                .format(function=info.get("function"), into=info.get("into"))))
+    total = sum(1 for st in doc["statements"] for _ in walk(st["events"]))
+    lines = _header(doc, total, breaks, lecture)
     lines += ["", "# Steps gdb cannot stop in (libtorch 2.13's release build):"]
-    lines += [f"#   step {n}: {plain(name)} -- {plain(why)}" for n, name, why in skipped]
+    lines += [f"#   {label}: {plain(name)} -- {plain(why)}" for label, name, why in skipped]
     if not breaks:
         lines += ["", "# No step of this trace is a function of libtorch: nothing to break on.",
                   "run"]
@@ -225,19 +233,27 @@ def render(doc: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _header(doc: dict[str, Any], total: int, breaks: list[tuple[int, str, str, int]]
-            ) -> list[str]:
+def _header(doc: dict[str, Any], total: int, breaks: list[tuple[str, str, str, int]],
+            lecture: bool) -> list[str]:
     code = program(doc)
     run = command(doc)
     lines = ["# tidx: gdb breakpoints on the C++ steps of this trace, in libtorch 2.13",
              "#"]
     lines += [f"#   >>> {comment(line)}" for st in doc["statements"]
               for line in (st["source"] or "").split("\n")]
+    numbered = len(numbering.steps(doc, full=not lecture))
+    counted = (f"the lecture's {numbered} and the {total - numbered} folded on their lines"
+               if lecture else "every step, as 'tidx step --full' numbers them")
     lines += ["#",
               f"# {len(breaks)} of the trace's {total} step{'s' * (total != 1)} "
-              "are functions gdb can stop in.",
-              "# Each prints 'tidx step N: NAME' (N as in 'tidx step') when the binary takes it.",
-              "#", "# Run it (saved as tidx.gdb) with the same program in real PyTorch 2.13:"]
+              f"({counted}) are functions gdb can stop in.",
+              "# Each prints 'tidx step N: NAME' when the binary takes it, N as in "
+              + ("'tidx step' (the lecture's steps, as the HTML stepper and the GIF number them);"
+                 if lecture else "'tidx step --full' (every step);")]
+    if lecture:
+        lines += ["# a step the lecture folds prints 'tidx step N, folded: NAME', N the step "
+                  "whose line holds it."]
+    lines += ["#", "# Run it (saved as tidx.gdb) with the same program in real PyTorch 2.13:"]
     if run is not None:
         lines += [f"#   {run}",
                   f"#   {command(doc, batch=True)}    (no prompt)"]
@@ -261,7 +277,7 @@ def _header(doc: dict[str, Any], total: int, breaks: list[tuple[int, str, str, i
     return lines
 
 
-def _breakpoints(breaks: list[tuple[int, str, str, int]]) -> list[str]:
+def _breakpoints(breaks: list[tuple[str, str, str, int]]) -> list[str]:
     """One breakpoint per step, told apart by two counters, so that a call is
     labelled with the step it is:
 
@@ -287,7 +303,7 @@ def _breakpoints(breaks: list[tuple[int, str, str, int]]) -> list[str]:
     lines += [f"set {var} = 0" for var in counter.values()]
     lines += ["set $tidx_statement = 0", "set $tidx_armed = 0"]
     for i in [arming] + [i for i in range(len(breaks)) if i != arming]:
-        n, name, loc, st = breaks[i]
+        label, name, loc, st = breaks[i]
         var, same = counter[(loc, st)], uses[(loc, st)]
         k, last = same.index(i), same.index(i) == len(same) - 1
         entry = entries[st] == i
@@ -300,9 +316,9 @@ def _breakpoints(breaks: list[tuple[int, str, str, int]]) -> list[str]:
         else:
             condition = f"$tidx_statement == {st} && {var} {'>=' if last else '=='} {k}"
             what = ""
-        step = f'printf "tidx step {n}: {plain(name)} ({plain(loc)})\\n"'
+        step = f'printf "tidx {label}: {plain(name)} ({plain(loc)})\\n"'
         # the condition with the location: gdb keeps it for a pending breakpoint
-        lines += ["", f"# step {n}: {plain(name)}{what}", f"break {loc} if {condition}",
+        lines += ["", f"# {label}: {plain(name)}{what}", f"break {loc} if {condition}",
                   "commands", "  silent", f"  set {var} = {var} + 1"]
         if entry:
             lines.append(f"  set $tidx_statement = {st}")

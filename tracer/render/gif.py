@@ -15,19 +15,19 @@ the trace recorded), the pictures are :mod:`tracer.picture`'s, so the GIF shows 
 from __future__ import annotations
 
 import io
+from itertools import groupby
 import struct
 from pathlib import Path
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO
 
 from tracer import i18n
+from tracer import numbering
 from tracer import values as V
-from tracer.events import walk
 from tracer.picture import MAX_CELLS, arithmetic_terms, collect, index_text
 from tracer.picture import selected_labels as selects
 from tracer.render import format as F
 from tracer.render.gif_canvas import Canvas, Ops
-from tracer.render.step import lectured
 from tracer.render.storage import geometry
 from tracer.timeline import timeline
 
@@ -160,35 +160,23 @@ def _statement_frames(doc: dict[str, Any], i: int) -> list[dict[str, Any]]:
     return out
 
 
-def _each(doc: dict[str, Any], keep: Callable[[dict[str, Any]], bool] | None
+def _each(doc: dict[str, Any], numbered: Iterable[dict[str, Any]]
           ) -> Iterator[dict[str, Any]]:
     """:func:`frames` one statement at a time, without the legend: a long lesson's
-    frames are never all held at once."""
-    for i in range(len(doc["statements"])):
+    frames are never all held at once.  ``numbered``: the steps to draw, as
+    :mod:`tracer.numbering` numbers them (every statement has one at least); each
+    frame still shows the state after every step before it, and a statement's error
+    is on its last frame."""
+    for i, mine_steps in groupby(numbered, key=lambda s: s["statement"]):
         mine = _statement_frames(doc, i)
-        if keep is not None:
-            mine = [f for k, f in enumerate(mine)
-                    if k == len(mine) - 1 or f["event"] is None or keep(f["event"])]
-        yield from mine
+        chosen = [mine[s["position"] or 0] for s in mine_steps]
+        if doc["statements"][i].get("error") and chosen:
+            chosen[-1] = {**chosen[-1], "error": mine[-1]["error"],
+                          "context": mine[-1].get("context")}
+        yield from chosen
 
 
-def _count(doc: dict[str, Any], keep: Callable[[dict[str, Any]], bool] | None) -> int:
-    """How many frames :func:`_each` gives, from the steps alone (one per step in call
-    order, as tracer.timeline makes them; a statement without steps has one)."""
-    total = 0
-    for st in doc["statements"]:
-        steps = [ev for _, ev in walk(st.get("events") or [])]
-        if not steps:
-            total += 1
-        elif keep is None:
-            total += len(steps)
-        else:
-            total += sum(1 for k, ev in enumerate(steps) if k == len(steps) - 1 or keep(ev))
-    return total
-
-
-def frames(doc: dict[str, Any], keep: Callable[[dict[str, Any]], bool] | None = None
-           ) -> list[dict[str, Any]]:
+def frames(doc: dict[str, Any], *, lecture: bool = False) -> list[dict[str, Any]]:
     """One frame per step of every statement (the steps of :mod:`tracer.timeline`), as
     plain data: ``{"statement", "event", "error", "pictures": [{"storage", "dtype",
     "nbytes", "size", "exists", "cells": {offset: value}, "now": {offset: "written"|
@@ -197,10 +185,9 @@ def frames(doc: dict[str, Any], keep: Callable[[dict[str, Any]], bool] | None = 
     "views", "more_views", "grids", "arithmetic"}], "legend": [mark, ...]}`` —
     ``error`` on a statement's last frame, ``legend`` the marks the whole animation
     uses.  The storages are those :func:`tracer.picture.collect` draws for the
-    statement.  ``keep``: the steps to draw (the lecture view's,
-    tracer.render.step.lectured); each frame still shows the state after every step
-    before it, and a statement's last frame (its outcome, its error) is always drawn."""
-    out = list(_each(doc, keep))
+    statement.  The frames are the steps :mod:`tracer.numbering` numbers (``lecture``:
+    the lecture view's, else every step), frame K being step K."""
+    out = list(_each(doc, numbering.each(doc, full=not lecture)))
     legend = _marks(out)
     for frame in out:
         frame["legend"] = legend
@@ -490,8 +477,7 @@ def write(doc: dict[str, Any], fp: BinaryIO, *, width: int = WIDTH, lang: str = 
         from PIL import GifImagePlugin, Image, ImageFont
     except ImportError:
         raise GifError("GIF export needs Pillow: pip install pillow") from None
-    keep = lectured(doc) if lecture else None
-    total = _count(doc, keep)
+    total = sum(1 for _ in numbering.each(doc, full=not lecture))
     if not total:
         raise GifError("no steps to animate")
     if lang != "en" and _font_path(CJK_FONTS) is None:
@@ -501,7 +487,7 @@ def write(doc: dict[str, Any], fp: BinaryIO, *, width: int = WIDTH, lang: str = 
     canvas = Canvas(PIL, width)
     used: set[str] = set()
     plain = pictured = 0
-    for k, frame in enumerate(_each(doc, keep)):
+    for k, frame in enumerate(_each(doc, numbering.each(doc, full=not lecture))):
         used |= _used(frame)
         tall = _layout(canvas, frame, k, total, width, fonts, lang, scale)[-1][0]
         if frame["pictures"]:
@@ -524,7 +510,7 @@ def write(doc: dict[str, Any], fp: BinaryIO, *, width: int = WIDTH, lang: str = 
              b"\x21\xff\x0bNETSCAPE2.0\x03\x01" + struct.pack("<H", 0) + b"\x00")
     before: dict[tuple, tuple[int, int]] = {}
     written = 0
-    for k, frame in enumerate(_each(doc, keep)):
+    for k, frame in enumerate(_each(doc, numbering.each(doc, full=not lecture))):
         frame["legend"] = legend
         items = []
         for y, paint in _layout(canvas, frame, k, total, width, fonts, lang, scale):
@@ -540,6 +526,7 @@ def write(doc: dict[str, Any], fp: BinaryIO, *, width: int = WIDTH, lang: str = 
             if rec.top < bottom and rec.bottom > top:
                 canvas.paint(strip, rec.ops, top)
         part = strip.quantize(palette=palette, dither=Image.Dither.NONE)
+        fp.write(_comment(frame, k, total))
         # disposal 1: the next frame is drawn over this one, so it stores only its rows
         for chunk in GifImagePlugin.getdata(part, offset=(0, top), disposal=1,
                                             duration=LAST_FRAME_MS if k == total - 1
@@ -549,6 +536,18 @@ def write(doc: dict[str, Any], fp: BinaryIO, *, width: int = WIDTH, lang: str = 
         written += 1
     assert written == total, (written, total)
     fp.write(b";")
+
+
+def _comment(frame: dict[str, Any], k: int, total: int) -> bytes:
+    """The frame's caption as a GIF89a Comment Extension (``step K / N: NAME``, the
+    numbering of tracer/numbering.py in plain ASCII, as the spec asks): what a screen
+    reader or a script reads of a frame without seeing its pixels."""
+    ev = frame["event"]
+    text = f"step {k + 1} / {total}" + (f": {ev['name']}" if ev is not None else "")
+    data = text.encode("ascii", "backslashreplace")
+    blocks = b"".join(bytes([len(data[i:i + 255])]) + data[i:i + 255]
+                      for i in range(0, len(data), 255))
+    return b"\x21\xfe" + blocks + b"\x00"
 
 
 def _changed(before: dict[tuple, tuple[int, int]], now: dict[tuple, tuple[int, int]],

@@ -15,7 +15,8 @@ from tracer.render import format as F
 from tracer.render.diagram import COLORS
 from tracer.render.tree import BRIEF_SKIP
 from tracer import allocated, i18n
-from tracer.events import PYTORCH_TAG, source_url
+from tracer.events import PYTORCH_TAG, source_url, walk
+from tracer.lecture import is_folded
 from tracer.render.visible import visible
 
 
@@ -75,13 +76,16 @@ def _step(ev: dict[str, Any], out: list[str], lang: str = "en",
           numbers: list[int] | None = None, brief: bool = False,
           context: dict[str, Any] | None = None) -> None:
     """One step and its children as nested ``<li>``; with ``numbers`` (a one-item
-    counter) each step's line carries ``data-step``, its 0-based place in call order
-    (what the stepper's list is clicked and highlighted by).  ``brief``: the lecture
+    counter) each step's line carries ``data-step``, its 0-based number
+    (tracer.numbering: what the stepper's list is clicked and highlighted by).  ``brief``: the lecture
     view's line (key values in brief, the note on hover, no link).  ``context``: the
     statement's, for explaining an error in its terms (i18n.error_context)."""
     layer = ev["layer"]
-    attrs = "" if numbers is None else f' data-step="{numbers[0]}"'
-    if numbers is not None:
+    # a folded run of the lecture is no step of its own (tracer.numbering): its line
+    # carries no number
+    numbered = numbers is not None and not is_folded(ev)
+    attrs = f' data-step="{numbers[0]}"' if numbered else ""
+    if numbered:
         numbers[0] += 1
     if brief and ev.get("note"):
         attrs += f' title="{escape(i18n.note(ev, lang) or "")}"'
@@ -154,7 +158,7 @@ def _inline_svg(svg: str) -> str:
 def fragment(doc: dict[str, Any], svg: str | None, *, lang: str = "en",
              stage: str = "", numbered: bool = False, css: str = "",
              after: list[str] | None = None, brief: bool = False,
-             title: str | None = None) -> str:
+             title: str | None = None, figure: str | None = None) -> str:
     """The content of the page as one ``<div class="tidx">`` with its own styles (what a
     notebook cell shows); without ``svg`` the diagram is left out.  ``lang`` (``"zh"``)
     adds the translation of every note and heading.  The stepper puts its ``stage``
@@ -162,22 +166,23 @@ def fragment(doc: dict[str, Any], svg: str | None, *, lang: str = "en",
     the heading of a statement that recorded none) and adds its ``css``; ``after``
     holds HTML to put under each statement (a notebook's storage pictures); ``brief``
     writes each step on one line as the lecture view does (for a folded document);
-    ``title`` replaces the statements in the heading (a lesson's are in its sections)."""
+    ``title`` replaces the statements in the heading (a lesson's are in its sections);
+    ``figure`` is the diagram's ``<figure>`` as the caller made it, instead of ``svg``'s."""
     sources = "; ".join(st.get("source") or "" for st in doc["statements"])
     out = [f'<div class="tidx"><style>{_CSS}{_layer_css()}{css}</style>',
            f"<h1>tidx: <code>{escape(sources)}</code></h1>" if title is None else
            f"<h1>tidx: {escape(title)}</h1>", stage]
     numbers = [0] if numbered else None
-    if svg:
+    if svg or figure:
         if numbered:
             out.append(f'<h2 class="part">{escape(i18n.both("ui.stepper.diagram", lang))}</h2>')
-        out.append(f'<figure class="diagram">{_inline_svg(svg)}</figure>')
+        out.append(figure or f'<figure class="diagram">{_inline_svg(svg or "")}</figure>')
     if numbered:
         out.append(f'<h2 class="part">{escape(i18n.both("ui.stepper.steps", lang))}</h2>'
                    '<div id="tidx-list" class="steplist">')
     for index, st in enumerate(doc["statements"]):
         attr = ""
-        if numbers is not None and not st.get("events"):
+        if numbers is not None and all(is_folded(ev) for _, ev in walk(st.get("events", []))):
             attr = f' data-step="{numbers[0]}"'
             numbers[0] += 1
         out.append(f"<h2{attr}><code>&gt;&gt;&gt; {escape(st.get('source') or '')}</code></h2>")

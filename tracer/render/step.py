@@ -15,9 +15,8 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from tracer import i18n
-from tracer import lecture as L
+from tracer import numbering
 from tracer import timeline as TL
-from tracer.events import walk
 from tracer.render import format as F
 from tracer.render import storage as RS
 from tracer.render.tree import LAYER_STYLE, label
@@ -42,64 +41,54 @@ class _Timelines:
         return self.items[position]
 
 
-def steps(doc: dict[str, Any], keep: Keep | None = None) -> list[dict[str, Any]]:
-    """Every event in call order: ``{"statement", "statement_index", "path": [names
-    above], "event", "outcome"}``, only those ``keep`` accepts (a step that raised is
-    always kept: it is where the statement ends).  The last step shown of a statement
-    carries its outcome (what Python prints after it); a statement that recorded no
-    step (``t.stride()``) is one item whose ``event`` is None, so its value is shown.
-    Each item's pictures come from the statement's timeline, made when first drawn."""
-    out: list[dict[str, Any]] = []
+def steps(doc: dict[str, Any], keep: Keep | None = None, *, full: bool = True
+          ) -> list[dict[str, Any]]:
+    """The steps of ``doc`` as :mod:`tracer.numbering` numbers them (``full``: every
+    step; else the lecture's), only those ``keep`` accepts (a step that raised is
+    always kept: it is where the statement ends), each ``{"statement",
+    "statement_index", "path": [names above], "event", "outcome", "position",
+    "folded"}``.  The last step of a statement carries its outcome (what Python prints
+    after it); a statement that recorded no step (``t.stride()``) is one item whose
+    ``event`` is None, so its value is shown.  Each item's pictures come from the
+    statement's timeline, made when first drawn."""
     timelines = _Timelines(doc)
-    for index, st in enumerate(doc["statements"]):
-        first = len(out)
-        position = 0
-        stack = [(ev, []) for ev in reversed(st["events"])]
-        while stack:
-            ev, path = stack.pop()
-            if keep is None or keep(ev) or ev.get("error"):
-                out.append({"statement": st["source"], "statement_index": index,
-                            "path": path, "event": ev, "outcome": [],
-                            "position": position, "timelines": timelines})
-            position += 1
-            stack.extend((c, path + [ev["name"]]) for c in reversed(ev.get("children", [])))
-        if len(out) == first:
-            # no step recorded, or (``filtered``) none the filters keep
-            out.append({"statement": st["source"], "statement_index": index, "path": [],
-                        "event": None, "outcome": [], "position": None,
-                        "timelines": timelines, "filtered": position > 0})
-        # an error is already on the step that raised it (and the command ends with it)
-        out[-1]["outcome"] = (list(st.get("printed") or []) if st.get("error")
-                              else F.outcome(st))
+    sts = doc["statements"]
+    out: list[dict[str, Any]] = []
+    for s in numbering.steps(doc, full=full, keep=keep):
+        st = sts[s["statement"]]
+        out.append({"statement": st["source"], "statement_index": s["statement"],
+                    "path": [ev["name"] for ev in s["path"]], "event": s["event"],
+                    "outcome": [], "position": s["position"], "folded": s["folded"],
+                    "timelines": timelines, "filtered": s["filtered"]})
+    for k, item in enumerate(out):
+        if k + 1 == len(out) or out[k + 1]["statement_index"] != item["statement_index"]:
+            st = sts[item["statement_index"]]
+            # an error is already on the step that raised it (and the command ends with it)
+            item["outcome"] = (list(st.get("printed") or []) if st.get("error")
+                               else F.outcome(st))
     return out
 
 
 def lectured(doc: dict[str, Any]) -> Keep:
-    """The steps the lecture view shows (:func:`tracer.lecture.fold`), as a test on the
-    recorded steps: the folded document keeps each shown step as a copy that shares
-    the recorded step's ``args``, which is how it is recognised here."""
-    shown = {id(ev.get("args")) for st in L.fold_statements(doc)
-             for _, ev in walk(st.get("events", [])) if not L.is_folded(ev)}
-    return lambda ev: id(ev.get("args")) in shown
+    """The steps the lecture view shows, as a test on the recorded steps (the lecture's
+    numbering, :mod:`tracer.numbering`)."""
+    return numbering.lectured(doc)
 
 
 def only(doc: dict[str, Any], kind: str | None, layers: list[str] | None = None,
-         ops: bool = False) -> Keep | None:
-    """The steps of ``doc`` ``tidx step`` keeps: ``--only seed`` those the lecture view
-    shows, ``--layers`` those of the layers given, ``--ops`` the aten operators (as
-    tracer.filters keeps them: a step left out is transparent, its kept children follow
-    in call order)."""
+         ops: bool = False) -> list[dict[str, Any]]:
+    """The steps of ``doc`` ``tidx step`` walks: ``--only seed`` the lecture's (numbered
+    as the lecture numbers them), else every step; of those, ``--layers`` the steps of
+    the layers given and ``--ops`` the aten operators (as tracer.filters keeps them: a
+    step left out is transparent, its kept children follow in call order)."""
     tests: list[Keep] = []
-    if kind == "seed":
-        tests.append(lectured(doc))
     if layers:
         wanted = set(layers)
         tests.append(lambda ev: ev["layer"] in wanted)
     if ops:
         tests.append(lambda ev: bool(ev.get("op")))
-    if not tests:
-        return None
-    return lambda ev: all(test(ev) for test in tests)
+    keep = (lambda ev: all(test(ev) for test in tests)) if tests else None
+    return steps(doc, keep, full=kind != "seed")
 
 
 def frame(item: dict[str, Any]) -> dict[str, Any] | None:
@@ -122,26 +111,49 @@ def _context(item: dict[str, Any]) -> dict[str, Any] | None:
 def render(flat: list[dict[str, Any]], k: int, *, interactive: bool = False,
            lang: str = "en") -> RenderableType:
     """Step ``k`` (0-based) of ``flat``; ``lang`` (``"zh"``) adds the translations."""
-    item = flat[k]
-    ev = item["event"]
+    parts = [heading(flat, k, lang), *body(flat, k, lang)]
+    if interactive:
+        parts.append(keys(lang))
+    return Group(*parts)
+
+
+def heading(flat: list[dict[str, Any]], k: int, lang: str = "en") -> Text:
+    """Step ``k``'s first line: its number of all, and the statement it is in (what
+    a terminal keeps on screen while the rest of the step is paged)."""
     shown, step = i18n.pair("ui.step.position", lang, number=k + 1, total=len(flat))
     head = Text(f"{shown}  ", style="bold")
     if shown != step:
         head.append(f"{step}  ", style="dim")
-    head.append(f">>> {item['statement']}", style="bold")
-    parts: list[RenderableType] = [head]
+    head.append(f">>> {flat[k]['statement']}", style="bold")
+    return head
+
+
+def keys(lang: str = "en") -> Text:
+    """The keys of the interactive walk, under the step."""
+    return Text(i18n.text("ui.step.keys", lang), style="dim")
+
+
+def body(flat: list[dict[str, Any]], k: int, lang: str = "en") -> list[RenderableType]:
+    """Step ``k`` under its heading: where it is, what it did, the storages it touched
+    before and after it, and on a statement's last step what Python prints."""
+    item = flat[k]
+    ev = item["event"]
+    parts: list[RenderableType] = []
     if ev is None:
         why = "ui.step.none_left" if item.get("filtered") else "ui.step.none"
         parts.append(Text("  " + i18n.text(why, lang), style="dim"))
     else:
-        parts += [Text("  " + "  >  ".join(item["path"] + [ev["name"]]),
-                       style=LAYER_STYLE.get(ev["layer"], "")),
+        where = Text("  " + "  >  ".join(item["path"] + [ev["name"]]),
+                     style=LAYER_STYLE.get(ev["layer"], ""))
+        if item.get("folded"):      # the lecture's "(+11 steps)", as its tree says it
+            where.append(" " + i18n.text("ui.lecture.inside_one" if item["folded"] == 1
+                                         else "ui.lecture.inside", lang,
+                                         count=item["folded"]), style="dim italic")
+        parts += [where,
                   label(ev, notes=True, links=False, lang=lang, context=_context(item))]
         parts += _pictures(frame(item), lang)
     parts += [Text(line) for line in item["outcome"]]
-    if interactive:
-        parts.append(Text(i18n.text("ui.step.keys", lang), style="dim"))
-    return Group(*parts)
+    return parts
 
 
 def _pictures(at: dict[str, Any], lang: str) -> list[RenderableType]:

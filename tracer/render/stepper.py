@@ -21,15 +21,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.cells import cell_len
+
 from tracer import i18n
 from tracer import lecture as L
-from tracer.events import source_url, walk
+from tracer import numbering
+from tracer.events import source_url
 from tracer.render import format as F
 from tracer.render.html import escape
 from tracer.render import html as render_html
 from tracer.render import stepper_assets as assets
 from tracer.render import stepper_states
-from tracer.render import storage_html
+from tracer.render import storage_html, svg_compact
 
 
 def _layer(layer: str, lang: str) -> str:
@@ -38,54 +41,29 @@ def _layer(layer: str, lang: str) -> str:
 
 
 def frames(doc: dict[str, Any], *, lecture: bool = False) -> list[dict[str, Any]]:
-    """Every step in call order, as the list numbers them: ``{"statement": index,
-    "event": event or None, "path": [the events above it], "outcome": [lines, on a
-    statement's last step], "pictures": [storage pictures at that step]}``.  A
-    statement that recorded no step is one frame whose ``event`` is None.
-
-    ``lecture``: the steps of the lecture view (:func:`tracer.lecture.fold`), a folded
-    run being one step.  Its pictures still come from the steps it folds (a folded
-    step keeps no arguments): the state after the run's last step, with what any step
-    of the run read or wrote marked."""
-    shown = L.fold(doc) if lecture else doc
+    """Every step as :mod:`tracer.numbering` numbers them (``lecture``: the lecture
+    view's steps, else every step), as the list numbers them: ``{"statement": index,
+    "event": event or None, "path": [the events above it], "folded": steps folded on
+    its line, "outcome": [lines, on a statement's last step], "pictures": [storage
+    pictures at that step]}``.  A statement that recorded no step is one frame whose
+    ``event`` is None."""
     out: list[dict[str, Any]] = []
     before: dict[tuple[str, int], Any] = {}
-    for index, (st, st_shown) in enumerate(zip(doc["statements"], shown["statements"])):
-        prev = doc["statements"][index - 1] if index else None
-        pictures, before = stepper_states.pictures(st, before, prev)
-        stack: list[dict[str, Any]] = []
-        first = len(out)
-        cursor = 0      # the place in ``st``'s own steps of the step shown next
-        for depth, ev in walk(st_shown.get("events", [])):
-            del stack[depth:]
-            span = ev["folded"] if L.is_folded(ev) else 1
-            out.append({"statement": index, "event": ev, "path": list(stack), "outcome": [],
-                        "pictures": _run_pictures(pictures[cursor:cursor + span])})
-            cursor += span
-            stack.append(ev)
-        if len(out) == first:
-            out.append({"statement": index, "event": None, "path": [], "outcome": [],
-                        "pictures": pictures[0]})
-        out[-1]["outcome"] = F.outcome(st_shown)
-    return out
-
-
-def _run_pictures(run: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
-    """The pictures of a run of steps as one step: the last step's cells and views,
-    every mark of the run (a write wins over a read), the first step's ``earlier``."""
-    if len(run) == 1:
-        return run[0]
-    first = {p["storage"]: p for p in run[0]}
-    out = []
-    for p in run[-1]:
-        touched: dict[int, str] = {}
-        for step in run:
-            for q in step:
-                if q["storage"] == p["storage"]:
-                    for off, how in q["touched"].items():
-                        touched[off] = "written" if how == "written" else touched.get(off, how)
-        earlier = first[p["storage"]]["earlier"] if p["storage"] in first else {}
-        out.append({**p, "touched": touched, "earlier": earlier})
+    sts = doc["statements"]
+    pictures: list[list[dict[str, Any]]] = []
+    index = -1
+    for s in numbering.steps(doc, full=not lecture):
+        while index < s["statement"]:      # each statement's pictures, once, in order
+            index += 1
+            pictures, before = stepper_states.pictures(
+                sts[index], before, sts[index - 1] if index else None)
+        if out and out[-1]["statement"] != index:
+            out[-1]["outcome"] = F.outcome(sts[out[-1]["statement"]])
+        out.append({"statement": index, "event": s["event"], "path": s["path"],
+                    "folded": s["folded"], "outcome": [],
+                    "pictures": pictures[s["position"] or 0]})
+    if out:
+        out[-1]["outcome"] = F.outcome(sts[out[-1]["statement"]])
     return out
 
 
@@ -98,26 +76,42 @@ def _translated(shown: str | None, english: str | None, cls: str) -> str:
     return html
 
 
-def panel(frame: dict[str, Any], doc: dict[str, Any], *, lang: str = "en") -> str:
-    """The current step: its statement, the calls above it, what it is and did."""
+def _shared(html: str, parts: dict[str, str] | None) -> str:
+    """``html``, or with ``parts`` (html -> template id, shared by every step of the
+    page) a placeholder the page's script replaces with the one template holding it:
+    a statement's line, a path of calls and a source link repeat over many steps."""
+    if parts is None:
+        return html
+    ref = parts.setdefault(html, f"tidx-part-{len(parts)}")
+    return f'<b data-ref="{ref}"></b>'
+
+
+def panel(frame: dict[str, Any], doc: dict[str, Any], *, lang: str = "en",
+          parts: dict[str, str] | None = None) -> str:
+    """The current step: its statement, the calls above it, what it is and did
+    (``parts``: see :func:`_shared`)."""
     st = doc["statements"][frame["statement"]]
     total = len(doc["statements"])
     where = i18n.both("ui.stepper.statement", lang, number=frame["statement"] + 1, total=total)
-    out = ['<div class="where">',
-           f'<code class="src">&gt;&gt;&gt; {escape(st.get("source") or "")}</code>',
-           f' <span class="count">{escape(where)}</span></div>' if total > 1 else "</div>"]
+    out = [_shared("".join([
+        '<div class="where">',
+        f'<code class="src">&gt;&gt;&gt; {escape(st.get("source") or "")}</code>',
+        f' <span class="count">{escape(where)}</span></div>' if total > 1 else "</div>"]),
+        parts)]
     ev = frame["event"]
     if ev is None:
         out.append(f'<p class="note">{escape(i18n.both("ui.step.none", lang))}</p>')
     else:
         if frame["path"]:
-            out.append('<ol class="path">' + "".join(
+            out.append(_shared('<ol class="path">' + "".join(
                 f"<li>{_layer(p['layer'], lang)} {escape(p['name'])}</li>"
-                for p in frame["path"]) + "</ol>")
+                for p in frame["path"]) + "</ol>", parts))
         out.append(f'<div class="now">{_layer(ev["layer"], lang)} '
                    f'<span class="name">{escape(ev["name"])}</span></div>')
-        if ev.get("folded"):
-            out.append(f'<p class="folded">{escape(i18n.both("ui.stepper.folded", lang))}</p>')
+        if frame.get("folded"):     # the lecture's "(+11 steps)" on this step's line
+            out.append(f'<p class="folded">'
+                       f'{escape(i18n.both("ui.stepper.folded", lang, count=frame["folded"]))}'
+                       '</p>')
         rows = [(k, v) for k, v in F.args(ev, skip=("keys",))]
         if ev.get("result") is not None:
             rows.append((i18n.both("ui.stepper.returns", lang), F.value(ev["result"])))
@@ -128,8 +122,8 @@ def panel(frame: dict[str, Any], doc: dict[str, Any], *, lang: str = "en") -> st
         out.append(_translated(i18n.note(ev, lang), ev.get("note"), "note"))
         url = source_url(ev.get("source"))
         if url:
-            out.append(f'<p class="source"><a href="{escape(url)}">'
-                       f'{escape(ev["source"])}</a></p>')
+            out.append(_shared(f'<p class="source"><a href="{escape(url)}">'
+                               f'{escape(ev["source"])}</a></p>', parts))
         if ev.get("error"):
             err = ev["error"]
             out.append(f'<p class="error">{escape(i18n.both("ui.raises", lang))} '
@@ -138,8 +132,12 @@ def panel(frame: dict[str, Any], doc: dict[str, Any], *, lang: str = "en") -> st
             if why:
                 out.append(f'<p class="error">→ {escape(why)}</p>')
     if frame["outcome"]:
+        # a tensor's repr keeps its columns: its type shrinks to fit the panel (the
+        # stepper's CSS), down to a floor under which its lines wrap
+        cols = min(120, max(cell_len(line) for line in frame["outcome"]))
         out.append(f'<div class="outcome"><h3>{escape(i18n.both("ui.stepper.outcome", lang))}'
-                   f'</h3><pre>{escape(chr(10).join(frame["outcome"]))}</pre></div>')
+                   f'</h3><pre style="--cols: {cols}">'
+                   f'{escape(chr(10).join(frame["outcome"]))}</pre></div>')
     return "".join(out)
 
 
@@ -161,6 +159,7 @@ def stage(doc: dict[str, Any], *, lang: str = "en", lecture: bool = False) -> st
     ids: dict[str, str] = {}   # picture HTML -> its template id: each written once
     templates: list[str] = []
     steps: list[str] = []
+    parts: dict[str, str] = {}  # what steps share -> its template id (_shared)
     for frame in flat:
         names = []
         for picture in frame["pictures"]:
@@ -170,7 +169,8 @@ def stage(doc: dict[str, Any], *, lang: str = "en", lecture: bool = False) -> st
                 templates.append(f'<template id="{ids[html]}">{html}</template>')
             names.append(ids[html])
         steps.append(f'<template class="tidx-frame" data-pictures="{" ".join(names)}">'
-                     f"{panel(frame, doc, lang=lang)}</template>")
+                     f"{panel(frame, doc, lang=lang, parts=parts)}</template>")
+    templates += [f'<template id="{ref}">{html}</template>' for html, ref in parts.items()]
     first = flat[0]
     empty = escape(i18n.both("ui.stepper.no_storage", lang))
     pictures = "".join(storage_html.render(p, lang=lang) for p in first["pictures"])
@@ -184,6 +184,25 @@ def stage(doc: dict[str, Any], *, lang: str = "en", lecture: bool = False) -> st
         *steps, *templates, "</section>"])
 
 
+#: The largest diagram (compacted SVG, characters) the page holds as SVG; a larger
+#: one (a lesson of a dozen statements and more) is held deflated, a tenth the size.
+INLINE_SVG = 256 * 1024
+
+
+def diagram(svg: str, lang: str = "en") -> str:
+    """The diagram's ``<figure>``: Graphviz's SVG compacted (tracer/render/svg_compact.py),
+    inline while it is small; else deflated in ``data-deflated``, which the page's
+    script inflates in place (a page without script says so where it would be).
+    What keeps a 32-statement lesson's page under 1 MB: its diagram is 1.7 MB."""
+    start = svg.find("<svg")
+    svg = svg_compact.compact(svg[start:] if start >= 0 else svg)
+    if start < 0 or len(svg) <= INLINE_SVG:
+        return f'<figure class="diagram">{svg if start >= 0 else escape(svg)}</figure>'
+    wait = escape(i18n.both("ui.stepper.diagram_script", lang))
+    return (f'<figure class="diagram" data-deflated="{svg_compact.deflated(svg)}">'
+            f'<p class="empty">{wait}</p></figure>')
+
+
 def render(doc: dict[str, Any], svg: str | None, *, lang: str = "en",
            lecture: bool = False) -> str:
     """The self-contained stepper page for a (filtered) document and the SVG of its
@@ -195,10 +214,10 @@ def render(doc: dict[str, Any], svg: str | None, *, lang: str = "en",
     listed = L.fold(doc) if lecture else doc
     count = len(doc["statements"])
     title = i18n.both("ui.stepper.lesson", lang, count=count) if count > 1 else None
-    body = render_html.fragment(listed, svg, lang=lang, title=title,
+    body = render_html.fragment(listed, None, lang=lang, title=title,
                                 stage=stage(doc, lang=lang, lecture=lecture),
                                 numbered=True, css=storage_html.CSS + assets.CSS,
-                                brief=lecture)
+                                brief=lecture, figure=diagram(svg, lang) if svg else None)
     return "\n".join([
         "<!DOCTYPE html>", f'<html lang="{html_lang}"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',

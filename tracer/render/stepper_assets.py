@@ -5,6 +5,8 @@ beside it, no network).  Plain data; what they show is computed in
 
 from __future__ import annotations
 
+from tracer.render.storage_html import ROW_EMS
+
 #: The page around the block: fluid width, type that reads from the back of a room
 #: (it grows with the window: 18px on a laptop, about 24px at 1920 pixels).
 PAGE_CSS = """html { font-size: clamp(17px, 0.9vw + 7px, 28px); }
@@ -26,9 +28,17 @@ CSS = """.tidx h1 { margin: 0.5em 0 0.3em; }
 .tidx nav.controls .keys { color: #cfd8dc; font-size: 0.8em; margin-left: auto; }
 .tidx .stage { display: grid; grid-template-columns: minmax(0, 1fr); gap: 1.5em;
                margin: 0.8em 0 1.5em; }
-@media (min-width: 1100px) {
-  .tidx .stage { grid-template-columns: minmax(0, 2fr) minmax(0, 3fr); }
+/* a projector's 1024 to a 1920 screen: the step beside its storage, the storage row in
+   view without scrolling down.  The storage picture's rows are cut for ROW_EMS ems
+   (storage_html.per_row); its type is at most what makes ROW_EMS + 1 ems fill the
+   column, so a row is never wider than the column it is in. */
+@media (min-width: 1000px) {
+  .tidx .stage { grid-template-columns: minmax(0, 1fr) minmax(0, 2fr); }
 }
+.tidx .pictures, .tidx .panel { container-type: inline-size; }
+/* a kernel's name (cpu_index_put_kernel: 20 monospace characters) on one line */
+.tidx .panel .now { font-size: min(1.5em, 100cqi / 13); }
+.tidx .pictures figure.storage { font-size: min(1em, 100cqi / %(ems)s); }
 .tidx .panel, .tidx .pictures { background: #fff; border: 1px solid #ddd; border-radius: 8px;
                                 padding: 0.8em 1.1em; }
 .tidx .pictures h3, .tidx .outcome h3 { margin: 0 0 0.4em; font-size: 1em; color: #555; }
@@ -40,7 +50,7 @@ CSS = """.tidx h1 { margin: 0.5em 0 0.3em; }
                    text-overflow: ellipsis; }
 .tidx ol.path li:nth-child(n+2) { padding-left: 0.9em; }
 .tidx ol.path li:nth-child(n+2)::before { content: "↳ "; color: #999; }
-.tidx .panel .now { font-size: 1.5em; margin: 0.4em 0; }
+.tidx .panel .now { margin: 0.4em 0; }
 .tidx .panel .now .name { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace;
                           overflow-wrap: anywhere; }
 .tidx .panel .now .layer { font-size: 0.55em; vertical-align: 0.3em; }
@@ -55,7 +65,8 @@ CSS = """.tidx h1 { margin: 0.5em 0 0.3em; }
 .tidx .panel .folded { font-size: 0.9em; color: #6a1b9a; font-style: italic; }
 .tidx .panel .error { font-weight: bold; color: #c62828; }
 .tidx .outcome pre { background: #f6f8fa; padding: 0.6em; border-radius: 6px; margin: 0;
-                     white-space: pre-wrap; overflow-wrap: anywhere; }
+                     white-space: pre-wrap; overflow-wrap: anywhere;
+                     font-size: max(0.6em, min(0.9em, 100cqi / (var(--cols, 40) * 0.61 + 1.4))); }
 .tidx .pictures p.empty { color: #777; font-style: italic; }
 .tidx .steplist { max-height: 75vh; overflow: auto; border: 1px solid #ddd;
                   border-radius: 8px; padding: 0 1em 1em; background: #fff; }
@@ -71,12 +82,27 @@ CSS = """.tidx h1 { margin: 0.5em 0 0.3em; }
   .tidx li, .tidx figure.storage, .tidx .panel { break-inside: avoid; }
   .tidx figure.diagram { break-inside: avoid; }
 }
-"""
+""".replace("%(ems)s", str(ROW_EMS + 1))
 
 #: The script: shows step K (1-based in the URL and on screen, 0-based inside).  It
 #: only moves between what the page already holds; it never fetches anything.
 JS = r"""(function () {
   "use strict";
+  // a large diagram is held deflated (tracer/render/svg_compact.py): inflated by the
+  // browser itself, parsed as SVG (never as HTML) and put where its figure is
+  var packed = document.querySelector("figure.diagram[data-deflated]");
+  if (packed && window.DecompressionStream) {
+    var bytes = Uint8Array.from(atob(packed.getAttribute("data-deflated")),
+                                function (c) { return c.charCodeAt(0); });
+    new Response(new Blob([bytes]).stream()
+                 .pipeThrough(new DecompressionStream("deflate-raw"))).text()
+      .then(function (text) {
+        var svg = new DOMParser().parseFromString(text, "image/svg+xml").documentElement;
+        if (svg.localName !== "svg") { return; }   // a parse error: left as it is
+        packed.replaceChildren(document.importNode(svg, true));
+        packed.removeAttribute("data-deflated");
+      });
+  }
   var frames = document.querySelectorAll("template.tidx-frame");
   var n = frames.length;
   if (!n) { return; }
@@ -106,7 +132,11 @@ JS = r"""(function () {
   function show(k) {
     k = Math.min(Math.max(k, 0), n - 1);
     var frame = frames[k];
-    panel.replaceChildren(frame.content.cloneNode(true));
+    var content = frame.content.cloneNode(true);
+    content.querySelectorAll("[data-ref]").forEach(function (el) {
+      el.replaceWith(clone(el.getAttribute("data-ref")));   // what steps share, held once
+    });
+    panel.replaceChildren(content);
     var ids = (frame.getAttribute("data-pictures") || "").split(" ").filter(Boolean);
     if (ids.length) {
       pictures.replaceChildren.apply(pictures, ids.map(clone));
