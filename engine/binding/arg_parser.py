@@ -44,7 +44,7 @@ from engine.binding.function_parameter import (NUMBERS_AS_TENSORS, FunctionParam
                                                is_int_or_symint_list, is_tensor)
 from engine.binding.invalid_arguments import format_invalid_args
 from engine.binding.tensor import unpack
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import aten
 
 
 
@@ -284,7 +284,7 @@ class ParsedArgs:
                 value = self._unpacked[name] = (
                     value.__index__() if param.type_ in (P.INT64, P.SYM_INT) else
                     float(value) if param.type_ is P.DOUBLE else
-                    call("aten::item", unpack(value)))
+                    aten.item.default(unpack(value)))
             elif param.type_ is P.SCALAR and type(value) is int and \
                     not -(2 ** 63) <= value < 2 ** 64:
                 # scalar_slow: past int64 a Python int is tried as uint64 (CPython's words)

@@ -30,7 +30,7 @@ from engine.core.errors import Refused, check, torch_error, tp_name
 from engine.core.storage import Storage
 from engine.core.tensor_impl import TensorImpl
 from engine.core.view import View
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import aten
 from engine.rng import generator as G
 
 
@@ -62,7 +62,7 @@ def tensor(*args: Any, **kwargs: Any) -> Tensor:
                 if dtype is None:
                     raise Refused("tensor(): complex dtypes are not modelled by tidx")
             device = O.device_type_of(values.get("device")) or "cpu"
-            result = call("aten::detach_", internal_new_from_data(data, dtype, device))
+            result = aten.detach_.default(internal_new_from_data(data, dtype, device))
             if values.get("requires_grad"):
                 O.make_variable(result)
             b.set_result(result)
@@ -99,8 +99,8 @@ def nonzero(*args: Any, **kwargs: Any) -> Any:
     parsed = _NONZERO.parse(None, args, kwargs)
     if parsed.values.get("out") is not None:
         raise Refused("nonzero(): out= is not modelled yet")
-    op = "aten::nonzero_numpy" if parsed.values.get("as_tuple") else "aten::nonzero"
-    return wrap_result(call(op, unpack(parsed.values["input"])))
+    op = aten.nonzero_numpy.default if parsed.values.get("as_tuple") else aten.nonzero.default
+    return wrap_result(op(unpack(parsed.values["input"])))
 
 
 class Generator:
@@ -163,7 +163,7 @@ def from_numpy(*args: Any, **kwargs: Any):
         storage = Storage(raw.nbytes, "cpu", data=raw)
         storage.initialised = True
         result = TensorImpl(storage, View(array.shape), dtype)
-        return wrap(call("aten::lift_fresh", result))
+        return wrap(aten.lift_fresh.default(result))
 
 
 def _class_repr(obj: Any) -> str:

@@ -20,7 +20,7 @@ from engine.core import view as S
 from engine.core.errors import check, torch_error
 from engine.dispatch.declarations import INPLACE, FUNCTIONAL, OUT, OUT_NOT_MODELLED, declare, \
     not_modelled
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import aten
 from engine.memory import empty as memory
 from engine.memory.allocator import check_temporary
 
@@ -50,13 +50,13 @@ def _cum(self, dim: int, result) -> None:
     """impl_func_cum_ops: a 0-dim input is copied (fill_), an empty one zeroes the
     result, else the kernel runs on the input cast to the result's dtype (``to``)."""
     if self.dim() == 0:
-        call("aten::fill_.Tensor", result, self)
+        aten.fill_.Tensor(result, self)
         return
     if self.numel() == 0:
-        call("aten::zero_", result)
+        aten.zero_.default(result)
         return
     dim = S.maybe_wrap_dim(dim, self.dim())
-    src = call("aten::to.dtype", self, result.dtype)
+    src = aten.to.dtype(self, result.dtype)
     if result.dtype is D.bool:
         raise torch_error(NotImplementedError,
                           "\"cumsum_out_cpu\" not implemented for 'Bool'")

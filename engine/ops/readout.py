@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from engine.core.errors import check, torch_error
 from engine.dispatch.declarations import COMPOSITE, FUNCTIONAL, declare
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import aten
 
 SCALAR = "aten/src/ATen/native/Scalar.cpp"
 UNARY = "aten/src/ATen/native/UnaryOps.cpp"
@@ -22,7 +22,7 @@ def item(self):
     numel = self.numel()
     check(numel == 1, RuntimeError,
           f"a Tensor with {numel} elements cannot be converted to Scalar")
-    return call("aten::_local_scalar_dense", self)
+    return aten._local_scalar_dense.default(self)
 
 
 @declare("_local_scalar_dense(Tensor self) -> Scalar", kind=FUNCTIONAL,
@@ -41,7 +41,7 @@ def is_nonzero(self):
     n = self.numel()
     check(n != 0, RuntimeError, "Boolean value of Tensor with no values is ambiguous")
     check(n < 2, RuntimeError, "Boolean value of Tensor with more than one value is ambiguous")
-    return bool(call("aten::item", self))
+    return bool(aten.item.default(self))
 
 
 @declare("resolve_conj(Tensor(a) self) -> Tensor(a)", variants="function, method",

@@ -23,7 +23,7 @@ from engine.core.diagonal import batched_matrix_contiguous_strides
 from engine.core.errors import Refused, check, torch_error
 from engine.dispatch.declarations import (FACTORY, FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED,
                                           declare, not_modelled)
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import aten
 from engine.memory import empty as memory
 from engine.memory.allocator import check_temporary
 from engine.ops.factories import options
@@ -62,7 +62,7 @@ def _batch_contiguous(self, allow_zero_stride: bool):
         with span("checkTrilTriuBatchContiguous", "kernel", source=UTILS,
                   note="triangle.restride", strides=list(default)):
             pass
-        return False, call("aten::as_strided", self, sizes, default, None)
+        return False, aten.as_strided.default(self, sizes, default, None)
     dims = self.dim()
     if allow_zero_stride and dims <= 3:
         return True, self
@@ -75,7 +75,7 @@ def _batch_contiguous(self, allow_zero_stride: bool):
                       note=Note("triangle.batch_copy", dim=i, stride=strides[i],
                                 expected=expected)):
                 pass
-            return False, call("aten::contiguous", self)
+            return False, aten.contiguous.default(self)
         expected *= sizes[i]
     return True, self
 
@@ -99,7 +99,7 @@ def _compute(self, k: int, result, upper: bool, name: str):
     inplace = self is result
     inplace_update, self_c = _batch_contiguous(self, inplace)
     if inplace and not inplace_update:
-        result_c = call("aten::empty_like", result, memory_format="contiguous_format")
+        result_c = aten.empty_like.default(result, memory_format="contiguous_format")
     else:
         result_c = result
     n, m = self.view.sizes[-2], self.view.sizes[-1]
@@ -123,7 +123,7 @@ def _compute(self, k: int, result, upper: bool, name: str):
             s.set(read=touched(self_c), written=touched(result_c))
         s.set_result(result_c)
     if inplace and not inplace_update:
-        call("aten::copy_", result, result_c)
+        aten.copy_.default(result, result_c)
     return result
 
 
