@@ -19,6 +19,7 @@ import numpy as np
 from engine.core import dtypes as D
 from engine.core.context import current
 from engine.core.errors import Refused, check, torch_error
+from engine.dispatch.at_dispatch import ALL_TYPES_AND2_HALF_BFLOAT16, at_dispatch
 from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED, declare,
                                           not_modelled)
 from engine.dispatch.aten import aten
@@ -136,9 +137,7 @@ def _clamp_scalar(name: str, self, lo: Any, hi: Any, inplace: bool, skip_float_t
 
 
 def _bool_check(dtype: D.dtype, which: str) -> None:
-    if dtype is D.bool:
-        raise torch_error(NotImplementedError, f"\"{which}_scalar_cpu\" not implemented for "
-                                               "'Bool'")
+    at_dispatch(f"{which}_scalar_cpu", dtype, ALL_TYPES_AND2_HALF_BFLOAT16)
 
 
 @declare("clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor",

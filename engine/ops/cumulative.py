@@ -17,7 +17,8 @@ from tracer.recorder import span
 
 from engine.core import dtypes as D
 from engine.core import view as S
-from engine.core.errors import check, torch_error
+from engine.core.errors import check
+from engine.dispatch.at_dispatch import ALL_TYPES_AND_COMPLEX_AND2_HALF_BFLOAT16, at_dispatch
 from engine.dispatch.declarations import INPLACE, FUNCTIONAL, OUT, OUT_NOT_MODELLED, declare, \
     not_modelled
 from engine.dispatch.aten import aten
@@ -57,9 +58,7 @@ def _cum(self, dim: int, result) -> None:
         return
     dim = S.maybe_wrap_dim(dim, self.dim())
     src = aten.to.dtype(self, result.dtype)
-    if result.dtype is D.bool:
-        raise torch_error(NotImplementedError,
-                          "\"cumsum_out_cpu\" not implemented for 'Bool'")
+    at_dispatch("cumsum_out_cpu", result.dtype, ALL_TYPES_AND_COMPLEX_AND2_HALF_BFLOAT16)
     acc = acc_dtype(result.dtype)
     with span("cumsum_cpu_kernel", "kernel", source=KERNELS,
               note=lambda: Note("cumsum.kernel", dim=dim, acc=str(acc)), dim=dim,

@@ -27,7 +27,8 @@ from tracer.recorder import span
 from engine.core import dtypes as D
 from engine.core import view as S
 from engine.core.errors import Refused, check, torch_error
-from engine.dispatch.declarations import FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED, REGISTRY, \
+from engine.dispatch.at_dispatch import ALL_TYPES_AND2_HALF_BFLOAT16, at_dispatch
+from engine.dispatch.declarations import FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED, \
     declare, not_modelled
 from engine.dispatch.aten import aten
 from engine.core.dispatch_stub import DispatchStub
@@ -547,8 +548,7 @@ def _reduce_in_order(target: np.ndarray, where: tuple, values: np.ndarray, op: s
 
 def _not_for_bool(name: str, dtype: D.dtype) -> None:
     """AT_DISPATCH_ALL_TYPES_AND2(Half, BFloat16, ...): no bool kernel."""
-    if dtype is D.bool:
-        raise torch_error(NotImplementedError, f'"{name}" not implemented for \'Bool\'')
+    at_dispatch(name, dtype, ALL_TYPES_AND2_HALF_BFLOAT16)
 
 
 def _divide_by_counts(result, counts) -> None:

@@ -29,7 +29,9 @@ from tracer.recorder import span
 
 from engine.core import dtypes as D
 from engine.core import view as S
-from engine.core.errors import Refused, check, torch_error
+from engine.core.errors import Refused, check
+from engine.dispatch.at_dispatch import ALL_TYPES_AND2_HALF_BFLOAT16, ALL_TYPES_AND_COMPLEX_AND2_HALF_BFLOAT16, \
+    at_dispatch
 from engine.dispatch.declarations import FACTORY, FUNCTIONAL, OUT, declare
 from engine.dispatch.aten import OpOverloadPacket, aten
 from engine.core.dispatch_stub import DispatchStub
@@ -164,8 +166,7 @@ def _start_factory(name: str, steps: int, start: Any, end: Any, dtype: D.dtype |
 
 
 def _unsupported(name: str, dtype: D.dtype) -> None:
-    if dtype is D.bool:     # AT_DISPATCH_ALL_TYPES_AND_COMPLEX_AND2(kHalf, kBFloat16, ...)
-        raise torch_error(NotImplementedError, f'"{name}_cpu" not implemented for \'Bool\'')
+    at_dispatch(f"{name}_cpu", dtype, ALL_TYPES_AND_COMPLEX_AND2_HALF_BFLOAT16)
 
 
 def _prepare_out(result, steps: int):
@@ -420,8 +421,7 @@ def _range_values(xstart: Any, xstep: Any, begin: int, end: int, acc: D.dtype,
 def range_out(start: Any, end: Any, step: Any = 1, *, out):
     result = out
     dtype = result.dtype
-    if dtype is D.bool:
-        raise torch_error(NotImplementedError, '"range_cpu" not implemented for \'Bool\'')
+    at_dispatch("range_cpu", dtype, ALL_TYPES_AND2_HALF_BFLOAT16)
     acc = acc_type(dtype)
     xstart, xend, xstep = (to_dtype_scalar(v, acc) for v in (start, end, step))
     with span("range size", "kernel", source=RANGE, note="range.size",

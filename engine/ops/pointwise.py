@@ -33,6 +33,7 @@ from engine.core import view as S
 from engine.core.context import current
 from engine.core.errors import Refused, check, torch_error
 from engine.core.tensor_impl import TensorImpl
+from engine.dispatch.at_dispatch import not_implemented
 from engine.dispatch.aten import aten
 from engine.memory import empty as memory
 from engine.memory.allocator import check_temporary
@@ -232,8 +233,7 @@ def iterate(name: str, inputs: Sequence[Any], fn: Callable[..., Any] | None, *,
         # torch resizes a temporary and the out= both; tidx stops here (after the
         # kernel's dtype check, which torch would still reach)
         if not allowed(common):
-            raise torch_error(NotImplementedError, f'"{kernel}" not implemented for '
-                                                   f"'{D.cpp_name(common)}'")
+            raise not_implemented(kernel, common)
         raise Refused(unmodelled)
     if resize and out is not None:
         resize_output(out, shape, strides)
@@ -251,8 +251,7 @@ def iterate(name: str, inputs: Sequence[Any], fn: Callable[..., Any] | None, *,
     if fn is None:
         return target
     if not allowed(common):
-        raise torch_error(NotImplementedError, f'"{kernel}" not implemented for '
-                                               f"'{D.cpp_name(common)}'")
+        raise not_implemented(kernel, common)
     if check_dtype is not None:
         check_dtype(common)
     with span(f"{name}_kernel", "kernel", source=source,

@@ -23,6 +23,8 @@ from engine.rng import explain as X
 from engine.rng import generator as G
 from engine.rng.stubs import NORMAL_STUB, UNIFORM_STUB
 from engine.core.errors import Refused
+from engine.dispatch.at_dispatch import ALL_TYPES_AND_HALF, FLOATING_TYPES_AND2_HALF_BFLOAT16, \
+    at_dispatch
 from engine.dispatch.declarations import (COMPOSITE, FACTORY, FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED,
                                           declare, not_modelled)
 from engine.dispatch.aten import aten, prims
@@ -96,9 +98,7 @@ def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator=None):
         return self
     if self.device_type == "cuda":
         return cuda_kernels.normal_(self, mean, std)
-    if not self.dtype.is_floating_point:
-        raise torch_error(NotImplementedError, f'"normal_kernel_cpu" not implemented for '
-                                               f"'{D.cpp_name(self.dtype)}'")
+    at_dispatch("normal_kernel_cpu", self.dtype, FLOATING_TYPES_AND2_HALF_BFLOAT16)
     if self.dtype is D.float16:
         raise Refused("normal_ in float16 (its per-element Half path) is not modelled by tidx "
                       "yet; float32 and float64 are")
@@ -172,9 +172,7 @@ def _check_uniform_bounds(dtype: D.dtype, low: float, high: float) -> None:
     """uniform_impl_'s checks inside its "check_uniform_bounds" dispatch
     (native/DistributionTemplates.h): both ends within the dtype's finite range (NaN and
     the infinities are not), from <= to, and to - from itself finite in the dtype."""
-    if not dtype.is_floating_point:
-        raise torch_error(NotImplementedError, f'"check_uniform_bounds" not implemented for '
-                                               f"'{D.cpp_name(dtype)}'")
+    at_dispatch("check_uniform_bounds", dtype, FLOATING_TYPES_AND2_HALF_BFLOAT16)
     info = np.finfo(dtype.np)
     lo, hi = float(info.min), float(info.max)
     for value, what in ((low, "from"), (high, "to")):
@@ -396,8 +394,7 @@ def randperm_out(n: int, *, generator, out):
     aten.resize_.default(result, (n,))
     gen = G.default_generator()
     _generator_step(gen)
-    if result.dtype is D.bool:   # AT_DISPATCH_ALL_TYPES_AND(Half): no bool
-        raise torch_error(NotImplementedError, '"randperm" not implemented for \'Bool\'')
+    at_dispatch("randperm", result.dtype, ALL_TYPES_AND_HALF)
     limit = rng.randperm_limit()
     if n > limit:
         raise Refused(f"randperm({n}) is not modelled: tidx shuffles at most {limit} elements"

@@ -27,6 +27,7 @@ from engine.rng.fp import fma64, round_to_odd, two_sum
 from engine.memory.resize import resize_native
 from engine.memory.allocator import check_temporary
 from engine.core.errors import Refused
+from engine.dispatch.at_dispatch import ALL_TYPES_AND2_HALF_BFLOAT16, at_dispatch
 from engine.dispatch.declarations import (FACTORY, INPLACE, OUT, OUT_NOT_MODELLED, declare,
                                           not_modelled)
 from engine.dispatch.aten import aten, prims
@@ -76,8 +77,8 @@ def _arange_size(start: Any, end: Any, step: Any, dtype: D.dtype, meta: bool = F
     """arange_out's AT_DISPATCH body up to the size: arange_check_bounds in double, then
     compute_arange_size (int64 converts its bounds and counts in int64 arithmetic, which
     wraps; the rest count in double)."""
-    if dtype is D.bool and not meta:    # AT_DISPATCH_ALL_TYPES_AND2(kHalf, kBFloat16)
-        raise torch_error(NotImplementedError, '"arange_cpu" not implemented for \'Bool\'')
+    if not meta:
+        at_dispatch("arange_cpu", dtype, ALL_TYPES_AND2_HALF_BFLOAT16)
     dstart, dend, dstep = float(start), float(end), float(step)
     if not (dstep > 0 or dstep < 0):
         raise torch_error(RuntimeError, "step must be nonzero")

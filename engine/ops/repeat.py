@@ -17,6 +17,7 @@ from tracer.recorder import span
 from engine.core import view as S
 from engine.core import dtypes as D
 from engine.core.errors import Refused, check, torch_error
+from engine.dispatch.at_dispatch import INDEX_TYPES, at_dispatch
 from engine.dispatch.declarations import COMPOSITE, FUNCTIONAL, declare
 from engine.dispatch.aten import aten
 from engine.memory.allocator import check_temporary
@@ -55,8 +56,7 @@ def repeat_interleave_tensor(repeats, *, output_size: int | None = None):
     """The index each output position copies: repeats [1, 2, 0] give [0, 1, 1].
     repeat_interleave_common: cumsum the repeats, the total is its last entry (or
     output_size), then compute_cpu fills cumsum[i] - repeats[i] .. cumsum[i] with i."""
-    check(repeats.dtype in (D.int64, D.int32), NotImplementedError,
-          f'"repeat_interleave_cpu" not implemented for \'{D.cpp_name(repeats.dtype)}\'')
+    at_dispatch("repeat_interleave_cpu", repeats.dtype, INDEX_TYPES)
     check(repeats.dim() == 1, RuntimeError, "repeat_interleave only accept 1D vector as repeat")
     if repeats.view.sizes[0] == 0:
         return aten.empty_like.default(repeats, memory_format="contiguous_format")

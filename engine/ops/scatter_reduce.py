@@ -21,7 +21,8 @@ from tracer.recorder import span
 
 from engine.core import dtypes as D
 from engine.core.errors import Refused, torch_error
-from engine.dispatch.declarations import FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED, REGISTRY, \
+from engine.dispatch.at_dispatch import ALL_TYPES_AND2_HALF_BFLOAT16, at_dispatch
+from engine.dispatch.declarations import FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED, \
     declare, not_modelled
 from engine.dispatch.aten import aten
 from engine.memory import empty as memory
@@ -84,10 +85,9 @@ def _reduce_kernel(out, dim: int, index, src, op: str, name: str) -> None:
     aten.to.dtype(index, D.int64)
     with span(name, "kernel", source=KERNEL, note=Note("scatter_reduce.kernel", op=op, dim=dim),
               dim=dim, reduce=op) as s:
-        if op == "mean" and out.dtype is D.bool:
-            raise torch_error(NotImplementedError,
-                              '"scatter_gather_tensor_cpu_reduce_mean" not implemented for '
-                              "'Bool'")
+        if op == "mean":
+            at_dispatch("scatter_gather_tensor_cpu_reduce_mean", out.dtype,
+                        ALL_TYPES_AND2_HALF_BFLOAT16)
         values, reached, error = scatter_index(
             out, dim, index, None if isinstance(src, (int, float, bool)) else src)
         coords = _coords(index.view.sizes, dim, values)

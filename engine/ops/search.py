@@ -24,6 +24,7 @@ from tracer.recorder import span
 from engine.core import dtypes as D
 from engine.core import view as S
 from engine.core.errors import Refused, check, torch_error
+from engine.dispatch.at_dispatch import ALL_TYPES_AND2_HALF_BFLOAT16, at_dispatch
 from engine.dispatch.declarations import FUNCTIONAL, OUT, OUT_NOT_MODELLED, declare, not_modelled
 from engine.dispatch.aten import aten
 from engine.memory import empty as memory
@@ -139,8 +140,7 @@ def _searchsorted_out(boundaries, values, out_int32: bool, right: bool, side: st
         final_in, final_bd = values, boundaries
     else:
         final_in, final_bd = _trim(values, boundaries, values_wrapped)
-    check(final_in.dtype is not D.bool, NotImplementedError,
-          '"searchsorted_out_cpu" not implemented for \'Bool\'')
+    at_dispatch("searchsorted_out_cpu", final_in.dtype, ALL_TYPES_AND2_HALF_BFLOAT16)
     idim_bd = final_bd.view.sizes[-1]
     idim_in = final_in.view.sizes[-1] if final_in.dim() else 1
     with span("searchsorted_cpu_contiguous", "kernel", source=BUCKET,

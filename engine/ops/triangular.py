@@ -20,7 +20,8 @@ from tracer.recorder import span
 from engine.core import dtypes as D
 from engine.core import view as S
 from engine.core.diagonal import batched_matrix_contiguous_strides
-from engine.core.errors import Refused, check, torch_error
+from engine.core.errors import Refused, check
+from engine.dispatch.at_dispatch import INDEX_TYPES, at_dispatch
 from engine.dispatch.declarations import (FACTORY, FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED,
                                           declare, not_modelled)
 from engine.dispatch.aten import aten
@@ -213,9 +214,7 @@ def _indices(name: str, row: int, col: int, offset: int, dtype: D.dtype | None,
         pass
     result = memory.empty_generic((2, size), dtype, device)
     # AT_DISPATCH_INDEX_TYPES: int and long only, after the allocation
-    if dtype not in (D.int32, D.int64):
-        raise torch_error(NotImplementedError,
-                          f'"{name}" not implemented for \'{D.cpp_name(dtype)}\'')
+    at_dispatch(name, dtype, INDEX_TYPES)
     with span(f"{name}_cpu", "kernel", source=FACTORIES,
               note=Note("triangle.indices_fill", offset=offset)) as s:
         if size:
