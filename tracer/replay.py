@@ -108,7 +108,7 @@ def writes(ev: dict[str, Any]) -> dict[str, list[int] | None]:
     recorded (a large write: which elements is unknown)."""
     out: dict[str, list[int] | None] = {}
     val = (ev.get("args") or {}).get("written")
-    if V.kind(val) == "elements":
+    if val is not None and val["kind"] == "elements":
         out[val["storage"]] = list(val["offsets"]) if "offsets" in val else None
     return out
 
@@ -263,8 +263,8 @@ def replay(st: dict[str, Any], start: Cells | None = None
             # a step's result showing values it did not record writing: it wrote them
             # (a value first seen at a step's start was written by an earlier step,
             # which one the trace does not say: laid, not claimed)
-            for storage, offs in diffs.items():
-                for off, (old, new) in offs.items():
+            for storage, laid in diffs.items():
+                for off, (old, new) in laid.items():
                     changed.setdefault(storage, {}).setdefault(off, (old, new))
         yield phase, ev, cells, changed
 

@@ -212,7 +212,7 @@ class FunctionSignature:
                 remaining -= 1
         if remaining > 0:
             if raise_exception:
-                self._extra_kwargs(kwargs, nargs)
+                self._extra_kwargs(kwargs or {}, nargs)
             return None
         return dst
 
@@ -264,7 +264,7 @@ class ParsedArgs:
     warning: str | None = None
 
     def __post_init__(self) -> None:
-        self._unpacked: dict[str, tuple[int, ...]] = {}
+        self._unpacked: dict[str, Any] = {}   # int lists, and numbers read off tensors
 
     def __getitem__(self, name: str) -> Any:
         if name in self._unpacked:
@@ -339,7 +339,9 @@ class PythonArgParser:
                   ) -> tuple[FunctionSignature, list[Any]]:
         if len(self.signatures) == 1:
             sig = self.signatures[0]
-            return sig, sig.parse(self_, args, kwargs, True)
+            dst = sig.parse(self_, args, kwargs, True)
+            assert dst is not None      # raise_exception: a call it does not bind raised
+            return sig, dst
         for sig in self.signatures:
             dst = sig.parse(self_, args, kwargs, False)
             if dst is not None:

@@ -34,7 +34,7 @@ from engine.dispatch.aten import aten
 from engine.rng import generator as G
 
 
-def _entry(name: str, note: str, **args: Any) -> Any:
+def _entry(name: str, note: Any, **args: Any) -> Any:
     return span(f"torch.{name}", "python", source="torch/__init__.py", note=note, **args)
 
 
@@ -212,10 +212,11 @@ def _functions() -> dict[str, Callable[..., Any]]:
     # torch/__init__.py leaves its PRIVATE_OPS (unique_dim) out of the torch namespace
     generated = {name: O.function(name) for name in O.generated_names("function")
                  if name != "unique_dim"}
-    manual = {"tensor": tensor, "nonzero": nonzero, "from_numpy": from_numpy,
-              "manual_seed": manual_seed, "unravel_index": unravel_index,
-              # torch/functional.py's Python functions replace the generated bindings
-              "unique": unique.unique, "unique_consecutive": unique.unique_consecutive}
+    manual: dict[str, Callable[..., Any]] = {
+        "tensor": tensor, "nonzero": nonzero, "from_numpy": from_numpy,
+        "manual_seed": manual_seed, "unravel_index": unravel_index,
+        # torch/functional.py's Python functions replace the generated bindings
+        "unique": unique.unique, "unique_consecutive": unique.unique_consecutive}
     # torch/functional.py's Python functions (split, the variadic wrappers); the
     # hand-written factories (range, asarray, get/set_default_dtype)
     return generated | manual | functional.FUNCTIONS | FACTORY_FUNCTIONS | FACTS

@@ -71,8 +71,8 @@ def _traced(python: str, binding: str, source: str, body: Callable[[], Any], *,
     comes from (torch.profiler sees no operator for those)."""
     if not recorder.active():
         return body()
-    shown = {"kwargs": lambda: {k: O.shown_argument(v) for k, v in kwargs.items()}} \
-        if kwargs else {}
+    shown: dict[str, Any] = {"kwargs": lambda: {k: O.shown_argument(v)
+                                                for k, v in kwargs.items()}} if kwargs else {}
     with recorder.span(python, "python", source=TENSOR_PY,
                        args=lambda: [O.shown_argument(a) for a in args], **shown) as py:
         with recorder.span(binding, "binding", source=source,
@@ -569,8 +569,8 @@ dim_order.__qualname__ = "Tensor.dim_order"
 def _view_family_install(cls: type) -> set[str]:
     for name, op in _VIEW_PROPERTIES.items():
         setattr(cls, name, property(_view_property(name, op)))
-    cls.unflatten = unflatten
-    cls.dim_order = dim_order
+    setattr(cls, "unflatten", unflatten)
+    setattr(cls, "dim_order", dim_order)
     return set(_VIEW_PROPERTIES) | {"unflatten", "dim_order"}
 
 
@@ -654,8 +654,7 @@ def install(cls: type) -> frozenset[str]:
                unique.tensor_unique_consecutive):
         setattr(cls, fn.__name__, fn)
         public.add(fn.__name__)
-    cls.type = type_
-    public.add("type")
+    setattr(cls, "type", type_)
     for fn in (contiguous, copy_, nonzero, to):
         # bound by hand in python_variable_methods.cpp (to, contiguous) or with a
         # hand-written case (copy_, nonzero): recorded as the generated bindings are
@@ -664,28 +663,29 @@ def install(cls: type) -> frozenset[str]:
     for name, (reads, read) in _FACTS.items():
         setattr(cls, name, _fact(name, reads, read))
         public.add(name)
-    for name, fn in (("tolist", _tolist), ("numpy", _numpy)):
-        setattr(cls, name, _noarg(name, fn))
-    cls.item = _traced_item("item", "THPVariable_item")
-    public |= {"item", "tolist"}
+    for name, reader in (("tolist", _tolist), ("numpy", _numpy)):
+        setattr(cls, name, _noarg(name, reader))
+    setattr(cls, "item", _traced_item("item", "THPVariable_item"))
+    public |= {"item", "tolist", "type"}
     for name, (reads, read) in _PROPERTIES.items():
         setattr(cls, name, property(_getter(name, reads, read)))
         public.add(name)
-    cls.requires_grad = property(cls.requires_grad.fget, _set_requires_grad)
-    cls.__int__ = _traced_item("__int__", "THPVariable_integral_scalar")
-    cls.__float__ = _traced_item("__float__", "THPVariable_float_scalar")
-    for fn in (__len__, __iter__, __bool__, __index__, __repr__, __getitem__, __setitem__):
-        setattr(cls, fn.__name__, fn)
-    cls.__str__ = __repr__
-    cls.__invert__ = _noarg("__invert__", _invert)
+    getter = getattr(cls, "requires_grad").fget
+    setattr(cls, "requires_grad", property(getter, _set_requires_grad))
+    setattr(cls, "__int__", _traced_item("__int__", "THPVariable_integral_scalar"))
+    setattr(cls, "__float__", _traced_item("__float__", "THPVariable_float_scalar"))
+    for special_fn in (__len__, __iter__, __bool__, __index__, __repr__, __getitem__, __setitem__):
+        setattr(cls, special_fn.__name__, special_fn)
+    setattr(cls, "__str__", __repr__)
+    setattr(cls, "__invert__", _noarg("__invert__", _invert))
     for special, name in _OPERATORS.items():
         setattr(cls, special, _operator(special, O.method(name)))
     for special, (name, swap) in _PY_OPERATORS.items():
         setattr(cls, special, _py_operator(special, name, swap))
-    cls.__rtruediv__ = _rtruediv
+    setattr(cls, "__rtruediv__", _rtruediv)
     # Tensor.__neg__ and __abs__ are TensorBase.neg and abs themselves (no NotImplemented)
-    cls.__neg__ = O.method("neg")
-    cls.__abs__ = O.method("abs")
+    setattr(cls, "__neg__", O.method("neg"))
+    setattr(cls, "__abs__", O.method("abs"))
     for name, dtype in _TO_TYPE.items():
         setattr(cls, name, _to_type(name, dtype))
         public.add(name)

@@ -229,6 +229,7 @@ class OperatorBinding:
         device = device_type_of(parsed.values.get("device")) if "device" in given else None
         values = parsed.unpack()
         schema = signature.schema if "out" not in given else signature.out_schema
+        assert schema is not None       # out= binds only a signature that has an out schema
         decl = REGISTRY[schema.full_name]
         if not decl.modelled:
             raise Refused(f"{self.name}(): {decl.reason} ({decl.schema})")

@@ -131,8 +131,9 @@ def internal_new_from_data(data: Any, dtype: D.dtype | None, device: str,
         if indexing:
             # indexing_tensor_from_data infers first: a list of bools (or bytes) stays a
             # mask, anything else becomes the long tensor asked for
-            inferred = infer_scalar_type(data)
-            inferred = inferred if inferred in (D.bool, D.uint8) else dtype
+            scalar_type = infer_scalar_type(data)
+            assert dtype is not None        # the long tensor an index asks for
+            inferred = scalar_type if scalar_type in (D.bool, D.uint8) else dtype
         elif isinstance(data, str):
             raise torch_error(TypeError, f"new(): invalid data type '{tp_name(data)}'")
         sizes = compute_sizes(data)
@@ -220,7 +221,7 @@ def asarray(obj: Any, is_tensor: bool, dtype: D.dtype | None, device: str | None
                 if wrong_device:
                     raise torch_error(ValueError, f"can't alias tensor from device "
                                                   f"'{tensor.device_type}' to '{device}'.")
-                if wrong_dtype:
+                if wrong_dtype and dtype is not None:
                     raise torch_error(ValueError, f"can't alias tensor with dtype "
                                                   f"'{D.cpp_name(tensor.dtype)}' into dtype "
                                                   f"'{D.cpp_name(dtype)}'.")

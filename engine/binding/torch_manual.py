@@ -78,8 +78,7 @@ def range(*args: Any, **kwargs: Any) -> Tensor:  # noqa: A001 - torch's own name
             # a 0-dim tensor for a Scalar is read with item() by ParsedArgs (scalar_slow)
             start, end, step = (parsed[k] for k in ("start", "end", "step"))
             if v.get("out") is not None:
-                out = unpack(v["out"])
-                result = aten.range.out(start, end, step, out=out)
+                result = aten.range.out(start, end, step, out=unpack(v["out"]))
             else:
                 device = O.device_type_of(v.get("device"))
                 result = aten.range.step(start, end, step,

@@ -87,7 +87,8 @@ def dispatch(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> Any:
         # never answered by a CPU kernel)
         # the CUDA wrapper's own device check (RegisterCUDA.cpp) comes before its kernel:
         # raised inside the operator's span (torch.profiler has recorded the operator)
-        failed = device_error(name, op.schema, args, kwargs)
+        failed: tuple[str | None, BaseException] | None = device_error(name, op.schema, args,
+                                                                       kwargs)
         if failed is None:
             mixed = cuda.same_device_error(name, args)
             if mixed is not None:
@@ -123,11 +124,13 @@ def dispatch(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> Any:
 
 def _run(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> Any:
     """The kernel, below autograd unless it is a CompositeImplicitAutograd decomposition."""
+    kernel = op.kernel
+    assert kernel is not None       # dispatch() refused a declaration without one
     if op.kind == COMPOSITE:
-        return op.kernel(*args, **kwargs)
+        return kernel(*args, **kwargs)
     ctx = current()
     outer, ctx.below_autograd = ctx.below_autograd, True
     try:
-        return op.kernel(*args, **kwargs)
+        return kernel(*args, **kwargs)
     finally:
         ctx.below_autograd = outer

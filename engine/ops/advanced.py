@@ -24,6 +24,7 @@ from engine.core import view as S
 from engine.dispatch.declarations import FUNCTIONAL, INPLACE, declare
 from engine.dispatch.aten import aten
 from engine.core.errors import check, torch_error
+from engine.core.tensor_impl import TensorImpl
 from engine.ops import cuda_indexing, overlap
 from engine.ops.copy import broadcast_to_output
 from engine.ops.iterator import output_strides
@@ -44,7 +45,7 @@ KERNEL = "aten/src/ATen/native/cpu/IndexKernel.cpp"
 class AdvancedIndex:
     """at::native::AdvancedIndex: the restrided source and the reshaped indices."""
 
-    src: object                 # self restrided: indexed dims replaced by stride-0 dims
+    src: TensorImpl             # self restrided: indexed dims replaced by stride-0 dims
     indices: list               # index tensors reshaped to broadcast against src
     indexed_sizes: list[int]    # sizes of the indexed dims of self
     indexed_strides: list[int]  # their strides (elements; torch keeps bytes)
@@ -234,7 +235,8 @@ def _raise_out_of_bounds(values: list, sizes: list[int]) -> None:
             value = int(values[j].reshape(-1)[first])
             error = torch_error(IndexError, f"index {value} is out of bounds for dimension "
                                             f"{j} with size {sizes[j]}")
-            error.bad = anybad
+            # the caller reads which entries failed off the error it catches
+            error.bad = anybad  # type: ignore[attr-defined]
             raise error
 
 

@@ -26,6 +26,8 @@ types, which is what the GPU's conversions do too).
 
 from __future__ import annotations
 
+from typing import Any
+
 from tracer.notes import Note
 from tracer.recorder import span
 
@@ -90,14 +92,14 @@ def copy_(self, src, non_blocking: bool = False):
                                 dst=f"{self.device_type}"),
               numel=self.numel()) as s:
         s.set(simulated=True)
+        # on one GPU the answer does not depend on them: left out, so the answer stays
+        # on screen
+        inputs: dict[str, Any] = {} if same_device else {"same_dtype": same_dtype,
+                                                          "iter_contiguous": contiguous}
         with span("copy_requires_temporaries", "kernel", source=COPY_CU,
                   note="cudacopy.no_temporaries.same_gpu" if same_device else
                   "cudacopy.temporaries.cast" if not same_dtype else
-                  "cudacopy.temporaries.strided",
-                  # on one GPU the answer does not depend on them: left out, so the
-                  # answer stays on screen
-                  **({} if same_device else {"same_dtype": same_dtype,
-                                             "iter_contiguous": contiguous})) as r:
+                  "cudacopy.temporaries.strided", **inputs) as r:
             r.set_result(needs)
         if self.numel() == 0:
             return self

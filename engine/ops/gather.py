@@ -55,7 +55,7 @@ def src_window(src, index) -> np.ndarray:
 
 def _check_indexarray_range(idx, size: int) -> None:
     """check_indexarray_range: the fast paths' bounds check, in its own words."""
-    bad = idx[(idx < 0) | (idx >= size)] if idx is not None else ()
+    bad = idx[(idx < 0) | (idx >= size)] if idx is not None else np.empty(0, np.int64)
     if len(bad):
         raise torch_error(RuntimeError, "INDICES element is out of DATA bounds, "
                           f"id={int(bad[0])} axis_dim={size}")
@@ -112,7 +112,7 @@ def index_select(self, dim: int, index):
             bound = size if self.dim() > 1 else self.numel()
             # the bounds masks, and the rows gathered before they are copied into result
             check_temporary("index_select", result.numel(), 11 + self.dtype.itemsize)
-            if ((idx < 0) | (idx >= bound)).any():
+            if idx is not None and ((idx < 0) | (idx >= bound)).any():
                 raise torch_error(IndexError, "index out of range in self")
             values = src.array() if self.dim() else src.array().reshape(1)
             # index along dim in place (np.take would first copy all of an expanded src)

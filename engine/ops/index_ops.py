@@ -30,7 +30,7 @@ from engine.core.errors import Refused, check, torch_error
 from engine.dispatch.at_dispatch import ALL_TYPES_AND2_HALF_BFLOAT16, at_dispatch
 from engine.dispatch.declarations import FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED, \
     declare, not_modelled
-from engine.dispatch.aten import aten
+from engine.dispatch.aten import OpOverload, aten
 from engine.core.dispatch_stub import DispatchStub
 from engine.memory import empty as memory
 from engine.ops import overlap
@@ -555,7 +555,7 @@ def _divide_by_counts(result, counts) -> None:
     """'mean': counts.masked_fill_(counts == 0, 1), then result.div_(counts) (floor for
     integers)."""
     aten.masked_fill_.Scalar(counts, aten.eq.Scalar(counts, 0), 1)
-    div = aten.div_.Tensor if result.dtype.is_floating_point else aten.div_.Tensor_mode
+    div: OpOverload = aten.div_.Tensor if result.dtype.is_floating_point else aten.div_.Tensor_mode
     if not div.decl.modelled:
         raise Refused("index_reduce(..., 'mean') divides by the counts with div_, which is not "
                       "modelled yet; 'prod', 'amax' and 'amin' are")

@@ -134,16 +134,17 @@ def linspace_values(start: Any, end: Any, steps: int, dtype: D.dtype, begin: int
                                    np.full(len(back), e, t)), hi)
         return np.concatenate([np.asarray(lo, t), np.asarray(hi, t)])
     # integral: start and end are scalar_t, the step and the arithmetic double
-    s, e = float(start), float(end)
+    ds, de = float(start), float(end)
     with np.errstate(over="ignore", invalid="ignore"):
-        step = (e - s) / float(steps - 1)
+        dstep = (de - ds) / float(steps - 1)
         if fused:
-            lo = fma64(np.full(len(first), step), first.astype(np.float64), np.full(len(first), s))
-            hi = fma64(np.full(len(back), -step), back.astype(np.float64),
-                       np.full(len(back), e))
+            lo = fma64(np.full(len(first), dstep), first.astype(np.float64),
+                       np.full(len(first), ds))
+            hi = fma64(np.full(len(back), -dstep), back.astype(np.float64),
+                       np.full(len(back), de))
         else:
-            lo = s + step * first.astype(np.float64)
-            hi = e - step * back.astype(np.float64)
+            lo = ds + dstep * first.astype(np.float64)
+            hi = de - dstep * back.astype(np.float64)
     return _cast_double(np.concatenate([np.asarray(lo, np.float64),
                                         np.asarray(hi, np.float64)]), dtype)
 
@@ -317,15 +318,18 @@ def logspace_values(start: Any, end: Any, steps: int, base: float, dtype: D.dtyp
     >>> logspace_values(0, 2, 3, 10.0, D.float32).tolist()
     [1.0, 10.0, 100.0]
     """
+    s: float
+    e: float
     if dtype.is_floating_point:
         if dtype is D.float16:
-            s, e = _f16(np.float32(start)), _f16(np.float32(end))
-            diff = float(_f16(np.float32(e) - np.float32(s)))
+            hs, he = _f16(np.float32(start)), _f16(np.float32(end))
+            diff = float(_f16(np.float32(he) - np.float32(hs)))
+            s, e = float(hs), float(he)
         else:
-            s, e = dtype.np.type(start), dtype.np.type(end)
+            ts, te = dtype.np.type(start), dtype.np.type(end)
             with np.errstate(over="ignore", invalid="ignore"):
-                diff = float(dtype.np.type(e - s))
-        s, e = float(s), float(e)
+                diff = float(dtype.np.type(te - ts))
+            s, e = float(ts), float(te)
     elif dtype is D.int64:
         s, e = int(start), int(end)
         diff = float((e - s + 2**63) % 2**64 - 2**63)      # int64 arithmetic wraps

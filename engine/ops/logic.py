@@ -19,8 +19,8 @@ from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, INPLACE, OUT, O
 from engine.dispatch.aten import aten
 from engine.ops.pointwise import BINARY, UNARY, integral, iterate, operand
 
-_BITWISE = {"bitwise_and": np.bitwise_and, "bitwise_or": np.bitwise_or,
-            "bitwise_xor": np.bitwise_xor}
+_BITWISE: dict[str, np.ufunc] = {"bitwise_and": np.bitwise_and,
+                                  "bitwise_or": np.bitwise_or, "bitwise_xor": np.bitwise_xor}
 
 
 def _bitwise(name: str, loop) -> None:
@@ -94,8 +94,8 @@ def bitwise_not_(self):
 
 
 # -- logical_and / or / xor / not ---------------------------------------------------------------
-_LOGICAL = {"logical_and": np.logical_and, "logical_or": np.logical_or,
-            "logical_xor": np.logical_xor}
+_LOGICAL: dict[str, np.ufunc] = {"logical_and": np.logical_and, "logical_or": np.logical_or,
+                                 "logical_xor": np.logical_xor}
 
 
 def _logical(name: str, loop) -> None:

@@ -98,7 +98,8 @@ def result_type(operands: Sequence[Any]) -> D.dtype:
             tier, dt = 2, (current().default_dtype if op.dtype is D.float64 else op.dtype)
         else:
             tier, dt = (0 if op.dim() > 0 else 1), op.dtype
-        tiers[tier] = dt if tiers[tier] is None else D.promote_types(tiers[tier], dt)
+        seen = tiers[tier]
+        tiers[tier] = dt if seen is None else D.promote_types(seen, dt)
 
     def combine(higher: D.dtype | None, lower: D.dtype | None) -> D.dtype | None:
         if higher is None:

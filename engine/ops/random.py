@@ -273,12 +273,15 @@ def _check_from_to_in_range(low: int, to_inc: int, dtype: D.dtype) -> None:
     """check_from_to_in_range (DistributionTemplates.h): both ends inside the dtype's
     range; for floats, a warning past 2**digits, where not every integer exists."""
     name = D.type_meta_name(dtype)
+    digits: int | None = None
     if dtype.is_floating_point:
         info = np.finfo(dtype.np)
         lo, hi, digits = float(info.min), float(info.max), info.nmant + 1
+    elif dtype is D.bool:
+        lo, hi = 0, 1
     else:
-        info = np.iinfo(dtype.np) if dtype is not D.bool else None
-        lo, hi, digits = (0, 1, None) if info is None else (int(info.min), int(info.max), None)
+        integral = np.iinfo(dtype.np)
+        lo, hi = int(integral.min), int(integral.max)
     for value, what in ((low, "from"), (to_inc, "to - 1")):
         if not lo <= value <= hi:
             raise torch_error(RuntimeError, f"{what} is out of bounds for {name}")

@@ -24,7 +24,7 @@ from engine.core.errors import Refused, torch_error
 from engine.dispatch.at_dispatch import ALL_TYPES_AND2_HALF_BFLOAT16, at_dispatch
 from engine.dispatch.declarations import FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED, \
     declare, not_modelled
-from engine.dispatch.aten import aten
+from engine.dispatch.aten import OpOverload, aten
 from engine.memory import empty as memory
 from engine.ops.gather import (_coords, _index_values, _scatter_checks, _scatter_overlap,
                                can_use_expanded_index_path, nonempty, scatter_apply,
@@ -71,6 +71,7 @@ def _combine(target: np.ndarray, coords: tuple, values: np.ndarray, op: str,
              dtype: D.dtype) -> None:
     """The kernel's ReduceAdd / ReduceMultiply / ReduceMaximum / ReduceMinimum / ReduceMean,
     one index entry after another (NaN wins max and min, as at::_isnan makes it)."""
+    ufunc: np.ufunc
     if dtype is D.bool:
         ufunc = {"sum": np.logical_or, "mean": np.logical_or, "prod": np.logical_and,
                  "amax": np.logical_or, "amin": np.logical_and}[op]
@@ -117,7 +118,7 @@ def _mean_counts(out, dim: int, index, src, include_self: bool) -> None:
     count = (aten.ones_like.default if include_self else aten.zeros_like.default)(out)
     aten.scatter_add_.default(count, dim, index, ones)
     aten.masked_fill_.Scalar(count, aten.eq.Scalar(count, 0), 1)
-    div = aten.div_.Tensor if out.dtype.is_floating_point else aten.div_.Tensor_mode
+    div: OpOverload = aten.div_.Tensor if out.dtype.is_floating_point else aten.div_.Tensor_mode
     if not div.decl.modelled:
         raise Refused("scatter_reduce(..., 'mean') divides by the counts with div_, which is "
                       "not modelled yet; 'sum', 'prod', 'amax' and 'amin' are")

@@ -231,6 +231,7 @@ def _split_along(name: str, self, dim: int, least: int, sections: int | None,
           f"with {self.dim()} dimensions!")
     if indices is not None:
         return aten.tensor_split.indices(self, indices, dim)
+    assert sections is not None     # the caller passes one of the two
     size = self.view.sizes[dim]
     # C++'s % keeps the sign of the dividend; whether it is 0 is the same as Python's
     check(sections != 0 and size % sections == 0, RuntimeError,

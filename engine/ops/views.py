@@ -9,6 +9,8 @@ view, reshape, alias) and as_strided_tensorimpl.  Most views end in a call to
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
+from typing import Any
 
 from tracer.notes import Note
 from tracer.recorder import span
@@ -25,7 +27,7 @@ SHAPE = "aten/src/ATen/native/TensorShape.cpp"
 INT64_MAX = 2**63 - 1
 
 
-def _geometry(name: str, note, **args) -> "span":
+def _geometry(name: str, note, **args) -> AbstractContextManager[Any]:
     return span(name, "kernel", source=SHAPE, note=note, **args)
 
 
@@ -158,9 +160,10 @@ def expand(self, size: Sequence[int], *, implicit: bool = False):
 def view(self, size: Sequence[int]):
     shape = S.infer_size(tuple(size), self.numel())
     strides = S.compute_view_strides(self.view.sizes, self.view.strides, shape)
-    check(strides is not None, RuntimeError,
-          "view size is not compatible with input tensor's size and stride (at least one "
-          "dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
+    if strides is None:
+        raise torch_error(RuntimeError, "view size is not compatible with input tensor's size "
+                          "and stride (at least one dimension spans across two contiguous "
+                          "subspaces). Use .reshape(...) instead.")
     with _geometry("computeStride", "view.computeStride",
                    shape=list(shape), strides=list(strides)):
         # alias_with_sizes_and_strides: a TensorImpl built directly, no as_strided call

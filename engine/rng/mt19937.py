@@ -21,7 +21,7 @@ import threading
 from collections import deque
 from concurrent import futures
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 
@@ -283,4 +283,5 @@ def _uniform01_into(gen: CPUGenerator, out: np.ndarray,
             jobs.popleft().result()
     finally:
         # Never leave draws or jobs running behind (e.g. after an error).
-        futures.wait([*draws, *jobs])
+        outstanding: list[Future[Any]] = [*draws, *jobs]
+        futures.wait(outstanding)

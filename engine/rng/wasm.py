@@ -27,7 +27,7 @@ import os
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, SupportsFloat
 
 import numpy as np
 
@@ -43,7 +43,7 @@ _WASM_PAGE = 1 << 16
 
 def _constants() -> dict[str, str]:
     """The template's constants, taken from rng_normal's (exact hex floats)."""
-    def hx(v: object) -> str:
+    def hx(v: SupportsFloat) -> str:
         return float(v).hex()
     c = {
         "SQRTHF_MANTISSA": str(rn._SQRTHF_MANTISSA),

@@ -17,6 +17,7 @@ carries its storage picture (:mod:`tracer.render.storage_dot`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -207,7 +208,7 @@ def _sources(doc: dict[str, Any]) -> str:
     return f"{text[:COMMENT_CHARS]}... ({len(doc['statements'])} statements)"
 
 
-def _lifelines(canvas: _Canvas, seq: Sequence, lane_x: dict[str, float], ys: list[float],
+def _lifelines(canvas: _Canvas, seq: Sequence, lane_x: Mapping[str, float], ys: list[float],
                blocks: list[tuple[int, int, float]]) -> None:
     """A dashed lifeline per layer through each statement's rows, broken where a
     storage picture is drawn; the titles repeated under a long diagram."""
@@ -232,7 +233,7 @@ def _lifelines(canvas: _Canvas, seq: Sequence, lane_x: dict[str, float], ys: lis
                           penwidth="0.8")
 
 
-def _row_label(row: Row, lane_x: dict[str, float], right: float) -> _Label:
+def _row_label(row: Row, lane_x: Mapping[str, float], right: float) -> _Label:
     """Where the row's text starts (as :func:`_row` draws it), wrapped to ``right``."""
     if row.kind in ("statement", "value"):
         return _wrapped(USER_X - 10, row.name, "", right)
@@ -244,13 +245,13 @@ def _row_label(row: Row, lane_x: dict[str, float], right: float) -> _Label:
     return _wrapped(left, row.name, row.detail if row.kind == "call" else "", right)
 
 
-def _ends(row: Row, lane_x: dict[str, float]) -> tuple[float, float]:
+def _ends(row: Row, lane_x: Mapping[str, float]) -> tuple[float, float]:
     xs = USER_X if row.src is None else lane_x[row.src] + row.src_level * NEST
     xd = USER_X if row.dst is None else lane_x[row.dst] + row.dst_level * NEST
     return xs, xd
 
 
-def _row(canvas: _Canvas, row: Row, lab: _Label, y: float, lane_x: dict[str, float],
+def _row(canvas: _Canvas, row: Row, lab: _Label, y: float, lane_x: Mapping[str, float],
          right: float, first: bool) -> None:
     top = y + lab.extra
     if row.kind == "statement":

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -290,7 +290,7 @@ def check_target(path: str, fmt: str) -> None:
         raise ExportError(str(exc)) from None
 
 
-def write_all(files: list[tuple[str | os.PathLike[str], bytes]]) -> None:
+def write_all(files: Sequence[tuple[str | os.PathLike[str], bytes]]) -> None:
     """Write every file, or none (:func:`tracer.render.files.write_all`)."""
     try:
         writes.write_all(files)

@@ -210,7 +210,7 @@ def render(doc: dict[str, Any]) -> str:
         if loc:
             breaks.append((n, ev["name"], loc, statement[n - 1]))
         else:
-            skipped.append((n, ev["name"], _WHY.get(info.get("why"), _WHY[symbols.UNMAPPED])
+            skipped.append((n, ev["name"], _WHY.get(info.get("why") or "", _WHY[symbols.UNMAPPED])
                             .format(function=info.get("function"), into=info.get("into"))))
     lines = _header(doc, len(flat), breaks)
     lines += ["", "# Steps gdb cannot stop in (libtorch 2.13's release build):"]

@@ -120,7 +120,7 @@ def _step(ev: dict[str, Any], out: list[str], lang: str = "en",
         if why:
             out.append(f'<div class="note error">→ {escape(why)}</div>')
     if ev.get("note"):
-        shown = i18n.note(ev, lang)
+        shown = i18n.note(ev, lang) or ev["note"]
         out.append(f'<div class="note">{escape(shown)}</div>')
         if shown != ev["note"]:
             out.append(f'<div class="note en">{escape(ev["note"])}</div>')

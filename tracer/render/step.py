@@ -54,7 +54,8 @@ def steps(doc: dict[str, Any], keep: Keep | None = None) -> list[dict[str, Any]]
     for index, st in enumerate(doc["statements"]):
         first = len(out)
         position = 0
-        stack = [(ev, []) for ev in reversed(st["events"])]
+        stack: list[tuple[dict[str, Any], list[str]]] = [(ev, [])
+                                                         for ev in reversed(st["events"])]
         while stack:
             ev, path = stack.pop()
             if keep is None or keep(ev) or ev.get("error"):
@@ -137,7 +138,9 @@ def render(flat: list[dict[str, Any]], k: int, *, interactive: bool = False,
         parts += [Text("  " + "  >  ".join(item["path"] + [ev["name"]]),
                        style=LAYER_STYLE.get(ev["layer"], "")),
                   label(ev, notes=True, links=False, lang=lang, context=_context(item))]
-        parts += _pictures(frame(item), lang)
+        at = frame(item)            # a step's item: it has its pictures
+        if at is not None:
+            parts += _pictures(at, lang)
     parts += [Text(line) for line in item["outcome"]]
     if interactive:
         parts.append(Text(i18n.text("ui.step.keys", lang), style="dim"))
