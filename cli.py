@@ -17,6 +17,7 @@ import contextlib
 import os
 import signal
 import sys
+from typing import NoReturn
 
 import click
 
@@ -61,14 +62,14 @@ def _one_line(exc: click.ClickException) -> OneLine:
     return out
 
 
-def _closed_pipe(ctx: click.Context):
+def _closed_pipe(ctx: click.Context) -> NoReturn:
     """The reader stopped reading (tidx ... | head): nothing more to say, and nothing more
     to flush; end as a process killed by SIGPIPE ends (the README's 141)."""
     try:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     except (OSError, ValueError):     # no file descriptor (captured output)
         pass
-    return ctx.exit(128 + signal.SIGPIPE)
+    ctx.exit(128 + signal.SIGPIPE)
 
 
 def _console(width: int | None = None, **options):
@@ -84,7 +85,8 @@ def _console(width: int | None = None, **options):
     def broken_pipe() -> None:
         raise BrokenPipeError(32, "Broken pipe")
 
-    console.on_broken_pipe = broken_pipe
+    # rich calls this hook on EPIPE; replaced per console (rich says: override it)
+    console.on_broken_pipe = broken_pipe  # type: ignore[method-assign]
     return console
 
 
@@ -153,6 +155,7 @@ def _statements(statements: str | None, source_file) -> str:
         # in click 9's API)
         with click.open_file("-", "r", encoding="utf-8") as stdin:
             return _read_limited(stdin, "stdin")
+    assert statements is not None       # exactly one of the two was given
     return utf8(statements, "STATEMENTS")
 
 

@@ -29,7 +29,7 @@ from engine.core import dtypes as D
 from engine.core.context import activate
 from engine.core.tensor_impl import TensorImpl
 from engine.dispatch.declarations import REGISTRY
-from engine.dispatch.dispatcher import call
+from engine.dispatch.dispatcher import dispatch
 from engine.dispatch.schema import FunctionSchema
 from engine.interpreter.session import Session
 from engine.memory import allocator, resize
@@ -267,9 +267,9 @@ def _attempt(op: str, profile: Profile, *, record: bool, probe: tuple[int, int] 
             if record:
                 with recorder.recording(session.trace), \
                         session.trace.statement(op) as entry:
-                    result = call(op, *args, **kwargs)
+                    result = dispatch(REGISTRY[op], args, kwargs)
             else:
-                entry, result = None, call(op, *args, **kwargs)
+                entry, result = None, dispatch(REGISTRY[op], args, kwargs)
         finally:
             allocator.allocate = resize.allocate = allocate
     return session, entry, given, before, inputs, result

@@ -212,3 +212,18 @@ def test_pages_go_to_dot_in_batches_not_one_process_a_page(monkeypatch):
     calls.sort(reverse=True)
     assert all(n >= export.BATCH for n in calls[:-1]) and 0 < calls[-1]
     assert len(calls) <= pages // export.BATCH + 1 < len(doc["statements"])
+
+
+def test_the_call_tree_of_a_storage_longer_than_its_picture_is_drawn(tmp_path):
+    # the call tree's HTML-like storage table said "(N more)" with a name it did not
+    # have (an internal error, exit 3) once a storage outgrew its drawn cells
+    require_dot()
+    from click.testing import CliRunner
+
+    import cli
+    out = tmp_path / "calls.svg"
+    res = CliRunner().invoke(cli.main, ["export", "x = torch.arange(300)", "--diagram",
+                                        "calls", "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    pages = [out] if out.exists() else sorted(tmp_path.glob("calls-*.svg"))
+    assert "more" in "".join(p.read_text() for p in pages)

@@ -245,8 +245,9 @@ def _views(storage: str, after: list[dict[str, Any]], during: list[dict[str, Any
     latest: dict[str, dict[str, Any]] = {}
     for t in during + after:
         if t["storage"] == storage:
-            if t["label"] in latest and V.name(latest[t["label"]]) and not V.name(t):
-                t = V.with_name(t, V.name(latest[t["label"]]))
+            name = V.name(latest[t["label"]]) if t["label"] in latest else None
+            if name and not V.name(t):
+                t = V.with_name(t, name)
             latest.pop(t["label"], None)
             latest[t["label"]] = t
     # a temporary with a named tensor's exact geometry is that tensor, as far as the

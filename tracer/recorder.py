@@ -20,7 +20,7 @@ from __future__ import annotations
 import contextlib
 from contextvars import ContextVar
 from types import FunctionType
-from typing import Any, Iterator
+from typing import Any, Iterator, Literal
 
 from tracer import i18n
 from tracer import values as V
@@ -51,7 +51,7 @@ class _NullSpan:
     def __enter__(self) -> "_NullSpan":
         return self
 
-    def __exit__(self, *exc: object) -> bool:
+    def __exit__(self, *exc: object) -> Literal[False]:
         return False
 
     def set_result(self, value: Any) -> None:
@@ -80,7 +80,7 @@ class _Span:
         self._trace._push(self.event)
         return self
 
-    def __exit__(self, exc_type, exc, tb) -> bool:
+    def __exit__(self, exc_type, exc, tb) -> Literal[False]:
         if exc is not None and not getattr(exc, "_tidx_recorded", False):
             # The innermost step that sees the exception is the one that raised it.
             self.event.error = {"type": type(exc).__name__, "message": str(exc)}
@@ -239,7 +239,7 @@ class Trace:
         if other is not None:   # the name's previous value
             # back to the label it had, or a new one (a default name had none):
             # two tensors never share a label
-            self._labels[other] = self._temporary.pop(other, None) or self._fresh("t")
+            self._labels[other] = self._temporary.pop(other, "") or self._fresh("t")
             self._named.discard(other)
         self._temporary[key] = old
         self._labels[key] = name
@@ -273,7 +273,7 @@ class Trace:
     @contextlib.contextmanager
     def statement(self, source: str | None) -> Iterator[dict[str, Any]]:
         """Group the events of one statement; the caller fills error/bindings."""
-        entry = {"source": source, "events": [], "error": None, "bindings": {}}
+        entry: dict[str, Any] = {"source": source, "events": [], "error": None, "bindings": {}}
         self.statements.append(entry)
         outer, self._current = self._current, entry
         try:
@@ -328,7 +328,7 @@ def recording(trace: "Trace | None") -> Iterator["Trace | None"]:
         _ACTIVE.reset(token)
 
 
-def paused() -> "contextlib.AbstractContextManager[None]":
+def paused() -> "contextlib.AbstractContextManager[Trace | None]":
     """Run a block without recording (a Session makes its default names so)."""
     return recording(None)
 

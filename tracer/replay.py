@@ -110,11 +110,11 @@ def writes(ev: dict[str, Any]) -> dict[str, list[int] | None]:
     for how, val in V.touches(ev.get("args")):
         if how != "written":
             continue
-        if "offsets" not in val or out.get(val["storage"], []) is None:
+        before = out.get(val["storage"], [])
+        if "offsets" not in val or before is None:
             out[val["storage"]] = None
         else:
-            out[val["storage"]] = sorted(set(out.get(val["storage"], [])) |
-                                         set(val["offsets"]))
+            out[val["storage"]] = sorted(set(before) | set(val["offsets"]))
     return out
 
 
@@ -274,8 +274,8 @@ def replay(st: dict[str, Any], start: Cells | None = None
             # a step's result showing values it did not record writing: it wrote them
             # (a value first seen at a step's start was written by an earlier step,
             # which one the trace does not say: laid, not claimed)
-            for storage, offs in diffs.items():
-                for off, (old, new) in offs.items():
+            for storage, laid in diffs.items():
+                for off, (old, new) in laid.items():
                     changed.setdefault(storage, {}).setdefault(off, (old, new))
         yield phase, ev, cells, changed
 

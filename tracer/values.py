@@ -218,10 +218,10 @@ def typed(value: Any, labels: Labels, max_values: int = MAX_ITEMS,
         return _from_hook(hook(value, max_values), labels, max_values)
     if isinstance(value, bool):
         return boolean(value)
-    if isinstance(value, numbers.Integral):
-        return integer(value)
+    if isinstance(value, numbers.Integral):   # numpy's integers too
+        return integer(int(value))
     if isinstance(value, numbers.Real):
-        return real(value)
+        return real(float(value))
     named = getattr(type(value), "__tidx_fields__", None)
     if named is not None:  # torch.return_types.X: a tuple with field names
         name, fields = named(value)
@@ -311,9 +311,9 @@ def plain(value: Value | None) -> Any:
     >>> plain({"kind": "float", "value": "nan"})
     nan
     """
-    k = kind(value)
-    if k is None or k == "none":
+    if value is None or value["kind"] == "none":
         return None
+    k = value["kind"]
     if k in ("bool", "int", "str"):
         return value["value"]
     if k == "float":
@@ -333,7 +333,9 @@ def plain(value: Value | None) -> Any:
 
 def children(value: Value | None) -> list[Value]:
     """The typed values directly inside a container (tuple, list, dict, tensor_index)."""
-    k = kind(value)
+    if value is None:
+        return []
+    k = value["kind"]
     if k in ("tuple", "list"):
         return value["items"]
     if k == "dict":
@@ -345,7 +347,7 @@ def children(value: Value | None) -> list[Value]:
 
 def tensors(value: Value | None) -> Iterator[Value]:
     """Every tensor inside a typed value (itself, or inside containers), in order."""
-    if kind(value) == "tensor":
+    if value is not None and value["kind"] == "tensor":
         yield value
     for child in children(value):
         yield from tensors(child)
@@ -459,9 +461,9 @@ def text(value: Value | None) -> str:
     ...             device="cpu", numel=2, nbytes=8, values=[1.5, -0.25]))
     'tensor([ 1.5000, -0.2500])'
     """
-    k = kind(value)
-    if k is None or k == "none":
+    if value is None or value["kind"] == "none":
         return "None"
+    k = value["kind"]
     if k in ("bool", "int"):
         return repr(value["value"])
     if k == "float":

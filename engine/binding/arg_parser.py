@@ -44,7 +44,7 @@ from engine.binding.function_parameter import (NUMBERS_AS_TENSORS, FunctionParam
                                                is_int_or_symint_list, is_tensor)
 from engine.binding.invalid_arguments import format_invalid_args
 from engine.binding.tensor import unpack
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import aten
 
 
 
@@ -212,7 +212,7 @@ class FunctionSignature:
                 remaining -= 1
         if remaining > 0:
             if raise_exception:
-                self._extra_kwargs(kwargs, nargs)
+                self._extra_kwargs(kwargs or {}, nargs)
             return None
         return dst
 
@@ -264,7 +264,7 @@ class ParsedArgs:
     warning: str | None = None
 
     def __post_init__(self) -> None:
-        self._unpacked: dict[str, tuple[int, ...]] = {}
+        self._unpacked: dict[str, Any] = {}   # int lists, and numbers read off tensors
 
     def __getitem__(self, name: str) -> Any:
         if name in self._unpacked:
@@ -284,7 +284,7 @@ class ParsedArgs:
                 value = self._unpacked[name] = (
                     value.__index__() if param.type_ in (P.INT64, P.SYM_INT) else
                     float(value) if param.type_ is P.DOUBLE else
-                    call("aten::item", unpack(value)))
+                    aten.item.default(unpack(value)))
             elif param.type_ is P.SCALAR and type(value) is int and \
                     not -(2 ** 63) <= value < 2 ** 64:
                 # scalar_slow: past int64 a Python int is tried as uint64 (CPython's words)
@@ -339,7 +339,9 @@ class PythonArgParser:
                   ) -> tuple[FunctionSignature, list[Any]]:
         if len(self.signatures) == 1:
             sig = self.signatures[0]
-            return sig, sig.parse(self_, args, kwargs, True)
+            dst = sig.parse(self_, args, kwargs, True)
+            assert dst is not None      # raise_exception: a call it does not bind raised
+            return sig, dst
         for sig in self.signatures:
             dst = sig.parse(self_, args, kwargs, False)
             if dst is not None:

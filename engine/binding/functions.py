@@ -30,11 +30,11 @@ from engine.core.errors import Refused, check, torch_error, tp_name
 from engine.core.storage import Storage
 from engine.core.tensor_impl import TensorImpl
 from engine.core.view import View
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import aten
 from engine.rng import generator as G
 
 
-def _entry(name: str, note: str, **args: Any) -> Any:
+def _entry(name: str, note: Any, **args: Any) -> Any:
     return span(f"torch.{name}", "python", source="torch/__init__.py", note=note, **args)
 
 
@@ -62,7 +62,7 @@ def tensor(*args: Any, **kwargs: Any) -> Tensor:
                 if dtype is None:
                     raise Refused("tensor(): complex dtypes are not modelled by tidx")
             device = O.device_type_of(values.get("device")) or "cpu"
-            result = call("aten::detach_", internal_new_from_data(data, dtype, device))
+            result = aten.detach_.default(internal_new_from_data(data, dtype, device))
             if values.get("requires_grad"):
                 O.make_variable(result)
             b.set_result(result)
@@ -99,8 +99,8 @@ def nonzero(*args: Any, **kwargs: Any) -> Any:
     parsed = _NONZERO.parse(None, args, kwargs)
     if parsed.values.get("out") is not None:
         raise Refused("nonzero(): out= is not modelled yet")
-    op = "aten::nonzero_numpy" if parsed.values.get("as_tuple") else "aten::nonzero"
-    return wrap_result(call(op, unpack(parsed.values["input"])))
+    op = aten.nonzero_numpy.default if parsed.values.get("as_tuple") else aten.nonzero.default
+    return wrap_result(op(unpack(parsed.values["input"])))
 
 
 class Generator:
@@ -163,7 +163,7 @@ def from_numpy(*args: Any, **kwargs: Any):
         storage = Storage(raw.nbytes, "cpu", data=raw)
         storage.initialised = True
         result = TensorImpl(storage, View(array.shape), dtype)
-        return wrap(call("aten::lift_fresh", result))
+        return wrap(aten.lift_fresh.default(result))
 
 
 def _class_repr(obj: Any) -> str:
@@ -212,10 +212,11 @@ def _functions() -> dict[str, Callable[..., Any]]:
     # torch/__init__.py leaves its PRIVATE_OPS (unique_dim) out of the torch namespace
     generated = {name: O.function(name) for name in O.generated_names("function")
                  if name != "unique_dim"}
-    manual = {"tensor": tensor, "nonzero": nonzero, "from_numpy": from_numpy,
-              "manual_seed": manual_seed, "unravel_index": unravel_index,
-              # torch/functional.py's Python functions replace the generated bindings
-              "unique": unique.unique, "unique_consecutive": unique.unique_consecutive}
+    manual: dict[str, Callable[..., Any]] = {
+        "tensor": tensor, "nonzero": nonzero, "from_numpy": from_numpy,
+        "manual_seed": manual_seed, "unravel_index": unravel_index,
+        # torch/functional.py's Python functions replace the generated bindings
+        "unique": unique.unique, "unique_consecutive": unique.unique_consecutive}
     # torch/functional.py's Python functions (split, the variadic wrappers); the
     # hand-written factories (range, asarray, get/set_default_dtype)
     return generated | manual | functional.FUNCTIONS | FACTORY_FUNCTIONS | FACTS

@@ -37,7 +37,7 @@ from engine.core import view as S
 from engine.core.context import current
 from engine.core.device import Size, of_type
 from engine.core.errors import Refused, check, torch_error
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import OpOverload, aten
 
 
 def _parser(name: str, *signatures: str) -> PythonArgParser:
@@ -71,8 +71,8 @@ def _traced(python: str, binding: str, source: str, body: Callable[[], Any], *,
     comes from (torch.profiler sees no operator for those)."""
     if not recorder.active():
         return body()
-    shown = {"kwargs": lambda: {k: O.shown_argument(v) for k, v in kwargs.items()}} \
-        if kwargs else {}
+    shown: dict[str, Any] = {"kwargs": lambda: {k: O.shown_argument(v)
+                                                for k, v in kwargs.items()}} if kwargs else {}
     with recorder.span(python, "python", source=TENSOR_PY,
                        args=lambda: [O.shown_argument(a) for a in args], **shown) as py:
         with recorder.span(binding, "binding", source=source,
@@ -172,8 +172,8 @@ _PROPERTIES: dict[str, tuple[str, Callable[[Tensor], Any]]] = {
     # strides (an expanded tensor counts every element it shows)
     "nbytes": ("numel() * itemsize()", lambda t: t._impl.numel() * t._impl.dtype.itemsize),
     # THPVariable_get_real / get_imag call at::real / at::imag (complex_parts.py)
-    "real": ("", lambda t: wrap(call("aten::real", unpack(t)))),
-    "imag": ("", lambda t: wrap(call("aten::imag", unpack(t)))),
+    "real": ("", lambda t: wrap(aten.real.default(unpack(t)))),
+    "imag": ("", lambda t: wrap(aten.imag.default(unpack(t)))),
 }
 
 
@@ -218,7 +218,7 @@ def _tolist(self: Tensor) -> Any:
     """tensor_to_list (torch/csrc/utils/tensor_list.cpp): resolve_conj and resolve_neg,
     then recursive_to_list over the elements."""
     def body():
-        data = call("aten::resolve_neg", call("aten::resolve_conj", self._impl))
+        data = aten.resolve_neg.default(aten.resolve_conj.default(self._impl))
         _require_data(self, "tolist")
         # every element becomes a Python number: the run's budget is asked before one is
         # made (a 10**6 x 10**6 expansion of one element would be 10**12 of them), and the
@@ -247,7 +247,7 @@ def _numpy(self: Tensor) -> np.ndarray:
 
 
 def _item(self: Tensor) -> Any:
-    return call("aten::item", self._impl)
+    return aten.item.default(self._impl)
 
 
 def _traced_item(python: str, binding: str) -> Callable[..., Any]:
@@ -285,7 +285,7 @@ def _double_as_int(value: float) -> int:
 def __bool__(self: Tensor) -> bool:
     """THPVariable_bool_scalar: ``is_nonzero`` (one element, compared with zero)."""
     return _traced("Tensor.__bool__", "THPVariable_bool_scalar", METHODS_CPP,
-                   lambda: call("aten::is_nonzero", self._impl), note="binding.bool_scalar")
+                   lambda: aten.is_nonzero.default(self._impl), note="binding.bool_scalar")
 
 
 def __index__(self: Tensor) -> int:
@@ -317,7 +317,7 @@ def _invert(self: Tensor) -> Tensor:
     if self._impl.dtype.is_floating_point:
         raise torch_error(TypeError, "~ (operator.invert) is only implemented on integer "
                                      "and Boolean-type tensors")
-    return wrap_result(call("aten::bitwise_not", self._impl))
+    return wrap_result(aten.bitwise_not.default(self._impl))
 
 
 # -- indexing (python_variable_indexing.cpp) ----------------------------------------------
@@ -354,14 +354,14 @@ def contiguous(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     v = self._impl.view
     if v.is_channels_last_contiguous if fmt == "channels_last" else v.is_contiguous:
         return self
-    return wrap_result(call("aten::contiguous", self._impl, memory_format=fmt))
+    return wrap_result(aten.contiguous.default(self._impl, memory_format=fmt))
 
 
 def copy_(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     parsed = _COPY.parse(self, args, kwargs)
     non_blocking = parsed.values.get("non_blocking", parsed.values.get("async", False))
-    return wrap_result(call("aten::copy_", self._impl, _tensor_arg(parsed["other"]),
-                            bool(non_blocking)))
+    return wrap_result(aten.copy_.default(self._impl, _tensor_arg(parsed["other"]),
+                                          bool(non_blocking)))
 
 
 def _tensor_arg(value: Any) -> Any:
@@ -383,8 +383,8 @@ def nonzero(self: Tensor, *args: Any, **kwargs: Any) -> Any:
     """THPVariable_nonzero: ``as_tuple=True`` gives one index tensor per dim."""
     parsed = _NONZERO.parse(self, args, kwargs)
     if parsed.values.get("as_tuple"):
-        return wrap_result(call("aten::nonzero_numpy", self._impl))
-    return wrap_result(call("aten::nonzero", self._impl))
+        return wrap_result(aten.nonzero_numpy.default(self._impl))
+    return wrap_result(aten.nonzero.default(self._impl))
 
 
 def to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
@@ -402,11 +402,11 @@ def to(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
         dtype = values.get("dtype")
     copy = bool(values.get("copy"))
     if device is not None:
-        return wrap_result(call("aten::to.device", impl, device, dtype or impl.dtype, False,
-                                copy))
+        return wrap_result(aten.to.device(impl, device, dtype or impl.dtype, False,
+                                          copy))
     if dtype is not None:
-        return wrap_result(call("aten::to.dtype", impl, dtype, False, copy))
-    return wrap_result(call("aten::to.dtype_layout", impl, copy=copy))
+        return wrap_result(aten.to.dtype(impl, dtype, False, copy))
+    return wrap_result(aten.to.dtype_layout(impl, copy=copy))
 
 
 def _preserve_format_only(name: str, values: dict) -> None:
@@ -433,7 +433,7 @@ def _to_type(name: str, dtype: D.dtype) -> Callable[..., Tensor]:
         _preserve_format_only(name, parsed.values)
 
         def body():
-            return wrap_result(call("aten::to.dtype", self._impl, dtype, False, False))
+            return wrap_result(aten.to.dtype(self._impl, dtype, False, False))
         return _traced(f"Tensor.{name}", f"THPVariable_{name}", METHODS_CPP, body,
                        note=Note("binding.to_type", dtype=dtype.name))
     method.__name__ = name
@@ -460,14 +460,14 @@ def type_(self: Tensor, *args: Any, **kwargs: Any) -> Any:
         if obj is None:
             return D.legacy_type_name(impl.dtype, impl.device_type)
         if isinstance(obj, D.dtype):
-            return wrap_result(call("aten::to.dtype", impl, obj, False, False))
+            return wrap_result(aten.to.dtype(impl, obj, False, False))
         if not isinstance(obj, str):
             raise torch_error(TypeError, "dtype must be a type, str, or dtype object")
         found = _LEGACY_NAMES.get(obj)
         if found is None:
             raise torch_error(ValueError, f"invalid type: '{obj}'")
         device, dtype = found
-        return wrap_result(call("aten::to.device", impl, device, dtype, False, False))
+        return wrap_result(aten.to.device(impl, device, dtype, False, False))
     return _traced("Tensor.type", "THPVariable_type", METHODS_CPP, body, note=O.PARSER_NOTE,
                    args=args, kwargs=kwargs)
 
@@ -497,26 +497,26 @@ def _to_device(name: str) -> Callable[..., Tensor]:
         check(device == name, RuntimeError, "Invalid device, must be cuda device")
 
         def body():
-            return wrap_result(call("aten::to.device", self._impl, device, self._impl.dtype,
-                                    False, False))
+            return wrap_result(aten.to.device(self._impl, device, self._impl.dtype,
+                                              False, False))
         return _traced(f"Tensor.{name}", f"THPVariable_{name}", METHODS_CPP, body,
                        note=Note("cuda.device.to_device", device=device))
     method.__name__ = name
     return method
 
 
-# -- views and shape: T, mT, H, mH (python_variable.cpp's getters), torch/_tensor.py's
-# unflatten and dim_order --------------------------------------------------------------------
-#: property -> the operator its getter dispatches (THPVariable_get_T calls numpy_T ...)
-_VIEW_PROPERTIES = {"T": "aten::numpy_T", "mT": "aten::mT", "H": "aten::matrix_H",
-                    "mH": "aten::mH"}
+# -- T, mT, H, mH (python_variable.cpp's getters: THPVariable_get_T dispatches numpy_T, looked up
+# at the first read, once declared), torch/_tensor.py's unflatten and dim_order ----------------
+_VIEW_PROPERTIES: dict[str, Callable[[], OpOverload]] = {
+    "T": lambda: aten.numpy_T.default, "mT": lambda: aten.mT.default,
+    "H": lambda: aten.matrix_H.default, "mH": lambda: aten.mH.default}
 
 
-def _view_property(name: str, op: str) -> Callable[[Tensor], Any]:
+def _view_property(name: str, op: Callable[[], OpOverload]) -> Callable[[Tensor], Any]:
     def get(self: Tensor) -> Any:
         return _traced(f"Tensor.{name}", f"THPVariable_get_{name}", GETTERS_CPP,
-                       lambda: wrap_result(call(op, self._impl)),
-                       note=Note("binding.view_property", op=op))
+                       lambda: wrap_result(op()(self._impl)),
+                       note=Note("binding.view_property", op=op().decl.op_name))
     get.__name__ = name
     return get
 
@@ -569,8 +569,8 @@ dim_order.__qualname__ = "Tensor.dim_order"
 def _view_family_install(cls: type) -> set[str]:
     for name, op in _VIEW_PROPERTIES.items():
         setattr(cls, name, property(_view_property(name, op)))
-    cls.unflatten = unflatten
-    cls.dim_order = dim_order
+    setattr(cls, "unflatten", unflatten)
+    setattr(cls, "dim_order", dim_order)
     return set(_VIEW_PROPERTIES) | {"unflatten", "dim_order"}
 
 
@@ -654,8 +654,7 @@ def install(cls: type) -> frozenset[str]:
                unique.tensor_unique_consecutive):
         setattr(cls, fn.__name__, fn)
         public.add(fn.__name__)
-    cls.type = type_
-    public.add("type")
+    setattr(cls, "type", type_)
     for fn in (contiguous, copy_, nonzero, to):
         # bound by hand in python_variable_methods.cpp (to, contiguous) or with a
         # hand-written case (copy_, nonzero): recorded as the generated bindings are
@@ -664,28 +663,29 @@ def install(cls: type) -> frozenset[str]:
     for name, (reads, read) in _FACTS.items():
         setattr(cls, name, _fact(name, reads, read))
         public.add(name)
-    for name, fn in (("tolist", _tolist), ("numpy", _numpy)):
-        setattr(cls, name, _noarg(name, fn))
-    cls.item = _traced_item("item", "THPVariable_item")
-    public |= {"item", "tolist"}
+    for name, reader in (("tolist", _tolist), ("numpy", _numpy)):
+        setattr(cls, name, _noarg(name, reader))
+    setattr(cls, "item", _traced_item("item", "THPVariable_item"))
+    public |= {"item", "tolist", "type"}
     for name, (reads, read) in _PROPERTIES.items():
         setattr(cls, name, property(_getter(name, reads, read)))
         public.add(name)
-    cls.requires_grad = property(cls.requires_grad.fget, _set_requires_grad)
-    cls.__int__ = _traced_item("__int__", "THPVariable_integral_scalar")
-    cls.__float__ = _traced_item("__float__", "THPVariable_float_scalar")
-    for fn in (__len__, __iter__, __bool__, __index__, __repr__, __getitem__, __setitem__):
-        setattr(cls, fn.__name__, fn)
-    cls.__str__ = __repr__
-    cls.__invert__ = _noarg("__invert__", _invert)
+    getter = getattr(cls, "requires_grad").fget
+    setattr(cls, "requires_grad", property(getter, _set_requires_grad))
+    setattr(cls, "__int__", _traced_item("__int__", "THPVariable_integral_scalar"))
+    setattr(cls, "__float__", _traced_item("__float__", "THPVariable_float_scalar"))
+    for special_fn in (__len__, __iter__, __bool__, __index__, __repr__, __getitem__, __setitem__):
+        setattr(cls, special_fn.__name__, special_fn)
+    setattr(cls, "__str__", __repr__)
+    setattr(cls, "__invert__", _noarg("__invert__", _invert))
     for special, name in _OPERATORS.items():
         setattr(cls, special, _operator(special, O.method(name)))
     for special, (name, swap) in _PY_OPERATORS.items():
         setattr(cls, special, _py_operator(special, name, swap))
-    cls.__rtruediv__ = _rtruediv
+    setattr(cls, "__rtruediv__", _rtruediv)
     # Tensor.__neg__ and __abs__ are TensorBase.neg and abs themselves (no NotImplemented)
-    cls.__neg__ = O.method("neg")
-    cls.__abs__ = O.method("abs")
+    setattr(cls, "__neg__", O.method("neg"))
+    setattr(cls, "__abs__", O.method("abs"))
     for name, dtype in _TO_TYPE.items():
         setattr(cls, name, _to_type(name, dtype))
         public.add(name)

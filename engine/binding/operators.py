@@ -42,7 +42,7 @@ from engine.core.device import SUPPORTED, device as Device
 from engine.core.errors import Refused, torch_error
 from engine.core.tensor_impl import TensorImpl
 from engine.dispatch.declarations import DEPRECATED, REGISTRY, overloads
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import handle
 from engine.dispatch.schema import Argument, FunctionSchema
 from engine.ops.scalar import wrapped_scalar_tensor
 
@@ -229,6 +229,7 @@ class OperatorBinding:
         device = device_type_of(parsed.values.get("device")) if "device" in given else None
         values = parsed.unpack()
         schema = signature.schema if "out" not in given else signature.out_schema
+        assert schema is not None       # out= binds only a signature that has an out schema
         decl = REGISTRY[schema.full_name]
         if not decl.modelled:
             raise Refused(f"{self.name}(): {decl.reason} ({decl.schema})")
@@ -284,7 +285,7 @@ class OperatorBinding:
                 keywords[arg.name] = value
             else:
                 positional.append(value)
-        return schema, call(decl.full_name, *positional, **keywords)
+        return schema, handle(decl)(*positional, **keywords)
 
 
 def make_variable(result: TensorImpl) -> None:

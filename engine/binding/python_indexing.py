@@ -19,7 +19,7 @@ from engine.binding.tensor_new import internal_new_from_data
 from engine.core import dtypes as D
 from engine.core.errors import check, torch_error
 from engine.core.tensor_impl import TensorImpl
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import aten
 from engine.indexing import tensor_indexing as I
 from engine.ops.scalar import scalar_tensor_static
 
@@ -128,7 +128,7 @@ def valueToTensor(self, value: Any):
             s.note("cuda.device.value_on_cpu")
         result = scalar_tensor_static(scalar, self.dtype, device)
         if device == "cpu":
-            result = call("aten::lift_fresh", result)
+            result = aten.lift_fresh.default(result)
         s.set_result(result)
         return result
 
@@ -248,11 +248,11 @@ def get_item(self, index: I.TensorIndex):
             sl = index.value
             result = I.applySlice(self, 0, sl.start, sl.stop, sl.step, True, sizes)
         elif index.kind == "None":
-            result = call("aten::unsqueeze", self, 0)
+            result = aten.unsqueeze.default(self, 0)
         elif index.kind == "Ellipsis":
-            result = call("aten::alias", self)
+            result = aten.alias.default(self)
         else:  # Boolean
-            unsq = call("aten::unsqueeze", self, 0)
+            unsq = aten.unsqueeze.default(self, 0)
             result = I.dispatch_index(unsq, [I.boolToIndexingTensor(unsq, index.value)])
         s.set_result(result)
         return result
@@ -268,7 +268,7 @@ def set_item(self, index: I.TensorIndex, value) -> None:
         if index.kind == "Ellipsis":
             I.copy_to(self, value)
         elif index.kind == "None" or index.kind == "Boolean":
-            I.copy_to(call("aten::unsqueeze", self, 0), value)
+            I.copy_to(aten.unsqueeze.default(self, 0), value)
         elif index.kind == "Integer":
             I.copy_to(I.applySelect(self, 0, index.value, 0, sizes), value)
         else:
@@ -308,7 +308,7 @@ def _getitem(self, index: Any):
     if not out_indices:
         if sliced is self:
             # "ensure we return a shallow copy for things like x[...]"
-            sliced = call("aten::alias", sliced)
+            sliced = aten.alias.default(sliced)
         return sliced
     return I.dispatch_index(sliced, out_indices)
 
@@ -349,5 +349,5 @@ def _setitem(self, index: Any, py_value: Any) -> None:
               note="indexing.slicePrefix1sSize",
               value_sizes=list(value.view.sizes), result=list(sizes)):
         pass
-    values_sliced = call("aten::view", value, sizes) if sizes != value.view.sizes else value
+    values_sliced = aten.view.default(value, sizes) if sizes != value.view.sizes else value
     I.dispatch_index_put_(sliced, out_indices, values_sliced)

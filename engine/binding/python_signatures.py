@@ -482,17 +482,18 @@ def group_overloads(overloads: Sequence[_Pair]) -> list[tuple[_PySig, _Pair, _Pa
                              f"{out.signature.signature_str()} without a corresponding "
                              f"non-out variant. We expected the non-out variant to have "
                              f"schema: \n- {sig}")
-    grouped = []
+    grouped: list[tuple[_PySig, _Pair, _Pair | None]] = []
     for sig, base in bases.items():
-        out = outplaces.get(sig)
+        found = outplaces.get(sig)
         signature = base.signature
-        if out is not None:
+        if found is not None:
+            out = found
             # the out= signature parses both; TensorOptions come from the functional one
             signature = _PySig(out.signature.name, out.signature.input_args,
                                out.signature.input_kwargs, out.signature.output_args,
                                base.signature.tensor_options_args, out.signature.method,
                                out.signature.deprecated)
-        grouped.append((signature, base, out))
+        grouped.append((signature, base, found))
     return sort_overloads(grouped)
 
 

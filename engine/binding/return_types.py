@@ -41,6 +41,11 @@ class StructSeq(tuple):
 
 
 @cache
+def _field(i: int) -> property:
+    """The i-th item as a named attribute (tuple's own item)."""
+    return property(lambda self: tuple.__getitem__(self, i))
+
+
 def return_type(name: str, fields: tuple[str, ...]) -> type[StructSeq]:
     """The ``torch.return_types.<name>`` class with these fields.
 
@@ -55,7 +60,7 @@ def return_type(name: str, fields: tuple[str, ...]) -> type[StructSeq]:
     attrs: dict[str, Any] = {"__slots__": (), "_fields": fields, "n_fields": len(fields),
                              "n_sequence_fields": len(fields)}
     for i, field in enumerate(fields):
-        attrs[field] = property(lambda self, i=i: tuple.__getitem__(self, i))
+        attrs[field] = _field(i)
     cls = type(name, (StructSeq,), attrs)
     cls.__module__ = "torch.return_types"
     return cls
@@ -69,4 +74,4 @@ def structseq_for(op_name: str, return_names: list[str | None], is_out: bool,
             or any(n is None for n in return_names)):
         return value
     name = op_name + ("_out" if is_out else "")
-    return return_type(name, tuple(return_names))(value)
+    return return_type(name, tuple(n for n in return_names if n is not None))(value)

@@ -18,18 +18,21 @@ from typing import Any
 
 from tracer.recorder import span
 
+from engine.binding.tensor_methods import TensorMethods
 from engine.core.device import device, of_type
 from engine.core.storage import Storage
 from engine.core.tensor_impl import TensorImpl
 from engine.memory.allocator import check_temporary
 
 
-class Tensor:
-    """torch.Tensor.  Its attributes and methods are installed by the binding."""
+class Tensor(TensorMethods):
+    """torch.Tensor.  Its attributes and methods are installed by the binding (what they
+    are to a type checker: tensor_methods.pyi, generated)."""
 
     __tp_name__ = "Tensor"   # Py_TYPE(obj)->tp_name in torch's messages
 
     __slots__ = ("_impl", "__weakref__")
+    _impl: TensorImpl
 
     __hash__ = object.__hash__  # identity, as torch.Tensor (== is elementwise)
 
@@ -136,6 +139,7 @@ class UntypedStorage:
             return "...\n" + info
         # a Python int and its digits per byte, before the string exists
         check_temporary("UntypedStorage.__repr__", st.nbytes, 40)
+        assert st.data is not None      # not meta: the bytes exist
         return " " + "\n ".join(map(str, st.data[:st.nbytes].tolist())) + "\n" + info
 
     __str__ = __repr__

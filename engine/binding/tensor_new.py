@@ -20,7 +20,7 @@ from engine.core import dtypes as D
 from engine.core.context import current
 from engine.core.errors import Refused, torch_error, tp_name
 from engine.core.tensor_impl import TensorImpl
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import aten
 from engine.ops.scalar import to_dtype_scalar
 from engine.memory.allocator import check_temporary
 
@@ -131,8 +131,9 @@ def internal_new_from_data(data: Any, dtype: D.dtype | None, device: str,
         if indexing:
             # indexing_tensor_from_data infers first: a list of bools (or bytes) stays a
             # mask, anything else becomes the long tensor asked for
-            inferred = infer_scalar_type(data)
-            inferred = inferred if inferred in (D.bool, D.uint8) else dtype
+            scalar_type = infer_scalar_type(data)
+            assert dtype is not None        # the long tensor an index asks for
+            inferred = scalar_type if scalar_type in (D.bool, D.uint8) else dtype
         elif isinstance(data, str):
             raise torch_error(TypeError, f"new(): invalid data type '{tp_name(data)}'")
         sizes = compute_sizes(data)
@@ -143,8 +144,8 @@ def internal_new_from_data(data: Any, dtype: D.dtype | None, device: str,
         s.set(sizes=list(sizes), inferred_dtype=str(inferred))
         if device == "meta":
             s.note("binding.internal_new_from_data.meta")
-            return call("aten::empty.memory_format", sizes, dtype=target, device="meta")
-        tensor = call("aten::empty.memory_format", sizes, dtype=inferred, device="cpu")
+            return aten.empty.memory_format(sizes, dtype=target, device="meta")
+        tensor = aten.empty.memory_format(sizes, dtype=inferred, device="cpu")
         if tensor.numel():      # no elements: recursive_store is skipped, nothing checked
             with span("recursive_store", "binding", source=TENSOR_NEW,
                       note="binding.recursive_store",
@@ -154,8 +155,8 @@ def internal_new_from_data(data: Any, dtype: D.dtype | None, device: str,
                 stored = store_scalars(_stored_values(data, sizes), inferred)
                 tensor.array(write=True)[...] = stored.reshape(sizes)
                 r.set_result(tensor)
-        tensor = call("aten::to.device", tensor, device, target)
-        tensor = call("aten::lift_fresh", tensor)
+        tensor = aten.to.device(tensor, device, target)
+        tensor = aten.lift_fresh.default(tensor)
         s.set_result(tensor)
         return tensor
 
@@ -178,9 +179,9 @@ def new_from_tensor(var: TensorImpl, dtype: D.dtype | None, device: str | None,
     """internal_new_from_data given a tensor: ``detach()`` when copying, then
     ``to(device, dtype, non_blocking=false, copy)``."""
     if copy:
-        var = call("aten::detach", var)
-    return call("aten::to.device", var, device or var.device_type, dtype or var.dtype,
-                False, copy)
+        var = aten.detach.default(var)
+    return aten.to.device(var, device or var.device_type, dtype or var.dtype,
+                          False, copy)
 
 
 def new_tensor(self: TensorImpl, data: Any, dtype: D.dtype | None, device: str | None,
@@ -195,7 +196,7 @@ def new_tensor(self: TensorImpl, data: Any, dtype: D.dtype | None, device: str |
         result = new_from_tensor(data, dtype, device, True)
     else:
         result = internal_new_from_data(data, dtype, device)
-    return call("aten::detach_", result)
+    return aten.detach_.default(result)
 
 
 def asarray(obj: Any, is_tensor: bool, dtype: D.dtype | None, device: str | None,
@@ -212,15 +213,15 @@ def asarray(obj: Any, is_tensor: bool, dtype: D.dtype | None, device: str | None
             wrong_dtype = dtype is not None and dtype is not tensor.dtype
             if force_copy or (copy is None and (wrong_device or wrong_dtype)):
                 if wrong_device or wrong_dtype:
-                    tensor = call("aten::to.device", tensor, device or tensor.device_type,
-                                  dtype or tensor.dtype, False, force_copy)
+                    tensor = aten.to.device(tensor, device or tensor.device_type,
+                                            dtype or tensor.dtype, False, force_copy)
                 else:
-                    tensor = call("aten::clone", tensor)
+                    tensor = aten.clone.default(tensor)
             else:
                 if wrong_device:
                     raise torch_error(ValueError, f"can't alias tensor from device "
                                                   f"'{tensor.device_type}' to '{device}'.")
-                if wrong_dtype:
+                if wrong_dtype and dtype is not None:
                     raise torch_error(ValueError, f"can't alias tensor with dtype "
                                                   f"'{D.cpp_name(tensor.dtype)}' into dtype "
                                                   f"'{D.cpp_name(dtype)}'.")

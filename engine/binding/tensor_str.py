@@ -71,12 +71,12 @@ def text_bound(shape: tuple[int, ...]) -> int:
 
 
 
-def _distinct(values: np.ndarray) -> np.ndarray:
+def _sorted_unique(values: np.ndarray) -> np.ndarray:
     """The distinct values of ``values`` (no NaN among them), sorted: ``np.unique``
     without its cost (numpy 2 imports ``numpy.ma`` on its first call, ~25 ms of a cold
     explain).
 
-    >>> _distinct(np.array([3, 1, 3, 2])).tolist()
+    >>> _sorted_unique(np.array([3, 1, 3, 2])).tolist()
     [1, 2, 3]
     """
     ordered = np.sort(values, kind="stable")
@@ -98,7 +98,7 @@ class _Formatter:
         if not self.floating_dtype:
             # torch formats every element; the width only depends on the set
             # of distinct values, so deduplicate first.
-            for value in _distinct(flat).tolist():
+            for value in _sorted_unique(flat).tolist():
                 self.max_width = max(self.max_width, len(f"{value}"))
             return
 
@@ -124,7 +124,7 @@ class _Formatter:
 
         # torch formats each value via ``Tensor.__format__`` -> ``.item()``,
         # i.e. as a Python float (the exact double of a float16/32 value).
-        distinct = _distinct(nonzero_finite).tolist()
+        distinct = _sorted_unique(nonzero_finite).tolist()
         if self.sci_mode:
             widths = (len(f"{v:.{PRECISION}e}") for v in distinct)
         elif self.int_mode:

@@ -22,7 +22,7 @@ from engine.binding.tensor import THPVariable_Wrap, Tensor, is_tensor, unpack
 from engine.core import dtypes as D
 from engine.core.context import current
 from engine.core.errors import Refused, torch_error, tp_name
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import aten
 
 MANUAL = "torch/csrc/autograd/python_torch_functions_manual.cpp"
 MODULE = "torch/csrc/Module.cpp"
@@ -78,12 +78,11 @@ def range(*args: Any, **kwargs: Any) -> Tensor:  # noqa: A001 - torch's own name
             # a 0-dim tensor for a Scalar is read with item() by ParsedArgs (scalar_slow)
             start, end, step = (parsed[k] for k in ("start", "end", "step"))
             if v.get("out") is not None:
-                out = unpack(v["out"])
-                result = call("aten::range.out", start, end, step, out=out)
+                result = aten.range.out(start, end, step, out=unpack(v["out"]))
             else:
                 device = O.device_type_of(v.get("device"))
-                result = call("aten::range.step", start, end, step,
-                              dtype=_dtype(v.get("dtype")), device=device)
+                result = aten.range.step(start, end, step,
+                                         dtype=_dtype(v.get("dtype")), device=device)
             b.set_result(result)
         out = _finish(result, bool(v.get("requires_grad")))
         py.set_result(out)

@@ -24,6 +24,8 @@ class device:
     __tp_name__ = "torch.device"   # Py_TYPE(obj)->tp_name in torch's messages
 
     __slots__ = ("type", "index")
+    type: str
+    index: int | None
 
     def __init__(self, spec: "str | device") -> None:
         if isinstance(spec, device):

@@ -33,6 +33,7 @@ from tracer.notes import Note
 from tracer.recorder import emit
 
 from engine.core import capability as C
+from engine.core import dtypes as D
 from engine.core.context import current
 from engine.core.errors import Refused
 
@@ -89,10 +90,10 @@ class DispatchStub:
     def __deepcopy__(self, memo: dict) -> "DispatchStub":
         return self     # a declaration: immutable once made
 
-    def call(self, dtype_name: str, itemsize: int) -> Build:
+    def call(self, dtype: D.dtype, itemsize: int) -> Build:
         """``sum_stub(kCPU, iter)``: DispatchStub::operator() picks the build
         (try_choose_cpu_impl) and calls it; the step says which build ran and what that
-        means for elements of ``itemsize`` bytes (``dtype_name``)."""
+        means for elements of ``itemsize`` bytes (``dtype``)."""
         build = self.build()
         lanes = build.lanes(itemsize)
         # what the build is, the same words on every CPU that runs it (an AVX512 CPU
@@ -106,7 +107,7 @@ class DispatchStub:
         emit(self.name, "kernel", source=SOURCE,
              note=lambda: Note(note, stub=self.name, capability=build.name,
                                bytes=build.vector_bytes, lanes=lanes,
-                               dtype=str(dtype_name).removeprefix("torch.")),
+                               dtype=str(dtype).removeprefix("torch.")),
              capability=build.describe(), lanes=lanes, fma=build.fma)
         return build
 

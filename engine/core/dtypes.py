@@ -8,6 +8,9 @@
 
 from __future__ import annotations
 
+import builtins
+from typing import Any
+
 import numpy as np
 
 
@@ -20,7 +23,7 @@ class dtype:
 
     def __init__(self, name: str, np_type: type, short: str) -> None:
         self.name = name
-        self.np = np.dtype(np_type)
+        self.np: np.dtype[Any] = np.dtype(np_type)
         self.itemsize = self.np.itemsize
         self.is_floating_point = self.np.kind == "f"
         self.is_signed = self.np.kind in "fi"
@@ -125,7 +128,7 @@ def from_numpy(np_dtype: np.dtype) -> dtype:
                         "int32, int16, int8, uint8, and bool.") from None
 
 
-def is_integral(d: dtype, include_bool: bool) -> bool:
+def is_integral(d: dtype, include_bool: builtins.bool) -> builtins.bool:
     """at::isIntegralType(t, includeBool)."""
     return d is not bool and d.np.kind in "iu" or (include_bool and d is bool)
 

@@ -69,8 +69,8 @@ def is_contiguous_as(sizes: Sequence[int], strides: Sequence[int], fmt: str) -> 
     >>> is_contiguous_as((1, 3, 2, 2), (12, 1, 6, 3), CHANNELS_LAST)
     True
     """
-    order = {CONTIGUOUS: None, CHANNELS_LAST: (1, 3, 2, 0),
-             CHANNELS_LAST_3D: (1, 4, 3, 2, 0)}[fmt]
+    order: tuple[int, ...] | None = {CONTIGUOUS: None, CHANNELS_LAST: (1, 3, 2, 0),
+                                     CHANNELS_LAST_3D: (1, 4, 3, 2, 0)}[fmt]
     if order is None:
         order = tuple(reversed(range(len(sizes))))
     elif len(sizes) != len(order):

@@ -12,6 +12,7 @@ THPVariable wraps an ``at::Tensor``.
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 import numpy as np
@@ -40,7 +41,7 @@ class TensorImpl:
         self.requires_grad = False
         #: the Python object wrapping this TensorImpl, if one is alive (PyObject
         #: preservation: wrapping the same TensorImpl twice gives the same object)
-        self.pyobj = None
+        self.pyobj: weakref.ReferenceType[Any] | None = None
         #: TensorImpl::is_wrapped_number: a Python number made a 0-dim tensor beside a
         #: tensor operand (it only lifts the result's category in type promotion)
         self.wrapped_number = False

@@ -193,7 +193,7 @@ REGISTER_CUDA = "build/aten/src/ATen/RegisterCUDA.cpp"
 
 
 def device_error(name: str, schema: str, args: tuple, kwargs: dict
-                 ) -> tuple[str, Exception] | None:
+                 ) -> tuple[str, BaseException] | None:
     """The error the CUDA wrapper of ``name`` raises on the call's devices, with the
     wrapper's name (the kernel the dispatcher entered), or None.  The arguments are bound
     as the binding passes them: positional in the schema's order, keyword-only and out=
@@ -221,7 +221,7 @@ def device_error(name: str, schema: str, args: tuple, kwargs: dict
     return None
 
 
-def _index_devices(args: tuple) -> tuple[str, Exception] | None:
+def _index_devices(args: tuple) -> tuple[str, BaseException] | None:
     """index.Tensor has no wrapper check (NoCheck); its meta function
     (TensorAdvancedIndexing.cpp, check_indices_on_cpu_or_selfdevice, after the
     too-many-indices check) allows an index on the CPU or on self's device only."""

@@ -1,11 +1,12 @@
-"""The dispatcher: every aten operator call goes through :func:`call`.
+"""The dispatcher: every aten operator call goes through :func:`dispatch`.
 
 Mirrors c10's Dispatcher (aten/src/ATen/core/dispatch/Dispatcher.h): the operator is
 looked up by its full name among the declarations (:mod:`engine.dispatch.declarations`),
 the DispatchKeySet of the call decides the kernels it passes
 (:mod:`engine.dispatch.keys`), and the kernel runs.  Kernels that call other operators
 call them through here again, so the nesting of ``op`` events is the nesting
-torch.profiler records.
+torch.profiler records.  Code calls an operator through its typed handle,
+``aten.select.int(t, 0, 1)`` (:mod:`engine.dispatch.aten`), which comes here.
 
 The ``RecordFunction`` that torch.profiler sees is taken once per call, at this entry
 point; that is where the trace's ``op`` event opens.
@@ -22,7 +23,7 @@ from engine.core.errors import Refused
 from engine.core.tensor_impl import TensorImpl
 from engine.dispatch import cuda
 from engine.dispatch.device_check import REGISTER_CUDA, device_error, runs_to_its_check
-from engine.dispatch.declarations import COMPOSITE, FACTORY, REGISTRY
+from engine.dispatch.declarations import COMPOSITE, FACTORY, Declaration
 from engine.dispatch.keys import keyset
 from engine.dispatch.python_meta import PYTHON_META, SAME_ON_META
 
@@ -53,11 +54,10 @@ def _on_device(args: tuple, device: str = "cuda") -> bool:
     return False
 
 
-def call(name: str, *args: Any, **kwargs: Any) -> Any:
+def dispatch(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> Any:
     """Dispatch one operator (``aten::select.int``): pick its kernel, run it, record it."""
-    op = REGISTRY[name]
-    fn = op.kernel
-    if fn is None:
+    name = op.full_name
+    if op.kernel is None:
         raise Refused(f"{op.op_name} ({op.schema}) is not modelled by tidx: {op.reason}")
     ctx = current()
     device = kwargs.get("device") if op.kind == FACTORY else _first_tensor_device(args)
@@ -87,7 +87,8 @@ def call(name: str, *args: Any, **kwargs: Any) -> Any:
         # never answered by a CPU kernel)
         # the CUDA wrapper's own device check (RegisterCUDA.cpp) comes before its kernel:
         # raised inside the operator's span (torch.profiler has recorded the operator)
-        failed = device_error(name, op.schema, args, kwargs)
+        failed: tuple[str | None, BaseException] | None = device_error(name, op.schema, args,
+                                                                       kwargs)
         if failed is None:
             mixed = cuda.same_device_error(name, args)
             if mixed is not None:
@@ -121,13 +122,15 @@ def call(name: str, *args: Any, **kwargs: Any) -> Any:
     return result
 
 
-def _run(op: Any, args: tuple, kwargs: dict) -> Any:
+def _run(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> Any:
     """The kernel, below autograd unless it is a CompositeImplicitAutograd decomposition."""
+    kernel = op.kernel
+    assert kernel is not None       # dispatch() refused a declaration without one
     if op.kind == COMPOSITE:
-        return op.kernel(*args, **kwargs)
+        return kernel(*args, **kwargs)
     ctx = current()
     outer, ctx.below_autograd = ctx.below_autograd, True
     try:
-        return op.kernel(*args, **kwargs)
+        return kernel(*args, **kwargs)
     finally:
         ctx.below_autograd = outer

@@ -26,7 +26,7 @@ import importlib
 import marshal
 import os
 import sys
-from typing import Any
+from typing import Any, Callable
 
 from tracer.version import __version__
 
@@ -42,7 +42,8 @@ class LazyKernel:
     __slots__ = ("module", "full_name", "_fn")
 
     def __init__(self, module: str, full_name: str) -> None:
-        self.module, self.full_name, self._fn = module, full_name, None
+        self.module, self.full_name = module, full_name
+        self._fn: Callable[..., Any] | None = None
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         fn = self._fn

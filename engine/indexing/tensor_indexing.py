@@ -17,7 +17,7 @@ from tracer.recorder import span
 
 from engine.core import dtypes as D
 from engine.core import view as S
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import aten
 from engine.core.errors import torch_error
 
 H = "aten/src/ATen/TensorIndexing.h"
@@ -93,7 +93,7 @@ def applySlice(self, dim: int, start: int, stop: int, step: int,
                 s.note("indexing.applySlice.whole")
                 s.set_result(self)
                 return self
-        result = call("aten::slice.Tensor", self, dim, start, stop, step)
+        result = aten.slice.Tensor(self, dim, start, stop, step)
         s.set_result(result)
         return result
 
@@ -113,7 +113,7 @@ def applySelect(self, dim: int, index: int, real_dim: int, self_sizes) -> Any:
             if not (size > -1 - index and size > index):
                 raise torch_error(IndexError, f"index {index} is out of bounds for dimension "
                                               f"{real_dim} with size {size}")
-        result = call("aten::select.int", self, dim, index)
+        result = aten.select.int(self, dim, index)
         s.set_result(result)
         return result
 
@@ -123,10 +123,10 @@ def boolToIndexingTensor(self, value: bool) -> Any:
     with span("boolToIndexingTensor", "indexing", source=H,
               note="indexing.boolToIndexingTensor", value=value) as s:
         if value:
-            t = call("aten::empty.memory_format", (1,), dtype=D.int64, device=self.device_type)
-            t = call("aten::fill_.Scalar", t, 0)
+            t = aten.empty.memory_format((1,), dtype=D.int64, device=self.device_type)
+            t = aten.fill_.Scalar(t, 0)
         else:
-            t = call("aten::empty.memory_format", (0,), dtype=D.int64, device=self.device_type)
+            t = aten.empty.memory_format((0,), dtype=D.int64, device=self.device_type)
         s.set_result(t)
         return t
 
@@ -201,21 +201,21 @@ def _handle(prev, original, index: TensorIndex, dim: list[int], specified_dims: 
             out_indices.extend([None] * ellipsis_ndims)
         return prev
     if index.kind == "None":
-        result = call("aten::unsqueeze", prev, dim[0])
+        result = aten.unsqueeze.default(prev, dim[0])
         dim[0] += 1
         if out_indices:
             out_indices.append(None)
         return result
     if index.kind == "Boolean":
-        result = call("aten::unsqueeze", prev, dim[0])
+        result = aten.unsqueeze.default(prev, dim[0])
         recordTensorIndex(boolToIndexingTensor(result, index.value), out_indices, dim)
         return result
     tensor = index.value
     if tensor.dim() == 0 and D.is_integral(tensor.dtype, include_bool=True):
         if tensor.dtype not in (D.uint8, D.bool):
-            return applySelect(prev, dim[0], call("aten::item", tensor), real_dim, sizes)
-        result = call("aten::unsqueeze", prev, dim[0])
-        recordTensorIndex(boolToIndexingTensor(result, bool(call("aten::item", tensor))),
+            return applySelect(prev, dim[0], aten.item.default(tensor), real_dim, sizes)
+        result = aten.unsqueeze.default(prev, dim[0])
+        recordTensorIndex(boolToIndexingTensor(result, bool(aten.item.default(tensor))),
                           out_indices, dim)
         return result
     recordTensorIndex(tensor, out_indices, dim)
@@ -241,21 +241,21 @@ def copy_to(dst, src) -> None:
               dst=dst, src=src) as s:
         if dst.view.sizes == src.view.sizes:
             s.set(case="same sizes -> dst.copy_(src)")
-            call("aten::copy_", dst, src)
+            aten.copy_.default(dst, src)
         elif src.dim() == 0 and src.device_type == "cpu":
             s.set(case="0-dim value on CPU -> dst.fill_(src)")
-            call("aten::fill_.Tensor", dst, src)
+            aten.fill_.Tensor(dst, src)
         else:
             sizes = slicePrefix1sSize(src.view.sizes)
             s.set(case="otherwise -> view(slicePrefix1sSize) + expand_inplace + copy_")
-            src_view = call("aten::view", src, sizes)
+            src_view = aten.view.default(src, sizes)
             with span("expand_inplace", "kernel", source="aten/src/ATen/ExpandUtils.h",
                       note="indexing.expand_inplace"):
                 if src_view.view.sizes != dst.view.sizes:
-                    b_src = call("aten::expand", src_view, dst.view.sizes)
+                    b_src = aten.expand.default(src_view, dst.view.sizes)
                 else:
                     b_src = src_view
-            call("aten::copy_", dst, b_src)
+            aten.copy_.default(dst, b_src)
 
 
 def dispatch_index(self, indices: list) -> Any:
@@ -265,7 +265,7 @@ def dispatch_index(self, indices: list) -> Any:
         while indices and indices[-1] is None:
             indices.pop()
         converted = typeConvertIndices(self, indices)
-        result = call("aten::index.Tensor", self, converted)
+        result = aten.index.Tensor(self, converted)
         s.set_result(result)
         return result
 
@@ -277,7 +277,7 @@ def dispatch_index_put_(self, indices: list, value) -> Any:
         while indices and indices[-1] is None:
             indices.pop()
         converted = typeConvertIndices(self, indices)
-        result = call("aten::index_put_", self, converted, value, False)
+        result = aten.index_put_.default(self, converted, value, False)
         s.set_result(result)
         return result
 

@@ -48,7 +48,8 @@ def _python(fn: Callable[[Any], Any], value: Any) -> Any:
         raise torch_error(type(exc), str(exc)) from None
 
 
-def make(tensor: type, size: type, on_print: Callable[[str], None]) -> dict[str, Callable]:
+def make(tensor: type[Any], size: type[Any], on_print: Callable[[str], None]
+         ) -> dict[str, Callable]:
     """The builtins of one evaluator, over its namespace's tensor and Size types."""
     numbers = (bool, int, float)
 

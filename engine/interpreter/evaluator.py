@@ -50,8 +50,8 @@ class Namespace:
     """
 
     def __init__(self, label: str, functions: dict[str, Callable[..., Any]],
-                 constants: dict[str, Any], *, tensor: type, storage: type, size: type,
-                 dtype: type) -> None:
+                 constants: dict[str, Any], *, tensor: type[Any], storage: type[Any],
+                 size: type[Any], dtype: type[Any]) -> None:
         self.label, self.functions, self.constants = label, functions, constants
         #: the library's own types, which the allow-lists apply to
         self.tensor, self.storage, self.size, self.dtype = tensor, storage, size, dtype
@@ -209,6 +209,7 @@ class Evaluator:
                 self.assign(element.value if isinstance(element, ast.Starred) else element,
                             item, st)
         else:
+            assert isinstance(target, ast.Subscript)    # statements.py allows no other target
             self.assign_subscript(target, value)
             root = root_name(target)
             if root is not None:
@@ -370,7 +371,8 @@ class Evaluator:
         if not callable(fn) or not self._may_call(fn):
             raise Refused(f"'{ast.unparse(node.func)}' cannot be called")
         args = self._elements(node.args)  # f(*prefix): lists and tuples unpack
-        kwargs = {k.arg: self.eval_expr(k.value) for k in node.keywords}
+        # (a ** mapping, the keyword without a name, is refused by statements.py)
+        kwargs = {k.arg: self.eval_expr(k.value) for k in node.keywords if k.arg is not None}
         try:
             return fn(*args, **kwargs)
         except TypeError as exc:
@@ -665,7 +667,7 @@ def _sequence_op(op: str, left: Any, right: Any, size: type = Size) -> Any:
         else:
             current().budget.build(M.list_bytes(len(left) + len(right)),
                                    f"a {tp_name(left)} of {len(left) + len(right)} items")
-            result = left + right
+            result = left + right   # type: ignore[operator]  # one type, checked above
     else:
         seq, n = (left, right) if isinstance(left, (list, tuple)) else (right, left)
         if not isinstance(n, int):      # bools are ints here, as in Python: [1] * True

@@ -195,15 +195,17 @@ class Session:
         # reads y7, which the add step's arguments do not list) and those whose tensor
         # its steps show (their label is the name)
         spelled = [n.id for n in ast.walk(st.node) if isinstance(n, ast.Name)]
-        used = [n for n in dict.fromkeys(list(st.assigned) + spelled + sorted(labels))
-                if index.tensor_of(n) is not None]
-        serials = {index.tensor_of(n)[0] for n in used}
+        found = {n: index.tensor_of(n)
+                 for n in dict.fromkeys(list(st.assigned) + spelled + sorted(labels))}
+        storage_of = {n: t[0] for n, t in found.items() if t is not None}
+        used = list(storage_of)
+        serials = set(storage_of.values())
         for label in storages:
             serial = self._storage_serial(label)
             if serial is not None:
                 serials.add(serial)
         return {serial: index.chosen(serial, names,
-                                     [n for n in used if index.tensor_of(n)[0] == serial],
+                                     [n for n in used if storage_of[n] == serial],
                                      NAMES_PER_STORAGE)
                 for serial in sorted(serials) if index.count(serial)}
 
@@ -263,7 +265,7 @@ class Session:
         those in ``names`` (different tensors: ``a = t`` is one), when there are any."""
         out: dict[str, int] = {}
         for serial, chosen in on.items():
-            shown = len({self.index.tensor_of(n)[1] for n in chosen})
+            shown = len({t[1] for t in map(self.index.tensor_of, chosen) if t is not None})
             hidden = self.index.tensors(serial) - shown
             label = self.trace.known_label("s", serial)
             if hidden > 0 and label is not None:

@@ -78,7 +78,8 @@ def parse(text: str, names: Iterable[str] = ()) -> list[Statement]:
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and \
                 isinstance(node.value.value, str):
             continue  # a docstring: narrative for the reader, nothing to run
-        catches, prints = (), None
+        catches: tuple[str, ...] = ()
+        prints: str | None = None
         if isinstance(node, ast.Try):
             catches, prints = _check_try(node)
             comment = _comment_above(lines, node.lineno)
@@ -109,7 +110,7 @@ def _source_segment(lines: list[str], node: ast.stmt) -> str:
     >>> _source_segment(io.StringIO(text, newline="").readlines(), ast.parse(text).body[1])
     'b = [1,\\n     2]'
     """
-    first, last = node.lineno - 1, node.end_lineno - 1
+    first, last = node.lineno - 1, (node.end_lineno or node.lineno) - 1
     if first == last:
         return lines[first].encode()[node.col_offset:node.end_col_offset].decode()
     return "".join([lines[first].encode()[node.col_offset:].decode(), *lines[first + 1:last],
@@ -142,7 +143,8 @@ _ALLOWED_EXPR = (ast.ListComp, ast.comprehension, ast.BoolOp, ast.And, ast.Or, a
 def _check_depth(node: ast.stmt) -> None:
     """Refuse a statement nested deeper than MAX_DEPTH, measured without recursion (the
     checks after this one, the evaluator and the renderers recurse)."""
-    deepest, stack = 0, [(node, 1)]
+    deepest = 0
+    stack: list[tuple[ast.AST, int]] = [(node, 1)]
     while stack:
         sub, depth = stack.pop()
         deepest = max(deepest, depth)
@@ -315,7 +317,8 @@ def _check_expr(node: ast.AST) -> None:
         if isinstance(sub, ast.ListComp):
             _check_comprehension(sub)
         if not isinstance(sub, _ALLOWED_EXPR):
-            raise Refused(f"line {getattr(sub, 'lineno', node.lineno)}: {_describe(sub)} is "
+            line = getattr(sub, "lineno", getattr(node, "lineno", "?"))
+            raise Refused(f"line {line}: {_describe(sub)} is "
                           "not supported")
         if isinstance(sub, ast.Attribute) and sub.attr.startswith("_"):
             raise Refused(f"line {sub.lineno}: attribute '{sub.attr}' is not available")

@@ -499,9 +499,10 @@ class DeviceCachingAllocator:
         segments sorted by address."""
         heads = [b for b in self.active_blocks if b.prev is None]
         heads += [b for p in self.pools.values() for b in p.blocks if b.prev is None]
-        out = []
+        out: list[list[Block]] = []
         for head in sorted(heads, key=lambda b: b.ptr):
-            chain, b = [], head
+            chain: list[Block] = []
+            b: Block | None = head
             while b is not None:
                 chain.append(b)
                 b = b.next

@@ -70,8 +70,8 @@ def _allocate(nbytes: int, device: str) -> Storage:
             # (0 bytes: c10::alloc_cpu returns nullptr, aligned as any address 0 is; numpy's
             # empty slice would report where it happens to point, a different answer each
             # run)
-            s.set(aligned=lambda: nbytes == 0 or
-                  int(storage.data.ctypes.data) % ALIGNMENT == 0)
+            s.set(aligned=lambda: nbytes == 0 or (storage.data is not None and
+                  int(storage.data.ctypes.data) % ALIGNMENT == 0))
     with span("StorageImpl", "memory", source=STORAGE,
               note="memory.StorageImpl",
               nbytes=nbytes, resizable=True) as s:

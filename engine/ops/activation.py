@@ -12,7 +12,7 @@ from __future__ import annotations
 from engine.core import dtypes as D
 from engine.core.errors import check
 from engine.dispatch.declarations import FUNCTIONAL, INPLACE, declare
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import aten
 
 ACTIVATION = "aten/src/ATen/native/Activation.cpp"
 
@@ -25,11 +25,11 @@ def _no_bool(self) -> None:
          native="at::native::relu", source=ACTIVATION)
 def relu(self):
     _no_bool(self)
-    return call("aten::clamp_min", self, 0)
+    return aten.clamp_min.default(self, 0)
 
 
 @declare("relu_(Tensor(a!) self) -> Tensor(a!)", variants="function, method", kind=INPLACE,
          native="at::native::relu_", source=ACTIVATION)
 def relu_(self):
     _no_bool(self)
-    return call("aten::clamp_min_", self, 0)
+    return aten.clamp_min_.default(self, 0)

@@ -22,8 +22,9 @@ from engine.core import dtypes as D
 from engine.memory import empty as memory
 from engine.core import view as S
 from engine.dispatch.declarations import FUNCTIONAL, INPLACE, declare
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import aten
 from engine.core.errors import check, torch_error
+from engine.core.tensor_impl import TensorImpl
 from engine.ops import cuda_indexing, overlap
 from engine.ops.copy import broadcast_to_output
 from engine.ops.iterator import output_strides
@@ -45,7 +46,7 @@ KERNEL = "aten/src/ATen/native/cpu/IndexKernel.cpp"
 class AdvancedIndex:
     """at::native::AdvancedIndex: the restrided source and the reshaped indices."""
 
-    src: object                 # self restrided: indexed dims replaced by stride-0 dims
+    src: TensorImpl             # self restrided: indexed dims replaced by stride-0 dims
     indices: list               # index tensors reshaped to broadcast against src
     indexed_sizes: list[int]    # sizes of the indexed dims of self
     indexed_strides: list[int]  # their strides (elements; torch keeps bytes)
@@ -75,9 +76,9 @@ def expand_tensors(self, indices: list) -> list:
                         f"at index {src_idx}")
             with span("expandTensors", "kernel", source=IUTILS,
                       note="index.expandTensors", mask=index):
-                nz = call("aten::nonzero", index)
+                nz = aten.nonzero.default(index)
                 for j in range(index.dim()):
-                    result.append(call("aten::select.int", nz, 1, j))
+                    result.append(aten.select.int(nz, 1, j))
         else:
             result.append(index)
     return result
@@ -105,7 +106,7 @@ def make_info(self, indices: list) -> AdvancedIndex:
                                               f"broadcast together with shapes "
                                               f"{_shapes_str(indices)}")
             e.set(shape=list(shape))
-            indices = [t if t is None or t.view.sizes == shape else call("aten::expand", t, shape)
+            indices = [t if t is None or t.view.sizes == shape else aten.expand.default(t, shape)
                        for t in indices]
         indices = indices + [None] * (self.dim() - len(indices))
         if not _has_contiguous_subspace(indices):
@@ -113,11 +114,11 @@ def make_info(self, indices: list) -> AdvancedIndex:
                       note="index.transposeToFront"):
                 dims = [i for i, t in enumerate(indices) if t is not None] + \
                        [i for i, t in enumerate(indices) if t is None]
-                self = call("aten::permute", self, dims)
+                self = aten.permute.default(self, dims)
                 indices = [indices[d] for d in dims]
         # "Ensure indices are on the same device as self", before the int -> long
         indices = cuda_indexing.indices_to_device(self, indices)
-        indices = [call("aten::to.dtype", t, D.int64) if t is not None and t.dtype is D.int32 else t
+        indices = [aten.to.dtype(t, D.int64) if t is not None and t.dtype is D.int32 else t
                    for t in indices]
         info = _advanced_index(self, indices)
         s.set(dims_before=info.dims_before, dims_after=info.dims_after,
@@ -159,14 +160,14 @@ def _advanced_index(src, indices: list) -> AdvancedIndex:
         shape = list(src.view.sizes[:dims_before]) + list(replacement_shape) + list(src.view.sizes[end:])
         strides = list(src.view.strides[:dims_before]) + [0] * len(replacement_shape) + \
             list(src.view.strides[end:])
-        restrided = call("aten::as_strided", src, shape, strides, None)
+        restrided = aten.as_strided.default(src, shape, strides, None)
     reshaped = []
     for index in indices:
         if index is not None:
             with span("reshape_indexer", "kernel", source=ADV,
                       note="index.reshape_indexer"):
                 shape = [1] * dims_before + list(index.view.sizes) + [1] * dims_after
-                reshaped.append(call("aten::reshape", index, shape))
+                reshaped.append(aten.reshape.default(index, shape))
     cuda_indexing.check_strides_match(src, reshaped)
     return AdvancedIndex(restrided, reshaped, indexed_sizes, indexed_strides,
                          dims_before, dims_after)
@@ -235,7 +236,8 @@ def _raise_out_of_bounds(values: list, sizes: list[int]) -> None:
             value = int(values[j].reshape(-1)[first])
             error = torch_error(IndexError, f"index {value} is out of bounds for dimension "
                                             f"{j} with size {sizes[j]}")
-            error.bad = anybad
+            # the caller reads which entries failed off the error it catches
+            error.bad = anybad  # type: ignore[attr-defined]
             raise error
 
 
@@ -334,14 +336,14 @@ def index(self, indices: list):
          source=ADV)
 def index_put(self, indices: list, values, accumulate: bool = False):
     """The out-of-place form: a clone (strides preserved), then index_put_ on it."""
-    out = call("aten::clone", self, memory_format="preserve_format")
-    return call("aten::index_put_", out, indices, values, accumulate)
+    out = aten.clone.default(self, memory_format="preserve_format")
+    return aten.index_put_.default(out, indices, values, accumulate)
 
 
 @declare("index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)",
          variants="function, method", kind=INPLACE, native="at::native::index_put_", source=ADV)
 def index_put_(self, indices: list, values, accumulate: bool = False):
-    return call("aten::_index_put_impl_", self, indices, values, accumulate, False)
+    return aten._index_put_impl_.default(self, indices, values, accumulate, False)
 
 
 @declare("_index_put_impl_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False, bool unsafe=False) -> Tensor(a!)",
@@ -357,7 +359,7 @@ def _index_put_impl_(self, indices: list, value, accumulate: bool = False,
             ok, mask = _can_dispatch_to_masked_fill(self, indices, value)
             s.set_result(ok)
         if ok:
-            return call("aten::masked_fill_.Scalar", self, mask, call("aten::item", value))
+            return aten.masked_fill_.Scalar(self, mask, aten.item.default(value))
     # value_: the value on self's device; the overlap check reads the value as given
     value_ = cuda_indexing.value_to_device(self, value)
     overlap.check("index_put_", self, full=[value, *(i for i in indices if i is not None)],
@@ -454,7 +456,7 @@ def _can_dispatch_to_masked_fill(self, indices: list, value):
     if mask is None:
         return False, None
     for _ in range(num_ind, self.dim()):
-        mask = call("aten::unsqueeze", mask, -1)
+        mask = aten.unsqueeze.default(mask, -1)
     return True, mask
 
 
@@ -464,7 +466,7 @@ def masked_fill_tensor(self, mask, value):
     check(value.dim() == 0, RuntimeError,
           f"masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
           f"{value.dim()} dimension(s).")
-    return masked_fill_(self, mask, call("aten::item", value))
+    return masked_fill_(self, mask, aten.item.default(value))
 
 
 @declare("masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!)",

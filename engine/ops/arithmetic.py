@@ -22,7 +22,7 @@ from engine.core.context import current
 from engine.core.errors import Refused, check, torch_error
 from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED, declare,
                                           deprecated, not_modelled)
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import aten
 from engine.ops.pointwise import BINARY, Wrapped, iterate, operand, sub_check
 from engine.ops.scalar import scalar_tensor_static, scalar_type, to_dtype_scalar
 from engine.ops.touch import touched
@@ -144,13 +144,13 @@ def sub_(self, other, *, alpha: Any = 1):
          kind=FUNCTIONAL, native="at::native::rsub", source=BINARY)
 def rsub(self, other, *, alpha: Any = 1):
     """rsub: ``other - alpha * self``, an aten::sub with the operands swapped."""
-    return call("aten::sub.Tensor", other, self, alpha=alpha)
+    return aten.sub.Tensor(other, self, alpha=alpha)
 
 
 @declare("rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor",
          kind=FUNCTIONAL, native="at::native::rsub", source=BINARY)
 def rsub_scalar(self, other, alpha: Any = 1):
-    return call("aten::sub.Tensor", other, self, alpha=alpha)
+    return aten.sub.Tensor(other, self, alpha=alpha)
 
 
 # -- mul --------------------------------------------------------------------------------------
@@ -285,14 +285,12 @@ def _true_divide(overload: str, other: str, inplace: bool) -> None:
     name = "true_divide_" if inplace else "true_divide"
     self_t = "Tensor(a!) self" if inplace else "Tensor self"
     ret = "Tensor(a!)" if inplace else "Tensor"
-    target = f"aten::div_.{overload}" if inplace else f"aten::div.{overload}"
 
     def kernel(self, other_):
-        if overload == "Scalar":
-            # div.Scalar has no Python binding; the composite calls it, so the wrapped number
-            # goes to div.Tensor the way div.Scalar's own kernel sends it
-            return call(target.replace("Scalar", "Tensor"), self, other_)
-        return call(target, self, other_)
+        # both overloads call div(_).Tensor: div.Scalar has no Python binding; the
+        # composite calls it, so the wrapped number goes to div.Tensor the way div.Scalar's
+        # own kernel sends it
+        return (aten.div_ if inplace else aten.div).Tensor(self, other_)
     declare(f"{name}.{overload}({self_t}, {other} other) -> {ret}",
             variants="method" if inplace else "function, method", kind=COMPOSITE,
             native=f"at::native::{name}", source=BINARY)(kernel)
@@ -417,7 +415,7 @@ def div__scalar(self, other):
     if not self.dtype.is_floating_point or isinstance(other, bool):
         raise Refused("div_(number) is modelled only for a floating tensor (what mean needs)")
     wrapped = scalar_tensor_static(other, scalar_type(other), self.device_type)
-    divisor = call("aten::to.dtype", wrapped, self.dtype) \
+    divisor = aten.to.dtype(wrapped, self.dtype) \
         if wrapped.dtype is not self.dtype else wrapped
     with span("div_true_kernel", "kernel", source=BINARY, note="mean.div") as s:
         if not self.is_meta:

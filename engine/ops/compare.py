@@ -19,9 +19,10 @@ import numpy as np
 from engine.core import dtypes as D
 from engine.core.context import current
 from engine.core.errors import Refused, check, torch_error
+from engine.dispatch.at_dispatch import ALL_TYPES_AND2_HALF_BFLOAT16, at_dispatch
 from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED, declare,
                                           not_modelled)
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import aten
 from engine.ops.pointwise import BINARY, Wrapped, iterate, result_type
 from engine.ops.scalar import to_dtype_scalar
 
@@ -108,7 +109,7 @@ def _clamp_scalar(name: str, self, lo: Any, hi: Any, inplace: bool, skip_float_t
                                             f"the desired output type {_TYPEMETA[self.dtype.name]}")
     source = self
     if not (skip_float_to and self.dtype.is_floating_point):
-        source = call("aten::to.dtype", self, dtype)
+        source = aten.to.dtype(self, dtype)
     for v in (lo, hi):
         if v is not None:
             _bound(v)
@@ -136,9 +137,7 @@ def _clamp_scalar(name: str, self, lo: Any, hi: Any, inplace: bool, skip_float_t
 
 
 def _bool_check(dtype: D.dtype, which: str) -> None:
-    if dtype is D.bool:
-        raise torch_error(NotImplementedError, f"\"{which}_scalar_cpu\" not implemented for "
-                                               "'Bool'")
+    at_dispatch(f"{which}_scalar_cpu", dtype, ALL_TYPES_AND2_HALF_BFLOAT16)
 
 
 @declare("clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor",
@@ -267,23 +266,23 @@ def isclose(self, other, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bo
           f"rtol must be greater than or equal to zero, but got {_cpp_double(rtol)}")
     check(atol >= 0, RuntimeError,
           f"atol must be greater than or equal to zero, but got {_cpp_double(atol)}")
-    close = call("aten::eq.Tensor", self, other)
+    close = aten.eq.Tensor(self, other)
     if equal_nan and self.dtype.is_floating_point:
         # torch 2.13 ands the two NaN masks in place when they have one shape, and with a
         # new tensor when they broadcast (what torch.profiler records for each)
-        nan_self, nan_other = call("aten::isnan", self), call("aten::isnan", other)
-        both = call("aten::__iand__.Tensor" if self.view.sizes == other.view.sizes
-                    else "aten::bitwise_and.Tensor", nan_self, nan_other)
-        call("aten::__ior__.Tensor", close, both)
+        nan_self, nan_other = aten.isnan.default(self), aten.isnan.default(other)
+        both = (aten.__iand__.Tensor if self.view.sizes == other.view.sizes
+                else aten.bitwise_and.Tensor)(nan_self, nan_other)
+        aten.__ior__.Tensor(close, both)
     if rtol == 0 and atol == 0:
         return close
     default = current().default_dtype
-    cast_self = call("aten::to.dtype", self, default) if self.dtype is D.bool else self
-    cast_other = (call("aten::to.dtype", other, default)
+    cast_self = aten.to.dtype(self, default) if self.dtype is D.bool else self
+    cast_other = (aten.to.dtype(other, default)
                   if not self.dtype.is_floating_point else other)
-    allowed = call("aten::add.Tensor",
-                   call("aten::abs", call("aten::mul.Tensor", cast_other, rtol)), atol)
-    actual = call("aten::abs", call("aten::sub.Tensor", cast_self, cast_other))
-    finite = call("aten::isfinite", actual)
-    within = call("aten::le.Tensor", actual, allowed)
-    return call("aten::__ior__.Tensor", close, call("aten::__iand__.Tensor", finite, within))
+    allowed = aten.add.Tensor(
+                   aten.abs.default(aten.mul.Tensor(cast_other, rtol)), atol)
+    actual = aten.abs.default(aten.sub.Tensor(cast_self, cast_other))
+    finite = aten.isfinite.default(actual)
+    within = aten.le.Tensor(actual, allowed)
+    return aten.__ior__.Tensor(close, aten.__iand__.Tensor(finite, within))

@@ -16,7 +16,7 @@ from tracer.recorder import span
 from engine.core import dtypes as D
 from engine.core import view as S
 from engine.dispatch.declarations import AUTOGRAD, COMPOSITE, FUNCTIONAL, INPLACE, VIEW, declare
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import aten
 from engine.memory.allocator import check_temporary
 from engine.core.errors import Refused, check, torch_error
 from engine.ops import overlap
@@ -111,7 +111,7 @@ def fill_tensor(self, value):
         # Fill.cpp: a value on another device is read with item() and filled as a scalar
         with span("fill_(Tensor)", "kernel", source=FILL, note="cuda.device.fill_from_cpu"):
             pass
-        scalar = call("aten::item", value)
+        scalar = aten.item.default(value)
         # fill_out is called directly (no second dispatch): fill_stub on self's device
         return cuda_kernels.fill_(self, scalar) if self.device_type == "cuda" else \
             fill_(self, scalar)
@@ -119,8 +119,8 @@ def fill_tensor(self, value):
               note="fill.tensor"):
         pass
     if value.storage is self.storage:
-        value = call("aten::clone", value)
-    return call("aten::copy_", self, value)
+        value = aten.clone.default(value)
+    return aten.copy_.default(self, value)
 
 
 @declare("fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)",
@@ -168,7 +168,7 @@ def zero_(self):
         with span("zero_ -> fill_(0)", "kernel", source=FILL, note="cuda.device.zero_fill",
                   numel=n):
             pass
-        return call("aten::fill_.Scalar", self, 0)
+        return aten.fill_.Scalar(self, 0)
     dense = S.is_non_overlapping_and_dense(self.view.sizes, self.view.strides)
     if dense and 0 < n < GRAIN_SIZE:
         with span("zero_cpu_", "kernel", source=FILL,
@@ -182,7 +182,7 @@ def zero_(self):
            "zero.not_dense")
     with span("zero_ -> fill_(0)", "kernel", source=FILL, note=why, numel=n):
         pass
-    return call("aten::fill_.Scalar", self, 0)
+    return aten.fill_.Scalar(self, 0)
 
 
 @declare("clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor",
@@ -191,12 +191,12 @@ def clone(self, *, memory_format: str | None = None):
     memory_format = memory_format or "preserve_format"
     if memory_format == "preserve_format" and _non_overlapping_and_dense(self):
         # "Copy all strides, this is marginally faster than calling empty_like"
-        out = call("aten::empty_strided", self.view.sizes, self.view.strides, dtype=self.dtype,
-                   device=self.device_type)
+        out = aten.empty_strided.default(self.view.sizes, self.view.strides, dtype=self.dtype,
+                                         device=self.device_type)
     else:
-        out = call("aten::empty_like", self, dtype=self.dtype, device=self.device_type,
-                   memory_format=memory_format)
-    return call("aten::copy_", out, self)
+        out = aten.empty_like.default(self, dtype=self.dtype, device=self.device_type,
+                                      memory_format=memory_format)
+    return aten.copy_.default(out, self)
 
 
 @declare("contiguous(Tensor(a) self, *, MemoryFormat memory_format=contiguous_format) -> Tensor(a)",
@@ -206,7 +206,7 @@ def contiguous(self, *, memory_format: str = "contiguous_format"):
               note="contiguous.clone",
               memory_format=memory_format):
         pass
-    return call("aten::clone", self, memory_format=memory_format)
+    return aten.clone.default(self, memory_format=memory_format)
 
 
 def _non_overlapping_and_dense(t) -> bool:
@@ -258,7 +258,7 @@ def _to(self, dtype: D.dtype | None, device: str | None, copy: bool):
         with span("to", "kernel", source=CONV,
                   note="to.same"):
             return self
-    return call("aten::_to_copy", self, dtype=dtype, device=device)
+    return aten._to_copy.default(self, dtype=dtype, device=device)
 
 
 @declare("to.dtype(Tensor(a) self, ScalarType dtype, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)",
@@ -289,8 +289,8 @@ def _to_copy(self, *, dtype: D.dtype | None = None, layout=None, device: str | N
              pin_memory=None, non_blocking: bool = False, memory_format: str | None = None):
     # memory_format=Preserve: a dense input's strides, else infer_dense_strides (its dims'
     # order with the gaps closed), as at::native::_to_copy (TensorConversions.cpp) does
-    out = call("aten::empty_strided", self.view.sizes, self.view.strides if
-               _non_overlapping_and_dense(self) else
-               S.infer_dense_strides(self.view.sizes, self.view.strides),
-               dtype=dtype, device=device)
-    return call("aten::copy_", out, self)
+    out = aten.empty_strided.default(self.view.sizes, self.view.strides if
+                                     _non_overlapping_and_dense(self) else
+                                     S.infer_dense_strides(self.view.sizes, self.view.strides),
+                                     dtype=dtype, device=device)
+    return aten.copy_.default(out, self)

@@ -26,12 +26,14 @@ types, which is what the GPU's conversions do too).
 
 from __future__ import annotations
 
+from typing import Any
+
 from tracer.notes import Note
 from tracer.recorder import span
 
 from engine.core import view as S
 from engine.core.errors import Refused
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import aten
 from engine.memory.cuda_caching_allocator import hex_ptr
 from engine.ops import overlap
 from engine.ops.touch import touched
@@ -90,14 +92,14 @@ def copy_(self, src, non_blocking: bool = False):
                                 dst=f"{self.device_type}"),
               numel=self.numel()) as s:
         s.set(simulated=True)
+        # on one GPU the answer does not depend on them: left out, so the answer stays
+        # on screen
+        inputs: dict[str, Any] = {} if same_device else {"same_dtype": same_dtype,
+                                                          "iter_contiguous": contiguous}
         with span("copy_requires_temporaries", "kernel", source=COPY_CU,
                   note="cudacopy.no_temporaries.same_gpu" if same_device else
                   "cudacopy.temporaries.cast" if not same_dtype else
-                  "cudacopy.temporaries.strided",
-                  # on one GPU the answer does not depend on them: left out, so the
-                  # answer stays on screen
-                  **({} if same_device else {"same_dtype": same_dtype,
-                                             "iter_contiguous": contiguous})) as r:
+                  "cudacopy.temporaries.strided", **inputs) as r:
             r.set_result(needs)
         if self.numel() == 0:
             return self
@@ -159,7 +161,7 @@ def _device_to_device(self, src, memcpy_eligible: bool) -> None:
 
 def _contiguous(t):
     """Tensor::contiguous(): the tensor itself when already contiguous (no dispatch)."""
-    return t if t.is_contiguous() else call("aten::contiguous", t)
+    return t if t.is_contiguous() else aten.contiguous.default(t)
 
 
 def _through_temporaries(self, src, non_blocking: bool) -> None:
@@ -175,18 +177,18 @@ def _through_temporaries(self, src, non_blocking: bool) -> None:
               conversion_device="cpu" if conversion_on_cpu else "cuda") as p:
         p.set(simulated=True)
         if src_is_conversion_side:
-            dst_contig = self if self.is_contiguous() else call(
-                "aten::empty_like", self, memory_format="contiguous_format")
-            converted = call("aten::to.dtype", src, self.dtype)
-            src_contig = _contiguous(call("aten::expand_as", converted, self))
+            dst_contig = self if self.is_contiguous() else aten.empty_like.default(
+                self, memory_format="contiguous_format")
+            converted = aten.to.dtype(src, self.dtype)
+            src_contig = _contiguous(aten.expand_as.default(converted, self))
         else:
             same_type = self.dtype is src.dtype
-            dst_contig = self if (self.is_contiguous() and same_type) else call(
-                "aten::empty_like", self, dtype=src.dtype, memory_format="contiguous_format")
-            src_contig = _contiguous(call("aten::expand_as", src, self))
-    call("aten::copy_", dst_contig, src_contig, non_blocking)
+            dst_contig = self if (self.is_contiguous() and same_type) else aten.empty_like.default(
+                self, dtype=src.dtype, memory_format="contiguous_format")
+            src_contig = _contiguous(aten.expand_as.default(src, self))
+    aten.copy_.default(dst_contig, src_contig, non_blocking)
     if dst_contig is not self:
         with span("copy back into dst", "kernel", source=COPY_CU,
                   note=lambda: Note("cudacopy.copy_back", device=self.device_type)) as b:
             b.set(simulated=True)
-        call("aten::copy_", self, dst_contig, non_blocking)
+        aten.copy_.default(self, dst_contig, non_blocking)

@@ -29,7 +29,7 @@ from tracer.notes import Note
 from tracer.recorder import span
 
 from engine.core.errors import Refused, torch_error
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import aten
 from engine.memory.allocator import check_temporary
 from engine.ops.touch import elements
 
@@ -46,7 +46,7 @@ def value_to_device(self, value):
     with span("value.to(self.device())", "kernel", source=ADV,
               note=lambda: Note("cudaindex.value_to_device", device=_device(self)),
               value=value) as s:
-        moved = call("aten::to.dtype_layout", value, device=self.device_type)
+        moved = aten.to.dtype_layout(value, device=self.device_type)
         s.set(simulated=True)
         s.set_result(moved)
     return moved
@@ -72,7 +72,7 @@ def indices_to_device(self, indices: list) -> list:
                   note=lambda k=k, nbytes=nbytes: Note("cudaindex.index_to_device", dim=k,
                                                        device=_device(self), nbytes=nbytes),
                   index=index) as s:
-            moved = call("aten::to.dtype_layout", index, device=self.device_type)
+            moved = aten.to.dtype_layout(index, device=self.device_type)
             s.set(simulated=True)
             s.set_result(moved)
         out.append(moved)

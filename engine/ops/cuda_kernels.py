@@ -23,8 +23,8 @@ from typing import Any
 from tracer.notes import Note
 from tracer.recorder import span
 
-from engine.core import dtypes as D
-from engine.core.errors import Refused, torch_error
+from engine.core.errors import Refused
+from engine.dispatch.at_dispatch import FLOATING_TYPES_AND2_HALF_BFLOAT16, at_dispatch
 from engine.memory.allocator import check_temporary
 from engine.ops.scalar import to_dtype_scalar
 from engine.ops.touch import touched
@@ -52,10 +52,9 @@ _RANDOM_DTYPES = ("float32", "float64", "float16")
 
 
 def _modelled_dtype(self, what: str) -> str:
-    if what == "normal_" and not self.dtype.is_floating_point:
+    if what == "normal_":
         # normal_kernel's AT_DISPATCH_FLOATING_TYPES_AND2 (DistributionTemplates.h)
-        raise torch_error(NotImplementedError, f'"normal_kernel_cuda" not implemented for '
-                                               f"'{D.cpp_name(self.dtype)}'")
+        at_dispatch("normal_kernel_cuda", self.dtype, FLOATING_TYPES_AND2_HALF_BFLOAT16)
     if self.dtype.name not in _RANDOM_DTYPES:
         raise Refused(f"{what} in {self.dtype} on the simulated CUDA device is not modelled "
                       "yet (float32, float64 and float16 are)")

@@ -17,10 +17,11 @@ from tracer.recorder import span
 
 from engine.core import dtypes as D
 from engine.core import view as S
-from engine.core.errors import check, torch_error
+from engine.core.errors import check
+from engine.dispatch.at_dispatch import ALL_TYPES_AND_COMPLEX_AND2_HALF_BFLOAT16, at_dispatch
 from engine.dispatch.declarations import INPLACE, FUNCTIONAL, OUT, OUT_NOT_MODELLED, declare, \
     not_modelled
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import aten
 from engine.memory import empty as memory
 from engine.memory.allocator import check_temporary
 from engine.ops.touch import touched
@@ -51,16 +52,14 @@ def _cum(self, dim: int, result) -> None:
     """impl_func_cum_ops: a 0-dim input is copied (fill_), an empty one zeroes the
     result, else the kernel runs on the input cast to the result's dtype (``to``)."""
     if self.dim() == 0:
-        call("aten::fill_.Tensor", result, self)
+        aten.fill_.Tensor(result, self)
         return
     if self.numel() == 0:
-        call("aten::zero_", result)
+        aten.zero_.default(result)
         return
     dim = S.maybe_wrap_dim(dim, self.dim())
-    src = call("aten::to.dtype", self, result.dtype)
-    if result.dtype is D.bool:
-        raise torch_error(NotImplementedError,
-                          "\"cumsum_out_cpu\" not implemented for 'Bool'")
+    src = aten.to.dtype(self, result.dtype)
+    at_dispatch("cumsum_out_cpu", result.dtype, ALL_TYPES_AND_COMPLEX_AND2_HALF_BFLOAT16)
     acc = acc_dtype(result.dtype)
     with span("cumsum_cpu_kernel", "kernel", source=KERNELS,
               note=lambda: Note("cumsum.kernel", dim=dim, acc=str(acc)), dim=dim,

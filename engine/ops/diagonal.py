@@ -18,7 +18,7 @@ from engine.core import view as S
 from engine.core.errors import Refused, check, torch_error
 from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, OUT, OUT_NOT_MODELLED, VIEW, declare,
                                           not_modelled)
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import aten
 
 SHAPE = "aten/src/ATen/native/TensorShape.cpp"
 FILL = "aten/src/ATen/native/Fill.cpp"
@@ -47,7 +47,7 @@ def diagonal(self, offset: int = 0, dim1: int = 0, dim2: int = 1):
               stride=lambda: f"{v.strides[d1]} + {v.strides[d2]} = {geo.step}",
               storage_offset=lambda: _offset_arith(v, offset, d1, d2, geo)):
         pass
-    return call("aten::as_strided", self, geo.sizes, geo.strides, geo.offset)
+    return aten.as_strided.default(self, geo.sizes, geo.strides, geo.offset)
 
 
 def _offset_arith(v, k: int, d1: int, d2: int, geo: G.DiagonalGeometry) -> str:
@@ -64,10 +64,10 @@ def _offset_arith(v, k: int, d1: int, d2: int, geo: G.DiagonalGeometry) -> str:
          source=VIEW_COPY)
 def diagonal_copy(self, offset: int = 0, dim1: int = 0, dim2: int = 1):
     # the generated view_copy kernel: the view, then a contiguous clone of it
-    view = call("aten::diagonal", self, offset, dim1, dim2)
+    view = aten.diagonal.default(self, offset, dim1, dim2)
     with span("diagonal_copy", "kernel", source=VIEW_COPY, note="diagonal.copy"):
         pass
-    return call("aten::clone", view, memory_format="contiguous_format")
+    return aten.clone.default(view, memory_format="contiguous_format")
 
 
 @declare("diag(Tensor self, int diagonal=0) -> Tensor", variants="method, function",
@@ -78,10 +78,10 @@ def diag(self, diagonal: int = 0):
     if ndim == 1:
         with span("diag: 1-D", "kernel", source=SHAPE, note="diag.embed"):
             pass
-        return call("aten::diag_embed", self, diagonal, -2, -1)
+        return aten.diag_embed.default(self, diagonal, -2, -1)
     with span("diag: 2-D", "kernel", source=SHAPE, note="diag.copy"):
         pass
-    return call("aten::diagonal_copy", self, diagonal, 0, 1)
+    return aten.diagonal_copy.default(self, diagonal, 0, 1)
 
 
 @declare("diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor",
@@ -102,9 +102,9 @@ def diag_embed(self, offset: int = 0, dim1: int = -2, dim2: int = -1):
                         length=sizes[d1], dim1=min(d1, d2), dim2=max(d1, d2)),
               sizes=list(sizes)):
         pass
-    result = call("aten::zeros", sizes, dtype=self.dtype, device=self.device_type)
-    diag_view = call("aten::diagonal", result, offset, d1, d2)
-    call("aten::copy_", diag_view, self)
+    result = aten.zeros.default(sizes, dtype=self.dtype, device=self.device_type)
+    diag_view = aten.diagonal.default(result, offset, d1, d2)
+    aten.copy_.default(diag_view, self)
     return result
 
 
@@ -113,11 +113,11 @@ def diag_embed(self, offset: int = 0, dim1: int = -2, dim2: int = -1):
 def diagflat(self, offset: int = 0):
     # self.contiguous().view(-1).diag(offset): Tensor::contiguous skips the call when
     # self is contiguous already
-    flat = self if self.is_contiguous() else call("aten::contiguous", self)
+    flat = self if self.is_contiguous() else aten.contiguous.default(self)
     with span("diagflat", "kernel", source=SHAPE, note="diagflat.flatten",
               numel=self.numel()):
         pass
-    return call("aten::diag", call("aten::view", flat, (-1,)), offset)
+    return aten.diag.default(aten.view.default(flat, (-1,)), offset)
 
 
 @declare("fill_diagonal_(Tensor(a!) self, Scalar fill_value, bool wrap=False) -> Tensor(a!)",
@@ -136,8 +136,8 @@ def fill_diagonal_(self, fill_value: Any, wrap: bool = False):
                         strides=" + ".join(str(s) for s in strides)),
               size=size, stride=step, offset=offset):
         pass
-    main = call("aten::as_strided", self, (size,), (step,), offset)
-    call("aten::fill_.Scalar", main, fill_value)
+    main = aten.as_strided.default(self, (size,), (step,), offset)
+    aten.fill_.Scalar(main, fill_value)
     if wrap and ndim == 2 and height > width + 1:
         wsize = G.wrap_size(self.numel(), width, size)
         woffset = offset + strides[0] * (width + 1)
@@ -146,8 +146,8 @@ def fill_diagonal_(self, fill_value: Any, wrap: bool = False):
                             offset=woffset),
                   size=wsize, offset=woffset):
             pass
-        wrapped = call("aten::as_strided", self, (wsize,), (step,), woffset)
-        call("aten::fill_.Scalar", wrapped, fill_value)
+        wrapped = aten.as_strided.default(self, (wsize,), (step,), woffset)
+        aten.fill_.Scalar(wrapped, fill_value)
     return self
 
 

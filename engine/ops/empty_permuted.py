@@ -17,7 +17,7 @@ from engine.core import dtypes as D
 from engine.core import shape_math as M
 from engine.core.errors import check
 from engine.dispatch.declarations import FACTORY, declare
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import aten
 
 FACTORIES = "aten/src/ATen/native/TensorFactories.cpp"
 
@@ -41,10 +41,10 @@ def empty_permuted(size: Sequence[int], physical_layout: Sequence[int], *,
         check(not seen[d], RuntimeError, "Duplicate dim not allowed")
         phys_size.append(size[d])
         seen[d] = True
-    phys = call("aten::empty.memory_format", phys_size, dtype=dtype, device=device)
+    phys = aten.empty.memory_format(phys_size, dtype=dtype, device=device)
     strides = M.permuted_strides(phys.view.strides, physical_layout)
     with span("empty_permuted: the logical strides", "kernel", source=FACTORIES,
               note=Note("empty_permuted.strides", physical=list(phys.view.strides),
                         layout=list(physical_layout), strides=strides), strides=strides):
         pass
-    return call("aten::as_strided", phys, list(size), strides, None)
+    return aten.as_strided.default(phys, list(size), strides, None)

@@ -15,7 +15,7 @@ from tracer.recorder import span
 
 from engine.core import dtypes as D
 from engine.dispatch.declarations import FUNCTIONAL, declare
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import aten
 from engine.memory.allocator import check_temporary
 
 COMPARE = "aten/src/ATen/native/TensorCompare.cpp"
@@ -31,7 +31,7 @@ def is_same_size(self, other) -> bool:
 @declare("equal(Tensor self, Tensor other) -> bool", variants="method, function",
          kind=FUNCTIONAL, native="at::native::cpu_equal", source=COMPARE)
 def equal(self, other) -> bool:
-    if not call("aten::is_same_size", self, other):
+    if not aten.is_same_size.default(self, other):
         return False
     if self.storage is other.storage and self.view == other.view and self.dtype is other.dtype:
         # the same elements: equal unless a float among them is NaN (no operator runs)
@@ -44,8 +44,8 @@ def equal(self, other) -> bool:
             s.set(result=same)
         return same
     common = D.promote_types(self.dtype, other.dtype)
-    a = self if self.dtype is common else call("aten::to.dtype", self, common)
-    b = other if other.dtype is common else call("aten::to.dtype", other, common)
+    a = self if self.dtype is common else aten.to.dtype(self, common)
+    b = other if other.dtype is common else aten.to.dtype(other, common)
     with span("equal_cpu", "kernel", source=COMPARE, note="equal.kernel") as s:
         if not self.is_meta:
             check_temporary("equal", a.numel(), 1)              # a == b, as a mask

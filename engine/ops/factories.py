@@ -21,7 +21,7 @@ from engine.core.context import current
 from engine.core.errors import check, torch_error
 from engine.dispatch.declarations import (COMPOSITE, FACTORY, FUNCTIONAL, OUT, OUT_NOT_MODELLED, declare,
                                           not_modelled)
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import aten
 
 FACTORIES = "aten/src/ATen/native/TensorFactories.cpp"
 
@@ -70,10 +70,10 @@ def zeros(size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
     if device == "cpu":
         check(all(s >= 0 for s in size), RuntimeError,
               "zeros: Dimension size must be non-negative.")
-    result = call("aten::empty.memory_format", size, dtype=dtype, device=device)
+    result = aten.empty.memory_format(size, dtype=dtype, device=device)
     if _meta_fill_skipped(device, "zero_"):
         return result
-    return call("aten::zero_", result)
+    return aten.zero_.default(result)
 
 
 @declare("ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", kind=FACTORY,
@@ -81,10 +81,10 @@ def zeros(size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
 def ones(size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
          device: str | None = None, pin_memory=None):
     dtype, device = options(dtype, device)
-    result = call("aten::empty.memory_format", size, dtype=dtype, device=device)
+    result = aten.empty.memory_format(size, dtype=dtype, device=device)
     if _meta_fill_skipped(device, "fill_(1)"):
         return result
-    return call("aten::fill_.Scalar", result, 1)
+    return aten.fill_.Scalar(result, 1)
 
 
 @declare("full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", kind=FACTORY,
@@ -96,10 +96,10 @@ def full(size: Sequence[int], fill_value: Any, *, dtype: D.dtype | None = None, 
         dtype = D.bool if isinstance(fill_value, bool) else (
             D.int64 if isinstance(fill_value, int) else None)
     dtype, device = options(dtype, device)
-    result = call("aten::empty.memory_format", size, dtype=dtype, device=device)
+    result = aten.empty.memory_format(size, dtype=dtype, device=device)
     if _meta_fill_skipped(device, "fill_"):
         return result
-    return call("aten::fill_.Scalar", result, fill_value)
+    return aten.fill_.Scalar(result, fill_value)
 
 
 @declare("empty_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor",
@@ -113,26 +113,26 @@ def empty_like(self, *, dtype: D.dtype | None = None, layout=None, device: str |
         with span("empty_like: preserve_format", "kernel", source=FACTORIES,
                   note="empty_like.dense"):
             pass
-        return call("aten::empty_strided", self.view.sizes, self.view.strides, dtype=dtype,
-                    device=device)
+        return aten.empty_strided.default(self.view.sizes, self.view.strides, dtype=dtype,
+                                          device=device)
     if fmt == "preserve_format":
         with span("empty_like: preserve_format", "kernel", source=FACTORIES,
                   note="empty_like.gaps"):
             strides = S.infer_dense_strides(self.view.sizes, self.view.strides)
-        return call("aten::empty_strided", self.view.sizes, strides, dtype=dtype, device=device)
-    return call("aten::empty.memory_format", self.view.sizes, dtype=dtype, device=device,
-                memory_format=None if fmt == "contiguous_format" else fmt)
+        return aten.empty_strided.default(self.view.sizes, strides, dtype=dtype, device=device)
+    return aten.empty.memory_format(self.view.sizes, dtype=dtype, device=device,
+                                    memory_format=None if fmt == "contiguous_format" else fmt)
 
 
 def _like(schema: str, fill: str, value: Any = None) -> None:
     """zeros_like / ones_like / full_like: empty_like, then the fill."""
     def kernel(self, *args: Any, dtype: D.dtype | None = None, layout=None,
                device: str | None = None, pin_memory=None, memory_format: str | None = None):
-        result = call("aten::empty_like", self, dtype=dtype, device=device,
-                      memory_format=memory_format)
+        result = aten.empty_like.default(self, dtype=dtype, device=device,
+                                         memory_format=memory_format)
         if fill == "zero_":
-            return call("aten::zero_", result)
-        return call("aten::fill_.Scalar", result, args[0] if value is None else value)
+            return aten.zero_.default(result)
+        return aten.fill_.Scalar(result, args[0] if value is None else value)
     name = schema.partition("(")[0]
     declare(schema, kind=FUNCTIONAL, native=f"at::native::{name}", source=FACTORIES)(kernel)
 
@@ -175,7 +175,7 @@ def new_empty(self, size: Sequence[int], *, dtype: D.dtype | None = None, layout
     with span("new_empty: self's options", "kernel", source=FACTORIES,
               note=Note("factory.new_options", dtype=str(dtype), device=device)):
         pass
-    return call("aten::empty.memory_format", size, dtype=dtype, device=device)
+    return aten.empty.memory_format(size, dtype=dtype, device=device)
 
 
 @declare("new_empty_strided(Tensor self, SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
@@ -188,17 +188,17 @@ def new_empty_strided(self, size: Sequence[int], stride: Sequence[int], *,
     with span("new_empty_strided: self's options", "kernel", source=FACTORIES,
               note=Note("factory.new_options", dtype=str(dtype), device=device)):
         pass
-    return call("aten::empty_strided", size, stride, dtype=dtype, device=device)
+    return aten.empty_strided.default(size, stride, dtype=dtype, device=device)
 
 
 def _new_filled(self, size: Sequence[int], dtype: D.dtype | None, device: str | None,
                 fill: Any):
     """new_zeros / new_ones / new_full: ``self.new_empty(size, options)`` then the fill
     (zero_ or fill_); the value never decides the dtype, self does."""
-    result = call("aten::new_empty", self, size, dtype=dtype, device=device)
+    result = aten.new_empty.default(self, size, dtype=dtype, device=device)
     if fill is None:
-        return call("aten::zero_", result)
-    return call("aten::fill_.Scalar", result, fill)
+        return aten.zero_.default(result)
+    return aten.fill_.Scalar(result, fill)
 
 
 @declare("new_full(Tensor self, SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",

@@ -19,7 +19,7 @@ from engine.memory import empty as memory
 from engine.core import view as S
 from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED,
                                           VIEW, declare, not_modelled)
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import aten
 from engine.core.errors import check, torch_error
 from engine.ops.split import check_pieces
 from engine.memory.resize import resize_native
@@ -57,7 +57,7 @@ def src_window(src, index) -> np.ndarray:
 
 def _check_indexarray_range(idx, size: int) -> None:
     """check_indexarray_range: the fast paths' bounds check, in its own words."""
-    bad = idx[(idx < 0) | (idx >= size)] if idx is not None else ()
+    bad = idx[(idx < 0) | (idx >= size)] if idx is not None else np.empty(0, np.int64)
     if len(bad):
         raise torch_error(RuntimeError, "INDICES element is out of DATA bounds, "
                           f"id={int(bad[0])} axis_dim={size}")
@@ -69,7 +69,7 @@ def _check_indexarray_range(idx, size: int) -> None:
 def index_select(self, dim: int, index):
     # index_select_cpu_ allocates an empty result; index_select_out_cpu_ checks, resizes it
     # and copies slices along dim
-    result = call("aten::empty.memory_format", (0,), dtype=self.dtype, device=self.device_type)
+    result = aten.empty.memory_format((0,), dtype=self.dtype, device=self.device_type)
     dim = S.maybe_wrap_dim(dim, self.dim())
     numel = index.numel()
     if index.dim() > 1:
@@ -83,7 +83,7 @@ def index_select(self, dim: int, index):
         sizes[dim] = numel
     resize_native(result, sizes)
     # TensorBase::contiguous: an operator only for a strided index
-    index = index if index.is_contiguous() else call("aten::contiguous", index)
+    index = index if index.is_contiguous() else aten.contiguous.default(index)
     idx = None if index.is_meta else index.array().reshape(-1).astype(np.int64)
     size = self.view.sizes[dim] if self.dim() else 1
     src = self
@@ -99,14 +99,14 @@ def index_select(self, dim: int, index):
             # index_select_out_cpu_dim1_: memcpy of blocks from a contiguous self
             with span("index_select_out_cpu_dim1_", "kernel", source=ADV,
                       note="index_select.dim1"):
-                src = self if self.is_contiguous() else call("aten::contiguous", self)
+                src = self if self.is_contiguous() else aten.contiguous.default(self)
                 _check_indexarray_range(idx, size)
         else:
             # one slice per index: self.select(dim, 0), result.select(dim, 0), copied by
             # TensorIterator at self_i * stride(dim)
             with span("index_select slices", "kernel", source=ADV, note="index_select.rows"):
-                call("aten::select.int", self, dim, 0)
-                call("aten::select.int", result, dim, 0)
+                aten.select.int(self, dim, 0)
+                aten.select.int(result, dim, 0)
     with span("index_select kernel", "kernel", source=ADV,
               note="index_select.kernel", dim=dim,
               index=index) as s:
@@ -114,10 +114,11 @@ def index_select(self, dim: int, index):
             bound = size if self.dim() > 1 else self.numel()
             # the bounds masks, and the rows gathered before they are copied into result
             check_temporary("index_select", result.numel(), 11 + self.dtype.itemsize)
-            if ((idx < 0) | (idx >= bound)).any():
+            if idx is not None and ((idx < 0) | (idx >= bound)).any():
                 raise torch_error(IndexError, "index out of range in self")
             values = src.array() if self.dim() else src.array().reshape(1)
             # index along dim in place (np.take would first copy all of an expanded src)
+            assert idx is not None          # not meta: the index has its values
             out = values[(slice(None),) * dim + (idx,)]
             result.array(write=True)[...] = out.reshape(result.view.sizes)
             # the slices of self along dim the index names, the index, the whole result
@@ -254,7 +255,7 @@ def gather(self, dim: int, index, *, sparse_grad: bool = False):
     if index.numel():
         _gather_shape_check(self, dim, index)
     out = memory.empty_generic(index.view.sizes, self.dtype, self.device_type)
-    call("aten::to.dtype", index, D.int64)
+    aten.to.dtype(index, D.int64)
     with span("gather_kernel", "kernel", source="aten/src/ATen/native/cpu/ScatterGatherKernel.cpp",
               note="gather.kernel", dim=dim) as s:
         if not self.is_meta and index.numel():
@@ -291,7 +292,7 @@ def _scatter_into(self, dim: int, index, src, reduce_add: bool) -> None:
     expanded = reduce_add and not isinstance(src, (int, float, bool)) and \
         can_use_expanded_index_path(self, dim, index, src, is_scatter_like=True)
     if not expanded:
-        call("aten::to.dtype", index, D.int64)
+        aten.to.dtype(index, D.int64)
     with span("scatter_kernel", "kernel", source="aten/src/ATen/native/cpu/ScatterGatherKernel.cpp",
               note="scatter_add.kernel" if reduce_add else "scatter.kernel", dim=dim) as s:
         if not self.is_meta and index.numel():
@@ -382,7 +383,7 @@ def _scatter_out_of_place(self, dim: int, index, src, reduce_add: bool):
     """scatter / scatter_add: a fresh output (structured set_output), self copied in."""
     dim = _scatter_checks(self, dim, index, src)
     out = memory.empty_generic(self.view.sizes, self.dtype, self.device_type)
-    call("aten::copy_", out, self)
+    aten.copy_.default(out, self)
     _scatter_into(out, dim, index, src, reduce_add=reduce_add)
     return out
 
@@ -419,7 +420,7 @@ def scatter_add(self, dim: int, index, src):
 def take(self, index):
     check(index.dtype is D.int64, RuntimeError,
           f"take(): Expected a long tensor for index, but got {D.cpp_name(index.dtype)}")
-    out = call("aten::empty.memory_format", index.view.sizes, dtype=self.dtype, device=self.device_type)
+    out = aten.empty.memory_format(index.view.sizes, dtype=self.dtype, device=self.device_type)
     # take_out's index check, before its kernel looks at a value
     check(not (self.numel() == 0 and index.numel() != 0), IndexError,
           "take(): tried to take from an empty tensor")
@@ -451,8 +452,8 @@ def take(self, index):
 def masked_fill(self, mask, value):
     # the result has the broadcast shape of mask and self; the fill reads the mask as given
     _, expanded = expand_outplace(mask, self)
-    out = call("aten::clone", expanded, memory_format="contiguous_format")
-    return call("aten::masked_fill_.Scalar", out, mask, value)
+    out = aten.clone.default(expanded, memory_format="contiguous_format")
+    return aten.masked_fill_.Scalar(out, mask, value)
 
 
 @declare("masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor",
@@ -460,14 +461,14 @@ def masked_fill(self, mask, value):
          source=ADV)
 def masked_fill_tensor(self, mask, value):
     _, expanded = expand_outplace(mask, self)
-    out = call("aten::clone", expanded, memory_format="contiguous_format")
-    return call("aten::masked_fill_.Tensor", out, mask, value)
+    out = aten.clone.default(expanded, memory_format="contiguous_format")
+    return aten.masked_fill_.Tensor(out, mask, value)
 
 
 @declare("where(Tensor condition) -> Tensor[]", kind=COMPOSITE, native="at::native::where",
          source=ADV)
 def where(condition):
-    return call("aten::nonzero_numpy", condition)
+    return aten.nonzero_numpy.default(condition)
 
 
 @declare("nonzero_numpy(Tensor self) -> Tensor[]", variants="method, function", kind=COMPOSITE,
@@ -475,9 +476,9 @@ def where(condition):
 def nonzero_numpy(self):
     # a 0-dim tensor is seen as one element, for compatibility with numpy
     if self.dim() == 0:
-        self = call("aten::unsqueeze", self, 0)
-    nz = call("aten::nonzero", self)
-    return call("aten::unbind.int", nz, 1)
+        self = aten.unsqueeze.default(self, 0)
+    nz = aten.nonzero.default(self)
+    return aten.unbind.int(nz, 1)
 
 
 @declare("unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]", variants="function, method",
@@ -490,29 +491,29 @@ def unbind(self, dim: int = 0):
     check(self.dim() > 0, IndexError, f"Dimension specified as {dim} but tensor has no "
                                       "dimensions")
     check_pieces(self.view.sizes[dim], "unbind")
-    return tuple(call("aten::select.int", self, dim, i) for i in range(self.view.sizes[dim]))
+    return tuple(aten.select.int(self, dim, i) for i in range(self.view.sizes[dim]))
 
 
 @declare("masked_select(Tensor self, Tensor mask) -> Tensor", variants="method, function",
          kind=FUNCTIONAL, native="at::native::masked_select_cpu",
           source=ADV)
 def masked_select(self, mask):
-    result = call("aten::empty.memory_format", (0,), dtype=self.dtype, device=self.device_type)
+    result = aten.empty.memory_format((0,), dtype=self.dtype, device=self.device_type)
     check(mask.dtype is D.bool, RuntimeError, "masked_select: expected BoolTensor for mask")
     m, src = expand_outplace(mask, self)
     shape = src.view.sizes
-    numel = call("aten::item", call("aten::sum", m))
+    numel = aten.item.default(aten.sum.default(m))
     resize_native(result, (numel,))
     if numel == 0:
         return result
-    call("aten::as_strided", result, shape, (0,) * len(shape), None)
+    aten.as_strided.default(result, shape, (0,) * len(shape), None)
     serial = self.numel() < 32768 and src.is_contiguous() and m.is_contiguous()
     if not serial:
         with span("masked_select: prefix sum", "kernel", source=ADV,
                   note="masked_select.prefix_sum"):
-            mask_long = call("aten::empty.memory_format", shape, dtype=D.int64, device=self.device_type)
-            call("aten::copy_", mask_long, m)
-            call("aten::empty.memory_format", shape, dtype=D.int64, device=self.device_type)
+            mask_long = aten.empty.memory_format(shape, dtype=D.int64, device=self.device_type)
+            aten.copy_.default(mask_long, m)
+            aten.empty.memory_format(shape, dtype=D.int64, device=self.device_type)
     with span("masked_select_kernel", "kernel", source="aten/src/ATen/native/cpu/IndexKernel.cpp",
               note="masked_select.kernel", serial=serial) as s:
         if not self.is_meta:

@@ -25,9 +25,10 @@ from tracer.recorder import span
 from engine.core import dtypes as D
 from engine.core import view as S
 from engine.core.errors import Refused, check, torch_error
-from engine.dispatch.declarations import FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED, REGISTRY, \
+from engine.dispatch.at_dispatch import ALL_TYPES_AND2_HALF_BFLOAT16, at_dispatch
+from engine.dispatch.declarations import FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED, \
     declare, not_modelled
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import OpOverload, aten
 from engine.core.dispatch_stub import DispatchStub
 from engine.memory import empty as memory
 from engine.ops import overlap
@@ -62,7 +63,7 @@ def refuse_meta(what: str, *tensors) -> None:
 
 def _contiguous(index):
     """TensorBase::contiguous(): an operator only for a strided index."""
-    return index if index.is_contiguous() else call("aten::contiguous", index)
+    return index if index.is_contiguous() else aten.contiguous.default(index)
 
 
 def _index_values(index) -> np.ndarray:
@@ -219,7 +220,7 @@ def _add_in_order(target: np.ndarray, where: tuple, values: np.ndarray, dtype: D
 def index_add_impl(self, dim: int, index, source, alpha, result) -> None:
     """index_add_cpu_out."""
     if result is not self:
-        call("aten::copy_", result, self)
+        aten.copy_.default(result, self)
     numel = index.numel()
     index_contig = _contiguous(index)
     if result.dim() > 1:
@@ -236,11 +237,11 @@ def index_add_impl(self, dim: int, index, source, alpha, result) -> None:
             with span("index_add: scatter_add_ road", "kernel", source=ADV,
                       note=Note("index_add.scatter_add", dim=dim), sizes=ep_sizes,
                       strides=ep_strides):
-                ep_index = call("aten::as_strided", index_contig, ep_sizes, ep_strides, None)
-            call("aten::scatter_add_", result, dim, ep_index, source)
+                ep_index = aten.as_strided.default(index_contig, ep_sizes, ep_strides, None)
+            aten.scatter_add_.default(result, dim, ep_index, source)
             return
-        call("aten::select.int", result, dim, 0)
-        call("aten::select.int", source, dim, 0)
+        aten.select.int(result, dim, 0)
+        aten.select.int(source, dim, 0)
         with span("index_add_cpu_: add_ per slice", "kernel", source=ADV,
                   note=Note("index_add.slices", dim=dim), dim=dim, alpha=alpha) as s:
             if not result.is_meta:
@@ -356,10 +357,10 @@ def _restride_for_index(t, index, dim: int):
     index_strides = [0] * t.dim()
     index_sizes[dim] = n
     index_strides[dim] = index.view.strides[0] if index.dim() > 0 else 1
-    call("aten::as_strided", index, index_sizes, index_strides, None)
+    aten.as_strided.default(index, index_sizes, index_strides, None)
     sizes, strides = list(t.view.sizes), list(t.view.strides)
     sizes[dim], strides[dim] = n, 0
-    return call("aten::as_strided", t, sizes, strides, None)
+    return aten.as_strided.default(t, sizes, strides, None)
 
 
 def _last_writer(idx: np.ndarray) -> np.ndarray:
@@ -395,9 +396,9 @@ def _written_before_failing(restrided_shape: tuple, dim: int, bad: np.ndarray) -
 def index_copy_impl(self, dim: int, index, source, result) -> None:
     """index_copy_out."""
     if result is not self:
-        call("aten::copy_", result, self)
-    result_nz = call("aten::unsqueeze", result, 0) if result.dim() == 0 else result
-    source_nz = call("aten::unsqueeze", source, 0) if source.dim() == 0 else source
+        aten.copy_.default(result, self)
+    result_nz = aten.unsqueeze.default(result, 0) if result.dim() == 0 else result
+    source_nz = aten.unsqueeze.default(source, 0) if source.dim() == 0 else source
     restrided = _restride_for_index(result_nz, index, dim)
     size = result_nz.view.sizes[dim]
     with span("index_copy_kernel", "kernel", source=KERNEL,
@@ -464,7 +465,7 @@ def index_fill_(self, dim: int, index, value):
     overlap.warn_if_expanded(self, "index_fill_", "tensor[mask] = scalar")
     check(not isinstance(value, complex), RuntimeError,
           "index_fill_(): Converting complex Scalar to non-complex type is not supported")
-    self_nz = call("aten::unsqueeze", self, -1) if self.dim() == 0 else self
+    self_nz = aten.unsqueeze.default(self, -1) if self.dim() == 0 else self
     dim = S.maybe_wrap_dim(dim, self_nz.dim())
     check(index.dim() <= 1, RuntimeError, "Index has to be a vector/scalar")
     restrided = _restride_for_index(self_nz, index, dim)
@@ -505,7 +506,7 @@ def index_fill_tensor_(self, dim: int, index, value):
     check(value.dim() == 0, RuntimeError,
           "index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
           f"{value.dim()} dimension(s).")
-    return call("aten::index_fill_.int_Scalar", self, dim, index, call("aten::item", value))
+    return aten.index_fill_.int_Scalar(self, dim, index, aten.item.default(value))
 
 
 @declare("index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor",
@@ -513,8 +514,8 @@ def index_fill_tensor_(self, dim: int, index, value):
          source=ADV)
 def index_fill(self, dim: int, index, value):
     refuse_meta("index_fill", self, index)
-    out = call("aten::clone", self, memory_format="preserve_format")
-    return call("aten::index_fill_.int_Scalar", out, dim, index, value)
+    out = aten.clone.default(self, memory_format="preserve_format")
+    return aten.index_fill_.int_Scalar(out, dim, index, value)
 
 
 @declare("index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor",
@@ -522,8 +523,8 @@ def index_fill(self, dim: int, index, value):
          source=ADV)
 def index_fill_tensor(self, dim: int, index, value):
     refuse_meta("index_fill", self, index, value)
-    out = call("aten::clone", self, memory_format="preserve_format")
-    return call("aten::index_fill_.int_Tensor", out, dim, index, value)
+    out = aten.clone.default(self, memory_format="preserve_format")
+    return aten.index_fill_.int_Tensor(out, dim, index, value)
 
 
 not_modelled(
@@ -561,22 +562,21 @@ def _reduce_in_order(target: np.ndarray, where: tuple, values: np.ndarray, op: s
 
 def _not_for_bool(name: str, dtype: D.dtype) -> None:
     """AT_DISPATCH_ALL_TYPES_AND2(Half, BFloat16, ...): no bool kernel."""
-    if dtype is D.bool:
-        raise torch_error(NotImplementedError, f'"{name}" not implemented for \'Bool\'')
+    at_dispatch(name, dtype, ALL_TYPES_AND2_HALF_BFLOAT16)
 
 
 def _divide_by_counts(result, counts) -> None:
     """'mean': counts.masked_fill_(counts == 0, 1), then result.div_(counts) (floor for
     integers)."""
-    call("aten::masked_fill_.Scalar", counts, call("aten::eq.Scalar", counts, 0), 1)
-    div = "aten::div_.Tensor" if result.dtype.is_floating_point else "aten::div_.Tensor_mode"
-    if div not in REGISTRY or REGISTRY[div].kernel is None:
+    aten.masked_fill_.Scalar(counts, aten.eq.Scalar(counts, 0), 1)
+    div: OpOverload = aten.div_.Tensor if result.dtype.is_floating_point else aten.div_.Tensor_mode
+    if not div.decl.modelled:
         raise Refused("index_reduce(..., 'mean') divides by the counts with div_, which is not "
                       "modelled yet; 'prod', 'amax' and 'amin' are")
     if result.dtype.is_floating_point:
-        call(div, result, counts)
+        div(result, counts)
     else:
-        call(div, result, counts, rounding_mode="floor")
+        div(result, counts, rounding_mode="floor")
 
 
 def _slice_marks(result, source, dim: int, idx: np.ndarray, index) -> dict:
@@ -596,19 +596,19 @@ def index_reduce_impl(self, dim: int, index, source, op: str, include_self: bool
               category="UserWarning"):
         pass
     if result is not self:
-        call("aten::copy_", result, self)
+        aten.copy_.default(result, self)
     if not include_self:
         _not_for_bool("index_reduce_func_exclude_input_init", self.dtype)
-        long_index = call("aten::to.dtype", index, D.int64)
-        call("aten::index_fill_.int_Scalar", result, dim, long_index,
-             _exclude_init(op, self.dtype))
+        long_index = aten.to.dtype(index, D.int64)
+        aten.index_fill_.int_Scalar(result, dim, long_index,
+                                    _exclude_init(op, self.dtype))
     numel = index.numel()
     index_contig = _contiguous(index)
     if result.dim() > 1:
         if numel == 0:
             return
-        call("aten::select.int", result, dim, 0)
-        call("aten::select.int", source, dim, 0)
+        aten.select.int(result, dim, 0)
+        aten.select.int(source, dim, 0)
         with span("index_func_cpu_: one binary op per slice", "kernel", source=ADV,
                   note=Note("index_reduce.slices", op=op, dim=dim), reduce=op, dim=dim) as s:
             _check_source("index_reduce", source)
@@ -624,13 +624,13 @@ def index_reduce_impl(self, dim: int, index, source, op: str, include_self: bool
                 raise torch_error(IndexError, "index out of range in self")
             s.set_result(result)
         if op == "mean":
-            counts = call("aten::ones_like" if include_self else "aten::zeros_like", result)
-            call("aten::index_add_", counts, dim, index, call("aten::ones_like", source))
+            counts = (aten.ones_like.default if include_self else aten.zeros_like.default)(result)
+            aten.index_add_.default(counts, dim, index, aten.ones_like.default(source))
             _divide_by_counts(result, counts)
         return
     check(source.dim() <= 1, RuntimeError,
           f"source.dim() ({source.dim()}) must one or zero for given self.dim() ({self.dim()})")
-    counts = call("aten::ones_like" if include_self else "aten::zeros_like", result)
+    counts = (aten.ones_like.default if include_self else aten.zeros_like.default)(result)
     _not_for_bool("index_func_", result.dtype)
     with span("index_func_cpu_: serial loop", "kernel", source=ADV,
               note=Note("index_reduce.serial", op=op), reduce=op) as s:

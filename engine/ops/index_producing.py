@@ -12,9 +12,9 @@ from tracer.recorder import span
 from engine.core import dtypes as D
 from engine.core import view as S
 from engine.core.errors import Refused, check
-from engine.dispatch.declarations import COMPOSITE, FUNCTIONAL, OUT, OUT_NOT_MODELLED, REGISTRY, \
+from engine.dispatch.declarations import COMPOSITE, FUNCTIONAL, OUT, OUT_NOT_MODELLED, \
     declare, not_modelled
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import aten
 from engine.ops import nonzero as nz
 from engine.ops.touch import touched
 
@@ -25,7 +25,7 @@ REDUCE = "aten/src/ATen/native/ReduceOps.cpp"
 @declare("argwhere(Tensor self) -> Tensor", variants="method, function", kind=COMPOSITE,
          native="at::native::argwhere", source=ADV)
 def argwhere(self):
-    return call("aten::nonzero", self)
+    return aten.nonzero.default(self)
 
 
 @declare("count_nonzero(Tensor self, int? dim=None) -> Tensor", variants="function, method",
@@ -43,7 +43,7 @@ def count_nonzero(self, dim=None):
     with span("count_nonzero_cpu", "kernel", source=REDUCE,
               note=Note("count_nonzero.kernel", numel=self.numel())) as s:
         count = nz.count_nonzero(self.array())
-        out = call("aten::empty.memory_format", (), dtype=D.int64, device=self.device_type)
+        out = aten.empty.memory_format((), dtype=D.int64, device=self.device_type)
         out.array(write=True)[...] = count
         s.set(read=touched(self), written=touched(out))
         s.set_result(out)
@@ -56,8 +56,8 @@ def count_nonzero(self, dim=None):
 def count_nonzero_dims(self, dim):
     if not dim:
         return count_nonzero(self)
-    reduce = self if self.dtype is D.bool else call("aten::ne.Scalar", self, 0)
-    return call("aten::sum.dim_IntList", reduce, list(dim))
+    reduce = self if self.dtype is D.bool else aten.ne.Scalar(self, 0)
+    return aten.sum.dim_IntList(reduce, list(dim))
 
 
 @declare("take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor",
@@ -66,9 +66,9 @@ def count_nonzero_dims(self, dim):
 def take_along_dim(self, indices, dim=None):
     if dim is None:
         # like take, but with gather's dtypes: both flattened by view(-1)
-        flat_self = call("aten::view", self, (-1,))
-        flat_indices = call("aten::view", indices, (-1,))
-        return call("aten::gather", flat_self, 0, flat_indices)
+        flat_self = aten.view.default(self, (-1,))
+        flat_indices = aten.view.default(indices, (-1,))
+        return aten.gather.default(flat_self, 0, flat_indices)
     check(self.dim() == indices.dim(), RuntimeError,
           "torch.take_along_dim(): input and indices should have the same number of "
           f"dimensions, but got {self.dim()} dimensions for input, and {indices.dim()} "
@@ -80,8 +80,8 @@ def take_along_dim(self, indices, dim=None):
     # _take_along_dim_helper reads indices.size(dim): a 0-dim tensor has no size there
     # (Tensor::size wraps the already wrapped dim again, without wrap_scalar)
     S.maybe_wrap_dim(dim, indices.dim(), wrap_scalar=False)
-    missing = [op for op in ("aten::broadcast_to", "aten::remainder.Scalar")
-               if op not in REGISTRY or REGISTRY[op].kernel is None]
+    missing = [op.decl.full_name for op in (aten.broadcast_to.default, aten.remainder.Scalar)
+               if not op.decl.modelled]
     if missing:
         raise Refused("take_along_dim(..., dim) broadcasts with broadcast_to and wraps the "
                       f"indices with remainder; {', '.join(missing)} not modelled yet. "
@@ -90,12 +90,12 @@ def take_along_dim(self, indices, dim=None):
     # keeps its own size
     self_sizes = list(self.view.sizes)
     self_sizes[dim] = indices.view.sizes[dim]
-    indices_b = call("aten::broadcast_to", indices, _broadcast(self_sizes, indices.view.sizes))
+    indices_b = aten.broadcast_to.default(indices, _broadcast(self_sizes, indices.view.sizes))
     indices_sizes = list(indices.view.sizes)
     indices_sizes[dim] = self.view.sizes[dim]
-    self_b = call("aten::broadcast_to", self, _broadcast(indices_sizes, self.view.sizes))
-    wrapped = call("aten::remainder.Scalar", indices_b, self_b.view.sizes[dim])
-    return call("aten::gather", self_b, dim, wrapped)
+    self_b = aten.broadcast_to.default(self, _broadcast(indices_sizes, self.view.sizes))
+    wrapped = aten.remainder.Scalar(indices_b, self_b.view.sizes[dim])
+    return aten.gather.default(self_b, dim, wrapped)
 
 
 @declare("nonzero_static(Tensor self, *, SymInt size, int fill_value=-1) -> Tensor",
@@ -106,8 +106,8 @@ def nonzero_static(self, *, size: int, fill_value: int = -1):
     if self.is_meta:
         raise Refused("nonzero_static on the meta device runs torch's Python meta "
                       "registration, which tidx does not model; on the CPU it is modelled")
-    result = call("aten::empty.memory_format", (size, self.dim()), dtype=D.int64,
-                  device="cpu")
+    result = aten.empty.memory_format((size, self.dim()), dtype=D.int64,
+                                      device="cpu")
     if size == 0 or self.dim() == 0:
         return result
     # nonzero_static_out_cpu calls nonzero_cpu directly: its work, without an operator
@@ -116,11 +116,11 @@ def nonzero_static(self, *, size: int, fill_value: int = -1):
     with span("nonzero_static: copy, then pad", "kernel", source=ADV,
               note=Note("nonzero_static.pad", found=dyn.view.sizes[0], size=size,
                         fill=fill_value)):
-        call("aten::copy_", call("aten::narrow", result, 0, 0, copy_len),
-             call("aten::narrow", dyn, 0, 0, copy_len))
+        aten.copy_.default(aten.narrow.default(result, 0, 0, copy_len),
+                           aten.narrow.default(dyn, 0, 0, copy_len))
         if size > copy_len:
-            call("aten::fill_.Scalar", call("aten::narrow", result, 0, copy_len,
-                                            size - copy_len), fill_value)
+            aten.fill_.Scalar(aten.narrow.default(result, 0, copy_len,
+                                    size - copy_len), fill_value)
     return result
 
 

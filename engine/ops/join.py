@@ -23,7 +23,7 @@ from engine.core import view as S
 from engine.core.errors import Refused, check
 from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, OUT, OUT_NOT_MODELLED, declare,
                                           not_modelled)
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import aten
 from engine.memory import empty as memory
 from engine.ops.parallel import GRAIN_SIZE, num_threads
 from engine.ops.touch import touched
@@ -141,7 +141,7 @@ def cat(tensors: Sequence, dim: int = 0):
     if all_same_layout and all_same_dtype and M.is_contiguous_as(
             out.view.sizes, out.view.strides, fmt):
         length = tensors[valid].view.sizes[dim]
-        window = call("aten::narrow", out, dim, 0, length)
+        window = aten.narrow.default(out, dim, 0, length)
         with span("copy_stub per input", "kernel", source=SHAPE,
                   note=lambda: Note("cat.same_layout", stride=out.view.strides[dim],
                                     length=length), dim=dim) as k:
@@ -151,7 +151,7 @@ def cat(tensors: Sequence, dim: int = 0):
     offset = 0
     for t in parts:
         length = t.view.sizes[dim]
-        window = call("aten::narrow", out, dim, offset, length)
+        window = aten.narrow.default(out, dim, offset, length)
         _copy_into(window, t)
         offset += length
     return out
@@ -177,27 +177,27 @@ def _copy_into(window, t) -> None:
             window.array(write=True)[...] = t.array()
             k.set(written=touched(window))
         return
-    temp = call("aten::empty_like", window, dtype=t.dtype, memory_format="contiguous_format")
+    temp = aten.empty_like.default(window, dtype=t.dtype, memory_format="contiguous_format")
     with span("copy_stub", "kernel", source=SHAPE,
               note=lambda: Note("cat.cast", src=t.dtype, dst=window.dtype),
               read=touched(t)) as k:
         temp.array(write=True)[...] = t.array()
         k.set(written=touched(temp))
-    call("aten::copy_", window, temp)
+    aten.copy_.default(window, temp)
 
 
 @declare("concat(Tensor[] tensors, int dim=0) -> Tensor", kind=COMPOSITE,
          native="at::native::concat", source=SHAPE)
 def concat(tensors: Sequence, dim: int = 0):
     """torch.concat: an alias, at::cat."""
-    return call("aten::cat", tensors, dim)
+    return aten.cat.default(tensors, dim)
 
 
 @declare("concatenate(Tensor[] tensors, int dim=0) -> Tensor", kind=COMPOSITE,
          native="at::native::concatenate", source=SHAPE)
 def concatenate(tensors: Sequence, dim: int = 0):
     """torch.concatenate: an alias (NumPy's name), at::cat."""
-    return call("aten::cat", tensors, dim)
+    return aten.cat.default(tensors, dim)
 
 
 def _refuse_meta(name: str, tensors: Sequence) -> None:
@@ -226,18 +226,18 @@ def stack(tensors: Sequence, dim: int = 0):
         with span("stack: cat then view", "kernel", source=SHAPE,
                   note=lambda: Note("stack.view", dim=wrapped), sizes=sizes):
             pass
-        return call("aten::view", call("aten::cat", tensors, wrapped), sizes)
+        return aten.view.default(aten.cat.default(tensors, wrapped), sizes)
     # the last dim cannot be made by a view: get_stack_inputs unsqueezes each input
     with span("stack: unsqueeze each input", "kernel", source=SHAPE,
               note=lambda: Note("stack.unsqueeze", dim=wrapped)):
         pass
-    inputs = [call("aten::unsqueeze", tensors[0], dim)]
+    inputs = [aten.unsqueeze.default(tensors[0], dim)]
     for i, t in enumerate(tensors[1:], 1):
         check(t.view.sizes == entry, RuntimeError,
               f"stack expects each tensor to be equal size, but got {S.fmt_sizes(entry)} "
               f"at entry 0 and {S.fmt_sizes(t.view.sizes)} at entry {i}")
-        inputs.append(call("aten::unsqueeze", t, dim))
-    return call("aten::cat", inputs, dim)
+        inputs.append(aten.unsqueeze.default(t, dim))
+    return aten.cat.default(inputs, dim)
 
 
 # -- atleast_1d/2d/3d: the shapes hstack, vstack and dstack join ----------------------------
@@ -245,13 +245,13 @@ def _atleast(self, n: int):
     """at::native::atleast_{1,2,3}d of one tensor."""
     d = self.dim()
     if d == 0:
-        return call("aten::reshape", self, (1,) * n)
+        return aten.reshape.default(self, (1,) * n)
     if n == 2 and d == 1:
-        return call("aten::unsqueeze", self, 0)
+        return aten.unsqueeze.default(self, 0)
     if n == 3 and d == 1:
-        return call("aten::unsqueeze", call("aten::unsqueeze", self, 0), -1)
+        return aten.unsqueeze.default(aten.unsqueeze.default(self, 0), -1)
     if n == 3 and d == 2:
-        return call("aten::unsqueeze", self, -1)
+        return aten.unsqueeze.default(self, -1)
     return self
 
 
@@ -308,23 +308,23 @@ def _nonempty(name: str, tensors: Sequence) -> list:
 @declare("hstack(Tensor[] tensors) -> Tensor", kind=COMPOSITE, native="at::native::hstack",
          source=SHAPE)
 def hstack(tensors: Sequence):
-    rep = call("aten::atleast_1d.Sequence", _nonempty("hstack", tensors))
+    rep = aten.atleast_1d.Sequence(_nonempty("hstack", tensors))
     # 1-d inputs join end to end (dim 0); anything wider joins along its columns (dim 1)
-    return call("aten::cat", rep, 0 if rep[0].dim() == 1 else 1)
+    return aten.cat.default(rep, 0 if rep[0].dim() == 1 else 1)
 
 
 @declare("vstack(Tensor[] tensors) -> Tensor", kind=COMPOSITE, native="at::native::vstack",
          source=SHAPE)
 def vstack(tensors: Sequence):
-    rep = call("aten::atleast_2d.Sequence", _nonempty("vstack", tensors))
-    return call("aten::cat", rep, 0)
+    rep = aten.atleast_2d.Sequence(_nonempty("vstack", tensors))
+    return aten.cat.default(rep, 0)
 
 
 @declare("dstack(Tensor[] tensors) -> Tensor", kind=COMPOSITE, native="at::native::dstack",
          source=SHAPE)
 def dstack(tensors: Sequence):
-    rep = call("aten::atleast_3d.Sequence", _nonempty("dstack", tensors))
-    return call("aten::cat", rep, 2)
+    rep = aten.atleast_3d.Sequence(_nonempty("dstack", tensors))
+    return aten.cat.default(rep, 2)
 
 
 @declare("column_stack(Tensor[] tensors) -> Tensor", kind=COMPOSITE,
@@ -332,9 +332,9 @@ def dstack(tensors: Sequence):
 def column_stack(tensors: Sequence):
     tensors = _nonempty("column_stack", tensors)
     # 0-d and 1-d inputs become columns (n, 1); the rest join as they are
-    columns = [call("aten::reshape", t, (t.numel(), 1)) if t.dim() <= 1 else t
+    columns = [aten.reshape.default(t, (t.numel(), 1)) if t.dim() <= 1 else t
                for t in tensors]
-    return call("aten::hstack", columns)
+    return aten.hstack.default(columns)
 
 
 # -- overloads torch binds in Python that tidx does not model -----------------------------

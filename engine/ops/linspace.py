@@ -29,9 +29,11 @@ from tracer.recorder import span
 
 from engine.core import dtypes as D
 from engine.core import view as S
-from engine.core.errors import Refused, check, torch_error
+from engine.core.errors import Refused, check
+from engine.dispatch.at_dispatch import ALL_TYPES_AND2_HALF_BFLOAT16, ALL_TYPES_AND_COMPLEX_AND2_HALF_BFLOAT16, \
+    at_dispatch
 from engine.dispatch.declarations import FACTORY, FUNCTIONAL, OUT, declare
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import OpOverloadPacket, aten
 from engine.core.dispatch_stub import DispatchStub
 from engine.memory.allocator import check_temporary
 from engine.ops.factories import options
@@ -132,16 +134,17 @@ def linspace_values(start: Any, end: Any, steps: int, dtype: D.dtype, begin: int
                                    np.full(len(back), e, t)), hi)
         return np.concatenate([np.asarray(lo, t), np.asarray(hi, t)])
     # integral: start and end are scalar_t, the step and the arithmetic double
-    s, e = float(start), float(end)
+    ds, de = float(start), float(end)
     with np.errstate(over="ignore", invalid="ignore"):
-        step = (e - s) / float(steps - 1)
+        dstep = (de - ds) / float(steps - 1)
         if fused:
-            lo = fma64(np.full(len(first), step), first.astype(np.float64), np.full(len(first), s))
-            hi = fma64(np.full(len(back), -step), back.astype(np.float64),
-                       np.full(len(back), e))
+            lo = fma64(np.full(len(first), dstep), first.astype(np.float64),
+                       np.full(len(first), ds))
+            hi = fma64(np.full(len(back), -dstep), back.astype(np.float64),
+                       np.full(len(back), de))
         else:
-            lo = s + step * first.astype(np.float64)
-            hi = e - step * back.astype(np.float64)
+            lo = ds + dstep * first.astype(np.float64)
+            hi = de - dstep * back.astype(np.float64)
     return _cast_double(np.concatenate([np.asarray(lo, np.float64),
                                         np.asarray(hi, np.float64)]), dtype)
 
@@ -160,26 +163,25 @@ def _start_factory(name: str, steps: int, start: Any, end: Any, dtype: D.dtype |
     with span(f"{name}: empty({{steps}})", "kernel", source=FACTORIES,
               note=Note("linspace.factory", op=name, steps=steps, dtype=str(dtype))):
         pass
-    return call("aten::empty.memory_format", (steps,), dtype=dtype, device=device), device
+    return aten.empty.memory_format((steps,), dtype=dtype, device=device), device
 
 
 def _unsupported(name: str, dtype: D.dtype) -> None:
-    if dtype is D.bool:     # AT_DISPATCH_ALL_TYPES_AND_COMPLEX_AND2(kHalf, kBFloat16, ...)
-        raise torch_error(NotImplementedError, f'"{name}_cpu" not implemented for \'Bool\'')
+    at_dispatch(f"{name}_cpu", dtype, ALL_TYPES_AND_COMPLEX_AND2_HALF_BFLOAT16)
 
 
 def _prepare_out(result, steps: int):
     """``_out``'s common start: the steps check and resize_ to ``{steps}``."""
     _check_steps(steps)
     if result.numel() != steps:
-        call("aten::resize_", result, (steps,))
+        aten.resize_.default(result, (steps,))
 
 
 def _write(result, values: Callable[[int, int], np.ndarray]) -> None:
     """``r = result.contiguous()``, the kernel into r, then ``result.copy_(r)`` if r is a
     copy (only an ``out=`` tensor can be non-contiguous).  ``values(begin, end)`` gives
     the elements of a chunk: tidx fills in chunks so its working arrays stay small."""
-    r = result if result.is_contiguous() else call("aten::contiguous", result)
+    r = result if result.is_contiguous() else aten.contiguous.default(result)
     # one chunk's index, products and casts at a time
     check_temporary("the values of a range", min(r.numel(), _CHUNK), 40)
     flat = r.array(write=True).reshape(-1)
@@ -188,7 +190,7 @@ def _write(result, values: Callable[[int, int], np.ndarray]) -> None:
             end = min(begin + _CHUNK, flat.size)
             flat[begin:end] = values(begin, end)
     if r is not result:
-        call("aten::copy_", result, r)
+        aten.copy_.default(result, r)
 
 
 # -- linspace ------------------------------------------------------------------------------
@@ -200,7 +202,7 @@ def linspace(start: Any, end: Any, steps: int, *, dtype: D.dtype | None = None, 
     if device == "meta":
         # torch's Meta kernel of linspace stops at the empty tensor
         return result
-    return call("aten::linspace.out", start, end, steps, out=result)
+    return aten.linspace.out(start, end, steps, out=result)
 
 
 @declare("linspace.out(Scalar start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!)",
@@ -211,7 +213,7 @@ def linspace_out(start: Any, end: Any, steps: int, *, out):
     if result.is_meta or steps == 0:
         return result
     if steps == 1:
-        return call("aten::fill_.Scalar", result, start)
+        return aten.fill_.Scalar(result, start)
     _unsupported("linspace", result.dtype)
     _not_complex(start, end)
     dtype = result.dtype
@@ -244,13 +246,13 @@ def _items(op: str, start, end) -> tuple[Any, Any]:
               f"{op} only supports 0-dimensional start and end tensors, but got end with "
               f"{end.dim()} dimension(s).")
     if start is not None:
-        s = call("aten::item", start)
+        s = aten.item.default(start)
     if end is not None:
-        e = call("aten::item", end)
+        e = aten.item.default(end)
     return s, e
 
 
-def _tensor_overloads(op: str, extra: str, base_call: str) -> None:
+def _tensor_overloads(op: str, extra: str, packet: Callable[[], OpOverloadPacket]) -> None:
     """The Tensor_Tensor / Tensor_Scalar / Scalar_Tensor overloads of linspace or
     logspace (TensorFactories.cpp): check the dims, item(), then the Scalar overload."""
     opts = ("*, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
@@ -270,19 +272,19 @@ def _tensor_overloads(op: str, extra: str, base_call: str) -> None:
                       RuntimeError, "linspace only supports 0-dimensional start and end "
                                     "tensors")     # logspace's decomposition calls linspace
                 _check_steps(steps)
-                return call("aten::empty.memory_format", (steps,),
-                            dtype=options(dtype, device)[0], device=device)
+                return aten.empty.memory_format((steps,),
+                                                dtype=options(dtype, device)[0], device=device)
             s, e = _items(op, start if _ts else None, end if _te else None)
-            return call(base_call, s if _ts else start, e if _te else end, steps, *rest,
-                        dtype=dtype, device=device)
+            return packet().default(s if _ts else start, e if _te else end, steps, *rest,
+                                    dtype=dtype, device=device)
 
         def out_kernel(start, end, steps, *rest, out, _ts=ts, _te=te):
             if out.is_meta:
                 raise Refused(f"{op}(): out= a meta tensor with tensor start/end runs torch's "
                               f"Python decomposition, which tidx does not model")
             s, e = _items(op, start if _ts else None, end if _te else None)
-            return call(f"{base_call}.out", s if _ts else start, e if _te else end, steps,
-                        *rest, out=out)
+            return packet().out(s if _ts else start, e if _te else end, steps, *rest,
+                                out=out)
 
         declare(f"{op}.{overload}({args}, {opts}", kind=FUNCTIONAL,
                 native=f"at::native::{op}", source=FACTORIES,
@@ -292,7 +294,7 @@ def _tensor_overloads(op: str, extra: str, base_call: str) -> None:
                 category_override="factory")(out_kernel)
 
 
-_tensor_overloads("linspace", "", "aten::linspace")
+_tensor_overloads("linspace", "", lambda: aten.linspace)
 
 
 # -- logspace ------------------------------------------------------------------------------
@@ -304,7 +306,7 @@ def logspace(start: Any, end: Any, steps: int, base: float = 10.0, *,
     result, device = _start_factory("logspace", steps, start, end, dtype, device)
     if device == "meta":
         return result
-    return call("aten::logspace.out", start, end, steps, base, out=result)
+    return aten.logspace.out(start, end, steps, base, out=result)
 
 
 def logspace_values(start: Any, end: Any, steps: int, base: float, dtype: D.dtype,
@@ -316,15 +318,18 @@ def logspace_values(start: Any, end: Any, steps: int, base: float, dtype: D.dtyp
     >>> logspace_values(0, 2, 3, 10.0, D.float32).tolist()
     [1.0, 10.0, 100.0]
     """
+    s: float
+    e: float
     if dtype.is_floating_point:
         if dtype is D.float16:
-            s, e = _f16(np.float32(start)), _f16(np.float32(end))
-            diff = float(_f16(np.float32(e) - np.float32(s)))
+            hs, he = _f16(np.float32(start)), _f16(np.float32(end))
+            diff = float(_f16(np.float32(he) - np.float32(hs)))
+            s, e = float(hs), float(he)
         else:
-            s, e = dtype.np.type(start), dtype.np.type(end)
+            ts, te = dtype.np.type(start), dtype.np.type(end)
             with np.errstate(over="ignore", invalid="ignore"):
-                diff = float(dtype.np.type(e - s))
-        s, e = float(s), float(e)
+                diff = float(dtype.np.type(te - ts))
+            s, e = float(ts), float(te)
     elif dtype is D.int64:
         s, e = int(start), int(end)
         diff = float((e - s + 2**63) % 2**64 - 2**63)      # int64 arithmetic wraps
@@ -353,7 +358,7 @@ def logspace_out(start: Any, end: Any, steps: int, base: float = 10.0, *, out):
     if steps == 1:
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
             first = float(pow_scalar_base(base, np.float64(float(start))))
-        return call("aten::fill_.Scalar", result, first)
+        return aten.fill_.Scalar(result, first)
     _unsupported("logspace", result.dtype)
     dtype = result.dtype
     with span("logspace loop", "kernel", source=RANGE,
@@ -366,14 +371,14 @@ def logspace_out(start: Any, end: Any, steps: int, base: float = 10.0, *, out):
     return result
 
 
-_tensor_overloads("logspace", ", float base=10.0", "aten::logspace")
+_tensor_overloads("logspace", ", float base=10.0", lambda: aten.logspace)
 
 
 # -- range ---------------------------------------------------------------------------------
 def _range(start: Any, end: Any, step: Any, dtype: D.dtype | None, device: str | None):
     dtype, device = options(dtype, device)
-    result = call("aten::empty.memory_format", (0,), dtype=dtype, device=device)
-    return call("aten::range.out", start, end, step, out=result)
+    result = aten.empty.memory_format((0,), dtype=dtype, device=device)
+    return aten.range.out(start, end, step, out=result)
 
 
 @declare("range.step(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
@@ -420,8 +425,7 @@ def _range_values(xstart: Any, xstep: Any, begin: int, end: int, acc: D.dtype,
 def range_out(start: Any, end: Any, step: Any = 1, *, out):
     result = out
     dtype = result.dtype
-    if dtype is D.bool:
-        raise torch_error(NotImplementedError, '"range_cpu" not implemented for \'Bool\'')
+    at_dispatch("range_cpu", dtype, ALL_TYPES_AND2_HALF_BFLOAT16)
     acc = acc_type(dtype)
     xstart, xend, xstep = (to_dtype_scalar(v, acc) for v in (start, end, step))
     with span("range size", "kernel", source=RANGE, note="range.size",
@@ -444,7 +448,7 @@ def range_out(start: Any, end: Any, step: Any = 1, *, out):
     if result.numel() != size:
         # resize_({size}): an IntArrayRef, made SymInts (fromIntArrayRefSlow checks them)
         S.check_symint_array((size,))
-        call("aten::resize_", result, (size,))
+        aten.resize_.default(result, (size,))
     if result.is_meta:
         return result
     with span("range loop", "kernel", source=RANGE, note="range.kernel", numel=size) as s:

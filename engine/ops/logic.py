@@ -16,11 +16,11 @@ import numpy as np
 from engine.core import dtypes as D
 from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED,
                                           declare, not_modelled)
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import aten
 from engine.ops.pointwise import BINARY, UNARY, integral, iterate, operand
 
-_BITWISE = {"bitwise_and": np.bitwise_and, "bitwise_or": np.bitwise_or,
-            "bitwise_xor": np.bitwise_xor}
+_BITWISE: dict[str, np.ufunc] = {"bitwise_and": np.bitwise_and,
+                                  "bitwise_or": np.bitwise_or, "bitwise_xor": np.bitwise_xor}
 
 
 def _bitwise(name: str, loop) -> None:
@@ -55,11 +55,13 @@ def _dunder(name: str, inner: str) -> None:
     """``aten::__and__`` is a composite that calls ``bitwise_and`` (``__iand__`` calls
     ``bitwise_and_``)."""
     for overload, other in (("Tensor", "Tensor"), ("Scalar", "Scalar")):
-        def kernel(a, b, _inner: str = f"aten::{inner}.{overload}"):
-            return call(_inner, a, b)
+        # the packet is named at run time (one composite per bitwise operator): the
+        # overloads exist, tests/test_aten_calls.py checks the names _dunder is given
+        def kernel(a, b, _overload: str = overload):
+            return getattr(getattr(aten, inner), _overload)(a, b)
 
-        def kernel_(a, b, _inner: str = f"aten::{inner}_.{overload}"):
-            return call(_inner, a, b)
+        def kernel_(a, b, _overload: str = overload):
+            return getattr(getattr(aten, f"{inner}_"), _overload)(a, b)
         declare(f"__{name}__.{overload}(Tensor self, {other} other) -> Tensor",
                 variants="method, function", kind=COMPOSITE, native=f"at::native::__{name}__",
                 source=BINARY)(kernel)
@@ -92,8 +94,8 @@ def bitwise_not_(self):
 
 
 # -- logical_and / or / xor / not ---------------------------------------------------------------
-_LOGICAL = {"logical_and": np.logical_and, "logical_or": np.logical_or,
-            "logical_xor": np.logical_xor}
+_LOGICAL: dict[str, np.ufunc] = {"logical_and": np.logical_and, "logical_or": np.logical_or,
+                                 "logical_xor": np.logical_xor}
 
 
 def _logical(name: str, loop) -> None:
@@ -107,13 +109,13 @@ def _logical(name: str, loop) -> None:
                        cast_output=out.dtype is not D.bool)
 
     def functional(self, other):
-        result = call("aten::empty.memory_format", [0], dtype=D.bool, device=self.device_type)
-        return call(f"aten::{name}.out", self, other, out=result)
+        result = aten.empty.memory_format([0], dtype=D.bool, device=self.device_type)
+        return getattr(aten, name).out(self, other, out=result)
 
     def inplace(self, other):
         # logical_and_out(self, self, other): self is written, so its shape must already
         # be the broadcast one
-        return call(f"aten::{name}.out", self, other, out=self)
+        return getattr(aten, name).out(self, other, out=self)
     declare(f"{name}(Tensor self, Tensor other) -> Tensor", variants="function, method",
             kind=FUNCTIONAL, native=f"at::native::{name}", source=BINARY)(functional)
     declare(f"{name}_(Tensor(a!) self, Tensor other) -> Tensor(a!)", variants="method",
@@ -138,14 +140,14 @@ def logical_not_out(self, *, out):
 @declare("logical_not(Tensor self) -> Tensor", variants="function, method", kind=FUNCTIONAL,
          native="at::native::logical_not", source=UNARY)
 def logical_not(self):
-    result = call("aten::empty.memory_format", [0], dtype=D.bool, device=self.device_type)
-    return call("aten::logical_not.out", self, out=result)
+    result = aten.empty.memory_format([0], dtype=D.bool, device=self.device_type)
+    return aten.logical_not.out(self, out=result)
 
 
 @declare("logical_not_(Tensor(a!) self) -> Tensor(a!)", variants="method", kind=INPLACE,
          native="at::native::logical_not_", source=UNARY)
 def logical_not_(self):
-    return call("aten::logical_not.out", self, out=self)
+    return aten.logical_not.out(self, out=self)
 
 
 not_modelled(

@@ -17,7 +17,7 @@ from tracer.recorder import span
 from engine.core import dtypes as D
 from engine.core.errors import check, torch_error
 from engine.dispatch.declarations import FUNCTIONAL, INPLACE, declare
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import aten
 from engine.ops import overlap
 from engine.ops.index_ops import refuse_meta
 from engine.ops.views import expand_outplace
@@ -38,12 +38,12 @@ def masked_scatter_(self, mask, source):
           f"{D.cpp_name(self.dtype)} and {D.cpp_name(source.dtype)}")
     # expand_inplace(self, mask): the mask takes self's shape
     b_mask = mask if mask.view.sizes == self.view.sizes else \
-        call("aten::expand", mask, self.view.sizes)
+        aten.expand.default(mask, self.view.sizes)
     if b_mask.dtype is D.uint8:
         with span("TORCH_WARN", "kernel", source=ADV, note="masked_scatter.uint8_warning",
                   category="UserWarning"):
             pass
-    source_cont = source if source.is_contiguous() else call("aten::contiguous", source)
+    source_cont = source if source.is_contiguous() else aten.contiguous.default(source)
     # masked_scatter_kernel's iterator
     check(b_mask.dtype is D.bool, RuntimeError,
           "masked_scatter_ only supports boolean masks, but got mask with dtype "
@@ -97,5 +97,5 @@ def _write(self, flat_positions: np.ndarray, values: np.ndarray) -> None:
 def masked_scatter(self, mask, source):
     refuse_meta("masked_scatter", self, mask, source)
     b_mask, b_self = expand_outplace(mask, self)
-    out = call("aten::clone", b_self, memory_format="contiguous_format")
-    return call("aten::masked_scatter_", out, b_mask, source)
+    out = aten.clone.default(b_self, memory_format="contiguous_format")
+    return aten.masked_scatter_.default(out, b_mask, source)

@@ -18,7 +18,7 @@ from tracer.recorder import span
 
 from engine.core import dtypes as D
 from engine.dispatch.declarations import FUNCTIONAL, declare
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import aten
 from engine.memory.resize import resize_native
 from engine.memory.allocator import check_temporary
 from engine.ops.touch import touched
@@ -98,11 +98,11 @@ def nonzero(self):
         values = None if self.is_meta else self.array()
         n = 0 if values is None else count_nonzero(values)
         ndim = self.dim()
-        out = call("aten::empty.memory_format", (0,), dtype=D.int64, device=self.device_type)
+        out = aten.empty.memory_format((0,), dtype=D.int64, device=self.device_type)
         # resize_output allocates count x ndim (the memory limit is checked here), then
         # as_strided_ lays the result out column-major
         resize_native(out, (n, ndim))
-        out = call("aten::as_strided_", out, (n, ndim), (1, n), None)
+        out = aten.as_strided_.default(out, (n, ndim), (1, n), None)
         if n:
             # the coordinates are built a prefix of dims at a time: the prefixes, their
             # compact twins and hstack's copies of both, each as big as the result

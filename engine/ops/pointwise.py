@@ -33,7 +33,8 @@ from engine.core import view as S
 from engine.core.context import current
 from engine.core.errors import Refused, check, torch_error
 from engine.core.tensor_impl import TensorImpl
-from engine.dispatch.dispatcher import call
+from engine.dispatch.at_dispatch import not_implemented
+from engine.dispatch.aten import aten
 from engine.memory import empty as memory
 from engine.memory.allocator import check_temporary
 from engine.memory.resize import resize_native
@@ -98,7 +99,8 @@ def result_type(operands: Sequence[Any]) -> D.dtype:
             tier, dt = 2, (current().default_dtype if op.dtype is D.float64 else op.dtype)
         else:
             tier, dt = (0 if op.dim() > 0 else 1), op.dtype
-        tiers[tier] = dt if tiers[tier] is None else D.promote_types(tiers[tier], dt)
+        seen = tiers[tier]
+        tiers[tier] = dt if seen is None else D.promote_types(seen, dt)
 
     def combine(higher: D.dtype | None, lower: D.dtype | None) -> D.dtype | None:
         if higher is None:
@@ -141,10 +143,10 @@ def to_common(op: Any, common: D.dtype) -> Any:
         # the wrapped number's own tensor; the cast is a real `to`
         tensor = op.tensor if op.tensor is not None else \
             scalar_tensor_static(op.value, op.dtype, "cpu")
-        return call("aten::to.dtype", tensor, common)
+        return aten.to.dtype(tensor, common)
     if op.dtype is common:
         return op
-    return call("aten::to.dtype", op, common)
+    return aten.to.dtype(op, common)
 
 
 def values(op: Any, dtype: D.dtype) -> Any:
@@ -225,16 +227,15 @@ def iterate(name: str, inputs: Sequence[Any], fn: Callable[..., Any] | None, *,
                 with span("cast_common_dtype_to_outputs", "kernel", source=ITER,
                           note=Note("pointwise.temporary_output", out=out.dtype,
                                     dtype=common)):
-                    target = call("aten::empty_like", out, dtype=common,
-                                  memory_format="contiguous_format")
+                    target = aten.empty_like.default(out, dtype=common,
+                                                     memory_format="contiguous_format")
         ops = [to_common(op, common) for op in ops]
     strides = layout(shape, ops)
     if unmodelled:
         # torch resizes a temporary and the out= both; tidx stops here (after the
         # kernel's dtype check, which torch would still reach)
         if not allowed(common):
-            raise torch_error(NotImplementedError, f'"{kernel}" not implemented for '
-                                                   f"'{D.cpp_name(common)}'")
+            raise not_implemented(kernel, common)
         raise Refused(unmodelled)
     if resize and out is not None:
         resize_output(out, shape, strides)
@@ -242,18 +243,17 @@ def iterate(name: str, inputs: Sequence[Any], fn: Callable[..., Any] | None, *,
         dtype = out_dtype or common
         if allocate:
             if strides == S.contiguous_strides(shape):
-                target = call("aten::empty.memory_format", list(shape), dtype=dtype,
-                              device=device)
+                target = aten.empty.memory_format(list(shape), dtype=dtype,
+                                                  device=device)
             else:
-                target = call("aten::empty_strided", list(shape), list(strides), dtype=dtype,
-                              device=device)
+                target = aten.empty_strided.default(list(shape), list(strides), dtype=dtype,
+                                                    device=device)
         else:
             target = memory.empty_strided_generic(shape, strides, dtype, device)
     if fn is None:
         return target
     if not allowed(common):
-        raise torch_error(NotImplementedError, f'"{kernel}" not implemented for '
-                                               f"'{D.cpp_name(common)}'")
+        raise not_implemented(kernel, common)
     if check_dtype is not None:
         check_dtype(common)
     with span(f"{name}_kernel", "kernel", source=source,
@@ -273,7 +273,7 @@ def iterate(name: str, inputs: Sequence[Any], fn: Callable[..., Any] | None, *,
                   written=touched(target))
         s.set_result(target)
     if out is not None and target is not out:
-        call("aten::copy_", out, target)
+        aten.copy_.default(out, target)
         return out
     return target
 
@@ -291,7 +291,7 @@ def resize_output(out: TensorImpl, shape: tuple[int, ...], strides: tuple[int, .
             pass
     resize_native(out, shape)
     if strides != S.contiguous_strides(shape):
-        call("aten::as_strided_", out, list(shape), list(strides))
+        aten.as_strided_.default(out, list(shape), list(strides))
 
 
 def integral(d: D.dtype) -> bool:

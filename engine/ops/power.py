@@ -26,7 +26,7 @@ from engine.core import dtypes as D
 from engine.core.errors import Refused, check
 from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED,
                                           declare, not_modelled)
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import aten
 from engine.memory import empty as memory
 from engine.core import view as S
 from engine.ops.pointwise import Wrapped, iterate, operand, result_type
@@ -133,8 +133,8 @@ def _pow_tensor_scalar(name: str, self, exponent: Any, inplace: bool):
     check(not (not self.dtype.is_floating_point and isinstance(exponent, (bool, int))
                and exponent < 0), RuntimeError,
           "Integers to negative integer powers are not allowed.")
-    common = call("aten::result_type.Scalar", self, exponent)
-    base = call("aten::to.dtype", self, common)
+    common = aten.result_type.Scalar(self, exponent)
+    base = aten.to.dtype(self, common)
     zero = _is(exponent, 0.0) or exponent is False
     one = _is(exponent, 1.0) or exponent is True
     out = self if inplace else None
@@ -144,8 +144,8 @@ def _pow_tensor_scalar(name: str, self, exponent: Any, inplace: bool):
             pass
         result = iterate(name, [base], None, out=out, source=POW_KERNEL)
         if zero:
-            return call("aten::fill_.Scalar", result, 1)
-        return call("aten::copy_", result, base)
+            return aten.fill_.Scalar(result, 1)
+        return aten.copy_.default(result, base)
     loop, prologue = _scalar_kernel(exponent)
     return iterate(name, [base], loop, out=out, source=POW_KERNEL, check_dtype=prologue,
                    note=Note("pointwise.pow_kernel", exponent=exponent))
@@ -197,14 +197,14 @@ def pow_tensor_tensor_out(self, exponent, *, out):
 def pow_scalar(self: Any, exponent):
     """Not a TensorIterator op itself: the output is allocated contiguous in the result
     type, then filled with ones (base 1) or computed by pow's out= overload."""
-    dtype = call("aten::result_type.Scalar_Tensor", self, exponent)
+    dtype = aten.result_type.Scalar_Tensor(self, exponent)
     sizes = exponent.view.sizes
     out = memory.empty_strided_generic(sizes, S.contiguous_strides(sizes), dtype,
                                        exponent.device_type)
     if _is(self, 1.0):
-        return call("aten::fill_.Scalar", out, 1)
+        return aten.fill_.Scalar(out, 1)
     # pow_Scalar_out: at::pow_out(out, wrapped_scalar_tensor(base, exp.device()), exp)
-    return call("aten::pow.Tensor_Tensor_out", operand(self), exponent, out=out)
+    return aten.pow.Tensor_Tensor_out(operand(self), exponent, out=out)
 
 
 not_modelled(

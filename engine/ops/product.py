@@ -20,7 +20,7 @@ from engine.core import dtypes as D
 from engine.core import view as S
 from engine.dispatch.declarations import FUNCTIONAL, OUT, OUT_NOT_MODELLED, declare, \
     not_modelled
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import aten
 from engine.ops import reduce as R
 from engine.ops import sum_kernel as K
 from engine.ops.reduce_loop import ProductLoop
@@ -38,13 +38,13 @@ def _prod(self, dim: int | None, keepdim: bool, dtype: D.dtype | None, *, whole:
     mask = R.dim_mask(self, None if dim is None else [dim])
     shape = R.reduced_shape(self.view.sizes, mask, keepdim)
     if whole:
-        result = call("aten::empty.memory_format", shape, dtype=out_dtype,
-                      device=self.device_type)
+        result = aten.empty.memory_format(shape, dtype=out_dtype,
+                                          device=self.device_type)
     else:
         result = R._result(self, mask, keepdim, out_dtype)
     viewed = R.review(result, self.dim(), mask, keepdim)
     src = R._in_dtype(self, out_dtype)
-    call("aten::fill_.Scalar", result, True if out_dtype is D.bool else 1)
+    aten.fill_.Scalar(result, True if out_dtype is D.bool else 1)
     if self.numel() == 0:
         return result
     R._parallel(self, viewed)

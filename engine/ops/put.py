@@ -19,7 +19,7 @@ from tracer.recorder import span
 from engine.core import dtypes as D
 from engine.core.errors import Refused, check, torch_error
 from engine.dispatch.declarations import FUNCTIONAL, INPLACE, declare
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import aten
 from engine.ops import overlap
 from engine.ops.index_ops import (ADV, KERNEL, _add_in_order, _last_writer,
                                   _refuse_parallel_duplicates, refuse_meta)
@@ -45,7 +45,7 @@ def put_(self, index, source, accumulate: bool = False):
     overlap.check("put_", self, full=[index, source])
     if index.numel() == 0:
         return self
-    index_reshaped = call("aten::reshape", index, source.view.sizes)
+    index_reshaped = aten.reshape.default(index, source.view.sizes)
     with span("put_kernel", "kernel", source=KERNEL,
               note=Note("put.kernel", numel=self.numel()) if not accumulate
               else Note("put.accumulate", numel=self.numel()), accumulate=accumulate) as s:
@@ -96,5 +96,5 @@ def put_(self, index, source, accumulate: bool = False):
          variants="function, method", kind=FUNCTIONAL, native="at::native::put", source=ADV)
 def put(self, index, source, accumulate: bool = False):
     refuse_meta("put", self, index, source)
-    out = call("aten::clone", self, memory_format="preserve_format")
-    return call("aten::put_", out, index, source, accumulate)
+    out = aten.clone.default(self, memory_format="preserve_format")
+    return aten.put_.default(out, index, source, accumulate)

@@ -23,9 +23,11 @@ from engine.rng import explain as X
 from engine.rng import generator as G
 from engine.rng.stubs import NORMAL_STUB, UNIFORM_STUB
 from engine.core.errors import Refused
+from engine.dispatch.at_dispatch import ALL_TYPES_AND_HALF, FLOATING_TYPES_AND2_HALF_BFLOAT16, \
+    at_dispatch
 from engine.dispatch.declarations import (COMPOSITE, FACTORY, FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED,
                                           declare, not_modelled)
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import aten, prims
 from engine.memory.allocator import check_limit
 from engine.ops import cuda_kernels
 from engine.ops.factories import options
@@ -96,9 +98,7 @@ def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator=None):
         return self
     if self.device_type == "cuda":
         return cuda_kernels.normal_(self, mean, std)
-    if not self.dtype.is_floating_point:
-        raise torch_error(NotImplementedError, f'"normal_kernel_cpu" not implemented for '
-                                               f"'{D.cpp_name(self.dtype)}'")
+    at_dispatch("normal_kernel_cpu", self.dtype, FLOATING_TYPES_AND2_HALF_BFLOAT16)
     if self.dtype is D.float16:
         raise Refused("normal_ in float16 (its per-element Half path) is not modelled by tidx "
                       "yet; float32 and float64 are")
@@ -174,9 +174,7 @@ def _check_uniform_bounds(dtype: D.dtype, low: float, high: float) -> None:
     """uniform_impl_'s checks inside its "check_uniform_bounds" dispatch
     (native/DistributionTemplates.h): both ends within the dtype's finite range (NaN and
     the infinities are not), from <= to, and to - from itself finite in the dtype."""
-    if not dtype.is_floating_point:
-        raise torch_error(NotImplementedError, f'"check_uniform_bounds" not implemented for '
-                                               f"'{D.cpp_name(dtype)}'")
+    at_dispatch("check_uniform_bounds", dtype, FLOATING_TYPES_AND2_HALF_BFLOAT16)
     info = np.finfo(dtype.np)
     lo, hi = float(info.min), float(info.max)
     for value, what in ((low, "from"), (high, "to")):
@@ -278,12 +276,15 @@ def _check_from_to_in_range(low: int, to_inc: int, dtype: D.dtype) -> None:
     """check_from_to_in_range (DistributionTemplates.h): both ends inside the dtype's
     range; for floats, a warning past 2**digits, where not every integer exists."""
     name = D.type_meta_name(dtype)
+    digits: int | None = None
     if dtype.is_floating_point:
         info = np.finfo(dtype.np)
         lo, hi, digits = float(info.min), float(info.max), info.nmant + 1
+    elif dtype is D.bool:
+        lo, hi = 0, 1
     else:
-        info = np.iinfo(dtype.np) if dtype is not D.bool else None
-        lo, hi, digits = (0, 1, None) if info is None else (int(info.min), int(info.max), None)
+        integral = np.iinfo(dtype.np)
+        lo, hi = int(integral.min), int(integral.max)
     for value, what in ((low, "from"), (to_inc, "to - 1")):
         if not lo <= value <= hi:
             raise torch_error(RuntimeError, f"{what} is out of bounds for {name}")
@@ -311,13 +312,13 @@ def randn(size: Sequence[int], *, generator=None, dtype: D.dtype | None = None, 
         check(all(s >= 0 for s in size), RuntimeError,
               "Expected cond to be True, but got False. (Could this error message be "
               "improved? If so, please report an enhancement request to PyTorch.)")
-        return call("prims::normal", size, mean=0.0, std=1.0, dtype=dtype, device=device,
-                    requires_grad=False)
+        return prims.normal.default(size, mean=0.0, std=1.0, dtype=dtype, device=device,
+                                    requires_grad=False)
     with span("randn = empty + normal_", "kernel", source=FACTORIES,
               note="random.randn"):
         pass
-    result = call("aten::empty.memory_format", size, dtype=dtype, device=device)
-    return call("aten::normal_", result, 0.0, 1.0)
+    result = aten.empty.memory_format(size, dtype=dtype, device=device)
+    return aten.normal_.default(result, 0.0, 1.0)
 
 
 @declare("prims::normal(SymInt[] shape, *, Scalar mean, Scalar std, ScalarType dtype, Device device, bool requires_grad, Generator? generator=None) -> Tensor",
@@ -327,8 +328,8 @@ def prims_normal(size: Sequence[int], *, mean: float, std: float, dtype: D.dtype
     # _normal_meta (torch/_prims): a floating dtype
     check(dtype.is_floating_point, RuntimeError,
           f"expected a floating-point or complex dtype, but got dtype={dtype}")
-    return call("aten::empty_strided", size, contiguous_strides(size), dtype=dtype,
-                device=device)
+    return aten.empty_strided.default(size, contiguous_strides(size), dtype=dtype,
+                                      device=device)
 
 
 @declare("rand.generator(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
@@ -338,10 +339,10 @@ def prims_normal(size: Sequence[int], *, mean: float, std: float, dtype: D.dtype
 def rand(size: Sequence[int], *, generator=None, dtype: D.dtype | None = None, layout=None,
          device: str | None = None, pin_memory=None):
     dtype, device = options(dtype, device)
-    result = call("aten::empty.memory_format", size, dtype=dtype, device=device)
+    result = aten.empty.memory_format(size, dtype=dtype, device=device)
     if device == "meta":
         return result
-    return call("aten::uniform_", result, 0.0, 1.0)
+    return aten.uniform_.default(result, 0.0, 1.0)
 
 
 @declare("randint.low_generator(SymInt low, SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
@@ -352,10 +353,10 @@ def randint_low(low: int, high: int, size: Sequence[int], *, generator=None,
                 dtype: D.dtype | None = D.int64, layout=None, device: str | None = None,
                 pin_memory=None):
     dtype, device = options(dtype, device)
-    result = call("aten::empty.memory_format", size, dtype=dtype, device=device)
+    result = aten.empty.memory_format(size, dtype=dtype, device=device)
     if device == "meta":
         return result
-    return call("aten::random_.from", result, low, high)
+    return aten.random_.from_(result, low, high)
 
 
 @declare("randint.generator(SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
@@ -376,10 +377,10 @@ def randperm(n: int, *, generator=None, dtype: D.dtype | None = D.int64, layout=
     dtype, device = options(dtype, device)
     # at::empty(n, options): an IntArrayRef, made SymInts by fromIntArrayRefSlow
     S.check_symint_array((n,))
-    result = call("aten::empty.memory_format", (n,), dtype=dtype, device=device)
+    result = aten.empty.memory_format((n,), dtype=dtype, device=device)
     if device == "meta":
         return result
-    return call("aten::randperm.generator_out", n, generator=None, out=result)
+    return aten.randperm.generator_out(n, generator=None, out=result)
 
 
 @declare("randperm.generator_out(SymInt n, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)",
@@ -389,18 +390,17 @@ def randperm_out(n: int, *, generator, out):
     rng = G.kernels()
     # check_supported_max_int_with_precision: the largest value, n - 1, must fit the
     # dtype (scalar_tensor(n > 0 ? n - 1 : n)), and every value up to n must be exact
-    call("aten::scalar_tensor", n - 1 if n > 0 else n, dtype=result.dtype,
-         device=result.device_type)
+    aten.scalar_tensor.default(n - 1 if n > 0 else n, dtype=result.dtype,
+                               device=result.device_type)
     limits = {"float16": 2049, "float32": 2**24 + 1, "float64": 2**53 + 1}
     if result.dtype.name in limits and n > limits[result.dtype.name]:
         cname = {"float16": "Half", "float32": "Float", "float64": "Double"}[result.dtype.name]
         raise torch_error(RuntimeError, f"n cannot be greater than {limits[result.dtype.name]} "
                                         f"for {cname} type.")
-    call("aten::resize_", result, (n,))
+    aten.resize_.default(result, (n,))
     gen = G.default_generator()
     _generator_step(gen)
-    if result.dtype is D.bool:   # AT_DISPATCH_ALL_TYPES_AND(Half): no bool
-        raise torch_error(NotImplementedError, '"randperm" not implemented for \'Bool\'')
+    at_dispatch("randperm", result.dtype, ALL_TYPES_AND_HALF)
     limit = rng.randperm_limit()
     if n > limit:
         raise Refused(f"randperm({n}) is not modelled: tidx shuffles at most {limit} elements"
@@ -410,7 +410,7 @@ def randperm_out(n: int, *, generator, out):
               note="random.randperm",
               n=n) as s:
         snap = X.snapshot(gen) if n < 0xFFFFFFFF // 20 else None   # the small-n path
-        call("aten::resize_", result, (n,))
+        aten.resize_.default(result, (n,))
         rng.randperm(gen, n, out=result.array(write=True))
         X.randperm(snap, n)
         s.set(written=touched(result))
@@ -421,14 +421,14 @@ def randperm_out(n: int, *, generator, out):
 def _random_like(schema: str, sampler: str) -> None:
     def kernel(self, *args, generator=None, dtype: D.dtype | None = None, layout=None,
                device: str | None = None, pin_memory=None, memory_format: str | None = None):
-        result = call("aten::empty_like", self, dtype=dtype, device=device,
-                      memory_format=memory_format)
+        result = aten.empty_like.default(self, dtype=dtype, device=device,
+                                         memory_format=memory_format)
         if sampler == "normal_":
-            return call("aten::normal_", result, 0.0, 1.0)
+            return aten.normal_.default(result, 0.0, 1.0)
         if sampler == "uniform_":
-            return call("aten::uniform_", result, 0.0, 1.0)
+            return aten.uniform_.default(result, 0.0, 1.0)
         low, high = (0, *args) if len(args) == 1 else args
-        return call("aten::random_.from", result, low, high)
+        return aten.random_.from_(result, low, high)
     name = schema.partition("(")[0].partition(".")[0]
     declare(schema, kind=FUNCTIONAL, native=f"at::native::{name}", source=FACTORIES)(kernel)
 

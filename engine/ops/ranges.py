@@ -27,9 +27,10 @@ from engine.rng.fp import fma64, round_to_odd, two_sum
 from engine.memory.resize import resize_native
 from engine.memory.allocator import check_temporary
 from engine.core.errors import Refused
+from engine.dispatch.at_dispatch import ALL_TYPES_AND2_HALF_BFLOAT16, at_dispatch
 from engine.dispatch.declarations import (FACTORY, INPLACE, OUT, OUT_NOT_MODELLED, declare,
                                           not_modelled)
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import aten, prims
 from engine.ops.factories import options
 from engine.core.errors import torch_error
 from engine.ops.copy import to_dtype_scalar
@@ -81,8 +82,8 @@ def _arange_size(start: Any, end: Any, step: Any, dtype: D.dtype, meta: bool = F
     """arange_out's AT_DISPATCH body up to the size: arange_check_bounds in double, then
     compute_arange_size (int64 converts its bounds and counts in int64 arithmetic, which
     wraps; the rest count in double)."""
-    if dtype is D.bool and not meta:    # AT_DISPATCH_ALL_TYPES_AND2(kHalf, kBFloat16)
-        raise torch_error(NotImplementedError, '"arange_cpu" not implemented for \'Bool\'')
+    if not meta:
+        at_dispatch("arange_cpu", dtype, ALL_TYPES_AND2_HALF_BFLOAT16)
     dstart, dend, dstep = float(start), float(end), float(step)
     if not (dstep > 0 or dstep < 0):
         raise torch_error(RuntimeError, "step must be nonzero")
@@ -167,10 +168,10 @@ def _arange(start: Any, end: Any, step: Any, dtype: D.dtype | None, device: str 
     if device == "meta":
         # the Meta kernel of arange is a Python decomposition into prims.iota
         length = _arange_size(start, end, step, dtype, meta=True)   # no dtype dispatch
-        return call("prims::iota", length, start=start, step=step, dtype=dtype, device=device,
-                    requires_grad=False)
-    result = call("aten::empty.memory_format", (0,), dtype=dtype, device=device)
-    return call("aten::arange.start_out", start, end, step, out=result)
+        return prims.iota.default(length, start=start, step=step, dtype=dtype, device=device,
+                                  requires_grad=False)
+    result = aten.empty.memory_format((0,), dtype=dtype, device=device)
+    return aten.arange.start_out(start, end, step, out=result)
 
 
 @declare("arange(Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", kind=FACTORY,
@@ -198,7 +199,7 @@ def arange_start_step(start: Any, end: Any, step: Any = 1, *, dtype: D.dtype | N
          kind=FACTORY, native="torch._prims.iota (meta)", source="torch/_prims/__init__.py")
 def iota(length: int, *, start: Any, step: Any, dtype: D.dtype, device: str,
          requires_grad: bool):
-    return call("aten::empty.memory_format", (length,), dtype=dtype, device=device)
+    return aten.empty.memory_format((length,), dtype=dtype, device=device)
 
 
 @declare("arange.start_out(Scalar start, Scalar end, Scalar step=1, *, Tensor(a!) out) -> Tensor(a!)",
@@ -214,7 +215,7 @@ def arange_out(start: Any, end: Any, step: Any = 1, *, out):
     # fromIntArrayRefSlow
     S.check_symint_array((n,))
     if result.numel() != n:
-        call("aten::resize_", result, (n,))
+        aten.resize_.default(result, (n,))
     with span("arange_kernel", "kernel", source=RANGE_KERNEL,
               note="arange.kernel", numel=n) as s:
         if result.dtype.is_floating_point:      # integers come out the same in every build
@@ -236,10 +237,10 @@ def _eye(n: int, m: int | None, dtype: D.dtype | None, device: str | None):
     if device == "meta":
         raise Refused("torch.eye on the meta device runs a Python decomposition tidx does not "
                       "model yet")
-    result = call("aten::empty.memory_format", (0,), dtype=dtype, device=device)
+    result = aten.empty.memory_format((0,), dtype=dtype, device=device)
     if m is None:
-        return call("aten::eye.out", n, out=result)
-    return call("aten::eye.m_out", n, m, out=result)
+        return aten.eye.out(n, out=result)
+    return aten.eye.m_out(n, m, out=result)
 
 
 @declare("eye(SymInt n, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", kind=FACTORY, native="at::native::eye",
@@ -271,8 +272,8 @@ def eye_out(n: int, m: int, *, out):
         raise torch_error(RuntimeError, f"n must be greater or equal to 0, got {n}")
     if m < 0:
         raise torch_error(RuntimeError, f"m must be greater or equal to 0, got {m}")
-    call("aten::resize_", result, (n, m))
-    call("aten::zero_", result)
+    aten.resize_.default(result, (n, m))
+    aten.zero_.default(result)
     with span("eye diagonal", "kernel", source=FACTORIES,
               note="eye.diagonal",
               stride=result.view.strides[0] + result.view.strides[1] if n and m else 0) as s:

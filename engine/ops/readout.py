@@ -12,7 +12,7 @@ from tracer.recorder import span
 
 from engine.core.errors import check, torch_error
 from engine.dispatch.declarations import COMPOSITE, FUNCTIONAL, declare
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import aten
 from engine.ops.touch import touched
 
 SCALAR = "aten/src/ATen/native/Scalar.cpp"
@@ -25,7 +25,7 @@ def item(self):
     numel = self.numel()
     check(numel == 1, RuntimeError,
           f"a Tensor with {numel} elements cannot be converted to Scalar")
-    return call("aten::_local_scalar_dense", self)
+    return aten._local_scalar_dense.default(self)
 
 
 @declare("_local_scalar_dense(Tensor self) -> Scalar", kind=FUNCTIONAL,
@@ -46,7 +46,7 @@ def is_nonzero(self):
     n = self.numel()
     check(n != 0, RuntimeError, "Boolean value of Tensor with no values is ambiguous")
     check(n < 2, RuntimeError, "Boolean value of Tensor with more than one value is ambiguous")
-    return bool(call("aten::item", self))
+    return bool(aten.item.default(self))
 
 
 @declare("resolve_conj(Tensor(a) self) -> Tensor(a)", variants="function, method",

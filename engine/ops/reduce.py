@@ -23,7 +23,7 @@ from engine.core import view as S
 from engine.core.errors import Refused, check, torch_error
 from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, OUT, OUT_NOT_MODELLED, declare,
                                           not_modelled)
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import aten
 from engine.memory import empty as memory
 from engine.memory.allocator import check_temporary
 from engine.ops.nonzero import compact, repeats
@@ -79,12 +79,12 @@ def review(result, ndim: int, mask: list[bool], keepdim: bool):
         if mask[d]:
             sizes.insert(d, 1)
             strides.insert(d, 0)
-    return call("aten::as_strided", result, sizes, strides, None)
+    return aten.as_strided.default(result, sizes, strides, None)
 
 
 def _in_dtype(self, dtype: D.dtype):
     """make_reduction: the input cast to the reduction's dtype, if it is not already."""
-    return self if self.dtype is dtype else call("aten::to.dtype", self, dtype)
+    return self if self.dtype is dtype else aten.to.dtype(self, dtype)
 
 
 def _out_strides(self, viewed) -> list[int]:
@@ -103,11 +103,11 @@ def _two_pass_reduction(dst) -> None:
     then the rows are reduced into the result."""
     with span("two_pass_reduction", "kernel", source="aten/src/ATen/TensorIteratorReduce.cpp",
               note=Note("sum.two_pass", threads=num_threads()), threads=num_threads()):
-        unsqueezed = call("aten::unsqueeze", dst, 0)
-        buffer = call("aten::empty.memory_format", (num_threads(),) + unsqueezed.view.sizes[1:],
-                      dtype=dst.dtype, device=dst.device_type)
-        call("aten::copy_", buffer, unsqueezed)
-        call("aten::select.int", buffer, 0, 0)
+        unsqueezed = aten.unsqueeze.default(dst, 0)
+        buffer = aten.empty.memory_format((num_threads(),) + unsqueezed.view.sizes[1:],
+                                          dtype=dst.dtype, device=dst.device_type)
+        aten.copy_.default(buffer, unsqueezed)
+        aten.select.int(buffer, 0, 0)
 
 
 def _parallel(self, viewed) -> None:
@@ -135,8 +135,8 @@ def sum_impl(self, dim: Sequence[int] | None, keepdim: bool, dtype: D.dtype | No
     src = _in_dtype(self, out_dtype)
     if self.numel() == 0:
         # sum_out: an empty iterator zeroes the result, the kernel never runs
-        return call("aten::zero_", result)
-    call("aten::fill_.Scalar", result, 0)
+        return aten.zero_.default(result)
+    aten.fill_.Scalar(result, 0)
     _parallel(self, viewed)
     if out_dtype.is_floating_point:
         _float_sum(src, result, viewed)
@@ -233,11 +233,11 @@ def _mean(self, dim: Sequence[int] | None, keepdim: bool, dtype: D.dtype | None)
         for d in dim:
             count *= self.view.sizes[S.maybe_wrap_dim(d, self.dim())]
     half = in_dtype is D.float16
-    acc = call("aten::to.dtype", result, D.float32) if half else result
-    call("aten::sum.IntList_out", self, dim, keepdim, dtype=acc.dtype, out=acc)
-    call("aten::div_.Scalar", acc, count)
+    acc = aten.to.dtype(result, D.float32) if half else result
+    aten.sum.IntList_out(self, dim, keepdim, dtype=acc.dtype, out=acc)
+    aten.div_.Scalar(acc, count)
     if half:
-        call("aten::copy_", result, acc)
+        aten.copy_.default(result, acc)
     return result
 
 
@@ -311,7 +311,7 @@ def _amax_amin(self, dim: Sequence[int], keepdim: bool, biggest: bool):
     # min_values_kernel_impl takes int64 through binary_kernel_reduce instead (no fill_:
     # Vectorized<int64_t> cannot hold upper_bound<int64_t>(), pytorch#43254)
     if biggest or self.dtype is not D.int64:
-        call("aten::fill_.Scalar", result, _identity(self.dtype, biggest))
+        aten.fill_.Scalar(result, _identity(self.dtype, biggest))
         _parallel(self, viewed)
     with span("max_values_kernel" if biggest else "min_values_kernel", "kernel",
               source=KERNELS, note="amax.kernel") as s:
@@ -366,9 +366,9 @@ def _max_min_all(self, biggest: bool):
     check(self.numel() > 0, RuntimeError,
           f"{name}: Expected reduction dim to be specified for input.numel() == 0. "
           "Specify the reduction dim with the 'dim' argument.")
-    result = call("aten::empty.memory_format", (), dtype=self.dtype, device=self.device_type)
+    result = aten.empty.memory_format((), dtype=self.dtype, device=self.device_type)
     # max_all_kernel_impl reads input.expect_contiguous(): a copy only if it is not
-    src = self if self.is_contiguous() else call("aten::contiguous", self)
+    src = self if self.is_contiguous() else aten.contiguous.default(self)
     with span("max_all_kernel" if biggest else "min_all_kernel", "kernel", source=ALL_KERNEL,
               note="max_all.kernel") as s:
         value = None if self.is_meta else _extreme(src.array(), tuple(range(self.dim())),
@@ -377,7 +377,7 @@ def _max_min_all(self, biggest: bool):
         if value is not None:
             s.set(read=touched(src))
     # reduce_all_kernel writes its one value with fill_
-    call("aten::fill_.Scalar", result, 0 if value is None else value.item())
+    aten.fill_.Scalar(result, 0 if value is None else value.item())
     return result
 
 
@@ -408,13 +408,13 @@ def _max_min_dim(self, dim: int, keepdim: bool, biggest: bool):
     if self.numel() == 0:
         return values, indices
     if self.numel() == 1 and self.dim() == 0:
-        call("aten::fill_.Tensor", values, self)
-        call("aten::fill_.Scalar", indices, 0)
+        aten.fill_.Tensor(values, self)
+        aten.fill_.Scalar(indices, 0)
         return values, indices
     if not keepdim:
         for r in (values, indices):
             if r.dim() >= wrapped:
-                call("aten::unsqueeze_", r, wrapped)
+                aten.unsqueeze_.default(r, wrapped)
     with span("max_kernel_impl" if biggest else "min_kernel_impl", "kernel",
               source="aten/src/ATen/native/cpu/TensorCompareKernel.cpp",
               note="max_dim.kernel", dim=wrapped) as s:
@@ -428,8 +428,8 @@ def _max_min_dim(self, dim: int, keepdim: bool, biggest: bool):
             s.set(read=touched(self), written=[touched(values), touched(indices)])
         s.set_result(values)
     if not keepdim:
-        call("aten::squeeze_.dim", values, wrapped)
-        call("aten::squeeze_.dim", indices, wrapped)
+        aten.squeeze_.dim(values, wrapped)
+        aten.squeeze_.dim(indices, wrapped)
     return values, indices
 
 
@@ -461,10 +461,10 @@ def _arg(self, dim: int | None, keepdim: bool, biggest: bool):
     result = _result(self, mask, keepdim, D.int64)
     if dim is not None:
         if (self.view.sizes[wrapped] if self.dim() else 1) == 1 and self.dim():
-            return call("aten::fill_.Scalar", result, 0)
+            return aten.fill_.Scalar(result, 0)
         src, ndim = self, self.dim()
     else:
-        src, ndim, keepdim = call("aten::reshape", self, (-1,)), 1, False
+        src, ndim, keepdim = aten.reshape.default(self, (-1,)), 1, False
         mask = [True]
     review(result, ndim, mask, keepdim)
     if self.numel() == 0:
@@ -514,13 +514,13 @@ def _allany(self, dim: Sequence[int] | None, keepdim: bool, is_all: bool):
     mask = dim_mask(self, dim, allow_empty=True)
     result = _result(self, mask, keepdim, out_dtype)
     if self.numel() == 0:
-        return call("aten::fill_.Scalar", result, is_all)
+        return aten.fill_.Scalar(result, is_all)
     if self.numel() == 1:
-        viewed = call("aten::view_as", self, result)
-        return call("aten::copy_", result, call("aten::to.dtype", viewed, D.bool))
+        viewed = aten.view_as.default(self, result)
+        return aten.copy_.default(result, aten.to.dtype(viewed, D.bool))
     viewed = review(result, self.dim(), mask, keepdim)
     src = _in_dtype(self, out_dtype)
-    call("aten::fill_.Scalar", result, is_all)
+    aten.fill_.Scalar(result, is_all)
     _parallel(self, viewed)
     with span("and_kernel" if is_all else "or_kernel", "kernel", source=KERNELS,
               note="allany.kernel") as s:
@@ -586,14 +586,14 @@ not_modelled(
          kind=COMPOSITE, native="at::native::max", source="aten/src/ATen/native/TensorCompare.cpp")
 def max_other(self, other):
     """``torch.max(a, b)`` is not a reduction: it is at::maximum(a, b), elementwise."""
-    return call("aten::maximum", self, other)
+    return aten.maximum.default(self, other)
 
 
 @declare("min.other(Tensor self, Tensor other) -> Tensor", variants="method, function",
          kind=COMPOSITE, native="at::native::min", source="aten/src/ATen/native/TensorCompare.cpp")
 def min_other(self, other):
     """``torch.min(a, b)``: at::minimum(a, b), elementwise."""
-    return call("aten::minimum", self, other)
+    return aten.minimum.default(self, other)
 
 
 not_modelled(

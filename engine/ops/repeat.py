@@ -17,8 +17,9 @@ from tracer.recorder import span
 from engine.core import view as S
 from engine.core import dtypes as D
 from engine.core.errors import Refused, check, torch_error
+from engine.dispatch.at_dispatch import INDEX_TYPES, at_dispatch
 from engine.dispatch.declarations import COMPOSITE, FUNCTIONAL, declare
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import aten
 from engine.memory.allocator import check_temporary
 from engine.ops import join
 from engine.ops.touch import touched
@@ -31,22 +32,22 @@ REPEAT = "aten/src/ATen/native/Repeat.cpp"
          source=REPEAT)
 def repeat_interleave(self, repeats: int, dim: int | None = None, *,
                       output_size: int | None = None):
-    inp = self if dim is not None else call("aten::flatten.using_ints", self, 0, -1)
+    inp = self if dim is not None else aten.flatten.using_ints(self, 0, -1)
     d = S.maybe_wrap_dim(0 if dim is None else dim, self.dim())
     check(repeats >= 0, RuntimeError, "Repeats must be non-negative")
-    inp = call("aten::unsqueeze", inp, d + 1)
+    inp = aten.unsqueeze.default(inp, d + 1)
     shape = list(inp.view.sizes)
     shape[d + 1] = repeats
     with span("repeat_interleave: repeat each element", "kernel", source=REPEAT,
               note=Note("repeat.interleave", dim=d, repeats=repeats), shape=shape):
         pass
-    inp = call("aten::expand", inp, shape)
+    inp = aten.expand.default(inp, shape)
     if output_size is not None:
         expected = repeats * shape[d]
         check(output_size == expected, RuntimeError,
               f"repeat_interleave: Invalid output_size, expected {expected} but got {output_size}")
-    out = call("aten::clone", inp, memory_format="contiguous_format")
-    return call("aten::flatten.using_ints", out, d, d + 1)
+    out = aten.clone.default(inp, memory_format="contiguous_format")
+    return aten.flatten.using_ints(out, d, d + 1)
 
 
 # -- repeat_interleave with a tensor of repeats (Repeat.cpp / Repeat.h) ------------------------
@@ -56,21 +57,20 @@ def repeat_interleave_tensor(repeats, *, output_size: int | None = None):
     """The index each output position copies: repeats [1, 2, 0] give [0, 1, 1].
     repeat_interleave_common: cumsum the repeats, the total is its last entry (or
     output_size), then compute_cpu fills cumsum[i] - repeats[i] .. cumsum[i] with i."""
-    check(repeats.dtype in (D.int64, D.int32), NotImplementedError,
-          f'"repeat_interleave_cpu" not implemented for \'{D.cpp_name(repeats.dtype)}\'')
+    at_dispatch("repeat_interleave_cpu", repeats.dtype, INDEX_TYPES)
     check(repeats.dim() == 1, RuntimeError, "repeat_interleave only accept 1D vector as repeat")
     if repeats.view.sizes[0] == 0:
-        return call("aten::empty_like", repeats, memory_format="contiguous_format")
-    repeats_ = repeats if repeats.is_contiguous() else call("aten::contiguous", repeats)
-    cumsum = call("aten::cumsum", repeats, 0)
+        return aten.empty_like.default(repeats, memory_format="contiguous_format")
+    repeats_ = repeats if repeats.is_contiguous() else aten.contiguous.default(repeats)
+    cumsum = aten.cumsum.default(repeats, 0)
     if output_size is not None:
         total = output_size
     else:
-        total = call("aten::item", call("aten::select.int", cumsum, 0, -1))
-        negative = call("aten::item", call("aten::all", call("aten::ge.Scalar", repeats, 0)))
+        total = aten.item.default(aten.select.int(cumsum, 0, -1))
+        negative = aten.item.default(aten.all.default(aten.ge.Scalar(repeats, 0)))
         check(bool(negative), RuntimeError, "repeats can not be negative")
-    result = call("aten::empty.memory_format", [total], dtype=repeats.dtype,
-                  device=repeats.device_type)
+    result = aten.empty.memory_format([total], dtype=repeats.dtype,
+                                      device=repeats.device_type)
     with span("repeat_interleave: compute_cpu", "kernel", source=REPEAT,
               note=Note("repeat.interleave_index", total=total), total=total) as s:
         if not result.is_meta:
@@ -102,19 +102,19 @@ def repeat_interleave_self_tensor(self, repeats, dim: int | None = None, *,
     repeat is first reshaped and expanded to one per element of dim."""
     inp = self
     if dim is None:
-        inp = call("aten::flatten.using_ints", self, 0, -1)
+        inp = aten.flatten.using_ints(self, 0, -1)
         dim = 0
     size = inp.view.sizes[S.maybe_wrap_dim(dim, inp.dim(), wrap_scalar=False)]  # sym_size(dim)
     if repeats.dim() == 0 or (repeats.dim() == 1 and repeats.view.sizes[0] == 1):
-        repeats = call("aten::expand", call("aten::reshape", repeats, (1,)), (size,))
+        repeats = aten.expand.default(aten.reshape.default(repeats, (1,)), (size,))
     elif repeats.dim() == 1:
         check(repeats.view.sizes[0] == size, RuntimeError,
               f"repeats must have the same size as input along dim, but got "
               f"repeats.size(0) = {repeats.view.sizes[0]} and input.size({dim}) = {size}")
     else:
         raise torch_error(RuntimeError, "repeats must be 0-dim or 1-dim tensor")
-    index = call("aten::repeat_interleave.Tensor", repeats, output_size=output_size)
-    return call("aten::index_select", inp, dim, index)
+    index = aten.repeat_interleave.Tensor(repeats, output_size=output_size)
+    return aten.index_select.default(inp, dim, index)
 
 
 # -- repeat and tile (TensorShape.cpp repeat, tile_symint) --------------------------------------
@@ -137,25 +137,25 @@ def repeat(self, repeats):
               note=Note("repeat.target", padded=list(padded), repeats=list(repeats),
                         target=list(target)), padded=list(padded), target=list(target)):
         pass
-    xtensor = call("aten::expand", self, padded)
-    result = call("aten::empty.memory_format", list(target), dtype=self.dtype,
-                  device=self.device_type)
+    xtensor = aten.expand.default(self, padded)
+    result = aten.empty.memory_format(list(target), dtype=self.dtype,
+                                      device=self.device_type)
     if 0 in repeats:
         return result                   # nothing to copy
     urtensor = result
     for i, size in enumerate(xtensor.view.sizes):
         # a window the size of self along dim i, one per repeat (step 0 is not allowed)
-        urtensor = call("aten::unfold", urtensor, i, size, max(size, 1))
-    call("aten::copy_", urtensor, call("aten::expand_as", xtensor, urtensor))
+        urtensor = aten.unfold.default(urtensor, i, size, max(size, 1))
+    aten.copy_.default(urtensor, aten.expand_as.default(xtensor, urtensor))
     # [a0 .. ad-1, b0 .. bd-1] -> [a0, b0, .., ad-1, bd-1] -> [a0*b0, .., ad-1*bd-1]
     n = xtensor.dim()
-    range_a = call("aten::arange", n, dtype=D.int64)
-    range_b = call("aten::add.Tensor", range_a, n)
-    stacked = call("aten::flatten.using_ints", join.stack([range_a, range_b], 1))
+    range_a = aten.arange.default(n, dtype=D.int64)
+    range_b = aten.add.Tensor(range_a, n)
+    stacked = aten.flatten.using_ints(join.stack([range_a, range_b], 1))
     permutation = [int(v) for v in stacked.array().reshape(-1)] if not stacked.is_meta \
         else [k for i in range(n) for k in (i, i + n)]
-    urtensor = call("aten::permute", urtensor, permutation)
-    return call("aten::reshape", urtensor, target)
+    urtensor = aten.permute.default(urtensor, permutation)
+    return aten.reshape.default(urtensor, target)
 
 
 @declare("tile(Tensor self, SymInt[] dims) -> Tensor", variants="function, method",
@@ -165,4 +165,4 @@ def tile(self, dims):
     dims = tuple(dims)
     if self.dim() > len(dims):
         dims = (1,) * (self.dim() - len(dims)) + dims
-    return call("aten::repeat", self, dims)
+    return aten.repeat.default(self, dims)

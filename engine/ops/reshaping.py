@@ -22,7 +22,7 @@ from engine.core.errors import Refused, check, is_torch_error, torch_error
 from engine.core.tensor_impl import TensorImpl
 from engine.core.view import View
 from engine.dispatch.declarations import COMPOSITE, VIEW, declare
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import aten
 
 SHAPE = "aten/src/ATen/native/TensorShape.cpp"
 EXPAND_UTILS = "aten/src/ATen/ExpandUtils.cpp"
@@ -60,7 +60,7 @@ def unflatten(self, dim: int, sizes: Sequence[int]):
     with _step("unflatten: the new shape", Note("reshaping.unflatten", dim=dim, size=size,
                                                   sizes=list(inferred)), shape=shape):
         pass
-    return call("aten::view", self, shape)
+    return aten.view.default(self, shape)
 
 
 _UNEXPECTED = ("unflatten: torch's message for this error ('unflatten got an unexpected "
@@ -73,16 +73,16 @@ def ravel(self):
     """``self.contiguous().view(-1)``: a copy only when self is not contiguous
     (TensorBase::contiguous returns self without dispatching otherwise)."""
     contiguous = self if self.is_contiguous() else \
-        call("aten::contiguous", self, memory_format="contiguous_format")
+        aten.contiguous.default(self, memory_format="contiguous_format")
     with _step("ravel", "reshaping.ravel" if contiguous is self else "reshaping.ravel_copy"):
         pass
-    return call("aten::view", contiguous, (-1,))
+    return aten.view.default(contiguous, (-1,))
 
 
 @declare("view_as(Tensor(a) self, Tensor other) -> Tensor(a)", variants="method",
          kind=COMPOSITE, native="at::native::view_as", source=SHAPE)
 def view_as(self, other):
-    return call("aten::view", self, other.view.sizes)
+    return aten.view.default(self, other.view.sizes)
 
 
 @declare("view.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a)", variants="method",
@@ -131,14 +131,14 @@ def view_dtype(self, dtype):
 @declare("expand_as(Tensor(a) self, Tensor other) -> Tensor(a)", variants="method",
          kind=COMPOSITE, native="at::native::expand_as", source=SHAPE)
 def expand_as(self, other):
-    return call("aten::expand", self, other.view.sizes)
+    return aten.expand.default(self, other.view.sizes)
 
 
 @declare("broadcast_to(Tensor(a) self, SymInt[] size) -> Tensor(a)",
          variants="function, method", kind=COMPOSITE, native="at::native::broadcast_to_symint",
          source=SHAPE)
 def broadcast_to(self, size: Sequence[int]):
-    return call("aten::expand", self, tuple(size))
+    return aten.expand.default(self, tuple(size))
 
 
 @declare("broadcast_tensors(Tensor[] tensors) -> Tensor[]", kind=COMPOSITE,
@@ -157,5 +157,5 @@ def broadcast_tensors(tensors):
     with _step("infer_size: the common shape", Note("reshaping.broadcast", shape=list(shape)),
                source=EXPAND_UTILS, shape=list(shape)):
         pass
-    return tuple(t if t.view.sizes == shape else call("aten::expand", t, shape)
+    return tuple(t if t.view.sizes == shape else aten.expand.default(t, shape)
                  for t in tensors)

@@ -21,9 +21,10 @@ from tracer.recorder import span
 
 from engine.core import dtypes as D
 from engine.core.errors import Refused, torch_error
-from engine.dispatch.declarations import FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED, REGISTRY, \
+from engine.dispatch.at_dispatch import ALL_TYPES_AND2_HALF_BFLOAT16, at_dispatch
+from engine.dispatch.declarations import FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED, \
     declare, not_modelled
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import OpOverload, aten
 from engine.memory import empty as memory
 from engine.ops.gather import (_coords, _index_values, _scatter_checks, _scatter_overlap,
                                can_use_expanded_index_path, nonempty, scatter_apply,
@@ -73,6 +74,7 @@ def _combine(target: np.ndarray, coords: tuple, values: np.ndarray, op: str,
              dtype: D.dtype) -> None:
     """The kernel's ReduceAdd / ReduceMultiply / ReduceMaximum / ReduceMinimum / ReduceMean,
     one index entry after another (NaN wins max and min, as at::_isnan makes it)."""
+    ufunc: np.ufunc
     if dtype is D.bool:
         ufunc = {"sum": np.logical_or, "mean": np.logical_or, "prod": np.logical_and,
                  "amax": np.logical_or, "amin": np.logical_and}[op]
@@ -84,13 +86,12 @@ def _combine(target: np.ndarray, coords: tuple, values: np.ndarray, op: str,
 
 def _reduce_kernel(out, dim: int, index, src, op: str, name: str) -> None:
     """scatter_reduce_two_stub / scatter_reduce_stub / scatter_scalar_reduce_stub."""
-    call("aten::to.dtype", index, D.int64)
+    aten.to.dtype(index, D.int64)
     with span(name, "kernel", source=KERNEL, note=Note("scatter_reduce.kernel", op=op, dim=dim),
               dim=dim, reduce=op) as s:
-        if op == "mean" and out.dtype is D.bool:
-            raise torch_error(NotImplementedError,
-                              '"scatter_gather_tensor_cpu_reduce_mean" not implemented for '
-                              "'Bool'")
+        if op == "mean":
+            at_dispatch("scatter_gather_tensor_cpu_reduce_mean", out.dtype,
+                        ALL_TYPES_AND2_HALF_BFLOAT16)
         values, reached, error = scatter_index(
             out, dim, index, None if isinstance(src, (int, float, bool)) else src)
         coords = _coords(index.view.sizes, dim, values)
@@ -121,18 +122,18 @@ def _reduce_kernel(out, dim: int, index, src, op: str, name: str) -> None:
 
 def _mean_counts(out, dim: int, index, src, include_self: bool) -> None:
     """scatter_reduce_two's 'mean': count the contributions per element, then divide."""
-    ones = call("aten::ones_like", src)
-    count = call("aten::ones_like" if include_self else "aten::zeros_like", out)
-    call("aten::scatter_add_", count, dim, index, ones)
-    call("aten::masked_fill_.Scalar", count, call("aten::eq.Scalar", count, 0), 1)
-    div = "aten::div_.Tensor" if out.dtype.is_floating_point else "aten::div_.Tensor_mode"
-    if div not in REGISTRY or REGISTRY[div].kernel is None:
+    ones = aten.ones_like.default(src)
+    count = (aten.ones_like.default if include_self else aten.zeros_like.default)(out)
+    aten.scatter_add_.default(count, dim, index, ones)
+    aten.masked_fill_.Scalar(count, aten.eq.Scalar(count, 0), 1)
+    div: OpOverload = aten.div_.Tensor if out.dtype.is_floating_point else aten.div_.Tensor_mode
+    if not div.decl.modelled:
         raise Refused("scatter_reduce(..., 'mean') divides by the counts with div_, which is "
                       "not modelled yet; 'sum', 'prod', 'amax' and 'amin' are")
-    if div.endswith("mode"):
-        call(div, out, count, rounding_mode="floor")
+    if out.dtype.is_floating_point:
+        div(out, count)
     else:
-        call(div, out, count)
+        div(out, count, rounding_mode="floor")
 
 
 def _expanded_path(out, index, src, op: str, include_self: bool) -> None:
@@ -177,18 +178,18 @@ def _scatter_reduce_two(self, dim, index, src, reduce, include_self, inplace):
     refuse_meta("scatter_reduce_" if inplace else "scatter_reduce", self, index, src)
     dim, out, op = _meta("scatter_reduce_", self, dim, index, src, inplace, reduce, new=True)
     if out is not self:
-        call("aten::copy_", out, self)
+        aten.copy_.default(out, self)
     if can_use_expanded_index_path(out, dim, index, src, is_scatter_like=True):
         _expanded_path(out, index, src, op, include_self)
         return out
     # scatter_impl copies self into the output a second time
     if out is not self:
-        call("aten::copy_", out, self)
+        aten.copy_.default(out, self)
     if index.numel():
         if not include_self:
             with span("scatter_reduce_exclude_self_helper", "kernel", source=ADV,
                       note=Note("scatter_reduce.exclude_self", op=op)):
-                call("aten::scatter_.value", out, dim, index, _init_value(op, out.dtype))
+                aten.scatter_.value(out, dim, index, _init_value(op, out.dtype))
         _reduce_kernel(out, dim, index, src, op, "scatter_reduce_two_cpu_kernel")
     if op == "mean":
         _mean_counts(out, dim, index, src, include_self)
@@ -221,7 +222,7 @@ def _scatter_old_reduce(self, dim, index, src, reduce, inplace):
             pass
     dim, out, op = _meta(name, self, dim, index, src, inplace, reduce, new=False)
     if out is not self:
-        call("aten::copy_", out, self)
+        aten.copy_.default(out, self)
     if index.numel():
         _reduce_kernel(out, dim, index, src, op,
                        "scatter_scalar_reduce_cpu_kernel" if isinstance(src, (int, float, bool))

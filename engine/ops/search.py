@@ -24,8 +24,9 @@ from tracer.recorder import span
 from engine.core import dtypes as D
 from engine.core import view as S
 from engine.core.errors import Refused, check, torch_error
+from engine.dispatch.at_dispatch import ALL_TYPES_AND2_HALF_BFLOAT16, at_dispatch
 from engine.dispatch.declarations import FUNCTIONAL, OUT, OUT_NOT_MODELLED, declare, not_modelled
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import aten
 from engine.memory import empty as memory
 from engine.memory.resize import resize_native
 from engine.ops.pointwise import Wrapped, result_type
@@ -111,9 +112,9 @@ def _trim(values, boundaries, values_wrapped: Any):
     """searchsorted_maybe_trim_input_tensors: contiguous copies, then both cast to their
     result type (the values take part as a wrapped number when they came as a Python
     number)."""
-    trimmed_in = values if values.is_contiguous() else call("aten::contiguous", values)
+    trimmed_in = values if values.is_contiguous() else aten.contiguous.default(values)
     trimmed_bd = (boundaries if boundaries.is_contiguous()
-                  else call("aten::contiguous", boundaries))
+                  else aten.contiguous.default(boundaries))
     if values.dtype is not boundaries.dtype:
         common = result_type([boundaries, values_wrapped if values_wrapped is not None
                               else values])
@@ -121,9 +122,9 @@ def _trim(values, boundaries, values_wrapped: Any):
                   note=Note("searchsorted.common_dtype", dtype=str(common))):
             pass
         if common is not values.dtype:
-            trimmed_in = call("aten::to.dtype", trimmed_in, common)
+            trimmed_in = aten.to.dtype(trimmed_in, common)
         if common is not boundaries.dtype:
-            trimmed_bd = call("aten::to.dtype", trimmed_bd, common)
+            trimmed_bd = aten.to.dtype(trimmed_bd, common)
     return trimmed_in, trimmed_bd
 
 
@@ -140,8 +141,7 @@ def _searchsorted_out(boundaries, values, out_int32: bool, right: bool, side: st
         final_in, final_bd = values, boundaries
     else:
         final_in, final_bd = _trim(values, boundaries, values_wrapped)
-    check(final_in.dtype is not D.bool, NotImplementedError,
-          '"searchsorted_out_cpu" not implemented for \'Bool\'')
+    at_dispatch("searchsorted_out_cpu", final_in.dtype, ALL_TYPES_AND2_HALF_BFLOAT16)
     idim_bd = final_bd.view.sizes[-1]
     idim_in = final_in.view.sizes[-1] if final_in.dim() else 1
     with span("searchsorted_cpu_contiguous", "kernel", source=BUCKET,
@@ -166,8 +166,8 @@ def _searchsorted_out(boundaries, values, out_int32: bool, right: bool, side: st
 
 
 def _empty_result(out_int32: bool, device: str):
-    return call("aten::empty.memory_format", (0,), dtype=D.int32 if out_int32 else D.int64,
-                device=device, memory_format="contiguous_format")
+    return aten.empty.memory_format((0,), dtype=D.int32 if out_int32 else D.int64,
+                                    device=device, memory_format="contiguous_format")
 
 
 def scalar_values(value: Any, device: str):
@@ -267,11 +267,11 @@ def _isin_impl(elements, test_elements, assume_unique: bool, invert: bool, out,
                       "(isin_sorting: _unique, cat, sort, index_copy_), which tidx does not "
                       "model yet; the default path runs when test_elements has fewer than "
                       f"{int(10.0 * float(elements.numel()) ** 0.145)} elements")
-    call("aten::fill_.Scalar", out, invert)
+    aten.fill_.Scalar(out, invert)
     common = result_type([elements_wrapped if elements_wrapped is not None else elements,
                           test_elements])
-    promoted = call("aten::to.dtype", elements, common)
-    flat = call("aten::view", call("aten::to.dtype", test_elements, common), [-1])
+    promoted = aten.to.dtype(elements, common)
+    flat = aten.view.default(aten.to.dtype(test_elements, common), [-1])
     with span("isin_default_kernel_cpu", "kernel",
               source="aten/src/ATen/native/cpu/TensorCompareKernel.cpp",
               note=Note("isin.default", n=flat.numel(), invert=invert)) as s:
@@ -311,7 +311,7 @@ def isin_tensor_scalar(elements, test_element, *, assume_unique: bool = False,
     # functional eq / ne (the same operator, the same casts) and writes its values into out
     with span("isin: eq / ne", "kernel", source=COMPARE,
               note=Note("isin.scalar", op="ne" if invert else "eq")) as s:
-        found = call("aten::ne.Scalar" if invert else "aten::eq.Scalar", elements, test_element)
+        found = (aten.ne.Scalar if invert else aten.eq.Scalar)(elements, test_element)
         if out.numel():
             out.array(write=True)[...] = found.array()
             s.set(read=touched(found), written=touched(out))

@@ -19,7 +19,7 @@ from engine.core import shape_math as M
 from engine.core import view as S
 from engine.core.errors import check
 from engine.dispatch.declarations import COMPOSITE, INPLACE, VIEW, declare
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import aten
 
 SHAPE = "aten/src/ATen/native/TensorShape.cpp"
 
@@ -53,7 +53,7 @@ def numpy_T(self):
     dims = list(range(n - 1, -1, -1))
     with _step("numpy_T: reverse the dims", Note("shape.numpy_T", dims=dims), dims=dims):
         pass
-    return call("aten::permute", self, dims)
+    return aten.permute.default(self, dims)
 
 
 def _adjoint(self, name: str, batches: bool, zero_dim: str):
@@ -72,7 +72,7 @@ def _adjoint(self, name: str, batches: bool, zero_dim: str):
     with _step(f"{name}: swap the last two dims", Note("shape.swap_last", dim0=n - 2,
                                                       dim1=n - 1)):
         pass
-    return call("aten::transpose.int", self, -2, -1)
+    return aten.transpose.int(self, -2, -1)
 
 
 IDENTITY = "This function is the identity in these cases."
@@ -118,12 +118,12 @@ def _movedim(self, src: Sequence[int], dst: Sequence[int]):
     check(len(set(ndst)) == len(ndst), RuntimeError,
           f"movedim: repeated dim in `destination` ({S.fmt_sizes(dst)})")
     if n == 0:
-        return call("aten::alias", self)
+        return aten.alias.default(self)
     order = M.movedim_order(n, nsrc, ndst)
     with _step("movedim: the permutation", Note("shape.movedim", src=nsrc, dst=ndst,
                                                  order=order), order=order):
         pass
-    return call("aten::permute", self, order)
+    return aten.permute.default(self, order)
 
 
 @declare("movedim.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)",
@@ -145,14 +145,14 @@ def movedim_int(self, source: int, destination: int):
          variants="function, method", kind=COMPOSITE, native="at::native::moveaxis",
          source=SHAPE)
 def moveaxis(self, source: Sequence[int], destination: Sequence[int]):
-    return call("aten::movedim.intlist", self, source, destination)
+    return aten.movedim.intlist(self, source, destination)
 
 
 @declare("moveaxis.int(Tensor(a) self, int source, int destination) -> Tensor(a)",
          variants="function, method", kind=COMPOSITE, native="at::native::moveaxis",
          source=SHAPE)
 def moveaxis_int(self, source: int, destination: int):
-    return call("aten::movedim.int", self, source, destination)
+    return aten.movedim.int(self, source, destination)
 
 
 # -- swapdims / swapaxes and transpose_ -----------------------------------------------------
@@ -160,26 +160,26 @@ def moveaxis_int(self, source: int, destination: int):
          variants="function, method", kind=COMPOSITE, native="at::native::swapdims",
          source=SHAPE)
 def swapdims(self, dim0: int, dim1: int):
-    return call("aten::transpose.int", self, dim0, dim1)
+    return aten.transpose.int(self, dim0, dim1)
 
 
 @declare("swapaxes(Tensor(a) self, int axis0, int axis1) -> Tensor(a)",
          variants="function, method", kind=COMPOSITE, native="at::native::swapaxes",
          source=SHAPE)
 def swapaxes(self, axis0: int, axis1: int):
-    return call("aten::transpose.int", self, axis0, axis1)
+    return aten.transpose.int(self, axis0, axis1)
 
 
 @declare("swapdims_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)", variants="method",
          kind=COMPOSITE, native="at::native::swapdims_", source=SHAPE)
 def swapdims_(self, dim0: int, dim1: int):
-    return call("aten::transpose_", self, dim0, dim1)
+    return aten.transpose_.default(self, dim0, dim1)
 
 
 @declare("swapaxes_(Tensor(a!) self, int axis0, int axis1) -> Tensor(a!)", variants="method",
          kind=COMPOSITE, native="at::native::swapaxes_", source=SHAPE)
 def swapaxes_(self, axis0: int, axis1: int):
-    return call("aten::transpose_", self, axis0, axis1)
+    return aten.transpose_.default(self, axis0, axis1)
 
 
 @declare("transpose_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)", variants="method",
@@ -196,7 +196,7 @@ def transpose_(self, dim0: int, dim1: int):
     with _step("transpose_ geometry", Note("shape.transpose_", dim0=dim0, dim1=dim1),
                sizes=sizes, strides=strides):
         pass
-    return call("aten::as_strided_", self, sizes, strides, None)
+    return aten.as_strided_.default(self, sizes, strides, None)
 
 
 # -- unfold: sliding windows as a view -------------------------------------------------------
@@ -220,4 +220,4 @@ def unfold(self, dimension: int, size: int, step: int):
     # self.as_strided(IntArrayRef ...) converts to SymInts first: a stride the int64
     # product wrapped to -2**63 is refused there, before as_strided sees a negative one
     S.check_symint_array(strides)
-    return call("aten::as_strided", self, sizes, strides, None)
+    return aten.as_strided.default(self, sizes, strides, None)

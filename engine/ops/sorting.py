@@ -35,7 +35,7 @@ from engine.core import view as S
 from engine.core.errors import Refused, check
 from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, OUT, OUT_NOT_MODELLED, declare,
                                           not_modelled)
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import aten
 from engine.memory import empty as memory
 from engine.memory.allocator import check_temporary
 from engine.ops import stl, stl_compiled
@@ -238,8 +238,8 @@ def _fill_indices(indices, dim: int) -> None:
     sizes[dim], strides[dim] = n, 1
     with span("_fill_indices", "kernel", source="aten/src/ATen/native/SortingUtils.h",
               note=Note("sort.fill_indices", dim=dim, n=n)):
-        idx = call("aten::arange", n, dtype=D.int64, device=indices.device_type)
-        call("aten::copy_", indices, call("aten::as_strided", idx, sizes, strides, None))
+        idx = aten.arange.default(n, dtype=D.int64, device=indices.device_type)
+        aten.copy_.default(indices, aten.as_strided.default(idx, sizes, strides, None))
 
 
 def _sort_stable(self, stable, dim: int, descending: bool):
@@ -255,9 +255,9 @@ def _sort_stable(self, stable, dim: int, descending: bool):
         values = memory.empty_strided_generic(sizes, strides, self.dtype, self.device_type)
         indices = memory.empty_strided_generic(sizes, strides, D.int64, self.device_type)
         s.set_result((values, indices))
-    call("aten::copy_", values, self)
+    aten.copy_.default(values, self)
     if self.dim() == 0:
-        call("aten::zero_", indices)
+        aten.zero_.default(indices)
         return values, indices
     _fill_indices(indices, dim)
     if self.view.strides[dim] == 0:
@@ -309,14 +309,14 @@ not_modelled(
          variants="method, function", kind=COMPOSITE, native="at::native::argsort",
          source=SORTING)
 def argsort(self, dim: int = -1, descending: bool = False):
-    return call("aten::sort", self, dim, descending)[1]
+    return aten.sort.default(self, dim, descending)[1]
 
 
 @declare("argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor",
          variants="method, function", kind=COMPOSITE, native="at::native::argsort_stable",
          source=SORTING)
 def argsort_stable(self, *, stable: bool, dim: int = -1, descending: bool = False):
-    return call("aten::sort.stable", self, stable=stable, dim=dim, descending=descending)[1]
+    return aten.sort.stable(self, stable=stable, dim=dim, descending=descending)[1]
 
 
 not_modelled(
@@ -327,7 +327,7 @@ not_modelled(
 @declare("msort(Tensor self) -> Tensor", variants="method, function", kind=COMPOSITE,
          native="at::native::msort", source=SORTING)
 def msort(self):
-    return call("aten::sort", self, 0, False)[0]
+    return aten.sort.default(self, 0, False)[0]
 
 
 not_modelled("msort.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", kind=COMPOSITE,
@@ -378,8 +378,8 @@ def topk(self, k: int, dim: int = -1, largest: bool = True, sorted: bool = True)
     values = memory.empty_generic(sizes, self.dtype, self.device_type)
     indices = memory.empty_generic(sizes, D.int64, self.device_type)
     if self.dim() == 0:
-        call("aten::copy_", values, self)
-        call("aten::zero_", indices)
+        aten.copy_.default(values, self)
+        aten.zero_.default(indices)
         return values, indices
     n = self.view.sizes[dim]
     partial = k * 64 <= n

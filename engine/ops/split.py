@@ -20,7 +20,7 @@ from engine.core import dtypes as D
 from engine.core import view as S
 from engine.core.errors import Refused, check
 from engine.dispatch.declarations import COMPOSITE, VIEW, declare
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import aten
 from engine.ops import views
 from engine.memory.allocator import check_temporary
 
@@ -87,7 +87,7 @@ def split(self, split_size: int, dim: int = 0):
                                               last=last, dim=dim),
                dim=dim, lengths=lengths, offsets=lambda: _offsets(self, dim, _starts(lengths))):
         pass
-    return tuple(call("aten::narrow", self, dim, i * split_size, n)
+    return tuple(aten.narrow.default(self, dim, i * split_size, n)
                  for i, n in enumerate(lengths))
 
 
@@ -95,7 +95,7 @@ def split(self, split_size: int, dim: int = 0):
          variants="function, method", kind=COMPOSITE, native="at::native::split_symint",
          source=SHAPE)
 def split_sizes(self, split_size: Sequence[int], dim: int = 0):
-    return call("aten::split_with_sizes", self, split_size, dim)
+    return aten.split_with_sizes.default(self, split_size, dim)
 
 
 @declare("split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]",
@@ -143,11 +143,11 @@ def chunk(self, chunks: int, dim: int = 0):
         sizes[-1] = split_size - (split_size * chunks - size)
         with _plan("chunk", lambda: Note("split.chunk_empty", n=chunks)):
             pass
-        return call("aten::split_with_sizes", self, sizes, dim)
+        return aten.split_with_sizes.default(self, sizes, dim)
     with _plan("chunk", lambda: Note("split.chunk", n=chunks, size=split_size),
                split_size=split_size):
         pass
-    return call("aten::split.Tensor", self, split_size, dim)
+    return aten.split.Tensor(self, split_size, dim)
 
 
 def _tensor_split_check(self) -> int:
@@ -173,7 +173,7 @@ def tensor_split_sections(self, sections: int, dim: int = 0):
         pass
     pieces, start = [], 0
     for n in lengths:
-        pieces.append(call("aten::slice.Tensor", self, dim, start, start + n, 1))
+        pieces.append(aten.slice.Tensor(self, dim, start, start + n, 1))
         start += n
     return tuple(pieces)
 
@@ -187,9 +187,9 @@ def _split_indices(self, indices: Sequence[int], dim: int):
         pass
     pieces, start = [], 0
     for end in indices:
-        pieces.append(call("aten::slice.Tensor", self, dim, start, end, 1))
+        pieces.append(aten.slice.Tensor(self, dim, start, end, 1))
         start = end
-    pieces.append(call("aten::slice.Tensor", self, dim, start, self.view.sizes[dim], 1))
+    pieces.append(aten.slice.Tensor(self, dim, start, self.view.sizes[dim], 1))
     return tuple(pieces)
 
 
@@ -216,7 +216,7 @@ def tensor_split_tensor(self, tensor_indices_or_sections, dim: int = 0):
           f"tensor_split expected tensor_indices_or_sections to be a zero-dimensional or "
           f"one-dimensional tensor, but got a tensor with {split.dim()} dims")
     if split.dim() == 0:
-        return call("aten::tensor_split.sections", self, call("aten::item", split), dim)
+        return aten.tensor_split.sections(self, aten.item.default(split), dim)
     # the indices read from the tensor's data, stride by stride (it may be non-contiguous);
     # no aten::tensor_split.indices event: torch calls the helper directly
     check_temporary("tensor_split", split.numel(), 40)    # the indices as Python ints
@@ -230,13 +230,14 @@ def _split_along(name: str, self, dim: int, least: int, sections: int | None,
           f"torch.{name} requires a tensor with at least {least} dimension, but got a tensor "
           f"with {self.dim()} dimensions!")
     if indices is not None:
-        return call("aten::tensor_split.indices", self, indices, dim)
+        return aten.tensor_split.indices(self, indices, dim)
+    assert sections is not None     # the caller passes one of the two
     size = self.view.sizes[dim]
     # C++'s % keeps the sign of the dividend; whether it is 0 is the same as Python's
     check(sections != 0 and size % sections == 0, RuntimeError,
           f"torch.{name} attempted to split along dimension {dim}, but the size of the "
           f"dimension {size} is not divisible by the split_size {sections}!")
-    return call("aten::tensor_split.sections", self, sections, dim)
+    return aten.tensor_split.sections(self, sections, dim)
 
 
 @declare("hsplit.int(Tensor(a -> *) self, int sections) -> Tensor(a)[]",

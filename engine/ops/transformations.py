@@ -19,7 +19,7 @@ from tracer.recorder import span
 from engine.core import view as S
 from engine.core.errors import check
 from engine.dispatch.declarations import COMPOSITE, FUNCTIONAL, declare
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import aten
 from engine.ops.touch import touched
 
 TRANSFORMATIONS = "aten/src/ATen/native/TensorTransformations.cpp"
@@ -29,7 +29,7 @@ TRANSFORMATIONS = "aten/src/ATen/native/TensorTransformations.cpp"
          kind=FUNCTIONAL, native="at::native::flip", source=TRANSFORMATIONS)
 def flip(self, dims: Sequence[int]):
     flipped = S.dim_list_to_bitset(dims, self.dim())
-    out = call("aten::empty_like", self, memory_format="preserve_format")
+    out = aten.empty_like.default(self, memory_format="preserve_format")
     sizes, strides = self.view.sizes, list(self.view.strides)
     # the dims with work to do: flipped, longer than one element, not broadcast
     work = [d for d in range(self.dim()) if flipped[d] and sizes[d] > 1 and strides[d] != 0]
@@ -37,12 +37,12 @@ def flip(self, dims: Sequence[int]):
         with span("flip: nothing to reverse", "kernel", source=TRANSFORMATIONS,
                   note="flip.copy"):
             pass
-        return call("aten::copy_", out, self)
+        return aten.copy_.default(out, self)
     # a dummy input with stride 0 on the flipped dims keeps TensorIterator from
     # coalescing them with their neighbours
     for d in work:
         strides[d] = 0
-    call("aten::as_strided", self, sizes, strides, None)
+    aten.as_strided.default(self, sizes, strides, None)
     first = self.view.offset + sum((sizes[d] - 1) * self.view.strides[d] for d in work)
     with span("flip_kernel", "kernel", source="aten/src/ATen/native/cpu/IndexKernel.cpp",
               note=lambda: Note("flip.kernel", start=first, dims=work),
@@ -61,14 +61,14 @@ def flip(self, dims: Sequence[int]):
          native="at::native::fliplr", source=TRANSFORMATIONS)
 def fliplr(self):
     check(self.dim() >= 2, RuntimeError, "Input must be >= 2-d.")
-    return call("aten::flip", self, [1])
+    return aten.flip.default(self, [1])
 
 
 @declare("flipud(Tensor self) -> Tensor", variants="function, method", kind=COMPOSITE,
          native="at::native::flipud", source=TRANSFORMATIONS)
 def flipud(self):
     check(self.dim() >= 1, RuntimeError, "Input must be >= 1-d.")
-    return call("aten::flip", self, [0])
+    return aten.flip.default(self, [0])
 
 
 @declare("rot90(Tensor self, int k=1, int[] dims=[0,1]) -> Tensor", variants="function, method",
@@ -93,12 +93,12 @@ def rot90(self, k: int = 1, dims: Sequence[int] = (0, 1)):
               note=Note("rot90.turns", k=k, turns=turns, dim0=d0, dim1=d1), turns=turns):
         pass
     if turns == 1:
-        return call("aten::transpose_", call("aten::flip", self, [d1]), d0, d1)
+        return aten.transpose_.default(aten.flip.default(self, [d1]), d0, d1)
     if turns == 2:
-        return call("aten::flip", self, list(dims))
+        return aten.flip.default(self, list(dims))
     if turns == 3:
-        return call("aten::transpose_", call("aten::flip", self, [d0]), d0, d1)
-    return call("aten::clone", self, memory_format="contiguous_format")
+        return aten.transpose_.default(aten.flip.default(self, [d0]), d0, d1)
+    return aten.clone.default(self, memory_format="contiguous_format")
 
 
 # -- roll: narrow twice, then cat (TensorTransformations.cpp roll / roll_common) ----------------
@@ -110,7 +110,7 @@ def roll(self, shifts: Sequence[int], dims: Sequence[int] = ()):
     if len(dims) != 1 or len(shifts) != 1:
         return _roll_common(self, shifts, dims)
     if self.numel() == 0:               # avoids the % 0 below
-        return call("aten::clone", self, memory_format="preserve_format")
+        return aten.clone.default(self, memory_format="preserve_format")
     dim = S.maybe_wrap_dim(dims[0], self.dim(), wrap_scalar=False)   # self.size(dim)
     size = self.view.sizes[dim]
     # C++'s (size - shift) % size keeps the dividend's sign and roll adds size to a
@@ -120,9 +120,9 @@ def roll(self, shifts: Sequence[int], dims: Sequence[int] = ()):
               note=Note("roll.pieces", dim=dim, start=start, size=size),
               dim=dim, start=start):
         pass
-    t0 = call("aten::narrow", self, dim, start, size - start)
-    t1 = call("aten::narrow", self, dim, 0, start)
-    return call("aten::cat", [t0, t1], dim)
+    t0 = aten.narrow.default(self, dim, start, size - start)
+    t1 = aten.narrow.default(self, dim, 0, start)
+    return aten.cat.default([t0, t1], dim)
 
 
 def _roll_common(self, shifts: tuple[int, ...], dims: tuple[int, ...]):
@@ -130,10 +130,10 @@ def _roll_common(self, shifts: tuple[int, ...], dims: tuple[int, ...]):
     roll the first dim, then the rest (one aten::roll each)."""
     check(len(shifts) > 0, RuntimeError, "`shifts` required")
     if not dims and len(shifts) == 1:
-        flat = self if self.is_contiguous() else call("aten::contiguous", self)
-        flat = call("aten::view", flat, (self.numel(),))
-        return call("aten::view", call("aten::roll", flat, shifts, (0,)), self.view.sizes)
+        flat = self if self.is_contiguous() else aten.contiguous.default(self)
+        flat = aten.view.default(flat, (self.numel(),))
+        return aten.view.default(aten.roll.default(flat, shifts, (0,)), self.view.sizes)
     check(len(shifts) == len(dims), RuntimeError,
           f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
-    first = call("aten::roll", self, shifts[:1], dims[:1])
-    return call("aten::roll", first, shifts[1:], dims[1:])
+    first = aten.roll.default(self, shifts[:1], dims[:1])
+    return aten.roll.default(first, shifts[1:], dims[1:])

@@ -20,10 +20,11 @@ from tracer.recorder import span
 from engine.core import dtypes as D
 from engine.core import view as S
 from engine.core.diagonal import batched_matrix_contiguous_strides
-from engine.core.errors import Refused, check, torch_error
+from engine.core.errors import Refused, check
+from engine.dispatch.at_dispatch import INDEX_TYPES, at_dispatch
 from engine.dispatch.declarations import (FACTORY, FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED,
                                           declare, not_modelled)
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import aten
 from engine.memory import empty as memory
 from engine.memory.allocator import check_temporary
 from engine.ops.factories import options
@@ -62,7 +63,7 @@ def _batch_contiguous(self, allow_zero_stride: bool):
         with span("checkTrilTriuBatchContiguous", "kernel", source=UTILS,
                   note="triangle.restride", strides=list(default)):
             pass
-        return False, call("aten::as_strided", self, sizes, default, None)
+        return False, aten.as_strided.default(self, sizes, default, None)
     dims = self.dim()
     if allow_zero_stride and dims <= 3:
         return True, self
@@ -75,7 +76,7 @@ def _batch_contiguous(self, allow_zero_stride: bool):
                       note=Note("triangle.batch_copy", dim=i, stride=strides[i],
                                 expected=expected)):
                 pass
-            return False, call("aten::contiguous", self)
+            return False, aten.contiguous.default(self)
         expected *= sizes[i]
     return True, self
 
@@ -99,7 +100,7 @@ def _compute(self, k: int, result, upper: bool, name: str):
     inplace = self is result
     inplace_update, self_c = _batch_contiguous(self, inplace)
     if inplace and not inplace_update:
-        result_c = call("aten::empty_like", result, memory_format="contiguous_format")
+        result_c = aten.empty_like.default(result, memory_format="contiguous_format")
     else:
         result_c = result
     n, m = self.view.sizes[-2], self.view.sizes[-1]
@@ -123,7 +124,7 @@ def _compute(self, k: int, result, upper: bool, name: str):
             s.set(read=touched(self_c), written=touched(result_c))
         s.set_result(result_c)
     if inplace and not inplace_update:
-        call("aten::copy_", result, result_c)
+        aten.copy_.default(result, result_c)
     return result
 
 
@@ -213,9 +214,7 @@ def _indices(name: str, row: int, col: int, offset: int, dtype: D.dtype | None,
         pass
     result = memory.empty_generic((2, size), dtype, device)
     # AT_DISPATCH_INDEX_TYPES: int and long only, after the allocation
-    if dtype not in (D.int32, D.int64):
-        raise torch_error(NotImplementedError,
-                          f'"{name}" not implemented for \'{D.cpp_name(dtype)}\'')
+    at_dispatch(name, dtype, INDEX_TYPES)
     with span(f"{name}_cpu", "kernel", source=FACTORIES,
               note=Note("triangle.indices_fill", offset=offset)) as s:
         if size:

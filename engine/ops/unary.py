@@ -18,7 +18,7 @@ from engine.core.context import current
 from engine.core.errors import check
 from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED,
                                           declare, not_modelled)
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import aten
 from engine.memory import empty as memory
 from engine.ops.pointwise import UNARY, iterate, layout
 
@@ -48,13 +48,13 @@ def neg_(self):
 @declare("negative(Tensor self) -> Tensor", variants="function, method", kind=COMPOSITE,
          native="at::native::negative", source=UNARY)
 def negative(self):
-    return call("aten::neg", self)
+    return aten.neg.default(self)
 
 
 @declare("negative_(Tensor(a!) self) -> Tensor(a!)", variants="function, method",
          kind=COMPOSITE, native="at::native::negative_", source=UNARY)
 def negative_(self):
-    return call("aten::neg_", self)
+    return aten.neg_.default(self)
 
 
 # -- abs ------------------------------------------------------------------------------------------
@@ -75,26 +75,26 @@ def abs_out(self, *, out):
 @declare("abs(Tensor self) -> Tensor", variants="function, method", kind=FUNCTIONAL,
          native="at::native::abs", source=UNARY)
 def abs_(self):
-    result = call("aten::empty.memory_format", [0], dtype=self.dtype, device=self.device_type)
-    return call("aten::abs.out", self, out=result)
+    result = aten.empty.memory_format([0], dtype=self.dtype, device=self.device_type)
+    return aten.abs.out(self, out=result)
 
 
 @declare("abs_(Tensor(a!) self) -> Tensor(a!)", variants="function, method", kind=INPLACE,
          native="at::native::abs_", source=UNARY)
 def abs_inplace(self):
-    return call("aten::abs.out", self, out=self)
+    return aten.abs.out(self, out=self)
 
 
 @declare("absolute(Tensor self) -> Tensor", variants="function, method", kind=COMPOSITE,
          native="at::native::absolute", source=UNARY)
 def absolute(self):
-    return call("aten::abs", self)
+    return aten.abs.default(self)
 
 
 @declare("absolute_(Tensor(a!) self) -> Tensor(a!)", variants="method", kind=COMPOSITE,
          native="at::native::absolute_", source=UNARY)
 def absolute_(self):
-    return call("aten::abs_", self)
+    return aten.abs_.default(self)
 
 
 # -- sign, reciprocal -------------------------------------------------------------------------------
@@ -152,25 +152,25 @@ def _integral(t) -> bool:
 @declare("isnan(Tensor self) -> Tensor", variants="function, method", kind=FUNCTIONAL,
          native="at::native::isnan", source=UNARY)
 def isnan(self):
-    return call("aten::ne.Tensor", self, self)
+    return aten.ne.Tensor(self, self)
 
 
 @declare("isinf(Tensor self) -> Tensor", variants="function, method", kind=FUNCTIONAL,
          native="at::native::isinf", source=UNARY)
 def isinf(self):
     if _integral(self):
-        return call("aten::zeros_like", self, dtype=D.bool, memory_format="preserve_format")
-    return call("aten::eq.Scalar", call("aten::abs", self), float("inf"))
+        return aten.zeros_like.default(self, dtype=D.bool, memory_format="preserve_format")
+    return aten.eq.Scalar(aten.abs.default(self), float("inf"))
 
 
 @declare("isfinite(Tensor self) -> Tensor", variants="function, method", kind=COMPOSITE,
          native="at::native::isfinite", source=UNARY)
 def isfinite(self):
     if _integral(self):
-        return call("aten::ones_like", self, dtype=D.bool, memory_format="preserve_format")
+        return aten.ones_like.default(self, dtype=D.bool, memory_format="preserve_format")
     # (self == self) * (self.abs() != inf): the compiler evaluated the right operand first
-    finite = call("aten::ne.Scalar", call("aten::abs", self), float("inf"))
-    return call("aten::mul.Tensor", call("aten::eq.Tensor", self, self), finite)
+    finite = aten.ne.Scalar(aten.abs.default(self), float("inf"))
+    return aten.mul.Tensor(aten.eq.Tensor(self, self), finite)
 
 
 def _classifier(name: str, sign: float) -> None:
@@ -180,7 +180,7 @@ def _classifier(name: str, sign: float) -> None:
             sizes = self.view.sizes
             result = memory.empty_strided_generic(sizes, layout(sizes, [self]), D.bool,
                                                   self.device_type)
-            return call("aten::fill_.Scalar", result, False)
+            return aten.fill_.Scalar(result, False)
         return iterate(name, [self], lambda a: a == a.dtype.type(sign), out_dtype=D.bool,
                        source=UNARY_KERNEL)
     declare(f"{name}(Tensor self) -> Tensor", variants="function, method", kind=FUNCTIONAL,

@@ -26,7 +26,7 @@ from engine.core import dtypes as D
 from engine.core import view as S
 from engine.core.errors import Refused, check
 from engine.dispatch.declarations import FUNCTIONAL, declare
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import aten
 from engine.memory.allocator import check_limit, check_temporary
 from engine.ops.sorting import refuse_meta
 from engine.ops.touch import first, touched
@@ -35,16 +35,16 @@ UNIQUE = "aten/src/ATen/native/Unique.cpp"
 
 
 def _empty(dtype: D.dtype, device: str, sizes=(0,)):
-    return call("aten::empty.memory_format", sizes, dtype=dtype, device=device)
+    return aten.empty.memory_format(sizes, dtype=dtype, device=device)
 
 
 def _resize(t, sizes) -> None:
-    call("aten::resize_", t, list(sizes))
+    aten.resize_.default(t, list(sizes))
 
 
 def _contiguous(self):
     # Tensor::contiguous(): dispatches only when the tensor is not contiguous already
-    return self if self.is_contiguous() else call("aten::contiguous", self)
+    return self if self.is_contiguous() else aten.contiguous.default(self)
 
 
 def _bool_template(self, return_inverse: bool, return_counts: bool):
@@ -102,8 +102,8 @@ def _sorted_template(self, return_inverse: bool, return_counts: bool):
     unique_index = _empty(D.int64, self.device_type)
     # the pass after the sort: a flag and a group number per element
     check_limit(numel * 9, f"unique over {numel} elements")
-    flat = call("aten::flatten.using_ints", inp, 0, -1)
-    sorted_values, indices = call("aten::sort", flat)
+    flat = aten.flatten.using_ints(inp, 0, -1)
+    sorted_values, indices = aten.sort.default(flat)
     # the mask of firsts, the kept values, the groups (cumsum), the inverse, the starts
     check_temporary("unique", numel, 1 + self.dtype.itemsize + 3 * 8)
     vals = sorted_values.array()

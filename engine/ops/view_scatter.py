@@ -17,7 +17,7 @@ from tracer.recorder import span
 from engine.core import view as S
 from engine.core.errors import Refused, torch_error
 from engine.dispatch.declarations import FUNCTIONAL, OUT, OUT_NOT_MODELLED, declare, not_modelled
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import aten
 from engine.ops.overlap import MemOverlap, has_internal_overlap
 
 SHAPE = "aten/src/ATen/native/TensorShape.cpp"
@@ -31,15 +31,15 @@ def clone_preserve_strides(self):
         with span("clone_preserve_strides", "kernel", source=SHAPE,
                   note="view_scatter.clone_overlap"):
             pass
-        return call("aten::clone", self)
+        return aten.clone.default(self)
     numel = self.storage.nbytes // self.dtype.itemsize
     v = self.view
     with span("clone_preserve_strides", "kernel", source=SHAPE,
               note=Note("view_scatter.clone_storage", numel=numel), numel=numel):
         pass
-    full = call("aten::as_strided", self, (numel,), (1,), 0)
-    clone = call("aten::clone", full)
-    return call("aten::as_strided", clone, v.sizes, v.strides, v.offset)
+    full = aten.as_strided.default(self, (numel,), (1,), 0)
+    clone = aten.clone.default(full)
+    return aten.as_strided.default(clone, v.sizes, v.strides, v.offset)
 
 
 def _meta_refused(self, name: str) -> None:
@@ -57,7 +57,7 @@ def _write(output, part, src):
                                         f"slice size = {S.fmt_sizes(part.view.sizes)}")
     with span("write src into the view", "kernel", source=SHAPE, note="view_scatter.copy"):
         pass
-    call("aten::copy_", part, src)
+    aten.copy_.default(part, src)
     return output
 
 
@@ -67,7 +67,7 @@ def _write(output, part, src):
 def select_scatter(self, src, dim: int, index: int):
     _meta_refused(self, "select_scatter")
     output = clone_preserve_strides(self)
-    return _write(output, call("aten::select.int", output, dim, index), src)
+    return _write(output, aten.select.int(output, dim, index), src)
 
 
 @declare("slice_scatter(Tensor self, Tensor src, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor",
@@ -77,7 +77,7 @@ def slice_scatter(self, src, dim: int = 0, start: int | None = None, end: int | 
                   step: int = 1):
     _meta_refused(self, "slice_scatter")
     output = clone_preserve_strides(self)
-    return _write(output, call("aten::slice.Tensor", output, dim, start, end, step), src)
+    return _write(output, aten.slice.Tensor(output, dim, start, end, step), src)
 
 
 @declare("diagonal_scatter(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1) -> Tensor",
@@ -86,7 +86,7 @@ def slice_scatter(self, src, dim: int = 0, start: int | None = None, end: int | 
 def diagonal_scatter(self, src, offset: int = 0, dim1: int = 0, dim2: int = 1):
     _meta_refused(self, "diagonal_scatter")
     output = clone_preserve_strides(self)
-    return _write(output, call("aten::diagonal", output, offset, dim1, dim2), src)
+    return _write(output, aten.diagonal.default(output, offset, dim1, dim2), src)
 
 
 @declare("as_strided_scatter(Tensor self, Tensor src, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor",
@@ -95,7 +95,7 @@ def diagonal_scatter(self, src, offset: int = 0, dim1: int = 0, dim2: int = 1):
 def as_strided_scatter(self, src, size: Sequence[int], stride: Sequence[int],
                        storage_offset: int | None = None):
     output = clone_preserve_strides(self)
-    part = call("aten::as_strided", output, tuple(size), tuple(stride), storage_offset)
+    part = aten.as_strided.default(output, tuple(size), tuple(stride), storage_offset)
     return _write(output, part, src)
 
 

@@ -9,6 +9,8 @@ view, reshape, alias) and as_strided_tensorimpl.  Most views end in a call to
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
+from typing import Any
 
 from tracer.notes import Note
 from tracer.recorder import span
@@ -18,14 +20,14 @@ from engine.core import view as S
 from engine.core.tensor_impl import storage_out_of_bounds
 from engine.core.view import View
 from engine.dispatch.declarations import COMPOSITE, INPLACE, VIEW, declare, not_modelled
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import aten
 from engine.core.errors import check, torch_error
 
 SHAPE = "aten/src/ATen/native/TensorShape.cpp"
 INT64_MAX = 2**63 - 1
 
 
-def _geometry(name: str, note, **args) -> "span":
+def _geometry(name: str, note, **args) -> AbstractContextManager[Any]:
     return span(name, "kernel", source=SHAPE, note=note, **args)
 
 
@@ -80,7 +82,7 @@ def as_strided_call(self, sizes: Sequence[int], strides: Sequence[int], offset: 
     c10::fromIntArrayRefSlow checks each is a representable SymInt first."""
     S.check_symint_array(sizes)
     S.check_symint_array(strides)
-    return call("aten::as_strided", self, sizes, strides, offset)
+    return aten.as_strided.default(self, sizes, strides, offset)
 
 
 @declare("select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)",
@@ -105,7 +107,7 @@ def select(self, dim: int, index: int):
                    dim=dim, index=index, offset=lambda: f"{self.view.offset} + {index} * "
                                                         f"{strides[dim]} = {offset}"):
         new = self.view.select(dim, index)
-    return call("aten::as_strided", self, new.sizes, new.strides, new.offset)
+    return aten.as_strided.default(self, new.sizes, new.strides, new.offset)
 
 
 @declare("slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a)",
@@ -136,7 +138,7 @@ def unsqueeze(self, dim: int):
     with _geometry("inferUnsqueezeGeometry",
                    lambda: Note("unsqueeze.geometry", dim=dim, stride=new_stride), dim=dim):
         new = self.view.unsqueeze(dim)
-    return call("aten::as_strided", self, new.sizes, new.strides, None)
+    return aten.as_strided.default(self, new.sizes, new.strides, None)
 
 
 @declare("expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a)",
@@ -150,7 +152,7 @@ def expand(self, size: Sequence[int], *, implicit: bool = False):
         else:
             new = self.view.expand(size, D.tensor_to_string(self.dtype, self.device_type))
         s.set(strides=list(new.strides))
-    return call("aten::as_strided", self, new.sizes, new.strides, None)
+    return aten.as_strided.default(self, new.sizes, new.strides, None)
 
 
 @declare("view(Tensor(a) self, SymInt[] size) -> Tensor(a)", variants="method", kind=VIEW,
@@ -158,9 +160,10 @@ def expand(self, size: Sequence[int], *, implicit: bool = False):
 def view(self, size: Sequence[int]):
     shape = S.infer_size(tuple(size), self.numel())
     strides = S.compute_view_strides(self.view.sizes, self.view.strides, shape)
-    check(strides is not None, RuntimeError,
-          "view size is not compatible with input tensor's size and stride (at least one "
-          "dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
+    if strides is None:
+        raise torch_error(RuntimeError, "view size is not compatible with input tensor's size "
+                          "and stride (at least one dimension spans across two contiguous "
+                          "subspaces). Use .reshape(...) instead.")
     with _geometry("computeStride", "view.computeStride",
                    shape=list(shape), strides=list(strides)):
         # alias_with_sizes_and_strides: a TensorImpl built directly, no as_strided call
@@ -174,17 +177,18 @@ def reshape(self, shape: Sequence[int]):
         with _geometry("reshape_symint", "reshape.view",
                        shape=list(shape)):
             pass
-        return call("aten::view", self, tuple(shape))
+        return aten.view.default(self, tuple(shape))
     target = S.infer_size(tuple(shape), self.numel())
     strides = S.compute_view_strides(self.view.sizes, self.view.strides, target)
     if strides is not None:
         with _geometry("reshape_symint", "reshape.alias", shape=list(target),
                        strides=list(strides)):
             pass
-        return call("aten::_reshape_alias", self, target, strides)
+        return aten._reshape_alias.default(self, target, strides)
     with _geometry("reshape_symint", "reshape.copy", shape=list(target)):
         pass
-    return call("aten::_unsafe_view", call("aten::clone", self, memory_format="contiguous_format"), target)
+    return aten._unsafe_view.default(
+        aten.clone.default(self, memory_format="contiguous_format"), target)
 
 
 @declare("_reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a)",
@@ -217,12 +221,12 @@ def transpose(self, dim0: int, dim1: int):
     ndim = self.dim()
     dim0, dim1 = S.maybe_wrap_dim(dim0, ndim), S.maybe_wrap_dim(dim1, ndim)
     if dim0 == dim1:
-        return call("aten::alias", self)
+        return aten.alias.default(self)
     with _geometry("transpose geometry",
                    lambda: Note("transpose.geometry", dim0=dim0, dim1=dim1),
                    dim0=dim0, dim1=dim1):
         new = self.view.transpose(dim0, dim1)
-    return call("aten::as_strided", self, new.sizes, new.strides, None)
+    return aten.as_strided.default(self, new.sizes, new.strides, None)
 
 
 @declare("t(Tensor(a) self) -> Tensor(a)", variants="function, method", kind=VIEW,
@@ -231,7 +235,7 @@ def t(self):
     if self.dim() > 2:
         raise torch_error(RuntimeError, f"t() expects a tensor with <= 2 dimensions, but self "
                                         f"is {self.dim()}D")
-    return call("aten::transpose.int", self, 0, 0 if self.dim() < 2 else 1)
+    return aten.transpose.int(self, 0, 0 if self.dim() < 2 else 1)
 
 
 def _squeeze(self, dims: list[int], dim_arg):
@@ -242,7 +246,7 @@ def _squeeze(self, dims: list[int], dim_arg):
                    dim=dim_arg):
         pass
     new = self.view.permute(keep)  # the dims of size 1 left out
-    return call("aten::as_strided", self, new.sizes, new.strides, None)
+    return aten.as_strided.default(self, new.sizes, new.strides, None)
 
 
 @declare("squeeze(Tensor(a) self) -> Tensor(a)", variants="function, method", kind=VIEW,
@@ -283,7 +287,7 @@ def narrow(self, dim: int, start: int, length: int):
     if start > cur - length:
         raise torch_error(RuntimeError, f"start ({start}) + length ({length}) exceeds dimension "
                                         f"size ({cur}).")
-    return call("aten::slice.Tensor", self, dim, start, start + length, 1)
+    return aten.slice.Tensor(self, dim, start, start + length, 1)
 
 
 @declare("flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a)",
@@ -293,7 +297,7 @@ def flatten(self, start_dim: int = 0, end_dim: int = -1):
     # a 0-dim tensor is self.reshape({1}), dispatched (torch.profiler shows aten::reshape);
     # otherwise flatten calls native::reshape directly: no aten::reshape of its own
     if self.dim() == 0:
-        return call("aten::reshape", self, (1,))
+        return aten.reshape.default(self, (1,))
     start = S.maybe_wrap_dim(start_dim, self.dim())
     end = S.maybe_wrap_dim(end_dim, self.dim())
     if start > end:
@@ -319,7 +323,7 @@ def permute(self, dims):
     check(len(set(dims)) == len(dims), RuntimeError,
           "permute(): duplicate dims are not allowed.")
     new = self.view.permute(dims)
-    return call("aten::as_strided", self, new.sizes, new.strides, None)
+    return aten.as_strided.default(self, new.sizes, new.strides, None)
 
 
 # -- overloads torch binds in Python that tidx does not model -----------------------------
@@ -336,7 +340,7 @@ def expand_outplace(a, b):
     shape = S.broadcast_shapes(a.view.sizes, b.view.sizes)
     if shape is None:
         raise S.broadcast_error(a.view.sizes, b.view.sizes)
-    return call("aten::expand", a, shape), call("aten::expand", b, shape)
+    return aten.expand.default(a, shape), aten.expand.default(b, shape)
 
 
 # -- in-place views: a new geometry for self, set with as_strided_ ------------------------
@@ -345,7 +349,7 @@ def expand_outplace(a, b):
 def unsqueeze_(self, dim: int):
     """inferUnsqueezeGeometry, then ``self.as_strided_(sizes, strides)``."""
     new = self.view.unsqueeze(S.maybe_wrap_dim(dim, self.dim() + 1))
-    return call("aten::as_strided_", self, new.sizes, new.strides, None)
+    return aten.as_strided_.default(self, new.sizes, new.strides, None)
 
 
 def _squeeze_(self, dims: Sequence[int]):
@@ -353,7 +357,7 @@ def _squeeze_(self, dims: Sequence[int]):
     squeeze that removes nothing still calls as_strided_ with self's own geometry."""
     keep = [i for i in range(self.dim()) if i not in dims or self.view.sizes[i] != 1]
     new = self.view.permute(keep)
-    return call("aten::as_strided_", self, new.sizes, new.strides, None)
+    return aten.as_strided_.default(self, new.sizes, new.strides, None)
 
 
 @declare("squeeze_(Tensor(a!) self) -> Tensor(a!)", variants="method", kind=INPLACE,

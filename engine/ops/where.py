@@ -20,7 +20,7 @@ from tracer.recorder import span
 from engine.core import dtypes as D
 from engine.core.errors import Refused, check
 from engine.dispatch.declarations import COMPOSITE, FUNCTIONAL, declare
-from engine.dispatch.dispatcher import call
+from engine.dispatch.aten import aten
 from engine.ops.pointwise import Wrapped, broadcast, layout, resize_output, result_type
 from engine.ops.shape import warn_once
 from engine.ops.touch import touched
@@ -37,8 +37,8 @@ UINT8_WARNING = ("where received a uint8 condition tensor. This behavior is depr
          source=COMPARE)
 def where_self(condition, self, other):
     common = result_type([self, other])
-    result = call("aten::empty.memory_format", [0], dtype=common,
-                  device=_out_device(condition, self, other))
+    result = aten.empty.memory_format([0], dtype=common,
+                                      device=_out_device(condition, self, other))
     return _where_self_out(condition, self, other, result, common)
 
 
@@ -67,13 +67,13 @@ def _check_devices(cond, self_, other_) -> None:
 
 
 def _where_self_out(condition, self, other, out, common: D.dtype):
-    self_ = self if self.dtype is common else call("aten::to.dtype", self, common)
-    other_ = other if other.dtype is common else call("aten::to.dtype", other, common)
+    self_ = self if self.dtype is common else aten.to.dtype(self, common)
+    other_ = other if other.dtype is common else aten.to.dtype(other, common)
     cond = condition
     _refuse_moves(cond, self_, other_)
     if cond.dtype is D.uint8:
         warn_once("where", UINT8_WARNING)
-        cond = call("aten::to.dtype", cond, D.bool)
+        cond = aten.to.dtype(cond, D.bool)
     check(cond.dtype is D.bool, RuntimeError,
           f"where expected condition to be a boolean tensor, but got a tensor with dtype "
           f"{D.cpp_name(cond.dtype)}")
@@ -100,24 +100,24 @@ def _where_self_out(condition, self, other, out, common: D.dtype):
          source=COMPARE)
 def where_scalar_other(condition, self, other):
     common = result_type([self, Wrapped(other)])
-    other_t = call("aten::scalar_tensor", other, dtype=common, device=self.device_type)
-    self_t = call("aten::to.dtype", self, common)
-    return call("aten::where.self", condition, self_t, other_t)
+    other_t = aten.scalar_tensor.default(other, dtype=common, device=self.device_type)
+    self_t = aten.to.dtype(self, common)
+    return aten.where.self(condition, self_t, other_t)
 
 
 @declare("where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor",
          kind=COMPOSITE, native="at::native::where", source=COMPARE)
 def where_scalar_self(condition, self, other):
     common = result_type([other, Wrapped(self)])
-    self_t = call("aten::scalar_tensor", self, dtype=common, device=other.device_type)
-    other_t = call("aten::to.dtype", other, common)
-    return call("aten::where.self", condition, self_t, other_t)
+    self_t = aten.scalar_tensor.default(self, dtype=common, device=other.device_type)
+    other_t = aten.to.dtype(other, common)
+    return aten.where.self(condition, self_t, other_t)
 
 
 @declare("where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor",
          kind=COMPOSITE, native="at::native::where", source=COMPARE)
 def where_scalar(condition, self, other):
     common = result_type([Wrapped(self), Wrapped(other)])
-    other_t = call("aten::scalar_tensor", other, dtype=common, device=condition.device_type)
-    self_t = call("aten::scalar_tensor", self, dtype=common, device=condition.device_type)
-    return call("aten::where.self", condition, self_t, other_t)
+    other_t = aten.scalar_tensor.default(other, dtype=common, device=condition.device_type)
+    self_t = aten.scalar_tensor.default(self, dtype=common, device=condition.device_type)
+    return aten.where.self(condition, self_t, other_t)

@@ -73,7 +73,7 @@ def _hex(words: list[int]) -> str:
     return ", ".join(f"0x{w:08X} ({w})" for w in words)
 
 
-def _r(x: float | np.floating) -> float:
+def _r(x: float | np.floating | np.ndarray) -> float:
     """A number as the trace keeps it: a Python float, shown as Python prints it."""
     return float(x)
 

@@ -73,14 +73,14 @@ _SLICE = 1 << 15   # elements per pass: temporaries stay in cache
 
 def _sliced3(kernel: Callable[[np.ndarray, np.ndarray, np.ndarray],
                               np.ndarray],
-             a: np.ndarray | float, b: np.ndarray | float,
-             c: np.ndarray | float, dtype: type) -> np.ndarray:
+             a: np.ndarray | float | np.floating, b: np.ndarray | float | np.floating,
+             c: np.ndarray | float | np.floating, dtype: type) -> np.ndarray:
     """Apply an elementwise ``kernel(a, b, c)`` slice by slice."""
     arrays = np.broadcast_arrays(np.asarray(a, dtype), np.asarray(b, dtype),
                                  np.asarray(c, dtype))
     shape = arrays[0].shape
     flat = [v.ravel() for v in arrays]
-    out = np.empty(flat[0].size, dtype)
+    out: np.ndarray = np.empty(flat[0].size, dtype)
     with np.errstate(all="ignore"):
         for start in range(0, out.size, _SLICE):
             sl = slice(start, start + _SLICE)
@@ -138,8 +138,8 @@ def _fma_exact(a: float, b: float, c: float) -> float:
         return math.inf if exact > 0 else -math.inf
 
 
-def fma32(a: np.ndarray | float, b: np.ndarray | float,
-          c: np.ndarray | float) -> np.ndarray:
+def fma32(a: np.ndarray | float | np.floating, b: np.ndarray | float | np.floating,
+          c: np.ndarray | float | np.floating) -> np.ndarray:
     """Correctly rounded float32 ``a*b + c`` (like ``vfmadd...ps``/``fmaf``).
 
     The float32 product is exact in float64 (48 significant bits); the sum

@@ -85,7 +85,7 @@ def _via_numpy(name: str, reverse: bool) -> Callable[[np.ndarray], np.ndarray]:
     return call
 
 
-def pow_scalar_base(base: float, x: np.ndarray) -> np.ndarray:
+def pow_scalar_base(base: float, x: np.ndarray | np.floating) -> np.ndarray:
     """glibc's ``pow(base, x[i])`` for each element (float64), as ``std::pow`` gives it.
 
     Not numpy's ``np.power``: on an AVX512 CPU numpy evaluates it with its own SIMD

@@ -19,7 +19,7 @@ import functools
 import os
 import threading
 from collections import deque
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
@@ -286,4 +286,5 @@ def _uniform01_into(gen: CPUGenerator, out: np.ndarray,
     finally:
         # Never leave draws or jobs running behind (e.g. after an error).
         from concurrent import futures
-        futures.wait([*draws, *jobs])
+        outstanding: list[Future[Any]] = [*draws, *jobs]
+        futures.wait(outstanding)

@@ -31,7 +31,8 @@ from __future__ import annotations
 
 import math
 import threading
-from typing import Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -358,7 +359,7 @@ def _generic_pairs_f64(d: np.ndarray, mean: float, std: float) -> None:
 # Driver
 # --------------------------------------------------------------------------
 
-PairKernel = Callable[[np.ndarray, object, object], None]
+PairKernel = Callable[[np.ndarray, Any, Any], None]
 
 AVX2_VARIANT = "normal_fill + NormalFill16 AVX2 (avx_mathfun)"
 GENERIC_VARIANT = "normal_fill + NormalFill16 generic"
@@ -383,6 +384,9 @@ def block_kernel(dtype: np.dtype, avx2: bool, mean: float, std: float
     float32 (the CPU_CAPABILITY_AVX2 build, also used on AVX512 CPUs);
     float64 always uses the scalar template, float32 on DEFAULT too.
     """
+    m: float | np.floating
+    s: float | np.floating
+    kernel: PairKernel
     if np.dtype(dtype) == F32:
         m, s = F32(mean), F32(std)       # NormalFill16(static_cast<float>..)
         kernel = _avx2_pairs if avx2 else _generic_pairs_f32

@@ -26,7 +26,7 @@ import atexit
 import os
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, SupportsFloat
 
 import numpy as np
 
@@ -45,7 +45,7 @@ _WASM_PAGE = 1 << 16
 
 def _constants() -> dict[str, str]:
     """The template's constants, taken from rng_normal's (exact hex floats)."""
-    def hx(v: object) -> str:
+    def hx(v: SupportsFloat) -> str:
         return float(v).hex()
     c = {
         "SQRTHF_MANTISSA": str(rn._SQRTHF_MANTISSA),

@@ -170,11 +170,11 @@ def _named(source: str, call: str, index: str | None) -> dict[str, str]:
                  and isinstance(n.func, ast.Name) and n.func.id == builtin]
         subject = _segment(source, calls[0].args[0]) if len(calls) == 1 else None
         return {"subject": subject} if subject else {}
-    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)
+    funcs = [n.func for n in ast.walk(tree) if isinstance(n, ast.Call)
              and isinstance(n.func, ast.Attribute) and n.func.attr == method]
-    if len(calls) != 1:
+    if len(funcs) != 1 or not isinstance(funcs[0], ast.Attribute):
         return {}
-    subject = _segment(source, calls[0].func.value)
+    subject = _segment(source, funcs[0].value)
     return {"subject": subject, "call": f"{subject}.{method}"} if subject else {}
 
 

@@ -17,6 +17,7 @@ carries its storage picture (:mod:`tracer.render.storage_dot`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -96,10 +97,11 @@ class _Canvas:
         Two nodes, since a plain label has one font; Courier's fixed advance tells
         where the name ends.
         """
-        attrs: dict[str, str] = {"tooltip": note or " ".join(lab.name)}
+        attrs: dict[str, Any] = {"tooltip": note or " ".join(lab.name)}
         if url:
             attrs.update(URL=url, target="_blank")
-        common = dict(shape="plaintext", margin="0", style="filled", fillcolor="#ffffffe0")
+        common: dict[str, Any] = dict(shape="plaintext", margin="0", style="filled",
+                                      fillcolor="#ffffffe0")
         name_h = NAME_LINE * len(lab.name)
         width = max(P.width(line, NAME_PT) for line in lab.name)
         self._n += 1
@@ -219,7 +221,7 @@ def _sources(doc: dict[str, Any]) -> str:
     return f"{text[:COMMENT_CHARS]}... ({len(doc['statements'])} statements)"
 
 
-def _lifelines(canvas: _Canvas, seq: Sequence, lane_x: dict[str, float], ys: list[float],
+def _lifelines(canvas: _Canvas, seq: Sequence, lane_x: Mapping[str, float], ys: list[float],
                blocks: list[tuple[int, int, float]], lang: str = "en") -> None:
     """A dashed lifeline per layer through each statement's rows, broken where a
     storage picture is drawn; the titles repeated under a long diagram."""
@@ -228,7 +230,7 @@ def _lifelines(canvas: _Canvas, seq: Sequence, lane_x: dict[str, float], ys: lis
         fill, ink = COLORS[lane]
         # the label alone in the chosen language (a lifeline's box has no room for both)
         title = i18n.text(f"ui.layer.{lane}", lang) if lang != "en" else LAYERS[lane]
-        box = dict(shape="box", style="rounded,filled", fillcolor=fill, color=ink,
+        box: dict[str, Any] = dict(shape="box", style="rounded,filled", fillcolor=fill, color=ink,
                    fontname=SANS + "-Bold", fontsize=str(DETAIL_PT), fontcolor=ink,
                    height="0.42", width=_fmt(max(1.2, 0.13 * P.columns(title) + 0.3)),
                    fixedsize="true")
@@ -249,7 +251,7 @@ def _lifelines(canvas: _Canvas, seq: Sequence, lane_x: dict[str, float], ys: lis
                           penwidth="0.8")
 
 
-def _row_label(row: Row, lane_x: dict[str, float], right: float) -> _Label:
+def _row_label(row: Row, lane_x: Mapping[str, float], right: float) -> _Label:
     """Where the row's text starts (as :func:`_row` draws it), wrapped to ``right``."""
     if row.kind in ("statement", "value"):
         return _wrapped(USER_X - 10, row.name, "", right)
@@ -261,13 +263,13 @@ def _row_label(row: Row, lane_x: dict[str, float], right: float) -> _Label:
     return _wrapped(left, row.name, row.detail if row.kind == "call" else "", right)
 
 
-def _ends(row: Row, lane_x: dict[str, float]) -> tuple[float, float]:
+def _ends(row: Row, lane_x: Mapping[str, float]) -> tuple[float, float]:
     xs = USER_X if row.src is None else lane_x[row.src] + row.src_level * NEST
     xd = USER_X if row.dst is None else lane_x[row.dst] + row.dst_level * NEST
     return xs, xd
 
 
-def _row(canvas: _Canvas, row: Row, lab: _Label, y: float, lane_x: dict[str, float],
+def _row(canvas: _Canvas, row: Row, lab: _Label, y: float, lane_x: Mapping[str, float],
          right: float, first: bool) -> None:
     top = y + lab.extra
     if row.kind == "statement":

@@ -25,7 +25,7 @@ import os
 import shutil
 import stat
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -402,7 +402,7 @@ def _other_than_a_file(path: str) -> bool:
         return False
 
 
-def write_all(files: list[tuple[str | os.PathLike[str], bytes]]) -> None:
+def write_all(files: Sequence[tuple[str | os.PathLike[str], bytes]]) -> None:
     """Write every file, or none (:func:`tracer.render.files.write_all`)."""
     try:
         writes.write_all(files)

@@ -34,7 +34,7 @@ import signal
 import stat
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 #: The ``-o`` values that mean standard output.
@@ -94,7 +94,7 @@ def check_directory(path: str | os.PathLike[str]) -> None:
                          f"{str(folder)!r}")
 
 
-def write_all(files: list[tuple[str | os.PathLike[str], bytes]]) -> None:
+def write_all(files: Sequence[tuple[str | os.PathLike[str], bytes]]) -> None:
     """Write every file, or none (see the module)."""
     with held_signals():
         staged: list[tuple[Path, str]] = []      # (target, its temporary file)

@@ -89,7 +89,9 @@ def value(v: dict[str, Any] | None, geometry: bool = True, *, whole: bool = Fals
     >>> value(V.elements("s$1", 2, [1, 7])), value(V.real(0.1)), value(V.real(2.0))
     ('s$1 elements [1, 7]', '0.1', '2.0')
     """
-    kind = V.kind(v)
+    if v is None:
+        return "None"
+    kind = v["kind"]
     if kind == "tensor":
         return tensor(v, geometry=geometry, whole=whole)
     if kind == "storage":
@@ -143,7 +145,9 @@ def brief(v: dict[str, Any] | None, geometry: bool = False) -> str:
     >>> brief(V.sequence("list", [v, v]))
     '[t$0: i64[2] = [4, 6], t$0: i64[2] = [4, 6]]'
     """
-    kind = V.kind(v)
+    if v is None:
+        return "None"
+    kind = v["kind"]
     if kind == "tensor":
         text = tensor(v, values=False, geometry=geometry)
         if "values" in v:

@@ -217,7 +217,7 @@ def render(doc: dict[str, Any], *, lecture: bool = False) -> str:
                 breaks.append((label, ev["name"], loc, statement))
             else:
                 skipped.append((label, ev["name"],
-                                _WHY.get(info.get("why"), _WHY[symbols.UNMAPPED])
+                                _WHY.get(info.get("why") or "", _WHY[symbols.UNMAPPED])
                                 .format(function=info.get("function"), into=info.get("into"))))
     total = sum(1 for st in doc["statements"] for _ in walk(st["events"]))
     lines = _header(doc, total, breaks, lecture)

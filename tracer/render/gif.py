@@ -444,7 +444,8 @@ def _palette(Image: Any) -> Any:
         for ink in inks:
             for i in range(1, 15, 2):
                 f = i / 15
-                colours.append(tuple(round(b * (1 - f) + c * f) for b, c in zip(back, ink)))
+                r, g, b = (round(x * (1 - f) + c * f) for x, c in zip(back, ink))
+                colours.append((r, g, b))
     colours = list(dict.fromkeys(colours))[:256]
     image = Image.new("P", (1, 1))
     image.putpalette([v for c in colours for v in c] + [0] * (768 - 3 * len(colours)))

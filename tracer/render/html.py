@@ -84,8 +84,8 @@ def _step(ev: dict[str, Any], out: list[str], lang: str = "en",
     # a folded run of the lecture is no step of its own (tracer.numbering): its line
     # carries no number
     numbered = numbers is not None and not is_folded(ev)
-    attrs = f' data-step="{numbers[0]}"' if numbered else ""
-    if numbered:
+    attrs = f' data-step="{numbers[0]}"' if numbered and numbers is not None else ""
+    if numbered and numbers is not None:
         numbers[0] += 1
     if brief and ev.get("note"):
         attrs += f' title="{escape(i18n.note(ev, lang) or "")}"'
@@ -124,7 +124,7 @@ def _step(ev: dict[str, Any], out: list[str], lang: str = "en",
         if why:
             out.append(f'<div class="note error">→ {escape(why)}</div>')
     if ev.get("note"):
-        shown = i18n.note(ev, lang)
+        shown = i18n.note(ev, lang) or ev["note"]
         out.append(f'<div class="note">{escape(shown)}</div>')
         if shown != ev["note"]:
             out.append(f'<div class="note en">{escape(ev["note"])}</div>')

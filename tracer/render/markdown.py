@@ -56,7 +56,8 @@ def _text(text: str) -> str:
 def _note(ev: dict[str, Any], lang: str) -> str:
     """A step's note in italics, in ``lang``; its English after it in brackets when
     different."""
-    note, shown = ev["note"], i18n.note(ev, lang)
+    note = ev["note"]
+    shown = i18n.note(ev, lang) or note
     return f"*{_text(shown)}*" + (f" ({_text(note)})" if shown != note else "")
 
 

@@ -140,7 +140,7 @@ class Digraph(graphviz.Digraph):
         return new
 
 
-def text_node(left_x: float, y: float, lines: list[str], pt: float) -> dict[str, str]:
+def text_node(left_x: float, y: float, lines: list[str], pt: float) -> dict[str, Any]:
     """The attributes that pin a plain-text node's left edge at ``left_x`` (centred on
     ``y``): its width is fixed to Courier's estimate and its lines are left-justified
     in it, so the text starts at ``left_x`` whichever monospace font draws it (the

@@ -151,7 +151,9 @@ def body(flat: list[dict[str, Any]], k: int, lang: str = "en") -> list[Renderabl
                                          count=item["folded"]), style="dim italic")
         parts += [where,
                   label(ev, notes=True, links=False, lang=lang, context=_context(item))]
-        parts += _pictures(frame(item), lang)
+        at = frame(item)            # a step's item: it has its pictures
+        if at is not None:
+            parts += _pictures(at, lang)
     parts += [Text(line) for line in item["outcome"]]
     return parts
 

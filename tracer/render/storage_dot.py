@@ -350,9 +350,9 @@ def table(p: dict[str, Any]) -> P.Html:
     parts.append(f"<TD {left}>" + "".join(row) + "</TABLE></TD>")
     notes = []
     if p["size"] > lay["n"]:
-        notes.append(i18n.text("ui.storage.more", lang, count=p["size"] - lay["n"]))
+        notes.append(i18n.text("ui.storage.more", "en", count=p["size"] - lay["n"]))
     if p.get("more_views"):
-        notes.append(i18n.text("ui.picture.more_views", lang, count=p["more_views"]))
+        notes.append(i18n.text("ui.picture.more_views", "en", count=p["more_views"]))
     parts += [f'<TD {left}><FONT COLOR="#333333">{e(line)}</FONT></TD>'
               for line in notes + facts(p)]
     grids = "".join(f'<TD BORDER="0" VALIGN="TOP">{_grid_table(g)}</TD>'

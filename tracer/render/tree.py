@@ -317,9 +317,9 @@ def render(doc: dict[str, Any], *, notes: bool = True, links: bool = True,
     if cpu_line is not None:
         parts.append(Text(cpu_line, style="dim"))
     if brief:
-        shown, total = counts(doc)
-        if shown < total:
-            parts.append(Text(i18n.text("ui.lecture.hint", lang, shown=shown, total=total),
+        n_shown, n_total = counts(doc)
+        if n_shown < n_total:
+            parts.append(Text(i18n.text("ui.lecture.hint", lang, shown=n_shown, total=n_total),
                               style="dim"))
     return Group(*parts)
 

@@ -69,7 +69,7 @@ def render(rows: list[dict[str, Any]], checks: tuple[str, ...], torch_version: s
             parts.append(Text(f"  {row['source']}: {detail}", style="red"))
     agree = all(v is not False for row in rows for v in row["results"].values())
     compared = [row for row in rows if row.get("compared", True)]
-    verdicts = []
+    verdicts: list[tuple[str, dict[str, Any], str]] = []
     if compared:
         verdicts.append(("ui.verify.agree" if agree else "ui.verify.disagree", {},
                          "green" if agree else "bold red"))
