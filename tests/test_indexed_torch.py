@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 import engine
 from conftest import examples, require_torch
-from oracle import compare
+from oracle import assert_like_torch
 
 pytestmark = pytest.mark.torch
 
@@ -251,11 +251,7 @@ def test_index_fill_matches_torch(case, form, value):
 ])
 def test_index_ops_run_the_operators_torch_runs(statements):
     """The aten operator tree torch.profiler records, and the named tensors."""
-    torch = require_torch()
-    ours, theirs = compare(torch, statements, ["y"])
-    assert ours.ops == theirs.ops
-    assert ours.error == theirs.error
-    assert ours.tensors == theirs.tensors
+    assert_like_torch(statements)
 
 
 # -- argwhere, count_nonzero, nonzero(as_tuple=True), take_along_dim ------------------------
@@ -630,6 +626,4 @@ def test_paths_that_waited_for_other_families_run_as_torch(statement):
     """count_nonzero over dims (ne + sum), take_along_dim with a dim (broadcast_to,
     remainder), unravel_index (floor_divide, %), scatter_reduce 'mean' (div_): refused
     until those families landed, compared with torch since."""
-    torch = require_torch()
-    ours, theirs = compare(torch, [statement], ["y"])
-    assert (ours.ops, ours.error, ours.tensors) == (theirs.ops, theirs.error, theirs.tensors)
+    assert_like_torch([statement])

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 import engine
 from conftest import examples, require_torch
-from oracle import compare
+from oracle import assert_like_torch
 
 pytestmark = pytest.mark.torch
 
@@ -247,11 +247,7 @@ def test_split_pieces_write_through_and_cat_copies():
     ["y = torch.atleast_3d(t)"],
 ])
 def test_joins_run_the_operators_torch_runs(statements):
-    torch = require_torch()
-    ours, theirs = compare(torch, statements, ["y"])
-    assert ours.ops == theirs.ops
-    assert ours.error == theirs.error
-    assert ours.tensors == theirs.tensors
+    assert_like_torch(statements)
 
 
 @pytest.mark.parametrize("statements", [
@@ -294,11 +290,7 @@ def test_joins_run_the_operators_torch_runs(statements):
     ["y = t.hsplit(2**62)"],
 ])
 def test_splits_run_the_operators_torch_runs(statements):
-    torch = require_torch()
-    ours, theirs = compare(torch, statements, ["y", "parts"])
-    assert ours.ops == theirs.ops
-    assert ours.error == theirs.error
-    assert ours.tensors == theirs.tensors
+    assert_like_torch(statements, names=["y", "parts"])
 
 
 @pytest.mark.parametrize("statement", [

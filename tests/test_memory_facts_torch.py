@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import engine
 from conftest import examples, require_torch
-from oracle import compare
+from oracle import assert_like_torch
 
 pytestmark = pytest.mark.torch
 
@@ -68,9 +68,7 @@ def test_memory_facts_match_torch(case):
     ["y = t.untyped_storage().nbytes()"], ["y = t[1:].data_ptr() - t.data_ptr()"],
 ])
 def test_memory_facts_run_the_operators_torch_runs(statements):
-    torch = require_torch()
-    ours, theirs = compare(torch, statements, ["y"])
-    assert (ours.ops, ours.error, ours.tensors) == (theirs.ops, theirs.error, theirs.tensors)
+    assert_like_torch(statements)
 
 
 def test_addresses_are_the_same_in_every_run_and_a_view_is_its_base_plus_its_offset():

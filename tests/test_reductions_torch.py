@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 import engine
 from conftest import examples, require_torch
-from oracle import compare
+from oracle import assert_like_torch
 
 pytestmark = pytest.mark.torch
 
@@ -361,8 +361,4 @@ def test_equal_matches_torch(case):
 ])
 def test_reductions_run_the_operators_torch_runs(statements):
     """The aten operator tree torch.profiler records, the error, the named tensors."""
-    torch = require_torch()
-    ours, theirs = compare(torch, statements, ["y"])
-    assert ours.ops == theirs.ops
-    assert ours.error == theirs.error
-    assert ours.tensors == theirs.tensors
+    assert_like_torch(statements)
