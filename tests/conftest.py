@@ -24,6 +24,12 @@ ROOT = Path(__file__).resolve().parent.parent
 pytest.register_assert_rewrite("oracle", "parser_oracle")
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+# Tests in wings (tests/ops/ ..., tests/tools/move_to_wings.py) import the shared helpers
+# here (oracle, torch_worker ...) and each other (from test_i18n import ...) by module
+# name, whichever file pytest was given: every wing is on the path, after tests/.
+for _wing in sorted(Path(__file__).resolve().parent.iterdir()):
+    if _wing.is_dir() and any(_wing.glob("test_*.py")) and str(_wing) not in sys.path:
+        sys.path.append(str(_wing))
 
 UNDER_CI = bool(os.environ.get("CI"))
 LONG = os.environ.get("TIDX_LONG", "") not in ("", "0")
@@ -216,7 +222,7 @@ def _reached(fn, seen: set) -> set[str]:
             names.add("require_torch")              # a module-level `import torch`
         module = getattr(value, "__module__", None) or ""
         source = getattr(sys.modules.get(module), "__file__", None) or ""
-        if callable(value) and Path(source).parent == TESTS:
+        if callable(value) and source and Path(source).is_relative_to(TESTS):
             names |= _reached(value, seen)
             for member in vars(value).values() if isinstance(value, type) else ():
                 if callable(member):

@@ -23,7 +23,7 @@ TESTS = Path(__file__).resolve().parent
 
 def _property_tests() -> dict[str, settings]:
     found: dict[str, settings] = {}
-    for path in sorted(TESTS.glob("test_*.py")):
+    for path in sorted(TESTS.rglob("test_*.py")):     # tests/ and its wings
         try:
             module = importlib.import_module(path.stem)
         except ImportError as exc:      # e.g. no torch here: conftest fails under CI
