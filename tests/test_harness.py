@@ -49,6 +49,7 @@ SAME = lambda lib: lib.arange(6).reshape(2, 3).t()  # noqa: E731
     ("an error where torch computes", _error(RuntimeError, "x"), SAME),
     ("a number's type", lambda lib: 1, lambda lib: True),
     ("a tuple's length", lambda lib: (lib.zeros(1),), lambda lib: (lib.zeros(1), 1)),
+    ("a tuple's type", lambda lib: (2,), lambda lib: lib.Size([2])),
 ])
 def test_every_difference_fails(what, ours, theirs):
     with pytest.raises(AssertionError):
@@ -72,9 +73,9 @@ def test_a_refusal_passes_only_where_allowed():
     assert_like_torch(program, refused=True)
     with pytest.raises(AssertionError):                     # torch raised: no excuse
         assert_like_torch(_differs(refuse, _error(RuntimeError, "x")), refused=True)
-    assert_like_torch(program, refused=lambda theirs: theirs[0] == "ok")
+    assert_like_torch(program, refused=lambda ours, theirs: theirs[0] == "ok")
     with pytest.raises(AssertionError):
-        assert_like_torch(program, refused=lambda theirs: False)
+        assert_like_torch(program, refused=lambda ours, theirs: "tidx" not in ours[1])
 
 
 def test_statements_compare_the_operator_tree_error_and_names():
