@@ -159,12 +159,19 @@ def shares(a, b) -> bool:
 def outcome(lib, program: Callable[..., Any], *args: Any) -> tuple:
     """``program(lib, *args)``: ``("ok", summary)``, ``("error", class, message)``, or
     (tidx only) ``("refused", why)``. Warnings (torch's deprecations) are not outcomes."""
+    return attempt(lambda: ("ok", summary(program(lib, *args))))
+
+
+def attempt(thunk: Callable[[], Any]) -> Any:
+    """What ``thunk()`` returns (a test's own description of a result), or the error it
+    raised as ``("error", class, message)``, or (tidx only) ``("refused", why)``: the one
+    place a test turns an exception into an outcome."""
     from engine.core.errors import Refused
 
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            return ("ok", summary(program(lib, *args)))
+            return thunk()
     except Refused as exc:
         return ("refused", str(exc))
     except HypothesisException:

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 import engine
 from engine.core.errors import Refused
 from conftest import examples, require_torch
-from oracle import assert_like_torch
+from oracle import assert_like_torch, attempt
 
 pytestmark = pytest.mark.torch
 
@@ -71,13 +71,10 @@ def describe(r, base):
 
 
 def run(lib, case, call):
-    base, t = make(lib, *case)
-    try:
+    def go():
+        base, t = make(lib, *case)
         return ("ok", describe(call(lib, t), base))
-    except Refused as exc:
-        return ("refused", str(exc))
-    except Exception as exc:  # noqa: BLE001 - the error is the result
-        return ("error", type(exc).__name__, str(exc))
+    return attempt(go)
 
 
 DIMS = st.one_of(st.integers(-4, 3), st.sampled_from([None, 0.5, "a"]))

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 import engine
 from conftest import examples, require_torch
-from oracle import assert_like_torch
+from oracle import assert_like_torch, attempt
 
 pytestmark = pytest.mark.torch
 
@@ -67,11 +67,10 @@ def describe(lib, base, r):
 
 
 def run(lib, build, call):
-    try:
+    def go():
         base, t = build(lib)
         return describe(lib, base, call(lib, t))
-    except Exception as exc:  # noqa: BLE001 - the error is the result
-        return ("error", type(exc).__name__, str(exc))
+    return attempt(go)
 
 
 def agree(build, call):
