@@ -198,3 +198,44 @@ def test_the_fast_tier_leaves_out_what_needs_an_outside_program(request):
         names = {m.name for m in item.iter_markers()}
         if names & (conftest.NOT_FAST | {"chromium"}):
             assert "fast" not in names, item.nodeid
+
+
+# -- the move into wings (tests/tools/move_to_wings.py) ---------------------------------------
+
+def _move_to_wings():
+    import importlib.util
+
+    path = conftest.TESTS / "tools" / "move_to_wings.py"
+    spec = importlib.util.spec_from_file_location("move_to_wings", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_wing_plan_moves_each_file_once_and_leaves_the_suite_s_own():
+    tool = _move_to_wings()
+    moves, unplaced = tool.plan()
+    names = [name for wing in tool.WINGS.values() for name in wing]
+    assert len(names) == len(set(names)) and not set(names) & set(tool.STAY)
+    assert set(moves.values()) <= set(tool.WINGS)
+    present = {p.name for p in conftest.TESTS.glob("test_*.py")}
+    assert set(moves) | set(unplaced) | {f"test_{n}.py" for n in tool.STAY} == present
+    assert "test_harness.py" not in moves and "test_flip.py" in moves
+
+
+@pytest.mark.parametrize("before, after", [
+    ("ROOT = Path(__file__).resolve().parent.parent\n",
+     "ROOT = Path(__file__).resolve().parents[2]\n"),
+    ("S = Path(__file__).parent.parent / 'samples'", "S = Path(__file__).parents[2] / 'samples'"),
+    ('GOLDEN = Path(__file__).parent / "golden"', 'GOLDEN = Path(__file__).parents[1] / "golden"'),
+    ("sys.path.insert(0, str(Path(__file__).resolve().parent))",
+     "sys.path.insert(0, str(Path(__file__).resolve().parents[1]))"),
+    ("x = Path(torch.__file__).parent / 'lib'", "x = Path(torch.__file__).parent / 'lib'"),
+])
+def test_a_moved_file_s_own_paths_gain_one_level(before, after):
+    import re
+
+    text = before
+    for pattern, replacement in _move_to_wings().ONE_LEVEL_DOWN:
+        text = re.sub(pattern, replacement, text)
+    assert text == after
