@@ -1,4 +1,19 @@
-"""Run the same statements in tidx and in real PyTorch, and describe both the same way.
+"""The oracle harness: run the same thing in tidx and in real PyTorch, describe both the
+same way, and assert they agree.
+
+Two kinds of program, one assertion, :func:`assert_like_torch`:
+
+* statements (``["y = t.flip(1)"]``): run by tidx's evaluator and by ``exec`` in torch
+  under torch.profiler; the aten operator tree, the error (class and message) and the
+  named tensors (values, shape, strides, offset, dtype, device, storage bytes, repr)
+  must agree;
+* a function of the library (``lambda lib: lib.flip(lib.ones(2, 3), [0])``): called with
+  ``engine`` and with ``torch``; what it returns (tensors by values, shape, strides,
+  offset, dtype and device; numbers by type and repr; tuples and lists element by
+  element) or the error it raises (class and message) must agree.
+
+:func:`call` and :func:`forms` are the property helper over an operator's call forms
+(``torch.X(t, ...)``, ``t.X(...)``, ``t.X_(...)``, ``torch.X(t, ..., out=out)``).
 
 Test code only: the statements are the tests' own strings, so running them in real
 torch with ``exec`` is fine here (tidx itself never does).
@@ -6,8 +21,13 @@ torch with ``exec`` is fine here (tidx itself never does).
 
 from __future__ import annotations
 
+import warnings
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from hypothesis import strategies as st
+from hypothesis.errors import HypothesisException
 
 from engine.interpreter import defaults as scope
 from engine.interpreter.verify import profile_ops
@@ -99,3 +119,137 @@ def run_tidx(statements: list[str], names: list[str]) -> Outcome:
 
 def compare(torch, statements: list[str], names: list[str]) -> tuple[Outcome, Outcome]:
     return run_tidx(statements, names), run_torch(torch, statements, names)
+
+
+# -- one assertion ----------------------------------------------------------------------------
+
+def norm(values: Any) -> Any:
+    """A tensor's ``tolist()`` with floats by repr: every bit counts (-0.0 is not 0.0, the
+    last digit of a float32 sum), and a NaN equals a NaN (any payload: no Python-visible
+    operation tells NaN payloads apart)."""
+    if isinstance(values, list):
+        return [norm(v) for v in values]
+    if isinstance(values, float):
+        return repr(values)
+    return values
+
+
+def summary(value: Any) -> Any:
+    """What tidx and torch must agree on about a value a program returned."""
+    if hasattr(value, "untyped_storage"):
+        meta = str(value.device) == "meta"
+        return ("tensor", None if meta else norm(value.tolist()), list(value.shape),
+                list(value.stride()), value.storage_offset(), str(value.dtype),
+                str(value.device))
+    if isinstance(value, list):
+        return [summary(v) for v in value]
+    if isinstance(value, tuple):   # by name: torch.Size is not a tuple, return_types.max
+        return (type(value).__name__, tuple(summary(v) for v in value))
+    if isinstance(value, (bool, int, float, str)) or value is None:
+        return (type(value).__name__, repr(value))
+    return (type(value).__name__.replace("torch.", ""), str(value))
+
+
+def shares(a, b) -> bool:
+    """Two tensors on one storage (and one of them has elements to share)."""
+    return (a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
+            and a.numel() > 0)
+
+
+def outcome(lib, program: Callable[..., Any], *args: Any) -> tuple:
+    """``program(lib, *args)``: ``("ok", summary)``, ``("error", class, message)``, or
+    (tidx only) ``("refused", why)``. Warnings (torch's deprecations) are not outcomes."""
+    return attempt(lambda: ("ok", summary(program(lib, *args))))
+
+
+def attempt(thunk: Callable[[], Any]) -> Any:
+    """What ``thunk()`` returns (a test's own description of a result), or the error it
+    raised as ``("error", class, message)``, or (tidx only) ``("refused", why)``: the one
+    place a test turns an exception into an outcome."""
+    from engine.core.errors import Refused
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return thunk()
+    except Refused as exc:
+        return ("refused", str(exc))
+    except HypothesisException:
+        raise                        # assume() and friends steer the search, not the case
+    except Exception as exc:  # noqa: BLE001 - the error is the outcome
+        # a C++ backtrace torch may append is the build's, not the error's
+        return ("error", type(exc).__name__, str(exc).split("\nException raised from")[0])
+
+
+def assert_like_torch(program: str | Sequence[str] | Callable[..., Any], *args: Any,
+                      names: Sequence[str] = ("y",), uninitialised: Sequence[str] = (),
+                      refused: bool | Callable[[tuple, tuple], bool] = False) -> None:
+    """tidx does what torch 2.13 does with ``program`` (see the module's docstring).
+
+    ``uninitialised``: named tensors of fresh memory (``empty``): everything but their
+    bytes is compared. ``refused``: tidx may refuse where torch computes (True), or where
+    ``refused(ours, theirs)`` holds of the two outcomes; a refusal is never a pass
+    otherwise.
+    """
+    from conftest import require_torch
+
+    torch = require_torch()
+    if callable(program):
+        ours, theirs = outcome(_engine(), program, *args), outcome(torch, program, *args)
+        if ours[0] == "refused" and refused:
+            allowed = theirs[0] == "ok" if refused is True else refused(ours, theirs)
+            assert allowed, (ours, theirs)
+            return
+        assert ours == theirs
+        return
+    assert not args, "statements take no arguments"
+    statements = [program] if isinstance(program, str) else list(program)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        mine, real = compare(torch, statements, list(names))
+    for side in (mine, real):
+        for name in uninitialised:
+            if name in side.tensors:
+                side.tensors[name].pop("values", None)
+                side.tensors[name].pop("repr", None)
+    assert mine.error == real.error
+    assert mine.ops == real.ops
+    assert mine.tensors == real.tensors
+
+
+def _engine():
+    import engine
+
+    return engine
+
+
+# -- one property helper over call forms ------------------------------------------------------
+
+FORMS = ("function", "method", "inplace", "out")
+
+
+def forms(*allowed: str) -> st.SearchStrategy[str]:
+    """The call forms a case is drawn in (all four unless named)."""
+    assert set(allowed) <= set(FORMS), allowed
+    return st.sampled_from(allowed or FORMS)
+
+
+def call(lib, form: str, name: str, t, *args: Any, **kwargs: Any) -> Any:
+    """``name`` applied to ``t`` in one call form: ``lib.name(t, *args)``,
+    ``t.name(*args)``, in place ``t.name_(*args)`` (which must return ``t`` itself) or
+    ``lib.name(t, *args, out=out)`` into an empty tensor of t's dtype (which must return
+    ``out``, resized)."""
+    if form == "function":
+        return getattr(lib, name)(t, *args, **kwargs)
+    if form == "method":
+        return getattr(t, name)(*args, **kwargs)
+    if form == "inplace":
+        r = getattr(t, name + "_")(*args, **kwargs)
+        assert r is t, f"{name}_ returned another tensor"
+        return r
+    if form == "out":
+        out = lib.empty(0, dtype=t.dtype, device=t.device)
+        r = getattr(lib, name)(t, *args, out=out, **kwargs)
+        assert r is out, f"{name}(out=) returned another tensor"
+        return r
+    raise AssertionError(form)

@@ -342,6 +342,7 @@ def test_reductions_at_the_vector_boundaries(workers, op, n):
                                        "x = torch.rand(300, 7); m = x.mean(0); p = x.prod(1)",
                                        "y = torch.logspace(0, 1, 5, dtype=torch.float64)"])
 @pytest.mark.parametrize("capability", RUNNABLE)
+@pytest.mark.kernel    # by hand: the torch worker process is started inside --verify
 def test_verify_agrees_and_says_the_capability(statement, capability):
     """``--verify`` runs torch with the run's capability (a subprocess when this process's
     torch chose another) and agrees."""

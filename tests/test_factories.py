@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import require_torch
-from oracle import compare
+from oracle import assert_like_torch
 
 pytestmark = pytest.mark.torch
 
@@ -145,13 +145,7 @@ def _names(statements: list[str]) -> list[str]:
 
 @pytest.mark.parametrize("statements", CASES, ids=["; ".join(c) for c in CASES])
 def test_factory_matches_torch(statements):
-    torch = require_torch()
-    ours, theirs = compare(torch, statements, _names(statements))
-    assert ours.error == theirs.error
-    assert ours.ops == theirs.ops
-    for name in ours.tensors:
-        if name.startswith("e"):  # uninitialised memory: compare everything but the bytes
-            for side in (ours, theirs):
-                side.tensors[name].pop("values")
-                side.tensors[name].pop("repr")
-    assert ours.tensors == theirs.tensors
+    names = _names(statements)
+    # e* are uninitialised memory: compare everything but the bytes
+    assert_like_torch(statements, names=names,
+                      uninitialised=[n for n in names if n.startswith("e")])

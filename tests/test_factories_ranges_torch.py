@@ -8,7 +8,6 @@ the device, out= tensors, and wrong arguments; tidx and torch must agree exactly
 
 from __future__ import annotations
 
-import warnings
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -17,7 +16,7 @@ from hypothesis import strategies as st
 import engine
 from conftest import examples, require_torch
 from engine.core.context import current
-from oracle import compare
+from oracle import assert_like_torch, outcome
 
 pytestmark = pytest.mark.torch
 
@@ -85,14 +84,13 @@ def _value(lib, endpoint):
     return t.reshape(1) if kind == "tensor1d" else t
 
 
-def describe(r):
-    meta = str(r.device) == "meta"
-    values = None if meta else r.numpy().tobytes().hex() if r.dtype is not None else None
-    return ("ok", values, list(r.shape), list(r.stride()), r.storage_offset(), str(r.dtype),
-            str(r.device))
+def bits(r):
+    """The result's bytes: every bit, a NaN's sign and payload too."""
+    return None if str(r.device) == "meta" else r.numpy().tobytes().hex()
 
 
-def outcome(lib, op, start, end, steps, dtype, base, step, device, out, keywords):
+def ranged(lib, op, start, end, steps, dtype, base, step, device, out, keywords):
+    """The range a case makes (its bits, and its values and layout)."""
     a, b = _value(lib, start), _value(lib, end)
     kwargs = {}
     if dtype is not None:
@@ -106,26 +104,21 @@ def outcome(lib, op, start, end, steps, dtype, base, step, device, out, keywords
         kwargs["out"] = (lib.empty(4, dtype=odt) if out == "empty" else
                          lib.empty(12, dtype=odt)[::3] if out == "strided" else
                          lib.empty(2, dtype=odt, device="meta"))
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            if op == "range":
-                args = [a, b] + ([] if step is None else [step])
-                if keywords:
-                    r = lib.range(start=a, end=b, **({} if step is None else {"step": step}),
-                                  **kwargs)
-                else:
-                    r = lib.range(*args, **kwargs)
-            else:
-                fn = getattr(lib, op)
-                extra = {} if (op == "linspace" or base is None) else {"base": base}
-                if keywords:
-                    r = fn(start=a, end=b, steps=steps, **extra, **kwargs)
-                else:
-                    r = fn(a, b, steps, *extra.values(), **kwargs)
-        return describe(r)
-    except Exception as exc:  # noqa: BLE001 - the error is the result
-        return ("error", type(exc).__name__, str(exc))
+    if op == "range":
+        args = [a, b] + ([] if step is None else [step])
+        if keywords:
+            r = lib.range(start=a, end=b, **({} if step is None else {"step": step}),
+                          **kwargs)
+        else:
+            r = lib.range(*args, **kwargs)
+    else:
+        fn = getattr(lib, op)
+        extra = {} if (op == "linspace" or base is None) else {"base": base}
+        if keywords:
+            r = fn(start=a, end=b, steps=steps, **extra, **kwargs)
+        else:
+            r = fn(a, b, steps, *extra.values(), **kwargs)
+    return bits(r), r
 
 
 @settings(max_examples=examples(400), deadline=None,
@@ -133,13 +126,13 @@ def outcome(lib, op, start, end, steps, dtype, base, step, device, out, keywords
 @given(cases())
 def test_ranges_match_torch(case):
     torch = require_torch()
-    ours = outcome(engine, *case)
-    if ours[0] == "error" and ours[1] == "Refused":
+    ours = outcome(engine, ranged, *case)
+    if ours[0] == "refused":
         # the forms tidx refuses (torch would crash, or runs a Python decomposition):
         # never asked of torch, which would kill the test process with SIGFPE
-        assert any(why in ours[2] for why in REFUSED), ours
+        assert any(why in ours[1] for why in REFUSED), ours
         return
-    assert ours == outcome(torch, *case)
+    assert ours == outcome(torch, ranged, *case)
 
 
 @settings(max_examples=examples(300), deadline=None,
@@ -150,14 +143,10 @@ def test_ranges_match_torch(case):
        st.integers(2, 5000))
 def test_linspace_bit_exact(dtype, start, end, steps):
     """linspace's two halves, bit for bit, over wide starts, ends and step counts."""
-    torch = require_torch()
     if dtype == "uint8":
         start, end = abs(start) % 256, abs(end) % 256
-    args = (start, end, steps)
-    assert outcome(engine, "linspace", ("number", start, ""), ("number", end, ""), steps,
-                   dtype, None, None, None, None, False) == \
-        outcome(torch, "linspace", ("number", start, ""), ("number", end, ""), steps, dtype,
-                None, None, None, None, False), args
+    assert_like_torch(ranged, "linspace", ("number", start, ""), ("number", end, ""), steps,
+                      dtype, None, None, None, None, False)
 
 
 @settings(max_examples=examples(200), deadline=None,
@@ -166,10 +155,8 @@ def test_linspace_bit_exact(dtype, start, end, steps):
        st.floats(-5, 5, allow_nan=False), st.floats(-5, 5, allow_nan=False),
        st.integers(2, 400), st.sampled_from([10.0, 2.0, 2.718281828459045, 0.5, 3.0]))
 def test_logspace_bit_exact(dtype, start, end, steps, base):
-    torch = require_torch()
-    case = ("logspace", ("number", start, ""), ("number", end, ""), steps, dtype, base, None,
-            None, None, False)
-    assert outcome(engine, *case) == outcome(torch, *case)
+    assert_like_torch(ranged, "logspace", ("number", start, ""), ("number", end, ""), steps,
+                      dtype, base, None, None, None, False)
 
 
 @pytest.mark.parametrize("statements", [
@@ -201,8 +188,4 @@ def test_logspace_bit_exact(dtype, start, end, steps, base):
     ["y = torch.range(0, 3, device='meta')"],
 ])
 def test_ranges_run_the_operators_torch_runs(statements):
-    torch = require_torch()
-    ours, theirs = compare(torch, statements, ["y"])
-    assert ours.ops == theirs.ops
-    assert ours.error == theirs.error
-    assert ours.tensors == theirs.tensors
+    assert_like_torch(statements)

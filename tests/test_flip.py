@@ -13,9 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import engine
-from conftest import examples, require_torch
-from oracle import compare
+from conftest import examples
+from oracle import assert_like_torch, call, shares
 
 pytestmark = pytest.mark.torch
 
@@ -36,33 +35,26 @@ def cases(draw):
     return dtype, shape, view, transpose, dims, form
 
 
-def outcome(lib, dtype, shape, view, transpose, dims, form):
+def flipped(lib, dtype, shape, view, transpose, dims, form):
+    """The result, and whether it shares the base's storage (flip copies)."""
     n = int(np.prod(shape)) if shape else 1
     values = (np.arange(n) * 5 % 7).reshape(shape).astype(dtype)
     base = lib.tensor(values.tolist(), dtype=getattr(lib, dtype)).reshape(shape)
     t = base[view] if view else base
     if transpose:
         t = t.transpose(0, 1)
-    try:
-        if form == "function":
-            r = lib.flip(t, dims)
-        elif form == "varargs" and isinstance(dims, list):
-            r = t.flip(*dims)
-        else:
-            r = t.flip(dims)
-        shares = r.untyped_storage().data_ptr() == base.untyped_storage().data_ptr()
-        return ("ok", r.tolist(), list(r.shape), list(r.stride()), r.storage_offset(),
-                str(r.dtype), shares and r.numel() > 0)
-    except Exception as exc:  # noqa: BLE001 - the error is the result
-        return ("error", type(exc).__name__, str(exc))
+    if form == "varargs" and isinstance(dims, list):
+        r = t.flip(*dims)
+    else:
+        r = call(lib, "function" if form == "function" else "method", "flip", t, dims)
+    return r, shares(r, base)
 
 
 @settings(max_examples=examples(400), deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(cases())
 def test_flip_matches_torch(case):
-    torch = require_torch()
-    assert outcome(engine, *case) == outcome(torch, *case)
+    assert_like_torch(flipped, *case)
 
 
 @pytest.mark.parametrize("statements", [
@@ -76,8 +68,4 @@ def test_flip_matches_torch(case):
 ])
 def test_flip_runs_the_operators_torch_runs(statements):
     """The aten operator tree torch.profiler records, and the named tensors."""
-    torch = require_torch()
-    ours, theirs = compare(torch, statements, ["y"])
-    assert ours.ops == theirs.ops
-    assert ours.error == theirs.error
-    assert ours.tensors == theirs.tensors
+    assert_like_torch(statements)

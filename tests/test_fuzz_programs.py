@@ -539,6 +539,7 @@ def test_the_grammar_knows_the_defaults():
 
 
 @pytest.mark.torch
+@pytest.mark.slow      # 40 whole programs, each in every output mode: ~10 s
 @settings(max_examples=examples(40), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                  HealthCheck.filter_too_much])

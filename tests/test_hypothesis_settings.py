@@ -15,14 +15,15 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from conftest import LONG, LONG_FACTOR, UNDER_CI, examples
+from conftest import (FAST_DIVISOR, LONG, LONG_FACTOR, TIER, UNDER_CI, examples, scaled,
+                      selects_fast_tier)
 
 TESTS = Path(__file__).resolve().parent
 
 
 def _property_tests() -> dict[str, settings]:
     found: dict[str, settings] = {}
-    for path in sorted(TESTS.glob("test_*.py")):
+    for path in sorted(TESTS.rglob("test_*.py")):     # tests/ and its wings
         try:
             module = importlib.import_module(path.stem)
         except ImportError as exc:      # e.g. no torch here: conftest fails under CI
@@ -63,8 +64,21 @@ def test_every_property_test_takes_the_profile() -> None:
 
 
 def test_long_runs_multiply_the_example_counts() -> None:
-    assert examples(7) == (7 * LONG_FACTOR if LONG else 7)
+    assert examples(7) == scaled(7, long=LONG, fast=TIER["fast"])
     assert settings.default.max_examples == examples(100)
+
+
+def test_the_fast_tier_divides_them_and_a_long_hunt_wins() -> None:
+    assert [scaled(n, long=False, fast=False) for n in (1, 7, 400)] == [1, 7, 400]
+    assert [scaled(n, long=False, fast=True) for n in (1, 7, 400)] == [1, 1, 400 // FAST_DIVISOR]
+    assert scaled(7, long=True, fast=True) == 7 * LONG_FACTOR
+    assert [selects_fast_tier(e) for e in ("fast", "fast and torch", "torch and fast", "",
+                                           "not fast", "slow", "not fast and torch",
+                                           "breakfast")] == [True] * 3 + [False] * 5
+
+
+def test_this_run_knows_its_tier(request: pytest.FixtureRequest) -> None:
+    assert TIER["fast"] == selects_fast_tier(request.config.getoption("markexpr") or "")
 
 
 def test_slow_tests_run_by_default_and_under_ci() -> None:

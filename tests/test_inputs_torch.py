@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import require_torch
-from oracle import compare
+from oracle import assert_like_torch
 
 pytestmark = pytest.mark.torch
 
@@ -174,9 +174,5 @@ CASES = [(group, st) for group, sts in (("values", VALUES), ("wrong types", WRON
 
 @pytest.mark.parametrize("group,statement", CASES, ids=[f"{g}: {s[:60]}" for g, s in CASES])
 def test_matches_torch(group: str, statement: str) -> None:
-    torch = require_torch()
     names = ["y", "t"] if statement.startswith("t[") else ["y"]
-    ours, theirs = compare(torch, [statement], names)
-    assert ours.error == theirs.error
-    assert ours.ops == theirs.ops
-    assert ours.tensors == theirs.tensors
+    assert_like_torch([statement], names=names)

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 import engine
 from conftest import examples, require_torch
-from oracle import compare
+from oracle import assert_like_torch, attempt
 
 pytestmark = pytest.mark.torch
 
@@ -95,7 +95,7 @@ def join_outcome(lib, op, specs, dim, form):
     inputs = [make(lib, s, i) for i, s in enumerate(specs)]
     fn = getattr(lib, op)
     seq = tuple(inputs) if form == "tuple" else inputs
-    try:
+    def go():
         if op in ("cat", "concat", "concatenate", "stack"):
             if form == "keyword":
                 r = fn(tensors=seq, dim=dim)
@@ -106,8 +106,7 @@ def join_outcome(lib, op, specs, dim, form):
         else:
             r = fn(tensors=seq) if form == "keyword" else fn(seq)
         return ("ok",) + describe(r, inputs)
-    except Exception as exc:  # noqa: BLE001 - the error is the result
-        return ("error", type(exc).__name__, str(exc))
+    return attempt(go)
 
 
 @settings(max_examples=examples(300), deadline=None,
@@ -143,7 +142,7 @@ def split_outcome(lib, op, spec, meta, size, sizes, dim, form):
         t = lib.empty(t.shape, dtype=t.dtype, device="meta")
     kw = form == "keyword"
     fn = form == "function"
-    try:
+    def go():
         if op == "split":
             r = (t.split(split_size=size, dim=dim) if kw else
                  t.split(size) if form == "default" else
@@ -184,8 +183,7 @@ def split_outcome(lib, op, spec, meta, size, sizes, dim, form):
             r = lib.atleast_3d(t, t) if fn else lib.atleast_2d(t) if kw else lib.atleast_1d([t])
         r = r if isinstance(r, (tuple, list)) else (r,)
         return ("ok", type(r).__name__) + tuple(describe(p, [t]) for p in r)
-    except Exception as exc:  # noqa: BLE001 - the error is the result
-        return ("error", type(exc).__name__, str(exc))
+    return attempt(go)
 
 
 @settings(max_examples=examples(400), deadline=None,
@@ -247,11 +245,7 @@ def test_split_pieces_write_through_and_cat_copies():
     ["y = torch.atleast_3d(t)"],
 ])
 def test_joins_run_the_operators_torch_runs(statements):
-    torch = require_torch()
-    ours, theirs = compare(torch, statements, ["y"])
-    assert ours.ops == theirs.ops
-    assert ours.error == theirs.error
-    assert ours.tensors == theirs.tensors
+    assert_like_torch(statements)
 
 
 @pytest.mark.parametrize("statements", [
@@ -294,11 +288,7 @@ def test_joins_run_the_operators_torch_runs(statements):
     ["y = t.hsplit(2**62)"],
 ])
 def test_splits_run_the_operators_torch_runs(statements):
-    torch = require_torch()
-    ours, theirs = compare(torch, statements, ["y", "parts"])
-    assert ours.ops == theirs.ops
-    assert ours.error == theirs.error
-    assert ours.tensors == theirs.tensors
+    assert_like_torch(statements, names=["y", "parts"])
 
 
 @pytest.mark.parametrize("statement", [

@@ -16,7 +16,7 @@ from engine.core.errors import Refused
 from engine.dispatch.declarations import REGISTRY
 from engine.dispatch.python_meta import PYTHON_META, SAME_ON_META
 from engine.interpreter import session
-from oracle import compare
+from oracle import assert_like_torch, compare
 
 pytestmark = pytest.mark.torch
 
@@ -48,10 +48,7 @@ def test_the_table_is_torch_s_own():
     ["z = torch.ones(2, device='meta')", "y = z.new_empty(3)"],
 ])
 def test_what_runs_on_the_meta_device_records_torch_s_operators(statements):
-    torch = require_torch()
-    ours, theirs = compare(torch, statements, ["y"])
-    assert ours.error == theirs.error and ours.ops == theirs.ops
-    assert ours.tensors == theirs.tensors
+    assert_like_torch(statements)
 
 
 @pytest.mark.parametrize("statements, op", [

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import require_torch
-from oracle import compare
+from oracle import assert_like_torch
 
 pytestmark = pytest.mark.torch
 
@@ -169,8 +168,4 @@ ALL_CASES = CASES + OPERATOR_CASES + GATHER_CASES
 
 @pytest.mark.parametrize("statements,names", ALL_CASES, ids=[_id(c) for c in ALL_CASES])
 def test_matches_torch(statements, names):
-    torch = require_torch()
-    ours, theirs = compare(torch, statements, names)
-    assert ours.error == theirs.error
-    assert ours.ops == theirs.ops
-    assert ours.tensors == theirs.tensors
+    assert_like_torch(statements, names=names)

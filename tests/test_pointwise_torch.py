@@ -23,8 +23,7 @@ from hypothesis import strategies as st
 
 import engine
 from conftest import examples, require_torch
-from engine.core.errors import Refused
-from oracle import compare
+from oracle import assert_like_torch, norm, shares
 
 pytestmark = pytest.mark.torch
 
@@ -48,20 +47,10 @@ def make(lib, dtype: str, shape: tuple, seed: int):
     return lib.tensor(values.reshape(shape).tolist(), dtype=getattr(lib, dtype)).reshape(shape)
 
 
-def norm(x):
-    """A result's values with floats by repr: NaN equals NaN, -0.0 differs from 0.0."""
-    if isinstance(x, list):
-        return [norm(v) for v in x]
-    if isinstance(x, float):
-        return repr(x)
-    return x
-
-
-def describe(r, base):
-    shares = (r.untyped_storage().data_ptr() == base.untyped_storage().data_ptr()
-              and r.numel() > 0)
-    return ("ok", norm(r.tolist()), list(r.shape), list(r.stride()), r.storage_offset(),
-            str(r.dtype), shares, norm(base.tolist()))
+def pointwise(r, base):
+    """The result, whether it shares the base's storage, and the base after (an in-place
+    form writes it)."""
+    return r, shares(r, base), base
 
 
 @st.composite
@@ -90,23 +79,6 @@ def view_of(lib, dtype, shape, view, transpose, seed=0):
     base = make(lib, dtype, shape, seed)
     t = base[view] if view else base
     return base, (t.transpose(0, 1) if transpose else t)
-
-
-def run(fn, base):
-    try:
-        return describe(fn(), base)
-    except Refused as exc:
-        return ("refused", str(exc))
-    except Exception as exc:  # noqa: BLE001 - the error is the result
-        return ("error", type(exc).__name__, str(exc))
-
-
-def agree(ours, theirs):
-    """tidx agrees with torch, or refused a result torch computes."""
-    if ours[0] == "refused":
-        assert theirs[0] == "ok", (ours, theirs)
-        return
-    assert ours == theirs
 
 
 # -- binary operators --------------------------------------------------------------------------
@@ -175,15 +147,14 @@ def binary_outcome(lib, op, dtype, shape, view, transpose, other, form, alpha):
             x = AUGMENTED[op](x, b)
             return x
         return getattr(lib, name)(t, b, **kwargs)
-    return run(call, base)
+    return pointwise(call(), base)
 
 
 @settings(max_examples=examples(500), deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(binary_cases())
 def test_binary_matches_torch(case):
-    torch = require_torch()
-    agree(binary_outcome(engine, *case), binary_outcome(torch, *case))
+    assert_like_torch(binary_outcome, *case, refused=True)
 
 
 # -- unary operators ---------------------------------------------------------------------------
@@ -210,15 +181,14 @@ def unary_outcome(lib, op, dtype, shape, view, transpose, form):
         if form == "method":
             return getattr(t, op)()
         return getattr(lib, op)(t)
-    return run(call, base)
+    return pointwise(call(), base)
 
 
 @settings(max_examples=examples(300), deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(unary_cases())
 def test_unary_matches_torch(case):
-    torch = require_torch()
-    agree(unary_outcome(engine, *case), unary_outcome(torch, *case))
+    assert_like_torch(unary_outcome, *case, refused=True)
 
 
 # -- clamp -------------------------------------------------------------------------------------
@@ -257,15 +227,14 @@ def clamp_outcome(lib, dtype, shape, view, transpose, tensors, lo, hi, form):
         if form == "keywords":
             return lib.clamp(t, min=lo, max=hi)
         return lib.clamp(t, lo, hi)
-    return run(call, base)
+    return pointwise(call(), base)
 
 
 @settings(max_examples=examples(300), deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(clamp_cases())
 def test_clamp_matches_torch(case):
-    torch = require_torch()
-    agree(clamp_outcome(engine, *case), clamp_outcome(torch, *case))
+    assert_like_torch(clamp_outcome, *case, refused=True)
 
 
 # -- pow ----------------------------------------------------------------------------------------
@@ -303,15 +272,14 @@ def pow_outcome(lib, dtype, shape, view, transpose, exponent, form):
         if form == "scalar_base" and exponent[0] == "number":
             return lib.pow(e, t)
         return lib.pow(t, e)
-    return run(call, base)
+    return pointwise(call(), base)
 
 
 @settings(max_examples=examples(300), deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(pow_cases())
 def test_pow_matches_torch(case):
-    torch = require_torch()
-    agree(pow_outcome(engine, *case), pow_outcome(torch, *case))
+    assert_like_torch(pow_outcome, *case, refused=True)
 
 
 # -- isclose -----------------------------------------------------------------------------------
@@ -330,15 +298,14 @@ def isclose_cases(draw):
 def isclose_outcome(lib, dtype, shape, view, transpose, other, rtol, atol, equal_nan):
     base, t = view_of(lib, dtype, shape, view, transpose)
     o = make(lib, other[0], other[1], seed=1)
-    return run(lambda: lib.isclose(t, o, rtol=rtol, atol=atol, equal_nan=equal_nan), base)
+    return pointwise(lib.isclose(t, o, rtol=rtol, atol=atol, equal_nan=equal_nan), base)
 
 
 @settings(max_examples=examples(150), deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(isclose_cases())
 def test_isclose_matches_torch(case):
-    torch = require_torch()
-    agree(isclose_outcome(engine, *case), isclose_outcome(torch, *case))
+    assert_like_torch(isclose_outcome, *case, refused=True)
 
 
 # -- a few exact points ---------------------------------------------------------------------------
@@ -387,11 +354,7 @@ def test_integer_division_by_zero_is_torchs_error():
 ])
 def test_pointwise_runs_the_operators_torch_runs(statements):
     """The aten operator tree torch.profiler records, the error, and the named tensors."""
-    torch = require_torch()
-    ours, theirs = compare(torch, statements, ["y"])
-    assert ours.ops == theirs.ops
-    assert ours.error == theirs.error
-    assert ours.tensors == theirs.tensors
+    assert_like_torch(statements)
 
 
 # -- out= of the overloads tidx models (the logical ops, abs, pow) --------------------------------
@@ -425,15 +388,14 @@ def out_outcome(lib, op, dtype, shape, view, transpose, other, out_kind, out_dty
             r = getattr(lib, op)(t, o, out=out)
         assert r is out
         return r
-    return run(call, base)
+    return pointwise(call(), base)
 
 
 @settings(max_examples=examples(200), deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(out_cases())
 def test_out_matches_torch(case):
-    torch = require_torch()
-    agree(out_outcome(engine, *case), out_outcome(torch, *case))
+    assert_like_torch(out_outcome, *case, refused=True)
 
 
 def test_reciprocal_of_every_float16_matches_torch():

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import require_torch
-from oracle import compare
+from oracle import assert_like_torch
 
 pytestmark = pytest.mark.torch
 
@@ -77,11 +76,7 @@ PROGRAMS = [
 
 @pytest.mark.parametrize("statements", PROGRAMS, ids=lambda p: " ; ".join(p))
 def test_python_forms_match_python_and_torch(statements):
-    torch = require_torch()
-    ours, theirs = compare(torch, statements, ["y", "z", "w"])
-    assert ours.error == theirs.error
-    assert ours.tensors == theirs.tensors
-    assert ours.ops == theirs.ops
+    assert_like_torch(statements, names=["y", "z", "w"])
 
 
 def test_a_comprehension_keeps_its_names_to_itself():
@@ -108,9 +103,7 @@ TENSORS_AS_NUMBERS = [
 
 @pytest.mark.parametrize("statement", TENSORS_AS_NUMBERS)
 def test_a_tensor_where_a_number_goes(statement):
-    torch = require_torch()
-    ours, theirs = compare(torch, [statement], ["y"])
-    assert (ours.error, ours.tensors, ours.ops) == (theirs.error, theirs.tensors, theirs.ops)
+    assert_like_torch([statement])
 
 
 @pytest.mark.parametrize("statement", [
@@ -122,9 +115,7 @@ def test_a_tensor_where_a_number_goes(statement):
 def test_the_facts_as_functions(statement):
     """torch.numel / is_floating_point / is_complex and Tensor.is_complex: read off the
     TensorImpl, no operator; torch's TypeErrors for a wrong argument."""
-    torch = require_torch()
-    ours, theirs = compare(torch, [statement], ["y"])
-    assert (ours.ops, ours.error, ours.tensors) == (theirs.ops, theirs.error, theirs.tensors)
+    assert_like_torch([statement])
 
 
 @pytest.mark.parametrize("statement", [
@@ -133,6 +124,4 @@ def test_the_facts_as_functions(statement):
 ])
 def test_max_and_min_of_two_tensors_are_elementwise(statement):
     """torch.max(a, b) is at::maximum(a, b) (max.other), not a reduction."""
-    torch = require_torch()
-    ours, theirs = compare(torch, [statement], ["y"])
-    assert (ours.ops, ours.error, ours.tensors) == (theirs.ops, theirs.error, theirs.tensors)
+    assert_like_torch([statement])

@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine
-from conftest import examples, require_torch
-from oracle import compare
+from conftest import examples
+from oracle import assert_like_torch, call
 
 pytestmark = pytest.mark.torch
 
@@ -39,25 +39,16 @@ def outcome(lib, dtype, shape, step, transpose, shifts, dims, form):
     t = base[tuple(slice(None, None, s) for s in step)] if shape else base
     if transpose:
         t = t.transpose(0, 1)
-    try:
-        if form == "keywords":
-            r = lib.roll(t, shifts=shifts, **({} if dims is None else {"dims": dims}))
-        elif form == "function":
-            r = lib.roll(t, shifts, *(() if dims is None else (dims,)))
-        else:
-            r = t.roll(shifts, *(() if dims is None else (dims,)))
-        return ("ok", r.tolist(), list(r.shape), list(r.stride()), r.storage_offset(),
-                str(r.dtype))
-    except Exception as exc:  # noqa: BLE001 - the error is the result
-        return ("error", type(exc).__name__, str(exc))
+    if form == "keywords":
+        return lib.roll(t, shifts=shifts, **({} if dims is None else {"dims": dims}))
+    return call(lib, form, "roll", t, shifts, *(() if dims is None else (dims,)))
 
 
 @settings(max_examples=examples(300), deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(cases())
 def test_roll_matches_torch(case):
-    torch = require_torch()
-    assert outcome(engine, *case) == outcome(torch, *case)
+    assert_like_torch(outcome, *case)
 
 
 @pytest.mark.parametrize("statement", [
@@ -67,9 +58,7 @@ def test_roll_matches_torch(case):
     "y = t[:, ::2].roll(1)", "y = torch.roll(t, shifts=2, dims=-1)", "y = t.roll(1, (0, 0))",
 ])
 def test_roll_runs_the_operators_torch_runs(statement):
-    torch = require_torch()
-    ours, theirs = compare(torch, [statement], ["y"])
-    assert (ours.ops, ours.error, ours.tensors) == (theirs.ops, theirs.error, theirs.tensors)
+    assert_like_torch([statement])
 
 
 @st.composite
@@ -91,27 +80,18 @@ def repeat_outcome(lib, dtype, shape, step, transpose, reps, form):
     t = base[tuple(slice(None, None, s) for s in step)] if shape else base
     if transpose:
         t = t.transpose(0, 1)
-    try:
-        if form == "repeat":
-            r = t.repeat(reps)
-        elif form == "repeat_varargs":
-            r = t.repeat(*reps) if isinstance(reps, tuple) else t.repeat(reps)
-        elif form == "tile":
-            r = lib.tile(t, reps)
-        else:
-            r = t.tile(reps)
-        return ("ok", r.tolist(), list(r.shape), list(r.stride()), r.storage_offset(),
-                str(r.dtype))
-    except Exception as exc:  # noqa: BLE001 - the error is the result
-        return ("error", type(exc).__name__, str(exc))
+    if form == "repeat":
+        return t.repeat(reps)
+    if form == "repeat_varargs":
+        return t.repeat(*reps) if isinstance(reps, tuple) else t.repeat(reps)
+    return call(lib, "function" if form == "tile" else "method", "tile", t, reps)
 
 
 @settings(max_examples=examples(300), deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(repeat_cases())
 def test_repeat_and_tile_match_torch(case):
-    torch = require_torch()
-    assert repeat_outcome(engine, *case) == repeat_outcome(torch, *case)
+    assert_like_torch(repeat_outcome, *case)
 
 
 @pytest.mark.parametrize("statement", [
@@ -122,9 +102,7 @@ def test_repeat_and_tile_match_torch(case):
     "y = torch.zeros(0, 2).repeat(2, 2)",
 ])
 def test_repeat_runs_the_operators_torch_runs(statement):
-    torch = require_torch()
-    ours, theirs = compare(torch, [statement], ["y"])
-    assert (ours.ops, ours.error, ours.tensors) == (theirs.ops, theirs.error, theirs.tensors)
+    assert_like_torch([statement])
 
 
 @st.composite
@@ -155,24 +133,18 @@ def interleave_outcome(lib, dtype, shape, transpose, repeats, rdtype, dim, outpu
         t = t.transpose(0, 1)
     r = lib.tensor(repeats, dtype=getattr(lib, rdtype))
     kwargs = {} if output_size is None else {"output_size": output_size}
-    try:
-        if form == "repeats_only":
-            out = lib.repeat_interleave(r, **kwargs)
-        elif form == "function":
-            out = lib.repeat_interleave(t, r, dim, **kwargs)
-        else:
-            out = t.repeat_interleave(r, dim=dim, **kwargs)
-        return ("ok", out.tolist(), list(out.shape), list(out.stride()), str(out.dtype))
-    except Exception as exc:  # noqa: BLE001 - the error is the result
-        return ("error", type(exc).__name__, str(exc))
+    if form == "repeats_only":
+        return lib.repeat_interleave(r, **kwargs)
+    if form == "function":
+        return lib.repeat_interleave(t, r, dim, **kwargs)
+    return t.repeat_interleave(r, dim=dim, **kwargs)
 
 
 @settings(max_examples=examples(300), deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(interleave_cases())
 def test_repeat_interleave_with_a_tensor_of_repeats_matches_torch(case):
-    torch = require_torch()
-    assert interleave_outcome(engine, *case) == interleave_outcome(torch, *case)
+    assert_like_torch(interleave_outcome, *case)
 
 
 @pytest.mark.parametrize("statement", [
@@ -187,9 +159,7 @@ def test_repeat_interleave_with_a_tensor_of_repeats_matches_torch(case):
     "y = t.repeat_interleave(torch.tensor(2))",
 ])
 def test_repeat_interleave_runs_the_operators_torch_runs(statement):
-    torch = require_torch()
-    ours, theirs = compare(torch, [statement], ["y"])
-    assert (ours.ops, ours.error, ours.tensors) == (theirs.ops, theirs.error, theirs.tensors)
+    assert_like_torch([statement])
 
 
 def test_a_negative_repeat_with_output_size_is_refused():

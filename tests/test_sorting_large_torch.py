@@ -22,6 +22,7 @@ from conftest import examples, require_torch
 from engine.core.context import RunContext, activate
 from engine.core.errors import Refused
 from engine.ops import sorting, stl, stl_compiled
+from oracle import attempt
 
 pytestmark = pytest.mark.torch
 
@@ -84,7 +85,7 @@ def calls(draw):
 
 
 def run(lib, t, op, dim, descending, stable, k, largest, sorted_):
-    try:
+    def go():
         if op == "sort":
             kw = {} if stable is None else {"stable": stable}
             return tuple(t.sort(dim=dim, descending=descending, **kw))
@@ -96,8 +97,7 @@ def run(lib, t, op, dim, descending, stable, k, largest, sorted_):
             return tuple(t.topk(min(k, t.shape[dim]), dim=dim, largest=largest,
                                 sorted=sorted_))
         return lib.unique(t, return_inverse=True, return_counts=True)
-    except Exception as exc:  # noqa: BLE001 - the error is the result
-        return type(exc).__name__, str(exc)
+    return attempt(go)
 
 
 @settings(max_examples=examples(60), deadline=None,

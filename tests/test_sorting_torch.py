@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 import engine
 from engine.core.errors import Refused
 from conftest import examples, require_torch
-from oracle import compare
+from oracle import assert_like_torch, attempt
 
 pytestmark = pytest.mark.torch
 
@@ -71,13 +71,10 @@ def describe(r, base):
 
 
 def run(lib, case, call):
-    base, t = make(lib, *case)
-    try:
+    def go():
+        base, t = make(lib, *case)
         return ("ok", describe(call(lib, t), base))
-    except Refused as exc:
-        return ("refused", str(exc))
-    except Exception as exc:  # noqa: BLE001 - the error is the result
-        return ("error", type(exc).__name__, str(exc))
+    return attempt(go)
 
 
 DIMS = st.one_of(st.integers(-4, 3), st.sampled_from([None, 0.5, "a"]))
@@ -217,11 +214,7 @@ def test_radix_sort_is_stable():
 ])
 def test_sorting_runs_the_operators_torch_runs(statements):
     """The aten operator tree torch.profiler records, and the named tensors."""
-    torch = require_torch()
-    ours, theirs = compare(torch, statements, ["y"])
-    assert ours.ops == theirs.ops
-    assert ours.error == theirs.error
-    assert ours.tensors == theirs.tensors
+    assert_like_torch(statements)
 
 
 # -- searchsorted, bucketize, isin -------------------------------------------------------
@@ -316,11 +309,7 @@ def test_search_matches_torch(case, args):
 ])
 def test_search_runs_the_operators_torch_runs(statements):
     """searchsorted, bucketize, isin: the operator tree, the error, the result."""
-    torch = require_torch()
-    ours, theirs = compare(torch, statements, ["y"])
-    assert ours.ops == theirs.ops
-    assert ours.error == theirs.error
-    assert ours.tensors == theirs.tensors
+    assert_like_torch(statements)
 
 
 # -- unique, unique_consecutive ------------------------------------------------------------
@@ -392,11 +381,7 @@ def test_unique_matches_torch(case, args):
 ])
 def test_unique_runs_the_operators_torch_runs(statements):
     """unique (torch/functional.py -> _unique2 / unique_dim) and unique_consecutive."""
-    torch = require_torch()
-    ours, theirs = compare(torch, statements, ["y"])
-    assert ours.ops == theirs.ops
-    assert ours.error == theirs.error
-    assert ours.tensors == theirs.tensors
+    assert_like_torch(statements)
 
 
 def test_isin_sort_path_is_refused_not_guessed():

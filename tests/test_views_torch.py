@@ -14,17 +14,14 @@ the base's storage, whether it is the input itself) or on the error (class and m
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import engine
 from conftest import examples, require_torch
 from engine.core.errors import Refused
-from oracle import compare
+from oracle import assert_like_torch, shares
 
 pytestmark = pytest.mark.torch
 
@@ -181,54 +178,42 @@ def apply(lib, t, spec):
     raise AssertionError(op)
 
 
-def describe(r, base, t):
+def described(r, base, t):
+    """A tensor with whether it views the base, whether it is t itself and t's geometry
+    after (an in-place call changes it); a sequence element by element; a Size or a
+    tuple of ints as itself (the oracle tells them apart by name)."""
     if isinstance(r, (tuple, list)) and not hasattr(r, "untyped_storage"):
         if all(isinstance(x, int) for x in r):
-            return ("ints", type(r).__name__.replace("Size", "Size"), list(r))
-        return ("tensors", [describe(x, base, t) for x in r])
-    shares = r.untyped_storage().data_ptr() == base.untyped_storage().data_ptr()
-    return ("tensor", r.tolist(), list(r.shape), list(r.stride()), r.storage_offset(),
-            str(r.dtype), shares and r.numel() > 0, r is t,
-            # an in-place call changes t's own geometry
-            list(t.shape), list(t.stride()))
+            return r
+        return [described(x, base, t) for x in r]
+    return r, shares(r, base), r is t, list(t.shape), list(t.stride())
 
 
-def outcome(lib, dtype, shape, view, transpose, spec):
+def viewed(lib, dtype, shape, view, transpose, spec):
     n = int(np.prod(shape)) if shape else 1
     values = (np.arange(n) * 5 % 7).reshape(shape).astype(dtype)
     base = lib.tensor(values.tolist(), dtype=getattr(lib, dtype)).reshape(shape)
     t = base[view] if view else base
     if transpose:
         t = t.transpose(0, 1)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            r = apply(lib, t, spec)
-        return describe(r, base, t)
-    except Refused as exc:
-        return ("refused", str(exc))
-    except Exception as exc:  # noqa: BLE001 - the error is the result
-        return ("error", type(exc).__name__, str(exc))
+    return described(apply(lib, t, spec), base, t)
+
+
+def torch_refuses_or_fails(ours, theirs) -> bool:
+    """What tidx refuses here: unflatten errors whose torch message carries a C++
+    backtrace, and reading a tensor of a negative size (a 0-dim tensor expanded to -1 and
+    0 in torch: it exists, and has no elements; torch's own tolist() of it fails inside
+    CPython, SystemError from listobject.c, before it can be compared)."""
+    unflatten = theirs[0] == "error" and "unflatten got an unexpected error" in theirs[2]
+    crashed = theirs[:2] == ("error", "SystemError") and "sizes [-1, 0]" in ours[1]
+    return unflatten or crashed
 
 
 @settings(max_examples=examples(500), deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(cases())
 def test_views_match_torch(case):
-    torch = require_torch()
-    ours, theirs = outcome(engine, *case), outcome(torch, *case)
-    if ours[0] == "refused":
-        # what tidx refuses here: unflatten errors whose torch message carries a C++
-        # backtrace, and reading a tensor of a negative size (a 0-dim tensor expanded to
-        # -1 and 0 in torch: it exists, and has no elements)
-        unflatten = theirs[0] == "error" and "unflatten got an unexpected error" in theirs[2]
-        negative = theirs[0] == "tensor" and min(theirs[2], default=0) < 0
-        # the same negative-size tensor read by describe(): torch's own tolist() fails
-        # inside CPython (SystemError, listobject.c) before it can be compared
-        crashed = theirs[:2] == ("error", "SystemError") and "sizes [-1, 0]" in ours[1]
-        assert unflatten or negative or crashed, (ours, theirs)
-        return
-    assert ours == theirs
+    assert_like_torch(viewed, *case, refused=torch_refuses_or_fails)
 
 
 @st.composite
@@ -241,13 +226,11 @@ def permuted(draw):
     return size, layout, dtype, device
 
 
-def permuted_outcome(lib, size, layout, dtype, device):
-    try:
-        r = lib.empty_permuted(size, layout, dtype=getattr(lib, dtype), device=device)
-        return list(r.shape), list(r.stride()), r.storage_offset(), str(r.dtype), \
-            str(r.device), r.untyped_storage().nbytes()
-    except Exception as exc:  # noqa: BLE001
-        return ("error", type(exc).__name__, str(exc))
+def permuted_layout(lib, size, layout, dtype, device):
+    """Uninitialised memory: the layout, dtype, device and storage size, not the values."""
+    r = lib.empty_permuted(size, layout, dtype=getattr(lib, dtype), device=device)
+    return list(r.shape), list(r.stride()), r.storage_offset(), str(r.dtype), \
+        str(r.device), r.untyped_storage().nbytes()
 
 
 @settings(max_examples=examples(150), deadline=None,
@@ -255,8 +238,7 @@ def permuted_outcome(lib, size, layout, dtype, device):
 @given(permuted())
 def test_empty_permuted_matches_torch(case):
     """Uninitialised memory: the layout, dtype, device and storage size, not the values."""
-    torch = require_torch()
-    assert permuted_outcome(engine, *case) == permuted_outcome(torch, *case)
+    assert_like_torch(permuted_layout, *case)
 
 
 @pytest.mark.parametrize("statements", [
@@ -315,13 +297,7 @@ def test_empty_permuted_matches_torch(case):
 ])
 def test_views_run_the_operators_torch_runs(statements):
     """The aten operator tree torch.profiler records, the error, and the named values."""
-    torch = require_torch()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        ours, theirs = compare(torch, statements, ["y"])
-    assert ours.ops == theirs.ops
-    assert ours.error == theirs.error
-    assert ours.tensors == theirs.tensors
+    assert_like_torch(statements)
 
 
 @pytest.mark.parametrize("statement, refused", [

@@ -9,9 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import engine
-from conftest import examples, require_torch
-from oracle import compare
+from conftest import examples
+from oracle import assert_like_torch
 
 pytestmark = pytest.mark.torch
 
@@ -40,22 +39,16 @@ def outcome(lib, cond, x, y, form):
     c = _tensor(lib, *cond) > 1 if cond[0] == "bool" else _tensor(lib, *cond)
     xs = _tensor(lib, *x) if isinstance(x, tuple) else x
     ys = _tensor(lib, *y) if isinstance(y, tuple) else y
-    try:
-        if form == "method" and isinstance(xs, lib.Tensor):
-            r = xs.where(c, ys)
-        else:
-            r = lib.where(c, xs, ys)
-        return ("ok", r.tolist(), list(r.shape), list(r.stride()), str(r.dtype))
-    except Exception as exc:  # noqa: BLE001 - the error is the result
-        return ("error", type(exc).__name__, str(exc))
+    if form == "method" and isinstance(xs, lib.Tensor):
+        return xs.where(c, ys)
+    return lib.where(c, xs, ys)
 
 
 @settings(max_examples=examples(300), deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(cases())
 def test_where_matches_torch(case):
-    torch = require_torch()
-    assert outcome(engine, *case) == outcome(torch, *case)
+    assert_like_torch(outcome, *case)
 
 
 @pytest.mark.parametrize("statement", [
@@ -67,6 +60,4 @@ def test_where_matches_torch(case):
     "y = torch.where(t > 4, t[:, :1], t[0])", "y = torch.where(t > 4, True, t)",
 ])
 def test_where_runs_the_operators_torch_runs(statement):
-    torch = require_torch()
-    ours, theirs = compare(torch, [statement], ["y"])
-    assert (ours.ops, ours.error, ours.tensors) == (theirs.ops, theirs.error, theirs.tensors)
+    assert_like_torch([statement])
