@@ -9,8 +9,9 @@ to import for it) to a cache file; later runs read the file and import a kernel'
 the first time the kernel is called (:class:`LazyKernel`).  The module's own declaration
 then replaces the cached one (``declarations.PROVISIONAL``).
 
-The file is named after a hash of every engine source file's path, size and mtime, of
-Python's version and of tidx's, so any edit makes a new one; it holds data only
+The file is named after a checksum of every engine source file's path, size and mtime,
+of Python's version and of tidx's, and holds that whole list, which must equal today's
+for the file to be read: any edit makes a new one; it holds data only
 (``marshal`` of strings, tuples and None, never pickle), is written whole or not at all
 (a temporary file renamed over), and any failure to read or write it falls back to
 importing every module.  ``TIDX_CACHE_DIR`` names its folder (empty: no cache); the
@@ -21,11 +22,11 @@ from __future__ import annotations
 
 import dataclasses
 import gc
-import hashlib
 import importlib
 import marshal
 import os
 import sys
+import zlib
 from typing import Any, Callable
 
 from tracer.version import __version__
@@ -63,13 +64,14 @@ def load(package: str, folder: str) -> None:
     matches the sources, else by importing every module (and writing the cache)."""
     modules = sorted(e.name[:-3] for e in os.scandir(folder)
                      if e.name.endswith(".py") and e.name != "__init__.py")
-    path = _cache_path()
+    where = _cache_path()
+    path, key = where if where else ("", "")
     # thousands of small tuples and declarations: without the collector's passes over
     # the whole heap (numpy's included) reading them takes 1 ms instead of 10-20
     collecting = gc.isenabled()
     gc.disable()
     try:
-        entries = _read(path) if path else None
+        entries = _read(path, key) if path else None
         if entries is not None and _install(entries):
             return
     finally:
@@ -81,7 +83,7 @@ def load(package: str, folder: str) -> None:
         for full_name in D.REGISTRY:
             owner.setdefault(full_name, f"{package}.{name}")
     if path:
-        _write(path, owner)
+        _write(path, key, owner)
 
 
 def import_all(package: str, folder: str) -> None:
@@ -91,22 +93,23 @@ def import_all(package: str, folder: str) -> None:
             importlib.import_module(f"{package}.{e.name[:-3]}")
 
 
-def _cache_path() -> str | None:
+def _cache_path() -> tuple[str, str] | None:
     folder = os.environ.get("TIDX_CACHE_DIR")
     if folder is None:
         base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
         folder = os.path.join(base, "tidx")
     if not folder:
         return None
-    return os.path.join(folder, f"operators-{_key()}.marshal")
+    key = _key()
+    return os.path.join(folder, f"operators-{zlib.crc32(key.encode()):08x}.marshal"), key
 
 
 def _key() -> str:
-    """A hash of every engine source file (path, size, mtime), Python's and tidx's
-    versions: a new key for any edit, so a stale cache is never read."""
+    """Every engine source file (path, size, mtime), Python's and tidx's versions: the
+    cache holds this text and is read only when it equals today's, so a stale cache is
+    never read (``hashlib`` is not used: importing it cost ~5 ms of every start)."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    h = hashlib.blake2b(digest_size=12)
-    h.update(f"{_FORMAT} {__version__} {sys.version}".encode())
+    parts = [f"{_FORMAT} {__version__} {sys.version}"]
     stack = [root]
     while stack:
         for e in sorted(os.scandir(stack.pop()), key=lambda e: e.name):
@@ -114,24 +117,24 @@ def _key() -> str:
                 stack.append(e.path)
             elif e.name.endswith((".py", ".wat")):
                 st = e.stat()
-                h.update(f"{e.path}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
-    return h.hexdigest()
+                parts.append(f"{e.path}\0{st.st_size}\0{st.st_mtime_ns}")
+    return "\n".join(parts)
 
 
 def _fields() -> list[str]:
     return [f.name for f in dataclasses.fields(D.Declaration) if f.name != "kernel"]
 
 
-def _read(path: str) -> Any:
+def _read(path: str, key: str) -> Any:
     try:
         with open(path, "rb") as f:
             data = marshal.load(f)
     except (OSError, EOFError, ValueError, TypeError):
         return None
-    if not (isinstance(data, tuple) and len(data) == 4 and data[0] == _FORMAT
-            and data[1] == tuple(_fields())):
+    if not (isinstance(data, tuple) and len(data) == 5 and data[0] == _FORMAT
+            and data[1] == key and data[2] == tuple(_fields())):
         return None
-    return data
+    return data[0], data[2], data[3], data[4]
 
 
 def _install(data: Any) -> bool:
@@ -157,12 +160,12 @@ def _install(data: Any) -> bool:
     return True
 
 
-def _write(path: str, owner: dict[str, str | None]) -> None:
+def _write(path: str, key: str, owner: dict[str, str | None]) -> None:
     names = _fields()
     rows = tuple((*(getattr(d, n) for n in names), owner[key], d.kernel is not None)
                  for key, d in D.REGISTRY.items())
     try:
-        blob = marshal.dumps((_FORMAT, tuple(names), rows, tuple(D.DEPRECATED)))
+        blob = marshal.dumps((_FORMAT, key, tuple(names), rows, tuple(D.DEPRECATED)))
     except ValueError:          # a field marshal cannot write: no cache, nothing lost
         return
     tmp = f"{path}.{os.getpid()}.tmp"

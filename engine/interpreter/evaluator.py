@@ -17,7 +17,6 @@ user-chosen names, no other builtins.
 from __future__ import annotations
 
 import ast
-import difflib
 import math
 import operator
 from typing import Any, Callable, NamedTuple
@@ -606,6 +605,7 @@ class Evaluator:
 def _unknown(owner: str, attr: str, known: Any, what: str) -> str:
     """One line for a name tidx does not run: the closest names it does (a typo is the
     common case), and how many it has, not the whole list of hundreds."""
+    import difflib      # here: only a misspelt name needs it (~4 ms of a cold start)
     close = difflib.get_close_matches(attr, sorted(known), n=3, cutoff=0.75)
     hint = f"did you mean {' or '.join(f'{owner}.{c}' for c in close)}? " if close else ""
     return f"{owner}.{attr} is not available in tidx ({hint}tidx runs {len(known)} {what})"
