@@ -10,7 +10,7 @@ from engine.interpreter import application as A
 from tracer import i18n
 from tracer.options import CAPABILITIES, OptionError, Options
 
-from tests.conftest import require_torch
+from conftest import require_torch
 
 
 # -- Options: checked once, errors name the option and the value ---------------------------

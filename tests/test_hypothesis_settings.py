@@ -100,3 +100,12 @@ def test_slow_tests_run_by_default_and_under_ci() -> None:
     assert "--extra-index-url https://download.pytorch.org/whl/cpu" in command[1]
     assert f"python3 -m {command[1]}" in ci
     assert re.fullmatch(r"python3? -m pytest", ci[-1]), ci[-1]
+
+
+def test_conftest_is_imported_under_one_name() -> None:
+    # `from tests.conftest import ...` imported conftest a second time, whose own
+    # load_profiles() (made before the tier was known) put back 100 examples under -m fast
+    twice = [p.name for p in sorted(TESTS.rglob("*.py"))
+             if "tests.conftest" in p.read_text(encoding="utf-8")
+             and p.name != Path(__file__).name]
+    assert twice == []

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import UNDER_CI
+from conftest import UNDER_CI
 
 ROOT = Path(__file__).resolve().parent.parent
 
