@@ -72,8 +72,12 @@ def load(package: str, folder: str) -> None:
     gc.disable()
     try:
         entries = _read(path, key) if path else None
-        if entries is not None and _install(entries):
-            return
+        try:
+            if entries is not None and _install(entries):
+                return
+        except (TypeError, ValueError, KeyError):
+            pass    # a file of the right key but not of this shape: import everything
+            # (_install changes the registry only once every row has been read)
     finally:
         if collecting:
             gc.enable()
