@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable
 
 from engine.binding.tensor import is_tensor, unpack
+from engine.memory.cuda_lifetime import reachable_storages
 
 
 class StorageNames:
@@ -103,21 +104,7 @@ class StorageNames:
     def _reaches(self, value: Any) -> frozenset[int]:
         """The serials of the storages ``value`` reaches: a tensor's, and those of the
         tensors inside lists, tuples and dicts."""
-        found: set[int] = set()
-        stack, seen = [value], set()
-        while stack:
-            value = stack.pop()
-            if id(value) in seen:
-                continue
-            seen.add(id(value))
-            storage = self._storage_of(value)
-            if storage is not None:
-                found.add(storage.serial)
-            elif isinstance(value, (list, tuple)):
-                stack.extend(value)
-            elif isinstance(value, dict):
-                stack.extend(value.values())
-        return frozenset(found)
+        return frozenset(reachable_storages([value], self._storage_of))
 
     # -- questions ----------------------------------------------------------------------
     def reached(self, serial: int) -> bool:
