@@ -26,6 +26,7 @@ from tracer import i18n
 from tracer import values as V
 from tracer.events import Event
 from tracer.notes import Note
+from tracer.steps import StepSpec
 
 __all__ = ["record", "recording", "paused", "span", "emit", "active", "current", "Trace",
            "summarize"]
@@ -122,34 +123,45 @@ def current() -> "Trace | None":
     return _ACTIVE.get()
 
 
-def span(name: str, layer: str, *, source: str | None = None, op: str | None = None,
-         note: Any = None, **args: Any) -> "_Span | _NullSpan":
-    """Open one step.  Use as ``with span(...) as s: ...; s.set_result(x)``.
+def span(spec: "StepSpec | str", layer: str | None = None, *, source: str | None = None,
+         op: str | None = None, note: Any = None, **args: Any) -> "_Span | _NullSpan":
+    """Open one step.  Use as ``with span(SPEC, ...) as s: ...; s.set_result(x)``.
 
-    ``note`` is the step's note: an id (``"indexing.applySelect"``, a literal, so tests
-    find it in the source) or ``Note("select.geometry", dim=0, ...)`` when the sentence
-    has parameters.  ``note`` and any argument may be a
-    ``lambda`` returning the value: it is called only while recording, so building it
-    costs nothing otherwise.
+    ``spec`` is the step's :class:`tracer.steps.StepSpec` (its name, layer, source, note
+    id, libtorch function and lecture treatment); ``source`` and ``note`` given here
+    replace the spec's for this call.  ``note`` is an id (a literal, so tests find it in
+    the source) or ``Note("select.geometry", dim=0, ...)`` when the sentence has
+    parameters.  ``note`` and any argument may be a ``lambda`` returning the value: it
+    is called only while recording, so building it costs nothing otherwise.
+    (``span(name, layer, ...)``, the form before specs, records a step without one.)
     """
     trace = _ACTIVE.get()
     if trace is None:
         return _NULL
     summ = trace.summarize
-    event = Event(name=name, layer=layer, op=op, source=source,
-                  args={k: summ(v) for k, v in args.items()})
+    if isinstance(spec, StepSpec):
+        event = Event(name=spec.name, layer=spec.layer.value, op=op,
+                      source=spec.source if source is None else source,
+                      args={k: summ(v) for k, v in args.items()},
+                      lecture=spec.lecture.value, libtorch=spec.libtorch)
+        if note is None:
+            note = spec.note
+    else:
+        assert layer is not None, "span(name, layer) without a spec"
+        event = Event(name=spec, layer=layer, op=op, source=source,
+                      args={k: summ(v) for k, v in args.items()})
     if note is not None:
         _set_note(event, note)
     return _Span(trace, event)
 
 
-def emit(name: str, layer: str, *, source: str | None = None, note: Any = None,
-         result: Any = None, **args: Any) -> None:
+def emit(spec: "StepSpec | str", layer: str | None = None, *, source: str | None = None,
+         note: Any = None, result: Any = None, **args: Any) -> None:
     """Record a step with no children in one call."""
     trace = _ACTIVE.get()
     if trace is None:
         return
-    with span(name, layer, source=source, note=note, **args) as s:
+    with span(spec, layer, source=source, note=note, **args) as s:
         if result is not None:
             s.set_result(result)
 

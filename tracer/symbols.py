@@ -141,6 +141,35 @@ def _str(value: Any, key: str) -> str | None:
     return found if isinstance(found, str) else None
 
 
+def answer(libtorch: Any, event: dict[str, Any]) -> dict[str, Any]:
+    """An event's ``libtorch`` field from its spec's :class:`tracer.steps.Libtorch`
+    (a dispatcher step's from its kernel argument; a step without a spec by name)."""
+    if libtorch is None:
+        return lookup(event)
+    if libtorch.rule == "kernel":
+        return _from_kernel(event.get("args") or {})
+    return libtorch.answer()
+
+
+def _from_kernel(args: dict[str, Any]) -> dict[str, Any]:
+    """A dispatcher step's ``libtorch``: the kernel it names, when that is a function."""
+    kernel = _str(args.get("kernel"), "value")
+
+    def answer(function: str | None, why: str | None) -> dict[str, Any]:
+        return {"breakable": why is None, "function": function, "into": None, "why": why}
+
+    # a "(structured)" kernel is a generated wrapper running meta() then the class
+    # structured_NAME's impl(): no function of the declared name starts the step
+    # (impl() comes after meta's allocation of the result)
+    if (kernel and kernel.startswith("at::native::") and " " not in kernel
+            and kernel not in NOT_A_SYMBOL):
+        return answer(kernel, None)
+    if kernel and kernel.startswith("torch::autograd::VariableType::"):
+        # an Autograd kernel written by hand (VariableTypeManual.cpp: detach_)
+        return answer(kernel, None)
+    return answer(kernel, UNMAPPED)
+
+
 def lookup(event: dict[str, Any]) -> dict[str, Any]:
     """Whether gdb can break on a step (an event's ``name``, ``layer``, ``args``,
     ``note_id`` and ``result``), as the event's ``libtorch`` field: ``breakable``,
@@ -169,17 +198,7 @@ def lookup(event: dict[str, Any]) -> dict[str, Any]:
     if layer == "python":
         return answer(None, PYTHON)
     if layer == "dispatcher":
-        kernel = _str(args.get("kernel"), "value")
-        # a "(structured)" kernel is a generated wrapper running meta() then the class
-        # structured_NAME's impl(): no function of the declared name starts the step
-        # (impl() comes after meta's allocation of the result)
-        if (kernel and kernel.startswith("at::native::") and " " not in kernel
-                and kernel not in NOT_A_SYMBOL):
-            return answer(kernel, None)
-        if kernel and kernel.startswith("torch::autograd::VariableType::"):
-            # an Autograd kernel written by hand (VariableTypeManual.cpp: detach_)
-            return answer(kernel, None)
-        return answer(kernel, UNMAPPED)
+        return _from_kernel(args)
     if name == "assert_no_overlap" and event.get("note_id") in OVERLAP_CHECKS:
         return answer(OVERLAP_CHECKS[event["note_id"]], None)
     if name == "TensorIndex" and _str(event.get("result"), "type") in TENSOR_INDEX_INLINED:
