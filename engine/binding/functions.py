@@ -17,6 +17,7 @@ import numpy as np
 
 from tracer.notes import Note
 from tracer.recorder import span
+from tracer.steps import Layer, step, symbol
 
 from engine.binding import functional, unique
 from engine.binding import operators as O
@@ -42,13 +43,18 @@ _TENSOR = PythonArgParser([s.text for s in manual_signatures("tensor", "function
 _NONZERO = PythonArgParser([s.text for s in manual_signatures("nonzero", "function")])
 
 
+THPVARIABLE_TENSOR = step("THPVariable_tensor", Layer.BINDING, source=O.FUNCTIONS,
+                          note=O.PARSER_NOTE,
+                          libtorch=symbol("torch::autograd::THPVariable_tensor"))
+
+
 def tensor(*args: Any, **kwargs: Any) -> Tensor:
     """torch.tensor(data): a new tensor that copies ``data``; then detach_ gives it no
     autograd history (torch/csrc/utils/tensor_new.cpp, tensor_ctor)."""
     with _entry("tensor", "factory.tensor",
                 args=lambda: [O.shown_argument(a) for a in args],
                 kwargs=lambda: {k: O.shown_argument(v) for k, v in kwargs.items()}) as py:
-        with span("THPVariable_tensor", "binding", source=O.FUNCTIONS, note=O.PARSER_NOTE) as b:
+        with span(THPVARIABLE_TENSOR) as b:
             parsed = _TENSOR.parse(None, args, kwargs)
             values = parsed.values
             data = values["data"]

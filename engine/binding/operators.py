@@ -28,6 +28,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tracer.recorder import span
+from tracer.steps import Layer, Lecture, step
 
 from engine import ops  # noqa: F401 - each ops module declares its operators on import
 from engine.binding import options as P
@@ -287,11 +288,14 @@ class OperatorBinding:
         return schema, call(decl.full_name, *positional, **keywords)
 
 
+AUTOGRAD_MAKE_VARIABLE = step("autograd::make_variable", Layer.BINDING,
+                              source="torch/csrc/autograd/generated/variable_factories.h",
+                              note="binding.make_variable", lecture=Lecture.HIDDEN)
+
+
 def make_variable(result: TensorImpl) -> None:
     """requires_grad=True: torch::autograd::make_variable makes the tensor a leaf."""
-    with span("autograd::make_variable", "binding",
-              source="torch/csrc/autograd/generated/variable_factories.h",
-              note="binding.make_variable"):
+    with span(AUTOGRAD_MAKE_VARIABLE):
         if not result.dtype.is_floating_point:
             raise torch_error(RuntimeError, "Only Tensors of floating point and complex dtype "
                                             "can require gradients")

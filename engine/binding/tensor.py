@@ -17,6 +17,7 @@ import weakref
 from typing import Any
 
 from tracer.recorder import span
+from tracer.steps import Layer, step, symbol
 
 from engine.core.device import device, of_type
 from engine.core.storage import Storage
@@ -50,11 +51,15 @@ def wrap(impl: TensorImpl) -> Tensor:
     return obj
 
 
+THPVARIABLE_WRAP = step("THPVariable_Wrap", Layer.BINDING,
+                        source="torch/csrc/autograd/python_variable.cpp",
+                        note="binding.THPVariable_Wrap", libtorch=symbol("THPVariable_Wrap"))
+
+
 def THPVariable_Wrap(tensor: TensorImpl) -> Tensor:
     """Hand the C++ tensor back to Python as a torch.Tensor object: the binding's last
     step of every call that returns a tensor."""
-    with span("THPVariable_Wrap", "binding", source="torch/csrc/autograd/python_variable.cpp",
-              note="binding.THPVariable_Wrap") as s:
+    with span(THPVARIABLE_WRAP) as s:
         s.set_result(tensor)
         return wrap(tensor)
 

@@ -27,6 +27,7 @@ import numpy as np
 
 from tracer.notes import Note
 from tracer.recorder import span
+from tracer.steps import Layer, Lecture, step, symbol
 
 from engine.core import dtypes as D
 from engine.core import view as S
@@ -175,6 +176,12 @@ def layout(shape: tuple[int, ...], ops: Sequence[Any]) -> tuple[int, ...]:
     return output_strides(shape, inputs)
 
 
+TENSOR_ITERATOR = step("TensorIterator", Layer.KERNEL, source=ITER,
+                       libtorch=symbol("at::TensorIteratorBase::build"), lecture=Lecture.HIDDEN)
+CAST_COMMON_DTYPE_TO_OUTPUTS = step("cast_common_dtype_to_outputs", Layer.KERNEL, source=ITER,
+                                    lecture=Lecture.HIDDEN)
+
+
 def iterate(name: str, inputs: Sequence[Any], fn: Callable[..., Any] | None, *,
             out: TensorImpl | None = None, out_dtype: D.dtype | None = None,
             common_dtype: Callable[[D.dtype], D.dtype] = lambda d: d,
@@ -210,7 +217,7 @@ def iterate(name: str, inputs: Sequence[Any], fn: Callable[..., Any] | None, *,
         raise torch_error(RuntimeError, f"output with shape {shape_text(out.view.sizes)} "
                                         f"doesn't match the broadcast shape {shape_text(shape)}")
     common = common_dtype(result_type(ops))
-    with span("TensorIterator", "kernel", source=ITER,
+    with span(TENSOR_ITERATOR,
               note=lambda: Note("pointwise.TensorIterator", shape=list(shape), dtype=common),
               common_dtype=str(common), shape=list(shape)):
         target, unmodelled = out, ""
@@ -221,7 +228,7 @@ def iterate(name: str, inputs: Sequence[Any], fn: Callable[..., Any] | None, *,
                 unmodelled = (f"{name}: an out= of another dtype and shape than the "
                               "result's is not modelled by tidx")
             elif cast_output:
-                with span("cast_common_dtype_to_outputs", "kernel", source=ITER,
+                with span(CAST_COMMON_DTYPE_TO_OUTPUTS,
                           note=Note("pointwise.temporary_output", out=out.dtype,
                                     dtype=common)):
                     target = call("aten::empty_like", out, dtype=common,
@@ -273,6 +280,9 @@ def iterate(name: str, inputs: Sequence[Any], fn: Callable[..., Any] | None, *,
     return target
 
 
+TORCH_WARN = step("TORCH_WARN", Layer.KERNEL, source="aten/src/ATen/native/Resize.cpp")
+
+
 def resize_output(out: TensorImpl, shape: tuple[int, ...], strides: tuple[int, ...]) -> None:
     """TensorIterator::set_output_raw_strided for an out= tensor: at::native::resize_output,
     then as_strided_ when the inputs' memory order is not the contiguous one."""
@@ -280,7 +290,7 @@ def resize_output(out: TensorImpl, shape: tuple[int, ...], strides: tuple[int, .
         return      # mark_resize_outputs: an out= of the right shape is not touched
     if out.numel() != 0:
         # at::native::resize_output: a deprecated resize of a tensor that holds elements
-        with span("TORCH_WARN", "kernel", source="aten/src/ATen/native/Resize.cpp",
+        with span(TORCH_WARN,
                   note=Note("pointwise.resize_warning", old=list(out.view.sizes),
                             new=list(shape)), category="UserWarning"):
             pass

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from tracer.recorder import span
+from tracer.steps import Layer, step
 
 from engine.core import dtypes as D
 from engine.core import view as S
@@ -196,13 +197,15 @@ def iota(length: int, *, start: Any, step: Any, dtype: D.dtype, device: str,
     return call("aten::empty.memory_format", (length,), dtype=dtype, device=device)
 
 
+ARANGE_SIZE = step("arange size", Layer.KERNEL, source=RANGE, note="arange.size")
+ARANGE_KERNEL = step("arange_kernel", Layer.KERNEL, source=RANGE_KERNEL, note="arange.kernel")
+
+
 @declare("arange.start_out(Scalar start, Scalar end, Scalar step=1, *, Tensor(a!) out) -> Tensor(a!)",
          kind=OUT, native="at::native::arange_out", source=RANGE)
 def arange_out(start: Any, end: Any, step: Any = 1, *, out):
     result = out
-    with span("arange size", "kernel", source=RANGE,
-              note="arange.size",
-              start=start, end=end, step=step) as s:
+    with span(ARANGE_SIZE, start=start, end=end, step=step) as s:
         n = _arange_size(start, end, step, result.dtype)
         s.set_result(n)
     # result.resize_({size}) only when the numel differs: an IntArrayRef, made SymInts by
@@ -210,8 +213,7 @@ def arange_out(start: Any, end: Any, step: Any = 1, *, out):
     S.check_symint_array((n,))
     if result.numel() != n:
         call("aten::resize_", result, (n,))
-    with span("arange_kernel", "kernel", source=RANGE_KERNEL,
-              note="arange.kernel", numel=n) as s:
+    with span(ARANGE_KERNEL, numel=n) as s:
         if result.dtype.is_floating_point:      # integers come out the same in every build
             s.set(capability=ARANGE_STUB.call(result.dtype, result.dtype.itemsize).describe())
         # the kernel converts start and step to the accumulate type (checked)
@@ -257,6 +259,9 @@ def eye_out_n(n: int, *, out):
     return eye_out(n, n, out=out)
 
 
+EYE_DIAGONAL = step("eye diagonal", Layer.KERNEL, source=FACTORIES, note="eye.diagonal")
+
+
 @declare("eye.m_out(SymInt n, SymInt m, *, Tensor(a!) out) -> Tensor(a!)", kind=OUT,
          native="at::native::eye_out_cpu", source=FACTORIES)
 def eye_out(n: int, m: int, *, out):
@@ -267,8 +272,7 @@ def eye_out(n: int, m: int, *, out):
         raise torch_error(RuntimeError, f"m must be greater or equal to 0, got {m}")
     call("aten::resize_", result, (n, m))
     call("aten::zero_", result)
-    with span("eye diagonal", "kernel", source=FACTORIES,
-              note="eye.diagonal",
+    with span(EYE_DIAGONAL,
               stride=result.view.strides[0] + result.view.strides[1] if n and m else 0) as s:
         k = min(n, m)
         if k:

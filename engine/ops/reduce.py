@@ -17,6 +17,7 @@ import numpy as np
 
 from tracer.notes import Note
 from tracer.recorder import span
+from tracer.steps import Layer, step
 
 from engine.core import dtypes as D
 from engine.core import view as S
@@ -96,11 +97,15 @@ def _axes(self, mask: list[bool]) -> tuple[int, ...]:
     return tuple(d for d in range(self.dim()) if mask[d])
 
 
+TWO_PASS_REDUCTION = step("two_pass_reduction", Layer.KERNEL,
+                          source="aten/src/ATen/TensorIteratorReduce.cpp")
+
+
 def _two_pass_reduction(dst) -> None:
     """TensorIteratorBase::parallel_reduce for a one-element output of GRAIN_SIZE or more
     inputs: each thread reduces into its own row of a buffer (made from the identity),
     then the rows are reduced into the result."""
-    with span("two_pass_reduction", "kernel", source="aten/src/ATen/TensorIteratorReduce.cpp",
+    with span(TWO_PASS_REDUCTION,
               note=Note("sum.two_pass", threads=num_threads()), threads=num_threads()):
         unsqueezed = call("aten::unsqueeze", dst, 0)
         buffer = call("aten::empty.memory_format", (num_threads(),) + unsqueezed.view.sizes[1:],
@@ -123,13 +128,18 @@ def _sum_dtype(self, dtype: D.dtype | None) -> D.dtype:
     return self.dtype if self.dtype.is_floating_point else D.int64
 
 
+MAKE_REDUCTION = step("make_reduction", Layer.KERNEL, source=UTILS, note="sum.make_reduction")
+SUM_KERNEL_INTEGERS = step("sum_kernel (integers)", Layer.KERNEL, source=SUM_KERNEL,
+                           note="sum.integer")
+
+
 def sum_impl(self, dim: Sequence[int] | None, keepdim: bool, dtype: D.dtype | None,
              out=None):
     """sum_out (structured): the result, its iterator, the cascade sum or the integer sum."""
     out_dtype = _sum_dtype(self, dtype) if out is None else out.dtype
     mask = dim_mask(self, dim)
     result = _result(self, mask, keepdim, out_dtype) if out is None else out
-    with span("make_reduction", "kernel", source=UTILS, note="sum.make_reduction"):
+    with span(MAKE_REDUCTION):
         viewed = review(result, self.dim(), mask, keepdim)
     src = _in_dtype(self, out_dtype)
     if self.numel() == 0:
@@ -140,8 +150,7 @@ def sum_impl(self, dim: Sequence[int] | None, keepdim: bool, dtype: D.dtype | No
     if out_dtype.is_floating_point:
         _float_sum(src, result, viewed)
         return result
-    with span("sum_kernel (integers)", "kernel", source=SUM_KERNEL,
-              note="sum.integer") as s:
+    with span(SUM_KERNEL_INTEGERS) as s:
         if not self.is_meta:
             total = _integer_sum(src.array(), _axes(self, mask), out_dtype)
             result.array(write=True)[...] = total.reshape(result.view.sizes)
@@ -163,9 +172,12 @@ def _integer_sum(values: np.ndarray, axes: tuple[int, ...], dtype: D.dtype) -> n
     return values.sum(axis=axes, dtype=dtype.np)
 
 
+CASCADE_SUM = step("cascade_sum", Layer.KERNEL, source=SUM_KERNEL)
+
+
 def _float_sum(src, result, viewed) -> None:
     """cascade_sum over the iterator TensorIterator builds (engine/ops/sum_kernel.py)."""
-    with span("cascade_sum", "kernel", source=SUM_KERNEL,
+    with span(CASCADE_SUM,
               note=lambda: Note("sum.cascade", lanes=sum_kernel.SUM_STUB.build().lanes(
                   src.dtype.itemsize), dtype=src.dtype)) as s:
         if not src.is_meta:

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from tracer.recorder import span
+from tracer.steps import Layer, Lecture, inlined, step, symbol
 
 from engine.core import dtypes as D
 from engine.core.errors import torch_error
@@ -92,14 +93,21 @@ def scalar_type(value: Any) -> D.dtype:
     return D.int64 if isinstance(value, (int, np.integer)) else D.float64
 
 
+SCALAR_TENSOR_STATIC = step("scalar_tensor_static", Layer.BINDING,
+                            source="aten/src/ATen/ScalarOps.h", note="scalar.scalar_tensor_static",
+                            libtorch=symbol("at::detail::scalar_tensor_static"),
+                            lecture=Lecture.HIDDEN)
+SCALAR_FILL = step("scalar_fill", Layer.KERNEL, source="aten/src/ATen/ScalarOps.cpp",
+                   note="scalar.scalar_fill",
+                   libtorch=inlined("at::detail::scalar_fill", "at::detail::scalar_tensor_static"))
+
+
 def scalar_tensor_static(value: Any, dtype: D.dtype, device: str) -> TensorImpl:
     """at::detail::scalar_tensor_static (ATen/ScalarOps.h): a 0-dim tensor made with
     empty_cpu and scalar_fill directly: no operator, so the profiler sees nothing."""
-    with span("scalar_tensor_static", "binding", source="aten/src/ATen/ScalarOps.h",
-              note="scalar.scalar_tensor_static", value=value, dtype=str(dtype)) as s:
+    with span(SCALAR_TENSOR_STATIC, value=value, dtype=str(dtype)) as s:
         result = memory.empty_generic((), dtype, device)
-        with span("scalar_fill", "kernel", source="aten/src/ATen/ScalarOps.cpp",
-                  note="scalar.scalar_fill"):
+        with span(SCALAR_FILL):
             scalar = to_dtype_scalar(value, dtype)
             if device != "meta":
                 result.array(write=True)[...] = scalar

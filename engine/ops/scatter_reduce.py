@@ -18,6 +18,7 @@ import numpy as np
 
 from tracer.notes import Note
 from tracer.recorder import span
+from tracer.steps import Layer, step
 
 from engine.core import dtypes as D
 from engine.core.errors import Refused, torch_error
@@ -127,10 +128,13 @@ def _mean_counts(out, dim: int, index, src, include_self: bool) -> None:
         call(div, out, count)
 
 
+SCATTER_REDUCE_EXPANDED_INDEX = step("scatter_reduce_expanded_index", Layer.KERNEL, source=KERNEL)
+
+
 def _expanded_path(out, index, src, op: str, include_self: bool) -> None:
     """scatter_reduce_expanded_index_stub: the same reduction in one kernel, the index
     sorted (stably: equal entries keep their order), 'mean' and include_self inside."""
-    with span("scatter_reduce_expanded_index", "kernel", source=KERNEL,
+    with span(SCATTER_REDUCE_EXPANDED_INDEX,
               note=Note("scatter_reduce.expanded", op=op), reduce=op) as s:
         values = _index_values(out, 0, index)
         coords = _coords(index.view.sizes, 0, values)
@@ -160,6 +164,10 @@ def _meta(what: str, self, dim: int, index, src, inplace: bool, reduce: str, new
     return dim, out, _operator(reduce, new)
 
 
+SCATTER_REDUCE_EXCLUDE_SELF_HELPER = step("scatter_reduce_exclude_self_helper", Layer.KERNEL,
+                                          source=ADV)
+
+
 def _scatter_reduce_two(self, dim, index, src, reduce, include_self, inplace):
     refuse_meta("scatter_reduce_" if inplace else "scatter_reduce", self, index, src)
     dim, out, op = _meta("scatter_reduce_", self, dim, index, src, inplace, reduce, new=True)
@@ -173,7 +181,7 @@ def _scatter_reduce_two(self, dim, index, src, reduce, include_self, inplace):
         call("aten::copy_", out, self)
     if index.numel():
         if not include_self:
-            with span("scatter_reduce_exclude_self_helper", "kernel", source=ADV,
+            with span(SCATTER_REDUCE_EXCLUDE_SELF_HELPER,
                       note=Note("scatter_reduce.exclude_self", op=op)):
                 call("aten::scatter_.value", out, dim, index, _init_value(op, out.dtype))
         _reduce_kernel(out, dim, index, src, op, "scatter_reduce_two_cpu_kernel")
@@ -198,13 +206,16 @@ def scatter_reduce_(self, dim: int, index, src, reduce: str, *, include_self: bo
 
 # -- scatter(..., reduce='add'|'multiply') ----------------------------------------------------
 
+TORCH_WARN_ONCE = step("TORCH_WARN_ONCE", Layer.KERNEL, source=ADV,
+                       note="scatter.reduce_deprecated")
+
+
 def _scatter_old_reduce(self, dim, index, src, reduce, inplace):
     name = "scatter_" if inplace else "scatter"
     refuse_meta(name, self, index, *([] if isinstance(src, (int, float, bool)) else [src]))
     if not isinstance(src, (int, float, bool)):
         # TORCH_META_FUNC2(scatter, reduce) warns once, before the checks
-        with span("TORCH_WARN_ONCE", "kernel", source=ADV, note="scatter.reduce_deprecated",
-                  category="UserWarning"):
+        with span(TORCH_WARN_ONCE, category="UserWarning"):
             pass
     dim, out, op = _meta(name, self, dim, index, src, inplace, reduce, new=False)
     if out is not self:

@@ -16,6 +16,7 @@ import numpy as np
 
 from tracer.notes import Note
 from tracer.recorder import span
+from tracer.steps import Layer, Lecture, step
 
 from engine.core import dtypes as D
 from engine.core import view as S
@@ -49,6 +50,9 @@ def _check_dims(self, name: str) -> None:
               f"{name}: input tensor must have at least 2 dimensions")
 
 
+CHECK_TRIL_TRIU_BATCH_CONTIGUOUS = step("checkTrilTriuBatchContiguous", Layer.KERNEL, source=UTILS)
+
+
 def _batch_contiguous(self, allow_zero_stride: bool):
     """checkTrilTriuBatchContiguous: whether the kernel can walk the matrices of ``self``
     one after another at stride(-3), and the tensor it walks (a restrided alias or a
@@ -59,7 +63,7 @@ def _batch_contiguous(self, allow_zero_stride: bool):
         if tuple(strides) == default:
             return True, self
         # contiguous, but a size-1 dim carries an odd stride: the default strides
-        with span("checkTrilTriuBatchContiguous", "kernel", source=UTILS,
+        with span(CHECK_TRIL_TRIU_BATCH_CONTIGUOUS,
                   note="triangle.restride", strides=list(default)):
             pass
         return False, call("aten::as_strided", self, sizes, default, None)
@@ -71,7 +75,7 @@ def _batch_contiguous(self, allow_zero_stride: bool):
         if allow_zero_stride and i == 0 and (strides[i] == 0 or sizes[i] == 1):
             continue
         if expected != strides[i]:
-            with span("checkTrilTriuBatchContiguous", "kernel", source=UTILS,
+            with span(CHECK_TRIL_TRIU_BATCH_CONTIGUOUS,
                       note=Note("triangle.batch_copy", dim=i, stride=strides[i],
                                 expected=expected)):
                 pass
@@ -189,14 +193,18 @@ def get_tril_size(row: int, col: int, offset: int, w=S.int64) -> int:
     return size
 
 
+CHECK_ARGS = step("check_args", Layer.KERNEL, source=FACTORIES, note="triangle.indices_args",
+                  lecture=Lecture.HIDDEN)
+GET_TRIL_SIZE = step("get_tril_size", Layer.KERNEL, source=FACTORIES)
+
+
 def _indices(name: str, row: int, col: int, offset: int, dtype: D.dtype | None,
              device: str | None):
     dtype, device = options(D.int64 if dtype is None else dtype, device)
     if device == "meta":
         raise Refused(f"torch.{name} on the meta device runs a Python decomposition "
                       "(torch/_refs) that tidx does not model yet")
-    with span("check_args", "kernel", source=FACTORIES, note="triangle.indices_args",
-              row=row, col=col):
+    with span(CHECK_ARGS, row=row, col=col):
         check(row >= 0, RuntimeError, f"row must be non-negative, got{row}")
         check(col >= 0, RuntimeError, f"col must be non-negative, got{col}")
     upper = name == "triu_indices"
@@ -208,8 +216,7 @@ def _indices(name: str, row: int, col: int, offset: int, dtype: D.dtype | None,
     if size != exact:
         raise Refused(f"torch.{name}({row}, {col}, {offset}) overflows int64 counting its "
                       "pairs; tidx does not model the wrapped count")
-    with span("get_tril_size", "kernel", source=FACTORIES,
-              note=Note("triangle.indices_size", op=name, size=size), size=size):
+    with span(GET_TRIL_SIZE, note=Note("triangle.indices_size", op=name, size=size), size=size):
         pass
     result = memory.empty_generic((2, size), dtype, device)
     # AT_DISPATCH_INDEX_TYPES: int and long only, after the allocation

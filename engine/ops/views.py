@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from tracer.notes import Note
 from tracer.recorder import span
+from tracer.steps import Layer, inlined, step
 
 from engine.core import dtypes as D
 from engine.core import view as S
@@ -29,14 +30,17 @@ def _geometry(name: str, note, **args) -> "span":
     return span(name, "kernel", source=SHAPE, note=note, **args)
 
 
+SET_STRIDED = step("setStrided", Layer.MEMORY, source=SHAPE, note="as_strided.setStrided",
+                   libtorch=inlined("at::native::setStrided<int64_t>", "at::native::as_strided_tensorimpl"))
+
+
 def set_strided(self, size: Sequence[int], stride: Sequence[int], offset: int) -> View:
     """setStrided (aten/src/ATen/native/TensorShape.cpp), in torch 2.13's order (as the
     errors it raises show): the lengths, no negative stride, the offset,
     checkInBoundsForStorage, then set_sizes_and_strides (whose numel must not overflow).
     Returns the geometry to set."""
     size, stride = tuple(int(s) for s in size), tuple(int(s) for s in stride)
-    with span("setStrided", "memory", source=SHAPE, note="as_strided.setStrided",
-              sizes=list(size), strides=list(stride), offset=offset):
+    with span(SET_STRIDED, sizes=list(size), strides=list(stride), offset=offset):
         check(len(size) == len(stride), RuntimeError, "mismatch in length of strides and shape")
         check(all(s >= 0 for s in stride), RuntimeError,
               "as_strided: Negative strides are not supported at the moment, got strides: "
