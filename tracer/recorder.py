@@ -124,12 +124,15 @@ def current() -> "Trace | None":
 
 
 def span(spec: "StepSpec | str", layer: str | None = None, *, source: str | None = None,
-         op: str | None = None, note: Any = None, **args: Any) -> "_Span | _NullSpan":
+         op: str | None = None, note: Any = None, called: str | None = None,
+         **args: Any) -> "_Span | _NullSpan":
     """Open one step.  Use as ``with span(SPEC, ...) as s: ...; s.set_result(x)``.
 
     ``spec`` is the step's :class:`tracer.steps.StepSpec` (its name, layer, source, note
     id, libtorch function and lecture treatment); ``source`` and ``note`` given here
-    replace the spec's for this call.  ``note`` is an id (a literal, so tests find it in
+    replace the spec's for this call; ``called`` is the name of a family's member
+    (``span(TORCH_FUNCTION, called=f"torch.{name}")``: the spec ``torch.<function>``),
+    stored only while recording.  ``note`` is an id (a literal, so tests find it in
     the source) or ``Note("select.geometry", dim=0, ...)`` when the sentence has
     parameters.  ``note`` and any argument may be a ``lambda`` returning the value: it
     is called only while recording, so building it costs nothing otherwise.
@@ -140,7 +143,8 @@ def span(spec: "StepSpec | str", layer: str | None = None, *, source: str | None
         return _NULL
     summ = trace.summarize
     if isinstance(spec, StepSpec):
-        event = Event(name=spec.name, layer=spec.layer.value, op=op,
+        event = Event(name=spec.name if called is None else called,
+                      layer=spec.layer.value, op=op,
                       source=spec.source if source is None else source,
                       args={k: summ(v) for k, v in args.items()},
                       lecture=spec.lecture.value, libtorch=spec.libtorch)
@@ -156,12 +160,13 @@ def span(spec: "StepSpec | str", layer: str | None = None, *, source: str | None
 
 
 def emit(spec: "StepSpec | str", layer: str | None = None, *, source: str | None = None,
-         note: Any = None, result: Any = None, **args: Any) -> None:
+         note: Any = None, result: Any = None, called: str | None = None,
+         **args: Any) -> None:
     """Record a step with no children in one call."""
     trace = _ACTIVE.get()
     if trace is None:
         return
-    with span(spec, layer, source=source, note=note, **args) as s:
+    with span(spec, layer, source=source, note=note, called=called, **args) as s:
         if result is not None:
             s.set_result(result)
 

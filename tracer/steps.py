@@ -22,7 +22,7 @@ from enum import StrEnum
 from typing import Any
 
 __all__ = ["Layer", "Lecture", "Libtorch", "StepSpec", "step", "symbol", "inlined", "part_of",
-           "PYTHON", "UNMAPPED", "FROM_KERNEL", "declared"]
+           "named_after", "PYTHON", "UNMAPPED", "FROM_KERNEL", "declared"]
 
 
 class Layer(StrEnum):
@@ -65,8 +65,9 @@ class Libtorch:
     """Whether gdb can break on a step in libtorch 2.13's release build: ``function`` the
     gdb location (or the inlined function), ``into`` where an inlined step or a part
     runs, ``why`` None when breakable, else ``inlined``, ``part``, ``python`` or
-    ``unmapped`` (docs/trace-format.md's ``libtorch``).  ``rule`` names an answer read
-    from the event itself (``kernel``: a dispatcher step's kernel argument)."""
+    ``unmapped`` (docs/trace-format.md's ``libtorch``).  ``rule`` is an answer read
+    from the event itself: ``kernel``, a dispatcher step's kernel argument, or a
+    function named after the step (``"torch::autograd::{name}"``, a family's member)."""
 
     function: str | None = None
     into: str | None = None
@@ -100,6 +101,12 @@ PYTHON = Libtorch(why="python")
 UNMAPPED = Libtorch(why="unmapped")
 #: a dispatcher step: its kernel argument says (tracer/symbols.py's rule)
 FROM_KERNEL = Libtorch(why="unmapped", rule="kernel")
+
+
+def named_after(template: str) -> Libtorch:
+    """A family's members are calls of the function named after each member's step
+    (``named_after("torch::autograd::{name}")`` for ``THPVariable_<method>``)."""
+    return Libtorch(why="unmapped", rule=template)
 
 
 @dataclass(frozen=True, slots=True)

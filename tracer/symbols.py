@@ -148,6 +148,9 @@ def answer(libtorch: Any, event: dict[str, Any]) -> dict[str, Any]:
         return lookup(event)
     if libtorch.rule == "kernel":
         return _from_kernel(event.get("args") or {})
+    if libtorch.rule:   # a family's member: the function named after the step
+        return {**libtorch.answer(), "function": libtorch.rule.format(name=event["name"]),
+                "why": None, "breakable": True}
     return libtorch.answer()
 
 

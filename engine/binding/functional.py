@@ -80,8 +80,12 @@ def split(tensor, split_size_or_sections, dim=0):
 
 
 
+#: torch/functional.py's functions (``torch.<function>``: torch.broadcast_shapes ...)
+TORCH_FUNCTIONAL = step("torch.<function>", Layer.PYTHON, source=FUNCTIONAL)
+
+
 def _python(name: str, note: Any, args: tuple) -> Any:
-    return span(f"torch.{name}", "python", source=FUNCTIONAL, note=note,
+    return span(TORCH_FUNCTIONAL, called=f"torch.{name}", note=note,
                 args=lambda: [O.shown_argument(a) for a in args])
 
 

@@ -35,8 +35,12 @@ from engine.dispatch.dispatcher import call
 from engine.rng import generator as G
 
 
+#: the functions torch/__init__.py writes in Python (``torch.<function>``)
+TORCH_INIT_FUNCTION = step("torch.<function>", Layer.PYTHON, source="torch/__init__.py")
+
+
 def _entry(name: str, note: str, **args: Any) -> Any:
-    return span(f"torch.{name}", "python", source="torch/__init__.py", note=note, **args)
+    return span(TORCH_INIT_FUNCTION, called=f"torch.{name}", note=note, **args)
 
 
 _TENSOR = PythonArgParser([s.text for s in manual_signatures("tensor", "function")])

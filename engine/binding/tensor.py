@@ -96,6 +96,13 @@ def wrap_result(value: Any) -> Any:
     return value
 
 
+#: a storage's facts: the Python method (``UntypedStorage.nbytes``) and the C++ function
+#: of torch/csrc/StorageMethods.cpp under it (``THPStorage_nbytes``)
+STORAGE_METHOD = step("UntypedStorage.<method>", Layer.PYTHON, source="torch/storage.py")
+STORAGE_BINDING = step("THPStorage_<method>", Layer.BINDING,
+                       source="torch/csrc/StorageMethods.cpp")
+
+
 class UntypedStorage:
     """What ``tensor.untyped_storage()`` returns: a thin handle on a Storage."""
 
@@ -115,9 +122,8 @@ class UntypedStorage:
 
     def _fact(self, name: str, value: int) -> int:
         """A StorageImpl field read by torch/csrc/StorageMethods.cpp (no aten operator)."""
-        with span(f"UntypedStorage.{name}", "python", source="torch/storage.py") as py:
-            with span(f"THPStorage_{'nbytes' if name == 'size' else name}", "binding",
-                      source="torch/csrc/StorageMethods.cpp",
+        with span(STORAGE_METHOD, called=f"UntypedStorage.{name}") as py:
+            with span(STORAGE_BINDING, called=f"THPStorage_{'nbytes' if name == 'size' else name}",
                       note=("binding.storage.data_ptr" if name == "data_ptr"
                             else "binding.storage.nbytes")) as b:
                 b.set_result(value)

@@ -40,8 +40,12 @@ class CudaModule:
 CUDA = CudaModule()
 
 
+#: torch/cuda/__init__.py's and memory.py's functions (``torch.cuda.<function>``)
+TORCH_CUDA_FUNCTION = step("torch.cuda.<function>", Layer.PYTHON)
+
+
 def _entry(name: str, source: str, note: Any = None, **args: Any) -> Any:
-    s = span(f"torch.cuda.{name}", "python", source=source, note=note, **args)
+    s = span(TORCH_CUDA_FUNCTION, called=f"torch.cuda.{name}", source=source, note=note, **args)
     return s
 
 

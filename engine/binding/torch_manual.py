@@ -44,8 +44,12 @@ RANGE_WARNING = ("torch.range is deprecated and will be removed in a future rele
                  "torch.arange, which produces values in [start, end).")
 
 
+#: the Python entry of a binding torch writes by hand (``torch.range``, ``torch.asarray``)
+MANUAL_ENTRY = step("torch.<function>", Layer.PYTHON)
+
+
 def _entry(name: str, note: str, args: tuple, kwargs: dict, source: str = "torch/__init__.py"):
-    return span(name, "python", source=source, note=note,
+    return span(MANUAL_ENTRY, called=name, source=source, note=note,
                 args=lambda: [O.shown_argument(a) for a in args],
                 kwargs=lambda: {k: O.shown_argument(v) for k, v in kwargs.items()})
 

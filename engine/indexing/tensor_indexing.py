@@ -309,7 +309,8 @@ def dispatch_index_put_(self, indices: list, value) -> Any:
 
 TYPE_CONVERT_INDICES = step("typeConvertIndices", Layer.INDEXING, source=H,
                             note="indexing.typeConvertIndices",
-                            libtorch=inlined("at::indexing::impl::typeConvertIndices", "at::indexing::dispatch_index_put_"),
+                            libtorch=inlined("at::indexing::impl::typeConvertIndices",
+                                             "at::indexing::dispatch_index_put_"),
                             lecture=Lecture.HIDDEN)
 
 

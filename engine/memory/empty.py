@@ -147,10 +147,12 @@ COMPUTE_STORAGE_NBYTES_CONTIGUOUS = step("computeStorageNbytesContiguous", Layer
                                          note="memory.computeStorageNbytesContiguous",
                                          libtorch=symbol("at::detail::computeStorageNbytesContiguous"))
 TENSOR_IMPL = step("TensorImpl", Layer.MEMORY, source=TENSORIMPL, note="memory.TensorImpl",
-                   libtorch=symbol("c10::TensorImpl::TensorImpl(c10::Storage&&, c10::DispatchKeySet, caffe2::TypeMeta)"))
+                   libtorch=symbol("c10::TensorImpl::TensorImpl(c10::Storage&&, "
+                                   "c10::DispatchKeySet, caffe2::TypeMeta)"))
 GENERIC_SET_SIZES_CONTIGUOUS = step("generic_set_sizes_contiguous", Layer.MEMORY,
                                     source=TENSORIMPL, note="memory.generic_set_sizes_contiguous",
-                                    libtorch=inlined("c10::TensorImpl::generic_set_sizes_contiguous<int64_t>", "at::detail::empty_generic"))
+                                    libtorch=inlined("c10::TensorImpl::generic_set_sizes_contiguous<int64_t>",
+                                                     "at::detail::empty_generic"))
 EMPTY_TENSOR_RESTRIDE = step("empty_tensor_restride", Layer.MEMORY, source=TENSORIMPL,
                              note="memory.channels_last")
 

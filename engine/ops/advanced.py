@@ -89,7 +89,8 @@ MAKE_INFO = step("make_info", Layer.KERNEL, source=UTILS, note="index.make_info"
                  libtorch=symbol("at::native::make_info"), lecture=Lecture.FOLD_INSIDE)
 CHECK_INDEX_TENSOR_TYPES = step("checkIndexTensorTypes", Layer.KERNEL, source=IUTILS,
                                 note="index.checkIndexTensorTypes",
-                                libtorch=inlined("at::native::checkIndexTensorTypes", "at::native::make_info"),
+                                libtorch=inlined("at::native::checkIndexTensorTypes",
+                                                 "at::native::make_info"),
                                 lecture=Lecture.HIDDEN)
 EXPAND_OUTPLACE = step("expand_outplace", Layer.KERNEL, source="aten/src/ATen/ExpandUtils.h",
                        note="index.expand_outplace", libtorch=symbol("at::expand_outplace"),
@@ -361,7 +362,8 @@ def index_put_(self, indices: list, values, accumulate: bool = False):
 
 MAKE_INDEX_PUT_ITERATOR = step("make_index_put_iterator", Layer.KERNEL, source=ADV,
                                note="index_put.make_index_put_iterator",
-                               libtorch=inlined("at::native::(anonymous namespace)::make_index_put_iterator", "at::native::_index_put_impl_"),
+                               libtorch=inlined("at::native::(anonymous namespace)::make_index_put_iterator",
+                                                "at::native::_index_put_impl_"),
                                lecture=Lecture.HIDDEN)
 CPU_INDEX_PUT_KERNEL = step("cpu_index_put_kernel", Layer.KERNEL, source=KERNEL,
                             libtorch=symbol("at::native::(anonymous namespace)::index_put_kernel"))

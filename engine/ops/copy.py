@@ -12,7 +12,7 @@ import numpy as np
 
 from tracer.notes import Note
 from tracer.recorder import span
-from tracer.steps import Layer, Lecture, part_of, step, symbol
+from tracer.steps import Layer, Lecture, inlined, part_of, step, symbol
 
 from engine.core import dtypes as D
 from engine.core import view as S
@@ -131,6 +131,13 @@ def fill_tensor(self, value):
     return call("aten::copy_", self, value)
 
 
+# fill_out's two kernels: one CPU element by scalar_fill, else fill_kernel
+FILL_SCALAR_FILL = step("scalar_fill", Layer.KERNEL, source=FILL,
+                        libtorch=inlined("at::detail::scalar_fill",
+                                         "at::detail::scalar_tensor_static"))
+FILL_KERNEL = step("fill_kernel", Layer.KERNEL, source="aten/src/ATen/native/cpu/FillKernel.cpp")
+
+
 @declare("fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)",
          variants="function, method", kind=INPLACE, native="at::native::fill_", source=FILL)
 def fill_(self, value: Any):
@@ -143,7 +150,7 @@ def fill_(self, value: Any):
     else:
         kernel, source, note = ("fill_kernel", "aten/src/ATen/native/cpu/FillKernel.cpp",
                                 lambda: Note("fill.fill_kernel", value=repr(value)))
-    with span(kernel, "kernel", source=source, note=note, value=value,
+    with span(FILL_SCALAR_FILL if kernel == "scalar_fill" else FILL_KERNEL, note=note, value=value,
               numel=self.numel()) as s:
         if self.is_meta:
             scalar = None       # the Meta kernel of fill_ never converts the value

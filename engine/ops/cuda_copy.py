@@ -142,6 +142,10 @@ def _memcpy_host_device(self, src, non_blocking: bool):
     return self
 
 
+#: Copy.cu's GPU copy kernels (direct_copy_kernel_cuda, float16_copy_kernel_cuda ...)
+GPU_COPY_KERNEL = step("<...>_copy_kernel_cuda", Layer.KERNEL, source=COPY_CU)
+
+
 def _device_to_device(self, src, memcpy_eligible: bool) -> None:
     """copy_device_to_device on one GPU: cudaMemcpyAsync or direct_copy_kernel_cuda."""
     if memcpy_eligible:
@@ -158,7 +162,7 @@ def _device_to_device(self, src, memcpy_eligible: bool) -> None:
               "bfloat16_copy_kernel_cuda" if self.dtype.name == "bfloat16" else
               "direct_copy_kernel_cuda") if src.dtype.name == "float32" else \
         "direct_copy_kernel_cuda"
-    with span(kernel, "kernel", source=COPY_CU,
+    with span(GPU_COPY_KERNEL, called=kernel,
               note=lambda: Note("cudacopy.gpu_kernel", src=src.dtype, dst=self.dtype,
                                 numel=self.numel()),
               numel=self.numel()) as k:

@@ -101,7 +101,8 @@ PHILOX_BYTES = 360
 
 
 NORMAL_KERNEL = step("normal_kernel", Layer.RNG, source=NORMAL_CU,
-                     libtorch=inlined("at::native::templates::cpu::normal_kernel", "at::native::(anonymous namespace)::normal_kernel"))
+                     libtorch=inlined("at::native::templates::cpu::normal_kernel",
+                                      "at::native::(anonymous namespace)::normal_kernel"))
 
 
 def normal_(self, mean: float, std: float):

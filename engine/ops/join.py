@@ -267,8 +267,12 @@ def _atleast(self, n: int):
     return self
 
 
+#: atleast_1d/2d/3d's step (``atleast_2d``)
+ATLEAST = step("atleast_<n>d", Layer.KERNEL, source=SHAPE)
+
+
 def _atleast_note(n: int):
-    return span(f"atleast_{n}d", "kernel", source=SHAPE, note=Note("stack.atleast", n=n))
+    return span(ATLEAST, called=f"atleast_{n}d", note=Note("stack.atleast", n=n))
 
 
 @declare("atleast_1d(Tensor self) -> Tensor", kind=COMPOSITE, native="at::native::atleast_1d",

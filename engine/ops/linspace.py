@@ -151,6 +151,10 @@ def _check_steps(steps: int) -> None:
     check(steps >= 0, RuntimeError, "number of steps must be non-negative")
 
 
+#: linspace's and logspace's ``empty({steps})`` (``linspace: empty({steps})``)
+FACTORY_EMPTY = step("<linspace|logspace>: empty({steps})", Layer.KERNEL, source=FACTORIES)
+
+
 def _start_factory(name: str, steps: int, start: Any, end: Any, dtype: D.dtype | None,
                    device: str | None):
     """The composite factory's prologue: the steps check, the options
@@ -158,7 +162,7 @@ def _start_factory(name: str, steps: int, start: Any, end: Any, dtype: D.dtype |
     _check_steps(steps)
     _not_complex(start, end)
     dtype, device = options(dtype, device)
-    with span(f"{name}: empty({{steps}})", "kernel", source=FACTORIES,
+    with span(FACTORY_EMPTY, called=f"{name}: empty({{steps}})",
               note=Note("linspace.factory", op=name, steps=steps, dtype=str(dtype))):
         pass
     return call("aten::empty.memory_format", (steps,), dtype=dtype, device=device), device

@@ -40,7 +40,8 @@ from engine.memory.allocator import check_temporary
 from engine.memory.resize import resize_native
 from engine.ops import overlap
 from engine.ops.iterator import output_strides
-from engine.ops.scalar import scalar_tensor_static, scalar_type, wrapped_scalar_tensor
+from engine.ops.scalar import (WRAPPED_SCALAR_TENSOR, scalar_tensor_static, scalar_type,
+                               wrapped_scalar_tensor)
 
 ITER = "aten/src/ATen/TensorIterator.cpp"
 BINARY = "aten/src/ATen/native/BinaryOps.cpp"
@@ -80,7 +81,7 @@ def operand(x: Any) -> Any:
         if isinstance(x, int) and x >= 2**63:
             return Wrapped(x)       # a uint64 Scalar: refused where it is promoted
         # a Scalar overload's meta function wraps it (gt.Scalar: wrapped_scalar_tensor)
-        return Wrapped(x, wrapped_scalar_tensor(x, "wrapped_scalar_tensor"))
+        return Wrapped(x, wrapped_scalar_tensor(x, WRAPPED_SCALAR_TENSOR))
     raise torch_error(TypeError, f"unsupported operand type: {type(x).__name__}")
 
 
@@ -182,6 +183,10 @@ CAST_COMMON_DTYPE_TO_OUTPUTS = step("cast_common_dtype_to_outputs", Layer.KERNEL
                                     lecture=Lecture.HIDDEN)
 
 
+#: a pointwise operator's CPU kernel (``add_kernel``, ``abs_kernel`` ...)
+POINTWISE_KERNEL = step("<op>_kernel", Layer.KERNEL)
+
+
 def iterate(name: str, inputs: Sequence[Any], fn: Callable[..., Any] | None, *,
             out: TensorImpl | None = None, out_dtype: D.dtype | None = None,
             common_dtype: Callable[[D.dtype], D.dtype] = lambda d: d,
@@ -262,7 +267,7 @@ def iterate(name: str, inputs: Sequence[Any], fn: Callable[..., Any] | None, *,
                                                f"'{D.cpp_name(common)}'")
     if check_dtype is not None:
         check_dtype(common)
-    with span(f"{name}_kernel", "kernel", source=source,
+    with span(POINTWISE_KERNEL, called=f"{name}_kernel", source=source,
               note=note or ("pointwise.binary_kernel" if len(ops) > 1
                             else "pointwise.unary_kernel")) as s:
         if device != "meta" and target.numel() > 0:

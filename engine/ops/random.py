@@ -77,18 +77,22 @@ def _write_memory_order(t, values: np.ndarray) -> None:
     t.array(write=True)[...] = flat.reshape(t.view.sizes)
 
 
+#: a random operator on the Meta device (``normal_ (Meta)``): no numbers drawn
+RANDOM_META = step("<op> (Meta)", Layer.KERNEL, source=DISTRIBUTIONS, note="random.meta")
+
+
 def _meta(self, what: str) -> bool:
     if not self.is_meta:
         return False
-    with span(f"{what} (Meta)", "kernel", source=DISTRIBUTIONS,
-              note="random.meta"):
+    with span(RANDOM_META, called=f"{what} (Meta)"):
         pass
     return True
 
 
 # -- in-place samplers ---------------------------------------------------------------
 NORMAL_KERNEL = step("normal_kernel", Layer.RNG, source=KERNELS, note="random.normal_kernel",
-                     libtorch=inlined("at::native::templates::cpu::normal_kernel", "at::native::(anonymous namespace)::normal_kernel"))
+                     libtorch=inlined("at::native::templates::cpu::normal_kernel",
+                                      "at::native::(anonymous namespace)::normal_kernel"))
 
 
 @declare("normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)",

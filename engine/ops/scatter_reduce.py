@@ -80,10 +80,14 @@ def _combine(target: np.ndarray, coords: tuple, values: np.ndarray, op: str,
     ufunc.at(target, coords, values)
 
 
+#: scatter_reduce_two_cpu_kernel, scatter_reduce_cpu_kernel, scatter_scalar_reduce_cpu_kernel
+REDUCE_KERNEL = step("scatter_<...>_cpu_kernel", Layer.KERNEL, source=KERNEL)
+
+
 def _reduce_kernel(out, dim: int, index, src, op: str, name: str) -> None:
     """scatter_reduce_two_stub / scatter_reduce_stub / scatter_scalar_reduce_stub."""
     call("aten::to.dtype", index, D.int64)
-    with span(name, "kernel", source=KERNEL, note=Note("scatter_reduce.kernel", op=op, dim=dim),
+    with span(REDUCE_KERNEL, called=name, note=Note("scatter_reduce.kernel", op=op, dim=dim),
               dim=dim, reduce=op) as s:
         if op == "mean" and out.dtype is D.bool:
             raise torch_error(NotImplementedError,

@@ -42,9 +42,13 @@ def _meta_refused(self, name: str) -> None:
                       "(torch/_refs) that tidx does not model yet")
 
 
+#: tril/triu's meta function (``TORCH_META_FUNC(tril)``)
+META_FUNC = step("TORCH_META_FUNC(<tril|triu>)", Layer.KERNEL, source=TRIANGULAR)
+
+
 def _check_dims(self, name: str) -> None:
     """TORCH_META_FUNC(tril) / (triu): a matrix at least."""
-    with span(f"TORCH_META_FUNC({name})", "kernel", source=TRIANGULAR,
+    with span(META_FUNC, called=f"TORCH_META_FUNC({name})",
               note=Note("triangle.meta", op=name), dim=self.dim()):
         check(self.dim() >= 2, RuntimeError,
               f"{name}: input tensor must have at least 2 dimensions")
@@ -93,11 +97,16 @@ def _zero_mask(n: int, m: int, k: int, upper: bool) -> np.ndarray:
     return diff < k if upper else diff > k
 
 
+#: TriangularOps.cpp's compute_triu_tril<Triu|Tril> and apply_triu_tril<...>
+COMPUTE_TRIU_TRIL = step("compute_triu_tril<tril|triu>", Layer.KERNEL, source=TRIANGULAR,
+                         note="triangle.empty")
+APPLY_TRIU_TRIL = step("apply_triu_tril<tril|triu>", Layer.KERNEL, source=TRIANGULAR)
+
+
 def _compute(self, k: int, result, upper: bool, name: str):
     """compute_triu_tril: the same kernel for tril/triu and tril_/triu_."""
     if self.numel() == 0:
-        with span(f"compute_triu_tril<{name}>", "kernel", source=TRIANGULAR,
-                  note="triangle.empty"):
+        with span(COMPUTE_TRIU_TRIL, called=f"compute_triu_tril<{name}>"):
             pass
         return result
     inplace = self is result
@@ -108,7 +117,7 @@ def _compute(self, k: int, result, upper: bool, name: str):
         result_c = result
     n, m = self.view.sizes[-2], self.view.sizes[-1]
     keep = "j - i >= " if upper else "j - i <= "
-    with span(f"apply_triu_tril<{name}>", "kernel", source=TRIANGULAR,
+    with span(APPLY_TRIU_TRIL, called=f"apply_triu_tril<{name}>",
               note=lambda: Note("triangle.kernel_inplace" if inplace and inplace_update
                                 else "triangle.kernel", op=name, keep=keep + str(k)),
               rows=n, cols=m, diagonal=k) as s:
@@ -198,6 +207,10 @@ CHECK_ARGS = step("check_args", Layer.KERNEL, source=FACTORIES, note="triangle.i
 GET_TRIL_SIZE = step("get_tril_size", Layer.KERNEL, source=FACTORIES)
 
 
+#: tril_indices_cpu / triu_indices_cpu (TensorFactories.cpp)
+INDICES_CPU = step("<tril|triu>_indices_cpu", Layer.KERNEL, source=FACTORIES)
+
+
 def _indices(name: str, row: int, col: int, offset: int, dtype: D.dtype | None,
              device: str | None):
     dtype, device = options(D.int64 if dtype is None else dtype, device)
@@ -223,7 +236,7 @@ def _indices(name: str, row: int, col: int, offset: int, dtype: D.dtype | None,
     if dtype not in (D.int32, D.int64):
         raise torch_error(NotImplementedError,
                           f'"{name}" not implemented for \'{D.cpp_name(dtype)}\'')
-    with span(f"{name}_cpu", "kernel", source=FACTORIES,
+    with span(INDICES_CPU, called=f"{name}_cpu",
               note=Note("triangle.indices_fill", offset=offset)) as s:
         if size:
             check_temporary(name, size, 32)     # the rows, columns and repeats

@@ -235,13 +235,18 @@ def _error(constraint: str, english: str, seed_zh: str,
     return exc
 
 
+#: one of pypto.index_select's tiling constraints checked (``check <constraint>``)
+CHECK_CONSTRAINT = step("check <constraint>", Layer.BINDING)
+
+
 def _check(constraint: str, ok: bool, english: str, note: str, **compared: Any) -> None:
     """One traced check: the values it compared, and whether it passed.
 
     ``note`` is the constraint's id: its English template states the constraint, its
     Chinese one is the seed's own sentence, which a failure also quotes (the one copy of
     the seed's wording is the Chinese table)."""
-    with span(f"check {constraint}", "binding", note=note, passed=bool(ok), **compared):
+    with span(CHECK_CONSTRAINT, called=f"check {constraint}", note=note, passed=bool(ok),
+              **compared):
         if not ok:
             raise _error(constraint, english, i18n.text(note, "zh"))
 
@@ -325,6 +330,10 @@ TILING = step("tiling", Layer.KERNEL)
 MORE_TILES = step("more tiles", Layer.KERNEL)
 
 
+#: one tile of the output the emulated kernel fills (``tile 0``)
+TILE = step("tile <k>", Layer.KERNEL, note="pypto.tile")
+
+
 def _trace_tiles(x: PyptoTensor, d: int, index: PyptoTensor, out_shape: tuple[int, ...],
                  tile: tuple[int, ...]) -> None:
     """One event per result tile (the first MAX_TILE_EVENTS), then a summary event."""
@@ -344,7 +353,7 @@ def _trace_tiles(x: PyptoTensor, d: int, index: PyptoTensor, out_shape: tuple[in
             rows = None
             if index.data is not None:
                 rows = np.unique(index.data[tuple(slice(*r) for r in ranges[d:d + m])])
-            emit(f"tile {k}", "kernel", note="pypto.tile",
+            emit(TILE, called=f"tile {k}",
                  offsets=offsets, extents=extents, index_entries=ranges[d:d + m],
                  input_block=block, input_rows=None if rows is None else rows.tolist(),
                  ub_bytes=math.prod(tile) * size, valid_bytes=math.prod(extents) * size)

@@ -96,6 +96,10 @@ def _uniform_words(words: list[int], double: bool) -> list[float]:
     return [_r(F32(F32(w & _MASK24) * F32(2.0 ** -24))) for w in words]
 
 
+UNIFORM_REAL_DOUBLE = step("uniform_real_distribution<double>", Layer.RNG, source=TRANSFORM)
+UNIFORM_REAL_FLOAT = step("uniform_real_distribution<float>", Layer.RNG, source=TRANSFORM)
+
+
 def _uniform_step(words: list[int], double: bool, names: list[str]) -> list[float]:
     """The step turning words into uniforms, its formula with the numbers."""
     us = _uniform_words(words, double)
@@ -105,8 +109,7 @@ def _uniform_step(words: list[int], double: bool, names: list[str]) -> list[floa
     else:
         note = Note("rng.uniform_float", values=shown)
     # the uniforms as the step's result (their names are in the note): one short line
-    emit("uniform_real_distribution<double>" if double
-         else "uniform_real_distribution<float>", "rng", source=TRANSFORM,
+    emit(UNIFORM_REAL_DOUBLE if double else UNIFORM_REAL_FLOAT,
          note=note, result=us[0] if len(us) == 1 else tuple(us))
     return us
 
@@ -159,6 +162,10 @@ def _to_normal(z: float, mean: float, std: float, x: float, stored: float,
 
 
 # -- normal_: normal_fill (numel >= 16, contiguous) ----------------------------------------
+#: normal_fill_16<double>, normal_fill_16<float>, normal_fill_16_AVX2: one family
+NORMAL_FILL_16 = step("normal_fill_16<...>", Layer.RNG, source=KERNELS)
+
+
 def normal_fill(snap: Snapshot | None, dtype: np.dtype, mean: float, std: float,
                 avx2: bool, offset: int) -> None:
     """Element 0 of ``normal_fill``: uniforms 0 and 8 of the first block of 16 (words 0
@@ -211,7 +218,7 @@ def normal_fill(snap: Snapshot | None, dtype: np.dtype, mean: float, std: float,
         # polynomials, not libm's (C names: the same in every language)
         how = ("log, cos" if double else
                "log256_ps, sincos256_ps (avx_mathfun)" if avx2 else "logf, sincosf")
-        emit(name, "rng", source=KERNELS,
+        emit(NORMAL_FILL_16, called=name,
              note=Note("rng.normal_fill16", u1=u1, u2=u2, radius=radius, theta=theta, cos=cos,
                        z=z, how=how),
              result=z, radius=radius)
