@@ -15,10 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from tracer import legacy_steps, symbols
-
-import os
-_CHECK = bool(os.environ.get("TIDX_SPEC_CHECK"))
+from tracer import symbols
 
 #: Layers, outermost first.  Each maps to a human title used by renderers.
 LAYERS: dict[str, str] = {
@@ -66,9 +63,12 @@ class Event:
     children: list["Event"] = field(default_factory=list)
     error: dict[str, str] | None = None
     #: from the step's spec (tracer/steps.py): how the lecture view treats it, and the
-    #: function of libtorch gdb breaks on (None: a step recorded without a spec)
+    #: function of libtorch gdb breaks on (None: an event made without a spec)
     lecture: str | None = None
     libtorch: Any = None
+    #: what the step counts for in tracer/allocated.py's record (tracer.steps.Counted);
+    #: read while recording, not a field of the JSON (the record itself is)
+    counted: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The public JSON shape of an event (keys in a fixed order)."""
@@ -87,17 +87,9 @@ class Event:
         # whether gdb can stop in this step in libtorch's release build, and where
         out["libtorch"] = symbols.answer(self.libtorch, out)
         # how the lecture view (tracer/lecture.py) treats this step
-        out["lecture"] = self.lecture or _legacy_lecture(out)
-        if self.libtorch is not None and _CHECK:  # pragma: no cover - while moving to specs
-            assert out["libtorch"] == symbols.lookup(out), (self.name, out["libtorch"])
-            assert out["lecture"] == _legacy_lecture(out), (self.name, out["lecture"])
+        out["lecture"] = self.lecture or "shown"
         out["children"] = [c.to_dict() for c in self.children]
         return out
-
-
-def _legacy_lecture(out: dict[str, Any]) -> str:
-    # a step recorded without a spec (while the engine moves to specs): by name
-    return legacy_steps.legacy_treatment(out)
 
 
 def walk(events: list[dict[str, Any]], depth: int = 0):

@@ -11,13 +11,14 @@ step is an ordinary event: a name, a layer, a note; ``"folded"`` holds the count
 Pure functions from a trace document to a new one, like :mod:`tracer.filters`: the full
 trace stays as recorded (``--full`` shows it; JSON keeps it).
 
-What is taught is said once, here, by step name and layer (the seeds' vocabulary:
-seed 001's setitem path, seed 002's factory path, seed 004's masks): every Python,
-dispatcher and RNG step; the binding's entry points and index conversion; TensorIndexing's
-steps; the memory steps from ``empty`` to the strides; the kernels that do an operator's
-work.  Hidden are the helpers around them (:data:`HIDDEN`), and everything inside a step
-whose inside is not the lesson (:data:`FOLD_INSIDE`: ``valueToTensor`` makes and
-allocates a scalar, a dozen steps the lesson of ``t[1, 2] = 3`` is not about).  A step
+What is taught is said by each step's spec, beside the engine code that emits it
+(tracer/steps.py's :class:`~tracer.steps.Lecture`, recorded as the event's ``lecture``
+field), in the seeds' vocabulary: every Python, dispatcher and RNG step; the binding's
+entry points and index conversion; TensorIndexing's steps; the memory steps from
+``empty`` to the strides; the kernels that do an operator's work.  Hidden are the
+helpers around them (``hidden``), and everything inside a step whose inside is not the
+lesson (``fold_inside``: ``valueToTensor`` makes and allocates a scalar, a dozen steps the
+lesson of ``t[1, 2] = 3`` is not about).  No step is recognised by its name here.  A step
 that raised, and every step above it, is always shown.
 """
 
@@ -26,15 +27,11 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from tracer.events import walk
+from tracer.steps import Lecture
 
 Event = dict[str, Any]
 Doc = dict[str, Any]
 
-#: An event's ``lecture`` field: tracer.steps.Lecture's values (the lecture view reads
-#: documents, which a saved JSON gives as plain strings)
-SHOWN, HIDDEN_STEP, FOLD, FOLD_AFTER_FIRST = "shown", "hidden", "fold_inside", \
-    "fold_inside_after_first"
-ALLOCATION_PATH, TRANSFER, LIFTED_STEP = "allocation_path", "transfer", "lifted"
 
 def is_taught(ev: Event) -> bool:
     """Whether the lecture view shows step ``ev`` (wherever its parent allows it).
@@ -44,12 +41,12 @@ def is_taught(ev: Event) -> bool:
     >>> is_taught({"name": "check_size_nonnegative", "lecture": "hidden"})
     False
     """
-    return ev.get("lecture") != HIDDEN_STEP
+    return ev.get("lecture") != Lecture.HIDDEN
 
 
 def _treatment(ev: Event) -> str:
     """The step's ``lecture`` field (a folded run, made here, has none: shown)."""
-    return ev.get("lecture") or SHOWN
+    return ev.get("lecture") or Lecture.SHOWN
 
 
 def _raising(events: list[Event]) -> set[int]:
@@ -88,7 +85,7 @@ def _fold(events: list[Event], inside_folded: bool, seen: set[str],
     out: list[Event] = []
     run: list[Event] = []
     for ev in events:
-        if (is_taught(ev) and not inside_folded) or _treatment(ev) == TRANSFER or \
+        if (is_taught(ev) and not inside_folded) or _treatment(ev) == Lecture.TRANSFER or \
                 id(ev) in raising:
             if run:
                 out.append(folded(run))
@@ -103,14 +100,15 @@ def _fold(events: list[Event], inside_folded: bool, seen: set[str],
 
 def _keep(ev: Event, seen: set[str], raising: set[int]) -> Event:
     """A shown step, its children folded (``seen``: the steps of
-    :data:`FOLD_INSIDE_AFTER_FIRST` already shown whole; ``raising``: the steps that
+    ``fold_inside_after_first`` already shown whole; ``raising``: the steps that
     raised or hold one that did)."""
     name, treatment = ev["name"], _treatment(ev)
-    if treatment == TRANSFER and id(ev) not in raising:
+    if treatment == Lecture.TRANSFER and id(ev) not in raising:
         return {**ev, "children": _lift(ev.get("children", []))}
-    key = name + _allocation_path(ev) if treatment == FOLD_AFTER_FIRST else name
-    inside_folded = treatment == FOLD or key in seen
-    if treatment == FOLD_AFTER_FIRST:
+    key = name + _allocation_path(ev) if treatment == Lecture.FOLD_INSIDE_AFTER_FIRST \
+        else name
+    inside_folded = treatment == Lecture.FOLD_INSIDE or key in seen
+    if treatment == Lecture.FOLD_INSIDE_AFTER_FIRST:
         seen.add(key)
     return {**ev, "children": _fold(ev.get("children", []), inside_folded, seen, raising)}
 
@@ -120,19 +118,19 @@ def _allocation_path(ev: Event) -> str:
     is shown whole again (the caching allocator's reuse of a freed block is news after
     its first cudaMalloc)."""
     found = {step["name"] for _, step in walk(ev.get("children", []))
-             if _treatment(step) == ALLOCATION_PATH}
+             if _treatment(step) == Lecture.ALLOCATION_PATH}
     return ":" + ",".join(sorted(found))
 
 
 def _lift(children: list[Event]) -> list[Event]:
-    """A transfer's children: its :data:`LIFTED` steps (their own inside folded), the
+    """A transfer's children: its ``lifted`` steps (their own inside folded), the
     steps before, between and after them each one folded run."""
     out: list[Event] = []
     run: list[str] = []
 
     def visit(events: list[Event]) -> None:
         for ev in events:
-            if _treatment(ev) == LIFTED_STEP:
+            if _treatment(ev) == Lecture.LIFTED:
                 if run:
                     out.append(_run(run))
                     run.clear()

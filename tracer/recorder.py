@@ -123,9 +123,8 @@ def current() -> "Trace | None":
     return _ACTIVE.get()
 
 
-def span(spec: "StepSpec | str", layer: str | None = None, *, source: str | None = None,
-         op: str | None = None, note: Any = None, called: str | None = None,
-         **args: Any) -> "_Span | _NullSpan":
+def span(spec: StepSpec, *, source: str | None = None, op: str | None = None,
+         note: Any = None, called: str | None = None, **args: Any) -> "_Span | _NullSpan":
     """Open one step.  Use as ``with span(SPEC, ...) as s: ...; s.set_result(x)``.
 
     ``spec`` is the step's :class:`tracer.steps.StepSpec` (its name, layer, source, note
@@ -136,37 +135,30 @@ def span(spec: "StepSpec | str", layer: str | None = None, *, source: str | None
     the source) or ``Note("select.geometry", dim=0, ...)`` when the sentence has
     parameters.  ``note`` and any argument may be a ``lambda`` returning the value: it
     is called only while recording, so building it costs nothing otherwise.
-    (``span(name, layer, ...)``, the form before specs, records a step without one.)
     """
     trace = _ACTIVE.get()
     if trace is None:
         return _NULL
     summ = trace.summarize
-    if isinstance(spec, StepSpec):
-        event = Event(name=spec.name if called is None else called,
-                      layer=spec.layer.value, op=op,
-                      source=spec.source if source is None else source,
-                      args={k: summ(v) for k, v in args.items()},
-                      lecture=spec.lecture.value, libtorch=spec.libtorch)
-        if note is None:
-            note = spec.note
-    else:
-        assert layer is not None, "span(name, layer) without a spec"
-        event = Event(name=spec, layer=layer, op=op, source=source,
-                      args={k: summ(v) for k, v in args.items()})
+    event = Event(name=spec.name if called is None else called, layer=spec.layer.value,
+                  op=op, source=spec.source if source is None else source,
+                  args={k: summ(v) for k, v in args.items()},
+                  lecture=spec.lecture.value, libtorch=spec.libtorch,
+                  counted=None if spec.counted is None else spec.counted.value)
+    if note is None:
+        note = spec.note
     if note is not None:
         _set_note(event, note)
     return _Span(trace, event)
 
 
-def emit(spec: "StepSpec | str", layer: str | None = None, *, source: str | None = None,
-         note: Any = None, result: Any = None, called: str | None = None,
-         **args: Any) -> None:
+def emit(spec: StepSpec, *, source: str | None = None, note: Any = None,
+         result: Any = None, called: str | None = None, **args: Any) -> None:
     """Record a step with no children in one call."""
     trace = _ACTIVE.get()
     if trace is None:
         return
-    with span(spec, layer, source=source, note=note, called=called, **args) as s:
+    with span(spec, source=source, note=note, called=called, **args) as s:
         if result is not None:
             s.set_result(result)
 

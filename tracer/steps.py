@@ -3,10 +3,12 @@
 A :class:`StepSpec` says everything about a step that does not change from one run to
 the next: its name, its :class:`Layer`, the PyTorch source it mirrors, its note id, the
 function of libtorch 2.13's release build that runs it (:class:`Libtorch`: gdb breaks
-there) or why there is none, and how the lecture view treats it (:class:`Lecture`).
-The engine passes the spec to :func:`tracer.recorder.span`; the recorded event carries
-the layer, the lecture treatment and the libtorch answer, so no renderer decides anything
-by matching a step's name (renaming a step renames it and changes nothing else).
+there) or why there is none, how the lecture view treats it (:class:`Lecture`), and
+what it counts for in the memory a statement allocated (:class:`Counted`).  The engine
+passes the spec to :func:`tracer.recorder.span`; the recorded event carries the layer, the
+lecture treatment, the libtorch answer and what it counts, so nothing in the tracer
+decides anything by matching a step's name (renaming a step renames it and changes
+nothing else).
 
 The specs live in the engine, next to the code that emits them (``tracer/`` imports
 nothing of the engine); the types live here so the engine can import them.  Every spec
@@ -21,7 +23,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-__all__ = ["Layer", "Lecture", "Libtorch", "StepSpec", "step", "symbol", "inlined", "part_of",
+__all__ = ["Counted", "Layer", "Lecture", "Libtorch", "StepSpec", "step", "symbol", "inlined", "part_of",
            "named_after", "PYTHON", "UNMAPPED", "FROM_KERNEL", "declared"]
 
 
@@ -58,6 +60,23 @@ class Lecture(StrEnum):
     TRANSFER = "transfer"
     #: shown directly under the transfer that runs it (the bytes crossing to the device)
     LIFTED = "lifted"
+
+
+class Counted(StrEnum):
+    """What a step counts for in the memory a statement allocated (tracer/allocated.py,
+    the document's ``allocated``), as torch.profiler (``profile_memory=True``) counts it."""
+
+    #: a CPU block of its ``nbytes`` (the CPU allocator's allocate)
+    BLOCK = "block"
+    #: a CPU block of its ``nbytes`` when its ``realloc`` is true (resize_ grew a storage)
+    REALLOC = "realloc"
+    #: a block the simulated GPU's caching allocator hands out, of the size its
+    #: :data:`ROUNDED` step gave
+    CUDA_BLOCK = "cuda_block"
+    #: the rounded size of a CUDA block (its result)
+    ROUNDED = "rounded"
+    #: a CUDA block given back to the cache, of its ``size``
+    CUDA_FREE = "cuda_free"
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +143,7 @@ class StepSpec:
     note: str | None = None
     libtorch: Libtorch = UNMAPPED
     lecture: Lecture = Lecture.SHOWN
+    counted: Counted | None = None
 
     def named(self, name: str, libtorch: Libtorch | None = None) -> "StepSpec":
         """This spec under the name it has in this run (a family's member)."""
@@ -135,18 +155,20 @@ _DECLARED: list[StepSpec] = []
 
 
 def step(name: str, layer: Layer, *, source: str | None = None, note: str | None = None,
-         libtorch: Libtorch | None = None, lecture: Lecture = Lecture.SHOWN) -> StepSpec:
+         libtorch: Libtorch | None = None, lecture: Lecture = Lecture.SHOWN,
+         counted: Counted | None = None) -> StepSpec:
     """Declare a step (at module level, beside the code that emits it).  Without
     ``libtorch``, a Python step is :data:`PYTHON` and any other :data:`UNMAPPED`.
 
-    >>> s = step("computeStorageNbytesContiguous", Layer.MEMORY,
-    ...          libtorch=symbol("at::detail::computeStorageNbytesContiguous"))
-    >>> s.libtorch.answer()["breakable"], step("torch.randn", Layer.PYTHON).libtorch.why
-    (True, 'python')
+    >>> StepSpec("computeStorageNbytesContiguous", Layer.MEMORY,
+    ...          libtorch=symbol("at::detail::computeStorageNbytesContiguous")
+    ...          ).libtorch.answer()["breakable"]
+    True
     """
     if libtorch is None:
         libtorch = PYTHON if layer is Layer.PYTHON else UNMAPPED
-    spec = StepSpec(name, Layer(layer), source, note, libtorch, Lecture(lecture))
+    spec = StepSpec(name, Layer(layer), source, note, libtorch, Lecture(lecture),
+                    None if counted is None else Counted(counted))
     _DECLARED.append(spec)
     return spec
 

@@ -125,7 +125,7 @@ def _binding_error(exc: TypeError) -> bool:
 
 #: torch's Python functions that call the unique operators (torch/functional.py's
 #: ``unique``, torch/_tensor.py's ``Tensor.unique`` ...)
-PYTHON_CALL = step("torch.<function> / Tensor.<method>", Layer.PYTHON)
+PYTHON_CALL = step("torch.<unique function> / Tensor.<unique method>", Layer.PYTHON)
 
 
 def _python_call(where: str, source: str, note: str, fn: Callable[..., Any], args: tuple,

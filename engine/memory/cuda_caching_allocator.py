@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 
 from tracer.notes import Note
 from tracer.recorder import emit, span
-from tracer.steps import Layer, Lecture, step
+from tracer.steps import Counted, Layer, Lecture, step
 
 from engine.core.context import current
 
@@ -242,16 +242,18 @@ class Stat:
 TRY_MERGE_BLOCKS = step("try_merge_blocks", Layer.MEMORY, source=SOURCE)
 CUDACACHING_ALLOCATOR_ALLOCATE = step("CUDACachingAllocator::allocate", Layer.MEMORY,
                                       source=SOURCE, note="cuda.allocate_zero",
-                                      lecture=Lecture.ALLOCATION_PATH)
+                                      lecture=Lecture.ALLOCATION_PATH,
+                                      counted=Counted.CUDA_BLOCK)
 DEVICE_CACHING_ALLOCATOR_MALLOC = step("DeviceCachingAllocator::malloc", Layer.MEMORY,
                                        source=SOURCE)
-ROUND_SIZE = step("round_size", Layer.MEMORY, source=SOURCE)
+ROUND_SIZE = step("round_size", Layer.MEMORY, source=SOURCE, counted=Counted.ROUNDED)
 GET_POOL = step("get_pool", Layer.MEMORY, source=SOURCE)
 GET_FREE_BLOCK = step("get_free_block", Layer.MEMORY, source=SOURCE)
 ALLOC_BLOCK = step("alloc_block", Layer.MEMORY, source=SOURCE, lecture=Lecture.ALLOCATION_PATH)
 CUDA_MALLOC = step("cudaMalloc", Layer.MEMORY, source=SOURCE, lecture=Lecture.ALLOCATION_PATH)
 ALLOC_FOUND_BLOCK = step("alloc_found_block", Layer.MEMORY, source=SOURCE)
-DEVICE_CACHING_ALLOCATOR_FREE = step("DeviceCachingAllocator::free", Layer.MEMORY, source=SOURCE)
+DEVICE_CACHING_ALLOCATOR_FREE = step("DeviceCachingAllocator::free", Layer.MEMORY, source=SOURCE,
+                                     counted=Counted.CUDA_FREE)
 FREE_BLOCK = step("free_block", Layer.MEMORY, source=SOURCE)
 DEVICE_CACHING_ALLOCATOR_EMPTY_CACHE = step("DeviceCachingAllocator::emptyCache", Layer.MEMORY,
                                             source=SOURCE, note="cuda.emptyCache")

@@ -16,7 +16,7 @@ import numpy as np
 
 from tracer.notes import Note
 from tracer.recorder import span
-from tracer.steps import Layer, Lecture, inlined, step, symbol
+from tracer.steps import Counted, Layer, Lecture, inlined, step, symbol
 
 from engine.core import view as S
 from engine.core.dtypes import dtype as DType
@@ -60,7 +60,7 @@ META_ALLOCATOR_ALLOCATE = step("MetaAllocator::allocate", Layer.MEMORY, source=E
                                note="memory.MetaAllocator")
 DEFAULT_CPUALLOCATOR_ALLOCATE = step("DefaultCPUAllocator::allocate", Layer.MEMORY, source=ALLOC,
                                      libtorch=symbol("c10::DefaultCPUAllocator::allocate"),
-                                     lecture=Lecture.ALLOCATION_PATH)
+                                     lecture=Lecture.ALLOCATION_PATH, counted=Counted.BLOCK)
 
 
 def _allocate(nbytes: int, device: str) -> Storage:
@@ -86,10 +86,6 @@ def _allocate(nbytes: int, device: str) -> Storage:
     return storage
 
 
-CUDACACHING_ALLOCATOR_ALLOCATE = step("CUDACachingAllocator::allocate", Layer.MEMORY,
-                                      lecture=Lecture.ALLOCATION_PATH)
-
-
 def _allocate_cuda(nbytes: int) -> Storage:
     """c10::cuda::CUDACachingAllocator (simulated): a block of the run's simulated device
     allocator; the bytes tidx keeps for it are host memory standing for the device's.
@@ -100,10 +96,11 @@ def _allocate_cuda(nbytes: int) -> Storage:
     behind them: a cached block or a 2 MiB segment costs nothing real, and does not
     count."""
     from engine.memory import cuda_lifetime
-    from engine.memory.cuda_caching_allocator import SOURCE, device_allocator
+    from engine.memory.cuda_caching_allocator import CUDACACHING_ALLOCATOR_ALLOCATE, \
+        device_allocator
 
     check_limit(nbytes)
-    with span(CUDACACHING_ALLOCATOR_ALLOCATE, source=SOURCE,
+    with span(CUDACACHING_ALLOCATOR_ALLOCATE,
               note=lambda: Note("cuda.device.allocate", nbytes=nbytes), nbytes=nbytes) as s:
         block = device_allocator().allocate(nbytes)
         ptr = block.ptr if block is not None else 0

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from tracer.notes import Note
 from tracer.recorder import span
-from tracer.steps import Layer, step
+from tracer.steps import Counted, Layer, step
 
 from engine.core import view as S
 from engine.core.view import View
@@ -21,7 +21,7 @@ from engine.memory.allocator import allocate
 
 
 RESIZE_IMPL_CPU = step("resize_impl_cpu_", Layer.MEMORY, source="aten/src/ATen/native/Resize.cpp",
-                       note="resize.resize_impl_cpu_")
+                       note="resize.resize_impl_cpu_", counted=Counted.REALLOC)
 
 
 def resize_native(self, size: Sequence[int], memory_format: str | None = None):
