@@ -240,7 +240,7 @@ class Stat:
 
 # -- the allocator -----------------------------------------------------------------------
 TRY_MERGE_BLOCKS = step("try_merge_blocks", Layer.MEMORY, source=SOURCE)
-CUDACACHING_ALLOCATOR_ALLOCATE = step("CUDACachingAllocator::allocate", Layer.MEMORY,
+CUDA_CACHING_ALLOCATOR_ALLOCATE = step("CUDACachingAllocator::allocate", Layer.MEMORY,
                                       source=SOURCE, note="cuda.allocate_zero",
                                       lecture=Lecture.ALLOCATION_PATH,
                                       counted=Counted.CUDA_BLOCK)
@@ -316,7 +316,7 @@ class DeviceCachingAllocator:
         """NativeCachingAllocator::allocate: a zero-byte request gets no block (its DataPtr
         is nullptr); any other goes to :meth:`malloc`."""
         if nbytes == 0:
-            emit(CUDACACHING_ALLOCATOR_ALLOCATE, nbytes=0)
+            emit(CUDA_CACHING_ALLOCATOR_ALLOCATE, nbytes=0)
             return None
         return self.malloc(nbytes, stream)
 

@@ -58,7 +58,7 @@ STORAGE_IMPL = step("StorageImpl", Layer.MEMORY, source=STORAGE, note="memory.St
                     libtorch=inlined("c10::StorageImpl::StorageImpl", "at::detail::empty_generic"))
 META_ALLOCATOR_ALLOCATE = step("MetaAllocator::allocate", Layer.MEMORY, source=EMPTY,
                                note="memory.MetaAllocator")
-DEFAULT_CPUALLOCATOR_ALLOCATE = step("DefaultCPUAllocator::allocate", Layer.MEMORY, source=ALLOC,
+DEFAULT_CPU_ALLOCATOR_ALLOCATE = step("DefaultCPUAllocator::allocate", Layer.MEMORY, source=ALLOC,
                                      libtorch=symbol("c10::DefaultCPUAllocator::allocate"),
                                      lecture=Lecture.ALLOCATION_PATH, counted=Counted.BLOCK)
 
@@ -71,7 +71,7 @@ def _allocate(nbytes: int, device: str) -> Storage:
         with span(META_ALLOCATOR_ALLOCATE, nbytes=nbytes):
             storage = new_storage(nbytes, "meta")
     else:
-        with span(DEFAULT_CPUALLOCATOR_ALLOCATE,
+        with span(DEFAULT_CPU_ALLOCATOR_ALLOCATE,
                   note=lambda: Note("memory.posix_memalign", nbytes=nbytes, alignment=ALIGNMENT),
                   nbytes=nbytes, alignment=ALIGNMENT) as s:
             storage = new_storage(nbytes, "cpu")
@@ -96,11 +96,11 @@ def _allocate_cuda(nbytes: int) -> Storage:
     behind them: a cached block or a 2 MiB segment costs nothing real, and does not
     count."""
     from engine.memory import cuda_lifetime
-    from engine.memory.cuda_caching_allocator import CUDACACHING_ALLOCATOR_ALLOCATE, \
+    from engine.memory.cuda_caching_allocator import CUDA_CACHING_ALLOCATOR_ALLOCATE, \
         device_allocator
 
     check_limit(nbytes)
-    with span(CUDACACHING_ALLOCATOR_ALLOCATE,
+    with span(CUDA_CACHING_ALLOCATOR_ALLOCATE,
               note=lambda: Note("cuda.device.allocate", nbytes=nbytes), nbytes=nbytes) as s:
         block = device_allocator().allocate(nbytes)
         ptr = block.ptr if block is not None else 0

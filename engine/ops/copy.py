@@ -145,13 +145,11 @@ def fill_(self, value: Any):
         return cuda_kernels.fill_(self, value)
     if self.numel() == 1 and not self.is_meta:
         # fill_out: one CPU element is written by scalar_fill, without a TensorIterator.
-        kernel, source, note = ("scalar_fill", FILL,
-                                lambda: Note("fill.scalar_fill", value=repr(value)))
+        kernel, note = "scalar_fill", lambda: Note("fill.scalar_fill", value=repr(value))
     else:
-        kernel, source, note = ("fill_kernel", "aten/src/ATen/native/cpu/FillKernel.cpp",
-                                lambda: Note("fill.fill_kernel", value=repr(value)))
-    with span(FILL_SCALAR_FILL if kernel == "scalar_fill" else FILL_KERNEL, note=note, value=value,
-              numel=self.numel()) as s:
+        kernel, note = "fill_kernel", lambda: Note("fill.fill_kernel", value=repr(value))
+    with span(FILL_SCALAR_FILL if kernel == "scalar_fill" else FILL_KERNEL, note=note,
+              value=value, numel=self.numel()) as s:
         if self.is_meta:
             scalar = None       # the Meta kernel of fill_ never converts the value
         elif kernel == "scalar_fill" and self.dtype is D.float16:
