@@ -1,8 +1,8 @@
 """``--format gdb`` proven against the real libtorch: the seeds' statements run under
 gdb in the torch 2.13 CPU wheel, and the steps tidx draws are the calls the binary makes.
 
-The gdb runs (one per statement, and one that resolves every function tracer/symbols.py
-names) start together in one fixture: each loads libtorch's half a million symbols,
+The gdb runs (one per statement, and one that resolves every function the step specs
+name) start together in one fixture: each loads libtorch's half a million symbols,
 which takes most of its time.
 """
 
