@@ -1,8 +1,8 @@
 """``--format gdb`` proven against the real libtorch: the seeds' statements run under
 gdb in the torch 2.13 CPU wheel, and the steps tidx draws are the calls the binary makes.
 
-The gdb runs (one per statement, and one that resolves every function tracer/symbols.py
-names) start together in one fixture: each loads libtorch's half a million symbols,
+The gdb runs (one per statement, and one that resolves every function the step specs
+name) start together in one fixture: each loads libtorch's half a million symbols,
 which takes most of its time.
 """
 
@@ -53,7 +53,8 @@ def test_every_event_says_whether_gdb_can_stop_in_it():
         info = ev["libtorch"]
         assert isinstance(info["breakable"], bool)
         assert (info["why"] is None) == info["breakable"], ev["name"]
-        assert info == symbols.lookup(ev)
+        assert info["why"] in (None, symbols.INLINED, symbols.PART, symbols.PYTHON,
+                               symbols.UNMAPPED), ev["name"]
     result = cli_run("explain", SEEDS["randn"], "--format", "json", "--seed", "0")
     assert '"libtorch": {' in result.output
 
@@ -138,16 +139,23 @@ def _resolver_script(locations: list[str]) -> str:
 
 
 def _table_locations() -> list[str]:
-    """Every function tracer/symbols.py names, and every function the lessons' traces
-    and the declared kernels would break on."""
+    """Every function the step specs name (tracer/steps.py, declared in the engine), and
+    every function the lessons' traces and the declared kernels would break on."""
+    from engine.binding.traced import GETTERS
     from engine.dispatch.declarations import REGISTRY
+    from tracer.steps import FROM_KERNEL, declared
 
-    locs = set(symbols.FUNCTIONS.values()) | set(symbols.OVERLAP_CHECKS.values())
-    locs |= {into for _f, into in symbols.INLINED_INTO.values()}
-    locs |= set(symbols.PART_OF.values()) | set(symbols.GETTERS.values())
+    locs = set(GETTERS.values())
+    for spec in declared():
+        lib = spec.libtorch
+        if lib.rule is None and lib.why is None:
+            locs.add(lib.function)
+        if lib.why in (symbols.INLINED, symbols.PART):
+            locs.add(lib.into)
     for decl in REGISTRY.values():
-        info = symbols.lookup({"name": decl.schema, "layer": "dispatcher",
-                               "args": {"kernel": {"kind": "str", "value": decl.native}}})
+        info = symbols.answer(FROM_KERNEL, {"name": decl.schema, "layer": "dispatcher",
+                                            "args": {"kernel": {"kind": "str",
+                                                                "value": decl.native}}})
         if info["breakable"]:
             locs.add(info["function"])
     for lesson in L.available():

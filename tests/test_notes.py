@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tracer.steps import Layer, StepSpec
 from tracer import Note, i18n, record, span
 from tracer.notes import is_id, plain
 from tracer.recorder import emit
@@ -159,12 +160,12 @@ def _events(tr) -> list[dict]:
 
 def test_the_recorder_stores_english_id_and_parameters():
     with record() as tr:
-        with span("select geometry", "kernel",
+        with span(StepSpec("select geometry", Layer.KERNEL),
                   note=Note("select.geometry", dim=0, index=1, stride=3, moved=3)):
             pass
-        with span("applySelect", "indexing", note="indexing.applySelect"):
+        with span(StepSpec("applySelect", Layer.INDEXING), note="indexing.applySelect"):
             pass
-        emit("no note", "kernel")
+        emit(StepSpec("no note", Layer.KERNEL))
     geometry, select, bare = _events(tr)
     assert geometry["note"] == "drop dim 0; the offset moves 1 x stride 3 = 3 elements"
     assert geometry["note_id"] == "select.geometry"
@@ -182,11 +183,11 @@ def test_a_lambda_note_is_built_only_while_recording():
     def build() -> Note:
         calls.append(1)
         return Note("transpose.geometry", dim0=0, dim1=1)
-    with span("x", "kernel", note=lambda: build()):
+    with span(StepSpec("x", Layer.KERNEL), note=lambda: build()):
         pass
     assert calls == []
     with record() as tr:
-        with span("x", "kernel", note=lambda: build()):
+        with span(StepSpec("x", Layer.KERNEL), note=lambda: build()):
             pass
     assert calls == [1]
     assert _events(tr)[0]["note"] == "swap dims 0 and 1: their sizes and strides trade places"
@@ -194,15 +195,17 @@ def test_a_lambda_note_is_built_only_while_recording():
 
 def test_a_step_can_change_its_note():
     with record() as tr:
-        with span("applySlice", "indexing", note="indexing.applySlice") as s:
+        with span(StepSpec("applySlice", Layer.INDEXING), note="indexing.applySlice") as s:
             s.note("indexing.applySlice.whole")
     assert _events(tr)[0]["note_id"] == "indexing.applySlice.whole"
 
 
 def test_a_saved_trace_renders_the_note_it_recorded():
     with record() as tr:
-        emit("x", "kernel", note=Note("copy.cast", src="torch.int64", dst="torch.float32"))
-        emit("y", "kernel", note=Note("pointwise.TensorIterator", shape=(3, 3), dtype="x"))
+        emit(StepSpec("x", Layer.KERNEL),
+             note=Note("copy.cast", src="torch.int64", dst="torch.float32"))
+        emit(StepSpec("y", Layer.KERNEL),
+             note=Note("pointwise.TensorIterator", shape=(3, 3), dtype="x"))
     for ev in json.loads(json.dumps(tr.to_dict()))["statements"][0]["events"]:
         assert ev["note"] == i18n.text(ev["note_id"], "en", **ev["note_args"])
         assert i18n.note(ev, "zh") != ev["note"]

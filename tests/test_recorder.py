@@ -9,16 +9,17 @@ import weakref
 import pytest
 
 import engine as torch
+from tracer.steps import Layer, StepSpec
 from tracer import record, span
 from tracer.recorder import _NULL
 
 
 def test_nesting_follows_the_call_stack():
     with record() as tr:
-        with span("outer", "python"):
-            with span("inner", "binding", x=1) as s:
+        with span(StepSpec("outer", Layer.PYTHON)):
+            with span(StepSpec("inner", Layer.BINDING), x=1) as s:
                 s.set_result(2)
-            with span("sibling", "kernel"):
+            with span(StepSpec("sibling", Layer.KERNEL)):
                 pass
     (ev,) = tr.to_dict()["statements"][0]["events"]
     assert ev["name"] == "outer"
@@ -30,10 +31,10 @@ def test_nesting_follows_the_call_stack():
 def test_error_lands_on_the_innermost_step_and_spans_close():
     with record() as tr:
         with pytest.raises(IndexError):
-            with span("outer", "python"):
-                with span("inner", "indexing"):
+            with span(StepSpec("outer", Layer.PYTHON)):
+                with span(StepSpec("inner", Layer.INDEXING)):
                     raise IndexError("index 5 is out of bounds")
-        with span("after", "python"):
+        with span(StepSpec("after", Layer.PYTHON)):
             pass
     outer, after = tr.to_dict()["statements"][0]["events"]
     assert outer["error"] is None
@@ -45,7 +46,7 @@ def test_error_lands_on_the_innermost_step_and_spans_close():
 def test_summaries_are_taken_at_record_time_and_keep_nothing_alive():
     t = torch.tensor([1, 2, 3])
     with record() as tr:
-        with span("step", "kernel", tensor=t):
+        with span(StepSpec("step", Layer.KERNEL), tensor=t):
             pass
     ref = weakref.ref(t)
     t[0] = 100
@@ -72,15 +73,15 @@ def test_views_share_a_storage_label():
 def test_large_tensors_record_no_values():
     big = torch.zeros(1000, 1000)
     with record() as tr:
-        with span("step", "kernel", tensor=big):
+        with span(StepSpec("step", Layer.KERNEL), tensor=big):
             pass
     summary = tr.to_dict()["statements"][0]["events"][0]["args"]["tensor"]
     assert "values" not in summary and summary["numel"] == 10**6
 
 
 def test_no_recorder_means_the_shared_null_span():
-    assert span("x", "python", a=1) is _NULL
-    with span("x", "python") as s:
+    assert span(StepSpec("x", Layer.PYTHON), a=1) is _NULL
+    with span(StepSpec("x", Layer.PYTHON)) as s:
         s.set_result(1)
         s.set(a=2)
 

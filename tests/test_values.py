@@ -23,6 +23,7 @@ from engine.indexing.tensor_indexing import Slice, TensorIndex
 from engine.ops.pointwise import Wrapped
 from engine.ops.touch import elements, touched
 from engine.pypto import index_select as pypto
+from tracer.steps import Layer, StepSpec
 from tracer import record, span
 from tracer import values as V
 
@@ -136,7 +137,7 @@ def test_the_recorder_says_which_labels_are_the_users_names():
     t, u = engine.tensor([1, 2]), engine.tensor([3])
     with record() as tr:
         tr.name_value(t, "t")
-        with span("step", "kernel", a=t, b=u):
+        with span(StepSpec("step", Layer.KERNEL), a=t, b=u):
             pass
     args = tr.to_dict()["statements"][0]["events"][0]["args"]
     assert args["a"]["name"] == "t" and args["a"]["label"] == "t"

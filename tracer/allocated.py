@@ -1,7 +1,8 @@
 """The bytes a statement allocated: one record per statement and one per document.
 
 ``{"bytes": 48, "blocks": 1}`` sums the blocks memory was allocated in, as
-``torch.profiler`` (``profile_memory=True``) counts them: each
+``torch.profiler`` (``profile_memory=True``) counts them (which steps count, and for
+what, their specs say: :class:`tracer.steps.Counted`): each
 ``DefaultCPUAllocator::allocate`` step of a new storage, each reallocation of a
 storage that ``resize_`` grew (``resize_bytes_cpu`` asks the same allocator), and on the
 simulated GPU each block the caching allocator hands out (its rounded size).  A block
@@ -19,6 +20,7 @@ from typing import Any, Iterable
 
 from tracer import i18n
 from tracer import values as V
+from tracer.steps import Counted
 
 __all__ = ["summary", "total", "line", "amount"]
 
@@ -28,18 +30,23 @@ def _get(ev: Any, key: str) -> Any:
     return ev.get(key) if isinstance(ev, dict) else getattr(ev, key)
 
 
+def _counted(ev: Any) -> str | None:
+    """What a step counts for, from its spec (tracer.steps.Counted), never its name."""
+    return ev.get("counted") if isinstance(ev, dict) else getattr(ev, "counted", None)
+
+
 def _blocks(events: Iterable[Any], device: str = "cpu") -> Iterable[int]:
     """The sizes of the blocks allocated on ``device`` ("cpu" or "cuda")."""
     for ev in events:
-        name, args = _get(ev, "name"), _get(ev, "args") or {}
-        if name == "DefaultCPUAllocator::allocate" and "nbytes" in args:
+        counted, args = _counted(ev), _get(ev, "args") or {}
+        if counted == Counted.BLOCK and "nbytes" in args:
             if device == "cpu":
                 yield int(V.plain(args["nbytes"]))
-        elif (name == "resize_impl_cpu_" and V.plain(args.get("realloc")) is True
+        elif (counted == Counted.REALLOC and V.plain(args.get("realloc")) is True
               and "nbytes" in args):
             if device == "cpu":
                 yield int(V.plain(args["nbytes"]))
-        elif name == "CUDACachingAllocator::allocate":
+        elif counted == Counted.CUDA_BLOCK:
             # the simulated GPU: the block the caching allocator hands out, as its
             # reportMemoryUsageToProfiler(block->ptr, block->size) counts it (48 bytes
             # asked are a 512-byte block); its own steps are not counted again
@@ -54,22 +61,21 @@ def _freed(events: Iterable[Any]) -> Iterable[int]:
     """The sizes of the simulated GPU's blocks given back to the cache (a tensor died)."""
     for ev in events:
         args = _get(ev, "args") or {}
-        if _get(ev, "name") == "DeviceCachingAllocator::free" and "size" in args:
+        if _counted(ev) == Counted.CUDA_FREE and "size" in args:
             yield int(V.plain(args["size"]))
             continue
         yield from _freed(_get(ev, "children") or [])
 
 
 def _touches_cuda(events: Iterable[Any]) -> bool:
-    return any(_get(ev, "name") in ("CUDACachingAllocator::allocate",
-                                    "DeviceCachingAllocator::free")
+    return any(_counted(ev) in (Counted.CUDA_BLOCK, Counted.CUDA_FREE)
                or _touches_cuda(_get(ev, "children") or []) for ev in events)
 
 
 def _rounded(events: Iterable[Any]) -> int | None:
     """The size ``round_size`` gave inside a caching allocator's steps."""
     for ev in events:
-        if _get(ev, "name") == "round_size" and _get(ev, "result") is not None:
+        if _counted(ev) == Counted.ROUNDED and _get(ev, "result") is not None:
             return int(V.plain(_get(ev, "result")))
         found = _rounded(_get(ev, "children") or [])
         if found is not None:
@@ -82,8 +88,8 @@ def summary(events: Iterable[Any]) -> dict[str, Any]:
     when they touch the simulated GPU, its blocks handed out and freed back to the cache
     under ``cuda``.
 
-    >>> summary([{"name": "DefaultCPUAllocator::allocate", "children": [],
-    ...           "args": {"nbytes": V.integer(48)}}])
+    >>> summary([{"name": "DefaultCPUAllocator::allocate", "counted": "block",
+    ...           "children": [], "args": {"nbytes": V.integer(48)}}])
     {'bytes': 48, 'blocks': 1}
     """
     events = list(events)

@@ -62,6 +62,13 @@ class Event:
     note_args: dict[str, Any] | None = None
     children: list["Event"] = field(default_factory=list)
     error: dict[str, str] | None = None
+    #: from the step's spec (tracer/steps.py): how the lecture view treats it, and the
+    #: function of libtorch gdb breaks on (None: an event made without a spec)
+    lecture: str | None = None
+    libtorch: Any = None
+    #: what the step counts for in tracer/allocated.py's record (tracer.steps.Counted);
+    #: read while recording, not a field of the JSON (the record itself is)
+    counted: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The public JSON shape of an event (keys in a fixed order)."""
@@ -78,7 +85,9 @@ class Event:
             "error": self.error,
         }
         # whether gdb can stop in this step in libtorch's release build, and where
-        out["libtorch"] = symbols.lookup(out)
+        out["libtorch"] = symbols.answer(self.libtorch, out)
+        # how the lecture view (tracer/lecture.py) treats this step
+        out["lecture"] = self.lecture or "shown"
         out["children"] = [c.to_dict() for c in self.children]
         return out
 

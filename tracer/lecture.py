@@ -11,13 +11,14 @@ step is an ordinary event: a name, a layer, a note; ``"folded"`` holds the count
 Pure functions from a trace document to a new one, like :mod:`tracer.filters`: the full
 trace stays as recorded (``--full`` shows it; JSON keeps it).
 
-What is taught is said once, here, by step name and layer (the seeds' vocabulary:
-seed 001's setitem path, seed 002's factory path, seed 004's masks): every Python,
-dispatcher and RNG step; the binding's entry points and index conversion; TensorIndexing's
-steps; the memory steps from ``empty`` to the strides; the kernels that do an operator's
-work.  Hidden are the helpers around them (:data:`HIDDEN`), and everything inside a step
-whose inside is not the lesson (:data:`FOLD_INSIDE`: ``valueToTensor`` makes and
-allocates a scalar, a dozen steps the lesson of ``t[1, 2] = 3`` is not about).  A step
+What is taught is said by each step's spec, beside the engine code that emits it
+(tracer/steps.py's :class:`~tracer.steps.Lecture`, recorded as the event's ``lecture``
+field), in the seeds' vocabulary: every Python, dispatcher and RNG step; the binding's
+entry points and index conversion; TensorIndexing's steps; the memory steps from
+``empty`` to the strides; the kernels that do an operator's work.  Hidden are the
+helpers around them (``hidden``), and everything inside a step whose inside is not the
+lesson (``fold_inside``: ``valueToTensor`` makes and allocates a scalar, a dozen steps the
+lesson of ``t[1, 2] = 3`` is not about).  No step is recognised by its name here.  A step
 that raised, and every step above it, is always shown.
 """
 
@@ -26,68 +27,26 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from tracer.events import walk
+from tracer.steps import Lecture
 
 Event = dict[str, Any]
 Doc = dict[str, Any]
-
-#: Steps folded away wherever they are, by layer: the checks and plumbing around the
-#: steps the seeds teach.
-HIDDEN: dict[str, frozenset[str]] = {
-    "binding": frozenset({
-        "wrapTuple", "count_specified_dimensions", "sequenceToVariable",
-        "recursive_to_list", "recursive_store", "scalar_tensor_static",
-        "autograd::make_variable",
-    }),
-    "indexing": frozenset({"slicePrefix1sSize", "typeConvertIndices"}),
-    "memory": frozenset({"check_size_nonnegative"}),
-    "kernel": frozenset({
-        "TensorIterator", "assert_no_overlap", "canDispatchToMaskedFill",
-        "checkIndexTensorTypes", "make_index_put_iterator", "expand_outplace",
-        "expand_inplace", "restride_src", "reshape_indexer", "result_type", "check_args",
-        "cast_common_dtype_to_outputs", "transposeToFront", "lift_fresh", "detach",
-        "detach_", "computeStride", "reshape_symint",
-        # DispatchStub picking a build (engine/core/dispatch_stub.py): the kernel's own
-        # line says which (capability=AVX2); --full gives the step and its why
-        "sum_stub", "prod_stub", "max_values_stub", "min_values_stub", "linspace_stub",
-        "arange_stub", "add_stub", "normal_stub", "uniform_stub",
-    }),
-}
-
-#: Steps shown on one line with everything they ran folded into it: what they do is
-#: the lesson, how they do it is not (``valueToTensor``: ``10`` becomes a 0-dim tensor;
-#: its empty/allocate/fill are the same steps ``torch.empty`` teaches).
-FOLD_INSIDE: frozenset[str] = frozenset({"valueToTensor", "make_info"})
-
-#: Steps whose inside is taught once per document: the first ``empty`` of a lesson shows
-#: computeStorageNbytes, the allocator, StorageImpl, TensorImpl and the strides; every
-#: later one is a line that folds them (a lesson's setup statements would otherwise
-#: repeat the same seven lines each).
-FOLD_INSIDE_AFTER_FIRST: frozenset[str] = frozenset({"_empty_generic",
-                                                     "empty_strided_generic",
-                                                     # a simulated CUDA tensor's death
-                                                     "last reference dropped"})
-
-#: Moves of a tensor to another device (engine/ops/cuda_indexing.py), shown wherever they
-#: are, inside a folded step too (make_info's index moves are the lesson of indexing a
-#: CUDA tensor); their inside is folded but for :data:`LIFTED`.
-TRANSFERS: frozenset[str] = frozenset({"value.to(self.device())",
-                                       "indice.to(self.device())"})
-
-#: Steps a transfer's line shows directly under it, the chain that leads to them
-#: (aten::to -> _to_copy -> empty_strided, copy_ -> copy_kernel_cuda) counted on the
-#: transfer's own line: the bytes crossing to the device are what it teaches.
-LIFTED: frozenset[str] = frozenset({"cudaMemcpyAsync"})
 
 
 def is_taught(ev: Event) -> bool:
     """Whether the lecture view shows step ``ev`` (wherever its parent allows it).
 
-    >>> is_taught({"name": "recordTensorIndex", "layer": "indexing"})
+    >>> is_taught({"name": "recordTensorIndex", "lecture": "shown"})
     True
-    >>> is_taught({"name": "check_size_nonnegative", "layer": "memory"})
+    >>> is_taught({"name": "check_size_nonnegative", "lecture": "hidden"})
     False
     """
-    return ev["name"] not in HIDDEN.get(ev["layer"], ())
+    return ev.get("lecture") != Lecture.HIDDEN
+
+
+def _treatment(ev: Event) -> str:
+    """The step's ``lecture`` field (a folded run, made here, has none: shown)."""
+    return ev.get("lecture") or Lecture.SHOWN
 
 
 def _raising(events: list[Event]) -> set[int]:
@@ -126,7 +85,7 @@ def _fold(events: list[Event], inside_folded: bool, seen: set[str],
     out: list[Event] = []
     run: list[Event] = []
     for ev in events:
-        if (is_taught(ev) and not inside_folded) or ev["name"] in TRANSFERS or \
+        if (is_taught(ev) and not inside_folded) or _treatment(ev) == Lecture.TRANSFER or \
                 id(ev) in raising:
             if run:
                 out.append(folded(run))
@@ -141,22 +100,17 @@ def _fold(events: list[Event], inside_folded: bool, seen: set[str],
 
 def _keep(ev: Event, seen: set[str], raising: set[int]) -> Event:
     """A shown step, its children folded (``seen``: the steps of
-    :data:`FOLD_INSIDE_AFTER_FIRST` already shown whole; ``raising``: the steps that
+    ``fold_inside_after_first`` already shown whole; ``raising``: the steps that
     raised or hold one that did)."""
-    name = ev["name"]
-    if name in TRANSFERS and id(ev) not in raising:
+    name, treatment = ev["name"], _treatment(ev)
+    if treatment == Lecture.TRANSFER and id(ev) not in raising:
         return {**ev, "children": _lift(ev.get("children", []))}
-    key = name + _allocation_path(ev) if name in FOLD_INSIDE_AFTER_FIRST else name
-    inside_folded = name in FOLD_INSIDE or key in seen
-    if name in FOLD_INSIDE_AFTER_FIRST:
+    key = name + _allocation_path(ev) if treatment == Lecture.FOLD_INSIDE_AFTER_FIRST \
+        else name
+    inside_folded = treatment == Lecture.FOLD_INSIDE or key in seen
+    if treatment == Lecture.FOLD_INSIDE_AFTER_FIRST:
         seen.add(key)
     return {**ev, "children": _fold(ev.get("children", []), inside_folded, seen, raising)}
-
-
-#: The allocator steps that tell one allocation path from another: the CPU allocator, or
-#: the caching allocator with (a new segment) or without (a cached block) cudaMalloc.
-_PATH_STEPS = frozenset({"DefaultCPUAllocator::allocate", "CUDACachingAllocator::allocate",
-                         "alloc_block", "cudaMalloc"})
 
 
 def _allocation_path(ev: Event) -> str:
@@ -164,19 +118,19 @@ def _allocation_path(ev: Event) -> str:
     is shown whole again (the caching allocator's reuse of a freed block is news after
     its first cudaMalloc)."""
     found = {step["name"] for _, step in walk(ev.get("children", []))
-             if step["name"] in _PATH_STEPS}
+             if _treatment(step) == Lecture.ALLOCATION_PATH}
     return ":" + ",".join(sorted(found))
 
 
 def _lift(children: list[Event]) -> list[Event]:
-    """A transfer's children: its :data:`LIFTED` steps (their own inside folded), the
+    """A transfer's children: its ``lifted`` steps (their own inside folded), the
     steps before, between and after them each one folded run."""
     out: list[Event] = []
     run: list[str] = []
 
     def visit(events: list[Event]) -> None:
         for ev in events:
-            if ev["name"] in LIFTED:
+            if _treatment(ev) == Lecture.LIFTED:
                 if run:
                     out.append(_run(run))
                     run.clear()

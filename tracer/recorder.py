@@ -27,6 +27,7 @@ from tracer import values as V
 from tracer.events import Event
 from tracer.notes import Note
 from tracer.version import __version__
+from tracer.steps import StepSpec
 
 __all__ = ["recording", "paused", "span", "emit", "active", "current", "Trace",
            "summarize"]
@@ -123,34 +124,42 @@ def current() -> "Trace | None":
     return _ACTIVE.get()
 
 
-def span(name: str, layer: str, *, source: str | None = None, op: str | None = None,
-         note: Any = None, **args: Any) -> "_Span | _NullSpan":
-    """Open one step.  Use as ``with span(...) as s: ...; s.set_result(x)``.
+def span(spec: StepSpec, *, source: str | None = None, op: str | None = None,
+         note: Any = None, called: str | None = None, **args: Any) -> "_Span | _NullSpan":
+    """Open one step.  Use as ``with span(SPEC, ...) as s: ...; s.set_result(x)``.
 
-    ``note`` is the step's note: an id (``"indexing.applySelect"``, a literal, so tests
-    find it in the source) or ``Note("select.geometry", dim=0, ...)`` when the sentence
-    has parameters.  ``note`` and any argument may be a
-    ``lambda`` returning the value: it is called only while recording, so building it
-    costs nothing otherwise.
+    ``spec`` is the step's :class:`tracer.steps.StepSpec` (its name, layer, source, note
+    id, libtorch function and lecture treatment); ``source`` and ``note`` given here
+    replace the spec's for this call; ``called`` is the name of a family's member
+    (``span(TORCH_FUNCTION, called=f"torch.{name}")``: the spec ``torch.<function>``),
+    stored only while recording.  ``note`` is an id (a literal, so tests find it in
+    the source) or ``Note("select.geometry", dim=0, ...)`` when the sentence has
+    parameters.  ``note`` and any argument may be a ``lambda`` returning the value: it
+    is called only while recording, so building it costs nothing otherwise.
     """
     trace = _ACTIVE.get()
     if trace is None:
         return _NULL
     summ = trace.summarize
-    event = Event(name=name, layer=layer, op=op, source=source,
-                  args={k: summ(v) for k, v in args.items()})
+    event = Event(name=spec.name if called is None else called, layer=spec.layer.value,
+                  op=op, source=spec.source if source is None else source,
+                  args={k: summ(v) for k, v in args.items()},
+                  lecture=spec.lecture.value, libtorch=spec.libtorch,
+                  counted=None if spec.counted is None else spec.counted.value)
+    if note is None:
+        note = spec.note
     if note is not None:
         _set_note(event, note)
     return _Span(trace, event)
 
 
-def emit(name: str, layer: str, *, source: str | None = None, note: Any = None,
-         result: Any = None, **args: Any) -> None:
+def emit(spec: StepSpec, *, source: str | None = None, note: Any = None,
+         result: Any = None, called: str | None = None, **args: Any) -> None:
     """Record a step with no children in one call."""
     trace = _ACTIVE.get()
     if trace is None:
         return
-    with span(name, layer, source=source, note=note, **args) as s:
+    with span(spec, source=source, note=note, called=called, **args) as s:
         if result is not None:
             s.set_result(result)
 

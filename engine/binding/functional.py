@@ -21,6 +21,7 @@ from typing import Any
 
 from tracer.notes import Note
 from tracer.recorder import span
+from tracer.steps import Layer, step
 
 from engine.binding import operators as O
 from engine.binding.tensor import Tensor
@@ -35,11 +36,13 @@ _VF_SPLIT = O.function("split", "torch._VF.split")
 _VF_SPLIT_WITH_SIZES = O.function("split_with_sizes", "torch._VF.split_with_sizes")
 
 
+TENSOR_SPLIT = step("Tensor.split", Layer.PYTHON, source=TENSOR_PY, note="split.python_method")
+
+
 def tensor_split_method(self, split_size, dim=0):
     """Tensor.split(split_size, dim=0): a one-element tensor size is read as an int
     first (a ValueError from int() leaves it a tensor, and the binding speaks)."""
-    with span("Tensor.split", "python", source=TENSOR_PY, note="split.python_method",
-              split_size=lambda: O.shown_argument(split_size), dim=dim) as py:
+    with span(TENSOR_SPLIT, split_size=lambda: O.shown_argument(split_size), dim=dim) as py:
         if isinstance(split_size, Tensor):
             try:
                 split_size = int(split_size)
@@ -57,9 +60,12 @@ tensor_split_method.__name__ = "split"
 tensor_split_method.__qualname__ = "Tensor.split"
 
 
+TORCH_SPLIT = step("torch.split", Layer.PYTHON, source=FUNCTIONAL_PY, note="split.python_function")
+
+
 def split(tensor, split_size_or_sections, dim=0):
     """torch.split: ``tensor.split(split_size_or_sections, dim)``."""
-    with span("torch.split", "python", source=FUNCTIONAL_PY, note="split.python_function",
+    with span(TORCH_SPLIT,
               split_size_or_sections=lambda: O.shown_argument(split_size_or_sections),
               dim=dim) as py:
         if not isinstance(tensor, Tensor):
@@ -74,8 +80,12 @@ def split(tensor, split_size_or_sections, dim=0):
 
 
 
+#: torch/functional.py's functions (``torch.<function>``: torch.broadcast_shapes ...)
+TORCH_FUNCTIONAL = step("torch.<function>", Layer.PYTHON, source=FUNCTIONAL)
+
+
 def _python(name: str, note: Any, args: tuple) -> Any:
-    return span(f"torch.{name}", "python", source=FUNCTIONAL, note=note,
+    return span(TORCH_FUNCTIONAL, called=f"torch.{name}", note=note,
                 args=lambda: [O.shown_argument(a) for a in args])
 
 
@@ -134,11 +144,13 @@ def _refs_broadcast_shapes(*shapes_: Any) -> list[int] | None:
     return common
 
 
+TORCH_REFS_BROADCAST_SHAPES = step("torch._refs._broadcast_shapes", Layer.PYTHON, source=REFS)
+
+
 def broadcast_shapes(*shapes: Any) -> Size:
     """torch.broadcast_shapes: the shape the given shapes broadcast to, as a torch.Size."""
     with _python("broadcast_shapes", "functional.broadcast_shapes", shapes) as py:
-        with span("torch._refs._broadcast_shapes", "python", source=REFS,
-                  note=Note("functional.refs_broadcast_shapes")) as s:
+        with span(TORCH_REFS_BROADCAST_SHAPES, note=Note("functional.refs_broadcast_shapes")) as s:
             try:
                 result = _refs_broadcast_shapes(*shapes)
             except (TypeError, IndexError) as exc:

@@ -17,6 +17,7 @@ import numpy as np
 
 from tracer.notes import Note
 from tracer.recorder import span
+from tracer.steps import Layer, step, symbol
 
 from engine.binding import functional, unique
 from engine.binding import operators as O
@@ -34,12 +35,21 @@ from engine.dispatch.aten import aten
 from engine.rng import generator as G
 
 
+#: the functions torch/__init__.py writes in Python (``torch.<function>``)
+TORCH_INIT_FUNCTION = step("torch.<function>", Layer.PYTHON, source="torch/__init__.py")
+
+
 def _entry(name: str, note: Any, **args: Any) -> Any:
-    return span(f"torch.{name}", "python", source="torch/__init__.py", note=note, **args)
+    return span(TORCH_INIT_FUNCTION, called=f"torch.{name}", note=note, **args)
 
 
 _TENSOR = PythonArgParser([s.text for s in manual_signatures("tensor", "function")])
 _NONZERO = PythonArgParser([s.text for s in manual_signatures("nonzero", "function")])
+
+
+THPVARIABLE_TENSOR = step("THPVariable_tensor", Layer.BINDING, source=O.FUNCTIONS,
+                          note=O.PARSER_NOTE,
+                          libtorch=symbol("torch::autograd::THPVariable_tensor"))
 
 
 def tensor(*args: Any, **kwargs: Any) -> Tensor:
@@ -48,7 +58,7 @@ def tensor(*args: Any, **kwargs: Any) -> Tensor:
     with _entry("tensor", "factory.tensor",
                 args=lambda: [O.shown_argument(a) for a in args],
                 kwargs=lambda: {k: O.shown_argument(v) for k, v in kwargs.items()}) as py:
-        with span("THPVariable_tensor", "binding", source=O.FUNCTIONS, note=O.PARSER_NOTE) as b:
+        with span(THPVARIABLE_TENSOR) as b:
             parsed = _TENSOR.parse(None, args, kwargs)
             values = parsed.values
             data = values["data"]

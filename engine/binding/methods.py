@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from tracer import recorder
+from tracer.steps import Layer, Lecture, step
 from tracer.notes import Note
 
 from engine.binding import functional, unique
@@ -30,6 +31,7 @@ from engine.binding.python_signatures import manual_signatures
 from engine.binding.tensor import Tensor, UntypedStorage, unpack, wrap, wrap_result
 from engine.binding.options import memory_format
 from engine.binding.tensor_str import format_tensor
+from engine.binding.traced import traced as _traced
 from engine.binding.torch_manual import new_tensor
 from engine.core import dtypes as D
 from engine.core import shape_math as M
@@ -60,27 +62,6 @@ def _noarg(name: str, fn: Callable[[Tensor], Any]) -> Callable[..., Any]:
 METHODS_CPP = "torch/csrc/autograd/python_variable_methods.cpp"
 GETTERS_CPP = "torch/csrc/autograd/python_variable.cpp"
 TENSOR_PY = "torch/_tensor.py"
-
-
-def _traced(python: str, binding: str, source: str, body: Callable[[], Any], *,
-            note: Any = "binding.readsTensorImpl", args: tuple = (),
-            kwargs: dict | None = None, reads: str | None = None) -> Any:
-    """One hand-written binding call, recorded as the generated ones are: the Python
-    step (``Tensor.stride``), the C++ binding under it (``THPVariable_stride``), and
-    whatever the body dispatches inside.  ``reads`` names the TensorImpl field a fact
-    comes from (torch.profiler sees no operator for those)."""
-    if not recorder.active():
-        return body()
-    shown: dict[str, Any] = {"kwargs": lambda: {k: O.shown_argument(v)
-                                                for k, v in kwargs.items()}} if kwargs else {}
-    with recorder.span(python, "python", source=TENSOR_PY,
-                       args=lambda: [O.shown_argument(a) for a in args], **shown) as py:
-        with recorder.span(binding, "binding", source=source,
-                           note=Note(note, reads=reads) if reads else note) as b:
-            result = body()
-            b.set_result(result)
-        py.set_result(result)
-        return result
 
 
 _SIZE = PythonArgParser(["size(int64_t? dim=None)"])
@@ -133,10 +114,13 @@ def __len__(self: Tensor) -> int:
                    note="python.len")
 
 
+TENSOR_ITER = step("Tensor.__iter__", Layer.PYTHON, source=TENSOR_PY, note="python.iter")
+
+
 def __iter__(self: Tensor) -> Any:
     """torch/_tensor.py's ``__iter__``: Python code; a 0-d tensor has nothing to iterate,
     otherwise ``iter(self.unbind(0))`` — ``a, b = t`` and ``for row in t`` take views."""
-    with recorder.span("Tensor.__iter__", "python", source=TENSOR_PY, note="python.iter") as py:
+    with recorder.span(TENSOR_ITER) as py:
         if not self._impl.view.sizes:
             raise torch_error(TypeError, "iteration over a 0-d tensor")
         rows = self.unbind(0)
@@ -214,6 +198,10 @@ def _require_data(self: Tensor, what: str) -> None:
                           f"Cannot copy out of meta tensor; no data! ({what})")
 
 
+RECURSIVE_TO_LIST = step("recursive_to_list", Layer.BINDING, note="binding.recursive_to_list",
+                         lecture=Lecture.HIDDEN)
+
+
 def _tolist(self: Tensor) -> Any:
     """tensor_to_list (torch/csrc/utils/tensor_list.cpp): resolve_conj and resolve_neg,
     then recursive_to_list over the elements."""
@@ -225,8 +213,7 @@ def _tolist(self: Tensor) -> Any:
         # list is charged to the statement as the Python value it is
         current().budget.build(data.numel() * PY_NUMBER_BYTES,
                                f"tolist() of {data.numel()} elements")
-        with recorder.span("recursive_to_list", "binding", source=TENSOR_LIST,
-                           note="binding.recursive_to_list", numel=data.numel()) as r:
+        with recorder.span(RECURSIVE_TO_LIST, source=TENSOR_LIST, numel=data.numel()) as r:
             result = data.array().tolist()
             r.set_result(result)
         return result
@@ -521,10 +508,14 @@ def _view_property(name: str, op: Callable[[], OpOverload]) -> Callable[[Tensor]
     return get
 
 
+TENSOR_UNFLATTEN = step("Tensor.unflatten", Layer.PYTHON, source=TENSOR_PY,
+                        note="binding.unflatten")
+
+
 def unflatten(self: Tensor, dim: Any, sizes: Any) -> Tensor:
     """torch/_tensor.py's Tensor.unflatten: no sizes is refused in Python, the rest goes to
     the generated binding."""
-    with recorder.span("Tensor.unflatten", "python", source=TENSOR_PY, note="binding.unflatten"):
+    with recorder.span(TENSOR_UNFLATTEN):
         if not sizes:
             raise torch_error(RuntimeError, "unflatten: sizes must be non-empty")
         return O.method("unflatten")(self, dim, sizes)

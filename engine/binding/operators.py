@@ -28,6 +28,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tracer.recorder import span
+from tracer.steps import Layer, Lecture, named_after, step
 
 from engine import ops  # noqa: F401 - each ops module declares its operators on import
 from engine.binding import options as P
@@ -44,7 +45,7 @@ from engine.core.tensor_impl import TensorImpl
 from engine.dispatch.declarations import DEPRECATED, REGISTRY, overloads
 from engine.dispatch.aten import handle
 from engine.dispatch.schema import Argument, FunctionSchema
-from engine.ops.scalar import wrapped_scalar_tensor
+from engine.ops.scalar import TENSOR_SLOW, wrapped_scalar_tensor
 
 FUNCTIONS = "torch/csrc/autograd/generated/python_torch_functions.cpp"
 METHODS = "torch/csrc/autograd/generated/python_variable_methods.cpp"
@@ -132,7 +133,7 @@ def _is_number(value: Any) -> bool:
 def tensor_slow(value: Any) -> Any:
     """PythonArgs::tensor_slow: a Python number bound to a Tensor parameter becomes a
     0-dim wrapped-number tensor in the binding, before the operator is called."""
-    return wrapped_scalar_tensor(value, "PythonArgs::tensor_slow")
+    return wrapped_scalar_tensor(value, TENSOR_SLOW)
 
 
 def device_type_of(value: Any) -> str | None:
@@ -168,6 +169,14 @@ def _note(name: str, kwargs: dict) -> str | None:
     return NOTES.get(name)
 
 
+#: a generated binding's two steps: its Python entry (``torch.add``, ``Tensor.add``, or
+#: the name torch/_VF.py shows) and the generated C++ function, ``THPVariable_add``, a
+#: function of torch::autograd gdb stops in
+PYTHON_ENTRY = step("torch.<function> / Tensor.<method>", Layer.PYTHON)
+GENERATED_BINDING = step("THPVariable_<function>", Layer.BINDING, note=PARSER_NOTE,
+                         libtorch=named_after("torch::autograd::{name}"))
+
+
 class OperatorBinding:
     """The generated binding of one Python name in one variant (``torch.gather`` or
     ``Tensor.gather``).  Its signatures and parser are built at its first call: start-up
@@ -199,13 +208,13 @@ class OperatorBinding:
     def __call__(self, self_: Tensor | None, args: tuple, kwargs: dict) -> Any:
         where = self.shown or (f"torch.{self.name}" if self_ is None else
                                f"Tensor.{self.name}")
-        with span(where, "python", source="torch/_VF.py" if self.shown else
+        with span(PYTHON_ENTRY, called=where, source="torch/_VF.py" if self.shown else
                   "torch/__init__.py" if self_ is None else "torch/_tensor.py",
                   note=_note(self.name, kwargs),
                   args=lambda: [shown_argument(a) for a in args],
                   kwargs=lambda: {k: shown_argument(v) for k, v in kwargs.items()}) as py:
-            with span(f"THPVariable_{self.name}", "binding",
-                      source=FUNCTIONS if self_ is None else METHODS, note=PARSER_NOTE) as b:
+            with span(GENERATED_BINDING, called=f"THPVariable_{self.name}",
+                      source=FUNCTIONS if self_ is None else METHODS) as b:
                 if self_ is not None and self.noarg:
                     # METH_NOARGS (no PythonArgParser): CPython refuses any argument
                     check_noarg_method(self.name, args, kwargs)
@@ -288,11 +297,14 @@ class OperatorBinding:
         return schema, handle(decl)(*positional, **keywords)
 
 
+AUTOGRAD_MAKE_VARIABLE = step("autograd::make_variable", Layer.BINDING,
+                              source="torch/csrc/autograd/generated/variable_factories.h",
+                              note="binding.make_variable", lecture=Lecture.HIDDEN)
+
+
 def make_variable(result: TensorImpl) -> None:
     """requires_grad=True: torch::autograd::make_variable makes the tensor a leaf."""
-    with span("autograd::make_variable", "binding",
-              source="torch/csrc/autograd/generated/variable_factories.h",
-              note="binding.make_variable"):
+    with span(AUTOGRAD_MAKE_VARIABLE):
         if not result.dtype.is_floating_point:
             raise torch_error(RuntimeError, "Only Tensors of floating point and complex dtype "
                                             "can require gradients")

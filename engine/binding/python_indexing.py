@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from tracer.recorder import span
+from tracer.steps import Layer, Lecture, inlined, step, symbol
 
 from engine.binding.arg_parser import unpack_long
 from engine.binding.tensor import THPVariable_Wrap, Tensor, unpack
@@ -79,11 +80,15 @@ def _unpack_slice(sl: slice) -> I.Slice:
     return I.Slice(start, stop, step)
 
 
+PY_ERR_WARN_EX = step("PyErr_WarnEx", Layer.BINDING,
+                      source="torch/csrc/autograd/python_variable_indexing.h",
+                      note="binding.clip_val.warning")
+
+
 def clip_val(value: int) -> int:
     if value >= SYMINT_MIN:
         return value
-    with span("PyErr_WarnEx", "binding", source="torch/csrc/autograd/python_variable_indexing.h",
-              note="binding.clip_val.warning", category="UserWarning", value=value) as s:
+    with span(PY_ERR_WARN_EX, category="UserWarning", value=value) as s:
         s.set_result(SYMINT_MIN)
     return SYMINT_MIN
 
@@ -109,11 +114,14 @@ def _python_index_list(index: Any) -> Any:
     return _python_index(index)
 
 
+VALUE_TO_TENSOR = step("valueToTensor", Layer.BINDING, source=SRC, note="binding.valueToTensor",
+                       libtorch=symbol("torch::autograd::valueToTensor"),
+                       lecture=Lecture.FOLD_INSIDE)
+
+
 def valueToTensor(self, value: Any):
     """Wrap the assigned value in a tensor with self's dtype and device."""
-    with span("valueToTensor", "binding", source=SRC,
-              note="binding.valueToTensor",
-              value=value if not _is_tensor(value) else value) as s:
+    with span(VALUE_TO_TENSOR, value=value if not _is_tensor(value) else value) as s:
         if _is_tensor(value):
             s.note("binding.valueToTensor.tensor")
             s.set_result(value)
@@ -151,26 +159,33 @@ def treatSequenceAsTuple(index: Any) -> bool:
                or o is None for o in index)
 
 
+WRAP_TUPLE = step("wrapTuple", Layer.BINDING, source=SRC, note="binding.wrapTuple",
+                  libtorch=symbol("torch::autograd::wrapTuple"), lecture=Lecture.HIDDEN)
+TORCH_WARN = step("TORCH_WARN", Layer.BINDING, source=SRC,
+                  note="binding.wrapTuple.sequenceWarning")
+
+
 def wrapTuple(index: Any) -> tuple:
-    with span("wrapTuple", "binding", source=SRC,
-              note="binding.wrapTuple",
-              index=lambda: _python_index_list(index)) as s:
+    with span(WRAP_TUPLE, index=lambda: _python_index_list(index)) as s:
         as_tuple = treatSequenceAsTuple(index)
         result = tuple(index) if as_tuple else (index,)
         if as_tuple and not isinstance(index, tuple):
             # torch 2.13 warns here (python_variable_indexing.cpp): a list of sequences
             # will become one tensor index in a future release; the note is its UserWarning
-            with span("TORCH_WARN", "binding", source=SRC,
-                      note="binding.wrapTuple.sequenceWarning",
-                      category="UserWarning"):
+            with span(TORCH_WARN, category="UserWarning"):
                 pass
         s.set_result(lambda: [_python_index(i) for i in result])
         return result
 
 
+COUNT_SPECIFIED_DIMENSIONS = step("count_specified_dimensions", Layer.BINDING, source=SRC,
+                                  note="binding.count_specified_dimensions",
+                                  libtorch=symbol("torch::autograd::count_specified_dimensions"),
+                                  lecture=Lecture.HIDDEN)
+
+
 def count_specified_dimensions(index: tuple) -> int:
-    with span("count_specified_dimensions", "binding", source=SRC,
-              note="binding.count_specified_dimensions") as s:
+    with span(COUNT_SPECIFIED_DIMENSIONS) as s:
         count = 0
         for obj in index:
             if _is_tensor(obj):
@@ -203,28 +218,39 @@ def _to_tensor_index(self, obj: Any) -> I.TensorIndex:
                                   f"{type(obj).__name__})")
 
 
+SEQUENCE_TO_VARIABLE = step("sequenceToVariable", Layer.BINDING, source=SRC,
+                            note="binding.sequenceToVariable", lecture=Lecture.HIDDEN)
+
+
 def sequenceToVariable(self, seq: Any):
     """indexing_tensor_from_data: a Python list index becomes a long tensor."""
-    with span("sequenceToVariable", "binding", source=SRC,
-              note="binding.sequenceToVariable",
-              seq=list(seq)) as s:
+    with span(SEQUENCE_TO_VARIABLE, seq=list(seq)) as s:
         result = internal_new_from_data(seq, D.int64, self.device_type, indexing=True)
         s.set_result(result)
         return result
 
 
+APPLY_SLICING = step("applySlicing", Layer.BINDING, source=SRC, note="binding.applySlicing",
+                     libtorch=symbol("torch::autograd::applySlicing"))
+TENSOR_INDEX = step("TensorIndex", Layer.BINDING, source="aten/src/ATen/TensorIndexing.h",
+                    note="binding.TensorIndex",
+                    libtorch=symbol("at::indexing::TensorIndex::TensorIndex"))
+# the release build inlines the constructor taking a Slice into applySlicing
+TENSOR_INDEX_OF_SLICE = step("TensorIndex", Layer.BINDING,
+                             source="aten/src/ATen/TensorIndexing.h", note="binding.TensorIndex",
+                             libtorch=inlined("at::indexing::TensorIndex::TensorIndex",
+                                              "torch::autograd::applySlicing"))
+
+
 def applySlicing(self, index: tuple, out_indices: list, specified_dims: int):
-    with span("applySlicing", "binding", source=SRC,
-              note="binding.applySlicing",
-              self=self, specified_dims=specified_dims) as s:
+    with span(APPLY_SLICING, self=self, specified_dims=specified_dims) as s:
         if specified_dims > self.dim():
             raise torch_error(IndexError, f"too many indices for tensor of dimension "
                                           f"{self.dim()}")
         dim = [0]
         result = self
         for i, obj in enumerate(index):
-            with span("TensorIndex", "binding", source="aten/src/ATen/TensorIndexing.h",
-                      note="binding.TensorIndex",
+            with span(TENSOR_INDEX_OF_SLICE if isinstance(obj, slice) else TENSOR_INDEX,
                       python=lambda: _python_index(obj)) as ti:
                 tensor_index = _to_tensor_index(self, obj)
                 ti.set_result(tensor_index)
@@ -236,11 +262,13 @@ def applySlicing(self, index: tuple, out_indices: list, specified_dims: int):
         return result
 
 
+GET_ITEM = step("get_item", Layer.INDEXING, source=I.H, note="indexing.singleIndex",
+                libtorch=symbol("at::indexing::get_item"))
+
+
 def get_item(self, index: I.TensorIndex):
     """at::indexing::get_item with a single index (the fast paths)."""
-    with span("get_item", "indexing", source=I.H,
-              note="indexing.singleIndex",
-              index=index) as s:
+    with span(GET_ITEM, index=index) as s:
         sizes = self.view.sizes
         if index.kind == "Integer":
             result = I.applySelect(self, 0, index.value, 0, sizes)
@@ -258,10 +286,13 @@ def get_item(self, index: I.TensorIndex):
         return result
 
 
+SET_ITEM = step("set_item", Layer.INDEXING, source=I.H, note="indexing.singleIndex",
+                libtorch=symbol("at::indexing::set_item"))
+
+
 def set_item(self, index: I.TensorIndex, value) -> None:
     """at::indexing::set_item with a single index (the fast paths)."""
-    with span("set_item", "indexing", source=I.H,
-              note="indexing.singleIndex", index=index):
+    with span(SET_ITEM, index=index):
         sizes = self.view.sizes
         if index.kind == "Boolean" and not index.value:
             return
@@ -276,12 +307,16 @@ def set_item(self, index: I.TensorIndex, value) -> None:
             I.copy_to(I.applySlice(self, 0, sl.start, sl.stop, sl.step, False, sizes), value)
 
 
+TENSOR_GETITEM = step("Tensor.__getitem__", Layer.PYTHON, source="torch/_tensor.py",
+                      note="python.getitem")
+THPVARIABLE_GETITEM = step("THPVariable_getitem", Layer.BINDING, source=SRC,
+                           note="binding.THPVariable_getitem",
+                           libtorch=symbol("torch::autograd::THPVariable_getitem"))
+
+
 def THPVariable_getitem(self, index: Any):
-    with span("Tensor.__getitem__", "python", source="torch/_tensor.py",
-              note="python.getitem",
-              index=lambda: _python_index_list(index)) as py:
-        with span("THPVariable_getitem", "binding", source=SRC,
-                  note="binding.THPVariable_getitem"
+    with span(TENSOR_GETITEM, index=lambda: _python_index_list(index)) as py:
+        with span(THPVARIABLE_GETITEM
                   ) as s:
             result = _getitem(unpack(self), index)
             s.set_result(result)
@@ -313,14 +348,24 @@ def _getitem(self, index: Any):
     return I.dispatch_index(sliced, out_indices)
 
 
+TENSOR_SETITEM = step("Tensor.__setitem__", Layer.PYTHON, source="torch/_tensor.py",
+                      note="python.setitem")
+THPVARIABLE_SETITEM = step("THPVariable_setitem", Layer.BINDING, source=SRC,
+                           note="binding.THPVariable_setitem",
+                           libtorch=symbol("torch::autograd::THPVariable_setitem"))
+
+
 def THPVariable_setitem(self, index: Any, py_value: Any) -> None:
-    with span("Tensor.__setitem__", "python", source="torch/_tensor.py",
-              note="python.setitem",
-              index=lambda: _python_index_list(index), value=py_value) as py:
-        with span("THPVariable_setitem", "binding", source=SRC,
-                  note="binding.THPVariable_setitem"):
+    with span(TENSOR_SETITEM, index=lambda: _python_index_list(index), value=py_value) as py:
+        with span(THPVARIABLE_SETITEM):
             _setitem(unpack(self), index, py_value)
         py.set_result(self)
+
+
+SLICE_PREFIX1S_SIZE = step("slicePrefix1sSize", Layer.INDEXING, source=I.H,
+                           note="indexing.slicePrefix1sSize",
+                           libtorch=symbol("at::indexing::slicePrefix1sSize"),
+                           lecture=Lecture.HIDDEN)
 
 
 def _setitem(self, index: Any, py_value: Any) -> None:
@@ -345,9 +390,7 @@ def _setitem(self, index: Any, py_value: Any) -> None:
         I.copy_to(sliced, value)
         return
     sizes = I.slicePrefix1sSize(value.view.sizes)
-    with span("slicePrefix1sSize", "indexing", source=I.H,
-              note="indexing.slicePrefix1sSize",
-              value_sizes=list(value.view.sizes), result=list(sizes)):
+    with span(SLICE_PREFIX1S_SIZE, value_sizes=list(value.view.sizes), result=list(sizes)):
         pass
     values_sliced = aten.view.default(value, sizes) if sizes != value.view.sizes else value
     I.dispatch_index_put_(sliced, out_indices, values_sliced)

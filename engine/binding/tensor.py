@@ -17,6 +17,7 @@ import weakref
 from typing import Any
 
 from tracer.recorder import span
+from tracer.steps import Layer, step, symbol
 
 from engine.binding.tensor_methods import TensorMethods
 from engine.core.device import device, of_type
@@ -54,11 +55,15 @@ def wrap(impl: TensorImpl) -> Tensor:
     return obj
 
 
+THPVARIABLE_WRAP = step("THPVariable_Wrap", Layer.BINDING,
+                        source="torch/csrc/autograd/python_variable.cpp",
+                        note="binding.THPVariable_Wrap", libtorch=symbol("THPVariable_Wrap"))
+
+
 def THPVariable_Wrap(tensor: TensorImpl) -> Tensor:
     """Hand the C++ tensor back to Python as a torch.Tensor object: the binding's last
     step of every call that returns a tensor."""
-    with span("THPVariable_Wrap", "binding", source="torch/csrc/autograd/python_variable.cpp",
-              note="binding.THPVariable_Wrap") as s:
+    with span(THPVARIABLE_WRAP) as s:
         s.set_result(tensor)
         return wrap(tensor)
 
@@ -95,6 +100,13 @@ def wrap_result(value: Any) -> Any:
     return value
 
 
+#: a storage's facts: the Python method (``UntypedStorage.nbytes``) and the C++ function
+#: of torch/csrc/StorageMethods.cpp under it (``THPStorage_nbytes``)
+STORAGE_METHOD = step("UntypedStorage.<method>", Layer.PYTHON, source="torch/storage.py")
+STORAGE_BINDING = step("THPStorage_<method>", Layer.BINDING,
+                       source="torch/csrc/StorageMethods.cpp")
+
+
 class UntypedStorage:
     """What ``tensor.untyped_storage()`` returns: a thin handle on a Storage."""
 
@@ -114,9 +126,8 @@ class UntypedStorage:
 
     def _fact(self, name: str, value: int) -> int:
         """A StorageImpl field read by torch/csrc/StorageMethods.cpp (no aten operator)."""
-        with span(f"UntypedStorage.{name}", "python", source="torch/storage.py") as py:
-            with span(f"THPStorage_{'nbytes' if name == 'size' else name}", "binding",
-                      source="torch/csrc/StorageMethods.cpp",
+        with span(STORAGE_METHOD, called=f"UntypedStorage.{name}") as py:
+            with span(STORAGE_BINDING, called=f"THPStorage_{'nbytes' if name == 'size' else name}",
                       note=("binding.storage.data_ptr" if name == "data_ptr"
                             else "binding.storage.nbytes")) as b:
                 b.set_result(value)

@@ -14,6 +14,7 @@ import numpy as np
 
 from tracer.notes import Note
 from tracer.recorder import span
+from tracer.steps import Layer, Lecture, step
 
 from engine.binding.arg_parser import unpack_long
 from engine.core import dtypes as D
@@ -123,11 +124,16 @@ def store_scalars(values: list, dtype: D.dtype) -> np.ndarray:
     return np.array(out, dtype=dtype.np)
 
 
+INTERNAL_NEW_FROM_DATA = step("internal_new_from_data", Layer.BINDING, source=TENSOR_NEW,
+                              note="binding.internal_new_from_data")
+RECURSIVE_STORE = step("recursive_store", Layer.BINDING, source=TENSOR_NEW,
+                       note="binding.recursive_store", lecture=Lecture.HIDDEN)
+
+
 def internal_new_from_data(data: Any, dtype: D.dtype | None, device: str,
                            indexing: bool = False) -> TensorImpl:
     """empty(sizes) -> recursive_store -> to(device, dtype) -> lift_fresh."""
-    with span("internal_new_from_data", "binding", source=TENSOR_NEW,
-              note="binding.internal_new_from_data") as s:
+    with span(INTERNAL_NEW_FROM_DATA) as s:
         if indexing:
             # indexing_tensor_from_data infers first: a list of bools (or bytes) stays a
             # mask, anything else becomes the long tensor asked for
@@ -147,9 +153,7 @@ def internal_new_from_data(data: Any, dtype: D.dtype | None, device: str,
             return aten.empty.memory_format(sizes, dtype=target, device="meta")
         tensor = aten.empty.memory_format(sizes, dtype=inferred, device="cpu")
         if tensor.numel():      # no elements: recursive_store is skipped, nothing checked
-            with span("recursive_store", "binding", source=TENSOR_NEW,
-                      note="binding.recursive_store",
-                      numel=tensor.numel()) as r:
+            with span(RECURSIVE_STORE, numel=tensor.numel()) as r:
                 # the values in a flat list, their Python numbers, numpy's array of them
                 check_temporary("torch.tensor", tensor.numel(), 56)
                 stored = store_scalars(_stored_values(data, sizes), inferred)
@@ -167,9 +171,12 @@ NEW_TENSOR_WARNING = ("To copy construct from a tensor, it is recommended to use
                       ".requires_grad_(True), rather than tensor.new_tensor(sourceTensor).")
 
 
+PY_ERR_WARN_EX = step("PyErr_WarnEx", Layer.BINDING)
+
+
 def warn(message: str, source: str) -> None:
     """PyErr_WarnEx(PyExc_UserWarning, message): shown as a step of the trace."""
-    with span("PyErr_WarnEx", "binding", source=source, category="UserWarning",
+    with span(PY_ERR_WARN_EX, source=source, category="UserWarning",
               message=message, note=Note("binding.user_warning", message=message)):
         pass
 
@@ -199,13 +206,16 @@ def new_tensor(self: TensorImpl, data: Any, dtype: D.dtype | None, device: str |
     return aten.detach_.default(result)
 
 
+ASARRAY = step("asarray", Layer.BINDING, source=TENSOR_NEW)
+
+
 def asarray(obj: Any, is_tensor: bool, dtype: D.dtype | None, device: str | None,
             copy: bool | None) -> TensorImpl:
     """torch::utils::asarray: a tensor is shared unless copy=True or a dtype/device
     change asks for a copy (copy=False then refuses); anything else is a sequence or a
     number, copied into a new tensor (type inference only without a dtype)."""
     force_copy, force_alias = copy is True, copy is False
-    with span("asarray", "binding", source=TENSOR_NEW,
+    with span(ASARRAY,
               note="binding.asarray.tensor" if is_tensor else "binding.asarray.data") as s:
         if is_tensor:
             tensor = obj

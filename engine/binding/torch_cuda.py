@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 from tracer.notes import Note
 from tracer.recorder import emit, span
+from tracer.steps import Layer, step
 
 from engine.core.errors import Refused, torch_error, tp_name
 from engine.memory.cuda_caching_allocator import SOURCE as ALLOCATOR
@@ -39,8 +40,12 @@ class CudaModule:
 CUDA = CudaModule()
 
 
+#: torch/cuda/__init__.py's and memory.py's functions (``torch.cuda.<function>``)
+TORCH_CUDA_FUNCTION = step("torch.cuda.<function>", Layer.PYTHON)
+
+
 def _entry(name: str, source: str, note: Any = None, **args: Any) -> Any:
-    s = span(f"torch.cuda.{name}", "python", source=source, note=note, **args)
+    s = span(TORCH_CUDA_FUNCTION, called=f"torch.cuda.{name}", source=source, note=note, **args)
     return s
 
 
@@ -61,11 +66,16 @@ def _no_args(name: str, args: tuple, kwargs: dict) -> None:
                                      f"{len(args) + len(kwargs)} were given")
 
 
+THCPMODULE_GET_DEVICE_COUNT_WRAP = step("THCPModule_getDeviceCount_wrap", Layer.BINDING,
+                                        source=MODULE)
+C10_CUDA_DEVICE_COUNT = step("c10::cuda::device_count", Layer.KERNEL, source=FUNCTIONS_CPP,
+                             note="cudart.device_count")
+
+
 def _device_count() -> int:
-    with span("THCPModule_getDeviceCount_wrap", "binding", source=MODULE) as s:
+    with span(THCPMODULE_GET_DEVICE_COUNT_WRAP) as s:
         s.set(simulated=True)
-        emit("c10::cuda::device_count", "kernel", source=FUNCTIONS_CPP,
-             note="cudart.device_count", result=1, simulated=True)
+        emit(C10_CUDA_DEVICE_COUNT, result=1, simulated=True)
         s.set_result(1)
     return 1
 
@@ -87,24 +97,33 @@ def device_count(*args: Any, **kwargs: Any) -> int:
     return n
 
 
+C10_CUDA_CURRENT_DEVICE = step("c10::cuda::current_device", Layer.KERNEL, source=FUNCTIONS_CPP)
+
+
 def current_device(*args: Any, **kwargs: Any) -> int:
     _no_args("current_device", args, kwargs)
     with _entry("current_device", INIT, note="cudart.current_device", simulated=True) as s:
-        emit("c10::cuda::current_device", "kernel", source=FUNCTIONS_CPP, result=0,
-             simulated=True)
+        emit(C10_CUDA_CURRENT_DEVICE, result=0, simulated=True)
         s.set_result(0)
     return 0
+
+
+AT_CUDA_GET_DEVICE_PROPERTIES = step("at::cuda::getDeviceProperties", Layer.KERNEL,
+                                     source="aten/src/ATen/cuda/CUDAContext.cpp")
 
 
 def get_device_name(device: Any = None) -> str:
     _device("get_device_name", device)
     with _entry("get_device_name", INIT, note="cudart.get_device_name", device=device,
                 simulated=True) as s:
-        emit("at::cuda::getDeviceProperties", "kernel",
-             source="aten/src/ATen/cuda/CUDAContext.cpp", device=0, result=DEVICE_NAME,
-             simulated=True)
+        emit(AT_CUDA_GET_DEVICE_PROPERTIES, device=0, result=DEVICE_NAME, simulated=True)
         s.set_result(DEVICE_NAME)
     return DEVICE_NAME
+
+
+THCPMODULE_MEMORY_STATS = step("THCPModule_memoryStats", Layer.BINDING, source=MODULE)
+DEVICE_CACHING_ALLOCATOR_GET_STATS = step("DeviceCachingAllocator::getStats", Layer.MEMORY,
+                                          source=ALLOCATOR)
 
 
 def _stat(name: str, key: str, note: str) -> Callable[..., int]:
@@ -114,9 +133,9 @@ def _stat(name: str, key: str, note: str) -> Callable[..., int]:
         _device(name, device)
         with _entry(name, MEMORY, note=note, device=device, simulated=True) as s:
             value = device_allocator(0).memory_stats()[key]
-            with span("THCPModule_memoryStats", "binding", source=MODULE) as b:
+            with span(THCPMODULE_MEMORY_STATS) as b:
                 b.set(simulated=True)
-                emit("DeviceCachingAllocator::getStats", "memory", source=ALLOCATOR,
+                emit(DEVICE_CACHING_ALLOCATOR_GET_STATS,
                      note=Note("cudart.get_stats", key=key, value=value), key=key,
                      result=value, simulated=True)
                 b.set_result(value)
@@ -136,23 +155,30 @@ max_memory_reserved = _stat("max_memory_reserved", "reserved_bytes.all.peak",
                             "cudart.max_memory_reserved")
 
 
+THCPMODULE_EMPTY_CACHE = step("THCPModule_emptyCache", Layer.BINDING, source=MODULE)
+
+
 def empty_cache(*args: Any, **kwargs: Any) -> None:
     _no_args("empty_cache", args, kwargs)
     with _entry("empty_cache", MEMORY, note="cudart.empty_cache", simulated=True):
-        with span("THCPModule_emptyCache", "binding", source=MODULE) as b:
+        with span(THCPMODULE_EMPTY_CACHE) as b:
             b.set(simulated=True)
             device_allocator(0).empty_cache()
     return None
+
+
+THCPMODULE_CUDA_SYNCHRONIZE = step("THCPModule_cudaSynchronize", Layer.BINDING, source=MODULE)
+C10_CUDA_DEVICE_SYNCHRONIZE = step("c10::cuda::device_synchronize", Layer.KERNEL,
+                                   source=FUNCTIONS_CPP, note="cudart.device_synchronize")
 
 
 def synchronize(device: Any = None) -> None:
     _device("synchronize", device)
     with _entry("synchronize", INIT, note="cudart.synchronize", device=device,
                 simulated=True):
-        with span("THCPModule_cudaSynchronize", "binding", source=MODULE) as b:
+        with span(THCPMODULE_CUDA_SYNCHRONIZE) as b:
             b.set(simulated=True)
-            emit("c10::cuda::device_synchronize", "kernel", source=FUNCTIONS_CPP,
-                 note="cudart.device_synchronize", simulated=True)
+            emit(C10_CUDA_DEVICE_SYNCHRONIZE, simulated=True)
     return None
 
 

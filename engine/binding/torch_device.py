@@ -12,6 +12,7 @@ from typing import Any
 
 from tracer.notes import Note
 from tracer.recorder import span
+from tracer.steps import Layer, step
 
 from engine.core.device import device
 from engine.core.errors import Refused, torch_error, tp_name
@@ -58,11 +59,14 @@ def _parse(args: tuple, kwargs: dict) -> device:
     return device(f"{kind}:{_index(index)}")
 
 
+TORCH_DEVICE = step("torch.device", Layer.PYTHON, source=DEVICE_CPP)
+THPDEVICE_PYNEW = step("THPDevice_pynew", Layer.BINDING, source=DEVICE_CPP)
+
+
 def torch_device(*args: Any, **kwargs: Any) -> device:
     """torch.device(...): a value; nothing is allocated or initialised."""
-    with span("torch.device", "python", source=DEVICE_CPP,
-              note=Note("cudart.torch_device"), args=list(args)) as s:
-        with span("THPDevice_pynew", "binding", source=DEVICE_CPP) as b:
+    with span(TORCH_DEVICE, note=Note("cudart.torch_device"), args=list(args)) as s:
+        with span(THPDEVICE_PYNEW) as b:
             result = _parse(args, dict(kwargs))
             b.set_result(result)
         if result.type == "cuda":

@@ -14,6 +14,7 @@ from typing import Any
 
 from tracer.notes import Note
 from tracer.recorder import span
+from tracer.steps import Layer, step, symbol
 
 from engine.binding import operators as O
 from engine.binding import tensor_new as N
@@ -43,8 +44,12 @@ RANGE_WARNING = ("torch.range is deprecated and will be removed in a future rele
                  "torch.arange, which produces values in [start, end).")
 
 
+#: the Python entry of a binding torch writes by hand (``torch.range``, ``torch.asarray``)
+MANUAL_ENTRY = step("torch.<function>", Layer.PYTHON)
+
+
 def _entry(name: str, note: str, args: tuple, kwargs: dict, source: str = "torch/__init__.py"):
-    return span(name, "python", source=source, note=note,
+    return span(MANUAL_ENTRY, called=name, source=source, note=note,
                 args=lambda: [O.shown_argument(a) for a in args],
                 kwargs=lambda: {k: O.shown_argument(v) for k, v in kwargs.items()})
 
@@ -65,11 +70,15 @@ def _finish(result, requires_grad: bool) -> Tensor:
     return THPVariable_Wrap(result)
 
 
+THPVARIABLE_RANGE = step("THPVariable_range", Layer.BINDING, source=MANUAL, note=O.PARSER_NOTE,
+                         libtorch=symbol("torch::autograd::THPVariable_range"))
+
+
 def range(*args: Any, **kwargs: Any) -> Tensor:  # noqa: A001 - torch's own name
     """THPVariable_range: parse, warn (UserWarning, every call), then range or range.out
     with the default dtype unless one is given (``r.scalartype`` defaults to it)."""
     with _entry("torch.range", "factory.range", args, kwargs) as py:
-        with span("THPVariable_range", "binding", source=MANUAL, note=O.PARSER_NOTE) as b:
+        with span(THPVARIABLE_RANGE) as b:
             parsed = _RANGE.parse(None, args, kwargs)
             v = parsed.values
             N.warn(RANGE_WARNING, MANUAL)
@@ -89,12 +98,16 @@ def range(*args: Any, **kwargs: Any) -> Tensor:  # noqa: A001 - torch's own name
         return out
 
 
+THPVARIABLE_ASARRAY = step("THPVariable_asarray", Layer.BINDING, source=MANUAL, note=O.PARSER_NOTE,
+                           libtorch=symbol("torch::autograd::THPVariable_asarray"))
+
+
 def asarray(*args: Any, **kwargs: Any) -> Tensor:
     """torch.asarray(obj, *, dtype, device, copy, requires_grad): shares a tensor's
     memory unless a copy is asked for (copy=True) or needed (a dtype or device change);
     a list or a number is copied into a new tensor."""
     with _entry("torch.asarray", "factory.asarray", args, kwargs) as py:
-        with span("THPVariable_asarray", "binding", source=MANUAL, note=O.PARSER_NOTE) as b:
+        with span(THPVARIABLE_ASARRAY) as b:
             parsed = _ASARRAY.parse(None, args, kwargs)
             v = parsed.values
             obj = v["obj"]
@@ -117,14 +130,18 @@ def asarray(*args: Any, **kwargs: Any) -> Tensor:
         return out
 
 
+THPVARIABLE_NEW_TENSOR = step("THPVariable_new_tensor", Layer.BINDING,
+                              source="torch/csrc/autograd/python_variable_methods.cpp",
+                              note=O.PARSER_NOTE,
+                              libtorch=symbol("torch::autograd::THPVariable_new_tensor"))
+
+
 def new_tensor(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     """Tensor.new_tensor(data, *, dtype, device, requires_grad): torch.tensor with self's
     dtype and device as the defaults (and no type inference from the data)."""
     with _entry("Tensor.new_tensor", "factory.new_tensor", args, kwargs,
                 source="torch/_tensor.py") as py:
-        with span("THPVariable_new_tensor", "binding",
-                  source="torch/csrc/autograd/python_variable_methods.cpp",
-                  note=O.PARSER_NOTE) as b:
+        with span(THPVARIABLE_NEW_TENSOR) as b:
             v = _NEW_TENSOR.parse(self, args, kwargs).values
             data = v["data"]
             device = O.device_type_of(v.get("device"))
@@ -138,6 +155,10 @@ def new_tensor(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
         return out
 
 
+TORCH_GET_DEFAULT_DTYPE = step("torch.get_default_dtype", Layer.PYTHON, source=MODULE,
+                               note="default_dtype.get")
+
+
 def get_default_dtype(*args: Any, **kwargs: Any) -> D.dtype:
     """torch.get_default_dtype (a METH_NOARGS C function): the run's default dtype."""
     name = "torch.get_default_dtype()"
@@ -145,11 +166,15 @@ def get_default_dtype(*args: Any, **kwargs: Any) -> D.dtype:
         raise torch_error(TypeError, f"{name} takes no keyword arguments")
     if args:
         raise torch_error(TypeError, f"{name} takes no arguments ({len(args)} given)")
-    with span("torch.get_default_dtype", "python", source=MODULE,
-              note="default_dtype.get") as s:
+    with span(TORCH_GET_DEFAULT_DTYPE) as s:
         result = current().default_dtype
         s.set_result(str(result))
         return result
+
+
+TORCH_SET_DEFAULT_DTYPE = step("torch.set_default_dtype", Layer.PYTHON, source="torch/__init__.py")
+PY_SET_DEFAULT_DTYPE = step("py_set_default_dtype", Layer.BINDING, source=TENSOR_TYPES,
+                            note="default_dtype.check")
 
 
 def set_default_dtype(*args: Any, **kwargs: Any) -> None:
@@ -170,11 +195,10 @@ def set_default_dtype(*args: Any, **kwargs: Any) -> None:
         raise torch_error(TypeError, "set_default_dtype() missing 1 required positional "
                                      "argument: 'd'")
     d = args[0]
-    with span("torch.set_default_dtype", "python", source="torch/__init__.py",
+    with span(TORCH_SET_DEFAULT_DTYPE,
               note=Note("default_dtype.set", dtype=str(d) if isinstance(d, D.dtype)
                         else tp_name(d))):
-        with span("py_set_default_dtype", "binding", source=TENSOR_TYPES,
-                  note="default_dtype.check"):
+        with span(PY_SET_DEFAULT_DTYPE):
             if not isinstance(d, D.dtype):
                 raise torch_error(TypeError, "invalid dtype object: only floating-point types "
                                              "are supported as the default type")

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tracer.recorder import span
+from tracer.steps import Layer, step
 
 from engine.binding.operators import OperatorBinding
 from engine.core.errors import is_torch_error, torch_error
@@ -122,11 +123,16 @@ def _binding_error(exc: TypeError) -> bool:
     return tb is not None and tb.tb_frame.f_code.co_name in _CALLERS
 
 
+#: torch's Python functions that call the unique operators (torch/functional.py's
+#: ``unique``, torch/_tensor.py's ``Tensor.unique`` ...)
+PYTHON_CALL = step("torch.<unique function> / Tensor.<unique method>", Layer.PYTHON)
+
+
 def _python_call(where: str, source: str, note: str, fn: Callable[..., Any], args: tuple,
                  kwargs: dict) -> Any:
     """Run torch's Python function; CPython's own TypeErrors (a wrong keyword, too many
     arguments) are torch's errors too."""
-    with span(where, "python", source=source, note=note) as s:
+    with span(PYTHON_CALL, called=where, source=source, note=note) as s:
         try:
             result = fn(*args, **kwargs)
         except TypeError as exc:

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 from tracer.notes import Note
 from tracer.recorder import emit
+from tracer.steps import Layer, Lecture, step
 
 from engine.core import capability as C
 from engine.core import dtypes as D
@@ -82,6 +83,9 @@ class DispatchStub:
 
     def __init__(self, name: str, *, avx512: bool, source: str) -> None:
         self.name, self.avx512, self.source = name, avx512, source
+        # the step of picking a build: the kernel's own line says which (capability=AVX2),
+        # so the lecture folds it; --full gives the step and its why
+        self.step = step(name, Layer.KERNEL, source=SOURCE, lecture=Lecture.HIDDEN)
         STUBS.setdefault(name, self)
 
     def __repr__(self) -> str:
@@ -104,7 +108,7 @@ class DispatchStub:
             note = "stub.avx2_only"
         else:       # pragma: no cover - no stub tidx models has an AVX512 build yet
             raise AssertionError(f"{self.name}'s {build.name} build has no note yet")
-        emit(self.name, "kernel", source=SOURCE,
+        emit(self.step,
              note=lambda: Note(note, stub=self.name, capability=build.name,
                                bytes=build.vector_bytes, lanes=lanes,
                                dtype=str(dtype).removeprefix("torch.")),

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from tracer import recorder
+from tracer.steps import FROM_KERNEL, Layer, step
 
 from engine.core.context import current
 from engine.core.errors import Refused
@@ -52,6 +53,11 @@ def _on_device(args: tuple, device: str = "cuda") -> bool:
         if isinstance(a, (list, tuple)) and _on_device(tuple(a), device):
             return True
     return False
+
+
+#: an operator call (``aten::select``): the event that carries ``op``; gdb stops in the
+#: kernel it names when that is a function of the wheel (tracer/symbols.py)
+OPERATOR = step("aten::<operator>", Layer.DISPATCHER, libtorch=FROM_KERNEL)
 
 
 def dispatch(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> Any:
@@ -113,7 +119,7 @@ def dispatch(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> Any:
         kernel, source = cuda.CUDA_KERNELS.get(name, (kernel, source))
     if failed is not None and failed[0] is not None:
         kernel, source = failed[0], REGISTER_CUDA
-    with recorder.span(shown, "dispatcher", op=shown, source=source, keys=keys,
+    with recorder.span(OPERATOR, called=shown, op=shown, source=source, keys=keys,
                        route=route, kernel=kernel) as s:
         if failed is not None:
             raise failed[1]

@@ -14,6 +14,7 @@ from typing import Any
 
 from tracer.notes import Note
 from tracer.recorder import span
+from tracer.steps import Layer, Lecture, inlined, step, symbol
 
 from engine.core import dtypes as D
 from engine.core import view as S
@@ -77,10 +78,13 @@ def _end(v: int) -> str:
             -(2**63): "PY_SSIZE_T_MIN"}.get(v, str(v))
 
 
+APPLY_SLICE = step("applySlice", Layer.INDEXING, source=H, note="indexing.applySlice",
+                   libtorch=symbol("at::indexing::impl::applySlice"))
+
+
 def applySlice(self, dim: int, start: int, stop: int, step: int,
                disable_slice_optimization: bool, self_sizes) -> Any:
-    with span("applySlice", "indexing", source=H,
-              note="indexing.applySlice",
+    with span(APPLY_SLICE,
               dim=dim, start=lambda: _end(start), stop=lambda: _end(stop), step=step) as s:
         if step <= 0:
             raise torch_error(ValueError, "step must be greater than zero")
@@ -98,10 +102,12 @@ def applySlice(self, dim: int, start: int, stop: int, step: int,
         return result
 
 
+APPLY_SELECT = step("applySelect", Layer.INDEXING, source=H, note="indexing.applySelect",
+                    libtorch=symbol("at::indexing::impl::applySelect"))
+
+
 def applySelect(self, dim: int, index: int, real_dim: int, self_sizes) -> Any:
-    with span("applySelect", "indexing", source=H,
-              note="indexing.applySelect",
-              dim=dim, index=index, real_dim=real_dim) as s:
+    with span(APPLY_SELECT, dim=dim, index=index, real_dim=real_dim) as s:
         if self_sizes is not None:
             if index == 0 and dim == 0 and len(self_sizes) == 0:
                 raise torch_error(IndexError, "invalid index of a 0-dim tensor. Use "
@@ -118,10 +124,14 @@ def applySelect(self, dim: int, index: int, real_dim: int, self_sizes) -> Any:
         return result
 
 
+BOOL_TO_INDEXING_TENSOR = step("boolToIndexingTensor", Layer.INDEXING, source=H,
+                               note="indexing.boolToIndexingTensor",
+                               libtorch=symbol("at::indexing::impl::boolToIndexingTensor"))
+
+
 def boolToIndexingTensor(self, value: bool) -> Any:
     """boolToIndexingTensorCPUOrCUDA: True -> tensor([0]), False -> an empty long tensor."""
-    with span("boolToIndexingTensor", "indexing", source=H,
-              note="indexing.boolToIndexingTensor", value=value) as s:
+    with span(BOOL_TO_INDEXING_TENSOR, value=value) as s:
         if value:
             t = aten.empty.memory_format((1,), dtype=D.int64, device=self.device_type)
             t = aten.fill_.Scalar(t, 0)
@@ -131,15 +141,18 @@ def boolToIndexingTensor(self, value: bool) -> Any:
         return t
 
 
+RECORD_TENSOR_INDEX = step("recordTensorIndex", Layer.INDEXING, source=H,
+                           note="indexing.recordTensorIndex",
+                           libtorch=symbol("at::indexing::impl::recordTensorIndex"))
+
+
 def recordTensorIndex(tensor, out_indices: list, dim: list[int]) -> None:
     """Append the index tensor to outIndices and advance the dim counter.
 
     ``dim`` is a one-element list standing for C++'s ``int64_t* dim_ptr``.
     """
     before = dim[0]
-    with span("recordTensorIndex", "indexing", source=H,
-              note="indexing.recordTensorIndex", index=tensor,
-              dim=before) as s:
+    with span(RECORD_TENSOR_INDEX, index=tensor, dim=before) as s:
         if not out_indices:
             out_indices.extend([None] * (before + 1))
             out_indices[before] = tensor
@@ -156,11 +169,15 @@ def slot(t) -> Any:
     return "undefined" if t is None else t
 
 
+HANDLE_DIM_IN_MULTI_DIM_INDEXING = step("handleDimInMultiDimIndexing", Layer.INDEXING, source=H,
+                                        libtorch=symbol("at::indexing::handleDimInMultiDimIndexing"))
+
+
 def handleDimInMultiDimIndexing(prev_dim_result, original_tensor, index: TensorIndex,
                                 dim: list[int], specified_dims: int, real_dim: int,
                                 out_indices: list, disable_slice_optimization: bool,
                                 prev_dim_result_sizes) -> Any:
-    with span("handleDimInMultiDimIndexing", "indexing", source=H,
+    with span(HANDLE_DIM_IN_MULTI_DIM_INDEXING,
               note=lambda: Note(_KIND_NOTES[index.kind], position=real_dim), index=index,
               dim=dim[0], real_dim=real_dim) as s:
         result = _handle(prev_dim_result, original_tensor, index, dim, specified_dims,
@@ -234,11 +251,15 @@ def slicePrefix1sSize(sizes: tuple[int, ...]) -> tuple[int, ...]:
     return ()
 
 
+COPY_TO = step("copy_to", Layer.INDEXING, source=H, note="indexing.copy_to",
+               libtorch=symbol("at::indexing::copy_to"))
+EXPAND_INPLACE = step("expand_inplace", Layer.KERNEL, source="aten/src/ATen/ExpandUtils.h",
+                      note="indexing.expand_inplace", lecture=Lecture.HIDDEN)
+
+
 def copy_to(dst, src) -> None:
     """Write ``src`` into the basic-indexing result ``dst`` (three cases)."""
-    with span("copy_to", "indexing", source=H,
-              note="indexing.copy_to",
-              dst=dst, src=src) as s:
+    with span(COPY_TO, dst=dst, src=src) as s:
         if dst.view.sizes == src.view.sizes:
             s.set(case="same sizes -> dst.copy_(src)")
             aten.copy_.default(dst, src)
@@ -249,8 +270,7 @@ def copy_to(dst, src) -> None:
             sizes = slicePrefix1sSize(src.view.sizes)
             s.set(case="otherwise -> view(slicePrefix1sSize) + expand_inplace + copy_")
             src_view = aten.view.default(src, sizes)
-            with span("expand_inplace", "kernel", source="aten/src/ATen/ExpandUtils.h",
-                      note="indexing.expand_inplace"):
+            with span(EXPAND_INPLACE):
                 if src_view.view.sizes != dst.view.sizes:
                     b_src = aten.expand.default(src_view, dst.view.sizes)
                 else:
@@ -258,10 +278,12 @@ def copy_to(dst, src) -> None:
             aten.copy_.default(dst, b_src)
 
 
+DISPATCH_INDEX = step("dispatch_index", Layer.INDEXING, source=H, note="indexing.dispatch_index",
+                      libtorch=symbol("at::indexing::dispatch_index"))
+
+
 def dispatch_index(self, indices: list) -> Any:
-    with span("dispatch_index", "indexing", source=H,
-              note="indexing.dispatch_index",
-              indices=[slot(t) for t in indices]) as s:
+    with span(DISPATCH_INDEX, indices=[slot(t) for t in indices]) as s:
         while indices and indices[-1] is None:
             indices.pop()
         converted = typeConvertIndices(self, indices)
@@ -270,10 +292,13 @@ def dispatch_index(self, indices: list) -> Any:
         return result
 
 
+DISPATCH_INDEX_PUT = step("dispatch_index_put_", Layer.INDEXING, source=H,
+                          note="indexing.dispatch_index_put_",
+                          libtorch=symbol("at::indexing::dispatch_index_put_"))
+
+
 def dispatch_index_put_(self, indices: list, value) -> Any:
-    with span("dispatch_index_put_", "indexing", source=H,
-              note="indexing.dispatch_index_put_",
-              indices=[slot(t) for t in indices], value=value) as s:
+    with span(DISPATCH_INDEX_PUT, indices=[slot(t) for t in indices], value=value) as s:
         while indices and indices[-1] is None:
             indices.pop()
         converted = typeConvertIndices(self, indices)
@@ -282,7 +307,13 @@ def dispatch_index_put_(self, indices: list, value) -> Any:
         return result
 
 
+TYPE_CONVERT_INDICES = step("typeConvertIndices", Layer.INDEXING, source=H,
+                            note="indexing.typeConvertIndices",
+                            libtorch=inlined("at::indexing::impl::typeConvertIndices",
+                                             "at::indexing::dispatch_index_put_"),
+                            lecture=Lecture.HIDDEN)
+
+
 def typeConvertIndices(self, indices: list) -> list:
-    with span("typeConvertIndices", "indexing", source=H,
-              note="indexing.typeConvertIndices", count=len(indices)):
+    with span(TYPE_CONVERT_INDICES, count=len(indices)):
         return list(indices)

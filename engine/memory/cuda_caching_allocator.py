@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 
 from tracer.notes import Note
 from tracer.recorder import emit, span
+from tracer.steps import Counted, Layer, Lecture, step
 
 from engine.core.context import current
 
@@ -238,6 +239,28 @@ class Stat:
 
 
 # -- the allocator -----------------------------------------------------------------------
+TRY_MERGE_BLOCKS = step("try_merge_blocks", Layer.MEMORY, source=SOURCE)
+CUDA_CACHING_ALLOCATOR_ALLOCATE = step("CUDACachingAllocator::allocate", Layer.MEMORY,
+                                      source=SOURCE, note="cuda.allocate_zero",
+                                      lecture=Lecture.ALLOCATION_PATH,
+                                      counted=Counted.CUDA_BLOCK)
+DEVICE_CACHING_ALLOCATOR_MALLOC = step("DeviceCachingAllocator::malloc", Layer.MEMORY,
+                                       source=SOURCE)
+ROUND_SIZE = step("round_size", Layer.MEMORY, source=SOURCE, counted=Counted.ROUNDED)
+GET_POOL = step("get_pool", Layer.MEMORY, source=SOURCE)
+GET_FREE_BLOCK = step("get_free_block", Layer.MEMORY, source=SOURCE)
+ALLOC_BLOCK = step("alloc_block", Layer.MEMORY, source=SOURCE, lecture=Lecture.ALLOCATION_PATH)
+CUDA_MALLOC = step("cudaMalloc", Layer.MEMORY, source=SOURCE, lecture=Lecture.ALLOCATION_PATH)
+ALLOC_FOUND_BLOCK = step("alloc_found_block", Layer.MEMORY, source=SOURCE)
+DEVICE_CACHING_ALLOCATOR_FREE = step("DeviceCachingAllocator::free", Layer.MEMORY, source=SOURCE,
+                                     counted=Counted.CUDA_FREE)
+FREE_BLOCK = step("free_block", Layer.MEMORY, source=SOURCE)
+DEVICE_CACHING_ALLOCATOR_EMPTY_CACHE = step("DeviceCachingAllocator::emptyCache", Layer.MEMORY,
+                                            source=SOURCE, note="cuda.emptyCache")
+RELEASE_BLOCK = step("release_block", Layer.MEMORY, source=SOURCE)
+CUDA_FREE = step("cudaFree", Layer.MEMORY, source=SOURCE)
+
+
 class DeviceCachingAllocator:
     """One simulated device's caching allocator (device index ``device``)."""
 
@@ -293,26 +316,25 @@ class DeviceCachingAllocator:
         """NativeCachingAllocator::allocate: a zero-byte request gets no block (its DataPtr
         is nullptr); any other goes to :meth:`malloc`."""
         if nbytes == 0:
-            emit("CUDACachingAllocator::allocate", "memory", source=SOURCE,
-                 note="cuda.allocate_zero", nbytes=0)
+            emit(CUDA_CACHING_ALLOCATOR_ALLOCATE, nbytes=0)
             return None
         return self.malloc(nbytes, stream)
 
     def malloc(self, orig_size: int, stream: int = 0) -> Block:
         """DeviceCachingAllocator::malloc: a block of at least ``orig_size`` bytes."""
-        with span("DeviceCachingAllocator::malloc", "memory", source=SOURCE,
+        with span(DEVICE_CACHING_ALLOCATOR_MALLOC,
                   note=lambda: Note("cuda.malloc", nbytes=orig_size, stream=stream),
                   device=self.device, nbytes=orig_size, stream=stream) as s:
             divisions = self.roundup_power2_divisions
             size = round_size(orig_size, divisions)
             plain = size == round_size(orig_size)
-            emit("round_size", "memory", source=SOURCE,
+            emit(ROUND_SIZE,
                  note=lambda: Note("cuda.round_size", nbytes=orig_size, rounded=size)
                  if plain else Note("cuda.round_size.power2", nbytes=orig_size, rounded=size,
                                     divisions=divisions),
                  nbytes=orig_size, result=size)
             pool = pool_of(size)
-            emit("get_pool", "memory", source=SOURCE,
+            emit(GET_POOL,
                  note=lambda: Note("cuda.get_pool.small" if pool == SMALL
                                    else "cuda.get_pool.large", size=size),
                  size=size, result=pool)
@@ -328,8 +350,7 @@ class DeviceCachingAllocator:
     def _get_free_block(self, pool: str, stream: int, size: int) -> Block | None:
         """get_free_block: the best fit, i.e. the first cached block of the pool not less
         than (stream, size, nullptr); none when that block is another stream's."""
-        with span("get_free_block", "memory", source=SOURCE, pool=pool, stream=stream,
-                  size=size) as s:
+        with span(GET_FREE_BLOCK, pool=pool, stream=stream, size=size) as s:
             found = self.pools[pool].lower_bound(stream, size)
             if found is None or found.stream != stream:
                 s.note(Note("cuda.get_free_block.none", stream=stream, pool=pool, size=size))
@@ -345,14 +366,14 @@ class DeviceCachingAllocator:
         """alloc_block: one cudaMalloc of ``alloc_size`` bytes (get_allocation_size of the
         rounded ``size``), a new segment that is one free block until it is split."""
         small, medium = pool == SMALL, size < K_MIN_LARGE_ALLOC
-        with span("alloc_block", "memory", source=SOURCE,
+        with span(ALLOC_BLOCK,
                   note=lambda: Note("cuda.alloc_size.small" if small
                                     else "cuda.alloc_size.medium" if medium
                                     else "cuda.alloc_size.large", alloc_size=alloc_size),
                   alloc_size=alloc_size):
             ptr = next_segment_address(self._next_segment)
             self._next_segment = ptr + alloc_size
-            emit("cudaMalloc", "memory", source=SOURCE,
+            emit(CUDA_MALLOC,
                  note=lambda: Note("cuda.cudaMalloc", nbytes=alloc_size, ptr=hex_ptr(ptr)),
                  nbytes=alloc_size, result=hex_ptr(ptr))
             self.cuda_mallocs.append(alloc_size)
@@ -367,8 +388,7 @@ class DeviceCachingAllocator:
         pool = block.pool
         split = should_split(pool, block.size, size)
         remaining_size = block.size - size
-        with span("alloc_found_block", "memory", source=SOURCE, size=size,
-                  block_size=block.size) as s:
+        with span(ALLOC_FOUND_BLOCK, size=size, block_size=block.size) as s:
             already_split = block.is_split()
             if split:
                 remaining = block
@@ -410,7 +430,7 @@ class DeviceCachingAllocator:
         """DeviceCachingAllocator::free: the tensor died; its block returns to the cache
         (no event to wait for: the simulated device uses a block on its own stream only)."""
         assert block.allocated, "free of a block that is not allocated"
-        with span("DeviceCachingAllocator::free", "memory", source=SOURCE,
+        with span(DEVICE_CACHING_ALLOCATOR_FREE,
                   note=lambda: Note("cuda.free", size=block.size, ptr=hex_ptr(block.ptr),
                                     stream=block.stream),
                   ptr=hex_ptr(block.ptr), size=block.size, stream=block.stream):
@@ -423,7 +443,7 @@ class DeviceCachingAllocator:
         """free_block: merge with the free neighbours, back into the pool, count it."""
         pool = block.pool
         original_size, requested = block.size, block.requested_size
-        with span("free_block", "memory", source=SOURCE) as s:
+        with span(FREE_BLOCK) as s:
             change_blocks = change_bytes = 0
             for candidate in (block.prev, block.next):
                 subsumed = self._try_merge_blocks(block, candidate)
@@ -465,7 +485,7 @@ class DeviceCachingAllocator:
         subsumed = src.size
         dst.size += subsumed
         self.pools[dst.pool].erase(src)
-        emit("try_merge_blocks", "memory", source=SOURCE,
+        emit(TRY_MERGE_BLOCKS,
              note=lambda: Note("cuda.try_merge_blocks", subsumed=subsumed, size=dst.size,
                                ptr=hex_ptr(dst.ptr)),
              subsumed=subsumed)
@@ -475,8 +495,7 @@ class DeviceCachingAllocator:
     def empty_cache(self) -> None:
         """emptyCache -> release_cached_blocks: cudaFree every segment that is one whole
         free block (a segment with any block in use stays)."""
-        with span("DeviceCachingAllocator::emptyCache", "memory", source=SOURCE,
-                  note="cuda.emptyCache"):
+        with span(DEVICE_CACHING_ALLOCATOR_EMPTY_CACHE):
             for pool in (LARGE, SMALL):          # release_blocks(large), then (small)
                 for block in list(self.pools[pool].blocks):
                     if not block.is_split():
@@ -484,8 +503,8 @@ class DeviceCachingAllocator:
 
     def _release_block(self, block: Block) -> None:
         """release_block: cudaFree the segment and uncount it."""
-        with span("release_block", "memory", source=SOURCE, size=block.size):
-            emit("cudaFree", "memory", source=SOURCE,
+        with span(RELEASE_BLOCK, size=block.size):
+            emit(CUDA_FREE,
                  note=lambda: Note("cuda.cudaFree", nbytes=block.size, ptr=hex_ptr(block.ptr)),
                  ptr=hex_ptr(block.ptr))
             self.counters["num_device_free"] += 1

@@ -20,6 +20,7 @@ from typing import Any, Iterable
 
 from tracer.notes import Note
 from tracer.recorder import emit, span
+from tracer.steps import Layer, Lecture, step
 
 from engine.core.context import current
 from engine.memory.cuda_caching_allocator import SOURCE, device_allocator, hex_ptr
@@ -63,6 +64,16 @@ def is_live(serial: int) -> bool:
     return serial in current().local(LiveBlocks).by_serial
 
 
+LAST_REFERENCE_DROPPED = step("last reference dropped", Layer.PYTHON,
+                              lecture=Lecture.FOLD_INSIDE_AFTER_FIRST)
+TENSOR_IMPL_STEP = step("~TensorImpl", Layer.MEMORY, source=TENSOR_IMPL,
+                        note="cudart.tensor_impl_dtor")
+STORAGE_IMPL_STEP = step("~StorageImpl", Layer.MEMORY, source=STORAGE_IMPL)
+LOCAL_RAW_DELETE = step("local_raw_delete", Layer.MEMORY, source=SOURCE)
+NATIVE_CACHING_ALLOCATOR_FREE = step("NativeCachingAllocator::free", Layer.MEMORY, source=SOURCE)
+GET_ALLOCATED_BLOCK = step("get_allocated_block", Layer.MEMORY, source=SOURCE)
+
+
 def release(serial: int, who: str, reason: Note) -> None:
     """The last reference to storage ``serial`` went (``reason``): record the C++ chain
     that runs then and give the block back to the cache."""
@@ -72,20 +83,18 @@ def release(serial: int, who: str, reason: Note) -> None:
     # the note (its sentence) only with --full
     why = reason.id.rsplit(".", 1)[-1]
     named = {"tensor": who} if who else {}      # a temporary never had a name
-    with span("last reference dropped", "python", note=reason, reason=why, **named,
-              storage=storage) as group:
+    with span(LAST_REFERENCE_DROPPED, note=reason, reason=why, **named, storage=storage) as group:
         group.set(simulated=True)
-        emit("~TensorImpl", "memory", source=TENSOR_IMPL, note="cudart.tensor_impl_dtor",
-             simulated=True)
-        with span("~StorageImpl", "memory", source=STORAGE_IMPL,
+        emit(TENSOR_IMPL_STEP, simulated=True)
+        with span(STORAGE_IMPL_STEP,
                   note=Note("cudart.storage_impl_dtor", nbytes=storage.nbytes),
                   storage=storage, simulated=True):
-            with span("local_raw_delete", "memory", source=SOURCE,
+            with span(LOCAL_RAW_DELETE,
                       note=Note("cudart.local_raw_delete", ptr=ptr), ptr=ptr, simulated=True):
-                with span("NativeCachingAllocator::free", "memory", source=SOURCE,
+                with span(NATIVE_CACHING_ALLOCATOR_FREE,
                           note=Note("cudart.native_free", ptr=ptr, size=block.size),
                           ptr=ptr, simulated=True):
-                    emit("get_allocated_block", "memory", source=SOURCE,
+                    emit(GET_ALLOCATED_BLOCK,
                          note=Note("cudart.get_allocated_block", ptr=ptr, size=block.size),
                          ptr=ptr, remove=True, result=block.size, simulated=True)
                     device_allocator(0).free(block)

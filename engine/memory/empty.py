@@ -16,6 +16,7 @@ import numpy as np
 
 from tracer.notes import Note
 from tracer.recorder import span
+from tracer.steps import Counted, Layer, Lecture, inlined, step, symbol
 
 from engine.core import view as S
 from engine.core.dtypes import dtype as DType
@@ -53,16 +54,24 @@ def _restride_contiguous(sizes: Sequence[int]) -> tuple[int, ...]:
     return strides
 
 
+STORAGE_IMPL = step("StorageImpl", Layer.MEMORY, source=STORAGE, note="memory.StorageImpl",
+                    libtorch=inlined("c10::StorageImpl::StorageImpl", "at::detail::empty_generic"))
+META_ALLOCATOR_ALLOCATE = step("MetaAllocator::allocate", Layer.MEMORY, source=EMPTY,
+                               note="memory.MetaAllocator")
+DEFAULT_CPU_ALLOCATOR_ALLOCATE = step("DefaultCPUAllocator::allocate", Layer.MEMORY, source=ALLOC,
+                                     libtorch=symbol("c10::DefaultCPUAllocator::allocate"),
+                                     lecture=Lecture.ALLOCATION_PATH, counted=Counted.BLOCK)
+
+
 def _allocate(nbytes: int, device: str) -> Storage:
     """The allocator and the StorageImpl: real memory on CPU, none on meta."""
     if device == "cuda":
         return _allocate_cuda(nbytes)
     if device == "meta":
-        with span("MetaAllocator::allocate", "memory", source=EMPTY,
-                  note="memory.MetaAllocator", nbytes=nbytes):
+        with span(META_ALLOCATOR_ALLOCATE, nbytes=nbytes):
             storage = new_storage(nbytes, "meta")
     else:
-        with span("DefaultCPUAllocator::allocate", "memory", source=ALLOC,
+        with span(DEFAULT_CPU_ALLOCATOR_ALLOCATE,
                   note=lambda: Note("memory.posix_memalign", nbytes=nbytes, alignment=ALIGNMENT),
                   nbytes=nbytes, alignment=ALIGNMENT) as s:
             storage = new_storage(nbytes, "cpu")
@@ -72,9 +81,7 @@ def _allocate(nbytes: int, device: str) -> Storage:
             # run)
             s.set(aligned=lambda: nbytes == 0 or (storage.data is not None and
                   int(storage.data.ctypes.data) % ALIGNMENT == 0))
-    with span("StorageImpl", "memory", source=STORAGE,
-              note="memory.StorageImpl",
-              nbytes=nbytes, resizable=True) as s:
+    with span(STORAGE_IMPL, nbytes=nbytes, resizable=True) as s:
         s.set_result(storage)
     return storage
 
@@ -89,10 +96,11 @@ def _allocate_cuda(nbytes: int) -> Storage:
     behind them: a cached block or a 2 MiB segment costs nothing real, and does not
     count."""
     from engine.memory import cuda_lifetime
-    from engine.memory.cuda_caching_allocator import SOURCE, device_allocator
+    from engine.memory.cuda_caching_allocator import CUDA_CACHING_ALLOCATOR_ALLOCATE, \
+        device_allocator
 
     check_limit(nbytes)
-    with span("CUDACachingAllocator::allocate", "memory", source=SOURCE,
+    with span(CUDA_CACHING_ALLOCATOR_ALLOCATE,
               note=lambda: Note("cuda.device.allocate", nbytes=nbytes), nbytes=nbytes) as s:
         block = device_allocator().allocate(nbytes)
         ptr = block.ptr if block is not None else 0
@@ -100,8 +108,7 @@ def _allocate_cuda(nbytes: int) -> Storage:
         # the run remembers the block, so that the storage's death can give it back
         cuda_lifetime.register(storage, block)
         s.set_result(hex(ptr) if ptr else "0")
-    with span("StorageImpl", "memory", source=STORAGE,
-              note="memory.StorageImpl", nbytes=nbytes, resizable=True) as s:
+    with span(STORAGE_IMPL, nbytes=nbytes, resizable=True) as s:
         s.set_result(storage)
     return storage
 
@@ -109,46 +116,64 @@ def _allocate_cuda(nbytes: int) -> Storage:
 _EMPTY_NOTES = {"meta": "memory.empty_generic.meta", "cuda": "cuda.device.empty_generic"}
 
 
+AT_DETAIL_EMPTY_CUDA = step("at::detail::empty_cuda", Layer.MEMORY, source=EMPTY_CUDA,
+                            note="cuda.device.empty_cuda")
+
+
 def empty_generic(sizes: Sequence[int], dtype: DType, device: str = "cpu",
                   memory_format: str | None = None):
     """at::detail::empty_generic / empty_meta: a tensor with fresh, uninitialised storage."""
     sizes = tuple(int(s) for s in sizes)
     if device == "cuda":
-        with span("at::detail::empty_cuda", "memory", source=EMPTY_CUDA,
-                  note="cuda.device.empty_cuda", sizes=list(sizes), dtype=str(dtype)) as s:
+        with span(AT_DETAIL_EMPTY_CUDA, sizes=list(sizes), dtype=str(dtype)) as s:
             result = _empty_generic(sizes, dtype, device, memory_format)
             s.set_result(result)
         return result
     return _empty_generic(sizes, dtype, device, memory_format)
 
 
+EMPTY_GENERIC = step("_empty_generic", Layer.MEMORY, source=EMPTY,
+                     libtorch=symbol("at::detail::empty_generic"),
+                     lecture=Lecture.FOLD_INSIDE_AFTER_FIRST)
+CHECK_SIZE_NONNEGATIVE = step("check_size_nonnegative", Layer.MEMORY, source=EMPTY,
+                              note="memory.check_size_nonnegative",
+                              libtorch=symbol("at::detail::check_size_nonnegative"),
+                              lecture=Lecture.HIDDEN)
+COMPUTE_STORAGE_NBYTES_CONTIGUOUS = step("computeStorageNbytesContiguous", Layer.MEMORY,
+                                         source=EMPTY,
+                                         note="memory.computeStorageNbytesContiguous",
+                                         libtorch=symbol("at::detail::computeStorageNbytesContiguous"))
+TENSOR_IMPL = step("TensorImpl", Layer.MEMORY, source=TENSORIMPL, note="memory.TensorImpl",
+                   libtorch=symbol("c10::TensorImpl::TensorImpl(c10::Storage&&, "
+                                   "c10::DispatchKeySet, caffe2::TypeMeta)"))
+GENERIC_SET_SIZES_CONTIGUOUS = step("generic_set_sizes_contiguous", Layer.MEMORY,
+                                    source=TENSORIMPL, note="memory.generic_set_sizes_contiguous",
+                                    libtorch=inlined("c10::TensorImpl::generic_set_sizes_contiguous<int64_t>",
+                                                     "at::detail::empty_generic"))
+EMPTY_TENSOR_RESTRIDE = step("empty_tensor_restride", Layer.MEMORY, source=TENSORIMPL,
+                             note="memory.channels_last")
+
+
 def _empty_generic(sizes: tuple[int, ...], dtype: DType, device: str,
                    memory_format: str | None):
-    with span("_empty_generic", "memory", source=EMPTY,
+    with span(EMPTY_GENERIC,
               note=_EMPTY_NOTES.get(device, "memory.empty_generic.cpu"),
               sizes=list(sizes), dtype=str(dtype), device=device) as outer:
-        with span("check_size_nonnegative", "memory", source=EMPTY,
-                  note="memory.check_size_nonnegative", sizes=list(sizes)):
+        with span(CHECK_SIZE_NONNEGATIVE, sizes=list(sizes)):
             check_size_nonnegative(sizes)
-        with span("computeStorageNbytesContiguous", "memory", source=EMPTY,
-                  note="memory.computeStorageNbytesContiguous",
+        with span(COMPUTE_STORAGE_NBYTES_CONTIGUOUS,
                   sizes=list(sizes), itemsize=dtype.itemsize) as s:
             numel, nbytes = S.compute_storage_nbytes_contiguous(sizes, dtype.itemsize)
             s.set(numel=numel, formula=f"{numel} x {dtype.itemsize} = {nbytes} bytes")
             s.set_result(nbytes)
         storage = _allocate(nbytes, device)
-        with span("TensorImpl", "memory", source=TENSORIMPL,
-                  note="memory.TensorImpl", dtype=str(dtype)):
+        with span(TENSOR_IMPL, dtype=str(dtype)):
             pass
-        with span("generic_set_sizes_contiguous", "memory", source=TENSORIMPL,
-                  note="memory.generic_set_sizes_contiguous",
-                  sizes=list(sizes)) as s:
+        with span(GENERIC_SET_SIZES_CONTIGUOUS, sizes=list(sizes)) as s:
             strides = _restride_contiguous(sizes)
             s.set(strides=list(strides))
         if memory_format == "channels_last":
-            with span("empty_tensor_restride", "memory", source=TENSORIMPL,
-                      note="memory.channels_last",
-                      memory_format="torch.channels_last") as s:
+            with span(EMPTY_TENSOR_RESTRIDE, memory_format="torch.channels_last") as s:
                 check(len(sizes) == 4, RuntimeError,
                       "required rank 4 tensor to use channels_last format")
                 strides = S.channels_last_strides(sizes)
@@ -158,13 +183,16 @@ def _empty_generic(sizes: tuple[int, ...], dtype: DType, device: str,
     return result
 
 
+EMPTY_STRIDED_GENERIC = step("empty_strided_generic", Layer.MEMORY, source=EMPTY,
+                             note="memory.empty_strided_generic",
+                             lecture=Lecture.FOLD_INSIDE_AFTER_FIRST)
+
+
 def empty_strided_generic(sizes: Sequence[int], strides_: Sequence[int], dtype: DType,
                           device: str = "cpu"):
     """at::detail::empty_strided_generic: storage sized by computeStorageNbytes."""
     sizes, strides_ = tuple(int(s) for s in sizes), tuple(int(s) for s in strides_)
-    with span("empty_strided_generic", "memory", source=EMPTY,
-              note="memory.empty_strided_generic",
-              sizes=list(sizes), strides=list(strides_)) as s:
+    with span(EMPTY_STRIDED_GENERIC, sizes=list(sizes), strides=list(strides_)) as s:
         # empty_strided_cpu checks the sizes first (check_size_nonnegative), then
         # computeStorageNbytes the dimensionalities
         check_size_nonnegative(sizes)

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from tracer.notes import Note
 from tracer.recorder import span
+from tracer.steps import Counted, Layer, step
 
 from engine.core import view as S
 from engine.core.view import View
@@ -19,13 +20,16 @@ from engine.core.errors import check, torch_error
 from engine.memory.allocator import allocate
 
 
+RESIZE_IMPL_CPU = step("resize_impl_cpu_", Layer.MEMORY, source="aten/src/ATen/native/Resize.cpp",
+                       note="resize.resize_impl_cpu_", counted=Counted.REALLOC)
+
+
 def resize_native(self, size: Sequence[int], memory_format: str | None = None):
     """at::native::resize_ (``_resize_``): ``_resize_impl_`` (contiguous sizes and strides,
     the storage grown in place if it is too small), then the memory format's restride.
     Called directly by resize_output (out= kernels): no operator recorded then."""
     size = tuple(size)
-    with span("resize_impl_cpu_", "memory", source="aten/src/ATen/native/Resize.cpp",
-              note="resize.resize_impl_cpu_", size=list(size)) as s:
+    with span(RESIZE_IMPL_CPU, size=list(size)) as s:
         if size != self.view.sizes:
             _resize_impl(self, size, s)
         else:
@@ -75,13 +79,15 @@ def resize_bytes_cpu(storage, nbytes: int) -> None:
     storage.replace_bytes(data)
 
 
+EMPTY_TENSOR_RESTRIDE = step("empty_tensor_restride", Layer.MEMORY, source="c10/core/TensorImpl.h")
+
+
 def _restride(self, memory_format: str) -> None:
     """``_resize_``'s tail, after the resize: Preserve is refused, the others restride
     (TensorImpl::empty_tensor_restride)."""
     if memory_format == "preserve_format":
         raise torch_error(RuntimeError, "Unsupported memory formatPreserve")
-    with span("empty_tensor_restride", "memory", source="c10/core/TensorImpl.h",
-              note=Note("resize.restride", memory_format=memory_format)):
+    with span(EMPTY_TENSOR_RESTRIDE, note=Note("resize.restride", memory_format=memory_format)):
         sizes = self.view.sizes
         if memory_format == "channels_last":
             check(len(sizes) == 4, RuntimeError,

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from tracer.recorder import span
+from tracer.steps import Layer, Lecture, inlined, step, symbol
 
 from engine.core import dtypes as D
 from engine.memory import empty as memory
@@ -58,6 +59,9 @@ def _shapes_str(tensors: list) -> str:
     return ", ".join(S.fmt_sizes(t.view.sizes) for t in tensors if t is not None)
 
 
+EXPAND_TENSORS = step("expandTensors", Layer.KERNEL, source=IUTILS, note="index.expandTensors")
+
+
 def expand_tensors(self, indices: list) -> list:
     """expandTensors: each bool/byte mask becomes its nonzero() columns."""
     result: list = []
@@ -74,8 +78,7 @@ def expand_tensors(self, indices: list) -> list:
                         f"The shape of the mask {S.fmt_sizes(index.view.sizes)} at index {j} does "
                         f"not match the shape of the indexed tensor {S.fmt_sizes(self.view.sizes)} "
                         f"at index {src_idx}")
-            with span("expandTensors", "kernel", source=IUTILS,
-                      note="index.expandTensors", mask=index):
+            with span(EXPAND_TENSORS, mask=index):
                 nz = aten.nonzero.default(index)
                 for j in range(index.dim()):
                     result.append(aten.select.int(nz, 1, j))
@@ -84,13 +87,24 @@ def expand_tensors(self, indices: list) -> list:
     return result
 
 
+MAKE_INFO = step("make_info", Layer.KERNEL, source=UTILS, note="index.make_info",
+                 libtorch=symbol("at::native::make_info"), lecture=Lecture.FOLD_INSIDE)
+CHECK_INDEX_TENSOR_TYPES = step("checkIndexTensorTypes", Layer.KERNEL, source=IUTILS,
+                                note="index.checkIndexTensorTypes",
+                                libtorch=inlined("at::native::checkIndexTensorTypes",
+                                                 "at::native::make_info"),
+                                lecture=Lecture.HIDDEN)
+EXPAND_OUTPLACE = step("expand_outplace", Layer.KERNEL, source="aten/src/ATen/ExpandUtils.h",
+                       note="index.expand_outplace", libtorch=symbol("at::expand_outplace"),
+                       lecture=Lecture.HIDDEN)
+TRANSPOSE_TO_FRONT = step("transposeToFront", Layer.KERNEL, source=IUTILS,
+                          note="index.transposeToFront", lecture=Lecture.HIDDEN)
+
+
 def make_info(self, indices: list) -> AdvancedIndex:
     """make_info: validate, expand masks, broadcast, move indexed dims together."""
-    with span("make_info", "kernel", source=UTILS,
-              note="index.make_info",
-              indices=[i for i in indices]) as s:
-        with span("checkIndexTensorTypes", "kernel", source=IUTILS,
-                  note="index.checkIndexTensorTypes"):
+    with span(MAKE_INFO, indices=[i for i in indices]) as s:
+        with span(CHECK_INDEX_TENSOR_TYPES):
             for t in indices:
                 if t is not None and t.dtype not in (D.int64, D.int32, D.uint8, D.bool):
                     raise torch_error(IndexError, "tensors used as indices must be long, int, "
@@ -98,9 +112,7 @@ def make_info(self, indices: list) -> AdvancedIndex:
         indices = expand_tensors(self, indices)
         defined = [t for t in indices if t is not None]
         shape = S.broadcast_shapes(*(t.view.sizes for t in defined))
-        with span("expand_outplace", "kernel", source="aten/src/ATen/ExpandUtils.h",
-                  note="index.expand_outplace",
-                  shapes=[list(t.view.sizes) for t in defined]) as e:
+        with span(EXPAND_OUTPLACE, shapes=[list(t.view.sizes) for t in defined]) as e:
             if shape is None:
                 raise torch_error(IndexError, "shape mismatch: indexing tensors could not be "
                                               f"broadcast together with shapes "
@@ -110,8 +122,7 @@ def make_info(self, indices: list) -> AdvancedIndex:
                        for t in indices]
         indices = indices + [None] * (self.dim() - len(indices))
         if not _has_contiguous_subspace(indices):
-            with span("transposeToFront", "kernel", source=IUTILS,
-                      note="index.transposeToFront"):
+            with span(TRANSPOSE_TO_FRONT):
                 dims = [i for i, t in enumerate(indices) if t is not None] + \
                        [i for i, t in enumerate(indices) if t is None]
                 self = aten.permute.default(self, dims)
@@ -136,6 +147,14 @@ def _has_contiguous_subspace(indices: list) -> bool:
     return not pos or pos[-1] - pos[0] + 1 == len(pos)
 
 
+RESTRIDE_SRC = step("restride_src", Layer.KERNEL, source=ADV, note="index.restride_src",
+                    libtorch=inlined("at::native::restride_src", "at::native::make_info"),
+                    lecture=Lecture.HIDDEN)
+RESHAPE_INDEXER = step("reshape_indexer", Layer.KERNEL, source=ADV, note="index.reshape_indexer",
+                       libtorch=inlined("at::native::reshape_indexer", "at::native::make_info"),
+                       lecture=Lecture.HIDDEN)
+
+
 def _advanced_index(src, indices: list) -> AdvancedIndex:
     """AdvancedIndex::AdvancedIndex: restride_src + reshape_indexer."""
     dims_before = dims_after = dims_indexed = 0
@@ -154,8 +173,7 @@ def _advanced_index(src, indices: list) -> AdvancedIndex:
             indexed_strides.append(src.view.strides[dim])
     if 0 in indexed_sizes and 0 not in replacement_shape:
         raise torch_error(IndexError, "index is out of bounds for dimension with size 0")
-    with span("restride_src", "kernel", source=ADV,
-              note="index.restride_src"):
+    with span(RESTRIDE_SRC):
         end = dims_before + dims_indexed
         shape = list(src.view.sizes[:dims_before]) + list(replacement_shape) + list(src.view.sizes[end:])
         strides = list(src.view.strides[:dims_before]) + [0] * len(replacement_shape) + \
@@ -164,8 +182,7 @@ def _advanced_index(src, indices: list) -> AdvancedIndex:
     reshaped = []
     for index in indices:
         if index is not None:
-            with span("reshape_indexer", "kernel", source=ADV,
-                      note="index.reshape_indexer"):
+            with span(RESHAPE_INDEXER):
                 shape = [1] * dims_before + list(index.view.sizes) + [1] * dims_after
                 reshaped.append(aten.reshape.default(index, shape))
     cuda_indexing.check_strides_match(src, reshaped)
@@ -280,6 +297,12 @@ def _flat(t) -> np.ndarray:
     return st.data[: st.nbytes - st.nbytes % t.dtype.itemsize].view(t.dtype.np)
 
 
+INDEX_OUT_SET_OUTPUT = step("index_out: set_output", Layer.MEMORY, source=ADV,
+                            note="index.set_output")
+CPU_INDEX_KERNEL = step("cpu_index_kernel", Layer.KERNEL, source=KERNEL,
+                        note="index.cpu_index_kernel")
+
+
 @declare("index.Tensor(Tensor self, Tensor?[] indices) -> Tensor", variants="function, method",
          kind=FUNCTIONAL, native="at::native::index_out (structured)", source=ADV)
 def index(self, indices: list):
@@ -288,9 +311,7 @@ def index(self, indices: list):
     cuda_indexing.check_indices_on_cpu_or_selfdevice(self, indices)
     info = make_info(self, list(indices))
     shape = info.src.view.sizes
-    with span("index_out: set_output", "memory", source=ADV,
-              note="index.set_output",
-              shape=list(shape)) as s:
+    with span(INDEX_OUT_SET_OUTPUT, shape=list(shape)) as s:
         strides = output_strides(shape, [(info.src.view.sizes, info.src.view.strides,
                                           self.dtype.itemsize)] +
                                  [(i.view.sizes, i.view.strides, i.dtype.itemsize)
@@ -305,8 +326,7 @@ def index(self, indices: list):
         cuda_indexing.index_kernel(self, out, offsets, _flat(self),
                                    lambda: _offset_formulas(info, shape, offsets))
         return out
-    with span("cpu_index_kernel", "kernel", source=KERNEL,
-              note="index.cpu_index_kernel", numel=out.numel()) as s:
+    with span(CPU_INDEX_KERNEL, numel=out.numel()) as s:
         if not self.is_meta:
             # (after the offsets, which ask for themselves) the values gathered, when
             # numpy cannot take them straight into the result
@@ -346,6 +366,19 @@ def index_put_(self, indices: list, values, accumulate: bool = False):
     return aten._index_put_impl_.default(self, indices, values, accumulate, False)
 
 
+MAKE_INDEX_PUT_ITERATOR = step("make_index_put_iterator", Layer.KERNEL, source=ADV,
+                               note="index_put.make_index_put_iterator",
+                               libtorch=inlined("at::native::(anonymous namespace)::make_index_put_iterator",
+                                                "at::native::_index_put_impl_"),
+                               lecture=Lecture.HIDDEN)
+CPU_INDEX_PUT_KERNEL = step("cpu_index_put_kernel", Layer.KERNEL, source=KERNEL,
+                            libtorch=symbol("at::native::(anonymous namespace)::index_put_kernel"))
+CAN_DISPATCH_TO_MASKED_FILL = step("canDispatchToMaskedFill", Layer.KERNEL, source=UTILS,
+                                   note="index_put.canDispatchToMaskedFill",
+                                   libtorch=symbol("at::native::canDispatchToMaskedFill"),
+                                   lecture=Lecture.HIDDEN)
+
+
 @declare("_index_put_impl_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False, bool unsafe=False) -> Tensor(a!)",
          kind=INPLACE, native="at::native::_index_put_impl_", source=ADV)
 def _index_put_impl_(self, indices: list, value, accumulate: bool = False,
@@ -354,8 +387,7 @@ def _index_put_impl_(self, indices: list, value, accumulate: bool = False,
           f"too many indices for tensor of dimension {self.dim()} (got {len(indices)})")
     overlap.warn_if_expanded(self, "index_put_", "tensor[indices] = tensor")
     if not accumulate:
-        with span("canDispatchToMaskedFill", "kernel", source=UTILS,
-                  note="index_put.canDispatchToMaskedFill") as s:
+        with span(CAN_DISPATCH_TO_MASKED_FILL) as s:
             ok, mask = _can_dispatch_to_masked_fill(self, indices, value)
             s.set_result(ok)
         if ok:
@@ -368,9 +400,7 @@ def _index_put_impl_(self, indices: list, value, accumulate: bool = False,
     cuda_indexing.check_not_with_sort(self, accumulate)
     info = make_info(self, list(indices))
     shape = info.src.view.sizes
-    with span("make_index_put_iterator", "kernel", source=ADV,
-              note="index_put.make_index_put_iterator",
-              value=list(value.view.sizes), result=list(shape)):
+    with span(MAKE_INDEX_PUT_ITERATOR, value=list(value.view.sizes), result=list(shape)):
         check(S.is_expandable_to(value.view.sizes, shape), RuntimeError,
               f"shape mismatch: value tensor of shape {S.fmt_sizes(value.view.sizes)} cannot be "
               f"broadcast to indexing result of shape {S.fmt_sizes(shape)}")
@@ -384,7 +414,7 @@ def _index_put_impl_(self, indices: list, value, accumulate: bool = False,
         cuda_indexing.index_put_kernel(self, value, shape, offsets, _flat(self),
                                        lambda: _offset_formulas(info, shape, offsets))
         return self
-    with span("cpu_index_put_kernel", "kernel", source=KERNEL,
+    with span(CPU_INDEX_PUT_KERNEL,
               note="index_put.accumulate" if accumulate else "index_put.write",
               accumulate=accumulate) as s:
         if not self.is_meta:
@@ -469,6 +499,10 @@ def masked_fill_tensor(self, mask, value):
     return masked_fill_(self, mask, aten.item.default(value))
 
 
+MASKED_FILL_KERNEL = step("masked_fill_kernel", Layer.KERNEL, source=KERNEL,
+                          note="masked_fill.kernel")
+
+
 @declare("masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!)",
          variants="method", kind=INPLACE, native="at::native::masked_fill__cpu", source=ADV)
 def masked_fill_(self, mask, value):
@@ -479,8 +513,7 @@ def masked_fill_(self, mask, value):
     overlap.check("masked_fill_", self, partial=[mask], internal=False)
     # TensorIterator with resize_outputs(false): the mask broadcasts to self's shape
     broadcast_to_output(self.view.sizes, mask.view.sizes)
-    with span("masked_fill_kernel", "kernel", source=KERNEL,
-              note="masked_fill.kernel", value=value) as s:
+    with span(MASKED_FILL_KERNEL, value=value) as s:
         scalar = to_dtype_scalar(value, self.dtype)
         if not self.is_meta:
             # the set positions' coordinates, and every element's storage offset

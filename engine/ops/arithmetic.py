@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from tracer.recorder import span
+from tracer.steps import Layer, step
 
 from engine.core import dtypes as D
 from engine.core.context import current
@@ -406,6 +407,9 @@ not_modelled("true_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> T
 
 
 # -- div_.Scalar: no Python binding of its own; mean divides its sum in place with it ----
+DIV_TRUE_KERNEL = step("div_true_kernel", Layer.KERNEL, source=BINARY, note="mean.div")
+
+
 @declare("div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", variants="method",
          kind=INPLACE, native="at::native::div_", source=BINARY)
 def div__scalar(self, other):
@@ -417,7 +421,7 @@ def div__scalar(self, other):
     wrapped = scalar_tensor_static(other, scalar_type(other), self.device_type)
     divisor = aten.to.dtype(wrapped, self.dtype) \
         if wrapped.dtype is not self.dtype else wrapped
-    with span("div_true_kernel", "kernel", source=BINARY, note="mean.div") as s:
+    with span(DIV_TRUE_KERNEL) as s:
         if not self.is_meta:
             arr = self.array(write=True)
             with np.errstate(divide="ignore", invalid="ignore"):

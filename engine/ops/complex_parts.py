@@ -9,6 +9,7 @@ error.  tidx has no complex dtypes, so the complex branch is never reached.
 from __future__ import annotations
 
 from tracer.recorder import span
+from tracer.steps import Layer, step
 
 from engine.core.errors import check
 from engine.dispatch.declarations import COMPOSITE, declare
@@ -16,10 +17,13 @@ from engine.dispatch.declarations import COMPOSITE, declare
 UNARY = "aten/src/ATen/native/UnaryOps.cpp"
 
 
+REAL_NOT_COMPLEX = step("real: not complex", Layer.KERNEL, source=UNARY, note="real.self")
+
+
 @declare("real(Tensor(a) self) -> Tensor(a)", variants="function", kind=COMPOSITE,
          native="at::native::real", source=UNARY)
 def real(self):
-    with span("real: not complex", "kernel", source=UNARY, note="real.self") as s:
+    with span(REAL_NOT_COMPLEX) as s:
         s.set_result(self)
     return self
 

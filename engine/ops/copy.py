@@ -12,6 +12,7 @@ import numpy as np
 
 from tracer.notes import Note
 from tracer.recorder import span
+from tracer.steps import Layer, Lecture, inlined, part_of, step, symbol
 
 from engine.core import dtypes as D
 from engine.core import view as S
@@ -49,6 +50,13 @@ def broadcast_to_output(out_shape: tuple[int, ...], in_shape: tuple[int, ...]) -
           f"{S.fmt_sizes(result)}")
 
 
+TENSOR_ITERATOR = step("TensorIterator", Layer.KERNEL, source=ITER, note="copy.TensorIterator",
+                       libtorch=symbol("at::TensorIteratorBase::build"), lecture=Lecture.HIDDEN)
+COPY_KERNEL = step("copy_kernel", Layer.KERNEL, source="aten/src/ATen/native/cpu/CopyKernel.cpp",
+                   libtorch=symbol("copy_kernel"))
+IS_SAME_DATA = step("is_same_data", Layer.KERNEL, source=COPY, note="cudacopy.is_same_data")
+
+
 @declare("copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)",
          variants="method", kind=INPLACE, native="at::native::copy_", source=COPY)
 def copy_(self, src, non_blocking: bool = False):
@@ -60,11 +68,9 @@ def copy_(self, src, non_blocking: bool = False):
     if _is_same_data(self, src):
         # copy_impl: "Exit early if self and src are views of the same data", before the
         # TensorIterator (and its overlap check) is built
-        with span("is_same_data", "kernel", source=COPY, note="cudacopy.is_same_data"):
+        with span(IS_SAME_DATA):
             return self
-    with span("TensorIterator", "kernel", source=ITER,
-              note="copy.TensorIterator",
-              dst=list(self.view.sizes), src=list(src.view.sizes)):
+    with span(TENSOR_ITERATOR, dst=list(self.view.sizes), src=list(src.view.sizes)):
         # build(): compute_mem_overlaps before compute_shape
         overlap.check("copy_", self, partial=[src])
         broadcast_to_output(self.view.sizes, src.view.sizes)
@@ -79,7 +85,7 @@ def copy_(self, src, non_blocking: bool = False):
                       "visits them, which tidx does not model; copy the source first "
                       "(.clone())")
     same = self.dtype is src.dtype
-    with span("copy_kernel", "kernel", source="aten/src/ATen/native/cpu/CopyKernel.cpp",
+    with span(COPY_KERNEL,
               note="copy.same_dtype" if same else lambda: Note("copy.cast", src=src.dtype,
                                                                dst=self.dtype),
               numel=self.numel()) as s:
@@ -100,6 +106,9 @@ def _is_same_data(self, src) -> bool:
             and tuple(self.view.sizes) == tuple(src.view.sizes) and self.dtype is src.dtype)
 
 
+FILL_TENSOR = step("fill_(Tensor)", Layer.KERNEL, source=FILL)
+
+
 @declare("fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!)",
          variants="function, method", kind=INPLACE, native="at::native::fill_", source=FILL)
 def fill_tensor(self, value):
@@ -109,18 +118,24 @@ def fill_tensor(self, value):
           f"{value.dim()} dimensions.")
     if self.device_type != value.device_type:
         # Fill.cpp: a value on another device is read with item() and filled as a scalar
-        with span("fill_(Tensor)", "kernel", source=FILL, note="cuda.device.fill_from_cpu"):
+        with span(FILL_TENSOR, note="cuda.device.fill_from_cpu"):
             pass
         scalar = aten.item.default(value)
         # fill_out is called directly (no second dispatch): fill_stub on self's device
         return cuda_kernels.fill_(self, scalar) if self.device_type == "cuda" else \
             fill_(self, scalar)
-    with span("fill_(Tensor)", "kernel", source=FILL,
-              note="fill.tensor"):
+    with span(FILL_TENSOR, note="fill.tensor"):
         pass
     if value.storage is self.storage:
         value = aten.clone.default(value)
     return aten.copy_.default(self, value)
+
+
+# fill_out's two kernels: one CPU element by scalar_fill, else fill_kernel
+FILL_SCALAR_FILL = step("scalar_fill", Layer.KERNEL, source=FILL,
+                        libtorch=inlined("at::detail::scalar_fill",
+                                         "at::detail::scalar_tensor_static"))
+FILL_KERNEL = step("fill_kernel", Layer.KERNEL, source="aten/src/ATen/native/cpu/FillKernel.cpp")
 
 
 @declare("fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)",
@@ -130,13 +145,11 @@ def fill_(self, value: Any):
         return cuda_kernels.fill_(self, value)
     if self.numel() == 1 and not self.is_meta:
         # fill_out: one CPU element is written by scalar_fill, without a TensorIterator.
-        kernel, source, note = ("scalar_fill", FILL,
-                                lambda: Note("fill.scalar_fill", value=repr(value)))
+        kernel, note = "scalar_fill", lambda: Note("fill.scalar_fill", value=repr(value))
     else:
-        kernel, source, note = ("fill_kernel", "aten/src/ATen/native/cpu/FillKernel.cpp",
-                                lambda: Note("fill.fill_kernel", value=repr(value)))
-    with span(kernel, "kernel", source=source, note=note, value=value,
-              numel=self.numel()) as s:
+        kernel, note = "fill_kernel", lambda: Note("fill.fill_kernel", value=repr(value))
+    with span(FILL_SCALAR_FILL if kernel == "scalar_fill" else FILL_KERNEL, note=note,
+              value=value, numel=self.numel()) as s:
         if self.is_meta:
             scalar = None       # the Meta kernel of fill_ never converts the value
         elif kernel == "scalar_fill" and self.dtype is D.float16:
@@ -153,34 +166,35 @@ def fill_(self, value: Any):
     return self
 
 
+ZERO_FILL_0 = step("zero_ -> fill_(0)", Layer.KERNEL, source=FILL)
+ZERO_META = step("zero_meta_", Layer.KERNEL, source=FILL, note="zero.meta")
+ZERO_CPU = step("zero_cpu_", Layer.KERNEL, source=FILL, note="zero.memset")
+
+
 @declare("zero_(Tensor(a!) self) -> Tensor(a!)", variants="method, function", kind=INPLACE,
          native="at::native::zero_", source=FILL)
 def zero_(self):
     """Fill.cpp ``zero_``: a memset for small dense CPU tensors, else ``fill_(0)``."""
     n = self.numel()
     if self.is_meta:
-        with span("zero_meta_", "kernel", source=FILL,
-                  note="zero.meta"):
+        with span(ZERO_META):
             pass
         return self
     if self.device_type == "cuda":
         # Fill.cpp: the memset path is for CPU tensors; a CUDA tensor is fill_(0)
-        with span("zero_ -> fill_(0)", "kernel", source=FILL, note="cuda.device.zero_fill",
-                  numel=n):
+        with span(ZERO_FILL_0, note="cuda.device.zero_fill", numel=n):
             pass
         return aten.fill_.Scalar(self, 0)
     dense = S.is_non_overlapping_and_dense(self.view.sizes, self.view.strides)
     if dense and 0 < n < GRAIN_SIZE:
-        with span("zero_cpu_", "kernel", source=FILL,
-                  note="zero.memset", numel=n,
-                  bytes=n * self.dtype.itemsize) as s:
+        with span(ZERO_CPU, numel=n, bytes=n * self.dtype.itemsize) as s:
             self.array(write=True)[...] = 0
             s.set(written=touched(self))
         return self
     why = ("zero.no_elements" if n == 0 else
            Note("zero.parallel", numel=n, grain_size=GRAIN_SIZE) if dense else
            "zero.not_dense")
-    with span("zero_ -> fill_(0)", "kernel", source=FILL, note=why, numel=n):
+    with span(ZERO_FILL_0, note=why, numel=n):
         pass
     return aten.fill_.Scalar(self, 0)
 
@@ -199,12 +213,13 @@ def clone(self, *, memory_format: str | None = None):
     return aten.copy_.default(out, self)
 
 
+CONTIGUOUS = step("contiguous", Layer.KERNEL, source=CONV, note="contiguous.clone")
+
+
 @declare("contiguous(Tensor(a) self, *, MemoryFormat memory_format=contiguous_format) -> Tensor(a)",
          variants="method", kind=COMPOSITE, native="at::native::contiguous", source=CONV)
 def contiguous(self, *, memory_format: str = "contiguous_format"):
-    with span("contiguous", "kernel", source=CONV,
-              note="contiguous.clone",
-              memory_format=memory_format):
+    with span(CONTIGUOUS, memory_format=memory_format):
         pass
     return aten.clone.default(self, memory_format=memory_format)
 
@@ -213,13 +228,21 @@ def _non_overlapping_and_dense(t) -> bool:
     return S.is_non_overlapping_and_dense(t.view.sizes, t.view.strides)
 
 
+LIFT_FRESH = step("lift_fresh", Layer.KERNEL, source="aten/src/ATen/native/TensorShape.cpp",
+                  note="lift_fresh.identity", libtorch=part_of("at::native::lift_fresh"),
+                  lecture=Lecture.HIDDEN)
+
+
 @declare("lift_fresh(Tensor(a) self) -> Tensor(a)", kind=FUNCTIONAL,
          native="at::native::lift_fresh",
           source="aten/src/ATen/native/TensorShape.cpp")
 def lift_fresh(self):
-    with span("lift_fresh", "kernel", source="aten/src/ATen/native/TensorShape.cpp",
-              note="lift_fresh.identity"):
+    with span(LIFT_FRESH):
         return self
+
+
+DETACH = step("detach", Layer.KERNEL, source="torch/csrc/autograd/VariableTypeManual.cpp",
+              note="detach.alias", lecture=Lecture.HIDDEN)
 
 
 @declare("detach(Tensor(a) self) -> Tensor(a)", variants="function, method", kind=VIEW,
@@ -227,12 +250,14 @@ def lift_fresh(self):
 def detach(self):
     # a new TensorImpl on the same storage and geometry, cut from autograd history; the
     # inner record the profiler lists as plain "detach" is the ADInplaceOrView kernel's
-    with span("detach", "kernel", op="detach",
-              source="torch/csrc/autograd/VariableTypeManual.cpp",
-              note="detach.alias") as s:
+    with span(DETACH, op="detach") as s:
         result = self.with_view(self.view)
         s.set_result(result)
     return result
+
+
+DETACH_STEP = step("detach_", Layer.KERNEL, source="torch/csrc/autograd/VariableTypeManual.cpp",
+                   note="detach_.history", lecture=Lecture.HIDDEN)
 
 
 @declare("detach_(Tensor(a!) self) -> Tensor(a!)", variants="function, method", kind=AUTOGRAD,
@@ -243,11 +268,12 @@ def detach_(self):
     # it clears the autograd metadata and returns, redispatching nowhere (gdb on the
     # torch 2.13 wheel: at::native::detach_ never runs).  Its RECORD_FUNCTION("detach_")
     # is the inner record the profiler lists as plain "detach_".
-    with span("detach_", "kernel", op="detach_",
-              source="torch/csrc/autograd/VariableTypeManual.cpp",
-              note="detach_.history"):
+    with span(DETACH_STEP, op="detach_"):
         self.requires_grad = False
     return self
+
+
+TO = step("to", Layer.KERNEL, source=CONV, note="to.same")
 
 
 def _to(self, dtype: D.dtype | None, device: str | None, copy: bool):
@@ -255,8 +281,7 @@ def _to(self, dtype: D.dtype | None, device: str | None, copy: bool):
     dtype = dtype or self.dtype
     device = device or self.device_type
     if dtype is self.dtype and device == self.device_type and not copy:
-        with span("to", "kernel", source=CONV,
-                  note="to.same"):
+        with span(TO):
             return self
     return aten._to_copy.default(self, dtype=dtype, device=device)
 

@@ -30,6 +30,7 @@ from typing import Any
 
 from tracer.notes import Note
 from tracer.recorder import span
+from tracer.steps import Layer, Lecture, step
 
 from engine.core import view as S
 from engine.core.errors import Refused
@@ -75,6 +76,10 @@ def iter_is_contiguous(dst, src) -> bool:
     return S.is_non_overlapping_and_dense(sizes, strides)
 
 
+COPY_KERNEL_CUDA = step("copy_kernel_cuda", Layer.KERNEL, source=COPY_CU)
+COPY_REQUIRES_TEMPORARIES = step("copy_requires_temporaries", Layer.KERNEL, source=COPY_CU)
+
+
 def copy_(self, src, non_blocking: bool = False):
     """copy_kernel_cuda: the road Copy.cu takes for this pair (see the module)."""
     same_device = self.device_type == src.device_type
@@ -87,7 +92,7 @@ def copy_(self, src, non_blocking: bool = False):
     if not same_device and same_dtype and contiguous:
         return _memcpy_host_device(self, src, non_blocking)
     needs = not same_device
-    with span("copy_kernel_cuda", "kernel", source=COPY_CU,
+    with span(COPY_KERNEL_CUDA,
               note=lambda: Note("cudacopy.copy_kernel", src=f"{src.device_type}",
                                 dst=f"{self.device_type}"),
               numel=self.numel()) as s:
@@ -96,7 +101,7 @@ def copy_(self, src, non_blocking: bool = False):
         # on screen
         inputs: dict[str, Any] = {} if same_device else {"same_dtype": same_dtype,
                                                           "iter_contiguous": contiguous}
-        with span("copy_requires_temporaries", "kernel", source=COPY_CU,
+        with span(COPY_REQUIRES_TEMPORARIES,
                   note="cudacopy.no_temporaries.same_gpu" if same_device else
                   "cudacopy.temporaries.cast" if not same_dtype else
                   "cudacopy.temporaries.strided", **inputs) as r:
@@ -110,29 +115,37 @@ def copy_(self, src, non_blocking: bool = False):
     return self
 
 
+CUDA_MEMCPY_ASYNC = step("cudaMemcpyAsync", Layer.MEMORY, lecture=Lecture.LIFTED)
+CUDA_STREAM_SYNCHRONIZE = step("cudaStreamSynchronize", Layer.MEMORY, source=FUNCTIONS_H)
+
+
 def _memcpy_host_device(self, src, non_blocking: bool):
     """The road without temporaries: one cudaMemcpyAsync, then memcpy_and_sync."""
     h2d = self.device_type == "cuda"
     kind = "cudaMemcpyHostToDevice" if h2d else "cudaMemcpyDeviceToHost"
     nbytes = self.numel() * self.dtype.itemsize
-    with span("copy_kernel_cuda", "kernel", source=COPY_CU,
+    with span(COPY_KERNEL_CUDA,
               note=lambda: Note("cuda.device.copy_kernel", kind=kind), kind=kind,
               numel=self.numel()) as s:
         if self.numel() == 0:
             # copy_impl returns before the stub when the iterator has no elements
             return self
-        with span("cudaMemcpyAsync", "memory", source=COPY_CU,
+        with span(CUDA_MEMCPY_ASYNC, source=COPY_CU,
                   note=lambda: Note("cuda.device.memcpy", nbytes=nbytes, kind=kind, stream=0),
                   nbytes=nbytes, kind=kind, stream=0, dst=hex_ptr(self.data_ptr()),
                   src=hex_ptr(src.data_ptr())) as m:
             self.array(write=True)[...] = src.array()
             m.set(simulated=True, written=touched(self), read=touched(src))
         if not non_blocking:
-            with span("cudaStreamSynchronize", "memory", source=FUNCTIONS_H,
+            with span(CUDA_STREAM_SYNCHRONIZE,
                       note=lambda: Note("cuda.device.stream_sync", stream=0), stream=0) as y:
                 y.set(simulated=True)
         s.set(simulated=True)
     return self
+
+
+#: Copy.cu's GPU copy kernels (direct_copy_kernel_cuda, float16_copy_kernel_cuda ...)
+GPU_COPY_KERNEL = step("<...>_copy_kernel_cuda", Layer.KERNEL, source=COPY_CU)
 
 
 def _device_to_device(self, src, memcpy_eligible: bool) -> None:
@@ -140,7 +153,7 @@ def _device_to_device(self, src, memcpy_eligible: bool) -> None:
     if memcpy_eligible:
         nbytes = self.numel() * self.dtype.itemsize
         kind = "cudaMemcpyDeviceToDevice"
-        with span("cudaMemcpyAsync", "memory", source=ALLOCATOR,
+        with span(CUDA_MEMCPY_ASYNC, source=ALLOCATOR,
                   note=lambda: Note("cudacopy.memcpy_d2d", nbytes=nbytes, stream=0),
                   nbytes=nbytes, kind=kind, stream=0, dst=hex_ptr(self.data_ptr()),
                   src=hex_ptr(src.data_ptr())) as m:
@@ -151,7 +164,7 @@ def _device_to_device(self, src, memcpy_eligible: bool) -> None:
               "bfloat16_copy_kernel_cuda" if self.dtype.name == "bfloat16" else
               "direct_copy_kernel_cuda") if src.dtype.name == "float32" else \
         "direct_copy_kernel_cuda"
-    with span(kernel, "kernel", source=COPY_CU,
+    with span(GPU_COPY_KERNEL, called=kernel,
               note=lambda: Note("cudacopy.gpu_kernel", src=src.dtype, dst=self.dtype,
                                 numel=self.numel()),
               numel=self.numel()) as k:
@@ -164,12 +177,16 @@ def _contiguous(t):
     return t if t.is_contiguous() else aten.contiguous.default(t)
 
 
+TEMPORARIES = step("temporaries", Layer.KERNEL, source=COPY_CU)
+COPY_BACK_INTO_DST = step("copy back into dst", Layer.KERNEL, source=COPY_CU)
+
+
 def _through_temporaries(self, src, non_blocking: bool) -> None:
     """copy_kernel_cuda's ``copy_requires_temporaries`` branch, blocking (conversion on the
     CPU): contiguous same-dtype temporaries, one copy between them, one copy back."""
     conversion_on_cpu = not non_blocking
     src_is_conversion_side = (src.device_type == "cpu") == conversion_on_cpu
-    with span("temporaries", "kernel", source=COPY_CU,
+    with span(TEMPORARIES,
               note=lambda: Note("cudacopy.plan.convert_src" if src_is_conversion_side
                                 else "cudacopy.plan.convert_dst",
                                 device=src.device_type, dtype=self.dtype,
@@ -188,7 +205,7 @@ def _through_temporaries(self, src, non_blocking: bool) -> None:
             src_contig = _contiguous(aten.expand_as.default(src, self))
     aten.copy_.default(dst_contig, src_contig, non_blocking)
     if dst_contig is not self:
-        with span("copy back into dst", "kernel", source=COPY_CU,
+        with span(COPY_BACK_INTO_DST,
                   note=lambda: Note("cudacopy.copy_back", device=self.device_type)) as b:
             b.set(simulated=True)
         aten.copy_.default(self, dst_contig, non_blocking)

@@ -27,6 +27,7 @@ import numpy as np
 
 from tracer.notes import Note
 from tracer.recorder import span
+from tracer.steps import Layer, Lecture, part_of, step
 
 from engine.core.errors import Refused, torch_error
 from engine.dispatch.aten import aten
@@ -38,12 +39,17 @@ UTILS = "aten/src/ATen/native/TensorAdvancedIndexingUtils.h"
 INDEX_CU = "aten/src/ATen/native/cuda/IndexKernel.cu"
 
 
+VALUE_TO_SELF_DEVICE = step("value.to(self.device())", Layer.KERNEL, source=ADV,
+                            libtorch=part_of("at::native::_index_put_impl_"),
+                            lecture=Lecture.TRANSFER)
+
+
 def value_to_device(self, value):
     """``if (value.device() != self.device() && value.numel() == 1 && value.dim() == 0)
     value_ = value.to(self.device());`` -- the CPU scalar setitem made goes to the GPU."""
     if value.device_type == self.device_type or value.numel() != 1 or value.dim() != 0:
         return value
-    with span("value.to(self.device())", "kernel", source=ADV,
+    with span(VALUE_TO_SELF_DEVICE,
               note=lambda: Note("cudaindex.value_to_device", device=_device(self)),
               value=value) as s:
         moved = aten.to.dtype_layout(value, device=self.device_type)
@@ -60,6 +66,10 @@ def check_not_with_sort(self, accumulate: bool) -> None:
                       "(index_put_with_sort_stub, Indexing.cu) is not modelled yet")
 
 
+INDICE_TO_SELF_DEVICE = step("indice.to(self.device())", Layer.KERNEL, source=UTILS,
+                             libtorch=part_of("at::native::make_info"), lecture=Lecture.TRANSFER)
+
+
 def indices_to_device(self, indices: list) -> list:
     """make_info's ``indice.to(self.device())`` for every defined index elsewhere."""
     out = []
@@ -68,7 +78,7 @@ def indices_to_device(self, indices: list) -> list:
             out.append(index)
             continue
         nbytes = index.numel() * index.dtype.itemsize
-        with span("indice.to(self.device())", "kernel", source=UTILS,
+        with span(INDICE_TO_SELF_DEVICE,
                   note=lambda k=k, nbytes=nbytes: Note("cudaindex.index_to_device", dim=k,
                                                        device=_device(self), nbytes=nbytes),
                   index=index) as s:
@@ -121,12 +131,15 @@ def offsets_or_refuse(info, shape: tuple[int, ...], offsets_of) -> np.ndarray:
                       "call); tidx does not simulate device-side asserts") from None
 
 
+INDEX_KERNEL = step("index_kernel", Layer.KERNEL, source=INDEX_CU, note="cudaindex.index_kernel")
+GPU_INDEX_KERNEL = step("gpu_index_kernel", Layer.KERNEL, source=INDEX_CU)
+
+
 def index_kernel(self, out, offsets: np.ndarray, flat: np.ndarray, formulas) -> None:
     """index_kernel (IndexKernel.cu) -> gpu_index_kernel: thread i reads the element at
     its computed offset into out[i]."""
-    with span("index_kernel", "kernel", source=INDEX_CU, note="cudaindex.index_kernel",
-              numel=out.numel()) as k:
-        with span("gpu_index_kernel", "kernel", source=INDEX_CU,
+    with span(INDEX_KERNEL, numel=out.numel()) as k:
+        with span(GPU_INDEX_KERNEL,
                   note=lambda: Note("cudaindex.gpu_index_kernel.read", numel=out.numel()),
                   numel=out.numel()) as s:
             out.array(write=True)[...] = flat[offsets]
@@ -134,6 +147,10 @@ def index_kernel(self, out, offsets: np.ndarray, flat: np.ndarray, formulas) -> 
                   read=lambda: elements(self.storage, offsets))
         k.set(simulated=True)
         k.set_result(out)
+
+
+INDEX_PUT_KERNEL = step("index_put_kernel", Layer.KERNEL, source=INDEX_CU,
+                        note="cudaindex.index_put_kernel")
 
 
 def index_put_kernel(self, value, shape: tuple[int, ...], offsets: np.ndarray,
@@ -153,9 +170,8 @@ def index_put_kernel(self, value, shape: tuple[int, ...], offsets: np.ndarray,
             raise Refused("index_put_ writing different values to one element on the "
                           "simulated CUDA device: which GPU thread's write lands last is not "
                           "defined, so tidx does not pick one")
-    with span("index_put_kernel", "kernel", source=INDEX_CU, note="cudaindex.index_put_kernel",
-              accumulate=False) as k:
-        with span("gpu_index_kernel", "kernel", source=INDEX_CU,
+    with span(INDEX_PUT_KERNEL, accumulate=False) as k:
+        with span(GPU_INDEX_KERNEL,
                   note=lambda: Note("cudaindex.gpu_index_kernel.write", numel=offs.size),
                   numel=offs.size) as s:
             self.storage.initialised = True

@@ -22,6 +22,7 @@ from typing import Any
 
 from tracer.notes import Note
 from tracer.recorder import span
+from tracer.steps import Layer, inlined, step
 
 from engine.core.errors import Refused
 from engine.dispatch.at_dispatch import FLOATING_TYPES_AND2_HALF_BFLOAT16, at_dispatch
@@ -35,9 +36,12 @@ NORMAL_CU = "aten/src/ATen/native/cuda/DistributionNormal.cu"
 UNIFORM_CU = "aten/src/ATen/native/cuda/DistributionUniform.cu"
 
 
+FILL_KERNEL_CUDA = step("fill_kernel_cuda", Layer.KERNEL, source=FILL_CU)
+
+
 def fill_(self, value: Any):
     """fill_kernel_cuda: every element becomes the scalar in the tensor's dtype."""
-    with span("fill_kernel_cuda", "kernel", source=FILL_CU,
+    with span(FILL_KERNEL_CUDA,
               note=lambda: Note("cuda.device.fill_kernel", value=repr(value)), value=value,
               numel=self.numel()) as s:
         if self.numel():
@@ -95,12 +99,17 @@ _KERNEL_NOTES = {
 PHILOX_BYTES = 360
 
 
+NORMAL_KERNEL = step("normal_kernel", Layer.RNG, source=NORMAL_CU,
+                     libtorch=inlined("at::native::templates::cpu::normal_kernel",
+                                      "at::native::(anonymous namespace)::normal_kernel"))
+
+
 def normal_(self, mean: float, std: float):
     """normal_kernel (DistributionNormal.cu) on the simulated GPU."""
     from engine.rng import philox
 
     dtype = _modelled_dtype(self, "normal_")
-    with span("normal_kernel", "rng", source=NORMAL_CU, note=_KERNEL_NOTES["normal", dtype],
+    with span(NORMAL_KERNEL, note=_KERNEL_NOTES["normal", dtype],
               numel=self.numel(), mean=mean, std=std) as s:
         _contiguous(self)
         check_temporary("normal_", self.numel(), PHILOX_BYTES)
@@ -111,12 +120,15 @@ def normal_(self, mean: float, std: float):
     return self
 
 
+UNIFORM_KERNEL = step("uniform_kernel", Layer.RNG, source=UNIFORM_CU)
+
+
 def uniform_(self, low: float, high: float):
     """uniform_kernel (DistributionUniform.cu) on the simulated GPU."""
     from engine.rng import philox
 
     dtype = _modelled_dtype(self, "uniform_")
-    with span("uniform_kernel", "rng", source=UNIFORM_CU, note=_KERNEL_NOTES["uniform", dtype],
+    with span(UNIFORM_KERNEL, note=_KERNEL_NOTES["uniform", dtype],
               numel=self.numel(), low=low, high=high) as s:
         _contiguous(self)
         check_temporary("uniform_", self.numel(), PHILOX_BYTES)

@@ -14,6 +14,7 @@ import numpy as np
 
 from tracer.notes import Note
 from tracer.recorder import span
+from tracer.steps import Layer, step
 
 from engine.core import dtypes as D
 from engine.core import view as S
@@ -48,6 +49,9 @@ def _out_dtype(self, dtype: D.dtype | None) -> D.dtype:
     return self.dtype if self.dtype.is_floating_point else D.int64
 
 
+CUMSUM_CPU_KERNEL = step("cumsum_cpu_kernel", Layer.KERNEL, source=KERNELS)
+
+
 def _cum(self, dim: int, result) -> None:
     """impl_func_cum_ops: a 0-dim input is copied (fill_), an empty one zeroes the
     result, else the kernel runs on the input cast to the result's dtype (``to``)."""
@@ -61,7 +65,7 @@ def _cum(self, dim: int, result) -> None:
     src = aten.to.dtype(self, result.dtype)
     at_dispatch("cumsum_out_cpu", result.dtype, ALL_TYPES_AND_COMPLEX_AND2_HALF_BFLOAT16)
     acc = acc_dtype(result.dtype)
-    with span("cumsum_cpu_kernel", "kernel", source=KERNELS,
+    with span(CUMSUM_CPU_KERNEL,
               note=lambda: Note("cumsum.kernel", dim=dim, acc=str(acc)), dim=dim,
               acc=str(acc)) as s:
         if not self.is_meta:

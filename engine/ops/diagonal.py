@@ -12,6 +12,7 @@ from typing import Any
 
 from tracer.notes import Note
 from tracer.recorder import span
+from tracer.steps import Layer, step
 
 from engine.core import diagonal as G
 from engine.core import view as S
@@ -31,6 +32,9 @@ def _identical(dim1: int, dim2: int, dim1_arg: int, dim2_arg: int) -> None:
           f"diagonal dimensions cannot be identical {dim1_arg}, {dim2_arg}")
 
 
+DIAGONAL_GEOMETRY = step("diagonal geometry", Layer.KERNEL, source=SHAPE)
+
+
 @declare("diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)",
          variants="function, method", kind=VIEW, native="at::native::diagonal", source=SHAPE)
 def diagonal(self, offset: int = 0, dim1: int = 0, dim2: int = 1):
@@ -39,7 +43,7 @@ def diagonal(self, offset: int = 0, dim1: int = 0, dim2: int = 1):
     _identical(d1, d2, dim1, dim2)
     v = self.view
     geo = G.diagonal_geometry(v.sizes, v.strides, v.offset, offset, d1, d2)
-    with span("diagonal geometry", "kernel", source=SHAPE,
+    with span(DIAGONAL_GEOMETRY,
               note=lambda: Note("diagonal.geometry", dim1=d1, dim2=d2,
                                 stride1=v.strides[d1], stride2=v.strides[d2], step=geo.step,
                                 size=geo.diag_size),
@@ -59,15 +63,22 @@ def _offset_arith(v, k: int, d1: int, d2: int, geo: G.DiagonalGeometry) -> str:
     return f"{v.offset} + {-k} * {v.strides[d1]} = {geo.offset}"
 
 
+DIAGONAL_COPY = step("diagonal_copy", Layer.KERNEL, source=VIEW_COPY, note="diagonal.copy")
+
+
 @declare("diagonal_copy(Tensor self, int offset=0, int dim1=0, int dim2=1) -> Tensor",
          kind=FUNCTIONAL, native="at::compositeexplicitautogradnonfunctional::diagonal_copy",
          source=VIEW_COPY)
 def diagonal_copy(self, offset: int = 0, dim1: int = 0, dim2: int = 1):
     # the generated view_copy kernel: the view, then a contiguous clone of it
     view = aten.diagonal.default(self, offset, dim1, dim2)
-    with span("diagonal_copy", "kernel", source=VIEW_COPY, note="diagonal.copy"):
+    with span(DIAGONAL_COPY):
         pass
     return aten.clone.default(view, memory_format="contiguous_format")
+
+
+DIAG_2_D = step("diag: 2-D", Layer.KERNEL, source=SHAPE, note="diag.copy")
+DIAG_1_D = step("diag: 1-D", Layer.KERNEL, source=SHAPE, note="diag.embed")
 
 
 @declare("diag(Tensor self, int diagonal=0) -> Tensor", variants="method, function",
@@ -76,12 +87,15 @@ def diag(self, diagonal: int = 0):
     ndim = self.dim()
     check(ndim in (1, 2), RuntimeError, f"diag(): Supports 1D or 2D tensors. Got {ndim}D")
     if ndim == 1:
-        with span("diag: 1-D", "kernel", source=SHAPE, note="diag.embed"):
+        with span(DIAG_1_D):
             pass
         return aten.diag_embed.default(self, diagonal, -2, -1)
-    with span("diag: 2-D", "kernel", source=SHAPE, note="diag.copy"):
+    with span(DIAG_2_D):
         pass
     return aten.diagonal_copy.default(self, diagonal, 0, 1)
+
+
+DIAG_EMBED_SIZES = step("diag_embed sizes", Layer.KERNEL, source=SHAPE)
 
 
 @declare("diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor",
@@ -97,7 +111,7 @@ def diag_embed(self, offset: int = 0, dim1: int = -2, dim2: int = -1):
     _identical(d1, d2, dim1, dim2)
     last = S.maybe_wrap_dim(-1, self.dim())  # self.size(-1)
     sizes = G.embed_sizes(self.view.sizes, offset, d1, d2)
-    with span("diag_embed sizes", "kernel", source=SHAPE,
+    with span(DIAG_EMBED_SIZES,
               note=Note("diag_embed.sizes", n=self.view.sizes[last], k=abs(offset),
                         length=sizes[d1], dim1=min(d1, d2), dim2=max(d1, d2)),
               sizes=list(sizes)):
@@ -108,16 +122,22 @@ def diag_embed(self, offset: int = 0, dim1: int = -2, dim2: int = -1):
     return result
 
 
+DIAGFLAT = step("diagflat", Layer.KERNEL, source=SHAPE, note="diagflat.flatten")
+
+
 @declare("diagflat(Tensor self, int offset=0) -> Tensor", variants="function, method",
          kind=COMPOSITE, native="at::native::diagflat", source=SHAPE)
 def diagflat(self, offset: int = 0):
     # self.contiguous().view(-1).diag(offset): Tensor::contiguous skips the call when
     # self is contiguous already
     flat = self if self.is_contiguous() else aten.contiguous.default(self)
-    with span("diagflat", "kernel", source=SHAPE, note="diagflat.flatten",
-              numel=self.numel()):
+    with span(DIAGFLAT, numel=self.numel()):
         pass
     return aten.diag.default(aten.view.default(flat, (-1,)), offset)
+
+
+FILL_DIAGONAL_GEOMETRY = step("fill_diagonal_ geometry", Layer.KERNEL, source=FILL)
+FILL_DIAGONAL_WRAP = step("fill_diagonal_ wrap", Layer.KERNEL, source=FILL)
 
 
 @declare("fill_diagonal_(Tensor(a!) self, Scalar fill_value, bool wrap=False) -> Tensor(a!)",
@@ -131,7 +151,7 @@ def fill_diagonal_(self, fill_value: Any, wrap: bool = False):
         raise torch_error(RuntimeError, "all dimensions of input must be of equal length")
     size = min(height, width)
     step = G.fill_diagonal_step(strides)
-    with span("fill_diagonal_ geometry", "kernel", source=FILL,
+    with span(FILL_DIAGONAL_GEOMETRY,
               note=Note("fill_diagonal.geometry", size=size, step=step,
                         strides=" + ".join(str(s) for s in strides)),
               size=size, stride=step, offset=offset):
@@ -141,7 +161,7 @@ def fill_diagonal_(self, fill_value: Any, wrap: bool = False):
     if wrap and ndim == 2 and height > width + 1:
         wsize = G.wrap_size(self.numel(), width, size)
         woffset = offset + strides[0] * (width + 1)
-        with span("fill_diagonal_ wrap", "kernel", source=FILL,
+        with span(FILL_DIAGONAL_WRAP,
                   note=Note("fill_diagonal.wrap", rows=width + 1, size=wsize,
                             offset=woffset),
                   size=wsize, offset=woffset):

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from tracer.notes import Note
 from tracer.recorder import span
+from tracer.steps import Layer, step
 
 from engine.core import dtypes as D
 from engine.core import shape_math as M
@@ -20,6 +21,10 @@ from engine.dispatch.declarations import FACTORY, declare
 from engine.dispatch.aten import aten
 
 FACTORIES = "aten/src/ATen/native/TensorFactories.cpp"
+
+
+EMPTY_PERMUTED_THE_LOGICAL_STRIDES = step("empty_permuted: the logical strides", Layer.KERNEL,
+                                          source=FACTORIES)
 
 
 @declare("empty_permuted(SymInt[] size, int[] physical_layout, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
@@ -43,7 +48,7 @@ def empty_permuted(size: Sequence[int], physical_layout: Sequence[int], *,
         seen[d] = True
     phys = aten.empty.memory_format(phys_size, dtype=dtype, device=device)
     strides = M.permuted_strides(phys.view.strides, physical_layout)
-    with span("empty_permuted: the logical strides", "kernel", source=FACTORIES,
+    with span(EMPTY_PERMUTED_THE_LOGICAL_STRIDES,
               note=Note("empty_permuted.strides", physical=list(phys.view.strides),
                         layout=list(physical_layout), strides=strides), strides=strides):
         pass

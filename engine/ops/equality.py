@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from tracer.recorder import span
+from tracer.steps import Layer, step
 
 from engine.core import dtypes as D
 from engine.dispatch.declarations import FUNCTIONAL, declare
@@ -28,6 +29,11 @@ def is_same_size(self, other) -> bool:
     return self.view.sizes == other.view.sizes
 
 
+EQUAL_CPU = step("equal_cpu", Layer.KERNEL, source=COMPARE, note="equal.kernel")
+CPU_EQUAL_THE_SAME_MEMORY = step("cpu_equal: the same memory", Layer.KERNEL, source=COMPARE,
+                                 note="equal.alias")
+
+
 @declare("equal(Tensor self, Tensor other) -> bool", variants="method, function",
          kind=FUNCTIONAL, native="at::native::cpu_equal", source=COMPARE)
 def equal(self, other) -> bool:
@@ -35,8 +41,7 @@ def equal(self, other) -> bool:
         return False
     if self.storage is other.storage and self.view == other.view and self.dtype is other.dtype:
         # the same elements: equal unless a float among them is NaN (no operator runs)
-        with span("cpu_equal: the same memory", "kernel", source=COMPARE,
-                  note="equal.alias") as s:
+        with span(CPU_EQUAL_THE_SAME_MEMORY) as s:
             if not self.is_meta and self.dtype.is_floating_point:
                 check_temporary("equal", self.numel(), 1)     # isnan's mask
             same = self.is_meta or not self.dtype.is_floating_point or \
@@ -46,7 +51,7 @@ def equal(self, other) -> bool:
     common = D.promote_types(self.dtype, other.dtype)
     a = self if self.dtype is common else aten.to.dtype(self, common)
     b = other if other.dtype is common else aten.to.dtype(other, common)
-    with span("equal_cpu", "kernel", source=COMPARE, note="equal.kernel") as s:
+    with span(EQUAL_CPU) as s:
         if not self.is_meta:
             check_temporary("equal", a.numel(), 1)              # a == b, as a mask
         same = True if self.is_meta else bool(np.array_equal(a.array(), b.array()))

@@ -13,6 +13,7 @@ from typing import Any
 
 from tracer.notes import Note
 from tracer.recorder import span
+from tracer.steps import Layer, step
 
 from engine.core import dtypes as D
 from engine.memory import empty as memory
@@ -50,12 +51,14 @@ def empty_strided(size: Sequence[int], stride: Sequence[int], *, dtype: D.dtype 
     return memory.empty_strided_generic(size, stride, dtype, device)
 
 
+META_NO_FILL = step("meta: no fill", Layer.KERNEL, source=FACTORIES)
+
+
 def _meta_fill_skipped(device: str, what: str) -> bool:
     """On the meta device the fill step is skipped: there is no memory to fill."""
     if device != "meta":
         return False
-    with span("meta: no fill", "kernel", source=FACTORIES,
-              note=Note("factory.meta_no_fill", fill=what)):
+    with span(META_NO_FILL, note=Note("factory.meta_no_fill", fill=what)):
         pass
     return True
 
@@ -102,6 +105,9 @@ def full(size: Sequence[int], fill_value: Any, *, dtype: D.dtype | None = None, 
     return aten.fill_.Scalar(result, fill_value)
 
 
+EMPTY_LIKE_PRESERVE_FORMAT = step("empty_like: preserve_format", Layer.KERNEL, source=FACTORIES)
+
+
 @declare("empty_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor",
          kind=FUNCTIONAL, native="at::native::empty_like", source=FACTORIES)
 def empty_like(self, *, dtype: D.dtype | None = None, layout=None, device: str | None = None,
@@ -110,14 +116,12 @@ def empty_like(self, *, dtype: D.dtype | None = None, layout=None, device: str |
     dtype, device = dtype or self.dtype, device or self.device_type
     fmt = memory_format or "preserve_format"
     if fmt == "preserve_format" and S.is_non_overlapping_and_dense(self.view.sizes, self.view.strides):
-        with span("empty_like: preserve_format", "kernel", source=FACTORIES,
-                  note="empty_like.dense"):
+        with span(EMPTY_LIKE_PRESERVE_FORMAT, note="empty_like.dense"):
             pass
         return aten.empty_strided.default(self.view.sizes, self.view.strides, dtype=dtype,
                                           device=device)
     if fmt == "preserve_format":
-        with span("empty_like: preserve_format", "kernel", source=FACTORIES,
-                  note="empty_like.gaps"):
+        with span(EMPTY_LIKE_PRESERVE_FORMAT, note="empty_like.gaps"):
             strides = S.infer_dense_strides(self.view.sizes, self.view.strides)
         return aten.empty_strided.default(self.view.sizes, strides, dtype=dtype, device=device)
     return aten.empty.memory_format(self.view.sizes, dtype=dtype, device=device,
@@ -166,16 +170,23 @@ def _new_options(self, dtype: D.dtype | None, device: str | None) -> tuple[D.dty
             self.device_type if device is None else device)
 
 
+NEW_EMPTY_SELF_S_OPTIONS = step("new_empty: self's options", Layer.KERNEL, source=FACTORIES)
+
+
 @declare("new_empty(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
          variants="method", kind=FUNCTIONAL, native="at::native::new_empty_symint",
          source=FACTORIES)
 def new_empty(self, size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
               device: str | None = None, pin_memory=None):
     dtype, device = _new_options(self, dtype, device)
-    with span("new_empty: self's options", "kernel", source=FACTORIES,
+    with span(NEW_EMPTY_SELF_S_OPTIONS,
               note=Note("factory.new_options", dtype=str(dtype), device=device)):
         pass
     return aten.empty.memory_format(size, dtype=dtype, device=device)
+
+
+NEW_EMPTY_STRIDED_SELF_S_OPTIONS = step("new_empty_strided: self's options", Layer.KERNEL,
+                                        source=FACTORIES)
 
 
 @declare("new_empty_strided(Tensor self, SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
@@ -185,7 +196,7 @@ def new_empty_strided(self, size: Sequence[int], stride: Sequence[int], *,
                       dtype: D.dtype | None = None, layout=None, device: str | None = None,
                       pin_memory=None):
     dtype, device = _new_options(self, dtype, device)
-    with span("new_empty_strided: self's options", "kernel", source=FACTORIES,
+    with span(NEW_EMPTY_STRIDED_SELF_S_OPTIONS,
               note=Note("factory.new_options", dtype=str(dtype), device=device)):
         pass
     return aten.empty_strided.default(size, stride, dtype=dtype, device=device)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from tracer.recorder import span
+from tracer.steps import Layer, step
 
 from engine.core import dtypes as D
 from engine.memory import empty as memory
@@ -63,6 +64,14 @@ def _check_indexarray_range(idx, size: int) -> None:
                           f"id={int(bad[0])} axis_dim={size}")
 
 
+INDEX_SELECT_KERNEL = step("index_select kernel", Layer.KERNEL, source=ADV,
+                           note="index_select.kernel")
+INDEX_SELECT_OUT_CPU_DIM1 = step("index_select_out_cpu_dim1_", Layer.KERNEL, source=ADV,
+                                 note="index_select.dim1")
+INDEX_SELECT_SLICES = step("index_select slices", Layer.KERNEL, source=ADV,
+                           note="index_select.rows")
+
+
 @declare("index_select(Tensor self, int dim, Tensor index) -> Tensor", variants="method, function",
          kind=FUNCTIONAL, native="at::native::index_select_cpu_",
          source=ADV)
@@ -97,19 +106,16 @@ def index_select(self, dim: int, index):
             return result
         if dim == 1 and result.is_contiguous():
             # index_select_out_cpu_dim1_: memcpy of blocks from a contiguous self
-            with span("index_select_out_cpu_dim1_", "kernel", source=ADV,
-                      note="index_select.dim1"):
+            with span(INDEX_SELECT_OUT_CPU_DIM1):
                 src = self if self.is_contiguous() else aten.contiguous.default(self)
                 _check_indexarray_range(idx, size)
         else:
             # one slice per index: self.select(dim, 0), result.select(dim, 0), copied by
             # TensorIterator at self_i * stride(dim)
-            with span("index_select slices", "kernel", source=ADV, note="index_select.rows"):
+            with span(INDEX_SELECT_SLICES):
                 aten.select.int(self, dim, 0)
                 aten.select.int(result, dim, 0)
-    with span("index_select kernel", "kernel", source=ADV,
-              note="index_select.kernel", dim=dim,
-              index=index) as s:
+    with span(INDEX_SELECT_KERNEL, dim=dim, index=index) as s:
         if not self.is_meta:
             bound = size if self.dim() > 1 else self.numel()
             # the bounds masks, and the rows gathered before they are copied into result
@@ -242,6 +248,11 @@ def scatter_apply(target: np.ndarray, coords: tuple, vals: np.ndarray, reached, 
     apply(target, tuple(picked[:-1]), picked[-1])
 
 
+GATHER_KERNEL = step("gather_kernel", Layer.KERNEL,
+                     source="aten/src/ATen/native/cpu/ScatterGatherKernel.cpp",
+                     note="gather.kernel")
+
+
 @declare("gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor",
          variants="method, function", kind=FUNCTIONAL,
          native="at::native::gather_out (structured)", source=ADV)
@@ -256,8 +267,7 @@ def gather(self, dim: int, index, *, sparse_grad: bool = False):
         _gather_shape_check(self, dim, index)
     out = memory.empty_generic(index.view.sizes, self.dtype, self.device_type)
     aten.to.dtype(index, D.int64)
-    with span("gather_kernel", "kernel", source="aten/src/ATen/native/cpu/ScatterGatherKernel.cpp",
-              note="gather.kernel", dim=dim) as s:
+    with span(GATHER_KERNEL, dim=dim) as s:
         if not self.is_meta and index.numel():
             values = _index_values(self, dim, index)
             coords = _coords(index.view.sizes, dim, values)
@@ -288,12 +298,16 @@ def can_use_expanded_index_path(self, dim: int, index, src, is_scatter_like: boo
     return dim == 0 and expanded and src.is_contiguous() and self.is_contiguous()
 
 
+SCATTER_KERNEL = step("scatter_kernel", Layer.KERNEL,
+                      source="aten/src/ATen/native/cpu/ScatterGatherKernel.cpp")
+
+
 def _scatter_into(self, dim: int, index, src, reduce_add: bool) -> None:
     expanded = reduce_add and not isinstance(src, (int, float, bool)) and \
         can_use_expanded_index_path(self, dim, index, src, is_scatter_like=True)
     if not expanded:
         aten.to.dtype(index, D.int64)
-    with span("scatter_kernel", "kernel", source="aten/src/ATen/native/cpu/ScatterGatherKernel.cpp",
+    with span(SCATTER_KERNEL,
               note="scatter_add.kernel" if reduce_add else "scatter.kernel", dim=dim) as s:
         if not self.is_meta and index.numel():
             values, reached, error = scatter_index(
@@ -415,6 +429,10 @@ def scatter_add(self, dim: int, index, src):
     return _scatter_out_of_place(self, dim, index, src, reduce_add=True)
 
 
+TAKE_KERNEL = step("take_kernel", Layer.KERNEL, source="aten/src/ATen/native/cpu/IndexKernel.cpp",
+                   note="take.kernel")
+
+
 @declare("take(Tensor self, Tensor index) -> Tensor", variants="method, function",
          kind=FUNCTIONAL, native="at::native::take", source=ADV)
 def take(self, index):
@@ -424,8 +442,7 @@ def take(self, index):
     # take_out's index check, before its kernel looks at a value
     check(not (self.numel() == 0 and index.numel() != 0), IndexError,
           "take(): tried to take from an empty tensor")
-    with span("take_kernel", "kernel", source="aten/src/ATen/native/cpu/IndexKernel.cpp",
-              note="take.kernel"
+    with span(TAKE_KERNEL
               ) as s:
         if not self.is_meta and index.numel():
             n = self.numel()
@@ -494,6 +511,13 @@ def unbind(self, dim: int = 0):
     return tuple(aten.select.int(self, dim, i) for i in range(self.view.sizes[dim]))
 
 
+MASKED_SELECT_KERNEL = step("masked_select_kernel", Layer.KERNEL,
+                            source="aten/src/ATen/native/cpu/IndexKernel.cpp",
+                            note="masked_select.kernel")
+MASKED_SELECT_PREFIX_SUM = step("masked_select: prefix sum", Layer.KERNEL, source=ADV,
+                                note="masked_select.prefix_sum")
+
+
 @declare("masked_select(Tensor self, Tensor mask) -> Tensor", variants="method, function",
          kind=FUNCTIONAL, native="at::native::masked_select_cpu",
           source=ADV)
@@ -509,13 +533,11 @@ def masked_select(self, mask):
     aten.as_strided.default(result, shape, (0,) * len(shape), None)
     serial = self.numel() < 32768 and src.is_contiguous() and m.is_contiguous()
     if not serial:
-        with span("masked_select: prefix sum", "kernel", source=ADV,
-                  note="masked_select.prefix_sum"):
+        with span(MASKED_SELECT_PREFIX_SUM):
             mask_long = aten.empty.memory_format(shape, dtype=D.int64, device=self.device_type)
             aten.copy_.default(mask_long, m)
             aten.empty.memory_format(shape, dtype=D.int64, device=self.device_type)
-    with span("masked_select_kernel", "kernel", source="aten/src/ATen/native/cpu/IndexKernel.cpp",
-              note="masked_select.kernel", serial=serial) as s:
+    with span(MASKED_SELECT_KERNEL, serial=serial) as s:
         if not self.is_meta:
             # numpy finds the mask's coordinates, then gathers the values
             check_temporary("masked_select", numel, 8 * max(len(shape), 1) + self.dtype.itemsize)

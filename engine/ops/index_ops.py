@@ -21,6 +21,7 @@ import numpy as np
 
 from tracer.notes import Note
 from tracer.recorder import span
+from tracer.steps import Layer, step
 
 from engine.core import dtypes as D
 from engine.core import view as S
@@ -109,14 +110,17 @@ def func_meta(func: str, self, dim: int, index, source, inplace: bool):
     return structured_output(f"{func}_", self, index, source, inplace)
 
 
+SET_OUTPUT_RAW_STRIDED = step("set_output_raw_strided", Layer.MEMORY, source=ADV,
+                              note="index_ops.set_output")
+
+
 def structured_output(op: str, self, index, source, inplace: bool):
     """A structured kernel's output: self for the in-place form (after the overlap checks
     against what it reads), else set_output_raw_strided's fresh tensor of self's shape."""
     if inplace:
         overlap.check(op, self, full=[index, source])
         return self
-    with span("set_output_raw_strided", "memory", source=ADV,
-              note="index_ops.set_output") as s:
+    with span(SET_OUTPUT_RAW_STRIDED) as s:
         result = memory.empty_generic(self.view.sizes, self.dtype, self.device_type)
         s.set_result(result)
     return result
@@ -217,6 +221,12 @@ def _add_in_order(target: np.ndarray, where: tuple, values: np.ndarray, dtype: D
         np.add.at(target, where, values)
 
 
+INDEX_ADD_CPU_SERIAL_LOOP = step("index_add_cpu_: serial loop", Layer.KERNEL, source=ADV,
+                                 note="index_add.serial")
+INDEX_ADD_CPU_ADD_PER_SLICE = step("index_add_cpu_: add_ per slice", Layer.KERNEL, source=ADV)
+INDEX_ADD_SCATTER_ADD_ROAD = step("index_add: scatter_add_ road", Layer.KERNEL, source=ADV)
+
+
 def index_add_impl(self, dim: int, index, source, alpha, result) -> None:
     """index_add_cpu_out."""
     if result is not self:
@@ -234,7 +244,7 @@ def index_add_impl(self, dim: int, index, source, alpha, result) -> None:
             ep_sizes[dim] = numel
             ep_strides = [0] * result.dim()
             ep_strides[dim] = 1
-            with span("index_add: scatter_add_ road", "kernel", source=ADV,
+            with span(INDEX_ADD_SCATTER_ADD_ROAD,
                       note=Note("index_add.scatter_add", dim=dim), sizes=ep_sizes,
                       strides=ep_strides):
                 ep_index = aten.as_strided.default(index_contig, ep_sizes, ep_strides, None)
@@ -242,7 +252,7 @@ def index_add_impl(self, dim: int, index, source, alpha, result) -> None:
             return
         aten.select.int(result, dim, 0)
         aten.select.int(source, dim, 0)
-        with span("index_add_cpu_: add_ per slice", "kernel", source=ADV,
+        with span(INDEX_ADD_CPU_ADD_PER_SLICE,
                   note=Note("index_add.slices", dim=dim), dim=dim, alpha=alpha) as s:
             if not result.is_meta:
                 _check_source("index_add", source)
@@ -265,8 +275,7 @@ def index_add_impl(self, dim: int, index, source, alpha, result) -> None:
         return
     check(source.dim() <= 1, RuntimeError,
           f"source.dim() ({source.dim()}) must one or zero for given self.dim() ({self.dim()})")
-    with span("index_add_cpu_: serial loop", "kernel", source=ADV,
-              note="index_add.serial", alpha=alpha) as s:
+    with span(INDEX_ADD_CPU_SERIAL_LOOP, alpha=alpha) as s:
         if not result.is_meta and numel:
             _check_source("index_add", source)
             idx = _index_values(index_contig)
@@ -393,6 +402,9 @@ def _written_before_failing(restrided_shape: tuple, dim: int, bad: np.ndarray) -
     return np.unravel_index(np.flatnonzero(reached), restrided_shape)
 
 
+INDEX_COPY_KERNEL = step("index_copy_kernel", Layer.KERNEL, source=KERNEL)
+
+
 def index_copy_impl(self, dim: int, index, source, result) -> None:
     """index_copy_out."""
     if result is not self:
@@ -401,7 +413,7 @@ def index_copy_impl(self, dim: int, index, source, result) -> None:
     source_nz = aten.unsqueeze.default(source, 0) if source.dim() == 0 else source
     restrided = _restride_for_index(result_nz, index, dim)
     size = result_nz.view.sizes[dim]
-    with span("index_copy_kernel", "kernel", source=KERNEL,
+    with span(INDEX_COPY_KERNEL,
               note=Note("index_copy.kernel", dim=dim, stride=result_nz.view.strides[dim]),
               dim=dim, self_dim_size=size, self_dim_stride=result_nz.view.strides[dim]) as s:
         if not result.is_meta and restrided.numel():
@@ -455,6 +467,9 @@ def index_copy(self, dim: int, index, source):
 
 # -- index_fill -----------------------------------------------------------------------------
 
+INDEX_FILL_KERNEL = step("index_fill_kernel", Layer.KERNEL, source=KERNEL)
+
+
 @declare("index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> "
          "Tensor(a!)", variants="method", kind=INPLACE, native="at::native::index_fill_",
          source=ADV)
@@ -470,7 +485,7 @@ def index_fill_(self, dim: int, index, value):
     check(index.dim() <= 1, RuntimeError, "Index has to be a vector/scalar")
     restrided = _restride_for_index(self_nz, index, dim)
     size = self_nz.view.sizes[dim]
-    with span("index_fill_kernel", "kernel", source=KERNEL,
+    with span(INDEX_FILL_KERNEL,
               note=Note("index_fill.kernel", dim=dim, stride=self_nz.view.strides[dim]),
               dim=dim, value=value, self_dim_size=size,
               self_dim_stride=self_nz.view.strides[dim]) as s:
@@ -589,11 +604,16 @@ def _slice_marks(result, source, dim: int, idx: np.ndarray, index) -> dict:
             "read_index": first(index, idx.size)}
 
 
+TORCH_WARN_ONCE = step("TORCH_WARN_ONCE", Layer.KERNEL, source=ADV, note="index_reduce.beta")
+INDEX_FUNC_CPU_SERIAL_LOOP = step("index_func_cpu_: serial loop", Layer.KERNEL, source=ADV)
+INDEX_FUNC_CPU_ONE_BINARY_OP_PER_SLICE = step("index_func_cpu_: one binary op per slice",
+                                              Layer.KERNEL, source=ADV)
+
+
 def index_reduce_impl(self, dim: int, index, source, op: str, include_self: bool,
                       result) -> None:
     """index_reduce_cpu_out / index_reduce_func_impl."""
-    with span("TORCH_WARN_ONCE", "kernel", source=ADV, note="index_reduce.beta",
-              category="UserWarning"):
+    with span(TORCH_WARN_ONCE, category="UserWarning"):
         pass
     if result is not self:
         aten.copy_.default(result, self)
@@ -609,7 +629,7 @@ def index_reduce_impl(self, dim: int, index, source, op: str, include_self: bool
             return
         aten.select.int(result, dim, 0)
         aten.select.int(source, dim, 0)
-        with span("index_func_cpu_: one binary op per slice", "kernel", source=ADV,
+        with span(INDEX_FUNC_CPU_ONE_BINARY_OP_PER_SLICE,
                   note=Note("index_reduce.slices", op=op, dim=dim), reduce=op, dim=dim) as s:
             _check_source("index_reduce", source)
             idx = _index_values(index_contig)
@@ -632,8 +652,7 @@ def index_reduce_impl(self, dim: int, index, source, op: str, include_self: bool
           f"source.dim() ({source.dim()}) must one or zero for given self.dim() ({self.dim()})")
     counts = (aten.ones_like.default if include_self else aten.zeros_like.default)(result)
     _not_for_bool("index_func_", result.dtype)
-    with span("index_func_cpu_: serial loop", "kernel", source=ADV,
-              note=Note("index_reduce.serial", op=op), reduce=op) as s:
+    with span(INDEX_FUNC_CPU_SERIAL_LOOP, note=Note("index_reduce.serial", op=op), reduce=op) as s:
         if numel:
             _check_source("index_reduce", source)
             idx = _index_values(index_contig)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from tracer.notes import Note
 from tracer.recorder import span
+from tracer.steps import Layer, step
 
 from engine.core import dtypes as D
 from engine.core import view as S
@@ -28,6 +29,9 @@ def argwhere(self):
     return aten.nonzero.default(self)
 
 
+COUNT_NONZERO_CPU = step("count_nonzero_cpu", Layer.KERNEL, source=REDUCE)
+
+
 @declare("count_nonzero(Tensor self, int? dim=None) -> Tensor", variants="function, method",
          kind=FUNCTIONAL, native="at::native::count_nonzero", source=REDUCE)
 def count_nonzero(self, dim=None):
@@ -40,8 +44,7 @@ def count_nonzero(self, dim=None):
                       "registration, which tidx does not model; on the CPU it is modelled")
     # count_nonzero_cpu's all-reduce: each thread counts its chunk, the counts are summed;
     # in torch this runs inside the composite kernel, and only its at::empty is recorded
-    with span("count_nonzero_cpu", "kernel", source=REDUCE,
-              note=Note("count_nonzero.kernel", numel=self.numel())) as s:
+    with span(COUNT_NONZERO_CPU, note=Note("count_nonzero.kernel", numel=self.numel())) as s:
         count = nz.count_nonzero(self.array())
         out = aten.empty.memory_format((), dtype=D.int64, device=self.device_type)
         out.array(write=True)[...] = count
@@ -98,6 +101,9 @@ def take_along_dim(self, indices, dim=None):
     return aten.gather.default(self_b, dim, wrapped)
 
 
+NONZERO_STATIC_COPY_THEN_PAD = step("nonzero_static: copy, then pad", Layer.KERNEL, source=ADV)
+
+
 @declare("nonzero_static(Tensor self, *, SymInt size, int fill_value=-1) -> Tensor",
          variants="method, function", kind=FUNCTIONAL, native="at::native::nonzero_static_cpu",
          source=ADV)
@@ -113,7 +119,7 @@ def nonzero_static(self, *, size: int, fill_value: int = -1):
     # nonzero_static_out_cpu calls nonzero_cpu directly: its work, without an operator
     dyn = nz.nonzero(self)
     copy_len = min(size, dyn.view.sizes[0])
-    with span("nonzero_static: copy, then pad", "kernel", source=ADV,
+    with span(NONZERO_STATIC_COPY_THEN_PAD,
               note=Note("nonzero_static.pad", found=dyn.view.sizes[0], size=size,
                         fill=fill_value)):
         aten.copy_.default(aten.narrow.default(result, 0, 0, copy_len),

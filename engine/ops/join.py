@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 from tracer.notes import Note
 from tracer.recorder import span
+from tracer.steps import Layer, step
 
 from engine.core import dtypes as D
 from engine.core import memory_format as M
@@ -79,12 +80,20 @@ def _along(dim: int, start: int, length: int) -> tuple:
     return (slice(None),) * dim + (slice(start, start + length),)
 
 
+CAT_META_CHECK_THE_INPUTS = step("cat meta: check the inputs", Layer.KERNEL, source=SHAPE)
+CAT_OUT_CPU_NOTHING_TO_COPY = step("cat_out_cpu: nothing to copy", Layer.KERNEL, source=SHAPE,
+                                   note="cat.empty")
+FAST_CAT_OUT_DIM0 = step("fastCatOutDim0", Layer.KERNEL, source=SHAPE, note="cat.fast_dim0")
+CAT_SERIAL_KERNEL = step("cat_serial_kernel", Layer.KERNEL, source=CAT_KERNEL, note="cat.serial")
+COPY_STUB_PER_INPUT = step("copy_stub per input", Layer.KERNEL, source=SHAPE)
+
+
 @declare("cat(Tensor[] tensors, int dim=0) -> Tensor", kind=FUNCTIONAL,
          native="at::native::cat_out_cpu (structured)", source=SHAPE)
 def cat(tensors: Sequence, dim: int = 0):
     tensors = list(tensors)
     _refuse_meta("torch.cat", tensors)
-    with span("cat meta: check the inputs", "kernel", source=SHAPE,
+    with span(CAT_META_CHECK_THE_INPUTS,
               note=lambda: Note("cat.meta", n=len(tensors)), dim=dim) as s:
         for i, t in enumerate(tensors):
             check(t.dim() > 0, RuntimeError,
@@ -121,20 +130,18 @@ def cat(tensors: Sequence, dim: int = 0):
     out = memory.empty_generic(sizes, out_dtype, tensors[0].device_type,
                                fmt if fmt == M.CHANNELS_LAST else None)
     if out.numel() == 0:
-        with span("cat_out_cpu: nothing to copy", "kernel", source=SHAPE, note="cat.empty"):
+        with span(CAT_OUT_CPU_NOTHING_TO_COPY):
             pass
         return out
     parts = [t for t in tensors if not should_skip(t)]
     serial = out.numel() < GRAIN_SIZE or num_threads() == 1
     if serial and all_contiguous and all_same_dtype and fmt == M.CONTIGUOUS and dim == 0:
-        with span("fastCatOutDim0", "kernel", source=SHAPE, note="cat.fast_dim0",
-                  nbytes=[t.numel() * t.dtype.itemsize for t in tensors]) as k:
+        with span(FAST_CAT_OUT_DIM0, nbytes=[t.numel() * t.dtype.itemsize for t in tensors]) as k:
             _copy_parts(out, parts, dim)
             k.set(written=touched(out), read=[touched(t) for t in parts])
         return out
     if serial and all_contiguous and all_same_dtype and out_dtype.is_floating_point:
-        with span("cat_serial_kernel", "kernel", source=CAT_KERNEL, note="cat.serial",
-                  dim=dim) as k:
+        with span(CAT_SERIAL_KERNEL, dim=dim) as k:
             _copy_parts(out, parts, dim)
             k.set(written=touched(out), read=[touched(t) for t in parts])
         return out
@@ -142,7 +149,7 @@ def cat(tensors: Sequence, dim: int = 0):
             out.view.sizes, out.view.strides, fmt):
         length = tensors[valid].view.sizes[dim]
         window = aten.narrow.default(out, dim, 0, length)
-        with span("copy_stub per input", "kernel", source=SHAPE,
+        with span(COPY_STUB_PER_INPUT,
                   note=lambda: Note("cat.same_layout", stride=out.view.strides[dim],
                                     length=length), dim=dim) as k:
             _copy_parts(out, parts, dim)
@@ -167,18 +174,21 @@ def _copy_parts(out, parts: Sequence, dim: int) -> None:
         offset += length
 
 
+COPY_STUB = step("copy_stub", Layer.KERNEL, source=SHAPE)
+
+
 def _copy_into(window, t) -> None:
     """One TensorIterator copy of the general path: the input's values straight into the
     output's window, or -- when the dtypes differ -- into a temporary of the input's dtype
     (empty_like), which cast_outputs then copies into the window (copy_ casts)."""
     if t.dtype is window.dtype:
-        with span("copy_stub", "kernel", source=SHAPE,
+        with span(COPY_STUB,
                   note=lambda: Note("cat.slice", offset=window.view.offset), read=touched(t)) as k:
             window.array(write=True)[...] = t.array()
             k.set(written=touched(window))
         return
     temp = aten.empty_like.default(window, dtype=t.dtype, memory_format="contiguous_format")
-    with span("copy_stub", "kernel", source=SHAPE,
+    with span(COPY_STUB,
               note=lambda: Note("cat.cast", src=t.dtype, dst=window.dtype),
               read=touched(t)) as k:
         temp.array(write=True)[...] = t.array()
@@ -205,6 +215,10 @@ def _refuse_meta(name: str, tensors: Sequence) -> None:
         raise Refused(META_REFUSED.format(name))
 
 
+STACK_UNSQUEEZE_EACH_INPUT = step("stack: unsqueeze each input", Layer.KERNEL, source=SHAPE)
+STACK_CAT_THEN_VIEW = step("stack: cat then view", Layer.KERNEL, source=SHAPE)
+
+
 @declare("stack(Tensor[] tensors, int dim=0) -> Tensor", kind=FUNCTIONAL,
          native="at::native::stack", source=SHAPE)
 def stack(tensors: Sequence, dim: int = 0):
@@ -223,13 +237,11 @@ def stack(tensors: Sequence, dim: int = 0):
                   f"at entry 0 and {S.fmt_sizes(t.view.sizes)} at entry {i}")
         sizes = list(entry)
         sizes.insert(wrapped, len(tensors))
-        with span("stack: cat then view", "kernel", source=SHAPE,
-                  note=lambda: Note("stack.view", dim=wrapped), sizes=sizes):
+        with span(STACK_CAT_THEN_VIEW, note=lambda: Note("stack.view", dim=wrapped), sizes=sizes):
             pass
         return aten.view.default(aten.cat.default(tensors, wrapped), sizes)
     # the last dim cannot be made by a view: get_stack_inputs unsqueezes each input
-    with span("stack: unsqueeze each input", "kernel", source=SHAPE,
-              note=lambda: Note("stack.unsqueeze", dim=wrapped)):
+    with span(STACK_UNSQUEEZE_EACH_INPUT, note=lambda: Note("stack.unsqueeze", dim=wrapped)):
         pass
     inputs = [aten.unsqueeze.default(tensors[0], dim)]
     for i, t in enumerate(tensors[1:], 1):
@@ -255,8 +267,12 @@ def _atleast(self, n: int):
     return self
 
 
+#: atleast_1d/2d/3d's step (``atleast_2d``)
+ATLEAST = step("atleast_<n>d", Layer.KERNEL, source=SHAPE)
+
+
 def _atleast_note(n: int):
-    return span(f"atleast_{n}d", "kernel", source=SHAPE, note=Note("stack.atleast", n=n))
+    return span(ATLEAST, called=f"atleast_{n}d", note=Note("stack.atleast", n=n))
 
 
 @declare("atleast_1d(Tensor self) -> Tensor", kind=COMPOSITE, native="at::native::atleast_1d",

@@ -26,6 +26,7 @@ import numpy as np
 
 from tracer.notes import Note
 from tracer.recorder import span
+from tracer.steps import Layer, step
 
 from engine.core import dtypes as D
 from engine.core import view as S
@@ -153,6 +154,10 @@ def _check_steps(steps: int) -> None:
     check(steps >= 0, RuntimeError, "number of steps must be non-negative")
 
 
+#: linspace's and logspace's ``empty({steps})`` (``linspace: empty({steps})``)
+FACTORY_EMPTY = step("<linspace|logspace>: empty({steps})", Layer.KERNEL, source=FACTORIES)
+
+
 def _start_factory(name: str, steps: int, start: Any, end: Any, dtype: D.dtype | None,
                    device: str | None):
     """The composite factory's prologue: the steps check, the options
@@ -160,7 +165,7 @@ def _start_factory(name: str, steps: int, start: Any, end: Any, dtype: D.dtype |
     _check_steps(steps)
     _not_complex(start, end)
     dtype, device = options(dtype, device)
-    with span(f"{name}: empty({{steps}})", "kernel", source=FACTORIES,
+    with span(FACTORY_EMPTY, called=f"{name}: empty({{steps}})",
               note=Note("linspace.factory", op=name, steps=steps, dtype=str(dtype))):
         pass
     return aten.empty.memory_format((steps,), dtype=dtype, device=device), device
@@ -205,6 +210,9 @@ def linspace(start: Any, end: Any, steps: int, *, dtype: D.dtype | None = None, 
     return aten.linspace.out(start, end, steps, out=result)
 
 
+LINSPACE_KERNEL = step("linspace_kernel", Layer.KERNEL, source=RANGE_KERNEL)
+
+
 @declare("linspace.out(Scalar start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!)",
          kind=OUT, native="at::native::linspace_out", source=RANGE)
 def linspace_out(start: Any, end: Any, steps: int, *, out):
@@ -217,7 +225,7 @@ def linspace_out(start: Any, end: Any, steps: int, *, out):
     _unsupported("linspace", result.dtype)
     _not_complex(start, end)
     dtype = result.dtype
-    with span("linspace_kernel", "kernel", source=RANGE_KERNEL,
+    with span(LINSPACE_KERNEL,
               note=lambda: Note("linspace.kernel", steps=steps, halfway=steps // 2,
                                 step_type="double" if not dtype.is_floating_point
                                 else D.cpp_name(dtype)),
@@ -347,6 +355,9 @@ def logspace_values(start: Any, end: Any, steps: int, base: float, dtype: D.dtyp
     return _cast_double(values, dtype)
 
 
+LOGSPACE_LOOP = step("logspace loop", Layer.KERNEL, source=RANGE)
+
+
 @declare("logspace.out(Scalar start, Scalar end, int steps, float base=10.0, *, Tensor(a!) out) -> Tensor(a!)",
          kind=OUT, native="at::native::logspace_out", source=RANGE)
 def logspace_out(start: Any, end: Any, steps: int, base: float = 10.0, *, out):
@@ -361,7 +372,7 @@ def logspace_out(start: Any, end: Any, steps: int, base: float = 10.0, *, out):
         return aten.fill_.Scalar(result, first)
     _unsupported("logspace", result.dtype)
     dtype = result.dtype
-    with span("logspace loop", "kernel", source=RANGE,
+    with span(LOGSPACE_LOOP,
               note=lambda: Note("logspace.kernel", steps=steps, base=base),
               start=start, end=end, steps=steps, base=base) as s:
         xstart, xend = to_dtype_scalar(start, dtype), to_dtype_scalar(end, dtype)
@@ -420,6 +431,10 @@ def _range_values(xstart: Any, xstep: Any, begin: int, end: int, acc: D.dtype,
     return (t(xstart) + idx.astype(t) * t(xstep)).astype(dtype.np)
 
 
+RANGE_SIZE = step("range size", Layer.KERNEL, source=RANGE, note="range.size")
+RANGE_LOOP = step("range loop", Layer.KERNEL, source=RANGE, note="range.kernel")
+
+
 @declare("range.out(Scalar start, Scalar end, Scalar step=1, *, Tensor(a!) out) -> Tensor(a!)",
          kind=OUT, native="at::native::range_out", source=RANGE)
 def range_out(start: Any, end: Any, step: Any = 1, *, out):
@@ -428,8 +443,7 @@ def range_out(start: Any, end: Any, step: Any = 1, *, out):
     at_dispatch("range_cpu", dtype, ALL_TYPES_AND2_HALF_BFLOAT16)
     acc = acc_type(dtype)
     xstart, xend, xstep = (to_dtype_scalar(v, acc) for v in (start, end, step))
-    with span("range size", "kernel", source=RANGE, note="range.size",
-              start=xstart, end=xend, step=xstep) as s:
+    with span(RANGE_SIZE, start=xstart, end=xend, step=xstep) as s:
         # arange_check_bounds (RangeUtils.h): the checks are made in double
         dstart, dend, dstep = float(start), float(end), float(step)
         check(dstep > 0 or dstep < 0, RuntimeError, "step must be nonzero")
@@ -451,7 +465,7 @@ def range_out(start: Any, end: Any, step: Any = 1, *, out):
         aten.resize_.default(result, (size,))
     if result.is_meta:
         return result
-    with span("range loop", "kernel", source=RANGE, note="range.kernel", numel=size) as s:
+    with span(RANGE_LOOP, numel=size) as s:
         _write(result, lambda b, e: _range_values(xstart, xstep, b, e, acc, dtype))
         s.set(written=touched(result))
         s.set_result(result)

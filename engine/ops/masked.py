@@ -13,6 +13,7 @@ import numpy as np
 
 from tracer.notes import Note
 from tracer.recorder import span
+from tracer.steps import Layer, step
 
 from engine.core import dtypes as D
 from engine.core.errors import check, torch_error
@@ -28,6 +29,10 @@ ADV = "aten/src/ATen/native/TensorAdvancedIndexing.cpp"
 KERNEL = "aten/src/ATen/native/cpu/IndexKernel.cpp"
 
 
+MASKED_SCATTER_KERNEL = step("masked_scatter_kernel", Layer.KERNEL, source=KERNEL)
+TORCH_WARN = step("TORCH_WARN", Layer.KERNEL, source=ADV, note="masked_scatter.uint8_warning")
+
+
 @declare("masked_scatter_(Tensor(a!) self, Tensor mask, Tensor source) -> Tensor(a!)",
          variants="method", kind=INPLACE, native="at::native::masked_scatter__cpu", source=ADV)
 def masked_scatter_(self, mask, source):
@@ -40,15 +45,14 @@ def masked_scatter_(self, mask, source):
     b_mask = mask if mask.view.sizes == self.view.sizes else \
         aten.expand.default(mask, self.view.sizes)
     if b_mask.dtype is D.uint8:
-        with span("TORCH_WARN", "kernel", source=ADV, note="masked_scatter.uint8_warning",
-                  category="UserWarning"):
+        with span(TORCH_WARN, category="UserWarning"):
             pass
     source_cont = source if source.is_contiguous() else aten.contiguous.default(source)
     # masked_scatter_kernel's iterator
     check(b_mask.dtype is D.bool, RuntimeError,
           "masked_scatter_ only supports boolean masks, but got mask with dtype "
           f"{D.cpp_name(b_mask.dtype)}")
-    with span("masked_scatter_kernel", "kernel", source=KERNEL,
+    with span(MASKED_SCATTER_KERNEL,
               note=Note("masked_scatter.kernel", count=source.numel())) as s:
         # the mask flattened (a copy when expanded), the positions set and their
         # coordinates along every dim

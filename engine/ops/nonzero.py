@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from tracer.recorder import span
+from tracer.steps import Layer, step
 
 from engine.core import dtypes as D
 from engine.dispatch.declarations import FUNCTIONAL, declare
@@ -91,10 +92,13 @@ def nonzero_coords(values: np.ndarray) -> np.ndarray:
     return coords
 
 
+NONZERO_OUT_CPU = step("nonzero_out_cpu", Layer.KERNEL, source=ADV, note="nonzero.kernel")
+
+
 @declare("nonzero(Tensor self) -> Tensor", variants="method, function", kind=FUNCTIONAL,
          native="at::native::nonzero_cpu", source=ADV)
 def nonzero(self):
-    with span("nonzero_out_cpu", "kernel", source=ADV, note="nonzero.kernel") as s:
+    with span(NONZERO_OUT_CPU) as s:
         values = None if self.is_meta else self.array()
         n = 0 if values is None else count_nonzero(values)
         ndim = self.dim()

@@ -16,6 +16,7 @@ import numpy as np
 
 from tracer.notes import Note
 from tracer.recorder import span
+from tracer.steps import Layer, Lecture, step, symbol
 
 from engine.core import view as S
 from engine.core.errors import torch_error
@@ -96,12 +97,22 @@ def assert_no_overlap(a, b) -> None:
         raise torch_error(RuntimeError, _SHARED)
 
 
+# one step for a kernel's overlap checks; the one with the internal check starts with it,
+# as TensorIterator's compute_mem_overlaps does (TensorIterator.cpp)
+ASSERT_NO_OVERLAP = step("assert_no_overlap", Layer.KERNEL, source=SOURCE,
+                         note="overlap.check_inputs", libtorch=symbol("at::assert_no_overlap"),
+                         lecture=Lecture.HIDDEN)
+ASSERT_NO_INTERNAL_OVERLAP = step("assert_no_overlap", Layer.KERNEL, source=SOURCE,
+                                  note="overlap.check",
+                                  libtorch=symbol("at::assert_no_internal_overlap"),
+                                  lecture=Lecture.HIDDEN)
+
+
 def check(what: str, written, *, full=(), partial=(), internal: bool = True) -> None:
     """The checks a kernel makes before it writes ``written``, as one recorded step:
     internal overlap, then full-or-partial overlap with each of ``full`` and partial
     overlap with each of ``partial``."""
-    note = "overlap.check" if internal else "overlap.check_inputs"
-    with span("assert_no_overlap", "kernel", source=SOURCE, note=note, writer=what):
+    with span(ASSERT_NO_INTERNAL_OVERLAP if internal else ASSERT_NO_OVERLAP, writer=what):
         if internal:
             assert_no_internal_overlap(written)
         for other in full:
@@ -110,10 +121,14 @@ def check(what: str, written, *, full=(), partial=(), internal: bool = True) -> 
             assert_no_partial_overlap(written, other)
 
 
+TORCH_WARN = step("TORCH_WARN", Layer.KERNEL,
+                  source="aten/src/ATen/native/TensorAdvancedIndexing.cpp")
+
+
 def warn_if_expanded(written, op: str, tail: str) -> None:
     """The deprecation warning index_put_ and masked_fill_ give for an expanded self."""
     if has_internal_overlap(written) is MemOverlap.YES:
-        with span("TORCH_WARN", "kernel", source="aten/src/ATen/native/TensorAdvancedIndexing.cpp",
+        with span(TORCH_WARN,
                   note=Note("overlap.expanded_warning", op=op, tail=tail),
                   category="UserWarning"):
             pass

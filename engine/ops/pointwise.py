@@ -27,6 +27,7 @@ import numpy as np
 
 from tracer.notes import Note
 from tracer.recorder import span
+from tracer.steps import Layer, Lecture, step, symbol
 
 from engine.core import dtypes as D
 from engine.core import view as S
@@ -41,7 +42,8 @@ from engine.memory.resize import resize_native
 from engine.ops import overlap
 from engine.ops.iterator import output_strides
 from engine.ops.touch import touched
-from engine.ops.scalar import scalar_tensor_static, scalar_type, wrapped_scalar_tensor
+from engine.ops.scalar import (WRAPPED_SCALAR_TENSOR, scalar_tensor_static, scalar_type,
+                               wrapped_scalar_tensor)
 
 ITER = "aten/src/ATen/TensorIterator.cpp"
 BINARY = "aten/src/ATen/native/BinaryOps.cpp"
@@ -81,7 +83,7 @@ def operand(x: Any) -> Any:
         if isinstance(x, int) and x >= 2**63:
             return Wrapped(x)       # a uint64 Scalar: refused where it is promoted
         # a Scalar overload's meta function wraps it (gt.Scalar: wrapped_scalar_tensor)
-        return Wrapped(x, wrapped_scalar_tensor(x, "wrapped_scalar_tensor"))
+        return Wrapped(x, wrapped_scalar_tensor(x, WRAPPED_SCALAR_TENSOR))
     raise torch_error(TypeError, f"unsupported operand type: {type(x).__name__}")
 
 
@@ -178,6 +180,16 @@ def layout(shape: tuple[int, ...], ops: Sequence[Any]) -> tuple[int, ...]:
     return output_strides(shape, inputs)
 
 
+TENSOR_ITERATOR = step("TensorIterator", Layer.KERNEL, source=ITER,
+                       libtorch=symbol("at::TensorIteratorBase::build"), lecture=Lecture.HIDDEN)
+CAST_COMMON_DTYPE_TO_OUTPUTS = step("cast_common_dtype_to_outputs", Layer.KERNEL, source=ITER,
+                                    lecture=Lecture.HIDDEN)
+
+
+#: a pointwise operator's CPU kernel (``add_kernel``, ``abs_kernel`` ...)
+POINTWISE_KERNEL = step("<op>_kernel", Layer.KERNEL)
+
+
 def iterate(name: str, inputs: Sequence[Any], fn: Callable[..., Any] | None, *,
             out: TensorImpl | None = None, out_dtype: D.dtype | None = None,
             common_dtype: Callable[[D.dtype], D.dtype] = lambda d: d,
@@ -213,7 +225,7 @@ def iterate(name: str, inputs: Sequence[Any], fn: Callable[..., Any] | None, *,
         raise torch_error(RuntimeError, f"output with shape {shape_text(out.view.sizes)} "
                                         f"doesn't match the broadcast shape {shape_text(shape)}")
     common = common_dtype(result_type(ops))
-    with span("TensorIterator", "kernel", source=ITER,
+    with span(TENSOR_ITERATOR,
               note=lambda: Note("pointwise.TensorIterator", shape=list(shape), dtype=common),
               common_dtype=str(common), shape=list(shape)):
         target, unmodelled = out, ""
@@ -224,7 +236,7 @@ def iterate(name: str, inputs: Sequence[Any], fn: Callable[..., Any] | None, *,
                 unmodelled = (f"{name}: an out= of another dtype and shape than the "
                               "result's is not modelled by tidx")
             elif cast_output:
-                with span("cast_common_dtype_to_outputs", "kernel", source=ITER,
+                with span(CAST_COMMON_DTYPE_TO_OUTPUTS,
                           note=Note("pointwise.temporary_output", out=out.dtype,
                                     dtype=common)):
                     target = aten.empty_like.default(out, dtype=common,
@@ -256,7 +268,7 @@ def iterate(name: str, inputs: Sequence[Any], fn: Callable[..., Any] | None, *,
         raise not_implemented(kernel, common)
     if check_dtype is not None:
         check_dtype(common)
-    with span(f"{name}_kernel", "kernel", source=source,
+    with span(POINTWISE_KERNEL, called=f"{name}_kernel", source=source,
               note=note or ("pointwise.binary_kernel" if len(ops) > 1
                             else "pointwise.unary_kernel")) as s:
         if device != "meta" and target.numel() > 0:
@@ -278,6 +290,9 @@ def iterate(name: str, inputs: Sequence[Any], fn: Callable[..., Any] | None, *,
     return target
 
 
+TORCH_WARN = step("TORCH_WARN", Layer.KERNEL, source="aten/src/ATen/native/Resize.cpp")
+
+
 def resize_output(out: TensorImpl, shape: tuple[int, ...], strides: tuple[int, ...]) -> None:
     """TensorIterator::set_output_raw_strided for an out= tensor: at::native::resize_output,
     then as_strided_ when the inputs' memory order is not the contiguous one."""
@@ -285,7 +300,7 @@ def resize_output(out: TensorImpl, shape: tuple[int, ...], strides: tuple[int, .
         return      # mark_resize_outputs: an out= of the right shape is not touched
     if out.numel() != 0:
         # at::native::resize_output: a deprecated resize of a tensor that holds elements
-        with span("TORCH_WARN", "kernel", source="aten/src/ATen/native/Resize.cpp",
+        with span(TORCH_WARN,
                   note=Note("pointwise.resize_warning", old=list(out.view.sizes),
                             new=list(shape)), category="UserWarning"):
             pass

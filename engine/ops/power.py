@@ -21,6 +21,7 @@ import numpy as np
 
 from tracer.notes import Note
 from tracer.recorder import span
+from tracer.steps import Layer, step
 
 from engine.core import dtypes as D
 from engine.core.errors import Refused, check
@@ -129,6 +130,9 @@ def _is(value: Any, number: float) -> bool:
     return not isinstance(value, bool) and value == number
 
 
+POW_EXPONENT_0_OR_1 = step("pow: exponent 0 or 1", Layer.KERNEL, source=POW)
+
+
 def _pow_tensor_scalar(name: str, self, exponent: Any, inplace: bool):
     check(not (not self.dtype.is_floating_point and isinstance(exponent, (bool, int))
                and exponent < 0), RuntimeError,
@@ -139,8 +143,7 @@ def _pow_tensor_scalar(name: str, self, exponent: Any, inplace: bool):
     one = _is(exponent, 1.0) or exponent is True
     out = self if inplace else None
     if zero or one:
-        with span("pow: exponent 0 or 1", "kernel", source=POW,
-                  note=Note("pointwise.pow_shortcut", exponent=exponent)):
+        with span(POW_EXPONENT_0_OR_1, note=Note("pointwise.pow_shortcut", exponent=exponent)):
             pass
         result = iterate(name, [base], None, out=out, source=POW_KERNEL)
         if zero:

@@ -15,6 +15,7 @@ import numpy as np
 
 from tracer.notes import Note
 from tracer.recorder import span
+from tracer.steps import Layer, step
 
 from engine.core import dtypes as D
 from engine.core import view as S
@@ -28,6 +29,9 @@ from engine.ops.touch import touched
 
 REDUCE = "aten/src/ATen/native/ReduceOps.cpp"
 LOOP = "aten/src/ATen/native/cpu/Reduce.h"
+
+
+PROD_KERNEL_IMPL = step("prod_kernel_impl", Layer.KERNEL, source=LOOP)
 
 
 def _prod(self, dim: int | None, keepdim: bool, dtype: D.dtype | None, *, whole: bool):
@@ -48,8 +52,7 @@ def _prod(self, dim: int | None, keepdim: bool, dtype: D.dtype | None, *, whole:
     if self.numel() == 0:
         return result
     R._parallel(self, viewed)
-    with span("prod_kernel_impl", "kernel", source=LOOP,
-              note=lambda: Note("prod.kernel", dtype=out_dtype)) as s:
+    with span(PROD_KERNEL_IMPL, note=lambda: Note("prod.kernel", dtype=out_dtype)) as s:
         if not self.is_meta:
             axes = R._axes(self, mask)
             if out_dtype.is_floating_point:

@@ -15,6 +15,7 @@ import numpy as np
 
 from tracer.notes import Note
 from tracer.recorder import span
+from tracer.steps import Layer, step
 
 from engine.core import dtypes as D
 from engine.core.errors import Refused, check, torch_error
@@ -26,6 +27,9 @@ from engine.ops.index_ops import (ADV, KERNEL, _add_in_order, _last_writer,
 from engine.ops.parallel import GRAIN_SIZE, num_threads
 from engine.memory.allocator import check_temporary
 from engine.ops.touch import at, first
+
+
+PUT_KERNEL = step("put_kernel", Layer.KERNEL, source=KERNEL)
 
 
 @declare("put_(Tensor(a!) self, Tensor index, Tensor source, bool accumulate=False) -> "
@@ -46,7 +50,7 @@ def put_(self, index, source, accumulate: bool = False):
     if index.numel() == 0:
         return self
     index_reshaped = aten.reshape.default(index, source.view.sizes)
-    with span("put_kernel", "kernel", source=KERNEL,
+    with span(PUT_KERNEL,
               note=Note("put.kernel", numel=self.numel()) if not accumulate
               else Note("put.accumulate", numel=self.numel()), accumulate=accumulate) as s:
         # the index in int64, np.unique's sorted copy, the bounds masks, the wrapped

@@ -15,6 +15,7 @@ import numpy as np
 
 from tracer.notes import Note
 from tracer.recorder import span
+from tracer.steps import Layer, inlined, part_of, step, symbol
 
 from engine.core import dtypes as D
 from engine.core import view as S
@@ -51,10 +52,12 @@ def _num(x: float) -> str:
     return f"{float(x):g}"
 
 
+CPUGENERATOR_IMPL = step("CPUGeneratorImpl", Layer.RNG, source=G.SOURCE, note="random.generator",
+                         libtorch=symbol("at::detail::getDefaultCPUGenerator"))
+
+
 def _generator_step(gen) -> None:
-    with span("CPUGeneratorImpl", "rng", source=G.SOURCE,
-              note="random.generator", seed=gen.initial_seed(),
-              engine="mt19937"):
+    with span(CPUGENERATOR_IMPL, seed=gen.initial_seed(), engine="mt19937"):
         pass
 
 
@@ -76,16 +79,24 @@ def _write_memory_order(t, values: np.ndarray) -> None:
     t.array(write=True)[...] = flat.reshape(t.view.sizes)
 
 
+#: a random operator on the Meta device (``normal_ (Meta)``): no numbers drawn
+RANDOM_META = step("<op> (Meta)", Layer.KERNEL, source=DISTRIBUTIONS, note="random.meta")
+
+
 def _meta(self, what: str) -> bool:
     if not self.is_meta:
         return False
-    with span(f"{what} (Meta)", "kernel", source=DISTRIBUTIONS,
-              note="random.meta"):
+    with span(RANDOM_META, called=f"{what} (Meta)"):
         pass
     return True
 
 
 # -- in-place samplers ---------------------------------------------------------------
+NORMAL_KERNEL = step("normal_kernel", Layer.RNG, source=KERNELS, note="random.normal_kernel",
+                     libtorch=inlined("at::native::templates::cpu::normal_kernel",
+                                      "at::native::(anonymous namespace)::normal_kernel"))
+
+
 @declare("normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)",
          variants="method", kind=INPLACE, native="at::native::normal_", source=DISTRIBUTIONS)
 def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator=None):
@@ -107,9 +118,7 @@ def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator=None):
     _generator_step(gen)
     contiguous = self.is_contiguous()
     _check_draw("normal_", self)
-    with span("normal_kernel", "rng", source=KERNELS,
-              note="random.normal_kernel",
-              numel=self.numel(), contiguous=contiguous, mean=mean, std=std) as s:
+    with span(NORMAL_KERNEL, numel=self.numel(), contiguous=contiguous, mean=mean, std=std) as s:
         build = NORMAL_STUB.call(self.dtype, self.dtype.itemsize)
         s.set(capability=build.describe())
         snap = X.snapshot(gen)
@@ -136,6 +145,9 @@ def _first_offset(t) -> int:
     return int(storage_offsets(t.view.sizes, t.view.strides, t.view.offset).min())
 
 
+UNIFORM_KERNEL = step("uniform_kernel", Layer.RNG, source=KERNELS, note="random.uniform_kernel")
+
+
 @declare("uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)",
          variants="method", kind=INPLACE, native="at::native::uniform_", source=DISTRIBUTIONS)
 def uniform_(self, low: float = 0.0, high: float = 1.0, *, generator=None):
@@ -153,8 +165,7 @@ def uniform_(self, low: float = 0.0, high: float = 1.0, *, generator=None):
     gen = G.default_generator()
     _generator_step(gen)
     _check_draw("uniform_", self)
-    with span("uniform_kernel", "rng", source=KERNELS,
-              note="random.uniform_kernel", numel=self.numel(), low=low, high=high) as s:
+    with span(UNIFORM_KERNEL, numel=self.numel(), low=low, high=high) as s:
         build = UNIFORM_STUB.call(self.dtype, self.dtype.itemsize)
         s.set(capability=build.describe())
         contiguous = self.is_contiguous()
@@ -196,6 +207,10 @@ def random_to(self, high: int, *, generator=None):
     return random_(self, 0, high)
 
 
+RANDOM_FROM_TO_KERNEL = step("random_from_to_kernel", Layer.RNG, source=KERNELS,
+                             note="random.random_from_to_kernel")
+
+
 @declare("random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!)",
          variants="method", kind=INPLACE, native="at::native::random_", source=DISTRIBUTIONS)
 def random_(self, low: int, high: int | None, *, generator=None):
@@ -222,8 +237,7 @@ def random_(self, low: int, high: int | None, *, generator=None):
     _generator_step(gen)
     span_ = high - low
     _check_draw("random_", self)
-    with span("random_from_to_kernel", "rng", source=KERNELS,
-              note="random.random_from_to_kernel", numel=self.numel(), low=low, high=high,
+    with span(RANDOM_FROM_TO_KERNEL, numel=self.numel(), low=low, high=high,
               draw="random64()" if span_ >= 2**28 else "random()") as s:
         snap = X.snapshot(gen)
         values = rng.randint(gen, self.numel(), low, high).astype(self.dtype.np)
@@ -272,6 +286,9 @@ def _update_to(high: int, dtype: D.dtype) -> int:
     return high
 
 
+TORCH_WARN = step("TORCH_WARN", Layer.KERNEL, source=DISTRIBUTIONS_H)
+
+
 def _check_from_to_in_range(low: int, to_inc: int, dtype: D.dtype) -> None:
     """check_from_to_in_range (DistributionTemplates.h): both ends inside the dtype's
     range; for floats, a warning past 2**digits, where not every integer exists."""
@@ -292,13 +309,17 @@ def _check_from_to_in_range(low: int, to_inc: int, dtype: D.dtype) -> None:
         return
     for value, what in ((low, "from"), (to_inc, "to - 1")):
         if not -(2 ** digits) <= value <= 2 ** digits:
-            with span("TORCH_WARN", "kernel", source=DISTRIBUTIONS_H,
+            with span(TORCH_WARN,
                       note=Note("random.precision_warning", name=what, digits=digits,
                                 dtype=name), category="UserWarning", value=value):
                 pass
 
 
 # -- factories -------------------------------------------------------------------------
+RANDN_EMPTY_NORMAL = step("randn = empty + normal_", Layer.KERNEL, source=FACTORIES,
+                          note="random.randn", libtorch=part_of("at::native::randn"))
+
+
 @declare("randn.generator(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
          kind=FACTORY, native="at::native::randn", source=FACTORIES)
 @declare("randn(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
@@ -314,8 +335,7 @@ def randn(size: Sequence[int], *, generator=None, dtype: D.dtype | None = None, 
               "improved? If so, please report an enhancement request to PyTorch.)")
         return prims.normal.default(size, mean=0.0, std=1.0, dtype=dtype, device=device,
                                     requires_grad=False)
-    with span("randn = empty + normal_", "kernel", source=FACTORIES,
-              note="random.randn"):
+    with span(RANDN_EMPTY_NORMAL):
         pass
     result = aten.empty.memory_format(size, dtype=dtype, device=device)
     return aten.normal_.default(result, 0.0, 1.0)
@@ -383,6 +403,9 @@ def randperm(n: int, *, generator=None, dtype: D.dtype | None = D.int64, layout=
     return aten.randperm.generator_out(n, generator=None, out=result)
 
 
+RANDPERM_CPU = step("randperm_cpu", Layer.RNG, source=FACTORIES, note="random.randperm")
+
+
 @declare("randperm.generator_out(SymInt n, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)",
          kind=OUT, native="at::native::randperm_out_cpu", source=FACTORIES)
 def randperm_out(n: int, *, generator, out):
@@ -406,9 +429,7 @@ def randperm_out(n: int, *, generator, out):
         raise Refused(f"randperm({n}) is not modelled: tidx shuffles at most {limit} elements"
                       + ("" if limit == rng.RANDPERM_MAX else " without wasmtime (a Python loop)"))
     check_limit(rng.randperm_bytes(n), "randperm's shuffle (r as int32, and the draws)")
-    with span("randperm_cpu", "rng", source=FACTORIES,
-              note="random.randperm",
-              n=n) as s:
+    with span(RANDPERM_CPU, n=n) as s:
         snap = X.snapshot(gen) if n < 0xFFFFFFFF // 20 else None   # the small-n path
         aten.resize_.default(result, (n,))
         rng.randperm(gen, n, out=result.array(write=True))

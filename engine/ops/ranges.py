@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from tracer.recorder import span
+from tracer.steps import Layer, step
 
 from engine.core import dtypes as D
 from engine.core import view as S
@@ -31,6 +32,7 @@ from engine.dispatch.at_dispatch import ALL_TYPES_AND2_HALF_BFLOAT16, at_dispatc
 from engine.dispatch.declarations import (FACTORY, INPLACE, OUT, OUT_NOT_MODELLED, declare,
                                           not_modelled)
 from engine.dispatch.aten import aten, prims
+from engine.ops.scalar import SCALAR_FILL
 from engine.ops.factories import options
 from engine.core.errors import torch_error
 from engine.ops.copy import to_dtype_scalar
@@ -52,8 +54,7 @@ def scalar_tensor(value: Any, *, dtype: D.dtype | None = None, layout=None,
     result = memory.empty_generic((), dtype, device)
     if device != "meta":
         # the CPU path is scalar_tensor_static: empty_cpu, then scalar_fill writes it
-        with span("scalar_fill", "kernel", source="aten/src/ATen/ScalarOps.cpp",
-                  note="scalar.scalar_fill") as k:
+        with span(SCALAR_FILL) as k:
             result.array(write=True)[...] = scalar
             k.set(written=touched(result))
     return result
@@ -202,13 +203,15 @@ def iota(length: int, *, start: Any, step: Any, dtype: D.dtype, device: str,
     return aten.empty.memory_format((length,), dtype=dtype, device=device)
 
 
+ARANGE_SIZE = step("arange size", Layer.KERNEL, source=RANGE, note="arange.size")
+ARANGE_KERNEL = step("arange_kernel", Layer.KERNEL, source=RANGE_KERNEL, note="arange.kernel")
+
+
 @declare("arange.start_out(Scalar start, Scalar end, Scalar step=1, *, Tensor(a!) out) -> Tensor(a!)",
          kind=OUT, native="at::native::arange_out", source=RANGE)
 def arange_out(start: Any, end: Any, step: Any = 1, *, out):
     result = out
-    with span("arange size", "kernel", source=RANGE,
-              note="arange.size",
-              start=start, end=end, step=step) as s:
+    with span(ARANGE_SIZE, start=start, end=end, step=step) as s:
         n = _arange_size(start, end, step, result.dtype)
         s.set_result(n)
     # result.resize_({size}) only when the numel differs: an IntArrayRef, made SymInts by
@@ -216,8 +219,7 @@ def arange_out(start: Any, end: Any, step: Any = 1, *, out):
     S.check_symint_array((n,))
     if result.numel() != n:
         aten.resize_.default(result, (n,))
-    with span("arange_kernel", "kernel", source=RANGE_KERNEL,
-              note="arange.kernel", numel=n) as s:
+    with span(ARANGE_KERNEL, numel=n) as s:
         if result.dtype.is_floating_point:      # integers come out the same in every build
             s.set(capability=ARANGE_STUB.call(result.dtype, result.dtype.itemsize).describe())
         # the kernel converts start and step to the accumulate type (checked)
@@ -264,6 +266,9 @@ def eye_out_n(n: int, *, out):
     return eye_out(n, n, out=out)
 
 
+EYE_DIAGONAL = step("eye diagonal", Layer.KERNEL, source=FACTORIES, note="eye.diagonal")
+
+
 @declare("eye.m_out(SymInt n, SymInt m, *, Tensor(a!) out) -> Tensor(a!)", kind=OUT,
          native="at::native::eye_out_cpu", source=FACTORIES)
 def eye_out(n: int, m: int, *, out):
@@ -274,8 +279,7 @@ def eye_out(n: int, m: int, *, out):
         raise torch_error(RuntimeError, f"m must be greater or equal to 0, got {m}")
     aten.resize_.default(result, (n, m))
     aten.zero_.default(result)
-    with span("eye diagonal", "kernel", source=FACTORIES,
-              note="eye.diagonal",
+    with span(EYE_DIAGONAL,
               stride=result.view.strides[0] + result.view.strides[1] if n and m else 0) as s:
         k = min(n, m)
         if k:

@@ -9,6 +9,7 @@ torch's do when the bits are unset.
 from __future__ import annotations
 
 from tracer.recorder import span
+from tracer.steps import Layer, step, symbol
 
 from engine.core.errors import check, torch_error
 from engine.dispatch.declarations import COMPOSITE, FUNCTIONAL, declare
@@ -28,12 +29,17 @@ def item(self):
     return aten._local_scalar_dense.default(self)
 
 
+#: the CPU kernel reading the one element into a C++ Scalar
+LOCAL_SCALAR_DENSE_CPU = step("_local_scalar_dense_cpu", Layer.KERNEL, source=SCALAR,
+                              libtorch=symbol("at::native::_local_scalar_dense_cpu"))
+
+
 @declare("_local_scalar_dense(Tensor self) -> Scalar", kind=FUNCTIONAL,
          native="at::native::_local_scalar_dense_cpu", source=SCALAR)
 def _local_scalar_dense(self):
     if self.is_meta:
         raise torch_error(RuntimeError, "Tensor.item() cannot be called on meta tensors")
-    with span("_local_scalar_dense_cpu", "kernel", source=SCALAR) as s:
+    with span(LOCAL_SCALAR_DENSE_CPU) as s:
         value = self.array().reshape(-1)[0]
         s.set(read=touched(self))    # the one element, read into a C++ scalar
     return value.item()

@@ -17,6 +17,7 @@ import numpy as np
 
 from tracer.notes import Note
 from tracer.recorder import span
+from tracer.steps import Layer, step
 
 from engine.core import dtypes as D
 from engine.core import view as S
@@ -97,11 +98,15 @@ def _axes(self, mask: list[bool]) -> tuple[int, ...]:
     return tuple(d for d in range(self.dim()) if mask[d])
 
 
+TWO_PASS_REDUCTION = step("two_pass_reduction", Layer.KERNEL,
+                          source="aten/src/ATen/TensorIteratorReduce.cpp")
+
+
 def _two_pass_reduction(dst) -> None:
     """TensorIteratorBase::parallel_reduce for a one-element output of GRAIN_SIZE or more
     inputs: each thread reduces into its own row of a buffer (made from the identity),
     then the rows are reduced into the result."""
-    with span("two_pass_reduction", "kernel", source="aten/src/ATen/TensorIteratorReduce.cpp",
+    with span(TWO_PASS_REDUCTION,
               note=Note("sum.two_pass", threads=num_threads()), threads=num_threads()):
         unsqueezed = aten.unsqueeze.default(dst, 0)
         buffer = aten.empty.memory_format((num_threads(),) + unsqueezed.view.sizes[1:],
@@ -124,13 +129,18 @@ def _sum_dtype(self, dtype: D.dtype | None) -> D.dtype:
     return self.dtype if self.dtype.is_floating_point else D.int64
 
 
+MAKE_REDUCTION = step("make_reduction", Layer.KERNEL, source=UTILS, note="sum.make_reduction")
+SUM_KERNEL_INTEGERS = step("sum_kernel (integers)", Layer.KERNEL, source=SUM_KERNEL,
+                           note="sum.integer")
+
+
 def sum_impl(self, dim: Sequence[int] | None, keepdim: bool, dtype: D.dtype | None,
              out=None):
     """sum_out (structured): the result, its iterator, the cascade sum or the integer sum."""
     out_dtype = _sum_dtype(self, dtype) if out is None else out.dtype
     mask = dim_mask(self, dim)
     result = _result(self, mask, keepdim, out_dtype) if out is None else out
-    with span("make_reduction", "kernel", source=UTILS, note="sum.make_reduction"):
+    with span(MAKE_REDUCTION):
         viewed = review(result, self.dim(), mask, keepdim)
     src = _in_dtype(self, out_dtype)
     if self.numel() == 0:
@@ -141,8 +151,7 @@ def sum_impl(self, dim: Sequence[int] | None, keepdim: bool, dtype: D.dtype | No
     if out_dtype.is_floating_point:
         _float_sum(src, result, viewed)
         return result
-    with span("sum_kernel (integers)", "kernel", source=SUM_KERNEL,
-              note="sum.integer") as s:
+    with span(SUM_KERNEL_INTEGERS) as s:
         if not self.is_meta:
             total = _integer_sum(src.array(), _axes(self, mask), out_dtype)
             result.array(write=True)[...] = total.reshape(result.view.sizes)
@@ -166,9 +175,12 @@ def _integer_sum(values: np.ndarray, axes: tuple[int, ...], dtype: D.dtype) -> n
     return values.sum(axis=axes, dtype=dtype.np)
 
 
+CASCADE_SUM = step("cascade_sum", Layer.KERNEL, source=SUM_KERNEL)
+
+
 def _float_sum(src, result, viewed) -> None:
     """cascade_sum over the iterator TensorIterator builds (engine/ops/sum_kernel.py)."""
-    with span("cascade_sum", "kernel", source=SUM_KERNEL,
+    with span(CASCADE_SUM,
               note=lambda: Note("sum.cascade", lanes=sum_kernel.SUM_STUB.build().lanes(
                   src.dtype.itemsize), dtype=src.dtype)) as s:
         if not src.is_meta:
@@ -298,6 +310,10 @@ def _extreme(values: np.ndarray, axes: tuple[int, ...], biggest: bool) -> np.nda
     return out
 
 
+MAX_VALUES_KERNEL = step("max_values_kernel", Layer.KERNEL, source=KERNELS, note="amax.kernel")
+MIN_VALUES_KERNEL = step("min_values_kernel", Layer.KERNEL, source=KERNELS, note="amax.kernel")
+
+
 def _amax_amin(self, dim: Sequence[int], keepdim: bool, biggest: bool):
     name = "amax()" if biggest else "amin()"
     if self.numel() == 0:
@@ -313,8 +329,7 @@ def _amax_amin(self, dim: Sequence[int], keepdim: bool, biggest: bool):
     if biggest or self.dtype is not D.int64:
         aten.fill_.Scalar(result, _identity(self.dtype, biggest))
         _parallel(self, viewed)
-    with span("max_values_kernel" if biggest else "min_values_kernel", "kernel",
-              source=KERNELS, note="amax.kernel") as s:
+    with span(MAX_VALUES_KERNEL if biggest else MIN_VALUES_KERNEL) as s:
         if not self.is_meta and self.dtype.is_floating_point:
             # binary_kernel_reduce_vec's order decides which zero a tie of +0.0 and -0.0
             # keeps: replayed (engine/ops/reduce_loop.py)
@@ -361,6 +376,10 @@ def amin(self, dim=(), keepdim=False):
 
 
 # -- max() / min() of the whole tensor -----------------------------------------------------
+MAX_ALL_KERNEL = step("max_all_kernel", Layer.KERNEL, source=ALL_KERNEL, note="max_all.kernel")
+MIN_ALL_KERNEL = step("min_all_kernel", Layer.KERNEL, source=ALL_KERNEL, note="max_all.kernel")
+
+
 def _max_min_all(self, biggest: bool):
     name = "max()" if biggest else "min()"
     check(self.numel() > 0, RuntimeError,
@@ -369,8 +388,7 @@ def _max_min_all(self, biggest: bool):
     result = aten.empty.memory_format((), dtype=self.dtype, device=self.device_type)
     # max_all_kernel_impl reads input.expect_contiguous(): a copy only if it is not
     src = self if self.is_contiguous() else aten.contiguous.default(self)
-    with span("max_all_kernel" if biggest else "min_all_kernel", "kernel", source=ALL_KERNEL,
-              note="max_all.kernel") as s:
+    with span(MAX_ALL_KERNEL if biggest else MIN_ALL_KERNEL) as s:
         value = None if self.is_meta else _extreme(src.array(), tuple(range(self.dim())),
                                                     biggest)
         s.set(value=None if value is None else value.item())
@@ -394,6 +412,13 @@ def min_(self):
 
 
 # -- max(dim) / min(dim): values and indices ----------------------------------------------
+COMPARE_KERNEL = "aten/src/ATen/native/cpu/TensorCompareKernel.cpp"
+MAX_KERNEL_IMPL = step("max_kernel_impl", Layer.KERNEL, source=COMPARE_KERNEL,
+                       note="max_dim.kernel")
+MIN_KERNEL_IMPL = step("min_kernel_impl", Layer.KERNEL, source=COMPARE_KERNEL,
+                       note="max_dim.kernel")
+
+
 def _max_min_dim(self, dim: int, keepdim: bool, biggest: bool):
     """max.dim's meta (the dim wrapped, an empty one refused) and minmax_out_impl: a
     one-element 0-dim input is copied with fill_; else compare_base_kernel puts the dim
@@ -415,9 +440,7 @@ def _max_min_dim(self, dim: int, keepdim: bool, biggest: bool):
         for r in (values, indices):
             if r.dim() >= wrapped:
                 aten.unsqueeze_.default(r, wrapped)
-    with span("max_kernel_impl" if biggest else "min_kernel_impl", "kernel",
-              source="aten/src/ATen/native/cpu/TensorCompareKernel.cpp",
-              note="max_dim.kernel", dim=wrapped) as s:
+    with span(MAX_KERNEL_IMPL if biggest else MIN_KERNEL_IMPL, dim=wrapped) as s:
         if not self.is_meta:
             # numpy's argmax copies the input with the dim moved last
             check_temporary(name, self.numel(), self.dtype.itemsize)
@@ -448,6 +471,10 @@ def min_dim(self, dim, keepdim=False):
 
 
 # -- argmax / argmin -----------------------------------------------------------------------
+ARGMAX_KERNEL = step("argmax_kernel", Layer.KERNEL, source=KERNELS, note="argmax.kernel")
+ARGMIN_KERNEL = step("argmin_kernel", Layer.KERNEL, source=KERNELS, note="argmax.kernel")
+
+
 def _arg(self, dim: int | None, keepdim: bool, biggest: bool):
     name = "argmax()" if biggest else "argmin()"
     check(self.dtype is not D.bool, RuntimeError, f"{name}: does not support bool input")
@@ -469,8 +496,7 @@ def _arg(self, dim: int | None, keepdim: bool, biggest: bool):
     review(result, ndim, mask, keepdim)
     if self.numel() == 0:
         return result
-    with span("argmax_kernel" if biggest else "argmin_kernel", "kernel", source=KERNELS,
-              note="argmax.kernel") as s:
+    with span(ARGMAX_KERNEL if biggest else ARGMIN_KERNEL) as s:
         if not self.is_meta:
             axis = wrapped if dim is not None else 0
             # numpy's argmax copies the input with the dim moved last
@@ -506,6 +532,10 @@ def argmin(self, dim=None, keepdim=False):
 
 
 # -- any / all -----------------------------------------------------------------------------
+AND_KERNEL = step("and_kernel", Layer.KERNEL, source=KERNELS, note="allany.kernel")
+OR_KERNEL = step("or_kernel", Layer.KERNEL, source=KERNELS, note="allany.kernel")
+
+
 def _allany(self, dim: Sequence[int] | None, keepdim: bool, is_all: bool):
     """allany_meta + allany_impl: a bool result (uint8 stays uint8); an empty input is the
     identity, a one-element one a copy, else a reduction of the input cast to the result's
@@ -522,8 +552,7 @@ def _allany(self, dim: Sequence[int] | None, keepdim: bool, is_all: bool):
     src = _in_dtype(self, out_dtype)
     aten.fill_.Scalar(result, is_all)
     _parallel(self, viewed)
-    with span("and_kernel" if is_all else "or_kernel", "kernel", source=KERNELS,
-              note="allany.kernel") as s:
+    with span(AND_KERNEL if is_all else OR_KERNEL) as s:
         if not self.is_meta:
             check_temporary("all()" if is_all else "any()", self.numel(), 1)
             values = src.array() != 0

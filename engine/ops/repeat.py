@@ -13,6 +13,7 @@ import numpy as np
 
 from tracer.notes import Note
 from tracer.recorder import span
+from tracer.steps import Layer, step
 
 from engine.core import view as S
 from engine.core import dtypes as D
@@ -27,6 +28,10 @@ from engine.ops.touch import touched
 REPEAT = "aten/src/ATen/native/Repeat.cpp"
 
 
+REPEAT_INTERLEAVE_REPEAT_EACH_ELEMENT = step("repeat_interleave: repeat each element",
+                                             Layer.KERNEL, source=REPEAT)
+
+
 @declare("repeat_interleave.self_int(Tensor self, SymInt repeats, int? dim=None, *, SymInt? output_size=None) -> Tensor",
          variants="function, method", kind=COMPOSITE, native="at::native::repeat_interleave_symint",
          source=REPEAT)
@@ -38,7 +43,7 @@ def repeat_interleave(self, repeats: int, dim: int | None = None, *,
     inp = aten.unsqueeze.default(inp, d + 1)
     shape = list(inp.view.sizes)
     shape[d + 1] = repeats
-    with span("repeat_interleave: repeat each element", "kernel", source=REPEAT,
+    with span(REPEAT_INTERLEAVE_REPEAT_EACH_ELEMENT,
               note=Note("repeat.interleave", dim=d, repeats=repeats), shape=shape):
         pass
     inp = aten.expand.default(inp, shape)
@@ -51,6 +56,9 @@ def repeat_interleave(self, repeats: int, dim: int | None = None, *,
 
 
 # -- repeat_interleave with a tensor of repeats (Repeat.cpp / Repeat.h) ------------------------
+REPEAT_INTERLEAVE_COMPUTE_CPU = step("repeat_interleave: compute_cpu", Layer.KERNEL, source=REPEAT)
+
+
 @declare("repeat_interleave.Tensor(Tensor repeats, *, SymInt? output_size=None) -> Tensor",
          kind=FUNCTIONAL, native="at::native::repeat_interleave_cpu", source=REPEAT)
 def repeat_interleave_tensor(repeats, *, output_size: int | None = None):
@@ -71,7 +79,7 @@ def repeat_interleave_tensor(repeats, *, output_size: int | None = None):
         check(bool(negative), RuntimeError, "repeats can not be negative")
     result = aten.empty.memory_format([total], dtype=repeats.dtype,
                                       device=repeats.device_type)
-    with span("repeat_interleave: compute_cpu", "kernel", source=REPEAT,
+    with span(REPEAT_INTERLEAVE_COMPUTE_CPU,
               note=Note("repeat.interleave_index", total=total), total=total) as s:
         if not result.is_meta:
             # the repeats and their sums in int64, np.repeat's result before its copy
@@ -121,6 +129,9 @@ def repeat_interleave_self_tensor(self, repeats, dim: int | None = None, *,
 SHAPE = "aten/src/ATen/native/TensorShape.cpp"
 
 
+REPEAT_THE_TARGET_SHAPE = step("repeat: the target shape", Layer.KERNEL, source=SHAPE)
+
+
 @declare("repeat(Tensor self, SymInt[] repeats) -> Tensor", variants="method",
          kind=FUNCTIONAL, native="at::native::repeat", source=SHAPE)
 def repeat(self, repeats):
@@ -133,7 +144,7 @@ def repeat(self, repeats):
           "of tensor")
     padded = (1,) * (len(repeats) - self.dim()) + self.view.sizes
     target = tuple(p * r for p, r in zip(padded, repeats))
-    with span("repeat: the target shape", "kernel", source=SHAPE,
+    with span(REPEAT_THE_TARGET_SHAPE,
               note=Note("repeat.target", padded=list(padded), repeats=list(repeats),
                         target=list(target)), padded=list(padded), target=list(target)):
         pass

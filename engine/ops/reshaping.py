@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from tracer.notes import Note
 from tracer.recorder import span
+from tracer.steps import Layer, StepSpec, step
 
 from engine.core import dtypes as D
 from engine.core import shape_math as M
@@ -28,11 +29,14 @@ SHAPE = "aten/src/ATen/native/TensorShape.cpp"
 EXPAND_UTILS = "aten/src/ATen/ExpandUtils.cpp"
 
 
-def _step(name: str, note, source: str = SHAPE, **args):
-    return span(name, "kernel", source=source, note=note, **args)
+def _step(spec: StepSpec, note, source: str | None = None, **args):
+    return span(spec, source=source, note=note, **args)
 
 
 # -- unflatten, ravel, view_as -------------------------------------------------------------
+UNFLATTEN_THE_NEW_SHAPE = step("unflatten: the new shape", Layer.KERNEL, source=SHAPE)
+
+
 @declare("unflatten.int(Tensor(a) self, int dim, SymInt[] sizes) -> Tensor(a)",
          variants="function, method", kind=COMPOSITE, native="at::native::unflatten_symint",
          source=SHAPE)
@@ -57,7 +61,7 @@ def unflatten(self, dim: int, sizes: Sequence[int]):
                                         f"multiply up to the size of dim {dim} ({size}) in the "
                                         f"input tensor") from None
     shape = list(self.view.sizes[:dim]) + list(inferred) + list(self.view.sizes[dim + 1:])
-    with _step("unflatten: the new shape", Note("reshaping.unflatten", dim=dim, size=size,
+    with _step(UNFLATTEN_THE_NEW_SHAPE, Note("reshaping.unflatten", dim=dim, size=size,
                                                   sizes=list(inferred)), shape=shape):
         pass
     return aten.view.default(self, shape)
@@ -67,6 +71,9 @@ _UNEXPECTED = ("unflatten: torch's message for this error ('unflatten got an une
                "error') carries a C++ backtrace, which tidx cannot reproduce")
 
 
+RAVEL = step("ravel", Layer.KERNEL, source=SHAPE)
+
+
 @declare("ravel(Tensor(a) self) -> Tensor(a)", variants="function, method", kind=COMPOSITE,
          native="at::native::ravel", source=SHAPE)
 def ravel(self):
@@ -74,7 +81,7 @@ def ravel(self):
     (TensorBase::contiguous returns self without dispatching otherwise)."""
     contiguous = self if self.is_contiguous() else \
         aten.contiguous.default(self, memory_format="contiguous_format")
-    with _step("ravel", "reshaping.ravel" if contiguous is self else "reshaping.ravel_copy"):
+    with _step(RAVEL, "reshaping.ravel" if contiguous is self else "reshaping.ravel_copy"):
         pass
     return aten.view.default(contiguous, (-1,))
 
@@ -83,6 +90,9 @@ def ravel(self):
          kind=COMPOSITE, native="at::native::view_as", source=SHAPE)
 def view_as(self, other):
     return aten.view.default(self, other.view.sizes)
+
+
+VIEW_DTYPE_GEOMETRY = step("view_dtype geometry", Layer.KERNEL, source=SHAPE)
 
 
 @declare("view.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a)", variants="method",
@@ -120,7 +130,7 @@ def view_dtype(self, dtype):
                       f"{v.strides[d]}")
         geometry = M.view_dtype_geometry(v.sizes, v.strides, v.offset, old, new)
     sizes, strides, offset = geometry
-    with _step("view_dtype geometry",
+    with _step(VIEW_DTYPE_GEOMETRY,
                Note("reshaping.view_dtype", old=old, new=new, dtype=dtype.name),
                sizes=sizes, strides=strides, offset=offset):
         # a TensorImpl made directly on self's storage: no as_strided call
@@ -141,6 +151,9 @@ def broadcast_to(self, size: Sequence[int]):
     return aten.expand.default(self, tuple(size))
 
 
+INFER_SIZE_THE_COMMON_SHAPE = step("infer_size: the common shape", Layer.KERNEL, source=SHAPE)
+
+
 @declare("broadcast_tensors(Tensor[] tensors) -> Tensor[]", kind=COMPOSITE,
          native="at::native::broadcast_tensors", source=SHAPE)
 def broadcast_tensors(tensors):
@@ -154,7 +167,7 @@ def broadcast_tensors(tensors):
         if merged is None:
             raise S.broadcast_error(shape, t.view.sizes)
         shape = merged
-    with _step("infer_size: the common shape", Note("reshaping.broadcast", shape=list(shape)),
+    with _step(INFER_SIZE_THE_COMMON_SHAPE, Note("reshaping.broadcast", shape=list(shape)),
                source=EXPAND_UTILS, shape=list(shape)):
         pass
     return tuple(t if t.view.sizes == shape else aten.expand.default(t, shape)

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from tracer.recorder import span
+from tracer.steps import Layer, Lecture, StepSpec, inlined, step, symbol
 
 from engine.core import dtypes as D
 from engine.core.errors import torch_error
@@ -93,14 +94,21 @@ def scalar_type(value: Any) -> D.dtype:
     return D.int64 if isinstance(value, (int, np.integer)) else D.float64
 
 
+SCALAR_TENSOR_STATIC = step("scalar_tensor_static", Layer.BINDING,
+                            source="aten/src/ATen/ScalarOps.h", note="scalar.scalar_tensor_static",
+                            libtorch=symbol("at::detail::scalar_tensor_static"),
+                            lecture=Lecture.HIDDEN)
+SCALAR_FILL = step("scalar_fill", Layer.KERNEL, source="aten/src/ATen/ScalarOps.cpp",
+                   note="scalar.scalar_fill",
+                   libtorch=inlined("at::detail::scalar_fill", "at::detail::scalar_tensor_static"))
+
+
 def scalar_tensor_static(value: Any, dtype: D.dtype, device: str) -> TensorImpl:
     """at::detail::scalar_tensor_static (ATen/ScalarOps.h): a 0-dim tensor made with
     empty_cpu and scalar_fill directly: no operator, so the profiler sees nothing."""
-    with span("scalar_tensor_static", "binding", source="aten/src/ATen/ScalarOps.h",
-              note="scalar.scalar_tensor_static", value=value, dtype=str(dtype)) as s:
+    with span(SCALAR_TENSOR_STATIC, value=value, dtype=str(dtype)) as s:
         result = memory.empty_generic((), dtype, device)
-        with span("scalar_fill", "kernel", source="aten/src/ATen/ScalarOps.cpp",
-                  note="scalar.scalar_fill") as k:
+        with span(SCALAR_FILL) as k:
             scalar = to_dtype_scalar(value, dtype)
             if device != "meta":
                 result.array(write=True)[...] = scalar
@@ -109,7 +117,15 @@ def scalar_tensor_static(value: Any, dtype: D.dtype, device: str) -> TensorImpl:
         return result
 
 
-def wrapped_scalar_tensor(value: Any, where: str) -> TensorImpl:
+#: the C++ functions that wrap a Python number (wrapped_scalar_tensor's ``where``)
+TENSOR_SLOW = step("PythonArgs::tensor_slow", Layer.BINDING,
+                   source="torch/csrc/utils/python_arg_parser.cpp", note="scalar.wrapped_number",
+                   libtorch=symbol("torch::PythonArgs::tensor_slow"))
+WRAPPED_SCALAR_TENSOR = step("wrapped_scalar_tensor", Layer.BINDING,
+                             source="aten/src/ATen/ScalarOps.h", note="scalar.wrapped_number")
+
+
+def wrapped_scalar_tensor(value: Any, where: StepSpec) -> TensorImpl:
     """A Python number beside a tensor becomes a 0-dim CPU tensor flagged as a wrapped
     number: scalar_to_tensor -> scalar_tensor_static (8 bytes from the CPU allocator for
     an int64 or double, 1 for a bool), then set_wrapped_number(true).  ``where`` is the
@@ -117,13 +133,9 @@ def wrapped_scalar_tensor(value: Any, where: str) -> TensorImpl:
     binds to a Tensor parameter (add, sub, mul, div ...: should_allow_numbers_as_tensors),
     at::wrapped_scalar_tensor (aten/src/ATen/ScalarOps.h) inside an operator's Scalar
     overload (gt.Scalar's meta function ...).  The profiler sees the allocation only."""
-    with span(where, "binding", source=_WRAPPED_SOURCES[where],
-              note="scalar.wrapped_number", value=value) as s:
+    with span(where, value=value) as s:
         tensor = scalar_tensor_static(value, scalar_type(value), "cpu")
         tensor.wrapped_number = True
         s.set_result(tensor)
         return tensor
 
-
-_WRAPPED_SOURCES = {"PythonArgs::tensor_slow": "torch/csrc/utils/python_arg_parser.cpp",
-                    "wrapped_scalar_tensor": "aten/src/ATen/ScalarOps.h"}

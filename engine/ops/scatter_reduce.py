@@ -18,6 +18,7 @@ import numpy as np
 
 from tracer.notes import Note
 from tracer.recorder import span
+from tracer.steps import Layer, step
 
 from engine.core import dtypes as D
 from engine.core.errors import Refused, torch_error
@@ -84,10 +85,14 @@ def _combine(target: np.ndarray, coords: tuple, values: np.ndarray, op: str,
     ufunc.at(target, coords, values)
 
 
+#: scatter_reduce_two_cpu_kernel, scatter_reduce_cpu_kernel, scatter_scalar_reduce_cpu_kernel
+REDUCE_KERNEL = step("scatter_<...>_cpu_kernel", Layer.KERNEL, source=KERNEL)
+
+
 def _reduce_kernel(out, dim: int, index, src, op: str, name: str) -> None:
     """scatter_reduce_two_stub / scatter_reduce_stub / scatter_scalar_reduce_stub."""
     aten.to.dtype(index, D.int64)
-    with span(name, "kernel", source=KERNEL, note=Note("scatter_reduce.kernel", op=op, dim=dim),
+    with span(REDUCE_KERNEL, called=name, note=Note("scatter_reduce.kernel", op=op, dim=dim),
               dim=dim, reduce=op) as s:
         if op == "mean":
             at_dispatch("scatter_gather_tensor_cpu_reduce_mean", out.dtype,
@@ -136,10 +141,13 @@ def _mean_counts(out, dim: int, index, src, include_self: bool) -> None:
         div(out, count, rounding_mode="floor")
 
 
+SCATTER_REDUCE_EXPANDED_INDEX = step("scatter_reduce_expanded_index", Layer.KERNEL, source=KERNEL)
+
+
 def _expanded_path(out, index, src, op: str, include_self: bool) -> None:
     """scatter_reduce_expanded_index_stub: the same reduction in one kernel, the index
     sorted (stably: equal entries keep their order), 'mean' and include_self inside."""
-    with span("scatter_reduce_expanded_index", "kernel", source=KERNEL,
+    with span(SCATTER_REDUCE_EXPANDED_INDEX,
               note=Note("scatter_reduce.expanded", op=op), reduce=op) as s:
         values = _index_values(out, 0, index)
         coords = _coords(index.view.sizes, 0, values)
@@ -174,6 +182,10 @@ def _meta(what: str, self, dim: int, index, src, inplace: bool, reduce: str, new
     return dim, out, _operator(reduce, new)
 
 
+SCATTER_REDUCE_EXCLUDE_SELF_HELPER = step("scatter_reduce_exclude_self_helper", Layer.KERNEL,
+                                          source=ADV)
+
+
 def _scatter_reduce_two(self, dim, index, src, reduce, include_self, inplace):
     refuse_meta("scatter_reduce_" if inplace else "scatter_reduce", self, index, src)
     dim, out, op = _meta("scatter_reduce_", self, dim, index, src, inplace, reduce, new=True)
@@ -187,7 +199,7 @@ def _scatter_reduce_two(self, dim, index, src, reduce, include_self, inplace):
         aten.copy_.default(out, self)
     if index.numel():
         if not include_self:
-            with span("scatter_reduce_exclude_self_helper", "kernel", source=ADV,
+            with span(SCATTER_REDUCE_EXCLUDE_SELF_HELPER,
                       note=Note("scatter_reduce.exclude_self", op=op)):
                 aten.scatter_.value(out, dim, index, _init_value(op, out.dtype))
         _reduce_kernel(out, dim, index, src, op, "scatter_reduce_two_cpu_kernel")
@@ -212,13 +224,16 @@ def scatter_reduce_(self, dim: int, index, src, reduce: str, *, include_self: bo
 
 # -- scatter(..., reduce='add'|'multiply') ----------------------------------------------------
 
+TORCH_WARN_ONCE = step("TORCH_WARN_ONCE", Layer.KERNEL, source=ADV,
+                       note="scatter.reduce_deprecated")
+
+
 def _scatter_old_reduce(self, dim, index, src, reduce, inplace):
     name = "scatter_" if inplace else "scatter"
     refuse_meta(name, self, index, *([] if isinstance(src, (int, float, bool)) else [src]))
     if not isinstance(src, (int, float, bool)):
         # TORCH_META_FUNC2(scatter, reduce) warns once, before the checks
-        with span("TORCH_WARN_ONCE", "kernel", source=ADV, note="scatter.reduce_deprecated",
-                  category="UserWarning"):
+        with span(TORCH_WARN_ONCE, category="UserWarning"):
             pass
     dim, out, op = _meta(name, self, dim, index, src, inplace, reduce, new=False)
     if out is not self:

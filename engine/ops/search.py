@@ -20,6 +20,7 @@ import numpy as np
 
 from tracer.notes import Note
 from tracer.recorder import span
+from tracer.steps import Layer, Lecture, step
 
 from engine.core import dtypes as D
 from engine.core import view as S
@@ -108,6 +109,9 @@ def _pre_check(boundaries, values, result, out_int32: bool, right: bool, side: s
           f"{S.fmt_sizes(values.view.sizes)}")
 
 
+RESULT_TYPE = step("result_type", Layer.KERNEL, source=UTILS, lecture=Lecture.HIDDEN)
+
+
 def _trim(values, boundaries, values_wrapped: Any):
     """searchsorted_maybe_trim_input_tensors: contiguous copies, then both cast to their
     result type (the values take part as a wrapped number when they came as a Python
@@ -118,14 +122,16 @@ def _trim(values, boundaries, values_wrapped: Any):
     if values.dtype is not boundaries.dtype:
         common = result_type([boundaries, values_wrapped if values_wrapped is not None
                               else values])
-        with span("result_type", "kernel", source=UTILS,
-                  note=Note("searchsorted.common_dtype", dtype=str(common))):
+        with span(RESULT_TYPE, note=Note("searchsorted.common_dtype", dtype=str(common))):
             pass
         if common is not values.dtype:
             trimmed_in = aten.to.dtype(trimmed_in, common)
         if common is not boundaries.dtype:
             trimmed_bd = aten.to.dtype(trimmed_bd, common)
     return trimmed_in, trimmed_bd
+
+
+SEARCHSORTED_CPU_CONTIGUOUS = step("searchsorted_cpu_contiguous", Layer.KERNEL, source=BUCKET)
 
 
 def _searchsorted_out(boundaries, values, out_int32: bool, right: bool, side: str | None,
@@ -144,7 +150,7 @@ def _searchsorted_out(boundaries, values, out_int32: bool, right: bool, side: st
     at_dispatch("searchsorted_out_cpu", final_in.dtype, ALL_TYPES_AND2_HALF_BFLOAT16)
     idim_bd = final_bd.view.sizes[-1]
     idim_in = final_in.view.sizes[-1] if final_in.dim() else 1
-    with span("searchsorted_cpu_contiguous", "kernel", source=BUCKET,
+    with span(SEARCHSORTED_CPU_CONTIGUOUS,
               note=Note("searchsorted.right" if is_right else "searchsorted.left",
                         n=idim_bd)) as s:
         # the values flattened, each one's row of boundaries, the positions and their cast
@@ -257,6 +263,10 @@ def default_path(n_elements: int, n_test: int) -> bool:
     return n_test < int(10.0 * float(n_elements) ** 0.145)
 
 
+ISIN_DEFAULT_KERNEL_CPU = step("isin_default_kernel_cpu", Layer.KERNEL,
+                               source="aten/src/ATen/native/cpu/TensorCompareKernel.cpp")
+
+
 def _isin_impl(elements, test_elements, assume_unique: bool, invert: bool, out,
                elements_wrapped: Any = None) -> None:
     """isin_Tensor_Tensor_out's impl: the default path (isin_default_kernel_cpu)."""
@@ -272,8 +282,7 @@ def _isin_impl(elements, test_elements, assume_unique: bool, invert: bool, out,
                           test_elements])
     promoted = aten.to.dtype(elements, common)
     flat = aten.view.default(aten.to.dtype(test_elements, common), [-1])
-    with span("isin_default_kernel_cpu", "kernel",
-              source="aten/src/ATen/native/cpu/TensorCompareKernel.cpp",
+    with span(ISIN_DEFAULT_KERNEL_CPU,
               note=Note("isin.default", n=flat.numel(), invert=invert)) as s:
         # every element against every test element at once, as one bool array
         check_temporary("isin", elements.numel(), flat.numel() + 2)
@@ -298,6 +307,9 @@ def isin(elements, test_elements, *, assume_unique: bool = False, invert: bool =
     return out
 
 
+ISIN_EQ_NE = step("isin: eq / ne", Layer.KERNEL, source=COMPARE)
+
+
 @declare("isin.Tensor_Scalar(Tensor elements, Scalar test_element, *, bool assume_unique=False, bool invert=False) -> Tensor",
          kind=FUNCTIONAL, native="at::native::isin_Tensor_Scalar_out (structured)",
          source=COMPARE)
@@ -309,8 +321,7 @@ def isin_tensor_scalar(elements, test_element, *, assume_unique: bool = False,
     out = memory.empty_generic(elements.view.sizes, D.bool, elements.device_type)
     # isin_Tensor_Scalar_out redispatches to eq_out / ne_out into out; tidx runs the
     # functional eq / ne (the same operator, the same casts) and writes its values into out
-    with span("isin: eq / ne", "kernel", source=COMPARE,
-              note=Note("isin.scalar", op="ne" if invert else "eq")) as s:
+    with span(ISIN_EQ_NE, note=Note("isin.scalar", op="ne" if invert else "eq")) as s:
         found = (aten.ne.Scalar if invert else aten.eq.Scalar)(elements, test_element)
         if out.numel():
             out.array(write=True)[...] = found.array()

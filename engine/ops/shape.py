@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from tracer.notes import Note
 from tracer.recorder import span
+from tracer.steps import Layer, StepSpec, step
 
 from engine.core import shape_math as M
 from engine.core import view as S
@@ -24,19 +25,25 @@ from engine.dispatch.aten import aten
 SHAPE = "aten/src/ATen/native/TensorShape.cpp"
 
 
-def _step(name: str, note, **args):
-    return span(name, "kernel", source=SHAPE, note=note, **args)
+def _step(spec: StepSpec, note, **args):
+    return span(spec, note=note, **args)
+
+
+TORCH_WARN_ONCE = step("TORCH_WARN_ONCE", Layer.KERNEL, source=SHAPE)
 
 
 def warn_once(what: str, message: str) -> None:
     """TORCH_WARN_ONCE: a UserWarning torch shows once per process; recorded as a step
     (tidx shows it every time: a trace has no process to remember it)."""
-    with _step("TORCH_WARN_ONCE", Note("shape.warn_once", what=what), category="UserWarning",
+    with _step(TORCH_WARN_ONCE, Note("shape.warn_once", what=what), category="UserWarning",
                message=message):
         pass
 
 
 # -- the transposes: T, mT, H, mH, adjoint -------------------------------------------------
+NUMPY_T_REVERSE_THE_DIMS = step("numpy_T: reverse the dims", Layer.KERNEL, source=SHAPE)
+
+
 @declare("numpy_T(Tensor(a) self) -> Tensor(a)", variants="method", kind=COMPOSITE,
          native="at::native::numpy_T", source=SHAPE)
 def numpy_T(self):
@@ -51,9 +58,13 @@ def numpy_T(self):
                               "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the "
                               "dimensions of a tensor.")
     dims = list(range(n - 1, -1, -1))
-    with _step("numpy_T: reverse the dims", Note("shape.numpy_T", dims=dims), dims=dims):
+    with _step(NUMPY_T_REVERSE_THE_DIMS, Note("shape.numpy_T", dims=dims), dims=dims):
         pass
     return aten.permute.default(self, dims)
+
+
+#: mT, mH and adjoint's step, named after the function (``mT: swap the last two dims``)
+SWAP_LAST_TWO = step("<adjoint>: swap the last two dims", Layer.KERNEL, source=SHAPE)
 
 
 def _adjoint(self, name: str, batches: bool, zero_dim: str):
@@ -69,8 +80,8 @@ def _adjoint(self, name: str, batches: bool, zero_dim: str):
           if batches else
           f"tensor.{name} is only supported on matrices (2-D tensors). Got {n}-D tensor."
           + (" For batches of matrices, consider using tensor.mH" if n > 2 else ""))
-    with _step(f"{name}: swap the last two dims", Note("shape.swap_last", dim0=n - 2,
-                                                      dim1=n - 1)):
+    with _step(SWAP_LAST_TWO.named(f"{name}: swap the last two dims"),
+               Note("shape.swap_last", dim0=n - 2, dim1=n - 1)):
         pass
     return aten.transpose.int(self, -2, -1)
 
@@ -104,6 +115,9 @@ def adjoint(self):
 
 
 # -- movedim / moveaxis ---------------------------------------------------------------------
+MOVEDIM_THE_PERMUTATION = step("movedim: the permutation", Layer.KERNEL, source=SHAPE)
+
+
 def _movedim(self, src: Sequence[int], dst: Sequence[int]):
     """movedim (TensorShape.cpp), in its order: as many sources as destinations, each
     wrapped, none repeated; a 0-dim tensor is an alias; else the permutation."""
@@ -120,7 +134,7 @@ def _movedim(self, src: Sequence[int], dst: Sequence[int]):
     if n == 0:
         return aten.alias.default(self)
     order = M.movedim_order(n, nsrc, ndst)
-    with _step("movedim: the permutation", Note("shape.movedim", src=nsrc, dst=ndst,
+    with _step(MOVEDIM_THE_PERMUTATION, Note("shape.movedim", src=nsrc, dst=ndst,
                                                  order=order), order=order):
         pass
     return aten.permute.default(self, order)
@@ -182,6 +196,9 @@ def swapaxes_(self, axis0: int, axis1: int):
     return aten.transpose_.default(self, axis0, axis1)
 
 
+TRANSPOSE_GEOMETRY = step("transpose_ geometry", Layer.KERNEL, source=SHAPE)
+
+
 @declare("transpose_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)", variants="method",
          kind=INPLACE, native="at::native::transpose_", source=SHAPE)
 def transpose_(self, dim0: int, dim1: int):
@@ -193,13 +210,16 @@ def transpose_(self, dim0: int, dim1: int):
     sizes, strides = list(self.view.sizes), list(self.view.strides)
     sizes[dim0], sizes[dim1] = sizes[dim1], sizes[dim0]
     strides[dim0], strides[dim1] = strides[dim1], strides[dim0]
-    with _step("transpose_ geometry", Note("shape.transpose_", dim0=dim0, dim1=dim1),
+    with _step(TRANSPOSE_GEOMETRY, Note("shape.transpose_", dim0=dim0, dim1=dim1),
                sizes=sizes, strides=strides):
         pass
     return aten.as_strided_.default(self, sizes, strides, None)
 
 
 # -- unfold: sliding windows as a view -------------------------------------------------------
+UNFOLD_GEOMETRY = step("unfold geometry", Layer.KERNEL, source=SHAPE)
+
+
 @declare("unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)",
          variants="method", kind=VIEW, native="at::native::unfold", source=SHAPE)
 def unfold(self, dimension: int, size: int, step: int):
@@ -211,7 +231,7 @@ def unfold(self, dimension: int, size: int, step: int):
     check(size >= 0, RuntimeError, f"size is {size} but must be >= 0")
     check(step > 0, RuntimeError, f"step is {step} but must be > 0")
     sizes, strides = M.unfold_geometry(self.view.sizes, self.view.strides, d, size, step)
-    with _step("unfold geometry",
+    with _step(UNFOLD_GEOMETRY,
                lambda: Note("shape.unfold", dim=d, size=size, step=step,
                             windows=sizes[d] if n else 1, stride=strides[-1],
                             jump=strides[d] if n else 1),

@@ -29,6 +29,7 @@ import numpy as np
 
 from tracer.notes import Note
 from tracer.recorder import span
+from tracer.steps import Layer, step
 
 from engine.core import dtypes as D
 from engine.core import view as S
@@ -230,16 +231,23 @@ def _put_rows(arr: np.ndarray, dim: int, rows: np.ndarray) -> None:
     np.moveaxis(arr, dim, -1)[...] = rows.reshape(np.moveaxis(arr, dim, -1).shape)
 
 
+FILL_INDICES = step("_fill_indices", Layer.KERNEL, source="aten/src/ATen/native/SortingUtils.h")
+
+
 def _fill_indices(indices, dim: int) -> None:
     """SortingUtils.h _fill_indices: arange(size) laid along ``dim`` with as_strided
     (stride 1 there, 0 elsewhere) and broadcast into indices by copy_."""
     ndim, n = indices.dim(), indices.view.sizes[dim]
     sizes, strides = [1] * ndim, [0] * ndim
     sizes[dim], strides[dim] = n, 1
-    with span("_fill_indices", "kernel", source="aten/src/ATen/native/SortingUtils.h",
-              note=Note("sort.fill_indices", dim=dim, n=n)):
+    with span(FILL_INDICES, note=Note("sort.fill_indices", dim=dim, n=n)):
         idx = aten.arange.default(n, dtype=D.int64, device=indices.device_type)
         aten.copy_.default(indices, aten.as_strided.default(idx, sizes, strides, None))
+
+
+SORT_META_OUTPUTS = step("sort meta: outputs", Layer.KERNEL, source=SORTING)
+SORT_KERNEL = step("sort_kernel", Layer.KERNEL, source=KERNEL)
+SORT_KERNEL_STRIDE_0 = step("sort_kernel: stride 0", Layer.KERNEL, source=KERNEL)
 
 
 def _sort_stable(self, stable, dim: int, descending: bool):
@@ -249,7 +257,7 @@ def _sort_stable(self, stable, dim: int, descending: bool):
     sizes = self.view.sizes
     dense = self.view.is_non_overlapping_and_dense
     strides = self.view.strides if dense else S.infer_dense_strides(sizes, self.view.strides)
-    with span("sort meta: outputs", "kernel", source=SORTING,
+    with span(SORT_META_OUTPUTS,
               note=Note("sort.outputs_like_input" if dense else "sort.outputs_dense",
                         strides=list(strides))) as s:
         values = memory.empty_strided_generic(sizes, strides, self.dtype, self.device_type)
@@ -261,15 +269,14 @@ def _sort_stable(self, stable, dim: int, descending: bool):
         return values, indices
     _fill_indices(indices, dim)
     if self.view.strides[dim] == 0:
-        with span("sort_kernel: stride 0", "kernel", source=KERNEL,
-                  note=Note("sort.stride0", dim=dim)):
+        with span(SORT_KERNEL_STRIDE_0, note=Note("sort.stride0", dim=dim)):
             pass
         return values, indices
     stable = bool(stable)
     radix = (not stable and self.dim() == 1 and not descending and self.numel() >= GRAIN_SIZE
              and D.is_integral(self.dtype, include_bool=False))
     note = ("sort.radix" if radix else "sort.stable_sort" if stable else "sort.introsort")
-    with span("sort_kernel", "kernel", source=KERNEL,
+    with span(SORT_KERNEL,
               note=Note(note, dim=dim, descending=descending),
               dim=dim, descending=descending, stable=stable) as s:
         if self.numel():
@@ -362,6 +369,9 @@ def topk_rows(keys: np.ndarray, k: int, largest: bool, sorted_: bool) -> np.ndar
     return _replay(_keys(keys, largest), "topk", compiled, python)
 
 
+TOPK_KERNEL = step("topk_kernel", Layer.KERNEL, source=TOPK)
+
+
 @declare("topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)",
          variants="method, function", kind=FUNCTIONAL,
          native="at::native::topk_out_cpu (structured)", source=SORTING)
@@ -385,7 +395,7 @@ def topk(self, k: int, dim: int = -1, largest: bool = True, sorted: bool = True)
     partial = k * 64 <= n
     note = "topk.partial_sort" if partial else ("topk.nth_element_sorted" if sorted
                                                 else "topk.nth_element")
-    with span("topk_kernel", "kernel", source=TOPK,
+    with span(TOPK_KERNEL,
               note=Note(note, k=k, n=n, largest=largest),
               k=k, dim=dim, largest=largest, sorted=sorted) as s:
         if k and values.numel():

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from tracer.notes import Note
 from tracer.recorder import span
+from tracer.steps import Layer, StepSpec, step
 
 from engine.core import dtypes as D
 from engine.core import view as S
@@ -42,8 +43,8 @@ def check_pieces(n: int, what: str) -> None:
                       f"{MAX_PIECES}")
 
 
-def _plan(name: str, note, **args):
-    return span(name, "kernel", source=SHAPE, note=note, **args)
+def _plan(spec: StepSpec, note, **args):
+    return span(spec, note=note, **args)
 
 
 def _offsets(self, dim: int, starts: Sequence[int]) -> list[str]:
@@ -66,6 +67,9 @@ def _fmt(values: Sequence[int]) -> str:
     return "[" + ", ".join(str(int(v)) for v in values) + "]"
 
 
+GET_NUM_SPLITS = step("get_num_splits", Layer.KERNEL, source=SHAPE)
+
+
 @declare("split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]",
          variants="function, method", kind=VIEW, native="at::native::split", source=SHAPE)
 def split(self, split_size: int, dim: int = 0):
@@ -83,7 +87,7 @@ def split(self, split_size: int, dim: int = 0):
     last = split_size - (split_size * num - dim_size)
     check_pieces(num, "split")
     lengths = [split_size] * (num - 1) + [last]
-    with _plan("get_num_splits", lambda: Note("split.plan", n=num, size=split_size,
+    with _plan(GET_NUM_SPLITS, lambda: Note("split.plan", n=num, size=split_size,
                                               last=last, dim=dim),
                dim=dim, lengths=lengths, offsets=lambda: _offsets(self, dim, _starts(lengths))):
         pass
@@ -98,6 +102,9 @@ def split_sizes(self, split_size: Sequence[int], dim: int = 0):
     return aten.split_with_sizes.default(self, split_size, dim)
 
 
+SPLIT_WITH_SIZES = step("split_with_sizes", Layer.KERNEL, source=SHAPE)
+
+
 @declare("split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]",
          variants="function, method", kind=VIEW, native="at::native::split_with_sizes",
          source=SHAPE)
@@ -105,7 +112,7 @@ def split_with_sizes(self, split_sizes: Sequence[int], dim: int = 0):
     check(self.dim() != 0, RuntimeError, "split expects at least a 1-dimensional tensor")
     # self.size(dim) wraps; the messages and native::slice take dim as given
     dim_size = self.view.sizes[S.maybe_wrap_dim(dim, self.dim())]
-    with _plan("split_with_sizes", lambda: Note("split.with_sizes", sizes=list(split_sizes),
+    with _plan(SPLIT_WITH_SIZES, lambda: Note("split.with_sizes", sizes=list(split_sizes),
                                                 dim=dim),
                dim=dim, split_sizes=list(split_sizes),
                offsets=lambda: _offsets(self, S.maybe_wrap_dim(dim, self.dim()),
@@ -126,6 +133,9 @@ def split_with_sizes(self, split_sizes: Sequence[int], dim: int = 0):
     return tuple(pieces)
 
 
+CHUNK = step("chunk", Layer.KERNEL, source=SHAPE)
+
+
 @declare("chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[]",
          variants="function, method", kind=COMPOSITE, native="at::native::chunk", source=SHAPE)
 def chunk(self, chunks: int, dim: int = 0):
@@ -141,10 +151,10 @@ def chunk(self, chunks: int, dim: int = 0):
         # split_with_sizes keeps it
         sizes = [split_size] * chunks
         sizes[-1] = split_size - (split_size * chunks - size)
-        with _plan("chunk", lambda: Note("split.chunk_empty", n=chunks)):
+        with _plan(CHUNK, lambda: Note("split.chunk_empty", n=chunks)):
             pass
         return aten.split_with_sizes.default(self, sizes, dim)
-    with _plan("chunk", lambda: Note("split.chunk", n=chunks, size=split_size),
+    with _plan(CHUNK, lambda: Note("split.chunk", n=chunks, size=split_size),
                split_size=split_size):
         pass
     return aten.split.Tensor(self, split_size, dim)
@@ -154,6 +164,9 @@ def _tensor_split_check(self) -> int:
     check(self.dim() > 0, RuntimeError, f"tensor_split expected at least a 1-dimensional "
                                         f"tensor, but got a tensor with {self.dim()} dims")
     return self.dim()
+
+
+TENSOR_SPLIT_SECTIONS = step("tensor_split: sections", Layer.KERNEL, source=SHAPE)
 
 
 @declare("tensor_split.sections(Tensor(a -> *) self, SymInt sections, int dim=0) -> Tensor(a)[]",
@@ -167,7 +180,7 @@ def tensor_split_sections(self, sections: int, dim: int = 0):
     # the first size % sections pieces get one element more than the rest
     small, extra = divmod(size, sections)
     lengths = [small + 1 if i < extra else small for i in range(sections)]
-    with _plan("tensor_split: sections", lambda: Note("split.sections", n=sections,
+    with _plan(TENSOR_SPLIT_SECTIONS, lambda: Note("split.sections", n=sections,
                                                       small=small, extra=extra),
                lengths=lengths, offsets=lambda: _offsets(self, dim, _starts(lengths))):
         pass
@@ -178,11 +191,14 @@ def tensor_split_sections(self, sections: int, dim: int = 0):
     return tuple(pieces)
 
 
+TENSOR_SPLIT_INDICES = step("tensor_split: indices", Layer.KERNEL, source=SHAPE)
+
+
 def _split_indices(self, indices: Sequence[int], dim: int):
     """_tensor_split_indices: piece i runs from indices[i-1] to indices[i] (slice clamps
     each bound to the dim, so indices out of order or past the end give empty pieces)."""
     dim = S.maybe_wrap_dim(dim, _tensor_split_check(self))
-    with _plan("tensor_split: indices", lambda: Note("split.indices", indices=list(indices)),
+    with _plan(TENSOR_SPLIT_INDICES, lambda: Note("split.indices", indices=list(indices)),
                indices=list(indices)):
         pass
     pieces, start = [], 0

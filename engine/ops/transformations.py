@@ -15,6 +15,7 @@ import numpy as np
 
 from tracer.notes import Note
 from tracer.recorder import span
+from tracer.steps import Layer, step
 
 from engine.core import view as S
 from engine.core.errors import check
@@ -23,6 +24,11 @@ from engine.dispatch.aten import aten
 from engine.ops.touch import touched
 
 TRANSFORMATIONS = "aten/src/ATen/native/TensorTransformations.cpp"
+
+
+FLIP_KERNEL = step("flip_kernel", Layer.KERNEL, source="aten/src/ATen/native/cpu/IndexKernel.cpp")
+FLIP_NOTHING_TO_REVERSE = step("flip: nothing to reverse", Layer.KERNEL, source=TRANSFORMATIONS,
+                               note="flip.copy")
 
 
 @declare("flip(Tensor self, int[] dims) -> Tensor", variants="function, method",
@@ -34,8 +40,7 @@ def flip(self, dims: Sequence[int]):
     # the dims with work to do: flipped, longer than one element, not broadcast
     work = [d for d in range(self.dim()) if flipped[d] and sizes[d] > 1 and strides[d] != 0]
     if not work or self.numel() <= 1:
-        with span("flip: nothing to reverse", "kernel", source=TRANSFORMATIONS,
-                  note="flip.copy"):
+        with span(FLIP_NOTHING_TO_REVERSE):
             pass
         return aten.copy_.default(out, self)
     # a dummy input with stride 0 on the flipped dims keeps TensorIterator from
@@ -44,7 +49,7 @@ def flip(self, dims: Sequence[int]):
         strides[d] = 0
     aten.as_strided.default(self, sizes, strides, None)
     first = self.view.offset + sum((sizes[d] - 1) * self.view.strides[d] for d in work)
-    with span("flip_kernel", "kernel", source="aten/src/ATen/native/cpu/IndexKernel.cpp",
+    with span(FLIP_KERNEL,
               note=lambda: Note("flip.kernel", start=first, dims=work),
               dims=work, start=first,
               strides=lambda: [-s if d in work else s
@@ -71,6 +76,9 @@ def flipud(self):
     return aten.flip.default(self, [0])
 
 
+ROT90_QUARTER_TURNS = step("rot90: quarter turns", Layer.KERNEL, source=TRANSFORMATIONS)
+
+
 @declare("rot90(Tensor self, int k=1, int[] dims=[0,1]) -> Tensor", variants="function, method",
          kind=FUNCTIONAL, native="at::native::rot90", source=TRANSFORMATIONS)
 def rot90(self, k: int = 1, dims: Sequence[int] = (0, 1)):
@@ -89,7 +97,7 @@ def rot90(self, k: int = 1, dims: Sequence[int] = (0, 1)):
           f"expected rotation dims to be different, but got dim0 = {d0} and dim1 = {d1}")
     # C++'s % truncates toward zero: (4 + k % 4) % 4 puts a negative k in 0..3
     turns = (4 + (k % 4 if k >= 0 else -(-k % 4))) % 4
-    with span("rot90: quarter turns", "kernel", source=TRANSFORMATIONS,
+    with span(ROT90_QUARTER_TURNS,
               note=Note("rot90.turns", k=k, turns=turns, dim0=d0, dim1=d1), turns=turns):
         pass
     if turns == 1:
@@ -102,6 +110,9 @@ def rot90(self, k: int = 1, dims: Sequence[int] = (0, 1)):
 
 
 # -- roll: narrow twice, then cat (TensorTransformations.cpp roll / roll_common) ----------------
+ROLL_THE_TWO_PIECES = step("roll: the two pieces", Layer.KERNEL, source=TRANSFORMATIONS)
+
+
 @declare("roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor",
          variants="function, method", kind=FUNCTIONAL, native="at::native::roll",
          source=TRANSFORMATIONS)
@@ -116,7 +127,7 @@ def roll(self, shifts: Sequence[int], dims: Sequence[int] = ()):
     # C++'s (size - shift) % size keeps the dividend's sign and roll adds size to a
     # negative start: together, Python's modulo
     start = (size - shifts[0]) % size
-    with span("roll: the two pieces", "kernel", source=TRANSFORMATIONS,
+    with span(ROLL_THE_TWO_PIECES,
               note=Note("roll.pieces", dim=dim, start=start, size=size),
               dim=dim, start=start):
         pass

@@ -16,6 +16,7 @@ import numpy as np
 
 from tracer.notes import Note
 from tracer.recorder import span
+from tracer.steps import Layer, Lecture, step
 
 from engine.core import dtypes as D
 from engine.core import view as S
@@ -42,12 +43,19 @@ def _meta_refused(self, name: str) -> None:
                       "(torch/_refs) that tidx does not model yet")
 
 
+#: tril/triu's meta function (``TORCH_META_FUNC(tril)``)
+META_FUNC = step("TORCH_META_FUNC(<tril|triu>)", Layer.KERNEL, source=TRIANGULAR)
+
+
 def _check_dims(self, name: str) -> None:
     """TORCH_META_FUNC(tril) / (triu): a matrix at least."""
-    with span(f"TORCH_META_FUNC({name})", "kernel", source=TRIANGULAR,
+    with span(META_FUNC, called=f"TORCH_META_FUNC({name})",
               note=Note("triangle.meta", op=name), dim=self.dim()):
         check(self.dim() >= 2, RuntimeError,
               f"{name}: input tensor must have at least 2 dimensions")
+
+
+CHECK_TRIL_TRIU_BATCH_CONTIGUOUS = step("checkTrilTriuBatchContiguous", Layer.KERNEL, source=UTILS)
 
 
 def _batch_contiguous(self, allow_zero_stride: bool):
@@ -60,7 +68,7 @@ def _batch_contiguous(self, allow_zero_stride: bool):
         if tuple(strides) == default:
             return True, self
         # contiguous, but a size-1 dim carries an odd stride: the default strides
-        with span("checkTrilTriuBatchContiguous", "kernel", source=UTILS,
+        with span(CHECK_TRIL_TRIU_BATCH_CONTIGUOUS,
                   note="triangle.restride", strides=list(default)):
             pass
         return False, aten.as_strided.default(self, sizes, default, None)
@@ -72,7 +80,7 @@ def _batch_contiguous(self, allow_zero_stride: bool):
         if allow_zero_stride and i == 0 and (strides[i] == 0 or sizes[i] == 1):
             continue
         if expected != strides[i]:
-            with span("checkTrilTriuBatchContiguous", "kernel", source=UTILS,
+            with span(CHECK_TRIL_TRIU_BATCH_CONTIGUOUS,
                       note=Note("triangle.batch_copy", dim=i, stride=strides[i],
                                 expected=expected)):
                 pass
@@ -90,11 +98,16 @@ def _zero_mask(n: int, m: int, k: int, upper: bool) -> np.ndarray:
     return diff < k if upper else diff > k
 
 
+#: TriangularOps.cpp's compute_triu_tril<Triu|Tril> and apply_triu_tril<...>
+COMPUTE_TRIU_TRIL = step("compute_triu_tril<tril|triu>", Layer.KERNEL, source=TRIANGULAR,
+                         note="triangle.empty")
+APPLY_TRIU_TRIL = step("apply_triu_tril<tril|triu>", Layer.KERNEL, source=TRIANGULAR)
+
+
 def _compute(self, k: int, result, upper: bool, name: str):
     """compute_triu_tril: the same kernel for tril/triu and tril_/triu_."""
     if self.numel() == 0:
-        with span(f"compute_triu_tril<{name}>", "kernel", source=TRIANGULAR,
-                  note="triangle.empty"):
+        with span(COMPUTE_TRIU_TRIL, called=f"compute_triu_tril<{name}>"):
             pass
         return result
     inplace = self is result
@@ -105,7 +118,7 @@ def _compute(self, k: int, result, upper: bool, name: str):
         result_c = result
     n, m = self.view.sizes[-2], self.view.sizes[-1]
     keep = "j - i >= " if upper else "j - i <= "
-    with span(f"apply_triu_tril<{name}>", "kernel", source=TRIANGULAR,
+    with span(APPLY_TRIU_TRIL, called=f"apply_triu_tril<{name}>",
               note=lambda: Note("triangle.kernel_inplace" if inplace and inplace_update
                                 else "triangle.kernel", op=name, keep=keep + str(k)),
               rows=n, cols=m, diagonal=k) as s:
@@ -190,14 +203,22 @@ def get_tril_size(row: int, col: int, offset: int, w=S.int64) -> int:
     return size
 
 
+CHECK_ARGS = step("check_args", Layer.KERNEL, source=FACTORIES, note="triangle.indices_args",
+                  lecture=Lecture.HIDDEN)
+GET_TRIL_SIZE = step("get_tril_size", Layer.KERNEL, source=FACTORIES)
+
+
+#: tril_indices_cpu / triu_indices_cpu (TensorFactories.cpp)
+INDICES_CPU = step("<tril|triu>_indices_cpu", Layer.KERNEL, source=FACTORIES)
+
+
 def _indices(name: str, row: int, col: int, offset: int, dtype: D.dtype | None,
              device: str | None):
     dtype, device = options(D.int64 if dtype is None else dtype, device)
     if device == "meta":
         raise Refused(f"torch.{name} on the meta device runs a Python decomposition "
                       "(torch/_refs) that tidx does not model yet")
-    with span("check_args", "kernel", source=FACTORIES, note="triangle.indices_args",
-              row=row, col=col):
+    with span(CHECK_ARGS, row=row, col=col):
         check(row >= 0, RuntimeError, f"row must be non-negative, got{row}")
         check(col >= 0, RuntimeError, f"col must be non-negative, got{col}")
     upper = name == "triu_indices"
@@ -209,13 +230,12 @@ def _indices(name: str, row: int, col: int, offset: int, dtype: D.dtype | None,
     if size != exact:
         raise Refused(f"torch.{name}({row}, {col}, {offset}) overflows int64 counting its "
                       "pairs; tidx does not model the wrapped count")
-    with span("get_tril_size", "kernel", source=FACTORIES,
-              note=Note("triangle.indices_size", op=name, size=size), size=size):
+    with span(GET_TRIL_SIZE, note=Note("triangle.indices_size", op=name, size=size), size=size):
         pass
     result = memory.empty_generic((2, size), dtype, device)
     # AT_DISPATCH_INDEX_TYPES: int and long only, after the allocation
     at_dispatch(name, dtype, INDEX_TYPES)
-    with span(f"{name}_cpu", "kernel", source=FACTORIES,
+    with span(INDICES_CPU, called=f"{name}_cpu",
               note=Note("triangle.indices_fill", offset=offset)) as s:
         if size:
             check_temporary(name, size, 32)     # the rows, columns and repeats

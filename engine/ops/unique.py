@@ -21,6 +21,7 @@ import numpy as np
 
 from tracer.notes import Note
 from tracer.recorder import span
+from tracer.steps import Layer, step
 
 from engine.core import dtypes as D
 from engine.core import view as S
@@ -47,6 +48,9 @@ def _contiguous(self):
     return self if self.is_contiguous() else aten.contiguous.default(self)
 
 
+UNIQUE_CPU_BOOL_TEMPLATE = step("unique_cpu_bool_template", Layer.KERNEL, source=UNIQUE)
+
+
 def _bool_template(self, return_inverse: bool, return_counts: bool):
     """unique_cpu_bool_template: count the Trues; False comes first."""
     inp = _contiguous(self)
@@ -62,7 +66,7 @@ def _bool_template(self, return_inverse: bool, return_counts: bool):
     values = inp.array().reshape(-1)
     num_true = int(np.count_nonzero(values))
     num_false = numel - num_true
-    with span("unique_cpu_bool_template", "kernel", source=UNIQUE,
+    with span(UNIQUE_CPU_BOOL_TEMPLATE,
               note=Note("unique.bool", trues=num_true, falses=num_false)) as s:
         num_out = (num_true > 0) + (num_false > 0)
         true_idx = int(num_false > 0)
@@ -88,6 +92,9 @@ def _bool_template(self, return_inverse: bool, return_counts: bool):
     return output, inverse, counts
 
 
+UNIQUE_CPU_SORTED_TEMPLATE = step("unique_cpu_sorted_template", Layer.KERNEL, source=UNIQUE)
+
+
 def _sorted_template(self, return_inverse: bool, return_counts: bool):
     """unique_cpu_sorted_template: sort, then keep each value unlike its predecessor."""
     inp = _contiguous(self)
@@ -111,7 +118,7 @@ def _sorted_template(self, return_inverse: bool, return_counts: bool):
         keep = np.ones(numel, dtype=bool)
         keep[1:] = vals[1:] != vals[:-1]          # IsUnique<scalar_t, equal_nan=false>
     unique_count = int(np.count_nonzero(keep))
-    with span("unique_cpu_sorted_template", "kernel", source=UNIQUE,
+    with span(UNIQUE_CPU_SORTED_TEMPLATE,
               note=Note("unique.sorted", n=numel, count=unique_count)) as s:
         _resize(output, (unique_count,))
         output.array(write=True)[...] = vals[keep]
@@ -181,6 +188,10 @@ def unique_dim(self, dim: int, sorted: bool = True, return_inverse: bool = False
     return _dim_template(self, dim, False)
 
 
+UNIQUE_CONSECUTIVE_CPU_TEMPLATE = step("unique_consecutive_cpu_template", Layer.KERNEL,
+                                       source=UNIQUE)
+
+
 @declare("unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor)",
          kind=FUNCTIONAL, native="at::native::unique_consecutive_cpu", source=UNIQUE)
 def unique_consecutive(self, return_inverse: bool = False, return_counts: bool = False,
@@ -205,7 +216,7 @@ def unique_consecutive(self, return_inverse: bool = False, return_counts: bool =
         keep = np.ones(numel, dtype=bool)
         keep[1:] = values[1:] != values[:-1]      # value != last_value: NaN never equal
     out_size = int(np.count_nonzero(keep))
-    with span("unique_consecutive_cpu_template", "kernel", source=UNIQUE,
+    with span(UNIQUE_CONSECUTIVE_CPU_TEMPLATE,
               note=Note("unique.consecutive", n=numel, count=out_size)) as s:
         if return_counts:
             _resize(counts, (numel,))

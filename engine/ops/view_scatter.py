@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from tracer.notes import Note
 from tracer.recorder import span
+from tracer.steps import Layer, step
 
 from engine.core import view as S
 from engine.core.errors import Refused, torch_error
@@ -23,18 +24,20 @@ from engine.ops.overlap import MemOverlap, has_internal_overlap
 SHAPE = "aten/src/ATen/native/TensorShape.cpp"
 
 
+CLONE_PRESERVE_STRIDES = step("clone_preserve_strides", Layer.KERNEL, source=SHAPE)
+
+
 def clone_preserve_strides(self):
     """A clone with self's geometry: the whole storage cloned as one flat run, then
     restrided as self is.  A self with internal overlap (an expand) cannot keep its
     strides (copy_ would write one element twice): a plain clone."""
     if has_internal_overlap(self) is MemOverlap.YES:
-        with span("clone_preserve_strides", "kernel", source=SHAPE,
-                  note="view_scatter.clone_overlap"):
+        with span(CLONE_PRESERVE_STRIDES, note="view_scatter.clone_overlap"):
             pass
         return aten.clone.default(self)
     numel = self.storage.nbytes // self.dtype.itemsize
     v = self.view
-    with span("clone_preserve_strides", "kernel", source=SHAPE,
+    with span(CLONE_PRESERVE_STRIDES,
               note=Note("view_scatter.clone_storage", numel=numel), numel=numel):
         pass
     full = aten.as_strided.default(self, (numel,), (1,), 0)
@@ -49,13 +52,17 @@ def _meta_refused(self, name: str) -> None:
                       "(torch/_meta_registrations.py) that tidx does not model yet")
 
 
+WRITE_SRC_INTO_THE_VIEW = step("write src into the view", Layer.KERNEL, source=SHAPE,
+                               note="view_scatter.copy")
+
+
 def _write(output, part, src):
     """The check every *_scatter makes before it copies src into the view."""
     if part.view.sizes != src.view.sizes:
         raise torch_error(RuntimeError, f"expected src to have a size equal to the slice of "
                                         f"self. src size = {S.fmt_sizes(src.view.sizes)}, "
                                         f"slice size = {S.fmt_sizes(part.view.sizes)}")
-    with span("write src into the view", "kernel", source=SHAPE, note="view_scatter.copy"):
+    with span(WRITE_SRC_INTO_THE_VIEW):
         pass
     aten.copy_.default(part, src)
     return output

@@ -14,6 +14,7 @@ from typing import Any
 
 from tracer.notes import Note
 from tracer.recorder import span
+from tracer.steps import Layer, Lecture, StepSpec, inlined, part_of, step, symbol
 
 from engine.core import dtypes as D
 from engine.core import view as S
@@ -27,8 +28,13 @@ SHAPE = "aten/src/ATen/native/TensorShape.cpp"
 INT64_MAX = 2**63 - 1
 
 
-def _geometry(name: str, note, **args) -> AbstractContextManager[Any]:
-    return span(name, "kernel", source=SHAPE, note=note, **args)
+def _geometry(spec: StepSpec, note: Any, **args: Any) -> AbstractContextManager[Any]:
+    return span(spec, note=note, **args)
+
+
+SET_STRIDED = step("setStrided", Layer.MEMORY, source=SHAPE, note="as_strided.setStrided",
+                   libtorch=inlined("at::native::setStrided<int64_t>",
+                                    "at::native::as_strided_tensorimpl"))
 
 
 def set_strided(self, size: Sequence[int], stride: Sequence[int], offset: int) -> View:
@@ -37,8 +43,7 @@ def set_strided(self, size: Sequence[int], stride: Sequence[int], offset: int) -
     checkInBoundsForStorage, then set_sizes_and_strides (whose numel must not overflow).
     Returns the geometry to set."""
     size, stride = tuple(int(s) for s in size), tuple(int(s) for s in stride)
-    with span("setStrided", "memory", source=SHAPE, note="as_strided.setStrided",
-              sizes=list(size), strides=list(stride), offset=offset):
+    with span(SET_STRIDED, sizes=list(size), strides=list(stride), offset=offset):
         check(len(size) == len(stride), RuntimeError, "mismatch in length of strides and shape")
         check(all(s >= 0 for s in stride), RuntimeError,
               "as_strided: Negative strides are not supported at the moment, got strides: "
@@ -85,6 +90,10 @@ def as_strided_call(self, sizes: Sequence[int], strides: Sequence[int], offset: 
     return aten.as_strided.default(self, sizes, strides, offset)
 
 
+SELECT_GEOMETRY = step("select geometry", Layer.KERNEL, source=SHAPE,
+                       libtorch=part_of("at::native::select_symint"))
+
+
 @declare("select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)",
          variants="function, method", kind=VIEW, native="at::native::select_symint",
          source=SHAPE)
@@ -101,13 +110,16 @@ def select(self, dim: int, index: int):
         index += size
     strides = self.view.strides
     offset = self.view.offset + index * strides[dim]
-    with _geometry("select geometry",
+    with _geometry(SELECT_GEOMETRY,
                    lambda: Note("select.geometry", dim=dim, index=index, stride=strides[dim],
                                 moved=index * strides[dim]),
                    dim=dim, index=index, offset=lambda: f"{self.view.offset} + {index} * "
                                                         f"{strides[dim]} = {offset}"):
         new = self.view.select(dim, index)
     return aten.as_strided.default(self, new.sizes, new.strides, new.offset)
+
+
+SLICE_GEOMETRY = step("slice geometry", Layer.KERNEL, source=SHAPE)
 
 
 @declare("slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a)",
@@ -121,12 +133,15 @@ def slice_(self, dim: int = 0, start: int | None = None, end: int | None = None,
     check(step > 0, RuntimeError, "slice step must be positive")
     start_val, end_val = S.slice_bounds(self.view.sizes[dim], start, end)
     length = end_val - start_val
-    with _geometry("slice geometry",
+    with _geometry(SLICE_GEOMETRY,
                    lambda: Note("slice.geometry", dim=dim, start=start_val, end=end_val,
                                 length=length, step=step),
                    dim=dim, start=start_val, end=end_val, step=step):
         new = self.view.slice(dim, start_val, end_val, step)
     return as_strided_call(self, new.sizes, new.strides, new.offset)
+
+
+INFER_UNSQUEEZE_GEOMETRY = step("inferUnsqueezeGeometry", Layer.KERNEL, source=SHAPE)
 
 
 @declare("unsqueeze(Tensor(a) self, int dim) -> Tensor(a)", variants="function, method",
@@ -135,16 +150,19 @@ def unsqueeze(self, dim: int):
     dim = S.maybe_wrap_dim(dim, self.dim() + 1)
     # inferUnsqueezeGeometry: the new dim's stride is size*stride of the dim it precedes.
     new_stride = S.unsqueeze_stride(self.view.sizes, self.view.strides, dim)
-    with _geometry("inferUnsqueezeGeometry",
+    with _geometry(INFER_UNSQUEEZE_GEOMETRY,
                    lambda: Note("unsqueeze.geometry", dim=dim, stride=new_stride), dim=dim):
         new = self.view.unsqueeze(dim)
     return aten.as_strided.default(self, new.sizes, new.strides, None)
 
 
+INFER_EXPAND_GEOMETRY = step("inferExpandGeometry", Layer.KERNEL, source=SHAPE)
+
+
 @declare("expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a)",
          variants="method", kind=VIEW, native="at::native::expand", source=SHAPE)
 def expand(self, size: Sequence[int], *, implicit: bool = False):
-    with _geometry("inferExpandGeometry", "expand.geometry", size=list(size)) as s:
+    with _geometry(INFER_EXPAND_GEOMETRY, "expand.geometry", size=list(size)) as s:
         if self.dim() == 0:
             # inferExpandGeometryImpl's fast path: a 0-dim tensor takes the sizes as given
             # (a -1 included: setStrided's numel check then refuses it), all strides 0
@@ -153,6 +171,10 @@ def expand(self, size: Sequence[int], *, implicit: bool = False):
             new = self.view.expand(size, D.tensor_to_string(self.dtype, self.device_type))
         s.set(strides=list(new.strides))
     return aten.as_strided.default(self, new.sizes, new.strides, None)
+
+
+COMPUTE_STRIDE = step("computeStride", Layer.KERNEL, source=SHAPE,
+                      libtorch=symbol("at::detail::computeStride"), lecture=Lecture.HIDDEN)
 
 
 @declare("view(Tensor(a) self, SymInt[] size) -> Tensor(a)", variants="method", kind=VIEW,
@@ -164,28 +186,32 @@ def view(self, size: Sequence[int]):
         raise torch_error(RuntimeError, "view size is not compatible with input tensor's size "
                           "and stride (at least one dimension spans across two contiguous "
                           "subspaces). Use .reshape(...) instead.")
-    with _geometry("computeStride", "view.computeStride",
+    with _geometry(COMPUTE_STRIDE, "view.computeStride",
                    shape=list(shape), strides=list(strides)):
         # alias_with_sizes_and_strides: a TensorImpl built directly, no as_strided call
         return self.with_view(self.view.restrided(shape, strides))
+
+
+RESHAPE_SYMINT = step("reshape_symint", Layer.KERNEL, source=SHAPE,
+                      libtorch=part_of("at::native::reshape_symint"), lecture=Lecture.HIDDEN)
 
 
 @declare("reshape(Tensor(a) self, SymInt[] shape) -> Tensor(a)", variants="function, method",
          kind=COMPOSITE, native="at::native::reshape_symint", source=SHAPE)
 def reshape(self, shape: Sequence[int]):
     if self.is_contiguous():
-        with _geometry("reshape_symint", "reshape.view",
+        with _geometry(RESHAPE_SYMINT, "reshape.view",
                        shape=list(shape)):
             pass
         return aten.view.default(self, tuple(shape))
     target = S.infer_size(tuple(shape), self.numel())
     strides = S.compute_view_strides(self.view.sizes, self.view.strides, target)
     if strides is not None:
-        with _geometry("reshape_symint", "reshape.alias", shape=list(target),
+        with _geometry(RESHAPE_SYMINT, "reshape.alias", shape=list(target),
                        strides=list(strides)):
             pass
         return aten._reshape_alias.default(self, target, strides)
-    with _geometry("reshape_symint", "reshape.copy", shape=list(target)):
+    with _geometry(RESHAPE_SYMINT, "reshape.copy", shape=list(target)):
         pass
     return aten._unsafe_view.default(
         aten.clone.default(self, memory_format="contiguous_format"), target)
@@ -215,6 +241,9 @@ def alias(self):
     return self.with_view(self.view)
 
 
+TRANSPOSE_GEOMETRY = step("transpose geometry", Layer.KERNEL, source=SHAPE)
+
+
 @declare("transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)",
          variants="function, method", kind=VIEW, native="at::native::transpose", source=SHAPE)
 def transpose(self, dim0: int, dim1: int):
@@ -222,7 +251,7 @@ def transpose(self, dim0: int, dim1: int):
     dim0, dim1 = S.maybe_wrap_dim(dim0, ndim), S.maybe_wrap_dim(dim1, ndim)
     if dim0 == dim1:
         return aten.alias.default(self)
-    with _geometry("transpose geometry",
+    with _geometry(TRANSPOSE_GEOMETRY,
                    lambda: Note("transpose.geometry", dim0=dim0, dim1=dim1),
                    dim0=dim0, dim1=dim1):
         new = self.view.transpose(dim0, dim1)
@@ -238,11 +267,14 @@ def t(self):
     return aten.transpose.int(self, 0, 0 if self.dim() < 2 else 1)
 
 
+INFER_SQUEEZE_GEOMETRY = step("inferSqueezeGeometry", Layer.KERNEL, source=SHAPE)
+
+
 def _squeeze(self, dims: list[int], dim_arg):
     """inferSqueezeGeometry: drop the listed dims that have size 1."""
     sizes = self.view.sizes
     keep = [i for i in range(len(sizes)) if i not in dims or sizes[i] != 1]
-    with _geometry("inferSqueezeGeometry", "squeeze.geometry",
+    with _geometry(INFER_SQUEEZE_GEOMETRY, "squeeze.geometry",
                    dim=dim_arg):
         pass
     new = self.view.permute(keep)  # the dims of size 1 left out

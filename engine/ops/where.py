@@ -16,6 +16,7 @@ import numpy as np
 
 from tracer.notes import Note
 from tracer.recorder import span
+from tracer.steps import Layer, step
 
 from engine.core import dtypes as D
 from engine.core.errors import Refused, check
@@ -66,6 +67,9 @@ def _check_devices(cond, self_, other_) -> None:
                         "two devices, cuda:0 and cpu!")
 
 
+WHERE_KERNEL = step("where_kernel", Layer.KERNEL, source=KERNEL)
+
+
 def _where_self_out(condition, self, other, out, common: D.dtype):
     self_ = self if self.dtype is common else aten.to.dtype(self, common)
     other_ = other if other.dtype is common else aten.to.dtype(other, common)
@@ -82,8 +86,7 @@ def _where_self_out(condition, self, other, out, common: D.dtype):
     # TensorIterator's build: compute_shape, then compute_types (devices), then the output
     _check_devices(cond, self_, other_)
     resize_output(out, shape, layout(shape, inputs))
-    with span("where_kernel", "kernel", source=KERNEL,
-              note=Note("where.kernel", dtype=common), shape=list(shape)) as s:
+    with span(WHERE_KERNEL, note=Note("where.kernel", dtype=common), shape=list(shape)) as s:
         if not out.is_meta and out.numel():
             check_temporary("where", out.numel(), out.dtype.itemsize)   # np.where's result
             out.array(write=True)[...] = np.where(cond.array(), self_.array(),

@@ -27,6 +27,7 @@ import numpy as np
 from tracer import i18n
 from tracer.notes import Note
 from tracer.recorder import active, emit, span
+from tracer.steps import Layer, step
 
 from engine.binding.functions import from_numpy
 from engine.binding.tensor import Tensor
@@ -234,13 +235,18 @@ def _error(constraint: str, english: str, seed_zh: str,
     return exc
 
 
+#: one of pypto.index_select's tiling constraints checked (``check <constraint>``)
+CHECK_CONSTRAINT = step("check <constraint>", Layer.BINDING)
+
+
 def _check(constraint: str, ok: bool, english: str, note: str, **compared: Any) -> None:
     """One traced check: the values it compared, and whether it passed.
 
     ``note`` is the constraint's id: its English template states the constraint, its
     Chinese one is the seed's own sentence, which a failure also quotes (the one copy of
     the seed's wording is the Chinese table)."""
-    with span(f"check {constraint}", "binding", note=note, passed=bool(ok), **compared):
+    with span(CHECK_CONSTRAINT, called=f"check {constraint}", note=note, passed=bool(ok),
+              **compared):
         if not ok:
             raise _error(constraint, english, i18n.text(note, "zh"))
 
@@ -320,13 +326,21 @@ def _checks(x: PyptoTensor, dim: Any, index: PyptoTensor, tile: tuple[int, ...] 
     return d, out_shape
 
 
+TILING = step("tiling", Layer.KERNEL)
+MORE_TILES = step("more tiles", Layer.KERNEL)
+
+
+#: one tile of the output the emulated kernel fills (``tile 0``)
+TILE = step("tile <k>", Layer.KERNEL, note="pypto.tile")
+
+
 def _trace_tiles(x: PyptoTensor, d: int, index: PyptoTensor, out_shape: tuple[int, ...],
                  tile: tuple[int, ...]) -> None:
     """One event per result tile (the first MAX_TILE_EVENTS), then a summary event."""
     grid = [math.ceil(o / t) for o, t in zip(out_shape, tile)]
     total = math.prod(grid)
     m, size = index.dim(), x.dtype.itemsize
-    with span("tiling", "kernel", note=Note("pypto.tiling", dim=d),
+    with span(TILING, note=Note("pypto.tiling", dim=d),
               result_shape=list(out_shape), tile_shape=list(tile), grid=grid, tiles=total,
               ub_bytes_per_tile=math.prod(tile) * size):
         for k, pos in enumerate(itertools.islice(itertools.product(*map(range, grid)),
@@ -339,14 +353,19 @@ def _trace_tiles(x: PyptoTensor, d: int, index: PyptoTensor, out_shape: tuple[in
             rows = None
             if index.data is not None:
                 rows = np.unique(index.data[tuple(slice(*r) for r in ranges[d:d + m])])
-            emit(f"tile {k}", "kernel", note="pypto.tile",
+            emit(TILE, called=f"tile {k}",
                  offsets=offsets, extents=extents, index_entries=ranges[d:d + m],
                  input_block=block, input_rows=None if rows is None else rows.tolist(),
                  ub_bytes=math.prod(tile) * size, valid_bytes=math.prod(extents) * size)
         if total > MAX_TILE_EVENTS:
-            emit("more tiles", "kernel",
+            emit(MORE_TILES,
                  note=Note("pypto.more_tiles", first=MAX_TILE_EVENTS, last=total - 1),
                  count=total - MAX_TILE_EVENTS, total=total)
+
+
+PYPTO_INDEX_SELECT = step("pypto.index_select", Layer.PYTHON, note="pypto.index_select")
+CONSTRAINT_CHECKS = step("constraint checks", Layer.BINDING, note="pypto.constraint_checks")
+GATHER = step("gather", Layer.KERNEL, note="pypto.gather")
 
 
 def index_select(input: Any, dim: int, index: Any, *, ub_size: int | None = None) -> Any:
@@ -361,17 +380,16 @@ def index_select(input: Any, dim: int, index: Any, *, ub_size: int | None = None
     x, idx = _as_pypto(input, "input"), _as_pypto(index, "index")
     ub = _settings().ub_size if ub_size is None else ub_size
     tile = _settings().tile_shape
-    with span("pypto.index_select", "python", note="pypto.index_select", input=x,
+    with span(PYPTO_INDEX_SELECT, input=x,
               dim=repr(dim), index=idx, tile_shape=tile, ub_size=ub) as top:
-        with span("constraint checks", "binding",
-                  note="pypto.constraint_checks"):
+        with span(CONSTRAINT_CHECKS):
             d, out_shape = _checks(x, dim, idx, tile, ub)
         if active():
             _trace_tiles(x, d, idx, out_shape, tile)  # type: ignore[arg-type]
         if x.data is None or idx.data is None:
             result: Any = PyptoTensor(out_shape, x.dtype, None, out_shape)
         else:
-            with span("gather", "kernel", note="pypto.gather", dim=d):
+            with span(GATHER, dim=d):
                 result = from_numpy(np.ascontiguousarray(np.take(x.data, idx.data, axis=d)))
         top.set_result(result)
     return result

@@ -31,6 +31,7 @@ import numpy as np
 
 from tracer.notes import Note
 from tracer.recorder import active, emit, span
+from tracer.steps import Layer, step
 
 from engine.rng.fp import F32, F64, fma32, fma64
 from engine.rng.libm import glibc_vector, logf, sincosf
@@ -78,10 +79,12 @@ def _r(x: float | np.floating | np.ndarray) -> float:
     return float(x)
 
 
+MT19937 = step("mt19937", Layer.RNG, source=ENGINE)
+
+
 def _drawn(words: list[int]) -> None:
     """The step for the words drawn: each in hex and decimal."""
-    emit("mt19937", "rng", source=ENGINE, note=Note("rng.words", words=_hex(words)),
-         result=words)
+    emit(MT19937, note=Note("rng.words", words=_hex(words)), result=words)
 
 
 def _uniform_words(words: list[int], double: bool) -> list[float]:
@@ -93,6 +96,10 @@ def _uniform_words(words: list[int], double: bool) -> list[float]:
     return [_r(F32(F32(w & _MASK24) * F32(2.0 ** -24))) for w in words]
 
 
+UNIFORM_REAL_DOUBLE = step("uniform_real_distribution<double>", Layer.RNG, source=TRANSFORM)
+UNIFORM_REAL_FLOAT = step("uniform_real_distribution<float>", Layer.RNG, source=TRANSFORM)
+
+
 def _uniform_step(words: list[int], double: bool, names: list[str]) -> list[float]:
     """The step turning words into uniforms, its formula with the numbers."""
     us = _uniform_words(words, double)
@@ -102,25 +109,27 @@ def _uniform_step(words: list[int], double: bool, names: list[str]) -> list[floa
     else:
         note = Note("rng.uniform_float", values=shown)
     # the uniforms as the step's result (their names are in the note): one short line
-    emit("uniform_real_distribution<double>" if double
-         else "uniform_real_distribution<float>", "rng", source=TRANSFORM,
+    emit(UNIFORM_REAL_DOUBLE if double else UNIFORM_REAL_FLOAT,
          note=note, result=us[0] if len(us) == 1 else tuple(us))
     return us
 
 
 # -- normal_: the serial path (numel < 16 or not contiguous) ------------------------------
+FIRST_ELEMENT = step("first element", Layer.RNG)
+NEXT_DOUBLE_NORMAL_SAMPLE = step("next_double_normal_sample", Layer.RNG, source=HELPER)
+NORMAL_DISTRIBUTION_DOUBLE = step("normal_distribution<double>", Layer.RNG, source=HELPER)
+
+
 def normal_serial(snap: Snapshot | None, dtype: np.dtype, mean: float, std: float,
                   fused: bool, offset: int) -> None:
     """``normal_distribution<double>`` for the first element: the generator's cached
     value, or a fresh Box-Muller pair from 4 words; then ``z * std + mean``."""
     if snap is None:
         return
-    with span("first element", "rng", source=HELPER,
-              note=Note("rng.first", offset=offset)) as s:
+    with span(FIRST_ELEMENT, source=HELPER, note=Note("rng.first", offset=offset)) as s:
         if snap.cached is not None:
             z = snap.cached
-            emit("next_double_normal_sample", "rng", source=HELPER,
-                 note=Note("rng.cached", z=z), result=z)
+            emit(NEXT_DOUBLE_NORMAL_SAMPLE, note=Note("rng.cached", z=z), result=z)
         else:
             words = snap.words(4)
             _drawn(words)
@@ -129,7 +138,7 @@ def normal_serial(snap: Snapshot | None, dtype: np.dtype, mean: float, std: floa
             theta = 2.0 * math.pi * u1
             z = _r(radius * _r(glibc_vector("cos")(np.array([theta]))[0]))
             other = _r(radius * _r(glibc_vector("sin")(np.array([theta]))[0]))
-            emit("normal_distribution<double>", "rng", source=HELPER,
+            emit(NORMAL_DISTRIBUTION_DOUBLE,
                  note=Note("rng.box_muller", radius=radius, theta=theta, z=z, other=other),
                  result=z, radius=radius)
         if fused:
@@ -141,15 +150,22 @@ def normal_serial(snap: Snapshot | None, dtype: np.dtype, mean: float, std: floa
         s.set_result(stored)
 
 
+TRANSFORMATION_NORMAL = step("transformation::normal", Layer.RNG, source=TRANSFORM)
+
+
 def _to_normal(z: float, mean: float, std: float, x: float, stored: float,
                dtype: np.dtype) -> None:
-    emit("transformation::normal", "rng", source=TRANSFORM,
+    emit(TRANSFORMATION_NORMAL,
          note=Note("rng.to_normal", z=z, std=std, mean=mean, x=x,
                    dtype=str(np.dtype(dtype)), stored=stored),
          result=stored)
 
 
 # -- normal_: normal_fill (numel >= 16, contiguous) ----------------------------------------
+#: normal_fill_16<double>, normal_fill_16<float>, normal_fill_16_AVX2: one family
+NORMAL_FILL_16 = step("normal_fill_16<...>", Layer.RNG, source=KERNELS)
+
+
 def normal_fill(snap: Snapshot | None, dtype: np.dtype, mean: float, std: float,
                 avx2: bool, offset: int) -> None:
     """Element 0 of ``normal_fill``: uniforms 0 and 8 of the first block of 16 (words 0
@@ -158,8 +174,7 @@ def normal_fill(snap: Snapshot | None, dtype: np.dtype, mean: float, std: float,
     if snap is None:
         return
     double = np.dtype(dtype) == F64
-    with span("first element", "rng", source=KERNELS,
-              note=Note("rng.first", offset=offset)) as s:
+    with span(FIRST_ELEMENT, source=KERNELS, note=Note("rng.first", offset=offset)) as s:
         # the words are numbered from 0 in the stream; a double takes two
         if double:
             words = snap.words(18)
@@ -169,7 +184,7 @@ def normal_fill(snap: Snapshot | None, dtype: np.dtype, mean: float, std: float,
             words = snap.words(9)
             words = [words[0], words[8]]
             first, second = "0", "8"
-        emit("mt19937", "rng", source=ENGINE,
+        emit(MT19937,
              note=Note("rng.words_fill", words=_hex(words), first=first, second=second),
              result=words)
         d0, d8 = _uniform_step(words, double, ["data[0]", "data[8]"])
@@ -203,7 +218,7 @@ def normal_fill(snap: Snapshot | None, dtype: np.dtype, mean: float, std: float,
         # polynomials, not libm's (C names: the same in every language)
         how = ("log, cos" if double else
                "log256_ps, sincos256_ps (avx_mathfun)" if avx2 else "logf, sincosf")
-        emit(name, "rng", source=KERNELS,
+        emit(NORMAL_FILL_16, called=name,
              note=Note("rng.normal_fill16", u1=u1, u2=u2, radius=radius, theta=theta, cos=cos,
                        z=z, how=how),
              result=z, radius=radius)
@@ -213,6 +228,9 @@ def normal_fill(snap: Snapshot | None, dtype: np.dtype, mean: float, std: float,
 
 
 # -- uniform_ ---------------------------------------------------------------------------
+UNIFORM_REAL = step("uniform_real", Layer.RNG, source=TRANSFORM)
+
+
 def uniform(snap: Snapshot | None, dtype: np.dtype, low: float, high: float, fused: bool,
             offset: int) -> None:
     """``uniform_real_distribution`` for the first element: one word (float) or two
@@ -221,8 +239,7 @@ def uniform(snap: Snapshot | None, dtype: np.dtype, low: float, high: float, fus
         return
     double = np.dtype(dtype) == F64
     dt = np.dtype(dtype).type
-    with span("first element", "rng", source=KERNELS,
-              note=Note("rng.first", offset=offset)) as s:
+    with span(FIRST_ELEMENT, source=KERNELS, note=Note("rng.first", offset=offset)) as s:
         words = snap.words(2 if double else 1)
         _drawn(words)
         (u,) = _uniform_step(words, double, ["u"])
@@ -237,13 +254,16 @@ def uniform(snap: Snapshot | None, dtype: np.dtype, low: float, high: float, fus
         else:
             x = F32(fma32(F32(u), span_, frm))
         x = frm if x == to else x
-        emit("uniform_real", "rng", source=TRANSFORM,
+        emit(UNIFORM_REAL,
              note=Note("rng.uniform_range", u=u, low=_r(frm), high=_r(to), x=_r(x)),
              result=_r(x))
         s.set_result(_r(x))
 
 
 # -- random_(from, to) / randint ----------------------------------------------------------
+UNIFORM_INT_FROM_TO = step("uniform_int_from_to", Layer.RNG, source=TRANSFORM)
+
+
 def randint(snap: Snapshot | None, dtype: np.dtype, low: int, high: int,
             offset: int) -> None:
     """``uniform_int_from_to_distribution`` for the first element: ``random()`` (or
@@ -252,31 +272,31 @@ def randint(snap: Snapshot | None, dtype: np.dtype, low: int, high: int,
         return
     rng = (high - low) % (1 << 64)
     wide = rng >= 1 << 28
-    with span("first element", "rng", source=HELPER,
-              note=Note("rng.first", offset=offset)) as s:
+    with span(FIRST_ELEMENT, source=HELPER, note=Note("rng.first", offset=offset)) as s:
         words = snap.words(2 if wide else 1)
         _drawn(words)
         val = words[0] << 32 | words[1] if wide else words[0]
         value = ((val % rng) + low % (1 << 64)) % (1 << 64)
         value = value - (1 << 64) if value >= 1 << 63 else value
         stored = np.array(value, np.int64).astype(dtype).item()
-        emit("uniform_int_from_to", "rng", source=TRANSFORM,
+        emit(UNIFORM_INT_FROM_TO,
              note=Note("rng.randint", val=val, range=rng, low=low, value=value),
              result=stored, val=val, range=rng)
         s.set_result(stored)
 
 
 # -- randperm ---------------------------------------------------------------------------
+RANDPERM_CPU_SWAP = step("randperm_cpu: swap", Layer.RNG, source=FACTORIES)
+
+
 def randperm(snap: Snapshot | None, n: int) -> None:
     """``randperm_cpu`` (n < 2^32/20): the first swap exchanges r[0] and
     r[random() % n], and no later swap touches r[0]: that is the first element."""
     if snap is None or n < 2:
         return
-    with span("first element", "rng", source=FACTORIES,
-              note=Note("rng.first", offset=0)) as s:
+    with span(FIRST_ELEMENT, source=FACTORIES, note=Note("rng.first", offset=0)) as s:
         words = snap.words(1)
         _drawn(words)
         j = words[0] % n
-        emit("randperm_cpu: swap", "rng", source=FACTORIES,
-             note=Note("rng.randperm_first", word=words[0], n=n, j=j), result=j)
+        emit(RANDPERM_CPU_SWAP, note=Note("rng.randperm_first", word=words[0], n=n, j=j), result=j)
         s.set_result(j)

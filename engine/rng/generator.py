@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 
 from tracer.recorder import span
+from tracer.steps import Layer, step, symbol
 
 from engine.core.context import current
 from engine.rng.mt19937 import CPUGenerator
@@ -74,11 +75,15 @@ def kernels():
     return distributions
 
 
+CPUGENERATOR_IMPL_SET_CURRENT_SEED = step("CPUGeneratorImpl::set_current_seed", Layer.RNG,
+                                          source=SOURCE, note="rng.manual_seed",
+                                          libtorch=symbol("at::CPUGeneratorImpl::set_current_seed"))
+
+
 def manual_seed(seed: int):
     """torch.manual_seed: reseed the default generator (clears its cached normal)."""
     gen = default_generator()
-    with span("CPUGeneratorImpl::set_current_seed", "rng", source=SOURCE,
-              note="rng.manual_seed", seed=int(seed)):
+    with span(CPUGENERATOR_IMPL_SET_CURRENT_SEED, seed=int(seed)):
         gen.manual_seed(int(seed))
     cuda = _state().cuda
     if cuda is not None:

@@ -59,6 +59,7 @@ import numpy as np
 
 from tracer.notes import Note
 from tracer.recorder import span
+from tracer.steps import Layer, step
 
 GENERATOR = "aten/src/ATen/cuda/CUDAGeneratorImpl.cpp"
 TEMPLATES = "aten/src/ATen/native/cuda/DistributionTemplates.h"
@@ -223,6 +224,12 @@ def round_increment(increment: int) -> int:
     return (increment + 3) // 4 * 4
 
 
+CUDAGENERATOR_IMPL_SET_CURRENT_SEED = step("CUDAGeneratorImpl::set_current_seed", Layer.RNG,
+                                           source=GENERATOR, note="cuda.philox.set_current_seed")
+CUDAGENERATOR_IMPL_PHILOX_CUDA_STATE = step("CUDAGeneratorImpl::philox_cuda_state", Layer.RNG,
+                                            source=GENERATOR)
+
+
 class CUDAGenerator:
     """CUDAGeneratorImpl of the simulated GPU: a seed and philox_offset_per_thread."""
 
@@ -234,8 +241,7 @@ class CUDAGenerator:
 
     def set_current_seed(self, seed: int) -> None:
         """set_current_seed: a new seed, and the offset back to 0."""
-        with span("CUDAGeneratorImpl::set_current_seed", "rng", source=GENERATOR,
-                  note="cuda.philox.set_current_seed", seed=int(seed)):
+        with span(CUDAGENERATOR_IMPL_SET_CURRENT_SEED, seed=int(seed)):
             self.seed = int(seed) % 2**64
             self.philox_offset_per_thread = 0
 
@@ -244,7 +250,7 @@ class CUDAGenerator:
         the generator's offset advances by the increment rounded up to a multiple of 4."""
         offset = self.philox_offset_per_thread
         step = round_increment(increment)
-        with span("CUDAGeneratorImpl::philox_cuda_state", "rng", source=GENERATOR,
+        with span(CUDAGENERATOR_IMPL_PHILOX_CUDA_STATE,
                   note=lambda: Note("cuda.philox.state", seed=self.seed, offset=offset,
                                     increment=increment, next_offset=offset + step),
                   increment=increment) as s:
@@ -405,6 +411,11 @@ _DRAW_NOTES = {("normal", 4): "cuda.philox.normal4", ("uniform", 4): "cuda.philo
                ("uniform", 2): "cudacopy.philox.uniform2_double"}
 
 
+CALC_EXECUTION_POLICY = step("calc_execution_policy", Layer.RNG, source=TEMPLATES)
+DISTRIBUTION_ELEMENTWISE_GRID_STRIDE_KERNEL = step("distribution_elementwise_grid_stride_kernel",
+                                                   Layer.RNG, source=TEMPLATES)
+
+
 def _nullary(kind: str, gen: CUDAGenerator, numel: int, gpu: SimulatedGPU,
              transform, unroll: int = 4, store=None) -> np.ndarray:
     """distribution_nullary_kernel: the launch, the generator's state, the grid-stride
@@ -413,7 +424,7 @@ def _nullary(kind: str, gen: CUDAGenerator, numel: int, gpu: SimulatedGPU,
     if numel == 0:
         return np.empty(0, dtype=np.float32)
     counter_offset, grid, block = calc_execution_policy(numel, unroll, gpu)
-    with span("calc_execution_policy", "rng", source=TEMPLATES,
+    with span(CALC_EXECUTION_POLICY,
               note=lambda: Note("cuda.philox.policy", numel=numel, grid=grid, block=block,
                                 sms=gpu.multiProcessorCount,
                                 per_sm=gpu.maxThreadsPerMultiProcessor // block,
@@ -421,7 +432,7 @@ def _nullary(kind: str, gen: CUDAGenerator, numel: int, gpu: SimulatedGPU,
               numel=numel, gpu=gpu.name) as s:
         s.set_result((counter_offset, grid, block))
     seed, offset = gen.philox_cuda_state(counter_offset)
-    with span("distribution_elementwise_grid_stride_kernel", "rng", source=TEMPLATES,
+    with span(DISTRIBUTION_ELEMENTWISE_GRID_STRIDE_KERNEL,
               note=lambda: Note(_DRAW_NOTES[kind, unroll], threads=grid * block,
                                 seed=seed, offset=offset),
               grid=grid, block=block, unroll_factor=unroll) as s:

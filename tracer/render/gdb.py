@@ -59,6 +59,9 @@ ARGS: dict[str, tuple[tuple[str, str, tuple[str, ...]], ...]] = {
     "at::native::select_symint": (("dim", "long", ("$rdx",)),),
 }
 
+#: The function that seeds the CPU generator (torch.manual_seed's step).
+SET_SEED = "at::CPUGeneratorImpl::set_current_seed"
+
 #: An array longer than this is a misread register, not a tensor's sizes.
 MAX_DIMS = 16
 
@@ -125,7 +128,8 @@ def _seeds_first(doc: dict[str, Any]) -> bool:
     for st in doc["statements"]:
         for _depth, ev in walk(st["events"]):
             if ev["layer"] == "rng":
-                return ev["name"] == "CPUGeneratorImpl::set_current_seed"
+                # by the function it runs, not the step's name
+                return (ev.get("libtorch") or {}).get("function") == SET_SEED
     return False
 
 
@@ -211,7 +215,7 @@ def render(doc: dict[str, Any], *, lecture: bool = False) -> str:
     for st in doc["statements"]:
         for _depth, ev in walk(st["events"]):
             label, statement = next(labels)
-            info = ev.get("libtorch") or symbols.lookup(ev)
+            info = ev.get("libtorch") or {"why": symbols.UNMAPPED}
             loc = _location(info)
             if loc:
                 breaks.append((label, ev["name"], loc, statement))
