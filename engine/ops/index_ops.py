@@ -39,6 +39,7 @@ from engine.ops.scalar import to_dtype_scalar
 from engine.ops.touch import along, first, touched
 from engine.ops.touch import at as touch_at
 from engine.memory.allocator import check_temporary
+from engine.rng.fp import fma32, fma64
 
 ADV = "aten/src/ATen/native/TensorAdvancedIndexing.cpp"
 KERNEL = "aten/src/ATen/native/cpu/IndexKernel.cpp"
@@ -142,56 +143,10 @@ def _scaled(values: np.ndarray, alpha, dtype: D.dtype) -> np.ndarray:
     return values * np.asarray(a, dtype=dtype.np)
 
 
-def fma_float32(alpha: float, b: np.ndarray, c: np.ndarray) -> np.ndarray:
-    """``alpha * b + c`` rounded once to float32, as an FMA instruction does: the product
-    is exact in float64, the sum is rounded to odd there (TwoSum gives its error), and
-    rounding that to float32 is then correct (53 >= 24 + 2 bits).
-
-    >>> float(fma_float32(3.0, np.float32([1 + 2**-23]), np.float32([-3.0]))[0]) == 3 * 2**-23
-    True
-    """
-    p = b.astype(np.float64) * np.float64(np.float32(alpha))
-    c64 = c.astype(np.float64)
-    with np.errstate(invalid="ignore", over="ignore"):
-        s = p + c64
-        bv = s - p
-        e = (p - (s - bv)) + (c64 - bv)
-        odd = (s.view(np.int64) & 1) == 1
-        toward = np.nextafter(s, np.where(e > 0, np.inf, -np.inf))
-        exact = (e == 0) | odd | ~np.isfinite(s) | np.isnan(e)
-        return np.where(exact, s, toward).astype(np.float32)
-
-
-def fma_float64(alpha: float, b: np.ndarray, c: np.ndarray) -> np.ndarray:
-    """``alpha * b + c`` rounded once to float64: exact rational arithmetic per element
-    (``float(Fraction)`` rounds correctly), the non-finite cases as IEEE gives them.
-
-    >>> float(fma_float64(1 + 2**-52, np.array([1 - 2**-52]), np.array([-1.0]))[0]) == -2**-104
-    True
-    """
-    out = np.empty(c.shape, dtype=np.float64)
-    from fractions import Fraction    # here: importing it costs every cold start
-    fa = Fraction(float(alpha))
-    for k, (bv, cv) in enumerate(zip(b.reshape(-1).tolist(), c.reshape(-1).tolist())):
-        if not (np.isfinite(bv) and np.isfinite(cv) and np.isfinite(alpha)):
-            out.flat[k] = alpha * bv + cv
-            continue
-        exact = fa * Fraction(bv) + Fraction(cv)
-        try:
-            out.flat[k] = float(exact)
-        except OverflowError:
-            out.flat[k] = np.inf if exact > 0 else -np.inf
-    return out
-
-
 #: add_'s stub (the ufunc add kernel, BinaryOpsKernel.cpp): no AVX512 build in torch 2.13's
 #: wheel, so an AVX512 CPU fuses as the AVX2 build does
 ADD_STUB = DispatchStub("add_stub", avx512=False,
                         source="aten/src/ATen/native/cpu/BinaryOpsKernel.cpp")
-
-#: float64 slices are fused element by element in Python: up to this many elements.
-FMA64_LIMIT = 1 << 16
-
 
 def _fused_add_slices(target: np.ndarray, lead: tuple, idx: np.ndarray, src: np.ndarray,
                       alpha, dtype: D.dtype) -> None:
@@ -203,13 +158,11 @@ def _fused_add_slices(target: np.ndarray, lead: tuple, idx: np.ndarray, src: np.
     if not fused:
         _add_in_order(target, lead + (idx,), _scaled(src, alpha, dtype), dtype)
         return
-    if dtype is D.float64 and src.size > FMA64_LIMIT:
-        raise Refused(f"index_add with alpha on more than {FMA64_LIMIT} float64 elements: "
-                      "tidx emulates the fused multiply-add element by element and stops there")
-    fma = fma_float32 if dtype is D.float32 else fma_float64
+    # one correctly rounded fma per element (engine/rng/fp.py), float32 or float64
     for i, j in enumerate(idx):
         at = lead + (int(j),)
-        target[at] = fma(a, src[lead + (i,)], target[at])
+        target[at] = fma32(np.float32(a), src[lead + (i,)], target[at]) \
+            if dtype is D.float32 else fma64(float(a), src[lead + (i,)], target[at])
 
 
 def _add_in_order(target: np.ndarray, where: tuple, values: np.ndarray, dtype: D.dtype) -> None:
