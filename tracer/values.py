@@ -388,12 +388,42 @@ def name(t: Value) -> str | None:
 
 
 def shown(t: Value) -> str:
-    """How a tensor is called on screen: the user's name, else its trace label.
+    """How a tensor is called on screen: the user's name, else what the temporary is
+    (tracer/temporaries.py: ``t > 5``), else its trace label.
+
+    A description with a space outside brackets is parenthesised, as Python would
+    (``(t > 5)[2, 2]``, ``index=(t > 5): b8[3, 3]``).
 
     >>> shown({"kind": "tensor", "label": "t$1", "name": "y"}), shown({"label": "t$2"})
     ('y', 't$2')
+
+    >>> shown({"kind": "tensor", "label": "t$3", "what": "t > 5"})
+    '(t > 5)'
+    >>> shown({"label": "t$4", "what": "torch.tensor([0, 2])"})
+    'torch.tensor([0, 2])'
     """
-    return t.get("name") or t["label"]
+    what = t.get("what")
+    if t.get("name") or not what:
+        return t.get("name") or t["label"]
+    return f"({what})" if _spaced(what) else what
+
+
+def _spaced(text: str) -> bool:
+    """Whether ``text`` has a space outside brackets and quotes (``t > 5``, not
+    ``torch.tensor([0, 2])``)."""
+    depth, quote = 0, ""
+    for ch in text:
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == " " and depth <= 0:
+            return True
+    return False
 
 
 def with_name(t: Value, user_name: str) -> Value:

@@ -36,8 +36,7 @@ from engine.interpreter import builtins
 from engine.interpreter import python_memory as M
 from engine.interpreter.defaults import BY_NAME
 from engine.interpreter.statements import MAX_INT_BITS, Statement, root_name
-from engine.binding.tensor import UntypedStorage
-from engine.binding.tensor import Tensor
+from engine.binding.tensor import Tensor, UntypedStorage
 from engine.binding.return_types import StructSeq
 
 
@@ -264,6 +263,7 @@ class Evaluator:
         assert isinstance(target, ast.Subscript)
         obj, index = self.eval_expr(target.value), self.eval_expr(target.slice)
         current = self.subscript(obj, index)
+        _describe(current, target)
         result = self.inplace(op, current, self.eval_expr(node.value))
         self.store_subscript(obj, index, result)
         root = root_name(target)
@@ -305,7 +305,10 @@ class Evaluator:
     # -- expressions -----------------------------------------------------------------
     def eval_expr(self, node: ast.AST) -> Any:
         method = getattr(self, "_e_" + type(node).__name__)
-        return method(node)
+        value = method(node)
+        if type(value) is Tensor and not isinstance(node, _ATOMS):
+            _describe(value, node)
+        return value
 
     def _e_Constant(self, node: ast.Constant) -> Any:
         return node.value
@@ -600,6 +603,17 @@ class Evaluator:
             # tuple's fields (sort(...).values)
             return getattr(obj, attr)
         raise Refused(f"attribute '{attr}' of {self.type_name(obj)} is not available in tidx")
+
+
+_ATOMS = (ast.Name, ast.Constant, ast.Starred)   # their tensor has a name of its own
+
+
+def _describe(value: Any, node: ast.AST) -> None:
+    """A temporary is called by the text that made it (``t > 5``, not ``t$1``) in every
+    drawing (tracer/temporaries.py); a tensor the user names keeps the name."""
+    trace = recorder.current()
+    if trace is not None and type(value) is Tensor:
+        trace.describe(value, lambda: ast.unparse(node))
 
 
 def _unknown(owner: str, attr: str, known: Any, what: str) -> str:
