@@ -8,7 +8,7 @@ stays the stable key of the JSON document, docs/trace-format.md):
   (``t > 5``, ``t * 2``, ``torch.tensor([0, 2])``): the interpreter hands it over;
 * else what made it, read from the data of the outermost step whose result it is (no
   step is known by its name): ``5 as a tensor`` (a Python number an operator wrapped,
-  or the value of ``t[...] = 5``), ``t[1]`` (a view ``t[1, 2]`` makes on the way),
+  or the value of ``t[...] = 5``; ``[0, 2] as a tensor``, an index list), ``t[1]`` (a view ``t[1, 2]`` makes on the way),
   ``rows on cuda`` (a copy to another device), else the step by its name and its first
   tensor, ``nonzero(t > 5)``.
 
@@ -112,11 +112,13 @@ def _made_by(event: Any, call: Any) -> str:
     its name, tests/tracer/test_step_specs.py): a number made a 0-dim tensor (``5 as a
     tensor``: valueToTensor, wrapped_scalar_tensor ...), a tensor moved to another device
     (``rows on cuda``), else the step by its name and first tensor (``nonzero(t > 5)``)."""
-    value = event.args.get("value")
+    value, python = event.args.get("value"), event.args.get("python")
     made = next(V.tensors(event.result), None)
     if V.kind(value) in ("int", "float", "bool", "scalar") and made is not None \
             and not made["shape"]:
         return f"{V.text(value)} as a tensor"
+    if V.kind(python) in ("list", "tuple"):     # an index list becoming a TensorIndex
+        return f"{V.text(python)} as a tensor"
     first = next((t for v in event.args.values() for t in V.tensors(v)), None)
     name = event.op.partition("::")[2] if event.op else event.name
     if first is not None and made is not None and first["device"] != made["device"]:
