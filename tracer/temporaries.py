@@ -12,7 +12,8 @@ stays the stable key of the JSON document, docs/trace-format.md):
   ``rows on cuda`` (a copy to another device), else the step by its name and its first
   tensor, ``nonzero(t > 5)``.
 
-Descriptions are cut to :data:`MAX_WHAT` characters; two temporaries of one statement
+A storage only temporaries are on is called by the first of them where a value names it
+(``written=s$2 of (t > 5) elements [...]``).  Descriptions are cut to :data:`MAX_WHAT` characters; two temporaries of one statement
 described alike keep apart by a count (``reshape``, ``reshape #2``).  A pure function
 of the recorded events: the tracer imports nothing of the engine.
 """
@@ -47,7 +48,7 @@ def describe(events: Iterable[Any], given: dict[str, str], also: Any = None) -> 
 
     >>> from tracer.events import Event
     >>> def t(label): return {"kind": "tensor", "label": label, "shape": [],
-    ...                       "device": "cpu"}
+    ...                       "device": "cpu", "storage": "s$" + label[-1]}
     >>> five = {"kind": "int", "value": 5}
     >>> wrap = Event("wrapped_scalar_tensor", "binding", args={"value": five},
     ...              result=t("t$0"))
@@ -85,18 +86,44 @@ def describe(events: Iterable[Any], given: dict[str, str], also: Any = None) -> 
         taken.add(short(text))
     for label, text in given.items():
         whats.setdefault(label, short(text))
-    stack: list[Any] = [also]
-    for event in _preorder(events):
-        stack += [event.result, event.args]
+    values = [also] + [v for event in _preorder(events) for v in (event.result, event.args)]
+    # a storage only temporaries are on is called by the first of them: `s$2 of (t > 5)`
+    named: set[str] = set()
+    first: dict[str, str] = {}
+    for t in _all_tensors(values):
+        if t.get("name"):
+            named.add(t["storage"])
+        elif t["label"] in whats:
+            first.setdefault(t["storage"], whats[t["label"]])
+    storages = {s: what for s, what in first.items() if s not in named}
+    stack: list[Any] = list(values)
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            kind = item.get("kind")
+            if kind == "tensor":
+                if not item.get("name") and item["label"] in whats:
+                    item["what"] = whats[item["label"]]
+            elif kind in ("elements", "storage"):
+                where = item.get("storage") if kind == "elements" else item.get("label")
+                if where in storages:
+                    item["what"] = storages[where]
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+def _all_tensors(values: list[Any]) -> Iterator[dict[str, Any]]:
+    """Every tensor summary inside typed values and dicts or lists of them, in order."""
+    stack = list(reversed(values))
     while stack:
         item = stack.pop()
         if isinstance(item, dict):
             if item.get("kind") == "tensor":
-                if not item.get("name") and item["label"] in whats:
-                    item["what"] = whats[item["label"]]
-            stack.extend(item.values())
+                yield item
+            stack.extend(reversed(list(item.values())))
         elif isinstance(item, list):
-            stack.extend(item)
+            stack.extend(reversed(item))
 
 
 def _preorder(events: list[Any]) -> Iterator[Any]:

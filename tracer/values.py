@@ -408,6 +408,18 @@ def shown(t: Value) -> str:
     return f"({what})" if _spaced(what) else what
 
 
+def storage_shown(value: Value) -> str:
+    """How an ``elements`` or ``storage`` value names its storage: its label, and the
+    temporary on it when only a temporary is (tracer/temporaries.py).
+
+    >>> storage_shown({"kind": "elements", "storage": "s$2", "what": "t > 5"})
+    's$2 of (t > 5)'
+    """
+    label = value["storage"] if value["kind"] == "elements" else value["label"]
+    what = value.get("what")
+    return label if not what else f"{label} of " + (f"({what})" if _spaced(what) else what)
+
+
 def _spaced(text: str) -> bool:
     """Whether ``text`` has a space outside brackets and quotes (``t > 5``, not
     ``torch.tensor([0, 2])``)."""
@@ -528,7 +540,7 @@ def text(value: Value | None) -> str:
     if k == "scalar":
         return repr(value["value"]) if not isinstance(value["value"], str) else value["value"]
     if k == "elements":
-        where = value["storage"]
+        where = storage_shown(value)
         if "offsets" in value:
             return f"{where} elements {value['offsets']}"
         return f"{where}: {value['count']} elements"

@@ -52,7 +52,6 @@ NAMED = {
     "a[..., 1] = 0": ["a[..., 1]"],
     "b = t > 5; x = t[b] * 2": ["t[b]"],            # `[b]` is rich's markup for bold
 }
-TRACE_LABEL = re.compile(r"\b[ts]\$\d")
 TENSOR_LABEL = re.compile(r"\bt\$\d")
 
 
@@ -148,3 +147,13 @@ def _walk(doc):
     from tracer.events import walk
     for st in doc["statements"]:
         yield from walk(st["events"])
+
+
+def test_a_storage_only_a_temporary_is_on_is_called_by_it():
+    """``written=s$2 of (t > 5) elements [...]``: which storage s$2 is, where it is read
+    and written; t's own storage keeps its plain label."""
+    res = cli_run("explain", "t[t > 5] = 0", "--width", "200")
+    assert res.exit_code == 0, res.output
+    assert re.search(r"written=s\$\d+ of \(t > 5\) elements \[0, 1", res.output)
+    assert re.search(r"read=s\$\d+ of \(0 as a tensor\) elements \[0\]", res.output)
+    assert re.search(r"written=s\$0 elements \[5, 6, 7, 8\]", res.output)
