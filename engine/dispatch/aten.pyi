@@ -1944,6 +1944,14 @@ class _O__aten__rot90__default(OpOverload):
     """aten::rot90: kernel engine.ops.transformations.rot90."""
     def __call__(_op, self: Any, k: int = ..., dims: Sequence[int] = ...) -> Any: ...
 
+class _O__aten__row_stack__default(OpOverload):
+    """aten::row_stack: kernel engine.dispatch.aliases.row_stack."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+
+class _O__aten__row_stack__out(OpOverload):
+    """aten::row_stack.out: not modelled (row_stack.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!))."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+
 class _O__aten__rsub__Scalar(OpOverload):
     """aten::rsub.Scalar: kernel engine.ops.arithmetic.rsub_scalar."""
     def __call__(_op, self: Any, other: Any, alpha: Any = ...) -> Any: ...
@@ -3352,6 +3360,10 @@ class _P__aten__roll(OpOverloadPacket):
 class _P__aten__rot90(OpOverloadPacket):
     default: _O__aten__rot90__default
 
+class _P__aten__row_stack(OpOverloadPacket):
+    default: _O__aten__row_stack__default
+    out: _O__aten__row_stack__out
+
 class _P__aten__rsub(OpOverloadPacket):
     Scalar: _O__aten__rsub__Scalar
     Tensor: _O__aten__rsub__Tensor
@@ -3828,6 +3840,7 @@ class _Aten(Namespace):
     result_type: _P__aten__result_type
     roll: _P__aten__roll
     rot90: _P__aten__rot90
+    row_stack: _P__aten__row_stack
     rsub: _P__aten__rsub
     scalar_tensor: _P__aten__scalar_tensor
     scatter: _P__aten__scatter

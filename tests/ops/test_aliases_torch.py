@@ -43,3 +43,16 @@ def test_an_alias_s_out_is_refused_as_its_target_s():
     assert run.stderr.strip().splitlines() == [
         "tidx: multiply(): out= (writing the result into a given tensor) is not modelled yet "
         "(multiply.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!))"]
+
+
+@settings(max_examples=examples(30), deadline=None)
+@given(st.sampled_from(["torch.arange(3.)", "torch.ones(2, 3)", "torch.tensor(5)",
+                        "torch.zeros(0, 2)"]),
+       st.sampled_from(["t.nelement()", "t.ndimension()", "t.nelement(1)",
+                        "t.ndimension(dim=0)", "torch.row_stack([t, t])",
+                        "torch.row_stack((t,))", "torch.row_stack([])",
+                        "torch.row_stack([t, torch.ones(7)])"]))
+def test_the_other_aliases_do_what_torch_does(base, call):
+    """nelement and ndimension (python_variable_methods.cpp binds them to THPVariable_numel
+    and THPVariable_dim), row_stack (vstack)."""
+    assert_like_torch([f"t = {base}", f"y = {call}"], names=("y",))
