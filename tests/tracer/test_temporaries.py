@@ -1,12 +1,19 @@
-"""Internal temporaries appear only where the lecture shows the step that made them
-(issue #28): index_put_'s restriding of t (``t$1 = [1, 1]``, strides (0,)) was hidden
-by the terminal but drawn by the images, the HTML stepper and ``compare``."""
+"""Internal temporaries appear only where the lecture shows the step that made them,
+named for what they are (issue #28): index_put_'s restriding of t (``t$1 = [1, 1]``,
+strides (0,)) was hidden by the terminal but drawn by the images, the HTML stepper and
+``compare``; every temporary was ``t$1``, ``t$2`` ... where it is now ``(t > 5)``."""
 
 from __future__ import annotations
+
+import json
+import re
 
 import pytest
 
 from conftest import cli_run, require_dot
+from engine.interpreter.session import Session
+from tracer import lecture, values as V
+from tracer.events import walk
 
 STATEMENT = "t[rows, cols] = 10"
 
@@ -33,12 +40,6 @@ def test_compare_draws_no_stride_0_restriding():
 
 
 # -- temporaries named for what they are (issue #28) ------------------------------------
-import json  # noqa: E402
-import re  # noqa: E402
-
-from engine.interpreter.session import Session  # noqa: E402
-from tracer import lecture, values as V  # noqa: E402
-
 #: statement -> what its temporaries are called (the text that made them, else what did)
 NAMED = {
     "t[t > 5] = 0": ["(t > 5)", "(0 as a tensor)"],
@@ -144,7 +145,6 @@ def test_long_text_is_cut_and_two_alike_are_told_apart():
 
 
 def _walk(doc):
-    from tracer.events import walk
     for st in doc["statements"]:
         yield from walk(st["events"])
 
