@@ -308,6 +308,7 @@ class Trace:
         """Group the events of one statement; the caller fills error/bindings."""
         entry: dict[str, Any] = {"source": source, "events": [], "error": None, "bindings": {}}
         self.statements.append(entry)
+        self._given = {}       # what a statement stopped before describing is not kept
         outer, self._current = self._current, entry
         try:
             yield entry
