@@ -241,6 +241,33 @@ def explain(statements: str | None, source_file, **params) -> None:
     _show(_run(text, options), options, text)
 
 
+@main.command()
+@click.argument("document", type=click.File("rb"))
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="tree", show_default=True,
+              help="How to draw the trace.")
+@view_options
+@click.option("--no-notes", is_flag=True, help="Hide the one-sentence note of each step.")
+@width_option("Terminal width for the tree")
+def render(document, **params) -> None:
+    """Draw a trace saved before (DOCUMENT: what `tidx explain ... --format json` wrote;
+    '-' reads stdin) as explain draws a run: record once, draw it in any view later.
+
+    \b
+    Example:  tidx explain "t[rows, cols] = 10" --format json > trace.json
+              tidx render trace.json --format mermaid
+    """
+    from tracer.document import MAX_JSON, DocumentError, read_json
+
+    options = options_from(params)
+    name = getattr(document, "name", "<stdin>")
+    name = "stdin" if name == "<stdin>" else name
+    try:
+        doc = read_json(document.read(MAX_JSON + 1), name)
+    except DocumentError as exc:
+        raise Refused(str(exc)) from None
+    _show(doc.to_json(), options, "")
+
+
 class _Echo:
     """A text stream writing through click.echo (its encoding rules for stdout)."""
 

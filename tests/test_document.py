@@ -123,3 +123,63 @@ def test_a_hand_edited_document_is_refused_naming_the_field(documents, edit, whe
 def test_what_is_not_an_object_is_refused(value):
     with pytest.raises(DocumentError, match="the document: expected an object"):
         Document.from_json(value)
+
+
+# -- tidx render: a saved document drawn later ------------------------------------------------
+@pytest.mark.parametrize("view", [[], ["--format", "json"], ["--format", "mermaid"],
+                                  ["--full"], ["--format", "gdb"], ["--ops"]])
+def test_render_draws_a_saved_document_as_explain_drew_the_run(tmp_path, view):
+    from conftest import cli_run
+
+    saved = cli_run("explain", "y = t[1:, ::2]; y[0, 1] = 0", "--format", "json")
+    assert saved.exit_code == 0
+    path = tmp_path / "trace.json"
+    path.write_text(saved.output, encoding="utf-8")
+    drawn = cli_run("render", str(path), *view)
+    assert drawn.exit_code == 0, drawn.output
+    assert drawn.output == cli_run("explain", "y = t[1:, ::2]; y[0, 1] = 0", *view).output
+
+
+def test_render_of_a_document_whose_statement_raised_exits_1(tmp_path):
+    from conftest import cli_run
+
+    path = tmp_path / "trace.json"
+    # (the command line's output holds the error line too: the document itself)
+    path.write_text(json.dumps(Session(seed=0).run("t[0, 5] = 1")))
+    drawn = cli_run("render", str(path))
+    assert drawn.exit_code == 1
+    assert "raised IndexError: index 5 is out of bounds" in drawn.output
+
+
+@pytest.mark.parametrize("text, said", [
+    ("{", "is not JSON: line 1 column 2"),
+    ("[]", "the document: expected an object, found []"),
+    ('{"tidx": "0.1.0", "format": 2, "statements": [{"source": 3, "events": []}]}',
+     "statements[0].source: expected a string, found 3"),
+    ('{"tidx": "0.1.0", "format": 2, "statements": [{"source": null, "events": [{"name": '
+     '"aten::select", "layer": "dispatcher", "args": {"route": {"kind": "list", "items": '
+     '[{"kind": "int", "value": 2}]}}}]}]}',
+     "statements[0].events[0].args.route: expected a list of str values"),
+    ('{"tidx": "0.1.0", "format": 2, "statements": [{"source": null, "events": [{"name": '
+     '"x", "layer": "kernel", "result": {"kind": "tensor", "label": "t"}}]}]}',
+     "statements[0].events[0].result: a tensor value without 'storage'"),
+    ("[" * 100_000, "nests its JSON too deeply"),
+])
+def test_render_refuses_what_is_no_document_in_one_line(tmp_path, text, said):
+    from conftest import cli_run
+
+    path = tmp_path / "edited.json"
+    path.write_text(text, encoding="utf-8")
+    drawn = cli_run("render", str(path))
+    assert drawn.exit_code == 2, drawn.output
+    assert drawn.output.count("\n") == 1 and drawn.output.startswith("tidx: ")
+    assert said in drawn.output
+
+
+def test_render_refuses_bytes_that_are_not_utf8(tmp_path):
+    from conftest import cli_run
+
+    path = tmp_path / "edited.json"
+    path.write_bytes(b'{"tidx": "\xff"}')
+    drawn = cli_run("render", str(path))
+    assert drawn.exit_code == 2 and "is not UTF-8 text" in drawn.output

@@ -18,12 +18,14 @@ so it is refused with a sentence that says so.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, TypeVar
 
+from tracer import values as V
 from tracer.steps import Layer, Lecture
 
-__all__ = ["FORMAT_VERSION", "Allocated", "Binding", "Cpu", "Default", "Document",
+__all__ = ["FORMAT_VERSION", "MAX_JSON", "read_json", "Allocated", "Binding", "Cpu", "Default", "Document",
            "DocumentError", "Error", "Event", "Libtorch", "Run", "SessionFacts",
            "Statement"]
 
@@ -97,9 +99,10 @@ def _map(value: Any, where: str, item: Callable[[Any, str], _T]) -> dict[str, _T
 
 
 def _value(value: Any, where: str) -> Value:
-    """A typed value: an object with a string ``kind`` (tracer/values.py reads the rest)."""
-    if not isinstance(value, dict) or not isinstance(value.get("kind"), str):
-        raise _fail(where, "a typed value (an object with a \"kind\")", value)
+    """A typed value of the documented shape (tracer/values.py says what each kind has)."""
+    found = V.problem(value, where)
+    if found is not None:
+        raise DocumentError(found)
     return value
 
 
@@ -277,6 +280,18 @@ class Cpu:
 
 
 # -- events ----------------------------------------------------------------------------------
+def _dispatcher_args(args: dict[str, Value], where: str) -> None:
+    """The dispatcher step's documented arguments: ``keys`` and ``kernel`` a ``str``,
+    ``route`` a ``list`` of ``str`` (the tree spells the route from them)."""
+    for key in ("keys", "kernel"):
+        if key in args and args[key]["kind"] != "str":
+            raise _fail(f"{where}.args.{key}", "a str value", args[key])
+    route = args.get("route")
+    if route is not None and (route["kind"] != "list" or any(
+            item["kind"] != "str" for item in route["items"])):
+        raise _fail(f"{where}.args.route", "a list of str values", route)
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """One step as the document keeps it (tracer/events.py's :class:`tracer.events.Event`
@@ -325,12 +340,16 @@ class Event:
         note_args = o.get("note_args")
         folded = o.get("folded")
         steps = o.get("steps")
+        layer = _enum(Layer, _key(o, "layer", where), f"{where}.layer")
+        args = _map(o.get("args", {}), f"{where}.args", _value)
+        if layer is Layer.DISPATCHER:
+            _dispatcher_args(args, where)
         return cls(
             name=_str(_key(o, "name", where), f"{where}.name"),
-            layer=_enum(Layer, _key(o, "layer", where), f"{where}.layer"),
+            layer=layer,
             op=_opt_str(o.get("op"), f"{where}.op"),
             source=_opt_str(o.get("source"), f"{where}.source"),
-            args=_map(o.get("args", {}), f"{where}.args", _value),
+            args=args,
             result=_opt_value(o.get("result"), f"{where}.result"),
             note=_opt_str(o.get("note"), f"{where}.note"),
             note_id=_opt_str(o.get("note_id"), f"{where}.note_id"),
@@ -505,3 +524,31 @@ class Document:
                    statements=_list(_key(o, "statements", "the document"), "statements",
                                     Statement.from_json),
                    run=run, format=fmt)
+
+
+#: The largest JSON text read back (bytes): a document of every lesson is a few MB, and
+#: Python's objects for a JSON text take about ten times its size.
+MAX_JSON = 64 * 1024 * 1024
+
+
+def read_json(data: bytes, name: str) -> Document:
+    """A document from a file's bytes (what ``--format json`` wrote); one
+    :class:`DocumentError` sentence, naming ``name``, for anything else."""
+    if len(data) > MAX_JSON:
+        raise DocumentError(f"{name} is larger than {MAX_JSON // (1024 * 1024)} MB; tidx "
+                            "reads trace documents up to that size")
+    try:
+        obj = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise DocumentError(f"{name} is not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        raise DocumentError(f"{name} is not JSON: line {exc.lineno} column {exc.colno}: "
+                            f"{exc.msg}") from None
+    except RecursionError:
+        raise DocumentError(f"{name} nests its JSON too deeply") from None
+    try:
+        return Document.from_json(obj)
+    except RecursionError:
+        raise DocumentError(f"{name}: steps nested too deeply") from None
+    except DocumentError as exc:
+        raise DocumentError(f"{name} is not a tidx trace document: {exc}") from None
