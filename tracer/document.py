@@ -222,7 +222,7 @@ class Default:
     """A default name a statement used first, and how it was made."""
 
     source: str
-    origin: str
+    origin: str | None
     origin_id: str | None
     origin_args: Mapping[str, Any] | None
     repr: str
@@ -236,7 +236,7 @@ class Default:
         o = _obj(obj, where)
         args = o.get("origin_args")
         return cls(_str(_key(o, "source", where), f"{where}.source"),
-                   _str(_key(o, "origin", where), f"{where}.origin"),
+                   _opt_str(o.get("origin"), f"{where}.origin"),
                    _opt_str(o.get("origin_id"), f"{where}.origin_id"),
                    None if args is None else _obj(args, f"{where}.origin_args"),
                    _str(_key(o, "repr", where), f"{where}.repr"))
