@@ -183,3 +183,19 @@ def test_render_refuses_bytes_that_are_not_utf8(tmp_path):
     path.write_bytes(b'{"tidx": "\xff"}')
     drawn = cli_run("render", str(path))
     assert drawn.exit_code == 2 and "is not UTF-8 text" in drawn.output
+
+
+def test_the_recorded_document_is_the_documented_json_byte_for_byte():
+    """tests/golden/document_seeds.json was written by the code before the typed document
+    (the recorder's dicts): the typed document writes the same bytes (the machine's
+    ``cpu`` left out)."""
+    from pathlib import Path
+
+    golden = Path(__file__).parent / "golden" / "document_seeds.json"
+    doc = Session(seed=0)
+    made = doc.run("y = t[1:, ::2]; y[0, 1] = 0\nt[0, 5] = 1")
+    typed = doc.record()
+    assert isinstance(typed, Document)
+    assert typed.to_json() == made
+    made.pop("cpu")
+    assert json.dumps(made, indent=1, ensure_ascii=False) + "\n" == golden.read_text("utf-8")
