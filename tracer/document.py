@@ -20,14 +20,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, TypeVar
+from typing import Any, Callable, Iterator, Mapping, TypeVar
 
 from tracer import values as V
 from tracer.steps import Layer, Lecture
 
 __all__ = ["FORMAT_VERSION", "MAX_JSON", "read_json", "Allocated", "Binding", "Cpu", "Default", "Document",
            "DocumentError", "Error", "Event", "Libtorch", "Run", "SessionFacts",
-           "Statement"]
+           "Statement", "walk"]
 
 #: Version of the JSON document.  Bump on incompatible change (docs/trace-format.md).
 #: 2: every value is typed (``tracer.values``); tensors and storages carry ``label``.
@@ -362,6 +362,15 @@ class Event:
             folded=None if folded is None else _int(folded, f"{where}.folded"),
             steps=None if steps is None else _list(steps, f"{where}.steps", _str),
         )
+
+
+def walk(events: "tuple[Event, ...] | list[Event]", depth: int = 0
+         ) -> "Iterator[tuple[int, Event]]":
+    """``(depth, event)`` for typed events in call order (pre-order), as
+    :func:`tracer.events.walk` for their JSON form."""
+    for ev in events:
+        yield depth, ev
+        yield from walk(ev.children, depth + 1)
 
 
 # -- statements ------------------------------------------------------------------------------

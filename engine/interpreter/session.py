@@ -72,8 +72,11 @@ class Session:
             G.start_run(seed)
 
     def run(self, text: str, *, seed: int | None = None) -> dict[str, Any]:
-        """Run ``text`` and return the JSON document of its statements
-        (docs/trace-format.md).
+        """:meth:`run_document`'s document as JSON (docs/trace-format.md)."""
+        return self.run_document(text, seed=seed).to_json()
+
+    def run_document(self, text: str, *, seed: int | None = None) -> Document:
+        """Run ``text`` and return the typed document of its statements.
 
         A Session goes on from one ``run`` to the next as a notebook's cells go on in one
         kernel: the names earlier runs bound, the generator, the memory and the storages'
@@ -94,7 +97,7 @@ class Session:
                 break
             self.run_statement(st)
             st.value = None     # shown: as in a script, it dies unless a name keeps it
-        return self.document(since=first)
+        return self.record(since=first)
 
     def manual_seed(self, seed: int) -> None:
         """``torch.manual_seed(seed)`` between runs: the CPU generator (and the simulated
