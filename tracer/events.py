@@ -85,27 +85,6 @@ class Event:
             libtorch=D.Libtorch(**libtorch), lecture=Lecture(self.lecture or "shown"),
             children=tuple(c.freeze() for c in self.children))
 
-    def to_dict(self) -> dict[str, Any]:
-        """The public JSON shape of an event (keys in a fixed order)."""
-        out = {
-            "name": self.name,
-            "layer": self.layer,
-            "op": self.op,
-            "source": self.source,
-            "args": self.args,
-            "result": self.result,
-            "note": self.note,
-            "note_id": self.note_id,
-            "note_args": self.note_args,
-            "error": self.error,
-        }
-        # whether gdb can stop in this step in libtorch's release build, and where
-        out["libtorch"] = symbols.answer(self.libtorch, out)
-        # how the lecture view (tracer/lecture.py) treats this step
-        out["lecture"] = self.lecture or "shown"
-        out["children"] = [c.to_dict() for c in self.children]
-        return out
-
 
 def walk(events: list[dict[str, Any]], depth: int = 0):
     """Yield ``(depth, event)`` for event dicts in call order (pre-order).
