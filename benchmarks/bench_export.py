@@ -100,7 +100,7 @@ def main() -> None:
 def html_sizes() -> None:
     """The HTML stepper's size for lessons of 8, 16 and 32 statements (the seeds'
     lessons one after the other): the goal is under 1 MB at 32, bytes per statement
-    not growing.  tests/test_html_size.py holds the same lesson to it."""
+    not growing.  tests/cli/test_html_size.py holds the same lesson to it."""
     sys.path.insert(0, str(ROOT / "tests"))
     from test_html_size import lesson
 

@@ -1,6 +1,6 @@
 """How each command's cost grows with the length of the lesson, printed in one run.
 
-Not a test (machines here are noisy; tests/test_growth.py counts the work instead).  The
+Not a test (machines here are noisy; tests/interpreter/test_growth.py counts the work instead).  The
 lesson is issue 24's: ``y0 = t[0]``, ``y1 = t[1]``, ... (3,000 lines are 38 KB, under
 the input limit), each statement one more view of t's storage; it took over 300 s and
 13.3 GiB when every statement listed every name on that storage.  For each command and

@@ -1,5 +1,5 @@
 """Image exports of a lesson, printed in one run (issue 28; not a test: machines here
-are noisy, tests/test_export_pages.py counts the work instead).
+are noisy, tests/cli/test_export_pages.py counts the work instead).
 
 The lesson is the samples' statements in order (seed 001, views and copies, seed
 004 ...) cut to 32 statements, then repeated for the larger sizes.  For each format

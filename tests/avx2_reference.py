@@ -1,7 +1,7 @@
 """The inputs NormalFill16's AVX2 kernels can see, and the check of a kernel against
 the exactly rounded (round-to-odd) avx_mathfun reference of engine.rng.normal_fill.
 
-Test code shared by tests/test_rng.py (numpy kernel) and tests/test_rng_wasm.py
+Test code shared by tests/rng/test_rng.py (numpy kernel) and tests/rng/test_rng_wasm.py
 (compiled kernel).  ``TIDX_RNG_EXHAUSTIVE=1`` takes all 2^24 inputs.
 """
 

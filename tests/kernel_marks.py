@@ -1,7 +1,7 @@
 """Run one declared operator on small generated inputs and replay, independently of
 what its kernels recorded, which storage elements it read and wrote.
 
-The replay (tests/test_kernel_marks.py holds the recorded marks to it):
+The replay (tests/ops/test_kernel_marks.py holds the recorded marks to it):
 
 * **written** — every storage's bytes before and after the call: an element whose bytes
   changed was written.  The inputs hold distinct values, so almost every write changes

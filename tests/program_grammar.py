@@ -33,7 +33,7 @@ from engine.binding.methods import PUBLIC
 from engine.interpreter.defaults import DEFAULTS
 
 #: The defaults' shapes and dtypes (engine/interpreter/defaults.py), to draw arguments in
-#: range; tests/test_fuzz_programs.py checks this table against the engine.
+#: range; tests/interpreter/test_fuzz_programs.py checks this table against the engine.
 DEFAULT_TENSORS: dict[str, tuple[tuple[int, ...], str]] = {
     "t": ((3, 3), "int64"), "rows": ((2,), "int64"), "cols": ((2,), "int64"),
     "a": ((3, 2, 2), "int64"), "index_0": ((3,), "bool"), "index_1": ((2,), "bool"),

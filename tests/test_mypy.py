@@ -4,7 +4,7 @@ Every module of engine/, tracer/, cli.py and tidx.py is checked (mypy's defaults
 leave the bodies of unannotated functions unchecked, plus warn_unused_ignores and
 warn_redundant_casts); what tidx generates at import (the aten handles, Tensor's
 methods, the torch.* functions) mypy reads from the committed stubs
-(tests/test_stubs.py keeps them current).  mypy is in the test extra, so CI has it.
+(tests/binding/test_stubs.py keeps them current).  mypy is in the test extra, so CI has it.
 """
 
 from __future__ import annotations

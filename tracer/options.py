@@ -47,7 +47,7 @@ ALL_FORMATS = tuple(dict.fromkeys(FORMATS + EXPORT_FORMATS + NOTEBOOK_FORMATS))
 #: ``--diagram``: the sequence diagram, or the nested calls as a tree.
 DIAGRAMS = ("sequence", "calls")
 #: ``--cpu-capability``: ATEN_CPU_CAPABILITY's values (engine.core.capability.ENV_VALUES,
-#: which tests/test_application.py holds this to).
+#: which tests/interpreter/test_application.py holds this to).
 CAPABILITIES = ("default", "avx2", "avx512")
 #: ``--seed``: torch.manual_seed's range, an int64 or a uint64 (a negative seed is taken
 #: modulo 2**64).

@@ -9,7 +9,7 @@ step); this module turns that into the event's ``libtorch`` field, reading the e
 itself where the spec says so (an operator's kernel).  The facts come from the symbols
 of the torch 2.13.0 CPU wheel (``nm -C lib/libtorch_cpu.so``, ``libtorch_python.so``,
 ``libc10.so``) and from running the seeds' statements under gdb:
-tests/test_gdb_libtorch.py checks every function the specs name against the wheel and
+tests/cli/test_gdb_libtorch.py checks every function the specs name against the wheel and
 the seeds' paths against the binary.
 
 The recorder stores :func:`answer` in every event (``"libtorch"``, docs/trace-format.md),

@@ -11,7 +11,7 @@ them in the source (as torch generates ``torch/_C/__init__.pyi`` and
   :func:`engine.binding.methods.install` puts on ``Tensor``;
 * ``engine/__init__.pyi``: the ``torch.*`` functions of :data:`engine.binding.functions.FUNCTIONS`.
 
-``python -m engine.binding.stubs`` rewrites them; tests/test_stubs.py fails (naming this
+``python -m engine.binding.stubs`` rewrites them; tests/binding/test_stubs.py fails (naming this
 command) when a committed stub differs from what this writes now, e.g. after an operator
 was added without regenerating.
 """

@@ -7,7 +7,7 @@ AVX512 slot (``REGISTER_NO_AVX512_DISPATCH``, or no AVX512 compilation of its fi
 all): ``try_choose_cpu_impl`` then runs the AVX2 build on an AVX512 CPU. In torch
 2.13's x86 wheel most of the stubs tidx models have no AVX512 kernel (their slots are
 zero-initialised in ``.bss``: ``nm -C libtorch_cpu.so | grep 'sum_stub.*AVX512'``);
-``tests/test_cpu_capability.py`` re-reads the wheel and checks every declaration here.
+``tests/rng/test_cpu_capability.py`` re-reads the wheel and checks every declaration here.
 
 A kernel whose bits depend on its build declares its stub beside itself and asks it for
 the :class:`Build` that runs::
@@ -40,7 +40,7 @@ from engine.core.errors import Refused
 
 SOURCE = "aten/src/ATen/native/DispatchStub.cpp"
 
-#: Every stub tidx declares, by name: what tests/test_cpu_capability.py checks.
+#: Every stub tidx declares, by name: what tests/rng/test_cpu_capability.py checks.
 STUBS: dict[str, "DispatchStub"] = {}
 
 

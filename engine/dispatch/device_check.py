@@ -11,7 +11,7 @@ theirs is TensorIterator::compute_types' (engine.dispatch.cuda.same_device_error
 
 WRAPPERS lists the declared operators whose CUDA wrapper checks: full name -> (the
 wrapper's name, the checked arguments in order).  It is torchgen's output for torch
-2.13, written down as data (tidx never imports torch); tests/test_cuda_device_check.py
+2.13, written down as data (tidx never imports torch); tests/cuda/test_cuda_device_check.py
 derives it again from the wheel's torchgen and compares.
 """
 

@@ -7,7 +7,7 @@ lists the C++ one as "Meta (inactive)".  On a meta tensor those operators run ot
 aten and prims operators (``z + z`` is aten::add -> prims::add -> empty_permuted ...),
 which tidx does not model, so the dispatcher refuses them there rather than show the
 C++ path torch does not take.  Factories and the fills they end in record the same
-operators either way (compared with torch.profiler in tests/test_meta_python.py).
+operators either way (compared with torch.profiler in tests/ops/test_meta_python.py).
 
 The table is torch's own answer, written down so the engine never imports torch; the
 test re-derives it from the installed wheel.

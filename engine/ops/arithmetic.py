@@ -23,6 +23,7 @@ from engine.core.context import current
 from engine.core.errors import Refused, check, torch_error
 from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED, declare,
                                           deprecated, not_modelled)
+from engine.dispatch.aliases import alias
 from engine.dispatch.aten import aten
 from engine.ops.pointwise import BINARY, Wrapped, iterate, operand, sub_check
 from engine.ops.scalar import scalar_tensor_static, scalar_type, to_dtype_scalar
@@ -429,3 +430,42 @@ def div__scalar(self, other):
             s.set(read=[touched(self), touched(divisor)], written=touched(self))
         s.set_result(self)
     return self
+
+
+# -- aliases: multiply, divide, subtract (BinaryOps.cpp: one call of mul, div, sub) ---------
+for _schema, _variants in (
+        ("multiply.Tensor(Tensor self, Tensor other) -> Tensor", "function, method"),
+        ("multiply_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", "method"),
+        ("multiply.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "function"),
+        ("multiply.Scalar(Tensor self, Scalar other) -> Tensor", "function, method"),
+        ("multiply_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", "method")):
+    alias(_schema, of="mul", source=BINARY, variants=_variants)
+for _schema, _variants in (
+        ("divide.Tensor(Tensor self, Tensor other) -> Tensor", "function, method"),
+        ("divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", "method"),
+        ("divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "function"),
+        ("divide.Scalar(Tensor self, Scalar other) -> Tensor", "function, method"),
+        ("divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", "method"),
+        ("divide.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor",
+         "function, method"),
+        ("divide_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!)",
+         "method"),
+        ("divide.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> "
+         "Tensor(a!)", "function"),
+        ("divide.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor",
+         "function, method"),
+        ("divide_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!)",
+         "method")):
+    alias(_schema, of="div", source=BINARY, variants=_variants)
+for _schema, _variants in (
+        ("subtract.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)",
+         "function"),
+        ("subtract.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
+         "function, method"),
+        ("subtract_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)",
+         "method"),
+        ("subtract.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor",
+         "function, method"),
+        ("subtract_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)",
+         "method")):
+    alias(_schema, of="sub", source=BINARY, variants=_variants)

@@ -56,7 +56,7 @@ def _dunder(name: str, inner: str) -> None:
     ``bitwise_and_``)."""
     for overload, other in (("Tensor", "Tensor"), ("Scalar", "Scalar")):
         # the packet is named at run time (one composite per bitwise operator): the
-        # overloads exist, tests/test_aten_calls.py checks the names _dunder is given
+        # overloads exist, tests/binding/test_aten_calls.py checks the names _dunder is given
         def kernel(a, b, _overload: str = overload):
             return getattr(getattr(aten, inner), _overload)(a, b)
 

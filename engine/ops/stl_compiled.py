@@ -7,7 +7,7 @@ operations, and a Python loop costs a microsecond or so per step (``torch.rand(1
 WebAssembly, which wasmtime (a dependency of tidx already, for SVG without ``dot`` and
 randperm's shuffle) compiles to machine code: the same comparisons and moves, so the
 same tie order, about a hundred times faster.  :mod:`engine.ops.stl` stays the readable
-version; ``tests/test_stl_compiled.py`` holds the two equal, and both to torch.
+version; ``tests/ops/test_stl_compiled.py`` holds the two equal, and both to torch.
 
 Each row is laid out as 64-bit elements ``key << 32 | position``: the comparator's key
 (32 bits in the values' order: equal values have equal keys, and ``less`` is an unsigned

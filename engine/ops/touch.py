@@ -5,7 +5,7 @@ Every kernel that reads or writes tensor elements says which, on its kernel step
 storage) or a list of them (``sort`` writes its values and its indices; ``gather``
 reads ``self`` at the gathered offsets, and its index under ``read_index``: a picture
 marks an index's elements but does not draw its storage for them alone).
-tests/test_kernel_marks.py holds every declared operator to this, against a replay of
+tests/ops/test_kernel_marks.py holds every declared operator to this, against a replay of
 its bytes. The trace draws them on the storage grid (``R`` read, ``W`` written) and
 the replay of a statement (tracer/replay.py) takes a written element's new value from
 the next summary that shows it, so a picture marks exactly the cells torch's kernel

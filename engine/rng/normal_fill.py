@@ -18,7 +18,7 @@ inputs of both functions are however a closed set (``1 - k*2^-24`` and
 ``float(2*pi) * k*2^-24`` for the 2^24 possible k), and for every one of
 them the fast kernel here was checked equal to an evaluation with exactly
 rounded fmas (``reference_log256_ps``/``reference_sincos256_ps``, which use
-round-to-odd): ``TIDX_RNG_EXHAUSTIVE=1 pytest tests/test_rng.py -k avx2``.
+round-to-odd): ``TIDX_RNG_EXHAUSTIVE=1 pytest tests/rng/test_rng.py -k avx2``.
 The fast kernel works in preallocated per-thread buffers (fresh
 temporaries would be page-faulted in on every numpy call) and evaluates the
 first three steps of the log, cosine and sine polynomials as rows of one

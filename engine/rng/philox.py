@@ -38,7 +38,7 @@ CUDA computes.  The normal values are not guaranteed to be: curand's Box-Muller
 ``__sincosf``; tidx computes the same formula in float32 (numpy's logf, sine and cosine
 rounded from double, fused multiply-adds where nvcc fuses them), so the last bits can
 differ from a real GPU's (they agree with the four decimals a real GPU printed for three
-seeded randn calls: tests/test_philox.py).  Every step that shows such values says they
+seeded randn calls: tests/rng/test_philox.py).  Every step that shows such values says they
 are simulated.
 Other dtypes (normal_and_transform / uniform_and_transform): float64 draws pairs,
 ``curand_normal2_double`` / ``curand_uniform2_double`` (double2, so unroll_factor 2 and

@@ -12,7 +12,7 @@ wasmtime (already a dependency, for SVG without ``dot``) compiles it to
 machine code and runs it without holding the GIL, so large tensors are
 transformed on every core.  WebAssembly's float arithmetic is IEEE with
 round-to-nearest-even and no fast-math, so the two kernels agree bit for
-bit: ``tests/test_rng_wasm.py`` checks that for spread inputs, and with
+bit: ``tests/rng/test_rng_wasm.py`` checks that for spread inputs, and with
 TIDX_RNG_EXHAUSTIVE=1 for all 2^24 inputs of each half of the transform.
 
 This is an implementation detail of the emulation, not a step of torch's:

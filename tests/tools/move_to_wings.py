@@ -33,14 +33,15 @@ TESTS = ROOT / "tests"
 
 WINGS: dict[str, list[str]] = {
     # engine/ops: one kernel family per file, each against torch
-    "ops": ["arange_torch", "factories", "factories_new_torch", "factories_ranges_torch",
+    "ops": ["kernel_marks", "arange_torch", "factories", "factories_new_torch", "factories_ranges_torch",
             "factory_properties", "flip", "indexed_torch", "join_torch", "meta_python",
             "nonzero_scan", "pointwise_torch", "random_bounds_torch", "randperm_torch",
             "reduce_loop", "reductions_torch", "roll_repeat_torch",
             "scatter_gather_shapes_torch", "sorting_large_torch", "sorting_torch",
             "stl_compiled", "triangles_torch", "views_torch", "where_torch"],
     # engine/binding and engine/dispatch: argument parsing, declarations, indexing
-    "binding": ["arg_parser_torch", "argparser", "declarations", "indexing_properties",
+    "binding": ["arg_parser_torch", "argparser", "at_dispatch", "aten_calls", "declarations",
+                "operator_cache", "storage_repr", "stubs", "indexing_properties",
                 "inputs_torch", "python_signatures", "schema"],
     # engine/memory: allocators, the budget, what shares memory
     "memory": ["allocated_torch", "cuda_allocator", "memory", "memory_budget",
@@ -51,21 +52,22 @@ WINGS: dict[str, list[str]] = {
     "cuda": ["cuda_copy", "cuda_device", "cuda_device_check", "cuda_indexing",
              "cuda_runtime", "verify_cuda"],
     # engine/interpreter: statements, sessions, lessons, verify, whole programs
-    "interpreter": ["evaluator", "fuzz_programs", "growth", "learner_corpus_torch",
+    "interpreter": ["application", "evaluator", "fuzz_programs", "growth", "learner_corpus_torch",
                     "lessons", "pypto", "python_forms_torch", "samples", "session",
                     "tensor_str", "values", "verify"],
     # tracer/: the recorder, notes and languages, every renderer
-    "tracer": ["diagram", "error_explanations", "filters", "gif", "i18n", "lecture",
+    "tracer": ["step_specs", "temporaries", "diagram", "error_explanations", "filters", "gif", "i18n", "lecture",
                "notes", "picture", "recorder", "render_dot", "render_html",
                "render_markdown", "render_mermaid", "render_storage", "render_tree",
                "terminal_safety", "timeline", "values_render"],
     # cli.py, tidx.py and what they write
-    "cli": ["cli", "cli_exits", "compare", "export", "export_files", "export_safety",
+    "cli": ["cli_setup", "export_pages", "html_size", "notebook_kernel", "numbering",
+            "step_screen", "stepper_layout", "cli", "cli_exits", "compare", "export", "export_files", "export_safety",
             "export_slides", "export_wasm", "gdb_libtorch", "notebook", "step",
             "stepper_chromium"],
 }
 # the suite's own tests stay beside the helpers they test
-STAY = ["architecture", "harness", "hypothesis_settings", "oracle"]
+STAY = ["architecture", "mypy", "harness", "hypothesis_settings", "oracle"]
 
 # (pattern, replacement) for a file moved one level down
 ONE_LEVEL_DOWN = [

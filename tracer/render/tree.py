@@ -110,7 +110,7 @@ def brief_label(ev: dict[str, Any], lang: str = "en", inside: int = 0) -> Text:
     text.append(f"{layer:<10}", style=LAYER_STYLE.get(layer, ""))
     text.append(" ")
     if is_folded(ev):
-        # ids written out whole: tests/test_notes.py finds every id used by its literal
+        # ids written out whole: tests/tracer/test_notes.py finds every id used by its literal
         text.append(i18n.text("ui.lecture.folded_one" if ev["folded"] == 1
                               else "ui.lecture.folded", lang,
                               count=ev["folded"], names=", ".join(ev["steps"])),

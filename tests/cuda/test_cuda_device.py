@@ -280,7 +280,7 @@ def test_a_wider_destination_is_filled_from_the_cpu_scalar_without_a_copy():
 
 
 # copies needing copy_kernel_cuda's temporaries (casts, strided or broadcast sides, GPU to
-# GPU) are modelled now: tests/test_cuda_copy.py
+# GPU) are modelled now: tests/cuda/test_cuda_copy.py
 
 
 # -- moving tensors between the devices: aten::to -> _to_copy -> empty_strided + copy_ --
@@ -383,7 +383,7 @@ def test_the_message_is_in_torchs_binary():
 # -- --verify --------------------------------------------------------------------------
 def test_verify_compares_cuda_statements_on_the_cpu():
     """No GPU here: --verify runs the statement on torch's CPU and compares what does not
-    depend on the device (tests/test_verify_cuda.py has the rest)."""
+    depend on the device (tests/cuda/test_verify_cuda.py has the rest)."""
     require_torch()
     result = cli_run("explain", RANDN, "--verify")
     assert result.exit_code == 0, result.output

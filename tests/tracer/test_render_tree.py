@@ -13,7 +13,7 @@ from tracer.render import tree as render_tree
 
 # goldens must not depend on which test seeded the engine's generator first
 
-GOLDEN = Path(__file__).parent / "golden"
+GOLDEN = Path(__file__).parents[1] / "golden"
 
 
 def render_text(statement: str, width: int = 160) -> str:

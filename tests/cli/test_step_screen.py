@@ -17,7 +17,7 @@ import pytest
 
 from conftest import UNDER_CI
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 HEAD = "step {n}/{total}  >>> t[rows, cols] = 10"
 
 

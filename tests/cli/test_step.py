@@ -13,7 +13,7 @@ from conftest import cli_run, require_torch
 from engine.interpreter import session
 from tracer.render import step as render_step
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_steps_flatten_every_event_in_call_order():
@@ -39,7 +39,7 @@ def test_without_a_terminal_every_step_is_printed():
 
 def test_keys_move_forward_back_and_quit_in_a_real_terminal():
     """(A terminal tall enough for every step: a taller step is paged first,
-    tests/test_step_screen.py.)"""
+    tests/cli/test_step_screen.py.)"""
     pexpect = pytest.importorskip("pexpect")
     child = pexpect.spawn(sys.executable, [str(ROOT / "cli.py"), "step", "t[1, 2] = 3"],
                           cwd=str(ROOT), env={"NO_COLOR": "1", "COLUMNS": "120",

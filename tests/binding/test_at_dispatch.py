@@ -16,7 +16,7 @@ import pytest
 from conftest import require_torch
 from oracle import compare
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_message_is_formatted_in_one_place():

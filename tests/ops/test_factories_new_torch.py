@@ -138,7 +138,7 @@ def test_new_factories_match_torch(self_case, case):
             and ours[0] == "refused" and "--max-bytes" in ours[1]):
         return   # more bytes than the machine has: torch's allocator fails, tidx's limit refuses
     if ours[0] == "refused" and "runs a Python meta function" in ours[1]:
-        # torch 2.13's Python meta kernels on a meta self (tests/test_meta_python.py)
+        # torch 2.13's Python meta kernels on a meta self (tests/ops/test_meta_python.py)
         assume(False)
     assert ours == theirs
 
@@ -189,7 +189,7 @@ def test_new_tensor_and_asarray_match_torch(self_case, case):
     try:
         ours = data_outcome(engine, self_case, *case)
     except engine.Refused as exc:
-        # torch 2.13's Python meta kernels on a meta self (tests/test_meta_python.py)
+        # torch 2.13's Python meta kernels on a meta self (tests/ops/test_meta_python.py)
         assert "runs a Python meta function" in str(exc)
         assume(False)
     assert ours == data_outcome(torch, self_case, *case)

@@ -23,7 +23,7 @@ from tracer import steps
 from tracer import i18n
 from tracer.events import walk
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 # Steps whose name the tracer used to match: one the lecture hides (and gdb breaks on), one
 # it shows on one line with its inside folded, one whose inside it shows once per document

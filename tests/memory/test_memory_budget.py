@@ -32,7 +32,7 @@ from conftest import examples
 from engine.core.errors import Refused
 from engine.interpreter.session import Session
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 MiB = 1 << 20
 #: The child's address space: far above any budget used here, far below the machine's.
 ADDRESS_SPACE = 3 << 30

@@ -9,7 +9,7 @@ import pytest
 
 from conftest import UNDER_CI
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _execute(cells: list[str]) -> list[list[dict]]:

@@ -242,7 +242,7 @@ def test_the_thread_count_follows_the_affinity_mask():
     code = ("import os; os.sched_setaffinity(0, %r); from engine.core import capability as C;"
             " print(C.machine().cores)" % (one,))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True, cwd=str(Path(__file__).resolve().parent.parent))
+                         check=True, cwd=str(Path(__file__).resolve().parents[2]))
     assert int(out.stdout) == threads
 
 

@@ -20,7 +20,7 @@ from engine.dispatch.aten import (NAMESPACES, OpOverload, OpOverloadPacket, aten
                                   attribute_name, handle, overload_name, prims)
 from engine.dispatch.declarations import REGISTRY
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _sources() -> list[Path]:

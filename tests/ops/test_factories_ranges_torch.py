@@ -25,7 +25,7 @@ DTYPES = [None, "float32", "float64", "float16", "int64", "uint8", "int32", "int
 
 #: What tidx refuses to run, by a word of its reason.
 REFUSED = ("SIGFPE", "out= a meta tensor", "complex", "memory limit",
-           # torch 2.13 runs Python meta functions there (tests/test_meta_python.py)
+           # torch 2.13 runs Python meta functions there (tests/ops/test_meta_python.py)
            "runs a Python meta function", "meta tensor beside a CPU tensor")
 
 

@@ -29,12 +29,12 @@ generated program that fails exactly so is let through (and counted with
 ``hypothesis.event``), and ``test_known_open_still_fails`` fails as soon as one is
 fixed, so the list shrinks with main.
 
-``TIDX_LONG=1 python -m pytest tests/test_fuzz_programs.py`` runs ten times as many
-programs.  ``python tests/test_fuzz_programs.py hunt --programs 5000`` is the long local
+``TIDX_LONG=1 python -m pytest tests/interpreter/test_fuzz_programs.py`` runs ten times as many
+programs.  ``python tests/interpreter/test_fuzz_programs.py hunt --programs 5000`` is the long local
 hunt: programs drawn at random in worker processes under a time limit (a program that
 does not finish is a finding, "hang"; ``--hazards`` also draws views of 10**12 elements),
 every distinct failure kept in a JSON file with the shortest program that showed it and
-how often it was seen; ``python tests/test_fuzz_programs.py minimise FILE`` then drops
+how often it was seen; ``python tests/interpreter/test_fuzz_programs.py minimise FILE`` then drops
 every statement a failure does not need.
 """
 
@@ -55,7 +55,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # the hunt runs this file directly
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the hunt runs this file directly
 
 import oracle  # noqa: E402
 from parser_oracle import normalise  # noqa: E402

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 LESSON = ('print("\\x1b[31mRED\\x1b]0;title\\x07 \\u202eevil")\n'
           'x = torch.zeros(2)  # \x1b[2J\n'

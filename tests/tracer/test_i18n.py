@@ -211,8 +211,8 @@ def corpus_events(corpus) -> list[dict]:
 #: Notes of engines built and tested before any statement runs them: the simulated CUDA
 #: device's caching allocator and Philox generator (issue 16), of which the CUDA factories
 #: (the statements in MORE_STATEMENTS) reach only some: the large pool and the rounding
-#: options wait for later slices.  tests/test_cuda_allocator.py and
-#: tests/test_philox.py reach each of them and check it reads in every language; the first
+#: options wait for later slices.  tests/memory/test_cuda_allocator.py and
+#: tests/rng/test_philox.py reach each of them and check it reads in every language; the first
 #: statement that reaches one makes the test below fail until the exemption is removed.
 NOT_YET_REACHED = {id for id in en_cuda.TEXT if id.startswith("cuda.")} - {
     "cuda.malloc", "cuda.round_size", "cuda.get_pool.small", "cuda.get_free_block.none",
@@ -368,7 +368,7 @@ def test_pytorch_errors_stay_verbatim_with_a_chinese_explanation(statement, head
     text = _tree(doc, "zh", width=400)
     line = f"{err['type']}: {err['message']}"
     assert f"raised {line}" in text and f"\n{line}\n→ {why}\n" in text
-    # English explains it too (tests/test_error_explanations.py), in English only
+    # English explains it too (tests/tracer/test_error_explanations.py), in English only
     english = i18n.explain_error(err["message"], "en", context)
     assert english and not re.search(r"[\u4e00-\u9fff]", english)
     assert f"\n{line}\n→ {english}\n" in _tree(doc, "en", width=400)

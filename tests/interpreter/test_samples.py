@@ -11,7 +11,7 @@ import pytest
 from conftest import require_torch
 from engine.interpreter import session
 
-SAMPLES = sorted(p for p in (Path(__file__).parent.parent / "samples").glob("*.py")
+SAMPLES = sorted(p for p in (Path(__file__).parents[2] / "samples").glob("*.py")
                  if not p.name.startswith("_"))
 pytestmark = pytest.mark.torch
 
@@ -41,7 +41,7 @@ def test_pypto_sample_matches_torch_index_select():
     """pypto is not installed anywhere but in tidx: its lesson is checked against
     torch.index_select on the seed's data instead."""
     torch = require_torch()
-    doc = session.run((Path(__file__).parent.parent / "samples" /
+    doc = session.run((Path(__file__).parents[2] / "samples" /
                        "seed_003_pypto_index_select.py").read_text())
     assert all(st["error"] is None for st in doc["statements"])
     printed = [line for st in doc["statements"] for line in st.get("printed", [])]

@@ -17,7 +17,7 @@ from tracer import Note, i18n, record, span
 from tracer.notes import is_id, plain
 from tracer.recorder import emit
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 ENGLISH = i18n.tables()["en"]
 #: Where ids are used: the engine's notes, the renderers' and the command line's labels (and
 #: i18n's layer titles); each TOPIC table (en_operators.py ...) is a table, not a use.

@@ -232,7 +232,7 @@ def test_an_index_out_of_range_is_refused_as_a_device_side_assert(statement):
     T + "t.index_put_((rows, cols), torch.tensor(1.), accumulate=True)",   # with_sort
     T + "t[torch.tensor([0, 0]), cols] = torch.tensor([1., 2.]).cuda()",    # racing writes
     # an int index (int -> long on the GPU) and a broadcast index (its copy through
-    # Copy.cu's temporaries) run now: tests/test_cuda_copy.py
+    # Copy.cu's temporaries) run now: tests/cuda/test_cuda_copy.py
     T + "y = t[t > 0]",                                 # masks: comparisons not modelled
 ])
 def test_what_is_not_modelled_is_refused_in_one_line(statement):

@@ -73,7 +73,7 @@ CALLS = [
     "torch.full([], 1.5)", "torch.empty(2, memory_format=torch.channels_last)",
     # TensorOptions are read before the sizes are unpacked
     # (device='cuda' runs on tidx's simulated GPU, which this CPU torch lacks:
-    # tests/test_cuda_device.py compares it with the CPU's)
+    # tests/cuda/test_cuda_device.py compares it with the CPU's)
     "torch.zeros((2, 'a'), device='foo')",
 ]
 
