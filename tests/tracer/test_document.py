@@ -191,7 +191,7 @@ def test_the_recorded_document_is_the_documented_json_byte_for_byte():
     ``cpu`` left out)."""
     from pathlib import Path
 
-    golden = Path(__file__).parent / "golden" / "document_seeds.json"
+    golden = Path(__file__).parents[1] / "golden" / "document_seeds.json"
     doc = Session(seed=0)
     made = doc.run("y = t[1:, ::2]; y[0, 1] = 0\nt[0, 5] = 1")
     typed = doc.record()
