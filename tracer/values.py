@@ -630,6 +630,8 @@ _OPTIONAL: dict[str, Callable[[Any], bool]] = {
         isinstance(f, str) for f in v), "values": _elements_ok, "offsets": _ints,
     "uninitialised": lambda v: isinstance(v, bool), "view_shape": _ints,
     "simulated": lambda v: isinstance(v, bool),
+    # a TypedStorage's (tensor.storage()): the dtype its bytes are read as, and the count
+    "dtype": _STR, "elements": _is_int,
 }
 
 
@@ -651,6 +653,8 @@ def problem(value: Any, where: str, depth: int = 0) -> str | None:
     for key, ok in _OPTIONAL.items():
         if key in value and not ok(value[key]):
             return f"{where}.{key}: not what a {kind} value holds: {_brief(value[key])}"
+    if kind == "storage" and "dtype" in value and "elements" not in value:
+        return f"{where}: a TypedStorage's storage value without 'elements'"
     if depth > 64:
         return f"{where}: values nested more than 64 deep"
     inner: list[tuple[str, Any]] = []

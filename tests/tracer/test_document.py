@@ -23,7 +23,7 @@ STATEMENTS = [
     "y = t[1:, ::2]; y[0, 1] = 0", "x = torch.randn(3, 4)", "a[index_0]",
     "m = torch.empty(2, 3, device='meta')",
     "c = torch.zeros(3, device='cuda'); c[1] = 2", "print(t.sum())", "t.max(0)",
-    "t.masked_fill_(t > 4, -1)", "u = torch.empty(2)",
+    "t.masked_fill_(t > 4, -1)", "u = torch.empty(2)", "s = t.storage(); s.size()",
 ]
 
 
@@ -164,6 +164,10 @@ def test_render_of_a_document_whose_statement_raised_exits_1(tmp_path):
      '"x", "layer": "kernel", "result": {"kind": "tensor", "label": "t"}}]}]}',
      "statements[0].events[0].result: a tensor value without 'storage'"),
     ("[" * 100_000, "nests its JSON too deeply"),
+    ('{"tidx": "0.1.0", "format": 2, "statements": [{"source": null, "events": [{"name": '
+     '"x", "layer": "kernel", "result": {"kind": "storage", "label": "s$0", "nbytes": 8, '
+     '"device": "cpu", "dtype": "torch.int64"}}]}]}',
+     "statements[0].events[0].result: a TypedStorage's storage value without 'elements'"),
 ])
 def test_render_refuses_what_is_no_document_in_one_line(tmp_path, text, said):
     from conftest import cli_run
