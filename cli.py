@@ -17,7 +17,7 @@ import contextlib
 import os
 import signal
 import sys
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 
@@ -25,6 +25,9 @@ from tracer.click_options import (WIDTH, capability_option, export_options, lang
                                   layers_option, max_bytes_option, options_from, seed_option,
                                   statement_options, view_options, width_option)
 from tracer.options import EXPORT_FORMATS, FORMATS, REPORT, OptionError, Options
+
+if TYPE_CHECKING:
+    from tracer.document import Document
 
 __all__ = ["REPORT", "WIDTH", "main"]
 
@@ -185,36 +188,39 @@ def utf8(text: str, where: str) -> str:
     return text
 
 
-def _run(text: str, options: Options) -> dict:
-    """The application layer's run of ``text`` in a new Session; a refusal in one line."""
+def _run(text: str, options: Options) -> "Document":
+    """The application layer's run of ``text`` in a new Session (its typed document); a
+    refusal in one line."""
     from engine.interpreter import application
     from tracer.render.show import explained
 
     try:
-        doc = application.run(text, options)
+        doc = application.record(text, options)
     except application.Refused as exc:
         raise Refused(explained(str(exc), options.lang)) from None
-    warning = (doc.get("cpu") or {}).get("warning")
+    warning = doc.run.cpu.warning if doc.run is not None and doc.run.cpu is not None \
+        else None
     if warning:     # torch's TORCH_WARN for an ATEN_CPU_CAPABILITY it ignores
         click.echo(f"tidx: UserWarning: {warning}", err=True)
     return doc
 
 
-def _exit_if_raised(doc: dict, lang: str = "en") -> None:
+def _exit_if_raised(doc: "Document", lang: str = "en") -> None:
     # an error the lesson caught itself (try/except ... print(e)) is not a failure
-    failed = next((st for st in doc["statements"]
-                   if st["error"] and not st["error"].get("caught")), None)
-    if failed is not None:
+    failed = next((st for st in doc.statements
+                   if st.error is not None and not st.error.caught), None)
+    if failed is not None and failed.error is not None:
         from tracer.i18n import error_context
         from tracer.render.show import explained
         from tracer.render.visible import visible
 
-        err = failed["error"]
+        err = failed.error
         sys.stdout.flush()  # the trace first, then the error line, in a terminal too
-        # (PyTorch's message may quote the user's text: its control characters shown)
-        click.echo(f"tidx: {failed['source']!r} raised {err['type']}: "
-                   f"{visible(explained(err['message'], lang, error_context(failed)))}",
-                   err=True)
+        # (PyTorch's message may quote the user's text: its control characters shown;
+        # error_context still reads the statement's JSON form)
+        context = error_context(failed.to_json())
+        click.echo(f"tidx: {failed.source!r} raised {err.type}: "
+                   f"{visible(explained(err.message, lang, context))}", err=True)
         sys.exit(1)
 
 
@@ -241,6 +247,33 @@ def explain(statements: str | None, source_file, **params) -> None:
     _show(_run(text, options), options, text)
 
 
+@main.command()
+@click.argument("document", type=click.File("rb"))
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="tree", show_default=True,
+              help="How to draw the trace.")
+@view_options
+@click.option("--no-notes", is_flag=True, help="Hide the one-sentence note of each step.")
+@width_option("Terminal width for the tree")
+def render(document, **params) -> None:
+    """Draw a trace saved before (DOCUMENT: what `tidx explain ... --format json` wrote;
+    '-' reads stdin) as explain draws a run: record once, draw it in any view later.
+
+    \b
+    Example:  tidx explain "t[rows, cols] = 10" --format json > trace.json
+              tidx render trace.json --format mermaid
+    """
+    from tracer.document import MAX_JSON, DocumentError, read_json
+
+    options = options_from(params)
+    name = getattr(document, "name", "<stdin>")
+    name = "stdin" if name == "<stdin>" else name
+    try:
+        doc = read_json(document.read(MAX_JSON + 1), name)
+    except DocumentError as exc:
+        raise Refused(str(exc)) from None
+    _show(doc, options, "")
+
+
 class _Echo:
     """A text stream writing through click.echo (its encoding rules for stdout)."""
 
@@ -248,7 +281,7 @@ class _Echo:
         click.echo(text, nl=False)
 
 
-def _show(full: dict, options: Options, text: str) -> None:
+def _show(full: "Document", options: Options, text: str) -> None:
     """Print a run as ``options.format`` (and the --verify table), then exit 1 if a
     statement raised."""
     from tracer.render import show
@@ -260,13 +293,14 @@ def _show(full: dict, options: Options, text: str) -> None:
     _exit_if_raised(doc, options.lang)
 
 
-def _verify(text: str, full: dict, options: Options) -> None:
+def _verify(text: str, typed: "Document", options: Options) -> None:
     """Run the statements in real PyTorch and print the comparison table."""
     from engine.interpreter import application
     from tracer import i18n
     from tracer.render import progress
     from tracer.render import verify as render_verify
 
+    full = typed.to_json()   # (verify still reads the JSON form: issue #25)
     why = application.cannot_verify(full)
     if why is not None:
         click.echo(i18n.text("ui.verify.simulated", options.lang, why=why), err=True)
@@ -279,7 +313,7 @@ def _verify(text: str, full: dict, options: Options) -> None:
         return
     _console(options.width).print(render_verify.render(
         verified.rows, verified.checks, verified.torch_version, lang=options.lang,
-        capability=(full.get("cpu") or {}).get("capability", "?")))
+        capability=typed.run.cpu.capability if typed.run and typed.run.cpu else "?"))
 
 
 @main.command("export")
@@ -329,7 +363,8 @@ def _export(text, params: dict, output: str, width_px: int, aspect: str = "16:9"
         ran = _run(text(), options)
     # (images and the HTML stepper draw the lecture view's steps unless --full or a
     # filter asks for steps, as the tree does)
-    doc = shown(ran, options)
+    typed = shown(ran, options)
+    doc = typed.to_json()   # (the exports still read the JSON form: issue #25)
     count = len(export.statements(doc)) if fmt in export.IMAGES else 1
     if stdout and len(export.paths(output, fmt, count)) > 1:
         raise Refused(f"-o - writes one file, and {fmt.upper()} of {count} statements is "
@@ -340,7 +375,8 @@ def _export(text, params: dict, output: str, width_px: int, aspect: str = "16:9"
         with progress.bar(i18n.text("ui.export.progress.render", lang, fmt=fmt.upper()),
                           count) as tick:
             files, pages = export.render_all(doc, output, fmt, options.diagram, lang=lang,
-                                             width_px=width_px, tick=tick, full=ran,
+                                             width_px=width_px, tick=tick,
+                                             full=ran.to_json(),
                                              lecture=options.lecture, aspect=aspect)
         if stdout and len(files) > 1:
             raise Refused(f"-o - writes one file, and this {fmt.upper()} is {len(files)} "
@@ -363,7 +399,7 @@ def _export(text, params: dict, output: str, width_px: int, aspect: str = "16:9"
     else:
         said = i18n.both("ui.export.wrote", lang, path=output, fmt=fmt)
     click.echo(f"tidx: {said}", err=True)
-    _exit_if_raised(doc, lang)
+    _exit_if_raised(typed, lang)
 
 
 @main.command()
@@ -384,8 +420,8 @@ def compare(a: str, b: str, **params) -> None:
     from tracer.render import compare as render_compare
 
     options = options_from(params)
-    doc_a = _run(utf8(a, "A"), options)
-    doc_b = _run(utf8(b, "B"), options)
+    doc_a = _run(utf8(a, "A"), options).to_json()
+    doc_b = _run(utf8(b, "B"), options).to_json()
     _console(options.width).print(render_compare.render(doc_a, doc_b, lang=options.lang))
 
 
@@ -421,13 +457,14 @@ def _only(only: str | None, options: Options) -> tuple:
     return only, layers, options.ops
 
 
-def _step_through(full: dict, width: int | None, lang: str = "en",
+def _step_through(ran: "Document", width: int | None, lang: str = "en",
                   only: tuple = (None, None, False), start: int | None = None) -> None:
     """Walk ``full`` step by step; ``only``: --only, the --layers list and --ops."""
     from tracer import i18n
     from tracer.render import step as render_step
     from tracer.render import step_screen
 
+    full = ran.to_json()  # (the step view still reads the JSON form: issue #25)
     flat = render_step.only(full, *only)
     console = _console(width)
     if not flat:
@@ -442,7 +479,7 @@ def _step_through(full: dict, width: int | None, lang: str = "en",
         for k in range(k, len(flat)):
             console.print(render_step.render(flat, k, lang=lang))
             console.print()
-        _exit_if_raised(full, lang)
+        _exit_if_raised(ran, lang)
         return
     notice, page, typed = None, 0, ""
     with _no_echo():    # keys typed while a step is drawn are not echoed over it
@@ -476,7 +513,7 @@ def _step_through(full: dict, width: int | None, lang: str = "en",
                 (k, notice), page = _ask_step(console, k, len(flat), lang, typed), 0
                 typed = ""
     console.print()
-    _exit_if_raised(full, lang)
+    _exit_if_raised(ran, lang)
 
 
 @contextlib.contextmanager

@@ -157,8 +157,8 @@ class Magic:
 
         if self.session is None or new:
             self.session = application.new_session(options)
-        doc = application.run(text, options, self.session)
-        warning = (doc.get("cpu") or {}).get("warning")
+        doc = application.record(text, options, self.session)
+        warning = doc.run.cpu.warning if doc.run is not None and doc.run.cpu else None
         if warning:     # torch's TORCH_WARN for an ATEN_CPU_CAPABILITY it ignores
             print(f"tidx: UserWarning: {warning}", file=sys.stderr)
         if options.format == "html":

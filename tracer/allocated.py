@@ -103,9 +103,8 @@ def summary(events: Iterable[Any]) -> dict[str, Any]:
     return out
 
 
-def total(statements: list[dict[str, Any]]) -> dict[str, Any]:
+def total(records: list[dict[str, Any]]) -> dict[str, Any]:
     """A document's record: the sum of its statements' records."""
-    records = [st["allocated"] for st in statements if st.get("allocated")]
     out: dict[str, Any] = {"bytes": sum(r["bytes"] for r in records),
                            "blocks": sum(r["blocks"] for r in records)}
     cuda = [r["cuda"] for r in records if "cuda" in r]

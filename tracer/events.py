@@ -15,7 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from tracer import document as D
 from tracer import symbols
+from tracer.steps import Layer, Lecture
 
 #: Layers, outermost first.  Each maps to a human title used by renderers.
 LAYERS: dict[str, str] = {
@@ -70,26 +72,18 @@ class Event:
     #: read while recording, not a field of the JSON (the record itself is)
     counted: str | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        """The public JSON shape of an event (keys in a fixed order)."""
-        out = {
-            "name": self.name,
-            "layer": self.layer,
-            "op": self.op,
-            "source": self.source,
-            "args": self.args,
-            "result": self.result,
-            "note": self.note,
-            "note_id": self.note_id,
-            "note_args": self.note_args,
-            "error": self.error,
-        }
-        # whether gdb can stop in this step in libtorch's release build, and where
-        out["libtorch"] = symbols.answer(self.libtorch, out)
-        # how the lecture view (tracer/lecture.py) treats this step
-        out["lecture"] = self.lecture or "shown"
-        out["children"] = [c.to_dict() for c in self.children]
-        return out
+    def freeze(self) -> "D.Event":
+        """The step as the document keeps it (tracer/document.py), once it has closed."""
+        libtorch = symbols.answer(self.libtorch, {"name": self.name, "layer": self.layer,
+                                                  "args": self.args})
+        return D.Event(
+            name=self.name, layer=Layer(self.layer), op=self.op, source=self.source,
+            args=self.args, result=self.result, note=self.note, note_id=self.note_id,
+            note_args=self.note_args,
+            error=None if self.error is None else D.Error(self.error["type"],
+                                                          self.error["message"]),
+            libtorch=D.Libtorch(**libtorch), lecture=Lecture(self.lecture or "shown"),
+            children=tuple(c.freeze() for c in self.children))
 
 
 def walk(events: list[dict[str, Any]], depth: int = 0):

@@ -1,4 +1,5 @@
-"""Filters shared by every format: pure functions from a trace document to a new one.
+"""Filters shared by every format: pure functions from a typed trace document
+(:class:`tracer.document.Document`) to a new one.
 
 Each filter copies what it changes and never mutates its input, so the full trace
 stays available (the storage picture reads it) while a view shows less.  A removed
@@ -8,22 +9,20 @@ the way torch.profiler hides everything that is not an operator.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from dataclasses import replace
+from typing import Callable, Iterable
 
+from tracer.document import Document, Error, Event
 from tracer.events import LAYERS
 
-Event = dict[str, Any]
-Doc = dict[str, Any]
+
+def _map_statements(doc: Document, fn: Callable[[tuple[Event, ...]], tuple[Event, ...]]
+                    ) -> Document:
+    return replace(doc, statements=tuple(replace(st, events=fn(st.events))
+                                         for st in doc.statements))
 
 
-def _map_statements(doc: Doc, fn: Callable[[list[Event]], list[Event]]) -> Doc:
-    out = dict(doc)
-    out["statements"] = [{**st, "events": fn(st.get("events", []))}
-                         for st in doc["statements"]]
-    return out
-
-
-def _hoist(events: list[Event], keep: Callable[[Event], bool]) -> list[Event]:
+def _hoist(events: tuple[Event, ...], keep: Callable[[Event], bool]) -> tuple[Event, ...]:
     """Keep the events ``keep`` accepts; the children of a dropped one move up.
 
     An error on a dropped step moves to its nearest kept ancestor: the view still
@@ -32,21 +31,18 @@ def _hoist(events: list[Event], keep: Callable[[Event], bool]) -> list[Event]:
     return _hoist_with_error(events, keep)[0]
 
 
-def _hoist_with_error(events: list[Event], keep: Callable[[Event], bool]
-                      ) -> tuple[list[Event], dict[str, str] | None]:
+def _hoist_with_error(events: tuple[Event, ...], keep: Callable[[Event], bool]
+                      ) -> tuple[tuple[Event, ...], Error | None]:
     out: list[Event] = []
     pending = None
     for ev in events:
-        children, error = _hoist_with_error(ev.get("children", []), keep)
+        children, error = _hoist_with_error(ev.children, keep)
         if keep(ev):
-            kept = {**ev, "children": children}
-            if error and not kept.get("error"):
-                kept["error"] = error
-            out.append(kept)
+            out.append(replace(ev, children=children, error=ev.error or error))
         else:
             out.extend(children)
-            pending = ev.get("error") or error or pending
-    return out, pending
+            pending = ev.error or error or pending
+    return tuple(out), pending
 
 
 def parse_layers(text: str) -> list[str]:
@@ -65,37 +61,37 @@ def parse_layers(text: str) -> list[str]:
     return [n for n in LAYERS if n in names]
 
 
-def layers(doc: Doc, keep: Iterable[str]) -> Doc:
+def layers(doc: Document, keep: Iterable[str]) -> Document:
     """Only the steps of the given layers (the others are transparent)."""
     wanted = set(keep)
-    return _map_statements(doc, lambda evs: _hoist(evs, lambda e: e["layer"] in wanted))
+    return _map_statements(doc, lambda evs: _hoist(evs, lambda e: e.layer in wanted))
 
 
-def ops(doc: Doc) -> Doc:
+def ops(doc: Document) -> Document:
     """Only aten operator calls, nested as torch.profiler records them."""
-    return _map_statements(doc, lambda evs: _hoist(evs, lambda e: bool(e.get("op"))))
+    return _map_statements(doc, lambda evs: _hoist(evs, lambda e: bool(e.op)))
 
 
-def depth(doc: Doc, limit: int) -> Doc:
+def depth(doc: Document, limit: int) -> Document:
     """Cut the call tree below ``limit`` levels (1 keeps only the outermost steps)."""
-    def cut(events: list[Event], level: int) -> list[Event]:
+    def cut(events: tuple[Event, ...], level: int) -> tuple[Event, ...]:
         if level >= limit:
-            return []
-        return [{**ev, "children": cut(ev.get("children", []), level + 1)}
-                for ev in events]
+            return ()
+        return tuple(replace(ev, children=cut(ev.children, level + 1)) for ev in events)
     return _map_statements(doc, lambda evs: cut(evs, 0))
 
 
-def no_values(doc: Doc) -> Doc:
+def no_values(doc: Document) -> Document:
     """Step names only: drop every step's key values and result (errors stay)."""
-    def strip(events: list[Event]) -> list[Event]:
-        return [{**ev, "args": {}, "result": None, "children": strip(ev.get("children", []))}
-                for ev in events]
+    def strip(events: tuple[Event, ...]) -> tuple[Event, ...]:
+        return tuple(replace(ev, args={}, result=None, children=strip(ev.children))
+                     for ev in events)
     return _map_statements(doc, strip)
 
 
-def apply(doc: Doc, *, keep_layers: Iterable[str] | None = None, max_depth: int | None = None,
-          ops_only: bool = False, values: bool = True) -> Doc:
+def apply(doc: Document, *, keep_layers: Iterable[str] | None = None,
+          max_depth: int | None = None, ops_only: bool = False,
+          values: bool = True) -> Document:
     """All filters in their one sensible order: select steps, then cut, then strip."""
     if ops_only:
         doc = ops(doc)

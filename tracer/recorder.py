@@ -22,6 +22,7 @@ from contextvars import ContextVar
 from types import FunctionType
 from typing import Any, Iterator, Literal
 
+from tracer import document as D
 from tracer import i18n
 from tracer import temporaries, values as V
 from tracer.events import Event
@@ -29,15 +30,14 @@ from tracer.notes import Note
 from tracer.version import __version__
 from tracer.steps import StepSpec
 
-__all__ = ["recording", "paused", "span", "emit", "active", "current", "Trace",
-           "summarize"]
+__all__ = ["recording", "paused", "span", "emit", "active", "current", "Recording",
+           "Trace", "summarize"]
 
 #: The trace being recorded in this context, or None.
 _ACTIVE: "ContextVar[Trace | None]" = ContextVar("tidx_trace", default=None)
 
-#: Version of the JSON document (``Trace.to_dict``).  Bump on incompatible change.
-#: 2: every value is typed (``tracer.values``); tensors and storages carry ``label``.
-FORMAT_VERSION = 2
+#: Version of the JSON document (tracer/document.py keeps it).
+FORMAT_VERSION = D.FORMAT_VERSION
 
 #: Summaries include element values only up to this many elements, so recording
 #: a step on a 16M-element tensor costs what it costs on a 3x3 one.
@@ -164,6 +164,26 @@ def emit(spec: StepSpec, *, source: str | None = None, note: Any = None,
             s.set_result(result)
 
 
+class Recording:
+    """One statement while it is recorded: its steps grow as spans open, and its runner
+    (a Session) sets the error, the bindings and its own facts; :meth:`Trace.document`
+    freezes it into a :class:`tracer.document.Statement`."""
+
+    __slots__ = ("source", "events", "error", "bindings", "session")
+
+    def __init__(self, source: str | None) -> None:
+        self.source = source
+        self.events: list[Event] = []
+        self.error: D.Error | None = None
+        self.bindings: dict[str, D.Binding | None] = {}
+        self.session: D.SessionFacts | None = None
+
+    def freeze(self) -> D.Statement:
+        return D.Statement(source=self.source, events=tuple(e.freeze() for e in self.events),
+                           error=self.error, bindings=dict(self.bindings),
+                           session=self.session)
+
+
 class Trace:
     """Everything recorded inside one ``with record():`` block.
 
@@ -172,9 +192,9 @@ class Trace:
     """
 
     def __init__(self) -> None:
-        self.statements: list[dict[str, Any]] = []
+        self.statements: list[Recording] = []
         self._stack: list[Event] = []
-        self._current: dict[str, Any] | None = None
+        self._current: Recording | None = None
         self._labels: dict[tuple[str, int], str] = {}
         self._counts: dict[str, int] = {}
         self._named: set[tuple[str, int]] = set()
@@ -259,13 +279,13 @@ class Trace:
         self._by_name[name] = key
         return old
 
-    def rename_recorded(self, entry: dict[str, Any], label: str | dict[str, str],
+    def rename_recorded(self, entry: Recording, label: str | dict[str, str],
                         name: str = "") -> None:
         """Call the tensor labelled ``label`` by ``name`` in the steps statement ``entry``
         recorded (after :meth:`rename`, for the statement that made it); ``label`` a
         dict of label -> name renames several in one walk (``a, b, ... = t.unbind()``)."""
         names = label if isinstance(label, dict) else {label: name}
-        stack = list(entry["events"])
+        stack = list(entry.events)
         while stack:
             event = stack.pop()
             V.rename([event.args, event.result], names)
@@ -285,12 +305,17 @@ class Trace:
             return
         self._given[label] = text() if callable(text) else text
 
-    def describe_recorded(self, entry: dict[str, Any]) -> None:
+    def describe_recorded(self, entry: Recording) -> None:
         """Give every temporary of statement ``entry``'s steps its ``what``: the text
-        :meth:`describe` was given, else what made it (tracer/temporaries.py)."""
+        :meth:`describe` was given, else what made it (tracer/temporaries.py).  The
+        values are described in place (a frozen statement holds the same dicts)."""
         given, self._given = self._given, {}
-        temporaries.describe(entry["events"], given,
-                             [entry.get(k) for k in ("result", "bindings", "names", "before")])
+        also: list[Any] = [{k: b.summary for k, b in entry.bindings.items() if b is not None}]
+        facts = entry.session
+        if facts is not None:
+            also += [facts.result.summary if facts.result is not None else None,
+                     dict(facts.names), list(facts.before)]
+        temporaries.describe(entry.events, given, also)
 
     def summarize(self, value: Any) -> Any:
         """Turn any argument into a small typed value (:mod:`tracer.values`).
@@ -304,9 +329,9 @@ class Trace:
 
     # -- statements --------------------------------------------------------------
     @contextlib.contextmanager
-    def statement(self, source: str | None) -> Iterator[dict[str, Any]]:
+    def statement(self, source: str | None) -> Iterator[Recording]:
         """Group the events of one statement; the caller fills error/bindings."""
-        entry: dict[str, Any] = {"source": source, "events": [], "error": None, "bindings": {}}
+        entry = Recording(source)
         self.statements.append(entry)
         self._given = {}       # what a statement stopped before describing is not kept
         outer, self._current = self._current, entry
@@ -320,9 +345,9 @@ class Trace:
             self._stack[-1].children.append(event)
         else:
             if self._current is None:
-                self._current = {"source": None, "events": [], "error": None, "bindings": {}}
+                self._current = Recording(None)
                 self.statements.append(self._current)
-            self._current["events"].append(event)
+            self._current.events.append(event)
         self._stack.append(event)
 
     def _pop(self, event: Event) -> None:
@@ -330,25 +355,15 @@ class Trace:
         assert top is event, "spans must close in the order they opened"
 
     # -- output ------------------------------------------------------------------
+    def document(self, version: str = "", since: int = 0) -> D.Document:
+        """The typed document (tracer/document.py); ``since``: of the statements from
+        that index on (a notebook cell's, in a Session that goes on)."""
+        return D.Document(tidx=version or __version__,
+                          statements=tuple(r.freeze() for r in self.statements[since:]))
+
     def to_dict(self, version: str = "", since: int = 0) -> dict[str, Any]:
-        """The public JSON document: ``{"tidx", "statements": [...]}``; ``since``: of the
-        statements from that index on (a notebook cell's, in a Session that goes on)."""
-        return {
-            "tidx": version or __version__,
-            "format": FORMAT_VERSION,
-            "statements": [
-                {
-                    "source": st["source"],
-                    "events": [e.to_dict() if isinstance(e, Event) else e for e in st["events"]],
-                    "error": st["error"],
-                    "bindings": st["bindings"],
-                    # extra keys a producer added (defaults, result, printed ...)
-                    **{k: v for k, v in st.items()
-                       if k not in ("source", "events", "error", "bindings")},
-                }
-                for st in self.statements[since:]
-            ],
-        }
+        """The public JSON document (docs/trace-format.md): :meth:`document`'s JSON."""
+        return self.document(version, since).to_json()
 
 
 @contextlib.contextmanager

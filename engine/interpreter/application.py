@@ -20,13 +20,14 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from tracer.document import Document
 from tracer.options import Options
 
 from engine.core import capability as C
 from engine.core.errors import Refused
 from engine.interpreter.session import Session
 
-__all__ = ["Options", "Refused", "Verified", "new_session", "run", "verify"]
+__all__ = ["Options", "Refused", "Verified", "new_session", "record", "run", "verify"]
 
 
 def new_session(options: Options) -> Session:
@@ -36,7 +37,13 @@ def new_session(options: Options) -> Session:
 
 
 def run(text: str, options: Options, session: Session | None = None) -> dict[str, Any]:
-    """Run ``text`` and return the document of its statements.
+    """:func:`record`'s document as JSON (docs/trace-format.md)."""
+    return record(text, options, session).to_json()
+
+
+def record(text: str, options: Options, session: Session | None = None) -> Document:
+    """Run ``text`` and return the typed document of its statements
+    (:class:`tracer.document.Document`).
 
     Without ``session``: in a new one (what every command of the command line does).
     With it: continuing it, as the next cell of a notebook continues the kernel —
@@ -52,7 +59,7 @@ def run(text: str, options: Options, session: Session | None = None) -> dict[str
     except UnicodeEncodeError:
         raise Refused("the statements are not UTF-8 text") from None
     if session is None:
-        return new_session(options).run(text)
+        return new_session(options).run_document(text)
     asked = options.cpu_capability
     chosen = session.context.cpu.name
     if asked is not None and C.ENV_VALUES[asked] != chosen:
@@ -60,7 +67,7 @@ def run(text: str, options: Options, session: Session | None = None) -> dict[str
                       f"CPU capability once); start a new session to replay {asked}")
     if options.max_bytes is not None:
         session.context.max_bytes = options.max_bytes
-    return session.run(text, seed=options.seed)
+    return session.run_document(text, seed=options.seed)
 
 
 @dataclasses.dataclass(frozen=True)

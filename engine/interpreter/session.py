@@ -15,6 +15,7 @@ two Sessions interleaved in one process never see each other.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import os
 from typing import Any
 
@@ -22,7 +23,9 @@ from tracer import allocated, i18n, recorder
 from tracer import values as V
 from tracer.notes import Note
 from tracer.picture import MAX_VIEWS
-from tracer.recorder import Trace
+from tracer.document import (Allocated, Binding, Cpu, Default as DefaultMade, Document,
+                             Error, Run, SessionFacts)
+from tracer.recorder import Recording, Trace
 
 from engine.binding.tensor import is_tensor, unpack
 from engine.core import capability as C
@@ -69,8 +72,11 @@ class Session:
             G.start_run(seed)
 
     def run(self, text: str, *, seed: int | None = None) -> dict[str, Any]:
-        """Run ``text`` and return the JSON document of its statements
-        (docs/trace-format.md).
+        """:meth:`run_document`'s document as JSON (docs/trace-format.md)."""
+        return self.run_document(text, seed=seed).to_json()
+
+    def run_document(self, text: str, *, seed: int | None = None) -> Document:
+        """Run ``text`` and return the typed document of its statements.
 
         A Session goes on from one ``run`` to the next as a notebook's cells go on in one
         kernel: the names earlier runs bound, the generator, the memory and the storages'
@@ -91,7 +97,7 @@ class Session:
                 break
             self.run_statement(st)
             st.value = None     # shown: as in a script, it dies unless a name keeps it
-        return self.document(since=first)
+        return self.record(since=first)
 
     def manual_seed(self, seed: int) -> None:
         """``torch.manual_seed(seed)`` between runs: the CPU generator (and the simulated
@@ -103,12 +109,12 @@ class Session:
             else:
                 G.start_run(seed)
 
-    def run_statement(self, st: Statement) -> dict[str, Any]:
-        """Run one parsed statement with this Session's state current; its entry."""
+    def run_statement(self, st: Statement) -> Recording:
+        """Run one parsed statement with this Session's state current; its record (the
+        recorder's steps, and what the Session learnt: :class:`SessionFacts`)."""
         ev = self.evaluator
         with activate(self.context), recorder.recording(self.trace), \
                 self.trace.statement(st.source) as entry:
-            entry["comment"] = st.comment
             before = list(ev.defaults_used)
             newest = cuda_lifetime.newest()
             written = self.context.local(WritesBefore)
@@ -120,56 +126,65 @@ class Session:
             except Exception as exc:  # noqa: BLE001 - sorted just below
                 if not is_torch_error(exc):
                     raise
-                entry["error"] = {"type": type(exc).__name__, "message": str(exc)}
-                if any(isinstance(exc, CATCHABLE[c]) for c in st.catches):
-                    # the lesson's own try/except: shown, then the run goes on
-                    entry["error"]["caught"] = True
-                    if st.prints:
-                        st.printed.append(str(exc))
+                # the lesson's own try/except: shown, then the run goes on
+                caught = any(isinstance(exc, CATCHABLE[c]) for c in st.catches)
+                entry.error = Error(type(exc).__name__, str(exc), caught)
+                if caught and st.prints:
+                    st.printed.append(str(exc))
             self._rename(st, entry)
             new_defaults = [n for n in ev.defaults_used if n not in before]
             changed = list(dict.fromkeys(list(st.assigned) + new_defaults))
             dropped = self.index.update(ev.names, changed, _stores(st.node))
             _release_dead(st, self.index, dropped, newest)
-            entry["defaults"] = {n: _default(n, ev.names[n]) for n in new_defaults}
-            entry["bindings"] = {name: self._describe(ev.names[name])
-                                 for name in _shown_names(st, ev)}
+            defaults = {n: _default(n, ev.names[n]) for n in new_defaults}
+            entry.bindings = {name: self._describe(ev.names[name])
+                              for name in _shown_names(st, ev)}
             # an expression's value, unless it is None (Python's REPL prints nothing then)
-            entry["result"] = (self._describe(st.value)
-                               if not st.assigned and st.value is not None else None)
-            entry["printed"] = [reprs.bounded_text(text) for text in st.printed]
+            result = (self._describe(st.value)
+                      if not st.assigned and st.value is not None else None)
+            printed = tuple(reprs.bounded_text(text) for text in st.printed)
             self._learn_labels(changed)
-            entry["written"] = [n for n in dict.fromkeys(st.assigned)
-                                if n not in st.bound and n in ev.names]
-            on = self._names_on(st, entry)
-            entry["shares_storage_with"], entry["shares_storage_more"] = \
-                self._sharing(st, on)
-            entry["names"] = {name: self.trace.summarize(ev.names[name])
-                              for names in on.values() for name in names}
-            entry["names_more"] = self._names_more(on)
-            entry["allocated"] = allocated.summary(entry["events"])
+            written_into = tuple(n for n in dict.fromkeys(st.assigned)
+                                 if n not in st.bound and n in ev.names)
+            on = self._names_on(st, entry, result)
+            sharing, sharing_more = self._sharing(st, on)
+            names = {name: self.trace.summarize(ev.names[name])
+                     for names in on.values() for name in names}
+            names_more = self._names_more(on)
+            spent = allocated.summary(entry.events)
             # the small tensors it wrote into, as they were before (tracer/replay.py);
             # only those its steps show (a new label would renumber every later one)
-            kept = [self.trace.summarize(s) for serial, s in written.take().items()
-                    if self.trace.known_label("t", serial) is not None]
-            if kept:
-                entry["before"] = kept
+            kept = tuple(self.trace.summarize(s) for serial, s in written.take().items()
+                         if self.trace.known_label("t", serial) is not None)
+            entry.session = SessionFacts(
+                comment=st.comment, defaults=defaults, result=result, printed=printed,
+                written=written_into,
+                shares_storage_with={k: tuple(v) for k, v in sharing.items()},
+                shares_storage_more=sharing_more, names=names, names_more=names_more,
+                allocated=Allocated(spent["bytes"], spent["blocks"], spent.get("cuda")),
+                before=kept)
             self.trace.describe_recorded(entry)   # the temporaries' `what`, last
-            if entry["error"] is not None and not entry["error"].get("caught"):
+            if entry.error is not None and not entry.error.caught:
                 self.running = False
         return entry
 
-    def document(self, since: int = 0) -> dict[str, Any]:
-        """The trace document so far (``since``: of the statements from that index on);
+    def record(self, since: int = 0) -> Document:
+        """The typed document so far (``since``: of the statements from that index on);
         ``seed`` only if the run drew numbers or set one."""
-        doc = self.trace.to_dict(since=since)
-        doc["allocated"] = allocated.total(doc["statements"])
-        doc["cpu"] = self.context.cpu.summary()
+        doc = self.trace.document(since=since)
+        spent = allocated.total([st.session.allocated.to_json() for st in doc.statements
+                                 if st.session is not None])
         with activate(self.context):
-            doc["seed"] = G.initial_seed() if G.uses() else None
-        return doc
+            seed = G.initial_seed() if G.uses() else None
+        run = Run(Allocated(spent["bytes"], spent["blocks"], spent.get("cuda")),
+                  Cpu(**self.context.cpu.summary()), seed)
+        return dataclasses.replace(doc, run=run)
 
-    def _rename(self, st: Statement, entry: dict[str, Any]) -> None:
+    def document(self, since: int = 0) -> dict[str, Any]:
+        """:meth:`record` as the JSON every renderer still reads (docs/trace-format.md)."""
+        return self.record(since).to_json()
+
+    def _rename(self, st: Statement, entry: Recording) -> None:
         """The tensors the statement bound take the user's names, in this statement's
         steps (``-> y: i64[2, 2]``, not ``-> t$1``) and in every later one."""
         renamed: dict[str, str] = {}
@@ -182,7 +197,8 @@ class Session:
         if renamed:    # one walk of the steps for every name (a, b, c = t.unbind())
             self.trace.rename_recorded(entry, renamed)
 
-    def _names_on(self, st: Statement, entry: dict[str, Any]) -> dict[int, list[str]]:
+    def _names_on(self, st: Statement, entry: Recording,
+                  result: Binding | None) -> dict[int, list[str]]:
         """The user's tensors on the storages this statement touched or produced, by
         storage serial, as a picture draws them: ``{s: ["y", "t"]}`` after ``y[0, 1] =
         0`` (y is a view of t), so it calls every tensor by the user's name and shows
@@ -190,7 +206,7 @@ class Session:
         :data:`NAMES_PER_STORAGE` of them besides those the statement bound, wrote or
         read (the base, then the most recently bound): a long lesson stays linear, and
         :meth:`_names_more` counts the others."""
-        storages, labels = _storages_in(entry)
+        storages, labels = _storages_in(entry, result)
         index, names = self.index, self.evaluator.names
         # the statement's own: the names it bound or wrote, those it spells (``y7 + y8``
         # reads y7, which the add step's arguments do not list) and those whose tensor
@@ -273,8 +289,8 @@ class Session:
                 out[label] = hidden
         return out
 
-    def _describe(self, value: Any) -> dict[str, Any]:
-        return {"summary": self.trace.summarize(value), "repr": _repr(value)}
+    def _describe(self, value: Any) -> Binding:
+        return Binding(self.trace.summarize(value), _repr(value))
 
 
 def run(text: str, *, seed: int | None = None, max_bytes: int | None = None,
@@ -283,12 +299,11 @@ def run(text: str, *, seed: int | None = None, max_bytes: int | None = None,
     return Session(seed=seed, max_bytes=max_bytes, cpu_capability=cpu_capability).run(text)
 
 
-def _default(name: str, value: Any) -> dict[str, Any]:
+def _default(name: str, value: Any) -> DefaultMade:
     """A default name's entry in the document: how it is made, where it comes from (the
     English, and the note id and parameters a renderer shows in its language)."""
     origin, origin_id, origin_args = i18n.recorded(BY_NAME[name].origin)
-    return {"source": BY_NAME[name].source, "origin": origin, "origin_id": origin_id,
-            "origin_args": origin_args, "repr": _repr(value)}
+    return DefaultMade(BY_NAME[name].source, origin, origin_id, origin_args, _repr(value))
 
 
 def _repr(value: Any) -> str:
@@ -303,7 +318,7 @@ def _repr(value: Any) -> str:
         return f"<repr raised {type(exc).__name__}: {exc}>"
 
 
-def _storages_in(entry: dict[str, Any]) -> tuple[set[str], set[str]]:
+def _storages_in(entry: Recording, result: Binding | None) -> tuple[set[str], set[str]]:
     """The labels of the storages a statement's steps, bindings and result name, and of
     the tensors they name."""
     found: set[str] = set()
@@ -318,16 +333,16 @@ def _storages_in(entry: dict[str, Any]) -> tuple[set[str], set[str]]:
         for child in V.children(value):
             visit(child)
 
-    stack = list(entry["events"])
+    stack = list(entry.events)
     while stack:
         ev = stack.pop()
         for value in ev.args.values():
             visit(value)
         visit(ev.result)
         stack.extend(ev.children)
-    for b in list(entry["bindings"].values()) + [entry.get("result")]:
-        if b:
-            visit(b["summary"])
+    for b in list(entry.bindings.values()) + [result]:
+        if b is not None:
+            visit(b.summary)
     return found, tensors
 
 

@@ -171,9 +171,9 @@ def run_tidx(program: Program) -> Run:
         except Exception as exc:  # noqa: BLE001 - not PyTorch's, not a refusal: tidx's bug
             run.kind, run.at, run.internal = "internal", i, f"{type(exc).__name__}: {exc}"
             return run
-        if entry["error"] is not None:
+        if entry.error is not None:
             run.kind, run.at = "error", i
-            run.error = (entry["error"]["type"], entry["error"]["message"])
+            run.error = (entry.error.type, entry.error.message)
             break
         run.steps.append(snapshot(st, session.evaluator.names))
     run.final = dict(session.evaluator.names)

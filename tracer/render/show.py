@@ -12,6 +12,7 @@ from typing import IO, Any
 
 from tracer import filters
 from tracer import lecture as L
+from tracer.document import Document
 from tracer.options import Options
 
 
@@ -25,14 +26,14 @@ def explained(message: str, lang: str, context: dict[str, Any] | None = None) ->
     return f"{message}\n→ {why}" if why else message
 
 
-def shown(doc: dict[str, Any], options: Options) -> dict[str, Any]:
+def shown(doc: Document, options: Options) -> Document:
     """``doc`` through the filters ``options`` name (--layers, --depth, --ops,
     --no-values), in their one order (:func:`tracer.filters.apply`)."""
     return filters.apply(doc, keep_layers=options.layers, max_depth=options.depth,
                          ops_only=options.ops, values=options.values)
 
 
-def show(doc: dict[str, Any], options: Options, out: IO[str] | Any) -> dict[str, Any]:
+def show(doc: Document, options: Options, out: IO[str] | Any) -> Document:
     """Write the run ``doc`` on ``out`` as ``options.format`` asks; the filtered
     document shown.  ``out``: a text stream, or a rich Console to print the tree on (the
     command line's, which ends a closed pipe as SIGPIPE would).
@@ -42,6 +43,9 @@ def show(doc: dict[str, Any], options: Options, out: IO[str] | Any) -> dict[str,
     dot source draws the lecture view's steps as the images do; JSON, mermaid,
     markdown and gdb are the whole trace)."""
     filtered = shown(doc, options)
+    # the renderers still read the JSON form (issue #25: each converted one drops its
+    # to_json() here)
+    seen, full = filtered.to_json(), doc.to_json()
     if options.format == "tree":
         from rich.console import Console
 
@@ -50,24 +54,25 @@ def show(doc: dict[str, Any], options: Options, out: IO[str] | Any) -> dict[str,
 
         console = out if isinstance(out, Console) else safe_console(
             file=out, width=options.width, soft_wrap=False, force_jupyter=False)
-        console.print(render_tree.render(L.fold(filtered) if options.lecture else filtered,
-                                         notes=options.notes, full=doc, lang=options.lang,
+        console.print(render_tree.render(L.fold(seen) if options.lecture else seen,
+                                         notes=options.notes, full=full, lang=options.lang,
                                          brief=options.lecture))
     elif options.format == "html":
         from tracer.render.notebook import lesson_html
 
-        out.write(lesson_html(filtered, lang=options.lang, lecture=options.lecture))
+        out.write(lesson_html(seen, lang=options.lang, lecture=options.lecture))
     else:
         from tracer.render import export
 
-        out.write(export.content(filtered, options.format, options.diagram,
+        out.write(export.content(seen, options.format, options.diagram,
                                  lang=options.lang, lecture=options.lecture).decode())
     return filtered
 
 
-def view(doc: dict[str, Any], options: Options) -> Any:
+def view(doc: Document, options: Options) -> Any:
     """What a notebook displays for the run ``doc``: one object whose display hooks give
     the lecture view and storage pictures as HTML, and the tree as plain text."""
     from tracer.render.notebook import LessonView
 
-    return LessonView(shown(doc, options), lang=options.lang, lecture=options.lecture)
+    return LessonView(shown(doc, options).to_json(), lang=options.lang,
+                      lecture=options.lecture)
