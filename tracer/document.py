@@ -22,7 +22,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Mapping, TypeVar
 
-from tracer import values as V
+from tracer.value_check import problem
 from tracer.steps import Layer, Lecture
 
 __all__ = ["FORMAT_VERSION", "MAX_JSON", "read_json", "Allocated", "Binding", "Cpu", "Default", "Document",
@@ -100,7 +100,7 @@ def _map(value: Any, where: str, item: Callable[[Any, str], _T]) -> dict[str, _T
 
 def _value(value: Any, where: str) -> Value:
     """A typed value of the documented shape (tracer/values.py says what each kind has)."""
-    found = V.problem(value, where)
+    found = problem(value, where)
     if found is not None:
         raise DocumentError(found)
     return value
