@@ -20,8 +20,7 @@ from engine.core import dtypes as D
 from engine.core.context import current
 from engine.core.errors import Refused, check, torch_error
 from engine.dispatch.at_dispatch import ALL_TYPES_AND2_HALF_BFLOAT16, at_dispatch
-from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED, declare,
-                                          not_modelled)
+from engine.dispatch.declarations import COMPOSITE, OUT, OUT_NOT_MODELLED, declare, not_modelled
 from engine.dispatch.aten import aten
 from engine.ops.pointwise import BINARY, Wrapped, iterate, result_type
 from engine.ops.scalar import to_dtype_scalar
@@ -43,10 +42,10 @@ def _comparison(name: str, loop) -> None:
             return iterate(_name, [self, other_], loop, out=self, safe_cast=False,
                            cast_output=self.dtype is not D.bool)
         declare(f"{name}.{overload}(Tensor self, {other} other) -> Tensor",
-                variants="method, function", kind=FUNCTIONAL,
+                variants="method, function",
                 native=f"at::native::{name} (structured)", source=BINARY)(fn)
         declare(f"{name}_.{overload}(Tensor(a!) self, {other} other) -> Tensor(a!)",
-                variants="method", kind=INPLACE, native=f"at::native::{name}_ (structured)",
+                variants="method", native=f"at::native::{name}_ (structured)",
                 source=BINARY)(fn_)
 
 
@@ -76,8 +75,7 @@ _MINIMUM = _extreme(np.minimum)
 
 
 def _minmax(name: str, loop) -> None:
-    @declare(f"{name}(Tensor self, Tensor other) -> Tensor", variants="method, function",
-             kind=FUNCTIONAL, native=f"at::native::{name} (structured)", source=BINARY)
+    @declare(f"{name}(Tensor self, Tensor other) -> Tensor", variants="method, function", native=f"at::native::{name} (structured)", source=BINARY)
     def kernel(self, other):
         return iterate(name, [self, other], loop)
 
@@ -141,39 +139,35 @@ def _bool_check(dtype: D.dtype, which: str) -> None:
 
 
 @declare("clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor",
-         variants="function, method", kind=FUNCTIONAL, native="at::native::clamp (structured)",
+         variants="function, method", native="at::native::clamp (structured)",
          source=COMPARE)
 def clamp(self, min: Any = None, max: Any = None):  # noqa: A002 - the schema's names
     return _clamp_scalar("clamp", self, min, max, False, False)
 
 
 @declare("clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)",
-         variants="function, method", kind=INPLACE, native="at::native::clamp_ (structured)",
+         variants="function, method", native="at::native::clamp_ (structured)",
          source=COMPARE)
 def clamp_(self, min: Any = None, max: Any = None):  # noqa: A002
     return _clamp_scalar("clamp_", self, min, max, True, False)
 
 
-@declare("clamp_min(Tensor self, Scalar min) -> Tensor", variants="function, method",
-         kind=FUNCTIONAL, native="at::native::clamp_min (structured)", source=COMPARE)
+@declare("clamp_min(Tensor self, Scalar min) -> Tensor", variants="function, method", native="at::native::clamp_min (structured)", source=COMPARE)
 def clamp_min(self, min: Any):  # noqa: A002
     return _clamp_scalar("clamp_min", self, min, None, False, True)
 
 
-@declare("clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!)", variants="function, method",
-         kind=INPLACE, native="at::native::clamp_min_ (structured)", source=COMPARE)
+@declare("clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!)", variants="function, method", native="at::native::clamp_min_ (structured)", source=COMPARE)
 def clamp_min_(self, min: Any):  # noqa: A002
     return _clamp_scalar("clamp_min_", self, min, None, True, True)
 
 
-@declare("clamp_max(Tensor self, Scalar max) -> Tensor", variants="function, method",
-         kind=FUNCTIONAL, native="at::native::clamp_max (structured)", source=COMPARE)
+@declare("clamp_max(Tensor self, Scalar max) -> Tensor", variants="function, method", native="at::native::clamp_max (structured)", source=COMPARE)
 def clamp_max(self, max: Any):  # noqa: A002
     return _clamp_scalar("clamp_max", self, None, max, False, True)
 
 
-@declare("clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!)", variants="function, method",
-         kind=INPLACE, native="at::native::clamp_max_ (structured)", source=COMPARE)
+@declare("clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!)", variants="function, method", native="at::native::clamp_max_ (structured)", source=COMPARE)
 def clamp_max_(self, max: Any):  # noqa: A002
     return _clamp_scalar("clamp_max_", self, None, max, True, True)
 
@@ -198,14 +192,14 @@ def _clamp_tensor(name: str, self, lo, hi, inplace: bool):
 
 
 @declare("clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor",
-         variants="function, method", kind=FUNCTIONAL,
+         variants="function, method",
          native="at::native::clamp (structured, Tensor)", source=COMPARE)
 def clamp_tensor(self, min=None, max=None):  # noqa: A002
     return _clamp_tensor("clamp", self, min, max, False)
 
 
 @declare("clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)",
-         variants="function, method", kind=INPLACE,
+         variants="function, method",
          native="at::native::clamp_ (structured, Tensor)", source=COMPARE)
 def clamp_tensor_(self, min=None, max=None):  # noqa: A002
     return _clamp_tensor("clamp_", self, min, max, True)
@@ -220,11 +214,10 @@ def _bound_tensor(name: str, which: str) -> None:
     def fn_(self, bound):
         return _clamp_tensor(name + "_", self, bound if lo else None, None if lo else bound,
                              True)
-    declare(f"{name}.Tensor(Tensor self, Tensor {which}) -> Tensor", variants="function, method",
-            kind=FUNCTIONAL, native=f"at::native::{name} (structured, Tensor)",
+    declare(f"{name}.Tensor(Tensor self, Tensor {which}) -> Tensor", variants="function, method", native=f"at::native::{name} (structured, Tensor)",
             source=COMPARE)(fn)
     declare(f"{name}_.Tensor(Tensor(a!) self, Tensor {which}) -> Tensor(a!)",
-            variants="function, method", kind=INPLACE,
+            variants="function, method",
             native=f"at::native::{name}_ (structured, Tensor)", source=COMPARE)(fn_)
 
 

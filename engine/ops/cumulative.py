@@ -20,7 +20,7 @@ from engine.core import dtypes as D
 from engine.core import view as S
 from engine.core.errors import check
 from engine.dispatch.at_dispatch import ALL_TYPES_AND_COMPLEX_AND2_HALF_BFLOAT16, at_dispatch
-from engine.dispatch.declarations import INPLACE, FUNCTIONAL, OUT, OUT_NOT_MODELLED, declare, \
+from engine.dispatch.declarations import OUT, OUT_NOT_MODELLED, declare, \
     not_modelled
 from engine.dispatch.aten import aten
 from engine.memory import empty as memory
@@ -81,7 +81,7 @@ def _cum(self, dim: int, result) -> None:
 
 
 @declare("cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor",
-         variants="function, method", kind=FUNCTIONAL,
+         variants="function, method",
          native="at::native::cumsum_out (structured)", source=REDUCE)
 def cumsum(self, dim: int, *, dtype=None):
     S.maybe_wrap_dim(dim, self.dim())
@@ -91,7 +91,7 @@ def cumsum(self, dim: int, *, dtype=None):
 
 
 @declare("cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)",
-         variants="method", kind=INPLACE, native="at::native::cumsum_out (structured)",
+         variants="method", native="at::native::cumsum_out (structured)",
          source=REDUCE)
 def cumsum_(self, dim: int, *, dtype=None):
     S.maybe_wrap_dim(dim, self.dim())

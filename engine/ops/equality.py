@@ -15,15 +15,14 @@ from tracer.recorder import span
 from tracer.steps import Layer, step
 
 from engine.core import dtypes as D
-from engine.dispatch.declarations import FUNCTIONAL, declare
+from engine.dispatch.declarations import declare
 from engine.dispatch.aten import aten
 from engine.memory.allocator import check_temporary
 
 COMPARE = "aten/src/ATen/native/TensorCompare.cpp"
 
 
-@declare("is_same_size(Tensor self, Tensor other) -> bool", variants="function, method",
-         kind=FUNCTIONAL, native="at::native::is_same_size",
+@declare("is_same_size(Tensor self, Tensor other) -> bool", variants="function, method", native="at::native::is_same_size",
          source="aten/src/ATen/native/TensorProperties.cpp")
 def is_same_size(self, other) -> bool:
     return self.view.sizes == other.view.sizes
@@ -34,8 +33,7 @@ CPU_EQUAL_THE_SAME_MEMORY = step("cpu_equal: the same memory", Layer.KERNEL, sou
                                  note="equal.alias")
 
 
-@declare("equal(Tensor self, Tensor other) -> bool", variants="method, function",
-         kind=FUNCTIONAL, native="at::native::cpu_equal", source=COMPARE)
+@declare("equal(Tensor self, Tensor other) -> bool", variants="method, function", native="at::native::cpu_equal", source=COMPARE)
 def equal(self, other) -> bool:
     if not aten.is_same_size.default(self, other):
         return False

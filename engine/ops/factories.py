@@ -20,15 +20,13 @@ from engine.memory import empty as memory
 from engine.core import view as S
 from engine.core.context import current
 from engine.core.errors import check, torch_error
-from engine.dispatch.declarations import (COMPOSITE, FACTORY, FUNCTIONAL, OUT, OUT_NOT_MODELLED, declare,
-                                          not_modelled)
+from engine.dispatch.declarations import COMPOSITE, OUT, OUT_NOT_MODELLED, declare, not_modelled
 from engine.dispatch.aten import aten
 
 FACTORIES = "aten/src/ATen/native/TensorFactories.cpp"
 
 
-@declare("empty.memory_format(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor",
-         kind=FACTORY, native="at::native::empty_cpu", source=FACTORIES,
+@declare("empty.memory_format(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor", native="at::native::empty_cpu", source=FACTORIES,
          native_meta="at::native::empty_meta_symint")
 def empty(size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
           device: str | None = None, pin_memory=None, memory_format: str | None = None):
@@ -42,8 +40,7 @@ def empty(size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
                                 None if memory_format == "contiguous_format" else memory_format)
 
 
-@declare("empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         kind=FACTORY, native="at::native::empty_strided_cpu", source=FACTORIES,
+@declare("empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", native="at::native::empty_strided_cpu", source=FACTORIES,
          native_meta="at::native::empty_strided_meta_symint")
 def empty_strided(size: Sequence[int], stride: Sequence[int], *, dtype: D.dtype | None = None,
                   layout=None, device: str | None = None, pin_memory=None):
@@ -63,7 +60,7 @@ def _meta_fill_skipped(device: str, what: str) -> bool:
     return True
 
 
-@declare("zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", kind=FACTORY,
+@declare("zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
          native="at::native::zeros", source=FACTORIES)
 def zeros(size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
           device: str | None = None, pin_memory=None):
@@ -79,7 +76,7 @@ def zeros(size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
     return aten.zero_.default(result)
 
 
-@declare("ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", kind=FACTORY,
+@declare("ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
          native="at::native::ones", source=FACTORIES)
 def ones(size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
          device: str | None = None, pin_memory=None):
@@ -90,7 +87,7 @@ def ones(size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
     return aten.fill_.Scalar(result, 1)
 
 
-@declare("full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", kind=FACTORY,
+@declare("full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
          native="at::native::full", source=FACTORIES)
 def full(size: Sequence[int], fill_value: Any, *, dtype: D.dtype | None = None, layout=None,
          device: str | None = None, pin_memory=None):
@@ -108,8 +105,7 @@ def full(size: Sequence[int], fill_value: Any, *, dtype: D.dtype | None = None, 
 EMPTY_LIKE_PRESERVE_FORMAT = step("empty_like: preserve_format", Layer.KERNEL, source=FACTORIES)
 
 
-@declare("empty_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor",
-         kind=FUNCTIONAL, native="at::native::empty_like", source=FACTORIES)
+@declare("empty_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor", native="at::native::empty_like", source=FACTORIES)
 def empty_like(self, *, dtype: D.dtype | None = None, layout=None, device: str | None = None,
                pin_memory=None, memory_format: str | None = None):
     """Preserve (the default) keeps a dense input's strides; otherwise the named format."""
@@ -138,7 +134,7 @@ def _like(schema: str, fill: str, value: Any = None) -> None:
             return aten.zero_.default(result)
         return aten.fill_.Scalar(result, args[0] if value is None else value)
     name = schema.partition("(")[0]
-    declare(schema, kind=FUNCTIONAL, native=f"at::native::{name}", source=FACTORIES)(kernel)
+    declare(schema, native=f"at::native::{name}", source=FACTORIES)(kernel)
 
 
 _like("zeros_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor", "zero_")
@@ -174,7 +170,7 @@ NEW_EMPTY_SELF_S_OPTIONS = step("new_empty: self's options", Layer.KERNEL, sourc
 
 
 @declare("new_empty(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         variants="method", kind=FUNCTIONAL, native="at::native::new_empty_symint",
+         variants="method", native="at::native::new_empty_symint",
          source=FACTORIES)
 def new_empty(self, size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
               device: str | None = None, pin_memory=None):
@@ -190,7 +186,7 @@ NEW_EMPTY_STRIDED_SELF_S_OPTIONS = step("new_empty_strided: self's options", Lay
 
 
 @declare("new_empty_strided(Tensor self, SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         variants="method", kind=FUNCTIONAL, native="at::native::new_empty_strided_symint",
+         variants="method", native="at::native::new_empty_strided_symint",
          source=FACTORIES)
 def new_empty_strided(self, size: Sequence[int], stride: Sequence[int], *,
                       dtype: D.dtype | None = None, layout=None, device: str | None = None,
@@ -213,21 +209,21 @@ def _new_filled(self, size: Sequence[int], dtype: D.dtype | None, device: str | 
 
 
 @declare("new_full(Tensor self, SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         variants="method", kind=FUNCTIONAL, native="at::native::new_full", source=FACTORIES)
+         variants="method", native="at::native::new_full", source=FACTORIES)
 def new_full(self, size: Sequence[int], fill_value: Any, *, dtype: D.dtype | None = None,
              layout=None, device: str | None = None, pin_memory=None):
     return _new_filled(self, size, dtype, device, fill_value)
 
 
 @declare("new_zeros(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         variants="method", kind=FUNCTIONAL, native="at::native::new_zeros", source=FACTORIES)
+         variants="method", native="at::native::new_zeros", source=FACTORIES)
 def new_zeros(self, size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
               device: str | None = None, pin_memory=None):
     return _new_filled(self, size, dtype, device, None)
 
 
 @declare("new_ones(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         variants="method", kind=FUNCTIONAL, native="at::native::new_ones", source=FACTORIES)
+         variants="method", native="at::native::new_ones", source=FACTORIES)
 def new_ones(self, size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
              device: str | None = None, pin_memory=None):
     return _new_filled(self, size, dtype, device, 1.0)

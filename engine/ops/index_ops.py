@@ -27,7 +27,7 @@ from engine.core import dtypes as D
 from engine.core import view as S
 from engine.core.errors import Refused, check, torch_error
 from engine.dispatch.at_dispatch import ALL_TYPES_AND2_HALF_BFLOAT16, at_dispatch
-from engine.dispatch.declarations import FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED, \
+from engine.dispatch.declarations import OUT, OUT_NOT_MODELLED, \
     declare, not_modelled
 from engine.dispatch.aten import OpOverload, aten
 from engine.core.dispatch_stub import DispatchStub
@@ -245,7 +245,7 @@ def index_add_impl(self, dim: int, index, source, alpha, result) -> None:
 
 
 @declare("index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) "
-         "-> Tensor(a!)", variants="method", kind=INPLACE,
+         "-> Tensor(a!)", variants="method",
          native="at::native::index_add_cpu_out (structured)", source=ADV)
 def index_add_(self, dim: int, index, source, *, alpha=1):
     refuse_meta("index_add_", self, index, source)
@@ -257,7 +257,7 @@ def index_add_(self, dim: int, index, source, *, alpha=1):
 
 
 @declare("index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) "
-         "-> Tensor", variants="function, method", kind=FUNCTIONAL,
+         "-> Tensor", variants="function, method",
          native="at::native::index_add_cpu_out (structured)", source=ADV)
 def index_add(self, dim: int, index, source, *, alpha=1):
     refuse_meta("index_add", self, index, source)
@@ -397,7 +397,7 @@ def index_copy_impl(self, dim: int, index, source, result) -> None:
 
 
 @declare("index_copy_(Tensor(a!) self, int dim, Tensor index, Tensor source) -> Tensor(a!)",
-         variants="method", kind=INPLACE, native="at::native::index_copy_out (structured)",
+         variants="method", native="at::native::index_copy_out (structured)",
          source=ADV)
 def index_copy_(self, dim: int, index, source):
     refuse_meta("index_copy_", self, index, source)
@@ -408,7 +408,7 @@ def index_copy_(self, dim: int, index, source):
 
 
 @declare("index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor",
-         variants="function, method", kind=FUNCTIONAL,
+         variants="function, method",
          native="at::native::index_copy_out (structured)", source=ADV)
 def index_copy(self, dim: int, index, source):
     refuse_meta("index_copy", self, index, source)
@@ -424,7 +424,7 @@ INDEX_FILL_KERNEL = step("index_fill_kernel", Layer.KERNEL, source=KERNEL)
 
 
 @declare("index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> "
-         "Tensor(a!)", variants="method", kind=INPLACE, native="at::native::index_fill_",
+         "Tensor(a!)", variants="method", native="at::native::index_fill_",
          source=ADV)
 def index_fill_(self, dim: int, index, value):
     refuse_meta("index_fill_", self, index)
@@ -467,7 +467,7 @@ def index_fill_(self, dim: int, index, value):
 
 
 @declare("index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> "
-         "Tensor(a!)", variants="method", kind=INPLACE, native="at::native::index_fill_",
+         "Tensor(a!)", variants="method", native="at::native::index_fill_",
          source=ADV)
 def index_fill_tensor_(self, dim: int, index, value):
     refuse_meta("index_fill_", self, index, value)
@@ -478,7 +478,7 @@ def index_fill_tensor_(self, dim: int, index, value):
 
 
 @declare("index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor",
-         variants="function, method", kind=FUNCTIONAL, native="at::native::index_fill",
+         variants="function, method", native="at::native::index_fill",
          source=ADV)
 def index_fill(self, dim: int, index, value):
     refuse_meta("index_fill", self, index)
@@ -487,7 +487,7 @@ def index_fill(self, dim: int, index, value):
 
 
 @declare("index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor",
-         variants="function, method", kind=FUNCTIONAL, native="at::native::index_fill",
+         variants="function, method", native="at::native::index_fill",
          source=ADV)
 def index_fill_tensor(self, dim: int, index, value):
     refuse_meta("index_fill", self, index, value)
@@ -639,14 +639,14 @@ def _index_reduce(self, dim, index, source, reduce, include_self, inplace):
 
 
 @declare("index_reduce_(Tensor(a!) self, int dim, Tensor index, Tensor source, str reduce, *, "
-         "bool include_self=True) -> Tensor(a!)", variants="method", kind=INPLACE,
+         "bool include_self=True) -> Tensor(a!)", variants="method",
          native="at::native::index_reduce_cpu_out (structured)", source=ADV)
 def index_reduce_(self, dim: int, index, source, reduce: str, *, include_self: bool = True):
     return _index_reduce(self, dim, index, source, reduce, include_self, inplace=True)
 
 
 @declare("index_reduce(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, "
-         "bool include_self=True) -> Tensor", variants="function, method", kind=FUNCTIONAL,
+         "bool include_self=True) -> Tensor", variants="function, method",
          native="at::native::index_reduce_cpu_out (structured)", source=ADV)
 def index_reduce(self, dim: int, index, source, reduce: str, *, include_self: bool = True):
     return _index_reduce(self, dim, index, source, reduce, include_self, inplace=False)

@@ -13,7 +13,7 @@ from tracer.steps import Layer, step
 from engine.core import dtypes as D
 from engine.core import view as S
 from engine.core.errors import Refused, check
-from engine.dispatch.declarations import COMPOSITE, FUNCTIONAL, OUT, OUT_NOT_MODELLED, \
+from engine.dispatch.declarations import COMPOSITE, OUT, OUT_NOT_MODELLED, \
     declare, not_modelled
 from engine.dispatch.aten import aten
 from engine.ops import nonzero as nz
@@ -32,8 +32,7 @@ def argwhere(self):
 COUNT_NONZERO_CPU = step("count_nonzero_cpu", Layer.KERNEL, source=REDUCE)
 
 
-@declare("count_nonzero(Tensor self, int? dim=None) -> Tensor", variants="function, method",
-         kind=FUNCTIONAL, native="at::native::count_nonzero", source=REDUCE)
+@declare("count_nonzero(Tensor self, int? dim=None) -> Tensor", variants="function, method", native="at::native::count_nonzero", source=REDUCE)
 def count_nonzero(self, dim=None):
     if dim is not None:
         # the dims kernel, reached without a second dispatch: torch.profiler records one
@@ -54,7 +53,7 @@ def count_nonzero(self, dim=None):
 
 
 @declare("count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor",
-         variants="function, method", kind=FUNCTIONAL, native="at::native::count_nonzero_cpu",
+         variants="function, method", native="at::native::count_nonzero_cpu",
          source=REDUCE)
 def count_nonzero_dims(self, dim):
     if not dim:
@@ -105,7 +104,7 @@ NONZERO_STATIC_COPY_THEN_PAD = step("nonzero_static: copy, then pad", Layer.KERN
 
 
 @declare("nonzero_static(Tensor self, *, SymInt size, int fill_value=-1) -> Tensor",
-         variants="method, function", kind=FUNCTIONAL, native="at::native::nonzero_static_cpu",
+         variants="method, function", native="at::native::nonzero_static_cpu",
          source=ADV)
 def nonzero_static(self, *, size: int, fill_value: int = -1):
     check(size >= 0, RuntimeError, "nonzero_static: 'size' must be an non-negative integer")

@@ -22,8 +22,7 @@ from engine.core import dtypes as D
 from engine.core import memory_format as M
 from engine.core import view as S
 from engine.core.errors import Refused, check
-from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, OUT, OUT_NOT_MODELLED, declare,
-                                          not_modelled)
+from engine.dispatch.declarations import COMPOSITE, OUT, OUT_NOT_MODELLED, declare, not_modelled
 from engine.dispatch.aten import aten
 from engine.memory import empty as memory
 from engine.ops.parallel import GRAIN_SIZE, num_threads
@@ -88,7 +87,7 @@ CAT_SERIAL_KERNEL = step("cat_serial_kernel", Layer.KERNEL, source=CAT_KERNEL, n
 COPY_STUB_PER_INPUT = step("copy_stub per input", Layer.KERNEL, source=SHAPE)
 
 
-@declare("cat(Tensor[] tensors, int dim=0) -> Tensor", kind=FUNCTIONAL,
+@declare("cat(Tensor[] tensors, int dim=0) -> Tensor",
          native="at::native::cat_out_cpu (structured)", source=SHAPE)
 def cat(tensors: Sequence, dim: int = 0):
     tensors = list(tensors)
@@ -219,7 +218,7 @@ STACK_UNSQUEEZE_EACH_INPUT = step("stack: unsqueeze each input", Layer.KERNEL, s
 STACK_CAT_THEN_VIEW = step("stack: cat then view", Layer.KERNEL, source=SHAPE)
 
 
-@declare("stack(Tensor[] tensors, int dim=0) -> Tensor", kind=FUNCTIONAL,
+@declare("stack(Tensor[] tensors, int dim=0) -> Tensor",
          native="at::native::stack", source=SHAPE)
 def stack(tensors: Sequence, dim: int = 0):
     tensors = list(tensors)

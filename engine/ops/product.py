@@ -19,7 +19,7 @@ from tracer.steps import Layer, step
 
 from engine.core import dtypes as D
 from engine.core import view as S
-from engine.dispatch.declarations import FUNCTIONAL, OUT, OUT_NOT_MODELLED, declare, \
+from engine.dispatch.declarations import OUT, OUT_NOT_MODELLED, declare, \
     not_modelled
 from engine.dispatch.aten import aten
 from engine.ops import reduce as R
@@ -80,14 +80,13 @@ def _prod(self, dim: int | None, keepdim: bool, dtype: D.dtype | None, *, whole:
     return result
 
 
-@declare("prod(Tensor self, *, ScalarType? dtype=None) -> Tensor", variants="function, method",
-         kind=FUNCTIONAL, native="at::native::prod", source=REDUCE)
+@declare("prod(Tensor self, *, ScalarType? dtype=None) -> Tensor", variants="function, method", native="at::native::prod", source=REDUCE)
 def prod(self, *, dtype=None):
     return _prod(self, None, False, dtype, whole=True)
 
 
 @declare("prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) "
-         "-> Tensor", variants="function, method", kind=FUNCTIONAL,
+         "-> Tensor", variants="function, method",
          native="at::native::prod_out (structured)", source=REDUCE)
 def prod_dim(self, dim, keepdim=False, *, dtype=None):
     S.maybe_wrap_dim(dim, self.dim())

@@ -22,8 +22,7 @@ from tracer.steps import Layer, step
 from engine.core import dtypes as D
 from engine.core import view as S
 from engine.core.errors import Refused, check, torch_error
-from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, OUT, OUT_NOT_MODELLED, declare,
-                                          not_modelled)
+from engine.dispatch.declarations import COMPOSITE, OUT, OUT_NOT_MODELLED, declare, not_modelled
 from engine.dispatch.aten import aten
 from engine.memory import empty as memory
 from engine.memory.allocator import check_temporary
@@ -198,21 +197,20 @@ def _float_sum(src, result, viewed) -> None:
         s.set_result(result)
 
 
-@declare("sum(Tensor self, *, ScalarType? dtype=None) -> Tensor", variants="function, method",
-         kind=FUNCTIONAL, native="at::native::sum", source=REDUCE)
+@declare("sum(Tensor self, *, ScalarType? dtype=None) -> Tensor", variants="function, method", native="at::native::sum", source=REDUCE)
 def sum_(self, *, dtype=None):
     return sum_impl(self, None, False, dtype)
 
 
 @declare("sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, "
-         "ScalarType? dtype=None) -> Tensor", variants="function, method", kind=FUNCTIONAL,
+         "ScalarType? dtype=None) -> Tensor", variants="function, method",
          native="at::native::sum_out (structured)", source=REDUCE)
 def sum_dim(self, dim, keepdim=False, *, dtype=None):
     return sum_impl(self, dim, keepdim, dtype)
 
 
 @declare("sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, "
-         "ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", kind=OUT,
+         "ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)",
          native="at::native::sum_out (structured)", source=REDUCE)
 def sum_out(self, dim, keepdim=False, *, dtype=None, out=None):
     """The structured out= form, for an ``out`` already of the result's shape and dtype
@@ -253,14 +251,13 @@ def _mean(self, dim: Sequence[int] | None, keepdim: bool, dtype: D.dtype | None)
     return result
 
 
-@declare("mean(Tensor self, *, ScalarType? dtype=None) -> Tensor", variants="function, method",
-         kind=FUNCTIONAL, native="at::native::mean", source=REDUCE)
+@declare("mean(Tensor self, *, ScalarType? dtype=None) -> Tensor", variants="function, method", native="at::native::mean", source=REDUCE)
 def mean(self, *, dtype=None):
     return _mean(self, None, False, dtype)
 
 
 @declare("mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) "
-         "-> Tensor", variants="function, method", kind=FUNCTIONAL,
+         "-> Tensor", variants="function, method",
          native="at::native::mean_out (structured)", source=REDUCE)
 def mean_dim(self, dim, keepdim=False, *, dtype=None):
     return _mean(self, dim, keepdim, dtype)
@@ -362,14 +359,14 @@ def _identity(dtype: D.dtype, biggest: bool):
 
 
 @declare("amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor",
-         variants="function, method", kind=FUNCTIONAL, native="at::native::amax_out (structured)",
+         variants="function, method", native="at::native::amax_out (structured)",
          source=REDUCE)
 def amax(self, dim=(), keepdim=False):
     return _amax_amin(self, dim, keepdim, True)
 
 
 @declare("amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor",
-         variants="function, method", kind=FUNCTIONAL, native="at::native::amin_out (structured)",
+         variants="function, method", native="at::native::amin_out (structured)",
          source=REDUCE)
 def amin(self, dim=(), keepdim=False):
     return _amax_amin(self, dim, keepdim, False)
@@ -399,13 +396,13 @@ def _max_min_all(self, biggest: bool):
     return result
 
 
-@declare("max(Tensor self) -> Tensor", variants="method, function", kind=FUNCTIONAL,
+@declare("max(Tensor self) -> Tensor", variants="method, function",
          native="at::native::max", source=COMPARE)
 def max_(self):
     return _max_min_all(self, True)
 
 
-@declare("min(Tensor self) -> Tensor", variants="method, function", kind=FUNCTIONAL,
+@declare("min(Tensor self) -> Tensor", variants="method, function",
          native="at::native::min", source=COMPARE)
 def min_(self):
     return _max_min_all(self, False)
@@ -457,14 +454,14 @@ def _max_min_dim(self, dim: int, keepdim: bool, biggest: bool):
 
 
 @declare("max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)",
-         variants="function, method", kind=FUNCTIONAL,
+         variants="function, method",
          native="at::native::max_out (structured)", source=COMPARE)
 def max_dim(self, dim, keepdim=False):
     return _max_min_dim(self, dim, keepdim, True)
 
 
 @declare("min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)",
-         variants="function, method", kind=FUNCTIONAL,
+         variants="function, method",
          native="at::native::min_out (structured)", source=COMPARE)
 def min_dim(self, dim, keepdim=False):
     return _max_min_dim(self, dim, keepdim, False)
@@ -518,14 +515,14 @@ def _first_index(values: np.ndarray, axis: int, biggest: bool) -> np.ndarray:
 
 
 @declare("argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor",
-         variants="function, method", kind=FUNCTIONAL,
+         variants="function, method",
          native="at::native::argmax_out (structured)", source=REDUCE)
 def argmax(self, dim=None, keepdim=False):
     return _arg(self, dim, keepdim, True)
 
 
 @declare("argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor",
-         variants="function, method", kind=FUNCTIONAL,
+         variants="function, method",
          native="at::native::argmin_out (structured)", source=REDUCE)
 def argmin(self, dim=None, keepdim=False):
     return _arg(self, dim, keepdim, False)
@@ -564,19 +561,19 @@ def _allany(self, dim: Sequence[int] | None, keepdim: bool, is_all: bool):
 
 
 def _declare_allany(name: str, is_all: bool) -> None:
-    @declare(f"{name}(Tensor self) -> Tensor", variants="method, function", kind=FUNCTIONAL,
+    @declare(f"{name}(Tensor self) -> Tensor", variants="method, function",
              native=f"at::native::{name}_all_out (structured)", source=REDUCE)
     def whole(self):
         return _allany(self, None, False, is_all)
 
     @declare(f"{name}.dim(Tensor self, int dim, bool keepdim=False) -> Tensor",
-             variants="function, method", kind=FUNCTIONAL,
+             variants="function, method",
              native=f"at::native::{name}_out (structured)", source=REDUCE)
     def one_dim(self, dim, keepdim=False):
         return _allany(self, [dim], keepdim, is_all)
 
     @declare(f"{name}.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor",
-             variants="function, method", kind=FUNCTIONAL,
+             variants="function, method",
              native=f"at::native::{name}_dims_out (structured)", source=REDUCE)
     def dims(self, dim=None, keepdim=False):
         return _allany(self, dim, keepdim, is_all)

@@ -26,7 +26,7 @@ from engine.core import dtypes as D
 from engine.core import view as S
 from engine.core.errors import Refused, check, torch_error
 from engine.dispatch.at_dispatch import ALL_TYPES_AND2_HALF_BFLOAT16, at_dispatch
-from engine.dispatch.declarations import FUNCTIONAL, OUT, OUT_NOT_MODELLED, declare, not_modelled
+from engine.dispatch.declarations import OUT, OUT_NOT_MODELLED, declare, not_modelled
 from engine.dispatch.aten import aten
 from engine.memory import empty as memory
 from engine.memory.resize import resize_native
@@ -185,8 +185,7 @@ def scalar_values(value: Any, device: str):
     return scalar_tensor_static(value, scalar_type(value), device), Wrapped(value)
 
 
-@declare("searchsorted.Tensor(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor",
-         kind=FUNCTIONAL, native="at::native::searchsorted_cpu", source=BUCKET)
+@declare("searchsorted.Tensor(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor", native="at::native::searchsorted_cpu", source=BUCKET)
 def searchsorted(sorted_sequence, self, *, out_int32: bool = False, right: bool = False,
                  side: str | None = None, sorter=None):
     refuse_meta("searchsorted", sorted_sequence)
@@ -195,8 +194,7 @@ def searchsorted(sorted_sequence, self, *, out_int32: bool = False, right: bool 
     return _searchsorted_out(sorted_sequence, self, out_int32, right, side, sorter, result)
 
 
-@declare("searchsorted.Scalar(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor",
-         kind=FUNCTIONAL, native="at::native::searchsorted_cpu", source=BUCKET)
+@declare("searchsorted.Scalar(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor", native="at::native::searchsorted_cpu", source=BUCKET)
 def searchsorted_scalar(sorted_sequence, self, *, out_int32: bool = False, right: bool = False,
                         side: str | None = None, sorter=None):
     refuse_meta("searchsorted", sorted_sequence)
@@ -223,14 +221,12 @@ def _bucketize(values, boundaries, out_int32: bool, right: bool, wrapped: Any = 
     return _searchsorted_out(boundaries, values, out_int32, right, None, None, result, wrapped)
 
 
-@declare("bucketize.Tensor(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor",
-         kind=FUNCTIONAL, native="at::native::bucketize_cpu", source=BUCKET)
+@declare("bucketize.Tensor(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor", native="at::native::bucketize_cpu", source=BUCKET)
 def bucketize(self, boundaries, *, out_int32: bool = False, right: bool = False):
     return _bucketize(self, boundaries, out_int32, right)
 
 
-@declare("bucketize.Scalar(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor",
-         kind=FUNCTIONAL, native="at::native::bucketize_cpu", source=BUCKET)
+@declare("bucketize.Scalar(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor", native="at::native::bucketize_cpu", source=BUCKET)
 def bucketize_scalar(self, boundaries, *, out_int32: bool = False, right: bool = False):
     values, wrapped = scalar_values(self, boundaries.device_type)
     return _bucketize(values, boundaries, out_int32, right, wrapped)
@@ -295,8 +291,7 @@ def _isin_impl(elements, test_elements, assume_unique: bool, invert: bool, out,
         s.set_result(out)
 
 
-@declare("isin.Tensor_Tensor(Tensor elements, Tensor test_elements, *, bool assume_unique=False, bool invert=False) -> Tensor",
-         kind=FUNCTIONAL, native="at::native::isin_Tensor_Tensor_out (structured)",
+@declare("isin.Tensor_Tensor(Tensor elements, Tensor test_elements, *, bool assume_unique=False, bool invert=False) -> Tensor", native="at::native::isin_Tensor_Tensor_out (structured)",
          source=COMPARE)
 def isin(elements, test_elements, *, assume_unique: bool = False, invert: bool = False):
     refuse_meta("isin", elements)
@@ -310,8 +305,7 @@ def isin(elements, test_elements, *, assume_unique: bool = False, invert: bool =
 ISIN_EQ_NE = step("isin: eq / ne", Layer.KERNEL, source=COMPARE)
 
 
-@declare("isin.Tensor_Scalar(Tensor elements, Scalar test_element, *, bool assume_unique=False, bool invert=False) -> Tensor",
-         kind=FUNCTIONAL, native="at::native::isin_Tensor_Scalar_out (structured)",
+@declare("isin.Tensor_Scalar(Tensor elements, Scalar test_element, *, bool assume_unique=False, bool invert=False) -> Tensor", native="at::native::isin_Tensor_Scalar_out (structured)",
          source=COMPARE)
 def isin_tensor_scalar(elements, test_element, *, assume_unique: bool = False,
                        invert: bool = False):
@@ -330,8 +324,7 @@ def isin_tensor_scalar(elements, test_element, *, assume_unique: bool = False,
     return out
 
 
-@declare("isin.Scalar_Tensor(Scalar element, Tensor test_elements, *, bool assume_unique=False, bool invert=False) -> Tensor",
-         kind=FUNCTIONAL, native="at::native::isin_Scalar_Tensor_out (structured)",
+@declare("isin.Scalar_Tensor(Scalar element, Tensor test_elements, *, bool assume_unique=False, bool invert=False) -> Tensor", native="at::native::isin_Scalar_Tensor_out (structured)",
          source=COMPARE)
 def isin_scalar_tensor(element, test_elements, *, assume_unique: bool = False,
                        invert: bool = False):

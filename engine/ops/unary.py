@@ -16,8 +16,7 @@ import numpy as np
 from engine.core import dtypes as D
 from engine.core.context import current
 from engine.core.errors import check
-from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED,
-                                          declare, not_modelled)
+from engine.dispatch.declarations import COMPOSITE, OUT, OUT_NOT_MODELLED, declare, not_modelled
 from engine.dispatch.aten import aten
 from engine.memory import empty as memory
 from engine.ops.pointwise import UNARY, iterate, layout
@@ -31,14 +30,14 @@ def _neg_check(self) -> None:
           "to invert a mask, use the `~` or `logical_not()` operator instead.")
 
 
-@declare("neg(Tensor self) -> Tensor", variants="function, method", kind=FUNCTIONAL,
+@declare("neg(Tensor self) -> Tensor", variants="function, method",
          native="at::native::neg (structured)", source=UNARY)
 def neg(self):
     _neg_check(self)
     return iterate("neg", [self], np.negative, source=UNARY_KERNEL)
 
 
-@declare("neg_(Tensor(a!) self) -> Tensor(a!)", variants="function, method", kind=INPLACE,
+@declare("neg_(Tensor(a!) self) -> Tensor(a!)", variants="function, method",
          native="at::native::neg_ (structured)", source=UNARY)
 def neg_(self):
     _neg_check(self)
@@ -62,7 +61,7 @@ def _not_bool(d: D.dtype) -> bool:
     return d is not D.bool
 
 
-@declare("abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", kind=OUT,
+@declare("abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
          native="at::native::abs_out", source=UNARY)
 def abs_out(self, *, out):
     # unary_op's check_all_same_dtype (TensorIterator compute_types)
@@ -72,14 +71,14 @@ def abs_out(self, *, out):
                    kernel="abs_cpu", source=UNARY_KERNEL)
 
 
-@declare("abs(Tensor self) -> Tensor", variants="function, method", kind=FUNCTIONAL,
+@declare("abs(Tensor self) -> Tensor", variants="function, method",
          native="at::native::abs", source=UNARY)
 def abs_(self):
     result = aten.empty.memory_format([0], dtype=self.dtype, device=self.device_type)
     return aten.abs.out(self, out=result)
 
 
-@declare("abs_(Tensor(a!) self) -> Tensor(a!)", variants="function, method", kind=INPLACE,
+@declare("abs_(Tensor(a!) self) -> Tensor(a!)", variants="function, method",
          native="at::native::abs_", source=UNARY)
 def abs_inplace(self):
     return aten.abs.out(self, out=self)
@@ -107,13 +106,13 @@ def _sign(a):
     return np.where(a > zero, one, zero) - np.where(a < zero, one, zero)
 
 
-@declare("sign(Tensor self) -> Tensor", variants="function, method", kind=FUNCTIONAL,
+@declare("sign(Tensor self) -> Tensor", variants="function, method",
          native="at::native::sign (structured)", source=UNARY)
 def sign(self):
     return iterate("sign", [self], _sign, source=UNARY_KERNEL)
 
 
-@declare("sign_(Tensor(a!) self) -> Tensor(a!)", variants="method", kind=INPLACE,
+@declare("sign_(Tensor(a!) self) -> Tensor(a!)", variants="method",
          native="at::native::sign_ (structured)", source=UNARY)
 def sign_(self):
     return iterate("sign_", [self], _sign, out=self, source=UNARY_KERNEL)
@@ -130,15 +129,14 @@ def _reciprocal(a):
     return a.dtype.type(1) / a
 
 
-@declare("reciprocal(Tensor self) -> Tensor", variants="function, method", kind=FUNCTIONAL,
+@declare("reciprocal(Tensor self) -> Tensor", variants="function, method",
          native="at::native::reciprocal (structured)", source=UNARY)
 def reciprocal(self):
     return iterate("reciprocal", [self], _reciprocal, common_dtype=_to_float,
                    source=UNARY_KERNEL)
 
 
-@declare("reciprocal_(Tensor(a!) self) -> Tensor(a!)", variants="function, method",
-         kind=INPLACE, native="at::native::reciprocal_ (structured)", source=UNARY)
+@declare("reciprocal_(Tensor(a!) self) -> Tensor(a!)", variants="function, method", native="at::native::reciprocal_ (structured)", source=UNARY)
 def reciprocal_(self):
     return iterate("reciprocal_", [self], _reciprocal, out=self, common_dtype=_to_float,
                    source=UNARY_KERNEL)
@@ -149,13 +147,13 @@ def _integral(t) -> bool:
     return not t.dtype.is_floating_point
 
 
-@declare("isnan(Tensor self) -> Tensor", variants="function, method", kind=FUNCTIONAL,
+@declare("isnan(Tensor self) -> Tensor", variants="function, method",
          native="at::native::isnan", source=UNARY)
 def isnan(self):
     return aten.ne.Tensor(self, self)
 
 
-@declare("isinf(Tensor self) -> Tensor", variants="function, method", kind=FUNCTIONAL,
+@declare("isinf(Tensor self) -> Tensor", variants="function, method",
          native="at::native::isinf", source=UNARY)
 def isinf(self):
     if _integral(self):
@@ -183,7 +181,7 @@ def _classifier(name: str, sign: float) -> None:
             return aten.fill_.Scalar(result, False)
         return iterate(name, [self], lambda a: a == a.dtype.type(sign), out_dtype=D.bool,
                        source=UNARY_KERNEL)
-    declare(f"{name}(Tensor self) -> Tensor", variants="function, method", kind=FUNCTIONAL,
+    declare(f"{name}(Tensor self) -> Tensor", variants="function, method",
             native=f"at::native::{name} (structured)", source=UNARY)(kernel)
 
 
