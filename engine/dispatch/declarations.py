@@ -39,6 +39,19 @@ AUTOGRAD = "autograd"
 KINDS = (VIEW, INPLACE, OUT, FUNCTIONAL, FACTORY, COMPOSITE, AUTOGRAD)
 VARIANTS = ("function", "method")
 
+#: ``meta=``: ``import torch`` registers a Python function for the operator's Meta key
+#: (torch/_meta_registrations.py, often a torch._refs decomposition into prims) over the
+#: C++ one tidx follows; on a meta tensor torch runs other operators (tidx refuses there).
+#: ALONE: the Python function runs no other operator (it checks and returns), so the
+#: trace is the C++ one's.  tests/ops/test_meta_python.py reads both from the wheel.
+META_PYTHON, META_PYTHON_ALONE = "python", "python alone"
+#: ``device_check=``: WRAPPER: torch's generated CUDA wrapper checks its tensor arguments'
+#: devices before the kernel (torchgen's gen_device_check: the operator has a CUDA kernel
+#: and no ``device_check: NoCheck``; engine.dispatch.device_check derives the arguments
+#: and the wrapper's name from the schema).  CALLEE: no check of its own (a composite, or
+#: NoCheck); with mixed devices the kernel runs to the check of an operator it calls.
+CHECK_WRAPPER, CHECK_CALLEE = "wrapper", "callee"
+
 _NAME = re.compile(r"(?P<ns>\w+::)?(?P<name>[A-Za-z0-9_]+)(?:\.(?P<overload>\w+))?\(")
 
 
@@ -58,6 +71,15 @@ class Declaration:
     native_meta: str | None = None     # the Meta kernel's C++ name, when it has its own
     reason: str | None = None          # why it is not modelled
     category_override: str | None = None  # the yaml's category_override ("factory")
+    meta: str | None = None            # META_PYTHON / META_PYTHON_ALONE: torch's Meta kernel
+    device_check: str | None = None    # CHECK_WRAPPER / CHECK_CALLEE: the CUDA device check
+
+    @property
+    def structured(self) -> bool:
+        """A structured kernel (the yaml's ``structured: True`` or ``structured_delegate``):
+        its ``native`` says so, as every trace shows it (``at::native::gather_out
+        (structured)``)."""
+        return self.native is not None and "(structured" in self.native
 
     @property
     def full_name(self) -> str:
@@ -149,7 +171,8 @@ def _add(decl: Declaration) -> Declaration:
 
 def declare(schema: str, *, native: str, source: str, kind: str | None = None,
             variants: str = "function", native_meta: str | None = None,
-            category_override: str | None = None
+            category_override: str | None = None, meta: str | None = None,
+            device_check: str | None = None
             ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Declare an operator and register the function below as its kernel.
 
@@ -158,16 +181,19 @@ def declare(schema: str, *, native: str, source: str, kind: str | None = None,
     CompositeImplicitAutograd does.  ``category_override`` is the yaml's (``factory``
     gives a Tensor overload such as ``linspace.Tensor_Tensor`` the TensorOptions
     parameters in Python).  ``kind``: only where the schema does not say it
-    (:func:`kind_of`).
+    (:func:`kind_of`).  ``meta`` and ``device_check``: see META_PYTHON and CHECK_WRAPPER.
     """
     namespace, name, overload = _split(schema)
     if kind is None:
         kind = kind_of(schema)
+    assert meta in (None, META_PYTHON, META_PYTHON_ALONE), meta
+    assert device_check in (None, CHECK_WRAPPER, CHECK_CALLEE), device_check
 
     def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
         _add(Declaration(schema, namespace, name, overload, _variants(variants), kind,
                          native, source, fn, native_meta,
-                         category_override=category_override))
+                         category_override=category_override, meta=meta,
+                         device_check=device_check))
         return fn
 
     return deco

@@ -21,8 +21,8 @@ from tracer.steps import Layer, step
 from engine.core import dtypes as D
 from engine.core.context import current
 from engine.core.errors import Refused, check, torch_error
-from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED, declare,
-                                          deprecated, not_modelled)
+from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, INPLACE, META_PYTHON, OUT,
+    OUT_NOT_MODELLED, declare, deprecated, not_modelled)
 from engine.dispatch.aten import aten
 from engine.ops.pointwise import BINARY, Wrapped, iterate, operand, sub_check
 from engine.ops.scalar import scalar_tensor_static, scalar_type, to_dtype_scalar
@@ -115,39 +115,43 @@ def _sub_checks(self, other) -> None:
 
 @declare(f"add.Tensor(Tensor self, Tensor other, {_ALPHA}) -> Tensor",
          variants="function, method", native="at::native::add (structured)",
-         source=BINARY)
+         source=BINARY, meta=META_PYTHON)
 def add(self, other, *, alpha: Any = 1):
     return _add("add", self, other, alpha)
 
 
 @declare(f"add_.Tensor(Tensor(a!) self, Tensor other, {_ALPHA}) -> Tensor(a!)",
-         variants="method", native="at::native::add_ (structured)", source=BINARY)
+         variants="method", native="at::native::add_ (structured)", source=BINARY,
+         meta=META_PYTHON)
 def add_(self, other, *, alpha: Any = 1):
     return _add("add_", self, other, alpha, out=self)
 
 
 @declare(f"sub.Tensor(Tensor self, Tensor other, {_ALPHA}) -> Tensor",
          variants="function, method", native="at::native::sub (structured)",
-         source=BINARY)
+         source=BINARY, meta=META_PYTHON)
 def sub(self, other, *, alpha: Any = 1):
     _sub_checks(self, other)
     return _add("sub", self, other, alpha, negate=True)
 
 
 @declare(f"sub_.Tensor(Tensor(a!) self, Tensor other, {_ALPHA}) -> Tensor(a!)",
-         variants="method", native="at::native::sub_ (structured)", source=BINARY)
+         variants="method", native="at::native::sub_ (structured)", source=BINARY,
+         meta=META_PYTHON)
 def sub_(self, other, *, alpha: Any = 1):
     _sub_checks(self, other)
     return _add("sub_", self, other, alpha, out=self, negate=True)
 
 
-@declare(f"rsub.Tensor(Tensor self, Tensor other, {_ALPHA}) -> Tensor", native="at::native::rsub", source=BINARY)
+@declare(f"rsub.Tensor(Tensor self, Tensor other, {_ALPHA}) -> Tensor",
+         native="at::native::rsub", source=BINARY, meta=META_PYTHON)
 def rsub(self, other, *, alpha: Any = 1):
     """rsub: ``other - alpha * self``, an aten::sub with the operands swapped."""
     return aten.sub.Tensor(other, self, alpha=alpha)
 
 
-@declare("rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor", native="at::native::rsub", source=BINARY)
+@declare("rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor",
+         native="at::native::rsub", source=BINARY, meta=META_PYTHON)
 def rsub_scalar(self, other, alpha: Any = 1):
     return aten.sub.Tensor(other, self, alpha=alpha)
 
@@ -157,12 +161,14 @@ def _mul(a, b):
     return a & b if a.dtype == np.bool_ else a * b
 
 
-@declare("mul.Tensor(Tensor self, Tensor other) -> Tensor", variants="function, method", native="at::native::mul (structured)", source=BINARY)
+@declare("mul.Tensor(Tensor self, Tensor other) -> Tensor", variants="function, method",
+         native="at::native::mul (structured)", source=BINARY, meta=META_PYTHON)
 def mul(self, other):
     return iterate("mul", [self, other], _mul)
 
 
-@declare("mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", variants="method", native="at::native::mul_ (structured)", source=BINARY)
+@declare("mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", variants="method",
+         native="at::native::mul_ (structured)", source=BINARY, meta=META_PYTHON)
 def mul_(self, other):
     return iterate("mul_", [self, other], _mul, out=self)
 
@@ -239,38 +245,44 @@ def _div(name: str, self, other, mode: str | None, out=None, allocate: str = "")
                    note="pointwise.div_trunc" if mode == "trunc" else "pointwise.div_floor")
 
 
-@declare("div.Tensor(Tensor self, Tensor other) -> Tensor", variants="function, method", native="at::native::div (structured)", source=BINARY)
+@declare("div.Tensor(Tensor self, Tensor other) -> Tensor", variants="function, method",
+         native="at::native::div (structured)", source=BINARY, meta=META_PYTHON)
 def div(self, other):
     return _div("div", self, other, None)
 
 
-@declare("div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", variants="method", native="at::native::div_ (structured)", source=BINARY)
+@declare("div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", variants="method",
+         native="at::native::div_ (structured)", source=BINARY, meta=META_PYTHON)
 def div_(self, other):
     return _div("div_", self, other, None, out=self)
 
 
 @declare("div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor",
          variants="function, method",
-         native="at::native::div (structured, mode)", source=BINARY)
+         native="at::native::div (structured, mode)", source=BINARY,
+         meta=META_PYTHON)
 def div_mode(self, other, *, rounding_mode: str | None = None):
     return _div("div", self, other, rounding_mode)
 
 
 @declare("div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!)",
          variants="method", native="at::native::div_ (structured, mode)",
-         source=BINARY)
+         source=BINARY,
+         meta=META_PYTHON)
 def div_mode_(self, other, *, rounding_mode: str | None = None):
     return _div("div_", self, other, rounding_mode, out=self)
 
 
 @declare("div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor",
-         variants="function, method", native="at::native::div", source=BINARY)
+         variants="function, method", native="at::native::div", source=BINARY,
+         meta=META_PYTHON)
 def div_scalar_mode(self, other, *, rounding_mode: str | None = None):
     return _div("div", self, other, rounding_mode)
 
 
 @declare("div_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!)",
-         variants="method", native="at::native::div_", source=BINARY)
+         variants="method", native="at::native::div_", source=BINARY,
+         meta=META_PYTHON)
 def div_scalar_mode_(self, other, *, rounding_mode: str | None = None):
     return _div("div_", self, other, rounding_mode, out=self)
 
@@ -297,27 +309,31 @@ for _overload, _other in (("Tensor", "Tensor"), ("Scalar", "Scalar")):
 
 
 # -- floor_divide, remainder, fmod --------------------------------------------------------------
-@declare("floor_divide(Tensor self, Tensor other) -> Tensor", variants="function, method", native="at::native::floor_divide", source=BINARY)
+@declare("floor_divide(Tensor self, Tensor other) -> Tensor", variants="function, method",
+         native="at::native::floor_divide", source=BINARY, meta=META_PYTHON)
 def floor_divide(self, other):
     # not structured: TensorIterator::binary_op allocates the output with at::empty
     return _div("floor_divide", self, other, "floor", allocate="empty")
 
 
 @declare("floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)",
-         variants="method", native="at::native::floor_divide_", source=BINARY)
+         variants="method", native="at::native::floor_divide_", source=BINARY,
+         meta=META_PYTHON)
 def floor_divide_(self, other):
     return _div("floor_divide_", self, other, "floor", out=self)
 
 
 @declare("floor_divide.Scalar(Tensor self, Scalar other) -> Tensor",
          variants="function, method", native="at::native::floor_divide",
-         source=BINARY)
+         source=BINARY,
+         meta=META_PYTHON)
 def floor_divide_scalar(self, other):
     return _div("floor_divide", self, other, "floor", allocate="empty")
 
 
 @declare("floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
-         variants="method", native="at::native::floor_divide_", source=BINARY)
+         variants="method", native="at::native::floor_divide_", source=BINARY,
+         meta=META_PYTHON)
 def floor_divide_scalar_(self, other):
     return _div("floor_divide_", self, other, "floor", out=self)
 
@@ -356,9 +372,11 @@ def _binary_family(name: str, loop, *, scalar_tensor: bool = False, note: str = 
                            allowed=allowed, kernel=kernel, note=note)
         declare(schema, variants="method" if inplace else "method, function",
                 kind=INPLACE if inplace else FUNCTIONAL,
-                native=f"at::native::{name}{'_' if inplace else ''}", source=BINARY)(kernel_fn)
+                native=f"at::native::{name}{'_' if inplace else ''}", source=BINARY,
+                meta=META_PYTHON)(kernel_fn)
     if scalar_tensor:
-        @declare(f"{name}.Scalar_Tensor(Scalar self, Tensor other) -> Tensor", native=f"at::native::{name}", source=BINARY)
+        @declare(f"{name}.Scalar_Tensor(Scalar self, Tensor other) -> Tensor",
+                 native=f"at::native::{name}", source=BINARY, meta=META_PYTHON)
         def reflected(self, other):
             # at::name(wrapped_scalar_tensor(self), other)
             return iterate(name, [operand(self), other], loop, allowed=allowed,
@@ -402,7 +420,8 @@ not_modelled("true_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> T
 DIV_TRUE_KERNEL = step("div_true_kernel", Layer.KERNEL, source=BINARY, note="mean.div")
 
 
-@declare("div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", variants="method", native="at::native::div_", source=BINARY)
+@declare("div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", variants="method",
+         native="at::native::div_", source=BINARY, meta=META_PYTHON)
 def div__scalar(self, other):
     """``self /= other`` for a floating self: the number becomes a wrapped 0-dim tensor,
     TensorIterator casts it to self's dtype (the ``to`` the profiler shows) and the

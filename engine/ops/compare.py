@@ -20,7 +20,8 @@ from engine.core import dtypes as D
 from engine.core.context import current
 from engine.core.errors import Refused, check, torch_error
 from engine.dispatch.at_dispatch import ALL_TYPES_AND2_HALF_BFLOAT16, at_dispatch
-from engine.dispatch.declarations import COMPOSITE, OUT, OUT_NOT_MODELLED, declare, not_modelled
+from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, META_PYTHON, OUT,
+                                          OUT_NOT_MODELLED, declare, not_modelled)
 from engine.dispatch.aten import aten
 from engine.ops.pointwise import BINARY, Wrapped, iterate, result_type
 from engine.ops.scalar import to_dtype_scalar
@@ -43,10 +44,11 @@ def _comparison(name: str, loop) -> None:
                            cast_output=self.dtype is not D.bool)
         declare(f"{name}.{overload}(Tensor self, {other} other) -> Tensor",
                 variants="method, function",
-                native=f"at::native::{name} (structured)", source=BINARY)(fn)
+                native=f"at::native::{name} (structured)", source=BINARY,
+                meta=META_PYTHON)(fn)
         declare(f"{name}_.{overload}(Tensor(a!) self, {other} other) -> Tensor(a!)",
                 variants="method", native=f"at::native::{name}_ (structured)",
-                source=BINARY)(fn_)
+                source=BINARY, meta=META_PYTHON)(fn_)
 
 
 for _name, _loop in _COMPARISONS.items():
@@ -75,7 +77,8 @@ _MINIMUM = _extreme(np.minimum)
 
 
 def _minmax(name: str, loop) -> None:
-    @declare(f"{name}(Tensor self, Tensor other) -> Tensor", variants="method, function", native=f"at::native::{name} (structured)", source=BINARY)
+    @declare(f"{name}(Tensor self, Tensor other) -> Tensor", variants="method, function",
+             native=f"at::native::{name} (structured)", source=BINARY, meta=META_PYTHON)
     def kernel(self, other):
         return iterate(name, [self, other], loop)
 
@@ -140,34 +143,38 @@ def _bool_check(dtype: D.dtype, which: str) -> None:
 
 @declare("clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor",
          variants="function, method", native="at::native::clamp (structured)",
-         source=COMPARE)
+         source=COMPARE, meta=META_PYTHON)
 def clamp(self, min: Any = None, max: Any = None):  # noqa: A002 - the schema's names
     return _clamp_scalar("clamp", self, min, max, False, False)
 
 
 @declare("clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)",
          variants="function, method", native="at::native::clamp_ (structured)",
-         source=COMPARE)
+         source=COMPARE, meta=META_PYTHON)
 def clamp_(self, min: Any = None, max: Any = None):  # noqa: A002
     return _clamp_scalar("clamp_", self, min, max, True, False)
 
 
-@declare("clamp_min(Tensor self, Scalar min) -> Tensor", variants="function, method", native="at::native::clamp_min (structured)", source=COMPARE)
+@declare("clamp_min(Tensor self, Scalar min) -> Tensor", variants="function, method",
+         native="at::native::clamp_min (structured)", source=COMPARE, meta=META_PYTHON)
 def clamp_min(self, min: Any):  # noqa: A002
     return _clamp_scalar("clamp_min", self, min, None, False, True)
 
 
-@declare("clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!)", variants="function, method", native="at::native::clamp_min_ (structured)", source=COMPARE)
+@declare("clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!)", variants="function, method",
+         native="at::native::clamp_min_ (structured)", source=COMPARE, meta=META_PYTHON)
 def clamp_min_(self, min: Any):  # noqa: A002
     return _clamp_scalar("clamp_min_", self, min, None, True, True)
 
 
-@declare("clamp_max(Tensor self, Scalar max) -> Tensor", variants="function, method", native="at::native::clamp_max (structured)", source=COMPARE)
+@declare("clamp_max(Tensor self, Scalar max) -> Tensor", variants="function, method",
+         native="at::native::clamp_max (structured)", source=COMPARE, meta=META_PYTHON)
 def clamp_max(self, max: Any):  # noqa: A002
     return _clamp_scalar("clamp_max", self, None, max, False, True)
 
 
-@declare("clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!)", variants="function, method", native="at::native::clamp_max_ (structured)", source=COMPARE)
+@declare("clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!)", variants="function, method",
+         native="at::native::clamp_max_ (structured)", source=COMPARE, meta=META_PYTHON)
 def clamp_max_(self, max: Any):  # noqa: A002
     return _clamp_scalar("clamp_max_", self, None, max, True, True)
 
@@ -193,14 +200,16 @@ def _clamp_tensor(name: str, self, lo, hi, inplace: bool):
 
 @declare("clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor",
          variants="function, method",
-         native="at::native::clamp (structured, Tensor)", source=COMPARE)
+         native="at::native::clamp (structured, Tensor)", source=COMPARE,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def clamp_tensor(self, min=None, max=None):  # noqa: A002
     return _clamp_tensor("clamp", self, min, max, False)
 
 
 @declare("clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)",
          variants="function, method",
-         native="at::native::clamp_ (structured, Tensor)", source=COMPARE)
+         native="at::native::clamp_ (structured, Tensor)", source=COMPARE,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def clamp_tensor_(self, min=None, max=None):  # noqa: A002
     return _clamp_tensor("clamp_", self, min, max, True)
 
@@ -214,11 +223,13 @@ def _bound_tensor(name: str, which: str) -> None:
     def fn_(self, bound):
         return _clamp_tensor(name + "_", self, bound if lo else None, None if lo else bound,
                              True)
-    declare(f"{name}.Tensor(Tensor self, Tensor {which}) -> Tensor", variants="function, method", native=f"at::native::{name} (structured, Tensor)",
-            source=COMPARE)(fn)
+    declare(f"{name}.Tensor(Tensor self, Tensor {which}) -> Tensor", variants="function, method",
+            native=f"at::native::{name} (structured, Tensor)", source=COMPARE, meta=META_PYTHON,
+            device_check=CHECK_WRAPPER)(fn)
     declare(f"{name}_.Tensor(Tensor(a!) self, Tensor {which}) -> Tensor(a!)",
             variants="function, method",
-            native=f"at::native::{name}_ (structured, Tensor)", source=COMPARE)(fn_)
+            native=f"at::native::{name}_ (structured, Tensor)", source=COMPARE,
+            meta=META_PYTHON, device_check=CHECK_WRAPPER)(fn_)
 
 
 _bound_tensor("clamp_min", "min")

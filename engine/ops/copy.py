@@ -16,7 +16,8 @@ from tracer.steps import Layer, Lecture, inlined, part_of, step, symbol
 
 from engine.core import dtypes as D
 from engine.core import view as S
-from engine.dispatch.declarations import AUTOGRAD, COMPOSITE, FUNCTIONAL, declare
+from engine.dispatch.declarations import (AUTOGRAD, COMPOSITE, FUNCTIONAL, META_PYTHON,
+    META_PYTHON_ALONE, declare)
 from engine.dispatch.aten import aten
 from engine.memory.allocator import check_temporary
 from engine.core.errors import Refused, check, torch_error
@@ -110,7 +111,8 @@ FILL_TENSOR = step("fill_(Tensor)", Layer.KERNEL, source=FILL)
 
 
 @declare("fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!)",
-         variants="function, method", native="at::native::fill_", source=FILL)
+         variants="function, method", native="at::native::fill_", source=FILL,
+         meta=META_PYTHON)
 def fill_tensor(self, value):
     # fill_(Tensor): only 0-dim values; on the same device it is a broadcast copy_.
     check(value.dim() == 0, RuntimeError,
@@ -139,7 +141,8 @@ FILL_KERNEL = step("fill_kernel", Layer.KERNEL, source="aten/src/ATen/native/cpu
 
 
 @declare("fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)",
-         variants="function, method", native="at::native::fill_", source=FILL)
+         variants="function, method", native="at::native::fill_", source=FILL,
+         meta=META_PYTHON_ALONE)
 def fill_(self, value: Any):
     if self.device_type == "cuda":
         return cuda_kernels.fill_(self, value)
@@ -172,7 +175,8 @@ ZERO_CPU = step("zero_cpu_", Layer.KERNEL, source=FILL, note="zero.memset")
 
 
 @declare("zero_(Tensor(a!) self) -> Tensor(a!)", variants="method, function",
-         native="at::native::zero_", source=FILL)
+         native="at::native::zero_", source=FILL,
+         meta=META_PYTHON_ALONE)
 def zero_(self):
     """Fill.cpp ``zero_``: a memset for small dense CPU tensors, else ``fill_(0)``."""
     n = self.numel()
@@ -309,7 +313,8 @@ def to_dtype_layout(self, *, dtype: D.dtype | None = None, layout=None, device: 
     return _to(self, dtype, device, copy)
 
 
-@declare("_to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, MemoryFormat? memory_format=None) -> Tensor", native="at::native::_to_copy", source=CONV)
+@declare("_to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, MemoryFormat? memory_format=None) -> Tensor",
+         native="at::native::_to_copy", source=CONV)
 def _to_copy(self, *, dtype: D.dtype | None = None, layout=None, device: str | None = None,
              pin_memory=None, non_blocking: bool = False, memory_format: str | None = None):
     # memory_format=Preserve: a dense input's strides, else infer_dense_strides (its dims'

@@ -20,8 +20,8 @@ from engine.core import dtypes as D
 from engine.core import view as S
 from engine.core.errors import check
 from engine.dispatch.at_dispatch import ALL_TYPES_AND_COMPLEX_AND2_HALF_BFLOAT16, at_dispatch
-from engine.dispatch.declarations import OUT, OUT_NOT_MODELLED, declare, \
-    not_modelled
+from engine.dispatch.declarations import (CHECK_WRAPPER, META_PYTHON, OUT, OUT_NOT_MODELLED,
+    declare, not_modelled)
 from engine.dispatch.aten import aten
 from engine.memory import empty as memory
 from engine.memory.allocator import check_temporary
@@ -82,7 +82,8 @@ def _cum(self, dim: int, result) -> None:
 
 @declare("cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor",
          variants="function, method",
-         native="at::native::cumsum_out (structured)", source=REDUCE)
+         native="at::native::cumsum_out (structured)", source=REDUCE,
+         meta=META_PYTHON)
 def cumsum(self, dim: int, *, dtype=None):
     S.maybe_wrap_dim(dim, self.dim())
     result = memory.empty_generic(self.view.sizes, _out_dtype(self, dtype), self.device_type)
@@ -92,7 +93,8 @@ def cumsum(self, dim: int, *, dtype=None):
 
 @declare("cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)",
          variants="method", native="at::native::cumsum_out (structured)",
-         source=REDUCE)
+         source=REDUCE,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def cumsum_(self, dim: int, *, dtype=None):
     S.maybe_wrap_dim(dim, self.dim())
     # the structured in-place form: the output is self, so its dtype must be the result's

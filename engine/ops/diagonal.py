@@ -17,7 +17,8 @@ from tracer.steps import Layer, step
 from engine.core import diagonal as G
 from engine.core import view as S
 from engine.core.errors import Refused, check, torch_error
-from engine.dispatch.declarations import COMPOSITE, OUT, OUT_NOT_MODELLED, declare, not_modelled
+from engine.dispatch.declarations import (COMPOSITE, META_PYTHON, OUT, OUT_NOT_MODELLED, declare,
+    not_modelled)
 from engine.dispatch.aten import aten
 
 SHAPE = "aten/src/ATen/native/TensorShape.cpp"
@@ -65,8 +66,9 @@ def _offset_arith(v, k: int, d1: int, d2: int, geo: G.DiagonalGeometry) -> str:
 DIAGONAL_COPY = step("diagonal_copy", Layer.KERNEL, source=VIEW_COPY, note="diagonal.copy")
 
 
-@declare("diagonal_copy(Tensor self, int offset=0, int dim1=0, int dim2=1) -> Tensor", native="at::compositeexplicitautogradnonfunctional::diagonal_copy",
-         source=VIEW_COPY)
+@declare("diagonal_copy(Tensor self, int offset=0, int dim1=0, int dim2=1) -> Tensor",
+         native="at::compositeexplicitautogradnonfunctional::diagonal_copy", source=VIEW_COPY,
+         meta=META_PYTHON)
 def diagonal_copy(self, offset: int = 0, dim1: int = 0, dim2: int = 1):
     # the generated view_copy kernel: the view, then a contiguous clone of it
     view = aten.diagonal.default(self, offset, dim1, dim2)
@@ -98,7 +100,8 @@ DIAG_EMBED_SIZES = step("diag_embed sizes", Layer.KERNEL, source=SHAPE)
 
 @declare("diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor",
          variants="function, method", native="at::native::diag_embed",
-         source=SHAPE)
+         source=SHAPE,
+         meta=META_PYTHON)
 def diag_embed(self, offset: int = 0, dim1: int = -2, dim2: int = -1):
     if self.is_meta:
         # torch registers a Python meta kernel (torch/_refs: arange, eq, where ...)

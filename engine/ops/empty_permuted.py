@@ -27,7 +27,8 @@ EMPTY_PERMUTED_THE_LOGICAL_STRIDES = step("empty_permuted: the logical strides",
                                           source=FACTORIES)
 
 
-@declare("empty_permuted(SymInt[] size, int[] physical_layout, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", native="at::native::empty_permuted_symint", source=FACTORIES)
+@declare("empty_permuted(SymInt[] size, int[] physical_layout, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+         native="at::native::empty_permuted_symint", source=FACTORIES)
 def empty_permuted(size: Sequence[int], physical_layout: Sequence[int], *,
                    dtype: D.dtype | None = None, layout=None, device: str | None = None,
                    pin_memory=None):

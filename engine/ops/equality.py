@@ -15,15 +15,16 @@ from tracer.recorder import span
 from tracer.steps import Layer, step
 
 from engine.core import dtypes as D
-from engine.dispatch.declarations import declare
+from engine.dispatch.declarations import CHECK_WRAPPER, META_PYTHON, declare
 from engine.dispatch.aten import aten
 from engine.memory.allocator import check_temporary
 
 COMPARE = "aten/src/ATen/native/TensorCompare.cpp"
 
 
-@declare("is_same_size(Tensor self, Tensor other) -> bool", variants="function, method", native="at::native::is_same_size",
-         source="aten/src/ATen/native/TensorProperties.cpp")
+@declare("is_same_size(Tensor self, Tensor other) -> bool", variants="function, method",
+         native="at::native::is_same_size", source="aten/src/ATen/native/TensorProperties.cpp",
+         meta=META_PYTHON)
 def is_same_size(self, other) -> bool:
     return self.view.sizes == other.view.sizes
 
@@ -33,7 +34,8 @@ CPU_EQUAL_THE_SAME_MEMORY = step("cpu_equal: the same memory", Layer.KERNEL, sou
                                  note="equal.alias")
 
 
-@declare("equal(Tensor self, Tensor other) -> bool", variants="method, function", native="at::native::cpu_equal", source=COMPARE)
+@declare("equal(Tensor self, Tensor other) -> bool", variants="method, function",
+         native="at::native::cpu_equal", source=COMPARE, device_check=CHECK_WRAPPER)
 def equal(self, other) -> bool:
     if not aten.is_same_size.default(self, other):
         return False

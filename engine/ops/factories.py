@@ -20,13 +20,15 @@ from engine.memory import empty as memory
 from engine.core import view as S
 from engine.core.context import current
 from engine.core.errors import check, torch_error
-from engine.dispatch.declarations import COMPOSITE, OUT, OUT_NOT_MODELLED, declare, not_modelled
+from engine.dispatch.declarations import (COMPOSITE, META_PYTHON, META_PYTHON_ALONE, OUT,
+    OUT_NOT_MODELLED, declare, not_modelled)
 from engine.dispatch.aten import aten
 
 FACTORIES = "aten/src/ATen/native/TensorFactories.cpp"
 
 
-@declare("empty.memory_format(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor", native="at::native::empty_cpu", source=FACTORIES,
+@declare("empty.memory_format(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor",
+         native="at::native::empty_cpu", source=FACTORIES,
          native_meta="at::native::empty_meta_symint")
 def empty(size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
           device: str | None = None, pin_memory=None, memory_format: str | None = None):
@@ -40,7 +42,8 @@ def empty(size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
                                 None if memory_format == "contiguous_format" else memory_format)
 
 
-@declare("empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", native="at::native::empty_strided_cpu", source=FACTORIES,
+@declare("empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+         native="at::native::empty_strided_cpu", source=FACTORIES,
          native_meta="at::native::empty_strided_meta_symint")
 def empty_strided(size: Sequence[int], stride: Sequence[int], *, dtype: D.dtype | None = None,
                   layout=None, device: str | None = None, pin_memory=None):
@@ -61,7 +64,7 @@ def _meta_fill_skipped(device: str, what: str) -> bool:
 
 
 @declare("zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         native="at::native::zeros", source=FACTORIES)
+         native="at::native::zeros", source=FACTORIES, meta=META_PYTHON)
 def zeros(size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
           device: str | None = None, pin_memory=None):
     dtype, device = options(dtype, device)
@@ -77,7 +80,7 @@ def zeros(size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
 
 
 @declare("ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         native="at::native::ones", source=FACTORIES)
+         native="at::native::ones", source=FACTORIES, meta=META_PYTHON)
 def ones(size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
          device: str | None = None, pin_memory=None):
     dtype, device = options(dtype, device)
@@ -88,7 +91,7 @@ def ones(size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
 
 
 @declare("full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         native="at::native::full", source=FACTORIES)
+         native="at::native::full", source=FACTORIES, meta=META_PYTHON)
 def full(size: Sequence[int], fill_value: Any, *, dtype: D.dtype | None = None, layout=None,
          device: str | None = None, pin_memory=None):
     # infer_full_options: without a dtype, a bool value gives bool, an int gives int64
@@ -105,7 +108,8 @@ def full(size: Sequence[int], fill_value: Any, *, dtype: D.dtype | None = None, 
 EMPTY_LIKE_PRESERVE_FORMAT = step("empty_like: preserve_format", Layer.KERNEL, source=FACTORIES)
 
 
-@declare("empty_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor", native="at::native::empty_like", source=FACTORIES)
+@declare("empty_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor",
+         native="at::native::empty_like", source=FACTORIES, meta=META_PYTHON)
 def empty_like(self, *, dtype: D.dtype | None = None, layout=None, device: str | None = None,
                pin_memory=None, memory_format: str | None = None):
     """Preserve (the default) keeps a dense input's strides; otherwise the named format."""
@@ -124,7 +128,7 @@ def empty_like(self, *, dtype: D.dtype | None = None, layout=None, device: str |
                                     memory_format=None if fmt == "contiguous_format" else fmt)
 
 
-def _like(schema: str, fill: str, value: Any = None) -> None:
+def _like(schema: str, fill: str, value: Any = None, meta: str | None = META_PYTHON) -> None:
     """zeros_like / ones_like / full_like: empty_like, then the fill."""
     def kernel(self, *args: Any, dtype: D.dtype | None = None, layout=None,
                device: str | None = None, pin_memory=None, memory_format: str | None = None):
@@ -134,13 +138,13 @@ def _like(schema: str, fill: str, value: Any = None) -> None:
             return aten.zero_.default(result)
         return aten.fill_.Scalar(result, args[0] if value is None else value)
     name = schema.partition("(")[0]
-    declare(schema, native=f"at::native::{name}", source=FACTORIES)(kernel)
+    declare(schema, native=f"at::native::{name}", source=FACTORIES, meta=meta)(kernel)
 
 
 _like("zeros_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor", "zero_")
 _like("ones_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor", "fill_", 1)
 _like("full_like(Tensor self, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) "
-      "-> Tensor", "fill_")
+      "-> Tensor", "fill_", meta=None)
 
 
 def options(dtype: D.dtype | None, device: str | None) -> tuple[D.dtype, str]:
@@ -170,8 +174,8 @@ NEW_EMPTY_SELF_S_OPTIONS = step("new_empty: self's options", Layer.KERNEL, sourc
 
 
 @declare("new_empty(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         variants="method", native="at::native::new_empty_symint",
-         source=FACTORIES)
+         variants="method", native="at::native::new_empty_symint", source=FACTORIES,
+         meta=META_PYTHON_ALONE)
 def new_empty(self, size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
               device: str | None = None, pin_memory=None):
     dtype, device = _new_options(self, dtype, device)
@@ -186,8 +190,8 @@ NEW_EMPTY_STRIDED_SELF_S_OPTIONS = step("new_empty_strided: self's options", Lay
 
 
 @declare("new_empty_strided(Tensor self, SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         variants="method", native="at::native::new_empty_strided_symint",
-         source=FACTORIES)
+         variants="method", native="at::native::new_empty_strided_symint", source=FACTORIES,
+         meta=META_PYTHON_ALONE)
 def new_empty_strided(self, size: Sequence[int], stride: Sequence[int], *,
                       dtype: D.dtype | None = None, layout=None, device: str | None = None,
                       pin_memory=None):
@@ -209,21 +213,21 @@ def _new_filled(self, size: Sequence[int], dtype: D.dtype | None, device: str | 
 
 
 @declare("new_full(Tensor self, SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         variants="method", native="at::native::new_full", source=FACTORIES)
+         variants="method", native="at::native::new_full", source=FACTORIES, meta=META_PYTHON)
 def new_full(self, size: Sequence[int], fill_value: Any, *, dtype: D.dtype | None = None,
              layout=None, device: str | None = None, pin_memory=None):
     return _new_filled(self, size, dtype, device, fill_value)
 
 
 @declare("new_zeros(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         variants="method", native="at::native::new_zeros", source=FACTORIES)
+         variants="method", native="at::native::new_zeros", source=FACTORIES, meta=META_PYTHON)
 def new_zeros(self, size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
               device: str | None = None, pin_memory=None):
     return _new_filled(self, size, dtype, device, None)
 
 
 @declare("new_ones(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         variants="method", native="at::native::new_ones", source=FACTORIES)
+         variants="method", native="at::native::new_ones", source=FACTORIES, meta=META_PYTHON)
 def new_ones(self, size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
              device: str | None = None, pin_memory=None):
     return _new_filled(self, size, dtype, device, 1.0)

@@ -18,7 +18,8 @@ from tracer.steps import Layer, step
 from engine.core import dtypes as D
 from engine.memory import empty as memory
 from engine.core import view as S
-from engine.dispatch.declarations import COMPOSITE, OUT, OUT_NOT_MODELLED, declare, not_modelled
+from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, META_PYTHON, OUT,
+    OUT_NOT_MODELLED, declare, not_modelled)
 from engine.dispatch.aten import aten
 from engine.core.errors import check, torch_error
 from engine.ops.split import check_pieces
@@ -71,8 +72,9 @@ INDEX_SELECT_SLICES = step("index_select slices", Layer.KERNEL, source=ADV,
                            note="index_select.rows")
 
 
-@declare("index_select(Tensor self, int dim, Tensor index) -> Tensor", variants="method, function", native="at::native::index_select_cpu_",
-         source=ADV)
+@declare("index_select(Tensor self, int dim, Tensor index) -> Tensor", variants="method, function",
+         native="at::native::index_select_cpu_", source=ADV, meta=META_PYTHON,
+         device_check=CHECK_WRAPPER)
 def index_select(self, dim: int, index):
     # index_select_cpu_ allocates an empty result; index_select_out_cpu_ checks, resizes it
     # and copies slices along dim
@@ -253,7 +255,8 @@ GATHER_KERNEL = step("gather_kernel", Layer.KERNEL,
 
 @declare("gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor",
          variants="method, function",
-         native="at::native::gather_out (structured)", source=ADV)
+         native="at::native::gather_out (structured)", source=ADV,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def gather(self, dim: int, index, *, sparse_grad: bool = False):
     dim = S.maybe_wrap_dim(dim, self.dim())
     # scatter_gather_dtype_check: an empty index may have any dtype
@@ -373,10 +376,12 @@ def _scatter_checks(self, dim: int, index, src) -> int:
 
 @declare("scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)",
          variants="method", native="at::native::scatter_ (structured)",
-         source=ADV)
+         source=ADV,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
 @declare("scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)",
          variants="method", native="at::native::scatter_ (structured)",
-         source=ADV)
+         source=ADV,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def scatter_(self, dim: int, index, src):
     dim = _scatter_checks(self, dim, index, src)
     _scatter_overlap("scatter_", self, index, src)
@@ -402,17 +407,20 @@ def _scatter_out_of_place(self, dim: int, index, src, reduce_add: bool):
 
 @declare("scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor",
          variants="function, method",
-         native="at::native::scatter (structured)", source=ADV)
+         native="at::native::scatter (structured)", source=ADV,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
 @declare("scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor",
          variants="function, method",
-         native="at::native::scatter (structured)", source=ADV)
+         native="at::native::scatter (structured)", source=ADV,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def scatter(self, dim: int, index, src):
     return _scatter_out_of_place(self, dim, index, src, reduce_add=False)
 
 
 @declare("scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)",
          variants="method", native="at::native::scatter_add_ (structured)",
-         source=ADV)
+         source=ADV,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def scatter_add_(self, dim: int, index, src):
     dim = _scatter_checks(self, dim, index, src)
     _scatter_overlap("scatter_add_", self, index, src)
@@ -422,7 +430,8 @@ def scatter_add_(self, dim: int, index, src):
 
 @declare("scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor",
          variants="function, method",
-         native="at::native::scatter_add (structured)", source=ADV)
+         native="at::native::scatter_add (structured)", source=ADV,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def scatter_add(self, dim: int, index, src):
     return _scatter_out_of_place(self, dim, index, src, reduce_add=True)
 
@@ -431,7 +440,8 @@ TAKE_KERNEL = step("take_kernel", Layer.KERNEL, source="aten/src/ATen/native/cpu
                    note="take.kernel")
 
 
-@declare("take(Tensor self, Tensor index) -> Tensor", variants="method, function", native="at::native::take", source=ADV)
+@declare("take(Tensor self, Tensor index) -> Tensor", variants="method, function",
+         native="at::native::take", source=ADV, meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def take(self, index):
     check(index.dtype is D.int64, RuntimeError,
           f"take(): Expected a long tensor for index, but got {D.cpp_name(index.dtype)}")
@@ -462,7 +472,8 @@ def take(self, index):
 
 @declare("masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor",
          variants="function, method", native="at::native::masked_fill",
-         source=ADV)
+         source=ADV,
+         meta=META_PYTHON)
 def masked_fill(self, mask, value):
     # the result has the broadcast shape of mask and self; the fill reads the mask as given
     _, expanded = expand_outplace(mask, self)
@@ -472,7 +483,8 @@ def masked_fill(self, mask, value):
 
 @declare("masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor",
          variants="function, method", native="at::native::masked_fill",
-         source=ADV)
+         source=ADV,
+         meta=META_PYTHON)
 def masked_fill_tensor(self, mask, value):
     _, expanded = expand_outplace(mask, self)
     out = aten.clone.default(expanded, memory_format="contiguous_format")
@@ -495,8 +507,8 @@ def nonzero_numpy(self):
     return aten.unbind.int(nz, 1)
 
 
-@declare("unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]", variants="function, method", native="at::native::unbind",
-         source="aten/src/ATen/native/TensorShape.cpp")
+@declare("unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]", variants="function, method",
+         native="at::native::unbind", source="aten/src/ATen/native/TensorShape.cpp")
 def unbind(self, dim: int = 0):
     dim = S.maybe_wrap_dim(dim, self.dim())
     # a 0-dim tensor wraps dim to 0, which it does not have (torch's own capitalised
@@ -514,8 +526,8 @@ MASKED_SELECT_PREFIX_SUM = step("masked_select: prefix sum", Layer.KERNEL, sourc
                                 note="masked_select.prefix_sum")
 
 
-@declare("masked_select(Tensor self, Tensor mask) -> Tensor", variants="method, function", native="at::native::masked_select_cpu",
-          source=ADV)
+@declare("masked_select(Tensor self, Tensor mask) -> Tensor", variants="method, function",
+         native="at::native::masked_select_cpu", source=ADV, device_check=CHECK_WRAPPER)
 def masked_select(self, mask):
     result = aten.empty.memory_format((0,), dtype=self.dtype, device=self.device_type)
     check(mask.dtype is D.bool, RuntimeError, "masked_select: expected BoolTensor for mask")

@@ -22,7 +22,8 @@ from engine.core import dtypes as D
 from engine.core import memory_format as M
 from engine.core import view as S
 from engine.core.errors import Refused, check
-from engine.dispatch.declarations import COMPOSITE, OUT, OUT_NOT_MODELLED, declare, not_modelled
+from engine.dispatch.declarations import (CHECK_CALLEE, CHECK_WRAPPER, COMPOSITE, META_PYTHON, OUT,
+    OUT_NOT_MODELLED, declare, not_modelled)
 from engine.dispatch.aten import aten
 from engine.memory import empty as memory
 from engine.ops.parallel import GRAIN_SIZE, num_threads
@@ -88,7 +89,8 @@ COPY_STUB_PER_INPUT = step("copy_stub per input", Layer.KERNEL, source=SHAPE)
 
 
 @declare("cat(Tensor[] tensors, int dim=0) -> Tensor",
-         native="at::native::cat_out_cpu (structured)", source=SHAPE)
+         native="at::native::cat_out_cpu (structured)", source=SHAPE,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def cat(tensors: Sequence, dim: int = 0):
     tensors = list(tensors)
     _refuse_meta("torch.cat", tensors)
@@ -196,14 +198,16 @@ def _copy_into(window, t) -> None:
 
 
 @declare("concat(Tensor[] tensors, int dim=0) -> Tensor", kind=COMPOSITE,
-         native="at::native::concat", source=SHAPE)
+         native="at::native::concat", source=SHAPE,
+         device_check=CHECK_CALLEE)
 def concat(tensors: Sequence, dim: int = 0):
     """torch.concat: an alias, at::cat."""
     return aten.cat.default(tensors, dim)
 
 
 @declare("concatenate(Tensor[] tensors, int dim=0) -> Tensor", kind=COMPOSITE,
-         native="at::native::concatenate", source=SHAPE)
+         native="at::native::concatenate", source=SHAPE,
+         device_check=CHECK_CALLEE)
 def concatenate(tensors: Sequence, dim: int = 0):
     """torch.concatenate: an alias (NumPy's name), at::cat."""
     return aten.cat.default(tensors, dim)
@@ -219,7 +223,8 @@ STACK_CAT_THEN_VIEW = step("stack: cat then view", Layer.KERNEL, source=SHAPE)
 
 
 @declare("stack(Tensor[] tensors, int dim=0) -> Tensor",
-         native="at::native::stack", source=SHAPE)
+         native="at::native::stack", source=SHAPE,
+         meta=META_PYTHON, device_check=CHECK_CALLEE)
 def stack(tensors: Sequence, dim: int = 0):
     tensors = list(tensors)
     check(bool(tensors), RuntimeError, "stack expects a non-empty TensorList")

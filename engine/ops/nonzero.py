@@ -18,7 +18,7 @@ from tracer.recorder import span
 from tracer.steps import Layer, step
 
 from engine.core import dtypes as D
-from engine.dispatch.declarations import declare
+from engine.dispatch.declarations import CHECK_WRAPPER, META_PYTHON, declare
 from engine.dispatch.aten import aten
 from engine.memory.resize import resize_native
 from engine.memory.allocator import check_temporary
@@ -96,7 +96,8 @@ NONZERO_OUT_CPU = step("nonzero_out_cpu", Layer.KERNEL, source=ADV, note="nonzer
 
 
 @declare("nonzero(Tensor self) -> Tensor", variants="method, function",
-         native="at::native::nonzero_cpu", source=ADV)
+         native="at::native::nonzero_cpu", source=ADV,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def nonzero(self):
     with span(NONZERO_OUT_CPU) as s:
         values = None if self.is_meta else self.array()

@@ -26,8 +26,8 @@ from engine.rng.stubs import NORMAL_STUB, UNIFORM_STUB
 from engine.core.errors import Refused
 from engine.dispatch.at_dispatch import ALL_TYPES_AND_HALF, FLOATING_TYPES_AND2_HALF_BFLOAT16, \
     at_dispatch
-from engine.dispatch.declarations import (
-    COMPOSITE, INPLACE, OUT, OUT_NOT_MODELLED, declare, not_modelled)
+from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, INPLACE, META_PYTHON, OUT,
+    OUT_NOT_MODELLED, declare, not_modelled)
 from engine.dispatch.aten import aten, prims
 from engine.memory.allocator import check_limit
 from engine.ops import cuda_kernels
@@ -98,7 +98,7 @@ NORMAL_KERNEL = step("normal_kernel", Layer.RNG, source=KERNELS, note="random.no
 
 
 @declare("normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)",
-         variants="method", native="at::native::normal_", source=DISTRIBUTIONS)
+         variants="method", native="at::native::normal_", source=DISTRIBUTIONS, meta=META_PYTHON)
 def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator=None):
     if not std >= 0.0:      # CHECK_NORMAL_STD: NaN fails it too
         raise torch_error(RuntimeError, f"normal expects std >= 0.0, but found std {_num(std)}")
@@ -149,7 +149,7 @@ UNIFORM_KERNEL = step("uniform_kernel", Layer.RNG, source=KERNELS, note="random.
 
 
 @declare("uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)",
-         variants="method", native="at::native::uniform_", source=DISTRIBUTIONS)
+         variants="method", native="at::native::uniform_", source=DISTRIBUTIONS, meta=META_PYTHON)
 def uniform_(self, low: float = 0.0, high: float = 1.0, *, generator=None):
     if _meta(self, "uniform_"):
         return self
@@ -320,8 +320,10 @@ RANDN_EMPTY_NORMAL = step("randn = empty + normal_", Layer.KERNEL, source=FACTOR
                           note="random.randn", libtorch=part_of("at::native::randn"))
 
 
-@declare("randn.generator(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", native="at::native::randn", source=FACTORIES)
-@declare("randn(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", native="at::native::randn", source=FACTORIES)
+@declare("randn.generator(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+         native="at::native::randn", source=FACTORIES)
+@declare("randn(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+         native="at::native::randn", source=FACTORIES, meta=META_PYTHON)
 def randn(size: Sequence[int], *, generator=None, dtype: D.dtype | None = None, layout=None,
           device: str | None = None, pin_memory=None):
     dtype, device = options(dtype, device)
@@ -339,7 +341,8 @@ def randn(size: Sequence[int], *, generator=None, dtype: D.dtype | None = None, 
     return aten.normal_.default(result, 0.0, 1.0)
 
 
-@declare("prims::normal(SymInt[] shape, *, Scalar mean, Scalar std, ScalarType dtype, Device device, bool requires_grad, Generator? generator=None) -> Tensor", native="torch._prims.normal (meta)", source="torch/_prims/__init__.py")
+@declare("prims::normal(SymInt[] shape, *, Scalar mean, Scalar std, ScalarType dtype, Device device, bool requires_grad, Generator? generator=None) -> Tensor",
+         native="torch._prims.normal (meta)", source="torch/_prims/__init__.py")
 def prims_normal(size: Sequence[int], *, mean: float, std: float, dtype: D.dtype, device: str,
                  requires_grad: bool, generator=None):
     # _normal_meta (torch/_prims): a floating dtype
@@ -349,8 +352,10 @@ def prims_normal(size: Sequence[int], *, mean: float, std: float, dtype: D.dtype
                                       device=device)
 
 
-@declare("rand.generator(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", native="at::native::rand", source=FACTORIES)
-@declare("rand(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", native="at::native::rand", source=FACTORIES)
+@declare("rand.generator(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+         native="at::native::rand", source=FACTORIES)
+@declare("rand(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+         native="at::native::rand", source=FACTORIES, meta=META_PYTHON)
 def rand(size: Sequence[int], *, generator=None, dtype: D.dtype | None = None, layout=None,
          device: str | None = None, pin_memory=None):
     dtype, device = options(dtype, device)
@@ -360,8 +365,10 @@ def rand(size: Sequence[int], *, generator=None, dtype: D.dtype | None = None, l
     return aten.uniform_.default(result, 0.0, 1.0)
 
 
-@declare("randint.low_generator(SymInt low, SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", native="at::native::randint", source=FACTORIES)
-@declare("randint.low(SymInt low, SymInt high, SymInt[] size, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", native="at::native::randint", source=FACTORIES)
+@declare("randint.low_generator(SymInt low, SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+         native="at::native::randint", source=FACTORIES)
+@declare("randint.low(SymInt low, SymInt high, SymInt[] size, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+         native="at::native::randint", source=FACTORIES, meta=META_PYTHON)
 def randint_low(low: int, high: int, size: Sequence[int], *, generator=None,
                 dtype: D.dtype | None = D.int64, layout=None, device: str | None = None,
                 pin_memory=None):
@@ -372,15 +379,19 @@ def randint_low(low: int, high: int, size: Sequence[int], *, generator=None,
     return aten.random_.from_(result, low, high)
 
 
-@declare("randint.generator(SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", native="at::native::randint", source=FACTORIES)
-@declare("randint(SymInt high, SymInt[] size, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", native="at::native::randint", source=FACTORIES)
+@declare("randint.generator(SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+         native="at::native::randint", source=FACTORIES)
+@declare("randint(SymInt high, SymInt[] size, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+         native="at::native::randint", source=FACTORIES, meta=META_PYTHON)
 def randint(high: int, size: Sequence[int], *, generator=None, dtype: D.dtype | None = D.int64,
             layout=None, device: str | None = None, pin_memory=None):
     return randint_low(0, high, size, dtype=dtype, device=device)
 
 
-@declare("randperm.generator(SymInt n, *, Generator? generator, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", native="at::native::randperm", source=FACTORIES)
-@declare("randperm(SymInt n, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", native="at::native::randperm", source=FACTORIES)
+@declare("randperm.generator(SymInt n, *, Generator? generator, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+         native="at::native::randperm", source=FACTORIES)
+@declare("randperm(SymInt n, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+         native="at::native::randperm", source=FACTORIES, meta=META_PYTHON)
 def randperm(n: int, *, generator=None, dtype: D.dtype | None = D.int64, layout=None,
              device: str | None = None, pin_memory=None):
     dtype, device = options(dtype, device)
@@ -395,7 +406,9 @@ def randperm(n: int, *, generator=None, dtype: D.dtype | None = D.int64, layout=
 RANDPERM_CPU = step("randperm_cpu", Layer.RNG, source=FACTORIES, note="random.randperm")
 
 
-@declare("randperm.generator_out(SymInt n, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)", native="at::native::randperm_out_cpu", source=FACTORIES)
+@declare("randperm.generator_out(SymInt n, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)",
+         native="at::native::randperm_out_cpu", source=FACTORIES, meta=META_PYTHON,
+         device_check=CHECK_WRAPPER)
 def randperm_out(n: int, *, generator, out):
     result = out
     rng = G.kernels()

@@ -95,7 +95,8 @@ def view_as(self, other):
 VIEW_DTYPE_GEOMETRY = step("view_dtype geometry", Layer.KERNEL, source=SHAPE)
 
 
-@declare("view.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a)", variants="method", native="at::native::view_dtype", source=SHAPE)
+@declare("view.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a)", variants="method",
+         native="at::native::view_dtype", source=SHAPE)
 def view_dtype(self, dtype):
     """The same bytes read as another dtype.  Same element size: the same geometry.
     Otherwise the last dim must be the contiguous one, and it holds ratio times more (or

@@ -26,7 +26,8 @@ from engine.core import dtypes as D
 from engine.core import view as S
 from engine.core.errors import Refused, check, torch_error
 from engine.dispatch.at_dispatch import ALL_TYPES_AND2_HALF_BFLOAT16, at_dispatch
-from engine.dispatch.declarations import OUT, OUT_NOT_MODELLED, declare, not_modelled
+from engine.dispatch.declarations import (CHECK_WRAPPER, META_PYTHON, OUT, OUT_NOT_MODELLED,
+    declare, not_modelled)
 from engine.dispatch.aten import aten
 from engine.memory import empty as memory
 from engine.memory.resize import resize_native
@@ -185,7 +186,9 @@ def scalar_values(value: Any, device: str):
     return scalar_tensor_static(value, scalar_type(value), device), Wrapped(value)
 
 
-@declare("searchsorted.Tensor(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor", native="at::native::searchsorted_cpu", source=BUCKET)
+@declare("searchsorted.Tensor(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor",
+         native="at::native::searchsorted_cpu", source=BUCKET, meta=META_PYTHON,
+         device_check=CHECK_WRAPPER)
 def searchsorted(sorted_sequence, self, *, out_int32: bool = False, right: bool = False,
                  side: str | None = None, sorter=None):
     refuse_meta("searchsorted", sorted_sequence)
@@ -194,7 +197,9 @@ def searchsorted(sorted_sequence, self, *, out_int32: bool = False, right: bool 
     return _searchsorted_out(sorted_sequence, self, out_int32, right, side, sorter, result)
 
 
-@declare("searchsorted.Scalar(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor", native="at::native::searchsorted_cpu", source=BUCKET)
+@declare("searchsorted.Scalar(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor",
+         native="at::native::searchsorted_cpu", source=BUCKET, meta=META_PYTHON,
+         device_check=CHECK_WRAPPER)
 def searchsorted_scalar(sorted_sequence, self, *, out_int32: bool = False, right: bool = False,
                         side: str | None = None, sorter=None):
     refuse_meta("searchsorted", sorted_sequence)
@@ -221,12 +226,16 @@ def _bucketize(values, boundaries, out_int32: bool, right: bool, wrapped: Any = 
     return _searchsorted_out(boundaries, values, out_int32, right, None, None, result, wrapped)
 
 
-@declare("bucketize.Tensor(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor", native="at::native::bucketize_cpu", source=BUCKET)
+@declare("bucketize.Tensor(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor",
+         native="at::native::bucketize_cpu", source=BUCKET, meta=META_PYTHON,
+         device_check=CHECK_WRAPPER)
 def bucketize(self, boundaries, *, out_int32: bool = False, right: bool = False):
     return _bucketize(self, boundaries, out_int32, right)
 
 
-@declare("bucketize.Scalar(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor", native="at::native::bucketize_cpu", source=BUCKET)
+@declare("bucketize.Scalar(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor",
+         native="at::native::bucketize_cpu", source=BUCKET, meta=META_PYTHON,
+         device_check=CHECK_WRAPPER)
 def bucketize_scalar(self, boundaries, *, out_int32: bool = False, right: bool = False):
     values, wrapped = scalar_values(self, boundaries.device_type)
     return _bucketize(values, boundaries, out_int32, right, wrapped)
@@ -291,8 +300,9 @@ def _isin_impl(elements, test_elements, assume_unique: bool, invert: bool, out,
         s.set_result(out)
 
 
-@declare("isin.Tensor_Tensor(Tensor elements, Tensor test_elements, *, bool assume_unique=False, bool invert=False) -> Tensor", native="at::native::isin_Tensor_Tensor_out (structured)",
-         source=COMPARE)
+@declare("isin.Tensor_Tensor(Tensor elements, Tensor test_elements, *, bool assume_unique=False, bool invert=False) -> Tensor",
+         native="at::native::isin_Tensor_Tensor_out (structured)", source=COMPARE,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def isin(elements, test_elements, *, assume_unique: bool = False, invert: bool = False):
     refuse_meta("isin", elements)
     _isin_dtype_check(elements.dtype)
@@ -305,8 +315,9 @@ def isin(elements, test_elements, *, assume_unique: bool = False, invert: bool =
 ISIN_EQ_NE = step("isin: eq / ne", Layer.KERNEL, source=COMPARE)
 
 
-@declare("isin.Tensor_Scalar(Tensor elements, Scalar test_element, *, bool assume_unique=False, bool invert=False) -> Tensor", native="at::native::isin_Tensor_Scalar_out (structured)",
-         source=COMPARE)
+@declare("isin.Tensor_Scalar(Tensor elements, Scalar test_element, *, bool assume_unique=False, bool invert=False) -> Tensor",
+         native="at::native::isin_Tensor_Scalar_out (structured)", source=COMPARE,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def isin_tensor_scalar(elements, test_element, *, assume_unique: bool = False,
                        invert: bool = False):
     refuse_meta("isin", elements)
@@ -324,8 +335,9 @@ def isin_tensor_scalar(elements, test_element, *, assume_unique: bool = False,
     return out
 
 
-@declare("isin.Scalar_Tensor(Scalar element, Tensor test_elements, *, bool assume_unique=False, bool invert=False) -> Tensor", native="at::native::isin_Scalar_Tensor_out (structured)",
-         source=COMPARE)
+@declare("isin.Scalar_Tensor(Scalar element, Tensor test_elements, *, bool assume_unique=False, bool invert=False) -> Tensor",
+         native="at::native::isin_Scalar_Tensor_out (structured)", source=COMPARE,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def isin_scalar_tensor(element, test_elements, *, assume_unique: bool = False,
                        invert: bool = False):
     refuse_meta("isin", test_elements)

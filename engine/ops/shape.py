@@ -19,7 +19,7 @@ from tracer.steps import Layer, StepSpec, step
 from engine.core import shape_math as M
 from engine.core import view as S
 from engine.core.errors import check
-from engine.dispatch.declarations import COMPOSITE, declare
+from engine.dispatch.declarations import COMPOSITE, META_PYTHON, declare
 from engine.dispatch.aten import aten
 
 SHAPE = "aten/src/ATen/native/TensorShape.cpp"
@@ -199,7 +199,8 @@ def swapaxes_(self, axis0: int, axis1: int):
 TRANSPOSE_GEOMETRY = step("transpose_ geometry", Layer.KERNEL, source=SHAPE)
 
 
-@declare("transpose_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)", variants="method", native="at::native::transpose_", source=SHAPE)
+@declare("transpose_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)", variants="method",
+         native="at::native::transpose_", source=SHAPE, meta=META_PYTHON)
 def transpose_(self, dim0: int, dim1: int):
     """self's own sizes and strides, two of them swapped, set with as_strided_."""
     n = self.dim()

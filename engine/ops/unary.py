@@ -16,7 +16,8 @@ import numpy as np
 from engine.core import dtypes as D
 from engine.core.context import current
 from engine.core.errors import check
-from engine.dispatch.declarations import COMPOSITE, OUT, OUT_NOT_MODELLED, declare, not_modelled
+from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, META_PYTHON, OUT,
+    OUT_NOT_MODELLED, declare, not_modelled)
 from engine.dispatch.aten import aten
 from engine.memory import empty as memory
 from engine.ops.pointwise import UNARY, iterate, layout
@@ -31,14 +32,16 @@ def _neg_check(self) -> None:
 
 
 @declare("neg(Tensor self) -> Tensor", variants="function, method",
-         native="at::native::neg (structured)", source=UNARY)
+         native="at::native::neg (structured)", source=UNARY,
+         meta=META_PYTHON)
 def neg(self):
     _neg_check(self)
     return iterate("neg", [self], np.negative, source=UNARY_KERNEL)
 
 
 @declare("neg_(Tensor(a!) self) -> Tensor(a!)", variants="function, method",
-         native="at::native::neg_ (structured)", source=UNARY)
+         native="at::native::neg_ (structured)", source=UNARY,
+         meta=META_PYTHON)
 def neg_(self):
     _neg_check(self)
     return iterate("neg_", [self], np.negative, out=self, source=UNARY_KERNEL)
@@ -62,7 +65,8 @@ def _not_bool(d: D.dtype) -> bool:
 
 
 @declare("abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
-         native="at::native::abs_out", source=UNARY)
+         native="at::native::abs_out", source=UNARY,
+         meta=META_PYTHON)
 def abs_out(self, *, out):
     # unary_op's check_all_same_dtype (TensorIterator compute_types)
     check(out.dtype is self.dtype, RuntimeError,
@@ -72,14 +76,16 @@ def abs_out(self, *, out):
 
 
 @declare("abs(Tensor self) -> Tensor", variants="function, method",
-         native="at::native::abs", source=UNARY)
+         native="at::native::abs", source=UNARY,
+         meta=META_PYTHON)
 def abs_(self):
     result = aten.empty.memory_format([0], dtype=self.dtype, device=self.device_type)
     return aten.abs.out(self, out=result)
 
 
 @declare("abs_(Tensor(a!) self) -> Tensor(a!)", variants="function, method",
-         native="at::native::abs_", source=UNARY)
+         native="at::native::abs_", source=UNARY,
+         meta=META_PYTHON)
 def abs_inplace(self):
     return aten.abs.out(self, out=self)
 
@@ -107,13 +113,15 @@ def _sign(a):
 
 
 @declare("sign(Tensor self) -> Tensor", variants="function, method",
-         native="at::native::sign (structured)", source=UNARY)
+         native="at::native::sign (structured)", source=UNARY,
+         meta=META_PYTHON)
 def sign(self):
     return iterate("sign", [self], _sign, source=UNARY_KERNEL)
 
 
 @declare("sign_(Tensor(a!) self) -> Tensor(a!)", variants="method",
-         native="at::native::sign_ (structured)", source=UNARY)
+         native="at::native::sign_ (structured)", source=UNARY,
+         meta=META_PYTHON)
 def sign_(self):
     return iterate("sign_", [self], _sign, out=self, source=UNARY_KERNEL)
 
@@ -130,13 +138,15 @@ def _reciprocal(a):
 
 
 @declare("reciprocal(Tensor self) -> Tensor", variants="function, method",
-         native="at::native::reciprocal (structured)", source=UNARY)
+         native="at::native::reciprocal (structured)", source=UNARY,
+         meta=META_PYTHON)
 def reciprocal(self):
     return iterate("reciprocal", [self], _reciprocal, common_dtype=_to_float,
                    source=UNARY_KERNEL)
 
 
-@declare("reciprocal_(Tensor(a!) self) -> Tensor(a!)", variants="function, method", native="at::native::reciprocal_ (structured)", source=UNARY)
+@declare("reciprocal_(Tensor(a!) self) -> Tensor(a!)", variants="function, method",
+         native="at::native::reciprocal_ (structured)", source=UNARY, meta=META_PYTHON)
 def reciprocal_(self):
     return iterate("reciprocal_", [self], _reciprocal, out=self, common_dtype=_to_float,
                    source=UNARY_KERNEL)
@@ -148,13 +158,15 @@ def _integral(t) -> bool:
 
 
 @declare("isnan(Tensor self) -> Tensor", variants="function, method",
-         native="at::native::isnan", source=UNARY)
+         native="at::native::isnan", source=UNARY,
+         meta=META_PYTHON)
 def isnan(self):
     return aten.ne.Tensor(self, self)
 
 
 @declare("isinf(Tensor self) -> Tensor", variants="function, method",
-         native="at::native::isinf", source=UNARY)
+         native="at::native::isinf", source=UNARY,
+         meta=META_PYTHON)
 def isinf(self):
     if _integral(self):
         return aten.zeros_like.default(self, dtype=D.bool, memory_format="preserve_format")
@@ -182,7 +194,8 @@ def _classifier(name: str, sign: float) -> None:
         return iterate(name, [self], lambda a: a == a.dtype.type(sign), out_dtype=D.bool,
                        source=UNARY_KERNEL)
     declare(f"{name}(Tensor self) -> Tensor", variants="function, method",
-            native=f"at::native::{name} (structured)", source=UNARY)(kernel)
+            native=f"at::native::{name} (structured)", source=UNARY,
+            meta=META_PYTHON, device_check=CHECK_WRAPPER)(kernel)
 
 
 _classifier("isposinf", float("inf"))

@@ -26,7 +26,7 @@ from tracer.steps import Layer, step
 from engine.core import dtypes as D
 from engine.core import view as S
 from engine.core.errors import Refused, check
-from engine.dispatch.declarations import declare
+from engine.dispatch.declarations import CHECK_WRAPPER, declare
 from engine.dispatch.aten import aten
 from engine.memory.allocator import check_limit, check_temporary
 from engine.ops.sorting import refuse_meta
@@ -147,14 +147,16 @@ def _unique_any(self, return_inverse: bool, return_counts: bool):
     return _sorted_template(self, return_inverse, return_counts)
 
 
-@declare("_unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)", native="at::native::_unique2_cpu", source=UNIQUE)
+@declare("_unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)",
+         native="at::native::_unique2_cpu", source=UNIQUE, device_check=CHECK_WRAPPER)
 def _unique2(self, sorted: bool = True, return_inverse: bool = False,
              return_counts: bool = False):
     # the CPU kernel always sorts: `sorted` is not read
     return _unique_any(self, return_inverse, return_counts)
 
 
-@declare("_unique(Tensor self, bool sorted=True, bool return_inverse=False) -> (Tensor, Tensor)", native="at::native::_unique_cpu", source=UNIQUE)
+@declare("_unique(Tensor self, bool sorted=True, bool return_inverse=False) -> (Tensor, Tensor)",
+         native="at::native::_unique_cpu", source=UNIQUE, device_check=CHECK_WRAPPER)
 def _unique(self, sorted: bool = True, return_inverse: bool = False):
     output, inverse, _ = _unique_any(self, return_inverse, False)
     return output, inverse
@@ -178,7 +180,8 @@ def _dim_template(self, dim: int, consecutive: bool):
                   "through moveaxis, unbind, equal and stack, which tidx does not run yet")
 
 
-@declare("unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)", native="at::native::unique_dim_cpu", source=UNIQUE)
+@declare("unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)",
+         native="at::native::unique_dim_cpu", source=UNIQUE, device_check=CHECK_WRAPPER)
 def unique_dim(self, dim: int, sorted: bool = True, return_inverse: bool = False,
                return_counts: bool = False):
     refuse_meta("unique", self)
@@ -189,7 +192,8 @@ UNIQUE_CONSECUTIVE_CPU_TEMPLATE = step("unique_consecutive_cpu_template", Layer.
                                        source=UNIQUE)
 
 
-@declare("unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor)", native="at::native::unique_consecutive_cpu", source=UNIQUE)
+@declare("unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor)",
+         native="at::native::unique_consecutive_cpu", source=UNIQUE, device_check=CHECK_WRAPPER)
 def unique_consecutive(self, return_inverse: bool = False, return_counts: bool = False,
                        dim: int | None = None):
     refuse_meta("unique_consecutive", self)

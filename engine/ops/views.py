@@ -20,7 +20,7 @@ from engine.core import dtypes as D
 from engine.core import view as S
 from engine.core.tensor_impl import storage_out_of_bounds
 from engine.core.view import View
-from engine.dispatch.declarations import COMPOSITE, VIEW, declare, not_modelled
+from engine.dispatch.declarations import COMPOSITE, META_PYTHON, VIEW, declare, not_modelled
 from engine.dispatch.aten import aten
 from engine.core.errors import check, torch_error
 
@@ -63,8 +63,7 @@ def set_strided(self, size: Sequence[int], stride: Sequence[int], offset: int) -
 
 
 @declare("as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a)",
-         variants="function, method", native="at::native::as_strided_tensorimpl",
-         source=SHAPE)
+         variants="function, method", native="at::native::as_strided_tensorimpl", source=SHAPE)
 def as_strided(self, size: Sequence[int], stride: Sequence[int],
                storage_offset: int | None = None):
     offset = self.view.offset if storage_offset is None else int(storage_offset)
@@ -72,8 +71,7 @@ def as_strided(self, size: Sequence[int], stride: Sequence[int],
 
 
 @declare("as_strided_(Tensor(a!) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a!)",
-         variants="function, method", native="at::native::as_strided__symint",
-         source=SHAPE)
+         variants="function, method", native="at::native::as_strided__symint", source=SHAPE)
 def as_strided_(self, size: Sequence[int], stride: Sequence[int],
                 storage_offset: int | None = None):
     """The same checks, on self's own geometry: the storage is never grown here."""
@@ -144,7 +142,8 @@ def slice_(self, dim: int = 0, start: int | None = None, end: int | None = None,
 INFER_UNSQUEEZE_GEOMETRY = step("inferUnsqueezeGeometry", Layer.KERNEL, source=SHAPE)
 
 
-@declare("unsqueeze(Tensor(a) self, int dim) -> Tensor(a)", variants="function, method", native="at::native::unsqueeze", source=SHAPE)
+@declare("unsqueeze(Tensor(a) self, int dim) -> Tensor(a)", variants="function, method",
+         native="at::native::unsqueeze", source=SHAPE)
 def unsqueeze(self, dim: int):
     dim = S.maybe_wrap_dim(dim, self.dim() + 1)
     # inferUnsqueezeGeometry: the new dim's stride is size*stride of the dim it precedes.
@@ -226,7 +225,8 @@ def _reshape_alias(self, size: Sequence[int], stride: Sequence[int]):
 
 # kind: _unsafe_view makes a view although its schema returns a plain Tensor
 @declare("_unsafe_view(Tensor self, SymInt[] size) -> Tensor", kind=VIEW,
-         native="at::native::_unsafe_view", source=SHAPE)
+         native="at::native::_unsafe_view", source=SHAPE,
+         meta=META_PYTHON)
 def _unsafe_view(self, size: Sequence[int]):
     shape = S.infer_size(tuple(size), self.numel())
     strides = S.compute_view_strides(self.view.sizes, self.view.strides, shape)
@@ -287,12 +287,14 @@ def squeeze(self):
     return _squeeze(self, list(range(self.dim())), None)
 
 
-@declare("squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)", variants="function, method", native="at::native::squeeze", source=SHAPE)
+@declare("squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)", variants="function, method",
+         native="at::native::squeeze", source=SHAPE)
 def squeeze_dim(self, dim: int):
     return _squeeze(self, [S.maybe_wrap_dim(dim, self.dim())], dim)
 
 
-@declare("squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a)", variants="function, method", native="at::native::squeeze", source=SHAPE)
+@declare("squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a)", variants="function, method",
+         native="at::native::squeeze", source=SHAPE)
 def squeeze_dims(self, dim: Sequence[int]):
     # dim_list_to_bitset: each dim wrapped, none twice
     S.dim_list_to_bitset(dim, self.dim())
@@ -342,7 +344,8 @@ def flatten(self, start_dim: int = 0, end_dim: int = -1):
     return reshape(self, shape)
 
 
-@declare("permute(Tensor(a) self, int[] dims) -> Tensor(a)", variants="function, method", native="at::native::permute", source=SHAPE)
+@declare("permute(Tensor(a) self, int[] dims) -> Tensor(a)", variants="function, method",
+         native="at::native::permute", source=SHAPE)
 def permute(self, dims):
     check(len(dims) == self.dim(), RuntimeError,
           f"permute(sparse_coo): number of dimensions in the tensor input does not match the "
@@ -373,7 +376,8 @@ def expand_outplace(a, b):
 
 
 # -- in-place views: a new geometry for self, set with as_strided_ ------------------------
-@declare("unsqueeze_(Tensor(a!) self, int dim) -> Tensor(a!)", variants="method", native="at::native::unsqueeze_", source=SHAPE)
+@declare("unsqueeze_(Tensor(a!) self, int dim) -> Tensor(a!)", variants="method",
+         native="at::native::unsqueeze_", source=SHAPE, meta=META_PYTHON)
 def unsqueeze_(self, dim: int):
     """inferUnsqueezeGeometry, then ``self.as_strided_(sizes, strides)``."""
     new = self.view.unsqueeze(S.maybe_wrap_dim(dim, self.dim() + 1))
@@ -394,12 +398,14 @@ def squeeze_(self):
     return _squeeze_(self, range(self.dim()))
 
 
-@declare("squeeze_.dim(Tensor(a!) self, int dim) -> Tensor(a!)", variants="method", native="at::native::squeeze_", source=SHAPE)
+@declare("squeeze_.dim(Tensor(a!) self, int dim) -> Tensor(a!)", variants="method",
+         native="at::native::squeeze_", source=SHAPE)
 def squeeze__dim(self, dim: int):
     return _squeeze_(self, [S.maybe_wrap_dim(dim, self.dim())])
 
 
-@declare("squeeze_.dims(Tensor(a!) self, int[] dim) -> Tensor(a!)", variants="method", native="at::native::squeeze_", source=SHAPE)
+@declare("squeeze_.dims(Tensor(a!) self, int[] dim) -> Tensor(a!)", variants="method",
+         native="at::native::squeeze_", source=SHAPE)
 def squeeze__dims(self, dim: Sequence[int]):
     S.dim_list_to_bitset(dim, self.dim())
     return _squeeze_(self, [S.maybe_wrap_dim(d, self.dim()) for d in dim])
