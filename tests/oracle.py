@@ -46,7 +46,7 @@ def describe_tensor(t) -> dict[str, Any]:
     meta = str(t.device) == "meta"
     return {"shape": list(t.shape), "strides": list(t.stride()), "offset": t.storage_offset(),
             "dtype": str(t.dtype), "device": str(t.device),
-            "values": None if meta else t.tolist(),
+            "values": None if meta else norm(t.tolist()),
             "storage_nbytes": t.untyped_storage().nbytes(),
             "requires_grad": t.requires_grad, "repr": repr(t)}
 

@@ -215,7 +215,8 @@ def iterate(name: str, inputs: Sequence[Any], fn: Callable[..., Any] | None, *,
     """
     ops = [operand(x) for x in inputs]
     tensors = [op for op in ops if isinstance(op, TensorImpl)]
-    device = tensors[0].device_type
+    # only wrapped numbers (torch.add(5, 5)): they are 0-dim CPU tensors to TensorIterator
+    device = tensors[0].device_type if tensors else "cpu"
     if out is not None:
         overlap.check(name, out, partial=[t for t in tensors if t is not out])
         # mark_outputs: an out= that is also an input is read and written, never resized
