@@ -433,19 +433,19 @@ class _O__aten__clamp__Tensor(OpOverload):
     def __call__(_op, self: Any, min: Any = ..., max: Any = ...) -> Any: ...
 
 class _O__aten__clamp__Tensor_out(OpOverload):
-    """aten::clamp.Tensor_out: not modelled (clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!))."""
-    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+    """aten::clamp.Tensor_out: kernel engine.ops.compare.clamp_tensor."""
+    def __call__(_op, self: Any, min: Any = ..., max: Any = ..., *, out: Any) -> Any: ...
 
 class _O__aten__clamp__out(OpOverload):
-    """aten::clamp.out: not modelled (clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!))."""
-    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+    """aten::clamp.out: kernel engine.ops.compare.clamp."""
+    def __call__(_op, self: Any, min: Any = ..., max: Any = ..., *, out: Any) -> Any: ...
 
 class _O__aten__clamp___default(OpOverload):
-    """aten::clamp_: kernel engine.ops.compare.clamp_."""
+    """aten::clamp_: kernel engine.ops.compare.clamp."""
     def __call__(_op, self: Any, min: Any = ..., max: Any = ...) -> Any: ...
 
 class _O__aten__clamp___Tensor(OpOverload):
-    """aten::clamp_.Tensor: kernel engine.ops.compare.clamp_tensor_."""
+    """aten::clamp_.Tensor: kernel engine.ops.compare.clamp_tensor."""
     def __call__(_op, self: Any, min: Any = ..., max: Any = ...) -> Any: ...
 
 class _O__aten__clamp_max__default(OpOverload):
@@ -453,48 +453,48 @@ class _O__aten__clamp_max__default(OpOverload):
     def __call__(_op, self: Any, max: Any) -> Any: ...
 
 class _O__aten__clamp_max__Tensor(OpOverload):
-    """aten::clamp_max.Tensor: kernel engine.ops.compare._bound_tensor.<locals>.fn."""
-    def __call__(_op, self: Any, bound: Any) -> Any: ...
+    """aten::clamp_max.Tensor: kernel engine.ops.compare.clamp_max_tensor."""
+    def __call__(_op, self: Any, max: Any) -> Any: ...
 
 class _O__aten__clamp_max__Tensor_out(OpOverload):
-    """aten::clamp_max.Tensor_out: not modelled (clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!))."""
-    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+    """aten::clamp_max.Tensor_out: kernel engine.ops.compare.clamp_max_tensor."""
+    def __call__(_op, self: Any, max: Any, *, out: Any) -> Any: ...
 
 class _O__aten__clamp_max__out(OpOverload):
-    """aten::clamp_max.out: not modelled (clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!))."""
-    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+    """aten::clamp_max.out: kernel engine.ops.compare.clamp_max."""
+    def __call__(_op, self: Any, max: Any, *, out: Any) -> Any: ...
 
 class _O__aten__clamp_max___default(OpOverload):
-    """aten::clamp_max_: kernel engine.ops.compare.clamp_max_."""
+    """aten::clamp_max_: kernel engine.ops.compare.clamp_max."""
     def __call__(_op, self: Any, max: Any) -> Any: ...
 
 class _O__aten__clamp_max___Tensor(OpOverload):
-    """aten::clamp_max_.Tensor: kernel engine.ops.compare._bound_tensor.<locals>.fn_."""
-    def __call__(_op, self: Any, bound: Any) -> Any: ...
+    """aten::clamp_max_.Tensor: kernel engine.ops.compare.clamp_max_tensor."""
+    def __call__(_op, self: Any, max: Any) -> Any: ...
 
 class _O__aten__clamp_min__default(OpOverload):
     """aten::clamp_min: kernel engine.ops.compare.clamp_min."""
     def __call__(_op, self: Any, min: Any) -> Any: ...
 
 class _O__aten__clamp_min__Tensor(OpOverload):
-    """aten::clamp_min.Tensor: kernel engine.ops.compare._bound_tensor.<locals>.fn."""
-    def __call__(_op, self: Any, bound: Any) -> Any: ...
+    """aten::clamp_min.Tensor: kernel engine.ops.compare.clamp_min_tensor."""
+    def __call__(_op, self: Any, min: Any) -> Any: ...
 
 class _O__aten__clamp_min__Tensor_out(OpOverload):
-    """aten::clamp_min.Tensor_out: not modelled (clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!))."""
-    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+    """aten::clamp_min.Tensor_out: kernel engine.ops.compare.clamp_min_tensor."""
+    def __call__(_op, self: Any, min: Any, *, out: Any) -> Any: ...
 
 class _O__aten__clamp_min__out(OpOverload):
-    """aten::clamp_min.out: not modelled (clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!))."""
-    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+    """aten::clamp_min.out: kernel engine.ops.compare.clamp_min."""
+    def __call__(_op, self: Any, min: Any, *, out: Any) -> Any: ...
 
 class _O__aten__clamp_min___default(OpOverload):
-    """aten::clamp_min_: kernel engine.ops.compare.clamp_min_."""
+    """aten::clamp_min_: kernel engine.ops.compare.clamp_min."""
     def __call__(_op, self: Any, min: Any) -> Any: ...
 
 class _O__aten__clamp_min___Tensor(OpOverload):
-    """aten::clamp_min_.Tensor: kernel engine.ops.compare._bound_tensor.<locals>.fn_."""
-    def __call__(_op, self: Any, bound: Any) -> Any: ...
+    """aten::clamp_min_.Tensor: kernel engine.ops.compare.clamp_min_tensor."""
+    def __call__(_op, self: Any, min: Any) -> Any: ...
 
 class _O__aten__clone__default(OpOverload):
     """aten::clone: kernel engine.ops.copy.clone."""

@@ -199,6 +199,79 @@ def declare(schema: str, *, native: str, source: str, kind: str | None = None,
     return deco
 
 
+def _delegate_schemas(out_schema: str) -> tuple[str, str]:
+    """The functional and in-place schemas torchgen's NativeFunctionsGroup pairs with a
+    structured out= schema: the ``out`` argument dropped (and the overload's ``out``),
+    returning ``Tensor``; the in-place one named ``name_`` with ``Tensor(a!) self``.
+
+    >>> for s in _delegate_schemas("clamp.Tensor_out(Tensor self, Tensor? min=None, *, "
+    ...                             "Tensor(a!) out) -> Tensor(a!)"):
+    ...     print(s)
+    clamp.Tensor(Tensor self, Tensor? min=None) -> Tensor
+    clamp_.Tensor(Tensor(a!) self, Tensor? min=None) -> Tensor(a!)
+    """
+    head, _, rest = out_schema.partition("(")
+    name, _, overload = head.partition(".")
+    overload = overload[:-len("out")].rstrip("_") if overload.endswith("out") else overload
+    args = rest.rpartition(") -> ")[0].replace(", Tensor(a!) out", "")
+    args = args[:-3] if args.endswith(", *") else args
+    dot = f".{overload}" if overload else ""
+    inplace_args = args.replace("Tensor self", "Tensor(a!) self", 1)
+    return (f"{name}{dot}({args}) -> Tensor", f"{name}_{dot}({inplace_args}) -> Tensor(a!)")
+
+
+def structured(out_schema: str, *, native: str, out_native: str, source: str,
+               inplace: bool = True, variants: str = "function, method",
+               inplace_variants: str = "method", meta: str | None = None,
+               device_check: str | None = None, out_device_check: str | None = None
+               ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """A structured operator group, as torchgen generates it from ``structured: True`` on
+    the out= overload and ``structured_delegate`` on the others: one kernel
+    (``impl(form, *args, out=..., **kwargs)``: its meta step and its loop, writing into
+    ``out``) declares the out= overload and the functional and in-place ones.
+
+    torchgen's wrappers for the three forms differ only in the output the meta function
+    is given (set_output: a new tensor, ``self``, or the out= tensor resized), so each
+    form is one aten operator in torch.profiler, never an out= call nested in the
+    functional one: the generated kernels call ``impl`` directly, with ``form`` (FUNCTIONAL,
+    INPLACE or OUT) and ``out`` None, ``self`` or the given tensor.  ``native`` is the
+    functional form's (the in-place one's is the same with ``name_``); ``inplace=False``
+    for a group torch declares without one (logaddexp).  ``device_check`` is the
+    delegates', ``out_device_check`` the out= overload's: the yaml says it per function
+    (``clamp.Tensor`` checks, ``clamp.Tensor_out`` is ``NoCheck``, a TensorIterator).
+    """
+    functional_schema, inplace_schema = _delegate_schemas(out_schema)
+    name = _split(out_schema)[1]
+
+    def deco(impl: Callable[..., Any]) -> Callable[..., Any]:
+
+        def functional(*args: Any, **kwargs: Any) -> Any:
+            return impl(FUNCTIONAL, *args, out=None, **kwargs)
+
+        def in_place(self: Any, *args: Any, **kwargs: Any) -> Any:
+            return impl(INPLACE, self, *args, out=self, **kwargs)
+
+        def out_form(*args: Any, out: Any, **kwargs: Any) -> Any:
+            return impl(OUT, *args, out=out, **kwargs)
+
+        # the stubs (engine.binding.stubs) name impl and write its signature without the
+        # form (and without the out= the functional and in-place forms do not take)
+        for fn, takes_out in ((functional, False), (in_place, False), (out_form, True)):
+            fn.__module__, fn.__qualname__ = impl.__module__, impl.__qualname__
+            setattr(fn, "structured_impl", (impl, takes_out))
+        declare(functional_schema, native=native, source=source, variants=variants, meta=meta,
+                device_check=device_check)(functional)
+        if inplace:
+            declare(inplace_schema, native=native.replace(f"::{name} ", f"::{name}_ ", 1),
+                    source=source, variants=inplace_variants, meta=meta,
+                    device_check=device_check)(in_place)
+        declare(out_schema, native=out_native, source=source, meta=meta,
+                device_check=out_device_check)(out_form)
+        return impl
+
+    return deco
+
+
 def not_modelled(*schemas: str, variants: str = "function", kind: str = FUNCTIONAL,
                  reason: str) -> None:
     """Declare overloads torch binds in Python that tidx does not run (yet): their
