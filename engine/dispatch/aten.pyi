@@ -1076,6 +1076,14 @@ class _O__aten__linspace__out(OpOverload):
     """aten::linspace.out: kernel engine.ops.linspace.linspace_out."""
     def __call__(_op, start: Any, end: Any, steps: int, *, out: Any) -> Any: ...
 
+class _O__aten__logaddexp__default(OpOverload):
+    """aten::logaddexp: kernel engine.ops.arithmetic.logaddexp."""
+    def __call__(_op, self: Any, other: Any) -> Any: ...
+
+class _O__aten__logaddexp__out(OpOverload):
+    """aten::logaddexp.out: kernel engine.ops.arithmetic.logaddexp."""
+    def __call__(_op, self: Any, other: Any, *, out: Any) -> Any: ...
+
 class _O__aten__logical_and__default(OpOverload):
     """aten::logical_and: kernel engine.ops.logic._logical.<locals>.functional."""
     def __call__(_op, self: Any, other: Any) -> Any: ...
@@ -2747,6 +2755,10 @@ class _P__aten__linspace(OpOverloadPacket):
     Tensor_Tensor_out: _O__aten__linspace__Tensor_Tensor_out
     out: _O__aten__linspace__out
 
+class _P__aten__logaddexp(OpOverloadPacket):
+    default: _O__aten__logaddexp__default
+    out: _O__aten__logaddexp__out
+
 class _P__aten__logical_and(OpOverloadPacket):
     default: _O__aten__logical_and__default
     out: _O__aten__logical_and__out
@@ -3452,6 +3464,7 @@ class _Aten(Namespace):
     le_: _P__aten__le_
     lift_fresh: _P__aten__lift_fresh
     linspace: _P__aten__linspace
+    logaddexp: _P__aten__logaddexp
     logical_and: _P__aten__logical_and
     logical_and_: _P__aten__logical_and_
     logical_not: _P__aten__logical_not

@@ -1,5 +1,5 @@
 """Arithmetic: add, sub, rsub, mul, div (true, trunc, floor), true_divide, floor_divide,
-remainder, fmod -- functional and in-place (aten/src/ATen/native/BinaryOps.cpp).
+remainder, fmod -- functional and in-place -- and logaddexp (aten/src/ATen/native/BinaryOps.cpp).
 
 Each overload runs through TensorIterator (engine/ops/pointwise.py); the loops compute
 what the CPU kernels of aten/src/ATen/native/cpu/BinaryOpsKernel.cpp compute, with
@@ -21,8 +21,9 @@ from tracer.steps import Layer, step
 from engine.core import dtypes as D
 from engine.core.context import current
 from engine.core.errors import Refused, check, torch_error
-from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, INPLACE, META_PYTHON, OUT,
-    OUT_NOT_MODELLED, declare, deprecated, not_modelled)
+from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, FUNCTIONAL, INPLACE,
+                                          META_PYTHON, OUT, OUT_NOT_MODELLED, declare,
+                                          deprecated, not_modelled, structured)
 from engine.dispatch.aten import aten
 from engine.ops.pointwise import BINARY, Wrapped, iterate, operand, sub_check
 from engine.ops.scalar import scalar_tensor_static, scalar_type, to_dtype_scalar
@@ -439,3 +440,38 @@ def div__scalar(self, other):
             s.set(read=[touched(self), touched(divisor)], written=touched(self))
         s.set_result(self)
     return self
+
+
+# -- logaddexp: log(exp(a) + exp(b)) without overflow -----------------------------------------
+#: Below -104 (float) and -1000 (double) Sleef's exp is 0 (sleefsimdsp.c, sleefsimddp.c), as
+#: glibc's: log1p(0) is 0 and the result is max(a, b) exactly
+_EXP_VANISHES = {"float16": 104.0, "float32": 104.0, "float64": 1000.0}
+
+
+def _logaddexp(a, b):
+    """logaddexp_kernel (cpu/BinaryOpsKernel.cpp): equal infinities give themselves, else
+    max(a, b) + log1p(exp(-|a - b|)) -- Half in float, as the reduced-float loop does."""
+    wide = a.dtype == np.float16
+    x, y = (a.astype(np.float32), b.astype(np.float32)) if wide else (a, b)
+    gap = np.abs(x - y)
+    same_inf = np.isinf(x) & (x == y)
+    if np.any(~(same_inf | np.isnan(gap) | (gap > _EXP_VANISHES[a.dtype.name]))):
+        raise Refused("logaddexp of operands this close runs Sleef's vectorised exp and log1p "
+                      "in torch, whose last bit tidx cannot reproduce (tidx computes it where "
+                      "exp(-|a - b|) is 0: a NaN, equal infinities, or operands further apart "
+                      "than 104 in float, 1000 in double)")
+    result = np.where(same_inf, x, np.maximum(x, y) + np.log1p(np.exp(-gap)))
+    return result.astype(a.dtype) if wide else result
+
+
+@structured("logaddexp.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+            native="at::native::logaddexp (structured)",
+            out_native="at::native::logaddexp_out (structured)", source=BINARY,
+            inplace=False, variants="method, function", meta=META_PYTHON,
+            device_check=CHECK_WRAPPER, out_device_check=CHECK_WRAPPER)
+def logaddexp(form: str, self, other, *, out):
+    # build_borrowing_binary_op: promoted to the common dtype, which AT_DISPATCH_FLOATING_TYPES
+    # (and the reduced floats) must accept
+    return iterate("logaddexp", [self, other], _logaddexp, out=out, resize=form == OUT,
+                   allowed=lambda d: d.is_floating_point, kernel="logaddexp_cpu",
+                   note="pointwise.logaddexp")

@@ -7,6 +7,9 @@ the same conventions as en.py.
 from __future__ import annotations
 
 TEXT: dict[str, str] = {
+    "pointwise.logaddexp":
+        "log(exp(a) + exp(b)) without overflow: max(a, b) + log1p(exp(-|a - b|)); two equal "
+        "infinities give themselves",
     "repeat.interleave_index":
         "the index each of the {total} output positions copies: element i fills "
         "cumsum[i] - repeats[i] up to cumsum[i]",

@@ -6,6 +6,8 @@ zh.py (the same ids and ``{name}`` fields as the English table).
 from __future__ import annotations
 
 TEXT: dict[str, str] = {
+    "pointwise.logaddexp":
+        "不溢出地计算 log(exp(a) + exp(b)):max(a, b) + log1p(exp(-|a - b|));两个相等的无穷大得到其自身",
     "repeat.interleave_index":
         "{total} 个输出位置各自复制的下标:元素 i 填满 cumsum[i] - repeats[i] 到 cumsum[i]",
     "repeat.target":
