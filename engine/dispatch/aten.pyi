@@ -1348,6 +1348,18 @@ class _O__aten__mul___Tensor(OpOverload):
     """aten::mul_.Tensor: kernel engine.ops.arithmetic.mul_."""
     def __call__(_op, self: Any, other: Any) -> Any: ...
 
+class _O__aten__nan_to_num__default(OpOverload):
+    """aten::nan_to_num: kernel engine.ops.unary.nan_to_num."""
+    def __call__(_op, self: Any, nan: Any = ..., posinf: Any = ..., neginf: Any = ...) -> Any: ...
+
+class _O__aten__nan_to_num__out(OpOverload):
+    """aten::nan_to_num.out: kernel engine.ops.unary.nan_to_num_out."""
+    def __call__(_op, self: Any, nan: Any = ..., posinf: Any = ..., neginf: Any = ..., *, out: Any) -> Any: ...
+
+class _O__aten__nan_to_num___default(OpOverload):
+    """aten::nan_to_num_: kernel engine.ops.unary.nan_to_num_."""
+    def __call__(_op, self: Any, nan: Any = ..., posinf: Any = ..., neginf: Any = ...) -> Any: ...
+
 class _O__aten__narrow__default(OpOverload):
     """aten::narrow: kernel engine.ops.views.narrow."""
     def __call__(_op, self: Any, dim: int, start: int, length: int) -> Any: ...
@@ -2883,6 +2895,13 @@ class _P__aten__mul(OpOverloadPacket):
 class _P__aten__mul_(OpOverloadPacket):
     Tensor: _O__aten__mul___Tensor
 
+class _P__aten__nan_to_num(OpOverloadPacket):
+    default: _O__aten__nan_to_num__default
+    out: _O__aten__nan_to_num__out
+
+class _P__aten__nan_to_num_(OpOverloadPacket):
+    default: _O__aten__nan_to_num___default
+
 class _P__aten__narrow(OpOverloadPacket):
     default: _O__aten__narrow__default
     Tensor: _O__aten__narrow__Tensor
@@ -3494,6 +3513,8 @@ class _Aten(Namespace):
     msort: _P__aten__msort
     mul: _P__aten__mul
     mul_: _P__aten__mul_
+    nan_to_num: _P__aten__nan_to_num
+    nan_to_num_: _P__aten__nan_to_num_
     narrow: _P__aten__narrow
     ne: _P__aten__ne
     ne_: _P__aten__ne_

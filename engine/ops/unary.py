@@ -1,5 +1,6 @@
-"""Unary pointwise operators: neg, abs, sign, reciprocal and the float classifiers isnan,
-isinf, isfinite, isposinf, isneginf (aten/src/ATen/native/UnaryOps.cpp, cpu/UnaryOpsKernel.cpp).
+"""Unary pointwise operators: neg, abs, sign, reciprocal, nan_to_num and the float classifiers
+isnan, isinf, isfinite, isposinf, isneginf (aten/src/ATen/native/UnaryOps.cpp,
+cpu/UnaryOpsKernel.cpp).
 
 ``abs`` is not structured: it allocates ``at::empty({0})`` and calls its out= overload,
 which TensorIterator resizes (torch.profiler: ``aten::abs > aten::empty, aten::abs``).
@@ -17,10 +18,13 @@ from engine.core import dtypes as D
 from engine.core.context import current
 from engine.core.errors import check
 from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, META_PYTHON, OUT,
-    OUT_NOT_MODELLED, declare, not_modelled)
+                                          OUT_NOT_MODELLED, declare, not_modelled)
 from engine.dispatch.aten import aten
 from engine.memory import empty as memory
-from engine.ops.pointwise import UNARY, iterate, layout
+from engine.ops.pointwise import UNARY, iterate, layout, resize_output
+from engine.core import view as S
+from engine.core.errors import torch_error
+from tracer.notes import Note
 
 UNARY_KERNEL = "aten/src/ATen/native/cpu/UnaryOpsKernel.cpp"
 
@@ -213,3 +217,57 @@ not_modelled(
     "negative.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
     "absolute.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
     kind=COMPOSITE, reason=OUT_NOT_MODELLED)
+
+
+# -- nan_to_num: NaN and the infinities replaced ------------------------------------------------
+def _replacement(value: float | None, default: float, dtype: D.dtype):
+    """static_cast<scalar_t>(value): a double to the tensor's float type (Half through
+    float, as c10::Half's constructor takes a float); an absent value is ``default``."""
+    if value is None:
+        return dtype.np.type(default)
+    with np.errstate(over="ignore"):
+        return dtype.np.type(np.float32(value)) if dtype is D.float16 else dtype.np.type(value)
+
+
+@declare("nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, "
+         "*, Tensor(a!) out) -> Tensor(a!)", native="at::native::nan_to_num_out",
+         source=UNARY, meta=META_PYTHON, device_check=CHECK_WRAPPER)
+def nan_to_num_out(self, nan=None, posinf=None, neginf=None, *, out):
+    check(self.dtype is out.dtype, RuntimeError,
+          f"nan_to_num: dtype of out: {D.cpp_name(out.dtype)} should be same as input: "
+          f"{D.cpp_name(self.dtype)}")
+    if not self.dtype.is_floating_point:
+        # an integer (or bool) tensor has no NaN nor infinity: resize_output, copy_
+        shape = self.view.sizes
+        if out is not self:
+            resize_output(out, shape, S.contiguous_strides(shape))
+        return aten.copy_.default(out, self)
+    info = np.finfo(self.dtype.np)
+    values = (_replacement(nan, 0.0, self.dtype), _replacement(posinf, info.max, self.dtype),
+              _replacement(neginf, info.min, self.dtype))
+
+    def loop(a):
+        # _isnan(a) ? nan : (a == inf ? posinf : (a == -inf ? neginf : a))
+        return np.where(np.isnan(a), values[0], np.where(
+            a == np.inf, values[1], np.where(a == -np.inf, values[2], a)))
+    # TensorIterator::unary_op: the output's dtype is the input's (checked above)
+    return iterate("nan_to_num", [self], loop, out=out, resize=True, safe_cast=False,
+                   cast_output=False, source=UNARY_KERNEL,
+                   note=Note("pointwise.nan_to_num", nan=float(values[0]),
+                             posinf=float(values[1]), neginf=float(values[2])))
+
+
+@declare("nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) "
+         "-> Tensor", variants="function, method", native="at::native::nan_to_num",
+         source=UNARY, meta=META_PYTHON)
+def nan_to_num(self, nan=None, posinf=None, neginf=None):
+    # CompositeExplicitAutograd: empty_like, then the out= kernel
+    result = aten.empty_like.default(self)
+    return aten.nan_to_num.out(self, nan, posinf, neginf, out=result)
+
+
+@declare("nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, "
+         "float? neginf=None) -> Tensor(a!)", variants="function, method",
+         native="at::native::nan_to_num_", source=UNARY, meta=META_PYTHON)
+def nan_to_num_(self, nan=None, posinf=None, neginf=None):
+    return aten.nan_to_num.out(self, nan, posinf, neginf, out=self)

@@ -7,6 +7,9 @@ the same conventions as en.py.
 from __future__ import annotations
 
 TEXT: dict[str, str] = {
+    "pointwise.nan_to_num":
+        "NaN becomes {nan}, +inf becomes {posinf}, -inf becomes {neginf}; every other "
+        "element is copied",
     "pointwise.logaddexp":
         "log(exp(a) + exp(b)) without overflow: max(a, b) + log1p(exp(-|a - b|)); two equal "
         "infinities give themselves",

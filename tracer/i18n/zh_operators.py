@@ -6,6 +6,7 @@ zh.py (the same ids and ``{name}`` fields as the English table).
 from __future__ import annotations
 
 TEXT: dict[str, str] = {
+    "pointwise.nan_to_num": "NaN 变为 {nan},+inf 变为 {posinf},-inf 变为 {neginf};其余元素原样复制",
     "pointwise.logaddexp":
         "不溢出地计算 log(exp(a) + exp(b)):max(a, b) + log1p(exp(-|a - b|));两个相等的无穷大得到其自身",
     "repeat.interleave_index":
