@@ -72,6 +72,10 @@ class _O__aten____xor____Tensor(OpOverload):
     """aten::__xor__.Tensor: kernel engine.ops.logic._dunder.<locals>.kernel."""
     def __call__(_op, a: Any, b: Any) -> Any: ...
 
+class _O__aten___cummax_helper__default(OpOverload):
+    """aten::_cummax_helper: kernel engine.ops.cumulative._cummax_helper."""
+    def __call__(_op, self: Any, values: Any, indices: Any, dim: int) -> Any: ...
+
 class _O__aten___index_put_impl___default(OpOverload):
     """aten::_index_put_impl_: kernel engine.ops.advanced._index_put_impl_."""
     def __call__(_op, self: Any, indices: list, value: Any, accumulate: bool = ..., unsafe: bool = ...) -> Any: ...
@@ -539,6 +543,14 @@ class _O__aten__count_nonzero__default(OpOverload):
 class _O__aten__count_nonzero__dim_IntList(OpOverload):
     """aten::count_nonzero.dim_IntList: kernel engine.ops.index_producing.count_nonzero_dims."""
     def __call__(_op, self: Any, dim: Any) -> Any: ...
+
+class _O__aten__cummax__default(OpOverload):
+    """aten::cummax: kernel engine.ops.cumulative.cummax."""
+    def __call__(_op, self: Any, dim: int) -> Any: ...
+
+class _O__aten__cummax__out(OpOverload):
+    """aten::cummax.out: kernel engine.ops.cumulative.cummax_out."""
+    def __call__(_op, self: Any, dim: int, *, values: Any, indices: Any) -> Any: ...
 
 class _O__aten__cumsum__default(OpOverload):
     """aten::cumsum: kernel engine.ops.cumulative.cumsum."""
@@ -2264,6 +2276,9 @@ class _P__aten____xor__(OpOverloadPacket):
     Scalar: _O__aten____xor____Scalar
     Tensor: _O__aten____xor____Tensor
 
+class _P__aten___cummax_helper(OpOverloadPacket):
+    default: _O__aten___cummax_helper__default
+
 class _P__aten___index_put_impl_(OpOverloadPacket):
     default: _O__aten___index_put_impl___default
 
@@ -2492,6 +2507,10 @@ class _P__aten__copy_(OpOverloadPacket):
 class _P__aten__count_nonzero(OpOverloadPacket):
     default: _O__aten__count_nonzero__default
     dim_IntList: _O__aten__count_nonzero__dim_IntList
+
+class _P__aten__cummax(OpOverloadPacket):
+    default: _O__aten__cummax__default
+    out: _O__aten__cummax__out
 
 class _P__aten__cumsum(OpOverloadPacket):
     default: _O__aten__cumsum__default
@@ -3357,6 +3376,7 @@ class _Aten(Namespace):
     __ixor__: _P__aten____ixor__
     __or__: _P__aten____or__
     __xor__: _P__aten____xor__
+    _cummax_helper: _P__aten___cummax_helper
     _index_put_impl_: _P__aten___index_put_impl_
     _local_scalar_dense: _P__aten___local_scalar_dense
     _reshape_alias: _P__aten___reshape_alias
@@ -3413,6 +3433,7 @@ class _Aten(Namespace):
     contiguous: _P__aten__contiguous
     copy_: _P__aten__copy_
     count_nonzero: _P__aten__count_nonzero
+    cummax: _P__aten__cummax
     cumsum: _P__aten__cumsum
     cumsum_: _P__aten__cumsum_
     detach: _P__aten__detach
