@@ -1409,11 +1409,11 @@ class _O__aten__neg__default(OpOverload):
     def __call__(_op, self: Any) -> Any: ...
 
 class _O__aten__neg__out(OpOverload):
-    """aten::neg.out: not modelled (neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!))."""
-    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+    """aten::neg.out: kernel engine.ops.unary.neg."""
+    def __call__(_op, self: Any, *, out: Any) -> Any: ...
 
 class _O__aten__neg___default(OpOverload):
-    """aten::neg_: kernel engine.ops.unary.neg_."""
+    """aten::neg_: kernel engine.ops.unary.neg."""
     def __call__(_op, self: Any) -> Any: ...
 
 class _O__aten__negative__default(OpOverload):
@@ -1697,11 +1697,11 @@ class _O__aten__reciprocal__default(OpOverload):
     def __call__(_op, self: Any) -> Any: ...
 
 class _O__aten__reciprocal__out(OpOverload):
-    """aten::reciprocal.out: not modelled (reciprocal.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!))."""
-    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+    """aten::reciprocal.out: kernel engine.ops.unary.reciprocal."""
+    def __call__(_op, self: Any, *, out: Any) -> Any: ...
 
 class _O__aten__reciprocal___default(OpOverload):
-    """aten::reciprocal_: kernel engine.ops.unary.reciprocal_."""
+    """aten::reciprocal_: kernel engine.ops.unary.reciprocal."""
     def __call__(_op, self: Any) -> Any: ...
 
 class _O__aten__relu__default(OpOverload):
@@ -1909,11 +1909,11 @@ class _O__aten__sign__default(OpOverload):
     def __call__(_op, self: Any) -> Any: ...
 
 class _O__aten__sign__out(OpOverload):
-    """aten::sign.out: not modelled (sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!))."""
-    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+    """aten::sign.out: kernel engine.ops.unary.sign."""
+    def __call__(_op, self: Any, *, out: Any) -> Any: ...
 
 class _O__aten__sign___default(OpOverload):
-    """aten::sign_: kernel engine.ops.unary.sign_."""
+    """aten::sign_: kernel engine.ops.unary.sign."""
     def __call__(_op, self: Any) -> Any: ...
 
 class _O__aten__slice__Tensor(OpOverload):

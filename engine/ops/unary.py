@@ -17,13 +17,13 @@ import numpy as np
 from engine.core import dtypes as D
 from engine.core.context import current
 from engine.core.errors import check
-from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, META_PYTHON, OUT,
-                                          OUT_NOT_MODELLED, declare, not_modelled)
+from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, INPLACE, META_PYTHON,
+                                          OUT, OUT_NOT_MODELLED, declare, not_modelled,
+                                          structured)
 from engine.dispatch.aten import aten
 from engine.memory import empty as memory
 from engine.ops.pointwise import UNARY, iterate, layout, resize_output
 from engine.core import view as S
-from engine.core.errors import torch_error
 from tracer.notes import Note
 
 UNARY_KERNEL = "aten/src/ATen/native/cpu/UnaryOpsKernel.cpp"
@@ -35,20 +35,25 @@ def _neg_check(self) -> None:
           "to invert a mask, use the `~` or `logical_not()` operator instead.")
 
 
-@declare("neg(Tensor self) -> Tensor", variants="function, method",
-         native="at::native::neg (structured)", source=UNARY,
-         meta=META_PYTHON)
-def neg(self):
-    _neg_check(self)
-    return iterate("neg", [self], np.negative, source=UNARY_KERNEL)
+def _same_dtype(form: str, self, out) -> None:
+    """build_borrowing_unary_op: check_all_same_dtype, an out= tensor included."""
+    if form == OUT:
+        check(out.dtype is self.dtype, RuntimeError,
+              f"Found dtype {D.cpp_name(out.dtype)} but expected {D.cpp_name(self.dtype)}")
 
 
-@declare("neg_(Tensor(a!) self) -> Tensor(a!)", variants="function, method",
-         native="at::native::neg_ (structured)", source=UNARY,
-         meta=META_PYTHON)
-def neg_(self):
+def _form_name(name: str, form: str) -> str:
+    return name + "_" if form == INPLACE else name
+
+
+@structured("neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+            native="at::native::neg (structured)", out_native="at::native::neg_out (structured)",
+            source=UNARY, inplace_variants="function, method", meta=META_PYTHON)
+def neg(form: str, self, *, out):
     _neg_check(self)
-    return iterate("neg_", [self], np.negative, out=self, source=UNARY_KERNEL)
+    _same_dtype(form, self, out)
+    return iterate(_form_name("neg", form), [self], np.negative, out=out, resize=form == OUT,
+                   source=UNARY_KERNEL)
 
 
 @declare("negative(Tensor self) -> Tensor", variants="function, method", kind=COMPOSITE,
@@ -116,18 +121,13 @@ def _sign(a):
     return np.where(a > zero, one, zero) - np.where(a < zero, one, zero)
 
 
-@declare("sign(Tensor self) -> Tensor", variants="function, method",
-         native="at::native::sign (structured)", source=UNARY,
-         meta=META_PYTHON)
-def sign(self):
-    return iterate("sign", [self], _sign, source=UNARY_KERNEL)
-
-
-@declare("sign_(Tensor(a!) self) -> Tensor(a!)", variants="method",
-         native="at::native::sign_ (structured)", source=UNARY,
-         meta=META_PYTHON)
-def sign_(self):
-    return iterate("sign_", [self], _sign, out=self, source=UNARY_KERNEL)
+@structured("sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+            native="at::native::sign (structured)",
+            out_native="at::native::sign_out (structured)", source=UNARY, meta=META_PYTHON)
+def sign(form: str, self, *, out):
+    _same_dtype(form, self, out)
+    return iterate(_form_name("sign", form), [self], _sign, out=out, resize=form == OUT,
+                   source=UNARY_KERNEL)
 
 
 def _to_float(common: D.dtype):
@@ -141,19 +141,14 @@ def _reciprocal(a):
     return a.dtype.type(1) / a
 
 
-@declare("reciprocal(Tensor self) -> Tensor", variants="function, method",
-         native="at::native::reciprocal (structured)", source=UNARY,
-         meta=META_PYTHON)
-def reciprocal(self):
-    return iterate("reciprocal", [self], _reciprocal, common_dtype=_to_float,
-                   source=UNARY_KERNEL)
-
-
-@declare("reciprocal_(Tensor(a!) self) -> Tensor(a!)", variants="function, method",
-         native="at::native::reciprocal_ (structured)", source=UNARY, meta=META_PYTHON)
-def reciprocal_(self):
-    return iterate("reciprocal_", [self], _reciprocal, out=self, common_dtype=_to_float,
-                   source=UNARY_KERNEL)
+@structured("reciprocal.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+            native="at::native::reciprocal (structured)",
+            out_native="at::native::reciprocal_out (structured)", source=UNARY,
+            inplace_variants="function, method", meta=META_PYTHON)
+def reciprocal(form: str, self, *, out):
+    # build_borrowing_unary_float_op: an out= takes the float result by safe casting
+    return iterate(_form_name("reciprocal", form), [self], _reciprocal, out=out,
+                   resize=form == OUT, common_dtype=_to_float, source=UNARY_KERNEL)
 
 
 # -- isnan, isinf, isfinite, isposinf, isneginf ----------------------------------------------------
@@ -206,9 +201,6 @@ _classifier("isposinf", float("inf"))
 _classifier("isneginf", float("-inf"))
 
 not_modelled(
-    "neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
-    "sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
-    "reciprocal.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
     "isposinf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
     "isneginf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
     kind=OUT, reason=OUT_NOT_MODELLED)

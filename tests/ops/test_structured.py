@@ -88,3 +88,31 @@ def test_one_kernel_declares_the_three_forms():
         assert all(d.structured and d.meta == functional.meta for d in forms_)
         assert forms_[1].device_check == functional.device_check
         assert _delegate_schemas(forms_[2].schema) == (forms_[0].schema, forms_[1].schema)
+
+
+# -- the unary family: neg, sign, reciprocal ----------------------------------------------------
+@pytest.mark.parametrize("statements", [
+    F + "o = torch.empty(0); y = torch.neg(t, out=o)",
+    F + "o = torch.empty(3, 2).t(); y = torch.sign(t, out=o)",
+    F + "o = torch.empty(5); y = torch.reciprocal(t, out=o)",
+    I + "o = torch.empty(0); y = torch.reciprocal(t, out=o)",
+    I + "o = torch.empty(0, dtype=torch.long); y = torch.reciprocal(t, out=o)",
+    I + "o = torch.empty(0); y = torch.neg(t, out=o)",
+    I + "o = torch.empty(0, dtype=torch.long); y = torch.sign(t, out=o)",
+    "t = torch.tensor([True]); o = torch.empty(0, dtype=torch.bool); y = torch.neg(t, out=o)",
+    F + "y = torch.neg(t, out=t)",
+])
+def test_unary_out_is_torchs(statements):
+    assert_like_torch(statements.split("; "), names=("y", "t"))
+
+
+@given(form=forms(), which=st.sampled_from(["neg", "sign", "reciprocal"]),
+       dtype=st.sampled_from(["float32", "float64", "int64", "int16", "float16", "bool"]),
+       values=st.lists(st.sampled_from([0.0, -0.0, 1.0, -2.0, 0.5, float("nan"),
+                                        float("inf"), 7.0]), max_size=6))
+@settings(max_examples=examples(60), deadline=None)
+def test_every_form_of_the_unary_groups_is_torchs(form, which, dtype, values):
+    def program(lib):
+        t = lib.tensor(values, dtype=lib.float64).to(getattr(lib, dtype))
+        return call(lib, form, which, t)
+    assert_like_torch(program)
