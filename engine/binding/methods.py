@@ -132,6 +132,8 @@ def __iter__(self: Tensor) -> Any:
 _FACTS: dict[str, tuple[str, Callable[[Tensor], Any]]] = {
     "dim": ("dim()", lambda t: t._impl.dim()),
     "numel": ("numel()", lambda t: t._impl.numel()),
+    "nelement": ("numel()", lambda t: t._impl.numel()),
+    "ndimension": ("dim()", lambda t: t._impl.dim()),
     "storage_offset": ("storage_offset()", lambda t: t._impl.view.offset),
     "element_size": ("itemsize()", lambda t: t._impl.dtype.itemsize),
     "is_floating_point": ("dtype()", lambda t: t._impl.dtype.is_floating_point),
@@ -161,17 +163,23 @@ _PROPERTIES: dict[str, tuple[str, Callable[[Tensor], Any]]] = {
 }
 
 
+#: Methods python_variable_methods.cpp binds to another name's function:
+#: ``{"nelement", THPVariable_numel, METH_NOARGS}``, ``{"ndimension", THPVariable_dim, ...}``
+_BOUND_TO = {"nelement": "numel", "ndimension": "dim"}
+
 #: Facts whose step says more than where the value was read.
 _FACT_NOTES = {"data_ptr": "binding.data_ptr"}
 
 
 def _fact(name: str, reads: str, read: Callable[[Tensor], Any]) -> Callable[..., Any]:
+    binding = f"THPVariable_{_BOUND_TO.get(name, name)}"
+
     def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
         check_noarg_method(name, args, kwargs)
         if name in _FACT_NOTES:
-            return _traced(f"Tensor.{name}", f"THPVariable_{name}", METHODS_CPP,
+            return _traced(f"Tensor.{name}", binding, METHODS_CPP,
                            lambda: read(self), note=_FACT_NOTES[name])
-        return _traced(f"Tensor.{name}", f"THPVariable_{name}", METHODS_CPP,
+        return _traced(f"Tensor.{name}", binding, METHODS_CPP,
                        lambda: read(self), reads=reads)
     method.__name__ = name
     return method

@@ -640,6 +640,46 @@ class _O__aten__div___Tensor_mode(OpOverload):
     """aten::div_.Tensor_mode: kernel engine.ops.arithmetic.div_mode_."""
     def __call__(_op, self: Any, other: Any, *, rounding_mode: str | None = ...) -> Any: ...
 
+class _O__aten__divide__Scalar(OpOverload):
+    """aten::divide.Scalar: not modelled (divide.Scalar(Tensor self, Scalar other) -> Tensor)."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+
+class _O__aten__divide__Scalar_mode(OpOverload):
+    """aten::divide.Scalar_mode: kernel engine.dispatch.aliases.divide."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+
+class _O__aten__divide__Tensor(OpOverload):
+    """aten::divide.Tensor: kernel engine.dispatch.aliases.divide."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+
+class _O__aten__divide__Tensor_mode(OpOverload):
+    """aten::divide.Tensor_mode: kernel engine.dispatch.aliases.divide."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+
+class _O__aten__divide__out(OpOverload):
+    """aten::divide.out: not modelled (divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!))."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+
+class _O__aten__divide__out_mode(OpOverload):
+    """aten::divide.out_mode: not modelled (divide.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!))."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+
+class _O__aten__divide___Scalar(OpOverload):
+    """aten::divide_.Scalar: kernel engine.dispatch.aliases.divide_."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+
+class _O__aten__divide___Scalar_mode(OpOverload):
+    """aten::divide_.Scalar_mode: kernel engine.dispatch.aliases.divide_."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+
+class _O__aten__divide___Tensor(OpOverload):
+    """aten::divide_.Tensor: kernel engine.dispatch.aliases.divide_."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+
+class _O__aten__divide___Tensor_mode(OpOverload):
+    """aten::divide_.Tensor_mode: kernel engine.dispatch.aliases.divide_."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+
 class _O__aten__dsplit__array(OpOverload):
     """aten::dsplit.array: kernel engine.ops.split.dsplit_array."""
     def __call__(_op, self: Any, indices: Sequence[int]) -> Any: ...
@@ -843,6 +883,54 @@ class _O__aten__ge___Scalar(OpOverload):
 class _O__aten__ge___Tensor(OpOverload):
     """aten::ge_.Tensor: kernel engine.ops.compare._comparison.<locals>.fn_."""
     def __call__(_op, self: Any, other_: Any) -> Any: ...
+
+class _O__aten__greater__Scalar(OpOverload):
+    """aten::greater.Scalar: kernel engine.dispatch.aliases.greater."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+
+class _O__aten__greater__Scalar_out(OpOverload):
+    """aten::greater.Scalar_out: not modelled (greater.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!))."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+
+class _O__aten__greater__Tensor(OpOverload):
+    """aten::greater.Tensor: kernel engine.dispatch.aliases.greater."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+
+class _O__aten__greater__Tensor_out(OpOverload):
+    """aten::greater.Tensor_out: not modelled (greater.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!))."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+
+class _O__aten__greater___Scalar(OpOverload):
+    """aten::greater_.Scalar: kernel engine.dispatch.aliases.greater_."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+
+class _O__aten__greater___Tensor(OpOverload):
+    """aten::greater_.Tensor: kernel engine.dispatch.aliases.greater_."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+
+class _O__aten__greater_equal__Scalar(OpOverload):
+    """aten::greater_equal.Scalar: kernel engine.dispatch.aliases.greater_equal."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+
+class _O__aten__greater_equal__Scalar_out(OpOverload):
+    """aten::greater_equal.Scalar_out: not modelled (greater_equal.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!))."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+
+class _O__aten__greater_equal__Tensor(OpOverload):
+    """aten::greater_equal.Tensor: kernel engine.dispatch.aliases.greater_equal."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+
+class _O__aten__greater_equal__Tensor_out(OpOverload):
+    """aten::greater_equal.Tensor_out: not modelled (greater_equal.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!))."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+
+class _O__aten__greater_equal___Scalar(OpOverload):
+    """aten::greater_equal_.Scalar: kernel engine.dispatch.aliases.greater_equal_."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+
+class _O__aten__greater_equal___Tensor(OpOverload):
+    """aten::greater_equal_.Tensor: kernel engine.dispatch.aliases.greater_equal_."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
 
 class _O__aten__gt__Scalar(OpOverload):
     """aten::gt.Scalar: kernel engine.ops.compare._comparison.<locals>.fn."""
@@ -1051,6 +1139,54 @@ class _O__aten__le___Scalar(OpOverload):
 class _O__aten__le___Tensor(OpOverload):
     """aten::le_.Tensor: kernel engine.ops.compare._comparison.<locals>.fn_."""
     def __call__(_op, self: Any, other_: Any) -> Any: ...
+
+class _O__aten__less__Scalar(OpOverload):
+    """aten::less.Scalar: kernel engine.dispatch.aliases.less."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+
+class _O__aten__less__Scalar_out(OpOverload):
+    """aten::less.Scalar_out: not modelled (less.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!))."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+
+class _O__aten__less__Tensor(OpOverload):
+    """aten::less.Tensor: kernel engine.dispatch.aliases.less."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+
+class _O__aten__less__Tensor_out(OpOverload):
+    """aten::less.Tensor_out: not modelled (less.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!))."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+
+class _O__aten__less___Scalar(OpOverload):
+    """aten::less_.Scalar: kernel engine.dispatch.aliases.less_."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+
+class _O__aten__less___Tensor(OpOverload):
+    """aten::less_.Tensor: kernel engine.dispatch.aliases.less_."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+
+class _O__aten__less_equal__Scalar(OpOverload):
+    """aten::less_equal.Scalar: kernel engine.dispatch.aliases.less_equal."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+
+class _O__aten__less_equal__Scalar_out(OpOverload):
+    """aten::less_equal.Scalar_out: not modelled (less_equal.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!))."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+
+class _O__aten__less_equal__Tensor(OpOverload):
+    """aten::less_equal.Tensor: kernel engine.dispatch.aliases.less_equal."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+
+class _O__aten__less_equal__Tensor_out(OpOverload):
+    """aten::less_equal.Tensor_out: not modelled (less_equal.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!))."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+
+class _O__aten__less_equal___Scalar(OpOverload):
+    """aten::less_equal_.Scalar: kernel engine.dispatch.aliases.less_equal_."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+
+class _O__aten__less_equal___Tensor(OpOverload):
+    """aten::less_equal_.Tensor: kernel engine.dispatch.aliases.less_equal_."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
 
 class _O__aten__lift_fresh__default(OpOverload):
     """aten::lift_fresh: kernel engine.ops.copy.lift_fresh."""
@@ -1360,6 +1496,26 @@ class _O__aten__mul___Tensor(OpOverload):
     """aten::mul_.Tensor: kernel engine.ops.arithmetic.mul_."""
     def __call__(_op, self: Any, other: Any) -> Any: ...
 
+class _O__aten__multiply__Scalar(OpOverload):
+    """aten::multiply.Scalar: not modelled (multiply.Scalar(Tensor self, Scalar other) -> Tensor)."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+
+class _O__aten__multiply__Tensor(OpOverload):
+    """aten::multiply.Tensor: kernel engine.dispatch.aliases.multiply."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+
+class _O__aten__multiply__out(OpOverload):
+    """aten::multiply.out: not modelled (multiply.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!))."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+
+class _O__aten__multiply___Scalar(OpOverload):
+    """aten::multiply_.Scalar: not modelled (multiply_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!))."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+
+class _O__aten__multiply___Tensor(OpOverload):
+    """aten::multiply_.Tensor: kernel engine.dispatch.aliases.multiply_."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+
 class _O__aten__nan_to_num__default(OpOverload):
     """aten::nan_to_num: kernel engine.ops.unary.nan_to_num."""
     def __call__(_op, self: Any, nan: Any = ..., posinf: Any = ..., neginf: Any = ...) -> Any: ...
@@ -1467,6 +1623,30 @@ class _O__aten__nonzero_static__out(OpOverload):
 class _O__aten__normal___default(OpOverload):
     """aten::normal_: kernel engine.ops.random.normal_."""
     def __call__(_op, self: Any, mean: float = ..., std: float = ..., *, generator: Any = ...) -> Any: ...
+
+class _O__aten__not_equal__Scalar(OpOverload):
+    """aten::not_equal.Scalar: kernel engine.dispatch.aliases.not_equal."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+
+class _O__aten__not_equal__Scalar_out(OpOverload):
+    """aten::not_equal.Scalar_out: not modelled (not_equal.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!))."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+
+class _O__aten__not_equal__Tensor(OpOverload):
+    """aten::not_equal.Tensor: kernel engine.dispatch.aliases.not_equal."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+
+class _O__aten__not_equal__Tensor_out(OpOverload):
+    """aten::not_equal.Tensor_out: not modelled (not_equal.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!))."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+
+class _O__aten__not_equal___Scalar(OpOverload):
+    """aten::not_equal_.Scalar: kernel engine.dispatch.aliases.not_equal_."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+
+class _O__aten__not_equal___Tensor(OpOverload):
+    """aten::not_equal_.Tensor: kernel engine.dispatch.aliases.not_equal_."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
 
 class _O__aten__numpy_T__default(OpOverload):
     """aten::numpy_T: kernel engine.ops.shape.numpy_T."""
@@ -1796,6 +1976,14 @@ class _O__aten__rot90__default(OpOverload):
     """aten::rot90: kernel engine.ops.transformations.rot90."""
     def __call__(_op, self: Any, k: int = ..., dims: Sequence[int] = ...) -> Any: ...
 
+class _O__aten__row_stack__default(OpOverload):
+    """aten::row_stack: kernel engine.dispatch.aliases.row_stack."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+
+class _O__aten__row_stack__out(OpOverload):
+    """aten::row_stack.out: not modelled (row_stack.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!))."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+
 class _O__aten__rsub__Scalar(OpOverload):
     """aten::rsub.Scalar: kernel engine.ops.arithmetic.rsub_scalar."""
     def __call__(_op, self: Any, other: Any, alpha: Any = ...) -> Any: ...
@@ -1999,6 +2187,26 @@ class _O__aten__sub__out(OpOverload):
 class _O__aten__sub___Tensor(OpOverload):
     """aten::sub_.Tensor: kernel engine.ops.arithmetic.sub_."""
     def __call__(_op, self: Any, other: Any, *, alpha: Any = ...) -> Any: ...
+
+class _O__aten__subtract__Scalar(OpOverload):
+    """aten::subtract.Scalar: not modelled (subtract.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor)."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+
+class _O__aten__subtract__Tensor(OpOverload):
+    """aten::subtract.Tensor: kernel engine.dispatch.aliases.subtract."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+
+class _O__aten__subtract__out(OpOverload):
+    """aten::subtract.out: not modelled (subtract.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!))."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+
+class _O__aten__subtract___Scalar(OpOverload):
+    """aten::subtract_.Scalar: not modelled (subtract_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!))."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+
+class _O__aten__subtract___Tensor(OpOverload):
+    """aten::subtract_.Tensor: kernel engine.dispatch.aliases.subtract_."""
+    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
 
 class _O__aten__sum__default(OpOverload):
     """aten::sum: kernel engine.ops.reduce.sum_."""
@@ -2558,6 +2766,20 @@ class _P__aten__div_(OpOverloadPacket):
     Tensor: _O__aten__div___Tensor
     Tensor_mode: _O__aten__div___Tensor_mode
 
+class _P__aten__divide(OpOverloadPacket):
+    Scalar: _O__aten__divide__Scalar
+    Scalar_mode: _O__aten__divide__Scalar_mode
+    Tensor: _O__aten__divide__Tensor
+    Tensor_mode: _O__aten__divide__Tensor_mode
+    out: _O__aten__divide__out
+    out_mode: _O__aten__divide__out_mode
+
+class _P__aten__divide_(OpOverloadPacket):
+    Scalar: _O__aten__divide___Scalar
+    Scalar_mode: _O__aten__divide___Scalar_mode
+    Tensor: _O__aten__divide___Tensor
+    Tensor_mode: _O__aten__divide___Tensor_mode
+
 class _P__aten__dsplit(OpOverloadPacket):
     array: _O__aten__dsplit__array
     int: _O__aten__dsplit__int
@@ -2662,6 +2884,26 @@ class _P__aten__ge(OpOverloadPacket):
 class _P__aten__ge_(OpOverloadPacket):
     Scalar: _O__aten__ge___Scalar
     Tensor: _O__aten__ge___Tensor
+
+class _P__aten__greater(OpOverloadPacket):
+    Scalar: _O__aten__greater__Scalar
+    Scalar_out: _O__aten__greater__Scalar_out
+    Tensor: _O__aten__greater__Tensor
+    Tensor_out: _O__aten__greater__Tensor_out
+
+class _P__aten__greater_(OpOverloadPacket):
+    Scalar: _O__aten__greater___Scalar
+    Tensor: _O__aten__greater___Tensor
+
+class _P__aten__greater_equal(OpOverloadPacket):
+    Scalar: _O__aten__greater_equal__Scalar
+    Scalar_out: _O__aten__greater_equal__Scalar_out
+    Tensor: _O__aten__greater_equal__Tensor
+    Tensor_out: _O__aten__greater_equal__Tensor_out
+
+class _P__aten__greater_equal_(OpOverloadPacket):
+    Scalar: _O__aten__greater_equal___Scalar
+    Tensor: _O__aten__greater_equal___Tensor
 
 class _P__aten__gt(OpOverloadPacket):
     Scalar: _O__aten__gt__Scalar
@@ -2772,6 +3014,26 @@ class _P__aten__le(OpOverloadPacket):
 class _P__aten__le_(OpOverloadPacket):
     Scalar: _O__aten__le___Scalar
     Tensor: _O__aten__le___Tensor
+
+class _P__aten__less(OpOverloadPacket):
+    Scalar: _O__aten__less__Scalar
+    Scalar_out: _O__aten__less__Scalar_out
+    Tensor: _O__aten__less__Tensor
+    Tensor_out: _O__aten__less__Tensor_out
+
+class _P__aten__less_(OpOverloadPacket):
+    Scalar: _O__aten__less___Scalar
+    Tensor: _O__aten__less___Tensor
+
+class _P__aten__less_equal(OpOverloadPacket):
+    Scalar: _O__aten__less_equal__Scalar
+    Scalar_out: _O__aten__less_equal__Scalar_out
+    Tensor: _O__aten__less_equal__Tensor
+    Tensor_out: _O__aten__less_equal__Tensor_out
+
+class _P__aten__less_equal_(OpOverloadPacket):
+    Scalar: _O__aten__less_equal___Scalar
+    Tensor: _O__aten__less_equal___Tensor
 
 class _P__aten__lift_fresh(OpOverloadPacket):
     default: _O__aten__lift_fresh__default
@@ -2914,6 +3176,15 @@ class _P__aten__mul(OpOverloadPacket):
 class _P__aten__mul_(OpOverloadPacket):
     Tensor: _O__aten__mul___Tensor
 
+class _P__aten__multiply(OpOverloadPacket):
+    Scalar: _O__aten__multiply__Scalar
+    Tensor: _O__aten__multiply__Tensor
+    out: _O__aten__multiply__out
+
+class _P__aten__multiply_(OpOverloadPacket):
+    Scalar: _O__aten__multiply___Scalar
+    Tensor: _O__aten__multiply___Tensor
+
 class _P__aten__nan_to_num(OpOverloadPacket):
     default: _O__aten__nan_to_num__default
     out: _O__aten__nan_to_num__out
@@ -2976,6 +3247,16 @@ class _P__aten__nonzero_static(OpOverloadPacket):
 
 class _P__aten__normal_(OpOverloadPacket):
     default: _O__aten__normal___default
+
+class _P__aten__not_equal(OpOverloadPacket):
+    Scalar: _O__aten__not_equal__Scalar
+    Scalar_out: _O__aten__not_equal__Scalar_out
+    Tensor: _O__aten__not_equal__Tensor
+    Tensor_out: _O__aten__not_equal__Tensor_out
+
+class _P__aten__not_equal_(OpOverloadPacket):
+    Scalar: _O__aten__not_equal___Scalar
+    Tensor: _O__aten__not_equal___Tensor
 
 class _P__aten__numpy_T(OpOverloadPacket):
     default: _O__aten__numpy_T__default
@@ -3129,6 +3410,10 @@ class _P__aten__roll(OpOverloadPacket):
 class _P__aten__rot90(OpOverloadPacket):
     default: _O__aten__rot90__default
 
+class _P__aten__row_stack(OpOverloadPacket):
+    default: _O__aten__row_stack__default
+    out: _O__aten__row_stack__out
+
 class _P__aten__rsub(OpOverloadPacket):
     Scalar: _O__aten__rsub__Scalar
     Tensor: _O__aten__rsub__Tensor
@@ -3225,6 +3510,15 @@ class _P__aten__sub(OpOverloadPacket):
 
 class _P__aten__sub_(OpOverloadPacket):
     Tensor: _O__aten__sub___Tensor
+
+class _P__aten__subtract(OpOverloadPacket):
+    Scalar: _O__aten__subtract__Scalar
+    Tensor: _O__aten__subtract__Tensor
+    out: _O__aten__subtract__out
+
+class _P__aten__subtract_(OpOverloadPacket):
+    Scalar: _O__aten__subtract___Scalar
+    Tensor: _O__aten__subtract___Tensor
 
 class _P__aten__sum(OpOverloadPacket):
     default: _O__aten__sum__default
@@ -3446,6 +3740,8 @@ class _Aten(Namespace):
     diagonal_scatter: _P__aten__diagonal_scatter
     div: _P__aten__div
     div_: _P__aten__div_
+    divide: _P__aten__divide
+    divide_: _P__aten__divide_
     dsplit: _P__aten__dsplit
     dstack: _P__aten__dstack
     empty: _P__aten__empty
@@ -3473,6 +3769,10 @@ class _Aten(Namespace):
     gather: _P__aten__gather
     ge: _P__aten__ge
     ge_: _P__aten__ge_
+    greater: _P__aten__greater
+    greater_: _P__aten__greater_
+    greater_equal: _P__aten__greater_equal
+    greater_equal_: _P__aten__greater_equal_
     gt: _P__aten__gt
     gt_: _P__aten__gt_
     hsplit: _P__aten__hsplit
@@ -3502,6 +3802,10 @@ class _Aten(Namespace):
     item: _P__aten__item
     le: _P__aten__le
     le_: _P__aten__le_
+    less: _P__aten__less
+    less_: _P__aten__less_
+    less_equal: _P__aten__less_equal
+    less_equal_: _P__aten__less_equal_
     lift_fresh: _P__aten__lift_fresh
     linspace: _P__aten__linspace
     logaddexp: _P__aten__logaddexp
@@ -3534,6 +3838,8 @@ class _Aten(Namespace):
     msort: _P__aten__msort
     mul: _P__aten__mul
     mul_: _P__aten__mul_
+    multiply: _P__aten__multiply
+    multiply_: _P__aten__multiply_
     nan_to_num: _P__aten__nan_to_num
     nan_to_num_: _P__aten__nan_to_num_
     narrow: _P__aten__narrow
@@ -3552,6 +3858,8 @@ class _Aten(Namespace):
     nonzero_numpy: _P__aten__nonzero_numpy
     nonzero_static: _P__aten__nonzero_static
     normal_: _P__aten__normal_
+    not_equal: _P__aten__not_equal
+    not_equal_: _P__aten__not_equal_
     numpy_T: _P__aten__numpy_T
     ones: _P__aten__ones
     ones_like: _P__aten__ones_like
@@ -3587,6 +3895,7 @@ class _Aten(Namespace):
     result_type: _P__aten__result_type
     roll: _P__aten__roll
     rot90: _P__aten__rot90
+    row_stack: _P__aten__row_stack
     rsub: _P__aten__rsub
     scalar_tensor: _P__aten__scalar_tensor
     scatter: _P__aten__scatter
@@ -3610,6 +3919,8 @@ class _Aten(Namespace):
     stack: _P__aten__stack
     sub: _P__aten__sub
     sub_: _P__aten__sub_
+    subtract: _P__aten__subtract
+    subtract_: _P__aten__subtract_
     sum: _P__aten__sum
     swapaxes: _P__aten__swapaxes
     swapaxes_: _P__aten__swapaxes_

@@ -24,6 +24,7 @@ from engine.core.errors import Refused, check, torch_error
 from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, FUNCTIONAL, INPLACE,
                                           META_PYTHON, OUT, OUT_NOT_MODELLED, declare,
                                           deprecated, not_modelled, structured)
+from engine.dispatch.aliases import alias
 from engine.dispatch.aten import aten
 from engine.ops.pointwise import BINARY, Wrapped, iterate, operand, sub_check
 from engine.ops.scalar import scalar_tensor_static, scalar_type, to_dtype_scalar
@@ -475,3 +476,42 @@ def logaddexp(form: str, self, other, *, out):
     return iterate("logaddexp", [self, other], _logaddexp, out=out, resize=form == OUT,
                    allowed=lambda d: d.is_floating_point, kernel="logaddexp_cpu",
                    note="pointwise.logaddexp")
+
+
+# -- aliases: multiply, divide, subtract (BinaryOps.cpp: one call of mul, div, sub) ---------
+for _schema, _variants in (
+        ("multiply.Tensor(Tensor self, Tensor other) -> Tensor", "function, method"),
+        ("multiply_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", "method"),
+        ("multiply.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "function"),
+        ("multiply.Scalar(Tensor self, Scalar other) -> Tensor", "function, method"),
+        ("multiply_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", "method")):
+    alias(_schema, of="mul", source=BINARY, variants=_variants)
+for _schema, _variants in (
+        ("divide.Tensor(Tensor self, Tensor other) -> Tensor", "function, method"),
+        ("divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", "method"),
+        ("divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", "function"),
+        ("divide.Scalar(Tensor self, Scalar other) -> Tensor", "function, method"),
+        ("divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", "method"),
+        ("divide.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor",
+         "function, method"),
+        ("divide_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!)",
+         "method"),
+        ("divide.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> "
+         "Tensor(a!)", "function"),
+        ("divide.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor",
+         "function, method"),
+        ("divide_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!)",
+         "method")):
+    alias(_schema, of="div", source=BINARY, variants=_variants)
+for _schema, _variants in (
+        ("subtract.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)",
+         "function"),
+        ("subtract.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
+         "function, method"),
+        ("subtract_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)",
+         "method"),
+        ("subtract.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor",
+         "function, method"),
+        ("subtract_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!)",
+         "method")):
+    alias(_schema, of="sub", source=BINARY, variants=_variants)

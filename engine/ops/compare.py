@@ -23,6 +23,7 @@ from engine.dispatch.at_dispatch import ALL_TYPES_AND2_HALF_BFLOAT16, at_dispatc
 from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, INPLACE, META_PYTHON,
                                           OUT, OUT_NOT_MODELLED, declare, not_modelled,
                                           structured)
+from engine.dispatch.aliases import alias
 from engine.dispatch.aten import aten
 from engine.ops.pointwise import BINARY, Wrapped, iterate, result_type
 from engine.ops.scalar import to_dtype_scalar
@@ -268,3 +269,18 @@ def isclose(self, other, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bo
     finite = aten.isfinite.default(actual)
     within = aten.le.Tensor(actual, allowed)
     return aten.__ior__.Tensor(close, aten.__iand__.Tensor(finite, within))
+
+
+# -- aliases: greater, less, greater_equal, less_equal, not_equal (BinaryOps.cpp) ---------------
+for _alias, _of in (("greater", "gt"), ("less", "lt"), ("greater_equal", "ge"),
+                    ("less_equal", "le"), ("not_equal", "ne")):
+    for _schema, _variants in (
+            (f"{_alias}.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
+             "function"),
+            (f"{_alias}.Scalar(Tensor self, Scalar other) -> Tensor", "method, function"),
+            (f"{_alias}.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+             "function"),
+            (f"{_alias}.Tensor(Tensor self, Tensor other) -> Tensor", "method, function"),
+            (f"{_alias}_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", "method"),
+            (f"{_alias}_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", "method")):
+        alias(_schema, of=_of, source=BINARY, variants=_variants)

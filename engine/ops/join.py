@@ -22,8 +22,9 @@ from engine.core import dtypes as D
 from engine.core import memory_format as M
 from engine.core import view as S
 from engine.core.errors import Refused, check
-from engine.dispatch.declarations import (CHECK_CALLEE, CHECK_WRAPPER, COMPOSITE, META_PYTHON, OUT,
-    OUT_NOT_MODELLED, declare, not_modelled)
+from engine.dispatch.declarations import (CHECK_CALLEE, CHECK_WRAPPER, COMPOSITE, META_PYTHON,
+                                          OUT, OUT_NOT_MODELLED, declare, not_modelled)
+from engine.dispatch.aliases import alias
 from engine.dispatch.aten import aten
 from engine.memory import empty as memory
 from engine.ops.parallel import GRAIN_SIZE, num_threads
@@ -368,3 +369,9 @@ not_modelled("concat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tens
              "dstack.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)",
              "column_stack.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)",
              kind=COMPOSITE, reason=OUT_NOT_MODELLED)
+
+
+# -- row_stack: an alias of vstack (TensorShape.cpp: ``return at::vstack(tensors)``) ---------
+alias("row_stack(Tensor[] tensors) -> Tensor", of="vstack", source=SHAPE)
+alias("row_stack.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)", of="vstack",
+      source=SHAPE)
