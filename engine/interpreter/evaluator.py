@@ -36,8 +36,9 @@ from engine.interpreter import builtins
 from engine.interpreter import python_memory as M
 from engine.interpreter.defaults import BY_NAME
 from engine.interpreter.statements import MAX_INT_BITS, Statement, root_name
-from engine.binding.tensor import UntypedStorage
-from engine.binding.tensor import Tensor
+from engine.interpreter.described import ATOMS, describe
+from engine.binding.tensor import Tensor, UntypedStorage
+from engine.binding.typed_storage import TypedStorage
 from engine.binding.return_types import StructSeq
 
 
@@ -49,8 +50,8 @@ class Namespace:
     """
 
     def __init__(self, label: str, functions: dict[str, Callable[..., Any]],
-                 constants: dict[str, Any], *, tensor: type[Any], storage: type[Any],
-                 size: type[Any], dtype: type[Any]) -> None:
+                 constants: dict[str, Any], *, tensor: type[Any],
+                 storage: tuple[type[Any], ...], size: type[Any], dtype: type[Any]) -> None:
         self.label, self.functions, self.constants = label, functions, constants
         #: the library's own types, which the allow-lists apply to
         self.tensor, self.storage, self.size, self.dtype = tensor, storage, size, dtype
@@ -89,11 +90,13 @@ TORCH_CONSTANTS: dict[str, Any] = {d.name: d for d in D.ALL} | {
     "contiguous_format": P.contiguous_format, "preserve_format": P.preserve_format,
 }
 TORCH = Namespace("tidx engine", TORCH_FUNCTIONS, TORCH_CONSTANTS, tensor=Tensor,
-                  storage=UntypedStorage, size=Size, dtype=D.dtype)
+                  storage=(UntypedStorage, TypedStorage), size=Size, dtype=D.dtype)
 
 #: The tensor methods and attributes a statement may use: those the binding installs.
 TENSOR_METHODS = TENSOR_PUBLIC
-STORAGE_METHODS = frozenset({"nbytes", "data_ptr", "size"})
+STORAGE_METHODS = frozenset({"nbytes", "data_ptr", "size", "device"})
+#: ``tensor.storage()``'s (engine/binding/typed_storage.py)
+TYPED_STORAGE_METHODS = STORAGE_METHODS | {"dtype", "element_size", "untyped"}
 
 
 class Evaluator:
@@ -264,6 +267,7 @@ class Evaluator:
         assert isinstance(target, ast.Subscript)
         obj, index = self.eval_expr(target.value), self.eval_expr(target.slice)
         current = self.subscript(obj, index)
+        describe(current, target)
         result = self.inplace(op, current, self.eval_expr(node.value))
         self.store_subscript(obj, index, result)
         root = root_name(target)
@@ -305,7 +309,10 @@ class Evaluator:
     # -- expressions -----------------------------------------------------------------
     def eval_expr(self, node: ast.AST) -> Any:
         method = getattr(self, "_e_" + type(node).__name__)
-        return method(node)
+        value = method(node)
+        if type(value) is Tensor and not isinstance(node, ATOMS):
+            describe(value, node)
+        return value
 
     def _e_Constant(self, node: ast.Constant) -> Any:
         return node.value
@@ -559,7 +566,7 @@ class Evaluator:
         if isinstance(owner, self.torch.tensor):
             return name in TENSOR_METHODS
         if isinstance(owner, self.torch.storage):
-            return name in STORAGE_METHODS
+            return name in _storage_methods(owner)
         return False
 
     def resolve_attribute(self, obj: Any, attr: str) -> Any:
@@ -589,7 +596,7 @@ class Evaluator:
             if attr in TENSOR_METHODS:
                 return getattr(obj, attr)
             raise Refused(_unknown("Tensor", attr, TENSOR_METHODS, "Tensor methods"))
-        if isinstance(obj, self.torch.storage) and attr in STORAGE_METHODS:
+        if isinstance(obj, self.torch.storage) and attr in _storage_methods(obj):
             return getattr(obj, attr)
         if isinstance(obj, self.torch.dtype) and attr in ("itemsize", "is_floating_point",
                                                           "is_signed"):
@@ -600,6 +607,13 @@ class Evaluator:
             # tuple's fields (sort(...).values)
             return getattr(obj, attr)
         raise Refused(f"attribute '{attr}' of {self.type_name(obj)} is not available in tidx")
+
+
+def _storage_methods(storage: Any) -> frozenset[str]:
+    """What a statement may read of a storage: a TypedStorage has a dtype (tidx's or, under
+    --verify, torch's own)."""
+    typed = type(storage).__name__ == "TypedStorage"
+    return TYPED_STORAGE_METHODS if typed else STORAGE_METHODS
 
 
 def _unknown(owner: str, attr: str, known: Any, what: str) -> str:
