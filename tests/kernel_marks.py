@@ -90,6 +90,8 @@ NAMED: dict[str, Any] = {
     "repeat_interleave.self_Tensor:repeats": lambda i: _tensor(np.array([2]), D.int64),
     "select_scatter:src": lambda i: i.data_tensor(shape=(4,)),
     "diagonal_scatter:src": lambda i: i.data_tensor(shape=(3,)),
+    # far below the data: tidx runs logaddexp only where exp(-|a - b|) is 0
+    "logaddexp:other": lambda i: _tensor(np.array(-1000.0), D.float32),
 }
 
 

@@ -258,13 +258,23 @@ class OperatorBinding:
         outs = [a for a in schema.arguments if a.is_out]
         if outs:
             # the generated out= case: check_out_type_matches (not modelled), then the out
-            # tensor passed as the _out overload's out argument
-            if len(outs) != 1 or not isinstance(values.get("out"), Tensor):
-                raise Refused(f"{self.name}(): out= with several outputs is not modelled yet")
+            # tensor passed as the _out overload's out argument -- or, for several returns,
+            # ``auto out = _r.tensorlist_n<2>(N)`` and out[0], out[1] ... in the schema's order
+            given_out = values.get("out")
+            several = given_out if len(outs) > 1 else [given_out]
+            if len(outs) > 1 and isinstance(several, (list, tuple)) and \
+                    len(several) != len(outs):
+                # PythonArgs::tensorlist_n (python_arg_parser.h)
+                raise torch_error(TypeError, f"expected tuple of {len(outs)} elements but got "
+                                             f"{len(several)}")
+            if not (isinstance(several, (list, tuple)) and
+                    all(isinstance(t, Tensor) for t in several)):
+                raise Refused(f"{self.name}(): this out= is not modelled yet")
             if "dtype" in given or "device" in given:
                 raise Refused(f"{self.name}(): out= together with dtype= or device= is not "
                               f"modelled yet")
-            keywords[outs[0].name] = unpack(values["out"])
+            for arg, tensor in zip(outs, several):
+                keywords[arg.name] = unpack(tensor)
         for arg in schema.arguments:
             if arg.is_out:
                 continue                        # passed above

@@ -59,12 +59,23 @@ def _annotation(text: Any) -> str:
     return text if names <= _KNOWN else "Any"
 
 
+def _signature(fn: Callable[..., Any]) -> inspect.Signature:
+    """The kernel's signature; a structured group's generated form (declarations.structured)
+    has its kernel's, without ``form`` (and ``out`` unless it is the out= form)."""
+    impl, takes_out = getattr(fn, "structured_impl", (None, False))
+    if impl is None:
+        return inspect.signature(fn)
+    sig = inspect.signature(impl)
+    return sig.replace(parameters=[p for p in sig.parameters.values() if p.name != "form" and
+                                   (takes_out or p.name != "out")])
+
+
 def _parameters(fn: Callable[..., Any]) -> list[str]:
     """The kernel's parameters as a stub writes them (its private ``_x=...`` defaults,
     which bind a loop's values into a generated kernel, are not arguments)."""
     out: list[str] = []
     star = False
-    for p in inspect.signature(fn).parameters.values():
+    for p in _signature(fn).parameters.values():
         if p.name.startswith("_") and p.default is not inspect.Parameter.empty:
             continue
         ann = _annotation(p.annotation)
@@ -120,7 +131,7 @@ def aten_stub() -> str:
                 where = f"{decl.kernel.__module__}.{decl.kernel.__qualname__}"
                 lines.append(f'    """{decl.full_name}: kernel {where}."""')
                 params = ", ".join(["_op", *_parameters(decl.kernel)])
-                ret = _annotation(inspect.signature(decl.kernel).return_annotation)
+                ret = _annotation(_signature(decl.kernel).return_annotation)
                 lines.append(f"    def __call__({params}) -> {ret}: ...")
             lines.append("")
     namespaces: dict[str, list[str]] = {}

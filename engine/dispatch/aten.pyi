@@ -72,6 +72,10 @@ class _O__aten____xor____Tensor(OpOverload):
     """aten::__xor__.Tensor: kernel engine.ops.logic._dunder.<locals>.kernel."""
     def __call__(_op, a: Any, b: Any) -> Any: ...
 
+class _O__aten___cummax_helper__default(OpOverload):
+    """aten::_cummax_helper: kernel engine.ops.cumulative._cummax_helper."""
+    def __call__(_op, self: Any, values: Any, indices: Any, dim: int) -> Any: ...
+
 class _O__aten___index_put_impl___default(OpOverload):
     """aten::_index_put_impl_: kernel engine.ops.advanced._index_put_impl_."""
     def __call__(_op, self: Any, indices: list, value: Any, accumulate: bool = ..., unsafe: bool = ...) -> Any: ...
@@ -433,19 +437,19 @@ class _O__aten__clamp__Tensor(OpOverload):
     def __call__(_op, self: Any, min: Any = ..., max: Any = ...) -> Any: ...
 
 class _O__aten__clamp__Tensor_out(OpOverload):
-    """aten::clamp.Tensor_out: not modelled (clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!))."""
-    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+    """aten::clamp.Tensor_out: kernel engine.ops.compare.clamp_tensor."""
+    def __call__(_op, self: Any, min: Any = ..., max: Any = ..., *, out: Any) -> Any: ...
 
 class _O__aten__clamp__out(OpOverload):
-    """aten::clamp.out: not modelled (clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!))."""
-    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+    """aten::clamp.out: kernel engine.ops.compare.clamp."""
+    def __call__(_op, self: Any, min: Any = ..., max: Any = ..., *, out: Any) -> Any: ...
 
 class _O__aten__clamp___default(OpOverload):
-    """aten::clamp_: kernel engine.ops.compare.clamp_."""
+    """aten::clamp_: kernel engine.ops.compare.clamp."""
     def __call__(_op, self: Any, min: Any = ..., max: Any = ...) -> Any: ...
 
 class _O__aten__clamp___Tensor(OpOverload):
-    """aten::clamp_.Tensor: kernel engine.ops.compare.clamp_tensor_."""
+    """aten::clamp_.Tensor: kernel engine.ops.compare.clamp_tensor."""
     def __call__(_op, self: Any, min: Any = ..., max: Any = ...) -> Any: ...
 
 class _O__aten__clamp_max__default(OpOverload):
@@ -453,48 +457,48 @@ class _O__aten__clamp_max__default(OpOverload):
     def __call__(_op, self: Any, max: Any) -> Any: ...
 
 class _O__aten__clamp_max__Tensor(OpOverload):
-    """aten::clamp_max.Tensor: kernel engine.ops.compare._bound_tensor.<locals>.fn."""
-    def __call__(_op, self: Any, bound: Any) -> Any: ...
+    """aten::clamp_max.Tensor: kernel engine.ops.compare.clamp_max_tensor."""
+    def __call__(_op, self: Any, max: Any) -> Any: ...
 
 class _O__aten__clamp_max__Tensor_out(OpOverload):
-    """aten::clamp_max.Tensor_out: not modelled (clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!))."""
-    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+    """aten::clamp_max.Tensor_out: kernel engine.ops.compare.clamp_max_tensor."""
+    def __call__(_op, self: Any, max: Any, *, out: Any) -> Any: ...
 
 class _O__aten__clamp_max__out(OpOverload):
-    """aten::clamp_max.out: not modelled (clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!))."""
-    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+    """aten::clamp_max.out: kernel engine.ops.compare.clamp_max."""
+    def __call__(_op, self: Any, max: Any, *, out: Any) -> Any: ...
 
 class _O__aten__clamp_max___default(OpOverload):
-    """aten::clamp_max_: kernel engine.ops.compare.clamp_max_."""
+    """aten::clamp_max_: kernel engine.ops.compare.clamp_max."""
     def __call__(_op, self: Any, max: Any) -> Any: ...
 
 class _O__aten__clamp_max___Tensor(OpOverload):
-    """aten::clamp_max_.Tensor: kernel engine.ops.compare._bound_tensor.<locals>.fn_."""
-    def __call__(_op, self: Any, bound: Any) -> Any: ...
+    """aten::clamp_max_.Tensor: kernel engine.ops.compare.clamp_max_tensor."""
+    def __call__(_op, self: Any, max: Any) -> Any: ...
 
 class _O__aten__clamp_min__default(OpOverload):
     """aten::clamp_min: kernel engine.ops.compare.clamp_min."""
     def __call__(_op, self: Any, min: Any) -> Any: ...
 
 class _O__aten__clamp_min__Tensor(OpOverload):
-    """aten::clamp_min.Tensor: kernel engine.ops.compare._bound_tensor.<locals>.fn."""
-    def __call__(_op, self: Any, bound: Any) -> Any: ...
+    """aten::clamp_min.Tensor: kernel engine.ops.compare.clamp_min_tensor."""
+    def __call__(_op, self: Any, min: Any) -> Any: ...
 
 class _O__aten__clamp_min__Tensor_out(OpOverload):
-    """aten::clamp_min.Tensor_out: not modelled (clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!))."""
-    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+    """aten::clamp_min.Tensor_out: kernel engine.ops.compare.clamp_min_tensor."""
+    def __call__(_op, self: Any, min: Any, *, out: Any) -> Any: ...
 
 class _O__aten__clamp_min__out(OpOverload):
-    """aten::clamp_min.out: not modelled (clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!))."""
-    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+    """aten::clamp_min.out: kernel engine.ops.compare.clamp_min."""
+    def __call__(_op, self: Any, min: Any, *, out: Any) -> Any: ...
 
 class _O__aten__clamp_min___default(OpOverload):
-    """aten::clamp_min_: kernel engine.ops.compare.clamp_min_."""
+    """aten::clamp_min_: kernel engine.ops.compare.clamp_min."""
     def __call__(_op, self: Any, min: Any) -> Any: ...
 
 class _O__aten__clamp_min___Tensor(OpOverload):
-    """aten::clamp_min_.Tensor: kernel engine.ops.compare._bound_tensor.<locals>.fn_."""
-    def __call__(_op, self: Any, bound: Any) -> Any: ...
+    """aten::clamp_min_.Tensor: kernel engine.ops.compare.clamp_min_tensor."""
+    def __call__(_op, self: Any, min: Any) -> Any: ...
 
 class _O__aten__clone__default(OpOverload):
     """aten::clone: kernel engine.ops.copy.clone."""
@@ -539,6 +543,14 @@ class _O__aten__count_nonzero__default(OpOverload):
 class _O__aten__count_nonzero__dim_IntList(OpOverload):
     """aten::count_nonzero.dim_IntList: kernel engine.ops.index_producing.count_nonzero_dims."""
     def __call__(_op, self: Any, dim: Any) -> Any: ...
+
+class _O__aten__cummax__default(OpOverload):
+    """aten::cummax: kernel engine.ops.cumulative.cummax."""
+    def __call__(_op, self: Any, dim: int) -> Any: ...
+
+class _O__aten__cummax__out(OpOverload):
+    """aten::cummax.out: kernel engine.ops.cumulative.cummax_out."""
+    def __call__(_op, self: Any, dim: int, *, values: Any, indices: Any) -> Any: ...
 
 class _O__aten__cumsum__default(OpOverload):
     """aten::cumsum: kernel engine.ops.cumulative.cumsum."""
@@ -1212,6 +1224,14 @@ class _O__aten__linspace__out(OpOverload):
     """aten::linspace.out: kernel engine.ops.linspace.linspace_out."""
     def __call__(_op, start: Any, end: Any, steps: int, *, out: Any) -> Any: ...
 
+class _O__aten__logaddexp__default(OpOverload):
+    """aten::logaddexp: kernel engine.ops.arithmetic.logaddexp."""
+    def __call__(_op, self: Any, other: Any) -> Any: ...
+
+class _O__aten__logaddexp__out(OpOverload):
+    """aten::logaddexp.out: kernel engine.ops.arithmetic.logaddexp."""
+    def __call__(_op, self: Any, other: Any, *, out: Any) -> Any: ...
+
 class _O__aten__logical_and__default(OpOverload):
     """aten::logical_and: kernel engine.ops.logic._logical.<locals>.functional."""
     def __call__(_op, self: Any, other: Any) -> Any: ...
@@ -1496,6 +1516,18 @@ class _O__aten__multiply___Tensor(OpOverload):
     """aten::multiply_.Tensor: kernel engine.dispatch.aliases.multiply_."""
     def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
 
+class _O__aten__nan_to_num__default(OpOverload):
+    """aten::nan_to_num: kernel engine.ops.unary.nan_to_num."""
+    def __call__(_op, self: Any, nan: Any = ..., posinf: Any = ..., neginf: Any = ...) -> Any: ...
+
+class _O__aten__nan_to_num__out(OpOverload):
+    """aten::nan_to_num.out: kernel engine.ops.unary.nan_to_num_out."""
+    def __call__(_op, self: Any, nan: Any = ..., posinf: Any = ..., neginf: Any = ..., *, out: Any) -> Any: ...
+
+class _O__aten__nan_to_num___default(OpOverload):
+    """aten::nan_to_num_: kernel engine.ops.unary.nan_to_num_."""
+    def __call__(_op, self: Any, nan: Any = ..., posinf: Any = ..., neginf: Any = ...) -> Any: ...
+
 class _O__aten__narrow__default(OpOverload):
     """aten::narrow: kernel engine.ops.views.narrow."""
     def __call__(_op, self: Any, dim: int, start: int, length: int) -> Any: ...
@@ -1533,11 +1565,11 @@ class _O__aten__neg__default(OpOverload):
     def __call__(_op, self: Any) -> Any: ...
 
 class _O__aten__neg__out(OpOverload):
-    """aten::neg.out: not modelled (neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!))."""
-    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+    """aten::neg.out: kernel engine.ops.unary.neg."""
+    def __call__(_op, self: Any, *, out: Any) -> Any: ...
 
 class _O__aten__neg___default(OpOverload):
-    """aten::neg_: kernel engine.ops.unary.neg_."""
+    """aten::neg_: kernel engine.ops.unary.neg."""
     def __call__(_op, self: Any) -> Any: ...
 
 class _O__aten__negative__default(OpOverload):
@@ -1845,11 +1877,11 @@ class _O__aten__reciprocal__default(OpOverload):
     def __call__(_op, self: Any) -> Any: ...
 
 class _O__aten__reciprocal__out(OpOverload):
-    """aten::reciprocal.out: not modelled (reciprocal.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!))."""
-    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+    """aten::reciprocal.out: kernel engine.ops.unary.reciprocal."""
+    def __call__(_op, self: Any, *, out: Any) -> Any: ...
 
 class _O__aten__reciprocal___default(OpOverload):
-    """aten::reciprocal_: kernel engine.ops.unary.reciprocal_."""
+    """aten::reciprocal_: kernel engine.ops.unary.reciprocal."""
     def __call__(_op, self: Any) -> Any: ...
 
 class _O__aten__relu__default(OpOverload):
@@ -2065,11 +2097,11 @@ class _O__aten__sign__default(OpOverload):
     def __call__(_op, self: Any) -> Any: ...
 
 class _O__aten__sign__out(OpOverload):
-    """aten::sign.out: not modelled (sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!))."""
-    def __call__(_op, *args: Any, **kwargs: Any) -> Any: ...
+    """aten::sign.out: kernel engine.ops.unary.sign."""
+    def __call__(_op, self: Any, *, out: Any) -> Any: ...
 
 class _O__aten__sign___default(OpOverload):
-    """aten::sign_: kernel engine.ops.unary.sign_."""
+    """aten::sign_: kernel engine.ops.unary.sign."""
     def __call__(_op, self: Any) -> Any: ...
 
 class _O__aten__slice__Tensor(OpOverload):
@@ -2452,6 +2484,9 @@ class _P__aten____xor__(OpOverloadPacket):
     Scalar: _O__aten____xor____Scalar
     Tensor: _O__aten____xor____Tensor
 
+class _P__aten___cummax_helper(OpOverloadPacket):
+    default: _O__aten___cummax_helper__default
+
 class _P__aten___index_put_impl_(OpOverloadPacket):
     default: _O__aten___index_put_impl___default
 
@@ -2680,6 +2715,10 @@ class _P__aten__copy_(OpOverloadPacket):
 class _P__aten__count_nonzero(OpOverloadPacket):
     default: _O__aten__count_nonzero__default
     dim_IntList: _O__aten__count_nonzero__dim_IntList
+
+class _P__aten__cummax(OpOverloadPacket):
+    default: _O__aten__cummax__default
+    out: _O__aten__cummax__out
 
 class _P__aten__cumsum(OpOverloadPacket):
     default: _O__aten__cumsum__default
@@ -3009,6 +3048,10 @@ class _P__aten__linspace(OpOverloadPacket):
     Tensor_Tensor_out: _O__aten__linspace__Tensor_Tensor_out
     out: _O__aten__linspace__out
 
+class _P__aten__logaddexp(OpOverloadPacket):
+    default: _O__aten__logaddexp__default
+    out: _O__aten__logaddexp__out
+
 class _P__aten__logical_and(OpOverloadPacket):
     default: _O__aten__logical_and__default
     out: _O__aten__logical_and__out
@@ -3141,6 +3184,13 @@ class _P__aten__multiply(OpOverloadPacket):
 class _P__aten__multiply_(OpOverloadPacket):
     Scalar: _O__aten__multiply___Scalar
     Tensor: _O__aten__multiply___Tensor
+
+class _P__aten__nan_to_num(OpOverloadPacket):
+    default: _O__aten__nan_to_num__default
+    out: _O__aten__nan_to_num__out
+
+class _P__aten__nan_to_num_(OpOverloadPacket):
+    default: _O__aten__nan_to_num___default
 
 class _P__aten__narrow(OpOverloadPacket):
     default: _O__aten__narrow__default
@@ -3620,6 +3670,7 @@ class _Aten(Namespace):
     __ixor__: _P__aten____ixor__
     __or__: _P__aten____or__
     __xor__: _P__aten____xor__
+    _cummax_helper: _P__aten___cummax_helper
     _index_put_impl_: _P__aten___index_put_impl_
     _local_scalar_dense: _P__aten___local_scalar_dense
     _reshape_alias: _P__aten___reshape_alias
@@ -3676,6 +3727,7 @@ class _Aten(Namespace):
     contiguous: _P__aten__contiguous
     copy_: _P__aten__copy_
     count_nonzero: _P__aten__count_nonzero
+    cummax: _P__aten__cummax
     cumsum: _P__aten__cumsum
     cumsum_: _P__aten__cumsum_
     detach: _P__aten__detach
@@ -3756,6 +3808,7 @@ class _Aten(Namespace):
     less_equal_: _P__aten__less_equal_
     lift_fresh: _P__aten__lift_fresh
     linspace: _P__aten__linspace
+    logaddexp: _P__aten__logaddexp
     logical_and: _P__aten__logical_and
     logical_and_: _P__aten__logical_and_
     logical_not: _P__aten__logical_not
@@ -3787,6 +3840,8 @@ class _Aten(Namespace):
     mul_: _P__aten__mul_
     multiply: _P__aten__multiply
     multiply_: _P__aten__multiply_
+    nan_to_num: _P__aten__nan_to_num
+    nan_to_num_: _P__aten__nan_to_num_
     narrow: _P__aten__narrow
     ne: _P__aten__ne
     ne_: _P__aten__ne_

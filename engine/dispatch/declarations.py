@@ -39,6 +39,19 @@ AUTOGRAD = "autograd"
 KINDS = (VIEW, INPLACE, OUT, FUNCTIONAL, FACTORY, COMPOSITE, AUTOGRAD)
 VARIANTS = ("function", "method")
 
+#: ``meta=``: ``import torch`` registers a Python function for the operator's Meta key
+#: (torch/_meta_registrations.py, often a torch._refs decomposition into prims) over the
+#: C++ one tidx follows; on a meta tensor torch runs other operators (tidx refuses there).
+#: ALONE: the Python function runs no other operator (it checks and returns), so the
+#: trace is the C++ one's.  tests/ops/test_meta_python.py reads both from the wheel.
+META_PYTHON, META_PYTHON_ALONE = "python", "python alone"
+#: ``device_check=``: WRAPPER: torch's generated CUDA wrapper checks its tensor arguments'
+#: devices before the kernel (torchgen's gen_device_check: the operator has a CUDA kernel
+#: and no ``device_check: NoCheck``; engine.dispatch.device_check derives the arguments
+#: and the wrapper's name from the schema).  CALLEE: no check of its own (a composite, or
+#: NoCheck); with mixed devices the kernel runs to the check of an operator it calls.
+CHECK_WRAPPER, CHECK_CALLEE = "wrapper", "callee"
+
 _NAME = re.compile(r"(?P<ns>\w+::)?(?P<name>[A-Za-z0-9_]+)(?:\.(?P<overload>\w+))?\(")
 
 
@@ -58,6 +71,15 @@ class Declaration:
     native_meta: str | None = None     # the Meta kernel's C++ name, when it has its own
     reason: str | None = None          # why it is not modelled
     category_override: str | None = None  # the yaml's category_override ("factory")
+    meta: str | None = None            # META_PYTHON / META_PYTHON_ALONE: torch's Meta kernel
+    device_check: str | None = None    # CHECK_WRAPPER / CHECK_CALLEE: the CUDA device check
+
+    @property
+    def structured(self) -> bool:
+        """A structured kernel (the yaml's ``structured: True`` or ``structured_delegate``):
+        its ``native`` says so, as every trace shows it (``at::native::gather_out
+        (structured)``)."""
+        return self.native is not None and "(structured" in self.native
 
     @property
     def full_name(self) -> str:
@@ -149,7 +171,8 @@ def _add(decl: Declaration) -> Declaration:
 
 def declare(schema: str, *, native: str, source: str, kind: str | None = None,
             variants: str = "function", native_meta: str | None = None,
-            category_override: str | None = None
+            category_override: str | None = None, meta: str | None = None,
+            device_check: str | None = None
             ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Declare an operator and register the function below as its kernel.
 
@@ -158,17 +181,93 @@ def declare(schema: str, *, native: str, source: str, kind: str | None = None,
     CompositeImplicitAutograd does.  ``category_override`` is the yaml's (``factory``
     gives a Tensor overload such as ``linspace.Tensor_Tensor`` the TensorOptions
     parameters in Python).  ``kind``: only where the schema does not say it
-    (:func:`kind_of`).
+    (:func:`kind_of`).  ``meta`` and ``device_check``: see META_PYTHON and CHECK_WRAPPER.
     """
     namespace, name, overload = _split(schema)
     if kind is None:
         kind = kind_of(schema)
+    assert meta in (None, META_PYTHON, META_PYTHON_ALONE), meta
+    assert device_check in (None, CHECK_WRAPPER, CHECK_CALLEE), device_check
 
     def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
         _add(Declaration(schema, namespace, name, overload, _variants(variants), kind,
                          native, source, fn, native_meta,
-                         category_override=category_override))
+                         category_override=category_override, meta=meta,
+                         device_check=device_check))
         return fn
+
+    return deco
+
+
+def _delegate_schemas(out_schema: str) -> tuple[str, str]:
+    """The functional and in-place schemas torchgen's NativeFunctionsGroup pairs with a
+    structured out= schema: the ``out`` argument dropped (and the overload's ``out``),
+    returning ``Tensor``; the in-place one named ``name_`` with ``Tensor(a!) self``.
+
+    >>> for s in _delegate_schemas("clamp.Tensor_out(Tensor self, Tensor? min=None, *, "
+    ...                             "Tensor(a!) out) -> Tensor(a!)"):
+    ...     print(s)
+    clamp.Tensor(Tensor self, Tensor? min=None) -> Tensor
+    clamp_.Tensor(Tensor(a!) self, Tensor? min=None) -> Tensor(a!)
+    """
+    head, _, rest = out_schema.partition("(")
+    name, _, overload = head.partition(".")
+    overload = overload[:-len("out")].rstrip("_") if overload.endswith("out") else overload
+    args = rest.rpartition(") -> ")[0].replace(", Tensor(a!) out", "")
+    args = args[:-3] if args.endswith(", *") else args
+    dot = f".{overload}" if overload else ""
+    inplace_args = args.replace("Tensor self", "Tensor(a!) self", 1)
+    return (f"{name}{dot}({args}) -> Tensor", f"{name}_{dot}({inplace_args}) -> Tensor(a!)")
+
+
+def structured(out_schema: str, *, native: str, out_native: str, source: str,
+               inplace: bool = True, variants: str = "function, method",
+               inplace_variants: str = "method", meta: str | None = None,
+               device_check: str | None = None, out_device_check: str | None = None
+               ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """A structured operator group, as torchgen generates it from ``structured: True`` on
+    the out= overload and ``structured_delegate`` on the others: one kernel
+    (``impl(form, *args, out=..., **kwargs)``: its meta step and its loop, writing into
+    ``out``) declares the out= overload and the functional and in-place ones.
+
+    torchgen's wrappers for the three forms differ only in the output the meta function
+    is given (set_output: a new tensor, ``self``, or the out= tensor resized), so each
+    form is one aten operator in torch.profiler, never an out= call nested in the
+    functional one: the generated kernels call ``impl`` directly, with ``form`` (FUNCTIONAL,
+    INPLACE or OUT) and ``out`` None, ``self`` or the given tensor.  ``native`` is the
+    functional form's (the in-place one's is the same with ``name_``); ``inplace=False``
+    for a group torch declares without one (logaddexp).  ``device_check`` is the
+    delegates', ``out_device_check`` the out= overload's: the yaml says it per function
+    (``clamp.Tensor`` checks, ``clamp.Tensor_out`` is ``NoCheck``, a TensorIterator).
+    """
+    functional_schema, inplace_schema = _delegate_schemas(out_schema)
+    name = _split(out_schema)[1]
+
+    def deco(impl: Callable[..., Any]) -> Callable[..., Any]:
+
+        def functional(*args: Any, **kwargs: Any) -> Any:
+            return impl(FUNCTIONAL, *args, out=None, **kwargs)
+
+        def in_place(self: Any, *args: Any, **kwargs: Any) -> Any:
+            return impl(INPLACE, self, *args, out=self, **kwargs)
+
+        def out_form(*args: Any, out: Any, **kwargs: Any) -> Any:
+            return impl(OUT, *args, out=out, **kwargs)
+
+        # the stubs (engine.binding.stubs) name impl and write its signature without the
+        # form (and without the out= the functional and in-place forms do not take)
+        for fn, takes_out in ((functional, False), (in_place, False), (out_form, True)):
+            fn.__module__, fn.__qualname__ = impl.__module__, impl.__qualname__
+            setattr(fn, "structured_impl", (impl, takes_out))
+        declare(functional_schema, native=native, source=source, variants=variants, meta=meta,
+                device_check=device_check)(functional)
+        if inplace:
+            declare(inplace_schema, native=native.replace(f"::{name} ", f"::{name}_ ", 1),
+                    source=source, variants=inplace_variants, meta=meta,
+                    device_check=device_check)(in_place)
+        declare(out_schema, native=out_native, source=source, meta=meta,
+                device_check=out_device_check)(out_form)
+        return impl
 
     return deco
 

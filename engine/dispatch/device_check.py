@@ -9,10 +9,9 @@ fails with common_device_check_failure (aten/src/ATen/core/adaption.cpp) before 
 kernel runs.  TensorIterator operators (``device_check: NoCheck``) have no such check:
 theirs is TensorIterator::compute_types' (engine.dispatch.cuda.same_device_error).
 
-WRAPPERS lists the declared operators whose CUDA wrapper checks: full name -> (the
-wrapper's name, the checked arguments in order).  It is torchgen's output for torch
-2.13, written down as data (tidx never imports torch); tests/cuda/test_cuda_device_check.py
-derives it again from the wheel's torchgen and compares.
+Which operators' wrappers check is a fact of each declaration (``device_check=``); the
+wrapper's name and the arguments it checks follow from the schema, as torchgen derives
+them.  tests/cuda/test_cuda_device_check.py runs the wheel's torchgen and compares.
 """
 
 from __future__ import annotations
@@ -22,135 +21,32 @@ from typing import Any
 
 from engine.core.errors import torch_error
 from engine.core.tensor_impl import TensorImpl
+from engine.dispatch.declarations import CHECK_CALLEE, CHECK_WRAPPER, OUT, Declaration
 from engine.dispatch.schema import FunctionSchema
 
-WRAPPERS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "aten::_local_scalar_dense": ("wrapper_CUDA___local_scalar_dense", ("self",)),
-    "aten::_unique": ("wrapper_CUDA___unique", ("self",)),
-    "aten::_unique2": ("wrapper_CUDA___unique2", ("self",)),
-    "aten::amax": ("wrapper_CUDA_amax", ("self",)),
-    "aten::amax.out": ("wrapper_CUDA_amax_out_out", ("out", "self")),
-    "aten::amin": ("wrapper_CUDA_amin", ("self",)),
-    "aten::amin.out": ("wrapper_CUDA_amin_out_out", ("out", "self")),
-    "aten::arange.start_out": ("wrapper_CUDA_start_out_arange_out", ("out",)),
-    "aten::argmax.out": ("wrapper_CUDA_argmax_out_out", ("out", "self")),
-    "aten::argmin.out": ("wrapper_CUDA_argmin_out_out", ("out", "self")),
-    "aten::bucketize.Scalar": ("wrapper_CUDA_Scalar_bucketize", ("boundaries",)),
-    "aten::bucketize.Tensor": ("wrapper_CUDA_Tensor_bucketize", ("self", "boundaries")),
-    "aten::bucketize.Tensor_out":
-        ("wrapper_CUDA_Tensor_out_bucketize_out", ("out", "self", "boundaries")),
-    "aten::cat": ("wrapper_CUDA_cat", ("tensors",)),
-    "aten::cat.out": ("wrapper_CUDA_cat_out_out", ("out", "tensors")),
-    "aten::clamp.Tensor": ("wrapper_CUDA_clamp_Tensor", ("self", "min", "max")),
-    "aten::clamp_.Tensor": ("wrapper_CUDA_clamp__Tensor", ("self", "min", "max")),
-    "aten::clamp_max.Tensor": ("wrapper_CUDA_clamp_max_Tensor", ("self", "max")),
-    "aten::clamp_max_.Tensor": ("wrapper_CUDA_clamp_max__Tensor", ("self", "max")),
-    "aten::clamp_min.Tensor": ("wrapper_CUDA_clamp_min_Tensor", ("self", "min")),
-    "aten::clamp_min_.Tensor": ("wrapper_CUDA_clamp_min__Tensor", ("self", "min")),
-    "aten::count_nonzero.dim_IntList": ("wrapper_CUDA_dim_IntList_count_nonzero", ("self",)),
-    "aten::cumsum_": ("wrapper_CUDA_cumsum_", ("self",)),
-    "aten::equal": ("wrapper_CUDA__equal", ("self", "other")),
-    "aten::eye.m_out": ("wrapper_CUDA_m_out_eye_out", ("out",)),
-    "aten::eye.out": ("wrapper_CUDA_out_eye_out", ("out",)),
-    "aten::flip": ("wrapper_CUDA__flip", ("self",)),
-    "aten::gather": ("wrapper_CUDA_gather", ("self", "index")),
-    "aten::gather.out": ("wrapper_CUDA_gather_out_out", ("out", "self", "index")),
-    "aten::index_add": ("wrapper_CUDA_index_add", ("self", "index", "source")),
-    "aten::index_add.out":
-        ("wrapper_CUDA_index_add_out_out", ("out", "self", "index", "source")),
-    "aten::index_add_": ("wrapper_CUDA_index_add_", ("self", "index", "source")),
-    "aten::index_copy": ("wrapper_CUDA_index_copy", ("self", "index", "source")),
-    "aten::index_copy.out":
-        ("wrapper_CUDA_index_copy_out_out", ("out", "self", "index", "source")),
-    "aten::index_copy_": ("wrapper_CUDA_index_copy_", ("self", "index", "source")),
-    "aten::index_reduce": ("wrapper_CUDA_index_reduce", ("self", "index", "source")),
-    "aten::index_reduce.out":
-        ("wrapper_CUDA_index_reduce_out_out", ("out", "self", "index", "source")),
-    "aten::index_reduce_": ("wrapper_CUDA_index_reduce_", ("self", "index", "source")),
-    "aten::index_select": ("wrapper_CUDA__index_select", ("self", "index")),
-    "aten::index_select.out": ("wrapper_CUDA_out_index_select_out", ("out", "self", "index")),
-    "aten::isin.Scalar_Tensor": ("wrapper_CUDA_isin_Scalar_Tensor", ("test_elements",)),
-    "aten::isin.Scalar_Tensor_out":
-        ("wrapper_CUDA_isin_out_Scalar_Tensor_out", ("out", "test_elements")),
-    "aten::isin.Tensor_Scalar": ("wrapper_CUDA_isin_Tensor_Scalar", ("elements",)),
-    "aten::isin.Tensor_Scalar_out":
-        ("wrapper_CUDA_isin_out_Tensor_Scalar_out", ("out", "elements")),
-    "aten::isin.Tensor_Tensor":
-        ("wrapper_CUDA_isin_Tensor_Tensor", ("elements", "test_elements")),
-    "aten::isin.Tensor_Tensor_out":
-        ("wrapper_CUDA_isin_out_Tensor_Tensor_out", ("out", "elements", "test_elements")),
-    "aten::isneginf": ("wrapper_CUDA_isneginf", ("self",)),
-    "aten::isneginf.out": ("wrapper_CUDA_isneginf_out_out", ("out", "self")),
-    "aten::isposinf": ("wrapper_CUDA_isposinf", ("self",)),
-    "aten::isposinf.out": ("wrapper_CUDA_isposinf_out_out", ("out", "self")),
-    "aten::linspace.out": ("wrapper_CUDA_out_linspace_out", ("out",)),
-    "aten::logspace.out": ("wrapper_CUDA_out_logspace_out", ("out",)),
-    "aten::masked_scatter_": ("wrapper_CUDA__masked_scatter_", ("self", "mask", "source")),
-    "aten::masked_select": ("wrapper_CUDA__masked_select", ("self", "mask")),
-    "aten::masked_select.out": ("wrapper_CUDA_out_masked_select_out", ("out", "self", "mask")),
-    "aten::nonzero": ("wrapper_CUDA__nonzero", ("self",)),
-    "aten::nonzero_static": ("wrapper_CUDA__nonzero_static", ("self",)),
-    "aten::nonzero_static.out": ("wrapper_CUDA_out_nonzero_static_out", ("out", "self")),
-    "aten::put_": ("wrapper_CUDA__put_", ("self", "index", "source")),
-    "aten::randperm.generator_out": ("wrapper_CUDA_generator_out_randperm_out", ("out",)),
-    "aten::range.out": ("wrapper_CUDA_out_range_out", ("out",)),
-    "aten::repeat_interleave.Tensor": ("wrapper_CUDA_Tensor_repeat_interleave", ("repeats",)),
-    "aten::roll": ("wrapper_CUDA__roll", ("self",)),
-    "aten::scatter.reduce": ("wrapper_CUDA_scatter_reduce", ("self", "index", "src")),
-    "aten::scatter.reduce_out":
-        ("wrapper_CUDA_scatter_out_reduce_out", ("out", "self", "index", "src")),
-    "aten::scatter.src": ("wrapper_CUDA_scatter_src", ("self", "index", "src")),
-    "aten::scatter.src_out":
-        ("wrapper_CUDA_scatter_out_src_out", ("out", "self", "index", "src")),
-    "aten::scatter.value": ("wrapper_CUDA_scatter_value", ("self", "index")),
-    "aten::scatter.value_out": ("wrapper_CUDA_scatter_out_value_out", ("out", "self", "index")),
-    "aten::scatter.value_reduce": ("wrapper_CUDA_scatter_value_reduce", ("self", "index")),
-    "aten::scatter.value_reduce_out":
-        ("wrapper_CUDA_scatter_out_value_reduce_out", ("out", "self", "index")),
-    "aten::scatter_.reduce": ("wrapper_CUDA_scatter__reduce", ("self", "index", "src")),
-    "aten::scatter_.src": ("wrapper_CUDA_scatter__src", ("self", "index", "src")),
-    "aten::scatter_.value": ("wrapper_CUDA_scatter__value", ("self", "index")),
-    "aten::scatter_.value_reduce": ("wrapper_CUDA_scatter__value_reduce", ("self", "index")),
-    "aten::scatter_add": ("wrapper_CUDA_scatter_add", ("self", "index", "src")),
-    "aten::scatter_add.out":
-        ("wrapper_CUDA_scatter_add_out_out", ("out", "self", "index", "src")),
-    "aten::scatter_add_": ("wrapper_CUDA_scatter_add_", ("self", "index", "src")),
-    "aten::scatter_reduce.two": ("wrapper_CUDA_scatter_reduce_two", ("self", "index", "src")),
-    "aten::scatter_reduce.two_out":
-        ("wrapper_CUDA_scatter_reduce_out_two_out", ("out", "self", "index", "src")),
-    "aten::scatter_reduce_.two": ("wrapper_CUDA_scatter_reduce__two", ("self", "index", "src")),
-    "aten::searchsorted.Scalar": ("wrapper_CUDA_Scalar_searchsorted", ("sorted_sequence",)),
-    "aten::searchsorted.Scalar_out":
-        ("wrapper_CUDA_Scalar_out_searchsorted_out", ("out", "sorted_sequence")),
-    "aten::searchsorted.Tensor":
-        ("wrapper_CUDA_Tensor_searchsorted", ("sorted_sequence", "self")),
-    "aten::searchsorted.Tensor_out":
-        ("wrapper_CUDA_Tensor_out_searchsorted_out", ("out", "sorted_sequence", "self")),
-    "aten::sort.stable": ("wrapper_CUDA_sort_stable", ("self",)),
-    "aten::sort.values_stable":
-        ("wrapper_CUDA_sort_out_values_stable", ("values", "indices", "self")),
-    "aten::take": ("wrapper_CUDA__take", ("self", "index")),
-    "aten::take.out": ("wrapper_CUDA_out_take_out", ("out", "self", "index")),
-    "aten::topk": ("wrapper_CUDA_topk", ("self",)),
-    "aten::topk.values": ("wrapper_CUDA_topk_out_values", ("values", "indices", "self")),
-    "aten::tril": ("wrapper_CUDA_tril", ("self",)),
-    "aten::tril.out": ("wrapper_CUDA_tril_out_out", ("out", "self")),
-    "aten::tril_": ("wrapper_CUDA_tril_", ("self",)),
-    "aten::triu": ("wrapper_CUDA_triu", ("self",)),
-    "aten::triu.out": ("wrapper_CUDA_triu_out_out", ("out", "self")),
-    "aten::triu_": ("wrapper_CUDA_triu_", ("self",)),
-    "aten::unique_consecutive": ("wrapper_CUDA__unique_consecutive", ("self",)),
-    "aten::unique_dim": ("wrapper_CUDA__unique_dim", ("self",)),
-}
+def wrapper(decl: Declaration) -> str | None:
+    """The name torchgen gives the operator's CUDA wrapper when it checks devices
+    (``device_check=CHECK_WRAPPER``), else None.  register_dispatch_key.py names a
+    structured one ``wrapper_CUDA_<name>[_<overload>]`` (its out= form
+    ``wrapper_CUDA_<name>_out_<overload>``), any other ``wrapper_CUDA_<overload>_<kernel
+    name>`` (native.name: an out= form's name ends in ``_out``)."""
+    if decl.device_check != CHECK_WRAPPER:
+        return None
+    name, overload = decl.name, decl.overload
+    if decl.structured:
+        if decl.kind == OUT:
+            return f"wrapper_CUDA_{name}_out_{overload}"
+        return f"wrapper_CUDA_{name}_{overload}" if overload else f"wrapper_CUDA_{name}"
+    return f"wrapper_CUDA_{overload}_{name}{'_out' if decl.kind == OUT else ''}"
 
 
-#: Operators with no device check of their own (no CUDA kernel: CompositeExplicitAutograd
-#: or Implicit; or a NoCheck one that leaves it to a TensorIterator) whose tidx kernel only
-#: calls other operators up to the check: with a CUDA and a CPU tensor they run until the
-#: operator they call raises torch's mixed-device error (stack and concat: cat's wrapper;
-#: where.self: where_self_out's TensorIterator), instead of being refused at the door.
-RUN_TO_THE_CHECK = frozenset({"aten::stack", "aten::concat", "aten::concatenate",
-                              "aten::where.self"})
+def checked(decl: Declaration) -> tuple[str, ...]:
+    """The arguments the wrapper checks, in order (gen_device_check: the out= arguments,
+    then the flat positional ones, each tensor-like)."""
+    if decl.device_check != CHECK_WRAPPER:
+        return ()
+    s = _parsed(decl.schema)
+    return tuple(a.name for a in (*s.out, *s.positional) if a.type.is_tensor_like)
 
 
 def _all_tensors(values) -> list[TensorImpl]:
@@ -163,9 +59,11 @@ def mixes_devices(args: tuple, kwargs: dict) -> bool:
     return {"cuda", "cpu"} <= devices
 
 
-def runs_to_its_check(name: str, args: tuple, kwargs: dict) -> bool:
-    """Is this a call of RUN_TO_THE_CHECK with mixed devices (run it, not refuse it)?"""
-    return name in RUN_TO_THE_CHECK and mixes_devices(args, kwargs)
+def runs_to_its_check(decl: Declaration, args: tuple, kwargs: dict) -> bool:
+    """Is this a call of an operator with no device check of its own
+    (``device_check=CHECK_CALLEE``) with mixed devices (run it, not refuse it)?  stack and
+    concat run to cat's wrapper check, where.self to where_self_out's TensorIterator."""
+    return decl.device_check == CHECK_CALLEE and mixes_devices(args, kwargs)
 
 
 @lru_cache(maxsize=None)
@@ -192,32 +90,31 @@ def _tensors(value: Any) -> list[TensorImpl]:
 REGISTER_CUDA = "build/aten/src/ATen/RegisterCUDA.cpp"
 
 
-def device_error(name: str, schema: str, args: tuple, kwargs: dict
+def device_error(decl: Declaration, args: tuple, kwargs: dict
                  ) -> tuple[str, BaseException] | None:
     """The error the CUDA wrapper of ``name`` raises on the call's devices, with the
     wrapper's name (the kernel the dispatcher entered), or None.  The arguments are bound
     as the binding passes them: positional in the schema's order, keyword-only and out=
     by name."""
-    if name == "aten::index.Tensor":
+    if decl.full_name == "aten::index.Tensor":
         return _index_devices(args)
-    entry = WRAPPERS.get(name)
-    if entry is None:
+    name = wrapper(decl)
+    if name is None:
         return None
-    wrapper, checked = entry
-    s = _parsed(schema)
+    s = _parsed(decl.schema)
     bound = dict(zip((a.name for a in s.positional), args))
     bound.update(kwargs)
     common: str | None = None
-    for arg in checked:
+    for arg in checked(decl):
         for t in _tensors(bound.get(arg)):
             if common is None:
                 common = _device(t)
             elif _device(t) != common:
-                return wrapper, torch_error(
+                return name, torch_error(
                     RuntimeError,
                     f"Expected all tensors to be on the same device, but got {arg} is on "
                     f"{_device(t)}, different from other tensors on {common} (when checking "
-                    f"argument in method {wrapper})")
+                    f"argument in method {name})")
     return None
 
 

@@ -24,9 +24,8 @@ from engine.core.errors import Refused
 from engine.core.tensor_impl import TensorImpl
 from engine.dispatch import cuda
 from engine.dispatch.device_check import REGISTER_CUDA, device_error, runs_to_its_check
-from engine.dispatch.declarations import COMPOSITE, FACTORY, Declaration
+from engine.dispatch.declarations import COMPOSITE, FACTORY, META_PYTHON, Declaration
 from engine.dispatch.keys import keyset
-from engine.dispatch.python_meta import PYTHON_META, SAME_ON_META
 
 SOURCE = "aten/src/ATen/core/dispatch/Dispatcher.h"
 
@@ -67,7 +66,7 @@ def dispatch(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> Any:
         raise Refused(f"{op.op_name} ({op.schema}) is not modelled by tidx: {op.reason}")
     ctx = current()
     device = kwargs.get("device") if op.kind == FACTORY else _first_tensor_device(args)
-    if device == "meta" and name in PYTHON_META and name not in SAME_ON_META and \
+    if device == "meta" and op.meta == META_PYTHON and \
             op.kind != FACTORY and not ctx.below_autograd:
         # called from Python on a meta tensor, torch runs its Python meta function (the
         # operators a C++ kernel calls inside, like randn(device='meta')'s normal_, were
@@ -75,7 +74,7 @@ def dispatch(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> Any:
         raise Refused(f"{op.op_name} on the meta device runs a Python meta function in "
                       "torch 2.13 (torch/_meta_registrations.py, often prims), which tidx "
                       "does not model; on the CPU it runs the C++ path tidx shows")
-    if device == "cpu" and op.kind != FACTORY and name in PYTHON_META and \
+    if device == "cpu" and op.kind != FACTORY and op.meta is not None and \
             (_on_device(args, "meta") or _on_device(tuple(kwargs.values()), "meta")):
         # the Meta key outranks CPU: torch runs the operator's Python meta function
         # (torch/_meta_registrations.py), which for some operators returns an
@@ -93,15 +92,14 @@ def dispatch(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> Any:
         # never answered by a CPU kernel)
         # the CUDA wrapper's own device check (RegisterCUDA.cpp) comes before its kernel:
         # raised inside the operator's span (torch.profiler has recorded the operator)
-        failed: tuple[str | None, BaseException] | None = device_error(name, op.schema, args,
-                                                                       kwargs)
+        failed: tuple[str | None, BaseException] | None = device_error(op, args, kwargs)
         if failed is None:
             mixed = cuda.same_device_error(name, args)
             if mixed is not None:
                 # TensorIterator's compute_types, in the structured meta: inside the
                 # operator too, with the operator's own kernel
                 failed = (None, mixed)
-            elif not runs_to_its_check(name, args, kwargs):
+            elif not runs_to_its_check(op, args, kwargs):
                 cuda.check_modelled(name, op.op_name)
     else:
         failed = None

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from engine.core import dtypes as D
 from engine.core.errors import check
-from engine.dispatch.declarations import FUNCTIONAL, INPLACE, declare
+from engine.dispatch.declarations import META_PYTHON, declare
 from engine.dispatch.aten import aten
 
 ACTIVATION = "aten/src/ATen/native/Activation.cpp"
@@ -21,15 +21,17 @@ def _no_bool(self) -> None:
     check(self.dtype is not D.bool, RuntimeError, "Boolean inputs not supported for relu")
 
 
-@declare("relu(Tensor self) -> Tensor", variants="function, method", kind=FUNCTIONAL,
-         native="at::native::relu", source=ACTIVATION)
+@declare("relu(Tensor self) -> Tensor", variants="function, method",
+         native="at::native::relu", source=ACTIVATION,
+         meta=META_PYTHON)
 def relu(self):
     _no_bool(self)
     return aten.clamp_min.default(self, 0)
 
 
-@declare("relu_(Tensor(a!) self) -> Tensor(a!)", variants="function, method", kind=INPLACE,
-         native="at::native::relu_", source=ACTIVATION)
+@declare("relu_(Tensor(a!) self) -> Tensor(a!)", variants="function, method",
+         native="at::native::relu_", source=ACTIVATION,
+         meta=META_PYTHON)
 def relu_(self):
     _no_bool(self)
     return aten.clamp_min_.default(self, 0)

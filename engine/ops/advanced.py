@@ -22,7 +22,7 @@ from tracer.steps import Layer, Lecture, inlined, step, symbol
 from engine.core import dtypes as D
 from engine.memory import empty as memory
 from engine.core import view as S
-from engine.dispatch.declarations import FUNCTIONAL, INPLACE, declare
+from engine.dispatch.declarations import META_PYTHON, declare
 from engine.dispatch.aten import aten
 from engine.core.errors import check, torch_error
 from engine.core.tensor_impl import TensorImpl
@@ -304,7 +304,7 @@ CPU_INDEX_KERNEL = step("cpu_index_kernel", Layer.KERNEL, source=KERNEL,
 
 
 @declare("index.Tensor(Tensor self, Tensor?[] indices) -> Tensor", variants="function, method",
-         kind=FUNCTIONAL, native="at::native::index_out (structured)", source=ADV)
+         native="at::native::index_out (structured)", source=ADV, meta=META_PYTHON)
 def index(self, indices: list):
     check(len(indices) <= self.dim(), IndexError,
           f"too many indices for tensor of dimension {self.dim()} (got {len(indices)})")
@@ -352,8 +352,7 @@ def index(self, indices: list):
 
 
 @declare("index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor",
-         variants="function, method", kind=FUNCTIONAL, native="at::native::index_put",
-         source=ADV)
+         variants="function, method", native="at::native::index_put", source=ADV, meta=META_PYTHON)
 def index_put(self, indices: list, values, accumulate: bool = False):
     """The out-of-place form: a clone (strides preserved), then index_put_ on it."""
     out = aten.clone.default(self, memory_format="preserve_format")
@@ -361,7 +360,8 @@ def index_put(self, indices: list, values, accumulate: bool = False):
 
 
 @declare("index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)",
-         variants="function, method", kind=INPLACE, native="at::native::index_put_", source=ADV)
+         variants="function, method", native="at::native::index_put_", source=ADV,
+         meta=META_PYTHON)
 def index_put_(self, indices: list, values, accumulate: bool = False):
     return aten._index_put_impl_.default(self, indices, values, accumulate, False)
 
@@ -380,7 +380,7 @@ CAN_DISPATCH_TO_MASKED_FILL = step("canDispatchToMaskedFill", Layer.KERNEL, sour
 
 
 @declare("_index_put_impl_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False, bool unsafe=False) -> Tensor(a!)",
-         kind=INPLACE, native="at::native::_index_put_impl_", source=ADV)
+         native="at::native::_index_put_impl_", source=ADV)
 def _index_put_impl_(self, indices: list, value, accumulate: bool = False,
                      unsafe: bool = False):
     check(len(indices) <= self.dim(), IndexError,
@@ -491,7 +491,8 @@ def _can_dispatch_to_masked_fill(self, indices: list, value):
 
 
 @declare("masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!)",
-         variants="method", kind=INPLACE, native="at::native::masked_fill__cpu", source=ADV)
+         variants="method", native="at::native::masked_fill__cpu", source=ADV,
+         meta=META_PYTHON)
 def masked_fill_tensor(self, mask, value):
     check(value.dim() == 0, RuntimeError,
           f"masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
@@ -504,7 +505,8 @@ MASKED_FILL_KERNEL = step("masked_fill_kernel", Layer.KERNEL, source=KERNEL,
 
 
 @declare("masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!)",
-         variants="method", kind=INPLACE, native="at::native::masked_fill__cpu", source=ADV)
+         variants="method", native="at::native::masked_fill__cpu", source=ADV,
+         meta=META_PYTHON)
 def masked_fill_(self, mask, value):
     check(mask.dtype is D.bool, RuntimeError,
           f"masked_fill_ only supports boolean masks, but got mask with dtype "

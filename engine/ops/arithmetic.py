@@ -1,5 +1,5 @@
 """Arithmetic: add, sub, rsub, mul, div (true, trunc, floor), true_divide, floor_divide,
-remainder, fmod -- functional and in-place (aten/src/ATen/native/BinaryOps.cpp).
+remainder, fmod -- functional and in-place -- and logaddexp (aten/src/ATen/native/BinaryOps.cpp).
 
 Each overload runs through TensorIterator (engine/ops/pointwise.py); the loops compute
 what the CPU kernels of aten/src/ATen/native/cpu/BinaryOpsKernel.cpp compute, with
@@ -21,8 +21,9 @@ from tracer.steps import Layer, step
 from engine.core import dtypes as D
 from engine.core.context import current
 from engine.core.errors import Refused, check, torch_error
-from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED, declare,
-                                          deprecated, not_modelled)
+from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, FUNCTIONAL, INPLACE,
+                                          META_PYTHON, OUT, OUT_NOT_MODELLED, declare,
+                                          deprecated, not_modelled, structured)
 from engine.dispatch.aliases import alias
 from engine.dispatch.aten import aten
 from engine.ops.pointwise import BINARY, Wrapped, iterate, operand, sub_check
@@ -115,42 +116,44 @@ def _sub_checks(self, other) -> None:
 
 
 @declare(f"add.Tensor(Tensor self, Tensor other, {_ALPHA}) -> Tensor",
-         variants="function, method", kind=FUNCTIONAL, native="at::native::add (structured)",
-         source=BINARY)
+         variants="function, method", native="at::native::add (structured)",
+         source=BINARY, meta=META_PYTHON)
 def add(self, other, *, alpha: Any = 1):
     return _add("add", self, other, alpha)
 
 
 @declare(f"add_.Tensor(Tensor(a!) self, Tensor other, {_ALPHA}) -> Tensor(a!)",
-         variants="method", kind=INPLACE, native="at::native::add_ (structured)", source=BINARY)
+         variants="method", native="at::native::add_ (structured)", source=BINARY,
+         meta=META_PYTHON)
 def add_(self, other, *, alpha: Any = 1):
     return _add("add_", self, other, alpha, out=self)
 
 
 @declare(f"sub.Tensor(Tensor self, Tensor other, {_ALPHA}) -> Tensor",
-         variants="function, method", kind=FUNCTIONAL, native="at::native::sub (structured)",
-         source=BINARY)
+         variants="function, method", native="at::native::sub (structured)",
+         source=BINARY, meta=META_PYTHON)
 def sub(self, other, *, alpha: Any = 1):
     _sub_checks(self, other)
     return _add("sub", self, other, alpha, negate=True)
 
 
 @declare(f"sub_.Tensor(Tensor(a!) self, Tensor other, {_ALPHA}) -> Tensor(a!)",
-         variants="method", kind=INPLACE, native="at::native::sub_ (structured)", source=BINARY)
+         variants="method", native="at::native::sub_ (structured)", source=BINARY,
+         meta=META_PYTHON)
 def sub_(self, other, *, alpha: Any = 1):
     _sub_checks(self, other)
     return _add("sub_", self, other, alpha, out=self, negate=True)
 
 
 @declare(f"rsub.Tensor(Tensor self, Tensor other, {_ALPHA}) -> Tensor",
-         kind=FUNCTIONAL, native="at::native::rsub", source=BINARY)
+         native="at::native::rsub", source=BINARY, meta=META_PYTHON)
 def rsub(self, other, *, alpha: Any = 1):
     """rsub: ``other - alpha * self``, an aten::sub with the operands swapped."""
     return aten.sub.Tensor(other, self, alpha=alpha)
 
 
 @declare("rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor",
-         kind=FUNCTIONAL, native="at::native::rsub", source=BINARY)
+         native="at::native::rsub", source=BINARY, meta=META_PYTHON)
 def rsub_scalar(self, other, alpha: Any = 1):
     return aten.sub.Tensor(other, self, alpha=alpha)
 
@@ -161,13 +164,13 @@ def _mul(a, b):
 
 
 @declare("mul.Tensor(Tensor self, Tensor other) -> Tensor", variants="function, method",
-         kind=FUNCTIONAL, native="at::native::mul (structured)", source=BINARY)
+         native="at::native::mul (structured)", source=BINARY, meta=META_PYTHON)
 def mul(self, other):
     return iterate("mul", [self, other], _mul)
 
 
 @declare("mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", variants="method",
-         kind=INPLACE, native="at::native::mul_ (structured)", source=BINARY)
+         native="at::native::mul_ (structured)", source=BINARY, meta=META_PYTHON)
 def mul_(self, other):
     return iterate("mul_", [self, other], _mul, out=self)
 
@@ -245,39 +248,43 @@ def _div(name: str, self, other, mode: str | None, out=None, allocate: str = "")
 
 
 @declare("div.Tensor(Tensor self, Tensor other) -> Tensor", variants="function, method",
-         kind=FUNCTIONAL, native="at::native::div (structured)", source=BINARY)
+         native="at::native::div (structured)", source=BINARY, meta=META_PYTHON)
 def div(self, other):
     return _div("div", self, other, None)
 
 
 @declare("div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", variants="method",
-         kind=INPLACE, native="at::native::div_ (structured)", source=BINARY)
+         native="at::native::div_ (structured)", source=BINARY, meta=META_PYTHON)
 def div_(self, other):
     return _div("div_", self, other, None, out=self)
 
 
 @declare("div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor",
-         variants="function, method", kind=FUNCTIONAL,
-         native="at::native::div (structured, mode)", source=BINARY)
+         variants="function, method",
+         native="at::native::div (structured, mode)", source=BINARY,
+         meta=META_PYTHON)
 def div_mode(self, other, *, rounding_mode: str | None = None):
     return _div("div", self, other, rounding_mode)
 
 
 @declare("div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!)",
-         variants="method", kind=INPLACE, native="at::native::div_ (structured, mode)",
-         source=BINARY)
+         variants="method", native="at::native::div_ (structured, mode)",
+         source=BINARY,
+         meta=META_PYTHON)
 def div_mode_(self, other, *, rounding_mode: str | None = None):
     return _div("div_", self, other, rounding_mode, out=self)
 
 
 @declare("div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor",
-         variants="function, method", kind=FUNCTIONAL, native="at::native::div", source=BINARY)
+         variants="function, method", native="at::native::div", source=BINARY,
+         meta=META_PYTHON)
 def div_scalar_mode(self, other, *, rounding_mode: str | None = None):
     return _div("div", self, other, rounding_mode)
 
 
 @declare("div_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!)",
-         variants="method", kind=INPLACE, native="at::native::div_", source=BINARY)
+         variants="method", native="at::native::div_", source=BINARY,
+         meta=META_PYTHON)
 def div_scalar_mode_(self, other, *, rounding_mode: str | None = None):
     return _div("div_", self, other, rounding_mode, out=self)
 
@@ -305,27 +312,30 @@ for _overload, _other in (("Tensor", "Tensor"), ("Scalar", "Scalar")):
 
 # -- floor_divide, remainder, fmod --------------------------------------------------------------
 @declare("floor_divide(Tensor self, Tensor other) -> Tensor", variants="function, method",
-         kind=FUNCTIONAL, native="at::native::floor_divide", source=BINARY)
+         native="at::native::floor_divide", source=BINARY, meta=META_PYTHON)
 def floor_divide(self, other):
     # not structured: TensorIterator::binary_op allocates the output with at::empty
     return _div("floor_divide", self, other, "floor", allocate="empty")
 
 
 @declare("floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)",
-         variants="method", kind=INPLACE, native="at::native::floor_divide_", source=BINARY)
+         variants="method", native="at::native::floor_divide_", source=BINARY,
+         meta=META_PYTHON)
 def floor_divide_(self, other):
     return _div("floor_divide_", self, other, "floor", out=self)
 
 
 @declare("floor_divide.Scalar(Tensor self, Scalar other) -> Tensor",
-         variants="function, method", kind=FUNCTIONAL, native="at::native::floor_divide",
-         source=BINARY)
+         variants="function, method", native="at::native::floor_divide",
+         source=BINARY,
+         meta=META_PYTHON)
 def floor_divide_scalar(self, other):
     return _div("floor_divide", self, other, "floor", allocate="empty")
 
 
 @declare("floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
-         variants="method", kind=INPLACE, native="at::native::floor_divide_", source=BINARY)
+         variants="method", native="at::native::floor_divide_", source=BINARY,
+         meta=META_PYTHON)
 def floor_divide_scalar_(self, other):
     return _div("floor_divide_", self, other, "floor", out=self)
 
@@ -364,10 +374,11 @@ def _binary_family(name: str, loop, *, scalar_tensor: bool = False, note: str = 
                            allowed=allowed, kernel=kernel, note=note)
         declare(schema, variants="method" if inplace else "method, function",
                 kind=INPLACE if inplace else FUNCTIONAL,
-                native=f"at::native::{name}{'_' if inplace else ''}", source=BINARY)(kernel_fn)
+                native=f"at::native::{name}{'_' if inplace else ''}", source=BINARY,
+                meta=META_PYTHON)(kernel_fn)
     if scalar_tensor:
         @declare(f"{name}.Scalar_Tensor(Scalar self, Tensor other) -> Tensor",
-                 kind=FUNCTIONAL, native=f"at::native::{name}", source=BINARY)
+                 native=f"at::native::{name}", source=BINARY, meta=META_PYTHON)
         def reflected(self, other):
             # at::name(wrapped_scalar_tensor(self), other)
             return iterate(name, [operand(self), other], loop, allowed=allowed,
@@ -412,7 +423,7 @@ DIV_TRUE_KERNEL = step("div_true_kernel", Layer.KERNEL, source=BINARY, note="mea
 
 
 @declare("div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", variants="method",
-         kind=INPLACE, native="at::native::div_", source=BINARY)
+         native="at::native::div_", source=BINARY, meta=META_PYTHON)
 def div__scalar(self, other):
     """``self /= other`` for a floating self: the number becomes a wrapped 0-dim tensor,
     TensorIterator casts it to self's dtype (the ``to`` the profiler shows) and the
@@ -430,6 +441,41 @@ def div__scalar(self, other):
             s.set(read=[touched(self), touched(divisor)], written=touched(self))
         s.set_result(self)
     return self
+
+
+# -- logaddexp: log(exp(a) + exp(b)) without overflow -----------------------------------------
+#: Below -104 (float) and -1000 (double) Sleef's exp is 0 (sleefsimdsp.c, sleefsimddp.c), as
+#: glibc's: log1p(0) is 0 and the result is max(a, b) exactly
+_EXP_VANISHES = {"float16": 104.0, "float32": 104.0, "float64": 1000.0}
+
+
+def _logaddexp(a, b):
+    """logaddexp_kernel (cpu/BinaryOpsKernel.cpp): equal infinities give themselves, else
+    max(a, b) + log1p(exp(-|a - b|)) -- Half in float, as the reduced-float loop does."""
+    wide = a.dtype == np.float16
+    x, y = (a.astype(np.float32), b.astype(np.float32)) if wide else (a, b)
+    gap = np.abs(x - y)
+    same_inf = np.isinf(x) & (x == y)
+    if np.any(~(same_inf | np.isnan(gap) | (gap > _EXP_VANISHES[a.dtype.name]))):
+        raise Refused("logaddexp of operands this close runs Sleef's vectorised exp and log1p "
+                      "in torch, whose last bit tidx cannot reproduce (tidx computes it where "
+                      "exp(-|a - b|) is 0: a NaN, equal infinities, or operands further apart "
+                      "than 104 in float, 1000 in double)")
+    result = np.where(same_inf, x, np.maximum(x, y) + np.log1p(np.exp(-gap)))
+    return result.astype(a.dtype) if wide else result
+
+
+@structured("logaddexp.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+            native="at::native::logaddexp (structured)",
+            out_native="at::native::logaddexp_out (structured)", source=BINARY,
+            inplace=False, variants="method, function", meta=META_PYTHON,
+            device_check=CHECK_WRAPPER, out_device_check=CHECK_WRAPPER)
+def logaddexp(form: str, self, other, *, out):
+    # build_borrowing_binary_op: promoted to the common dtype, which AT_DISPATCH_FLOATING_TYPES
+    # (and the reduced floats) must accept
+    return iterate("logaddexp", [self, other], _logaddexp, out=out, resize=form == OUT,
+                   allowed=lambda d: d.is_floating_point, kernel="logaddexp_cpu",
+                   note="pointwise.logaddexp")
 
 
 # -- aliases: multiply, divide, subtract (BinaryOps.cpp: one call of mul, div, sub) ---------

@@ -20,8 +20,9 @@ from engine.core import dtypes as D
 from engine.core.context import current
 from engine.core.errors import Refused, check, torch_error
 from engine.dispatch.at_dispatch import ALL_TYPES_AND2_HALF_BFLOAT16, at_dispatch
-from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED, declare,
-                                          not_modelled)
+from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, INPLACE, META_PYTHON,
+                                          OUT, OUT_NOT_MODELLED, declare, not_modelled,
+                                          structured)
 from engine.dispatch.aliases import alias
 from engine.dispatch.aten import aten
 from engine.ops.pointwise import BINARY, Wrapped, iterate, result_type
@@ -44,11 +45,12 @@ def _comparison(name: str, loop) -> None:
             return iterate(_name, [self, other_], loop, out=self, safe_cast=False,
                            cast_output=self.dtype is not D.bool)
         declare(f"{name}.{overload}(Tensor self, {other} other) -> Tensor",
-                variants="method, function", kind=FUNCTIONAL,
-                native=f"at::native::{name} (structured)", source=BINARY)(fn)
+                variants="method, function",
+                native=f"at::native::{name} (structured)", source=BINARY,
+                meta=META_PYTHON)(fn)
         declare(f"{name}_.{overload}(Tensor(a!) self, {other} other) -> Tensor(a!)",
-                variants="method", kind=INPLACE, native=f"at::native::{name}_ (structured)",
-                source=BINARY)(fn_)
+                variants="method", native=f"at::native::{name}_ (structured)",
+                source=BINARY, meta=META_PYTHON)(fn_)
 
 
 for _name, _loop in _COMPARISONS.items():
@@ -78,7 +80,7 @@ _MINIMUM = _extreme(np.minimum)
 
 def _minmax(name: str, loop) -> None:
     @declare(f"{name}(Tensor self, Tensor other) -> Tensor", variants="method, function",
-             kind=FUNCTIONAL, native=f"at::native::{name} (structured)", source=BINARY)
+             native=f"at::native::{name} (structured)", source=BINARY, meta=META_PYTHON)
     def kernel(self, other):
         return iterate(name, [self, other], loop)
 
@@ -99,18 +101,30 @@ def _bound(value: Any) -> None:
         raise Refused("clamp with a NaN bound is not modelled by tidx")
 
 
-def _clamp_scalar(name: str, self, lo: Any, hi: Any, inplace: bool, skip_float_to: bool):
+def _form_name(op: str, form: str) -> str:
+    """The operator's name as its messages and steps print it: ``clamp_`` in place."""
+    return op + "_" if form == INPLACE else op
+
+
+def _clamp_scalar(op: str, form: str, self, lo: Any, hi: Any, out, skip_float_to: bool):
+    """TORCH_META_FUNC(clamp) (and clamp_min's, clamp_max's), then the kernel: one
+    structured group, ``out`` None (a new tensor), self (in place) or the out= tensor."""
+    name = _form_name(op, form)
     check(lo is not None or hi is not None, RuntimeError,
           "torch.clamp: At least one of 'min' or 'max' must not be None")
     dtype = self.dtype
     if not dtype.is_floating_point:
         dtype = result_type([self] + [Wrapped(v) for v in (lo, hi) if v is not None])
-        if inplace and dtype is not self.dtype:
+        if form == INPLACE and dtype is not self.dtype:
             raise torch_error(RuntimeError, f"result type {D.cpp_name(dtype)} can't be cast to "
                                             f"the desired output type {_TYPEMETA[self.dtype.name]}")
     source = self
     if not (skip_float_to and self.dtype.is_floating_point):
         source = aten.to.dtype(self, dtype)
+    if form == OUT and out.dtype is not source.dtype:
+        # build_unary_op: check_all_same_dtype(true), the output included
+        raise torch_error(RuntimeError, f"Found dtype {D.cpp_name(out.dtype)} but expected "
+                                        f"{D.cpp_name(source.dtype)}")
     for v in (lo, hi):
         if v is not None:
             _bound(v)
@@ -133,7 +147,7 @@ def _clamp_scalar(name: str, self, lo: Any, hi: Any, inplace: bool, skip_float_t
         if bounds[1] is not None:   # std::min(x, max)
             x = np.where(bounds[1] < x, bounds[1], x)
         return x
-    return iterate(name, [source], loop, out=self if inplace else None, source=COMPARE_KERNEL,
+    return iterate(name, [source], loop, out=out, resize=form == OUT, source=COMPARE_KERNEL,
                    check_dtype=prologue)
 
 
@@ -141,46 +155,32 @@ def _bool_check(dtype: D.dtype, which: str) -> None:
     at_dispatch(f"{which}_scalar_cpu", dtype, ALL_TYPES_AND2_HALF_BFLOAT16)
 
 
-@declare("clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor",
-         variants="function, method", kind=FUNCTIONAL, native="at::native::clamp (structured)",
-         source=COMPARE)
-def clamp(self, min: Any = None, max: Any = None):  # noqa: A002 - the schema's names
-    return _clamp_scalar("clamp", self, min, max, False, False)
+@structured("clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> "
+            "Tensor(a!)", native="at::native::clamp (structured)",
+            out_native="at::native::clamp_out (structured)", source=COMPARE,
+            inplace_variants="function, method", meta=META_PYTHON)
+def clamp(form: str, self, min: Any = None, max: Any = None, *, out):  # noqa: A002
+    return _clamp_scalar("clamp", form, self, min, max, out, False)
 
 
-@declare("clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!)",
-         variants="function, method", kind=INPLACE, native="at::native::clamp_ (structured)",
-         source=COMPARE)
-def clamp_(self, min: Any = None, max: Any = None):  # noqa: A002
-    return _clamp_scalar("clamp_", self, min, max, True, False)
+@structured("clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!)",
+            native="at::native::clamp_min (structured)",
+            out_native="at::native::clamp_min_out (structured)", source=COMPARE,
+            inplace_variants="function, method", meta=META_PYTHON)
+def clamp_min(form: str, self, min: Any, *, out):  # noqa: A002
+    return _clamp_scalar("clamp_min", form, self, min, None, out, True)
 
 
-@declare("clamp_min(Tensor self, Scalar min) -> Tensor", variants="function, method",
-         kind=FUNCTIONAL, native="at::native::clamp_min (structured)", source=COMPARE)
-def clamp_min(self, min: Any):  # noqa: A002
-    return _clamp_scalar("clamp_min", self, min, None, False, True)
-
-
-@declare("clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!)", variants="function, method",
-         kind=INPLACE, native="at::native::clamp_min_ (structured)", source=COMPARE)
-def clamp_min_(self, min: Any):  # noqa: A002
-    return _clamp_scalar("clamp_min_", self, min, None, True, True)
-
-
-@declare("clamp_max(Tensor self, Scalar max) -> Tensor", variants="function, method",
-         kind=FUNCTIONAL, native="at::native::clamp_max (structured)", source=COMPARE)
-def clamp_max(self, max: Any):  # noqa: A002
-    return _clamp_scalar("clamp_max", self, None, max, False, True)
-
-
-@declare("clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!)", variants="function, method",
-         kind=INPLACE, native="at::native::clamp_max_ (structured)", source=COMPARE)
-def clamp_max_(self, max: Any):  # noqa: A002
-    return _clamp_scalar("clamp_max_", self, None, max, True, True)
+@structured("clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!)",
+            native="at::native::clamp_max (structured)",
+            out_native="at::native::clamp_max_out (structured)", source=COMPARE,
+            inplace_variants="function, method", meta=META_PYTHON)
+def clamp_max(form: str, self, max: Any, *, out):  # noqa: A002
+    return _clamp_scalar("clamp_max", form, self, None, max, out, True)
 
 
 # -- clamp with tensors: one TensorIterator over self and the bounds ------------------------------
-def _clamp_tensor(name: str, self, lo, hi, inplace: bool):
+def _clamp_tensor(op: str, form: str, self, lo, hi, out):
     check(lo is not None or hi is not None, RuntimeError,
           "torch.clamp: At least one of 'min' or 'max' must not be None")
     bounds = [b for b in (lo, hi) if b is not None]
@@ -193,58 +193,40 @@ def _clamp_tensor(name: str, self, lo, hi, inplace: bool):
     else:
         loop, kernel = _MINIMUM, "minimum_cpu"
     both = lo is not None and hi is not None
-    return iterate(name, [self, *bounds], loop, out=self if inplace else None,
+    return iterate(_form_name(op, form), [self, *bounds], loop, out=out, resize=form == OUT,
                    source=COMPARE_KERNEL, kernel=kernel,
                    allowed=lambda d: not both or d is not D.bool)
 
 
-@declare("clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor",
-         variants="function, method", kind=FUNCTIONAL,
-         native="at::native::clamp (structured, Tensor)", source=COMPARE)
-def clamp_tensor(self, min=None, max=None):  # noqa: A002
-    return _clamp_tensor("clamp", self, min, max, False)
+@structured("clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, "
+            "Tensor(a!) out) -> Tensor(a!)", native="at::native::clamp (structured, Tensor)",
+            out_native="at::native::clamp_Tensor_out (structured)", source=COMPARE,
+            inplace_variants="function, method", meta=META_PYTHON, device_check=CHECK_WRAPPER)
+def clamp_tensor(form: str, self, min=None, max=None, *, out):  # noqa: A002
+    return _clamp_tensor("clamp", form, self, min, max, out)
 
 
-@declare("clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)",
-         variants="function, method", kind=INPLACE,
-         native="at::native::clamp_ (structured, Tensor)", source=COMPARE)
-def clamp_tensor_(self, min=None, max=None):  # noqa: A002
-    return _clamp_tensor("clamp_", self, min, max, True)
+@structured("clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!)",
+            native="at::native::clamp_min (structured, Tensor)",
+            out_native="at::native::clamp_min_Tensor_out (structured)", source=COMPARE,
+            inplace_variants="function, method", meta=META_PYTHON, device_check=CHECK_WRAPPER)
+def clamp_min_tensor(form: str, self, min, *, out):  # noqa: A002
+    return _clamp_tensor("clamp_min", form, self, min, None, out)
 
 
-def _bound_tensor(name: str, which: str) -> None:
-    lo = which == "min"
+@structured("clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!)",
+            native="at::native::clamp_max (structured, Tensor)",
+            out_native="at::native::clamp_max_Tensor_out (structured)", source=COMPARE,
+            inplace_variants="function, method", meta=META_PYTHON, device_check=CHECK_WRAPPER)
+def clamp_max_tensor(form: str, self, max, *, out):  # noqa: A002
+    return _clamp_tensor("clamp_max", form, self, None, max, out)
 
-    def fn(self, bound):
-        return _clamp_tensor(name, self, bound if lo else None, None if lo else bound, False)
-
-    def fn_(self, bound):
-        return _clamp_tensor(name + "_", self, bound if lo else None, None if lo else bound,
-                             True)
-    declare(f"{name}.Tensor(Tensor self, Tensor {which}) -> Tensor", variants="function, method",
-            kind=FUNCTIONAL, native=f"at::native::{name} (structured, Tensor)",
-            source=COMPARE)(fn)
-    declare(f"{name}_.Tensor(Tensor(a!) self, Tensor {which}) -> Tensor(a!)",
-            variants="function, method", kind=INPLACE,
-            native=f"at::native::{name}_ (structured, Tensor)", source=COMPARE)(fn_)
-
-
-_bound_tensor("clamp_min", "min")
-_bound_tensor("clamp_max", "max")
 
 not_modelled(
     *(f"{n}.{o}_out(Tensor self, {t} other, *, Tensor(a!) out) -> Tensor(a!)"
       for n in _COMPARISONS for o, t in (("Scalar", "Scalar"), ("Tensor", "Tensor"))),
     "maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
     "minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
-    "clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> "
-    "Tensor(a!)",
-    "clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> "
-    "Tensor(a!)",
-    "clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!)",
-    "clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!)",
-    "clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!)",
-    "clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!)",
     kind=OUT, reason=OUT_NOT_MODELLED)
 
 

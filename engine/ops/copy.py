@@ -16,7 +16,8 @@ from tracer.steps import Layer, Lecture, inlined, part_of, step, symbol
 
 from engine.core import dtypes as D
 from engine.core import view as S
-from engine.dispatch.declarations import AUTOGRAD, COMPOSITE, FUNCTIONAL, INPLACE, VIEW, declare
+from engine.dispatch.declarations import (AUTOGRAD, COMPOSITE, FUNCTIONAL, META_PYTHON,
+    META_PYTHON_ALONE, declare)
 from engine.dispatch.aten import aten
 from engine.memory.allocator import check_temporary
 from engine.core.errors import Refused, check, torch_error
@@ -58,7 +59,7 @@ IS_SAME_DATA = step("is_same_data", Layer.KERNEL, source=COPY, note="cudacopy.is
 
 
 @declare("copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)",
-         variants="method", kind=INPLACE, native="at::native::copy_", source=COPY)
+         variants="method", native="at::native::copy_", source=COPY)
 def copy_(self, src, non_blocking: bool = False):
     if self is src:
         return self
@@ -110,7 +111,8 @@ FILL_TENSOR = step("fill_(Tensor)", Layer.KERNEL, source=FILL)
 
 
 @declare("fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!)",
-         variants="function, method", kind=INPLACE, native="at::native::fill_", source=FILL)
+         variants="function, method", native="at::native::fill_", source=FILL,
+         meta=META_PYTHON)
 def fill_tensor(self, value):
     # fill_(Tensor): only 0-dim values; on the same device it is a broadcast copy_.
     check(value.dim() == 0, RuntimeError,
@@ -139,7 +141,8 @@ FILL_KERNEL = step("fill_kernel", Layer.KERNEL, source="aten/src/ATen/native/cpu
 
 
 @declare("fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)",
-         variants="function, method", kind=INPLACE, native="at::native::fill_", source=FILL)
+         variants="function, method", native="at::native::fill_", source=FILL,
+         meta=META_PYTHON_ALONE)
 def fill_(self, value: Any):
     if self.device_type == "cuda":
         return cuda_kernels.fill_(self, value)
@@ -171,8 +174,9 @@ ZERO_META = step("zero_meta_", Layer.KERNEL, source=FILL, note="zero.meta")
 ZERO_CPU = step("zero_cpu_", Layer.KERNEL, source=FILL, note="zero.memset")
 
 
-@declare("zero_(Tensor(a!) self) -> Tensor(a!)", variants="method, function", kind=INPLACE,
-         native="at::native::zero_", source=FILL)
+@declare("zero_(Tensor(a!) self) -> Tensor(a!)", variants="method, function",
+         native="at::native::zero_", source=FILL,
+         meta=META_PYTHON_ALONE)
 def zero_(self):
     """Fill.cpp ``zero_``: a memset for small dense CPU tensors, else ``fill_(0)``."""
     n = self.numel()
@@ -200,7 +204,7 @@ def zero_(self):
 
 
 @declare("clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor",
-         variants="function, method", kind=FUNCTIONAL, native="at::native::clone", source=CONV)
+         variants="function, method", native="at::native::clone", source=CONV)
 def clone(self, *, memory_format: str | None = None):
     memory_format = memory_format or "preserve_format"
     if memory_format == "preserve_format" and _non_overlapping_and_dense(self):
@@ -233,6 +237,7 @@ LIFT_FRESH = step("lift_fresh", Layer.KERNEL, source="aten/src/ATen/native/Tenso
                   lecture=Lecture.HIDDEN)
 
 
+# kind: torch registers lift_fresh as functional although its schema returns Tensor(a)
 @declare("lift_fresh(Tensor(a) self) -> Tensor(a)", kind=FUNCTIONAL,
          native="at::native::lift_fresh",
           source="aten/src/ATen/native/TensorShape.cpp")
@@ -245,7 +250,7 @@ DETACH = step("detach", Layer.KERNEL, source="torch/csrc/autograd/VariableTypeMa
               note="detach.alias", lecture=Lecture.HIDDEN)
 
 
-@declare("detach(Tensor(a) self) -> Tensor(a)", variants="function, method", kind=VIEW,
+@declare("detach(Tensor(a) self) -> Tensor(a)", variants="function, method",
          native="at::native::detach", source="torch/csrc/autograd/VariableTypeManual.cpp")
 def detach(self):
     # a new TensorImpl on the same storage and geometry, cut from autograd history; the
@@ -309,7 +314,7 @@ def to_dtype_layout(self, *, dtype: D.dtype | None = None, layout=None, device: 
 
 
 @declare("_to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, MemoryFormat? memory_format=None) -> Tensor",
-         kind=FUNCTIONAL, native="at::native::_to_copy", source=CONV)
+         native="at::native::_to_copy", source=CONV)
 def _to_copy(self, *, dtype: D.dtype | None = None, layout=None, device: str | None = None,
              pin_memory=None, non_blocking: bool = False, memory_format: str | None = None):
     # memory_format=Preserve: a dense input's strides, else infer_dense_strides (its dims'

@@ -1,4 +1,4 @@
-"""Cumulative sums: cumsum and cumsum_ (aten/src/ATen/native/ReduceOps.cpp,
+"""Cumulative sums and maxima: cumsum, cumsum_ and cummax (aten/src/ATen/native/ReduceOps.cpp,
 cpu/ReduceOpsKernel.cpp).
 
 ``cumsum_cpu_kernel`` walks each row along the dim serially, adding into an accumulator
@@ -18,13 +18,14 @@ from tracer.steps import Layer, step
 
 from engine.core import dtypes as D
 from engine.core import view as S
-from engine.core.errors import check
+from engine.core.errors import check, torch_error
 from engine.dispatch.at_dispatch import ALL_TYPES_AND_COMPLEX_AND2_HALF_BFLOAT16, at_dispatch
-from engine.dispatch.declarations import INPLACE, FUNCTIONAL, OUT, OUT_NOT_MODELLED, declare, \
-    not_modelled
+from engine.dispatch.declarations import (CHECK_WRAPPER, META_PYTHON, OUT, OUT_NOT_MODELLED,
+    declare, not_modelled)
 from engine.dispatch.aten import aten
 from engine.memory import empty as memory
 from engine.memory.allocator import check_temporary
+from engine.ops.pointwise import resize_output
 from engine.ops.touch import touched
 
 REDUCE = "aten/src/ATen/native/ReduceOps.cpp"
@@ -81,8 +82,9 @@ def _cum(self, dim: int, result) -> None:
 
 
 @declare("cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor",
-         variants="function, method", kind=FUNCTIONAL,
-         native="at::native::cumsum_out (structured)", source=REDUCE)
+         variants="function, method",
+         native="at::native::cumsum_out (structured)", source=REDUCE,
+         meta=META_PYTHON)
 def cumsum(self, dim: int, *, dtype=None):
     S.maybe_wrap_dim(dim, self.dim())
     result = memory.empty_generic(self.view.sizes, _out_dtype(self, dtype), self.device_type)
@@ -91,8 +93,9 @@ def cumsum(self, dim: int, *, dtype=None):
 
 
 @declare("cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)",
-         variants="method", kind=INPLACE, native="at::native::cumsum_out (structured)",
-         source=REDUCE)
+         variants="method", native="at::native::cumsum_out (structured)",
+         source=REDUCE,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def cumsum_(self, dim: int, *, dtype=None):
     S.maybe_wrap_dim(dim, self.dim())
     # the structured in-place form: the output is self, so its dtype must be the result's
@@ -106,3 +109,68 @@ def cumsum_(self, dim: int, *, dtype=None):
 
 not_modelled("cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> "
              "Tensor(a!)", kind=OUT, reason=OUT_NOT_MODELLED)
+
+
+# -- cummax: the running maximum and where it was found -----------------------------------------
+CUMMAX_CPU_KERNEL = step("cummax_helper_cpu", Layer.KERNEL, source=REDUCE)
+
+
+def _same_type(out, self) -> None:
+    """check_scalar_type_device_layout_equal (ReduceOps.cpp): the dtype's check."""
+    if out.dtype is not self.dtype:
+        raise torch_error(RuntimeError, f"expected scalar_type {D.cpp_name(self.dtype)} but "
+                                        f"found {D.cpp_name(out.dtype)}")
+
+
+@declare("_cummax_helper(Tensor self, Tensor(a!) values, Tensor(b!) indices, int dim) -> ()",
+         native="at::native::cummax_helper_cpu", source=REDUCE, device_check=CHECK_WRAPPER)
+def _cummax_helper(self, values, indices, dim: int):
+    # AT_DISPATCH_ALL_TYPES_AND3(Bool, Half, BFloat16): every tidx dtype
+    with span(CUMMAX_CPU_KERNEL, note=lambda: Note("cummax.kernel", dim=dim), dim=dim) as s:
+        if not self.is_meta:
+            check_temporary("cummax", self.numel(), 3 * 8)
+            x = np.moveaxis(self.array(), dim, -1)
+            steps = np.arange(x.shape[-1])
+            # cummax_cummin_helper: element i takes over when it is NaN, or when the
+            # maximum so far is not NaN and i is >= it (a tie moves the index to i)
+            with np.errstate(invalid="ignore"):
+                nan = np.isnan(x) if x.dtype.kind == "f" else np.zeros(x.shape, bool)
+                seen = np.logical_or.accumulate(nan, axis=-1)
+                before = np.concatenate([np.zeros(x.shape[:-1] + (1,), bool),
+                                         seen[..., :-1]], axis=-1)
+                takes = nan | (~before & (x == np.maximum.accumulate(x, axis=-1)))
+            idx = np.maximum.accumulate(np.where(takes, steps, 0), axis=-1)
+            values.array(write=True)[...] = np.moveaxis(
+                np.take_along_axis(x, idx, axis=-1), -1, dim)
+            indices.array(write=True)[...] = np.moveaxis(idx, -1, dim)
+            s.set(read=touched(self), written=[touched(values), touched(indices)])
+
+
+@declare("cummax.out(Tensor self, int dim, *, Tensor(a!) values, Tensor(b!) indices) -> "
+         "(Tensor(a!) values, Tensor(b!) indices)", native="at::native::cummax_out",
+         source=REDUCE, meta=META_PYTHON)
+def cummax_out(self, dim: int, *, values, indices):
+    _same_type(values, self)
+    long = aten.empty.memory_format([0], dtype=D.int64, device=self.device_type)
+    _same_type(indices, long)
+    shape = self.view.sizes
+    resize_output(values, shape, S.contiguous_strides(shape))
+    resize_output(indices, shape, S.contiguous_strides(shape))
+    if self.dim() == 0:
+        aten.fill_.Tensor(values, self)
+        aten.fill_.Scalar(indices, 0)
+    elif self.numel() != 0:
+        aten._cummax_helper.default(self, values, indices, S.maybe_wrap_dim(dim, self.dim()))
+    return values, indices
+
+
+@declare("cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)",
+         variants="function, method", native="at::native::cummax", source=REDUCE,
+         meta=META_PYTHON)
+def cummax(self, dim: int):
+    # CompositeExplicitAutograd: the two outputs, then the out= overload
+    values = aten.empty.memory_format(list(self.view.sizes), dtype=self.dtype,
+                                      device=self.device_type)
+    indices = aten.empty.memory_format(list(self.view.sizes), dtype=D.int64,
+                                       device=self.device_type)
+    return aten.cummax.out(self, dim, values=values, indices=indices)

@@ -17,8 +17,8 @@ from tracer.steps import Layer, step
 from engine.core import diagonal as G
 from engine.core import view as S
 from engine.core.errors import Refused, check, torch_error
-from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, OUT, OUT_NOT_MODELLED, VIEW, declare,
-                                          not_modelled)
+from engine.dispatch.declarations import (COMPOSITE, META_PYTHON, OUT, OUT_NOT_MODELLED, declare,
+    not_modelled)
 from engine.dispatch.aten import aten
 
 SHAPE = "aten/src/ATen/native/TensorShape.cpp"
@@ -36,7 +36,7 @@ DIAGONAL_GEOMETRY = step("diagonal geometry", Layer.KERNEL, source=SHAPE)
 
 
 @declare("diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)",
-         variants="function, method", kind=VIEW, native="at::native::diagonal", source=SHAPE)
+         variants="function, method", native="at::native::diagonal", source=SHAPE)
 def diagonal(self, offset: int = 0, dim1: int = 0, dim2: int = 1):
     ndim = self.dim()
     d1, d2 = S.maybe_wrap_dim(dim1, ndim), S.maybe_wrap_dim(dim2, ndim)
@@ -67,8 +67,8 @@ DIAGONAL_COPY = step("diagonal_copy", Layer.KERNEL, source=VIEW_COPY, note="diag
 
 
 @declare("diagonal_copy(Tensor self, int offset=0, int dim1=0, int dim2=1) -> Tensor",
-         kind=FUNCTIONAL, native="at::compositeexplicitautogradnonfunctional::diagonal_copy",
-         source=VIEW_COPY)
+         native="at::compositeexplicitautogradnonfunctional::diagonal_copy", source=VIEW_COPY,
+         meta=META_PYTHON)
 def diagonal_copy(self, offset: int = 0, dim1: int = 0, dim2: int = 1):
     # the generated view_copy kernel: the view, then a contiguous clone of it
     view = aten.diagonal.default(self, offset, dim1, dim2)
@@ -99,8 +99,9 @@ DIAG_EMBED_SIZES = step("diag_embed sizes", Layer.KERNEL, source=SHAPE)
 
 
 @declare("diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor",
-         variants="function, method", kind=FUNCTIONAL, native="at::native::diag_embed",
-         source=SHAPE)
+         variants="function, method", native="at::native::diag_embed",
+         source=SHAPE,
+         meta=META_PYTHON)
 def diag_embed(self, offset: int = 0, dim1: int = -2, dim2: int = -1):
     if self.is_meta:
         # torch registers a Python meta kernel (torch/_refs: arange, eq, where ...)

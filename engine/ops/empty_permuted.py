@@ -17,7 +17,7 @@ from tracer.steps import Layer, step
 from engine.core import dtypes as D
 from engine.core import shape_math as M
 from engine.core.errors import check
-from engine.dispatch.declarations import FACTORY, declare
+from engine.dispatch.declarations import declare
 from engine.dispatch.aten import aten
 
 FACTORIES = "aten/src/ATen/native/TensorFactories.cpp"
@@ -28,7 +28,7 @@ EMPTY_PERMUTED_THE_LOGICAL_STRIDES = step("empty_permuted: the logical strides",
 
 
 @declare("empty_permuted(SymInt[] size, int[] physical_layout, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         kind=FACTORY, native="at::native::empty_permuted_symint", source=FACTORIES)
+         native="at::native::empty_permuted_symint", source=FACTORIES)
 def empty_permuted(size: Sequence[int], physical_layout: Sequence[int], *,
                    dtype: D.dtype | None = None, layout=None, device: str | None = None,
                    pin_memory=None):

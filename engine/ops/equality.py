@@ -15,7 +15,7 @@ from tracer.recorder import span
 from tracer.steps import Layer, step
 
 from engine.core import dtypes as D
-from engine.dispatch.declarations import FUNCTIONAL, declare
+from engine.dispatch.declarations import CHECK_WRAPPER, META_PYTHON, declare
 from engine.dispatch.aten import aten
 from engine.memory.allocator import check_temporary
 
@@ -23,8 +23,8 @@ COMPARE = "aten/src/ATen/native/TensorCompare.cpp"
 
 
 @declare("is_same_size(Tensor self, Tensor other) -> bool", variants="function, method",
-         kind=FUNCTIONAL, native="at::native::is_same_size",
-         source="aten/src/ATen/native/TensorProperties.cpp")
+         native="at::native::is_same_size", source="aten/src/ATen/native/TensorProperties.cpp",
+         meta=META_PYTHON)
 def is_same_size(self, other) -> bool:
     return self.view.sizes == other.view.sizes
 
@@ -35,7 +35,7 @@ CPU_EQUAL_THE_SAME_MEMORY = step("cpu_equal: the same memory", Layer.KERNEL, sou
 
 
 @declare("equal(Tensor self, Tensor other) -> bool", variants="method, function",
-         kind=FUNCTIONAL, native="at::native::cpu_equal", source=COMPARE)
+         native="at::native::cpu_equal", source=COMPARE, device_check=CHECK_WRAPPER)
 def equal(self, other) -> bool:
     if not aten.is_same_size.default(self, other):
         return False

@@ -20,15 +20,15 @@ from engine.memory import empty as memory
 from engine.core import view as S
 from engine.core.context import current
 from engine.core.errors import check, torch_error
-from engine.dispatch.declarations import (COMPOSITE, FACTORY, FUNCTIONAL, OUT, OUT_NOT_MODELLED, declare,
-                                          not_modelled)
+from engine.dispatch.declarations import (COMPOSITE, META_PYTHON, META_PYTHON_ALONE, OUT,
+    OUT_NOT_MODELLED, declare, not_modelled)
 from engine.dispatch.aten import aten
 
 FACTORIES = "aten/src/ATen/native/TensorFactories.cpp"
 
 
 @declare("empty.memory_format(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor",
-         kind=FACTORY, native="at::native::empty_cpu", source=FACTORIES,
+         native="at::native::empty_cpu", source=FACTORIES,
          native_meta="at::native::empty_meta_symint")
 def empty(size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
           device: str | None = None, pin_memory=None, memory_format: str | None = None):
@@ -43,7 +43,7 @@ def empty(size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
 
 
 @declare("empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         kind=FACTORY, native="at::native::empty_strided_cpu", source=FACTORIES,
+         native="at::native::empty_strided_cpu", source=FACTORIES,
          native_meta="at::native::empty_strided_meta_symint")
 def empty_strided(size: Sequence[int], stride: Sequence[int], *, dtype: D.dtype | None = None,
                   layout=None, device: str | None = None, pin_memory=None):
@@ -63,8 +63,8 @@ def _meta_fill_skipped(device: str, what: str) -> bool:
     return True
 
 
-@declare("zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", kind=FACTORY,
-         native="at::native::zeros", source=FACTORIES)
+@declare("zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+         native="at::native::zeros", source=FACTORIES, meta=META_PYTHON)
 def zeros(size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
           device: str | None = None, pin_memory=None):
     dtype, device = options(dtype, device)
@@ -79,8 +79,8 @@ def zeros(size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
     return aten.zero_.default(result)
 
 
-@declare("ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", kind=FACTORY,
-         native="at::native::ones", source=FACTORIES)
+@declare("ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+         native="at::native::ones", source=FACTORIES, meta=META_PYTHON)
 def ones(size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
          device: str | None = None, pin_memory=None):
     dtype, device = options(dtype, device)
@@ -90,8 +90,8 @@ def ones(size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
     return aten.fill_.Scalar(result, 1)
 
 
-@declare("full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", kind=FACTORY,
-         native="at::native::full", source=FACTORIES)
+@declare("full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+         native="at::native::full", source=FACTORIES, meta=META_PYTHON)
 def full(size: Sequence[int], fill_value: Any, *, dtype: D.dtype | None = None, layout=None,
          device: str | None = None, pin_memory=None):
     # infer_full_options: without a dtype, a bool value gives bool, an int gives int64
@@ -109,7 +109,7 @@ EMPTY_LIKE_PRESERVE_FORMAT = step("empty_like: preserve_format", Layer.KERNEL, s
 
 
 @declare("empty_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor",
-         kind=FUNCTIONAL, native="at::native::empty_like", source=FACTORIES)
+         native="at::native::empty_like", source=FACTORIES, meta=META_PYTHON)
 def empty_like(self, *, dtype: D.dtype | None = None, layout=None, device: str | None = None,
                pin_memory=None, memory_format: str | None = None):
     """Preserve (the default) keeps a dense input's strides; otherwise the named format."""
@@ -128,7 +128,7 @@ def empty_like(self, *, dtype: D.dtype | None = None, layout=None, device: str |
                                     memory_format=None if fmt == "contiguous_format" else fmt)
 
 
-def _like(schema: str, fill: str, value: Any = None) -> None:
+def _like(schema: str, fill: str, value: Any = None, meta: str | None = META_PYTHON) -> None:
     """zeros_like / ones_like / full_like: empty_like, then the fill."""
     def kernel(self, *args: Any, dtype: D.dtype | None = None, layout=None,
                device: str | None = None, pin_memory=None, memory_format: str | None = None):
@@ -138,13 +138,13 @@ def _like(schema: str, fill: str, value: Any = None) -> None:
             return aten.zero_.default(result)
         return aten.fill_.Scalar(result, args[0] if value is None else value)
     name = schema.partition("(")[0]
-    declare(schema, kind=FUNCTIONAL, native=f"at::native::{name}", source=FACTORIES)(kernel)
+    declare(schema, native=f"at::native::{name}", source=FACTORIES, meta=meta)(kernel)
 
 
 _like("zeros_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor", "zero_")
 _like("ones_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor", "fill_", 1)
 _like("full_like(Tensor self, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) "
-      "-> Tensor", "fill_")
+      "-> Tensor", "fill_", meta=None)
 
 
 def options(dtype: D.dtype | None, device: str | None) -> tuple[D.dtype, str]:
@@ -174,8 +174,8 @@ NEW_EMPTY_SELF_S_OPTIONS = step("new_empty: self's options", Layer.KERNEL, sourc
 
 
 @declare("new_empty(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         variants="method", kind=FUNCTIONAL, native="at::native::new_empty_symint",
-         source=FACTORIES)
+         variants="method", native="at::native::new_empty_symint", source=FACTORIES,
+         meta=META_PYTHON_ALONE)
 def new_empty(self, size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
               device: str | None = None, pin_memory=None):
     dtype, device = _new_options(self, dtype, device)
@@ -190,8 +190,8 @@ NEW_EMPTY_STRIDED_SELF_S_OPTIONS = step("new_empty_strided: self's options", Lay
 
 
 @declare("new_empty_strided(Tensor self, SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         variants="method", kind=FUNCTIONAL, native="at::native::new_empty_strided_symint",
-         source=FACTORIES)
+         variants="method", native="at::native::new_empty_strided_symint", source=FACTORIES,
+         meta=META_PYTHON_ALONE)
 def new_empty_strided(self, size: Sequence[int], stride: Sequence[int], *,
                       dtype: D.dtype | None = None, layout=None, device: str | None = None,
                       pin_memory=None):
@@ -213,21 +213,21 @@ def _new_filled(self, size: Sequence[int], dtype: D.dtype | None, device: str | 
 
 
 @declare("new_full(Tensor self, SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         variants="method", kind=FUNCTIONAL, native="at::native::new_full", source=FACTORIES)
+         variants="method", native="at::native::new_full", source=FACTORIES, meta=META_PYTHON)
 def new_full(self, size: Sequence[int], fill_value: Any, *, dtype: D.dtype | None = None,
              layout=None, device: str | None = None, pin_memory=None):
     return _new_filled(self, size, dtype, device, fill_value)
 
 
 @declare("new_zeros(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         variants="method", kind=FUNCTIONAL, native="at::native::new_zeros", source=FACTORIES)
+         variants="method", native="at::native::new_zeros", source=FACTORIES, meta=META_PYTHON)
 def new_zeros(self, size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
               device: str | None = None, pin_memory=None):
     return _new_filled(self, size, dtype, device, None)
 
 
 @declare("new_ones(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         variants="method", kind=FUNCTIONAL, native="at::native::new_ones", source=FACTORIES)
+         variants="method", native="at::native::new_ones", source=FACTORIES, meta=META_PYTHON)
 def new_ones(self, size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
              device: str | None = None, pin_memory=None):
     return _new_filled(self, size, dtype, device, 1.0)

@@ -18,8 +18,8 @@ from tracer.steps import Layer, step
 from engine.core import dtypes as D
 from engine.memory import empty as memory
 from engine.core import view as S
-from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED,
-                                          VIEW, declare, not_modelled)
+from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, META_PYTHON, OUT,
+    OUT_NOT_MODELLED, declare, not_modelled)
 from engine.dispatch.aten import aten
 from engine.core.errors import check, torch_error
 from engine.ops.split import check_pieces
@@ -73,8 +73,8 @@ INDEX_SELECT_SLICES = step("index_select slices", Layer.KERNEL, source=ADV,
 
 
 @declare("index_select(Tensor self, int dim, Tensor index) -> Tensor", variants="method, function",
-         kind=FUNCTIONAL, native="at::native::index_select_cpu_",
-         source=ADV)
+         native="at::native::index_select_cpu_", source=ADV, meta=META_PYTHON,
+         device_check=CHECK_WRAPPER)
 def index_select(self, dim: int, index):
     # index_select_cpu_ allocates an empty result; index_select_out_cpu_ checks, resizes it
     # and copies slices along dim
@@ -254,8 +254,9 @@ GATHER_KERNEL = step("gather_kernel", Layer.KERNEL,
 
 
 @declare("gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor",
-         variants="method, function", kind=FUNCTIONAL,
-         native="at::native::gather_out (structured)", source=ADV)
+         variants="method, function",
+         native="at::native::gather_out (structured)", source=ADV,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def gather(self, dim: int, index, *, sparse_grad: bool = False):
     dim = S.maybe_wrap_dim(dim, self.dim())
     # scatter_gather_dtype_check: an empty index may have any dtype
@@ -374,11 +375,13 @@ def _scatter_checks(self, dim: int, index, src) -> int:
 
 
 @declare("scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)",
-         variants="method", kind=INPLACE, native="at::native::scatter_ (structured)",
-         source=ADV)
+         variants="method", native="at::native::scatter_ (structured)",
+         source=ADV,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
 @declare("scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)",
-         variants="method", kind=INPLACE, native="at::native::scatter_ (structured)",
-         source=ADV)
+         variants="method", native="at::native::scatter_ (structured)",
+         source=ADV,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def scatter_(self, dim: int, index, src):
     dim = _scatter_checks(self, dim, index, src)
     _scatter_overlap("scatter_", self, index, src)
@@ -403,18 +406,21 @@ def _scatter_out_of_place(self, dim: int, index, src, reduce_add: bool):
 
 
 @declare("scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor",
-         variants="function, method", kind=FUNCTIONAL,
-         native="at::native::scatter (structured)", source=ADV)
+         variants="function, method",
+         native="at::native::scatter (structured)", source=ADV,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
 @declare("scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor",
-         variants="function, method", kind=FUNCTIONAL,
-         native="at::native::scatter (structured)", source=ADV)
+         variants="function, method",
+         native="at::native::scatter (structured)", source=ADV,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def scatter(self, dim: int, index, src):
     return _scatter_out_of_place(self, dim, index, src, reduce_add=False)
 
 
 @declare("scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)",
-         variants="method", kind=INPLACE, native="at::native::scatter_add_ (structured)",
-         source=ADV)
+         variants="method", native="at::native::scatter_add_ (structured)",
+         source=ADV,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def scatter_add_(self, dim: int, index, src):
     dim = _scatter_checks(self, dim, index, src)
     _scatter_overlap("scatter_add_", self, index, src)
@@ -423,8 +429,9 @@ def scatter_add_(self, dim: int, index, src):
 
 
 @declare("scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor",
-         variants="function, method", kind=FUNCTIONAL,
-         native="at::native::scatter_add (structured)", source=ADV)
+         variants="function, method",
+         native="at::native::scatter_add (structured)", source=ADV,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def scatter_add(self, dim: int, index, src):
     return _scatter_out_of_place(self, dim, index, src, reduce_add=True)
 
@@ -434,7 +441,7 @@ TAKE_KERNEL = step("take_kernel", Layer.KERNEL, source="aten/src/ATen/native/cpu
 
 
 @declare("take(Tensor self, Tensor index) -> Tensor", variants="method, function",
-         kind=FUNCTIONAL, native="at::native::take", source=ADV)
+         native="at::native::take", source=ADV, meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def take(self, index):
     check(index.dtype is D.int64, RuntimeError,
           f"take(): Expected a long tensor for index, but got {D.cpp_name(index.dtype)}")
@@ -464,8 +471,9 @@ def take(self, index):
 
 
 @declare("masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor",
-         variants="function, method", kind=FUNCTIONAL, native="at::native::masked_fill",
-         source=ADV)
+         variants="function, method", native="at::native::masked_fill",
+         source=ADV,
+         meta=META_PYTHON)
 def masked_fill(self, mask, value):
     # the result has the broadcast shape of mask and self; the fill reads the mask as given
     _, expanded = expand_outplace(mask, self)
@@ -474,8 +482,9 @@ def masked_fill(self, mask, value):
 
 
 @declare("masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor",
-         variants="function, method", kind=FUNCTIONAL, native="at::native::masked_fill",
-         source=ADV)
+         variants="function, method", native="at::native::masked_fill",
+         source=ADV,
+         meta=META_PYTHON)
 def masked_fill_tensor(self, mask, value):
     _, expanded = expand_outplace(mask, self)
     out = aten.clone.default(expanded, memory_format="contiguous_format")
@@ -499,8 +508,7 @@ def nonzero_numpy(self):
 
 
 @declare("unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]", variants="function, method",
-         kind=VIEW, native="at::native::unbind",
-         source="aten/src/ATen/native/TensorShape.cpp")
+         native="at::native::unbind", source="aten/src/ATen/native/TensorShape.cpp")
 def unbind(self, dim: int = 0):
     dim = S.maybe_wrap_dim(dim, self.dim())
     # a 0-dim tensor wraps dim to 0, which it does not have (torch's own capitalised
@@ -519,8 +527,7 @@ MASKED_SELECT_PREFIX_SUM = step("masked_select: prefix sum", Layer.KERNEL, sourc
 
 
 @declare("masked_select(Tensor self, Tensor mask) -> Tensor", variants="method, function",
-         kind=FUNCTIONAL, native="at::native::masked_select_cpu",
-          source=ADV)
+         native="at::native::masked_select_cpu", source=ADV, device_check=CHECK_WRAPPER)
 def masked_select(self, mask):
     result = aten.empty.memory_format((0,), dtype=self.dtype, device=self.device_type)
     check(mask.dtype is D.bool, RuntimeError, "masked_select: expected BoolTensor for mask")

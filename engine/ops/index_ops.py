@@ -27,8 +27,8 @@ from engine.core import dtypes as D
 from engine.core import view as S
 from engine.core.errors import Refused, check, torch_error
 from engine.dispatch.at_dispatch import ALL_TYPES_AND2_HALF_BFLOAT16, at_dispatch
-from engine.dispatch.declarations import FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED, \
-    declare, not_modelled
+from engine.dispatch.declarations import (CHECK_WRAPPER, META_PYTHON, OUT, OUT_NOT_MODELLED,
+    declare, not_modelled)
 from engine.dispatch.aten import OpOverload, aten
 from engine.core.dispatch_stub import DispatchStub
 from engine.memory import empty as memory
@@ -245,8 +245,9 @@ def index_add_impl(self, dim: int, index, source, alpha, result) -> None:
 
 
 @declare("index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) "
-         "-> Tensor(a!)", variants="method", kind=INPLACE,
-         native="at::native::index_add_cpu_out (structured)", source=ADV)
+         "-> Tensor(a!)", variants="method",
+         native="at::native::index_add_cpu_out (structured)", source=ADV,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def index_add_(self, dim: int, index, source, *, alpha=1):
     refuse_meta("index_add_", self, index, source)
     dim = S.maybe_wrap_dim(dim, self.dim())
@@ -257,8 +258,9 @@ def index_add_(self, dim: int, index, source, *, alpha=1):
 
 
 @declare("index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) "
-         "-> Tensor", variants="function, method", kind=FUNCTIONAL,
-         native="at::native::index_add_cpu_out (structured)", source=ADV)
+         "-> Tensor", variants="function, method",
+         native="at::native::index_add_cpu_out (structured)", source=ADV,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def index_add(self, dim: int, index, source, *, alpha=1):
     refuse_meta("index_add", self, index, source)
     dim = S.maybe_wrap_dim(dim, self.dim())
@@ -397,8 +399,9 @@ def index_copy_impl(self, dim: int, index, source, result) -> None:
 
 
 @declare("index_copy_(Tensor(a!) self, int dim, Tensor index, Tensor source) -> Tensor(a!)",
-         variants="method", kind=INPLACE, native="at::native::index_copy_out (structured)",
-         source=ADV)
+         variants="method", native="at::native::index_copy_out (structured)",
+         source=ADV,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def index_copy_(self, dim: int, index, source):
     refuse_meta("index_copy_", self, index, source)
     dim, result = _index_copy_meta(self, dim, index, source, inplace=True)
@@ -408,8 +411,9 @@ def index_copy_(self, dim: int, index, source):
 
 
 @declare("index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor",
-         variants="function, method", kind=FUNCTIONAL,
-         native="at::native::index_copy_out (structured)", source=ADV)
+         variants="function, method",
+         native="at::native::index_copy_out (structured)", source=ADV,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def index_copy(self, dim: int, index, source):
     refuse_meta("index_copy", self, index, source)
     dim, result = _index_copy_meta(self, dim, index, source, inplace=False)
@@ -424,8 +428,9 @@ INDEX_FILL_KERNEL = step("index_fill_kernel", Layer.KERNEL, source=KERNEL)
 
 
 @declare("index_fill_.int_Scalar(Tensor(a!) self, int dim, Tensor index, Scalar value) -> "
-         "Tensor(a!)", variants="method", kind=INPLACE, native="at::native::index_fill_",
-         source=ADV)
+         "Tensor(a!)", variants="method", native="at::native::index_fill_",
+         source=ADV,
+         meta=META_PYTHON)
 def index_fill_(self, dim: int, index, value):
     refuse_meta("index_fill_", self, index)
     check(index.dtype is D.int64, IndexError, "index_fill_(): Expected dtype int64 for index.")
@@ -467,8 +472,9 @@ def index_fill_(self, dim: int, index, value):
 
 
 @declare("index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> "
-         "Tensor(a!)", variants="method", kind=INPLACE, native="at::native::index_fill_",
-         source=ADV)
+         "Tensor(a!)", variants="method", native="at::native::index_fill_",
+         source=ADV,
+         meta=META_PYTHON)
 def index_fill_tensor_(self, dim: int, index, value):
     refuse_meta("index_fill_", self, index, value)
     check(value.dim() == 0, RuntimeError,
@@ -478,8 +484,9 @@ def index_fill_tensor_(self, dim: int, index, value):
 
 
 @declare("index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor",
-         variants="function, method", kind=FUNCTIONAL, native="at::native::index_fill",
-         source=ADV)
+         variants="function, method", native="at::native::index_fill",
+         source=ADV,
+         meta=META_PYTHON)
 def index_fill(self, dim: int, index, value):
     refuse_meta("index_fill", self, index)
     out = aten.clone.default(self, memory_format="preserve_format")
@@ -487,8 +494,9 @@ def index_fill(self, dim: int, index, value):
 
 
 @declare("index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor",
-         variants="function, method", kind=FUNCTIONAL, native="at::native::index_fill",
-         source=ADV)
+         variants="function, method", native="at::native::index_fill",
+         source=ADV,
+         meta=META_PYTHON)
 def index_fill_tensor(self, dim: int, index, value):
     refuse_meta("index_fill", self, index, value)
     out = aten.clone.default(self, memory_format="preserve_format")
@@ -639,15 +647,17 @@ def _index_reduce(self, dim, index, source, reduce, include_self, inplace):
 
 
 @declare("index_reduce_(Tensor(a!) self, int dim, Tensor index, Tensor source, str reduce, *, "
-         "bool include_self=True) -> Tensor(a!)", variants="method", kind=INPLACE,
-         native="at::native::index_reduce_cpu_out (structured)", source=ADV)
+         "bool include_self=True) -> Tensor(a!)", variants="method",
+         native="at::native::index_reduce_cpu_out (structured)", source=ADV,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def index_reduce_(self, dim: int, index, source, reduce: str, *, include_self: bool = True):
     return _index_reduce(self, dim, index, source, reduce, include_self, inplace=True)
 
 
 @declare("index_reduce(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, "
-         "bool include_self=True) -> Tensor", variants="function, method", kind=FUNCTIONAL,
-         native="at::native::index_reduce_cpu_out (structured)", source=ADV)
+         "bool include_self=True) -> Tensor", variants="function, method",
+         native="at::native::index_reduce_cpu_out (structured)", source=ADV,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def index_reduce(self, dim: int, index, source, reduce: str, *, include_self: bool = True):
     return _index_reduce(self, dim, index, source, reduce, include_self, inplace=False)
 

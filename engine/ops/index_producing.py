@@ -13,8 +13,8 @@ from tracer.steps import Layer, step
 from engine.core import dtypes as D
 from engine.core import view as S
 from engine.core.errors import Refused, check
-from engine.dispatch.declarations import COMPOSITE, FUNCTIONAL, OUT, OUT_NOT_MODELLED, \
-    declare, not_modelled
+from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, META_PYTHON, OUT,
+    OUT_NOT_MODELLED, declare, not_modelled)
 from engine.dispatch.aten import aten
 from engine.ops import nonzero as nz
 from engine.ops.touch import touched
@@ -33,7 +33,7 @@ COUNT_NONZERO_CPU = step("count_nonzero_cpu", Layer.KERNEL, source=REDUCE)
 
 
 @declare("count_nonzero(Tensor self, int? dim=None) -> Tensor", variants="function, method",
-         kind=FUNCTIONAL, native="at::native::count_nonzero", source=REDUCE)
+         native="at::native::count_nonzero", source=REDUCE, meta=META_PYTHON)
 def count_nonzero(self, dim=None):
     if dim is not None:
         # the dims kernel, reached without a second dispatch: torch.profiler records one
@@ -54,8 +54,9 @@ def count_nonzero(self, dim=None):
 
 
 @declare("count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor",
-         variants="function, method", kind=FUNCTIONAL, native="at::native::count_nonzero_cpu",
-         source=REDUCE)
+         variants="function, method", native="at::native::count_nonzero_cpu",
+         source=REDUCE,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def count_nonzero_dims(self, dim):
     if not dim:
         return count_nonzero(self)
@@ -105,8 +106,9 @@ NONZERO_STATIC_COPY_THEN_PAD = step("nonzero_static: copy, then pad", Layer.KERN
 
 
 @declare("nonzero_static(Tensor self, *, SymInt size, int fill_value=-1) -> Tensor",
-         variants="method, function", kind=FUNCTIONAL, native="at::native::nonzero_static_cpu",
-         source=ADV)
+         variants="method, function", native="at::native::nonzero_static_cpu",
+         source=ADV,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def nonzero_static(self, *, size: int, fill_value: int = -1):
     check(size >= 0, RuntimeError, "nonzero_static: 'size' must be an non-negative integer")
     if self.is_meta:

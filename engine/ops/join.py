@@ -22,8 +22,8 @@ from engine.core import dtypes as D
 from engine.core import memory_format as M
 from engine.core import view as S
 from engine.core.errors import Refused, check
-from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, OUT, OUT_NOT_MODELLED, declare,
-                                          not_modelled)
+from engine.dispatch.declarations import (CHECK_CALLEE, CHECK_WRAPPER, COMPOSITE, META_PYTHON,
+                                          OUT, OUT_NOT_MODELLED, declare, not_modelled)
 from engine.dispatch.aliases import alias
 from engine.dispatch.aten import aten
 from engine.memory import empty as memory
@@ -89,8 +89,9 @@ CAT_SERIAL_KERNEL = step("cat_serial_kernel", Layer.KERNEL, source=CAT_KERNEL, n
 COPY_STUB_PER_INPUT = step("copy_stub per input", Layer.KERNEL, source=SHAPE)
 
 
-@declare("cat(Tensor[] tensors, int dim=0) -> Tensor", kind=FUNCTIONAL,
-         native="at::native::cat_out_cpu (structured)", source=SHAPE)
+@declare("cat(Tensor[] tensors, int dim=0) -> Tensor",
+         native="at::native::cat_out_cpu (structured)", source=SHAPE,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def cat(tensors: Sequence, dim: int = 0):
     tensors = list(tensors)
     _refuse_meta("torch.cat", tensors)
@@ -198,14 +199,16 @@ def _copy_into(window, t) -> None:
 
 
 @declare("concat(Tensor[] tensors, int dim=0) -> Tensor", kind=COMPOSITE,
-         native="at::native::concat", source=SHAPE)
+         native="at::native::concat", source=SHAPE,
+         device_check=CHECK_CALLEE)
 def concat(tensors: Sequence, dim: int = 0):
     """torch.concat: an alias, at::cat."""
     return aten.cat.default(tensors, dim)
 
 
 @declare("concatenate(Tensor[] tensors, int dim=0) -> Tensor", kind=COMPOSITE,
-         native="at::native::concatenate", source=SHAPE)
+         native="at::native::concatenate", source=SHAPE,
+         device_check=CHECK_CALLEE)
 def concatenate(tensors: Sequence, dim: int = 0):
     """torch.concatenate: an alias (NumPy's name), at::cat."""
     return aten.cat.default(tensors, dim)
@@ -220,8 +223,9 @@ STACK_UNSQUEEZE_EACH_INPUT = step("stack: unsqueeze each input", Layer.KERNEL, s
 STACK_CAT_THEN_VIEW = step("stack: cat then view", Layer.KERNEL, source=SHAPE)
 
 
-@declare("stack(Tensor[] tensors, int dim=0) -> Tensor", kind=FUNCTIONAL,
-         native="at::native::stack", source=SHAPE)
+@declare("stack(Tensor[] tensors, int dim=0) -> Tensor",
+         native="at::native::stack", source=SHAPE,
+         meta=META_PYTHON, device_check=CHECK_CALLEE)
 def stack(tensors: Sequence, dim: int = 0):
     tensors = list(tensors)
     check(bool(tensors), RuntimeError, "stack expects a non-empty TensorList")

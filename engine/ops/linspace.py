@@ -33,7 +33,7 @@ from engine.core import view as S
 from engine.core.errors import Refused, check
 from engine.dispatch.at_dispatch import ALL_TYPES_AND2_HALF_BFLOAT16, ALL_TYPES_AND_COMPLEX_AND2_HALF_BFLOAT16, \
     at_dispatch
-from engine.dispatch.declarations import FACTORY, FUNCTIONAL, OUT, declare
+from engine.dispatch.declarations import CHECK_WRAPPER, META_PYTHON, declare
 from engine.dispatch.aten import OpOverloadPacket, aten
 from engine.core.dispatch_stub import DispatchStub
 from engine.memory.allocator import check_temporary
@@ -200,7 +200,7 @@ def _write(result, values: Callable[[int, int], np.ndarray]) -> None:
 
 # -- linspace ------------------------------------------------------------------------------
 @declare("linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         kind=FACTORY, native="at::native::linspace", source=FACTORIES)
+         native="at::native::linspace", source=FACTORIES, meta=META_PYTHON)
 def linspace(start: Any, end: Any, steps: int, *, dtype: D.dtype | None = None, layout=None,
              device: str | None = None, pin_memory=None):
     result, device = _start_factory("linspace", steps, start, end, dtype, device)
@@ -214,7 +214,8 @@ LINSPACE_KERNEL = step("linspace_kernel", Layer.KERNEL, source=RANGE_KERNEL)
 
 
 @declare("linspace.out(Scalar start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!)",
-         kind=OUT, native="at::native::linspace_out", source=RANGE)
+         native="at::native::linspace_out", source=RANGE, meta=META_PYTHON,
+         device_check=CHECK_WRAPPER)
 def linspace_out(start: Any, end: Any, steps: int, *, out):
     result = out
     _prepare_out(result, steps)
@@ -294,12 +295,12 @@ def _tensor_overloads(op: str, extra: str, packet: Callable[[], OpOverloadPacket
             return packet().out(s if _ts else start, e if _te else end, steps, *rest,
                                 out=out)
 
-        declare(f"{op}.{overload}({args}, {opts}", kind=FUNCTIONAL,
+        declare(f"{op}.{overload}({args}, {opts}",
                 native=f"at::native::{op}", source=FACTORIES,
-                category_override="factory")(kernel)
-        declare(f"{op}.{overload}_out({args}, *, Tensor(a!) out) -> Tensor(a!)", kind=OUT,
+                category_override="factory", meta=META_PYTHON)(kernel)
+        declare(f"{op}.{overload}_out({args}, *, Tensor(a!) out) -> Tensor(a!)",
                 native=f"at::native::{op}_out", source=RANGE,
-                category_override="factory")(out_kernel)
+                category_override="factory", meta=META_PYTHON)(out_kernel)
 
 
 _tensor_overloads("linspace", "", lambda: aten.linspace)
@@ -307,7 +308,7 @@ _tensor_overloads("linspace", "", lambda: aten.linspace)
 
 # -- logspace ------------------------------------------------------------------------------
 @declare("logspace(Scalar start, Scalar end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         kind=FACTORY, native="at::native::logspace", source=FACTORIES)
+         native="at::native::logspace", source=FACTORIES, meta=META_PYTHON)
 def logspace(start: Any, end: Any, steps: int, base: float = 10.0, *,
              dtype: D.dtype | None = None, layout=None, device: str | None = None,
              pin_memory=None):
@@ -359,7 +360,8 @@ LOGSPACE_LOOP = step("logspace loop", Layer.KERNEL, source=RANGE)
 
 
 @declare("logspace.out(Scalar start, Scalar end, int steps, float base=10.0, *, Tensor(a!) out) -> Tensor(a!)",
-         kind=OUT, native="at::native::logspace_out", source=RANGE)
+         native="at::native::logspace_out", source=RANGE, meta=META_PYTHON,
+         device_check=CHECK_WRAPPER)
 def logspace_out(start: Any, end: Any, steps: int, base: float = 10.0, *, out):
     result = out
     _prepare_out(result, steps)
@@ -393,14 +395,14 @@ def _range(start: Any, end: Any, step: Any, dtype: D.dtype | None, device: str |
 
 
 @declare("range.step(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         kind=FACTORY, native="at::native::range", source=FACTORIES)
+         native="at::native::range", source=FACTORIES)
 def range_step(start: Any, end: Any, step: Any = 1, *, dtype: D.dtype | None = None,
                layout=None, device: str | None = None, pin_memory=None):
     return _range(start, end, step, dtype, device)
 
 
 @declare("range(Scalar start, Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         kind=FACTORY, native="at::native::range", source=FACTORIES)
+         native="at::native::range", source=FACTORIES)
 def range_(start: Any, end: Any, *, dtype: D.dtype | None = None, layout=None,
            device: str | None = None, pin_memory=None):
     return _range(start, end, 1, dtype, device)
@@ -436,7 +438,7 @@ RANGE_LOOP = step("range loop", Layer.KERNEL, source=RANGE, note="range.kernel")
 
 
 @declare("range.out(Scalar start, Scalar end, Scalar step=1, *, Tensor(a!) out) -> Tensor(a!)",
-         kind=OUT, native="at::native::range_out", source=RANGE)
+         native="at::native::range_out", source=RANGE, device_check=CHECK_WRAPPER)
 def range_out(start: Any, end: Any, step: Any = 1, *, out):
     result = out
     dtype = result.dtype

@@ -14,8 +14,8 @@ from __future__ import annotations
 import numpy as np
 
 from engine.core import dtypes as D
-from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED,
-                                          declare, not_modelled)
+from engine.dispatch.declarations import (COMPOSITE, META_PYTHON, OUT, OUT_NOT_MODELLED, declare,
+    not_modelled)
 from engine.dispatch.aten import aten
 from engine.ops.pointwise import BINARY, UNARY, integral, iterate, operand
 
@@ -34,17 +34,17 @@ def _bitwise(name: str, loop) -> None:
             return iterate(_name, [self, other_], loop, out=self, allowed=integral,
                            kernel=kernel)
         declare(f"{name}.{overload}(Tensor self, {other} other) -> Tensor",
-                variants="method, function", kind=FUNCTIONAL, native=f"at::native::{name}",
-                source=BINARY)(fn)
+                variants="method, function", native=f"at::native::{name}",
+                source=BINARY, meta=META_PYTHON)(fn)
         declare(f"{name}_.{overload}(Tensor(a!) self, {other} other) -> Tensor(a!)",
-                variants="method", kind=INPLACE, native=f"at::native::{name}_",
-                source=BINARY)(fn_)
+                variants="method", native=f"at::native::{name}_",
+                source=BINARY, meta=META_PYTHON)(fn_)
 
     def reflected(self, other):
         # at::name(wrapped_scalar_tensor(self), other)
         return iterate(name, [operand(self), other], loop, allowed=integral, kernel=kernel)
-    declare(f"{name}.Scalar_Tensor(Scalar self, Tensor other) -> Tensor", kind=FUNCTIONAL,
-            native=f"at::native::{name}", source=BINARY)(reflected)
+    declare(f"{name}.Scalar_Tensor(Scalar self, Tensor other) -> Tensor",
+            native=f"at::native::{name}", source=BINARY, meta=META_PYTHON)(reflected)
 
 
 for _name, _loop in _BITWISE.items():
@@ -79,15 +79,17 @@ def _invert(a):
     return np.logical_not(a) if a.dtype == np.bool_ else np.invert(a)
 
 
-@declare("bitwise_not(Tensor self) -> Tensor", variants="function, method", kind=FUNCTIONAL,
-         native="at::native::bitwise_not (structured)", source=UNARY)
+@declare("bitwise_not(Tensor self) -> Tensor", variants="function, method",
+         native="at::native::bitwise_not (structured)", source=UNARY,
+         meta=META_PYTHON)
 def bitwise_not(self):
     return iterate("bitwise_not", [self], _invert, allowed=integral, kernel="bitwise_not_cpu",
                    source=UNARY)
 
 
-@declare("bitwise_not_(Tensor(a!) self) -> Tensor(a!)", variants="method", kind=INPLACE,
-         native="at::native::bitwise_not_ (structured)", source=UNARY)
+@declare("bitwise_not_(Tensor(a!) self) -> Tensor(a!)", variants="method",
+         native="at::native::bitwise_not_ (structured)", source=UNARY,
+         meta=META_PYTHON)
 def bitwise_not_(self):
     return iterate("bitwise_not_", [self], _invert, out=self, allowed=integral,
                    kernel="bitwise_not_cpu", source=UNARY)
@@ -117,19 +119,20 @@ def _logical(name: str, loop) -> None:
         # be the broadcast one
         return getattr(aten, name).out(self, other, out=self)
     declare(f"{name}(Tensor self, Tensor other) -> Tensor", variants="function, method",
-            kind=FUNCTIONAL, native=f"at::native::{name}", source=BINARY)(functional)
+            native=f"at::native::{name}", source=BINARY, meta=META_PYTHON)(functional)
     declare(f"{name}_(Tensor(a!) self, Tensor other) -> Tensor(a!)", variants="method",
-            kind=INPLACE, native=f"at::native::{name}_", source=BINARY)(inplace)
-    declare(f"{name}.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
-            kind=OUT, native=f"at::native::{name}_out", source=BINARY)(out_kernel)
+            native=f"at::native::{name}_", source=BINARY, meta=META_PYTHON)(inplace)
+    declare(f"{name}.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", 
+            native=f"at::native::{name}_out", source=BINARY, meta=META_PYTHON)(out_kernel)
 
 
 for _name, _loop in _LOGICAL.items():
     _logical(_name, _loop)
 
 
-@declare("logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", kind=OUT,
-         native="at::native::logical_not_out", source=UNARY)
+@declare("logical_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+         native="at::native::logical_not_out", source=UNARY,
+         meta=META_PYTHON)
 def logical_not_out(self, *, out):
     # check_all_same_dtype(false) and no promotion: the loop reads self's dtype and
     # writes out's
@@ -137,15 +140,17 @@ def logical_not_out(self, *, out):
                    safe_cast=False, cast_output=False, source=UNARY)
 
 
-@declare("logical_not(Tensor self) -> Tensor", variants="function, method", kind=FUNCTIONAL,
-         native="at::native::logical_not", source=UNARY)
+@declare("logical_not(Tensor self) -> Tensor", variants="function, method",
+         native="at::native::logical_not", source=UNARY,
+         meta=META_PYTHON)
 def logical_not(self):
     result = aten.empty.memory_format([0], dtype=D.bool, device=self.device_type)
     return aten.logical_not.out(self, out=result)
 
 
-@declare("logical_not_(Tensor(a!) self) -> Tensor(a!)", variants="method", kind=INPLACE,
-         native="at::native::logical_not_", source=UNARY)
+@declare("logical_not_(Tensor(a!) self) -> Tensor(a!)", variants="method",
+         native="at::native::logical_not_", source=UNARY,
+         meta=META_PYTHON)
 def logical_not_(self):
     return aten.logical_not.out(self, out=self)
 

@@ -17,7 +17,7 @@ from tracer.steps import Layer, step
 
 from engine.core import dtypes as D
 from engine.core.errors import check, torch_error
-from engine.dispatch.declarations import FUNCTIONAL, INPLACE, declare
+from engine.dispatch.declarations import CHECK_WRAPPER, META_PYTHON, declare
 from engine.dispatch.aten import aten
 from engine.ops import overlap
 from engine.ops.index_ops import refuse_meta
@@ -34,7 +34,8 @@ TORCH_WARN = step("TORCH_WARN", Layer.KERNEL, source=ADV, note="masked_scatter.u
 
 
 @declare("masked_scatter_(Tensor(a!) self, Tensor mask, Tensor source) -> Tensor(a!)",
-         variants="method", kind=INPLACE, native="at::native::masked_scatter__cpu", source=ADV)
+         variants="method", native="at::native::masked_scatter__cpu", source=ADV,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def masked_scatter_(self, mask, source):
     refuse_meta("masked_scatter_", self, mask, source)
     overlap.assert_no_internal_overlap(self)
@@ -96,8 +97,9 @@ def _write(self, flat_positions: np.ndarray, values: np.ndarray) -> None:
 
 
 @declare("masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor",
-         variants="function, method", kind=FUNCTIONAL, native="at::native::masked_scatter",
-         source=ADV)
+         variants="function, method", native="at::native::masked_scatter",
+         source=ADV,
+         meta=META_PYTHON)
 def masked_scatter(self, mask, source):
     refuse_meta("masked_scatter", self, mask, source)
     b_mask, b_self = expand_outplace(mask, self)

@@ -18,7 +18,7 @@ from tracer.recorder import span
 from tracer.steps import Layer, step
 
 from engine.core import dtypes as D
-from engine.dispatch.declarations import FUNCTIONAL, declare
+from engine.dispatch.declarations import CHECK_WRAPPER, META_PYTHON, declare
 from engine.dispatch.aten import aten
 from engine.memory.resize import resize_native
 from engine.memory.allocator import check_temporary
@@ -95,8 +95,9 @@ def nonzero_coords(values: np.ndarray) -> np.ndarray:
 NONZERO_OUT_CPU = step("nonzero_out_cpu", Layer.KERNEL, source=ADV, note="nonzero.kernel")
 
 
-@declare("nonzero(Tensor self) -> Tensor", variants="method, function", kind=FUNCTIONAL,
-         native="at::native::nonzero_cpu", source=ADV)
+@declare("nonzero(Tensor self) -> Tensor", variants="method, function",
+         native="at::native::nonzero_cpu", source=ADV,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def nonzero(self):
     with span(NONZERO_OUT_CPU) as s:
         values = None if self.is_meta else self.array()

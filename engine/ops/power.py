@@ -25,8 +25,8 @@ from tracer.steps import Layer, step
 
 from engine.core import dtypes as D
 from engine.core.errors import Refused, check
-from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED,
-                                          declare, not_modelled)
+from engine.dispatch.declarations import (COMPOSITE, META_PYTHON, OUT, OUT_NOT_MODELLED, declare,
+    not_modelled)
 from engine.dispatch.aten import aten
 from engine.memory import empty as memory
 from engine.core import view as S
@@ -155,14 +155,15 @@ def _pow_tensor_scalar(name: str, self, exponent: Any, inplace: bool):
 
 
 @declare("pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor",
-         variants="function, method", kind=FUNCTIONAL,
-         native="at::native::pow (structured, Tensor_Scalar)", source=POW)
+         variants="function, method",
+         native="at::native::pow (structured, Tensor_Scalar)", source=POW,
+         meta=META_PYTHON)
 def pow_tensor_scalar(self, exponent: Any):
     return _pow_tensor_scalar("pow", self, exponent, False)
 
 
 @declare("pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!)", variants="method",
-         kind=INPLACE, native="at::native::pow_ (structured, Scalar)", source=POW)
+         native="at::native::pow_ (structured, Scalar)", source=POW, meta=META_PYTHON)
 def pow_scalar_(self, exponent: Any):
     return _pow_tensor_scalar("pow_", self, exponent, True)
 
@@ -173,30 +174,33 @@ def _not_bool(d: D.dtype) -> bool:
 
 
 @declare("pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor",
-         variants="method, function", kind=FUNCTIONAL,
-         native="at::native::pow (structured, Tensor_Tensor)", source=POW)
+         variants="method, function",
+         native="at::native::pow (structured, Tensor_Tensor)", source=POW,
+         meta=META_PYTHON)
 def pow_tensor_tensor(self, exponent):
     return iterate("pow", [self, exponent], _tensor_loop, allowed=_not_bool, kernel="pow",
                    source=POW_KERNEL)
 
 
 @declare("pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!)", variants="method",
-         kind=INPLACE, native="at::native::pow_ (structured, Tensor)", source=POW)
+         native="at::native::pow_ (structured, Tensor)", source=POW, meta=META_PYTHON)
 def pow_tensor_(self, exponent):
     return iterate("pow_", [self, exponent], _tensor_loop, out=self, allowed=_not_bool,
                    kernel="pow", source=POW_KERNEL)
 
 
 @declare("pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> "
-         "Tensor(a!)", kind=OUT, native="at::native::pow_out (structured)", source=POW)
+         "Tensor(a!)", native="at::native::pow_out (structured)", source=POW,
+         meta=META_PYTHON)
 def pow_tensor_tensor_out(self, exponent, *, out):
     return iterate("pow", [self, exponent], _tensor_loop, out=out, resize=True,
                    allowed=_not_bool, kernel="pow", source=POW_KERNEL)
 
 
 # -- pow(Scalar, Tensor) ------------------------------------------------------------------------
-@declare("pow.Scalar(Scalar self, Tensor exponent) -> Tensor", kind=FUNCTIONAL,
-         native="at::native::pow (structured, Scalar)", source=POW)
+@declare("pow.Scalar(Scalar self, Tensor exponent) -> Tensor",
+         native="at::native::pow (structured, Scalar)", source=POW,
+         meta=META_PYTHON)
 def pow_scalar(self: Any, exponent):
     """Not a TensorIterator op itself: the output is allocated contiguous in the result
     type, then filled with ones (base 1) or computed by pow's out= overload."""

@@ -19,8 +19,7 @@ from tracer.steps import Layer, step
 
 from engine.core import dtypes as D
 from engine.core import view as S
-from engine.dispatch.declarations import FUNCTIONAL, OUT, OUT_NOT_MODELLED, declare, \
-    not_modelled
+from engine.dispatch.declarations import META_PYTHON, OUT, OUT_NOT_MODELLED, declare, not_modelled
 from engine.dispatch.aten import aten
 from engine.ops import reduce as R
 from engine.ops import sum_kernel as K
@@ -81,14 +80,15 @@ def _prod(self, dim: int | None, keepdim: bool, dtype: D.dtype | None, *, whole:
 
 
 @declare("prod(Tensor self, *, ScalarType? dtype=None) -> Tensor", variants="function, method",
-         kind=FUNCTIONAL, native="at::native::prod", source=REDUCE)
+         native="at::native::prod", source=REDUCE, meta=META_PYTHON)
 def prod(self, *, dtype=None):
     return _prod(self, None, False, dtype, whole=True)
 
 
 @declare("prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) "
-         "-> Tensor", variants="function, method", kind=FUNCTIONAL,
-         native="at::native::prod_out (structured)", source=REDUCE)
+         "-> Tensor", variants="function, method",
+         native="at::native::prod_out (structured)", source=REDUCE,
+         meta=META_PYTHON)
 def prod_dim(self, dim, keepdim=False, *, dtype=None):
     S.maybe_wrap_dim(dim, self.dim())
     return _prod(self, dim, keepdim, dtype, whole=False)

@@ -19,7 +19,7 @@ from tracer.steps import Layer, step
 
 from engine.core import dtypes as D
 from engine.core.errors import Refused, check, torch_error
-from engine.dispatch.declarations import FUNCTIONAL, INPLACE, declare
+from engine.dispatch.declarations import CHECK_WRAPPER, declare
 from engine.dispatch.aten import aten
 from engine.ops import overlap
 from engine.ops.index_ops import (ADV, KERNEL, _add_in_order, _last_writer,
@@ -33,7 +33,8 @@ PUT_KERNEL = step("put_kernel", Layer.KERNEL, source=KERNEL)
 
 
 @declare("put_(Tensor(a!) self, Tensor index, Tensor source, bool accumulate=False) -> "
-         "Tensor(a!)", variants="method", kind=INPLACE, native="at::native::put_", source=ADV)
+         "Tensor(a!)", variants="method", native="at::native::put_", source=ADV,
+         device_check=CHECK_WRAPPER)
 def put_(self, index, source, accumulate: bool = False):
     refuse_meta("put_", self, index, source)
     check(index.dtype is D.int64, RuntimeError,
@@ -97,7 +98,7 @@ def put_(self, index, source, accumulate: bool = False):
 
 
 @declare("put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor",
-         variants="function, method", kind=FUNCTIONAL, native="at::native::put", source=ADV)
+         variants="function, method", native="at::native::put", source=ADV)
 def put(self, index, source, accumulate: bool = False):
     refuse_meta("put", self, index, source)
     out = aten.clone.default(self, memory_format="preserve_format")

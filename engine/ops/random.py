@@ -26,8 +26,8 @@ from engine.rng.stubs import NORMAL_STUB, UNIFORM_STUB
 from engine.core.errors import Refused
 from engine.dispatch.at_dispatch import ALL_TYPES_AND_HALF, FLOATING_TYPES_AND2_HALF_BFLOAT16, \
     at_dispatch
-from engine.dispatch.declarations import (COMPOSITE, FACTORY, FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED,
-                                          declare, not_modelled)
+from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, INPLACE, META_PYTHON, OUT,
+    OUT_NOT_MODELLED, declare, not_modelled)
 from engine.dispatch.aten import aten, prims
 from engine.memory.allocator import check_limit
 from engine.ops import cuda_kernels
@@ -98,7 +98,7 @@ NORMAL_KERNEL = step("normal_kernel", Layer.RNG, source=KERNELS, note="random.no
 
 
 @declare("normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)",
-         variants="method", kind=INPLACE, native="at::native::normal_", source=DISTRIBUTIONS)
+         variants="method", native="at::native::normal_", source=DISTRIBUTIONS, meta=META_PYTHON)
 def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator=None):
     if not std >= 0.0:      # CHECK_NORMAL_STD: NaN fails it too
         raise torch_error(RuntimeError, f"normal expects std >= 0.0, but found std {_num(std)}")
@@ -149,7 +149,7 @@ UNIFORM_KERNEL = step("uniform_kernel", Layer.RNG, source=KERNELS, note="random.
 
 
 @declare("uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)",
-         variants="method", kind=INPLACE, native="at::native::uniform_", source=DISTRIBUTIONS)
+         variants="method", native="at::native::uniform_", source=DISTRIBUTIONS, meta=META_PYTHON)
 def uniform_(self, low: float = 0.0, high: float = 1.0, *, generator=None):
     if _meta(self, "uniform_"):
         return self
@@ -202,7 +202,7 @@ def _check_uniform_bounds(dtype: D.dtype, low: float, high: float) -> None:
 
 
 @declare("random_.to(Tensor(a!) self, int to, *, Generator? generator=None) -> Tensor(a!)",
-         variants="method", kind=INPLACE, native="at::native::random_", source=DISTRIBUTIONS)
+         variants="method", native="at::native::random_", source=DISTRIBUTIONS)
 def random_to(self, high: int, *, generator=None):
     return random_(self, 0, high)
 
@@ -212,7 +212,7 @@ RANDOM_FROM_TO_KERNEL = step("random_from_to_kernel", Layer.RNG, source=KERNELS,
 
 
 @declare("random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!)",
-         variants="method", kind=INPLACE, native="at::native::random_", source=DISTRIBUTIONS)
+         variants="method", native="at::native::random_", source=DISTRIBUTIONS)
 def random_(self, low: int, high: int | None, *, generator=None):
     if _meta(self, "random_"):
         return self     # random_meta_: "No error checking yay" (Distributions.cpp)
@@ -321,9 +321,9 @@ RANDN_EMPTY_NORMAL = step("randn = empty + normal_", Layer.KERNEL, source=FACTOR
 
 
 @declare("randn.generator(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         kind=FACTORY, native="at::native::randn", source=FACTORIES)
+         native="at::native::randn", source=FACTORIES)
 @declare("randn(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         kind=FACTORY, native="at::native::randn", source=FACTORIES)
+         native="at::native::randn", source=FACTORIES, meta=META_PYTHON)
 def randn(size: Sequence[int], *, generator=None, dtype: D.dtype | None = None, layout=None,
           device: str | None = None, pin_memory=None):
     dtype, device = options(dtype, device)
@@ -342,7 +342,7 @@ def randn(size: Sequence[int], *, generator=None, dtype: D.dtype | None = None, 
 
 
 @declare("prims::normal(SymInt[] shape, *, Scalar mean, Scalar std, ScalarType dtype, Device device, bool requires_grad, Generator? generator=None) -> Tensor",
-         kind=FACTORY, native="torch._prims.normal (meta)", source="torch/_prims/__init__.py")
+         native="torch._prims.normal (meta)", source="torch/_prims/__init__.py")
 def prims_normal(size: Sequence[int], *, mean: float, std: float, dtype: D.dtype, device: str,
                  requires_grad: bool, generator=None):
     # _normal_meta (torch/_prims): a floating dtype
@@ -353,9 +353,9 @@ def prims_normal(size: Sequence[int], *, mean: float, std: float, dtype: D.dtype
 
 
 @declare("rand.generator(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         kind=FACTORY, native="at::native::rand", source=FACTORIES)
+         native="at::native::rand", source=FACTORIES)
 @declare("rand(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         kind=FACTORY, native="at::native::rand", source=FACTORIES)
+         native="at::native::rand", source=FACTORIES, meta=META_PYTHON)
 def rand(size: Sequence[int], *, generator=None, dtype: D.dtype | None = None, layout=None,
          device: str | None = None, pin_memory=None):
     dtype, device = options(dtype, device)
@@ -366,9 +366,9 @@ def rand(size: Sequence[int], *, generator=None, dtype: D.dtype | None = None, l
 
 
 @declare("randint.low_generator(SymInt low, SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         kind=FACTORY, native="at::native::randint", source=FACTORIES)
+         native="at::native::randint", source=FACTORIES)
 @declare("randint.low(SymInt low, SymInt high, SymInt[] size, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         kind=FACTORY, native="at::native::randint", source=FACTORIES)
+         native="at::native::randint", source=FACTORIES, meta=META_PYTHON)
 def randint_low(low: int, high: int, size: Sequence[int], *, generator=None,
                 dtype: D.dtype | None = D.int64, layout=None, device: str | None = None,
                 pin_memory=None):
@@ -380,18 +380,18 @@ def randint_low(low: int, high: int, size: Sequence[int], *, generator=None,
 
 
 @declare("randint.generator(SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         kind=FACTORY, native="at::native::randint", source=FACTORIES)
+         native="at::native::randint", source=FACTORIES)
 @declare("randint(SymInt high, SymInt[] size, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         kind=FACTORY, native="at::native::randint", source=FACTORIES)
+         native="at::native::randint", source=FACTORIES, meta=META_PYTHON)
 def randint(high: int, size: Sequence[int], *, generator=None, dtype: D.dtype | None = D.int64,
             layout=None, device: str | None = None, pin_memory=None):
     return randint_low(0, high, size, dtype=dtype, device=device)
 
 
 @declare("randperm.generator(SymInt n, *, Generator? generator, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         kind=FACTORY, native="at::native::randperm", source=FACTORIES)
+         native="at::native::randperm", source=FACTORIES)
 @declare("randperm(SymInt n, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         kind=FACTORY, native="at::native::randperm", source=FACTORIES)
+         native="at::native::randperm", source=FACTORIES, meta=META_PYTHON)
 def randperm(n: int, *, generator=None, dtype: D.dtype | None = D.int64, layout=None,
              device: str | None = None, pin_memory=None):
     dtype, device = options(dtype, device)
@@ -407,7 +407,8 @@ RANDPERM_CPU = step("randperm_cpu", Layer.RNG, source=FACTORIES, note="random.ra
 
 
 @declare("randperm.generator_out(SymInt n, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)",
-         kind=OUT, native="at::native::randperm_out_cpu", source=FACTORIES)
+         native="at::native::randperm_out_cpu", source=FACTORIES, meta=META_PYTHON,
+         device_check=CHECK_WRAPPER)
 def randperm_out(n: int, *, generator, out):
     result = out
     rng = G.kernels()
@@ -451,7 +452,7 @@ def _random_like(schema: str, sampler: str) -> None:
         low, high = (0, *args) if len(args) == 1 else args
         return aten.random_.from_(result, low, high)
     name = schema.partition("(")[0].partition(".")[0]
-    declare(schema, kind=FUNCTIONAL, native=f"at::native::{name}", source=FACTORIES)(kernel)
+    declare(schema, native=f"at::native::{name}", source=FACTORIES)(kernel)
 
 
 _LIKE = ("*, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "

@@ -29,8 +29,8 @@ from engine.memory.resize import resize_native
 from engine.memory.allocator import check_temporary
 from engine.core.errors import Refused
 from engine.dispatch.at_dispatch import ALL_TYPES_AND2_HALF_BFLOAT16, at_dispatch
-from engine.dispatch.declarations import (FACTORY, INPLACE, OUT, OUT_NOT_MODELLED, declare,
-                                          not_modelled)
+from engine.dispatch.declarations import (CHECK_WRAPPER, META_PYTHON, OUT, OUT_NOT_MODELLED,
+    declare, not_modelled)
 from engine.dispatch.aten import aten, prims
 from engine.ops.scalar import SCALAR_FILL
 from engine.ops.factories import options
@@ -45,8 +45,8 @@ ARANGE_STUB = DispatchStub("arange_stub", avx512=False, source=RANGE_KERNEL)
 FACTORIES = "aten/src/ATen/native/TensorFactories.cpp"
 
 
-@declare("scalar_tensor(Scalar s, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", kind=FACTORY,
-         native="at::native::scalar_tensor", source=FACTORIES)
+@declare("scalar_tensor(Scalar s, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+         native="at::native::scalar_tensor", source=FACTORIES, meta=META_PYTHON)
 def scalar_tensor(value: Any, *, dtype: D.dtype | None = None, layout=None,
                   device: str | None = None, pin_memory=None):
     dtype, device = options(dtype, device)
@@ -61,8 +61,7 @@ def scalar_tensor(value: Any, *, dtype: D.dtype | None = None, layout=None,
 
 
 @declare("resize_(Tensor(a!) self, SymInt[] size, *, MemoryFormat? memory_format=None) -> Tensor(a!)",
-         variants="method", kind=INPLACE, native="at::native::resize_",
-         source="aten/src/ATen/native/Resize.cpp")
+         variants="method", native="at::native::resize_", source="aten/src/ATen/native/Resize.cpp")
 def resize_(self, size: Sequence[int], *, memory_format: str | None = None):
     return resize_native(self, size, memory_format)
 
@@ -175,29 +174,29 @@ def _arange(start: Any, end: Any, step: Any, dtype: D.dtype | None, device: str 
     return aten.arange.start_out(start, end, step, out=result)
 
 
-@declare("arange(Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", kind=FACTORY,
-         native="at::native::arange", source=RANGE)
+@declare("arange(Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+         native="at::native::arange", source=RANGE, meta=META_PYTHON)
 def arange(end: Any, *, dtype: D.dtype | None = None, layout=None, device: str | None = None,
            pin_memory=None):
     return _arange(0, end, 1, dtype, device)
 
 
-@declare("arange.start(Scalar start, Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", kind=FACTORY,
-         native="at::native::arange", source=RANGE)
+@declare("arange.start(Scalar start, Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+         native="at::native::arange", source=RANGE, meta=META_PYTHON)
 def arange_start(start: Any, end: Any, *, dtype: D.dtype | None = None, layout=None,
                  device: str | None = None, pin_memory=None):
     return _arange(start, end, 1, dtype, device)
 
 
 @declare("arange.start_step(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         kind=FACTORY, native="at::native::arange", source=RANGE)
+         native="at::native::arange", source=RANGE, meta=META_PYTHON)
 def arange_start_step(start: Any, end: Any, step: Any = 1, *, dtype: D.dtype | None = None,
                       layout=None, device: str | None = None, pin_memory=None):
     return _arange(start, end, step, dtype, device)
 
 
 @declare("prims::iota(SymInt length, *, SymInt start, SymInt step, ScalarType dtype, Device device, bool requires_grad) -> Tensor",
-         kind=FACTORY, native="torch._prims.iota (meta)", source="torch/_prims/__init__.py")
+         native="torch._prims.iota (meta)", source="torch/_prims/__init__.py")
 def iota(length: int, *, start: Any, step: Any, dtype: D.dtype, device: str,
          requires_grad: bool):
     return aten.empty.memory_format((length,), dtype=dtype, device=device)
@@ -208,7 +207,8 @@ ARANGE_KERNEL = step("arange_kernel", Layer.KERNEL, source=RANGE_KERNEL, note="a
 
 
 @declare("arange.start_out(Scalar start, Scalar end, Scalar step=1, *, Tensor(a!) out) -> Tensor(a!)",
-         kind=OUT, native="at::native::arange_out", source=RANGE)
+         native="at::native::arange_out", source=RANGE, meta=META_PYTHON,
+         device_check=CHECK_WRAPPER)
 def arange_out(start: Any, end: Any, step: Any = 1, *, out):
     result = out
     with span(ARANGE_SIZE, start=start, end=end, step=step) as s:
@@ -245,22 +245,23 @@ def _eye(n: int, m: int | None, dtype: D.dtype | None, device: str | None):
     return aten.eye.m_out(n, m, out=result)
 
 
-@declare("eye(SymInt n, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", kind=FACTORY, native="at::native::eye",
-         source=FACTORIES)
+@declare("eye(SymInt n, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+         native="at::native::eye", source=FACTORIES, meta=META_PYTHON)
 def eye(n: int, *, dtype: D.dtype | None = None, layout=None, device: str | None = None,
         pin_memory=None):
     return _eye(n, None, dtype, device)
 
 
-@declare("eye.m(SymInt n, SymInt m, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", kind=FACTORY,
-         native="at::native::eye", source=FACTORIES)
+@declare("eye.m(SymInt n, SymInt m, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
+         native="at::native::eye", source=FACTORIES, meta=META_PYTHON)
 def eye_m(n: int, m: int, *, dtype: D.dtype | None = None, layout=None, device: str | None = None,
           pin_memory=None):
     return _eye(n, m, dtype, device)
 
 
-@declare("eye.out(SymInt n, *, Tensor(a!) out) -> Tensor(a!)", kind=OUT,
-         native="at::native::eye_out_cpu", source=FACTORIES)
+@declare("eye.out(SymInt n, *, Tensor(a!) out) -> Tensor(a!)",
+         native="at::native::eye_out_cpu", source=FACTORIES,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def eye_out_n(n: int, *, out):
     # eye_out_cpu(n, result) calls the (n, m) native directly: no second operator
     return eye_out(n, n, out=out)
@@ -269,8 +270,9 @@ def eye_out_n(n: int, *, out):
 EYE_DIAGONAL = step("eye diagonal", Layer.KERNEL, source=FACTORIES, note="eye.diagonal")
 
 
-@declare("eye.m_out(SymInt n, SymInt m, *, Tensor(a!) out) -> Tensor(a!)", kind=OUT,
-         native="at::native::eye_out_cpu", source=FACTORIES)
+@declare("eye.m_out(SymInt n, SymInt m, *, Tensor(a!) out) -> Tensor(a!)",
+         native="at::native::eye_out_cpu", source=FACTORIES,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def eye_out(n: int, m: int, *, out):
     result = out
     if n < 0:

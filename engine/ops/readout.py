@@ -12,7 +12,7 @@ from tracer.recorder import span
 from tracer.steps import Layer, step, symbol
 
 from engine.core.errors import check, torch_error
-from engine.dispatch.declarations import COMPOSITE, FUNCTIONAL, declare
+from engine.dispatch.declarations import CHECK_WRAPPER, COMPOSITE, META_PYTHON_ALONE, declare
 from engine.dispatch.aten import aten
 from engine.ops.touch import touched
 
@@ -34,8 +34,9 @@ LOCAL_SCALAR_DENSE_CPU = step("_local_scalar_dense_cpu", Layer.KERNEL, source=SC
                               libtorch=symbol("at::native::_local_scalar_dense_cpu"))
 
 
-@declare("_local_scalar_dense(Tensor self) -> Scalar", kind=FUNCTIONAL,
-         native="at::native::_local_scalar_dense_cpu", source=SCALAR)
+@declare("_local_scalar_dense(Tensor self) -> Scalar",
+         native="at::native::_local_scalar_dense_cpu", source=SCALAR,
+         meta=META_PYTHON_ALONE, device_check=CHECK_WRAPPER)
 def _local_scalar_dense(self):
     if self.is_meta:
         raise torch_error(RuntimeError, "Tensor.item() cannot be called on meta tensors")

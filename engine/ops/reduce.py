@@ -22,8 +22,8 @@ from tracer.steps import Layer, step
 from engine.core import dtypes as D
 from engine.core import view as S
 from engine.core.errors import Refused, check, torch_error
-from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, OUT, OUT_NOT_MODELLED, declare,
-                                          not_modelled)
+from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, META_PYTHON, OUT,
+    OUT_NOT_MODELLED, declare, not_modelled)
 from engine.dispatch.aten import aten
 from engine.memory import empty as memory
 from engine.memory.allocator import check_temporary
@@ -199,21 +199,23 @@ def _float_sum(src, result, viewed) -> None:
 
 
 @declare("sum(Tensor self, *, ScalarType? dtype=None) -> Tensor", variants="function, method",
-         kind=FUNCTIONAL, native="at::native::sum", source=REDUCE)
+         native="at::native::sum", source=REDUCE, meta=META_PYTHON)
 def sum_(self, *, dtype=None):
     return sum_impl(self, None, False, dtype)
 
 
 @declare("sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, "
-         "ScalarType? dtype=None) -> Tensor", variants="function, method", kind=FUNCTIONAL,
-         native="at::native::sum_out (structured)", source=REDUCE)
+         "ScalarType? dtype=None) -> Tensor", variants="function, method",
+         native="at::native::sum_out (structured)", source=REDUCE,
+         meta=META_PYTHON)
 def sum_dim(self, dim, keepdim=False, *, dtype=None):
     return sum_impl(self, dim, keepdim, dtype)
 
 
 @declare("sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, "
-         "ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", kind=OUT,
-         native="at::native::sum_out (structured)", source=REDUCE)
+         "ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)",
+         native="at::native::sum_out (structured)", source=REDUCE,
+         meta=META_PYTHON)
 def sum_out(self, dim, keepdim=False, *, dtype=None, out=None):
     """The structured out= form, for an ``out`` already of the result's shape and dtype
     (what mean passes it); resizing or re-typing a given tensor is not modelled."""
@@ -254,14 +256,15 @@ def _mean(self, dim: Sequence[int] | None, keepdim: bool, dtype: D.dtype | None)
 
 
 @declare("mean(Tensor self, *, ScalarType? dtype=None) -> Tensor", variants="function, method",
-         kind=FUNCTIONAL, native="at::native::mean", source=REDUCE)
+         native="at::native::mean", source=REDUCE, meta=META_PYTHON)
 def mean(self, *, dtype=None):
     return _mean(self, None, False, dtype)
 
 
 @declare("mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) "
-         "-> Tensor", variants="function, method", kind=FUNCTIONAL,
-         native="at::native::mean_out (structured)", source=REDUCE)
+         "-> Tensor", variants="function, method",
+         native="at::native::mean_out (structured)", source=REDUCE,
+         meta=META_PYTHON)
 def mean_dim(self, dim, keepdim=False, *, dtype=None):
     return _mean(self, dim, keepdim, dtype)
 
@@ -362,15 +365,17 @@ def _identity(dtype: D.dtype, biggest: bool):
 
 
 @declare("amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor",
-         variants="function, method", kind=FUNCTIONAL, native="at::native::amax_out (structured)",
-         source=REDUCE)
+         variants="function, method", native="at::native::amax_out (structured)",
+         source=REDUCE,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def amax(self, dim=(), keepdim=False):
     return _amax_amin(self, dim, keepdim, True)
 
 
 @declare("amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor",
-         variants="function, method", kind=FUNCTIONAL, native="at::native::amin_out (structured)",
-         source=REDUCE)
+         variants="function, method", native="at::native::amin_out (structured)",
+         source=REDUCE,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def amin(self, dim=(), keepdim=False):
     return _amax_amin(self, dim, keepdim, False)
 
@@ -399,14 +404,16 @@ def _max_min_all(self, biggest: bool):
     return result
 
 
-@declare("max(Tensor self) -> Tensor", variants="method, function", kind=FUNCTIONAL,
-         native="at::native::max", source=COMPARE)
+@declare("max(Tensor self) -> Tensor", variants="method, function",
+         native="at::native::max", source=COMPARE,
+         meta=META_PYTHON)
 def max_(self):
     return _max_min_all(self, True)
 
 
-@declare("min(Tensor self) -> Tensor", variants="method, function", kind=FUNCTIONAL,
-         native="at::native::min", source=COMPARE)
+@declare("min(Tensor self) -> Tensor", variants="method, function",
+         native="at::native::min", source=COMPARE,
+         meta=META_PYTHON)
 def min_(self):
     return _max_min_all(self, False)
 
@@ -457,15 +464,17 @@ def _max_min_dim(self, dim: int, keepdim: bool, biggest: bool):
 
 
 @declare("max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)",
-         variants="function, method", kind=FUNCTIONAL,
-         native="at::native::max_out (structured)", source=COMPARE)
+         variants="function, method",
+         native="at::native::max_out (structured)", source=COMPARE,
+         meta=META_PYTHON)
 def max_dim(self, dim, keepdim=False):
     return _max_min_dim(self, dim, keepdim, True)
 
 
 @declare("min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)",
-         variants="function, method", kind=FUNCTIONAL,
-         native="at::native::min_out (structured)", source=COMPARE)
+         variants="function, method",
+         native="at::native::min_out (structured)", source=COMPARE,
+         meta=META_PYTHON)
 def min_dim(self, dim, keepdim=False):
     return _max_min_dim(self, dim, keepdim, False)
 
@@ -518,15 +527,17 @@ def _first_index(values: np.ndarray, axis: int, biggest: bool) -> np.ndarray:
 
 
 @declare("argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor",
-         variants="function, method", kind=FUNCTIONAL,
-         native="at::native::argmax_out (structured)", source=REDUCE)
+         variants="function, method",
+         native="at::native::argmax_out (structured)", source=REDUCE,
+         meta=META_PYTHON)
 def argmax(self, dim=None, keepdim=False):
     return _arg(self, dim, keepdim, True)
 
 
 @declare("argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor",
-         variants="function, method", kind=FUNCTIONAL,
-         native="at::native::argmin_out (structured)", source=REDUCE)
+         variants="function, method",
+         native="at::native::argmin_out (structured)", source=REDUCE,
+         meta=META_PYTHON)
 def argmin(self, dim=None, keepdim=False):
     return _arg(self, dim, keepdim, False)
 
@@ -564,20 +575,23 @@ def _allany(self, dim: Sequence[int] | None, keepdim: bool, is_all: bool):
 
 
 def _declare_allany(name: str, is_all: bool) -> None:
-    @declare(f"{name}(Tensor self) -> Tensor", variants="method, function", kind=FUNCTIONAL,
-             native=f"at::native::{name}_all_out (structured)", source=REDUCE)
+    @declare(f"{name}(Tensor self) -> Tensor", variants="method, function",
+             native=f"at::native::{name}_all_out (structured)", source=REDUCE,
+             meta=META_PYTHON)
     def whole(self):
         return _allany(self, None, False, is_all)
 
     @declare(f"{name}.dim(Tensor self, int dim, bool keepdim=False) -> Tensor",
-             variants="function, method", kind=FUNCTIONAL,
-             native=f"at::native::{name}_out (structured)", source=REDUCE)
+             variants="function, method",
+             native=f"at::native::{name}_out (structured)", source=REDUCE,
+             meta=META_PYTHON)
     def one_dim(self, dim, keepdim=False):
         return _allany(self, [dim], keepdim, is_all)
 
     @declare(f"{name}.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor",
-             variants="function, method", kind=FUNCTIONAL,
-             native=f"at::native::{name}_dims_out (structured)", source=REDUCE)
+             variants="function, method",
+             native=f"at::native::{name}_dims_out (structured)", source=REDUCE,
+             meta=META_PYTHON)
     def dims(self, dim=None, keepdim=False):
         return _allany(self, dim, keepdim, is_all)
 

@@ -19,7 +19,7 @@ from engine.core import view as S
 from engine.core import dtypes as D
 from engine.core.errors import Refused, check, torch_error
 from engine.dispatch.at_dispatch import INDEX_TYPES, at_dispatch
-from engine.dispatch.declarations import COMPOSITE, FUNCTIONAL, declare
+from engine.dispatch.declarations import CHECK_WRAPPER, COMPOSITE, META_PYTHON, declare
 from engine.dispatch.aten import aten
 from engine.memory.allocator import check_temporary
 from engine.ops import join
@@ -33,8 +33,8 @@ REPEAT_INTERLEAVE_REPEAT_EACH_ELEMENT = step("repeat_interleave: repeat each ele
 
 
 @declare("repeat_interleave.self_int(Tensor self, SymInt repeats, int? dim=None, *, SymInt? output_size=None) -> Tensor",
-         variants="function, method", kind=COMPOSITE, native="at::native::repeat_interleave_symint",
-         source=REPEAT)
+         variants="function, method", kind=COMPOSITE,
+         native="at::native::repeat_interleave_symint", source=REPEAT)
 def repeat_interleave(self, repeats: int, dim: int | None = None, *,
                       output_size: int | None = None):
     inp = self if dim is not None else aten.flatten.using_ints(self, 0, -1)
@@ -60,7 +60,8 @@ REPEAT_INTERLEAVE_COMPUTE_CPU = step("repeat_interleave: compute_cpu", Layer.KER
 
 
 @declare("repeat_interleave.Tensor(Tensor repeats, *, SymInt? output_size=None) -> Tensor",
-         kind=FUNCTIONAL, native="at::native::repeat_interleave_cpu", source=REPEAT)
+         native="at::native::repeat_interleave_cpu", source=REPEAT, meta=META_PYTHON,
+         device_check=CHECK_WRAPPER)
 def repeat_interleave_tensor(repeats, *, output_size: int | None = None):
     """The index each output position copies: repeats [1, 2, 0] give [0, 1, 1].
     repeat_interleave_common: cumsum the repeats, the total is its last entry (or
@@ -133,7 +134,7 @@ REPEAT_THE_TARGET_SHAPE = step("repeat: the target shape", Layer.KERNEL, source=
 
 
 @declare("repeat(Tensor self, SymInt[] repeats) -> Tensor", variants="method",
-         kind=FUNCTIONAL, native="at::native::repeat", source=SHAPE)
+         native="at::native::repeat", source=SHAPE, meta=META_PYTHON)
 def repeat(self, repeats):
     """Expand self to the padded shape, allocate the result, unfold it into windows the
     size of self (one window per repeat), copy self into every window at once, then

@@ -22,7 +22,7 @@ from engine.core import view as S
 from engine.core.errors import Refused, check, is_torch_error, torch_error
 from engine.core.tensor_impl import TensorImpl
 from engine.core.view import View
-from engine.dispatch.declarations import COMPOSITE, VIEW, declare
+from engine.dispatch.declarations import COMPOSITE, declare
 from engine.dispatch.aten import aten
 
 SHAPE = "aten/src/ATen/native/TensorShape.cpp"
@@ -96,7 +96,7 @@ VIEW_DTYPE_GEOMETRY = step("view_dtype geometry", Layer.KERNEL, source=SHAPE)
 
 
 @declare("view.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a)", variants="method",
-         kind=VIEW, native="at::native::view_dtype", source=SHAPE)
+         native="at::native::view_dtype", source=SHAPE)
 def view_dtype(self, dtype):
     """The same bytes read as another dtype.  Same element size: the same geometry.
     Otherwise the last dim must be the contiguous one, and it holds ratio times more (or

@@ -23,8 +23,8 @@ from tracer.steps import Layer, step
 from engine.core import dtypes as D
 from engine.core.errors import Refused, torch_error
 from engine.dispatch.at_dispatch import ALL_TYPES_AND2_HALF_BFLOAT16, at_dispatch
-from engine.dispatch.declarations import FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED, \
-    declare, not_modelled
+from engine.dispatch.declarations import (CHECK_WRAPPER, META_PYTHON, OUT, OUT_NOT_MODELLED,
+    declare, not_modelled)
 from engine.dispatch.aten import OpOverload, aten
 from engine.memory import empty as memory
 from engine.ops.gather import (_coords, _index_values, _scatter_checks, _scatter_overlap,
@@ -209,15 +209,17 @@ def _scatter_reduce_two(self, dim, index, src, reduce, include_self, inplace):
 
 
 @declare("scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, "
-         "bool include_self=True) -> Tensor", variants="function, method", kind=FUNCTIONAL,
-         native="at::native::scatter_reduce_two (structured)", source=ADV)
+         "bool include_self=True) -> Tensor", variants="function, method",
+         native="at::native::scatter_reduce_two (structured)", source=ADV,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def scatter_reduce(self, dim: int, index, src, reduce: str, *, include_self: bool = True):
     return _scatter_reduce_two(self, dim, index, src, reduce, include_self, inplace=False)
 
 
 @declare("scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, "
-         "*, bool include_self=True) -> Tensor(a!)", variants="method", kind=INPLACE,
-         native="at::native::scatter_reduce_two (structured)", source=ADV)
+         "*, bool include_self=True) -> Tensor(a!)", variants="method",
+         native="at::native::scatter_reduce_two (structured)", source=ADV,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def scatter_reduce_(self, dim: int, index, src, reduce: str, *, include_self: bool = True):
     return _scatter_reduce_two(self, dim, index, src, reduce, include_self, inplace=True)
 
@@ -246,29 +248,33 @@ def _scatter_old_reduce(self, dim, index, src, reduce, inplace):
 
 
 @declare("scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> "
-         "Tensor", variants="function, method", kind=FUNCTIONAL,
-         native="at::native::scatter_reduce_out (structured)", source=ADV)
+         "Tensor", variants="function, method",
+         native="at::native::scatter_reduce_out (structured)", source=ADV,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def scatter_reduce_src(self, dim: int, index, src, *, reduce: str):
     return _scatter_old_reduce(self, dim, index, src, reduce, inplace=False)
 
 
 @declare("scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) "
-         "-> Tensor", variants="function, method", kind=FUNCTIONAL,
-         native="at::native::scatter_value_reduce_out (structured)", source=ADV)
+         "-> Tensor", variants="function, method",
+         native="at::native::scatter_value_reduce_out (structured)", source=ADV,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def scatter_value_reduce(self, dim: int, index, value, *, reduce: str):
     return _scatter_old_reduce(self, dim, index, value, reduce, inplace=False)
 
 
 @declare("scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> "
-         "Tensor(a!)", variants="method", kind=INPLACE,
-         native="at::native::scatter_reduce_out (structured)", source=ADV)
+         "Tensor(a!)", variants="method",
+         native="at::native::scatter_reduce_out (structured)", source=ADV,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def scatter_reduce_src_(self, dim: int, index, src, *, reduce: str):
     return _scatter_old_reduce(self, dim, index, src, reduce, inplace=True)
 
 
 @declare("scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, "
-         "str reduce) -> Tensor(a!)", variants="method", kind=INPLACE,
-         native="at::native::scatter_value_reduce_out (structured)", source=ADV)
+         "str reduce) -> Tensor(a!)", variants="method",
+         native="at::native::scatter_value_reduce_out (structured)", source=ADV,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def scatter_value_reduce_(self, dim: int, index, value, *, reduce: str):
     return _scatter_old_reduce(self, dim, index, value, reduce, inplace=True)
 

@@ -26,7 +26,8 @@ from engine.core import dtypes as D
 from engine.core import view as S
 from engine.core.errors import Refused, check, torch_error
 from engine.dispatch.at_dispatch import ALL_TYPES_AND2_HALF_BFLOAT16, at_dispatch
-from engine.dispatch.declarations import FUNCTIONAL, OUT, OUT_NOT_MODELLED, declare, not_modelled
+from engine.dispatch.declarations import (CHECK_WRAPPER, META_PYTHON, OUT, OUT_NOT_MODELLED,
+    declare, not_modelled)
 from engine.dispatch.aten import aten
 from engine.memory import empty as memory
 from engine.memory.resize import resize_native
@@ -186,7 +187,8 @@ def scalar_values(value: Any, device: str):
 
 
 @declare("searchsorted.Tensor(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor",
-         kind=FUNCTIONAL, native="at::native::searchsorted_cpu", source=BUCKET)
+         native="at::native::searchsorted_cpu", source=BUCKET, meta=META_PYTHON,
+         device_check=CHECK_WRAPPER)
 def searchsorted(sorted_sequence, self, *, out_int32: bool = False, right: bool = False,
                  side: str | None = None, sorter=None):
     refuse_meta("searchsorted", sorted_sequence)
@@ -196,7 +198,8 @@ def searchsorted(sorted_sequence, self, *, out_int32: bool = False, right: bool 
 
 
 @declare("searchsorted.Scalar(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor",
-         kind=FUNCTIONAL, native="at::native::searchsorted_cpu", source=BUCKET)
+         native="at::native::searchsorted_cpu", source=BUCKET, meta=META_PYTHON,
+         device_check=CHECK_WRAPPER)
 def searchsorted_scalar(sorted_sequence, self, *, out_int32: bool = False, right: bool = False,
                         side: str | None = None, sorter=None):
     refuse_meta("searchsorted", sorted_sequence)
@@ -224,13 +227,15 @@ def _bucketize(values, boundaries, out_int32: bool, right: bool, wrapped: Any = 
 
 
 @declare("bucketize.Tensor(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor",
-         kind=FUNCTIONAL, native="at::native::bucketize_cpu", source=BUCKET)
+         native="at::native::bucketize_cpu", source=BUCKET, meta=META_PYTHON,
+         device_check=CHECK_WRAPPER)
 def bucketize(self, boundaries, *, out_int32: bool = False, right: bool = False):
     return _bucketize(self, boundaries, out_int32, right)
 
 
 @declare("bucketize.Scalar(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor",
-         kind=FUNCTIONAL, native="at::native::bucketize_cpu", source=BUCKET)
+         native="at::native::bucketize_cpu", source=BUCKET, meta=META_PYTHON,
+         device_check=CHECK_WRAPPER)
 def bucketize_scalar(self, boundaries, *, out_int32: bool = False, right: bool = False):
     values, wrapped = scalar_values(self, boundaries.device_type)
     return _bucketize(values, boundaries, out_int32, right, wrapped)
@@ -296,8 +301,8 @@ def _isin_impl(elements, test_elements, assume_unique: bool, invert: bool, out,
 
 
 @declare("isin.Tensor_Tensor(Tensor elements, Tensor test_elements, *, bool assume_unique=False, bool invert=False) -> Tensor",
-         kind=FUNCTIONAL, native="at::native::isin_Tensor_Tensor_out (structured)",
-         source=COMPARE)
+         native="at::native::isin_Tensor_Tensor_out (structured)", source=COMPARE,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def isin(elements, test_elements, *, assume_unique: bool = False, invert: bool = False):
     refuse_meta("isin", elements)
     _isin_dtype_check(elements.dtype)
@@ -311,8 +316,8 @@ ISIN_EQ_NE = step("isin: eq / ne", Layer.KERNEL, source=COMPARE)
 
 
 @declare("isin.Tensor_Scalar(Tensor elements, Scalar test_element, *, bool assume_unique=False, bool invert=False) -> Tensor",
-         kind=FUNCTIONAL, native="at::native::isin_Tensor_Scalar_out (structured)",
-         source=COMPARE)
+         native="at::native::isin_Tensor_Scalar_out (structured)", source=COMPARE,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def isin_tensor_scalar(elements, test_element, *, assume_unique: bool = False,
                        invert: bool = False):
     refuse_meta("isin", elements)
@@ -331,8 +336,8 @@ def isin_tensor_scalar(elements, test_element, *, assume_unique: bool = False,
 
 
 @declare("isin.Scalar_Tensor(Scalar element, Tensor test_elements, *, bool assume_unique=False, bool invert=False) -> Tensor",
-         kind=FUNCTIONAL, native="at::native::isin_Scalar_Tensor_out (structured)",
-         source=COMPARE)
+         native="at::native::isin_Scalar_Tensor_out (structured)", source=COMPARE,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def isin_scalar_tensor(element, test_elements, *, assume_unique: bool = False,
                        invert: bool = False):
     refuse_meta("isin", test_elements)

@@ -19,7 +19,7 @@ from tracer.steps import Layer, StepSpec, step
 from engine.core import shape_math as M
 from engine.core import view as S
 from engine.core.errors import check
-from engine.dispatch.declarations import COMPOSITE, INPLACE, VIEW, declare
+from engine.dispatch.declarations import COMPOSITE, META_PYTHON, declare
 from engine.dispatch.aten import aten
 
 SHAPE = "aten/src/ATen/native/TensorShape.cpp"
@@ -200,7 +200,7 @@ TRANSPOSE_GEOMETRY = step("transpose_ geometry", Layer.KERNEL, source=SHAPE)
 
 
 @declare("transpose_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)", variants="method",
-         kind=INPLACE, native="at::native::transpose_", source=SHAPE)
+         native="at::native::transpose_", source=SHAPE, meta=META_PYTHON)
 def transpose_(self, dim0: int, dim1: int):
     """self's own sizes and strides, two of them swapped, set with as_strided_."""
     n = self.dim()
@@ -221,7 +221,7 @@ UNFOLD_GEOMETRY = step("unfold geometry", Layer.KERNEL, source=SHAPE)
 
 
 @declare("unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)",
-         variants="method", kind=VIEW, native="at::native::unfold", source=SHAPE)
+         variants="method", native="at::native::unfold", source=SHAPE)
 def unfold(self, dimension: int, size: int, step: int):
     n = self.dim()
     d = S.maybe_wrap_dim(dimension, n)

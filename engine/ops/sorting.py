@@ -34,8 +34,8 @@ from tracer.steps import Layer, step
 from engine.core import dtypes as D
 from engine.core import view as S
 from engine.core.errors import Refused, check
-from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, OUT, OUT_NOT_MODELLED, declare,
-                                          not_modelled)
+from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, META_PYTHON, OUT,
+    OUT_NOT_MODELLED, declare, not_modelled)
 from engine.dispatch.aten import aten
 from engine.memory import empty as memory
 from engine.memory.allocator import check_temporary
@@ -291,14 +291,15 @@ def _sort_stable(self, stable, dim: int, descending: bool):
 
 
 @declare("sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)",
-         variants="method, function", kind=FUNCTIONAL,
-         native="at::native::sort_stable_out (structured)", source=SORTING)
+         variants="method, function", native="at::native::sort_stable_out (structured)",
+         source=SORTING, meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def sort_stable(self, *, stable, dim: int = -1, descending: bool = False):
     return _sort_stable(self, stable, dim, descending)
 
 
 @declare("sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)",
-         variants="method, function", kind=FUNCTIONAL, native="at::native::sort", source=SORTING)
+         variants="method, function", native="at::native::sort", source=SORTING,
+         meta=META_PYTHON)
 def sort(self, dim: int = -1, descending: bool = False):
     # CompositeExplicitAutograd's sort is sort.stable with stable=False; torch.profiler
     # records one aten::sort for it, so the stable kernel runs here without a second
@@ -373,8 +374,8 @@ TOPK_KERNEL = step("topk_kernel", Layer.KERNEL, source=TOPK)
 
 
 @declare("topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)",
-         variants="method, function", kind=FUNCTIONAL,
-         native="at::native::topk_out_cpu (structured)", source=SORTING)
+         variants="method, function", native="at::native::topk_out_cpu (structured)",
+         source=SORTING, meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def topk(self, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):
     # meta::topk
     dim = S.maybe_wrap_dim(dim, self.dim())

@@ -20,7 +20,7 @@ from tracer.steps import Layer, StepSpec, step
 from engine.core import dtypes as D
 from engine.core import view as S
 from engine.core.errors import Refused, check
-from engine.dispatch.declarations import COMPOSITE, VIEW, declare
+from engine.dispatch.declarations import COMPOSITE, declare
 from engine.dispatch.aten import aten
 from engine.ops import views
 from engine.memory.allocator import check_temporary
@@ -71,7 +71,7 @@ GET_NUM_SPLITS = step("get_num_splits", Layer.KERNEL, source=SHAPE)
 
 
 @declare("split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]",
-         variants="function, method", kind=VIEW, native="at::native::split", source=SHAPE)
+         variants="function, method", native="at::native::split", source=SHAPE)
 def split(self, split_size: int, dim: int = 0):
     # get_num_splits, in its order
     check(self.dim() != 0, RuntimeError, "split expects at least a 1-dimensional tensor")
@@ -106,7 +106,7 @@ SPLIT_WITH_SIZES = step("split_with_sizes", Layer.KERNEL, source=SHAPE)
 
 
 @declare("split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]",
-         variants="function, method", kind=VIEW, native="at::native::split_with_sizes",
+         variants="function, method", native="at::native::split_with_sizes",
          source=SHAPE)
 def split_with_sizes(self, split_sizes: Sequence[int], dim: int = 0):
     check(self.dim() != 0, RuntimeError, "split expects at least a 1-dimensional tensor")

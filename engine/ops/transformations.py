@@ -19,7 +19,7 @@ from tracer.steps import Layer, step
 
 from engine.core import view as S
 from engine.core.errors import check
-from engine.dispatch.declarations import COMPOSITE, FUNCTIONAL, declare
+from engine.dispatch.declarations import CHECK_WRAPPER, COMPOSITE, META_PYTHON, declare
 from engine.dispatch.aten import aten
 from engine.ops.touch import touched
 
@@ -32,7 +32,8 @@ FLIP_NOTHING_TO_REVERSE = step("flip: nothing to reverse", Layer.KERNEL, source=
 
 
 @declare("flip(Tensor self, int[] dims) -> Tensor", variants="function, method",
-         kind=FUNCTIONAL, native="at::native::flip", source=TRANSFORMATIONS)
+         native="at::native::flip", source=TRANSFORMATIONS, meta=META_PYTHON,
+         device_check=CHECK_WRAPPER)
 def flip(self, dims: Sequence[int]):
     flipped = S.dim_list_to_bitset(dims, self.dim())
     out = aten.empty_like.default(self, memory_format="preserve_format")
@@ -80,7 +81,7 @@ ROT90_QUARTER_TURNS = step("rot90: quarter turns", Layer.KERNEL, source=TRANSFOR
 
 
 @declare("rot90(Tensor self, int k=1, int[] dims=[0,1]) -> Tensor", variants="function, method",
-         kind=FUNCTIONAL, native="at::native::rot90", source=TRANSFORMATIONS)
+         native="at::native::rot90", source=TRANSFORMATIONS)
 def rot90(self, k: int = 1, dims: Sequence[int] = (0, 1)):
     """A quarter turn is a flip of one dim and a transpose_ of the flipped copy (no second
     copy); a half turn flips both dims; a whole turn is a contiguous clone."""
@@ -114,8 +115,9 @@ ROLL_THE_TWO_PIECES = step("roll: the two pieces", Layer.KERNEL, source=TRANSFOR
 
 
 @declare("roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor",
-         variants="function, method", kind=FUNCTIONAL, native="at::native::roll",
-         source=TRANSFORMATIONS)
+         variants="function, method", native="at::native::roll",
+         source=TRANSFORMATIONS,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def roll(self, shifts: Sequence[int], dims: Sequence[int] = ()):
     shifts, dims = tuple(shifts), tuple(dims)
     if len(dims) != 1 or len(shifts) != 1:

@@ -23,8 +23,8 @@ from engine.core import view as S
 from engine.core.diagonal import batched_matrix_contiguous_strides
 from engine.core.errors import Refused, check
 from engine.dispatch.at_dispatch import INDEX_TYPES, at_dispatch
-from engine.dispatch.declarations import (FACTORY, FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED,
-                                          declare, not_modelled)
+from engine.dispatch.declarations import (CHECK_WRAPPER, META_PYTHON, OUT, OUT_NOT_MODELLED,
+    declare, not_modelled)
 from engine.dispatch.aten import aten
 from engine.memory import empty as memory
 from engine.memory.allocator import check_temporary
@@ -157,25 +157,29 @@ def _inplace(self, diagonal: int, name: str, upper: bool):
 
 
 @declare("tril(Tensor self, SymInt diagonal=0) -> Tensor", variants="method, function",
-         kind=FUNCTIONAL, native="at::native::tril_cpu (structured)", source=TRIANGULAR)
+         native="at::native::tril_cpu (structured)", source=TRIANGULAR, meta=META_PYTHON,
+         device_check=CHECK_WRAPPER)
 def tril(self, diagonal: int = 0):
     return _functional(self, diagonal, "tril", upper=False)
 
 
 @declare("triu(Tensor self, SymInt diagonal=0) -> Tensor", variants="method, function",
-         kind=FUNCTIONAL, native="at::native::triu_cpu (structured)", source=TRIANGULAR)
+         native="at::native::triu_cpu (structured)", source=TRIANGULAR, meta=META_PYTHON,
+         device_check=CHECK_WRAPPER)
 def triu(self, diagonal: int = 0):
     return _functional(self, diagonal, "triu", upper=True)
 
 
 @declare("tril_(Tensor(a!) self, SymInt diagonal=0) -> Tensor(a!)", variants="method",
-         kind=INPLACE, native="at::native::tril_cpu (structured, in place)", source=TRIANGULAR)
+         native="at::native::tril_cpu (structured, in place)", source=TRIANGULAR, meta=META_PYTHON,
+         device_check=CHECK_WRAPPER)
 def tril_(self, diagonal: int = 0):
     return _inplace(self, diagonal, "tril", upper=False)
 
 
 @declare("triu_(Tensor(a!) self, SymInt diagonal=0) -> Tensor(a!)", variants="method",
-         kind=INPLACE, native="at::native::triu_cpu (structured, in place)", source=TRIANGULAR)
+         native="at::native::triu_cpu (structured, in place)", source=TRIANGULAR, meta=META_PYTHON,
+         device_check=CHECK_WRAPPER)
 def triu_(self, diagonal: int = 0):
     return _inplace(self, diagonal, "triu", upper=True)
 
@@ -271,14 +275,14 @@ def _coordinates(row: int, col: int, offset: int, upper: bool, size: int):
 
 
 @declare("tril_indices(int row, int col, int offset=0, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         kind=FACTORY, native="at::native::tril_indices_cpu", source=FACTORIES)
+         native="at::native::tril_indices_cpu", source=FACTORIES, meta=META_PYTHON)
 def tril_indices(row: int, col: int, offset: int = 0, *, dtype: D.dtype | None = None,
                  layout: Any = None, device: str | None = None, pin_memory: Any = None):
     return _indices("tril_indices", row, col, offset, dtype, device)
 
 
 @declare("triu_indices(int row, int col, int offset=0, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         kind=FACTORY, native="at::native::triu_indices_cpu", source=FACTORIES)
+         native="at::native::triu_indices_cpu", source=FACTORIES, meta=META_PYTHON)
 def triu_indices(row: int, col: int, offset: int = 0, *, dtype: D.dtype | None = None,
                  layout: Any = None, device: str | None = None, pin_memory: Any = None):
     return _indices("triu_indices", row, col, offset, dtype, device)

@@ -1,5 +1,6 @@
-"""Unary pointwise operators: neg, abs, sign, reciprocal and the float classifiers isnan,
-isinf, isfinite, isposinf, isneginf (aten/src/ATen/native/UnaryOps.cpp, cpu/UnaryOpsKernel.cpp).
+"""Unary pointwise operators: neg, abs, sign, reciprocal, nan_to_num and the float classifiers
+isnan, isinf, isfinite, isposinf, isneginf (aten/src/ATen/native/UnaryOps.cpp,
+cpu/UnaryOpsKernel.cpp).
 
 ``abs`` is not structured: it allocates ``at::empty({0})`` and calls its out= overload,
 which TensorIterator resizes (torch.profiler: ``aten::abs > aten::empty, aten::abs``).
@@ -16,11 +17,14 @@ import numpy as np
 from engine.core import dtypes as D
 from engine.core.context import current
 from engine.core.errors import check
-from engine.dispatch.declarations import (COMPOSITE, FUNCTIONAL, INPLACE, OUT, OUT_NOT_MODELLED,
-                                          declare, not_modelled)
+from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, INPLACE, META_PYTHON,
+                                          OUT, OUT_NOT_MODELLED, declare, not_modelled,
+                                          structured)
 from engine.dispatch.aten import aten
 from engine.memory import empty as memory
-from engine.ops.pointwise import UNARY, iterate, layout
+from engine.ops.pointwise import UNARY, iterate, layout, resize_output
+from engine.core import view as S
+from tracer.notes import Note
 
 UNARY_KERNEL = "aten/src/ATen/native/cpu/UnaryOpsKernel.cpp"
 
@@ -31,18 +35,25 @@ def _neg_check(self) -> None:
           "to invert a mask, use the `~` or `logical_not()` operator instead.")
 
 
-@declare("neg(Tensor self) -> Tensor", variants="function, method", kind=FUNCTIONAL,
-         native="at::native::neg (structured)", source=UNARY)
-def neg(self):
-    _neg_check(self)
-    return iterate("neg", [self], np.negative, source=UNARY_KERNEL)
+def _same_dtype(form: str, self, out) -> None:
+    """build_borrowing_unary_op: check_all_same_dtype, an out= tensor included."""
+    if form == OUT:
+        check(out.dtype is self.dtype, RuntimeError,
+              f"Found dtype {D.cpp_name(out.dtype)} but expected {D.cpp_name(self.dtype)}")
 
 
-@declare("neg_(Tensor(a!) self) -> Tensor(a!)", variants="function, method", kind=INPLACE,
-         native="at::native::neg_ (structured)", source=UNARY)
-def neg_(self):
+def _form_name(name: str, form: str) -> str:
+    return name + "_" if form == INPLACE else name
+
+
+@structured("neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+            native="at::native::neg (structured)", out_native="at::native::neg_out (structured)",
+            source=UNARY, inplace_variants="function, method", meta=META_PYTHON)
+def neg(form: str, self, *, out):
     _neg_check(self)
-    return iterate("neg_", [self], np.negative, out=self, source=UNARY_KERNEL)
+    _same_dtype(form, self, out)
+    return iterate(_form_name("neg", form), [self], np.negative, out=out, resize=form == OUT,
+                   source=UNARY_KERNEL)
 
 
 @declare("negative(Tensor self) -> Tensor", variants="function, method", kind=COMPOSITE,
@@ -62,8 +73,9 @@ def _not_bool(d: D.dtype) -> bool:
     return d is not D.bool
 
 
-@declare("abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", kind=OUT,
-         native="at::native::abs_out", source=UNARY)
+@declare("abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+         native="at::native::abs_out", source=UNARY,
+         meta=META_PYTHON)
 def abs_out(self, *, out):
     # unary_op's check_all_same_dtype (TensorIterator compute_types)
     check(out.dtype is self.dtype, RuntimeError,
@@ -72,15 +84,17 @@ def abs_out(self, *, out):
                    kernel="abs_cpu", source=UNARY_KERNEL)
 
 
-@declare("abs(Tensor self) -> Tensor", variants="function, method", kind=FUNCTIONAL,
-         native="at::native::abs", source=UNARY)
+@declare("abs(Tensor self) -> Tensor", variants="function, method",
+         native="at::native::abs", source=UNARY,
+         meta=META_PYTHON)
 def abs_(self):
     result = aten.empty.memory_format([0], dtype=self.dtype, device=self.device_type)
     return aten.abs.out(self, out=result)
 
 
-@declare("abs_(Tensor(a!) self) -> Tensor(a!)", variants="function, method", kind=INPLACE,
-         native="at::native::abs_", source=UNARY)
+@declare("abs_(Tensor(a!) self) -> Tensor(a!)", variants="function, method",
+         native="at::native::abs_", source=UNARY,
+         meta=META_PYTHON)
 def abs_inplace(self):
     return aten.abs.out(self, out=self)
 
@@ -107,16 +121,13 @@ def _sign(a):
     return np.where(a > zero, one, zero) - np.where(a < zero, one, zero)
 
 
-@declare("sign(Tensor self) -> Tensor", variants="function, method", kind=FUNCTIONAL,
-         native="at::native::sign (structured)", source=UNARY)
-def sign(self):
-    return iterate("sign", [self], _sign, source=UNARY_KERNEL)
-
-
-@declare("sign_(Tensor(a!) self) -> Tensor(a!)", variants="method", kind=INPLACE,
-         native="at::native::sign_ (structured)", source=UNARY)
-def sign_(self):
-    return iterate("sign_", [self], _sign, out=self, source=UNARY_KERNEL)
+@structured("sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+            native="at::native::sign (structured)",
+            out_native="at::native::sign_out (structured)", source=UNARY, meta=META_PYTHON)
+def sign(form: str, self, *, out):
+    _same_dtype(form, self, out)
+    return iterate(_form_name("sign", form), [self], _sign, out=out, resize=form == OUT,
+                   source=UNARY_KERNEL)
 
 
 def _to_float(common: D.dtype):
@@ -130,18 +141,14 @@ def _reciprocal(a):
     return a.dtype.type(1) / a
 
 
-@declare("reciprocal(Tensor self) -> Tensor", variants="function, method", kind=FUNCTIONAL,
-         native="at::native::reciprocal (structured)", source=UNARY)
-def reciprocal(self):
-    return iterate("reciprocal", [self], _reciprocal, common_dtype=_to_float,
-                   source=UNARY_KERNEL)
-
-
-@declare("reciprocal_(Tensor(a!) self) -> Tensor(a!)", variants="function, method",
-         kind=INPLACE, native="at::native::reciprocal_ (structured)", source=UNARY)
-def reciprocal_(self):
-    return iterate("reciprocal_", [self], _reciprocal, out=self, common_dtype=_to_float,
-                   source=UNARY_KERNEL)
+@structured("reciprocal.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+            native="at::native::reciprocal (structured)",
+            out_native="at::native::reciprocal_out (structured)", source=UNARY,
+            inplace_variants="function, method", meta=META_PYTHON)
+def reciprocal(form: str, self, *, out):
+    # build_borrowing_unary_float_op: an out= takes the float result by safe casting
+    return iterate(_form_name("reciprocal", form), [self], _reciprocal, out=out,
+                   resize=form == OUT, common_dtype=_to_float, source=UNARY_KERNEL)
 
 
 # -- isnan, isinf, isfinite, isposinf, isneginf ----------------------------------------------------
@@ -149,14 +156,16 @@ def _integral(t) -> bool:
     return not t.dtype.is_floating_point
 
 
-@declare("isnan(Tensor self) -> Tensor", variants="function, method", kind=FUNCTIONAL,
-         native="at::native::isnan", source=UNARY)
+@declare("isnan(Tensor self) -> Tensor", variants="function, method",
+         native="at::native::isnan", source=UNARY,
+         meta=META_PYTHON)
 def isnan(self):
     return aten.ne.Tensor(self, self)
 
 
-@declare("isinf(Tensor self) -> Tensor", variants="function, method", kind=FUNCTIONAL,
-         native="at::native::isinf", source=UNARY)
+@declare("isinf(Tensor self) -> Tensor", variants="function, method",
+         native="at::native::isinf", source=UNARY,
+         meta=META_PYTHON)
 def isinf(self):
     if _integral(self):
         return aten.zeros_like.default(self, dtype=D.bool, memory_format="preserve_format")
@@ -183,17 +192,15 @@ def _classifier(name: str, sign: float) -> None:
             return aten.fill_.Scalar(result, False)
         return iterate(name, [self], lambda a: a == a.dtype.type(sign), out_dtype=D.bool,
                        source=UNARY_KERNEL)
-    declare(f"{name}(Tensor self) -> Tensor", variants="function, method", kind=FUNCTIONAL,
-            native=f"at::native::{name} (structured)", source=UNARY)(kernel)
+    declare(f"{name}(Tensor self) -> Tensor", variants="function, method",
+            native=f"at::native::{name} (structured)", source=UNARY,
+            meta=META_PYTHON, device_check=CHECK_WRAPPER)(kernel)
 
 
 _classifier("isposinf", float("inf"))
 _classifier("isneginf", float("-inf"))
 
 not_modelled(
-    "neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
-    "sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
-    "reciprocal.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
     "isposinf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
     "isneginf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
     kind=OUT, reason=OUT_NOT_MODELLED)
@@ -202,3 +209,57 @@ not_modelled(
     "negative.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
     "absolute.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
     kind=COMPOSITE, reason=OUT_NOT_MODELLED)
+
+
+# -- nan_to_num: NaN and the infinities replaced ------------------------------------------------
+def _replacement(value: float | None, default: float, dtype: D.dtype):
+    """static_cast<scalar_t>(value): a double to the tensor's float type (Half through
+    float, as c10::Half's constructor takes a float); an absent value is ``default``."""
+    if value is None:
+        return dtype.np.type(default)
+    with np.errstate(over="ignore"):
+        return dtype.np.type(np.float32(value)) if dtype is D.float16 else dtype.np.type(value)
+
+
+@declare("nan_to_num.out(Tensor self, float? nan=None, float? posinf=None, float? neginf=None, "
+         "*, Tensor(a!) out) -> Tensor(a!)", native="at::native::nan_to_num_out",
+         source=UNARY, meta=META_PYTHON, device_check=CHECK_WRAPPER)
+def nan_to_num_out(self, nan=None, posinf=None, neginf=None, *, out):
+    check(self.dtype is out.dtype, RuntimeError,
+          f"nan_to_num: dtype of out: {D.cpp_name(out.dtype)} should be same as input: "
+          f"{D.cpp_name(self.dtype)}")
+    if not self.dtype.is_floating_point:
+        # an integer (or bool) tensor has no NaN nor infinity: resize_output, copy_
+        shape = self.view.sizes
+        if out is not self:
+            resize_output(out, shape, S.contiguous_strides(shape))
+        return aten.copy_.default(out, self)
+    info = np.finfo(self.dtype.np)
+    values = (_replacement(nan, 0.0, self.dtype), _replacement(posinf, info.max, self.dtype),
+              _replacement(neginf, info.min, self.dtype))
+
+    def loop(a):
+        # _isnan(a) ? nan : (a == inf ? posinf : (a == -inf ? neginf : a))
+        return np.where(np.isnan(a), values[0], np.where(
+            a == np.inf, values[1], np.where(a == -np.inf, values[2], a)))
+    # TensorIterator::unary_op: the output's dtype is the input's (checked above)
+    return iterate("nan_to_num", [self], loop, out=out, resize=True, safe_cast=False,
+                   cast_output=False, source=UNARY_KERNEL,
+                   note=Note("pointwise.nan_to_num", nan=float(values[0]),
+                             posinf=float(values[1]), neginf=float(values[2])))
+
+
+@declare("nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) "
+         "-> Tensor", variants="function, method", native="at::native::nan_to_num",
+         source=UNARY, meta=META_PYTHON)
+def nan_to_num(self, nan=None, posinf=None, neginf=None):
+    # CompositeExplicitAutograd: empty_like, then the out= kernel
+    result = aten.empty_like.default(self)
+    return aten.nan_to_num.out(self, nan, posinf, neginf, out=result)
+
+
+@declare("nan_to_num_(Tensor(a!) self, float? nan=None, float? posinf=None, "
+         "float? neginf=None) -> Tensor(a!)", variants="function, method",
+         native="at::native::nan_to_num_", source=UNARY, meta=META_PYTHON)
+def nan_to_num_(self, nan=None, posinf=None, neginf=None):
+    return aten.nan_to_num.out(self, nan, posinf, neginf, out=self)

@@ -26,7 +26,7 @@ from tracer.steps import Layer, step
 from engine.core import dtypes as D
 from engine.core import view as S
 from engine.core.errors import Refused, check
-from engine.dispatch.declarations import FUNCTIONAL, declare
+from engine.dispatch.declarations import CHECK_WRAPPER, declare
 from engine.dispatch.aten import aten
 from engine.memory.allocator import check_limit, check_temporary
 from engine.ops.sorting import refuse_meta
@@ -148,7 +148,7 @@ def _unique_any(self, return_inverse: bool, return_counts: bool):
 
 
 @declare("_unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)",
-         kind=FUNCTIONAL, native="at::native::_unique2_cpu", source=UNIQUE)
+         native="at::native::_unique2_cpu", source=UNIQUE, device_check=CHECK_WRAPPER)
 def _unique2(self, sorted: bool = True, return_inverse: bool = False,
              return_counts: bool = False):
     # the CPU kernel always sorts: `sorted` is not read
@@ -156,7 +156,7 @@ def _unique2(self, sorted: bool = True, return_inverse: bool = False,
 
 
 @declare("_unique(Tensor self, bool sorted=True, bool return_inverse=False) -> (Tensor, Tensor)",
-         kind=FUNCTIONAL, native="at::native::_unique_cpu", source=UNIQUE)
+         native="at::native::_unique_cpu", source=UNIQUE, device_check=CHECK_WRAPPER)
 def _unique(self, sorted: bool = True, return_inverse: bool = False):
     output, inverse, _ = _unique_any(self, return_inverse, False)
     return output, inverse
@@ -181,7 +181,7 @@ def _dim_template(self, dim: int, consecutive: bool):
 
 
 @declare("unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)",
-         kind=FUNCTIONAL, native="at::native::unique_dim_cpu", source=UNIQUE)
+         native="at::native::unique_dim_cpu", source=UNIQUE, device_check=CHECK_WRAPPER)
 def unique_dim(self, dim: int, sorted: bool = True, return_inverse: bool = False,
                return_counts: bool = False):
     refuse_meta("unique", self)
@@ -193,7 +193,7 @@ UNIQUE_CONSECUTIVE_CPU_TEMPLATE = step("unique_consecutive_cpu_template", Layer.
 
 
 @declare("unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor)",
-         kind=FUNCTIONAL, native="at::native::unique_consecutive_cpu", source=UNIQUE)
+         native="at::native::unique_consecutive_cpu", source=UNIQUE, device_check=CHECK_WRAPPER)
 def unique_consecutive(self, return_inverse: bool = False, return_counts: bool = False,
                        dim: int | None = None):
     refuse_meta("unique_consecutive", self)

@@ -17,7 +17,7 @@ from tracer.steps import Layer, step
 
 from engine.core import view as S
 from engine.core.errors import Refused, torch_error
-from engine.dispatch.declarations import FUNCTIONAL, OUT, OUT_NOT_MODELLED, declare, not_modelled
+from engine.dispatch.declarations import META_PYTHON, OUT, OUT_NOT_MODELLED, declare, not_modelled
 from engine.dispatch.aten import aten
 from engine.ops.overlap import MemOverlap, has_internal_overlap
 
@@ -69,8 +69,9 @@ def _write(output, part, src):
 
 
 @declare("select_scatter(Tensor self, Tensor src, int dim, SymInt index) -> Tensor",
-         variants="function, method", kind=FUNCTIONAL, native="at::native::select_scatter_symint",
-         source=SHAPE)
+         variants="function, method", native="at::native::select_scatter_symint",
+         source=SHAPE,
+         meta=META_PYTHON)
 def select_scatter(self, src, dim: int, index: int):
     _meta_refused(self, "select_scatter")
     output = clone_preserve_strides(self)
@@ -78,8 +79,8 @@ def select_scatter(self, src, dim: int, index: int):
 
 
 @declare("slice_scatter(Tensor self, Tensor src, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor",
-         variants="function, method", kind=FUNCTIONAL, native="at::native::slice_scatter",
-         source=SHAPE)
+         variants="function, method", native="at::native::slice_scatter", source=SHAPE,
+         meta=META_PYTHON)
 def slice_scatter(self, src, dim: int = 0, start: int | None = None, end: int | None = None,
                   step: int = 1):
     _meta_refused(self, "slice_scatter")
@@ -88,8 +89,8 @@ def slice_scatter(self, src, dim: int = 0, start: int | None = None, end: int | 
 
 
 @declare("diagonal_scatter(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1) -> Tensor",
-         variants="function, method", kind=FUNCTIONAL, native="at::native::diagonal_scatter",
-         source=SHAPE)
+         variants="function, method", native="at::native::diagonal_scatter", source=SHAPE,
+         meta=META_PYTHON)
 def diagonal_scatter(self, src, offset: int = 0, dim1: int = 0, dim2: int = 1):
     _meta_refused(self, "diagonal_scatter")
     output = clone_preserve_strides(self)
@@ -97,8 +98,7 @@ def diagonal_scatter(self, src, offset: int = 0, dim1: int = 0, dim2: int = 1):
 
 
 @declare("as_strided_scatter(Tensor self, Tensor src, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor",
-         variants="function, method", kind=FUNCTIONAL,
-         native="at::native::as_strided_scatter_symint", source=SHAPE)
+         variants="function, method", native="at::native::as_strided_scatter_symint", source=SHAPE)
 def as_strided_scatter(self, src, size: Sequence[int], stride: Sequence[int],
                        storage_offset: int | None = None):
     output = clone_preserve_strides(self)

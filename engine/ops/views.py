@@ -20,7 +20,7 @@ from engine.core import dtypes as D
 from engine.core import view as S
 from engine.core.tensor_impl import storage_out_of_bounds
 from engine.core.view import View
-from engine.dispatch.declarations import COMPOSITE, INPLACE, VIEW, declare, not_modelled
+from engine.dispatch.declarations import COMPOSITE, META_PYTHON, VIEW, declare, not_modelled
 from engine.dispatch.aten import aten
 from engine.core.errors import check, torch_error
 
@@ -63,8 +63,7 @@ def set_strided(self, size: Sequence[int], stride: Sequence[int], offset: int) -
 
 
 @declare("as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a)",
-         variants="function, method", kind=VIEW, native="at::native::as_strided_tensorimpl",
-         source=SHAPE)
+         variants="function, method", native="at::native::as_strided_tensorimpl", source=SHAPE)
 def as_strided(self, size: Sequence[int], stride: Sequence[int],
                storage_offset: int | None = None):
     offset = self.view.offset if storage_offset is None else int(storage_offset)
@@ -72,8 +71,7 @@ def as_strided(self, size: Sequence[int], stride: Sequence[int],
 
 
 @declare("as_strided_(Tensor(a!) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a!)",
-         variants="function, method", kind=INPLACE, native="at::native::as_strided__symint",
-         source=SHAPE)
+         variants="function, method", native="at::native::as_strided__symint", source=SHAPE)
 def as_strided_(self, size: Sequence[int], stride: Sequence[int],
                 storage_offset: int | None = None):
     """The same checks, on self's own geometry: the storage is never grown here."""
@@ -95,7 +93,7 @@ SELECT_GEOMETRY = step("select geometry", Layer.KERNEL, source=SHAPE,
 
 
 @declare("select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)",
-         variants="function, method", kind=VIEW, native="at::native::select_symint",
+         variants="function, method", native="at::native::select_symint",
          source=SHAPE)
 def select(self, dim: int, index: int):
     ndim = self.dim()
@@ -123,7 +121,7 @@ SLICE_GEOMETRY = step("slice geometry", Layer.KERNEL, source=SHAPE)
 
 
 @declare("slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a)",
-         variants="function, method", kind=VIEW, native="at::native::slice", source=SHAPE)
+         variants="function, method", native="at::native::slice", source=SHAPE)
 def slice_(self, dim: int = 0, start: int | None = None, end: int | None = None,
            step: int = 1):
     ndim = self.dim()
@@ -145,7 +143,7 @@ INFER_UNSQUEEZE_GEOMETRY = step("inferUnsqueezeGeometry", Layer.KERNEL, source=S
 
 
 @declare("unsqueeze(Tensor(a) self, int dim) -> Tensor(a)", variants="function, method",
-         kind=VIEW, native="at::native::unsqueeze", source=SHAPE)
+         native="at::native::unsqueeze", source=SHAPE)
 def unsqueeze(self, dim: int):
     dim = S.maybe_wrap_dim(dim, self.dim() + 1)
     # inferUnsqueezeGeometry: the new dim's stride is size*stride of the dim it precedes.
@@ -160,7 +158,7 @@ INFER_EXPAND_GEOMETRY = step("inferExpandGeometry", Layer.KERNEL, source=SHAPE)
 
 
 @declare("expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a)",
-         variants="method", kind=VIEW, native="at::native::expand", source=SHAPE)
+         variants="method", native="at::native::expand", source=SHAPE)
 def expand(self, size: Sequence[int], *, implicit: bool = False):
     with _geometry(INFER_EXPAND_GEOMETRY, "expand.geometry", size=list(size)) as s:
         if self.dim() == 0:
@@ -177,7 +175,7 @@ COMPUTE_STRIDE = step("computeStride", Layer.KERNEL, source=SHAPE,
                       libtorch=symbol("at::detail::computeStride"), lecture=Lecture.HIDDEN)
 
 
-@declare("view(Tensor(a) self, SymInt[] size) -> Tensor(a)", variants="method", kind=VIEW,
+@declare("view(Tensor(a) self, SymInt[] size) -> Tensor(a)", variants="method",
          native="at::native::view", source=SHAPE)
 def view(self, size: Sequence[int]):
     shape = S.infer_size(tuple(size), self.numel())
@@ -218,15 +216,17 @@ def reshape(self, shape: Sequence[int]):
 
 
 @declare("_reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a)",
-         variants="function, method", kind=VIEW, native="at::native::_reshape_alias",
+         variants="function, method", native="at::native::_reshape_alias",
          source=SHAPE)
 def _reshape_alias(self, size: Sequence[int], stride: Sequence[int]):
     # alias_with_sizes_and_strides: a TensorImpl built directly, no as_strided call
     return self.with_view(self.view.restrided(size, stride))
 
 
+# kind: _unsafe_view makes a view although its schema returns a plain Tensor
 @declare("_unsafe_view(Tensor self, SymInt[] size) -> Tensor", kind=VIEW,
-         native="at::native::_unsafe_view", source=SHAPE)
+         native="at::native::_unsafe_view", source=SHAPE,
+         meta=META_PYTHON)
 def _unsafe_view(self, size: Sequence[int]):
     shape = S.infer_size(tuple(size), self.numel())
     strides = S.compute_view_strides(self.view.sizes, self.view.strides, shape)
@@ -235,7 +235,7 @@ def _unsafe_view(self, size: Sequence[int]):
     return self.with_view(self.view.restrided(shape, strides))
 
 
-@declare("alias(Tensor(a) self) -> Tensor(a)", variants="method, function", kind=VIEW,
+@declare("alias(Tensor(a) self) -> Tensor(a)", variants="method, function",
          native="at::native::alias", source=SHAPE)
 def alias(self):
     return self.with_view(self.view)
@@ -245,7 +245,7 @@ TRANSPOSE_GEOMETRY = step("transpose geometry", Layer.KERNEL, source=SHAPE)
 
 
 @declare("transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)",
-         variants="function, method", kind=VIEW, native="at::native::transpose", source=SHAPE)
+         variants="function, method", native="at::native::transpose", source=SHAPE)
 def transpose(self, dim0: int, dim1: int):
     ndim = self.dim()
     dim0, dim1 = S.maybe_wrap_dim(dim0, ndim), S.maybe_wrap_dim(dim1, ndim)
@@ -258,7 +258,7 @@ def transpose(self, dim0: int, dim1: int):
     return aten.as_strided.default(self, new.sizes, new.strides, None)
 
 
-@declare("t(Tensor(a) self) -> Tensor(a)", variants="function, method", kind=VIEW,
+@declare("t(Tensor(a) self) -> Tensor(a)", variants="function, method",
          native="at::native::t", source=SHAPE)
 def t(self):
     if self.dim() > 2:
@@ -281,20 +281,20 @@ def _squeeze(self, dims: list[int], dim_arg):
     return aten.as_strided.default(self, new.sizes, new.strides, None)
 
 
-@declare("squeeze(Tensor(a) self) -> Tensor(a)", variants="function, method", kind=VIEW,
+@declare("squeeze(Tensor(a) self) -> Tensor(a)", variants="function, method",
          native="at::native::squeeze", source=SHAPE)
 def squeeze(self):
     return _squeeze(self, list(range(self.dim())), None)
 
 
 @declare("squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)", variants="function, method",
-         kind=VIEW, native="at::native::squeeze", source=SHAPE)
+         native="at::native::squeeze", source=SHAPE)
 def squeeze_dim(self, dim: int):
     return _squeeze(self, [S.maybe_wrap_dim(dim, self.dim())], dim)
 
 
 @declare("squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a)", variants="function, method",
-         kind=VIEW, native="at::native::squeeze", source=SHAPE)
+         native="at::native::squeeze", source=SHAPE)
 def squeeze_dims(self, dim: Sequence[int]):
     # dim_list_to_bitset: each dim wrapped, none twice
     S.dim_list_to_bitset(dim, self.dim())
@@ -345,7 +345,7 @@ def flatten(self, start_dim: int = 0, end_dim: int = -1):
 
 
 @declare("permute(Tensor(a) self, int[] dims) -> Tensor(a)", variants="function, method",
-         kind=VIEW, native="at::native::permute", source=SHAPE)
+         native="at::native::permute", source=SHAPE)
 def permute(self, dims):
     check(len(dims) == self.dim(), RuntimeError,
           f"permute(sparse_coo): number of dimensions in the tensor input does not match the "
@@ -377,7 +377,7 @@ def expand_outplace(a, b):
 
 # -- in-place views: a new geometry for self, set with as_strided_ ------------------------
 @declare("unsqueeze_(Tensor(a!) self, int dim) -> Tensor(a!)", variants="method",
-         kind=INPLACE, native="at::native::unsqueeze_", source=SHAPE)
+         native="at::native::unsqueeze_", source=SHAPE, meta=META_PYTHON)
 def unsqueeze_(self, dim: int):
     """inferUnsqueezeGeometry, then ``self.as_strided_(sizes, strides)``."""
     new = self.view.unsqueeze(S.maybe_wrap_dim(dim, self.dim() + 1))
@@ -392,20 +392,20 @@ def _squeeze_(self, dims: Sequence[int]):
     return aten.as_strided_.default(self, new.sizes, new.strides, None)
 
 
-@declare("squeeze_(Tensor(a!) self) -> Tensor(a!)", variants="method", kind=INPLACE,
+@declare("squeeze_(Tensor(a!) self) -> Tensor(a!)", variants="method",
          native="at::native::squeeze_", source=SHAPE)
 def squeeze_(self):
     return _squeeze_(self, range(self.dim()))
 
 
 @declare("squeeze_.dim(Tensor(a!) self, int dim) -> Tensor(a!)", variants="method",
-         kind=INPLACE, native="at::native::squeeze_", source=SHAPE)
+         native="at::native::squeeze_", source=SHAPE)
 def squeeze__dim(self, dim: int):
     return _squeeze_(self, [S.maybe_wrap_dim(dim, self.dim())])
 
 
 @declare("squeeze_.dims(Tensor(a!) self, int[] dim) -> Tensor(a!)", variants="method",
-         kind=INPLACE, native="at::native::squeeze_", source=SHAPE)
+         native="at::native::squeeze_", source=SHAPE)
 def squeeze__dims(self, dim: Sequence[int]):
     S.dim_list_to_bitset(dim, self.dim())
     return _squeeze_(self, [S.maybe_wrap_dim(d, self.dim()) for d in dim])

@@ -20,7 +20,7 @@ from tracer.steps import Layer, step
 
 from engine.core import dtypes as D
 from engine.core.errors import Refused, check
-from engine.dispatch.declarations import COMPOSITE, FUNCTIONAL, declare
+from engine.dispatch.declarations import CHECK_CALLEE, COMPOSITE, META_PYTHON, declare
 from engine.dispatch.aten import aten
 from engine.ops.pointwise import Wrapped, broadcast, layout, resize_output, result_type
 from engine.ops.shape import warn_once
@@ -34,8 +34,9 @@ UINT8_WARNING = ("where received a uint8 condition tensor. This behavior is depr
 
 
 @declare("where.self(Tensor condition, Tensor self, Tensor other) -> Tensor",
-         variants="function, method", kind=FUNCTIONAL, native="at::native::where",
-         source=COMPARE)
+         variants="function, method", native="at::native::where",
+         source=COMPARE,
+         meta=META_PYTHON, device_check=CHECK_CALLEE)
 def where_self(condition, self, other):
     common = result_type([self, other])
     result = aten.empty.memory_format([0], dtype=common,

@@ -22,7 +22,10 @@ import engine
 from engine.dispatch.declarations import REGISTRY, DEPRECATED, PROVISIONAL
 from engine.interpreter import session
 at_start = sorted(m for m in sys.modules if m.startswith("engine.ops."))
-registry = [[d.schema, list(d.variants), d.kind, d.modelled, d.reason] for d in REGISTRY.values()]
+import dataclasses
+# every field the declaration has (meta=, device_check= ...), as the cache must carry it
+registry = [[getattr(d, f.name) for f in dataclasses.fields(d) if f.name != "kernel"]
+            + [d.modelled] for d in REGISTRY.values()]
 docs = [session.run(text, seed=0) for text in sys.argv[1:]]
 print(json.dumps({"at_start": at_start, "provisional": len(PROVISIONAL),
                   "registry": registry, "deprecated": [list(x) for x in DEPRECATED],

@@ -43,6 +43,9 @@ SEED_STATEMENTS = [
 
 #: More statements, so every note the engine can write is reached at least once.
 MORE_STATEMENTS = [
+    "t = torch.tensor([[1., 3., 3.], [2., 0., 5.]]); y = torch.cummax(t, 1)",
+    "t = torch.tensor([float('nan'), float('inf'), 1.]); y = t.nan_to_num(posinf=9.)",
+    "a = torch.tensor([0., -float('inf')]); y = torch.logaddexp(a, torch.tensor(-500.))",
     # the simulated CUDA device (issue 16): factories, a cached block, a 0-byte tensor
     "x = torch.randn(3, 4, device='cuda'); y = torch.rand(5, device='cuda'); "
     "z = torch.zeros(2, device='cuda'); w = torch.ones(0, device='cuda')",

@@ -7,6 +7,16 @@ the same conventions as en.py.
 from __future__ import annotations
 
 TEXT: dict[str, str] = {
+    "cummax.kernel":
+        "walk each row along dim {dim}: an element at least the maximum so far (or a NaN, "
+        "which then stays) takes over, and its index is written beside it; a tie moves the "
+        "index to the later element",
+    "pointwise.nan_to_num":
+        "NaN becomes {nan}, +inf becomes {posinf}, -inf becomes {neginf}; every other "
+        "element is copied",
+    "pointwise.logaddexp":
+        "log(exp(a) + exp(b)) without overflow: max(a, b) + log1p(exp(-|a - b|)); two equal "
+        "infinities give themselves",
     "repeat.interleave_index":
         "the index each of the {total} output positions copies: element i fills "
         "cumsum[i] - repeats[i] up to cumsum[i]",

@@ -6,6 +6,12 @@ zh.py (the same ids and ``{name}`` fields as the English table).
 from __future__ import annotations
 
 TEXT: dict[str, str] = {
+    "cummax.kernel":
+        "沿第 {dim} 维逐行遍历:不小于当前最大值的元素(或一个 NaN,之后一直保留)接替它,其下标写在旁边;"
+        "相等时下标移到后面的元素",
+    "pointwise.nan_to_num": "NaN 变为 {nan},+inf 变为 {posinf},-inf 变为 {neginf};其余元素原样复制",
+    "pointwise.logaddexp":
+        "不溢出地计算 log(exp(a) + exp(b)):max(a, b) + log1p(exp(-|a - b|));两个相等的无穷大得到其自身",
     "repeat.interleave_index":
         "{total} 个输出位置各自复制的下标:元素 i 填满 cumsum[i] - repeats[i] 到 cumsum[i]",
     "repeat.target":
