@@ -3,8 +3,9 @@
 Every module of engine/, tracer/, cli.py and tidx.py is checked (mypy's defaults, which
 leave the bodies of unannotated functions unchecked, plus warn_unused_ignores and
 warn_redundant_casts); what tidx generates at import (the aten handles, Tensor's
-methods, the torch.* functions) mypy reads from the committed stubs
-(tests/binding/test_stubs.py keeps them current).  mypy is in the test extra, so CI has it.
+methods, the torch.* functions) mypy reads from the stubs engine/binding/stubs.py writes
+from the declarations, here, first (they are generated, not committed).  mypy is in the
+test extra, so CI has it.
 """
 
 from __future__ import annotations
@@ -27,6 +28,9 @@ def test_mypy_finds_no_error():
         if UNDER_CI:
             pytest.fail("mypy is required under CI (pip install -e '.[test]')")
         pytest.skip("mypy not installed")
+    stubs = subprocess.run([sys.executable, "-m", "engine.binding.stubs"], cwd=ROOT,
+                           capture_output=True, text=True, timeout=300)
+    assert stubs.returncode == 0, stubs.stderr
     # the configuration's own file list; no cache (a stale one hides nothing, but a
     # shared one is written to by every worktree)
     done = subprocess.run([sys.executable, "-m", "mypy", "--no-incremental",

@@ -11,9 +11,9 @@ them in the source (as torch generates ``torch/_C/__init__.pyi`` and
   :func:`engine.binding.methods.install` puts on ``Tensor``;
 * ``engine/__init__.pyi``: the ``torch.*`` functions of :data:`engine.binding.functions.FUNCTIONS`.
 
-``python -m engine.binding.stubs`` rewrites them; tests/binding/test_stubs.py fails (naming this
-command) when a committed stub differs from what this writes now, e.g. after an operator
-was added without regenerating.
+``python -m engine.binding.stubs`` writes them.  They are generated, not committed (as
+torch's are written by its build): tests/test_mypy.py writes them before it runs mypy,
+so adding an operator touches no stub; run the command once for an editor to see them.
 """
 
 from __future__ import annotations
