@@ -16,8 +16,6 @@ import pytest
 
 from conftest import ROOT
 
-pytestmark = pytest.mark.fast
-
 # Runs the CLI as the ``tidx`` console script does, then prints the names of the
 # modules of tidx that are loaded, after a marker, as JSON.
 _PROBE = """
