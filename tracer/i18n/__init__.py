@@ -75,7 +75,7 @@ _LAYERS: dict[str, str] = {
 
 def tables() -> dict[str, dict[str, str]]:
     """Every language's table of ids (for tests and tools): ``{"en": {...}, "zh": {...}}``."""
-    return {lang: _table(lang).TEXT for lang in LANGS}
+    return {lang: (_table(lang) or i18n_en).TEXT for lang in LANGS}  # every LANGS has one
 
 
 def text(id: str, lang: str = "en", /, **args: Any) -> str:
