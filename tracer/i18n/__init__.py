@@ -32,12 +32,12 @@ Pure: it knows nothing of the engine.
 
 from __future__ import annotations
 
+import importlib
 from types import ModuleType
 from typing import Any
 
 from tracer.i18n import en as i18n_en
 from tracer.i18n import explain as _explain
-from tracer.i18n import zh as i18n_zh
 from tracer.notes import Note, is_id, plain
 
 __all__ = ["LANGS", "both", "error_context", "explain_error", "layer", "note", "origin", "pair",
@@ -46,7 +46,20 @@ __all__ = ["LANGS", "both", "error_context", "explain_error", "layer", "note", "
 #: The languages ``--lang`` accepts; English is the language of the trace itself.
 LANGS: tuple[str, ...] = ("en", "zh")
 
-_TABLES: dict[str, ModuleType] = {"en": i18n_en, "zh": i18n_zh}
+
+
+def _table(lang: str) -> ModuleType | None:
+    """The table module of ``lang`` (None for a language tidx does not have).
+
+    Imported on first use, not with this package: a run in English never reads the
+    other tables, and importing them all cost every cold start (issue #25).  Python's
+    module cache keeps each one, so there is no state here.
+    """
+    if lang == "en":
+        return i18n_en
+    if lang not in LANGS:
+        return None
+    return importlib.import_module(f"{__name__}.{lang}")
 
 #: The title of each layer of ``tracer.events.LAYERS``, as a label id.
 _LAYERS: dict[str, str] = {
@@ -62,7 +75,7 @@ _LAYERS: dict[str, str] = {
 
 def tables() -> dict[str, dict[str, str]]:
     """Every language's table of ids (for tests and tools): ``{"en": {...}, "zh": {...}}``."""
-    return {lang: module.TEXT for lang, module in _TABLES.items()}
+    return {lang: (_table(lang) or i18n_en).TEXT for lang in LANGS}  # every LANGS has one
 
 
 def text(id: str, lang: str = "en", /, **args: Any) -> str:
@@ -72,7 +85,7 @@ def text(id: str, lang: str = "en", /, **args: Any) -> str:
     itself.  A template whose fields ``args`` do not fill raises ``KeyError`` (the
     tests run every call site, so that is a bug in tidx, not a user's mistake).
     """
-    template = _TABLES.get(lang, i18n_en).TEXT.get(id)
+    template = (_table(lang) or i18n_en).TEXT.get(id)
     if template is None:
         template = i18n_en.TEXT.get(id)
         if template is None:
@@ -150,7 +163,7 @@ def explain_error(message: str, lang: str, context: dict[str, Any] | None = None
     >>> explain_error("a brand new error", "en") is None
     True
     """
-    module = _TABLES.get(lang)
+    module = _table(lang) if isinstance(lang, str) else None
     if module is None or not isinstance(message, str):
         return None
     return _explain.explain(module.ERRORS, (module.SUBJECT, module.NO_SUBJECT), message,

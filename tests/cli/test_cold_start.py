@@ -1,0 +1,57 @@
+"""What a cold ``tidx explain "t[1, 2] = 3"`` imports, counted (issue #25).
+
+The goal is a wall time of at most 1.3x ``import numpy, rich.console, click``
+(benchmarks/bench_startup.py measures it); a test never times anything, so these count
+the modules a fresh interpreter has imported once the explain has printed.  A module
+that comes back into a cold start shows here, on any machine, however quiet.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+
+# Runs the CLI as the ``tidx`` console script does, then prints the names of the
+# modules of tidx that are loaded, after a marker, as JSON.
+_PROBE = """
+import json, sys
+from cli import main
+sys.argv = ["tidx"] + json.loads(sys.argv[1])
+try:
+    main()
+except SystemExit as exit:
+    code = exit.code
+else:
+    code = 0
+names = sorted(n for n in sys.modules if n.split(".")[0] in ("engine", "tracer", "cli"))
+sys.stdout.write("\\n@@modules@@" + json.dumps({"code": code, "modules": names}) + "\\n")
+"""
+
+
+def _cold(*args: str) -> set[str]:
+    done = subprocess.run([sys.executable, "-c", _PROBE, json.dumps(list(args))], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout.rsplit("@@modules@@", 1)[1])
+    assert found["code"] in (0, None), done.stdout
+    return set(found["modules"])
+
+
+@pytest.fixture(scope="module")
+def explain_en() -> set[str]:
+    return _cold("explain", "t[1, 2] = 3")
+
+
+def test_an_english_explain_imports_no_other_language(explain_en):
+    # the Chinese tables (every zh_* module) are imported only for --lang zh
+    assert not {m for m in explain_en if m.startswith("tracer.i18n.zh")}
+    assert "tracer.i18n.en" in explain_en
+
+
+def test_lang_zh_still_imports_its_tables():
+    assert "tracer.i18n.zh" in _cold("explain", "--lang", "zh", "t[1, 2] = 3")
