@@ -32,7 +32,7 @@ from engine.pypto import index_select as pypto
 from engine.core.context import current
 from engine.core.device import Size
 from engine.core.errors import Refused, is_torch_error, torch_error, tp_name
-from engine.interpreter import builtins
+from engine.interpreter import builtins, pyclasses
 from engine.interpreter import python_memory as M
 from engine.interpreter.defaults import BY_NAME
 from engine.interpreter.statements import MAX_INT_BITS, Statement, root_name
@@ -118,7 +118,9 @@ class Evaluator:
             if self._printed is not None:
                 self._printed.append(text)
 
-        self.builtins = builtins.make(torch.tensor, torch.size, on_print)
+        #: the stand-ins type(x) gives and isinstance takes; id's numbering
+        self.classes = pyclasses.Classes(torch.tensor, torch.size, torch.dtype)
+        self.builtins = builtins.make(torch.tensor, torch.size, on_print, self.classes)
         self._allowed = ({id(fn) for fn in self.builtins.values()} | torch.callables
                          | {id(fn) for fn in PYPTO_FUNCTIONS.values()}
                          | ({id(fn) for fn in torch_cuda.FUNCTIONS.values()}
@@ -175,7 +177,7 @@ class Evaluator:
             self.augmented(node, st)
             return
         assert isinstance(node, ast.Assign)
-        value = self._not_a_function(self.eval_expr(node.value), node.value)
+        value = self.eval_expr(node.value)     # a function may be named: f = torch.ones
         for target in node.targets:
             self.assign(target, value, st)
         st.value = value if any(not isinstance(t, ast.Subscript)
@@ -235,6 +237,8 @@ class Evaluator:
 
     def iterate(self, value: Any, not_iterable: str) -> list[Any]:
         """The items Python's ``iter(value)`` gives, for the values a statement holds."""
+        if isinstance(value, pyclasses.OneShot):
+            return value.take()         # zip(...), enumerate(...): made and bounded already
         if isinstance(value, self.torch.tensor):
             return list(iter(value))
         if isinstance(value, (list, tuple, str, range, self.torch.size)):
@@ -439,6 +443,9 @@ class Evaluator:
         if op in ("In", "NotIn"):
             return self.contains(right, left) == (op == "In")
         if not isinstance(left, self.torch.tensor) and not isinstance(right, self.torch.tensor):
+            if op in ("Eq", "NotEq") and not (isinstance(left, (bool, int, float)) and
+                                              isinstance(right, (bool, int, float))):
+                return _COMPARE[op](left, right)    # type(x) == int, s == 'a': Python's
             return _COMPARE[op](self._number(left, op), self._number(right, op))
         if not isinstance(left, self.torch.tensor):  # 4 < t is t > 4, as Python reflects it
             left, right, op = right, left, _REFLECT[op]
@@ -571,6 +578,8 @@ class Evaluator:
                 return obj.functions[attr]
             if attr in obj.constants:
                 return obj.constants[attr]
+            if attr in ("Tensor", "Size", "dtype"):     # the classes, as type(x) gives them
+                return self.classes.by_name[attr]
             raise Refused(_unknown("torch", attr, obj.functions, "torch functions and "
                                                                   "the dtypes"))
         if obj is torch_cuda.CUDA:

@@ -273,6 +273,11 @@ class Session:
         return out
 
     def _describe(self, value: Any) -> dict[str, Any]:
+        if callable(value) and not is_tensor(value):
+            # a name bound to a function (tensor = torch.tensor): the recorder would take
+            # the function for its own deferred summary and call it; its repr stands in
+            text = _repr(value)
+            return {"summary": self.trace.summarize(lambda: text), "repr": text}
         return {"summary": self.trace.summarize(value), "repr": _repr(value)}
 
 

@@ -19,8 +19,8 @@ from engine.core.errors import Refused
 from engine.interpreter import builtins
 from engine.interpreter.defaults import BY_NAME
 
-#: Names a statement cannot rebind: the two modules and the builtins.
-RESERVED = ("torch", "pypto", "Ellipsis") + builtins.NAMES
+#: Names a statement cannot rebind: the two modules and the first builtins.
+RESERVED = ("torch", "pypto", "Ellipsis") + builtins.FIXED
 #: Statements longer than this are refused (a file of lessons is far smaller).
 MAX_SOURCE = 100_000
 #: How deeply one statement may nest (``x = -(-1)`` is 4 deep, ``t.abs().abs()`` 5): room
@@ -71,7 +71,7 @@ def parse(text: str, names: Iterable[str] = ()) -> list[Statement]:
         raise Refused(f"statements nested too deeply for Python's parser; tidx takes at "
                       f"most {MAX_DEPTH} levels") from None
     out = []
-    known = set(BY_NAME) | set(RESERVED) | set(names)
+    known = set(BY_NAME) | set(RESERVED) | set(builtins.NAMES) | set(names)
     lines = text.splitlines()
     segments = io.StringIO(text, newline="").readlines()  # as ast.get_source_segment splits
     for node in tree.body:
