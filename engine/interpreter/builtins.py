@@ -21,13 +21,14 @@ from engine.core.context import current
 from engine.core.errors import Refused, as_torch_error, torch_error, tp_name
 from engine.interpreter import iterables
 from engine.interpreter import python_memory as M
+from engine.interpreter.formatting import Formatter
 from engine.interpreter.pyclasses import Classes, OneShot, callable_repr
 
 #: Builtins a statement cannot rebind (as tidx has always kept them).
 FIXED = ("print", "len", "int", "float", "bool", "abs", "range", "list", "tuple")
 #: The names statements may call without ``torch.``.  The later ones may be rebound, as
 #: in Python (``sum = t.sum()``, ``id = 3`` are common in lessons).
-NAMES = FIXED + ("type", "isinstance", "id") + iterables.NAMES
+NAMES = FIXED + ("type", "isinstance", "id", "format", "str", "repr") + iterables.NAMES
 #: The longest list ``list(...)``/``tuple(...)`` builds (index lists are short).
 MAX_ITEMS = 10_000
 
@@ -58,7 +59,7 @@ def _python(fn: Callable[[Any], Any], value: Any) -> Any:
 
 
 def make(tensor: type[Any], size: type[Any], on_print: Callable[[str], None],
-         classes: Classes) -> dict[str, Callable]:
+         classes: Classes, formatter: Formatter) -> dict[str, Callable]:
     """The builtins of one evaluator, over its namespace's tensor and Size types and its
     class stand-ins."""
     numbers = (bool, int, float)
@@ -201,11 +202,12 @@ def make(tensor: type[Any], size: type[Any], on_print: Callable[[str], None],
     fns = {"print": print_, "len": len_, "int": int_, "float": float_, "bool": bool_,
            "abs": abs_, "range": range_, "list": sequence(list), "tuple": sequence(tuple),
            "type": type_, "isinstance": isinstance_, "id": id_}
+    fns.update(formatter.builtins())
     fns.update(iterables.make(tensor, size, classes.id_))
     for name, fn in fns.items():
         fn.__name__ = fn.__qualname__ = name
         fn.tidx_builtin = True      # type: ignore[attr-defined]  # printed as Python's
-    for name in ("int", "float", "bool", "range", "list", "tuple", "type"):
+    for name in ("int", "float", "bool", "range", "list", "tuple", "type", "str"):
         fns[name] = classes.builtin(name, fns[name])   # the class stand-in, callable
     assert tuple(fns) == NAMES
     return fns

@@ -33,6 +33,8 @@ from engine.core.context import current
 from engine.core.device import Size
 from engine.core.errors import Refused, is_torch_error, torch_error, tp_name
 from engine.interpreter import builtins, pyclasses
+from engine.interpreter.expressions import Expressions
+from engine.interpreter.formatting import Formatter
 from engine.interpreter import python_memory as M
 from engine.interpreter.defaults import BY_NAME
 from engine.interpreter.statements import MAX_INT_BITS, Statement, root_name
@@ -96,7 +98,7 @@ TENSOR_METHODS = TENSOR_PUBLIC
 STORAGE_METHODS = frozenset({"nbytes", "data_ptr", "size"})
 
 
-class Evaluator:
+class Evaluator(Expressions):
     """Holds the names of one session and runs statements against the engine."""
 
     def __init__(self, on_default: Callable[[Any, str], None] | None = None,
@@ -120,7 +122,9 @@ class Evaluator:
 
         #: the stand-ins type(x) gives and isinstance takes; id's numbering
         self.classes = pyclasses.Classes(torch.tensor, torch.size, torch.dtype)
-        self.builtins = builtins.make(torch.tensor, torch.size, on_print, self.classes)
+        self.formatter = Formatter(torch.tensor)
+        self.builtins = builtins.make(torch.tensor, torch.size, on_print, self.classes,
+                                      self.formatter)
         self._allowed = ({id(fn) for fn in self.builtins.values()} | torch.callables
                          | {id(fn) for fn in PYPTO_FUNCTIONS.values()}
                          | ({id(fn) for fn in torch_cuda.FUNCTIONS.values()}

@@ -131,7 +131,7 @@ def _comment_above(lines: list[str], lineno: int) -> str | None:
     return " ".join(reversed(found)) or None
 
 
-_ALLOWED_EXPR = (ast.ListComp, ast.comprehension, ast.BoolOp, ast.And, ast.Or, ast.Is, ast.IsNot, ast.In, ast.NotIn,
+_ALLOWED_EXPR = (ast.IfExp, ast.JoinedStr, ast.FormattedValue, ast.ListComp, ast.comprehension, ast.BoolOp, ast.And, ast.Or, ast.Is, ast.IsNot, ast.In, ast.NotIn,
                  ast.BitXor, ast.LShift, ast.RShift, ast.MatMult,
                  ast.Constant, ast.Name, ast.List, ast.Tuple, ast.Slice, ast.Subscript,
                  ast.Call, ast.Attribute, ast.UnaryOp, ast.BinOp, ast.keyword, ast.Load,

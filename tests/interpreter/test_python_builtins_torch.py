@@ -24,7 +24,8 @@ pytestmark = pytest.mark.torch
 
 def tidx_printed(program: str) -> tuple[list[str], tuple[str, str] | None]:
     doc = Session().run(program)
-    printed = [line for s in doc["statements"] for line in s["printed"]]
+    printed = "\n".join(text for s in doc["statements"] for text in s["printed"])
+    printed = printed.splitlines()
     errors = [s["error"] for s in doc["statements"] if s["error"]]
     error = (errors[0]["type"], errors[0]["message"]) if errors else None
     return printed, error
@@ -167,3 +168,42 @@ def test_a_function_bound_to_a_name_prints_as_python_without_an_address():
     assert ours == ["<built-in method tensor of type object> <built-in function len> "
                     "<built-in method sum of Tensor object> <class 'int'>"]
     assert [re.sub(" at 0x[0-9a-f]+", "", line) for line in theirs] == ours
+
+
+FORMS = [
+    "x = 3 if True else 2\nprint(x, 1 if 0 else 'a', [i if i % 2 else -i for i in range(4)])",
+    "s = torch.tensor(2.5)\nprint(f'{s:.2f} {s!r:>20} {s!s}|{3:{2}}|{len}|{s!a}|{\"é\"!a}')",
+    "print(f'{t}', f'{t.shape}', f'{t.dtype}', f'{None}', f'{[1, 2]}', f'{int}')",
+    "w = 6\nprint(f'{3.14159:>{w}.{2}f}|{\"ab\":^{w}}|{42:08b}|{1e6:,.1f}|{-1:+}')",
+    "print(format(2.5, '.3f'), format(3), format('ab', '>4'), str(t[0]), repr('a'))",
+    "print(str(), str(3), str(None), repr([1, 'a']), str(int), repr(len), format(t))",
+    "s = torch.tensor(7)\ny = 'big' if s > 3 else 'small'\nprint(y, f'{s:3d}')",
+    "print(f'{t:.2f}')", "print(format(t, 'x'))", "format()", "format(1, 2)",
+    "format(1, 'q')", "format([1], 'x')", "format(None, '>3')", "repr()",
+    "format(1, 2, 3)", "print(f'{torch.tensor([1, 2]):d}')", "y = 1 if t else 0",
+    "print(format(torch.tensor(3.5), '.1e'), format(len), f'{max!r}')",
+]
+
+
+@pytest.mark.parametrize("program", FORMS)
+def test_conditional_expressions_and_formatting_as_python_and_torch(program):
+    assert_prints_like_python(program)
+
+
+@pytest.mark.parametrize("program", [
+    "x = torch.tensor(2.5)\ny = f'{x:.3f}'", "x = torch.tensor(2.5)\ny = format(x, '>9')",
+    "x = torch.tensor([1., 2.])\ny = x[0] if x.sum() > 2 else x[1]",
+])
+def test_formatting_a_tensor_runs_torchs_aten_ops(program):
+    """Tensor.__format__ of a 0-d tensor is detach() then item(): the profiler's ops."""
+    assert_like_torch(program.split("\n"))
+
+
+@pytest.mark.parametrize("program", [
+    "f'{t.__class__}'", "f'{1:>999999999}'", "f'{1:.{10 ** 6}f}'", "format('a', '99999')",
+    "f'{t:{\"x\" * 10}}'" if False else "f'{1:{10 ** 5}}'", "f'{len.__self__}'",
+    "str(b'a', 'utf-8')", "x = 1 if t.__len__ else 2",
+])
+def test_no_escape_or_blow_up_through_formatting(program):
+    with pytest.raises(Refused):
+        Session().run(program)
