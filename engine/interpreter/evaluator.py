@@ -33,10 +33,12 @@ from engine.core.context import current
 from engine.core.device import Size
 from engine.core.errors import Refused, is_torch_error, torch_error, tp_name
 from engine.interpreter import builtins, pyclasses
+from engine.interpreter.control import Control
 from engine.interpreter.expressions import Expressions
 from engine.interpreter.formatting import Formatter
 from engine.interpreter import python_memory as M
 from engine.interpreter.defaults import BY_NAME
+from engine.interpreter.sequences import MAX_SEQUENCE, sequence_op
 from engine.interpreter.statements import MAX_INT_BITS, Statement, root_name
 from engine.binding.tensor import UntypedStorage
 from engine.binding.tensor import Tensor
@@ -98,7 +100,7 @@ TENSOR_METHODS = TENSOR_PUBLIC
 STORAGE_METHODS = frozenset({"nbytes", "data_ptr", "size"})
 
 
-class Evaluator(Expressions):
+class Evaluator(Expressions, Control):
     """Holds the names of one session and runs statements against the engine."""
 
     def __init__(self, on_default: Callable[[Any, str], None] | None = None,
@@ -172,7 +174,10 @@ class Evaluator(Expressions):
             self._kept.settle(self.names, st.assigned)
 
     def _run(self, st: Statement, node: ast.stmt) -> None:
-        if isinstance(node, (ast.Import, ast.Pass)):
+        if isinstance(node, (ast.Import, ast.Pass, ast.Break, ast.Continue)):
+            return                      # break/continue: control.py acts on them
+        if st.header is not None:       # for/while/if: its header (control.py)
+            self.run_header(st, node)
             return
         if isinstance(node, ast.Expr):
             st.value = self._not_a_function(self.eval_expr(node.value), node.value)
@@ -288,7 +293,7 @@ class Evaluator(Expressions):
                               "not supported yet")
             return self._call_operator(getattr(operator, spec.inplace_fn), left, right, op)
         if isinstance(left, list) and op in ("Add", "Mult"):
-            grown = _sequence_op(op, left, right if op == "Mult" or isinstance(
+            grown = sequence_op(op, left, right if op == "Mult" or isinstance(
                 right, list) else list(self.iterate(right, "'{}' object is not iterable")),
                 self.torch.size)
             left[:] = grown             # list.__iadd__ / __imul__: the same list, longer
@@ -482,7 +487,7 @@ class Evaluator(Expressions):
             return self._tensor_binop(op, left, right)
         if op in ("Mult", "Add") and (isinstance(left, (list, tuple)) or
                                       isinstance(right, (list, tuple))):
-            return _sequence_op(op, left, right, self.torch.size)
+            return sequence_op(op, left, right, self.torch.size)
         numbers = (bool, int, float)
         if not (isinstance(left, (str, *numbers)) and isinstance(right, (str, *numbers))):
             # None + 1, [1] - 1: Python's own TypeError
@@ -659,41 +664,3 @@ OPERATORS: dict[str, Operator] = {
     "LShift": _operator("lshift", "lshift", "<<"), "RShift": _operator("rshift", "rshift", ">>"),
     "MatMult": _operator("matmul", "matmul", "@"),
 }
-
-
-#: Longest list ``[1] * n`` or ``a + b`` may build (shapes and index lists are short).
-MAX_SEQUENCE = 10_000
-
-
-def _sequence_op(op: str, left: Any, right: Any, size: type = Size) -> Any:
-    """``[1] * k`` and ``prefix + [3]``, as arange_at_dim in seed 004 writes them."""
-    if op == "Add":
-        if isinstance(left, size) or (isinstance(right, size) and isinstance(left, tuple)):
-            result = left + right       # torch.Size's own concatenation (and its errors)
-        elif not isinstance(left, (list, tuple)):
-            # int + tuple: the int has no __add__ for it, the tuple no __radd__
-            raise torch_error(TypeError, f"unsupported operand type(s) for +: "
-                                         f"'{tp_name(left)}' and '{tp_name(right)}'")
-        elif type(left) is not type(right):
-            raise torch_error(TypeError, f"can only concatenate {tp_name(left)} (not "
-                                         f"\"{tp_name(right)}\") to {tp_name(left)}")
-        else:
-            current().budget.build(M.list_bytes(len(left) + len(right)),
-                                   f"a {tp_name(left)} of {len(left) + len(right)} items")
-            result = left + right   # type: ignore[operator]  # one type, checked above
-    else:
-        seq, n = (left, right) if isinstance(left, (list, tuple)) else (right, left)
-        if not isinstance(n, int):      # bools are ints here, as in Python: [1] * True
-            raise torch_error(TypeError, f"can't multiply sequence by non-int of type "
-                                         f"'{tp_name(n)}'")
-        if len(seq) * max(n, 0) > MAX_SEQUENCE:
-            raise Refused(f"a list of {len(seq) * n} elements is longer than tidx builds "
-                          f"({MAX_SEQUENCE})")
-        current().budget.build(M.list_bytes(len(seq) * max(n, 0)),
-                               f"a {tp_name(seq)} of {len(seq) * max(n, 0)} items")
-        result = seq * n
-    if len(result) > MAX_SEQUENCE:
-        raise Refused(f"a list of {len(result)} elements is longer than tidx builds "
-                      f"({MAX_SEQUENCE})")
-    return result
-

@@ -28,11 +28,13 @@ from engine.binding.tensor import is_tensor, unpack
 from engine.core import capability as C
 from engine.core.context import DEFAULT_MAX_BYTES, RunContext, activate
 from engine.core.before import WritesBefore
+from engine.core.work_budget import WorkBudget
 from engine.core.errors import Refused, is_torch_error
 from engine.interpreter.defaults import BY_NAME
 from engine.interpreter.evaluator import Evaluator
 from engine.interpreter import reprs
-from engine.interpreter.statements import CATCHABLE, Statement, parse
+from engine.interpreter.control import Driver
+from engine.interpreter.statements import CATCHABLE, COMPOUND, Statement, parse
 from engine.interpreter.storage_names import StorageNames
 from engine.memory import cuda_lifetime
 from engine.rng import generator as G
@@ -86,9 +88,14 @@ class Session:
             self.manual_seed(seed)
         first = len(self.trace.statements)
         self.running = True
+        self.context.local(WorkBudget).reset()
         for st in statements:
             if not self.running:
                 break
+            if st.node.__class__ in COMPOUND:   # a loop or an if: its statements, each
+                Driver(self.run_statement, lambda: self.running,
+                       self.context.local(WorkBudget)).run(st)
+                continue
             self.run_statement(st)
             st.value = None     # shown: as in a script, it dies unless a name keeps it
         return self.document(since=first)
@@ -109,6 +116,8 @@ class Session:
         with activate(self.context), recorder.recording(self.trace), \
                 self.trace.statement(st.source) as entry:
             entry["comment"] = st.comment
+            if st.loop is not None:     # a statement of a loop's pass (control.py)
+                entry["loop"] = st.loop
             before = list(ev.defaults_used)
             newest = cuda_lifetime.newest()
             written = self.context.local(WritesBefore)

@@ -48,6 +48,12 @@ class Statement:
     printed: list[str] = field(default_factory=list)
     assigned: list[str] = field(default_factory=list)  # names bound or written into
     bound: list[str] = field(default_factory=list)     # of those, the ones bound (x = ...)
+    #: a for/while/if: the statements of its body and of its else (engine/interpreter/
+    #: control.py runs them); a header's run state; the pass of the loop it ran in
+    body: list["Statement"] = field(default_factory=list)
+    orelse: list["Statement"] = field(default_factory=list)
+    header: Any = None
+    loop: dict[str, int] | None = None
 
 
 def parse(text: str, names: Iterable[str] = ()) -> list[Statement]:
@@ -91,12 +97,26 @@ def parse(text: str, names: Iterable[str] = ()) -> list[Statement]:
         if isinstance(node, ast.Import):
             continue  # `import torch`: the engine is already the torch namespace
         _check_names(node, known)
-        source = _source_segment(segments, node) or ast.unparse(node)
-        out.append(Statement(source, node, comment or _comment_above(lines, node.lineno),
-                             catches=catches, prints=prints))
+        out.append(_statement(segments, lines, node, comment, catches, prints))
     if not out:
         raise Refused("no statement to run")
     return out
+
+
+COMPOUND = (ast.For, ast.While, ast.If)
+
+
+def _statement(segments: list[str], lines: list[str], node: ast.stmt, comment: str | None,
+               catches: tuple[str, ...] = (), prints: str | None = None) -> Statement:
+    """One checked statement; a for/while/if with its body's and else's, each with its
+    own source and comment."""
+    source = _source_segment(segments, node) or ast.unparse(node)
+    st = Statement(source, node, comment or _comment_above(lines, node.lineno),
+                   catches=catches, prints=prints)
+    if isinstance(node, COMPOUND):
+        st.body = [_statement(segments, lines, n, None) for n in node.body]
+        st.orelse = [_statement(segments, lines, n, None) for n in node.orelse]
+    return st
 
 
 def _source_segment(lines: list[str], node: ast.stmt) -> str:
@@ -156,7 +176,26 @@ def _check_depth(node: ast.stmt) -> None:
                       f"takes at most {MAX_DEPTH}")
 
 
-def _check_statement(node: ast.stmt) -> None:
+def _check_statement(node: ast.stmt, in_loop: bool = False) -> None:
+    if isinstance(node, COMPOUND):
+        # for/while/if over the same allow-list (engine/interpreter/control.py)
+        if isinstance(node, ast.For):
+            if node.type_comment or isinstance(node, ast.AsyncFor):
+                raise Refused(f"line {node.lineno}: async for is not supported")
+            _check_target(node.target, node.lineno)
+            _check_expr(node.iter)
+        else:
+            _check_expr(node.test)
+        loop = in_loop or not isinstance(node, ast.If)
+        for sub in node.body:
+            _check_statement(sub, loop)
+        for sub in node.orelse:
+            _check_statement(sub, in_loop)
+        return
+    if isinstance(node, (ast.Break, ast.Continue)):
+        if not in_loop:
+            raise Refused(f"line {node.lineno}: '{type(node).__name__.lower()}' outside loop")
+        return
     if isinstance(node, ast.Import):
         if [(a.name, a.asname) for a in node.names] not in (
                 [("torch", None)], [("torch", "torch")], [("pypto", None)]):
@@ -263,6 +302,13 @@ def _check_names(node: ast.stmt, known: set[str]) -> None:
     """Every name read must be a default, ``torch``, a builtin we provide, or assigned by
     an earlier statement (or by the comprehension it is read in); checked before anything
     runs."""
+    if isinstance(node, COMPOUND):
+        _check_reads(node.iter if isinstance(node, ast.For) else node.test, known)
+        if isinstance(node, ast.For):
+            _bind_names([node.target], known)
+        for sub in [*node.body, *node.orelse]:
+            _check_names(sub, known)
+        return
     if isinstance(node, ast.AugAssign):
         reads, targets = [node.target, node.value], []
     elif isinstance(node, ast.Assign):
@@ -273,6 +319,10 @@ def _check_names(node: ast.stmt, known: set[str]) -> None:
         reads, targets = ([node.value] if isinstance(node, ast.Expr) else []), []
     for tree in reads:
         _check_reads(tree, known)
+    _bind_names(targets, known)
+
+
+def _bind_names(targets: list[ast.expr], known: set[str]) -> None:
     for t in targets:
         for name in target_names(t):
             if name in RESERVED:
