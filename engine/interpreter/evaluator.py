@@ -35,6 +35,7 @@ from engine.core.errors import Refused, is_torch_error, torch_error, tp_name
 from engine.interpreter import builtins, pyclasses
 from engine.interpreter.control import Control
 from engine.interpreter.expressions import Expressions
+from engine.interpreter.functions import Functions, UserFunction
 from engine.interpreter.formatting import Formatter
 from engine.interpreter import python_memory as M
 from engine.interpreter.defaults import BY_NAME
@@ -100,7 +101,7 @@ TENSOR_METHODS = TENSOR_PUBLIC
 STORAGE_METHODS = frozenset({"nbytes", "data_ptr", "size"})
 
 
-class Evaluator(Expressions, Control):
+class Evaluator(Expressions, Control, Functions):
     """Holds the names of one session and runs statements against the engine."""
 
     def __init__(self, on_default: Callable[[Any, str], None] | None = None,
@@ -176,6 +177,9 @@ class Evaluator(Expressions, Control):
     def _run(self, st: Statement, node: ast.stmt) -> None:
         if isinstance(node, (ast.Import, ast.Pass, ast.Break, ast.Continue)):
             return                      # break/continue: control.py acts on them
+        if isinstance(node, ast.FunctionDef):   # def: functions.py
+            self.define(node, st)
+            return
         if st.header is not None:       # for/while/if: its header (control.py)
             self.run_header(st, node)
             return
@@ -568,7 +572,7 @@ class Evaluator(Expressions, Control):
         raise Refused(f"operator {op} needs numbers here (got {self.type_name(value)})")
 
     def _may_call(self, fn: Any) -> bool:
-        if id(fn) in self._allowed:
+        if id(fn) in self._allowed or isinstance(fn, UserFunction):
             return True
         owner = getattr(fn, "__self__", None)
         name = getattr(fn, "__name__", "")

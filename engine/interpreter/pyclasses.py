@@ -79,8 +79,8 @@ class Enumerate(OneShot):
 def callable_repr(fn: Any, is_tensor: Callable[[Any], bool]) -> str:
     """A function's repr as Python prints it, without the address it changes every run
     (``<built-in function len>`` is Python's own, it has none)."""
-    if isinstance(fn, PyClass):
-        return repr(fn)
+    if isinstance(fn, PyClass) or not hasattr(fn, "__name__"):
+        return repr(fn)                 # a class; a def or lambda (functions.py)
     name = getattr(fn, "__name__", "function")
     owner = getattr(fn, "__self__", None)
     if is_tensor(owner):
@@ -105,6 +105,7 @@ class Classes:
             self.by_name[qualname.rpartition(".")[2]] = PyClass(qualname, real)
         self.function = PyClass("builtin_function_or_method", None)
         self.module = PyClass("module", None)
+        self.user_function = PyClass("function", None)
         self._ids: dict[int, tuple[Any, int]] = {}
 
     def builtin(self, name: str, convert: Callable[..., Any]) -> PyClass:
@@ -119,8 +120,8 @@ class Classes:
         for cls in self.by_name.values():
             if cls.real is not None and type(obj) is cls.real:
                 return cls
-        if callable(obj):
-            return self.function
+        if callable(obj):   # a def or lambda (functions.py) has no __name__ attribute
+            return self.function if hasattr(obj, "__name__") else self.user_function
         if type(obj).__name__ in ("Namespace", "_Pypto", "CudaModule"):
             return self.module
         return PyClass(tp_name(obj), None)
@@ -135,7 +136,7 @@ class Classes:
             if not isinstance(info, PyClass):
                 raise torch_error(TypeError, "isinstance() arg 2 must be a type, a tuple of "
                                              "types, or a union")
-            if info is self.function or info is self.module:
+            if info in (self.function, self.module, self.user_function):
                 if self.type_of(obj) is info:
                     return True
             elif info.real is not None and isinstance(obj, info.real):

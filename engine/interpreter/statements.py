@@ -151,7 +151,7 @@ def _comment_above(lines: list[str], lineno: int) -> str | None:
     return " ".join(reversed(found)) or None
 
 
-_ALLOWED_EXPR = (ast.IfExp, ast.JoinedStr, ast.FormattedValue, ast.ListComp, ast.comprehension, ast.BoolOp, ast.And, ast.Or, ast.Is, ast.IsNot, ast.In, ast.NotIn,
+_ALLOWED_EXPR = (ast.Lambda, ast.arguments, ast.arg, ast.IfExp, ast.JoinedStr, ast.FormattedValue, ast.ListComp, ast.comprehension, ast.BoolOp, ast.And, ast.Or, ast.Is, ast.IsNot, ast.In, ast.NotIn,
                  ast.BitXor, ast.LShift, ast.RShift, ast.MatMult,
                  ast.Constant, ast.Name, ast.List, ast.Tuple, ast.Slice, ast.Subscript,
                  ast.Call, ast.Attribute, ast.UnaryOp, ast.BinOp, ast.keyword, ast.Load,
@@ -176,7 +176,39 @@ def _check_depth(node: ast.stmt) -> None:
                       f"takes at most {MAX_DEPTH}")
 
 
-def _check_statement(node: ast.stmt, in_loop: bool = False) -> None:
+def _check_arguments(args: ast.arguments, lineno: int) -> None:
+    """Parameters a learner's function has: positional-or-keyword, with defaults."""
+    if args.posonlyargs or args.vararg or args.kwonlyargs or args.kwarg:
+        raise Refused(f"line {lineno}: a function takes plain parameters here (a, b=2); "
+                      f"no /, *args, keyword-only or **kwargs")
+    for a in args.args:
+        if a.annotation is not None:
+            raise Refused(f"line {lineno}: annotations are not supported")
+        if a.arg in RESERVED or a.arg.startswith("__"):
+            raise Refused(f"line {lineno}: cannot rebind the name '{a.arg}'")
+    for d in args.defaults:
+        _check_expr(d)
+
+
+def _check_statement(node: ast.stmt, in_loop: bool = False, in_def: bool = False,
+                     top: bool = True) -> None:
+    if isinstance(node, ast.FunctionDef):
+        if not top:
+            raise Refused(f"line {node.lineno}: def is supported at the top level only")
+        if node.decorator_list or node.returns is not None or node.type_comment:
+            raise Refused(f"line {node.lineno}: decorators and annotations are not supported")
+        if node.name in RESERVED:
+            raise Refused(f"line {node.lineno}: cannot rebind the name '{node.name}'")
+        _check_arguments(node.args, node.lineno)
+        for sub in node.body:
+            _check_statement(sub, False, True, False)
+        return
+    if isinstance(node, ast.Return):
+        if not in_def:
+            raise Refused(f"line {node.lineno}: 'return' outside function")
+        if node.value is not None:
+            _check_expr(node.value)
+        return
     if isinstance(node, COMPOUND):
         # for/while/if over the same allow-list (engine/interpreter/control.py)
         if isinstance(node, ast.For):
@@ -188,9 +220,9 @@ def _check_statement(node: ast.stmt, in_loop: bool = False) -> None:
             _check_expr(node.test)
         loop = in_loop or not isinstance(node, ast.If)
         for sub in node.body:
-            _check_statement(sub, loop)
+            _check_statement(sub, loop, in_def, False)
         for sub in node.orelse:
-            _check_statement(sub, in_loop)
+            _check_statement(sub, in_loop, in_def, False)
         return
     if isinstance(node, (ast.Break, ast.Continue)):
         if not in_loop:
@@ -302,6 +334,21 @@ def _check_names(node: ast.stmt, known: set[str]) -> None:
     """Every name read must be a default, ``torch``, a builtin we provide, or assigned by
     an earlier statement (or by the comprehension it is read in); checked before anything
     runs."""
+    if isinstance(node, ast.FunctionDef):
+        for d in node.args.defaults:
+            _check_reads(d, known)
+        known.add(node.name)        # recursion reads it
+        # Python's locals: the parameters and every name the body binds
+        inner = known | {a.arg for a in node.args.args} | {
+            n.id for n in ast.walk(node) if isinstance(n, ast.Name) and
+            isinstance(n.ctx, ast.Store)}
+        for sub in node.body:
+            _check_names(sub, inner)
+        return
+    if isinstance(node, ast.Return):
+        if node.value is not None:
+            _check_reads(node.value, known)
+        return
     if isinstance(node, COMPOUND):
         _check_reads(node.iter if isinstance(node, ast.For) else node.test, known)
         if isinstance(node, ast.For):
@@ -331,6 +378,11 @@ def _bind_names(targets: list[ast.expr], known: set[str]) -> None:
 
 
 def _check_reads(tree: ast.AST, known: set[str]) -> None:
+    if isinstance(tree, ast.Lambda):
+        for d in tree.args.defaults:
+            _check_reads(d, known)
+        _check_reads(tree.body, known | {a.arg for a in tree.args.args})
+        return
     if isinstance(tree, ast.ListComp):
         # the first iterable is read outside; the loop variables are known inside
         gen = tree.generators[0]
@@ -366,6 +418,8 @@ def _check_expr(node: ast.AST) -> None:
     for sub in ast.walk(node):
         if isinstance(sub, ast.ListComp):
             _check_comprehension(sub)
+        if isinstance(sub, ast.Lambda):
+            _check_arguments(sub.args, sub.lineno)
         if not isinstance(sub, _ALLOWED_EXPR):
             line = getattr(sub, "lineno", getattr(node, "lineno", "?"))
             raise Refused(f"line {line}: {_describe(sub)} is "

@@ -54,7 +54,7 @@ WINGS: dict[str, list[str]] = {
     # engine/interpreter: statements, sessions, lessons, verify, whole programs
     "interpreter": ["application", "evaluator", "fuzz_programs", "growth", "learner_corpus_torch",
                     "lessons", "pypto", "python_builtins_torch", "python_forms_torch",
-                    "python_loops_torch",
+                    "python_functions_torch", "python_loops_torch",
                     "samples", "session",
                     "tensor_str", "values", "verify"],
     # tracer/: the recorder, notes and languages, every renderer
