@@ -142,8 +142,14 @@ def tensor(label: str, storage: str, *, shape: list[int], strides: list[int], of
     return out
 
 
-def storage(label: str, nbytes: int, device: str) -> Value:
-    return {"kind": "storage", "label": label, "nbytes": nbytes, "device": device}
+def storage(label: str, nbytes: int, device: str, dtype: str | None = None,
+            elements: int | None = None) -> Value:
+    """A storage; a TypedStorage (``tensor.storage()``) also has the dtype its bytes are
+    read as and how many elements that makes."""
+    out: Value = {"kind": "storage", "label": label, "nbytes": nbytes, "device": device}
+    if dtype is not None:
+        out.update(dtype=dtype, elements=elements)
+    return out
 
 
 def tensor_index(type_: str, value: Value, cpp: str) -> Value:
@@ -273,7 +279,8 @@ def _from_hook(data: dict[str, Any], labels: Labels, max_values: int) -> Value:
                       device=data["device"], numel=data["numel"], nbytes=data["nbytes"],
                       values=data.get("values"), uninitialised=data.get("uninitialised", False))
     if kind == "storage":
-        return storage(labels("s", data["storage_serial"])[0], data["nbytes"], data["device"])
+        return storage(labels("s", data["storage_serial"])[0], data["nbytes"], data["device"],
+                       data.get("dtype"), data.get("elements"))
     if kind == "elements":
         return elements(labels("s", data["storage_serial"])[0], data["count"],
                         data.get("offsets"))
@@ -490,6 +497,9 @@ def text(value: Value | None) -> str:
         return f"device(type='{value['type']}'{index})"
     if k == "tensor":
         return _tensor_text(value)
+    if k == "storage" and "dtype" in value:
+        return f"[torch.storage.TypedStorage(dtype={value['dtype']}, device=" \
+               f"{value['device']}) of size {value['elements']}]"
     if k == "storage":
         return f"[torch.storage.UntypedStorage(device={value['device']}) of size " \
                f"{value['nbytes']}]"

@@ -22,7 +22,7 @@ from tracer import recorder
 from tracer.steps import Layer, Lecture, step
 from tracer.notes import Note
 
-from engine.binding import functional, unique
+from engine.binding import functional, typed_storage, unique
 from engine.binding import python_indexing as PI
 from engine.binding import operators as O
 from engine.binding.arg_parser import ParsedArgs, PythonArgParser, check_noarg_method
@@ -649,8 +649,8 @@ def install(cls: type) -> frozenset[str]:
     for name, fn in functional.METHODS.items():    # written in Python by torch
         setattr(cls, name, fn)
         public.add(name)
-    for fn in (size, stride, is_contiguous, new_tensor, unique.tensor_unique,
-               unique.tensor_unique_consecutive):
+    for fn in (size, stride, is_contiguous, new_tensor, typed_storage.storage,
+               unique.tensor_unique, unique.tensor_unique_consecutive):
         setattr(cls, fn.__name__, fn)
         public.add(fn.__name__)
     setattr(cls, "type", type_)

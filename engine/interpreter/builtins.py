@@ -91,6 +91,8 @@ def make(tensor: type[Any], size: type[Any], on_print: Callable[[str], None],
         obj = args[0]
         if isinstance(obj, (tensor, list, tuple, size, str)):
             return len(obj)
+        if type(obj).__name__ in ("UntypedStorage", "TypedStorage"):
+            return len(obj)     # bytes, or elements of its dtype (tidx's or torch's own)
         raise torch_error(TypeError, f"object of type '{tp_name(obj)}' has no len()")
 
     def number(cls: type, accepted: str) -> Callable[..., Any]:

@@ -42,6 +42,7 @@ from engine.interpreter.defaults import BY_NAME
 from engine.interpreter.sequences import MAX_SEQUENCE, sequence_op
 from engine.interpreter.statements import MAX_INT_BITS, Statement, root_name
 from engine.binding.tensor import UntypedStorage
+from engine.binding.typed_storage import TypedStorage
 from engine.binding.tensor import Tensor
 from engine.binding.return_types import StructSeq
 
@@ -54,8 +55,8 @@ class Namespace:
     """
 
     def __init__(self, label: str, functions: dict[str, Callable[..., Any]],
-                 constants: dict[str, Any], *, tensor: type[Any], storage: type[Any],
-                 size: type[Any], dtype: type[Any]) -> None:
+                 constants: dict[str, Any], *, tensor: type[Any],
+                 storage: tuple[type[Any], ...], size: type[Any], dtype: type[Any]) -> None:
         self.label, self.functions, self.constants = label, functions, constants
         #: the library's own types, which the allow-lists apply to
         self.tensor, self.storage, self.size, self.dtype = tensor, storage, size, dtype
@@ -94,11 +95,13 @@ TORCH_CONSTANTS: dict[str, Any] = {d.name: d for d in D.ALL} | {
     "contiguous_format": P.contiguous_format, "preserve_format": P.preserve_format,
 }
 TORCH = Namespace("tidx engine", TORCH_FUNCTIONS, TORCH_CONSTANTS, tensor=Tensor,
-                  storage=UntypedStorage, size=Size, dtype=D.dtype)
+                  storage=(UntypedStorage, TypedStorage), size=Size, dtype=D.dtype)
 
 #: The tensor methods and attributes a statement may use: those the binding installs.
 TENSOR_METHODS = TENSOR_PUBLIC
-STORAGE_METHODS = frozenset({"nbytes", "data_ptr", "size"})
+STORAGE_METHODS = frozenset({"nbytes", "data_ptr", "size", "device"})
+#: ``tensor.storage()``'s (engine/binding/typed_storage.py)
+TYPED_STORAGE_METHODS = STORAGE_METHODS | {"dtype", "element_size", "untyped"}
 
 
 class Evaluator(Expressions, Control, Functions):
@@ -579,7 +582,7 @@ class Evaluator(Expressions, Control, Functions):
         if isinstance(owner, self.torch.tensor):
             return name in TENSOR_METHODS
         if isinstance(owner, self.torch.storage):
-            return name in STORAGE_METHODS
+            return name in _storage_methods(owner)
         return False
 
     def resolve_attribute(self, obj: Any, attr: str) -> Any:
@@ -611,7 +614,7 @@ class Evaluator(Expressions, Control, Functions):
             if attr in TENSOR_METHODS:
                 return getattr(obj, attr)
             raise Refused(_unknown("Tensor", attr, TENSOR_METHODS, "Tensor methods"))
-        if isinstance(obj, self.torch.storage) and attr in STORAGE_METHODS:
+        if isinstance(obj, self.torch.storage) and attr in _storage_methods(obj):
             return getattr(obj, attr)
         if isinstance(obj, self.torch.dtype) and attr in ("itemsize", "is_floating_point",
                                                           "is_signed"):
@@ -622,6 +625,13 @@ class Evaluator(Expressions, Control, Functions):
             # tuple's fields (sort(...).values)
             return getattr(obj, attr)
         raise Refused(f"attribute '{attr}' of {self.type_name(obj)} is not available in tidx")
+
+
+def _storage_methods(storage: Any) -> frozenset[str]:
+    """What a statement may read of a storage: a TypedStorage has a dtype (tidx's or, under
+    --verify, torch's own)."""
+    typed = type(storage).__name__ == "TypedStorage"
+    return TYPED_STORAGE_METHODS if typed else STORAGE_METHODS
 
 
 def _unknown(owner: str, attr: str, known: Any, what: str) -> str:

@@ -84,7 +84,7 @@ def _namespace(torch) -> E.Namespace:
                  if hasattr(torch, name)}
     constants = {name: getattr(torch, name) for name in E.CONSTANT_NAMES}
     return E.Namespace(f"PyTorch {torch.__version__}", functions, constants,
-                       tensor=torch.Tensor, storage=torch.UntypedStorage, size=torch.Size,
+                       tensor=torch.Tensor, storage=(torch.UntypedStorage, torch.TypedStorage), size=torch.Size,
                        dtype=torch.dtype)
 
 
@@ -307,7 +307,8 @@ def _compare(st, ours: dict[str, Any], ev: E.Evaluator, error: dict | None,
                 continue  # a random draw, a device: differ from the CPU's by design
             if check == "values" and t is None and _plain_value(s):
                 # an int, a tuple, a torch.Size, a dtype, None ...: as Python prints it
-                same = V.text(s) == repr(raw[name])
+                theirs_text = _recorded_text(raw[name])
+                same = V.text(s) == theirs_text
                 verdicts.append(same)
                 if not same:
                     row.details.append(f"value of {name}: tidx {V.text(s)} / torch "
@@ -329,6 +330,20 @@ def _compare(st, ours: dict[str, Any], ev: E.Evaluator, error: dict | None,
                 row.details.append(f"{check} of {name}: tidx {mine_v} / torch {t[check]}")
         row.results[check] = all(verdicts) if verdicts else None
     return row
+
+
+def _recorded_text(value: Any) -> str:
+    """A torch value's repr as tidx records it: a storage by what it is (torch prints
+    every element first; they are the tensor's, compared there), inside tuples and lists
+    too."""
+    if type(value).__name__ in ("TypedStorage", "UntypedStorage"):
+        return repr(value).splitlines()[-1]
+    if type(value) in (tuple, list):
+        parts = [_recorded_text(v) for v in value]
+        if type(value) is list:
+            return "[" + ", ".join(parts) + "]"
+        return "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
+    return repr(value)
 
 
 def _plain_value(summary: Any) -> bool:

@@ -69,6 +69,7 @@ MORE_STATEMENTS = [
     "c = torch.randn(3, device='cuda', dtype=torch.float16); "
     "d = torch.rand(3, device='cuda', dtype=torch.float16)",
     "p = t[1].data_ptr()", "p = t.untyped_storage().data_ptr()", "n = t.untyped_storage().nbytes()",
+    "s = t.storage()",
     "y = t.real", "a, b, c = t", "y = t.float()", "y = t.roll(1, 0)", "y = t.repeat(2, 1)", "y = t.repeat_interleave(torch.tensor([1, 2, 0]), dim=0)", "y = torch.where(t > 4, t, 0)",
     # pointwise family
     "t.eq_(2.5)", "y = torch.floor_divide(t, 2)", "y = t.div(2, rounding_mode='trunc')",

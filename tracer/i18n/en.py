@@ -138,6 +138,15 @@ TEXT: dict[str, str] = {
         "(simulated by tidx, the same in every run; torch shows the real one)",
     "binding.storage.nbytes":
         "the byte count the StorageImpl holds (no aten operator runs)",
+    "binding.storage.typed":
+        "Python: the tensor's whole storage, from byte 0, read as elements of its dtype "
+        "(a TypedStorage: the tensor's offset and strides play no part)",
+    "binding.storage.deprecated":
+        "torch warns once per process that TypedStorage will go: untyped_storage() is "
+        "the storage as torch keeps it, bytes without a dtype",
+    "binding.storage.untyped":
+        "the StorageImpl the tensor holds, handed to Python as an UntypedStorage (no "
+        "copy, no aten operator)",
     "binding.getter.op":
         "a Python attribute whose C++ getter calls an aten operator",
     "real.self":

@@ -117,6 +117,14 @@ TEXT: dict[str, str] = {
         "存储第一个字节的地址,它的所有视图共享(tidx 模拟,每次运行都相同;torch 显示真实地址)",
     "binding.storage.nbytes":
         "StorageImpl 保存的字节数(不运行任何 aten 算子)",
+    "binding.storage.typed":
+        "Python:张量的整个存储,从第 0 个字节起,按它的 dtype 读成元素"
+        "(TypedStorage:张量的偏移和步长不起作用)",
+    "binding.storage.deprecated":
+        "torch 每个进程警告一次 TypedStorage 将被移除:untyped_storage() 才是 torch 保存的"
+        "存储,只有字节,没有 dtype",
+    "binding.storage.untyped":
+        "张量持有的 StorageImpl 作为 UntypedStorage 交给 Python(不复制,不运行 aten 算子)",
     "binding.getter.op":
         "一个 Python 属性,它的 C++ getter 调用一个 aten 算子",
     "real.self":
