@@ -16,20 +16,30 @@ from engine.core.errors import Refused
 MAX_ITERATIONS = 1_000
 #: Calls of the user's own functions that may be in progress at once.
 MAX_CALL_DEPTH = 50
+#: Calls of the user's own functions one run may make (``sorted(r, key=lambda v: ...)``
+#: inside a lambda multiplies without a loop).
+MAX_CALLS = 10_000
+#: Statements a run's loops may record (each pass records its body's).
+MAX_STATEMENTS = 10_000
 
 
 class WorkBudget:
     """Iterations taken and calls in progress in one run."""
 
-    __slots__ = ("iterations", "depth")
+    __slots__ = ("iterations", "depth", "calls", "statements")
 
     def __init__(self) -> None:
-        self.iterations = 0
-        self.depth = 0
+        self.reset()
 
     def reset(self) -> None:
         """A new text to run (a notebook's next cell): its own iterations."""
-        self.iterations = self.depth = 0
+        self.iterations = self.depth = self.calls = self.statements = 0
+
+    def statement(self) -> None:
+        self.statements += 1
+        if self.statements > MAX_STATEMENTS:
+            raise Refused(f"loops ran more than {MAX_STATEMENTS} statements in this run; "
+                          f"tidx stops there")
 
     def iterate(self) -> None:
         self.iterations += 1
@@ -40,6 +50,10 @@ class WorkBudget:
     def enter_call(self, name: str) -> None:
         if self.depth >= MAX_CALL_DEPTH:
             raise Refused(f"{name}() called itself more than {MAX_CALL_DEPTH} calls deep; "
+                          f"tidx stops there")
+        self.calls += 1
+        if self.calls > MAX_CALLS:
+            raise Refused(f"functions were called more than {MAX_CALLS} times in this run; "
                           f"tidx stops there")
         self.depth += 1
 

@@ -146,5 +146,6 @@ class Driver:
 
     def _one(self, st: Statement, loop: dict[str, int] | None) -> None:
         """A fresh copy each time: a Statement keeps what one run of it gave."""
+        self.work.statement()
         self.run_one(dataclasses.replace(st, value=None, printed=[], assigned=[], bound=[],
                                          loop=loop))

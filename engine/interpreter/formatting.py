@@ -51,7 +51,9 @@ class Formatter:
         if not isinstance(spec, str):
             raise torch_error(TypeError, f"format() argument 2 must be str, not "
                                          f"{tp_name(spec)}")
-        widths = [int(n) for n in _NUMBERS.findall(spec)]
+        # by digits first: int() of a 5,000-digit run is Python's own ValueError
+        widths = [int(n) if len(n.lstrip("0")) <= 6 else MAX_WIDTH + 1
+                  for n in _NUMBERS.findall(spec)]
         if widths and max(widths) > MAX_WIDTH:
             raise Refused(f"a format spec asking for {max(widths)} characters is more than "
                           f"tidx builds ({MAX_WIDTH})")

@@ -202,7 +202,8 @@ def test_formatting_a_tensor_runs_torchs_aten_ops(program):
 @pytest.mark.parametrize("program", [
     "f'{t.__class__}'", "f'{1:>999999999}'", "f'{1:.{10 ** 6}f}'", "format('a', '99999')",
     "f'{t:{\"x\" * 10}}'" if False else "f'{1:{10 ** 5}}'", "f'{len.__self__}'",
-    "str(b'a', 'utf-8')", "x = 1 if t.__len__ else 2",
+    "str(b'a', 'utf-8')", "x = 1 if t.__len__ else 2", "f'{1:{\"9\" * 5000}}'",
+    "format(2, '1' * 5000)",
 ])
 def test_no_escape_or_blow_up_through_formatting(program):
     with pytest.raises(Refused):

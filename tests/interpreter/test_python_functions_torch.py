@@ -107,3 +107,10 @@ def test_a_function_prints_as_python_without_an_address():
     from test_python_builtins_torch import tidx_printed
     assert tidx_printed("def f():\n    pass\nprint(f, lambda: 1)")[0] == [
         "<function f> <function <lambda>>"]
+
+
+def test_calls_multiplied_without_a_loop_stop_at_the_bound():
+    """sorted(..., key=lambda) inside a lambda is 10**8 calls and no loop at all."""
+    with pytest.raises(Refused, match="called more than"):
+        Session().run("f = lambda v: sorted(range(10000), key=lambda w: w)\n"
+                      "sorted(range(10000), key=f)")

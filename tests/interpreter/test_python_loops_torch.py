@@ -123,3 +123,20 @@ def test_each_cell_of_a_session_has_its_own_iterations():
     session = Session()
     for _ in range(3):
         session.run(f"for i in range({MAX_ITERATIONS}):\n    pass")
+
+
+def test_a_long_body_repeated_stops_at_the_statement_bound():
+    """1,000 passes of a 100-statement body would record 100,000 statements."""
+    body = "\n".join("    y = 1" for _ in range(100))
+    with pytest.raises(Refused, match="statements"):
+        Session().run(f"for i in range(1000):\n{body}")
+
+
+def test_verify_compares_up_to_a_loop_and_says_so():
+    """--verify pairs the document's statements with torch's; a loop's unrolled passes
+    are not paired yet: it said "value of i: tidx 0 / torch None" (a false bug report)."""
+    proc = subprocess.run([sys.executable, "cli.py", "explain", "--verify",
+                           "y = t[0]\nfor i in range(2):\n    y = t[i]"],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "agree on every check" in proc.stdout and "not compared yet" in proc.stdout
