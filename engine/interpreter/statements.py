@@ -364,8 +364,9 @@ def _check_names(node: ast.stmt, known: set[str]) -> None:
         targets = node.targets
     else:
         reads, targets = ([node.value] if isinstance(node, ast.Expr) else []), []
+    later = frozenset(n for t in targets for n in target_names(t))
     for tree in reads:
-        _check_reads(tree, known)
+        _check_reads(tree, known, later)
     _bind_names(targets, known)
 
 
@@ -377,19 +378,21 @@ def _bind_names(targets: list[ast.expr], known: set[str]) -> None:
             known.add(name)
 
 
-def _check_reads(tree: ast.AST, known: set[str]) -> None:
+def _check_reads(tree: ast.AST, known: set[str], later: frozenset[str] = frozenset()) -> None:
+    """``later``: the names the statement itself binds, which a lambda's body may read
+    (it runs when called: ``f = lambda n: f(n - 1)``)."""
     if isinstance(tree, ast.Lambda):
         for d in tree.args.defaults:
-            _check_reads(d, known)
-        _check_reads(tree.body, known | {a.arg for a in tree.args.args})
+            _check_reads(d, known, later)
+        _check_reads(tree.body, known | later | {a.arg for a in tree.args.args})
         return
     if isinstance(tree, ast.ListComp):
         # the first iterable is read outside; the loop variables are known inside
         gen = tree.generators[0]
-        _check_reads(gen.iter, known)
+        _check_reads(gen.iter, known, later)
         inner = known | set(target_names(gen.target))
         for part in [tree.elt, *gen.ifs]:
-            _check_reads(part, inner)
+            _check_reads(part, inner, later)
         return
     if isinstance(tree, ast.Name):
         if tree.id not in known:
@@ -397,7 +400,7 @@ def _check_reads(tree: ast.AST, known: set[str]) -> None:
                           f"names: {', '.join(sorted(BY_NAME))})")
         return
     for child in ast.iter_child_nodes(tree):
-        _check_reads(child, known)
+        _check_reads(child, known, later)
 
 
 def _describe(node: ast.AST) -> str:

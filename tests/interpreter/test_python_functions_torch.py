@@ -40,6 +40,7 @@ PROGRAMS = [
     "def loop():\n    n = 0\n    while n < 5:\n        n += 1\n    return n\nprint(loop())",
     "def g(x):\n    return x.view(2)\ng(t)",
     "f = lambda a, b: a\nf(1)",
+    "f = lambda n: 1 if n <= 0 else n * f(n - 1)\nprint(f(4), (lambda: f)()(2))",
     "def f():\n    pass\nprint(type(f), type(lambda: 1), type(len), isinstance(f, int))",
 ]
 
@@ -97,6 +98,9 @@ def test_a_loop_inside_a_function_counts_against_the_same_bound():
     "def print():\n    pass", "def f(torch):\n    pass", "lambda *a: 1",
     "def f():\n    return g()\n", "def f():\n    import os",
     "def f():\n    pass\ntype(f).__call__",
+    # a name bound only later is refused before anything runs (Python would look it up
+    # at the call): tidx checks every name a statement reads first
+    "g = lambda: h()\nh = lambda: 7", "def f():\n    return g()\ndef g():\n    pass",
 ])
 def test_no_escape_through_functions(program):
     with pytest.raises(Refused):
