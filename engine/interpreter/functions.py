@@ -136,6 +136,7 @@ class Functions:
                     local[node.target.id] = self.inplace(  # type: ignore[attr-defined]
                         type(node.op).__name__, current_, self.eval_expr(node.value))  # type: ignore[attr-defined]
                 else:
+                    assert isinstance(node.target, ast.Subscript)  # statements.py's check
                     obj = self.eval_expr(node.target.value)  # type: ignore[attr-defined]
                     index = self.eval_expr(node.target.slice)  # type: ignore[attr-defined]
                     result = self.inplace(type(node.op).__name__,  # type: ignore[attr-defined]

@@ -26,7 +26,7 @@ MAX_ITEMS = 10_000
 NAMES = ("max", "min", "sum", "sorted", "zip", "enumerate", "round")
 
 
-def items_of(x: Any, tensor: type, size: type) -> list[Any] | None:
+def items_of(x: Any, tensor: Any, size: Any) -> list[Any] | None:
     """The items ``iter(x)`` gives, bounded; None when ``x`` is not iterable."""
     if isinstance(x, OneShot):
         return x.take()
