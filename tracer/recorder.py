@@ -23,7 +23,7 @@ from types import FunctionType
 from typing import Any, Iterator, Literal
 
 from tracer import i18n
-from tracer import values as V
+from tracer import temporaries, values as V
 from tracer.events import Event
 from tracer.notes import Note
 from tracer.version import __version__
@@ -183,6 +183,9 @@ class Trace:
         self._by_name: dict[str, tuple[str, int]] = {}
         #: the trace label a renamed value had before the user named it
         self._temporary: dict[tuple[str, int], str] = {}
+        #: label -> the source text the interpreter evaluated to it, in the statement
+        #: being recorded (tracer/temporaries.py)
+        self._given: dict[str, str] = {}
 
     # -- labels: t$0, s$0 ... stable names that keep nothing alive -------------
     def label(self, kind: str, serial: int) -> str:
@@ -268,6 +271,27 @@ class Trace:
             V.rename([event.args, event.result], names)
             stack.extend(event.children)
 
+    def describe(self, value: Any, text: Any) -> None:
+        """The interpreter evaluated ``text`` (a subexpression's source, or a function
+        giving it: computed only when needed) to ``value``: a tensor this statement
+        made, nothing names, is called by it (``t > 5``, not ``t$1``) in this statement's
+        steps; the first text given for a tensor stays (the innermost expression)."""
+        hook = getattr(type(value), "__tidx_summary__", None)
+        if hook is None:
+            return
+        key = ("t", hook(value, 0).get("serial"))
+        label = self._labels.get(key)   # a tensor no step showed has nothing to call
+        if label is None or key in self._named or label in self._given:
+            return
+        self._given[label] = text() if callable(text) else text
+
+    def describe_recorded(self, entry: dict[str, Any]) -> None:
+        """Give every temporary of statement ``entry``'s steps its ``what``: the text
+        :meth:`describe` was given, else what made it (tracer/temporaries.py)."""
+        given, self._given = self._given, {}
+        temporaries.describe(entry["events"], given,
+                             [entry.get(k) for k in ("result", "bindings", "names", "before")])
+
     def summarize(self, value: Any) -> Any:
         """Turn any argument into a small typed value (:mod:`tracer.values`).
 
@@ -284,6 +308,7 @@ class Trace:
         """Group the events of one statement; the caller fills error/bindings."""
         entry: dict[str, Any] = {"source": source, "events": [], "error": None, "bindings": {}}
         self.statements.append(entry)
+        self._given = {}       # what a statement stopped before describing is not kept
         outer, self._current = self._current, entry
         try:
             yield entry

@@ -395,12 +395,54 @@ def name(t: Value) -> str | None:
 
 
 def shown(t: Value) -> str:
-    """How a tensor is called on screen: the user's name, else its trace label.
+    """How a tensor is called on screen: the user's name, else what the temporary is
+    (tracer/temporaries.py: ``t > 5``), else its trace label.
+
+    A description with a space outside brackets is parenthesised, as Python would
+    (``(t > 5)[2, 2]``, ``index=(t > 5): b8[3, 3]``).
 
     >>> shown({"kind": "tensor", "label": "t$1", "name": "y"}), shown({"label": "t$2"})
     ('y', 't$2')
+
+    >>> shown({"kind": "tensor", "label": "t$3", "what": "t > 5"})
+    '(t > 5)'
+    >>> shown({"label": "t$4", "what": "torch.tensor([0, 2])"})
+    'torch.tensor([0, 2])'
     """
-    return t.get("name") or t["label"]
+    what = t.get("what")
+    if t.get("name") or not what:
+        return t.get("name") or t["label"]
+    return f"({what})" if _spaced(what) else what
+
+
+def storage_shown(value: Value) -> str:
+    """How an ``elements`` or ``storage`` value names its storage: its label, and the
+    temporary on it when only a temporary is (tracer/temporaries.py).
+
+    >>> storage_shown({"kind": "elements", "storage": "s$2", "what": "t > 5"})
+    's$2 of (t > 5)'
+    """
+    label = value["storage"] if value["kind"] == "elements" else value["label"]
+    what = value.get("what")
+    return label if not what else f"{label} of " + (f"({what})" if _spaced(what) else what)
+
+
+def _spaced(text: str) -> bool:
+    """Whether ``text`` has a space outside brackets and quotes (``t > 5``, not
+    ``torch.tensor([0, 2])``)."""
+    depth, quote = 0, ""
+    for ch in text:
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == " " and depth <= 0:
+            return True
+    return False
 
 
 def with_name(t: Value, user_name: str) -> Value:
@@ -508,7 +550,7 @@ def text(value: Value | None) -> str:
     if k == "scalar":
         return repr(value["value"]) if not isinstance(value["value"], str) else value["value"]
     if k == "elements":
-        where = value["storage"]
+        where = storage_shown(value)
         if "offsets" in value:
             return f"{where} elements {value['offsets']}"
         return f"{where}: {value['count']} elements"

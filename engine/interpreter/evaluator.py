@@ -41,9 +41,9 @@ from engine.interpreter import python_memory as M
 from engine.interpreter.defaults import BY_NAME
 from engine.interpreter.sequences import MAX_SEQUENCE, sequence_op
 from engine.interpreter.statements import MAX_INT_BITS, Statement, root_name
-from engine.binding.tensor import UntypedStorage
+from engine.interpreter.described import ATOMS, describe
+from engine.binding.tensor import Tensor, UntypedStorage
 from engine.binding.typed_storage import TypedStorage
-from engine.binding.tensor import Tensor
 from engine.binding.return_types import StructSeq
 
 
@@ -284,6 +284,7 @@ class Evaluator(Expressions, Control, Functions):
         assert isinstance(target, ast.Subscript)
         obj, index = self.eval_expr(target.value), self.eval_expr(target.slice)
         current = self.subscript(obj, index)
+        describe(current, target)
         result = self.inplace(op, current, self.eval_expr(node.value))
         self.store_subscript(obj, index, result)
         root = root_name(target)
@@ -325,7 +326,10 @@ class Evaluator(Expressions, Control, Functions):
     # -- expressions -----------------------------------------------------------------
     def eval_expr(self, node: ast.AST) -> Any:
         method = getattr(self, "_e_" + type(node).__name__)
-        return method(node)
+        value = method(node)
+        if type(value) is Tensor and not isinstance(node, ATOMS):
+            describe(value, node)
+        return value
 
     def _e_Constant(self, node: ast.Constant) -> Any:
         return node.value

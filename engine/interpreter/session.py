@@ -163,6 +163,7 @@ class Session:
                     if self.trace.known_label("t", serial) is not None]
             if kept:
                 entry["before"] = kept
+            self.trace.describe_recorded(entry)   # the temporaries' `what`, last
             if entry["error"] is not None and not entry["error"].get("caught"):
                 self.running = False
         return entry

@@ -29,7 +29,7 @@ def test_returns_cross_lifelines_carry_values_and_self_calls_show_their_result()
     assert all(r.src != r.dst for r in returns)
     assert returns[-1].dst is None and returns[-1].name.startswith("t: i64[3, 3]")
     value = next(r for r in seq.rows if r.name == "valueToTensor")
-    assert value.detail.endswith("→ t$0: i64[] strides () offset 0 = 3")
+    assert value.detail.endswith("→ (3 as a tensor): i64[] strides () offset 0 = 3")
 
 
 def test_an_error_returns_from_the_step_that_raised_up_to_the_user():

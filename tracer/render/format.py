@@ -95,7 +95,7 @@ def value(v: dict[str, Any] | None, geometry: bool = True, *, whole: bool = Fals
     if kind == "tensor":
         return tensor(v, geometry=geometry, whole=whole)
     if kind == "storage":
-        return f"{v['label']} ({v['nbytes']} bytes, {v['device']})"
+        return f"{V.storage_shown(v)} ({v['nbytes']} bytes, {v['device']})"
     if kind in ("int", "float"):
         # a Python number (an argument, item()'s result) as Python prints it: 2.5, 0.1,
         # 1e-07; a tensor's elements keep torch's 4 decimals (number())
