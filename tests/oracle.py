@@ -90,7 +90,8 @@ def run_torch(torch, statements: list[str], names: list[str]) -> Outcome:
 
 def run_tidx(statements: list[str], names: list[str]) -> Outcome:
     from engine.interpreter.evaluator import Evaluator
-    from engine.interpreter.statements import parse
+    from engine.interpreter.control import Driver
+    from engine.interpreter.statements import COMPOUND, parse
     from tracer import record
 
     ev = Evaluator()
@@ -98,21 +99,26 @@ def run_tidx(statements: list[str], names: list[str]) -> Outcome:
     ops: list[tuple[int, str]] = []
     # defaults are built with the recorder paused (Evaluator.lookup), as the torch
     # side builds them before profiling
+    def one(stmt) -> None:
+        nonlocal error
+        with record() as tr:
+            try:
+                ev.run(stmt)
+            except Exception as exc:  # noqa: BLE001
+                from engine.core.errors import is_torch_error
+                if not is_torch_error(exc):
+                    raise
+                error = (type(exc).__name__, str(exc))
+        for s in tr.to_dict()["statements"]:
+            ops.extend(op_tree(s["events"]))
+
     for stmt in parse("\n".join(statements)):
-        if True:
-            with record() as tr:
-                try:
-                    ev.run(stmt)
-                except Exception as exc:  # noqa: BLE001
-                    from engine.core.errors import is_torch_error
-                    if not is_torch_error(exc):
-                        raise
-                    error = (type(exc).__name__, str(exc))
-            doc = tr.to_dict()
-            for s in doc["statements"]:
-                ops += op_tree(s["events"])
-            if error:
-                break
+        if isinstance(stmt.node, COMPOUND):   # a loop or an if: the statements it runs
+            Driver(one, lambda: error is None).run(stmt)
+        else:
+            one(stmt)
+        if error:
+            break
     tensors = {n: describe_tidx_tensor(ev.names[n]) for n in names if n in ev.names}
     return Outcome(ops, error, tensors)
 

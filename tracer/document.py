@@ -375,11 +375,30 @@ def walk(events: "tuple[Event, ...] | list[Event]", depth: int = 0
 
 # -- statements ------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
+class Loop:
+    """Where a statement run by a loop's pass is (docs/trace-format.md's ``loop``)."""
+
+    line: int
+    iteration: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"line": self.line, "iteration": self.iteration}
+
+    @classmethod
+    def from_json(cls, obj: Any, where: str) -> "Loop":
+        o = _obj(obj, where)
+        return cls(_int(_key(o, "line", where), f"{where}.line"),
+                   _int(_key(o, "iteration", where), f"{where}.iteration"))
+
+
+@dataclass(frozen=True, slots=True)
 class SessionFacts:
     """What a Session adds to a statement after running it (a trace recorded by
     ``tracer.record()`` has none): docs/trace-format.md says what each means."""
 
     comment: str | None = None
+    #: a statement of a loop's pass: the innermost loop header's line and the 0-based pass
+    loop: Loop | None = None
     defaults: Mapping[str, Default] = field(default_factory=dict)
     result: Binding | None = None
     printed: tuple[str, ...] = ()
@@ -393,8 +412,10 @@ class SessionFacts:
     before: tuple[Value, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "comment": self.comment,
+        out: dict[str, Any] = {"comment": self.comment}
+        if self.loop is not None:
+            out["loop"] = self.loop.to_json()
+        out |= {
             "defaults": {k: d.to_json() for k, d in self.defaults.items()},
             "result": None if self.result is None else self.result.to_json(),
             "printed": list(self.printed),
@@ -414,6 +435,7 @@ class SessionFacts:
         allocated = o.get("allocated")
         return cls(
             comment=_opt_str(o.get("comment"), f"{where}.comment"),
+            loop=None if o.get("loop") is None else Loop.from_json(o["loop"], f"{where}.loop"),
             defaults=_map(o.get("defaults", {}), f"{where}.defaults", Default.from_json),
             result=_opt_binding(o.get("result"), f"{where}.result"),
             printed=_list(o.get("printed", []), f"{where}.printed", _str),
@@ -432,7 +454,7 @@ class SessionFacts:
 
 
 #: the keys a Session's statement has beyond the recorder's four
-_SESSION_KEYS = ("comment", "defaults", "result", "printed", "written",
+_SESSION_KEYS = ("comment", "loop", "defaults", "result", "printed", "written",
                  "shares_storage_with", "shares_storage_more", "names", "names_more",
                  "allocated", "before")
 

@@ -1,5 +1,9 @@
 """Python's builtins as statements may call them: ``print``, ``len``, ``int``, ``float``,
-``bool``, ``abs``, ``range``, ``list``, ``tuple``.
+``bool``, ``abs``, ``range``, ``list``, ``tuple``, ``type``, ``isinstance``, ``id``, and
+those over iterables (:mod:`engine.interpreter.iterables`: ``max``, ``min``, ``sum``,
+``sorted``, ``zip``, ``enumerate``, ``round``).  The classes among them (``int``,
+``list``...) are :class:`~engine.interpreter.pyclasses.PyClass` stand-ins, what
+``type(x)`` gives back.
 
 They take the values a statement can hold (the session's tensors, numbers, strings,
 None, lists, tuples, ``torch.Size``, dtypes) and answer as Python does.  A tensor
@@ -15,10 +19,16 @@ from typing import Any, Callable
 
 from engine.core.context import current
 from engine.core.errors import Refused, as_torch_error, torch_error, tp_name
+from engine.interpreter import iterables
 from engine.interpreter import python_memory as M
+from engine.interpreter.formatting import Formatter
+from engine.interpreter.pyclasses import Classes, OneShot, callable_repr
 
-#: The names statements may call without ``torch.``; none of them can be rebound.
-NAMES = ("print", "len", "int", "float", "bool", "abs", "range", "list", "tuple")
+#: Builtins a statement cannot rebind (as tidx has always kept them).
+FIXED = ("print", "len", "int", "float", "bool", "abs", "range", "list", "tuple")
+#: The names statements may call without ``torch.``.  The later ones may be rebound, as
+#: in Python (``sum = t.sum()``, ``id = 3`` are common in lessons).
+NAMES = FIXED + ("type", "isinstance", "id", "format", "str", "repr") + iterables.NAMES
 #: The longest list ``list(...)``/``tuple(...)`` builds (index lists are short).
 MAX_ITEMS = 10_000
 
@@ -48,16 +58,24 @@ def _python(fn: Callable[[Any], Any], value: Any) -> Any:
         raise torch_error(type(exc), str(exc)) from None
 
 
-def make(tensor: type[Any], size: type[Any], on_print: Callable[[str], None]
-         ) -> dict[str, Callable]:
-    """The builtins of one evaluator, over its namespace's tensor and Size types."""
+def make(tensor: type[Any], size: type[Any], on_print: Callable[[str], None],
+         classes: Classes, formatter: Formatter) -> dict[str, Callable]:
+    """The builtins of one evaluator, over its namespace's tensor and Size types and its
+    class stand-ins."""
     numbers = (bool, int, float)
+
+    def shown(a: Any) -> str:
+        """str(a), a function as Python prints it but at no address (a real one differs
+        every run and tells where tidx's objects lie)."""
+        if callable(a) and not isinstance(a, tensor):
+            return callable_repr(a, lambda o: isinstance(o, tensor))
+        return str(a)
 
     def print_(*args: Any, **kwargs: Any) -> None:
         _no_keywords("print", kwargs)
         # the text is built whole before it is printed: the run's budget is asked first
         current().budget.build(M.text_bytes(*args), "print(...)")
-        text = " ".join(str(a) for a in args)
+        text = " ".join(shown(a) for a in args)
         try:
             text.encode("utf-8")          # print('\ud800') fails in Python's own stdout
         except UnicodeEncodeError as exc:
@@ -148,6 +166,8 @@ def make(tensor: type[Any], size: type[Any], on_print: Callable[[str], None]
             if not args:
                 return cls()
             x = args[0]
+            if isinstance(x, OneShot):
+                return cls(x.take())        # list(zip(...)): made already, in the budget
             if isinstance(x, (tensor, list, tuple, range, size, str)):
                 rows = not (isinstance(x, tensor) and x.dim() == 0)  # 0-d: torch's error
                 if rows and len(x) > MAX_ITEMS:
@@ -160,9 +180,36 @@ def make(tensor: type[Any], size: type[Any], on_print: Callable[[str], None]
             raise torch_error(TypeError, f"'{tp_name(x)}' object is not iterable")
         return build
 
+    def type_(*args: Any, **kwargs: Any) -> Any:
+        _no_keywords("type", kwargs)
+        if len(args) != 1:      # type(name, bases, dict) makes a class: not here
+            raise Refused("type() takes one argument in tidx")
+        return classes.type_of(args[0])
+
+    def isinstance_(*args: Any, **kwargs: Any) -> bool:
+        if kwargs:
+            raise torch_error(TypeError, "isinstance() takes no keyword arguments")
+        if len(args) != 2:
+            raise torch_error(TypeError, f"isinstance expected 2 arguments, got {len(args)}")
+        return classes.isinstance_(*args)
+
+    def id_(*args: Any, **kwargs: Any) -> int:
+        if kwargs:
+            raise torch_error(TypeError, "id() takes no keyword arguments")
+        if len(args) != 1:
+            raise torch_error(TypeError, f"id() takes exactly one argument ({len(args)} "
+                                         f"given)")
+        return classes.id_(args[0])
+
     fns = {"print": print_, "len": len_, "int": int_, "float": float_, "bool": bool_,
-           "abs": abs_, "range": range_, "list": sequence(list), "tuple": sequence(tuple)}
+           "abs": abs_, "range": range_, "list": sequence(list), "tuple": sequence(tuple),
+           "type": type_, "isinstance": isinstance_, "id": id_}
+    fns.update(formatter.builtins())
+    fns.update(iterables.make(tensor, size, classes.id_))
     for name, fn in fns.items():
         fn.__name__ = fn.__qualname__ = name
+        fn.tidx_builtin = True      # type: ignore[attr-defined]  # printed as Python's
+    for name in ("int", "float", "bool", "range", "list", "tuple", "type", "str"):
+        fns[name] = classes.builtin(name, fns[name])   # the class stand-in, callable
     assert tuple(fns) == NAMES
     return fns

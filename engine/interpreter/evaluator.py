@@ -32,9 +32,14 @@ from engine.pypto import index_select as pypto
 from engine.core.context import current
 from engine.core.device import Size
 from engine.core.errors import Refused, is_torch_error, torch_error, tp_name
-from engine.interpreter import builtins
+from engine.interpreter import builtins, pyclasses
+from engine.interpreter.control import Control
+from engine.interpreter.expressions import Expressions
+from engine.interpreter.functions import Functions, UserFunction
+from engine.interpreter.formatting import Formatter
 from engine.interpreter import python_memory as M
 from engine.interpreter.defaults import BY_NAME
+from engine.interpreter.sequences import MAX_SEQUENCE, sequence_op
 from engine.interpreter.statements import MAX_INT_BITS, Statement, root_name
 from engine.interpreter.described import ATOMS, describe
 from engine.binding.tensor import Tensor, UntypedStorage
@@ -99,7 +104,7 @@ STORAGE_METHODS = frozenset({"nbytes", "data_ptr", "size", "device"})
 TYPED_STORAGE_METHODS = STORAGE_METHODS | {"dtype", "element_size", "untyped"}
 
 
-class Evaluator:
+class Evaluator(Expressions, Control, Functions):
     """Holds the names of one session and runs statements against the engine."""
 
     def __init__(self, on_default: Callable[[Any, str], None] | None = None,
@@ -121,7 +126,11 @@ class Evaluator:
             if self._printed is not None:
                 self._printed.append(text)
 
-        self.builtins = builtins.make(torch.tensor, torch.size, on_print)
+        #: the stand-ins type(x) gives and isinstance takes; id's numbering
+        self.classes = pyclasses.Classes(torch.tensor, torch.size, torch.dtype)
+        self.formatter = Formatter(torch.tensor)
+        self.builtins = builtins.make(torch.tensor, torch.size, on_print, self.classes,
+                                      self.formatter)
         self._allowed = ({id(fn) for fn in self.builtins.values()} | torch.callables
                          | {id(fn) for fn in PYPTO_FUNCTIONS.values()}
                          | ({id(fn) for fn in torch_cuda.FUNCTIONS.values()}
@@ -169,7 +178,13 @@ class Evaluator:
             self._kept.settle(self.names, st.assigned)
 
     def _run(self, st: Statement, node: ast.stmt) -> None:
-        if isinstance(node, (ast.Import, ast.Pass)):
+        if isinstance(node, (ast.Import, ast.Pass, ast.Break, ast.Continue)):
+            return                      # break/continue: control.py acts on them
+        if isinstance(node, ast.FunctionDef):   # def: functions.py
+            self.define(node, st)
+            return
+        if st.header is not None:       # for/while/if: its header (control.py)
+            self.run_header(st, node)
             return
         if isinstance(node, ast.Expr):
             st.value = self._not_a_function(self.eval_expr(node.value), node.value)
@@ -178,7 +193,7 @@ class Evaluator:
             self.augmented(node, st)
             return
         assert isinstance(node, ast.Assign)
-        value = self._not_a_function(self.eval_expr(node.value), node.value)
+        value = self.eval_expr(node.value)     # a function may be named: f = torch.ones
         for target in node.targets:
             self.assign(target, value, st)
         st.value = value if any(not isinstance(t, ast.Subscript)
@@ -238,6 +253,8 @@ class Evaluator:
 
     def iterate(self, value: Any, not_iterable: str) -> list[Any]:
         """The items Python's ``iter(value)`` gives, for the values a statement holds."""
+        if isinstance(value, pyclasses.OneShot):
+            return value.take()         # zip(...), enumerate(...): made and bounded already
         if isinstance(value, self.torch.tensor):
             return list(iter(value))
         if isinstance(value, (list, tuple, str, range, self.torch.size)):
@@ -284,7 +301,7 @@ class Evaluator:
                               "not supported yet")
             return self._call_operator(getattr(operator, spec.inplace_fn), left, right, op)
         if isinstance(left, list) and op in ("Add", "Mult"):
-            grown = _sequence_op(op, left, right if op == "Mult" or isinstance(
+            grown = sequence_op(op, left, right if op == "Mult" or isinstance(
                 right, list) else list(self.iterate(right, "'{}' object is not iterable")),
                 self.torch.size)
             left[:] = grown             # list.__iadd__ / __imul__: the same list, longer
@@ -446,6 +463,9 @@ class Evaluator:
         if op in ("In", "NotIn"):
             return self.contains(right, left) == (op == "In")
         if not isinstance(left, self.torch.tensor) and not isinstance(right, self.torch.tensor):
+            if op in ("Eq", "NotEq") and not (isinstance(left, (bool, int, float)) and
+                                              isinstance(right, (bool, int, float))):
+                return _COMPARE[op](left, right)    # type(x) == int, s == 'a': Python's
             return _COMPARE[op](self._number(left, op), self._number(right, op))
         if not isinstance(left, self.torch.tensor):  # 4 < t is t > 4, as Python reflects it
             left, right, op = right, left, _REFLECT[op]
@@ -478,7 +498,7 @@ class Evaluator:
             return self._tensor_binop(op, left, right)
         if op in ("Mult", "Add") and (isinstance(left, (list, tuple)) or
                                       isinstance(right, (list, tuple))):
-            return _sequence_op(op, left, right, self.torch.size)
+            return sequence_op(op, left, right, self.torch.size)
         numbers = (bool, int, float)
         if not (isinstance(left, (str, *numbers)) and isinstance(right, (str, *numbers))):
             # None + 1, [1] - 1: Python's own TypeError
@@ -559,7 +579,7 @@ class Evaluator:
         raise Refused(f"operator {op} needs numbers here (got {self.type_name(value)})")
 
     def _may_call(self, fn: Any) -> bool:
-        if id(fn) in self._allowed:
+        if id(fn) in self._allowed or isinstance(fn, UserFunction):
             return True
         owner = getattr(fn, "__self__", None)
         name = getattr(fn, "__name__", "")
@@ -578,6 +598,8 @@ class Evaluator:
                 return obj.functions[attr]
             if attr in obj.constants:
                 return obj.constants[attr]
+            if attr in ("Tensor", "Size", "dtype"):     # the classes, as type(x) gives them
+                return self.classes.by_name[attr]
             raise Refused(_unknown("torch", attr, obj.functions, "torch functions and "
                                                                   "the dtypes"))
         if obj is torch_cuda.CUDA:
@@ -660,41 +682,3 @@ OPERATORS: dict[str, Operator] = {
     "LShift": _operator("lshift", "lshift", "<<"), "RShift": _operator("rshift", "rshift", ">>"),
     "MatMult": _operator("matmul", "matmul", "@"),
 }
-
-
-#: Longest list ``[1] * n`` or ``a + b`` may build (shapes and index lists are short).
-MAX_SEQUENCE = 10_000
-
-
-def _sequence_op(op: str, left: Any, right: Any, size: type = Size) -> Any:
-    """``[1] * k`` and ``prefix + [3]``, as arange_at_dim in seed 004 writes them."""
-    if op == "Add":
-        if isinstance(left, size) or (isinstance(right, size) and isinstance(left, tuple)):
-            result = left + right       # torch.Size's own concatenation (and its errors)
-        elif not isinstance(left, (list, tuple)):
-            # int + tuple: the int has no __add__ for it, the tuple no __radd__
-            raise torch_error(TypeError, f"unsupported operand type(s) for +: "
-                                         f"'{tp_name(left)}' and '{tp_name(right)}'")
-        elif type(left) is not type(right):
-            raise torch_error(TypeError, f"can only concatenate {tp_name(left)} (not "
-                                         f"\"{tp_name(right)}\") to {tp_name(left)}")
-        else:
-            current().budget.build(M.list_bytes(len(left) + len(right)),
-                                   f"a {tp_name(left)} of {len(left) + len(right)} items")
-            result = left + right   # type: ignore[operator]  # one type, checked above
-    else:
-        seq, n = (left, right) if isinstance(left, (list, tuple)) else (right, left)
-        if not isinstance(n, int):      # bools are ints here, as in Python: [1] * True
-            raise torch_error(TypeError, f"can't multiply sequence by non-int of type "
-                                         f"'{tp_name(n)}'")
-        if len(seq) * max(n, 0) > MAX_SEQUENCE:
-            raise Refused(f"a list of {len(seq) * n} elements is longer than tidx builds "
-                          f"({MAX_SEQUENCE})")
-        current().budget.build(M.list_bytes(len(seq) * max(n, 0)),
-                               f"a {tp_name(seq)} of {len(seq) * max(n, 0)} items")
-        result = seq * n
-    if len(result) > MAX_SEQUENCE:
-        raise Refused(f"a list of {len(result)} elements is longer than tidx builds "
-                      f"({MAX_SEQUENCE})")
-    return result
-

@@ -17,6 +17,7 @@ from engine.binding.methods import repr_within as tensor_repr
 from engine.binding.return_types import StructSeq
 from engine.binding.tensor import is_tensor
 from engine.binding.tensor_str import is_cut
+from engine.interpreter.pyclasses import callable_repr
 
 #: Characters of a repr a document keeps (125 lines of 80: every repr a lesson prints
 #: of a tensor torch summarises, up to three dimensions of any size, is whole).
@@ -61,7 +62,8 @@ def _bounded(value: Any, limit: int, active: set[int]) -> tuple[str, str]:
         return text, SAID if is_cut(text) else WHOLE
     parts = _parts(value)
     if parts is None:
-        text = repr(value)
+        # a function bound to a name (tensor = torch.tensor): Python's repr, no address
+        text = callable_repr(value, is_tensor) if callable(value) else repr(value)
         return (text, WHOLE) if len(text) <= limit else (text[:limit], CUT)
     opening, items, sep, closing, recursive = parts
     if id(value) in active:

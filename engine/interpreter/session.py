@@ -23,7 +23,7 @@ from tracer import allocated, i18n, recorder
 from tracer import values as V
 from tracer.notes import Note
 from tracer.picture import MAX_VIEWS
-from tracer.document import (Allocated, Binding, Cpu, Default as DefaultMade, Document,
+from tracer.document import (Allocated, Binding, Cpu, Default as DefaultMade, Document, Loop,
                              Error, Run, SessionFacts)
 from tracer.recorder import Recording, Trace
 
@@ -31,11 +31,13 @@ from engine.binding.tensor import is_tensor, unpack
 from engine.core import capability as C
 from engine.core.context import DEFAULT_MAX_BYTES, RunContext, activate
 from engine.core.before import WritesBefore
+from engine.core.work_budget import WorkBudget
 from engine.core.errors import Refused, is_torch_error
 from engine.interpreter.defaults import BY_NAME
 from engine.interpreter.evaluator import Evaluator
 from engine.interpreter import reprs
-from engine.interpreter.statements import CATCHABLE, Statement, parse
+from engine.interpreter.control import Driver
+from engine.interpreter.statements import CATCHABLE, COMPOUND, Statement, parse
 from engine.interpreter.storage_names import StorageNames
 from engine.memory import cuda_lifetime
 from engine.rng import generator as G
@@ -92,9 +94,14 @@ class Session:
             self.manual_seed(seed)
         first = len(self.trace.statements)
         self.running = True
+        self.context.local(WorkBudget).reset()
         for st in statements:
             if not self.running:
                 break
+            if st.node.__class__ in COMPOUND:   # a loop or an if: its statements, each
+                Driver(self.run_statement, lambda: self.running,
+                       self.context.local(WorkBudget)).run(st)
+                continue
             self.run_statement(st)
             st.value = None     # shown: as in a script, it dies unless a name keeps it
         return self.record(since=first)
@@ -157,8 +164,8 @@ class Session:
             kept = tuple(self.trace.summarize(s) for serial, s in written.take().items()
                          if self.trace.known_label("t", serial) is not None)
             entry.session = SessionFacts(
-                comment=st.comment, defaults=defaults, result=result, printed=printed,
-                written=written_into,
+                comment=st.comment, loop=None if st.loop is None else Loop(**st.loop),
+                defaults=defaults, result=result, printed=printed, written=written_into,
                 shares_storage_with={k: tuple(v) for k, v in sharing.items()},
                 shares_storage_more=sharing_more, names=names, names_more=names_more,
                 allocated=Allocated(spent["bytes"], spent["blocks"], spent.get("cuda")),
@@ -290,6 +297,11 @@ class Session:
         return out
 
     def _describe(self, value: Any) -> Binding:
+        if callable(value) and not is_tensor(value):
+            # a name bound to a function (tensor = torch.tensor): the recorder would take
+            # the function for its own deferred summary and call it; its repr stands in
+            text = _repr(value)
+            return Binding(self.trace.summarize(lambda: text), text)
         return Binding(self.trace.summarize(value), _repr(value))
 
 

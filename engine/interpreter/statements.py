@@ -19,8 +19,8 @@ from engine.core.errors import Refused
 from engine.interpreter import builtins
 from engine.interpreter.defaults import BY_NAME
 
-#: Names a statement cannot rebind: the two modules and the builtins.
-RESERVED = ("torch", "pypto", "Ellipsis") + builtins.NAMES
+#: Names a statement cannot rebind: the two modules and the first builtins.
+RESERVED = ("torch", "pypto", "Ellipsis") + builtins.FIXED
 #: Statements longer than this are refused (a file of lessons is far smaller).
 MAX_SOURCE = 100_000
 #: How deeply one statement may nest (``x = -(-1)`` is 4 deep, ``t.abs().abs()`` 5): room
@@ -48,6 +48,12 @@ class Statement:
     printed: list[str] = field(default_factory=list)
     assigned: list[str] = field(default_factory=list)  # names bound or written into
     bound: list[str] = field(default_factory=list)     # of those, the ones bound (x = ...)
+    #: a for/while/if: the statements of its body and of its else (engine/interpreter/
+    #: control.py runs them); a header's run state; the pass of the loop it ran in
+    body: list["Statement"] = field(default_factory=list)
+    orelse: list["Statement"] = field(default_factory=list)
+    header: Any = None
+    loop: dict[str, int] | None = None
 
 
 def parse(text: str, names: Iterable[str] = ()) -> list[Statement]:
@@ -71,7 +77,7 @@ def parse(text: str, names: Iterable[str] = ()) -> list[Statement]:
         raise Refused(f"statements nested too deeply for Python's parser; tidx takes at "
                       f"most {MAX_DEPTH} levels") from None
     out = []
-    known = set(BY_NAME) | set(RESERVED) | set(names)
+    known = set(BY_NAME) | set(RESERVED) | set(builtins.NAMES) | set(names)
     lines = text.splitlines()
     segments = io.StringIO(text, newline="").readlines()  # as ast.get_source_segment splits
     for node in tree.body:
@@ -91,12 +97,26 @@ def parse(text: str, names: Iterable[str] = ()) -> list[Statement]:
         if isinstance(node, ast.Import):
             continue  # `import torch`: the engine is already the torch namespace
         _check_names(node, known)
-        source = _source_segment(segments, node) or ast.unparse(node)
-        out.append(Statement(source, node, comment or _comment_above(lines, node.lineno),
-                             catches=catches, prints=prints))
+        out.append(_statement(segments, lines, node, comment, catches, prints))
     if not out:
         raise Refused("no statement to run")
     return out
+
+
+COMPOUND = (ast.For, ast.While, ast.If)
+
+
+def _statement(segments: list[str], lines: list[str], node: ast.stmt, comment: str | None,
+               catches: tuple[str, ...] = (), prints: str | None = None) -> Statement:
+    """One checked statement; a for/while/if with its body's and else's, each with its
+    own source and comment."""
+    source = _source_segment(segments, node) or ast.unparse(node)
+    st = Statement(source, node, comment or _comment_above(lines, node.lineno),
+                   catches=catches, prints=prints)
+    if isinstance(node, COMPOUND):
+        st.body = [_statement(segments, lines, n, None) for n in node.body]
+        st.orelse = [_statement(segments, lines, n, None) for n in node.orelse]
+    return st
 
 
 def _source_segment(lines: list[str], node: ast.stmt) -> str:
@@ -131,7 +151,7 @@ def _comment_above(lines: list[str], lineno: int) -> str | None:
     return " ".join(reversed(found)) or None
 
 
-_ALLOWED_EXPR = (ast.ListComp, ast.comprehension, ast.BoolOp, ast.And, ast.Or, ast.Is, ast.IsNot, ast.In, ast.NotIn,
+_ALLOWED_EXPR = (ast.Lambda, ast.arguments, ast.arg, ast.IfExp, ast.JoinedStr, ast.FormattedValue, ast.ListComp, ast.comprehension, ast.BoolOp, ast.And, ast.Or, ast.Is, ast.IsNot, ast.In, ast.NotIn,
                  ast.BitXor, ast.LShift, ast.RShift, ast.MatMult,
                  ast.Constant, ast.Name, ast.List, ast.Tuple, ast.Slice, ast.Subscript,
                  ast.Call, ast.Attribute, ast.UnaryOp, ast.BinOp, ast.keyword, ast.Load,
@@ -156,7 +176,58 @@ def _check_depth(node: ast.stmt) -> None:
                       f"takes at most {MAX_DEPTH}")
 
 
-def _check_statement(node: ast.stmt) -> None:
+def _check_arguments(args: ast.arguments, lineno: int) -> None:
+    """Parameters a learner's function has: positional-or-keyword, with defaults."""
+    if args.posonlyargs or args.vararg or args.kwonlyargs or args.kwarg:
+        raise Refused(f"line {lineno}: a function takes plain parameters here (a, b=2); "
+                      f"no /, *args, keyword-only or **kwargs")
+    for a in args.args:
+        if a.annotation is not None:
+            raise Refused(f"line {lineno}: annotations are not supported")
+        if a.arg in RESERVED or a.arg.startswith("__"):
+            raise Refused(f"line {lineno}: cannot rebind the name '{a.arg}'")
+    for d in args.defaults:
+        _check_expr(d)
+
+
+def _check_statement(node: ast.stmt, in_loop: bool = False, in_def: bool = False,
+                     top: bool = True) -> None:
+    if isinstance(node, ast.FunctionDef):
+        if not top:
+            raise Refused(f"line {node.lineno}: def is supported at the top level only")
+        if node.decorator_list or node.returns is not None or node.type_comment:
+            raise Refused(f"line {node.lineno}: decorators and annotations are not supported")
+        if node.name in RESERVED:
+            raise Refused(f"line {node.lineno}: cannot rebind the name '{node.name}'")
+        _check_arguments(node.args, node.lineno)
+        for sub in node.body:
+            _check_statement(sub, False, True, False)
+        return
+    if isinstance(node, ast.Return):
+        if not in_def:
+            raise Refused(f"line {node.lineno}: 'return' outside function")
+        if node.value is not None:
+            _check_expr(node.value)
+        return
+    if isinstance(node, COMPOUND):
+        # for/while/if over the same allow-list (engine/interpreter/control.py)
+        if isinstance(node, ast.For):
+            if node.type_comment or isinstance(node, ast.AsyncFor):
+                raise Refused(f"line {node.lineno}: async for is not supported")
+            _check_target(node.target, node.lineno)
+            _check_expr(node.iter)
+        else:
+            _check_expr(node.test)
+        loop = in_loop or not isinstance(node, ast.If)
+        for sub in node.body:
+            _check_statement(sub, loop, in_def, False)
+        for sub in node.orelse:
+            _check_statement(sub, in_loop, in_def, False)
+        return
+    if isinstance(node, (ast.Break, ast.Continue)):
+        if not in_loop:
+            raise Refused(f"line {node.lineno}: '{type(node).__name__.lower()}' outside loop")
+        return
     if isinstance(node, ast.Import):
         if [(a.name, a.asname) for a in node.names] not in (
                 [("torch", None)], [("torch", "torch")], [("pypto", None)]):
@@ -263,6 +334,28 @@ def _check_names(node: ast.stmt, known: set[str]) -> None:
     """Every name read must be a default, ``torch``, a builtin we provide, or assigned by
     an earlier statement (or by the comprehension it is read in); checked before anything
     runs."""
+    if isinstance(node, ast.FunctionDef):
+        for d in node.args.defaults:
+            _check_reads(d, known)
+        known.add(node.name)        # recursion reads it
+        # Python's locals: the parameters and every name the body binds
+        inner = known | {a.arg for a in node.args.args} | {
+            n.id for n in ast.walk(node) if isinstance(n, ast.Name) and
+            isinstance(n.ctx, ast.Store)}
+        for sub in node.body:
+            _check_names(sub, inner)
+        return
+    if isinstance(node, ast.Return):
+        if node.value is not None:
+            _check_reads(node.value, known)
+        return
+    if isinstance(node, COMPOUND):
+        _check_reads(node.iter if isinstance(node, ast.For) else node.test, known)
+        if isinstance(node, ast.For):
+            _bind_names([node.target], known)
+        for sub in [*node.body, *node.orelse]:
+            _check_names(sub, known)
+        return
     if isinstance(node, ast.AugAssign):
         reads, targets = [node.target, node.value], []
     elif isinstance(node, ast.Assign):
@@ -271,8 +364,13 @@ def _check_names(node: ast.stmt, known: set[str]) -> None:
         targets = node.targets
     else:
         reads, targets = ([node.value] if isinstance(node, ast.Expr) else []), []
+    later = frozenset(n for t in targets for n in target_names(t))
     for tree in reads:
-        _check_reads(tree, known)
+        _check_reads(tree, known, later)
+    _bind_names(targets, known)
+
+
+def _bind_names(targets: list[ast.expr], known: set[str]) -> None:
     for t in targets:
         for name in target_names(t):
             if name in RESERVED:
@@ -280,14 +378,21 @@ def _check_names(node: ast.stmt, known: set[str]) -> None:
             known.add(name)
 
 
-def _check_reads(tree: ast.AST, known: set[str]) -> None:
+def _check_reads(tree: ast.AST, known: set[str], later: frozenset[str] = frozenset()) -> None:
+    """``later``: the names the statement itself binds, which a lambda's body may read
+    (it runs when called: ``f = lambda n: f(n - 1)``)."""
+    if isinstance(tree, ast.Lambda):
+        for d in tree.args.defaults:
+            _check_reads(d, known, later)
+        _check_reads(tree.body, known | later | {a.arg for a in tree.args.args})
+        return
     if isinstance(tree, ast.ListComp):
         # the first iterable is read outside; the loop variables are known inside
         gen = tree.generators[0]
-        _check_reads(gen.iter, known)
+        _check_reads(gen.iter, known, later)
         inner = known | set(target_names(gen.target))
         for part in [tree.elt, *gen.ifs]:
-            _check_reads(part, inner)
+            _check_reads(part, inner, later)
         return
     if isinstance(tree, ast.Name):
         if tree.id not in known:
@@ -295,7 +400,7 @@ def _check_reads(tree: ast.AST, known: set[str]) -> None:
                           f"names: {', '.join(sorted(BY_NAME))})")
         return
     for child in ast.iter_child_nodes(tree):
-        _check_reads(child, known)
+        _check_reads(child, known, later)
 
 
 def _describe(node: ast.AST) -> str:
@@ -316,6 +421,8 @@ def _check_expr(node: ast.AST) -> None:
     for sub in ast.walk(node):
         if isinstance(sub, ast.ListComp):
             _check_comprehension(sub)
+        if isinstance(sub, ast.Lambda):
+            _check_arguments(sub.args, sub.lineno)
         if not isinstance(sub, _ALLOWED_EXPR):
             line = getattr(sub, "lineno", getattr(node, "lineno", "?"))
             raise Refused(f"line {line}: {_describe(sub)} is "

@@ -71,7 +71,8 @@ def test_pytorch_error_exits_1_and_shows_the_step_that_raised():
     "t[",
     "t.numpy().tofile('/tmp/x')",
     "torch.ops",
-    "f'{t}'",
+    "f'{t.__class__}'", "f'{1:>999999999}'",  # f-strings run now (issue #26); no escape
+    "while True: pass", "def f(n): return f(n)\nf(1)",
     "[1] * 10**9",
     "torch.zeros(*t)",
 ])

@@ -53,7 +53,9 @@ WINGS: dict[str, list[str]] = {
              "cuda_runtime", "verify_cuda"],
     # engine/interpreter: statements, sessions, lessons, verify, whole programs
     "interpreter": ["application", "evaluator", "fuzz_programs", "growth", "learner_corpus_torch",
-                    "lessons", "pypto", "python_forms_torch", "samples", "session",
+                    "lessons", "pypto", "python_builtins_torch", "python_forms_torch",
+                    "python_functions_torch", "python_loops_torch",
+                    "samples", "session",
                     "tensor_str", "values", "verify"],
     # tracer/: the recorder, notes and languages, every renderer
     "tracer": ["step_specs", "temporaries", "diagram", "error_explanations", "filters", "gif", "i18n", "lecture",
