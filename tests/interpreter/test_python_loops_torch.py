@@ -78,7 +78,9 @@ def test_generated_loops_as_torch(values, iterable, body):
     program = "\n".join(lines)
     setup = f"x = torch.tensor({values})\ns = x.clone()"
     assert_prints_like_python(setup + "\n" + program)
-    if "print(s)" not in body:   # torch's repr runs ops of its own that tidx's does not
+    # torch's repr of a tensor runs ops of its own that tidx's does not record (s, and v
+    # when the loop walks a tensor's rows): a body that prints is compared by its output
+    if not any(b.startswith("print(") for b in body):
         assert_like_torch(setup.split("\n") + [program], names=("s",))
 
 
