@@ -83,12 +83,7 @@ def make(tensor: type[Any], size: type[Any], on_print: Callable[[str], None],
         on_print(text)
 
     def len_(*args: Any, **kwargs: Any) -> int:
-        if kwargs:
-            raise torch_error(TypeError, "len() takes no keyword arguments")
-        if len(args) != 1:
-            raise torch_error(TypeError, f"len() takes exactly one argument ({len(args)} "
-                                         f"given)")
-        obj = args[0]
+        obj = iterables.one_argument("len", args, kwargs)
         if isinstance(obj, (tensor, list, tuple, size, str)):
             return len(obj)
         if type(obj).__name__ in ("UntypedStorage", "TypedStorage"):
@@ -122,12 +117,7 @@ def make(tensor: type[Any], size: type[Any], on_print: Callable[[str], None],
         return bool(args[0]) if args else False   # a tensor: Tensor.__bool__, is_nonzero
 
     def abs_(*args: Any, **kwargs: Any) -> Any:
-        if kwargs:
-            raise torch_error(TypeError, "abs() takes no keyword arguments")
-        if len(args) != 1:
-            raise torch_error(TypeError, f"abs() takes exactly one argument ({len(args)} "
-                                         f"given)")
-        x = args[0]
+        x = iterables.one_argument("abs", args, kwargs)
         if isinstance(x, tensor):
             if not hasattr(type(x), "__abs__"):
                 raise Refused("abs() of a tensor (Tensor.__abs__) is not supported yet")
@@ -194,12 +184,7 @@ def make(tensor: type[Any], size: type[Any], on_print: Callable[[str], None],
         return classes.isinstance_(*args)
 
     def id_(*args: Any, **kwargs: Any) -> int:
-        if kwargs:
-            raise torch_error(TypeError, "id() takes no keyword arguments")
-        if len(args) != 1:
-            raise torch_error(TypeError, f"id() takes exactly one argument ({len(args)} "
-                                         f"given)")
-        return classes.id_(args[0])
+        return classes.id_(iterables.one_argument("id", args, kwargs))
 
     fns = {"print": print_, "len": len_, "int": int_, "float": float_, "bool": bool_,
            "abs": abs_, "range": range_, "list": sequence(list), "tuple": sequence(tuple),

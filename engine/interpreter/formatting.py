@@ -18,7 +18,7 @@ from typing import Any, Callable
 from engine.core.context import current
 from engine.core.errors import Refused, torch_error, tp_name
 from engine.interpreter import python_memory as M
-from engine.interpreter.iterables import python_call
+from engine.interpreter.iterables import one_argument, python_call
 from engine.interpreter.pyclasses import callable_repr
 
 #: The widest field or longest precision a format spec may ask for.
@@ -94,12 +94,7 @@ class Formatter:
             return self.str_(args[0]) if args else ""
 
         def repr_(*args: Any, **kwargs: Any) -> str:
-            if kwargs:
-                raise torch_error(TypeError, "repr() takes no keyword arguments")
-            if len(args) != 1:
-                raise torch_error(TypeError, f"repr() takes exactly one argument "
-                                             f"({len(args)} given)")
-            return self.repr_(args[0])
+            return self.repr_(one_argument("repr", args, kwargs))
 
         return {"format": format_, "str": str_, "repr": repr_}
 

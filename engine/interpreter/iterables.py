@@ -51,6 +51,17 @@ def python_call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         raise torch_error(type(exc), str(exc)) from None
 
 
+def one_argument(name: str, args: tuple, kwargs: dict[str, Any]) -> Any:
+    """The one argument of a builtin CPython declares METH_O (len, abs, id, repr), with
+    the TypeErrors its call machinery raises otherwise."""
+    if kwargs:
+        raise torch_error(TypeError, f"{name}() takes no keyword arguments")
+    if len(args) != 1:
+        raise torch_error(TypeError, f"{name}() takes exactly one argument ({len(args)} "
+                                     f"given)")
+    return args[0]
+
+
 def make(tensor: type, size: type, address: Callable[[Any], int]) -> dict[str, Callable]:
     def items(x: Any) -> list[Any]:
         got = items_of(x, tensor, size)
