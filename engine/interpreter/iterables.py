@@ -62,6 +62,13 @@ def one_argument(name: str, args: tuple, kwargs: dict[str, Any]) -> Any:
     return args[0]
 
 
+def only_keywords(name: str, kwargs: dict[str, Any], allowed: tuple[str, ...]) -> None:
+    """A keyword a builtin does not take: CPython's TypeError for the first one."""
+    for k in kwargs:
+        if k not in allowed:
+            raise torch_error(TypeError, f"'{k}' is an invalid keyword argument for {name}()")
+
+
 def make(tensor: type, size: type, address: Callable[[Any], int]) -> dict[str, Callable]:
     def items(x: Any) -> list[Any]:
         got = items_of(x, tensor, size)
@@ -72,10 +79,7 @@ def make(tensor: type, size: type, address: Callable[[Any], int]) -> dict[str, C
     def extreme(name: str) -> Callable[..., Any]:
         """bltinmodule.c's min_max: one argument is an iterable, more are the items."""
         def pick(*args: Any, **kwargs: Any) -> Any:
-            for k in kwargs:
-                if k not in ("key", "default"):
-                    raise torch_error(TypeError, f"'{k}' is an invalid keyword argument for "
-                                                 f"{name}()")
+            only_keywords(name, kwargs, ("key", "default"))
             if not args:
                 raise torch_error(TypeError, f"{name} expected at least 1 argument, got 0")
             if len(args) > 1 and "default" in kwargs:
@@ -86,10 +90,7 @@ def make(tensor: type, size: type, address: Callable[[Any], int]) -> dict[str, C
         return pick
 
     def sum_(*args: Any, **kwargs: Any) -> Any:
-        for k in kwargs:
-            if k != "start":
-                raise torch_error(TypeError, f"'{k}' is an invalid keyword argument for "
-                                             f"sum()")
+        only_keywords("sum", kwargs, ("start",))
         if not args:
             raise torch_error(TypeError, "sum() takes at least 1 positional argument (0 "
                                          "given)")
@@ -111,17 +112,11 @@ def make(tensor: type, size: type, address: Callable[[Any], int]) -> dict[str, C
     def sorted_(*args: Any, **kwargs: Any) -> list[Any]:
         if len(args) != 1:
             raise torch_error(TypeError, f"sorted expected 1 argument, got {len(args)}")
-        for k in kwargs:
-            if k not in ("key", "reverse"):
-                raise torch_error(TypeError, f"'{k}' is an invalid keyword argument for "
-                                             f"sort()")
+        only_keywords("sort", kwargs, ("key", "reverse"))
         return python_call(py.sorted, items(args[0]), **kwargs)
 
     def zip_(*args: Any, **kwargs: Any) -> Zip:
-        for k in kwargs:
-            if k != "strict":
-                raise torch_error(TypeError, f"'{k}' is an invalid keyword argument for "
-                                             f"zip()")
+        only_keywords("zip", kwargs, ("strict",))
         columns = []
         for a in args:
             columns.append(items(a))
@@ -135,10 +130,7 @@ def make(tensor: type, size: type, address: Callable[[Any], int]) -> dict[str, C
         if len(args) + len(kwargs) > 2 or "iterable" in kwargs and args:
             raise torch_error(TypeError, f"enumerate() takes at most 2 arguments "
                                          f"({len(args) + len(kwargs)} given)")
-        for k in kwargs:
-            if k not in ("iterable", "start"):
-                raise torch_error(TypeError, f"'{k}' is an invalid keyword argument for "
-                                             f"enumerate()")
+        only_keywords("enumerate", kwargs, ("iterable", "start"))
         if not args and "iterable" not in kwargs:
             raise torch_error(TypeError, "enumerate() missing required argument 'iterable'")
         source = args[0] if args else kwargs["iterable"]
@@ -156,10 +148,7 @@ def make(tensor: type, size: type, address: Callable[[Any], int]) -> dict[str, C
         if len(args) + len(kwargs) > 2:
             raise torch_error(TypeError, f"round() takes at most 2 arguments "
                                          f"({len(args) + len(kwargs)} given)")
-        for k in kwargs:
-            if k != "ndigits":
-                raise torch_error(TypeError, f"'{k}' is an invalid keyword argument for "
-                                             f"round()")
+        only_keywords("round", kwargs, ("ndigits",))
         if not args:
             raise torch_error(TypeError, "round() missing required argument 'number' "
                                          "(pos 1)")
