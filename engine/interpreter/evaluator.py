@@ -25,7 +25,7 @@ from tracer import recorder
 
 from engine.core import dtypes as D
 from engine.binding.functions import FUNCTIONS
-from engine.binding import torch_cuda, torch_device
+from engine.binding import legacy_ctor, torch_cuda, torch_device
 from engine.binding.methods import PUBLIC as TENSOR_PUBLIC
 from engine.binding import options as P
 from engine.pypto import index_select as pypto
@@ -56,8 +56,14 @@ class Namespace:
 
     def __init__(self, label: str, functions: dict[str, Callable[..., Any]],
                  constants: dict[str, Any], *, tensor: type[Any],
-                 storage: tuple[type[Any], ...], size: type[Any], dtype: type[Any]) -> None:
+                 storage: tuple[type[Any], ...], size: type[Any], dtype: type[Any],
+                 constructors: dict[str, tuple[Callable[..., Any], Callable[[Any], bool]]]
+                 | None = None) -> None:
         self.label, self.functions, self.constants = label, functions, constants
+        #: the classes a statement may call: torch.Tensor(...) (the legacy constructor),
+        #: torch.Size(...), and the legacy types (torch.FloatTensor ...), each with its
+        #: isinstance test (a Python class's own for Tensor and Size)
+        self.constructors = constructors or {}
         #: the library's own types, which the allow-lists apply to
         self.tensor, self.storage, self.size, self.dtype = tensor, storage, size, dtype
         #: callables a statement may call (by identity: builtins take no attributes)
@@ -95,7 +101,8 @@ TORCH_CONSTANTS: dict[str, Any] = {d.name: d for d in D.ALL} | {
     "contiguous_format": P.contiguous_format, "preserve_format": P.preserve_format,
 }
 TORCH = Namespace("tidx engine", TORCH_FUNCTIONS, TORCH_CONSTANTS, tensor=Tensor,
-                  storage=(UntypedStorage, TypedStorage), size=Size, dtype=D.dtype)
+                  storage=(UntypedStorage, TypedStorage), size=Size, dtype=D.dtype,
+                  constructors=legacy_ctor.constructors())
 
 #: The tensor methods and attributes a statement may use: those the binding installs.
 TENSOR_METHODS = TENSOR_PUBLIC
@@ -128,11 +135,16 @@ class Evaluator(Expressions, Control, Functions):
 
         #: the stand-ins type(x) gives and isinstance takes; id's numbering
         self.classes = pyclasses.Classes(torch.tensor, torch.size, torch.dtype)
+        # torch.Tensor(2, 3), torch.Size([2]), torch.FloatTensor([1, 2]): callable classes
+        called = [self.classes.builtin(name, ctor) if name in ("Tensor", "Size") else
+                  self.classes.legacy_type(f"torch.{name}", ctor, check)
+                  for name, (ctor, check) in torch.constructors.items()]
         self.formatter = Formatter(torch.tensor)
         self.builtins = builtins.make(torch.tensor, torch.size, on_print, self.classes,
                                       self.formatter)
         self._allowed = ({id(fn) for fn in self.builtins.values()} | torch.callables
                          | {id(fn) for fn in PYPTO_FUNCTIONS.values()}
+                         | {id(cls) for cls in called}
                          | ({id(fn) for fn in torch_cuda.FUNCTIONS.values()}
                             if torch is TORCH else set()))
 
@@ -598,7 +610,8 @@ class Evaluator(Expressions, Control, Functions):
                 return obj.functions[attr]
             if attr in obj.constants:
                 return obj.constants[attr]
-            if attr in ("Tensor", "Size", "dtype"):     # the classes, as type(x) gives them
+            if attr in ("Tensor", "Size", "dtype") or attr in obj.constructors:
+                # the classes, as type(x) gives them; the legacy tensor types
                 return self.classes.by_name[attr]
             raise Refused(_unknown("torch", attr, obj.functions, "torch functions and "
                                                                   "the dtypes"))

@@ -30,8 +30,11 @@ class PyClass:
     __tp_name__ = "type"            # Py_TYPE(int)->tp_name: len(int) names 'type'
 
     def __init__(self, qualname: str, real: type | tuple[type, ...] | None,
-                 convert: Callable[..., Any] | None = None) -> None:
+                 convert: Callable[..., Any] | None = None,
+                 check: Callable[[Any], bool] | None = None) -> None:
         self.qualname, self.real, self.convert = qualname, real, convert
+        #: isinstance's test where it is not a Python class's (torch.FloatTensor's)
+        self.check = check
         self.__name__ = self.__qualname__ = qualname.rpartition(".")[2]
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
@@ -114,6 +117,14 @@ class Classes:
         cls.convert = convert
         return cls
 
+    def legacy_type(self, qualname: str, ctor: Callable[..., Any],
+                    check: Callable[[Any], bool]) -> PyClass:
+        """``torch.FloatTensor`` and the other legacy types: callable (their
+        constructor), true under ``isinstance`` for a CPU tensor of their dtype, never
+        what ``type(x)`` gives (that is ``torch.Tensor``)."""
+        cls = self.by_name[qualname.rpartition(".")[2]] = PyClass(qualname, None, ctor, check)
+        return cls
+
     def type_of(self, obj: Any) -> PyClass:
         if isinstance(obj, self.tensor):            # a subclass (Parameter) is not modelled
             return self.by_name["Tensor"]
@@ -140,6 +151,8 @@ class Classes:
                 if self.type_of(obj) is info:
                     return True
             elif info.real is not None and isinstance(obj, info.real):
+                return True
+            elif info.check is not None and info.check(obj):
                 return True
         return False
 

@@ -17,11 +17,12 @@ import pickle
 import subprocess
 import sys
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from tracer import op_tree
 from tracer import values as V
 
+from engine.binding import legacy_ctor
 from engine.interpreter import evaluator as E
 from engine.interpreter import verify_cuda as C
 from engine.core.errors import Refused
@@ -85,7 +86,14 @@ def _namespace(torch) -> E.Namespace:
     constants = {name: getattr(torch, name) for name in E.CONSTANT_NAMES}
     return E.Namespace(f"PyTorch {torch.__version__}", functions, constants,
                        tensor=torch.Tensor, storage=(torch.UntypedStorage, torch.TypedStorage), size=torch.Size,
-                       dtype=torch.dtype)
+                       dtype=torch.dtype,
+                       constructors={name: (getattr(torch, name),
+                                            _isinstance_of(getattr(torch, name)))
+                                     for name in ("Tensor", "Size", *legacy_ctor.TYPES)})
+
+
+def _isinstance_of(cls: Any) -> Callable[[Any], bool]:
+    return lambda obj: isinstance(obj, cls)
 
 
 def _describe(value: Any) -> dict[str, Any] | None:

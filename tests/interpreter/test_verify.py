@@ -16,7 +16,10 @@ from engine.interpreter import verify
 @pytest.mark.torch
 @pytest.mark.parametrize("text", ["t[rows, cols] = 10", "y = t[1:, ::2]",
                                   "torch.randn(3, 4)", "t[5]", "y = a[index_2, 1]",
-                                  "y = torch.arange(0, 1, 0.1)"])
+                                  "y = torch.arange(0, 1, 0.1)",
+                                  # the legacy constructors run torch's own there, not tidx's
+                                  "y = torch.Tensor([1, 2]); z = torch.LongTensor(2, 3); "
+                                  "w = isinstance(y, torch.FloatTensor); s = torch.Size([2])"])
 def test_statements_verify_against_torch(text):
     require_torch()
     doc = session.run(text)

@@ -46,6 +46,9 @@ MORE_STATEMENTS = [
     "t = torch.tensor([[1., 3., 3.], [2., 0., 5.]]); y = torch.cummax(t, 1)",
     "t = torch.tensor([float('nan'), float('inf'), 1.]); y = t.nan_to_num(posinf=9.)",
     "a = torch.tensor([0., -float('inf')]); y = torch.logaddexp(a, torch.tensor(-500.))",
+    # the legacy constructors: sizes, data, a tensor aliased, nothing, a refused form
+    "x = torch.Tensor(2, 3); y = torch.FloatTensor([1, 2]); z = torch.Tensor(x); "
+    "w = torch.LongTensor(); torch.Tensor(x, device='cpu')",
     # the simulated CUDA device (issue 16): factories, a cached block, a 0-byte tensor
     "x = torch.randn(3, 4, device='cuda'); y = torch.rand(5, device='cuda'); "
     "z = torch.zeros(2, device='cuda'); w = torch.ones(0, device='cuda')",

@@ -75,6 +75,21 @@ TEXT: dict[str, str] = {
     "binding.asarray.tensor":
         "a tensor: aliased as it is, or converted/cloned when copy=True or a dtype/device "
         "differs",
+    "binding.legacy.pynew":
+        "torch.Tensor(...) calls the class: THPVariable_pynew, the legacy constructor with "
+        "the default dtype (a tensor argument keeps its own)",
+    "binding.legacy.type_new":
+        "{type}(...) is a legacy tensor type: its constructor makes {dtype} CPU tensors",
+    "binding.legacy.empty": "no arguments: an empty tensor, empty({{0}})",
+    "binding.legacy.alias":
+        "a tensor argument: alias() -- a new tensor on the same storage, nothing copied",
+    "binding.legacy.sizes":
+        "integers (or a torch.Size) are sizes: empty(sizes), memory left uninitialised "
+        "(whatever the allocator's bytes held), unlike torch.zeros",
+    "binding.legacy.data":
+        "a list or tuple is data: copied as torch.tensor copies it, but into the type's "
+        "dtype (no type inference: [1, 2] becomes float)",
+    "binding.legacy.refused": "the arguments match no form torch accepts",
     "binding.asarray.data":
         "not a tensor: copied into a new tensor (dtype inferred unless given); copy=False "
         "is an error",

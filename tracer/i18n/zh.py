@@ -67,6 +67,21 @@ TEXT: dict[str, str] = {
     "binding.user_warning": "Python 警告(UserWarning):{message}",
     "binding.asarray.tensor":
         "是张量:原样共享;若 copy=True 或 dtype/设备不同,则转换或克隆",
+    "binding.legacy.pynew":
+        "torch.Tensor(...) 调用这个类:THPVariable_pynew,即使用默认 dtype 的旧式构造函数"
+        "(张量参数保留它自己的 dtype)",
+    "binding.legacy.type_new":
+        "{type}(...) 是旧式张量类型:它的构造函数生成 {dtype} 的 CPU 张量",
+    "binding.legacy.empty": "没有参数:一个空张量,empty({{0}})",
+    "binding.legacy.alias":
+        "参数是张量:alias() —— 同一存储上的新张量,不复制任何数据",
+    "binding.legacy.sizes":
+        "整数(或 torch.Size)是形状:empty(sizes),内存未初始化"
+        "(分配器的字节原来是什么就是什么),不同于 torch.zeros",
+    "binding.legacy.data":
+        "列表或元组是数据:像 torch.tensor 一样复制,但使用该类型的 dtype"
+        "(不做类型推断:[1, 2] 变成浮点数)",
+    "binding.legacy.refused": "这些参数不符合 torch 接受的任何形式",
     "binding.asarray.data":
         "不是张量:复制成新张量(未给出 dtype 时自动推断);copy=False 会报错",
     "default_dtype.get": "本次运行的默认 dtype(torch.get_default_dtype())",
