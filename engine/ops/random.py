@@ -100,10 +100,21 @@ NORMAL_KERNEL = step("normal_kernel", Layer.RNG, source=KERNELS, note="random.no
 @declare("normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)",
          variants="method", native="at::native::normal_", source=DISTRIBUTIONS, meta=META_PYTHON)
 def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator=None):
-    if not std >= 0.0:      # CHECK_NORMAL_STD: NaN fails it too
-        raise torch_error(RuntimeError, f"normal expects std >= 0.0, but found std {_num(std)}")
+    check_normal_std(std)
     if _meta(self, "normal_"):
         return self
+    return normal_impl_(self, mean, std)
+
+
+def check_normal_std(std: float) -> None:
+    """CHECK_NORMAL_STD (native/DistributionTemplates.h): NaN fails it too."""
+    if not std >= 0.0:
+        raise torch_error(RuntimeError, f"normal expects std >= 0.0, but found std {_num(std)}")
+
+
+def normal_impl_(self, mean: float, std: float):
+    """normal_impl_: the CPU normal kernel called directly (torch.normal's overloads call
+    it so: no aten::normal_ of their own)."""
     if self.numel() == 0:
         # CHECK_EMPTY_AND_RETURN, before the kernel's dtype dispatch
         return self

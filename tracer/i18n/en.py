@@ -71,6 +71,13 @@ TEXT: dict[str, str] = {
         "size = (end - start) / step + 1 in the accumulate type, truncated: the end is "
         "included",
     "range.kernel": "value i = start + i * step, in the accumulate type",
+    "random.normal.check_tensor_std":
+        "CHECK_NORMAL_TENSOR_STD: std.min().ge(0).item() -- every std must be >= 0, read "
+        "back to the CPU as a bool",
+    "random.normal.kernel_direct":
+        "the normal kernel, called directly (no aten::normal_ of its own): N(0, {std}) "
+        "drawn into the output, then shifted (add_ mean) and, for a tensor std, scaled "
+        "first (mul_ std)",
     "binding.user_warning": "Python warning (UserWarning): {message}",
     "binding.asarray.tensor":
         "a tensor: aliased as it is, or converted/cloned when copy=True or a dtype/device "

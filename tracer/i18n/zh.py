@@ -64,6 +64,12 @@ TEXT: dict[str, str] = {
     "range.size":
         "size = (end - start) / step + 1,用累加类型计算后截断:包含终点",
     "range.kernel": "第 i 个值 = start + i * step,用累加类型计算",
+    "random.normal.check_tensor_std":
+        "CHECK_NORMAL_TENSOR_STD:std.min().ge(0).item() —— 每个 std 都必须 >= 0,"
+        "结果作为 bool 读回 CPU",
+    "random.normal.kernel_direct":
+        "直接调用正态分布内核(它本身没有 aten::normal_):把 N(0, {std}) 抽样写入输出,"
+        "然后平移(add_ mean);若 std 是张量,则先缩放(mul_ std)",
     "binding.user_warning": "Python 警告(UserWarning):{message}",
     "binding.asarray.tensor":
         "是张量:原样共享;若 copy=True 或 dtype/设备不同,则转换或克隆",
