@@ -47,6 +47,57 @@ def _fast_setup(shape: Sequence[int],
     return None
 
 
+def reorder_dimensions(shape: Sequence[int],
+                       operands: Sequence[tuple[Sequence[int], Sequence[int], int]]
+                       ) -> list[int]:
+    """TensorIterator::reorder_dimensions: the dims in the order the loop walks them,
+    innermost first, as reversed-dim numbers (``ndim - 1 - d`` is tensor dim ``d``),
+    sorted by the operands' strides (``(sizes, strides, itemsize)`` each, in
+    TensorIterator's operand order).
+
+    >>> reorder_dimensions((2, 3), [((2, 3), (1, 2), 4)])
+    [1, 0]
+    """
+    rev_shape = list(shape)[::-1]
+    ops = [_operand_strides(shape, sz, st, isz) for sz, st, isz in operands]
+
+    def should_swap(d0: int, d1: int) -> int:
+        for st in ops:
+            s0, s1 = st[d0], st[d1]
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 < s1:
+                return -1
+            if s0 > s1:
+                return 1
+            if rev_shape[d0] > rev_shape[d1]:
+                return 1
+        return 0
+
+    # perm_[i] = ndim-1-i in tensor dims == i in reversed dims
+    return S.sort_dims(list(range(len(shape))), should_swap)
+
+
+def serial_order(shape: Sequence[int],
+                 operands: Sequence[tuple[Sequence[int], Sequence[int], int]]) -> list[int]:
+    """The row-major flat indices of ``shape`` in the order a serial TensorIterator loop
+    (cpu_serial_kernel) visits them: its reordered dims, innermost fastest.
+
+    >>> serial_order((2, 3), [((2, 3), (1, 2), 4)])
+    [0, 3, 1, 4, 2, 5]
+    """
+    import numpy as np
+
+    ndim = len(shape)
+    if ndim == 0:
+        return [0]
+    perm = reorder_dimensions(shape, operands)
+    # tensor dims from outermost to innermost loop
+    loop_dims = [ndim - 1 - p for p in reversed(perm)]
+    flat = np.arange(int(np.prod(shape)), dtype=np.int64).reshape(tuple(shape))
+    return flat.transpose(loop_dims).reshape(-1).tolist()
+
+
 def output_strides(shape: Sequence[int],
                    inputs: Sequence[tuple[Sequence[int], Sequence[int], int]]) -> tuple[int, ...]:
     """Element strides of a fresh output of ``shape`` next to ``inputs``
@@ -66,23 +117,7 @@ def output_strides(shape: Sequence[int],
     if fast is not None:
         return fast
     rev_shape = list(shape)[::-1]
-    ops = [_operand_strides(shape, sz, st, isz) for sz, st, isz in inputs]
-    perm = list(range(ndim))  # perm_[i] = ndim-1-i in tensor dims == i in reversed dims
-
-    def should_swap(d0: int, d1: int) -> int:
-        for st in ops:
-            s0, s1 = st[d0], st[d1]
-            if s0 == 0 or s1 == 0:
-                continue
-            if s0 < s1:
-                return -1
-            if s0 > s1:
-                return 1
-            if rev_shape[d0] > rev_shape[d1]:
-                return 1
-        return 0
-
-    perm = S.sort_dims(perm, should_swap)
+    perm = reorder_dimensions(shape, inputs)
     if perm == list(range(ndim)):
         return S.contiguous_strides(shape)
     # compatible_stride over the permuted shape (no max(size, 1): zero sizes give 0)

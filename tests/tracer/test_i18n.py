@@ -47,7 +47,7 @@ MORE_STATEMENTS = [
     "t = torch.tensor([float('nan'), float('inf'), 1.]); y = t.nan_to_num(posinf=9.)",
     "a = torch.tensor([0., -float('inf')]); y = torch.logaddexp(a, torch.tensor(-500.))",
     # torch.normal with a tensor std: the checks, the kernel called directly
-    "y = torch.normal(1., torch.ones(3))",
+    "y = torch.normal(1., torch.ones(3))", "y = torch.bernoulli(torch.full((3,), 0.5))",
     # the legacy constructors: sizes, data, a tensor aliased, nothing, a refused form
     "x = torch.Tensor(2, 3); y = torch.FloatTensor([1, 2]); z = torch.Tensor(x); "
     "w = torch.LongTensor(); torch.Tensor(x, device='cpu')",

@@ -78,6 +78,10 @@ TEXT: dict[str, str] = {
         "the normal kernel, called directly (no aten::normal_ of its own): N(0, {std}) "
         "drawn into the output, then shifted (add_ mean) and, for a tensor std, scaled "
         "first (mul_ std)",
+    "random.bernoulli_kernel":
+        "one uniform number per element, serially in the loop's order: u from {draw} "
+        "({bits} bits), and the element is u < p (1 with probability p), stored in the "
+        "output's dtype",
     "binding.user_warning": "Python warning (UserWarning): {message}",
     "binding.asarray.tensor":
         "a tensor: aliased as it is, or converted/cloned when copy=True or a dtype/device "

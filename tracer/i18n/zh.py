@@ -70,6 +70,9 @@ TEXT: dict[str, str] = {
     "random.normal.kernel_direct":
         "直接调用正态分布内核(它本身没有 aten::normal_):把 N(0, {std}) 抽样写入输出,"
         "然后平移(add_ mean);若 std 是张量,则先缩放(mul_ std)",
+    "random.bernoulli_kernel":
+        "按循环顺序逐个元素抽一个均匀随机数:u 来自 {draw}({bits} 位),元素值为 u < p"
+        "(以概率 p 为 1),按输出的 dtype 存储",
     "binding.user_warning": "Python 警告(UserWarning):{message}",
     "binding.asarray.tensor":
         "是张量:原样共享;若 copy=True 或 dtype/设备不同,则转换或克隆",

@@ -1,0 +1,132 @@
+"""``torch.bernoulli(p)`` and ``x.bernoulli_(p)`` with a tensor of probabilities.
+
+Mirrors Distributions.cpp (``bernoulli``: ``empty_like`` then ``bernoulli_``,
+``bernoulli_out``: ``resize_`` then the kernel), native/DistributionTemplates.h
+(``bernoulli_impl_``: nothing for an empty tensor, then ``assert_no_internal_overlap``)
+and native/cpu/DistributionTemplates.h (``bernoulli_kernel(self, p_, generator)``):
+``p_.to(kCPU)``, expanded to ``self``'s shape, then a *serial* TensorIterator loop that
+draws one uniform number per element with ``bernoulli_distribution`` -- a float p
+draws ``random()`` (24 bits: ``u = (r & 0xFFFFFF) / 2**24``), a double p draws
+``random64()`` (53 bits) -- and stores ``u < p`` as ``self``'s dtype.
+
+A *float* probability (``bernoulli_(0.3)``, ``bernoulli(x, p=0.3)``, dropout's masks)
+takes another kernel: on an Intel CPU, MKL's MCG31 stream seeded from the generator;
+on any other, torch's own per-element loop.  The numbers depend on the CPU's vendor,
+which tidx does not model yet, so that form is refused in one line.
+https://github.com/pytorch/pytorch/blob/v2.13.0/aten/src/ATen/native/cpu/DistributionKernels.cpp
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tracer.notes import Note
+from tracer.recorder import span
+from tracer.steps import Layer, step
+
+from engine.core import dtypes as D
+from engine.core.errors import Refused
+from engine.dispatch.at_dispatch import ALL_TYPES_AND_HALF, FLOATING_TYPES_AND2_HALF_BFLOAT16, \
+    at_dispatch
+from engine.dispatch.aten import aten
+from engine.dispatch.declarations import INPLACE, META_PYTHON, declare, not_modelled
+from engine.ops.iterator import serial_order
+from engine.ops.overlap import assert_no_internal_overlap
+from engine.ops.random import _generator_step
+from engine.ops.touch import touched
+from engine.rng import generator as G
+from engine.memory.allocator import check_temporary
+
+DISTRIBUTIONS = "aten/src/ATen/native/Distributions.cpp"
+KERNELS = "aten/src/ATen/native/cpu/DistributionTemplates.h"
+#: AT_DISPATCH_ALL_TYPES_AND3(Bool, BFloat16, Half): the dtypes ``self`` may have
+SELF_TYPES = ALL_TYPES_AND_HALF | {D.bool}
+
+BERNOULLI_KERNEL = step("bernoulli_kernel", Layer.RNG, source=KERNELS)
+
+
+def _supported(*tensors) -> None:
+    for t in tensors:
+        if t.device_type != "cpu":
+            raise Refused(f"bernoulli on a {t.device_type} tensor is not modelled by tidx yet "
+                          f"(the CPU's is)")
+
+
+def _kernel(self, p_) -> None:
+    """bernoulli_kernel(self, p_, generator): p on the CPU, expanded to self, one draw per
+    element in the serial loop's order."""
+    at_dispatch("bernoulli_tensor_cpu_self_", self.dtype, SELF_TYPES)
+    p_cpu = aten.to.device(p_, "cpu", p_.dtype)
+    p = p_cpu if p_cpu.view.sizes == self.view.sizes else \
+        aten.expand.default(p_cpu, list(self.view.sizes))
+    double = p.dtype is D.float64
+    if not double:
+        at_dispatch("bernoulli_tensor_cpu_p_", p.dtype, FLOATING_TYPES_AND2_HALF_BFLOAT16)
+    gen = G.default_generator()
+    _generator_step(gen)
+    n = self.numel()
+    check_temporary("bernoulli_", n, 40)
+    with span(BERNOULLI_KERNEL, numel=n,
+              note=Note("random.bernoulli_kernel", bits=53 if double else 24,
+                        draw="random64()" if double else "random()")) as s:
+        order = serial_order(self.view.sizes,
+                             [(self.view.sizes, self.view.strides, self.dtype.itemsize),
+                              (p.view.sizes, p.view.strides, p.dtype.itemsize)])
+        if double:
+            u = (gen.random64(n) & np.uint64((1 << 53) - 1)).astype(np.float64) * 2.0 ** -53
+        else:
+            u = (gen.random(n).astype(np.uint64) & np.uint64((1 << 24) - 1)) \
+                .astype(np.float64) * 2.0 ** -24
+        # bernoulli_distribution<float> compares in float: p (Half too) as a float
+        probs = p.array().astype(np.float64 if double else np.float32).reshape(-1)
+        drawn = np.empty(n, dtype=np.float64)
+        drawn[np.asarray(order, dtype=np.int64)] = u
+        values = (drawn < probs) if double else (drawn.astype(np.float32) < probs)
+        self.array(write=True)[...] = values.reshape(self.view.sizes).astype(self.dtype.np)
+        s.set(read=[touched(p)], written=touched(self))
+        s.set_result(self)
+
+
+@declare("bernoulli_.Tensor(Tensor(a!) self, Tensor p, *, Generator? generator=None) -> Tensor(a!)",
+         variants="method", native="at::native::bernoulli_", source=DISTRIBUTIONS)
+def bernoulli_tensor_(self, p, *, generator=None):
+    _supported(self, p)
+    if self.numel() == 0:
+        return self         # CHECK_EMPTY_AND_RETURN
+    assert_no_internal_overlap(self)
+    _kernel(self, p)
+    return self
+
+
+@declare("bernoulli(Tensor self, *, Generator? generator=None) -> Tensor",
+         variants="function, method", native="at::native::bernoulli", source=DISTRIBUTIONS,
+         meta=META_PYTHON)
+def bernoulli(self, *, generator=None):
+    _supported(self)
+    result = aten.empty_like.default(self, memory_format="contiguous_format")
+    return aten.bernoulli_.Tensor(result, self)
+
+
+@declare("bernoulli.out(Tensor self, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)",
+         native="at::native::bernoulli_out", source=DISTRIBUTIONS, meta=META_PYTHON)
+def bernoulli_out(self, *, generator=None, out):
+    _supported(self, out)
+    # result.resize_(self.sizes()), then bernoulli_impl_ (the kernel, called directly)
+    aten.resize_.default(out, list(self.view.sizes))
+    if out.numel() == 0:
+        return out
+    assert_no_internal_overlap(out)
+    _kernel(out, self)
+    return out
+
+
+_SCALAR = ("bernoulli with a float probability (bernoulli_(p), bernoulli(x, p=...), dropout) "
+           "is not modelled by tidx yet: torch draws it with MKL's generator on an Intel CPU "
+           "and with its own on others, so its numbers depend on the machine; a tensor of "
+           "probabilities (torch.bernoulli(torch.full(shape, p))) is modelled")
+
+
+not_modelled("bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> "
+             "Tensor(a!)", variants="method", kind=INPLACE, reason=_SCALAR)
+not_modelled("bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor",
+             variants="function, method", reason=_SCALAR)
