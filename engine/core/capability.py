@@ -63,6 +63,9 @@ class Machine:
     arch: str
     features: frozenset[str]
     cores: int
+    #: cpuinfo's vendor ("intel", "amd", or "" when unknown): a few kernels choose by it
+    #: (bernoulli_ with a float p runs MKL's generator on Intel only)
+    vendor: str = ""
 
     @property
     def x86(self) -> bool:
@@ -171,7 +174,23 @@ def machine() -> Machine:
     """This machine, read once (a fact of the hardware, not of a run)."""
     arch = platform.machine().lower()
     arch = {"amd64": "x86_64", "x64": "x86_64", "arm64": "aarch64"}.get(arch, arch)
-    return Machine(arch, _features(), _physical_cores())
+    return Machine(arch, _features(), _physical_cores(), _vendor())
+
+
+#: /proc/cpuinfo's vendor_id values, as cpuinfo names the vendors
+_VENDORS = {"GenuineIntel": "intel", "AuthenticAMD": "amd", "HygonGenuine": "hygon"}
+
+
+def _vendor() -> str:
+    """The CPU's vendor, as cpuinfo_get_processor(0)->core->vendor tells torch."""
+    try:
+        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as fh:
+            for line in fh:
+                if line.startswith("vendor_id"):
+                    return _VENDORS.get(line.split(":", 1)[1].strip(), "other")
+    except OSError:
+        pass
+    return ""
 
 
 def _features() -> frozenset[str]:

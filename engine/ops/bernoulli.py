@@ -10,9 +10,9 @@ draws ``random()`` (24 bits: ``u = (r & 0xFFFFFF) / 2**24``), a double p draws
 ``random64()`` (53 bits) -- and stores ``u < p`` as ``self``'s dtype.
 
 A *float* probability (``bernoulli_(0.3)``, ``bernoulli(x, p=0.3)``, dropout's masks)
-takes another kernel: on an Intel CPU, MKL's MCG31 stream seeded from the generator;
-on any other, torch's own per-element loop.  The numbers depend on the CPU's vendor,
-which tidx does not model yet, so that form is refused in one line.
+takes another kernel, chosen by the CPU's vendor: on an Intel CPU, MKL's MCG31 stream
+seeded from the generator (not replayed by tidx: refused in one line there); on any
+other, torch's own serial loop, 53 bits of random64() per element, ``u < p``.
 https://github.com/pytorch/pytorch/blob/v2.13.0/aten/src/ATen/native/cpu/DistributionKernels.cpp
 """
 
@@ -25,11 +25,12 @@ from tracer.recorder import span
 from tracer.steps import Layer, step
 
 from engine.core import dtypes as D
-from engine.core.errors import Refused
+from engine.core import capability as C
+from engine.core.errors import Refused, torch_error
 from engine.dispatch.at_dispatch import ALL_TYPES_AND_HALF, FLOATING_TYPES_AND2_HALF_BFLOAT16, \
     at_dispatch
 from engine.dispatch.aten import aten
-from engine.dispatch.declarations import INPLACE, META_PYTHON, declare, not_modelled
+from engine.dispatch.declarations import META_PYTHON, declare
 from engine.ops.iterator import serial_order
 from engine.ops.overlap import assert_no_internal_overlap
 from engine.ops.random import _generator_step
@@ -120,13 +121,60 @@ def bernoulli_out(self, *, generator=None, out):
     return out
 
 
-_SCALAR = ("bernoulli with a float probability (bernoulli_(p), bernoulli(x, p=...), dropout) "
-           "is not modelled by tidx yet: torch draws it with MKL's generator on an Intel CPU "
-           "and with its own on others, so its numbers depend on the machine; a tensor of "
-           "probabilities (torch.bernoulli(torch.full(shape, p))) is modelled")
+BERNOULLI_SCALAR_KERNEL = step("bernoulli_scalar_kernel", Layer.RNG, source=KERNELS,
+                               note="random.bernoulli_scalar_kernel")
+
+_MKL = ("bernoulli_ with a float p on an Intel CPU runs MKL's MCG31 generator "
+        "(viRngBernoulli), which tidx does not replay yet; a tensor of probabilities "
+        "(torch.bernoulli(torch.full(shape, p))) is modelled")
 
 
-not_modelled("bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> "
-             "Tensor(a!)", variants="method", kind=INPLACE, reason=_SCALAR)
-not_modelled("bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor",
-             variants="function, method", reason=_SCALAR)
+def _num(x: float) -> str:
+    return f"{float(x):g}"      # a C++ ostream's double
+
+
+@declare("bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> "
+         "Tensor(a!)", variants="method", native="at::native::bernoulli_",
+         source=DISTRIBUTIONS, meta=META_PYTHON)
+def bernoulli_float_(self, p=0.5, *, generator=None):
+    _supported(self)
+    if not 0 <= p <= 1:
+        raise torch_error(RuntimeError, f"bernoulli_ expects p to be in [0, 1], but got "
+                                        f"p={_num(p)}")
+    if self.numel() == 0:
+        return self
+    assert_no_internal_overlap(self)
+    machine = C.machine()
+    # bernoulli_scalar_kernel (native/cpu/DistributionKernels.cpp): with MKL (torch's
+    # x86-64 wheels) on an Intel CPU, MKL's stream; on any other CPU torch's own loop
+    if machine.x86 and machine.vendor in ("intel", ""):
+        raise Refused(_MKL if machine.vendor else
+                      "this CPU's vendor is unknown, and torch's bernoulli_(float) depends "
+                      "on it (MKL's generator on Intel): not modelled here")
+    at_dispatch("bernoulli_scalar_cpu_", self.dtype, SELF_TYPES)
+    gen = G.default_generator()
+    _generator_step(gen)
+    n = self.numel()
+    check_temporary("bernoulli_", n, 40)
+    with span(BERNOULLI_SCALAR_KERNEL, numel=n, p=p, vendor=machine.vendor) as s:
+        # cpu_serial_kernel over a nullary TensorIterator: memory order;
+        # bernoulli_distribution<double>: 53 bits of random64(), u < p
+        order = serial_order(self.view.sizes,
+                             [(self.view.sizes, self.view.strides, self.dtype.itemsize)])
+        u = (gen.random64(n) & np.uint64((1 << 53) - 1)).astype(np.float64) * 2.0 ** -53
+        drawn = np.empty(n, dtype=np.float64)
+        drawn[np.asarray(order, dtype=np.int64)] = u
+        self.array(write=True)[...] = (drawn < p).reshape(self.view.sizes) \
+            .astype(self.dtype.np)
+        s.set(written=touched(self))
+        s.set_result(self)
+    return self
+
+
+@declare("bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor",
+         variants="function, method", native="at::native::bernoulli", source=DISTRIBUTIONS,
+         meta=META_PYTHON)
+def bernoulli_p(self, p, *, generator=None):
+    _supported(self)
+    result = aten.empty_like.default(self, memory_format="contiguous_format")
+    return aten.bernoulli_.float(result, p)

@@ -28,13 +28,25 @@ NOT_GENERATED = {
 }
 
 
+def _machine_refuses() -> dict[str, str]:
+    """Operators tidx refuses on this machine's CPU: bernoulli_(float) on Intel (MKL)."""
+    from engine.core import capability as C
+
+    machine = C.machine()
+    if machine.x86 and machine.vendor in ("intel", ""):
+        why = "on an Intel CPU torch draws bernoulli_(float) with MKL, which tidx refuses"
+        return {"aten::bernoulli_.float": why, "aten::bernoulli.p": why}
+    return {}
+
+
 @pytest.mark.parametrize("op", K.declared())
 def test_every_kernel_marks_exactly_what_it_read_and_wrote(op):
     run = K.run(op)
+    not_generated = NOT_GENERATED | _machine_refuses()
     if isinstance(run, list):
-        assert op in NOT_GENERATED, "no generated input runs it:\n" + "\n".join(run)
-        pytest.skip(NOT_GENERATED[op])
-    assert op not in NOT_GENERATED, f"{op} runs now ({run.profile}): drop its entry"
+        assert op in not_generated, "no generated input runs it:\n" + "\n".join(run)
+        pytest.skip(not_generated[op])
+    assert op not in not_generated, f"{op} runs now ({run.profile}): drop its entry"
     assert K.problems(run) == [], run.profile
 
 

@@ -82,6 +82,10 @@ TEXT: dict[str, str] = {
         "one uniform number per element, serially in the loop's order: u from {draw} "
         "({bits} bits), and the element is u < p (1 with probability p), stored in the "
         "output's dtype",
+    "random.bernoulli_scalar_kernel":
+        "a float p on this CPU (not an Intel one, where MKL's generator runs): one "
+        "random64() per element, serially in memory order; the element is u < p, u from "
+        "its 53 low bits",
     "binding.user_warning": "Python warning (UserWarning): {message}",
     "binding.asarray.tensor":
         "a tensor: aliased as it is, or converted/cloned when copy=True or a dtype/device "

@@ -73,6 +73,9 @@ TEXT: dict[str, str] = {
     "random.bernoulli_kernel":
         "按循环顺序逐个元素抽一个均匀随机数:u 来自 {draw}({bits} 位),元素值为 u < p"
         "(以概率 p 为 1),按输出的 dtype 存储",
+    "random.bernoulli_scalar_kernel":
+        "在此 CPU 上(不是 Intel,Intel 上运行 MKL 的生成器)p 为浮点数:按内存顺序逐个元素"
+        "抽一个 random64(),取低 53 位得 u,元素值为 u < p",
     "binding.user_warning": "Python 警告(UserWarning):{message}",
     "binding.asarray.tensor":
         "是张量:原样共享;若 copy=True 或 dtype/设备不同,则转换或克隆",
