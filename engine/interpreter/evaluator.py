@@ -33,6 +33,7 @@ from engine.core.context import current
 from engine.core.device import Size
 from engine.core.errors import Refused, is_torch_error, torch_error, tp_name
 from engine.interpreter import builtins, pyclasses
+from engine.interpreter.pymath import MATH, Module
 from engine.interpreter.control import Control
 from engine.interpreter.expressions import Expressions
 from engine.interpreter.functions import Functions, UserFunction
@@ -73,20 +74,12 @@ class Namespace:
         return f"<module 'torch' ({self.label})>"
 
 
-class _Pypto:
-    """The value the name ``pypto`` evaluates to (seed 003's NPU library, emulated)."""
-
-    def __repr__(self) -> str:
-        return "<module 'pypto' (tidx emulation of seed 003)>"
-
-
-PYPTO = _Pypto()
-PYPTO_FUNCTIONS: dict[str, Callable[..., Any]] = {
+#: The value the name ``pypto`` evaluates to (seed 003's NPU library, emulated)
+PYPTO = Module("pypto", "<module 'pypto' (tidx emulation of seed 003)>", {
     name: getattr(pypto, name) for name in ("tensor", "from_engine", "index_select",
-                                            "set_vec_tile_shapes", "set_ub_size")
-}
-PYPTO_CONSTANTS: dict[str, Any] = {name: getattr(pypto, name) for name in (
-    "DT_FP32", "DT_FP16", "DT_BF16", "DT_INT16", "DT_INT8", "DT_INT32", "DT_INT64")}
+                                            "set_vec_tile_shapes", "set_ub_size")}, {
+    name: getattr(pypto, name) for name in (
+        "DT_FP32", "DT_FP16", "DT_BF16", "DT_INT16", "DT_INT8", "DT_INT32", "DT_INT64")})
 
 #: The torch functions a statement may call: every generated and hand-written binding.
 TORCH_FUNCTIONS: dict[str, Callable[..., Any]] = dict(FUNCTIONS)
@@ -143,7 +136,7 @@ class Evaluator(Expressions, Control, Functions):
         self.builtins = builtins.make(torch.tensor, torch.size, on_print, self.classes,
                                       self.formatter)
         self._allowed = ({id(fn) for fn in self.builtins.values()} | torch.callables
-                         | {id(fn) for fn in PYPTO_FUNCTIONS.values()}
+                         | {id(fn) for m in (PYPTO, MATH) for fn in m.functions.values()}
                          | {id(cls) for cls in called}
                          | ({id(fn) for fn in torch_cuda.FUNCTIONS.values()}
                             if torch is TORCH else set()))
@@ -190,7 +183,10 @@ class Evaluator(Expressions, Control, Functions):
             self._kept.settle(self.names, st.assigned)
 
     def _run(self, st: Statement, node: ast.stmt) -> None:
-        if isinstance(node, (ast.Import, ast.Pass, ast.Break, ast.Continue)):
+        if isinstance(node, ast.Import):    # only `import math` reaches here
+            self.names["math"] = MATH
+            return
+        if isinstance(node, (ast.Pass, ast.Break, ast.Continue)):
             return                      # break/continue: control.py acts on them
         if isinstance(node, ast.FunctionDef):   # def: functions.py
             self.define(node, st)
@@ -620,13 +616,11 @@ class Evaluator(Expressions, Control, Functions):
                 return torch_cuda.FUNCTIONS[attr]
             raise Refused(_unknown("torch.cuda", attr, torch_cuda.FUNCTIONS,
                                    "torch.cuda functions"))
-        if obj is PYPTO:
-            if attr in PYPTO_FUNCTIONS:
-                return PYPTO_FUNCTIONS[attr]
-            if attr in PYPTO_CONSTANTS:
-                return PYPTO_CONSTANTS[attr]
-            raise Refused(_unknown("pypto", attr, PYPTO_FUNCTIONS,
-                                   "pypto functions and the DT_* types"))
+        if isinstance(obj, Module):         # pypto, math
+            if attr in obj.functions or attr in obj.constants:
+                return obj.attribute(attr)
+            raise Refused(_unknown(obj.name, attr, obj.functions,
+                                   f"{obj.name} functions and constants"))
         if isinstance(obj, self.torch.tensor):
             if attr in TENSOR_METHODS:
                 return getattr(obj, attr)

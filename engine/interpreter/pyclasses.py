@@ -133,7 +133,7 @@ class Classes:
                 return cls
         if callable(obj):   # a def or lambda (functions.py) has no __name__ attribute
             return self.function if hasattr(obj, "__name__") else self.user_function
-        if type(obj).__name__ in ("Namespace", "_Pypto", "CudaModule"):
+        if type(obj).__name__ in ("Namespace", "Module", "CudaModule"):
             return self.module
         return PyClass(tp_name(obj), None)
 

@@ -94,8 +94,10 @@ def parse(text: str, names: Iterable[str] = ()) -> list[Statement]:
             comment = None
         _check_depth(node)
         _check_statement(node)
-        if isinstance(node, ast.Import):
+        if isinstance(node, ast.Import) and node.names[0].name != "math":
             continue  # `import torch`: the engine is already the torch namespace
+        if isinstance(node, ast.Import):
+            known.add("math")       # `import math` binds the name, as in Python
         _check_names(node, known)
         out.append(_statement(segments, lines, node, comment, catches, prints))
     if not out:
@@ -230,9 +232,10 @@ def _check_statement(node: ast.stmt, in_loop: bool = False, in_def: bool = False
         return
     if isinstance(node, ast.Import):
         if [(a.name, a.asname) for a in node.names] not in (
-                [("torch", None)], [("torch", "torch")], [("pypto", None)]):
-            raise Refused(f"line {node.lineno}: only `import torch` and `import pypto` are "
-                          "allowed")
+                [("torch", None)], [("torch", "torch")], [("pypto", None)],
+                [("math", None)]):
+            raise Refused(f"line {node.lineno}: only `import torch`, `import math` and "
+                          "`import pypto` are allowed")
         return
     if isinstance(node, ast.Expr):
         _check_expr(node.value)

@@ -1,0 +1,107 @@
+"""Python's ``math`` module as a statement sees it, and the module stand-in it shares with
+``pypto``.
+
+Tutorials write ``math.sqrt(d_k)``, ``math.pi``, ``math.prod(t.shape)``: the pure
+functions and constants of CPython's ``math`` are offered as they are (CPython's own
+results, on the numbers a statement holds), each behind a small wrapper that
+
+* turns CPython's errors (``math domain error``, ``factorial() not defined for negative
+  values``) into errors the statement raised, shown as Python shows them (exit 1);
+* keeps a run inside its budget: ``factorial``, ``comb`` and ``perm`` of huge numbers,
+  and ``prod``/``lcm`` whose integer result would outgrow the interpreter's integer
+  limit, are refused in one line instead of running for minutes;
+* prints as CPython prints a builtin (``<built-in function sqrt>``).
+
+A tensor given where a number goes converts as CPython converts it: ``float(t)`` (the
+traced ``Tensor.__float__``, an ``aten::item``).  Nothing else of ``math`` exists for a
+statement, and ``math`` has no attributes beyond these.
+https://docs.python.org/3/library/math.html
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from typing import Any, Callable
+
+from engine.core.errors import Refused, is_torch_error, torch_error
+
+
+class Module:
+    """A module a statement may name (``math``, ``pypto``): attributes come only from its
+    two tables, and it prints as ``repr_`` says."""
+
+    def __init__(self, name: str, repr_: str, functions: dict[str, Callable[..., Any]],
+                 constants: dict[str, Any]) -> None:
+        self.name, self._repr = name, repr_
+        self.functions, self.constants = functions, constants
+
+    def __repr__(self) -> str:
+        return self._repr
+
+    def attribute(self, attr: str) -> Any:
+        if attr in self.functions:
+            return self.functions[attr]
+        if attr in self.constants:
+            return self.constants[attr]
+        raise AttributeError(attr)
+
+
+#: the largest n whose factorial, comb(n, k) or perm(n, k) a statement may ask for
+MAX_COMBINATORIAL = 5000
+#: the most items prod/fsum/dist/hypot/gcd/lcm take (a sequence a statement built)
+MAX_ITEMS = 100_000
+#: the largest integer result, in bits (as large as the interpreter's own ints go)
+MAX_RESULT_BITS = 1 << 16
+
+_ONE_NUMBER = ("sqrt", "exp", "exp2", "expm1", "log1p", "log2", "log10", "cbrt", "sin",
+               "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh",
+               "acosh", "atanh", "erf", "erfc", "gamma", "lgamma", "fabs", "degrees",
+               "radians", "ceil", "floor", "trunc", "isfinite", "isinf", "isnan", "frexp",
+               "modf", "isqrt")
+_OTHERS = ("log", "pow", "atan2", "copysign", "fmod", "remainder", "ldexp", "isclose",
+           "hypot", "dist", "fsum", "prod", "gcd", "lcm", "factorial", "comb", "perm")
+CONSTANTS = {"pi": math.pi, "e": math.e, "tau": math.tau, "inf": math.inf, "nan": math.nan}
+
+
+def _checked(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(fn)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        _within_budget(name, args)
+        try:
+            result = fn(*args, **kwargs)
+        except (ValueError, TypeError, OverflowError, ZeroDivisionError) as exc:
+            if is_torch_error(exc):
+                raise               # a tensor's own conversion raised it: already shown
+            raise torch_error(type(exc), str(exc)) from None
+        if type(result) is int and result.bit_length() > MAX_RESULT_BITS:
+            raise Refused(f"math.{name}'s result has {result.bit_length()} bits: more than "
+                          f"a statement may hold ({MAX_RESULT_BITS})")
+        return result
+    call.tidx_builtin = True      # type: ignore[attr-defined]  # prints <built-in function>
+    return call
+
+
+def _within_budget(name: str, args: tuple) -> None:
+    """Refuse what would run for minutes before the result could be refused."""
+    if name in ("factorial", "comb", "perm"):
+        n = args[0] if args else 0
+        if type(n) is int and n > MAX_COMBINATORIAL:
+            raise Refused(f"math.{name}({n}, ...) is refused: more than "
+                          f"{MAX_COMBINATORIAL} would take longer than a lesson")
+    if name in ("prod", "fsum", "dist", "hypot", "gcd", "lcm"):
+        items = args[0] if name in ("prod", "fsum") and args else args
+        size = len(items) if hasattr(items, "__len__") else None
+        if size is None or size > MAX_ITEMS:
+            raise Refused(f"math.{name} takes a list, tuple, range or torch.Size of at most "
+                          f"{MAX_ITEMS} items here")
+        if name in ("prod", "lcm") and \
+                sum(abs(int(v)).bit_length() for v in items if type(v) is int) > MAX_RESULT_BITS:
+            raise Refused(f"math.{name}'s integer result would have more than "
+                          f"{MAX_RESULT_BITS} bits")
+
+
+MATH = Module("math", "<module 'math' (built-in)>",
+              {name: _checked(name, getattr(math, name)) for name in _ONE_NUMBER + _OTHERS
+               if hasattr(math, name)},
+              CONSTANTS)
