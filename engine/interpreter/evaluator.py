@@ -32,7 +32,7 @@ from engine.pypto import index_select as pypto
 from engine.core.context import current
 from engine.core.device import Size
 from engine.core.errors import Refused, is_torch_error, torch_error, tp_name
-from engine.interpreter import builtins, pyclasses
+from engine.interpreter import builtins, lists, pyclasses
 from engine.interpreter.pymath import MATH, Module
 from engine.interpreter.control import Control
 from engine.interpreter.expressions import Expressions
@@ -115,6 +115,8 @@ class Evaluator(Expressions, Control, Functions):
         self.names: dict[str, Any] = {}
         self.defaults_used: list[str] = []
         self._printed: list[str] | None = None
+        #: the names the running statement writes into (a list's append writes into it)
+        self._assigned: list[str] | None = None
         #: the names of the comprehensions being evaluated, innermost last
         self._scopes: list[dict[str, Any]] = []
         #: comprehension steps taken by the statement running (bounded, nested ones too)
@@ -171,14 +173,14 @@ class Evaluator(Expressions, Control, Functions):
     # -- statements ------------------------------------------------------------------
     def run(self, st: Statement) -> None:
         node = st.node
-        self._printed = st.printed
+        self._printed, self._assigned = st.printed, st.assigned
         self._comprehension_steps = 0
         current().budget.begin_statement()
         try:
             self._run(st, node)
             self._check_shown(st)
         finally:
-            self._printed = None
+            self._printed = self._assigned = None
             # what the statement built goes back; what the names keep is charged
             self._kept.settle(self.names, st.assigned)
 
@@ -405,7 +407,7 @@ class Evaluator(Expressions, Control, Functions):
         # (a ** mapping, the keyword without a name, is refused by statements.py)
         kwargs = {k.arg: self.eval_expr(k.value) for k in node.keywords if k.arg is not None}
         try:
-            return fn(*args, **kwargs)
+            result = fn(*args, **kwargs)
         except TypeError as exc:
             tb = exc.__traceback__
             if is_torch_error(exc) or tb is None or tb.tb_next is not None:
@@ -413,6 +415,8 @@ class Evaluator(Expressions, Control, Functions):
             # Raised while Python bound the arguments, before fn's body ran: the call's
             # own signature error (``torch.manual_seed()``), as Python reports it.
             raise torch_error(TypeError, str(exc)) from None
+        lists.mark_changed(fn, node.func, self._assigned)     # y.append(v) writes into y
+        return result
 
     def _e_UnaryOp(self, node: ast.UnaryOp) -> Any:
         value = self.eval_expr(node.operand)
@@ -595,6 +599,8 @@ class Evaluator(Expressions, Control, Functions):
             return name in TENSOR_METHODS
         if isinstance(owner, self.torch.storage):
             return name in _storage_methods(owner)
+        if isinstance(owner, list):
+            return name in lists.METHODS
         return False
 
     def resolve_attribute(self, obj: Any, attr: str) -> Any:
@@ -635,6 +641,8 @@ class Evaluator(Expressions, Control, Functions):
             # torch.return_types.X (tidx's, or torch's own under --verify): a named
             # tuple's fields (sort(...).values)
             return getattr(obj, attr)
+        if isinstance(obj, list) and attr in lists.METHODS:
+            return lists.method(obj, attr, self.builtins["list"], self.builtins["sorted"])
         raise Refused(f"attribute '{attr}' of {self.type_name(obj)} is not available in tidx")
 
 

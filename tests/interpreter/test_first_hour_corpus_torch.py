@@ -1,0 +1,162 @@
+"""Issue #26's measure: the cells *near* tidx's domain that the first hour of the public
+tensor tutorials reaches (PyTorch's "Tensors" and "Autograd" tutorials, d2l's
+"Data Manipulation" and "Linear Algebra", Tensor Puzzles, Zero to Mastery's first
+notebook, "PyTorch for numpy users"), each program run in tidx and in Python over torch.
+
+Every program either matches torch (the named values, the error, the aten operator tree:
+:func:`oracle.assert_like_torch`) or is refused in one line; nothing is silently wrong
+and nothing is tidx's own error.  The share that matches is the measure; the issue asks
+for at least 80%.  :data:`FLOOR` is the share measured when it last rose, so a change
+that makes tidx refuse more fails here.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import require_torch
+from engine.core.errors import Refused
+from oracle import assert_like_torch, compare
+
+pytestmark = pytest.mark.torch
+
+#: (topic, program): a tutorial cell as statements; y, z and w are compared
+PROGRAMS: list[tuple[str, list[str]]] = [
+    # -- the matmul family (d2l 2.3, PyTorch "Tensors", puzzles) -----------------------
+    ("matmul", ["a = torch.arange(6.).reshape(2, 3)", "b = torch.arange(12.).reshape(3, 4)",
+                "y = a @ b", "z = torch.matmul(a, b)", "w = a.mm(b)"]),
+    ("matmul", ["x = torch.arange(3.)", "y = torch.dot(x, x)", "z = x @ x"]),
+    ("matmul", ["A = torch.arange(6.).reshape(2, 3)", "x = torch.ones(3)",
+                "y = torch.mv(A, x)", "z = A @ x"]),
+    ("matmul", ["a = torch.ones(2, 3, 4)", "b = torch.ones(2, 4, 5)", "y = torch.bmm(a, b)",
+                "z = (a @ b).shape"]),
+    ("matmul", ["x = torch.arange(6).reshape(2, 3)", "y = x @ x.T", "z = x.T @ x"]),
+    ("matmul", ["y = torch.outer(torch.arange(3.), torch.arange(2.))"]),
+    ("matmul", ["a = torch.arange(6.).reshape(2, 3)", "y = torch.einsum('ij->ji', a)",
+                "z = torch.einsum('ij,jk->ik', a, a.T)"]),
+    ("matmul", ["a = torch.ones(2, 3)", "b = torch.ones(4, 5)", "y = a @ b"]),
+    ("matmul", ["y = torch.eye(2) @ torch.tensor([[1., 2.], [3., 4.]])"]),
+    ("matmul", ["x = torch.arange(4.).reshape(2, 2)", "x @= torch.eye(2)", "y = x"]),
+    # -- elementwise math (PyTorch "Tensors", d2l 2.1) ----------------------------------
+    ("math", ["x = torch.tensor([1., 2., 4.])", "y = torch.exp(x)", "z = x.sqrt()",
+              "w = torch.log(x)"]),
+    ("math", ["x = torch.tensor([0.5, 1.5, 2.5, -0.5])", "y = x.round()", "z = x.floor()",
+              "w = x.ceil()"]),
+    ("math", ["x = torch.tensor([1., 4., 9.])", "y = x ** 0.5", "z = x.pow(2)",
+              "w = torch.rsqrt(x)"]),
+    ("math", ["x = torch.linspace(0, 3.14159, 5)", "y = torch.sin(x)", "z = torch.cos(x)"]),
+    ("math", ["x = torch.tensor([-1., 0., 1.])", "y = torch.sigmoid(x)", "z = torch.tanh(x)",
+              "w = torch.relu(x)"]),
+    ("math", ["x = torch.tensor([[1., 2.], [3., 4.]])", "y = torch.softmax(x, dim=1)",
+              "z = x.log_softmax(0)"]),
+    ("math", ["x = torch.arange(4)", "y = x.sqrt()", "z = torch.exp(x)"]),
+    ("math", ["x = torch.tensor([1.234, 5.678])", "y = torch.round(x, decimals=1)"]),
+    ("math", ["x = torch.tensor([-2., 3.])", "y = x.abs().log1p()", "z = torch.expm1(x)"]),
+    ("math", ["x = torch.tensor([1., 2.])", "y = torch.exp2(x)", "z = torch.log2(x)",
+              "w = torch.log10(x)"]),
+    # -- statistics (d2l 2.3, Zero to Mastery) -----------------------------------------
+    ("stats", ["x = torch.arange(10.)", "y = x.std()", "z = x.var()", "w = x.mean()"]),
+    ("stats", ["x = torch.arange(12.).reshape(3, 4)", "y = x.std(dim=0)",
+               "z = x.var(1, unbiased=False)"]),
+    ("stats", ["x = torch.arange(6.).reshape(2, 3)", "y = torch.std_mean(x, dim=1)"]),
+    ("stats", ["x = torch.tensor([3., 4.])", "y = x.norm()", "z = torch.linalg.norm(x)"]),
+    ("stats", ["x = torch.arange(1., 5.)", "y = x.cumprod(0)", "z = x.median()"]),
+    ("stats", ["x = torch.arange(10)", "y = x.float().mean()", "z = x.mean()"]),
+    ("stats", ["x = torch.arange(9.).reshape(3, 3)", "y = x.trace()", "z = x.diff()"]),
+    ("stats", ["x = torch.tensor([1, 2, 2, 5])", "y = x.bincount()", "z = x.mode()"]),
+    # -- random (PyTorch "Tensors", d2l) ------------------------------------------------
+    ("random", ["torch.manual_seed(0)", "y = torch.normal(0., 1., (2, 3))",
+                "z = torch.normal(torch.zeros(3), torch.ones(3))"]),
+    ("random", ["torch.manual_seed(0)", "p = torch.full((5,), 0.5)", "y = torch.bernoulli(p)"]),
+    ("random", ["torch.manual_seed(42)", "y = torch.rand(2, 2)", "z = torch.randn_like(y)"]),
+    ("random", ["torch.manual_seed(0)", "y = torch.randint(0, 10, (5,))",
+                "z = torch.randperm(5)"]),
+    ("random", ["torch.manual_seed(0)", "y = torch.empty(3).uniform_(-1, 1)",
+                "z = torch.empty(2).normal_(5, 2)"]),
+    ("random", ["torch.manual_seed(0)", "y = torch.multinomial(torch.ones(4), 2)"]),
+    ("random", ["torch.random.manual_seed(0)", "y = torch.rand(2)"]),
+    # -- numpy and the standard library ("PyTorch for numpy users") --------------------
+    ("numpy", ["import numpy as np", "a = np.arange(6)", "y = torch.from_numpy(a)"]),
+    ("numpy", ["x = torch.arange(3)", "y = x.numpy()"]),
+    ("numpy", ["import numpy as np", "y = torch.tensor(np.array([1, 2]))"]),
+    ("stdlib", ["import math", "y = torch.ones(2) * math.sqrt(4)", "z = math.pi"]),
+    ("stdlib", ["import math", "x = torch.arange(6).reshape(2, 3)", "y = math.prod(x.shape)"]),
+    # -- storage and the legacy API -----------------------------------------------------
+    ("legacy", ["y = torch.Tensor(2, 3).shape", "z = torch.FloatTensor([1, 2])",
+                "w = torch.LongTensor([1, 2])"]),
+    ("legacy", ["y = torch.Tensor([[1, 2], [3, 4]])", "z = y.dtype"]),
+    ("legacy", ["x = torch.arange(4.)", "y = x.storage().size()", "z = x.nelement()"]),
+    ("legacy", ["y = torch.multiply(t, 2)", "z = torch.subtract(t, 1)",
+                "w = torch.divide(t, 2)"]),
+    ("legacy", ["x = torch.arange(6)", "y = torch.Size([2, 3])", "z = x.view(y)"]),
+    ("legacy", ["y = isinstance(t, torch.LongTensor)", "z = t.type()"]),
+    # -- complex dtypes ----------------------------------------------------------------
+    ("complex", ["y = torch.tensor([1 + 2j, 3 - 1j])", "z = y.real", "w = y.imag"]),
+    ("complex", ["x = torch.zeros(2, dtype=torch.complex64)", "y = torch.view_as_real(x)"]),
+    # -- out= --------------------------------------------------------------------------
+    ("out", ["y = torch.empty(3)", "torch.add(torch.ones(3), 1, out=y)"]),
+    ("out", ["y = torch.empty(2, 2)", "torch.mul(torch.ones(2, 2), 3, out=y)"]),
+    ("out", ["torch.manual_seed(0)", "y = torch.empty(3)", "torch.rand(3, out=y)"]),
+    ("out", ["y = torch.empty(2)", "torch.sum(torch.ones(3, 2), 0, out=y)"]),
+    # -- torch.nn.functional ------------------------------------------------------------
+    ("functional", ["import torch.nn.functional as F", "y = F.relu(torch.tensor([-1., 2.]))"]),
+    ("functional", ["import torch.nn.functional as F",
+                    "y = F.one_hot(torch.tensor([0, 2]), 3)"]),
+    ("functional", ["import torch.nn.functional as F",
+                    "y = F.softmax(torch.tensor([1., 2.]), dim=0)"]),
+    ("functional", ["import torch.nn.functional as F",
+                    "y = F.pad(torch.ones(2, 2), (1, 1))"]),
+    # -- the Python around them (Tensor Puzzles, d2l) -----------------------------------
+    ("python", ["y = []", "for i in range(3):\n    y.append(t[i].sum().item())"]),
+    ("python", ["def arange(i):\n    return torch.arange(i)", "y = arange(4)"]),
+    ("python", ["tensor = torch.tensor", "y = tensor([1, 2, 3])"]),
+    ("python", ["y = [x * 2 for x in t[0].tolist()]", "z = max(y)", "w = sum(y)"]),
+    ("python", ["y = type(t) is torch.Tensor", "z = id(t) == id(t)",
+                "w = isinstance(t, torch.Tensor)"]),
+    ("python", ["y = torch.add(5, 5)", "z = torch.mul(2, 3)", "w = torch.sub(2, 1)"]),
+    ("python", ["x = torch.zeros(3)", "i = 0", "while i < 3:\n    x[i] = i * i\n    i += 1",
+                "y = x"]),
+    # -- autograd's first cells (PyTorch "Autograd", d2l 2.5) --------------------------
+    ("autograd", ["x = torch.ones(2, requires_grad=True)", "y = x.requires_grad",
+                  "z = x.is_leaf"]),
+    ("autograd", ["x = torch.ones(2, requires_grad=True)", "y = (x * 2).sum()", "y.backward()",
+                  "z = x.grad"]),
+    ("autograd", ["x = torch.arange(3.)", "x.requires_grad_()", "y = x.requires_grad"]),
+    ("autograd", ["x = torch.ones(2, requires_grad=True)", "y = x.detach()",
+                  "z = y.requires_grad"]),
+]
+
+#: The share of PROGRAMS that matched torch when it last rose (a measure, not a target):
+#: raise it when a change makes more of them run.
+FLOOR = 0.32
+
+
+def _outcome(torch, program: list[str]) -> str:
+    """"matches", or "refused" (one line); anything else fails the test."""
+    try:
+        compare(torch, program, ["y", "z", "w"])
+    except Refused as exc:
+        assert "\n" not in str(exc), exc
+        return "refused"
+    assert_like_torch(program, names=["y", "z", "w"])
+    return "matches"
+
+
+@pytest.mark.parametrize("topic, program", PROGRAMS,
+                         ids=[f"{topic}: " + " ; ".join(p)[:70] for topic, p in PROGRAMS])
+def test_a_first_hour_program_matches_torch_or_is_refused(topic, program):
+    _outcome(require_torch(), program)
+
+
+def test_the_share_that_matches_torch():
+    """The measure (issue #26 asks for 80%), printed by topic."""
+    torch = require_torch()
+    results: dict[str, list[str]] = {}
+    for topic, program in PROGRAMS:
+        results.setdefault(topic, []).append(_outcome(torch, program))
+    matched = sum(r == "matches" for rs in results.values() for r in rs)
+    share = matched / len(PROGRAMS)
+    print(f"\nfirst-hour corpus: {matched} of {len(PROGRAMS)} match torch ({share:.0%})")
+    for topic, rs in results.items():
+        print(f"  {topic:<11} {rs.count('matches')}/{len(rs)}")
+    assert share >= FLOOR, (matched, len(PROGRAMS))
