@@ -57,3 +57,12 @@ def tp_name(obj: Any) -> str:
         return cls.__name__
     module = cls.__module__               # a static type: tp_name is "module.name"
     return cls.__name__ if module == "builtins" else f"{module}.{cls.__name__}"
+
+
+def unknown_name(owner: str, attr: str, known: Any, what: str) -> str:
+    """One line for a name tidx does not run: the closest names it does (a typo is the
+    common case), and how many it has, not the whole list of hundreds."""
+    import difflib      # here: only a misspelt name needs it (~4 ms of a cold start)
+    close = difflib.get_close_matches(attr, sorted(known), n=3, cutoff=0.75)
+    hint = f"did you mean {' or '.join(f'{owner}.{c}' for c in close)}? " if close else ""
+    return f"{owner}.{attr} is not available in tidx ({hint}tidx runs {len(known)} {what})"

@@ -31,7 +31,7 @@ from engine.binding import options as P
 from engine.pypto import index_select as pypto
 from engine.core.context import current
 from engine.core.device import Size
-from engine.core.errors import Refused, is_torch_error, torch_error, tp_name
+from engine.core.errors import Refused, is_torch_error, torch_error, tp_name, unknown_name
 from engine.interpreter import builtins, lists, pyclasses
 from engine.interpreter.pymath import MATH, Module
 from engine.interpreter.control import Control
@@ -93,6 +93,9 @@ TORCH_CONSTANTS: dict[str, Any] = {d.name: d for d in D.ALL} | {
     "int": D.int32, "short": D.int16, "channels_last": P.channels_last,
     "contiguous_format": P.contiguous_format, "preserve_format": P.preserve_format,
 }
+#: ``torch.random``: the generator's module (torch/random.py), as a tutorial seeds it
+TORCH_CONSTANTS["random"] = Module("torch.random", "<module 'torch.random' (tidx engine)>",
+                                   {"manual_seed": FUNCTIONS["manual_seed"]}, {})
 TORCH = Namespace("tidx engine", TORCH_FUNCTIONS, TORCH_CONSTANTS, tensor=Tensor,
                   storage=(UntypedStorage, TypedStorage), size=Size, dtype=D.dtype,
                   constructors=legacy_ctor.constructors())
@@ -615,22 +618,22 @@ class Evaluator(Expressions, Control, Functions):
             if attr in ("Tensor", "Size", "dtype") or attr in obj.constructors:
                 # the classes, as type(x) gives them; the legacy tensor types
                 return self.classes.by_name[attr]
-            raise Refused(_unknown("torch", attr, obj.functions, "torch functions and "
+            raise Refused(unknown_name("torch", attr, obj.functions, "torch functions and "
                                                                   "the dtypes"))
         if obj is torch_cuda.CUDA:
             if attr in torch_cuda.FUNCTIONS:
                 return torch_cuda.FUNCTIONS[attr]
-            raise Refused(_unknown("torch.cuda", attr, torch_cuda.FUNCTIONS,
+            raise Refused(unknown_name("torch.cuda", attr, torch_cuda.FUNCTIONS,
                                    "torch.cuda functions"))
         if isinstance(obj, Module):         # pypto, math
             if attr in obj.functions or attr in obj.constants:
                 return obj.attribute(attr)
-            raise Refused(_unknown(obj.name, attr, obj.functions,
+            raise Refused(unknown_name(obj.name, attr, obj.functions,
                                    f"{obj.name} functions and constants"))
         if isinstance(obj, self.torch.tensor):
             if attr in TENSOR_METHODS:
                 return getattr(obj, attr)
-            raise Refused(_unknown("Tensor", attr, TENSOR_METHODS, "Tensor methods"))
+            raise Refused(unknown_name("Tensor", attr, TENSOR_METHODS, "Tensor methods"))
         if isinstance(obj, self.torch.storage) and attr in _storage_methods(obj):
             return getattr(obj, attr)
         if isinstance(obj, self.torch.dtype) and attr in ("itemsize", "is_floating_point",
@@ -651,15 +654,6 @@ def _storage_methods(storage: Any) -> frozenset[str]:
     --verify, torch's own)."""
     typed = type(storage).__name__ == "TypedStorage"
     return TYPED_STORAGE_METHODS if typed else STORAGE_METHODS
-
-
-def _unknown(owner: str, attr: str, known: Any, what: str) -> str:
-    """One line for a name tidx does not run: the closest names it does (a typo is the
-    common case), and how many it has, not the whole list of hundreds."""
-    import difflib      # here: only a misspelt name needs it (~4 ms of a cold start)
-    close = difflib.get_close_matches(attr, sorted(known), n=3, cutoff=0.75)
-    hint = f"did you mean {' or '.join(f'{owner}.{c}' for c in close)}? " if close else ""
-    return f"{owner}.{attr} is not available in tidx ({hint}tidx runs {len(known)} {what})"
 
 
 _COMPARE: dict[str, Callable[[Any, Any], Any]] = {

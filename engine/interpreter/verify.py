@@ -24,6 +24,7 @@ from tracer import values as V
 
 from engine.binding import legacy_ctor
 from engine.interpreter import evaluator as E
+from engine.interpreter.pymath import Module
 from engine.interpreter import verify_cuda as C
 from engine.core.errors import Refused
 from engine.interpreter.defaults import BY_NAME
@@ -83,7 +84,9 @@ def torch_version() -> str | None:
 def _namespace(torch) -> E.Namespace:
     functions = {name: getattr(torch, name) for name in E.TORCH_FUNCTIONS
                  if hasattr(torch, name)}
-    constants = {name: getattr(torch, name) for name in E.CONSTANT_NAMES}
+    constants = {name: getattr(torch, name) for name in E.CONSTANT_NAMES} | {
+        "random": Module("torch.random", repr(torch.random),
+                         {"manual_seed": torch.random.manual_seed}, {})}
     return E.Namespace(f"PyTorch {torch.__version__}", functions, constants,
                        tensor=torch.Tensor, storage=(torch.UntypedStorage, torch.TypedStorage), size=torch.Size,
                        dtype=torch.dtype,

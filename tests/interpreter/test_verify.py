@@ -19,7 +19,8 @@ from engine.interpreter import verify
                                   "y = torch.arange(0, 1, 0.1)",
                                   # the legacy constructors run torch's own there, not tidx's
                                   "y = torch.Tensor([1, 2]); z = torch.LongTensor(2, 3); "
-                                  "w = isinstance(y, torch.FloatTensor); s = torch.Size([2])"])
+                                  "w = isinstance(y, torch.FloatTensor); s = torch.Size([2])",
+                                  "torch.random.manual_seed(0); y = torch.rand(2)"])
 def test_statements_verify_against_torch(text):
     require_torch()
     doc = session.run(text)
