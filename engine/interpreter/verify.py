@@ -28,7 +28,9 @@ from engine.interpreter.pymath import Module
 from engine.interpreter import verify_cuda as C
 from engine.core.errors import Refused
 from engine.interpreter.defaults import BY_NAME
+from engine.interpreter.control import Driver
 from engine.interpreter.statements import CATCHABLE, COMPOUND, parse
+from engine.core.work_budget import WorkBudget
 
 #: What is compared for each statement, in table order.
 CHECKS = ("values", "shape", "strides", "offset", "dtype", "error", "aten ops")
@@ -213,32 +215,51 @@ def _verify_here(text: str, doc: dict[str, Any]) -> list[Row] | None:
 
 
 def _compare_all(torch, text: str, doc: dict[str, Any]) -> list[Row]:
-    # real torch is optional: imported only when --verify asks for it
-    from torch.profiler import ProfilerActivity, profile
-
-    statements = parse(text)
     ev = E.Evaluator(torch=_namespace(torch))
     if doc.get("seed") is not None:
         torch.manual_seed(doc["seed"])
-    rows: list[Row] = []
-    skipped: str | None = None
-    random = False  # a CUDA statement drew numbers: no values are comparable from then on
-    on_gpu: set[str] = set()  # the names bound to CUDA tensors so far
-    for st, ours in zip(statements, doc["statements"]):
-        if skipped is None and any(isinstance(n, ast.Name) and n.id == "pypto"
-                                   for n in ast.walk(st.node)):
-            skipped = (f"{st.source!r} is pypto (Huawei CANN's, not PyTorch's): it and the "
-                       "statements after it are not compared")
-        if skipped is None and isinstance(st.node, COMPOUND):
-            # the document unrolls a loop into the statements it ran (control.py); pairing
-            # them with torch's run is not done yet
-            skipped = (f"{st.source.splitlines()[0]!r} is a for/while/if: it and the "
-                       "statements after it are not compared yet")
-        cuda = skipped is None and C.reads_cuda(st.node, ours, on_gpu)
-        on_gpu = C.cuda_names(ours, on_gpu)
-        if skipped is not None:
-            rows.append(_not_compared(st, skipped, first=not rows or rows[-1].compared))
-            continue
+    pairing = _Pairing(ev, doc["statements"])
+    for st in parse(text):
+        if pairing.stopped:
+            break
+        if isinstance(st.node, COMPOUND):
+            # the document unrolls a loop into the statements it ran (control.py); torch's
+            # run is unrolled the same way, each pass's statement compared with its own
+            Driver(pairing.one, lambda: not pairing.stopped, WorkBudget()).run(st)
+        else:
+            pairing.one(st)
+    return pairing.rows
+
+
+class _Pairing:
+    """Each statement torch runs, beside the next statement of tidx's document."""
+
+    def __init__(self, ev: E.Evaluator, ours: list[dict[str, Any]]) -> None:
+        self.ev, self.ours = ev, list(ours)
+        self.rows: list[Row] = []
+        self.skipped: str | None = None
+        self.stopped = False
+        self.random = False  # a CUDA statement drew numbers: no values comparable after
+        self.on_gpu: set[str] = set()   # the names bound to CUDA tensors so far
+
+    def one(self, st) -> None:
+        # real torch is optional: imported only when --verify asks for it
+        from torch.profiler import ProfilerActivity, profile
+
+        ev, rows = self.ev, self.rows
+        if not self.ours or self.ours[0]["source"] != st.source:
+            self.stopped = True     # tidx's run ended here (its error), or went elsewhere
+            return
+        ours = self.ours.pop(0)
+        if self.skipped is None and any(isinstance(n, ast.Name) and n.id == "pypto"
+                                        for n in ast.walk(st.node)):
+            self.skipped = (f"{st.source!r} is pypto (Huawei CANN's, not PyTorch's): it and "
+                            "the statements after it are not compared")
+        cuda = self.skipped is None and C.reads_cuda(st.node, ours, self.on_gpu)
+        self.on_gpu = C.cuda_names(ours, self.on_gpu)
+        if self.skipped is not None:
+            rows.append(_not_compared(st, self.skipped, first=not rows or rows[-1].compared))
+            return
         # default names are made before profiling, as tidx makes them outside its trace
         for node in ast.walk(st.node):
             if isinstance(node, ast.Name) and node.id in BY_NAME and node.id not in ev.names:
@@ -249,12 +270,12 @@ def _compare_all(torch, text: str, doc: dict[str, Any]) -> list[Row]:
             try:
                 ev.run(run)
             except Refused as exc:
-                skipped = f"PyTorch could not run {st.source!r} here: {exc}"
+                self.skipped = f"PyTorch could not run {st.source!r} here: {exc}"
             except Exception as exc:  # noqa: BLE001 - torch's error is what we compare
                 error = {"type": type(exc).__name__, "message": str(exc)}
-        if skipped is not None:
-            rows.append(_not_compared(st, skipped, first=True))
-            continue
+        if self.skipped is not None:
+            rows.append(_not_compared(st, self.skipped, first=True))
+            return
         caught = error is not None and any(
             isinstance_name(error["type"], c) for c in st.catches)
         if ours["error"] is not None:
@@ -264,13 +285,13 @@ def _compare_all(torch, text: str, doc: dict[str, Any]) -> list[Row]:
             rows.append(_not_compared(st, f"{st.source!r} raises a mixed-device error, which "
                                           "only a GPU run can raise: not compared on the "
                                           "CPU", first=True))
-            break
-        random = random or (cuda and C.draws_random(ours))
-        row = _compare(run, ours, ev, error, profile_ops(prof), cuda=cuda, random=random)
-        rows.append(row)
+            self.stopped = True
+            return
+        self.random = self.random or (cuda and C.draws_random(ours))
+        rows.append(_compare(run, ours, ev, error, profile_ops(prof), cuda=cuda,
+                             random=self.random))
         if (error is not None or ours["error"] is not None) and not caught:
-            break
-    return rows
+            self.stopped = True
 
 
 def _not_compared(st, why: str, first: bool) -> Row:

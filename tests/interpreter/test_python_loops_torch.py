@@ -134,11 +134,41 @@ def test_a_long_body_repeated_stops_at_the_statement_bound():
         Session().run(f"for i in range(1000):\n{body}")
 
 
-def test_verify_compares_up_to_a_loop_and_says_so():
-    """--verify pairs the document's statements with torch's; a loop's unrolled passes
-    are not paired yet: it said "value of i: tidx 0 / torch None" (a false bug report)."""
+def test_verify_compares_every_pass_of_a_loop():
+    """--verify unrolls torch's run as the document unrolls tidx's: each pass's header
+    and body statements are compared with their own (it used to stop at the first loop)."""
     proc = subprocess.run([sys.executable, "cli.py", "explain", "--verify",
-                           "y = t[0]\nfor i in range(2):\n    y = t[i]"],
+                           "y = t[0]\nfor i in range(2):\n    y = t[i]\n    if i > 0:\n"
+                           "        break\nz = y.sum()"],
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "agree on every check" in proc.stdout and "not compared yet" in proc.stdout
+    assert "agree on every check" in proc.stdout and "not compared" not in proc.stdout
+    table = proc.stdout[proc.stdout.index("tidx against PyTorch"):]
+    assert table.count("y = t[i]") == 2 and "z = y.sum()" in table
+
+
+def test_verify_finds_a_wrong_value_inside_a_loop():
+    import copy
+    from engine.interpreter import session, verify
+    from conftest import require_torch
+
+    require_torch()
+    text = "y = t[0].clone()\nfor i in range(3):\n    y += t[i]"
+    doc = session.run(text)
+    assert all(row.ok for row in verify.verify(text, doc))
+    wrong = copy.deepcopy(doc)
+    last = [s for s in wrong["statements"] if s["source"] == "y += t[i]"][-1]
+    last["bindings"]["y"]["summary"]["values"][0] += 1
+    rows = verify.verify(text, wrong)
+    assert [row.ok for row in rows].count(False) == 1 and not rows[-1].ok
+
+
+def test_verify_stops_a_loop_where_its_error_stops_it():
+    from engine.interpreter import session, verify
+    from conftest import require_torch
+
+    require_torch()
+    text = "for i in range(5):\n    y = t[i]"
+    rows = verify.verify(text, session.run(text))
+    # t has 3 rows: passes 0-2 run, the 4th raises the same IndexError in both
+    assert all(row.ok for row in rows) and rows[-1].source == "y = t[i]"
