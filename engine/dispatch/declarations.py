@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from engine.dispatch.at_dispatch import AtDispatch
 from engine.dispatch.schema import FunctionSchema
 
 #: What a declaration says an operator is; it decides the kernels a call passes
@@ -73,6 +74,8 @@ class Declaration:
     category_override: str | None = None  # the yaml's category_override ("factory")
     meta: str | None = None            # META_PYTHON / META_PYTHON_ALONE: torch's Meta kernel
     device_check: str | None = None    # CHECK_WRAPPER / CHECK_CALLEE: the CUDA device check
+    #: the AT_DISPATCHes its CPU kernel switches on the dtype with (engine.dispatch.at_dispatch)
+    at_dispatch: tuple[AtDispatch, ...] = ()
 
     @property
     def structured(self) -> bool:
@@ -172,7 +175,8 @@ def _add(decl: Declaration) -> Declaration:
 def declare(schema: str, *, native: str, source: str, kind: str | None = None,
             variants: str = "function", native_meta: str | None = None,
             category_override: str | None = None, meta: str | None = None,
-            device_check: str | None = None
+            device_check: str | None = None,
+            at_dispatch: AtDispatch | tuple[AtDispatch, ...] = ()
             ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Declare an operator and register the function below as its kernel.
 
@@ -182,7 +186,11 @@ def declare(schema: str, *, native: str, source: str, kind: str | None = None,
     gives a Tensor overload such as ``linspace.Tensor_Tensor`` the TensorOptions
     parameters in Python).  ``kind``: only where the schema does not say it
     (:func:`kind_of`).  ``meta`` and ``device_check``: see META_PYTHON and CHECK_WRAPPER.
+    ``at_dispatch``: the ``AT_DISPATCH`` macro(s) the CPU kernel switches on the dtype
+    with, as the kernel's C++ writes them; the kernel checks it where the C++ switches
+    (:func:`engine.dispatch.at_dispatch.dispatched`).
     """
+    dispatches = (at_dispatch,) if isinstance(at_dispatch, AtDispatch) else tuple(at_dispatch)
     namespace, name, overload = _split(schema)
     if kind is None:
         kind = kind_of(schema)
@@ -193,7 +201,7 @@ def declare(schema: str, *, native: str, source: str, kind: str | None = None,
         _add(Declaration(schema, namespace, name, overload, _variants(variants), kind,
                          native, source, fn, native_meta,
                          category_override=category_override, meta=meta,
-                         device_check=device_check))
+                         device_check=device_check, at_dispatch=dispatches))
         return fn
 
     return deco
@@ -223,7 +231,8 @@ def _delegate_schemas(out_schema: str) -> tuple[str, str]:
 def structured(out_schema: str, *, native: str, out_native: str, source: str,
                inplace: bool = True, variants: str = "function, method",
                inplace_variants: str = "method", meta: str | None = None,
-               device_check: str | None = None, out_device_check: str | None = None
+               device_check: str | None = None, out_device_check: str | None = None,
+               at_dispatch: AtDispatch | tuple[AtDispatch, ...] = ()
                ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """A structured operator group, as torchgen generates it from ``structured: True`` on
     the out= overload and ``structured_delegate`` on the others: one kernel
@@ -239,6 +248,7 @@ def structured(out_schema: str, *, native: str, out_native: str, source: str,
     for a group torch declares without one (logaddexp).  ``device_check`` is the
     delegates', ``out_device_check`` the out= overload's: the yaml says it per function
     (``clamp.Tensor`` checks, ``clamp.Tensor_out`` is ``NoCheck``, a TensorIterator).
+    ``at_dispatch`` is the one kernel's, so every form's.
     """
     functional_schema, inplace_schema = _delegate_schemas(out_schema)
     name = _split(out_schema)[1]
@@ -260,13 +270,13 @@ def structured(out_schema: str, *, native: str, out_native: str, source: str,
             fn.__module__, fn.__qualname__ = impl.__module__, impl.__qualname__
             setattr(fn, "structured_impl", (impl, takes_out))
         declare(functional_schema, native=native, source=source, variants=variants, meta=meta,
-                device_check=device_check)(functional)
+                device_check=device_check, at_dispatch=at_dispatch)(functional)
         if inplace:
             declare(inplace_schema, native=native.replace(f"::{name} ", f"::{name}_ ", 1),
                     source=source, variants=inplace_variants, meta=meta,
-                    device_check=device_check)(in_place)
+                    device_check=device_check, at_dispatch=at_dispatch)(in_place)
         declare(out_schema, native=out_native, source=source, meta=meta,
-                device_check=out_device_check)(out_form)
+                device_check=out_device_check, at_dispatch=at_dispatch)(out_form)
         return impl
 
     return deco

@@ -21,6 +21,7 @@ from tracer.steps import Layer, step
 from engine.core import dtypes as D
 from engine.core.context import current
 from engine.core.errors import Refused, check, torch_error
+from engine.dispatch.at_dispatch import AT_DISPATCH
 from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, FUNCTIONAL, INPLACE,
                                           META_PYTHON, OUT, OUT_NOT_MODELLED, declare,
                                           deprecated, not_modelled, structured)
@@ -231,8 +232,13 @@ def _div_floor(a, b):
     return div_floor_floating(a, b)
 
 
-def _not_bool(name: str):
-    return lambda d: d is not D.bool, name
+#: the integer kernels' AT_DISPATCH_INTEGRAL_TYPES, then the floating one's, where a bool
+#: finds no case (cpu/BinaryOpsKernel.cpp: div_trunc_kernel, div_floor_kernel,
+#: remainder_kernel, fmod_kernel)
+_INTEGRAL_OR_FLOATING = ("AT_DISPATCH_INTEGRAL_TYPES",
+                         "AT_DISPATCH_FLOATING_TYPES_AND2(kBFloat16, kHalf)")
+_DIV_TRUNC_CPU = AT_DISPATCH("div_trunc_cpu", *_INTEGRAL_OR_FLOATING)
+_DIV_FLOOR_CPU = AT_DISPATCH("div_floor_cpu", *_INTEGRAL_OR_FLOATING)
 
 
 def _div(name: str, self, other, mode: str | None, out=None, allocate: str = ""):
@@ -241,9 +247,8 @@ def _div(name: str, self, other, mode: str | None, out=None, allocate: str = "")
     check(mode in ("trunc", "floor"), RuntimeError,
           f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but "
                   f"found '{mode}'")
-    allowed, kernel = _not_bool(f"div_{mode}_cpu")
     return iterate(name, [self, other], _div_trunc if mode == "trunc" else _div_floor,
-                   out=out, allowed=allowed, kernel=kernel, allocate=allocate,
+                   out=out, at_dispatch=f"div_{mode}_cpu", allocate=allocate,
                    note="pointwise.div_trunc" if mode == "trunc" else "pointwise.div_floor")
 
 
@@ -262,7 +267,7 @@ def div_(self, other):
 @declare("div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor",
          variants="function, method",
          native="at::native::div (structured, mode)", source=BINARY,
-         meta=META_PYTHON)
+         meta=META_PYTHON, at_dispatch=(_DIV_TRUNC_CPU, _DIV_FLOOR_CPU))
 def div_mode(self, other, *, rounding_mode: str | None = None):
     return _div("div", self, other, rounding_mode)
 
@@ -270,21 +275,21 @@ def div_mode(self, other, *, rounding_mode: str | None = None):
 @declare("div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!)",
          variants="method", native="at::native::div_ (structured, mode)",
          source=BINARY,
-         meta=META_PYTHON)
+         meta=META_PYTHON, at_dispatch=(_DIV_TRUNC_CPU, _DIV_FLOOR_CPU))
 def div_mode_(self, other, *, rounding_mode: str | None = None):
     return _div("div_", self, other, rounding_mode, out=self)
 
 
 @declare("div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor",
          variants="function, method", native="at::native::div", source=BINARY,
-         meta=META_PYTHON)
+         meta=META_PYTHON, at_dispatch=(_DIV_TRUNC_CPU, _DIV_FLOOR_CPU))
 def div_scalar_mode(self, other, *, rounding_mode: str | None = None):
     return _div("div", self, other, rounding_mode)
 
 
 @declare("div_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!)",
          variants="method", native="at::native::div_", source=BINARY,
-         meta=META_PYTHON)
+         meta=META_PYTHON, at_dispatch=(_DIV_TRUNC_CPU, _DIV_FLOOR_CPU))
 def div_scalar_mode_(self, other, *, rounding_mode: str | None = None):
     return _div("div_", self, other, rounding_mode, out=self)
 
@@ -312,7 +317,7 @@ for _overload, _other in (("Tensor", "Tensor"), ("Scalar", "Scalar")):
 
 # -- floor_divide, remainder, fmod --------------------------------------------------------------
 @declare("floor_divide(Tensor self, Tensor other) -> Tensor", variants="function, method",
-         native="at::native::floor_divide", source=BINARY, meta=META_PYTHON)
+         native="at::native::floor_divide", source=BINARY, meta=META_PYTHON, at_dispatch=_DIV_FLOOR_CPU)
 def floor_divide(self, other):
     # not structured: TensorIterator::binary_op allocates the output with at::empty
     return _div("floor_divide", self, other, "floor", allocate="empty")
@@ -320,7 +325,7 @@ def floor_divide(self, other):
 
 @declare("floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)",
          variants="method", native="at::native::floor_divide_", source=BINARY,
-         meta=META_PYTHON)
+         meta=META_PYTHON, at_dispatch=_DIV_FLOOR_CPU)
 def floor_divide_(self, other):
     return _div("floor_divide_", self, other, "floor", out=self)
 
@@ -328,14 +333,14 @@ def floor_divide_(self, other):
 @declare("floor_divide.Scalar(Tensor self, Scalar other) -> Tensor",
          variants="function, method", native="at::native::floor_divide",
          source=BINARY,
-         meta=META_PYTHON)
+         meta=META_PYTHON, at_dispatch=_DIV_FLOOR_CPU)
 def floor_divide_scalar(self, other):
     return _div("floor_divide", self, other, "floor", allocate="empty")
 
 
 @declare("floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
          variants="method", native="at::native::floor_divide_", source=BINARY,
-         meta=META_PYTHON)
+         meta=META_PYTHON, at_dispatch=_DIV_FLOOR_CPU)
 def floor_divide_scalar_(self, other):
     return _div("floor_divide_", self, other, "floor", out=self)
 
@@ -362,7 +367,7 @@ def _fmod(a, b):
 
 def _binary_family(name: str, loop, *, scalar_tensor: bool = False, note: str = "") -> None:
     """X.Tensor, X.Scalar, X_.Tensor, X_.Scalar (and X.Scalar_Tensor): one loop."""
-    allowed, kernel = _not_bool(f"{name}_cpu")
+    dispatch = AT_DISPATCH(f"{name}_cpu", *_INTEGRAL_OR_FLOATING)
     schemas = {f"{name}.Scalar(Tensor self, Scalar other) -> Tensor": False,
                f"{name}_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)": True,
                f"{name}.Tensor(Tensor self, Tensor other) -> Tensor": False,
@@ -371,18 +376,18 @@ def _binary_family(name: str, loop, *, scalar_tensor: bool = False, note: str = 
         def kernel_fn(self, other, _inplace: bool = inplace,
                       _op: str = name + ("_" if inplace else "")):
             return iterate(_op, [self, other], loop, out=self if _inplace else None,
-                           allowed=allowed, kernel=kernel, note=note)
+                           at_dispatch=True, note=note)
         declare(schema, variants="method" if inplace else "method, function",
                 kind=INPLACE if inplace else FUNCTIONAL,
                 native=f"at::native::{name}{'_' if inplace else ''}", source=BINARY,
-                meta=META_PYTHON)(kernel_fn)
+                meta=META_PYTHON, at_dispatch=dispatch)(kernel_fn)
     if scalar_tensor:
         @declare(f"{name}.Scalar_Tensor(Scalar self, Tensor other) -> Tensor",
-                 native=f"at::native::{name}", source=BINARY, meta=META_PYTHON)
+                 native=f"at::native::{name}", source=BINARY, meta=META_PYTHON,
+                 at_dispatch=dispatch)
         def reflected(self, other):
             # at::name(wrapped_scalar_tensor(self), other)
-            return iterate(name, [operand(self), other], loop, allowed=allowed,
-                           kernel=kernel, note=note)
+            return iterate(name, [operand(self), other], loop, at_dispatch=True, note=note)
 
 
 _binary_family("remainder", _remainder, scalar_tensor=True, note="pointwise.remainder")
@@ -469,13 +474,14 @@ def _logaddexp(a, b):
             native="at::native::logaddexp (structured)",
             out_native="at::native::logaddexp_out (structured)", source=BINARY,
             inplace=False, variants="method, function", meta=META_PYTHON,
-            device_check=CHECK_WRAPPER, out_device_check=CHECK_WRAPPER)
+            device_check=CHECK_WRAPPER, out_device_check=CHECK_WRAPPER,
+            # logaddexp_kernel (cpu/BinaryOpsKernel.cpp): the reduced floats, else the floats
+            at_dispatch=AT_DISPATCH("logaddexp_cpu", "AT_DISPATCH_REDUCED_FLOATING_TYPES",
+                                    "AT_DISPATCH_FLOATING_TYPES"))
 def logaddexp(form: str, self, other, *, out):
-    # build_borrowing_binary_op: promoted to the common dtype, which AT_DISPATCH_FLOATING_TYPES
-    # (and the reduced floats) must accept
+    # build_borrowing_binary_op: promoted to the common dtype, which the AT_DISPATCH must take
     return iterate("logaddexp", [self, other], _logaddexp, out=out, resize=form == OUT,
-                   allowed=lambda d: d.is_floating_point, kernel="logaddexp_cpu",
-                   note="pointwise.logaddexp")
+                   at_dispatch=True, note="pointwise.logaddexp")
 
 
 # -- aliases: multiply, divide, subtract (BinaryOps.cpp: one call of mul, div, sub) ---------

@@ -19,7 +19,7 @@ import numpy as np
 from engine.core import dtypes as D
 from engine.core.context import current
 from engine.core.errors import Refused, check, torch_error
-from engine.dispatch.at_dispatch import ALL_TYPES_AND2_HALF_BFLOAT16, at_dispatch
+from engine.dispatch.at_dispatch import AT_DISPATCH, dispatched
 from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, INPLACE, META_PYTHON,
                                           OUT, OUT_NOT_MODELLED, declare, not_modelled,
                                           structured)
@@ -152,13 +152,22 @@ def _clamp_scalar(op: str, form: str, self, lo: Any, hi: Any, out, skip_float_to
 
 
 def _bool_check(dtype: D.dtype, which: str) -> None:
-    at_dispatch(f"{which}_scalar_cpu", dtype, ALL_TYPES_AND2_HALF_BFLOAT16)
+    dispatched(dtype, f"{which}_scalar_cpu")
+
+
+#: the scalar kernels' (cpu/TensorCompareKernel.cpp: clamp_scalar_kernel_impl and its
+#: min and max halves); clamp with one bound runs the half's
+_ALL_AND2 = "AT_DISPATCH_ALL_TYPES_AND2(kBFloat16, kHalf)"
+_CLAMP_SCALAR_CPU = AT_DISPATCH("clamp_scalar_cpu", _ALL_AND2)
+_CLAMP_MIN_SCALAR_CPU = AT_DISPATCH("clamp_min_scalar_cpu", _ALL_AND2)
+_CLAMP_MAX_SCALAR_CPU = AT_DISPATCH("clamp_max_scalar_cpu", _ALL_AND2)
 
 
 @structured("clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> "
             "Tensor(a!)", native="at::native::clamp (structured)",
             out_native="at::native::clamp_out (structured)", source=COMPARE,
-            inplace_variants="function, method", meta=META_PYTHON)
+            inplace_variants="function, method", meta=META_PYTHON,
+            at_dispatch=(_CLAMP_SCALAR_CPU, _CLAMP_MIN_SCALAR_CPU, _CLAMP_MAX_SCALAR_CPU))
 def clamp(form: str, self, min: Any = None, max: Any = None, *, out):  # noqa: A002
     return _clamp_scalar("clamp", form, self, min, max, out, False)
 
@@ -166,7 +175,8 @@ def clamp(form: str, self, min: Any = None, max: Any = None, *, out):  # noqa: A
 @structured("clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!)",
             native="at::native::clamp_min (structured)",
             out_native="at::native::clamp_min_out (structured)", source=COMPARE,
-            inplace_variants="function, method", meta=META_PYTHON)
+            inplace_variants="function, method", meta=META_PYTHON,
+            at_dispatch=_CLAMP_MIN_SCALAR_CPU)
 def clamp_min(form: str, self, min: Any, *, out):  # noqa: A002
     return _clamp_scalar("clamp_min", form, self, min, None, out, True)
 
@@ -174,7 +184,8 @@ def clamp_min(form: str, self, min: Any, *, out):  # noqa: A002
 @structured("clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!)",
             native="at::native::clamp_max (structured)",
             out_native="at::native::clamp_max_out (structured)", source=COMPARE,
-            inplace_variants="function, method", meta=META_PYTHON)
+            inplace_variants="function, method", meta=META_PYTHON,
+            at_dispatch=_CLAMP_MAX_SCALAR_CPU)
 def clamp_max(form: str, self, max: Any, *, out):  # noqa: A002
     return _clamp_scalar("clamp_max", form, self, None, max, out, True)
 
@@ -187,21 +198,23 @@ def _clamp_tensor(op: str, form: str, self, lo, hi, out):
     if lo is not None and hi is not None:
         def loop(a, mn, mx):
             return _MINIMUM(_MAXIMUM(a, mn), mx)
-        kernel = "clamp_cpu"
     elif lo is not None:
-        loop, kernel = _MAXIMUM, "maximum_cpu"
+        loop = _MAXIMUM
     else:
-        loop, kernel = _MINIMUM, "minimum_cpu"
+        loop = _MINIMUM
+    # clamp_kernel_impl's AT_DISPATCH; with one bound, maximum_kernel or minimum_kernel,
+    # which take every dtype (bool by its own branch)
     both = lo is not None and hi is not None
     return iterate(_form_name(op, form), [self, *bounds], loop, out=out, resize=form == OUT,
-                   source=COMPARE_KERNEL, kernel=kernel,
-                   allowed=lambda d: not both or d is not D.bool)
+                   source=COMPARE_KERNEL, at_dispatch=both)
 
 
 @structured("clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, "
             "Tensor(a!) out) -> Tensor(a!)", native="at::native::clamp (structured, Tensor)",
             out_native="at::native::clamp_Tensor_out (structured)", source=COMPARE,
-            inplace_variants="function, method", meta=META_PYTHON, device_check=CHECK_WRAPPER)
+            inplace_variants="function, method", meta=META_PYTHON, device_check=CHECK_WRAPPER,
+            # clamp_kernel_impl's (cpu/TensorCompareKernel.cpp), when both bounds are given
+            at_dispatch=AT_DISPATCH("clamp_cpu", _ALL_AND2))
 def clamp_tensor(form: str, self, min=None, max=None, *, out):  # noqa: A002
     return _clamp_tensor("clamp", form, self, min, max, out)
 

@@ -14,10 +14,11 @@ from __future__ import annotations
 import numpy as np
 
 from engine.core import dtypes as D
+from engine.dispatch.at_dispatch import AT_DISPATCH
 from engine.dispatch.declarations import (COMPOSITE, META_PYTHON, OUT, OUT_NOT_MODELLED, declare,
     not_modelled)
 from engine.dispatch.aten import aten
-from engine.ops.pointwise import BINARY, UNARY, integral, iterate, operand
+from engine.ops.pointwise import BINARY, UNARY, iterate, operand
 
 _BITWISE: dict[str, np.ufunc] = {"bitwise_and": np.bitwise_and,
                                   "bitwise_or": np.bitwise_or, "bitwise_xor": np.bitwise_xor}
@@ -25,26 +26,28 @@ _BITWISE: dict[str, np.ufunc] = {"bitwise_and": np.bitwise_and,
 
 def _bitwise(name: str, loop) -> None:
     """X.Tensor, X.Scalar, X.Scalar_Tensor and X_.Tensor, X_.Scalar: one loop."""
-    kernel = f"{name}_cpu"
+    # bitwise_and_kernel and its siblings (cpu/BinaryOpsKernel.cpp): a bool branch, then
+    # AT_DISPATCH_INTEGRAL_TYPES, where a floating dtype finds no case
+    dispatch = AT_DISPATCH(f"{name}_cpu", "if kBool", "AT_DISPATCH_INTEGRAL_TYPES")
     for overload, other in (("Tensor", "Tensor"), ("Scalar", "Scalar")):
         def fn(self, other_, _name: str = name):
-            return iterate(_name, [self, other_], loop, allowed=integral, kernel=kernel)
+            return iterate(_name, [self, other_], loop, at_dispatch=True)
 
         def fn_(self, other_, _name: str = name + "_"):
-            return iterate(_name, [self, other_], loop, out=self, allowed=integral,
-                           kernel=kernel)
+            return iterate(_name, [self, other_], loop, out=self, at_dispatch=True)
         declare(f"{name}.{overload}(Tensor self, {other} other) -> Tensor",
                 variants="method, function", native=f"at::native::{name}",
-                source=BINARY, meta=META_PYTHON)(fn)
+                source=BINARY, meta=META_PYTHON, at_dispatch=dispatch)(fn)
         declare(f"{name}_.{overload}(Tensor(a!) self, {other} other) -> Tensor(a!)",
                 variants="method", native=f"at::native::{name}_",
-                source=BINARY, meta=META_PYTHON)(fn_)
+                source=BINARY, meta=META_PYTHON, at_dispatch=dispatch)(fn_)
 
     def reflected(self, other):
         # at::name(wrapped_scalar_tensor(self), other)
-        return iterate(name, [operand(self), other], loop, allowed=integral, kernel=kernel)
+        return iterate(name, [operand(self), other], loop, at_dispatch=True)
     declare(f"{name}.Scalar_Tensor(Scalar self, Tensor other) -> Tensor",
-            native=f"at::native::{name}", source=BINARY, meta=META_PYTHON)(reflected)
+            native=f"at::native::{name}", source=BINARY, meta=META_PYTHON,
+            at_dispatch=dispatch)(reflected)
 
 
 for _name, _loop in _BITWISE.items():
@@ -79,20 +82,22 @@ def _invert(a):
     return np.logical_not(a) if a.dtype == np.bool_ else np.invert(a)
 
 
+#: bitwise_not_kernel's (cpu/UnaryOpsKernel.cpp): a bool branch, then the integral types
+_BITWISE_NOT_CPU = AT_DISPATCH("bitwise_not_cpu", "if kBool", "AT_DISPATCH_INTEGRAL_TYPES")
+
+
 @declare("bitwise_not(Tensor self) -> Tensor", variants="function, method",
          native="at::native::bitwise_not (structured)", source=UNARY,
-         meta=META_PYTHON)
+         meta=META_PYTHON, at_dispatch=_BITWISE_NOT_CPU)
 def bitwise_not(self):
-    return iterate("bitwise_not", [self], _invert, allowed=integral, kernel="bitwise_not_cpu",
-                   source=UNARY)
+    return iterate("bitwise_not", [self], _invert, at_dispatch=True, source=UNARY)
 
 
 @declare("bitwise_not_(Tensor(a!) self) -> Tensor(a!)", variants="method",
          native="at::native::bitwise_not_ (structured)", source=UNARY,
-         meta=META_PYTHON)
+         meta=META_PYTHON, at_dispatch=_BITWISE_NOT_CPU)
 def bitwise_not_(self):
-    return iterate("bitwise_not_", [self], _invert, out=self, allowed=integral,
-                   kernel="bitwise_not_cpu", source=UNARY)
+    return iterate("bitwise_not_", [self], _invert, out=self, at_dispatch=True, source=UNARY)
 
 
 # -- logical_and / or / xor / not ---------------------------------------------------------------

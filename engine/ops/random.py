@@ -24,8 +24,7 @@ from engine.rng import explain as X
 from engine.rng import generator as G
 from engine.rng.stubs import NORMAL_STUB, UNIFORM_STUB
 from engine.core.errors import Refused
-from engine.dispatch.at_dispatch import ALL_TYPES_AND_HALF, FLOATING_TYPES_AND2_HALF_BFLOAT16, \
-    at_dispatch
+from engine.dispatch.at_dispatch import AT_DISPATCH, dispatched
 from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, INPLACE, META_PYTHON, OUT,
     OUT_NOT_MODELLED, declare, not_modelled)
 from engine.dispatch.aten import aten, prims
@@ -98,7 +97,10 @@ NORMAL_KERNEL = step("normal_kernel", Layer.RNG, source=KERNELS, note="random.no
 
 
 @declare("normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)",
-         variants="method", native="at::native::normal_", source=DISTRIBUTIONS, meta=META_PYTHON)
+         variants="method", native="at::native::normal_", source=DISTRIBUTIONS, meta=META_PYTHON,
+         # the CPU's and the CUDA kernel's (cpu/ and cuda/DistributionTemplates.h)
+         at_dispatch=(AT_DISPATCH("normal_kernel_cpu", "AT_DISPATCH_FLOATING_TYPES_AND2(kHalf, kBFloat16)"),
+                      AT_DISPATCH("normal_kernel_cuda", "AT_DISPATCH_FLOATING_TYPES_AND2(kHalf, kBFloat16)")))
 def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator=None):
     if not std >= 0.0:      # CHECK_NORMAL_STD: NaN fails it too
         raise torch_error(RuntimeError, f"normal expects std >= 0.0, but found std {_num(std)}")
@@ -109,7 +111,7 @@ def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator=None):
         return self
     if self.device_type == "cuda":
         return cuda_kernels.normal_(self, mean, std)
-    at_dispatch("normal_kernel_cpu", self.dtype, FLOATING_TYPES_AND2_HALF_BFLOAT16)
+    dispatched(self.dtype, "normal_kernel_cpu")
     if self.dtype is D.float16:
         raise Refused("normal_ in float16 (its per-element Half path) is not modelled by tidx "
                       "yet; float32 and float64 are")
@@ -149,7 +151,9 @@ UNIFORM_KERNEL = step("uniform_kernel", Layer.RNG, source=KERNELS, note="random.
 
 
 @declare("uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)",
-         variants="method", native="at::native::uniform_", source=DISTRIBUTIONS, meta=META_PYTHON)
+         variants="method", native="at::native::uniform_", source=DISTRIBUTIONS, meta=META_PYTHON,
+         # uniform_impl_'s (native/DistributionTemplates.h)
+         at_dispatch=AT_DISPATCH("check_uniform_bounds", "AT_DISPATCH_FLOATING_TYPES_AND2(kHalf, kBFloat16)"))
 def uniform_(self, low: float = 0.0, high: float = 1.0, *, generator=None):
     if _meta(self, "uniform_"):
         return self
@@ -185,7 +189,7 @@ def _check_uniform_bounds(dtype: D.dtype, low: float, high: float) -> None:
     """uniform_impl_'s checks inside its "check_uniform_bounds" dispatch
     (native/DistributionTemplates.h): both ends within the dtype's finite range (NaN and
     the infinities are not), from <= to, and to - from itself finite in the dtype."""
-    at_dispatch("check_uniform_bounds", dtype, FLOATING_TYPES_AND2_HALF_BFLOAT16)
+    dispatched(dtype)
     info = np.finfo(dtype.np)
     lo, hi = float(info.min), float(info.max)
     for value, what in ((low, "from"), (high, "to")):
@@ -408,7 +412,8 @@ RANDPERM_CPU = step("randperm_cpu", Layer.RNG, source=FACTORIES, note="random.ra
 
 @declare("randperm.generator_out(SymInt n, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)",
          native="at::native::randperm_out_cpu", source=FACTORIES, meta=META_PYTHON,
-         device_check=CHECK_WRAPPER)
+         device_check=CHECK_WRAPPER,
+         at_dispatch=AT_DISPATCH("randperm", "AT_DISPATCH_ALL_TYPES_AND(kHalf)"))
 def randperm_out(n: int, *, generator, out):
     result = out
     rng = G.kernels()
@@ -424,7 +429,7 @@ def randperm_out(n: int, *, generator, out):
     aten.resize_.default(result, (n,))
     gen = G.default_generator()
     _generator_step(gen)
-    at_dispatch("randperm", result.dtype, ALL_TYPES_AND_HALF)
+    dispatched(result.dtype)
     limit = rng.randperm_limit()
     if n > limit:
         raise Refused(f"randperm({n}) is not modelled: tidx shuffles at most {limit} elements"

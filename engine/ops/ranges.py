@@ -28,7 +28,7 @@ from engine.rng.fp import fma64, round_to_odd, two_sum
 from engine.memory.resize import resize_native
 from engine.memory.allocator import check_temporary
 from engine.core.errors import Refused
-from engine.dispatch.at_dispatch import ALL_TYPES_AND2_HALF_BFLOAT16, at_dispatch
+from engine.dispatch.at_dispatch import AT_DISPATCH, dispatched
 from engine.dispatch.declarations import (CHECK_WRAPPER, META_PYTHON, OUT, OUT_NOT_MODELLED,
     declare, not_modelled)
 from engine.dispatch.aten import aten, prims
@@ -83,7 +83,7 @@ def _arange_size(start: Any, end: Any, step: Any, dtype: D.dtype, meta: bool = F
     compute_arange_size (int64 converts its bounds and counts in int64 arithmetic, which
     wraps; the rest count in double)."""
     if not meta:
-        at_dispatch("arange_cpu", dtype, ALL_TYPES_AND2_HALF_BFLOAT16)
+        dispatched(dtype)
     dstart, dend, dstep = float(start), float(end), float(step)
     if not (dstep > 0 or dstep < 0):
         raise torch_error(RuntimeError, "step must be nonzero")
@@ -208,7 +208,8 @@ ARANGE_KERNEL = step("arange_kernel", Layer.KERNEL, source=RANGE_KERNEL, note="a
 
 @declare("arange.start_out(Scalar start, Scalar end, Scalar step=1, *, Tensor(a!) out) -> Tensor(a!)",
          native="at::native::arange_out", source=RANGE, meta=META_PYTHON,
-         device_check=CHECK_WRAPPER)
+         device_check=CHECK_WRAPPER,
+         at_dispatch=AT_DISPATCH("arange_cpu", "AT_DISPATCH_ALL_TYPES_AND2(kHalf, kBFloat16)"))
 def arange_out(start: Any, end: Any, step: Any = 1, *, out):
     result = out
     with span(ARANGE_SIZE, start=start, end=end, step=step) as s:
