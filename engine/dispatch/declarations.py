@@ -76,6 +76,9 @@ class Declaration:
     device_check: str | None = None    # CHECK_WRAPPER / CHECK_CALLEE: the CUDA device check
     #: the AT_DISPATCHes its CPU kernel switches on the dtype with (engine.dispatch.at_dispatch)
     at_dispatch: tuple[AtDispatch, ...] = ()
+    #: the note id of the Python step of a call of its Python name (``torch.randn``'s
+    #: "factory.randn"), for the names worth a sentence of their own
+    python_note: str | None = None
 
     @property
     def structured(self) -> bool:
@@ -176,7 +179,8 @@ def declare(schema: str, *, native: str, source: str, kind: str | None = None,
             variants: str = "function", native_meta: str | None = None,
             category_override: str | None = None, meta: str | None = None,
             device_check: str | None = None,
-            at_dispatch: AtDispatch | tuple[AtDispatch, ...] = ()
+            at_dispatch: AtDispatch | tuple[AtDispatch, ...] = (),
+            python_note: str | None = None
             ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Declare an operator and register the function below as its kernel.
 
@@ -188,7 +192,9 @@ def declare(schema: str, *, native: str, source: str, kind: str | None = None,
     (:func:`kind_of`).  ``meta`` and ``device_check``: see META_PYTHON and CHECK_WRAPPER.
     ``at_dispatch``: the ``AT_DISPATCH`` macro(s) the CPU kernel switches on the dtype
     with, as the kernel's C++ writes them; the kernel checks it where the C++ switches
-    (:func:`engine.dispatch.at_dispatch.dispatched`).
+    (:func:`engine.dispatch.at_dispatch.dispatched`).  ``python_note``: the note of the
+    Python step (``torch.randn``) when the call of the Python name deserves one; given on
+    one of the name's overloads (or several that agree: :func:`python_note`).
     """
     dispatches = (at_dispatch,) if isinstance(at_dispatch, AtDispatch) else tuple(at_dispatch)
     namespace, name, overload = _split(schema)
@@ -201,7 +207,8 @@ def declare(schema: str, *, native: str, source: str, kind: str | None = None,
         _add(Declaration(schema, namespace, name, overload, _variants(variants), kind,
                          native, source, fn, native_meta,
                          category_override=category_override, meta=meta,
-                         device_check=device_check, at_dispatch=dispatches))
+                         device_check=device_check, at_dispatch=dispatches,
+                         python_note=python_note))
         return fn
 
     return deco
@@ -312,6 +319,14 @@ OUT_NOT_MODELLED = "out= (writing the result into a given tensor) is not modelle
 def lookup(full_name: str) -> Declaration:
     """The declaration of ``aten::name.overload`` (an internal error if tidx has none)."""
     return REGISTRY[full_name]
+
+
+def python_note(name: str) -> str | None:
+    """The note of the Python step of a call of ``name`` (``torch.name`` or
+    ``Tensor.name``): the one its declarations give, or None."""
+    return next((d.python_note for d in REGISTRY.values()
+                 if d.python_note is not None and d.namespace == "aten" and d.name == name),
+                None)
 
 
 def overloads(name: str, variant: str) -> list[Declaration]:

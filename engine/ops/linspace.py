@@ -195,7 +195,8 @@ def _write(result, values: Callable[[int, int], np.ndarray]) -> None:
 
 # -- linspace ------------------------------------------------------------------------------
 @declare("linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         native="at::native::linspace", source=FACTORIES, meta=META_PYTHON)
+         native="at::native::linspace", source=FACTORIES, meta=META_PYTHON,
+         python_note="factory.linspace")
 def linspace(start: Any, end: Any, steps: int, *, dtype: D.dtype | None = None, layout=None,
              device: str | None = None, pin_memory=None):
     result, device = _start_factory("linspace", steps, start, end, dtype, device)
@@ -306,7 +307,8 @@ _tensor_overloads("linspace", "", lambda: aten.linspace)
 
 # -- logspace ------------------------------------------------------------------------------
 @declare("logspace(Scalar start, Scalar end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         native="at::native::logspace", source=FACTORIES, meta=META_PYTHON)
+         native="at::native::logspace", source=FACTORIES, meta=META_PYTHON,
+         python_note="factory.logspace")
 def logspace(start: Any, end: Any, steps: int, base: float = 10.0, *,
              dtype: D.dtype | None = None, layout=None, device: str | None = None,
              pin_memory=None):

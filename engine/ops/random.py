@@ -327,7 +327,8 @@ RANDN_EMPTY_NORMAL = step("randn = empty + normal_", Layer.KERNEL, source=FACTOR
 @declare("randn.generator(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
          native="at::native::randn", source=FACTORIES)
 @declare("randn(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         native="at::native::randn", source=FACTORIES, meta=META_PYTHON)
+         native="at::native::randn", source=FACTORIES, meta=META_PYTHON,
+         python_note="factory.randn")
 def randn(size: Sequence[int], *, generator=None, dtype: D.dtype | None = None, layout=None,
           device: str | None = None, pin_memory=None):
     dtype, device = options(dtype, device)
@@ -359,7 +360,8 @@ def prims_normal(size: Sequence[int], *, mean: float, std: float, dtype: D.dtype
 @declare("rand.generator(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
          native="at::native::rand", source=FACTORIES)
 @declare("rand(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         native="at::native::rand", source=FACTORIES, meta=META_PYTHON)
+         native="at::native::rand", source=FACTORIES, meta=META_PYTHON,
+         python_note="factory.rand")
 def rand(size: Sequence[int], *, generator=None, dtype: D.dtype | None = None, layout=None,
          device: str | None = None, pin_memory=None):
     dtype, device = options(dtype, device)
@@ -386,7 +388,8 @@ def randint_low(low: int, high: int, size: Sequence[int], *, generator=None,
 @declare("randint.generator(SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
          native="at::native::randint", source=FACTORIES)
 @declare("randint(SymInt high, SymInt[] size, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         native="at::native::randint", source=FACTORIES, meta=META_PYTHON)
+         native="at::native::randint", source=FACTORIES, meta=META_PYTHON,
+         python_note="factory.randint")
 def randint(high: int, size: Sequence[int], *, generator=None, dtype: D.dtype | None = D.int64,
             layout=None, device: str | None = None, pin_memory=None):
     return randint_low(0, high, size, dtype=dtype, device=device)
@@ -395,7 +398,8 @@ def randint(high: int, size: Sequence[int], *, generator=None, dtype: D.dtype | 
 @declare("randperm.generator(SymInt n, *, Generator? generator, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
          native="at::native::randperm", source=FACTORIES)
 @declare("randperm(SymInt n, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         native="at::native::randperm", source=FACTORIES, meta=META_PYTHON)
+         native="at::native::randperm", source=FACTORIES, meta=META_PYTHON,
+         python_note="factory.randperm")
 def randperm(n: int, *, generator=None, dtype: D.dtype | None = D.int64, layout=None,
              device: str | None = None, pin_memory=None):
     dtype, device = options(dtype, device)
@@ -445,7 +449,7 @@ def randperm_out(n: int, *, generator, out):
     return result
 
 
-def _random_like(schema: str, sampler: str) -> None:
+def _random_like(schema: str, sampler: str, python_note: str | None = None) -> None:
     def kernel(self, *args, generator=None, dtype: D.dtype | None = None, layout=None,
                device: str | None = None, pin_memory=None, memory_format: str | None = None):
         result = aten.empty_like.default(self, dtype=dtype, device=device,
@@ -457,17 +461,19 @@ def _random_like(schema: str, sampler: str) -> None:
         low, high = (0, *args) if len(args) == 1 else args
         return aten.random_.from_(result, low, high)
     name = schema.partition("(")[0].partition(".")[0]
-    declare(schema, native=f"at::native::{name}", source=FACTORIES)(kernel)
+    declare(schema, native=f"at::native::{name}", source=FACTORIES,
+            python_note=python_note)(kernel)
 
 
 _LIKE = ("*, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
          "bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor")
 _GEN = "*, Generator? generator, " + _LIKE[3:]
-_random_like(f"randn_like(Tensor self, {_LIKE}", "normal_")
+_random_like(f"randn_like(Tensor self, {_LIKE}", "normal_", python_note="factory.randn_like")
 _random_like(f"randn_like.generator(Tensor self, {_GEN}", "normal_")
-_random_like(f"rand_like(Tensor self, {_LIKE}", "uniform_")
+_random_like(f"rand_like(Tensor self, {_LIKE}", "uniform_", python_note="factory.rand_like")
 _random_like(f"rand_like.generator(Tensor self, {_GEN}", "uniform_")
-_random_like(f"randint_like(Tensor self, SymInt high, {_LIKE}", "random_")
+_random_like(f"randint_like(Tensor self, SymInt high, {_LIKE}", "random_",
+             python_note="factory.randint_like")
 _random_like(f"randint_like.generator(Tensor self, SymInt high, {_GEN}", "random_")
 _random_like(f"randint_like.low_dtype(Tensor self, SymInt low, SymInt high, {_LIKE}", "random_")
 _random_like(f"randint_like.low_generator_dtype(Tensor self, SymInt low, SymInt high, {_GEN}",

@@ -175,7 +175,8 @@ def _arange(start: Any, end: Any, step: Any, dtype: D.dtype | None, device: str 
 
 
 @declare("arange(Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         native="at::native::arange", source=RANGE, meta=META_PYTHON)
+         native="at::native::arange", source=RANGE, meta=META_PYTHON,
+         python_note="factory.arange")
 def arange(end: Any, *, dtype: D.dtype | None = None, layout=None, device: str | None = None,
            pin_memory=None):
     return _arange(0, end, 1, dtype, device)
@@ -247,7 +248,8 @@ def _eye(n: int, m: int | None, dtype: D.dtype | None, device: str | None):
 
 
 @declare("eye(SymInt n, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         native="at::native::eye", source=FACTORIES, meta=META_PYTHON)
+         native="at::native::eye", source=FACTORIES, meta=META_PYTHON,
+         python_note="factory.eye")
 def eye(n: int, *, dtype: D.dtype | None = None, layout=None, device: str | None = None,
         pin_memory=None):
     return _eye(n, None, dtype, device)
