@@ -214,9 +214,10 @@ def declare(schema: str, *, native: str, source: str, kind: str | None = None,
     return deco
 
 
-def _delegate_schemas(out_schema: str) -> tuple[str, str]:
+def _delegate_schemas(out_schema: str, overload: str | None = None) -> tuple[str, str]:
     """The functional and in-place schemas torchgen's NativeFunctionsGroup pairs with a
-    structured out= schema: the ``out`` argument dropped (and the overload's ``out``),
+    structured out= schema: the ``out`` argument dropped (and the overload's ``out``, unless
+    ``overload`` names the delegates' own: ``add.out``'s are ``add.Tensor``, ``add_.Tensor``),
     returning ``Tensor``; the in-place one named ``name_`` with ``Tensor(a!) self``.
 
     >>> for s in _delegate_schemas("clamp.Tensor_out(Tensor self, Tensor? min=None, *, "
@@ -224,10 +225,14 @@ def _delegate_schemas(out_schema: str) -> tuple[str, str]:
     ...     print(s)
     clamp.Tensor(Tensor self, Tensor? min=None) -> Tensor
     clamp_.Tensor(Tensor(a!) self, Tensor? min=None) -> Tensor(a!)
+    >>> _delegate_schemas("div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, "
+    ...                   "Tensor(a!) out) -> Tensor(a!)", overload="Tensor_mode")[1]
+    'div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!)'
     """
     head, _, rest = out_schema.partition("(")
-    name, _, overload = head.partition(".")
-    overload = overload[:-len("out")].rstrip("_") if overload.endswith("out") else overload
+    name, _, own = head.partition(".")
+    overload = overload if overload is not None else \
+        own[:-len("out")].rstrip("_") if own.endswith("out") else own
     args = rest.rpartition(") -> ")[0].replace(", Tensor(a!) out", "")
     args = args[:-3] if args.endswith(", *") else args
     dot = f".{overload}" if overload else ""
@@ -239,7 +244,8 @@ def structured(out_schema: str, *, native: str, out_native: str, source: str,
                inplace: bool = True, variants: str = "function, method",
                inplace_variants: str = "method", meta: str | None = None,
                device_check: str | None = None, out_device_check: str | None = None,
-               at_dispatch: AtDispatch | tuple[AtDispatch, ...] = ()
+               at_dispatch: AtDispatch | tuple[AtDispatch, ...] = (),
+               overload: str | None = None
                ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """A structured operator group, as torchgen generates it from ``structured: True`` on
     the out= overload and ``structured_delegate`` on the others: one kernel
@@ -255,9 +261,11 @@ def structured(out_schema: str, *, native: str, out_native: str, source: str,
     for a group torch declares without one (logaddexp).  ``device_check`` is the
     delegates', ``out_device_check`` the out= overload's: the yaml says it per function
     (``clamp.Tensor`` checks, ``clamp.Tensor_out`` is ``NoCheck``, a TensorIterator).
-    ``at_dispatch`` is the one kernel's, so every form's.
+    ``at_dispatch`` is the one kernel's, so every form's.  ``overload``: the delegates'
+    overload name, where it is not the out= one's without ``out`` (``add.out`` delegates
+    ``add.Tensor``).
     """
-    functional_schema, inplace_schema = _delegate_schemas(out_schema)
+    functional_schema, inplace_schema = _delegate_schemas(out_schema, overload)
     name = _split(out_schema)[1]
 
     def deco(impl: Callable[..., Any]) -> Callable[..., Any]:

@@ -103,11 +103,17 @@ def _add_kernel(alpha: Any):
     return loop, prologue
 
 
-def _add(name: str, self, other, alpha: Any, out=None, negate: bool = False):
+def _form_name(name: str, form: str) -> str:
+    """The loop's name: ``add_`` for the in-place form, else ``add``."""
+    return f"{name}_" if form == INPLACE else name
+
+
+def _add(name: str, form: str, self, other, alpha: Any, out, negate: bool = False):
     if negate:      # sub: add_stub(..., -alpha)
         alpha = -alpha if not isinstance(alpha, bool) else alpha
     loop, prologue = _add_kernel(alpha)
-    return iterate(name, [self, other], loop, out=out, check_dtype=prologue)
+    return iterate(_form_name(name, form), [self, other], loop, out=out, resize=form == OUT,
+                   check_dtype=prologue)
 
 
 def _sub_checks(self, other) -> None:
@@ -116,34 +122,23 @@ def _sub_checks(self, other) -> None:
                 for x in (self, other)))
 
 
-@declare(f"add.Tensor(Tensor self, Tensor other, {_ALPHA}) -> Tensor",
-         variants="function, method", native="at::native::add (structured)",
-         source=BINARY, meta=META_PYTHON)
-def add(self, other, *, alpha: Any = 1):
-    return _add("add", self, other, alpha)
+# add.out, sub.out, mul.out, div.out and div.out_mode are structured (TensorIteratorBase);
+# add.Tensor and add_.Tensor ... their structured_delegates (native_functions.yaml)
+@structured(f"add.out(Tensor self, Tensor other, {_ALPHA}, Tensor(a!) out) -> Tensor(a!)",
+            native="at::native::add (structured)",
+            out_native="at::native::add_out (structured)", source=BINARY, overload="Tensor",
+            meta=META_PYTHON)
+def add(form: str, self, other, *, alpha: Any = 1, out):
+    return _add("add", form, self, other, alpha, out)
 
 
-@declare(f"add_.Tensor(Tensor(a!) self, Tensor other, {_ALPHA}) -> Tensor(a!)",
-         variants="method", native="at::native::add_ (structured)", source=BINARY,
-         meta=META_PYTHON)
-def add_(self, other, *, alpha: Any = 1):
-    return _add("add_", self, other, alpha, out=self)
-
-
-@declare(f"sub.Tensor(Tensor self, Tensor other, {_ALPHA}) -> Tensor",
-         variants="function, method", native="at::native::sub (structured)",
-         source=BINARY, meta=META_PYTHON)
-def sub(self, other, *, alpha: Any = 1):
-    _sub_checks(self, other)
-    return _add("sub", self, other, alpha, negate=True)
-
-
-@declare(f"sub_.Tensor(Tensor(a!) self, Tensor other, {_ALPHA}) -> Tensor(a!)",
-         variants="method", native="at::native::sub_ (structured)", source=BINARY,
-         meta=META_PYTHON)
-def sub_(self, other, *, alpha: Any = 1):
-    _sub_checks(self, other)
-    return _add("sub_", self, other, alpha, out=self, negate=True)
+@structured(f"sub.out(Tensor self, Tensor other, {_ALPHA}, Tensor(a!) out) -> Tensor(a!)",
+            native="at::native::sub (structured)",
+            out_native="at::native::sub_out (structured)", source=BINARY, overload="Tensor",
+            meta=META_PYTHON)
+def sub(form: str, self, other, *, alpha: Any = 1, out):
+    _sub_checks(self, other)        # TORCH_META_FUNC2(sub, Tensor): sub_check first
+    return _add("sub", form, self, other, alpha, out, negate=True)
 
 
 @declare(f"rsub.Tensor(Tensor self, Tensor other, {_ALPHA}) -> Tensor",
@@ -164,16 +159,12 @@ def _mul(a, b):
     return a & b if a.dtype == np.bool_ else a * b
 
 
-@declare("mul.Tensor(Tensor self, Tensor other) -> Tensor", variants="function, method",
-         native="at::native::mul (structured)", source=BINARY, meta=META_PYTHON)
-def mul(self, other):
-    return iterate("mul", [self, other], _mul)
-
-
-@declare("mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", variants="method",
-         native="at::native::mul_ (structured)", source=BINARY, meta=META_PYTHON)
-def mul_(self, other):
-    return iterate("mul_", [self, other], _mul, out=self)
+@structured("mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+            native="at::native::mul (structured)",
+            out_native="at::native::mul_out (structured)", source=BINARY, overload="Tensor",
+            meta=META_PYTHON)
+def mul(form: str, self, other, *, out):
+    return iterate(_form_name("mul", form), [self, other], _mul, out=out, resize=form == OUT)
 
 
 # -- division -----------------------------------------------------------------------------------
@@ -241,43 +232,35 @@ _DIV_TRUNC_CPU = AT_DISPATCH("div_trunc_cpu", *_INTEGRAL_OR_FLOATING)
 _DIV_FLOOR_CPU = AT_DISPATCH("div_floor_cpu", *_INTEGRAL_OR_FLOATING)
 
 
-def _div(name: str, self, other, mode: str | None, out=None, allocate: str = ""):
+def _div(name: str, self, other, mode: str | None, out=None, allocate: str = "",
+         resize: bool = False):
     if mode is None:
-        return iterate(name, [self, other], _div_true, out=out, common_dtype=_float_division)
+        return iterate(name, [self, other], _div_true, out=out, resize=resize,
+                       common_dtype=_float_division)
     check(mode in ("trunc", "floor"), RuntimeError,
           f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but "
                   f"found '{mode}'")
     return iterate(name, [self, other], _div_trunc if mode == "trunc" else _div_floor,
-                   out=out, at_dispatch=f"div_{mode}_cpu", allocate=allocate,
+                   out=out, resize=resize, at_dispatch=f"div_{mode}_cpu", allocate=allocate,
                    note="pointwise.div_trunc" if mode == "trunc" else "pointwise.div_floor")
 
 
-@declare("div.Tensor(Tensor self, Tensor other) -> Tensor", variants="function, method",
-         native="at::native::div (structured)", source=BINARY, meta=META_PYTHON)
-def div(self, other):
-    return _div("div", self, other, None)
+@structured("div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+            native="at::native::div (structured)",
+            out_native="at::native::div_out (structured)", source=BINARY, overload="Tensor",
+            meta=META_PYTHON)
+def div(form: str, self, other, *, out):
+    return _div(_form_name("div", form), self, other, None, out=out, resize=form == OUT)
 
 
-@declare("div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", variants="method",
-         native="at::native::div_ (structured)", source=BINARY, meta=META_PYTHON)
-def div_(self, other):
-    return _div("div_", self, other, None, out=self)
-
-
-@declare("div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor",
-         variants="function, method",
-         native="at::native::div (structured, mode)", source=BINARY,
-         meta=META_PYTHON, at_dispatch=(_DIV_TRUNC_CPU, _DIV_FLOOR_CPU))
-def div_mode(self, other, *, rounding_mode: str | None = None):
-    return _div("div", self, other, rounding_mode)
-
-
-@declare("div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!)",
-         variants="method", native="at::native::div_ (structured, mode)",
-         source=BINARY,
-         meta=META_PYTHON, at_dispatch=(_DIV_TRUNC_CPU, _DIV_FLOOR_CPU))
-def div_mode_(self, other, *, rounding_mode: str | None = None):
-    return _div("div_", self, other, rounding_mode, out=self)
+@structured("div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> "
+            "Tensor(a!)", native="at::native::div (structured, mode)",
+            out_native="at::native::div_out_mode (structured)", source=BINARY,
+            overload="Tensor_mode", meta=META_PYTHON,
+            at_dispatch=(_DIV_TRUNC_CPU, _DIV_FLOOR_CPU))
+def div_mode(form: str, self, other, *, rounding_mode: str | None, out):
+    return _div(_form_name("div", form), self, other, rounding_mode, out=out,
+                resize=form == OUT)
 
 
 @declare("div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor",
@@ -407,12 +390,6 @@ deprecated("sub_(Tensor(a!) self, Scalar alpha, Tensor other) -> Tensor(a!)",
            "sub_(self, other, alpha)")
 
 not_modelled(
-    "add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)",
-    "sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)",
-    "mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
-    "div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
-    "div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> "
-    "Tensor(a!)",
     "floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
     "remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
     "remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
