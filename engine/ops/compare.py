@@ -20,9 +20,8 @@ from engine.core import dtypes as D
 from engine.core.context import current
 from engine.core.errors import Refused, check, torch_error
 from engine.dispatch.at_dispatch import AT_DISPATCH, dispatched
-from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, INPLACE, META_PYTHON,
-                                          OUT, OUT_NOT_MODELLED, declare, not_modelled,
-                                          structured)
+from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, FUNCTIONAL, INPLACE,
+                                          META_PYTHON, OUT, declare, structured)
 from engine.dispatch.aliases import alias
 from engine.dispatch.aten import aten
 from engine.ops.pointwise import BINARY, Wrapped, iterate, result_type
@@ -36,21 +35,19 @@ _COMPARISONS = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less
 
 
 def _comparison(name: str, loop) -> None:
+    """X.Tensor_out and X.Scalar_out, structured, with their delegates X.Tensor, X_.Tensor,
+    X.Scalar, X_.Scalar: one kernel (TORCH_META_FUNC2(X, Tensor)'s comparison_op)."""
+    def impl(form: str, self, other, *, out):
+        if form == FUNCTIONAL:
+            return iterate(name, [self, other], loop, out_dtype=D.bool)
+        # comparison_op: no safe-casting check; a bool output needs no temporary
+        return iterate(_form_name(name, form), [self, other], loop, out=out,
+                       resize=form == OUT, safe_cast=False, cast_output=out.dtype is not D.bool)
     for overload, other in (("Tensor", "Tensor"), ("Scalar", "Scalar")):
-        def fn(self, other_, _name: str = name):
-            return iterate(_name, [self, other_], loop, out_dtype=D.bool)
-
-        def fn_(self, other_, _name: str = name + "_"):
-            # comparison_op: no safe-casting check; a bool self needs no temporary
-            return iterate(_name, [self, other_], loop, out=self, safe_cast=False,
-                           cast_output=self.dtype is not D.bool)
-        declare(f"{name}.{overload}(Tensor self, {other} other) -> Tensor",
-                variants="method, function",
-                native=f"at::native::{name} (structured)", source=BINARY,
-                meta=META_PYTHON)(fn)
-        declare(f"{name}_.{overload}(Tensor(a!) self, {other} other) -> Tensor(a!)",
-                variants="method", native=f"at::native::{name}_ (structured)",
-                source=BINARY, meta=META_PYTHON)(fn_)
+        structured(f"{name}.{overload}_out(Tensor self, {other} other, *, Tensor(a!) out) -> "
+                   "Tensor(a!)", native=f"at::native::{name} (structured)",
+                   out_native=f"at::native::{name}_{overload}_out (structured)",
+                   source=BINARY, variants="method, function", meta=META_PYTHON)(impl)
 
 
 for _name, _loop in _COMPARISONS.items():
@@ -79,10 +76,13 @@ _MINIMUM = _extreme(np.minimum)
 
 
 def _minmax(name: str, loop) -> None:
-    @declare(f"{name}(Tensor self, Tensor other) -> Tensor", variants="method, function",
-             native=f"at::native::{name} (structured)", source=BINARY, meta=META_PYTHON)
-    def kernel(self, other):
-        return iterate(name, [self, other], loop)
+    """maximum.out, structured, and maximum its delegate (torch has no maximum_)."""
+    @structured(f"{name}.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+                native=f"at::native::{name} (structured)",
+                out_native=f"at::native::{name}_out (structured)", source=BINARY,
+                inplace=False, variants="method, function", meta=META_PYTHON)
+    def kernel(form: str, self, other, *, out):
+        return iterate(name, [self, other], loop, out=out, resize=form == OUT)
 
 
 _minmax("maximum", _MAXIMUM)
@@ -233,14 +233,6 @@ def clamp_min_tensor(form: str, self, min, *, out):  # noqa: A002
             inplace_variants="function, method", meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def clamp_max_tensor(form: str, self, max, *, out):  # noqa: A002
     return _clamp_tensor("clamp_max", form, self, None, max, out)
-
-
-not_modelled(
-    *(f"{n}.{o}_out(Tensor self, {t} other, *, Tensor(a!) out) -> Tensor(a!)"
-      for n in _COMPARISONS for o, t in (("Scalar", "Scalar"), ("Tensor", "Tensor"))),
-    "maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
-    "minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
-    kind=OUT, reason=OUT_NOT_MODELLED)
 
 
 # -- isclose: a composite of the operators above ----------------------------------------------------

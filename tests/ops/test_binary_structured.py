@@ -1,4 +1,5 @@
-"""add, sub, mul and div as torch declares them: structured groups (``add.out`` is
+"""add, sub, mul, div, the comparisons (eq, ne, lt, le, gt, ge) and maximum/minimum as
+torch declares them: structured groups (``add.out`` is
 ``structured: True``, ``add.Tensor`` and ``add_.Tensor`` its ``structured_delegate``s),
 one kernel each in engine/ops/arithmetic.py.  The functional and in-place forms trace as
 they did before the groups (their byte-identical traces were compared when converted);
@@ -79,12 +80,58 @@ def test_every_form_of_the_binary_groups_is_torchs(form, which, dtype, other, mo
     assert_like_torch(program)
 
 
+@pytest.mark.parametrize("statements", [
+    F + "o = torch.empty(0, dtype=torch.bool); y = torch.gt(t, 2, out=o)",
+    F + "o = torch.empty(2, 3); y = torch.eq(t, t[0], out=o)",
+    F + "o = torch.empty(2, 3, dtype=torch.long); y = torch.le(t, 0.5, out=o)",
+    F + "o = torch.empty(0); y = torch.ne(t, torch.tensor(4.), out=o)",
+    F + "o = torch.empty(3, 2, dtype=torch.bool).t(); y = torch.lt(t, t.flip(0), out=o)",
+    F + "y = torch.ge(t, 0, out=t)",
+    I + "o = torch.empty(0, dtype=torch.bool); y = torch.eq(t, 'x', out=o)",
+    F + "o = torch.empty(0); y = torch.maximum(t, t.flip(1), out=o)",
+    F + "o = torch.empty(2, 3, dtype=torch.float64); y = torch.minimum(t, t[1], out=o)",
+    I + "o = torch.empty(0, dtype=torch.long); y = torch.maximum(t, torch.tensor(0.5), out=o)",
+    F + "y = torch.maximum(t, torch.ones(4), out=t)",
+    F + "o = torch.empty(0, dtype=torch.bool); y = torch.greater(t, 1, out=o)",
+])
+def test_comparison_and_extreme_out_forms_are_torchs(statements):
+    assert_like_torch(statements.split("; "), names=("y", "t"))
+
+
+@given(form=forms(), which=st.sampled_from(["eq", "ne", "lt", "le", "gt", "ge"]),
+       dtype=st.sampled_from(["float32", "float64", "int64", "uint8", "bool"]),
+       other=st.sampled_from(["tensor", "scalar", "zero-dim"]),
+       values=st.lists(st.sampled_from([0.0, 1.0, -2.0, 0.5, 3.0, float("nan")]),
+                       max_size=6))
+@settings(max_examples=examples(80), deadline=None)
+def test_every_form_of_the_comparisons_is_torchs(form, which, dtype, other, values):
+    def program(lib):
+        t = lib.tensor(values, dtype=lib.float64).to(getattr(lib, dtype))
+        o = {"tensor": t.flip(0), "scalar": 1, "zero-dim": lib.tensor(0.5)}[other]
+        return call(lib, form, which, t, o)
+    # an integer out= of size 0 and a float common dtype: the refusal tested above
+    assert_like_torch(program, refused=True)
+
+
+@given(form=forms("function", "method", "out"), which=st.sampled_from(["maximum", "minimum"]),
+       dtype=st.sampled_from(["float32", "int64", "bool", "float16"]),
+       values=st.lists(st.sampled_from([1.0, -2.0, 0.5, 3.0, float("nan")]), max_size=6))
+@settings(max_examples=examples(60), deadline=None)
+def test_every_form_of_maximum_and_minimum_is_torchs(form, which, dtype, values):
+    def program(lib):
+        t = lib.tensor(values, dtype=lib.float64).to(getattr(lib, dtype))
+        return call(lib, form, which, t, t.flip(0))
+    assert_like_torch(program)
+
+
 def test_one_kernel_declares_the_three_forms_of_each():
     for functional, inplace, out in (("add.Tensor", "add_.Tensor", "add.out"),
                                      ("sub.Tensor", "sub_.Tensor", "sub.out"),
                                      ("mul.Tensor", "mul_.Tensor", "mul.out"),
                                      ("div.Tensor", "div_.Tensor", "div.out"),
-                                     ("div.Tensor_mode", "div_.Tensor_mode", "div.out_mode")):
+                                     ("div.Tensor_mode", "div_.Tensor_mode", "div.out_mode"),
+                                     ("eq.Tensor", "eq_.Tensor", "eq.Tensor_out"),
+                                     ("ge.Scalar", "ge_.Scalar", "ge.Scalar_out")):
         decls = [REGISTRY[f"aten::{n}"] for n in (functional, inplace, out)]
         assert [d.kind for d in decls] == [FUNCTIONAL, INPLACE, OUT]
         assert all(d.structured and d.modelled for d in decls)
