@@ -287,7 +287,9 @@ def structured(out_schema: str, *, native: str, out_native: str, source: str,
         declare(functional_schema, native=native, source=source, variants=variants, meta=meta,
                 device_check=device_check, at_dispatch=at_dispatch)(functional)
         if inplace:
-            declare(inplace_schema, native=native.replace(f"::{name} ", f"::{name}_ ", 1),
+            # at::native::clamp (structured) -> at::native::clamp_ (structured)
+            declare(inplace_schema, native=re.sub(rf"::{name}(?= |$)", f"::{name}_", native,
+                                                  count=1),
                     source=source, variants=inplace_variants, meta=meta,
                     device_check=device_check, at_dispatch=at_dispatch)(in_place)
         declare(out_schema, native=out_native, source=source, meta=meta,

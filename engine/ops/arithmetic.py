@@ -349,21 +349,27 @@ def _fmod(a, b):
 
 
 def _binary_family(name: str, loop, *, scalar_tensor: bool = False, note: str = "") -> None:
-    """X.Tensor, X.Scalar, X_.Tensor, X_.Scalar (and X.Scalar_Tensor): one loop."""
+    """X.Scalar, X_.Scalar (CompositeExplicitAutograd in torch), X.Tensor_out, structured,
+    with X.Tensor and X_.Tensor (and X.Scalar_Tensor): one loop."""
     dispatch = AT_DISPATCH(f"{name}_cpu", *_INTEGRAL_OR_FLOATING)
-    schemas = {f"{name}.Scalar(Tensor self, Scalar other) -> Tensor": False,
-               f"{name}_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)": True,
-               f"{name}.Tensor(Tensor self, Tensor other) -> Tensor": False,
-               f"{name}_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)": True}
-    for schema, inplace in schemas.items():
+    for schema, inplace in ((f"{name}.Scalar(Tensor self, Scalar other) -> Tensor", False),
+                            (f"{name}_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
+                             True)):
         def kernel_fn(self, other, _inplace: bool = inplace,
                       _op: str = name + ("_" if inplace else "")):
             return iterate(_op, [self, other], loop, out=self if _inplace else None,
                            at_dispatch=True, note=note)
         declare(schema, variants="method" if inplace else "method, function",
-                kind=INPLACE if inplace else FUNCTIONAL,
                 native=f"at::native::{name}{'_' if inplace else ''}", source=BINARY,
                 meta=META_PYTHON, at_dispatch=dispatch)(kernel_fn)
+
+    def impl(form: str, self, other, *, out):
+        return iterate(_form_name(name, form), [self, other], loop, out=out,
+                       resize=form == OUT, at_dispatch=True, note=note)
+    structured(f"{name}.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+               native=f"at::native::{name}", out_native=f"at::native::{name}_out (structured)",
+               source=BINARY, variants="method, function", meta=META_PYTHON,
+               at_dispatch=dispatch)(impl)
     if scalar_tensor:
         @declare(f"{name}.Scalar_Tensor(Scalar self, Tensor other) -> Tensor",
                  native=f"at::native::{name}", source=BINARY, meta=META_PYTHON,
@@ -391,9 +397,7 @@ deprecated("sub_(Tensor(a!) self, Scalar alpha, Tensor other) -> Tensor(a!)",
 
 not_modelled(
     "floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
-    "remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
     "remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
-    "fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
     "fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
     kind=OUT, reason=OUT_NOT_MODELLED)
 not_modelled("true_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",

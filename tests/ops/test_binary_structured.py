@@ -1,5 +1,5 @@
-"""add, sub, mul, div, the comparisons (eq, ne, lt, le, gt, ge) and maximum/minimum as
-torch declares them: structured groups (``add.out`` is
+"""add, sub, mul, div, the comparisons (eq, ne, lt, le, gt, ge), maximum/minimum,
+bitwise_and/or/xor/not, remainder and fmod as torch declares them: structured groups (``add.out`` is
 ``structured: True``, ``add.Tensor`` and ``add_.Tensor`` its ``structured_delegate``s),
 one kernel each in engine/ops/arithmetic.py.  The functional and in-place forms trace as
 they did before the groups (their byte-identical traces were compared when converted);
@@ -124,6 +124,51 @@ def test_every_form_of_maximum_and_minimum_is_torchs(form, which, dtype, values)
     assert_like_torch(program)
 
 
+@pytest.mark.parametrize("statements", [
+    I + "o = torch.empty(0, dtype=torch.long); y = torch.bitwise_and(t, torch.tensor(6), out=o)",
+    I + "o = torch.empty(0, dtype=torch.long); y = torch.bitwise_xor(t, t.flip(0), out=o)",
+    I + "o = torch.empty(3); y = torch.bitwise_or(t, t, out=o)",
+    I + "o = torch.empty(3, dtype=torch.int8); y = torch.bitwise_or(t, t, out=o)",
+    F + "o = torch.empty(0); y = torch.bitwise_and(t, t, out=o)",
+    "t = torch.tensor([True, False]); o = torch.empty(0, dtype=torch.bool); "
+    "y = torch.bitwise_or(t, t.flip(0), out=o)",
+    I + "o = torch.empty(0, dtype=torch.long); y = torch.bitwise_not(t, out=o)",
+    I + "o = torch.empty(0, dtype=torch.int16); y = torch.bitwise_not(t, out=o)",
+    F + "o = torch.empty(0); y = torch.bitwise_not(t, out=o)",
+    I + "y = torch.bitwise_not(t, out=t)",
+    F + "o = torch.empty(0); y = torch.remainder(t, torch.tensor(2.5), out=o)",
+    I + "o = torch.empty(0, dtype=torch.long); y = torch.remainder(t, torch.tensor([2, -3, 0]), "
+        "out=o)",
+    F + "o = torch.empty(2, 3, dtype=torch.float64); y = torch.fmod(t, t.flip(1), out=o)",
+    I + "o = torch.empty(0, dtype=torch.long); y = torch.fmod(t, torch.tensor(-2), out=o)",
+    "t = torch.tensor([True]); o = torch.empty(0, dtype=torch.bool); "
+    "y = torch.fmod(t, t, out=o)",
+])
+def test_bitwise_remainder_fmod_out_forms_are_torchs(statements):
+    assert_like_torch(statements.split("; "), names=("y", "t"))
+
+
+@given(form=forms(), which=st.sampled_from(["bitwise_and", "bitwise_or", "bitwise_xor",
+                                            "remainder", "fmod"]),
+       dtype=st.sampled_from(["int64", "int16", "uint8", "bool", "float32"]),
+       values=st.lists(st.integers(-5, 9), max_size=6))
+@settings(max_examples=examples(60), deadline=None)
+def test_every_form_of_the_bitwise_and_modulo_groups_is_torchs(form, which, dtype, values):
+    def program(lib):
+        t = lib.tensor(values, dtype=lib.int64).to(getattr(lib, dtype))
+        return call(lib, form, which, t, (t.flip(0) if len(values) else t) * 0 + 3)
+    assert_like_torch(program)
+
+
+@given(form=forms(), dtype=st.sampled_from(["int64", "uint8", "bool", "float32"]),
+       values=st.lists(st.integers(-5, 9), max_size=6))
+@settings(max_examples=examples(30), deadline=None)
+def test_every_form_of_bitwise_not_is_torchs(form, dtype, values):
+    def program(lib):
+        return call(lib, form, "bitwise_not", lib.tensor(values).to(getattr(lib, dtype)))
+    assert_like_torch(program)
+
+
 def test_one_kernel_declares_the_three_forms_of_each():
     for functional, inplace, out in (("add.Tensor", "add_.Tensor", "add.out"),
                                      ("sub.Tensor", "sub_.Tensor", "sub.out"),
@@ -131,9 +176,13 @@ def test_one_kernel_declares_the_three_forms_of_each():
                                      ("div.Tensor", "div_.Tensor", "div.out"),
                                      ("div.Tensor_mode", "div_.Tensor_mode", "div.out_mode"),
                                      ("eq.Tensor", "eq_.Tensor", "eq.Tensor_out"),
-                                     ("ge.Scalar", "ge_.Scalar", "ge.Scalar_out")):
+                                     ("ge.Scalar", "ge_.Scalar", "ge.Scalar_out"),
+                                     ("bitwise_and.Tensor", "bitwise_and_.Tensor",
+                                      "bitwise_and.Tensor_out"),
+                                     ("bitwise_not", "bitwise_not_", "bitwise_not.out"),
+                                     ("fmod.Tensor", "fmod_.Tensor", "fmod.Tensor_out")):
         decls = [REGISTRY[f"aten::{n}"] for n in (functional, inplace, out)]
         assert [d.kind for d in decls] == [FUNCTIONAL, INPLACE, OUT]
-        assert all(d.structured and d.modelled for d in decls)
+        assert decls[2].structured and all(d.modelled for d in decls)
         # the three forms run one kernel
         assert len({getattr(d.kernel, "structured_impl", (None,))[0] for d in decls}) == 1
