@@ -42,7 +42,7 @@ from engine.core import dtypes as D
 from engine.core.device import SUPPORTED, device as Device
 from engine.core.errors import Refused, torch_error
 from engine.core.tensor_impl import TensorImpl
-from engine.dispatch.declarations import DEPRECATED, REGISTRY, overloads
+from engine.dispatch.declarations import DEPRECATED, REGISTRY, overloads, python_note
 from engine.dispatch.aten import handle
 from engine.dispatch.schema import Argument, FunctionSchema
 from engine.ops.scalar import TENSOR_SLOW, wrapped_scalar_tensor
@@ -50,22 +50,6 @@ from engine.ops.scalar import TENSOR_SLOW, wrapped_scalar_tensor
 FUNCTIONS = "torch/csrc/autograd/generated/python_torch_functions.cpp"
 METHODS = "torch/csrc/autograd/generated/python_variable_methods.cpp"
 
-#: The note of the Python step of a call, for the calls worth a sentence of their own.
-NOTES: dict[str, str] = {
-    "randn": "factory.randn", "rand": "factory.rand", "zeros": "factory.zeros",
-    "ones": "factory.ones", "empty": "factory.empty", "full": "factory.full",
-    "empty_strided": "factory.empty_strided", "randint": "factory.randint",
-    "randperm": "factory.randperm", "arange": "factory.arange", "eye": "factory.eye",
-    "empty_like": "factory.empty_like", "zeros_like": "factory.zeros_like",
-    "ones_like": "factory.ones_like", "full_like": "factory.full_like",
-    "rand_like": "factory.rand_like", "randn_like": "factory.randn_like",
-    "randint_like": "factory.randint_like",
-    "where": "function.where",
-    "linspace": "factory.linspace", "logspace": "factory.logspace",
-    "new_empty": "factory.new_empty", "new_empty_strided": "factory.new_empty_strided",
-    "new_zeros": "factory.new_zeros", "new_ones": "factory.new_ones",
-    "new_full": "factory.new_full",
-}
 PARSER_NOTE = "binding.PythonArgParser"
 
 #: PythonArgs::scalartype: a Python type given as a dtype stands for one.
@@ -158,15 +142,15 @@ def device_type_of(value: Any) -> str | None:
     return dev
 
 
-def _note(name: str, kwargs: dict) -> str | None:
-    """The Python step's note; randn on the simulated GPU draws from its CUDA generator,
-    not the CPU's."""
+def _note(name: str, declared: str | None, kwargs: dict) -> str | None:
+    """The Python step's note (the declarations' ``python_note``); randn on the
+    simulated GPU draws from its CUDA generator, not the CPU's."""
     dev = kwargs.get("device")
     on_cuda = (isinstance(dev, str) and dev.startswith("cuda")) or \
         getattr(dev, "type", None) == "cuda"
     if on_cuda and name == "randn":
         return "cuda.device.randn"
-    return NOTES.get(name)
+    return declared
 
 
 #: a generated binding's two steps: its Python entry (``torch.add``, ``Tensor.add``, or
@@ -198,6 +182,10 @@ class OperatorBinding:
                                  category_overrides=overrides)
 
     @functools.cached_property
+    def python_note(self) -> str | None:
+        return python_note(self.name)
+
+    @functools.cached_property
     def noarg(self) -> bool:
         return is_noarg(self.signatures)
 
@@ -210,7 +198,7 @@ class OperatorBinding:
                                f"Tensor.{self.name}")
         with span(PYTHON_ENTRY, called=where, source="torch/_VF.py" if self.shown else
                   "torch/__init__.py" if self_ is None else "torch/_tensor.py",
-                  note=_note(self.name, kwargs),
+                  note=_note(self.name, self.python_note, kwargs),
                   args=lambda: [shown_argument(a) for a in args],
                   kwargs=lambda: {k: shown_argument(v) for k, v in kwargs.items()}) as py:
             with span(GENERATED_BINDING, called=f"THPVariable_{self.name}",

@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from engine.dispatch.at_dispatch import AtDispatch
 from engine.dispatch.schema import FunctionSchema
 
 #: What a declaration says an operator is; it decides the kernels a call passes
@@ -73,6 +74,11 @@ class Declaration:
     category_override: str | None = None  # the yaml's category_override ("factory")
     meta: str | None = None            # META_PYTHON / META_PYTHON_ALONE: torch's Meta kernel
     device_check: str | None = None    # CHECK_WRAPPER / CHECK_CALLEE: the CUDA device check
+    #: the AT_DISPATCHes its CPU kernel switches on the dtype with (engine.dispatch.at_dispatch)
+    at_dispatch: tuple[AtDispatch, ...] = ()
+    #: the note id of the Python step of a call of its Python name (``torch.randn``'s
+    #: "factory.randn"), for the names worth a sentence of their own
+    python_note: str | None = None
 
     @property
     def structured(self) -> bool:
@@ -172,7 +178,9 @@ def _add(decl: Declaration) -> Declaration:
 def declare(schema: str, *, native: str, source: str, kind: str | None = None,
             variants: str = "function", native_meta: str | None = None,
             category_override: str | None = None, meta: str | None = None,
-            device_check: str | None = None
+            device_check: str | None = None,
+            at_dispatch: AtDispatch | tuple[AtDispatch, ...] = (),
+            python_note: str | None = None
             ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Declare an operator and register the function below as its kernel.
 
@@ -182,7 +190,13 @@ def declare(schema: str, *, native: str, source: str, kind: str | None = None,
     gives a Tensor overload such as ``linspace.Tensor_Tensor`` the TensorOptions
     parameters in Python).  ``kind``: only where the schema does not say it
     (:func:`kind_of`).  ``meta`` and ``device_check``: see META_PYTHON and CHECK_WRAPPER.
+    ``at_dispatch``: the ``AT_DISPATCH`` macro(s) the CPU kernel switches on the dtype
+    with, as the kernel's C++ writes them; the kernel checks it where the C++ switches
+    (:func:`engine.dispatch.at_dispatch.dispatched`).  ``python_note``: the note of the
+    Python step (``torch.randn``) when the call of the Python name deserves one; given on
+    one of the name's overloads (or several that agree: :func:`python_note`).
     """
+    dispatches = (at_dispatch,) if isinstance(at_dispatch, AtDispatch) else tuple(at_dispatch)
     namespace, name, overload = _split(schema)
     if kind is None:
         kind = kind_of(schema)
@@ -193,15 +207,17 @@ def declare(schema: str, *, native: str, source: str, kind: str | None = None,
         _add(Declaration(schema, namespace, name, overload, _variants(variants), kind,
                          native, source, fn, native_meta,
                          category_override=category_override, meta=meta,
-                         device_check=device_check))
+                         device_check=device_check, at_dispatch=dispatches,
+                         python_note=python_note))
         return fn
 
     return deco
 
 
-def _delegate_schemas(out_schema: str) -> tuple[str, str]:
+def _delegate_schemas(out_schema: str, overload: str | None = None) -> tuple[str, str]:
     """The functional and in-place schemas torchgen's NativeFunctionsGroup pairs with a
-    structured out= schema: the ``out`` argument dropped (and the overload's ``out``),
+    structured out= schema: the ``out`` argument dropped (and the overload's ``out``, unless
+    ``overload`` names the delegates' own: ``add.out``'s are ``add.Tensor``, ``add_.Tensor``),
     returning ``Tensor``; the in-place one named ``name_`` with ``Tensor(a!) self``.
 
     >>> for s in _delegate_schemas("clamp.Tensor_out(Tensor self, Tensor? min=None, *, "
@@ -209,10 +225,14 @@ def _delegate_schemas(out_schema: str) -> tuple[str, str]:
     ...     print(s)
     clamp.Tensor(Tensor self, Tensor? min=None) -> Tensor
     clamp_.Tensor(Tensor(a!) self, Tensor? min=None) -> Tensor(a!)
+    >>> _delegate_schemas("div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, "
+    ...                   "Tensor(a!) out) -> Tensor(a!)", overload="Tensor_mode")[1]
+    'div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!)'
     """
     head, _, rest = out_schema.partition("(")
-    name, _, overload = head.partition(".")
-    overload = overload[:-len("out")].rstrip("_") if overload.endswith("out") else overload
+    name, _, own = head.partition(".")
+    overload = overload if overload is not None else \
+        own[:-len("out")].rstrip("_") if own.endswith("out") else own
     args = rest.rpartition(") -> ")[0].replace(", Tensor(a!) out", "")
     args = args[:-3] if args.endswith(", *") else args
     dot = f".{overload}" if overload else ""
@@ -223,7 +243,9 @@ def _delegate_schemas(out_schema: str) -> tuple[str, str]:
 def structured(out_schema: str, *, native: str, out_native: str, source: str,
                inplace: bool = True, variants: str = "function, method",
                inplace_variants: str = "method", meta: str | None = None,
-               device_check: str | None = None, out_device_check: str | None = None
+               device_check: str | None = None, out_device_check: str | None = None,
+               at_dispatch: AtDispatch | tuple[AtDispatch, ...] = (),
+               overload: str | None = None
                ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """A structured operator group, as torchgen generates it from ``structured: True`` on
     the out= overload and ``structured_delegate`` on the others: one kernel
@@ -239,8 +261,11 @@ def structured(out_schema: str, *, native: str, out_native: str, source: str,
     for a group torch declares without one (logaddexp).  ``device_check`` is the
     delegates', ``out_device_check`` the out= overload's: the yaml says it per function
     (``clamp.Tensor`` checks, ``clamp.Tensor_out`` is ``NoCheck``, a TensorIterator).
+    ``at_dispatch`` is the one kernel's, so every form's.  ``overload``: the delegates'
+    overload name, where it is not the out= one's without ``out`` (``add.out`` delegates
+    ``add.Tensor``).
     """
-    functional_schema, inplace_schema = _delegate_schemas(out_schema)
+    functional_schema, inplace_schema = _delegate_schemas(out_schema, overload)
     name = _split(out_schema)[1]
 
     def deco(impl: Callable[..., Any]) -> Callable[..., Any]:
@@ -260,13 +285,15 @@ def structured(out_schema: str, *, native: str, out_native: str, source: str,
             fn.__module__, fn.__qualname__ = impl.__module__, impl.__qualname__
             setattr(fn, "structured_impl", (impl, takes_out))
         declare(functional_schema, native=native, source=source, variants=variants, meta=meta,
-                device_check=device_check)(functional)
+                device_check=device_check, at_dispatch=at_dispatch)(functional)
         if inplace:
-            declare(inplace_schema, native=native.replace(f"::{name} ", f"::{name}_ ", 1),
+            # at::native::clamp (structured) -> at::native::clamp_ (structured)
+            declare(inplace_schema, native=re.sub(rf"::{name}(?= |$)", f"::{name}_", native,
+                                                  count=1),
                     source=source, variants=inplace_variants, meta=meta,
-                    device_check=device_check)(in_place)
+                    device_check=device_check, at_dispatch=at_dispatch)(in_place)
         declare(out_schema, native=out_native, source=source, meta=meta,
-                device_check=out_device_check)(out_form)
+                device_check=out_device_check, at_dispatch=at_dispatch)(out_form)
         return impl
 
     return deco
@@ -302,6 +329,14 @@ OUT_NOT_MODELLED = "out= (writing the result into a given tensor) is not modelle
 def lookup(full_name: str) -> Declaration:
     """The declaration of ``aten::name.overload`` (an internal error if tidx has none)."""
     return REGISTRY[full_name]
+
+
+def python_note(name: str) -> str | None:
+    """The note of the Python step of a call of ``name`` (``torch.name`` or
+    ``Tensor.name``): the one its declarations give, or None."""
+    return next((d.python_note for d in REGISTRY.values()
+                 if d.python_note is not None and d.namespace == "aten" and d.name == name),
+                None)
 
 
 def overloads(name: str, variant: str) -> list[Declaration]:

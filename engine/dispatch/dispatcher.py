@@ -23,6 +23,7 @@ from engine.core.context import current
 from engine.core.errors import Refused
 from engine.core.tensor_impl import TensorImpl
 from engine.dispatch import cuda
+from engine.dispatch.at_dispatch import Running
 from engine.dispatch.device_check import REGISTER_CUDA, device_error, runs_to_its_check
 from engine.dispatch.declarations import COMPOSITE, FACTORY, INPLACE, META_PYTHON, OUT, \
     Declaration
@@ -165,11 +166,18 @@ def _run(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> Any:
     """The kernel, below autograd unless it is a CompositeImplicitAutograd decomposition."""
     kernel = op.kernel
     assert kernel is not None       # dispatch() refused a declaration without one
-    if op.kind == COMPOSITE:
-        return kernel(*args, **kwargs)
     ctx = current()
-    outer, ctx.below_autograd = ctx.below_autograd, True
+    # the kernel's AT_DISPATCHes are its declaration's (at_dispatch.dispatched reads them)
+    running = ctx.local(Running)
+    outer_op, outer_dispatches = running.op, running.dispatches
+    running.op, running.dispatches = op.full_name, op.at_dispatch
     try:
-        return kernel(*args, **kwargs)
+        if op.kind == COMPOSITE:
+            return kernel(*args, **kwargs)
+        outer, ctx.below_autograd = ctx.below_autograd, True
+        try:
+            return kernel(*args, **kwargs)
+        finally:
+            ctx.below_autograd = outer
     finally:
-        ctx.below_autograd = outer
+        running.op, running.dispatches = outer_op, outer_dispatches

@@ -32,8 +32,9 @@ from typing import Any, Callable
 from tracer.version import __version__
 
 from engine.dispatch import declarations as D
+from engine.dispatch.at_dispatch import AtDispatch
 
-_FORMAT = 1
+_FORMAT = 2     # 2: the declarations carry their AT_DISPATCHes
 
 
 class LazyKernel:
@@ -134,6 +135,19 @@ def _fields() -> list[str]:
     return [f.name for f in dataclasses.fields(D.Declaration) if f.name != "kernel"]
 
 
+def _to_row(name: str, value: Any) -> Any:
+    """A field as marshal writes it: the AT_DISPATCHes as (name, macros) pairs."""
+    if name == "at_dispatch":
+        return tuple((d.name, d.macros) for d in value)
+    return value
+
+
+def _from_row(name: str, value: Any) -> Any:
+    if name == "at_dispatch":
+        return tuple(AtDispatch(n, tuple(macros)) for n, macros in value)
+    return value
+
+
 def _read(path: str, key: str) -> Any:
     try:
         with open(path, "rb") as f:
@@ -152,7 +166,7 @@ def _install(data: Any) -> bool:
     _, names, rows, deprecated = data
     registry, fresh = D.REGISTRY, {}
     for row in rows:
-        values = dict(zip(names, row[:-2]))
+        values = {n: _from_row(n, v) for n, v in zip(names, row[:-2])}
         module, modelled = row[-2], row[-1]
         full_name = D.Declaration(kernel=None, **values).full_name
         if full_name in registry:
@@ -171,7 +185,7 @@ def _install(data: Any) -> bool:
 
 def _write(path: str, key: str, owner: dict[str, str | None]) -> None:
     names = _fields()
-    rows = tuple((*(getattr(d, n) for n in names), owner[key], d.kernel is not None)
+    rows = tuple((*(_to_row(n, getattr(d, n)) for n in names), owner[key], d.kernel is not None)
                  for key, d in D.REGISTRY.items())
     try:
         blob = marshal.dumps((_FORMAT, key, tuple(names), rows, tuple(D.DEPRECATED)))

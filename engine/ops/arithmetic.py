@@ -21,6 +21,7 @@ from tracer.steps import Layer, step
 from engine.core import dtypes as D
 from engine.core.context import current
 from engine.core.errors import Refused, check, torch_error
+from engine.dispatch.at_dispatch import AT_DISPATCH
 from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, FUNCTIONAL, INPLACE,
                                           META_PYTHON, OUT, OUT_NOT_MODELLED, declare,
                                           deprecated, not_modelled, structured)
@@ -102,11 +103,17 @@ def _add_kernel(alpha: Any):
     return loop, prologue
 
 
-def _add(name: str, self, other, alpha: Any, out=None, negate: bool = False):
+def _form_name(name: str, form: str) -> str:
+    """The loop's name: ``add_`` for the in-place form, else ``add``."""
+    return f"{name}_" if form == INPLACE else name
+
+
+def _add(name: str, form: str, self, other, alpha: Any, out, negate: bool = False):
     if negate:      # sub: add_stub(..., -alpha)
         alpha = -alpha if not isinstance(alpha, bool) else alpha
     loop, prologue = _add_kernel(alpha)
-    return iterate(name, [self, other], loop, out=out, check_dtype=prologue)
+    return iterate(_form_name(name, form), [self, other], loop, out=out, resize=form == OUT,
+                   check_dtype=prologue)
 
 
 def _sub_checks(self, other) -> None:
@@ -115,34 +122,23 @@ def _sub_checks(self, other) -> None:
                 for x in (self, other)))
 
 
-@declare(f"add.Tensor(Tensor self, Tensor other, {_ALPHA}) -> Tensor",
-         variants="function, method", native="at::native::add (structured)",
-         source=BINARY, meta=META_PYTHON)
-def add(self, other, *, alpha: Any = 1):
-    return _add("add", self, other, alpha)
+# add.out, sub.out, mul.out, div.out and div.out_mode are structured (TensorIteratorBase);
+# add.Tensor and add_.Tensor ... their structured_delegates (native_functions.yaml)
+@structured(f"add.out(Tensor self, Tensor other, {_ALPHA}, Tensor(a!) out) -> Tensor(a!)",
+            native="at::native::add (structured)",
+            out_native="at::native::add_out (structured)", source=BINARY, overload="Tensor",
+            meta=META_PYTHON)
+def add(form: str, self, other, *, alpha: Any = 1, out):
+    return _add("add", form, self, other, alpha, out)
 
 
-@declare(f"add_.Tensor(Tensor(a!) self, Tensor other, {_ALPHA}) -> Tensor(a!)",
-         variants="method", native="at::native::add_ (structured)", source=BINARY,
-         meta=META_PYTHON)
-def add_(self, other, *, alpha: Any = 1):
-    return _add("add_", self, other, alpha, out=self)
-
-
-@declare(f"sub.Tensor(Tensor self, Tensor other, {_ALPHA}) -> Tensor",
-         variants="function, method", native="at::native::sub (structured)",
-         source=BINARY, meta=META_PYTHON)
-def sub(self, other, *, alpha: Any = 1):
-    _sub_checks(self, other)
-    return _add("sub", self, other, alpha, negate=True)
-
-
-@declare(f"sub_.Tensor(Tensor(a!) self, Tensor other, {_ALPHA}) -> Tensor(a!)",
-         variants="method", native="at::native::sub_ (structured)", source=BINARY,
-         meta=META_PYTHON)
-def sub_(self, other, *, alpha: Any = 1):
-    _sub_checks(self, other)
-    return _add("sub_", self, other, alpha, out=self, negate=True)
+@structured(f"sub.out(Tensor self, Tensor other, {_ALPHA}, Tensor(a!) out) -> Tensor(a!)",
+            native="at::native::sub (structured)",
+            out_native="at::native::sub_out (structured)", source=BINARY, overload="Tensor",
+            meta=META_PYTHON)
+def sub(form: str, self, other, *, alpha: Any = 1, out):
+    _sub_checks(self, other)        # TORCH_META_FUNC2(sub, Tensor): sub_check first
+    return _add("sub", form, self, other, alpha, out, negate=True)
 
 
 @declare(f"rsub.Tensor(Tensor self, Tensor other, {_ALPHA}) -> Tensor",
@@ -163,16 +159,12 @@ def _mul(a, b):
     return a & b if a.dtype == np.bool_ else a * b
 
 
-@declare("mul.Tensor(Tensor self, Tensor other) -> Tensor", variants="function, method",
-         native="at::native::mul (structured)", source=BINARY, meta=META_PYTHON)
-def mul(self, other):
-    return iterate("mul", [self, other], _mul)
-
-
-@declare("mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", variants="method",
-         native="at::native::mul_ (structured)", source=BINARY, meta=META_PYTHON)
-def mul_(self, other):
-    return iterate("mul_", [self, other], _mul, out=self)
+@structured("mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+            native="at::native::mul (structured)",
+            out_native="at::native::mul_out (structured)", source=BINARY, overload="Tensor",
+            meta=META_PYTHON)
+def mul(form: str, self, other, *, out):
+    return iterate(_form_name("mul", form), [self, other], _mul, out=out, resize=form == OUT)
 
 
 # -- division -----------------------------------------------------------------------------------
@@ -231,60 +223,56 @@ def _div_floor(a, b):
     return div_floor_floating(a, b)
 
 
-def _not_bool(name: str):
-    return lambda d: d is not D.bool, name
+#: the integer kernels' AT_DISPATCH_INTEGRAL_TYPES, then the floating one's, where a bool
+#: finds no case (cpu/BinaryOpsKernel.cpp: div_trunc_kernel, div_floor_kernel,
+#: remainder_kernel, fmod_kernel)
+_INTEGRAL_OR_FLOATING = ("AT_DISPATCH_INTEGRAL_TYPES",
+                         "AT_DISPATCH_FLOATING_TYPES_AND2(kBFloat16, kHalf)")
+_DIV_TRUNC_CPU = AT_DISPATCH("div_trunc_cpu", *_INTEGRAL_OR_FLOATING)
+_DIV_FLOOR_CPU = AT_DISPATCH("div_floor_cpu", *_INTEGRAL_OR_FLOATING)
 
 
-def _div(name: str, self, other, mode: str | None, out=None, allocate: str = ""):
+def _div(name: str, self, other, mode: str | None, out=None, allocate: str = "",
+         resize: bool = False):
     if mode is None:
-        return iterate(name, [self, other], _div_true, out=out, common_dtype=_float_division)
+        return iterate(name, [self, other], _div_true, out=out, resize=resize,
+                       common_dtype=_float_division)
     check(mode in ("trunc", "floor"), RuntimeError,
           f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but "
                   f"found '{mode}'")
-    allowed, kernel = _not_bool(f"div_{mode}_cpu")
     return iterate(name, [self, other], _div_trunc if mode == "trunc" else _div_floor,
-                   out=out, allowed=allowed, kernel=kernel, allocate=allocate,
+                   out=out, resize=resize, at_dispatch=f"div_{mode}_cpu", allocate=allocate,
                    note="pointwise.div_trunc" if mode == "trunc" else "pointwise.div_floor")
 
 
-@declare("div.Tensor(Tensor self, Tensor other) -> Tensor", variants="function, method",
-         native="at::native::div (structured)", source=BINARY, meta=META_PYTHON)
-def div(self, other):
-    return _div("div", self, other, None)
+@structured("div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+            native="at::native::div (structured)",
+            out_native="at::native::div_out (structured)", source=BINARY, overload="Tensor",
+            meta=META_PYTHON)
+def div(form: str, self, other, *, out):
+    return _div(_form_name("div", form), self, other, None, out=out, resize=form == OUT)
 
 
-@declare("div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)", variants="method",
-         native="at::native::div_ (structured)", source=BINARY, meta=META_PYTHON)
-def div_(self, other):
-    return _div("div_", self, other, None, out=self)
-
-
-@declare("div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor",
-         variants="function, method",
-         native="at::native::div (structured, mode)", source=BINARY,
-         meta=META_PYTHON)
-def div_mode(self, other, *, rounding_mode: str | None = None):
-    return _div("div", self, other, rounding_mode)
-
-
-@declare("div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!)",
-         variants="method", native="at::native::div_ (structured, mode)",
-         source=BINARY,
-         meta=META_PYTHON)
-def div_mode_(self, other, *, rounding_mode: str | None = None):
-    return _div("div_", self, other, rounding_mode, out=self)
+@structured("div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> "
+            "Tensor(a!)", native="at::native::div (structured, mode)",
+            out_native="at::native::div_out_mode (structured)", source=BINARY,
+            overload="Tensor_mode", meta=META_PYTHON,
+            at_dispatch=(_DIV_TRUNC_CPU, _DIV_FLOOR_CPU))
+def div_mode(form: str, self, other, *, rounding_mode: str | None, out):
+    return _div(_form_name("div", form), self, other, rounding_mode, out=out,
+                resize=form == OUT)
 
 
 @declare("div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor",
          variants="function, method", native="at::native::div", source=BINARY,
-         meta=META_PYTHON)
+         meta=META_PYTHON, at_dispatch=(_DIV_TRUNC_CPU, _DIV_FLOOR_CPU))
 def div_scalar_mode(self, other, *, rounding_mode: str | None = None):
     return _div("div", self, other, rounding_mode)
 
 
 @declare("div_.Scalar_mode(Tensor(a!) self, Scalar other, *, str? rounding_mode) -> Tensor(a!)",
          variants="method", native="at::native::div_", source=BINARY,
-         meta=META_PYTHON)
+         meta=META_PYTHON, at_dispatch=(_DIV_TRUNC_CPU, _DIV_FLOOR_CPU))
 def div_scalar_mode_(self, other, *, rounding_mode: str | None = None):
     return _div("div_", self, other, rounding_mode, out=self)
 
@@ -312,7 +300,7 @@ for _overload, _other in (("Tensor", "Tensor"), ("Scalar", "Scalar")):
 
 # -- floor_divide, remainder, fmod --------------------------------------------------------------
 @declare("floor_divide(Tensor self, Tensor other) -> Tensor", variants="function, method",
-         native="at::native::floor_divide", source=BINARY, meta=META_PYTHON)
+         native="at::native::floor_divide", source=BINARY, meta=META_PYTHON, at_dispatch=_DIV_FLOOR_CPU)
 def floor_divide(self, other):
     # not structured: TensorIterator::binary_op allocates the output with at::empty
     return _div("floor_divide", self, other, "floor", allocate="empty")
@@ -320,7 +308,7 @@ def floor_divide(self, other):
 
 @declare("floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)",
          variants="method", native="at::native::floor_divide_", source=BINARY,
-         meta=META_PYTHON)
+         meta=META_PYTHON, at_dispatch=_DIV_FLOOR_CPU)
 def floor_divide_(self, other):
     return _div("floor_divide_", self, other, "floor", out=self)
 
@@ -328,14 +316,14 @@ def floor_divide_(self, other):
 @declare("floor_divide.Scalar(Tensor self, Scalar other) -> Tensor",
          variants="function, method", native="at::native::floor_divide",
          source=BINARY,
-         meta=META_PYTHON)
+         meta=META_PYTHON, at_dispatch=_DIV_FLOOR_CPU)
 def floor_divide_scalar(self, other):
     return _div("floor_divide", self, other, "floor", allocate="empty")
 
 
 @declare("floor_divide_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
          variants="method", native="at::native::floor_divide_", source=BINARY,
-         meta=META_PYTHON)
+         meta=META_PYTHON, at_dispatch=_DIV_FLOOR_CPU)
 def floor_divide_scalar_(self, other):
     return _div("floor_divide_", self, other, "floor", out=self)
 
@@ -361,28 +349,34 @@ def _fmod(a, b):
 
 
 def _binary_family(name: str, loop, *, scalar_tensor: bool = False, note: str = "") -> None:
-    """X.Tensor, X.Scalar, X_.Tensor, X_.Scalar (and X.Scalar_Tensor): one loop."""
-    allowed, kernel = _not_bool(f"{name}_cpu")
-    schemas = {f"{name}.Scalar(Tensor self, Scalar other) -> Tensor": False,
-               f"{name}_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)": True,
-               f"{name}.Tensor(Tensor self, Tensor other) -> Tensor": False,
-               f"{name}_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)": True}
-    for schema, inplace in schemas.items():
+    """X.Scalar, X_.Scalar (CompositeExplicitAutograd in torch), X.Tensor_out, structured,
+    with X.Tensor and X_.Tensor (and X.Scalar_Tensor): one loop."""
+    dispatch = AT_DISPATCH(f"{name}_cpu", *_INTEGRAL_OR_FLOATING)
+    for schema, inplace in ((f"{name}.Scalar(Tensor self, Scalar other) -> Tensor", False),
+                            (f"{name}_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
+                             True)):
         def kernel_fn(self, other, _inplace: bool = inplace,
                       _op: str = name + ("_" if inplace else "")):
             return iterate(_op, [self, other], loop, out=self if _inplace else None,
-                           allowed=allowed, kernel=kernel, note=note)
+                           at_dispatch=True, note=note)
         declare(schema, variants="method" if inplace else "method, function",
-                kind=INPLACE if inplace else FUNCTIONAL,
                 native=f"at::native::{name}{'_' if inplace else ''}", source=BINARY,
-                meta=META_PYTHON)(kernel_fn)
+                meta=META_PYTHON, at_dispatch=dispatch)(kernel_fn)
+
+    def impl(form: str, self, other, *, out):
+        return iterate(_form_name(name, form), [self, other], loop, out=out,
+                       resize=form == OUT, at_dispatch=True, note=note)
+    structured(f"{name}.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+               native=f"at::native::{name}", out_native=f"at::native::{name}_out (structured)",
+               source=BINARY, variants="method, function", meta=META_PYTHON,
+               at_dispatch=dispatch)(impl)
     if scalar_tensor:
         @declare(f"{name}.Scalar_Tensor(Scalar self, Tensor other) -> Tensor",
-                 native=f"at::native::{name}", source=BINARY, meta=META_PYTHON)
+                 native=f"at::native::{name}", source=BINARY, meta=META_PYTHON,
+                 at_dispatch=dispatch)
         def reflected(self, other):
             # at::name(wrapped_scalar_tensor(self), other)
-            return iterate(name, [operand(self), other], loop, allowed=allowed,
-                           kernel=kernel, note=note)
+            return iterate(name, [operand(self), other], loop, at_dispatch=True, note=note)
 
 
 _binary_family("remainder", _remainder, scalar_tensor=True, note="pointwise.remainder")
@@ -402,16 +396,8 @@ deprecated("sub_(Tensor(a!) self, Scalar alpha, Tensor other) -> Tensor(a!)",
            "sub_(self, other, alpha)")
 
 not_modelled(
-    "add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)",
-    "sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)",
-    "mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
-    "div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
-    "div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> "
-    "Tensor(a!)",
     "floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
-    "remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
     "remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
-    "fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
     "fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
     kind=OUT, reason=OUT_NOT_MODELLED)
 not_modelled("true_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
@@ -469,13 +455,14 @@ def _logaddexp(a, b):
             native="at::native::logaddexp (structured)",
             out_native="at::native::logaddexp_out (structured)", source=BINARY,
             inplace=False, variants="method, function", meta=META_PYTHON,
-            device_check=CHECK_WRAPPER, out_device_check=CHECK_WRAPPER)
+            device_check=CHECK_WRAPPER, out_device_check=CHECK_WRAPPER,
+            # logaddexp_kernel (cpu/BinaryOpsKernel.cpp): the reduced floats, else the floats
+            at_dispatch=AT_DISPATCH("logaddexp_cpu", "AT_DISPATCH_REDUCED_FLOATING_TYPES",
+                                    "AT_DISPATCH_FLOATING_TYPES"))
 def logaddexp(form: str, self, other, *, out):
-    # build_borrowing_binary_op: promoted to the common dtype, which AT_DISPATCH_FLOATING_TYPES
-    # (and the reduced floats) must accept
+    # build_borrowing_binary_op: promoted to the common dtype, which the AT_DISPATCH must take
     return iterate("logaddexp", [self, other], _logaddexp, out=out, resize=form == OUT,
-                   allowed=lambda d: d.is_floating_point, kernel="logaddexp_cpu",
-                   note="pointwise.logaddexp")
+                   at_dispatch=True, note="pointwise.logaddexp")
 
 
 # -- aliases: multiply, divide, subtract (BinaryOps.cpp: one call of mul, div, sub) ---------

@@ -19,10 +19,9 @@ import numpy as np
 from engine.core import dtypes as D
 from engine.core.context import current
 from engine.core.errors import Refused, check, torch_error
-from engine.dispatch.at_dispatch import ALL_TYPES_AND2_HALF_BFLOAT16, at_dispatch
-from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, INPLACE, META_PYTHON,
-                                          OUT, OUT_NOT_MODELLED, declare, not_modelled,
-                                          structured)
+from engine.dispatch.at_dispatch import AT_DISPATCH, dispatched
+from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, FUNCTIONAL, INPLACE,
+                                          META_PYTHON, OUT, declare, structured)
 from engine.dispatch.aliases import alias
 from engine.dispatch.aten import aten
 from engine.ops.pointwise import BINARY, Wrapped, iterate, result_type
@@ -36,21 +35,19 @@ _COMPARISONS = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less
 
 
 def _comparison(name: str, loop) -> None:
+    """X.Tensor_out and X.Scalar_out, structured, with their delegates X.Tensor, X_.Tensor,
+    X.Scalar, X_.Scalar: one kernel (TORCH_META_FUNC2(X, Tensor)'s comparison_op)."""
+    def impl(form: str, self, other, *, out):
+        if form == FUNCTIONAL:
+            return iterate(name, [self, other], loop, out_dtype=D.bool)
+        # comparison_op: no safe-casting check; a bool output needs no temporary
+        return iterate(_form_name(name, form), [self, other], loop, out=out,
+                       resize=form == OUT, safe_cast=False, cast_output=out.dtype is not D.bool)
     for overload, other in (("Tensor", "Tensor"), ("Scalar", "Scalar")):
-        def fn(self, other_, _name: str = name):
-            return iterate(_name, [self, other_], loop, out_dtype=D.bool)
-
-        def fn_(self, other_, _name: str = name + "_"):
-            # comparison_op: no safe-casting check; a bool self needs no temporary
-            return iterate(_name, [self, other_], loop, out=self, safe_cast=False,
-                           cast_output=self.dtype is not D.bool)
-        declare(f"{name}.{overload}(Tensor self, {other} other) -> Tensor",
-                variants="method, function",
-                native=f"at::native::{name} (structured)", source=BINARY,
-                meta=META_PYTHON)(fn)
-        declare(f"{name}_.{overload}(Tensor(a!) self, {other} other) -> Tensor(a!)",
-                variants="method", native=f"at::native::{name}_ (structured)",
-                source=BINARY, meta=META_PYTHON)(fn_)
+        structured(f"{name}.{overload}_out(Tensor self, {other} other, *, Tensor(a!) out) -> "
+                   "Tensor(a!)", native=f"at::native::{name} (structured)",
+                   out_native=f"at::native::{name}_{overload}_out (structured)",
+                   source=BINARY, variants="method, function", meta=META_PYTHON)(impl)
 
 
 for _name, _loop in _COMPARISONS.items():
@@ -79,10 +76,13 @@ _MINIMUM = _extreme(np.minimum)
 
 
 def _minmax(name: str, loop) -> None:
-    @declare(f"{name}(Tensor self, Tensor other) -> Tensor", variants="method, function",
-             native=f"at::native::{name} (structured)", source=BINARY, meta=META_PYTHON)
-    def kernel(self, other):
-        return iterate(name, [self, other], loop)
+    """maximum.out, structured, and maximum its delegate (torch has no maximum_)."""
+    @structured(f"{name}.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+                native=f"at::native::{name} (structured)",
+                out_native=f"at::native::{name}_out (structured)", source=BINARY,
+                inplace=False, variants="method, function", meta=META_PYTHON)
+    def kernel(form: str, self, other, *, out):
+        return iterate(name, [self, other], loop, out=out, resize=form == OUT)
 
 
 _minmax("maximum", _MAXIMUM)
@@ -152,13 +152,22 @@ def _clamp_scalar(op: str, form: str, self, lo: Any, hi: Any, out, skip_float_to
 
 
 def _bool_check(dtype: D.dtype, which: str) -> None:
-    at_dispatch(f"{which}_scalar_cpu", dtype, ALL_TYPES_AND2_HALF_BFLOAT16)
+    dispatched(dtype, f"{which}_scalar_cpu")
+
+
+#: the scalar kernels' (cpu/TensorCompareKernel.cpp: clamp_scalar_kernel_impl and its
+#: min and max halves); clamp with one bound runs the half's
+_ALL_AND2 = "AT_DISPATCH_ALL_TYPES_AND2(kBFloat16, kHalf)"
+_CLAMP_SCALAR_CPU = AT_DISPATCH("clamp_scalar_cpu", _ALL_AND2)
+_CLAMP_MIN_SCALAR_CPU = AT_DISPATCH("clamp_min_scalar_cpu", _ALL_AND2)
+_CLAMP_MAX_SCALAR_CPU = AT_DISPATCH("clamp_max_scalar_cpu", _ALL_AND2)
 
 
 @structured("clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> "
             "Tensor(a!)", native="at::native::clamp (structured)",
             out_native="at::native::clamp_out (structured)", source=COMPARE,
-            inplace_variants="function, method", meta=META_PYTHON)
+            inplace_variants="function, method", meta=META_PYTHON,
+            at_dispatch=(_CLAMP_SCALAR_CPU, _CLAMP_MIN_SCALAR_CPU, _CLAMP_MAX_SCALAR_CPU))
 def clamp(form: str, self, min: Any = None, max: Any = None, *, out):  # noqa: A002
     return _clamp_scalar("clamp", form, self, min, max, out, False)
 
@@ -166,7 +175,8 @@ def clamp(form: str, self, min: Any = None, max: Any = None, *, out):  # noqa: A
 @structured("clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!)",
             native="at::native::clamp_min (structured)",
             out_native="at::native::clamp_min_out (structured)", source=COMPARE,
-            inplace_variants="function, method", meta=META_PYTHON)
+            inplace_variants="function, method", meta=META_PYTHON,
+            at_dispatch=_CLAMP_MIN_SCALAR_CPU)
 def clamp_min(form: str, self, min: Any, *, out):  # noqa: A002
     return _clamp_scalar("clamp_min", form, self, min, None, out, True)
 
@@ -174,7 +184,8 @@ def clamp_min(form: str, self, min: Any, *, out):  # noqa: A002
 @structured("clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!)",
             native="at::native::clamp_max (structured)",
             out_native="at::native::clamp_max_out (structured)", source=COMPARE,
-            inplace_variants="function, method", meta=META_PYTHON)
+            inplace_variants="function, method", meta=META_PYTHON,
+            at_dispatch=_CLAMP_MAX_SCALAR_CPU)
 def clamp_max(form: str, self, max: Any, *, out):  # noqa: A002
     return _clamp_scalar("clamp_max", form, self, None, max, out, True)
 
@@ -187,21 +198,23 @@ def _clamp_tensor(op: str, form: str, self, lo, hi, out):
     if lo is not None and hi is not None:
         def loop(a, mn, mx):
             return _MINIMUM(_MAXIMUM(a, mn), mx)
-        kernel = "clamp_cpu"
     elif lo is not None:
-        loop, kernel = _MAXIMUM, "maximum_cpu"
+        loop = _MAXIMUM
     else:
-        loop, kernel = _MINIMUM, "minimum_cpu"
+        loop = _MINIMUM
+    # clamp_kernel_impl's AT_DISPATCH; with one bound, maximum_kernel or minimum_kernel,
+    # which take every dtype (bool by its own branch)
     both = lo is not None and hi is not None
     return iterate(_form_name(op, form), [self, *bounds], loop, out=out, resize=form == OUT,
-                   source=COMPARE_KERNEL, kernel=kernel,
-                   allowed=lambda d: not both or d is not D.bool)
+                   source=COMPARE_KERNEL, at_dispatch=both)
 
 
 @structured("clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, "
             "Tensor(a!) out) -> Tensor(a!)", native="at::native::clamp (structured, Tensor)",
             out_native="at::native::clamp_Tensor_out (structured)", source=COMPARE,
-            inplace_variants="function, method", meta=META_PYTHON, device_check=CHECK_WRAPPER)
+            inplace_variants="function, method", meta=META_PYTHON, device_check=CHECK_WRAPPER,
+            # clamp_kernel_impl's (cpu/TensorCompareKernel.cpp), when both bounds are given
+            at_dispatch=AT_DISPATCH("clamp_cpu", _ALL_AND2))
 def clamp_tensor(form: str, self, min=None, max=None, *, out):  # noqa: A002
     return _clamp_tensor("clamp", form, self, min, max, out)
 
@@ -220,14 +233,6 @@ def clamp_min_tensor(form: str, self, min, *, out):  # noqa: A002
             inplace_variants="function, method", meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def clamp_max_tensor(form: str, self, max, *, out):  # noqa: A002
     return _clamp_tensor("clamp_max", form, self, None, max, out)
-
-
-not_modelled(
-    *(f"{n}.{o}_out(Tensor self, {t} other, *, Tensor(a!) out) -> Tensor(a!)"
-      for n in _COMPARISONS for o, t in (("Scalar", "Scalar"), ("Tensor", "Tensor"))),
-    "maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
-    "minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
-    kind=OUT, reason=OUT_NOT_MODELLED)
 
 
 # -- isclose: a composite of the operators above ----------------------------------------------------

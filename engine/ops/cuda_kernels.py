@@ -25,7 +25,7 @@ from tracer.recorder import span
 from tracer.steps import Layer, inlined, step
 
 from engine.core.errors import Refused
-from engine.dispatch.at_dispatch import FLOATING_TYPES_AND2_HALF_BFLOAT16, at_dispatch
+from engine.dispatch.at_dispatch import dispatched
 from engine.memory.allocator import check_temporary
 from engine.ops.scalar import to_dtype_scalar
 from engine.ops.touch import touched
@@ -57,8 +57,9 @@ _RANDOM_DTYPES = ("float32", "float64", "float16")
 
 def _modelled_dtype(self, what: str) -> str:
     if what == "normal_":
-        # normal_kernel's AT_DISPATCH_FLOATING_TYPES_AND2 (DistributionTemplates.h)
-        at_dispatch("normal_kernel_cuda", self.dtype, FLOATING_TYPES_AND2_HALF_BFLOAT16)
+        # normal_kernel's AT_DISPATCH_FLOATING_TYPES_AND2 (cuda/DistributionTemplates.h),
+        # declared with normal_ (engine/ops/random.py)
+        dispatched(self.dtype, "normal_kernel_cuda")
     if self.dtype.name not in _RANDOM_DTYPES:
         raise Refused(f"{what} in {self.dtype} on the simulated CUDA device is not modelled "
                       "yet (float32, float64 and float16 are)")

@@ -19,7 +19,7 @@ from tracer.steps import Layer, step
 from engine.core import dtypes as D
 from engine.core import view as S
 from engine.core.errors import check, torch_error
-from engine.dispatch.at_dispatch import ALL_TYPES_AND_COMPLEX_AND2_HALF_BFLOAT16, at_dispatch
+from engine.dispatch.at_dispatch import AT_DISPATCH, dispatched
 from engine.dispatch.declarations import (CHECK_WRAPPER, META_PYTHON, OUT, OUT_NOT_MODELLED,
     declare, not_modelled)
 from engine.dispatch.aten import aten
@@ -64,7 +64,7 @@ def _cum(self, dim: int, result) -> None:
         return
     dim = S.maybe_wrap_dim(dim, self.dim())
     src = aten.to.dtype(self, result.dtype)
-    at_dispatch("cumsum_out_cpu", result.dtype, ALL_TYPES_AND_COMPLEX_AND2_HALF_BFLOAT16)
+    dispatched(result.dtype)
     acc = acc_dtype(result.dtype)
     with span(CUMSUM_CPU_KERNEL,
               note=lambda: Note("cumsum.kernel", dim=dim, acc=str(acc)), dim=dim,
@@ -81,10 +81,15 @@ def _cum(self, dim: int, result) -> None:
         s.set_result(result)
 
 
+#: cumsum_cpu_kernel's (cpu/ReduceOpsKernel.cpp)
+_CUMSUM_CPU = AT_DISPATCH("cumsum_out_cpu",
+                          "AT_DISPATCH_ALL_TYPES_AND_COMPLEX_AND2(kBFloat16, kHalf)")
+
+
 @declare("cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor",
          variants="function, method",
          native="at::native::cumsum_out (structured)", source=REDUCE,
-         meta=META_PYTHON)
+         meta=META_PYTHON, at_dispatch=_CUMSUM_CPU)
 def cumsum(self, dim: int, *, dtype=None):
     S.maybe_wrap_dim(dim, self.dim())
     result = memory.empty_generic(self.view.sizes, _out_dtype(self, dtype), self.device_type)
@@ -95,7 +100,7 @@ def cumsum(self, dim: int, *, dtype=None):
 @declare("cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)",
          variants="method", native="at::native::cumsum_out (structured)",
          source=REDUCE,
-         meta=META_PYTHON, device_check=CHECK_WRAPPER)
+         meta=META_PYTHON, device_check=CHECK_WRAPPER, at_dispatch=_CUMSUM_CPU)
 def cumsum_(self, dim: int, *, dtype=None):
     S.maybe_wrap_dim(dim, self.dim())
     # the structured in-place form: the output is self, so its dtype must be the result's

@@ -29,7 +29,8 @@ FACTORIES = "aten/src/ATen/native/TensorFactories.cpp"
 
 @declare("empty.memory_format(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor",
          native="at::native::empty_cpu", source=FACTORIES,
-         native_meta="at::native::empty_meta_symint")
+         native_meta="at::native::empty_meta_symint",
+         python_note="factory.empty")
 def empty(size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
           device: str | None = None, pin_memory=None, memory_format: str | None = None):
     dtype, device = options(dtype, device)
@@ -44,7 +45,8 @@ def empty(size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
 
 @declare("empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
          native="at::native::empty_strided_cpu", source=FACTORIES,
-         native_meta="at::native::empty_strided_meta_symint")
+         native_meta="at::native::empty_strided_meta_symint",
+         python_note="factory.empty_strided")
 def empty_strided(size: Sequence[int], stride: Sequence[int], *, dtype: D.dtype | None = None,
                   layout=None, device: str | None = None, pin_memory=None):
     dtype, device = options(dtype, device)
@@ -64,7 +66,8 @@ def _meta_fill_skipped(device: str, what: str) -> bool:
 
 
 @declare("zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         native="at::native::zeros", source=FACTORIES, meta=META_PYTHON)
+         native="at::native::zeros", source=FACTORIES, meta=META_PYTHON,
+         python_note="factory.zeros")
 def zeros(size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
           device: str | None = None, pin_memory=None):
     dtype, device = options(dtype, device)
@@ -80,7 +83,8 @@ def zeros(size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
 
 
 @declare("ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         native="at::native::ones", source=FACTORIES, meta=META_PYTHON)
+         native="at::native::ones", source=FACTORIES, meta=META_PYTHON,
+         python_note="factory.ones")
 def ones(size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
          device: str | None = None, pin_memory=None):
     dtype, device = options(dtype, device)
@@ -91,7 +95,8 @@ def ones(size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
 
 
 @declare("full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         native="at::native::full", source=FACTORIES, meta=META_PYTHON)
+         native="at::native::full", source=FACTORIES, meta=META_PYTHON,
+         python_note="factory.full")
 def full(size: Sequence[int], fill_value: Any, *, dtype: D.dtype | None = None, layout=None,
          device: str | None = None, pin_memory=None):
     # infer_full_options: without a dtype, a bool value gives bool, an int gives int64
@@ -109,7 +114,8 @@ EMPTY_LIKE_PRESERVE_FORMAT = step("empty_like: preserve_format", Layer.KERNEL, s
 
 
 @declare("empty_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor",
-         native="at::native::empty_like", source=FACTORIES, meta=META_PYTHON)
+         native="at::native::empty_like", source=FACTORIES, meta=META_PYTHON,
+         python_note="factory.empty_like")
 def empty_like(self, *, dtype: D.dtype | None = None, layout=None, device: str | None = None,
                pin_memory=None, memory_format: str | None = None):
     """Preserve (the default) keeps a dense input's strides; otherwise the named format."""
@@ -128,7 +134,8 @@ def empty_like(self, *, dtype: D.dtype | None = None, layout=None, device: str |
                                     memory_format=None if fmt == "contiguous_format" else fmt)
 
 
-def _like(schema: str, fill: str, value: Any = None, meta: str | None = META_PYTHON) -> None:
+def _like(schema: str, fill: str, value: Any = None, meta: str | None = META_PYTHON, *,
+          python_note: str) -> None:
     """zeros_like / ones_like / full_like: empty_like, then the fill."""
     def kernel(self, *args: Any, dtype: D.dtype | None = None, layout=None,
                device: str | None = None, pin_memory=None, memory_format: str | None = None):
@@ -138,13 +145,16 @@ def _like(schema: str, fill: str, value: Any = None, meta: str | None = META_PYT
             return aten.zero_.default(result)
         return aten.fill_.Scalar(result, args[0] if value is None else value)
     name = schema.partition("(")[0]
-    declare(schema, native=f"at::native::{name}", source=FACTORIES, meta=meta)(kernel)
+    declare(schema, native=f"at::native::{name}", source=FACTORIES, meta=meta,
+            python_note=python_note)(kernel)
 
 
-_like("zeros_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor", "zero_")
-_like("ones_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor", "fill_", 1)
+_like("zeros_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor", "zero_",
+      python_note="factory.zeros_like")
+_like("ones_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor", "fill_", 1,
+      python_note="factory.ones_like")
 _like("full_like(Tensor self, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) "
-      "-> Tensor", "fill_", meta=None)
+      "-> Tensor", "fill_", meta=None, python_note="factory.full_like")
 
 
 def options(dtype: D.dtype | None, device: str | None) -> tuple[D.dtype, str]:
@@ -175,7 +185,8 @@ NEW_EMPTY_SELF_S_OPTIONS = step("new_empty: self's options", Layer.KERNEL, sourc
 
 @declare("new_empty(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
          variants="method", native="at::native::new_empty_symint", source=FACTORIES,
-         meta=META_PYTHON_ALONE)
+         meta=META_PYTHON_ALONE,
+         python_note="factory.new_empty")
 def new_empty(self, size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
               device: str | None = None, pin_memory=None):
     dtype, device = _new_options(self, dtype, device)
@@ -191,7 +202,8 @@ NEW_EMPTY_STRIDED_SELF_S_OPTIONS = step("new_empty_strided: self's options", Lay
 
 @declare("new_empty_strided(Tensor self, SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
          variants="method", native="at::native::new_empty_strided_symint", source=FACTORIES,
-         meta=META_PYTHON_ALONE)
+         meta=META_PYTHON_ALONE,
+         python_note="factory.new_empty_strided")
 def new_empty_strided(self, size: Sequence[int], stride: Sequence[int], *,
                       dtype: D.dtype | None = None, layout=None, device: str | None = None,
                       pin_memory=None):
@@ -213,21 +225,24 @@ def _new_filled(self, size: Sequence[int], dtype: D.dtype | None, device: str | 
 
 
 @declare("new_full(Tensor self, SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         variants="method", native="at::native::new_full", source=FACTORIES, meta=META_PYTHON)
+         variants="method", native="at::native::new_full", source=FACTORIES, meta=META_PYTHON,
+         python_note="factory.new_full")
 def new_full(self, size: Sequence[int], fill_value: Any, *, dtype: D.dtype | None = None,
              layout=None, device: str | None = None, pin_memory=None):
     return _new_filled(self, size, dtype, device, fill_value)
 
 
 @declare("new_zeros(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         variants="method", native="at::native::new_zeros", source=FACTORIES, meta=META_PYTHON)
+         variants="method", native="at::native::new_zeros", source=FACTORIES, meta=META_PYTHON,
+         python_note="factory.new_zeros")
 def new_zeros(self, size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
               device: str | None = None, pin_memory=None):
     return _new_filled(self, size, dtype, device, None)
 
 
 @declare("new_ones(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         variants="method", native="at::native::new_ones", source=FACTORIES, meta=META_PYTHON)
+         variants="method", native="at::native::new_ones", source=FACTORIES, meta=META_PYTHON,
+         python_note="factory.new_ones")
 def new_ones(self, size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
              device: str | None = None, pin_memory=None):
     return _new_filled(self, size, dtype, device, 1.0)

@@ -26,7 +26,7 @@ from tracer.steps import Layer, step
 from engine.core import dtypes as D
 from engine.core import view as S
 from engine.core.errors import Refused, check, torch_error
-from engine.dispatch.at_dispatch import ALL_TYPES_AND2_HALF_BFLOAT16, at_dispatch
+from engine.dispatch.at_dispatch import AT_DISPATCH, dispatched
 from engine.dispatch.declarations import (CHECK_WRAPPER, META_PYTHON, OUT, OUT_NOT_MODELLED,
     declare, not_modelled)
 from engine.dispatch.aten import OpOverload, aten
@@ -536,11 +536,6 @@ def _reduce_in_order(target: np.ndarray, where: tuple, values: np.ndarray, op: s
     ufunc.at(target, where, values)
 
 
-def _not_for_bool(name: str, dtype: D.dtype) -> None:
-    """AT_DISPATCH_ALL_TYPES_AND2(Half, BFloat16, ...): no bool kernel."""
-    at_dispatch(name, dtype, ALL_TYPES_AND2_HALF_BFLOAT16)
-
-
 def _divide_by_counts(result, counts) -> None:
     """'mean': counts.masked_fill_(counts == 0, 1), then result.div_(counts) (floor for
     integers)."""
@@ -579,7 +574,7 @@ def index_reduce_impl(self, dim: int, index, source, op: str, include_self: bool
     if result is not self:
         aten.copy_.default(result, self)
     if not include_self:
-        _not_for_bool("index_reduce_func_exclude_input_init", self.dtype)
+        dispatched(self.dtype, "index_reduce_func_exclude_input_init")
         long_index = aten.to.dtype(index, D.int64)
         aten.index_fill_.int_Scalar(result, dim, long_index,
                                     _exclude_init(op, self.dtype))
@@ -612,7 +607,7 @@ def index_reduce_impl(self, dim: int, index, source, op: str, include_self: bool
     check(source.dim() <= 1, RuntimeError,
           f"source.dim() ({source.dim()}) must one or zero for given self.dim() ({self.dim()})")
     counts = (aten.ones_like.default if include_self else aten.zeros_like.default)(result)
-    _not_for_bool("index_func_", result.dtype)
+    dispatched(result.dtype, "index_func_")
     with span(INDEX_FUNC_CPU_SERIAL_LOOP, note=Note("index_reduce.serial", op=op), reduce=op) as s:
         if numel:
             _check_source("index_reduce", source)
@@ -646,10 +641,16 @@ def _index_reduce(self, dim, index, source, reduce, include_self, inplace):
     return result
 
 
+#: index_reduce_func_impl's two (TensorAdvancedIndexing.cpp): the start value of
+#: include_self=False, and the loop
+_INDEX_REDUCE_CPU = tuple(AT_DISPATCH(name, "AT_DISPATCH_ALL_TYPES_AND2(kHalf, kBFloat16)")
+                          for name in ("index_reduce_func_exclude_input_init", "index_func_"))
+
+
 @declare("index_reduce_(Tensor(a!) self, int dim, Tensor index, Tensor source, str reduce, *, "
          "bool include_self=True) -> Tensor(a!)", variants="method",
          native="at::native::index_reduce_cpu_out (structured)", source=ADV,
-         meta=META_PYTHON, device_check=CHECK_WRAPPER)
+         meta=META_PYTHON, device_check=CHECK_WRAPPER, at_dispatch=_INDEX_REDUCE_CPU)
 def index_reduce_(self, dim: int, index, source, reduce: str, *, include_self: bool = True):
     return _index_reduce(self, dim, index, source, reduce, include_self, inplace=True)
 
@@ -657,7 +658,7 @@ def index_reduce_(self, dim: int, index, source, reduce: str, *, include_self: b
 @declare("index_reduce(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, "
          "bool include_self=True) -> Tensor", variants="function, method",
          native="at::native::index_reduce_cpu_out (structured)", source=ADV,
-         meta=META_PYTHON, device_check=CHECK_WRAPPER)
+         meta=META_PYTHON, device_check=CHECK_WRAPPER, at_dispatch=_INDEX_REDUCE_CPU)
 def index_reduce(self, dim: int, index, source, reduce: str, *, include_self: bool = True):
     return _index_reduce(self, dim, index, source, reduce, include_self, inplace=False)
 

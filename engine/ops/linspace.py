@@ -31,8 +31,7 @@ from tracer.steps import Layer, step
 from engine.core import dtypes as D
 from engine.core import view as S
 from engine.core.errors import Refused, check
-from engine.dispatch.at_dispatch import ALL_TYPES_AND2_HALF_BFLOAT16, ALL_TYPES_AND_COMPLEX_AND2_HALF_BFLOAT16, \
-    at_dispatch
+from engine.dispatch.at_dispatch import AT_DISPATCH, dispatched
 from engine.dispatch.declarations import CHECK_WRAPPER, META_PYTHON, declare
 from engine.dispatch.aten import OpOverloadPacket, aten
 from engine.core.dispatch_stub import DispatchStub
@@ -171,10 +170,6 @@ def _start_factory(name: str, steps: int, start: Any, end: Any, dtype: D.dtype |
     return aten.empty.memory_format((steps,), dtype=dtype, device=device), device
 
 
-def _unsupported(name: str, dtype: D.dtype) -> None:
-    at_dispatch(f"{name}_cpu", dtype, ALL_TYPES_AND_COMPLEX_AND2_HALF_BFLOAT16)
-
-
 def _prepare_out(result, steps: int):
     """``_out``'s common start: the steps check and resize_ to ``{steps}``."""
     _check_steps(steps)
@@ -200,7 +195,8 @@ def _write(result, values: Callable[[int, int], np.ndarray]) -> None:
 
 # -- linspace ------------------------------------------------------------------------------
 @declare("linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         native="at::native::linspace", source=FACTORIES, meta=META_PYTHON)
+         native="at::native::linspace", source=FACTORIES, meta=META_PYTHON,
+         python_note="factory.linspace")
 def linspace(start: Any, end: Any, steps: int, *, dtype: D.dtype | None = None, layout=None,
              device: str | None = None, pin_memory=None):
     result, device = _start_factory("linspace", steps, start, end, dtype, device)
@@ -215,7 +211,10 @@ LINSPACE_KERNEL = step("linspace_kernel", Layer.KERNEL, source=RANGE_KERNEL)
 
 @declare("linspace.out(Scalar start, Scalar end, int steps, *, Tensor(a!) out) -> Tensor(a!)",
          native="at::native::linspace_out", source=RANGE, meta=META_PYTHON,
-         device_check=CHECK_WRAPPER)
+         device_check=CHECK_WRAPPER,
+         # RangeFactoriesKernel.cpp's linspace_kernel
+         at_dispatch=AT_DISPATCH("linspace_cpu",
+                                 "AT_DISPATCH_ALL_TYPES_AND_COMPLEX_AND2(kHalf, kBFloat16)"))
 def linspace_out(start: Any, end: Any, steps: int, *, out):
     result = out
     _prepare_out(result, steps)
@@ -223,7 +222,7 @@ def linspace_out(start: Any, end: Any, steps: int, *, out):
         return result
     if steps == 1:
         return aten.fill_.Scalar(result, start)
-    _unsupported("linspace", result.dtype)
+    dispatched(result.dtype)
     _not_complex(start, end)
     dtype = result.dtype
     with span(LINSPACE_KERNEL,
@@ -308,7 +307,8 @@ _tensor_overloads("linspace", "", lambda: aten.linspace)
 
 # -- logspace ------------------------------------------------------------------------------
 @declare("logspace(Scalar start, Scalar end, int steps, float base=10.0, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         native="at::native::logspace", source=FACTORIES, meta=META_PYTHON)
+         native="at::native::logspace", source=FACTORIES, meta=META_PYTHON,
+         python_note="factory.logspace")
 def logspace(start: Any, end: Any, steps: int, base: float = 10.0, *,
              dtype: D.dtype | None = None, layout=None, device: str | None = None,
              pin_memory=None):
@@ -361,7 +361,10 @@ LOGSPACE_LOOP = step("logspace loop", Layer.KERNEL, source=RANGE)
 
 @declare("logspace.out(Scalar start, Scalar end, int steps, float base=10.0, *, Tensor(a!) out) -> Tensor(a!)",
          native="at::native::logspace_out", source=RANGE, meta=META_PYTHON,
-         device_check=CHECK_WRAPPER)
+         device_check=CHECK_WRAPPER,
+         # RangeFactories.cpp's logspace_out
+         at_dispatch=AT_DISPATCH("logspace_cpu",
+                                 "AT_DISPATCH_ALL_TYPES_AND_COMPLEX_AND2(kHalf, kBFloat16)"))
 def logspace_out(start: Any, end: Any, steps: int, base: float = 10.0, *, out):
     result = out
     _prepare_out(result, steps)
@@ -372,7 +375,7 @@ def logspace_out(start: Any, end: Any, steps: int, base: float = 10.0, *, out):
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
             first = float(pow_scalar_base(base, np.float64(float(start))))
         return aten.fill_.Scalar(result, first)
-    _unsupported("logspace", result.dtype)
+    dispatched(result.dtype)
     dtype = result.dtype
     with span(LOGSPACE_LOOP,
               note=lambda: Note("logspace.kernel", steps=steps, base=base),
@@ -438,11 +441,12 @@ RANGE_LOOP = step("range loop", Layer.KERNEL, source=RANGE, note="range.kernel")
 
 
 @declare("range.out(Scalar start, Scalar end, Scalar step=1, *, Tensor(a!) out) -> Tensor(a!)",
-         native="at::native::range_out", source=RANGE, device_check=CHECK_WRAPPER)
+         native="at::native::range_out", source=RANGE, device_check=CHECK_WRAPPER,
+         at_dispatch=AT_DISPATCH("range_cpu", "AT_DISPATCH_ALL_TYPES_AND2(kHalf, kBFloat16)"))
 def range_out(start: Any, end: Any, step: Any = 1, *, out):
     result = out
     dtype = result.dtype
-    at_dispatch("range_cpu", dtype, ALL_TYPES_AND2_HALF_BFLOAT16)
+    dispatched(dtype)
     acc = acc_type(dtype)
     xstart, xend, xstep = (to_dtype_scalar(v, acc) for v in (start, end, step))
     with span(RANGE_SIZE, start=xstart, end=xend, step=xstep) as s:

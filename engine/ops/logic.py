@@ -14,37 +14,50 @@ from __future__ import annotations
 import numpy as np
 
 from engine.core import dtypes as D
-from engine.dispatch.declarations import (COMPOSITE, META_PYTHON, OUT, OUT_NOT_MODELLED, declare,
-    not_modelled)
+from engine.core.errors import check
+from engine.dispatch.at_dispatch import AT_DISPATCH
+from engine.dispatch.declarations import (COMPOSITE, INPLACE, META_PYTHON, OUT, OUT_NOT_MODELLED,
+                                          declare, not_modelled, structured)
 from engine.dispatch.aten import aten
-from engine.ops.pointwise import BINARY, UNARY, integral, iterate, operand
+from engine.ops.pointwise import BINARY, UNARY, iterate, operand
 
 _BITWISE: dict[str, np.ufunc] = {"bitwise_and": np.bitwise_and,
                                   "bitwise_or": np.bitwise_or, "bitwise_xor": np.bitwise_xor}
 
 
 def _bitwise(name: str, loop) -> None:
-    """X.Tensor, X.Scalar, X.Scalar_Tensor and X_.Tensor, X_.Scalar: one loop."""
-    kernel = f"{name}_cpu"
-    for overload, other in (("Tensor", "Tensor"), ("Scalar", "Scalar")):
-        def fn(self, other_, _name: str = name):
-            return iterate(_name, [self, other_], loop, allowed=integral, kernel=kernel)
+    """X.Tensor_out, structured, with X.Tensor and X_.Tensor; X.Scalar, X_.Scalar and
+    X.Scalar_Tensor (CompositeExplicitAutograd in torch): one loop."""
+    # bitwise_and_kernel and its siblings (cpu/BinaryOpsKernel.cpp): a bool branch, then
+    # AT_DISPATCH_INTEGRAL_TYPES, where a floating dtype finds no case
+    dispatch = AT_DISPATCH(f"{name}_cpu", "if kBool", "AT_DISPATCH_INTEGRAL_TYPES")
 
-        def fn_(self, other_, _name: str = name + "_"):
-            return iterate(_name, [self, other_], loop, out=self, allowed=integral,
-                           kernel=kernel)
-        declare(f"{name}.{overload}(Tensor self, {other} other) -> Tensor",
-                variants="method, function", native=f"at::native::{name}",
-                source=BINARY, meta=META_PYTHON)(fn)
-        declare(f"{name}_.{overload}(Tensor(a!) self, {other} other) -> Tensor(a!)",
-                variants="method", native=f"at::native::{name}_",
-                source=BINARY, meta=META_PYTHON)(fn_)
+    def impl(form: str, self, other, *, out):
+        return iterate(name + "_" if form == INPLACE else name, [self, other], loop, out=out,
+                       resize=form == OUT, at_dispatch=True)
+    structured(f"{name}.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+               native=f"at::native::{name}", out_native=f"at::native::{name}_out (structured)",
+               source=BINARY, variants="method, function", meta=META_PYTHON,
+               at_dispatch=dispatch)(impl)
+
+    def fn(self, other_):
+        return iterate(name, [self, other_], loop, at_dispatch=True)
+
+    def fn_(self, other_):
+        return iterate(name + "_", [self, other_], loop, out=self, at_dispatch=True)
+    declare(f"{name}.Scalar(Tensor self, Scalar other) -> Tensor",
+            variants="method, function", native=f"at::native::{name}",
+            source=BINARY, meta=META_PYTHON, at_dispatch=dispatch)(fn)
+    declare(f"{name}_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)",
+            variants="method", native=f"at::native::{name}_",
+            source=BINARY, meta=META_PYTHON, at_dispatch=dispatch)(fn_)
 
     def reflected(self, other):
         # at::name(wrapped_scalar_tensor(self), other)
-        return iterate(name, [operand(self), other], loop, allowed=integral, kernel=kernel)
+        return iterate(name, [operand(self), other], loop, at_dispatch=True)
     declare(f"{name}.Scalar_Tensor(Scalar self, Tensor other) -> Tensor",
-            native=f"at::native::{name}", source=BINARY, meta=META_PYTHON)(reflected)
+            native=f"at::native::{name}", source=BINARY, meta=META_PYTHON,
+            at_dispatch=dispatch)(reflected)
 
 
 for _name, _loop in _BITWISE.items():
@@ -79,20 +92,21 @@ def _invert(a):
     return np.logical_not(a) if a.dtype == np.bool_ else np.invert(a)
 
 
-@declare("bitwise_not(Tensor self) -> Tensor", variants="function, method",
-         native="at::native::bitwise_not (structured)", source=UNARY,
-         meta=META_PYTHON)
-def bitwise_not(self):
-    return iterate("bitwise_not", [self], _invert, allowed=integral, kernel="bitwise_not_cpu",
-                   source=UNARY)
+#: bitwise_not_kernel's (cpu/UnaryOpsKernel.cpp): a bool branch, then the integral types
+_BITWISE_NOT_CPU = AT_DISPATCH("bitwise_not_cpu", "if kBool", "AT_DISPATCH_INTEGRAL_TYPES")
 
 
-@declare("bitwise_not_(Tensor(a!) self) -> Tensor(a!)", variants="method",
-         native="at::native::bitwise_not_ (structured)", source=UNARY,
-         meta=META_PYTHON)
-def bitwise_not_(self):
-    return iterate("bitwise_not_", [self], _invert, out=self, allowed=integral,
-                   kernel="bitwise_not_cpu", source=UNARY)
+@structured("bitwise_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+            native="at::native::bitwise_not (structured)",
+            out_native="at::native::bitwise_not_out (structured)", source=UNARY,
+            meta=META_PYTHON, at_dispatch=_BITWISE_NOT_CPU)
+def bitwise_not(form: str, self, *, out):
+    # build_borrowing_unary_op: check_all_same_dtype, an out= tensor included
+    if form == OUT:
+        check(out.dtype is self.dtype, RuntimeError,
+              f"Found dtype {D.cpp_name(out.dtype)} but expected {D.cpp_name(self.dtype)}")
+    return iterate("bitwise_not_" if form == INPLACE else "bitwise_not", [self], _invert,
+                   out=out, resize=form == OUT, at_dispatch=True, source=UNARY)
 
 
 # -- logical_and / or / xor / not ---------------------------------------------------------------
@@ -156,7 +170,6 @@ def logical_not_(self):
 
 
 not_modelled(
-    "bitwise_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
-    *(f"{n}.{o}_out(Tensor self, {t} other, *, Tensor(a!) out) -> Tensor(a!)"
-      for n in _BITWISE for o, t in (("Tensor", "Tensor"), ("Scalar", "Scalar"))),
+    *(f"{n}.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)"
+      for n in _BITWISE),
     kind=OUT, reason=OUT_NOT_MODELLED)

@@ -34,7 +34,7 @@ from engine.core import view as S
 from engine.core.context import current
 from engine.core.errors import Refused, check, torch_error
 from engine.core.tensor_impl import TensorImpl
-from engine.dispatch.at_dispatch import not_implemented
+from engine.dispatch.at_dispatch import dispatched
 from engine.dispatch.aten import aten
 from engine.memory import empty as memory
 from engine.memory.allocator import check_temporary
@@ -194,7 +194,7 @@ def iterate(name: str, inputs: Sequence[Any], fn: Callable[..., Any] | None, *,
             out: TensorImpl | None = None, out_dtype: D.dtype | None = None,
             common_dtype: Callable[[D.dtype], D.dtype] = lambda d: d,
             safe_cast: bool = True, cast_output: bool = True,
-            allowed: Callable[[D.dtype], bool] = lambda d: True, kernel: str = "",
+            at_dispatch: bool | str = False,
             check_dtype: Callable[[D.dtype], None] | None = None,
             allocate: str = "", resize: bool = False, source: str = LOOPS,
             note: Any = None) -> TensorImpl:
@@ -206,8 +206,9 @@ def iterate(name: str, inputs: Sequence[Any], fn: Callable[..., Any] | None, *,
     ``out_dtype`` fixes a new output's dtype (bool for comparisons); ``safe_cast`` and
     ``cast_output`` are TensorIteratorConfig's enforce_safe_casting_to_output and
     cast_common_dtype_to_outputs (on for binary_op, off for comparison_op);
-    ``allowed``/``kernel`` are the kernel's AT_DISPATCH (checked after the casts, as the
-    C++ finds no case only once TensorIterator has built); ``allocate`` names the
+    ``at_dispatch`` says the kernel switches on the common dtype with the running
+    operator's declared AT_DISPATCH (its name, when the declaration has several): checked
+    after the casts, as the C++ finds no case only once TensorIterator has built; ``allocate`` names the
     operator a non-structured kernel's output is allocated through (at::empty);
     ``resize`` says ``out`` is an out= tensor (written only, resized to the result)
     rather than the read-and-written self of an in-place operator; ``note`` is the
@@ -247,8 +248,8 @@ def iterate(name: str, inputs: Sequence[Any], fn: Callable[..., Any] | None, *,
     if unmodelled:
         # torch resizes a temporary and the out= both; tidx stops here (after the
         # kernel's dtype check, which torch would still reach)
-        if not allowed(common):
-            raise not_implemented(kernel, common)
+        if at_dispatch:
+            dispatched(common, None if at_dispatch is True else at_dispatch)
         raise Refused(unmodelled)
     if resize and out is not None:
         resize_output(out, shape, strides)
@@ -265,8 +266,8 @@ def iterate(name: str, inputs: Sequence[Any], fn: Callable[..., Any] | None, *,
             target = memory.empty_strided_generic(shape, strides, dtype, device)
     if fn is None:
         return target
-    if not allowed(common):
-        raise not_implemented(kernel, common)
+    if at_dispatch:
+        dispatched(common, None if at_dispatch is True else at_dispatch)
     if check_dtype is not None:
         check_dtype(common)
     with span(POINTWISE_KERNEL, called=f"{name}_kernel", source=source,
@@ -308,10 +309,6 @@ def resize_output(out: TensorImpl, shape: tuple[int, ...], strides: tuple[int, .
     resize_native(out, shape)
     if strides != S.contiguous_strides(shape):
         aten.as_strided_.default(out, list(shape), list(strides))
-
-
-def integral(d: D.dtype) -> bool:
-    return not d.is_floating_point
 
 
 def sub_check(a: Any, b: Any) -> None:

@@ -25,6 +25,7 @@ from tracer.steps import Layer, step
 
 from engine.core import dtypes as D
 from engine.core.errors import Refused, check
+from engine.dispatch.at_dispatch import AT_DISPATCH
 from engine.dispatch.declarations import (COMPOSITE, META_PYTHON, OUT, OUT_NOT_MODELLED, declare,
     not_modelled)
 from engine.dispatch.aten import aten
@@ -169,32 +170,35 @@ def pow_scalar_(self, exponent: Any):
 
 
 # -- pow(Tensor, Tensor) ------------------------------------------------------------------------
-def _not_bool(d: D.dtype) -> bool:
-    return d is not D.bool
+#: pow_tensor_tensor_kernel's (cpu/PowKernel.cpp): floating types under one macro, the rest
+#: under the integral one, where a bool finds no case
+_POW = AT_DISPATCH("pow", "AT_DISPATCH_FLOATING_AND_COMPLEX_TYPES_AND2(kHalf, kBFloat16)",
+                   "AT_DISPATCH_INTEGRAL_TYPES")
 
 
 @declare("pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor",
          variants="method, function",
          native="at::native::pow (structured, Tensor_Tensor)", source=POW,
-         meta=META_PYTHON)
+         meta=META_PYTHON, at_dispatch=_POW)
 def pow_tensor_tensor(self, exponent):
-    return iterate("pow", [self, exponent], _tensor_loop, allowed=_not_bool, kernel="pow",
+    return iterate("pow", [self, exponent], _tensor_loop, at_dispatch=True,
                    source=POW_KERNEL)
 
 
 @declare("pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!)", variants="method",
-         native="at::native::pow_ (structured, Tensor)", source=POW, meta=META_PYTHON)
+         native="at::native::pow_ (structured, Tensor)", source=POW, meta=META_PYTHON,
+         at_dispatch=_POW)
 def pow_tensor_(self, exponent):
-    return iterate("pow_", [self, exponent], _tensor_loop, out=self, allowed=_not_bool,
-                   kernel="pow", source=POW_KERNEL)
+    return iterate("pow_", [self, exponent], _tensor_loop, out=self, at_dispatch=True,
+                   source=POW_KERNEL)
 
 
 @declare("pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> "
          "Tensor(a!)", native="at::native::pow_out (structured)", source=POW,
-         meta=META_PYTHON)
+         meta=META_PYTHON, at_dispatch=_POW)
 def pow_tensor_tensor_out(self, exponent, *, out):
     return iterate("pow", [self, exponent], _tensor_loop, out=out, resize=True,
-                   allowed=_not_bool, kernel="pow", source=POW_KERNEL)
+                   at_dispatch=True, source=POW_KERNEL)
 
 
 # -- pow(Scalar, Tensor) ------------------------------------------------------------------------

@@ -24,8 +24,7 @@ from engine.rng import explain as X
 from engine.rng import generator as G
 from engine.rng.stubs import NORMAL_STUB, UNIFORM_STUB
 from engine.core.errors import Refused
-from engine.dispatch.at_dispatch import ALL_TYPES_AND_HALF, FLOATING_TYPES_AND2_HALF_BFLOAT16, \
-    at_dispatch
+from engine.dispatch.at_dispatch import AT_DISPATCH, dispatched
 from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, INPLACE, META_PYTHON, OUT,
     OUT_NOT_MODELLED, declare, not_modelled)
 from engine.dispatch.aten import aten, prims
@@ -98,7 +97,10 @@ NORMAL_KERNEL = step("normal_kernel", Layer.RNG, source=KERNELS, note="random.no
 
 
 @declare("normal_(Tensor(a!) self, float mean=0, float std=1, *, Generator? generator=None) -> Tensor(a!)",
-         variants="method", native="at::native::normal_", source=DISTRIBUTIONS, meta=META_PYTHON)
+         variants="method", native="at::native::normal_", source=DISTRIBUTIONS, meta=META_PYTHON,
+         # the CPU's and the CUDA kernel's (cpu/ and cuda/DistributionTemplates.h)
+         at_dispatch=(AT_DISPATCH("normal_kernel_cpu", "AT_DISPATCH_FLOATING_TYPES_AND2(kHalf, kBFloat16)"),
+                      AT_DISPATCH("normal_kernel_cuda", "AT_DISPATCH_FLOATING_TYPES_AND2(kHalf, kBFloat16)")))
 def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator=None):
     check_normal_std(std)
     if _meta(self, "normal_"):
@@ -120,7 +122,7 @@ def normal_impl_(self, mean: float, std: float):
         return self
     if self.device_type == "cuda":
         return cuda_kernels.normal_(self, mean, std)
-    at_dispatch("normal_kernel_cpu", self.dtype, FLOATING_TYPES_AND2_HALF_BFLOAT16)
+    dispatched(self.dtype, "normal_kernel_cpu")
     if self.dtype is D.float16:
         raise Refused("normal_ in float16 (its per-element Half path) is not modelled by tidx "
                       "yet; float32 and float64 are")
@@ -160,7 +162,9 @@ UNIFORM_KERNEL = step("uniform_kernel", Layer.RNG, source=KERNELS, note="random.
 
 
 @declare("uniform_(Tensor(a!) self, float from=0, float to=1, *, Generator? generator=None) -> Tensor(a!)",
-         variants="method", native="at::native::uniform_", source=DISTRIBUTIONS, meta=META_PYTHON)
+         variants="method", native="at::native::uniform_", source=DISTRIBUTIONS, meta=META_PYTHON,
+         # uniform_impl_'s (native/DistributionTemplates.h)
+         at_dispatch=AT_DISPATCH("check_uniform_bounds", "AT_DISPATCH_FLOATING_TYPES_AND2(kHalf, kBFloat16)"))
 def uniform_(self, low: float = 0.0, high: float = 1.0, *, generator=None):
     if _meta(self, "uniform_"):
         return self
@@ -196,7 +200,7 @@ def _check_uniform_bounds(dtype: D.dtype, low: float, high: float) -> None:
     """uniform_impl_'s checks inside its "check_uniform_bounds" dispatch
     (native/DistributionTemplates.h): both ends within the dtype's finite range (NaN and
     the infinities are not), from <= to, and to - from itself finite in the dtype."""
-    at_dispatch("check_uniform_bounds", dtype, FLOATING_TYPES_AND2_HALF_BFLOAT16)
+    dispatched(dtype)
     info = np.finfo(dtype.np)
     lo, hi = float(info.min), float(info.max)
     for value, what in ((low, "from"), (high, "to")):
@@ -334,7 +338,8 @@ RANDN_EMPTY_NORMAL = step("randn = empty + normal_", Layer.KERNEL, source=FACTOR
 @declare("randn.generator(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
          native="at::native::randn", source=FACTORIES)
 @declare("randn(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         native="at::native::randn", source=FACTORIES, meta=META_PYTHON)
+         native="at::native::randn", source=FACTORIES, meta=META_PYTHON,
+         python_note="factory.randn")
 def randn(size: Sequence[int], *, generator=None, dtype: D.dtype | None = None, layout=None,
           device: str | None = None, pin_memory=None):
     dtype, device = options(dtype, device)
@@ -366,7 +371,8 @@ def prims_normal(size: Sequence[int], *, mean: float, std: float, dtype: D.dtype
 @declare("rand.generator(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
          native="at::native::rand", source=FACTORIES)
 @declare("rand(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         native="at::native::rand", source=FACTORIES, meta=META_PYTHON)
+         native="at::native::rand", source=FACTORIES, meta=META_PYTHON,
+         python_note="factory.rand")
 def rand(size: Sequence[int], *, generator=None, dtype: D.dtype | None = None, layout=None,
          device: str | None = None, pin_memory=None):
     dtype, device = options(dtype, device)
@@ -393,7 +399,8 @@ def randint_low(low: int, high: int, size: Sequence[int], *, generator=None,
 @declare("randint.generator(SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
          native="at::native::randint", source=FACTORIES)
 @declare("randint(SymInt high, SymInt[] size, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         native="at::native::randint", source=FACTORIES, meta=META_PYTHON)
+         native="at::native::randint", source=FACTORIES, meta=META_PYTHON,
+         python_note="factory.randint")
 def randint(high: int, size: Sequence[int], *, generator=None, dtype: D.dtype | None = D.int64,
             layout=None, device: str | None = None, pin_memory=None):
     return randint_low(0, high, size, dtype=dtype, device=device)
@@ -402,7 +409,8 @@ def randint(high: int, size: Sequence[int], *, generator=None, dtype: D.dtype | 
 @declare("randperm.generator(SymInt n, *, Generator? generator, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
          native="at::native::randperm", source=FACTORIES)
 @declare("randperm(SymInt n, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         native="at::native::randperm", source=FACTORIES, meta=META_PYTHON)
+         native="at::native::randperm", source=FACTORIES, meta=META_PYTHON,
+         python_note="factory.randperm")
 def randperm(n: int, *, generator=None, dtype: D.dtype | None = D.int64, layout=None,
              device: str | None = None, pin_memory=None):
     dtype, device = options(dtype, device)
@@ -419,7 +427,8 @@ RANDPERM_CPU = step("randperm_cpu", Layer.RNG, source=FACTORIES, note="random.ra
 
 @declare("randperm.generator_out(SymInt n, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)",
          native="at::native::randperm_out_cpu", source=FACTORIES, meta=META_PYTHON,
-         device_check=CHECK_WRAPPER)
+         device_check=CHECK_WRAPPER,
+         at_dispatch=AT_DISPATCH("randperm", "AT_DISPATCH_ALL_TYPES_AND(kHalf)"))
 def randperm_out(n: int, *, generator, out):
     result = out
     rng = G.kernels()
@@ -435,7 +444,7 @@ def randperm_out(n: int, *, generator, out):
     aten.resize_.default(result, (n,))
     gen = G.default_generator()
     _generator_step(gen)
-    at_dispatch("randperm", result.dtype, ALL_TYPES_AND_HALF)
+    dispatched(result.dtype)
     limit = rng.randperm_limit()
     if n > limit:
         raise Refused(f"randperm({n}) is not modelled: tidx shuffles at most {limit} elements"
@@ -451,7 +460,7 @@ def randperm_out(n: int, *, generator, out):
     return result
 
 
-def _random_like(schema: str, sampler: str) -> None:
+def _random_like(schema: str, sampler: str, python_note: str | None = None) -> None:
     def kernel(self, *args, generator=None, dtype: D.dtype | None = None, layout=None,
                device: str | None = None, pin_memory=None, memory_format: str | None = None):
         result = aten.empty_like.default(self, dtype=dtype, device=device,
@@ -463,17 +472,19 @@ def _random_like(schema: str, sampler: str) -> None:
         low, high = (0, *args) if len(args) == 1 else args
         return aten.random_.from_(result, low, high)
     name = schema.partition("(")[0].partition(".")[0]
-    declare(schema, native=f"at::native::{name}", source=FACTORIES)(kernel)
+    declare(schema, native=f"at::native::{name}", source=FACTORIES,
+            python_note=python_note)(kernel)
 
 
 _LIKE = ("*, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
          "bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor")
 _GEN = "*, Generator? generator, " + _LIKE[3:]
-_random_like(f"randn_like(Tensor self, {_LIKE}", "normal_")
+_random_like(f"randn_like(Tensor self, {_LIKE}", "normal_", python_note="factory.randn_like")
 _random_like(f"randn_like.generator(Tensor self, {_GEN}", "normal_")
-_random_like(f"rand_like(Tensor self, {_LIKE}", "uniform_")
+_random_like(f"rand_like(Tensor self, {_LIKE}", "uniform_", python_note="factory.rand_like")
 _random_like(f"rand_like.generator(Tensor self, {_GEN}", "uniform_")
-_random_like(f"randint_like(Tensor self, SymInt high, {_LIKE}", "random_")
+_random_like(f"randint_like(Tensor self, SymInt high, {_LIKE}", "random_",
+             python_note="factory.randint_like")
 _random_like(f"randint_like.generator(Tensor self, SymInt high, {_GEN}", "random_")
 _random_like(f"randint_like.low_dtype(Tensor self, SymInt low, SymInt high, {_LIKE}", "random_")
 _random_like(f"randint_like.low_generator_dtype(Tensor self, SymInt low, SymInt high, {_GEN}",

@@ -28,7 +28,7 @@ from engine.rng.fp import fma64, round_to_odd, two_sum
 from engine.memory.resize import resize_native
 from engine.memory.allocator import check_temporary
 from engine.core.errors import Refused
-from engine.dispatch.at_dispatch import ALL_TYPES_AND2_HALF_BFLOAT16, at_dispatch
+from engine.dispatch.at_dispatch import AT_DISPATCH, dispatched
 from engine.dispatch.declarations import (CHECK_WRAPPER, META_PYTHON, OUT, OUT_NOT_MODELLED,
     declare, not_modelled)
 from engine.dispatch.aten import aten, prims
@@ -83,7 +83,7 @@ def _arange_size(start: Any, end: Any, step: Any, dtype: D.dtype, meta: bool = F
     compute_arange_size (int64 converts its bounds and counts in int64 arithmetic, which
     wraps; the rest count in double)."""
     if not meta:
-        at_dispatch("arange_cpu", dtype, ALL_TYPES_AND2_HALF_BFLOAT16)
+        dispatched(dtype)
     dstart, dend, dstep = float(start), float(end), float(step)
     if not (dstep > 0 or dstep < 0):
         raise torch_error(RuntimeError, "step must be nonzero")
@@ -175,7 +175,8 @@ def _arange(start: Any, end: Any, step: Any, dtype: D.dtype | None, device: str 
 
 
 @declare("arange(Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         native="at::native::arange", source=RANGE, meta=META_PYTHON)
+         native="at::native::arange", source=RANGE, meta=META_PYTHON,
+         python_note="factory.arange")
 def arange(end: Any, *, dtype: D.dtype | None = None, layout=None, device: str | None = None,
            pin_memory=None):
     return _arange(0, end, 1, dtype, device)
@@ -208,7 +209,8 @@ ARANGE_KERNEL = step("arange_kernel", Layer.KERNEL, source=RANGE_KERNEL, note="a
 
 @declare("arange.start_out(Scalar start, Scalar end, Scalar step=1, *, Tensor(a!) out) -> Tensor(a!)",
          native="at::native::arange_out", source=RANGE, meta=META_PYTHON,
-         device_check=CHECK_WRAPPER)
+         device_check=CHECK_WRAPPER,
+         at_dispatch=AT_DISPATCH("arange_cpu", "AT_DISPATCH_ALL_TYPES_AND2(kHalf, kBFloat16)"))
 def arange_out(start: Any, end: Any, step: Any = 1, *, out):
     result = out
     with span(ARANGE_SIZE, start=start, end=end, step=step) as s:
@@ -246,7 +248,8 @@ def _eye(n: int, m: int | None, dtype: D.dtype | None, device: str | None):
 
 
 @declare("eye(SymInt n, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         native="at::native::eye", source=FACTORIES, meta=META_PYTHON)
+         native="at::native::eye", source=FACTORIES, meta=META_PYTHON,
+         python_note="factory.eye")
 def eye(n: int, *, dtype: D.dtype | None = None, layout=None, device: str | None = None,
         pin_memory=None):
     return _eye(n, None, dtype, device)

@@ -18,7 +18,7 @@ from tracer.steps import Layer, step
 from engine.core import view as S
 from engine.core import dtypes as D
 from engine.core.errors import Refused, check, torch_error
-from engine.dispatch.at_dispatch import INDEX_TYPES, at_dispatch
+from engine.dispatch.at_dispatch import AT_DISPATCH, dispatched
 from engine.dispatch.declarations import CHECK_WRAPPER, COMPOSITE, META_PYTHON, declare
 from engine.dispatch.aten import aten
 from engine.memory.allocator import check_temporary
@@ -61,12 +61,13 @@ REPEAT_INTERLEAVE_COMPUTE_CPU = step("repeat_interleave: compute_cpu", Layer.KER
 
 @declare("repeat_interleave.Tensor(Tensor repeats, *, SymInt? output_size=None) -> Tensor",
          native="at::native::repeat_interleave_cpu", source=REPEAT, meta=META_PYTHON,
-         device_check=CHECK_WRAPPER)
+         device_check=CHECK_WRAPPER,
+         at_dispatch=AT_DISPATCH("repeat_interleave_cpu", "AT_DISPATCH_INDEX_TYPES"))
 def repeat_interleave_tensor(repeats, *, output_size: int | None = None):
     """The index each output position copies: repeats [1, 2, 0] give [0, 1, 1].
     repeat_interleave_common: cumsum the repeats, the total is its last entry (or
     output_size), then compute_cpu fills cumsum[i] - repeats[i] .. cumsum[i] with i."""
-    at_dispatch("repeat_interleave_cpu", repeats.dtype, INDEX_TYPES)
+    dispatched(repeats.dtype)
     check(repeats.dim() == 1, RuntimeError, "repeat_interleave only accept 1D vector as repeat")
     if repeats.view.sizes[0] == 0:
         return aten.empty_like.default(repeats, memory_format="contiguous_format")

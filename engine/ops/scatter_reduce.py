@@ -22,7 +22,7 @@ from tracer.steps import Layer, step
 
 from engine.core import dtypes as D
 from engine.core.errors import Refused, torch_error
-from engine.dispatch.at_dispatch import ALL_TYPES_AND2_HALF_BFLOAT16, at_dispatch
+from engine.dispatch.at_dispatch import AT_DISPATCH, dispatched
 from engine.dispatch.declarations import (CHECK_WRAPPER, META_PYTHON, OUT, OUT_NOT_MODELLED,
     declare, not_modelled)
 from engine.dispatch.aten import OpOverload, aten
@@ -95,8 +95,7 @@ def _reduce_kernel(out, dim: int, index, src, op: str, name: str) -> None:
     with span(REDUCE_KERNEL, called=name, note=Note("scatter_reduce.kernel", op=op, dim=dim),
               dim=dim, reduce=op) as s:
         if op == "mean":
-            at_dispatch("scatter_gather_tensor_cpu_reduce_mean", out.dtype,
-                        ALL_TYPES_AND2_HALF_BFLOAT16)
+            dispatched(out.dtype)
         values, reached, error = scatter_index(
             out, dim, index, None if isinstance(src, (int, float, bool)) else src)
         coords = _coords(index.view.sizes, dim, values)
@@ -208,10 +207,16 @@ def _scatter_reduce_two(self, dim, index, src, reduce, include_self, inplace):
     return out
 
 
+_REDUCE_MEAN = AT_DISPATCH("scatter_gather_tensor_cpu_reduce_mean",
+                           "AT_DISPATCH_ALL_TYPES_AND2(kHalf, kBFloat16)")
+
+
 @declare("scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, "
          "bool include_self=True) -> Tensor", variants="function, method",
          native="at::native::scatter_reduce_two (structured)", source=ADV,
-         meta=META_PYTHON, device_check=CHECK_WRAPPER)
+         meta=META_PYTHON, device_check=CHECK_WRAPPER,
+         # cpu/ScatterGatherKernel.cpp's reduce='mean'
+         at_dispatch=_REDUCE_MEAN)
 def scatter_reduce(self, dim: int, index, src, reduce: str, *, include_self: bool = True):
     return _scatter_reduce_two(self, dim, index, src, reduce, include_self, inplace=False)
 
@@ -219,7 +224,9 @@ def scatter_reduce(self, dim: int, index, src, reduce: str, *, include_self: boo
 @declare("scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, "
          "*, bool include_self=True) -> Tensor(a!)", variants="method",
          native="at::native::scatter_reduce_two (structured)", source=ADV,
-         meta=META_PYTHON, device_check=CHECK_WRAPPER)
+         meta=META_PYTHON, device_check=CHECK_WRAPPER,
+         # cpu/ScatterGatherKernel.cpp's reduce='mean'
+         at_dispatch=_REDUCE_MEAN)
 def scatter_reduce_(self, dim: int, index, src, reduce: str, *, include_self: bool = True):
     return _scatter_reduce_two(self, dim, index, src, reduce, include_self, inplace=True)
 

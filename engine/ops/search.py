@@ -25,7 +25,7 @@ from tracer.steps import Layer, Lecture, step
 from engine.core import dtypes as D
 from engine.core import view as S
 from engine.core.errors import Refused, check, torch_error
-from engine.dispatch.at_dispatch import ALL_TYPES_AND2_HALF_BFLOAT16, at_dispatch
+from engine.dispatch.at_dispatch import AT_DISPATCH, dispatched
 from engine.dispatch.declarations import (CHECK_WRAPPER, META_PYTHON, OUT, OUT_NOT_MODELLED,
     declare, not_modelled)
 from engine.dispatch.aten import aten
@@ -148,7 +148,7 @@ def _searchsorted_out(boundaries, values, out_int32: bool, right: bool, side: st
         final_in, final_bd = values, boundaries
     else:
         final_in, final_bd = _trim(values, boundaries, values_wrapped)
-    at_dispatch("searchsorted_out_cpu", final_in.dtype, ALL_TYPES_AND2_HALF_BFLOAT16)
+    dispatched(final_in.dtype)
     idim_bd = final_bd.view.sizes[-1]
     idim_in = final_in.view.sizes[-1] if final_in.dim() else 1
     with span(SEARCHSORTED_CPU_CONTIGUOUS,
@@ -186,9 +186,15 @@ def scalar_values(value: Any, device: str):
     return scalar_tensor_static(value, scalar_type(value), device), Wrapped(value)
 
 
+#: searchsorted_out_cpu's AT_DISPATCH (Bucketization.cpp), which bucketize runs too
+_SEARCHSORTED_CPU = AT_DISPATCH("searchsorted_out_cpu",
+                                "AT_DISPATCH_ALL_TYPES_AND2(kHalf, kBFloat16)")
+
+
 @declare("searchsorted.Tensor(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor",
          native="at::native::searchsorted_cpu", source=BUCKET, meta=META_PYTHON,
-         device_check=CHECK_WRAPPER)
+         device_check=CHECK_WRAPPER,
+         at_dispatch=_SEARCHSORTED_CPU)
 def searchsorted(sorted_sequence, self, *, out_int32: bool = False, right: bool = False,
                  side: str | None = None, sorter=None):
     refuse_meta("searchsorted", sorted_sequence)
@@ -199,7 +205,8 @@ def searchsorted(sorted_sequence, self, *, out_int32: bool = False, right: bool 
 
 @declare("searchsorted.Scalar(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None) -> Tensor",
          native="at::native::searchsorted_cpu", source=BUCKET, meta=META_PYTHON,
-         device_check=CHECK_WRAPPER)
+         device_check=CHECK_WRAPPER,
+         at_dispatch=_SEARCHSORTED_CPU)
 def searchsorted_scalar(sorted_sequence, self, *, out_int32: bool = False, right: bool = False,
                         side: str | None = None, sorter=None):
     refuse_meta("searchsorted", sorted_sequence)
@@ -228,14 +235,16 @@ def _bucketize(values, boundaries, out_int32: bool, right: bool, wrapped: Any = 
 
 @declare("bucketize.Tensor(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor",
          native="at::native::bucketize_cpu", source=BUCKET, meta=META_PYTHON,
-         device_check=CHECK_WRAPPER)
+         device_check=CHECK_WRAPPER,
+         at_dispatch=_SEARCHSORTED_CPU)
 def bucketize(self, boundaries, *, out_int32: bool = False, right: bool = False):
     return _bucketize(self, boundaries, out_int32, right)
 
 
 @declare("bucketize.Scalar(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor",
          native="at::native::bucketize_cpu", source=BUCKET, meta=META_PYTHON,
-         device_check=CHECK_WRAPPER)
+         device_check=CHECK_WRAPPER,
+         at_dispatch=_SEARCHSORTED_CPU)
 def bucketize_scalar(self, boundaries, *, out_int32: bool = False, right: bool = False):
     values, wrapped = scalar_values(self, boundaries.device_type)
     return _bucketize(values, boundaries, out_int32, right, wrapped)

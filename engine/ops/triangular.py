@@ -22,7 +22,7 @@ from engine.core import dtypes as D
 from engine.core import view as S
 from engine.core.diagonal import batched_matrix_contiguous_strides
 from engine.core.errors import Refused, check
-from engine.dispatch.at_dispatch import INDEX_TYPES, at_dispatch
+from engine.dispatch.at_dispatch import AT_DISPATCH, dispatched
 from engine.dispatch.declarations import (CHECK_WRAPPER, META_PYTHON, OUT, OUT_NOT_MODELLED,
     declare, not_modelled)
 from engine.dispatch.aten import aten
@@ -238,7 +238,7 @@ def _indices(name: str, row: int, col: int, offset: int, dtype: D.dtype | None,
         pass
     result = memory.empty_generic((2, size), dtype, device)
     # AT_DISPATCH_INDEX_TYPES: int and long only, after the allocation
-    at_dispatch(name, dtype, INDEX_TYPES)
+    dispatched(dtype)
     with span(INDICES_CPU, called=f"{name}_cpu",
               note=Note("triangle.indices_fill", offset=offset)) as s:
         if size:
@@ -275,14 +275,16 @@ def _coordinates(row: int, col: int, offset: int, upper: bool, size: int):
 
 
 @declare("tril_indices(int row, int col, int offset=0, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         native="at::native::tril_indices_cpu", source=FACTORIES, meta=META_PYTHON)
+         native="at::native::tril_indices_cpu", source=FACTORIES, meta=META_PYTHON,
+         at_dispatch=AT_DISPATCH("tril_indices", "AT_DISPATCH_INDEX_TYPES"))
 def tril_indices(row: int, col: int, offset: int = 0, *, dtype: D.dtype | None = None,
                  layout: Any = None, device: str | None = None, pin_memory: Any = None):
     return _indices("tril_indices", row, col, offset, dtype, device)
 
 
 @declare("triu_indices(int row, int col, int offset=0, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         native="at::native::triu_indices_cpu", source=FACTORIES, meta=META_PYTHON)
+         native="at::native::triu_indices_cpu", source=FACTORIES, meta=META_PYTHON,
+         at_dispatch=AT_DISPATCH("triu_indices", "AT_DISPATCH_INDEX_TYPES"))
 def triu_indices(row: int, col: int, offset: int = 0, *, dtype: D.dtype | None = None,
                  layout: Any = None, device: str | None = None, pin_memory: Any = None):
     return _indices("triu_indices", row, col, offset, dtype, device)

@@ -17,6 +17,7 @@ import numpy as np
 from engine.core import dtypes as D
 from engine.core.context import current
 from engine.core.errors import check
+from engine.dispatch.at_dispatch import AT_DISPATCH
 from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, INPLACE, META_PYTHON,
                                           OUT, OUT_NOT_MODELLED, declare, not_modelled,
                                           structured)
@@ -69,19 +70,18 @@ def negative_(self):
 
 
 # -- abs ------------------------------------------------------------------------------------------
-def _not_bool(d: D.dtype) -> bool:
-    return d is not D.bool
-
-
 @declare("abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
          native="at::native::abs_out", source=UNARY,
-         meta=META_PYTHON)
+         meta=META_PYTHON,
+         # abs_kernel's (cpu/UnaryOpsKernel.cpp)
+         at_dispatch=AT_DISPATCH("abs_cpu",
+                                 "AT_DISPATCH_ALL_TYPES_AND_COMPLEX_AND2(kBFloat16, kHalf)"))
 def abs_out(self, *, out):
     # unary_op's check_all_same_dtype (TensorIterator compute_types)
     check(out.dtype is self.dtype, RuntimeError,
           f"Found dtype {D.cpp_name(out.dtype)} but expected {D.cpp_name(self.dtype)}")
-    return iterate("abs", [self], np.abs, out=out, resize=True, allowed=_not_bool,
-                   kernel="abs_cpu", source=UNARY_KERNEL)
+    return iterate("abs", [self], np.abs, out=out, resize=True, at_dispatch=True,
+                   source=UNARY_KERNEL)
 
 
 @declare("abs(Tensor self) -> Tensor", variants="function, method",

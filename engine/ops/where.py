@@ -36,7 +36,8 @@ UINT8_WARNING = ("where received a uint8 condition tensor. This behavior is depr
 @declare("where.self(Tensor condition, Tensor self, Tensor other) -> Tensor",
          variants="function, method", native="at::native::where",
          source=COMPARE,
-         meta=META_PYTHON, device_check=CHECK_CALLEE)
+         meta=META_PYTHON, device_check=CHECK_CALLEE,
+         python_note="function.where")
 def where_self(condition, self, other):
     common = result_type([self, other])
     result = aten.empty.memory_format([0], dtype=common,

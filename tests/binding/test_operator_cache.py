@@ -57,6 +57,9 @@ def test_a_warm_cache_declares_what_importing_everything_declares(tmp_path):
     assert len(cold["at_start"]) > 40 and cold["provisional"] == 0
     assert len(warm["at_start"]) < 5 and warm["provisional"] > 300
     assert warm["registry"] == cold["registry"]      # same schemas, in the same order
+    # the fields every declaration carries: the AT_DISPATCHes and the Python step's note too
+    assert any("arange_cpu" in str(row) for row in warm["registry"])
+    assert any("factory.randn" in row for row in warm["registry"])
     assert warm["deprecated"] == cold["deprecated"]
     assert [_without_versions(d) for d in warm["docs"]] == \
         [_without_versions(d) for d in cold["docs"]]

@@ -5,6 +5,7 @@ values, errors (a wrong call's TypeError lists the alias's own signatures) and t
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -30,19 +31,15 @@ def test_an_alias_does_what_torch_does(name, self_, other, extra, form):
     assert_like_torch([f"t = {self_}", f"y = {call}"], names=("t", "y"))
 
 
-def test_an_alias_s_out_is_refused_as_its_target_s():
-    """mul.out is not modelled yet: multiply's out= says so in one line, exit 2."""
-    import subprocess
-    import sys
-    from pathlib import Path
-    cli = Path(__file__).resolve().parents[2] / "cli.py"
-    run = subprocess.run([sys.executable, str(cli), "explain",
-                          "t = torch.ones(2); torch.multiply(t, 2, out=t)"],
-                         capture_output=True, text=True)
-    assert run.returncode == 2
-    assert run.stderr.strip().splitlines() == [
-        "tidx: multiply(): out= (writing the result into a given tensor) is not modelled yet "
-        "(multiply.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!))"]
+@pytest.mark.parametrize("call", [
+    "torch.multiply(t, 2, out=o)", "torch.divide(t, 2, rounding_mode='floor', out=o)",
+    "torch.divide(t, t, out=o)", "torch.subtract(t, 1, alpha=2, out=o)",
+    "torch.multiply(t, 2, out=t)"])
+def test_an_alias_s_out_is_its_target_s(call):
+    """mul.out, div.out(_mode) and sub.out are modelled (structured groups): an alias's
+    out= is one call of its target's, aten::multiply over aten::mul as torch records."""
+    assert_like_torch(["t = torch.arange(6.).reshape(2, 3)", "o = torch.empty(0)",
+                       f"y = {call}"], names=("t", "y", "o"))
 
 
 @settings(max_examples=examples(30), deadline=None)

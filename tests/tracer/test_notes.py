@@ -56,12 +56,14 @@ def _ids_passed(path: str, tree: ast.AST) -> set[str]:
 
 
 def _note_positions(tree: ast.AST) -> list[ast.AST]:
-    """What is passed as a note: ``note=...``, ``s.note(...)``, ``Note(...)``'s id."""
+    """What is passed as a note: ``note=...`` (and a declaration's ``python_note=...``),
+    ``s.note(...)``, ``Note(...)``'s id."""
     found = []
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
             continue
-        found += [kw.value for kw in node.keywords if kw.arg == "note"]
+        # python_note=: a declaration's note of its Python step
+        found += [kw.value for kw in node.keywords if kw.arg in ("note", "python_note")]
         if isinstance(node.func, ast.Attribute) and node.func.attr == "note" and node.args:
             found.append(node.args[0])
         if isinstance(node.func, ast.Name) and node.func.id == "Note" and node.args:
