@@ -27,8 +27,7 @@ from tracer.steps import Layer, step
 from engine.core import dtypes as D
 from engine.core import capability as C
 from engine.core.errors import Refused, torch_error
-from engine.dispatch.at_dispatch import ALL_TYPES_AND_HALF, FLOATING_TYPES_AND2_HALF_BFLOAT16, \
-    at_dispatch
+from engine.dispatch.at_dispatch import AT_DISPATCH, dispatched
 from engine.dispatch.aten import aten
 from engine.dispatch.declarations import META_PYTHON, declare
 from engine.ops.iterator import serial_order
@@ -40,8 +39,10 @@ from engine.memory.allocator import check_temporary
 
 DISTRIBUTIONS = "aten/src/ATen/native/Distributions.cpp"
 KERNELS = "aten/src/ATen/native/cpu/DistributionTemplates.h"
-#: AT_DISPATCH_ALL_TYPES_AND3(Bool, BFloat16, Half): the dtypes ``self`` may have
-SELF_TYPES = ALL_TYPES_AND_HALF | {D.bool}
+#: the tensor kernel's two AT_DISPATCHes: on self's dtype, then on p's
+TENSOR_DISPATCH = (
+    AT_DISPATCH("bernoulli_tensor_cpu_self_", "AT_DISPATCH_ALL_TYPES_AND3(kBool, kBFloat16, kHalf)"),
+    AT_DISPATCH("bernoulli_tensor_cpu_p_", "AT_DISPATCH_FLOATING_TYPES_AND2(kBFloat16, kHalf)"))
 
 BERNOULLI_KERNEL = step("bernoulli_kernel", Layer.RNG, source=KERNELS)
 
@@ -56,13 +57,13 @@ def _supported(*tensors) -> None:
 def _kernel(self, p_) -> None:
     """bernoulli_kernel(self, p_, generator): p on the CPU, expanded to self, one draw per
     element in the serial loop's order."""
-    at_dispatch("bernoulli_tensor_cpu_self_", self.dtype, SELF_TYPES)
+    dispatched(self.dtype, "bernoulli_tensor_cpu_self_")
     p_cpu = aten.to.device(p_, "cpu", p_.dtype)
     p = p_cpu if p_cpu.view.sizes == self.view.sizes else \
         aten.expand.default(p_cpu, list(self.view.sizes))
     double = p.dtype is D.float64
     if not double:
-        at_dispatch("bernoulli_tensor_cpu_p_", p.dtype, FLOATING_TYPES_AND2_HALF_BFLOAT16)
+        dispatched(p.dtype, "bernoulli_tensor_cpu_p_")
     gen = G.default_generator()
     _generator_step(gen)
     n = self.numel()
@@ -89,7 +90,8 @@ def _kernel(self, p_) -> None:
 
 
 @declare("bernoulli_.Tensor(Tensor(a!) self, Tensor p, *, Generator? generator=None) -> Tensor(a!)",
-         variants="method", native="at::native::bernoulli_", source=DISTRIBUTIONS)
+         variants="method", native="at::native::bernoulli_", source=DISTRIBUTIONS,
+         at_dispatch=TENSOR_DISPATCH)
 def bernoulli_tensor_(self, p, *, generator=None):
     _supported(self, p)
     if self.numel() == 0:
@@ -109,7 +111,8 @@ def bernoulli(self, *, generator=None):
 
 
 @declare("bernoulli.out(Tensor self, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)",
-         native="at::native::bernoulli_out", source=DISTRIBUTIONS, meta=META_PYTHON)
+         native="at::native::bernoulli_out", source=DISTRIBUTIONS, meta=META_PYTHON,
+         at_dispatch=TENSOR_DISPATCH)
 def bernoulli_out(self, *, generator=None, out):
     _supported(self, out)
     # result.resize_(self.sizes()), then bernoulli_impl_ (the kernel, called directly)
@@ -135,7 +138,9 @@ def _num(x: float) -> str:
 
 @declare("bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> "
          "Tensor(a!)", variants="method", native="at::native::bernoulli_",
-         source=DISTRIBUTIONS, meta=META_PYTHON)
+         source=DISTRIBUTIONS, meta=META_PYTHON,
+         at_dispatch=AT_DISPATCH("bernoulli_scalar_cpu_",
+                                 "AT_DISPATCH_ALL_TYPES_AND3(kBool, kBFloat16, kHalf)"))
 def bernoulli_float_(self, p=0.5, *, generator=None):
     _supported(self)
     if not 0 <= p <= 1:
@@ -151,7 +156,7 @@ def bernoulli_float_(self, p=0.5, *, generator=None):
         raise Refused(_MKL if machine.vendor else
                       "this CPU's vendor is unknown, and torch's bernoulli_(float) depends "
                       "on it (MKL's generator on Intel): not modelled here")
-    at_dispatch("bernoulli_scalar_cpu_", self.dtype, SELF_TYPES)
+    dispatched(self.dtype)
     gen = G.default_generator()
     _generator_step(gen)
     n = self.numel()

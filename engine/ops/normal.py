@@ -25,6 +25,7 @@ from tracer.steps import Layer, step
 from engine.core import view as S
 from engine.core.errors import Refused, torch_error
 from engine.core.tensor_impl import TensorImpl
+from engine.dispatch.at_dispatch import AT_DISPATCH
 from engine.dispatch.aten import aten
 from engine.dispatch.declarations import CHECK_WRAPPER, META_PYTHON, declare
 from engine.ops.pointwise import resize_output
@@ -32,6 +33,9 @@ from engine.ops.random import check_normal_std, normal_impl_
 
 TEMPLATES = "aten/src/ATen/native/DistributionTemplates.h"
 DISTRIBUTIONS = "aten/src/ATen/native/Distributions.cpp"
+
+#: the normal kernel's AT_DISPATCH, reached from every overload with a tensor
+KERNEL_DISPATCH = AT_DISPATCH("normal_kernel_cpu", "AT_DISPATCH_FLOATING_TYPES_AND2(kHalf, kBFloat16)")
 
 CHECK_TENSOR_STD = step("CHECK_NORMAL_TENSOR_STD", Layer.KERNEL, source=TEMPLATES,
                         note="random.normal.check_tensor_std")
@@ -78,7 +82,8 @@ def _resize(output: TensorImpl, shape: tuple[int, ...]) -> None:
 # -- normal(Tensor mean, float std) ----------------------------------------------------------
 @declare("normal.Tensor_float_out(Tensor mean, float std=1, *, Generator? generator=None, "
          "Tensor(a!) out) -> Tensor(a!)", native="at::native::normal_out",
-         source=DISTRIBUTIONS, meta=META_PYTHON, device_check=CHECK_WRAPPER)
+         source=DISTRIBUTIONS, meta=META_PYTHON, device_check=CHECK_WRAPPER,
+         at_dispatch=KERNEL_DISPATCH)
 def normal_tensor_float_out(mean, std=1.0, *, generator=None, out):
     _supported(mean, out)
     check_normal_std(std)
@@ -91,7 +96,8 @@ def normal_tensor_float_out(mean, std=1.0, *, generator=None, out):
 
 @declare("normal.Tensor_float(Tensor mean, float std=1, *, Generator? generator=None) -> Tensor",
          native="at::native::normal", source=DISTRIBUTIONS, meta=META_PYTHON,
-         device_check=CHECK_WRAPPER)
+         device_check=CHECK_WRAPPER,
+         at_dispatch=KERNEL_DISPATCH)
 def normal_tensor_float(mean, std=1.0, *, generator=None):
     _supported(mean)
     check_normal_std(std)
@@ -102,7 +108,8 @@ def normal_tensor_float(mean, std=1.0, *, generator=None):
 # -- normal(float mean, Tensor std) ----------------------------------------------------------
 @declare("normal.float_Tensor_out(float mean, Tensor std, *, Generator? generator=None, "
          "Tensor(a!) out) -> Tensor(a!)", native="at::native::normal_out",
-         source=DISTRIBUTIONS, meta=META_PYTHON, device_check=CHECK_WRAPPER)
+         source=DISTRIBUTIONS, meta=META_PYTHON, device_check=CHECK_WRAPPER,
+         at_dispatch=KERNEL_DISPATCH)
 def normal_float_tensor_out(mean, std, *, generator=None, out):
     _supported(std, out)
     _check_tensor_std(std)
@@ -114,7 +121,8 @@ def normal_float_tensor_out(mean, std, *, generator=None, out):
 
 @declare("normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor",
          native="at::native::normal", source=DISTRIBUTIONS, meta=META_PYTHON,
-         device_check=CHECK_WRAPPER)
+         device_check=CHECK_WRAPPER,
+         at_dispatch=KERNEL_DISPATCH)
 def normal_float_tensor(mean, std, *, generator=None):
     _supported(std)
     _check_tensor_std(std)
@@ -125,7 +133,8 @@ def normal_float_tensor(mean, std, *, generator=None):
 # -- normal(Tensor mean, Tensor std) ---------------------------------------------------------
 @declare("normal.Tensor_Tensor_out(Tensor mean, Tensor std, *, Generator? generator=None, "
          "Tensor(a!) out) -> Tensor(a!)", native="at::native::normal_out",
-         source=DISTRIBUTIONS, meta=META_PYTHON, device_check=CHECK_WRAPPER)
+         source=DISTRIBUTIONS, meta=META_PYTHON, device_check=CHECK_WRAPPER,
+         at_dispatch=KERNEL_DISPATCH)
 def normal_tensor_tensor_out(mean, std, *, generator=None, out):
     _supported(mean, std, out)
     _check_tensor_std(std)
@@ -136,7 +145,8 @@ def normal_tensor_tensor_out(mean, std, *, generator=None, out):
 
 @declare("normal.Tensor_Tensor(Tensor mean, Tensor std, *, Generator? generator=None) -> Tensor",
          native="at::native::normal", source=DISTRIBUTIONS, meta=META_PYTHON,
-         device_check=CHECK_WRAPPER)
+         device_check=CHECK_WRAPPER,
+         at_dispatch=KERNEL_DISPATCH)
 def normal_tensor_tensor(mean, std, *, generator=None):
     _supported(mean, std)
     _check_tensor_std(std)

@@ -37,6 +37,10 @@ KEPT = {
         "python_variable_methods.cpp's table of Python special methods",
     ("engine/interpreter/builtins.py", "FIXED"):
         "Python's builtins (abs, range), not torch's operators",
+    ("engine/interpreter/pymath.py", "_ONE_NUMBER"):
+        "CPython's math functions (math.isnan, math.sqrt), not torch's operators",
+    ("engine/interpreter/pymath.py", "_OTHERS"):
+        "CPython's math functions (math.pow, math.fmod), not torch's operators",
     ("engine/interpreter/iterables.py", "NAMES"):
         "Python's builtins max, min, sum",
     ("engine/interpreter/verify_cuda.py", "_DEVICE_BRANCHES"):
