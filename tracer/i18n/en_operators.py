@@ -7,6 +7,28 @@ the same conventions as en.py.
 from __future__ import annotations
 
 TEXT: dict[str, str] = {
+    # -- elementwise math (engine/ops/math_unary.py; docs/fidelity-math.md)
+    "ui.verify.within_ulps":
+        "values compared within {ulps} ulp: torch runs {library}, whose last bits tidx "
+        "does not replay (docs/fidelity-math.md)",
+    "ui.verify.from_bounded":
+        "values not compared bit for bit: they are computed from {names}, which hold values "
+        "within a few ulp of torch's, and this statement's arithmetic carries the "
+        "difference on",
+    "math.rounding_exact":
+        "round each element to an integral value (ties to even for round); exact, so the "
+        "bits are torch's",
+    "math.round_decimals":
+        "nearbyint(x * 10^{decimals}) / 10^{decimals} in float arithmetic (10^d itself "
+        "rounded): not the decimal rounding a calculator does",
+    "math.frac": "x - trunc(x): exact, with the sign of x; an infinity gives NaN",
+    "math.float_exact":
+        "{op} of each element (an integer tensor computed in the default float dtype); "
+        "measured bit for bit equal to torch's",
+    "math.within_ulps":
+        "{op} of each element: torch runs {library}, which tidx cannot replay; tidx's value "
+        "is numpy's and may differ from torch's by up to {ulps} ulp (measured: "
+        "docs/fidelity-math.md)",
     "cummax.kernel":
         "walk each row along dim {dim}: an element at least the maximum so far (or a NaN, "
         "which then stays) takes over, and its index is written beside it; a tie moves the "
