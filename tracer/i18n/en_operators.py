@@ -15,6 +15,17 @@ TEXT: dict[str, str] = {
         "values not compared bit for bit: they are computed from {names}, which hold values "
         "within a few ulp of torch's, and this statement's arithmetic carries the "
         "difference on",
+    "statistics.all_cpu":
+        "the whole tensor in double: mean {mean}, then (x - mean)^2 added one element at a "
+        "time in the iterator's order (a sum per loop call, per thread), divided by "
+        "n - correction; the square root for std; rounded to the tensor's dtype",
+    "statistics.welford":
+        "Welford's update per output, in double, over the reduced elements in order: "
+        "delta = x - mean, mean += delta / n, m2 += delta * (x - mean), each step rounded; "
+        "then m2 / (n - correction), its square root for std",
+    "statistics.dof":
+        "{op}(): degrees of freedom is <= 0. Correction should be strictly less than the "
+        "reduction factor (input numel divided by output numel).",
     "math.rounding_exact":
         "round each element to an integral value (ties to even for round); exact, so the "
         "bits are torch's",

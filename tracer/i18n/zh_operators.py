@@ -11,6 +11,14 @@ TEXT: dict[str, str] = {
         "数值按 {ulps} ulp 以内比较:torch 使用 {library},tidx 不重现其最后几位(docs/fidelity-math.md)",
     "ui.verify.from_bounded":
         "数值不逐位比较:它们由 {names} 算出,而那些值与 torch 的相差几个 ulp 以内,本语句的运算会把差异传下去",
+    "statistics.all_cpu":
+        "整个张量用 double 计算:均值 {mean},再按迭代器顺序逐个累加 (x - mean)^2(每次循环调用、每个线程各自求和),"
+        "除以 n - correction;std 再开平方;最后舍入到张量的 dtype",
+    "statistics.welford":
+        "每个输出用 double 按顺序对被归约元素做 Welford 更新:delta = x - mean,mean += delta / n,"
+        "m2 += delta * (x - mean),每步各自舍入;再算 m2 / (n - correction),std 再开平方",
+    "statistics.dof":
+        "{op}():自由度 <= 0。correction 应严格小于归约因子(输入元素数除以输出元素数)。",
     "math.rounding_exact": "把每个元素舍入为整数值(round 为四舍六入五取偶);结果精确,位与 torch 相同",
     "math.round_decimals":
         "以浮点运算计算 nearbyint(x * 10^{decimals}) / 10^{decimals}(10^d 本身也被舍入):"
