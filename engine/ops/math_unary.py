@@ -181,7 +181,7 @@ def _sigmoid(a):
 FLOAT_OPS: dict[str, tuple[Callable[[np.ndarray], np.ndarray], Fidelity]] = {
     "sqrt": (np.sqrt, Fidelity(_mkl("vmsSqrt"), 2, 2, 0)),
     "exp": (np.exp, Fidelity(_mkl("vmsExp"), 3, 2, 0)),
-    "exp2": (np.exp2, Fidelity(_sleef("exp2"), 3, 2, 0)),
+    "exp2": (np.exp2, Fidelity(_sleef("exp2"), 4, 2, 0)),
     "expm1": (np.expm1, Fidelity(_sleef("expm1"), 4, 2, 2)),
     "log": (np.log, Fidelity(_mkl("vmsLn"), 4, 2, 2)),
     "log2": (np.log2, Fidelity(_mkl("vmsLog2"), 3, 2, 0)),
