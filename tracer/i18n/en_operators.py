@@ -26,6 +26,13 @@ TEXT: dict[str, str] = {
     "statistics.dof":
         "{op}(): degrees of freedom is <= 0. Correction should be strictly less than the "
         "reduction factor (input numel divided by output numel).",
+    "cumprod.kernel":
+        "walk each row along dim {dim} in order, multiplying into one {acc} accumulator and "
+        "storing every running product rounded to the result's dtype",
+    "cummin.kernel":
+        "walk each row along dim {dim}: an element at most the minimum so far (or a NaN, "
+        "which then stays) takes over, and its index is written beside it; a tie moves the "
+        "index to the later element",
     "math.rounding_exact":
         "round each element to an integral value (ties to even for round); exact, so the "
         "bits are torch's",

@@ -19,6 +19,10 @@ TEXT: dict[str, str] = {
         "m2 += delta * (x - mean),每步各自舍入;再算 m2 / (n - correction),std 再开平方",
     "statistics.dof":
         "{op}():自由度 <= 0。correction 应严格小于归约因子(输入元素数除以输出元素数)。",
+    "cumprod.kernel": "沿第 {dim} 维按顺序逐行扫描,乘到一个 {acc} 累加器中,并把每个累积乘积按结果的 dtype 舍入后写出",
+    "cummin.kernel":
+        "沿第 {dim} 维逐行遍历:不大于当前最小值的元素(或一个 NaN,之后一直保留)接替它,其下标写在旁边;"
+        "相等时下标移到后面的元素",
     "math.rounding_exact": "把每个元素舍入为整数值(round 为四舍六入五取偶);结果精确,位与 torch 相同",
     "math.round_decimals":
         "以浮点运算计算 nearbyint(x * 10^{decimals}) / 10^{decimals}(10^d 本身也被舍入):"
