@@ -1,5 +1,5 @@
 """std, var, std_mean, var_mean: the variance and its square root, replayed in torch's
-order (aten/src/ATen/native/ReduceOps.cpp std_var_out, std_var_mean_out, std_var_all_cpu;
+order; and trace, diff and nansum (aten/src/ATen/native/ReduceOps.cpp std_var_out, std_var_mean_out, std_var_all_cpu;
 cpu/ReduceOpsKernel.cpp std_var_kernel_impl; SharedReduceOps.h WelfordOps).
 
 torch takes one of two roads, and each gives its own last bits:
@@ -35,10 +35,13 @@ from engine.core import dtypes as D
 from engine.core import view as S
 from engine.core.context import current
 from engine.core.errors import Refused, check
-from engine.dispatch.declarations import COMPOSITE, META_PYTHON, declare
+from engine.dispatch.at_dispatch import not_implemented
+from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, META_PYTHON, OUT, OUT_NOT_MODELLED, declare,
+                                          not_modelled)
 from engine.dispatch.aten import aten
 from engine.memory.allocator import check_temporary
 from engine.memory.resize import resize_native
+from engine.ops import sum_kernel
 from engine.ops.parallel import GRAIN_SIZE, chunks
 from engine.ops.pointwise import resize_output
 from engine.ops.reduce import dim_mask, reduced_shape, review
@@ -340,3 +343,124 @@ def _family(name: str, take_sqrt: bool) -> None:
 
 _family("std", True)
 _family("var", False)
+
+
+# -- trace: the diagonal's sum (ReduceOps.cpp trace_cpu) ---------------------------------------
+TRACE_CPU = step("trace_cpu", Layer.KERNEL, source=REDUCE)
+
+
+@declare("trace(Tensor self) -> Tensor", variants="method, function",
+         native="at::native::trace_cpu", source=REDUCE, meta=META_PYTHON,
+         device_check=CHECK_WRAPPER)
+def trace(self):
+    # get_dtype_from_self(promote_integers): every integer (and bool) sums into an int64
+    dtype = self.dtype if self.dtype.is_floating_point else D.int64
+    result = aten.empty.memory_format([], dtype=dtype, device=self.device_type)
+    # AT_DISPATCH_ALL_TYPES_AND_COMPLEX_AND(Half) "trace": no bool; then the matrix check
+    if self.dtype is D.bool:
+        raise not_implemented("trace", self.dtype)
+    check(self.dim() == 2, RuntimeError,
+          f"trace: expected a matrix, but got tensor with dim {self.dim()}")
+    with span(TRACE_CPU, note="statistics.trace") as s:
+        if not self.is_meta:
+            # acc_type<scalar_t, false>: double for float, float for Half, int64 for integers;
+            # sum += t[i * (stride0 + stride1)] one diagonal element at a time
+            acc = np.float32 if self.dtype is D.float16 else (
+                np.float64 if self.dtype.is_floating_point else np.int64)
+            diag = np.diagonal(self.array()).astype(acc)
+            with np.errstate(over="ignore", invalid="ignore"):
+                total = np.cumsum(diag, dtype=acc)[-1] if diag.size else acc(0)
+                result.array(write=True)[...] = np.asarray(total).astype(dtype.np)
+            s.set(read=touched(self), written=touched(result))
+        s.set_result(result)
+    return result
+
+
+# -- diff: narrow, narrow, subtract, n times (ReduceOps.cpp diff_helper) -----------------------
+@declare("diff(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None) "
+         "-> Tensor", variants="function, method", kind=COMPOSITE, native="at::native::diff",
+         source=REDUCE)
+def diff(self, n=1, dim=-1, prepend=None, append=None):
+    check(self.dim() >= 1, RuntimeError, "diff expects input to be at least one-dimensional")
+    check(n >= 0, RuntimeError, f"order must be non-negative but got {n}")
+    for other in (prepend, append):
+        if other is None:
+            continue
+        wrapped = S.maybe_wrap_dim(dim, self.dim())
+        check(other.dim() == self.dim(), RuntimeError,
+              "diff expects prepend or append to be the same dimension as input")
+        for i in range(other.dim()):
+            if i != wrapped:
+                check(other.view.sizes[i] == self.view.sizes[i], RuntimeError,
+                      "diff expects the shape of tensor to prepend or append to match that "
+                      "of input except along the differencing dimension; input.size("
+                      f"{i}) = {self.view.sizes[i]}, but got tensor.size({i}) = "
+                      f"{other.view.sizes[i]}")
+    if n == 0:
+        result = aten.zeros_like.default(self)
+        aten.copy_.default(result, self)
+        return result
+    if prepend is not None or append is not None:
+        parts = [t for t in (prepend, self, append) if t is not None]
+        self = aten.cat.default(parts, dim)
+    d = S.maybe_wrap_dim(dim, self.dim())
+    out_len = self.view.sizes[d] - 1
+    result = self
+    for _ in range(min(n, self.view.sizes[d])):
+        later = aten.narrow.default(result, dim, 1, out_len)
+        earlier = aten.narrow.default(result, dim, 0, out_len)
+        result = (aten.logical_xor.default(later, earlier) if self.dtype is D.bool
+                  else aten.sub.Tensor(later, earlier))
+        out_len -= 1
+    return result
+
+
+not_modelled(
+    "diff.out(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None, *, "
+    "Tensor(a!) out) -> Tensor(a!)", kind=COMPOSITE, reason=OUT_NOT_MODELLED)
+
+
+# -- nansum: the cascade sum with each NaN loaded as 0 (SumKernel.cpp NanSumLoadPolicy) --------
+CASCADE_NANSUM = step("cascade_sum<ignore_nan>", Layer.KERNEL,
+                      source="aten/src/ATen/native/cpu/SumKernel.cpp")
+
+
+@declare("nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) "
+         "-> Tensor", variants="function, method", native="at::native::nansum",
+         source=REDUCE, meta=META_PYTHON, device_check=CHECK_WRAPPER)
+def nansum(self, dim=None, keepdim=False, *, dtype=None):
+    out_dtype = dtype if dtype is not None else (
+        self.dtype if self.dtype.is_floating_point else D.int64)
+    mask = dim_mask(self, dim)
+    # create_reduction_result: at::empty of the reduced shape
+    result = aten.empty.memory_format(list(reduced_shape(self.view.sizes, mask, keepdim)),
+                                      dtype=out_dtype, device=self.device_type)
+    if not self.dtype.is_floating_point:
+        # an integer has no NaN: nansum_out is sum_out
+        return aten.sum.IntList_out(self, dim, keepdim, dtype=out_dtype, out=result)
+    viewed = review(result, self.dim(), mask, keepdim)
+    src = self if self.dtype is out_dtype else aten.to.dtype(self, out_dtype)
+    if self.numel() == 0:
+        return aten.zero_.default(result)
+    aten.fill_.Scalar(result, 0)
+    if self.numel() >= GRAIN_SIZE and viewed.numel() == 1 and current().cpu.threads > 1:
+        raise Refused("nansum of 32768 or more elements into one: torch's two-pass "
+                      "reduction is not modelled by tidx for nansum")
+    with span(CASCADE_NANSUM, note="statistics.nansum") as s:
+        if not src.is_meta:
+            sum_kernel.check_replay("nansum()", src.numel(), src.dtype.itemsize)
+            elements = src.elements()
+            clean = np.where(np.isnan(elements), elements.dtype.type(0), elements)
+            out_strides = [0 if (o == 1 and n != 1) else st for n, o, st in
+                           zip(src.view.sizes, viewed.view.sizes, viewed.view.strides)]
+            sum_kernel.cascade_sum(clean, src.view.offset, result.elements(write=True),
+                                   result.view.offset, src.view.sizes, src.view.strides,
+                                   out_strides, src.dtype.np)
+            s.set(read=touched(src), written=touched(result))
+        s.set_result(result)
+    return result
+
+
+not_modelled(
+    "nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, "
+    "Tensor(a!) out) -> Tensor(a!)", kind=OUT, reason=OUT_NOT_MODELLED)

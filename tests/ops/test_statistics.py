@@ -144,3 +144,44 @@ def test_large_and_permuted_reductions_give_torchs_bits(workers, case):
 def test_long_welford_reductions_split_between_threads_are_refused():
     with pytest.raises(Refused, match="Welford partial results"):
         session.run("x = torch.ones(2, 40000); y = x.std(1)")
+
+
+# -- trace, diff, nansum -----------------------------------------------------------------------
+M = "m = torch.tensor([[1.5, -2., 0.1], [float('nan'), 2., -0.5], [1e30, 1e-30, 7.]])"
+
+
+@pytest.mark.parametrize("statements", [
+    [M, "y = m.trace()"], [M, "y = torch.trace(m[:, :2])"], [M, "y = m.t().trace()"],
+    [M, "y = m.half().trace()"], [M, "y = m.double()[1:].trace()"],
+    ["i = torch.tensor([[1, 2], [3, 4]], dtype=torch.uint8)", "y = i.trace()"],
+    ["b = torch.tensor([[True, False], [False, True]])", "y = b.trace()"],
+    [M, "y = m[0].trace()"], ["e = torch.empty(0, 3)", "y = e.trace()"],
+    [M, "y = m.diff()"], [M, "y = torch.diff(m, dim=0)"], [M, "y = m.diff(n=2, dim=0)"],
+    [M, "y = m.diff(n=5)"], [M, "y = m.diff(n=0)"], [M, "y = m.t().diff(1, 1)"],
+    [M, "y = m.diff(prepend=m[:, :1])"], [M, "y = m.diff(append=m, dim=0)"],
+    [M, "y = m.diff(prepend=m[:, :1], append=m[:, 2:], n=2)"],
+    ["b = torch.tensor([True, False, False, True])", "y = b.diff()"],
+    ["i = torch.tensor([1, 4, 9, 16])", "y = torch.diff(i, 2)"],
+    [M, "y = m.diff(n=-1)"], ["s = torch.tensor(1.)", "y = s.diff()"],
+    [M, "y = m.diff(prepend=m[0])"], [M, "y = m.diff(append=m[:2, :1])"], [M, "y = m.diff(dim=2)"],
+    [M, "y = m.nansum()"], [M, "y = m.nansum(1)"], [M, "y = torch.nansum(m, 0, keepdim=True)"],
+    [M, "y = m.nansum(dtype=torch.float64)"], [M, "y = m.half().nansum(1)"],
+    [M, "y = m.t().nansum(0)"], ["i = torch.tensor([[1, 2], [3, 4]])", "y = i.nansum()"],
+    ["i = torch.tensor([[1, 2], [3, 4]], dtype=torch.int8)", "y = i.nansum(0)"],
+    ["b = torch.tensor([True, True])", "y = b.nansum()"], ["e = torch.empty(0, 3)", "y = e.nansum(0)"],
+])
+def test_trace_diff_nansum_are_torchs(statements):
+    assert_like_torch(statements)
+
+
+@given(values=st.lists(st.floats(-1e6, 1e6, width=32) | st.just(float("nan")), min_size=1,
+                       max_size=300), cols=st.integers(1, 7),
+       dtype=st.sampled_from(["float32", "float64"]), dim=st.sampled_from([None, 0, 1]))
+@settings(max_examples=examples(60), deadline=None)
+def test_nansum_gives_torchs_bits(values, cols, dtype, dim):
+    def program(lib):
+        rows = len(values) // cols
+        t = lib.tensor(values[:rows * cols] or [0.0], dtype=getattr(lib, dtype))
+        t = t.reshape(max(rows, 1), -1)
+        return t.nansum() if dim is None else t.nansum(dim)
+    assert_like_torch(program)

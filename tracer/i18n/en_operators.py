@@ -33,6 +33,11 @@ TEXT: dict[str, str] = {
         "walk each row along dim {dim}: an element at most the minimum so far (or a NaN, "
         "which then stays) takes over, and its index is written beside it; a tie moves the "
         "index to the later element",
+    "statistics.trace":
+        "add the diagonal's elements one at a time (element i at i * (stride0 + stride1)) "
+        "into a double (float for half, int64 for integers)",
+    "statistics.nansum":
+        "torch's cascade sum, with every NaN loaded as 0",
     "math.rounding_exact":
         "round each element to an integral value (ties to even for round); exact, so the "
         "bits are torch's",

@@ -23,6 +23,9 @@ TEXT: dict[str, str] = {
     "cummin.kernel":
         "沿第 {dim} 维逐行遍历:不大于当前最小值的元素(或一个 NaN,之后一直保留)接替它,其下标写在旁边;"
         "相等时下标移到后面的元素",
+    "statistics.trace":
+        "把对角线元素逐个累加(第 i 个在 i * (stride0 + stride1) 处),累加器为 double(half 为 float,整数为 int64)",
+    "statistics.nansum": "torch 的级联求和,每个 NaN 按 0 载入",
     "math.rounding_exact": "把每个元素舍入为整数值(round 为四舍六入五取偶);结果精确,位与 torch 相同",
     "math.round_decimals":
         "以浮点运算计算 nearbyint(x * 10^{decimals}) / 10^{decimals}(10^d 本身也被舍入):"
