@@ -1,5 +1,5 @@
 """std, var, std_mean, var_mean: the variance and its square root, replayed in torch's
-order; and trace, diff and nansum (aten/src/ATen/native/ReduceOps.cpp std_var_out, std_var_mean_out, std_var_all_cpu;
+order; and trace, diff, nansum and nanmean (aten/src/ATen/native/ReduceOps.cpp std_var_out, std_var_mean_out, std_var_all_cpu;
 cpu/ReduceOpsKernel.cpp std_var_kernel_impl; SharedReduceOps.h WelfordOps).
 
 torch takes one of two roads, and each gives its own last bits:
@@ -464,3 +464,24 @@ def nansum(self, dim=None, keepdim=False, *, dtype=None):
 not_modelled(
     "nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, "
     "Tensor(a!) out) -> Tensor(a!)", kind=OUT, reason=OUT_NOT_MODELLED)
+
+
+# -- nanmean: nansum over the count of non-NaN elements (ReduceOps.cpp nanmean) -----------------
+@declare("nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) "
+         "-> Tensor", variants="function, method", kind=COMPOSITE,
+         native="at::native::nanmean", source=REDUCE)
+def nanmean(self, dim=None, keepdim=False, *, dtype=None):
+    check(self.dtype.is_floating_point, RuntimeError,
+          "nanmean(): expected input to have floating point or complex dtype but got "
+          f"{D.cpp_name(self.dtype)}")
+    # at::native::isnan(self.detach()).logical_not_().sum(dim, keepdim): isnan is called
+    # natively (no operator of its own), as self != self
+    detached = aten.detach.default(self)
+    factor = aten.sum.dim_IntList(aten.logical_not_.default(aten.ne.Tensor(detached, detached)),
+                                  dim, keepdim)
+    return aten.div.Tensor(aten.nansum.default(self, dim, keepdim, dtype=dtype), factor)
+
+
+not_modelled(
+    "nanmean.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, "
+    "Tensor(a!) out) -> Tensor(a!)", kind=COMPOSITE, reason=OUT_NOT_MODELLED)

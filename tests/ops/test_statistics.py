@@ -185,3 +185,13 @@ def test_nansum_gives_torchs_bits(values, cols, dtype, dim):
         t = t.reshape(max(rows, 1), -1)
         return t.nansum() if dim is None else t.nansum(dim)
     assert_like_torch(program)
+
+
+@pytest.mark.parametrize("statements", [
+    [M, "y = m.nanmean()"], [M, "y = m.nanmean(1)"], [M, "y = torch.nanmean(m, 0, keepdim=True)"],
+    [M, "y = m.nanmean(dtype=torch.float64)"], [M, "y = m.t().nanmean(0)"],
+    ["n = torch.tensor([float('nan'), float('nan')])", "y = n.nanmean()"],
+    ["i = torch.tensor([1, 2])", "y = i.nanmean()"], ["e = torch.empty(0, 3)", "y = e.nanmean(0)"],
+])
+def test_nanmean_is_torchs(statements):
+    assert_like_torch(statements)
