@@ -38,6 +38,9 @@ TEXT: dict[str, str] = {
         "into a double (float for half, int64 for integers)",
     "statistics.nansum":
         "torch's cascade sum, with every NaN loaded as 0",
+    "math.lerp":
+        "|w| < 0.5 ? a + w * (b - a) : b - (b - a) * (1 - w), in float for half; as one "
+        "fused multiply-add: {fused} (the AVX2/AVX512 builds fuse, DEFAULT rounds twice)",
     "math.rounding_exact":
         "round each element to an integral value (ties to even for round); exact, so the "
         "bits are torch's",

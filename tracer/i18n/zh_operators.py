@@ -26,6 +26,9 @@ TEXT: dict[str, str] = {
     "statistics.trace":
         "把对角线元素逐个累加(第 i 个在 i * (stride0 + stride1) 处),累加器为 double(half 为 float,整数为 int64)",
     "statistics.nansum": "torch 的级联求和,每个 NaN 按 0 载入",
+    "math.lerp":
+        "|w| < 0.5 ? a + w * (b - a) : b - (b - a) * (1 - w),half 在 float 中计算;作为一次融合乘加:{fused}"
+        "(AVX2/AVX512 版本融合,DEFAULT 舍入两次)",
     "math.rounding_exact": "把每个元素舍入为整数值(round 为四舍六入五取偶);结果精确,位与 torch 相同",
     "math.round_decimals":
         "以浮点运算计算 nearbyint(x * 10^{decimals}) / 10^{decimals}(10^d 本身也被舍入):"
