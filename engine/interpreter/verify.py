@@ -446,7 +446,7 @@ def _within_bound(row: Row, st, ours: dict[str, Any], ev: E.Evaluator,
     bounds = _bounds(ours.get("events") or [])
     reads = {n.id for n in ast.walk(st.node) if isinstance(n, ast.Name)} & approximate
     bound = max((int(b.get("ulps", 0)) for b in bounds), default=0)
-    written = set((ours.get("bindings") or {}).keys())
+    written = set((ours.get("bindings") or {}).keys()) | (_mutated(st.node) if bounds else set())
     if not bounds and not reads:
         return approximate - written
     if bounds:
@@ -478,3 +478,18 @@ def _within_bound(row: Row, st, ours: dict[str, Any], ev: E.Evaluator,
                                                  if not d.startswith("value")])
     row.details[:] = details
     return approximate | written
+
+
+def _mutated(node: ast.AST) -> set[str]:
+    """Names a statement writes into without binding them: ``x.exp_()``, ``out=x``."""
+    found = set()
+    for n in ast.walk(node):
+        if isinstance(n, ast.Call):
+            f = n.func
+            if isinstance(f, ast.Attribute) and f.attr.endswith("_") \
+                    and not f.attr.startswith("_") and isinstance(f.value, ast.Name):
+                found.add(f.value.id)
+            for kw in n.keywords:
+                if kw.arg == "out" and isinstance(kw.value, ast.Name):
+                    found.add(kw.value.id)
+    return found

@@ -72,3 +72,14 @@ def test_exact_results_keep_the_bit_for_bit_comparison():
 ])
 def test_the_distance_is_counted_in_units_in_the_last_place(a, b, dtype, ulps):
     assert verify._ulps(a, b, dtype) == ulps
+
+
+@pytest.mark.parametrize("text", [
+    "x = torch.tensor([0.3, 2.7, 1.1, 5.5]); x.exp_(); w = x + 1",
+    "x = torch.tensor([0.3, 2.7, 1.1, 5.5]); o = torch.empty(4); torch.exp(x, out=o); w = o + 1",
+])
+def test_a_value_written_in_place_or_out_is_followed_too(text):
+    require_torch()
+    rows = verify.verify(text, session.run(text))
+    assert rows[-1].results["values"] is None and "ui.verify.from_bounded" in _said(rows[-1])
+    assert all(row.ok for row in rows)
