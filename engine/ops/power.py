@@ -7,8 +7,8 @@ one of three roads: exponent 0 fills the output with ones, exponent 1 copies the
 anything else runs the kernel.  The float kernel has exact special cases (-0.5 is
 1/sqrt, -1 is 1/x, 2 is x*x, 3 is x*x*x, -2 is 1/(x*x)); any other float
 exponent -- and any float Tensor**Tensor -- goes through std::pow and the vectorised
-Sleef pow, and 0.5 through MKL's sqrt, whose last bits tidx cannot reproduce, so tidx
-refuses those.  Integers use
+Sleef pow, whose last bits tidx cannot reproduce, so tidx refuses those; 0.5 goes through
+MKL's sqrt, computed here within sqrt's measured bound and said so.  Integers use
 ``powi`` (square-and-multiply, wrapping like C), where a negative exponent gives 1, ±1
 or 0 -- and a negative integer Scalar exponent is an error.
 """
@@ -30,12 +30,16 @@ from engine.dispatch.declarations import (COMPOSITE, META_PYTHON, OUT, OUT_NOT_M
 from engine.dispatch.aten import aten
 from engine.memory import empty as memory
 from engine.core import view as S
+from engine.ops.math_unary import FLOAT_OPS
 from engine.ops.pointwise import Wrapped, iterate, operand, result_type
 from engine.ops.scalar import to_dtype_scalar
 
 POW = "aten/src/ATen/native/Pow.cpp"
 POW_KERNEL = "aten/src/ATen/native/cpu/PowKernel.cpp"
 TYPES = "aten/src/ATen/native/TypeProperties.cpp"
+
+#: sqrt's measured fidelity: exponent 0.5 runs the sqrt kernel
+SQRT_FIDELITY = FLOAT_OPS["sqrt"][1]
 
 _SLEEF = ("pow with a floating result and this exponent runs std::pow / the vectorised "
           "Sleef pow in torch, whose last bit tidx cannot reproduce")
@@ -82,10 +86,10 @@ def _float_scalar_loop(exp: float):
     def loop(a):
         one = a.dtype.type(1)
         if exp == 0.5:
-            # sqrt_kernel runs MKL's vsSqrt, which is not correctly rounded (torch's
-            # sqrt(37.0) is one ulp below IEEE's): no numpy formula gives its bits
-            raise Refused("pow(x, 0.5) on floats runs torch's sqrt kernel (MKL VML), whose "
-                          "last bit tidx cannot reproduce")
+            # sqrt_kernel runs MKL's vmsSqrt, which is not correctly rounded (torch's
+            # sqrt(37.0) is one ulp below IEEE's): IEEE's value, under the bound the
+            # kernel's note states (engine/ops/math_unary.py, docs/fidelity-math.md)
+            return np.sqrt(a)
         if exp == -0.5:
             return one / np.sqrt(a)
         if exp == -1.0:
@@ -150,8 +154,13 @@ def _pow_tensor_scalar(name: str, self, exponent: Any, inplace: bool):
             return aten.fill_.Scalar(result, 1)
         return aten.copy_.default(result, base)
     loop, prologue = _scalar_kernel(exponent)
+    note = Note("pointwise.pow_kernel", exponent=exponent)
+    if _is(exponent, 0.5) and common in (D.float32, D.float64):
+        # pow_tensor_scalar_kernel hands exponent 0.5 to sqrt_kernel (MKL's VML)
+        note = Note("math.within_ulps", op="pow(x, 0.5)", library=SQRT_FIDELITY.library,
+                    ulps=SQRT_FIDELITY.ulps(common))
     return iterate(name, [base], loop, out=out, source=POW_KERNEL, check_dtype=prologue,
-                   note=Note("pointwise.pow_kernel", exponent=exponent))
+                   note=note)
 
 
 @declare("pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor",

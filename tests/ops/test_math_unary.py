@@ -216,3 +216,22 @@ def test_sleefs_early_overflow_is_refused_in_one_line(op):
     with pytest.raises(Refused, match="overflows to inf in torch's vectorised Sleef"):
         session.run(f"x = torch.tensor([89.0]); y = torch.{op}(x)")
     assert_like_torch(["x = torch.tensor([88.0, -3.0])", f"y = torch.{op}(x * 0)"])
+
+
+@pytest.mark.parametrize("text", [
+    "x = torch.arange(300.); y = x ** 0.5", "x = torch.arange(300.).double(); y = x.pow(0.5)",
+    "x = torch.arange(300); y = torch.pow(x, 0.5)", "x = torch.arange(300.); y = x.sqrt()",
+])
+def test_pow_one_half_runs_sqrts_kernel_within_its_bound(text):
+    """pow_tensor_scalar_kernel hands exponent 0.5 to sqrt_kernel (MKL's vmsSqrt, which is
+    not correctly rounded: sqrt(19.0) is one ulp off IEEE's in float): computed, labelled
+    with sqrt's bound, and --verify agrees within it."""
+    from engine.interpreter import verify
+    require_torch()
+    doc = session.run(text)
+    notes = [e for s in doc["statements"] for e in _walk(s["events"])
+             if e.get("note_id") == "math.within_ulps"]
+    assert notes and notes[0]["note_args"]["ulps"] == 2
+    rows = verify.verify(text, doc)
+    assert all(row.ok for row in rows), [row.details for row in rows]
+    assert "ui.verify.within_ulps" in [s["id"] for s in rows[-1].said]
