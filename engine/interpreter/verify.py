@@ -19,6 +19,8 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+import numpy as np
+
 from tracer import op_tree
 from tracer import values as V
 
@@ -241,6 +243,7 @@ class _Pairing:
         self.stopped = False
         self.random = False  # a CUDA statement drew numbers: no values comparable after
         self.on_gpu: set[str] = set()   # the names bound to CUDA tensors so far
+        self.approximate: set[str] = set()  # names holding a result computed within a bound
 
     def one(self, st) -> None:
         # real torch is optional: imported only when --verify asks for it
@@ -288,8 +291,9 @@ class _Pairing:
             self.stopped = True
             return
         self.random = self.random or (cuda and C.draws_random(ours))
-        rows.append(_compare(run, ours, ev, error, profile_ops(prof), cuda=cuda,
-                             random=self.random))
+        row = _compare(run, ours, ev, error, profile_ops(prof), cuda=cuda, random=self.random)
+        self.approximate = _within_bound(row, st, ours, ev, self.approximate)
+        rows.append(row)
         if (error is not None or ours["error"] is not None) and not caught:
             self.stopped = True
 
@@ -419,3 +423,105 @@ def _same_values(mine: Any, theirs: Any) -> bool:
             return repr(v)
         return v
     return norm(mine) == norm(theirs)
+
+
+# -- values computed within a bound (engine/ops/math_unary.py, docs/fidelity-math.md) ----------
+#: the kernel note that says "torch runs <library>; tidx's value may differ by <ulps> ulp"
+BOUNDED_NOTE = "math.within_ulps"
+
+
+def _bounds(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    found = []
+    for e in events:
+        if e.get("note_id") == BOUNDED_NOTE:
+            found.append(e.get("note_args") or {})
+        found.extend(_bounds(e.get("children") or []))
+    return found
+
+
+def _ulps(mine: Any, theirs: Any, dtype: str) -> float:
+    """The largest distance in units in the last place between two value lists of one
+    float dtype (NaN only equals NaN; an infinity only itself)."""
+    def flat(v: Any) -> list[float]:
+        if isinstance(v, list):
+            return [x for item in v for x in flat(item)]
+        return [float(v)]
+    a, b = flat(mine), flat(theirs)
+    if len(a) != len(b):
+        return float("inf")
+    kind: tuple[Any, Any, int] | None = {
+        "f16": (np.float16, np.int16, -(2**15)), "f32": (np.float32, np.int32, -(2**31)),
+        "f64": (np.float64, np.int64, -(2**63))}.get(dtype)
+    if kind is None:
+        return 0.0 if a == b else float("inf")
+    fa, fb = np.array(a, kind[0]), np.array(b, kind[0])
+    if not np.array_equal(np.isnan(fa), np.isnan(fb)) or not np.array_equal(
+            np.isinf(fa) & (fa > 0), np.isinf(fb) & (fb > 0)) or not np.array_equal(
+            np.isinf(fa) & (fa < 0), np.isinf(fb) & (fb < 0)):
+        return float("inf")
+    keep = np.isfinite(fa)
+    lo = kind[2]     # the most negative integer: -0.0's bits, which orders next to +0.0
+
+    def ordinal(x: Any) -> Any:
+        i = x[keep].view(kind[1]).astype(np.int64)
+        return np.where(i < 0, lo - i, i)
+    return float(np.abs(ordinal(fa) - ordinal(fb)).max()) if keep.any() else 0.0
+
+
+def _within_bound(row: Row, st, ours: dict[str, Any], ev: E.Evaluator,
+                  approximate: set[str]) -> set[str]:
+    """A statement whose kernel tidx computes within a measured bound of torch's (its note
+    says whose code and how far): its values are compared within that bound and the row
+    says so.  A later statement reading such a name can carry the difference on, grown
+    by its own arithmetic: its values are not compared bit for bit, and the row says
+    why.  Returns the names holding approximate values after the statement."""
+    bounds = _bounds(ours.get("events") or [])
+    reads = {n.id for n in ast.walk(st.node) if isinstance(n, ast.Name)} & approximate
+    bound = max((int(b.get("ulps", 0)) for b in bounds), default=0)
+    written = set((ours.get("bindings") or {}).keys()) | (_mutated(st.node) if bounds else set())
+    if not bounds and not reads:
+        return approximate - written
+    if bounds:
+        row.said.append({"id": "ui.verify.within_ulps",
+                         "args": {"ulps": bound, "library": bounds[0].get("library", "")}})
+    if row.results.get("values") is not False:
+        return approximate | written
+    if reads:
+        # derived from an approximate value: the difference is carried on, not bounded
+        row.said.append({"id": "ui.verify.from_bounded", "args": {"names": ", ".join(sorted(reads))}})
+        row.results["values"] = None
+        row.details[:] = [d for d in row.details if not d.startswith("value")]
+        return approximate | written
+    details = [d for d in row.details if not d.startswith("value")]
+    values = {name: (ours["bindings"].get(name), ev.names.get(name)) for name in written}
+    if ours.get("result") is not None:
+        values["(result)"] = (ours["result"], st.value)
+    for name, (summary, value) in values.items():
+        s = summary["summary"] if summary else None
+        theirs = _describe(value)
+        if not isinstance(s, dict) or s.get("kind") != "tensor" or theirs is None \
+                or "values" not in s or theirs["values"] is None:
+            continue
+        far = _ulps(s["values"], theirs["values"], s.get("dtype", ""))
+        if far > bound:
+            details.append(f"values of {name}: {far:g} ulp from torch's, beyond the "
+                           f"{bound} ulp tidx states")
+    row.results["values"] = len(details) == len([d for d in row.details
+                                                 if not d.startswith("value")])
+    row.details[:] = details
+    return approximate | written
+
+
+def _mutated(node: ast.AST) -> set[str]:
+    """Names a statement writes into without binding them: ``x.exp_()``, ``out=x``."""
+    found = set()
+    for n in ast.walk(node):
+        if isinstance(n, ast.Call):
+            f = n.func
+            if isinstance(f, ast.Attribute) and f.attr.endswith("_") \
+                    and not f.attr.startswith("_") and isinstance(f.value, ast.Name):
+                found.add(f.value.id)
+            for kw in n.keywords:
+                if kw.arg == "out" and isinstance(kw.value, ast.Name):
+                    found.add(kw.value.id)
+    return found

@@ -1,4 +1,5 @@
-"""Cumulative sums and maxima: cumsum, cumsum_ and cummax (aten/src/ATen/native/ReduceOps.cpp,
+"""Cumulative sums, products, maxima and minima: cumsum, cumprod (and their in-place
+forms), cummax and cummin (aten/src/ATen/native/ReduceOps.cpp,
 cpu/ReduceOpsKernel.cpp).
 
 ``cumsum_cpu_kernel`` walks each row along the dim serially, adding into an accumulator
@@ -51,11 +52,13 @@ def _out_dtype(self, dtype: D.dtype | None) -> D.dtype:
 
 
 CUMSUM_CPU_KERNEL = step("cumsum_cpu_kernel", Layer.KERNEL, source=KERNELS)
+CUMPROD_CPU_KERNEL = step("cumprod_cpu_kernel", Layer.KERNEL, source=KERNELS)
 
 
-def _cum(self, dim: int, result) -> None:
+def _cum(self, dim: int, result, product: bool = False) -> None:
     """impl_func_cum_ops: a 0-dim input is copied (fill_), an empty one zeroes the
-    result, else the kernel runs on the input cast to the result's dtype (``to``)."""
+    result (cumprod's too: the same helper), else the kernel runs on the input cast to
+    the result's dtype (``to``)."""
     if self.dim() == 0:
         aten.fill_.Tensor(result, self)
         return
@@ -64,18 +67,22 @@ def _cum(self, dim: int, result) -> None:
         return
     dim = S.maybe_wrap_dim(dim, self.dim())
     src = aten.to.dtype(self, result.dtype)
+    name = "cumprod" if product else "cumsum"
     dispatched(result.dtype)
     acc = acc_dtype(result.dtype)
-    with span(CUMSUM_CPU_KERNEL,
-              note=lambda: Note("cumsum.kernel", dim=dim, acc=str(acc)), dim=dim,
-              acc=str(acc)) as s:
+    spec = CUMPROD_CPU_KERNEL if product else CUMSUM_CPU_KERNEL
+    with span(spec, note=lambda: (Note("cumprod.kernel", dim=dim, acc=str(acc)) if product
+                                  else Note("cumsum.kernel", dim=dim, acc=str(acc))),
+              dim=dim, acc=str(acc)) as s:
         if not self.is_meta:
             # the input in the accumulation dtype, its sums, and their cast to the result
-            check_temporary("cumsum", self.numel(), 2 * np.dtype(acc).itemsize
+            check_temporary(name, self.numel(), 2 * np.dtype(acc).itemsize
                             + result.dtype.itemsize)
             values = src.array().astype(acc)
             with np.errstate(over="ignore", invalid="ignore"):
-                sums = np.cumsum(values, axis=dim, dtype=acc)
+                # one accumulator, left to right: numpy's accumulate is that loop
+                run = np.cumprod if product else np.cumsum
+                sums = run(values, axis=dim, dtype=acc)
                 result.array(write=True)[...] = sums.astype(result.dtype.np)
             s.set(read=touched(src), written=touched(result))
         s.set_result(result)
@@ -84,6 +91,8 @@ def _cum(self, dim: int, result) -> None:
 #: cumsum_cpu_kernel's (cpu/ReduceOpsKernel.cpp)
 _CUMSUM_CPU = AT_DISPATCH("cumsum_out_cpu",
                           "AT_DISPATCH_ALL_TYPES_AND_COMPLEX_AND2(kBFloat16, kHalf)")
+_CUMPROD_CPU = AT_DISPATCH("cumprod_out_cpu",
+                           "AT_DISPATCH_ALL_TYPES_AND_COMPLEX_AND2(kBFloat16, kHalf)")
 
 
 @declare("cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor",
@@ -116,8 +125,38 @@ not_modelled("cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor
              "Tensor(a!)", kind=OUT, reason=OUT_NOT_MODELLED)
 
 
+# -- cumprod: the running product, in the same accumulator ----------------------------------------
+@declare("cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor",
+         variants="function, method",
+         native="at::native::cumprod_out (structured)", source=REDUCE,
+         meta=META_PYTHON, at_dispatch=_CUMPROD_CPU)
+def cumprod(self, dim: int, *, dtype=None):
+    S.maybe_wrap_dim(dim, self.dim())
+    result = memory.empty_generic(self.view.sizes, _out_dtype(self, dtype), self.device_type)
+    _cum(self, dim, result, product=True)
+    return result
+
+
+@declare("cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)",
+         variants="method", native="at::native::cumprod_out (structured)",
+         source=REDUCE, meta=META_PYTHON, device_check=CHECK_WRAPPER, at_dispatch=_CUMPROD_CPU)
+def cumprod_(self, dim: int, *, dtype=None):
+    S.maybe_wrap_dim(dim, self.dim())
+    out_dtype = dtype if dtype is not None else self.dtype
+    check(out_dtype is self.dtype, RuntimeError,
+          f"Bad in-place call: input tensor dtype {D.type_meta_name(self.dtype)} and output "
+          f"tensor dtype {D.type_meta_name(out_dtype)} should match")
+    _cum(self, dim, self, product=True)
+    return self
+
+
+not_modelled("cumprod.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> "
+             "Tensor(a!)", kind=OUT, reason=OUT_NOT_MODELLED)
+
+
 # -- cummax: the running maximum and where it was found -----------------------------------------
 CUMMAX_CPU_KERNEL = step("cummax_helper_cpu", Layer.KERNEL, source=REDUCE)
+CUMMIN_CPU_KERNEL = step("cummin_helper_cpu", Layer.KERNEL, source=REDUCE)
 
 
 def _same_type(out, self) -> None:
@@ -127,28 +166,42 @@ def _same_type(out, self) -> None:
                                         f"found {D.cpp_name(out.dtype)}")
 
 
-@declare("_cummax_helper(Tensor self, Tensor(a!) values, Tensor(b!) indices, int dim) -> ()",
-         native="at::native::cummax_helper_cpu", source=REDUCE, device_check=CHECK_WRAPPER)
-def _cummax_helper(self, values, indices, dim: int):
+def _cummax_cummin(self, values, indices, dim: int, biggest: bool) -> None:
     # AT_DISPATCH_ALL_TYPES_AND3(Bool, Half, BFloat16): every tidx dtype
-    with span(CUMMAX_CPU_KERNEL, note=lambda: Note("cummax.kernel", dim=dim), dim=dim) as s:
+    spec = CUMMAX_CPU_KERNEL if biggest else CUMMIN_CPU_KERNEL
+    with span(spec, note=lambda: (Note("cummax.kernel", dim=dim) if biggest
+                                  else Note("cummin.kernel", dim=dim)), dim=dim) as s:
         if not self.is_meta:
-            check_temporary("cummax", self.numel(), 3 * 8)
+            check_temporary("cummax" if biggest else "cummin", self.numel(), 3 * 8)
             x = np.moveaxis(self.array(), dim, -1)
             steps = np.arange(x.shape[-1])
             # cummax_cummin_helper: element i takes over when it is NaN, or when the
-            # maximum so far is not NaN and i is >= it (a tie moves the index to i)
+            # extreme so far is not NaN and i is >= it (<= for cummin; a tie moves the
+            # index to i)
+            running = np.maximum.accumulate if biggest else np.minimum.accumulate
             with np.errstate(invalid="ignore"):
                 nan = np.isnan(x) if x.dtype.kind == "f" else np.zeros(x.shape, bool)
                 seen = np.logical_or.accumulate(nan, axis=-1)
                 before = np.concatenate([np.zeros(x.shape[:-1] + (1,), bool),
                                          seen[..., :-1]], axis=-1)
-                takes = nan | (~before & (x == np.maximum.accumulate(x, axis=-1)))
+                takes = nan | (~before & (x == running(x, axis=-1)))
             idx = np.maximum.accumulate(np.where(takes, steps, 0), axis=-1)
             values.array(write=True)[...] = np.moveaxis(
                 np.take_along_axis(x, idx, axis=-1), -1, dim)
             indices.array(write=True)[...] = np.moveaxis(idx, -1, dim)
             s.set(read=touched(self), written=[touched(values), touched(indices)])
+
+
+@declare("_cummax_helper(Tensor self, Tensor(a!) values, Tensor(b!) indices, int dim) -> ()",
+         native="at::native::cummax_helper_cpu", source=REDUCE, device_check=CHECK_WRAPPER)
+def _cummax_helper(self, values, indices, dim: int):
+    _cummax_cummin(self, values, indices, dim, biggest=True)
+
+
+@declare("_cummin_helper(Tensor self, Tensor(a!) values, Tensor(b!) indices, int dim) -> ()",
+         native="at::native::cummin_helper_cpu", source=REDUCE, device_check=CHECK_WRAPPER)
+def _cummin_helper(self, values, indices, dim: int):
+    _cummax_cummin(self, values, indices, dim, biggest=False)
 
 
 @declare("cummax.out(Tensor self, int dim, *, Tensor(a!) values, Tensor(b!) indices) -> "
@@ -179,3 +232,33 @@ def cummax(self, dim: int):
     indices = aten.empty.memory_format(list(self.view.sizes), dtype=D.int64,
                                        device=self.device_type)
     return aten.cummax.out(self, dim, values=values, indices=indices)
+
+
+@declare("cummin.out(Tensor self, int dim, *, Tensor(a!) values, Tensor(b!) indices) -> "
+         "(Tensor(a!) values, Tensor(b!) indices)", native="at::native::cummin_out",
+         source=REDUCE, meta=META_PYTHON)
+def cummin_out(self, dim: int, *, values, indices):
+    _same_type(values, self)
+    long = aten.empty.memory_format([0], dtype=D.int64, device=self.device_type)
+    _same_type(indices, long)
+    shape = self.view.sizes
+    resize_output(values, shape, S.contiguous_strides(shape))
+    resize_output(indices, shape, S.contiguous_strides(shape))
+    if self.dim() == 0:
+        aten.fill_.Tensor(values, self)
+        aten.fill_.Scalar(indices, 0)
+    elif self.numel() != 0:
+        aten._cummin_helper.default(self, values, indices, S.maybe_wrap_dim(dim, self.dim()))
+    return values, indices
+
+
+@declare("cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)",
+         variants="function, method", native="at::native::cummin", source=REDUCE,
+         meta=META_PYTHON)
+def cummin(self, dim: int):
+    # CompositeExplicitAutograd: the two outputs, then the out= overload
+    values = aten.empty.memory_format(list(self.view.sizes), dtype=self.dtype,
+                                      device=self.device_type)
+    indices = aten.empty.memory_format(list(self.view.sizes), dtype=D.int64,
+                                       device=self.device_type)
+    return aten.cummin.out(self, dim, values=values, indices=indices)

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 import engine
 from conftest import examples, require_torch
-from oracle import assert_like_torch, norm, shares
+from oracle import assert_like_torch, norm, outcome, shares
 
 pytestmark = pytest.mark.torch
 
@@ -279,7 +279,38 @@ def pow_outcome(lib, dtype, shape, view, transpose, exponent, form):
           suppress_health_check=[HealthCheck.too_slow])
 @given(pow_cases())
 def test_pow_matches_torch(case):
-    assert_like_torch(pow_outcome, *case, refused=True)
+    """Bit for bit, but where the kernel computes a float pow through glibc's/Sleef's pow
+    or MKL's sqrt (docs/fidelity-math.md): there within the 2 ulp its note states."""
+    torch = require_torch()
+    ours, theirs = outcome(engine, pow_outcome, *case), outcome(torch, pow_outcome, *case)
+    if ours[0] == "refused":
+        assert theirs[0] == "ok", (ours, theirs)
+        return
+    assert ours == theirs or _within_ulps(ours, theirs, 2), (ours, theirs)
+
+
+def _within_ulps(ours, theirs, ulps: int) -> bool:
+    """Two outcomes alike but for float tensors' values, each within ``ulps``."""
+    if isinstance(ours, tuple) and isinstance(theirs, tuple) and len(ours) == len(theirs):
+        if len(ours) == 7 and ours[0] == theirs[0] == "tensor" and ours[2:] == theirs[2:] \
+                and ours[5] in ("torch.float32", "torch.float64"):
+            return _values_within(ours[1], theirs[1], ours[5], ulps)
+        return all(_within_ulps(a, b, ulps) for a, b in zip(ours, theirs))
+    return ours == theirs
+
+
+def _values_within(a, b, dtype: str, ulps: int) -> bool:
+    def flat(v):
+        return [x for item in v for x in flat(item)] if isinstance(v, list) else [float(v)]
+    f, i = (np.float32, np.int32) if dtype == "torch.float32" else (np.float64, np.int64)
+    x, y = np.array(flat(a), f), np.array(flat(b), f)
+    if x.shape != y.shape or not np.array_equal(np.isnan(x), np.isnan(y)):
+        return False
+    keep = ~np.isnan(x)
+    xi, yi = x[keep].view(i).astype(np.int64), y[keep].view(i).astype(np.int64)
+    lo = int(np.iinfo(i).min)
+    xi, yi = np.where(xi < 0, lo - xi, xi), np.where(yi < 0, lo - yi, yi)
+    return bool((np.abs(xi - yi) <= ulps).all())
 
 
 # -- isclose -----------------------------------------------------------------------------------

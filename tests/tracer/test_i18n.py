@@ -43,6 +43,12 @@ SEED_STATEMENTS = [
 
 #: More statements, so every note the engine can write is reached at least once.
 MORE_STATEMENTS = [
+    "a = torch.tensor([1.25, -2.5]); y = a.ceil(); y = a.frac(); y = a.round(decimals=1); "
+    "y = a.rsqrt(); y = a.exp()",
+    "a = torch.tensor([[1.25, -2.5]]); y = a.std(); y = a.var(0); y = a.std(1, correction=3)",
+    "a = torch.tensor([[1.25, -2.5]]); y = a.cumprod(1); y = a.cummin(1)",
+    "a = torch.tensor([[1.25, -2.5], [3., 4.]]); y = a.trace(); y = a.nansum(); y = a.diff()",
+    "a = torch.tensor([1.25, -2.5]); y = a.lerp(a * 2, 0.25); y = a.hypot(a); y = a.atan2(a)",
     "t = torch.tensor([[1., 3., 3.], [2., 0., 5.]]); y = torch.cummax(t, 1)",
     "t = torch.tensor([float('nan'), float('inf'), 1.]); y = t.nan_to_num(posinf=9.)",
     "a = torch.tensor([0., -float('inf')]); y = torch.logaddexp(a, torch.tensor(-500.))",

@@ -7,6 +7,54 @@ the same conventions as en.py.
 from __future__ import annotations
 
 TEXT: dict[str, str] = {
+    # -- elementwise math (engine/ops/math_unary.py; docs/fidelity-math.md)
+    "ui.verify.within_ulps":
+        "values compared within {ulps} ulp: torch runs {library}, whose last bits tidx "
+        "does not replay (docs/fidelity-math.md)",
+    "ui.verify.from_bounded":
+        "values not compared bit for bit: they are computed from {names}, which hold values "
+        "within a few ulp of torch's, and this statement's arithmetic carries the "
+        "difference on",
+    "statistics.all_cpu":
+        "the whole tensor in double: mean {mean}, then (x - mean)^2 added one element at a "
+        "time in the iterator's order (a sum per loop call, per thread), divided by "
+        "n - correction; the square root for std; rounded to the tensor's dtype",
+    "statistics.welford":
+        "Welford's update per output, in double, over the reduced elements in order: "
+        "delta = x - mean, mean += delta / n, m2 += delta * (x - mean), each step rounded; "
+        "then m2 / (n - correction), its square root for std",
+    "statistics.dof":
+        "{op}(): degrees of freedom is <= 0. Correction should be strictly less than the "
+        "reduction factor (input numel divided by output numel).",
+    "cumprod.kernel":
+        "walk each row along dim {dim} in order, multiplying into one {acc} accumulator and "
+        "storing every running product rounded to the result's dtype",
+    "cummin.kernel":
+        "walk each row along dim {dim}: an element at most the minimum so far (or a NaN, "
+        "which then stays) takes over, and its index is written beside it; a tie moves the "
+        "index to the later element",
+    "statistics.trace":
+        "add the diagonal's elements one at a time (element i at i * (stride0 + stride1)) "
+        "into a double (float for half, int64 for integers)",
+    "statistics.nansum":
+        "torch's cascade sum, with every NaN loaded as 0",
+    "math.lerp":
+        "|w| < 0.5 ? a + w * (b - a) : b - (b - a) * (1 - w), in float for half; as one "
+        "fused multiply-add: {fused} (the AVX2/AVX512 builds fuse, DEFAULT rounds twice)",
+    "math.rounding_exact":
+        "round each element to an integral value (ties to even for round); exact, so the "
+        "bits are torch's",
+    "math.round_decimals":
+        "nearbyint(x * 10^{decimals}) / 10^{decimals} in float arithmetic (10^d itself "
+        "rounded): not the decimal rounding a calculator does",
+    "math.frac": "x - trunc(x): exact, with the sign of x; an infinity gives NaN",
+    "math.float_exact":
+        "{op} of each element (an integer tensor computed in the default float dtype); "
+        "measured bit for bit equal to torch's",
+    "math.within_ulps":
+        "{op} of each element: torch runs {library}, which tidx cannot replay; tidx's value "
+        "is numpy's and may differ from torch's by up to {ulps} ulp (measured: "
+        "docs/fidelity-math.md)",
     "cummax.kernel":
         "walk each row along dim {dim}: an element at least the maximum so far (or a NaN, "
         "which then stays) takes over, and its index is written beside it; a tie moves the "

@@ -6,6 +6,38 @@ zh.py (the same ids and ``{name}`` fields as the English table).
 from __future__ import annotations
 
 TEXT: dict[str, str] = {
+    # -- 逐元素数学
+    "ui.verify.within_ulps":
+        "数值按 {ulps} ulp 以内比较:torch 使用 {library},tidx 不重现其最后几位(docs/fidelity-math.md)",
+    "ui.verify.from_bounded":
+        "数值不逐位比较:它们由 {names} 算出,而那些值与 torch 的相差几个 ulp 以内,本语句的运算会把差异传下去",
+    "statistics.all_cpu":
+        "整个张量用 double 计算:均值 {mean},再按迭代器顺序逐个累加 (x - mean)^2(每次循环调用、每个线程各自求和),"
+        "除以 n - correction;std 再开平方;最后舍入到张量的 dtype",
+    "statistics.welford":
+        "每个输出用 double 按顺序对被归约元素做 Welford 更新:delta = x - mean,mean += delta / n,"
+        "m2 += delta * (x - mean),每步各自舍入;再算 m2 / (n - correction),std 再开平方",
+    "statistics.dof":
+        "{op}():自由度 <= 0。correction 应严格小于归约因子(输入元素数除以输出元素数)。",
+    "cumprod.kernel": "沿第 {dim} 维按顺序逐行扫描,乘到一个 {acc} 累加器中,并把每个累积乘积按结果的 dtype 舍入后写出",
+    "cummin.kernel":
+        "沿第 {dim} 维逐行遍历:不大于当前最小值的元素(或一个 NaN,之后一直保留)接替它,其下标写在旁边;"
+        "相等时下标移到后面的元素",
+    "statistics.trace":
+        "把对角线元素逐个累加(第 i 个在 i * (stride0 + stride1) 处),累加器为 double(half 为 float,整数为 int64)",
+    "statistics.nansum": "torch 的级联求和,每个 NaN 按 0 载入",
+    "math.lerp":
+        "|w| < 0.5 ? a + w * (b - a) : b - (b - a) * (1 - w),half 在 float 中计算;作为一次融合乘加:{fused}"
+        "(AVX2/AVX512 版本融合,DEFAULT 舍入两次)",
+    "math.rounding_exact": "把每个元素舍入为整数值(round 为四舍六入五取偶);结果精确,位与 torch 相同",
+    "math.round_decimals":
+        "以浮点运算计算 nearbyint(x * 10^{decimals}) / 10^{decimals}(10^d 本身也被舍入):"
+        "不是计算器式的十进制舍入",
+    "math.frac": "x - trunc(x):精确,符号与 x 相同;无穷大得到 NaN",
+    "math.float_exact": "对每个元素求 {op}(整数张量先转为默认浮点类型);实测与 torch 逐位相同",
+    "math.within_ulps":
+        "对每个元素求 {op}:torch 使用 {library},tidx 无法重现;tidx 的值来自 numpy,"
+        "与 torch 最多相差 {ulps} ulp(实测:docs/fidelity-math.md)",
     "cummax.kernel":
         "沿第 {dim} 维逐行遍历:不小于当前最大值的元素(或一个 NaN,之后一直保留)接替它,其下标写在旁边;"
         "相等时下标移到后面的元素",
