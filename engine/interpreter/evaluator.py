@@ -141,6 +141,8 @@ class Evaluator(Expressions, Control, Functions):
         self.builtins = builtins.make(torch.tensor, torch.size, on_print, self.classes,
                                       self.formatter)
         self._allowed = ({id(fn) for fn in self.builtins.values()} | torch.callables
+                         | {id(fn) for c in torch.constants.values() if isinstance(c, Module)
+                            for fn in c.functions.values()}
                          | {id(fn) for m in (PYPTO, MATH) for fn in m.functions.values()}
                          | {id(cls) for cls in called}
                          | ({id(fn) for fn in torch_cuda.FUNCTIONS.values()}

@@ -14,6 +14,8 @@ two Sessions interleaved in one process never see each other.
 
 from __future__ import annotations
 
+import functools
+
 import ast
 import dataclasses
 import os
@@ -33,6 +35,7 @@ from engine.core.context import DEFAULT_MAX_BYTES, RunContext, activate
 from engine.core.before import WritesBefore
 from engine.core.work_budget import WorkBudget
 from engine.core.errors import Refused, is_torch_error
+from engine.interpreter.pyclasses import PyClass
 from engine.interpreter.defaults import BY_NAME
 from engine.interpreter.evaluator import Evaluator
 from engine.interpreter import reprs
@@ -297,12 +300,39 @@ class Session:
         return out
 
     def _describe(self, value: Any) -> Binding:
-        if callable(value) and not is_tensor(value):
-            # a name bound to a function (tensor = torch.tensor): the recorder would take
-            # the function for its own deferred summary and call it; its repr stands in
-            text = _repr(value)
-            return Binding(self.trace.summarize(lambda: text), text)
-        return Binding(self.trace.summarize(value), _repr(value))
+        # a function (tensor = torch.tensor), alone or inside a list: the recorder would
+        # take it for its own deferred summary and call it; a stand-in with its repr goes
+        return Binding(self.trace.summarize(lambda: _for_record(value)), _repr(value))
+
+
+@functools.lru_cache(maxsize=None)
+def _stand_in_class(type_name: str) -> type:
+    return type(type_name, (), {"__slots__": ("text",),
+                                "__init__": lambda self, text: setattr(self, "text", text),
+                                "__repr__": lambda self: self.text})
+
+
+def _for_record(value: Any) -> Any:
+    """``value`` with every function in it (inside lists, tuples and dicts too) replaced
+    by its stand-in (:func:`_stand_in`)."""
+    if callable(value) and not is_tensor(value):
+        return _stand_in(value)(_repr(value))
+    if type(value) in (list, tuple):
+        return type(value)(_for_record(v) for v in value)
+    if type(value) is dict:
+        return {k: _for_record(v) for k, v in value.items()}
+    return value
+
+
+def _stand_in(fn: Any) -> type:
+    """What the record keeps of a function: an object of the function's Python type
+    (``function`` for a def or lambda, ``builtin_function_or_method`` for torch's and the
+    builtins, ``type`` for a class) with its repr -- an object, not a string, so every
+    view prints it as Python does, without quotes (pyclasses.Classes.type_of's rule)."""
+    if isinstance(fn, PyClass):
+        return _stand_in_class("type")
+    return _stand_in_class("builtin_function_or_method" if hasattr(fn, "__name__")
+                           else "function")
 
 
 def run(text: str, *, seed: int | None = None, max_bytes: int | None = None,

@@ -37,6 +37,11 @@ KEPT = {
         "python_variable_methods.cpp's table of Python special methods",
     ("engine/interpreter/builtins.py", "FIXED"):
         "Python's builtins (abs, range), not torch's operators",
+    ("engine/ops/math_unary.py", "FLOAT_OPS"):
+        "the float functions' family generator: each row declares one operator (structured "
+        "out=, functional, in-place) with its numpy function and measured fidelity",
+    ("engine/rng/libm.py", "_CALIBRATION_DOMAIN"):
+        "glibc's libm functions and the inputs they are calibrated on, not torch's operators",
     ("engine/interpreter/pymath.py", "_ONE_NUMBER"):
         "CPython's math functions (math.isnan, math.sqrt), not torch's operators",
     ("engine/interpreter/pymath.py", "_OTHERS"):

@@ -225,3 +225,18 @@ def test_a_named_tuple_prints_as_torch_return_types():
     assert value["fields"] == ["values", "indices"]
     assert V.text(json.loads(json.dumps(value))) == repr(theirs)
     assert V.plain(value)[0] is not None and len(V.plain(value)) == 2
+
+
+def test_a_function_is_recorded_as_an_object_not_a_string():
+    """Alone or inside a list, a function prints as Python prints it in every view (no
+    quotes, no address that changes from run to run), and is typed as Python types it."""
+    from engine.interpreter.session import Session
+    from tracer import values as V
+
+    doc = Session().run("tensor = torch.tensor\ndef f(i):\n    return i\ny = [f, tensor, int]")
+    y = doc["statements"][-1]["bindings"]["y"]["summary"]
+    assert [item["type"] for item in y["items"]] == ["function", "builtin_function_or_method",
+                                                     "type"]
+    assert V.text(y) == "[<function f>, <built-in method tensor of type object>, <class 'int'>]"
+    assert V.text(doc["statements"][0]["bindings"]["tensor"]["summary"]) == \
+        "<built-in method tensor of type object>"
