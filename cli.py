@@ -364,8 +364,7 @@ def _export(text, params: dict, output: str, width_px: int, aspect: str = "16:9"
     # (images and the HTML stepper draw the lecture view's steps unless --full or a
     # filter asks for steps, as the tree does)
     typed = shown(ran, options)
-    doc = typed.to_json()   # (the exports still read the JSON form: issue #25)
-    count = len(export.statements(doc)) if fmt in export.IMAGES else 1
+    count = len(export.statements(typed)) if fmt in export.IMAGES else 1
     if stdout and len(export.paths(output, fmt, count)) > 1:
         raise Refused(f"-o - writes one file, and {fmt.upper()} of {count} statements is "
                       f"{count} files (one per statement): give a file name, or export "
@@ -374,9 +373,8 @@ def _export(text, params: dict, output: str, width_px: int, aspect: str = "16:9"
         # every file is rendered before any is written: all of them, or none
         with progress.bar(i18n.text("ui.export.progress.render", lang, fmt=fmt.upper()),
                           count) as tick:
-            files, pages = export.render_all(doc, output, fmt, options.diagram, lang=lang,
-                                             width_px=width_px, tick=tick,
-                                             full=ran.to_json(),
+            files, pages = export.render_all(typed, output, fmt, options.diagram, lang=lang,
+                                             width_px=width_px, tick=tick, full=ran,
                                              lecture=options.lecture, aspect=aspect)
         if stdout and len(files) > 1:
             raise Refused(f"-o - writes one file, and this {fmt.upper()} is {len(files)} "

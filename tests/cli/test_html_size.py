@@ -50,9 +50,10 @@ def lesson(n: int) -> str:
 def pages() -> dict[int, tuple[dict, bytes]]:
     out = {}
     for n in (8, 32):
-        doc = session.run(lesson(n), seed=0)
+        typed = session.run_document(lesson(n), seed=0)
+        doc = typed.to_json()
         assert len(doc["statements"]) == n
-        out[n] = doc, export.content(doc, "html", lecture=True)
+        out[n] = doc, export.content(typed, "html", lecture=True)
     return out
 
 

@@ -58,7 +58,7 @@ def test_chromium_shows_the_diagram_on_the_page(tmp_path):
     from cdp import Browser
 
     page = tmp_path / "page.html"
-    page.write_bytes(export.content(session.run("t[rows, cols] = 10"), "html"))
+    page.write_bytes(export.content(session.run_document("t[rows, cols] = 10"), "html"))
     with Browser(require_chromium(), width=1280, height=900) as browser:
         browser.open(page.as_uri())
         # the stepper comes first: scroll to the diagram and look at it alone

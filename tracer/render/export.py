@@ -27,13 +27,14 @@ import stat
 from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import graphviz
 
 from tracer import lecture as L
+from tracer.document import Document
 from tracer.render import dot as render_dot
 from tracer.render import files as writes
 from tracer.render import gdb as render_gdb
@@ -206,7 +207,7 @@ def _wasm_svg(source: str, engine: str) -> bytes:
         raise ExportError(f"{exc} ({INSTALL_DOT})") from None
 
 
-def content(doc: dict[str, Any], fmt: str, diagram: str = "sequence", *,
+def content(typed: Document, fmt: str, diagram: str = "sequence", *,
             lang: str = "en", width_px: int | None = None,
             pictures: list[list[dict[str, Any]]] | None = None,
             lecture: bool = False) -> bytes:
@@ -216,8 +217,9 @@ def content(doc: dict[str, Any], fmt: str, diagram: str = "sequence", *,
     pictures, from the unfiltered run (:func:`tracer.render.dot.collect`); by default
     made from ``doc``.  ``lecture``: the diagrams draw the lecture view's steps
     (tracer.lecture.fold) and the HTML stepper walks through them."""
-    if fmt == "json":
-        return render_json.render(doc).encode()
+    if fmt == "json":   # the file boundary: the documented JSON
+        return render_json.render(typed.to_json()).encode()
+    doc = typed.to_json()   # (the renderers below still read the JSON form: issue #25)
     # mermaid and markdown are diagrams too: the lecture view's steps, as the images
     # draw them (a teacher's slide and the markdown beside it show the same arrows)
     if fmt == "mermaid":
@@ -236,7 +238,7 @@ def content(doc: dict[str, Any], fmt: str, diagram: str = "sequence", *,
     # storage pictures come from the whole run all the same (``pictures``).  The call
     # tree's storage table is an HTML-like label, which only the dot program draws (the
     # WebAssembly Graphviz that stands in for it has no XML parser)
-    graph = _graph(doc, fmt, diagram, lang=lang, pictures=pictures, lecture=lecture)
+    graph = _graph(typed, fmt, diagram, lang=lang, pictures=pictures, lecture=lecture)
     if fmt == "dot":
         return graph.source.encode()
     if fmt == "html":
@@ -250,16 +252,17 @@ def content(doc: dict[str, Any], fmt: str, diagram: str = "sequence", *,
     raise ExportError(f"unknown format {fmt!r}; the formats are: {', '.join(FORMATS)}")
 
 
-def _graph(doc: dict[str, Any], fmt: str, diagram: str, *, lang: str,
+def _graph(typed: Document, fmt: str, diagram: str, *, lang: str,
            pictures: list[list[dict[str, Any]]] | None, lecture: bool) -> Any:
     """The diagram of ``doc`` as a Digraph (see :func:`content`)."""
+    doc = typed.to_json()   # (the diagram still reads the JSON form: issue #25)
     return render_dot.render(L.fold(doc) if lecture else doc, diagram, pictures=pictures,
                              html=fmt not in ("svg", "html") or has_dot(), lang=lang)
 
 
-def statements(doc: dict[str, Any]) -> list[dict[str, Any]]:
+def statements(doc: Document) -> list[Document]:
     """The document cut into one document per statement (each a page or a file)."""
-    return [{**doc, "statements": [st]} for st in doc["statements"]] or [doc]
+    return [replace(doc, statements=(st,)) for st in doc.statements] or [doc]
 
 
 def paths(path: str, fmt: str, count: int) -> list[str]:
@@ -287,9 +290,9 @@ class Written:
     pages: int = 1
 
 
-def render_all(doc: dict[str, Any], path: str, fmt: str, diagram: str = "sequence", *,
+def render_all(doc: Document, path: str, fmt: str, diagram: str = "sequence", *,
                lang: str = "en", width_px: int | None = WIDTH_PX,
-               tick: Callable[[], None] | None = None, full: dict[str, Any] | None = None,
+               tick: Callable[[], None] | None = None, full: Document | None = None,
                lecture: bool = False, aspect: str = "free"
                ) -> tuple[list[tuple[str, bytes]], int]:
     """Every file of an export, rendered (nothing written yet), and its page count.
@@ -301,7 +304,8 @@ def render_all(doc: dict[str, Any], path: str, fmt: str, diagram: str = "sequenc
     per page.  Their storage pictures come from ``full``, the unfiltered run (as the
     tree's do), when ``doc`` is a filtered one.  ``lecture``: see :func:`content` (the
     HTML stepper)."""
-    pictures = (render_dot.collect(full if full is not None else doc)
+    # (the storage pictures still read the JSON form: issue #25)
+    pictures = (render_dot.collect((full if full is not None else doc).to_json())
                 if fmt in IMAGES + ("dot", "html") else None)
     if fmt not in IMAGES:
         data = content(doc, fmt, diagram, lang=lang, width_px=width_px, pictures=pictures,
@@ -345,9 +349,9 @@ def render_all(doc: dict[str, Any], path: str, fmt: str, diagram: str = "sequenc
     return list(zip(paths(path, fmt, len(rendered)), rendered)), len(rendered)
 
 
-def export(doc: dict[str, Any], path: str, fmt: str | None = None,
+def export(doc: Document, path: str, fmt: str | None = None,
            diagram: str = "sequence", *, lang: str = "en", width_px: int | None = WIDTH_PX,
-           tick: Callable[[], None] | None = None, full: dict[str, Any] | None = None,
+           tick: Callable[[], None] | None = None, full: Document | None = None,
            aspect: str = "free") -> Written:
     """Render every file of one export, then write them all (or none)."""
     fmt = format_for(path, fmt)

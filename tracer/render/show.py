@@ -64,7 +64,7 @@ def show(doc: Document, options: Options, out: IO[str] | Any) -> Document:
     else:
         from tracer.render import export
 
-        out.write(export.content(seen, options.format, options.diagram,
+        out.write(export.content(filtered, options.format, options.diagram,
                                  lang=options.lang, lecture=options.lecture).decode())
     return filtered
 
