@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from tracer import document as D
 from tracer import lecture as L
 from tracer.events import walk
 
@@ -116,22 +117,24 @@ def _statements(doc: dict[str, Any], full: bool
     """Each statement with the lecture's steps of it (position -> how many steps its
     line folds), None for ``full``.  The lecture is folded statement by statement in
     order: what the first statements showed whole is folded in the later ones."""
-    folded = None if full else L.fold_statements(doc)
+    # (the numbering still reads the JSON form: issue #25; the lecture reads typed steps)
+    folded = None if full else L.fold_statements(D.Document("", tuple(
+        D.Statement.from_json(st) for st in doc["statements"])))
     for index, st in enumerate(doc["statements"]):
-        yield index, st, None if folded is None else _shown(next(folded)["events"])
+        yield index, st, None if folded is None else _shown(next(folded).events)
 
 
-def _shown(events: list[Event]) -> dict[int, int]:
+def _shown(events: tuple[D.Event, ...]) -> dict[int, int]:
     """The lecture's steps of one folded statement: the position of each shown step
     among the statement's recorded steps -> the steps folded on its line.  A folded
     run stands for as many recorded steps as it counts, in call order (the lecture
     keeps the order of what it shows, a transfer's lifted steps included)."""
     out: dict[int, int] = {}
     cursor = 0
-    for _, ev in walk(events):
-        if L.is_folded(ev):
-            cursor += ev["folded"]
+    for _, ev in D.walk(events):
+        if ev.folded is not None:
+            cursor += ev.folded
             continue
-        out[cursor] = sum(c["folded"] for c in ev.get("children") or () if L.is_folded(c))
+        out[cursor] = sum(c.folded for c in ev.children if c.folded is not None)
         cursor += 1
     return out

@@ -17,6 +17,7 @@ from typing import Any
 
 from tracer import values as V
 from tracer.events import walk
+from tracer.document import Document, Statement, walk as typed_walk
 from tracer.lecture import fold_statements
 from tracer.replay import MISSING, changes, offsets, values_of
 
@@ -123,13 +124,14 @@ def lecture_labels(st: dict[str, Any]) -> tuple[set[str], set[str]]:
     and no others (so the terminal, the images, the HTML and ``compare`` agree), and
     draws a temporary's storage only when a step it shows made it (the mask of ``t >
     0.5``, not the scalar ``0.5`` wrapped in a tensor by a folded step)."""
-    (folded,) = fold_statements({"statements": [st]})
+    # (the pictures still read the JSON form: issue #25; the lecture reads typed steps)
+    (folded,) = fold_statements(Document("", (Statement.from_json(st),)))
     found: set[str] = set()
     made: set[str] = set()
-    for _, ev in walk(folded.get("events", [])):
-        for val in (ev.get("args") or {}).values():
+    for _, ev in typed_walk(folded.events):
+        for val in ev.args.values():
             found.update(t["label"] for t in V.tensors(val))
-        made.update(t["label"] for t in V.tensors(ev.get("result")))
+        made.update(t["label"] for t in V.tensors(ev.result))
     return found | made, made
 
 

@@ -64,7 +64,7 @@ def test_no_value_is_cut_every_step_and_value_is_in_the_svg(statement, lecture):
     for part in export.statements(doc):
         text = svg_text(export.content(part, "svg", lecture=lecture))
         assert "…" not in text and "..." not in text
-        shown = L.fold(part.to_json()) if lecture else part.to_json()
+        shown = (L.fold(part) if lecture else part).to_json()
         for wanted in trace_texts(shown):
             assert squash(wanted) in text, wanted
 

@@ -309,12 +309,12 @@ def test_jump_opens_the_terminal_walk_at_step_n():
 def test_only_seed_walks_the_steps_the_lecture_view_shows():
     """--only seed and the lecture view (tracer.lecture) show the same steps, in order."""
     from tracer import lecture as L
-    from tracer.events import walk
+    from tracer.document import Document, walk
 
     for source in ("t[rows, cols] = 10", "x = torch.randn(3, 4)", "torch.zeros(2)[5]"):
         doc = session.run(source, seed=0)
-        lectured = [ev["name"] for st in L.fold(doc)["statements"]
-                    for _, ev in walk(st["events"]) if not L.is_folded(ev)]
+        lectured = [ev.name for st in L.fold(Document.from_json(doc)).statements
+                    for _, ev in walk(st.events) if not L.is_folded(ev)]
         walked = [item["event"]["name"]
                   for item in render_step.only(doc, "seed")]
         assert walked == lectured

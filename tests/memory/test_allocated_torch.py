@@ -14,7 +14,7 @@ import pytest
 
 from conftest import cli_run, require_torch
 from engine.interpreter.defaults import DEFAULTS
-from engine.interpreter.session import run
+from engine.interpreter.session import run, run_document
 from tracer import allocated, values as V
 from tracer.events import walk
 
@@ -137,6 +137,6 @@ def test_every_view_ends_with_the_line():
     zh = cli_run("explain", "t[1, 2] = 3", "--lang", "zh")
     assert "已分配:8 字节,共 1 块  allocated: 8 bytes in 1 block" in zh.output
     from tracer.render import html
-    page = html.render(run("y = t[[1, 2]]"), "", lang="zh")
+    page = html.render(run_document("y = t[[1, 2]]"), "", lang="zh")
     assert '<p>已分配:64 字节,共 2 块 <span class="en">allocated: 64 bytes in 2 blocks</span>' \
         '</p>' in page

@@ -17,6 +17,7 @@ from conftest import cli_run, examples, require_torch
 from engine.interpreter import session
 from oracle import torch_scope
 from tracer import i18n
+from tracer.document import Document
 from tracer.i18n import en_errors, zh_errors
 from tracer.render import html as render_html
 from tracer.render import markdown as render_markdown
@@ -331,7 +332,7 @@ LINE = CASES[STATEMENT]
 
 def test_the_tree_shows_it_at_the_step_and_at_the_end():
     console = Console(width=400, no_color=True, record=True, file=open("/dev/null", "w"))
-    console.print(render_tree.render(session.run(STATEMENT), links=False))
+    console.print(render_tree.render(session.run_document(STATEMENT), links=False))
     text = console.export_text()
     assert text.count(f"→ {LINE}") == 2
     assert f"IndexError: index 5 is out of bounds for dimension 1 with size 3\n→ {LINE}\n" in text
@@ -356,7 +357,7 @@ def test_markdown_and_html_show_it_at_the_step_and_under_the_outcome():
     doc = session.run(STATEMENT)
     page = render_markdown.render(doc)
     assert f"```\n\n→ {LINE}" in page and page.count(f"→ {LINE}") == 2
-    page = render_html.render(doc, "<svg></svg>")
+    page = render_html.render(Document.from_json(doc), "<svg></svg>")
     assert f'<p class="error">→ {LINE}</p>' in page
     assert f'<div class="note error">→ {LINE}</div>' in page
 
@@ -380,7 +381,7 @@ def test_a_refusal_stays_one_line_in_english():
 
 def test_user_text_in_the_explanation_is_escaped_in_html():
     doc = session.run("y = torch.zeros(3); y[y < 5, 7]")
-    page = render_html.render(doc, "<svg></svg>")
+    page = render_html.render(Document.from_json(doc), "<svg></svg>")
     why = i18n.explain_error(doc["statements"][-1]["error"]["message"], "en",
                              i18n.error_context(doc["statements"][-1]))
     assert why and "<" in why and why not in page

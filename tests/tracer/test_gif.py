@@ -158,7 +158,7 @@ def test_export_writes_a_gif_from_its_suffix(tmp_path):
     # by default one frame per step of the lecture view, as the tree shows them
     lecture = tmp_path / "lecture.gif"
     assert cli_run("export", WRITE, "-o", str(lecture)).exit_code == 0
-    shown, _ = L.counts(L.fold(session.run(WRITE)))
+    shown, _ = L.counts(L.fold(session.run_document(WRITE)))
     assert Image.open(lecture).n_frames == shown
 
 

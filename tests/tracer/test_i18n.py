@@ -22,6 +22,7 @@ from tracer.events import LAYERS
 from tracer.render import compare as render_compare
 from tracer.render import markdown as render_markdown
 from tracer.render import step as render_step
+from tracer.document import Document
 from tracer.render import tree as render_tree
 
 # a run must not depend on which test drew random numbers before it
@@ -344,7 +345,7 @@ def _console(width: int) -> Console:
 
 def _tree(doc: dict, lang: str, width: int = 160) -> str:
     console = _console(width)
-    console.print(render_tree.render(doc, links=False, lang=lang))
+    console.print(render_tree.render(Document.from_json(doc), links=False, lang=lang))
     return console.export_text()
 
 

@@ -143,7 +143,7 @@ def test_a_second_write_of_one_element_keeps_the_value_before_the_first():
 
 def test_an_old_value_no_summary_recorded_is_unknown_not_guessed():
     """A write whose element no earlier summary covered: the change says so."""
-    st = {"events": [{"name": "k", "layer": "kernel", "args": {
+    st = {"source": None, "events": [{"name": "k", "layer": "kernel", "args": {
         "written": V.elements("s$0", 1, [2])}, "result": None, "children": []}],
         "bindings": {}, "names": {}}
     assert R.changes(st) == {"s$0": {2: (R.MISSING, R.MISSING)}}

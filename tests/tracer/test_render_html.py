@@ -8,6 +8,7 @@ import pytest
 
 from conftest import require_chromium
 from engine.interpreter import session
+from tracer.document import Document, walk as typed_walk
 from tracer.render import export
 from tracer.render import html as render_html
 
@@ -17,17 +18,16 @@ SVG = '<?xml version="1.0"?>\n<!DOCTYPE svg>\n<svg width="10pt"><text>x</text></
 
 
 def test_page_is_self_contained_with_the_svg_inline():
-    page = render_html.render(session.run("t[1, 2] = 3"), SVG)
+    page = render_html.render(session.run_document("t[1, 2] = 3"), SVG)
     assert page.startswith("<!DOCTYPE html>")
     assert '<figure class="diagram"><svg width="10pt">' in page and "<?xml" not in page
     assert not re.search(r'<(script|link)\b|\ssrc="', page)
 
 
 def test_page_has_every_step_with_note_value_and_source_link():
-    doc = session.run("t[rows, cols] = 10")
+    doc = session.run_document("t[rows, cols] = 10")
     page = render_html.render(doc, SVG)
-    from tracer import events
-    steps = sum(1 for st in doc["statements"] for _ in events.walk(st["events"]))
+    steps = sum(1 for st in doc.statements for _ in typed_walk(st.events))
     assert steps > 40 and page.count('<div class="step">') == steps
     assert "a tensor index does not touch the tensor now" in page
     assert re.search(r"written=s\$\d+ elements \[1, 7\]", page)
@@ -39,12 +39,12 @@ def test_page_has_every_step_with_note_value_and_source_link():
 def test_user_text_is_escaped():
     doc = session.run("t[1, 2] = 3")
     doc["statements"][0]["source"] = "<script>alert(1)</script>"
-    page = render_html.render(doc, SVG)
+    page = render_html.render(Document.from_json(doc), SVG)
     assert "<script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
 
 
 def test_fragment_styles_apply_only_inside_the_tidx_block():
-    frag = render_html.fragment(session.run("t[1, 2] = 3"), None)
+    frag = render_html.fragment(session.run_document("t[1, 2] = 3"), None)
     css = re.search(r"<style>(.*?)</style>", frag, re.S).group(1)
     rules = [r.strip() for r in re.findall(r"([^{}]+)\{", css)]
     assert rules and all(sel.strip().startswith(".tidx") for r in rules for sel in r.split(","))
@@ -84,7 +84,7 @@ from tracer.render import stepper  # noqa: E402
 
 
 def test_the_stepper_page_holds_everything_inline():
-    page = stepper.render(session.run("t[1, 2] = 3"), SVG)
+    page = stepper.render(session.run_document("t[1, 2] = 3"), SVG)
     assert page.startswith("<!DOCTYPE html>")
     assert '<figure class="diagram"><svg width="10pt">' in page
     # one inline script, no file or address it would load: no src=, no <link>, no url()
@@ -98,7 +98,7 @@ def test_the_stepper_page_holds_everything_inline():
 def test_every_step_is_a_frame_and_a_clickable_line_in_call_order():
     doc = session.run("t[1, 2] = 3; x = t")
     flat = stepper.frames(doc)
-    page = stepper.render(doc, None)
+    page = stepper.render(Document.from_json(doc), None)
     from tracer import events
     walked = [ev for st in doc["statements"] for _, ev in events.walk(st["events"])]
     assert [f["event"] for f in flat[:-1]] == walked
@@ -138,7 +138,8 @@ def test_a_later_statement_starts_from_what_the_earlier_left():
 
 def test_identical_pictures_are_written_once_and_the_file_grows_linearly():
     def size(times: int) -> int:
-        page = stepper.render(session.run("; ".join(["t[1, 2] = 3"] * times)), None)
+        page = stepper.render(session.run_document("; ".join(["t[1, 2] = 3"] * times)),
+                              None)
         pictures = re.findall(r'<template id="tidx-pic-\d+">(.*?)</template>', page, re.S)
         assert len(pictures) == len(set(pictures))
         return len(page)
@@ -152,12 +153,12 @@ def test_identical_pictures_are_written_once_and_the_file_grows_linearly():
 def test_the_stepper_escapes_user_text():
     doc = session.run("t[1, 2] = 3")
     doc["statements"][0]["source"] = "<script>alert(1)</script>"
-    page = stepper.render(doc, SVG)
+    page = stepper.render(Document.from_json(doc), SVG)
     assert "<script>alert" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
 
 
 def test_the_stepper_speaks_chinese_beside_english():
-    page = stepper.render(session.run("t[5]"), None, lang="zh")
+    page = stepper.render(session.run_document("t[5]"), None, lang="zh")
     assert 'lang="zh"' in page and "下一步 (Next)" in page and "全部步骤 (Every step)" in page
     # PyTorch's message verbatim, with the explanation under it
     assert "IndexError: index 5 is out of bounds for dimension 0 with size 3" in page
@@ -170,12 +171,12 @@ def test_lecture_steps_are_the_lecture_trees_lines_with_their_own_pictures():
     doc = session.run("t[rows, cols] = 10")
     every, lecture = stepper.frames(doc), stepper.frames(doc, lecture=True)
     from tracer import lecture as L
-    folded = L.fold(doc)["statements"]
+    folded = L.fold(Document.from_json(doc)).statements
     assert [f["event"]["name"] for f in lecture] == [
-        ev["name"] for st in folded for _, ev in walk(st["events"]) if not L.is_folded(ev)]
+        ev.name for st in folded for _, ev in typed_walk(st.events) if not L.is_folded(ev)]
     assert [f["folded"] for f in lecture] == [
-        sum(c["folded"] for c in ev.get("children") or () if L.is_folded(c))
-        for st in folded for _, ev in walk(st["events"]) if not L.is_folded(ev)]
+        sum(c.folded or 0 for c in ev.children)
+        for st in folded for _, ev in typed_walk(st.events) if not L.is_folded(ev)]
     assert sum(1 + f["folded"] for f in lecture) == len(every)
     same = {id(f["event"]): f for f in every}
     for f in lecture:

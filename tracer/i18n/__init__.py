@@ -34,11 +34,14 @@ from __future__ import annotations
 
 import importlib
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any, Mapping
 
 from tracer.i18n import en as i18n_en
 from tracer.i18n import explain as _explain
 from tracer.notes import Note, is_id, plain
+
+if TYPE_CHECKING:
+    from tracer.document import Default, Event, Statement
 
 __all__ = ["LANGS", "both", "error_context", "explain_error", "layer", "note", "origin", "pair",
            "recorded", "tables", "text"]
@@ -93,23 +96,26 @@ def text(id: str, lang: str = "en", /, **args: Any) -> str:
     return template.format(**args)
 
 
-def _recorded_text(obj: dict[str, Any], key: str, lang: str) -> str | None:
-    """``obj[key]`` (English, as recorded) in ``lang``, by ``obj[key + "_id"]`` and
-    ``obj[key + "_args"]``; without an id (a trace saved before ids, or a sentence no
-    table knows) the recorded English."""
-    english = obj.get(key)
-    found = obj.get(f"{key}_id")
+def _recorded_text(english: str | None, found: str | None, args: Mapping[str, Any] | None,
+                   lang: str) -> str | None:
+    """A recorded sentence (``english``, as recorded) in ``lang``, by its id ``found``
+    and ``args``; without an id (a trace saved before ids, or a sentence no table
+    knows) the recorded English."""
     if found is None or lang == "en":
         return english
     try:
-        return text(found, lang, **(obj.get(f"{key}_args") or {}))
+        return text(found, lang, **(args or {}))
     except (KeyError, IndexError, ValueError):  # a saved trace of another version
         return english
 
 
-def note(event: dict[str, Any], lang: str) -> str | None:
-    """The note of a recorded event (a dict of the trace document) in ``lang``."""
-    return _recorded_text(event, "note", lang)
+def note(event: "Event | dict[str, Any]", lang: str) -> str | None:
+    """The note of a recorded step in ``lang`` (a dict: a renderer that still reads the
+    JSON form, issue #25)."""
+    if isinstance(event, dict):
+        return _recorded_text(event.get("note"), event.get("note_id"),
+                              event.get("note_args"), lang)
+    return _recorded_text(event.note, event.note_id, event.note_args, lang)
 
 
 def pair(id: str, lang: str, /, **args: Any) -> tuple[str, str]:
@@ -128,16 +134,23 @@ def both(id: str, lang: str, /, **args: Any) -> str:
     return _label(*pair(id, lang, **args))
 
 
-def origin(default: dict[str, Any], lang: str) -> str:
+def origin(default: "Default | dict[str, Any]", lang: str) -> str:
     """Where a default name comes from (a statement's ``defaults[name]``), as a label
-    like :func:`both`.
+    like :func:`both` (a dict: a renderer that still reads the JSON form, issue #25).
 
-    >>> origin({"origin": "seed 001", "origin_id": "origin.seed",
-    ...         "origin_args": {"seed": "001"}}, "zh")
+    >>> from tracer.document import Default
+    >>> origin(Default("torch.tensor(...)", "seed 001", "origin.seed", {"seed": "001"},
+    ...                ""), "zh")
     'seed 001'
     """
-    english = default.get("origin") or ""
-    return _label(_recorded_text(default, "origin", lang) or english, english)
+    if isinstance(default, dict):
+        english = default.get("origin") or ""
+        shown = _recorded_text(english, default.get("origin_id"),
+                               default.get("origin_args"), lang)
+    else:
+        english = default.origin or ""
+        shown = _recorded_text(english, default.origin_id, default.origin_args, lang)
+    return _label(shown or english, english)
 
 
 def layer(name: str, lang: str) -> str:
@@ -170,7 +183,8 @@ def explain_error(message: str, lang: str, context: dict[str, Any] | None = None
                             context)
 
 
-def error_context(statement: dict[str, Any] | None = None, **known: Any) -> dict[str, Any]:
+def error_context(statement: "Statement | dict[str, Any] | None" = None, **known: Any
+                  ) -> dict[str, Any]:
     """What :func:`explain_error` needs to know about where an error happened, from a
     statement of the trace document (or, without it, from ``event=``, ``source=``,
     ``path=`` and ``err=``; see :func:`tracer.i18n.explain.context`)."""

@@ -219,14 +219,16 @@ def content(typed: Document, fmt: str, diagram: str = "sequence", *,
     (tracer.lecture.fold) and the HTML stepper walks through them."""
     if fmt == "json":   # the file boundary: the documented JSON
         return render_json.render(typed.to_json()).encode()
-    doc = typed.to_json()   # (the renderers below still read the JSON form: issue #25)
+    # (the renderers below still read the JSON form: issue #25)
+    doc = typed.to_json()
     # mermaid and markdown are diagrams too: the lecture view's steps, as the images
     # draw them (a teacher's slide and the markdown beside it show the same arrows)
     if fmt == "mermaid":
-        return render_mermaid.render(L.fold(doc) if lecture else doc, diagram).encode()
+        return render_mermaid.render((L.fold(typed) if lecture else typed).to_json(),
+                                     diagram).encode()
     if fmt == "markdown":
-        return render_markdown.render(L.fold(doc) if lecture else doc, diagram,
-                                      lang=lang).encode()
+        return render_markdown.render((L.fold(typed) if lecture else typed).to_json(),
+                                      diagram, lang=lang).encode()
     if fmt == "gdb":
         return render_gdb.render(doc, lecture=lecture).encode()
     if fmt == "gif":  # the storage picture animated, one frame per step (no diagram)
@@ -245,7 +247,7 @@ def content(typed: Document, fmt: str, diagram: str = "sequence", *,
         # the interactive stepper (issue 15), which folds the document itself: its
         # storage pictures need the steps a fold leaves out; html.render stays the
         # static page
-        return render_stepper.render(doc, render_image(graph, "svg").decode(),
+        return render_stepper.render(typed, render_image(graph, "svg").decode(),
                                      lang=lang, lecture=lecture).encode()
     if fmt in IMAGES:
         return render_image(graph, fmt, width_px)
@@ -255,8 +257,9 @@ def content(typed: Document, fmt: str, diagram: str = "sequence", *,
 def _graph(typed: Document, fmt: str, diagram: str, *, lang: str,
            pictures: list[list[dict[str, Any]]] | None, lecture: bool) -> Any:
     """The diagram of ``doc`` as a Digraph (see :func:`content`)."""
-    doc = typed.to_json()   # (the diagram still reads the JSON form: issue #25)
-    return render_dot.render(L.fold(doc) if lecture else doc, diagram, pictures=pictures,
+    # (the diagram still reads the JSON form: issue #25)
+    doc = (L.fold(typed) if lecture else typed).to_json()
+    return render_dot.render(doc, diagram, pictures=pictures,
                              html=fmt not in ("svg", "html") or has_dot(), lang=lang)
 
 

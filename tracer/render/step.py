@@ -17,6 +17,7 @@ from rich.text import Text
 from tracer import i18n
 from tracer import numbering
 from tracer import timeline as TL
+from tracer.document import Event
 from tracer.render import format as F
 from tracer.render import storage as RS
 from tracer.render.tree import LAYER_STYLE, label
@@ -149,8 +150,9 @@ def body(flat: list[dict[str, Any]], k: int, lang: str = "en") -> list[Renderabl
             where.append(" " + i18n.text("ui.lecture.inside_one" if item["folded"] == 1
                                          else "ui.lecture.inside", lang,
                                          count=item["folded"]), style="dim italic")
-        parts += [where,
-                  label(ev, notes=True, links=False, lang=lang, context=_context(item))]
+        # (the steps still come in the JSON form: issue #25; the tree's label is typed)
+        parts += [where, label(Event.from_json(ev), notes=True, links=False, lang=lang,
+                               context=_context(item))]
         at = frame(item)            # a step's item: it has its pictures
         if at is not None:
             parts += _pictures(at, lang)

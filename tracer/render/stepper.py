@@ -26,6 +26,7 @@ from rich.cells import cell_len
 from tracer import i18n
 from tracer import lecture as L
 from tracer import numbering
+from tracer.document import Document
 from tracer.events import source_url
 from tracer.render import format as F
 from tracer.render.html import escape
@@ -203,16 +204,17 @@ def diagram(svg: str, lang: str = "en") -> str:
             f'<p class="empty">{wait}</p></figure>')
 
 
-def render(doc: dict[str, Any], svg: str | None, *, lang: str = "en",
+def render(typed: Document, svg: str | None, *, lang: str = "en",
            lecture: bool = False) -> str:
     """The self-contained stepper page for a (filtered) document and the SVG of its
     diagram (None leaves the diagram out).  ``lecture``: step through the lecture
     view's steps (:mod:`tracer.lecture`), which the list shows too; the SVG should be
     the diagram of that view."""
-    sources = "; ".join(st.get("source") or "" for st in doc["statements"])
+    sources = "; ".join(st.source or "" for st in typed.statements)
     html_lang = "zh" if lang == "zh" else "en"
-    listed = L.fold(doc) if lecture else doc
-    count = len(doc["statements"])
+    listed = L.fold(typed) if lecture else typed
+    doc = typed.to_json()   # (the stage still reads the JSON form: issue #25)
+    count = len(typed.statements)
     title = i18n.both("ui.stepper.lesson", lang, count=count) if count > 1 else None
     body = render_html.fragment(listed, None, lang=lang, title=title,
                                 stage=stage(doc, lang=lang, lecture=lecture),
