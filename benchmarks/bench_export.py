@@ -64,7 +64,7 @@ def main() -> None:
     typed = session.run_document(BIG, seed=0)
     doc = typed.to_json()
     steps = sum(1 for st in doc["statements"] for _ in events.walk(st["events"]))
-    graph = render_dot.sequence(doc)
+    graph = render_dot.sequence(typed)
     print(f"\nSVG export of a {steps}-step trace ({len(doc['statements'])} statements)")
     exports = []
     if shutil.which("dot"):
@@ -81,7 +81,7 @@ def main() -> None:
         times = []
         for _ in range(5):
             start = time.perf_counter()
-            export._wasm_svg(render_dot.sequence(doc).source, "nop")
+            export._wasm_svg(render_dot.sequence(typed).source, "nop")
             times.append(time.perf_counter() - start)
         exports.append(show("in-process, WebAssembly Graphviz (build + render)", times))
     except export.ExportError as exc:

@@ -107,7 +107,7 @@ def test_the_pages_together_show_every_label_once_and_cut_none(statement):
     require_dot()
     doc = session.run_document(statement, seed=0)
     # the whole drawing, its pictures from the whole run as an export's are
-    drawing = export.content(doc, "svg", lecture=True, pictures=render_dot.collect(doc.to_json()))
+    drawing = export.content(doc, "svg", lecture=True, pictures=render_dot.collect(doc))
     titles = set(LAYERS.values())   # the lifelines' titles: at the top of every page
     whole = [squash(t) for t, _ in texts(drawing) if t not in titles]
     pages = _svg_pages(statement)

@@ -16,7 +16,7 @@ from conftest import cli_run, require_dot, require_torch
 from engine.interpreter import lessons, session
 from tracer import i18n
 from tracer import lecture as L
-from tracer import walk
+from tracer.document import Document, walk
 from tracer.render import diagram, export, pdfjoin, progress, storage
 from tracer.render import format as F
 
@@ -35,20 +35,20 @@ def squash(text: str) -> str:
     return " ".join(text.replace("\xa0", " ").split())
 
 
-def trace_texts(doc: dict) -> list[str]:
+def trace_texts(doc: Document) -> list[str]:
     """What the trace says a step is: its name, its key values, its result, its error."""
     found = []
-    for st in doc["statements"]:
-        for _, ev in walk(st["events"]):
-            found.append(ev["name"])
+    for st in doc.statements:
+        for _, ev in walk(st.events):
+            found.append(ev.name)
             if diagram.details(ev, whole=True):
                 found.append(diagram.details(ev, whole=True))
-            if ev.get("result") is not None:
-                found.append(F.value(ev["result"], whole=True))
-            if ev.get("error"):
-                found.append(ev["error"]["message"])
-        if st.get("error"):
-            found.append(f"{st['error']['type']}: {st['error']['message']}")
+            if ev.result is not None:
+                found.append(F.value(ev.result, whole=True))
+            if ev.error is not None:
+                found.append(ev.error.message)
+        if st.error is not None:
+            found.append(f"{st.error.type}: {st.error.message}")
     return found
 
 
@@ -64,8 +64,7 @@ def test_no_value_is_cut_every_step_and_value_is_in_the_svg(statement, lecture):
     for part in export.statements(doc):
         text = svg_text(export.content(part, "svg", lecture=lecture))
         assert "…" not in text and "..." not in text
-        shown = (L.fold(part) if lecture else part).to_json()
-        for wanted in trace_texts(shown):
+        for wanted in trace_texts(L.fold(part) if lecture else part):
             assert squash(wanted) in text, wanted
 
 
@@ -78,7 +77,7 @@ def test_no_value_is_cut_in_the_in_process_svg_either(monkeypatch, tmp_path):
     part = export.statements(doc)[1]
     text = svg_text(export.content(part, "svg"))
     assert "…" not in text
-    assert all(squash(w) in text for w in trace_texts(part.to_json()))
+    assert all(squash(w) in text for w in trace_texts(part))
 
 
 def test_the_svg_carries_the_storage_picture_values_marks_views_and_legend(tmp_path):
@@ -264,7 +263,7 @@ def test_the_call_tree_carries_the_storage_picture_as_a_coloured_table():
     assert '<TD BGCOLOR="#c62828"><FONT COLOR="white">3</FONT></TD>' in source
     text = svg_text(export.content(doc, "svg", "calls"))
     assert "storage s$0: 9 x i64 (72 bytes)" in text and "1 2 3 4 5 3 7 8 9" in text
-    assert "…" not in text and all(squash(w) in text for w in trace_texts(doc.to_json()))
+    assert "…" not in text and all(squash(w) in text for w in trace_texts(doc))
 
 
 def test_without_dot_the_call_tree_shows_the_picture_as_text(monkeypatch, tmp_path):

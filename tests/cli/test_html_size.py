@@ -17,6 +17,7 @@ from engine.core.errors import Refused
 from engine.interpreter import lessons as L
 from engine.interpreter import session
 from tracer import lecture as LT
+from tracer.document import Document
 from tracer.render import dot as render_dot
 from tracer.render import export, stepper, svg_compact
 
@@ -76,7 +77,7 @@ def _marks(svg: str) -> dict[str, list]:
 
 
 def test_the_compacted_diagram_draws_the_same(pages):
-    doc = pages[8][0]
+    doc = Document.from_json(pages[8][0])
     svg = export.render_image(render_dot.render(LT.fold(doc), "sequence"), "svg").decode()
     svg = svg[svg.index("<svg"):]
     small = svg_compact.compact(svg)
@@ -101,7 +102,8 @@ def test_chromium_draws_the_deflated_diagram_and_every_panel_whole(tmp_path, pag
     assert b'data-deflated="' in html
     page = tmp_path / "lesson.html"
     page.write_bytes(html)
-    svg = export.render_image(render_dot.render(LT.fold(doc), "sequence"), "svg").decode()
+    svg = export.render_image(render_dot.render(LT.fold(Document.from_json(doc)), "sequence"),
+                              "svg").decode()
     texts = _marks(svg)["texts"]
     flat = stepper.frames(doc, lecture=True)
     with Browser(require_chromium(), 1366, 768) as browser:

@@ -355,7 +355,7 @@ def test_step_shows_it_at_the_step_that_raised():
 
 def test_markdown_and_html_show_it_at_the_step_and_under_the_outcome():
     doc = session.run(STATEMENT)
-    page = render_markdown.render(doc)
+    page = render_markdown.render(Document.from_json(doc))
     assert f"```\n\n→ {LINE}" in page and page.count(f"→ {LINE}") == 2
     page = render_html.render(Document.from_json(doc), "<svg></svg>")
     assert f'<p class="error">→ {LINE}</p>' in page

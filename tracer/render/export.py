@@ -219,21 +219,18 @@ def content(typed: Document, fmt: str, diagram: str = "sequence", *,
     (tracer.lecture.fold) and the HTML stepper walks through them."""
     if fmt == "json":   # the file boundary: the documented JSON
         return render_json.render(typed.to_json()).encode()
-    # (the renderers below still read the JSON form: issue #25)
-    doc = typed.to_json()
     # mermaid and markdown are diagrams too: the lecture view's steps, as the images
     # draw them (a teacher's slide and the markdown beside it show the same arrows)
     if fmt == "mermaid":
-        return render_mermaid.render((L.fold(typed) if lecture else typed).to_json(),
-                                     diagram).encode()
+        return render_mermaid.render(L.fold(typed) if lecture else typed, diagram).encode()
     if fmt == "markdown":
-        return render_markdown.render((L.fold(typed) if lecture else typed).to_json(),
-                                      diagram, lang=lang).encode()
-    if fmt == "gdb":
-        return render_gdb.render(doc, lecture=lecture).encode()
+        return render_markdown.render(L.fold(typed) if lecture else typed, diagram,
+                                      lang=lang).encode()
+    if fmt == "gdb":    # (gdb and gif still read the JSON form: issue #25)
+        return render_gdb.render(typed.to_json(), lecture=lecture).encode()
     if fmt == "gif":  # the storage picture animated, one frame per step (no diagram)
         try:
-            return render_gif.render(doc, lang=lang, lecture=lecture)
+            return render_gif.render(typed.to_json(), lang=lang, lecture=lecture)
         except render_gif.GifError as exc:
             raise ExportError(str(exc)) from None
     # the diagrams of the lecture view draw its steps (a folded run is one arrow); the
@@ -257,9 +254,7 @@ def content(typed: Document, fmt: str, diagram: str = "sequence", *,
 def _graph(typed: Document, fmt: str, diagram: str, *, lang: str,
            pictures: list[list[dict[str, Any]]] | None, lecture: bool) -> Any:
     """The diagram of ``doc`` as a Digraph (see :func:`content`)."""
-    # (the diagram still reads the JSON form: issue #25)
-    doc = (L.fold(typed) if lecture else typed).to_json()
-    return render_dot.render(doc, diagram, pictures=pictures,
+    return render_dot.render(L.fold(typed) if lecture else typed, diagram, pictures=pictures,
                              html=fmt not in ("svg", "html") or has_dot(), lang=lang)
 
 
@@ -307,8 +302,7 @@ def render_all(doc: Document, path: str, fmt: str, diagram: str = "sequence", *,
     per page.  Their storage pictures come from ``full``, the unfiltered run (as the
     tree's do), when ``doc`` is a filtered one.  ``lecture``: see :func:`content` (the
     HTML stepper)."""
-    # (the storage pictures still read the JSON form: issue #25)
-    pictures = (render_dot.collect((full if full is not None else doc).to_json())
+    pictures = (render_dot.collect(full if full is not None else doc)
                 if fmt in IMAGES + ("dot", "html") else None)
     if fmt not in IMAGES:
         data = content(doc, fmt, diagram, lang=lang, width_px=width_px, pictures=pictures,

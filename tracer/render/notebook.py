@@ -34,8 +34,7 @@ class TraceView:
     def svg(self) -> str | None:
         """The diagram as SVG text, or None when no Graphviz can render it here."""
         try:
-            # (the diagram still reads the JSON form: issue #25)
-            return export.render_image(render_dot.render(self.doc.to_json(), self.diagram),
+            return export.render_image(render_dot.render(self.doc, self.diagram),
                                        "svg").decode()
         except export.ExportError:
             return None
