@@ -216,9 +216,8 @@ def _exit_if_raised(doc: "Document", lang: str = "en") -> None:
 
         err = failed.error
         sys.stdout.flush()  # the trace first, then the error line, in a terminal too
-        # (PyTorch's message may quote the user's text: its control characters shown;
-        # error_context still reads the statement's JSON form)
-        context = error_context(failed.to_json())
+        # (PyTorch's message may quote the user's text: its control characters shown)
+        context = error_context(failed)
         click.echo(f"tidx: {failed.source!r} raised {err.type}: "
                    f"{visible(explained(err.message, lang, context))}", err=True)
         sys.exit(1)
@@ -418,8 +417,8 @@ def compare(a: str, b: str, **params) -> None:
     from tracer.render import compare as render_compare
 
     options = options_from(params)
-    doc_a = _run(utf8(a, "A"), options).to_json()
-    doc_b = _run(utf8(b, "B"), options).to_json()
+    doc_a = _run(utf8(a, "A"), options)
+    doc_b = _run(utf8(b, "B"), options)
     _console(options.width).print(render_compare.render(doc_a, doc_b, lang=options.lang))
 
 
