@@ -461,8 +461,7 @@ def _step_through(ran: "Document", width: int | None, lang: str = "en",
     from tracer.render import step as render_step
     from tracer.render import step_screen
 
-    full = ran.to_json()  # (the step view still reads the JSON form: issue #25)
-    flat = render_step.only(full, *only)
+    flat = render_step.only(ran, *only)
     console = _console(width)
     if not flat:
         click.echo("no steps to show")

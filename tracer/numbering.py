@@ -24,15 +24,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from tracer import document as D
 from tracer import lecture as L
-from tracer.events import walk
+from tracer.document import Document, Event, Statement, walk
 
-Event = dict[str, Any]
 Keep = Callable[[Event], bool]
 
 
-def steps(doc: dict[str, Any], *, full: bool = False, keep: Keep | None = None
+def steps(doc: Document, *, full: bool = False, keep: Keep | None = None
           ) -> list[dict[str, Any]]:
     """The numbered steps of ``doc``, in order: ``{"number": 1-based, "statement":
     its index, "position": the step's place among its statement's recorded steps in
@@ -46,7 +44,7 @@ def steps(doc: dict[str, Any], *, full: bool = False, keep: Keep | None = None
     return list(each(doc, full=full, keep=keep))
 
 
-def each(doc: dict[str, Any], *, full: bool = False, keep: Keep | None = None
+def each(doc: Document, *, full: bool = False, keep: Keep | None = None
          ) -> Iterator[dict[str, Any]]:
     """:func:`steps` one at a time, statement by statement: what a long lesson's GIF
     walks twice (to count, then to draw) without holding every step at once."""
@@ -55,10 +53,10 @@ def each(doc: dict[str, Any], *, full: bool = False, keep: Keep | None = None
         first = number
         stack: list[Event] = []
         position = -1
-        for position, (depth, ev) in enumerate(walk(st.get("events") or [])):
+        for position, (depth, ev) in enumerate(walk(st.events)):
             del stack[depth:]
             if (shown is None or position in shown) and \
-                    (keep is None or keep(ev) or ev.get("error")):
+                    (keep is None or keep(ev) or ev.error is not None):
                 number += 1
                 yield {"number": number, "statement": index, "position": position,
                        "event": ev, "path": list(stack),
@@ -71,14 +69,14 @@ def each(doc: dict[str, Any], *, full: bool = False, keep: Keep | None = None
                    "event": None, "path": [], "folded": 0, "filtered": position >= 0}
 
 
-def lectured(doc: dict[str, Any]) -> Keep:
+def lectured(doc: Document) -> Keep:
     """The lecture's steps of ``doc`` as a test on its recorded steps (for a walk
     that filters them further, or another view of the same numbering)."""
     ids = {id(s["event"]) for s in steps(doc) if s["event"] is not None}
     return lambda ev: id(ev) in ids
 
 
-def owners(doc: dict[str, Any], *, full: bool = False) -> list[list[tuple[int, bool]]]:
+def owners(doc: Document, *, full: bool = False) -> list[list[tuple[int, bool]]]:
     """For every recorded step of every statement (in call order), the number of the
     step that shows it: ``(number, True)`` for a numbered step itself, ``(number,
     False)`` for one folded into the line of step ``number`` (its nearest numbered
@@ -93,12 +91,12 @@ def owners(doc: dict[str, Any], *, full: bool = False) -> list[list[tuple[int, b
     for s in numbered:
         firsts.setdefault(s["statement"], s["number"])
     out: list[list[tuple[int, bool]]] = []
-    for index, st in enumerate(doc["statements"]):
+    for index, st in enumerate(doc.statements):
         mine = by_statement.get(index, {})
         places: list[tuple[int, bool]] = []
         callers: list[int | None] = []     # the number shown for each open caller
         last = firsts[index]
-        for position, (depth, _ev) in enumerate(walk(st.get("events") or [])):
+        for position, (depth, _ev) in enumerate(walk(st.events)):
             del callers[depth:]
             if position in mine:
                 last = mine[position]
@@ -112,26 +110,24 @@ def owners(doc: dict[str, Any], *, full: bool = False) -> list[list[tuple[int, b
     return out
 
 
-def _statements(doc: dict[str, Any], full: bool
-                ) -> Iterator[tuple[int, dict[str, Any], dict[int, int] | None]]:
+def _statements(doc: Document, full: bool
+                ) -> Iterator[tuple[int, Statement, dict[int, int] | None]]:
     """Each statement with the lecture's steps of it (position -> how many steps its
     line folds), None for ``full``.  The lecture is folded statement by statement in
     order: what the first statements showed whole is folded in the later ones."""
-    # (the numbering still reads the JSON form: issue #25; the lecture reads typed steps)
-    folded = None if full else L.fold_statements(D.Document("", tuple(
-        D.Statement.from_json(st) for st in doc["statements"])))
-    for index, st in enumerate(doc["statements"]):
+    folded = None if full else L.fold_statements(doc)
+    for index, st in enumerate(doc.statements):
         yield index, st, None if folded is None else _shown(next(folded).events)
 
 
-def _shown(events: tuple[D.Event, ...]) -> dict[int, int]:
+def _shown(events: tuple[Event, ...]) -> dict[int, int]:
     """The lecture's steps of one folded statement: the position of each shown step
     among the statement's recorded steps -> the steps folded on its line.  A folded
     run stands for as many recorded steps as it counts, in call order (the lecture
     keeps the order of what it shows, a transfer's lifted steps included)."""
     out: dict[int, int] = {}
     cursor = 0
-    for _, ev in D.walk(events):
+    for _, ev in walk(events):
         if ev.folded is not None:
             cursor += ev.folded
             continue

@@ -46,6 +46,13 @@ def timeline(doc: dict[str, Any], statement: int | None = None) -> list[dict[str
     return out
 
 
+def statement_timeline(st: dict[str, Any], prev: dict[str, Any] | None, index: int
+                       ) -> list[dict[str, Any]]:
+    """:func:`timeline` of the one statement ``st`` (number ``index``; ``prev``: the
+    statement before it), for a reader that holds no JSON form of the whole document."""
+    return _statement(st, prev, index)
+
+
 def _names(st: dict[str, Any], prev: dict[str, Any] | None) -> dict[str, str]:
     """label -> the user's name, for the tensors the names point to during ``st``: a
     name the statement rebinds is the new tensor's (the old one keeps its label)."""

@@ -48,13 +48,12 @@ def lesson(n: int) -> str:
 
 
 @pytest.fixture(scope="module")
-def pages() -> dict[int, tuple[dict, bytes]]:
+def pages() -> dict[int, tuple[Document, bytes]]:
     out = {}
     for n in (8, 32):
-        typed = session.run_document(lesson(n), seed=0)
-        doc = typed.to_json()
-        assert len(doc["statements"]) == n
-        out[n] = doc, export.content(typed, "html", lecture=True)
+        doc = session.run_document(lesson(n), seed=0)
+        assert len(doc.statements) == n
+        out[n] = doc, export.content(doc, "html", lecture=True)
     return out
 
 
@@ -77,7 +76,7 @@ def _marks(svg: str) -> dict[str, list]:
 
 
 def test_the_compacted_diagram_draws_the_same(pages):
-    doc = Document.from_json(pages[8][0])
+    doc = pages[8][0]
     svg = export.render_image(render_dot.render(LT.fold(doc), "sequence"), "svg").decode()
     svg = svg[svg.index("<svg"):]
     small = svg_compact.compact(svg)
@@ -102,8 +101,7 @@ def test_chromium_draws_the_deflated_diagram_and_every_panel_whole(tmp_path, pag
     assert b'data-deflated="' in html
     page = tmp_path / "lesson.html"
     page.write_bytes(html)
-    svg = export.render_image(render_dot.render(LT.fold(Document.from_json(doc)), "sequence"),
-                              "svg").decode()
+    svg = export.render_image(render_dot.render(LT.fold(doc), "sequence"), "svg").decode()
     texts = _marks(svg)["texts"]
     flat = stepper.frames(doc, lecture=True)
     with Browser(require_chromium(), 1366, 768) as browser:

@@ -345,9 +345,9 @@ def test_a_filtered_tree_still_names_the_tensor():
 
 
 def test_step_shows_it_at_the_step_that_raised():
-    doc = session.run(STATEMENT)
+    doc = session.run_document(STATEMENT)
     flat = render_step.steps(doc)
-    k = next(i for i, item in enumerate(flat) if item["event"] and item["event"].get("error"))
+    k = next(i for i, item in enumerate(flat) if item["event"] and item["event"].error)
     console = Console(width=400, no_color=True, record=True, file=open("/dev/null", "w"))
     console.print(render_step.render(flat, k))
     assert f"→ {LINE}" in console.export_text()

@@ -451,13 +451,12 @@ def test_an_unknown_language_is_a_usage_error(command):
 
 
 def test_renderers_take_lang_and_default_to_english():
-    doc = session.run("t[1, 2] = 3")
-    flat = render_step.steps(doc)
+    typed = session.run_document("t[1, 2] = 3")
+    flat = render_step.steps(typed)
     console = _console(120)
     console.print(render_step.render(flat, 0, lang="zh"))
     n = len(flat)
     assert console.export_text().startswith(f"第 1/{n} 步  step 1/{n}  >>> t[1, 2] = 3")
-    typed = Document.from_json(doc)
     assert render_markdown.render(typed) == render_markdown.render(typed, lang="en")
     console.print(render_compare.render(typed, typed, lang="zh"))
     assert "两者走的步骤完全相同。" in console.export_text()

@@ -84,7 +84,7 @@ def test_the_left_out_views_are_said_alike_in_every_format(tmp_path):
         assert res.exit_code == 0 and said in res.output, args
     res = cli_run("export", "-f", str(path), "-o", str(tmp_path / "v.html"))
     assert res.exit_code == 0 and said in (tmp_path / "v.html").read_text(encoding="utf-8")
-    frames = gif.frames(session.run(path.read_text(encoding="utf-8")))
+    frames = gif.frames(session.run_document(path.read_text(encoding="utf-8")))
     assert frames[-1]["pictures"][0]["more_views"] == 7
 
 

@@ -50,11 +50,12 @@ def test_no_step_shows_a_value_written_after_it():
 
 
 def test_the_timeline_follows_the_steps_of_tidx_step():
-    doc = session.run("y = t[1:, ::2]; y[0, 1] = 0; t.stride()")
+    typed = session.run_document("y = t[1:, ::2]; y[0, 1] = 0; t.stride()")
+    doc = typed.to_json()
     items = TL.timeline(doc)
-    flat = render_step.steps(doc)
+    flat = render_step.steps(typed)
     assert [(i["statement"], i["path"], i["event"] and i["event"]["name"]) for i in items] \
-        == [(f["statement"], f["path"], f["event"] and f["event"]["name"]) for f in flat]
+        == [(f["statement"], f["path"], f["event"] and f["event"].name) for f in flat]
     # the second statement starts from what the first left, its view called y
     second = next(i for i in items if i["statement_index"] == 1)
     assert [g["name"] for g in second["before"][0]["grids"]] == ["t", "y"]

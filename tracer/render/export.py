@@ -226,11 +226,11 @@ def content(typed: Document, fmt: str, diagram: str = "sequence", *,
     if fmt == "markdown":
         return render_markdown.render(L.fold(typed) if lecture else typed, diagram,
                                       lang=lang).encode()
-    if fmt == "gdb":    # (gdb and gif still read the JSON form: issue #25)
-        return render_gdb.render(typed.to_json(), lecture=lecture).encode()
+    if fmt == "gdb":
+        return render_gdb.render(typed, lecture=lecture).encode()
     if fmt == "gif":  # the storage picture animated, one frame per step (no diagram)
         try:
-            return render_gif.render(typed.to_json(), lang=lang, lecture=lecture)
+            return render_gif.render(typed, lang=lang, lecture=lecture)
         except render_gif.GifError as exc:
             raise ExportError(str(exc)) from None
     # the diagrams of the lecture view draw its steps (a folded run is one arrow); the

@@ -23,13 +23,14 @@ from typing import Any, BinaryIO
 
 from tracer import i18n
 from tracer import numbering
+from tracer.document import Document
 from tracer import values as V
 from tracer.picture import MAX_CELLS, arithmetic_terms, collect, index_text
 from tracer.picture import selected_labels as selects
 from tracer.render import format as F
 from tracer.render.gif_canvas import Canvas, Ops
 from tracer.render.storage import geometry
-from tracer.timeline import timeline
+from tracer.timeline import statement_timeline
 
 #: How long a frame stays, in milliseconds; the last one longer (the statement's end).
 FRAME_MS = 1200
@@ -127,11 +128,14 @@ def _state(items: list[dict[str, Any]], k: int, storage: str, final: dict[str, A
     return final, "still"
 
 
-def _statement_frames(doc: dict[str, Any], i: int) -> list[dict[str, Any]]:
-    sts = doc["statements"]
-    st = sts[i]
-    items = timeline(doc, statement=i)
-    finals = collect(st, sts[i - 1] if i else None)
+def _statement_frames(doc: Document, i: int) -> list[dict[str, Any]]:
+    st = doc.statements[i]
+    # (the timeline and the pictures still read the JSON form, issue #25: one statement
+    # and the one before it at a time, so the GIF's memory does not grow with the lesson)
+    recorded = st.to_json()
+    prev = doc.statements[i - 1].to_json() if i else None
+    items = statement_timeline(recorded, prev, i)
+    finals = collect(recorded, prev)
     out: list[dict[str, Any]] = []
     earlier: dict[str, set[int]] = {p["storage"]: set() for p in finals}
     made = {p["storage"]: _made_at(items, p["storage"]) for p in finals}
@@ -152,15 +156,15 @@ def _statement_frames(doc: dict[str, Any], i: int) -> list[dict[str, Any]]:
                           "arithmetic": p["arithmetic"] if how == "after" else None})
             if how == "after":
                 earlier[name] |= {o for o, m in marks.items() if m == "written"}
-        out.append({"statement": st.get("source") or "", "event": item["event"],
+        out.append({"statement": st.source or "", "event": item["event"],
                     "pictures": drawn, "error": None})
-    if st.get("error") and out:
-        out[-1]["error"] = st["error"]
+    if st.error is not None and out:
+        out[-1]["error"] = st.error
         out[-1]["context"] = i18n.error_context(st)
     return out
 
 
-def _each(doc: dict[str, Any], numbered: Iterable[dict[str, Any]]
+def _each(doc: Document, numbered: Iterable[dict[str, Any]]
           ) -> Iterator[dict[str, Any]]:
     """:func:`frames` one statement at a time, without the legend: a long lesson's
     frames are never all held at once.  ``numbered``: the steps to draw, as
@@ -170,13 +174,13 @@ def _each(doc: dict[str, Any], numbered: Iterable[dict[str, Any]]
     for i, mine_steps in groupby(numbered, key=lambda s: s["statement"]):
         mine = _statement_frames(doc, i)
         chosen = [mine[s["position"] or 0] for s in mine_steps]
-        if doc["statements"][i].get("error") and chosen:
+        if doc.statements[i].error is not None and chosen:
             chosen[-1] = {**chosen[-1], "error": mine[-1]["error"],
                           "context": mine[-1].get("context")}
         yield from chosen
 
 
-def frames(doc: dict[str, Any], *, lecture: bool = False) -> list[dict[str, Any]]:
+def frames(doc: Document, *, lecture: bool = False) -> list[dict[str, Any]]:
     """One frame per step of every statement (the steps of :mod:`tracer.timeline`), as
     plain data: ``{"statement", "event", "error", "pictures": [{"storage", "dtype",
     "nbytes", "size", "exists", "cells": {offset: value}, "now": {offset: "written"|
@@ -311,8 +315,8 @@ def _layout(draw: Any, frame: dict[str, Any], k: int, n: int, width: int, fonts:
         y = _storage(out, draw, p, y, margin, inner, fonts, lang, scale)
     if frame["error"]:
         err = frame["error"]
-        text_line(f"{err['type']}: {err['message']}", fonts.text, WRITTEN_RGB)
-        why = i18n.explain_error(err["message"], lang, frame.get("context"))
+        text_line(f"{err.type}: {err.message}", fonts.text, WRITTEN_RGB)
+        why = i18n.explain_error(err.message, lang, frame.get("context"))
         if why:
             text_line(f"→ {why}", fonts.text, WRITTEN_RGB)
     if frame["pictures"] and frame.get("legend"):
@@ -452,7 +456,7 @@ def _palette(Image: Any) -> Any:
     return image
 
 
-def render(doc: dict[str, Any], *, width: int = WIDTH, lang: str = "en",
+def render(doc: Document, *, width: int = WIDTH, lang: str = "en",
            lecture: bool = False) -> bytes:
     """The GIF bytes (:func:`write` into memory)."""
     buf = io.BytesIO()
@@ -460,7 +464,7 @@ def render(doc: dict[str, Any], *, width: int = WIDTH, lang: str = "en",
     return buf.getvalue()
 
 
-def write(doc: dict[str, Any], fp: BinaryIO, *, width: int = WIDTH, lang: str = "en",
+def write(doc: Document, fp: BinaryIO, *, width: int = WIDTH, lang: str = "en",
           lecture: bool = False) -> None:
     """Write the GIF to ``fp``: one frame per step (``lecture``: per step the lecture
     view shows), :data:`FRAME_MS` each, the last :data:`LAST_FRAME_MS`; ``width``
