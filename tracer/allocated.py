@@ -114,7 +114,7 @@ def total(records: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def line(record: "Allocated | dict[str, Any]", lang: str = "en") -> str:
+def line(record: Allocated, lang: str = "en") -> str:
     """``allocated: 48 bytes in 1 block`` in ``lang`` (plurals as the language has them).
 
     >>> line(Allocated(8, 1)), line(Allocated(0, 0))
@@ -123,10 +123,9 @@ def line(record: "Allocated | dict[str, Any]", lang: str = "en") -> str:
     return i18n.text("ui.allocated", lang, what=amount(record, lang))
 
 
-def amount(record: "Allocated | dict[str, Any]", lang: str = "en") -> str:
+def amount(record: Allocated, lang: str = "en") -> str:
     """``48 bytes in 1 block``: the record without its heading (a table cell); with the
-    simulated GPU, the CPU's and cuda:0's apart, and what went back to the cache.  (A
-    dict: a renderer that still reads the JSON form, issue #25.)
+    simulated GPU, the CPU's and cuda:0's apart, and what went back to the cache.
 
     >>> amount(Allocated(1, 2))
     '1 byte in 2 blocks'
@@ -137,8 +136,6 @@ def amount(record: "Allocated | dict[str, Any]", lang: str = "en") -> str:
     ...                         "freed_blocks": 0}))
     '512 bytes in 1 block on cuda:0 (simulated)'
     """
-    if isinstance(record, dict):
-        record = Allocated.from_json(record, "allocated")
     cpu = _amount(record.bytes, record.blocks, lang)
     cuda = record.cuda
     if cuda is None:

@@ -16,6 +16,7 @@ from conftest import cli_run, require_torch
 from engine.interpreter.defaults import DEFAULTS
 from engine.interpreter.session import run, run_document
 from tracer import allocated, values as V
+from tracer.document import Allocated
 from tracer.events import walk
 
 STATEMENTS = [
@@ -119,8 +120,9 @@ def test_an_error_keeps_what_was_allocated_before_it():
     ({"bytes": 64, "blocks": 2}, "allocated: 64 bytes in 2 blocks", "已分配:64 字节,共 2 块"),
     ({"bytes": 0, "blocks": 0}, "allocated: 0 bytes in 0 blocks", "已分配:0 字节,共 0 块")])
 def test_the_line_says_plurals_right(record, en, zh):
-    assert allocated.line(record) == en
-    assert allocated.line(record, "zh") == zh
+    typed = Allocated(record["bytes"], record["blocks"])
+    assert allocated.line(typed) == en
+    assert allocated.line(typed, "zh") == zh
 
 
 def test_every_view_ends_with_the_line():

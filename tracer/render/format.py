@@ -164,32 +164,21 @@ def brief(v: dict[str, Any] | None, geometry: bool = False) -> str:
     return value(v, geometry)
 
 
-def _args(event: Event | dict[str, Any]) -> Mapping[str, Any]:
-    """A step's arguments (a dict step: from a renderer that still reads the JSON form,
-    issue #25)."""
-    return (event.get("args") or {}) if isinstance(event, dict) else event.args
-
-
-def _statement(st: Statement | dict[str, Any]) -> Statement:
-    """``st`` typed (a dict: from a renderer that still reads the JSON form, issue #25)."""
-    return Statement.from_json(st) if isinstance(st, dict) else st
-
-
-def args(event: Event | dict[str, Any], skip: tuple[str, ...] = (), *,
+def args(event: Event, skip: tuple[str, ...] = (), *,
          whole: bool = False) -> list[tuple[str, str]]:
     """The event's key values as (key, text) pairs, important ones first (``whole``:
     tensor values not cut, see :func:`_values`)."""
-    items = _args(event)
+    items = event.args
     # Arguments name tensors briefly; a step's result shows the full geometry.
     return [(k, value(items[k], geometry=False, whole=whole)) for k in _ordered(items)
             if k not in skip]
 
 
-def brief_args(event: Event | dict[str, Any], skip: tuple[str, ...] = (),
+def brief_args(event: Event, skip: tuple[str, ...] = (),
                first: tuple[str, ...] = ()) -> list[tuple[str, str]]:
     """:func:`args` as the lecture view writes them (:func:`brief`): ``first`` before the
     rest, no empty keyword dict (``torch.randn(3, 4)`` has ``kwargs={}``)."""
-    items = _args(event)
+    items = event.args
     keys = [k for k in first if k in items] + [k for k in _ordered(items) if k not in first]
     return [(k, brief(items[k])) for k in keys
             if k not in skip and not (k == "kwargs" and not items[k].get("items"))]
@@ -200,9 +189,8 @@ def _ordered(items: Mapping[str, Any]) -> list[str]:
     return [k for k in _FIRST if k in items] + [k for k in items if k not in _FIRST]
 
 
-def outcome(statement: Statement | dict[str, Any]) -> list[str]:
+def outcome(st: Statement) -> list[str]:
     """What the statement printed, raised, returned or assigned, as Python shows it."""
-    st = _statement(statement)
     facts = st.session
     out = list(facts.printed) if facts is not None else []
     if st.error is not None:
@@ -216,7 +204,7 @@ def outcome(statement: Statement | dict[str, Any]) -> list[str]:
     return out
 
 
-def value_lines(statement: Statement | dict[str, Any], tensors: bool = False) -> list[str]:
+def value_lines(st: Statement, tensors: bool = False) -> list[str]:
     """The statement's values, one line each as Python's REPL prints them: its result
     (``(3, 1)``) and what it bound (``n = torch.Size([3, 3])``).  Without ``tensors``
     only values that are not tensors: diagrams draw tensors on their arrows, and these
@@ -226,7 +214,6 @@ def value_lines(statement: Statement | dict[str, Any], tensors: bool = False) ->
     >>> value_lines(Statement("n = t.shape", bindings={"n": Binding(V.size([3, 3]), "")}))
     ['n = torch.Size([3, 3])']
     """
-    st = _statement(statement)
     if st.error is not None:
         return []
     lines = []
