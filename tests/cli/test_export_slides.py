@@ -81,11 +81,10 @@ def test_no_value_is_cut_in_the_in_process_svg_either(monkeypatch, tmp_path):
 
 
 def test_the_svg_carries_the_storage_picture_values_marks_views_and_legend(tmp_path):
-    typed = session.run_document("y = t[1:, ::2]; y[0, 1] = 0")
-    page = export.statements(typed)[1]
-    doc = typed.to_json()
-    (p,) = storage.collect(doc["statements"][1], doc["statements"][0])
-    pictures = [storage.collect(doc["statements"][1], doc["statements"][0])]
+    doc = session.run_document("y = t[1:, ::2]; y[0, 1] = 0")
+    page = export.statements(doc)[1]
+    (p,) = storage.collect(doc.statements[1], doc.statements[0])
+    pictures = [storage.collect(doc.statements[1], doc.statements[0])]
     text = svg_text(export.content(page, "svg", pictures=pictures))
     assert f"storage {p['storage']}: 9 x i64 (72 bytes)" in text
     # the cells in storage order, each value once (the written one is 0 now)

@@ -110,7 +110,7 @@ def test_the_last_frame_shows_the_written_value(written):
     assert frame["cells"] == {0: 1, 1: 10, 2: 3, 3: 4, 4: 5, 5: 6, 6: 7, 7: 10, 8: 9}
     assert frame["now"] == {1: "written", 7: "written"}
     # before it, aten::index_put_ (whose kernel writes) frames the cells it will write
-    put = next(f for f in render_gif.frames(doc) if f["event"]["name"] == "aten::index_put_")
+    put = next(f for f in render_gif.frames(doc) if f["event"].name == "aten::index_put_")
     assert put["pictures"][0]["soon"] == {1: "written", 7: "written"}
     assert put["pictures"][0]["now"] == {}
     # the legend names the marks the animation uses, and only those (the write is the
@@ -120,7 +120,7 @@ def test_the_last_frame_shows_the_written_value(written):
 
 def test_the_state_is_the_state_at_each_step():
     frames = render_gif.frames(session.run_document("x = torch.randn(3, 4)", seed=0))
-    names = [f["event"]["name"] for f in frames]
+    names = [f["event"].name for f in frames]
     pictures = [f["pictures"][0] for f in frames]
     empty, kernel = names.index("aten::empty"), names.index("normal_kernel")
     # no storage before empty allocates it; allocated but not set until normal_ fills it

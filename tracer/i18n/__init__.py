@@ -109,12 +109,8 @@ def _recorded_text(english: str | None, found: str | None, args: Mapping[str, An
         return english
 
 
-def note(event: "Event | dict[str, Any]", lang: str) -> str | None:
-    """The note of a recorded step in ``lang`` (a dict: a renderer that still reads the
-    JSON form, issue #25)."""
-    if isinstance(event, dict):
-        return _recorded_text(event.get("note"), event.get("note_id"),
-                              event.get("note_args"), lang)
+def note(event: "Event", lang: str) -> str | None:
+    """The note of a recorded step in ``lang``."""
     return _recorded_text(event.note, event.note_id, event.note_args, lang)
 
 

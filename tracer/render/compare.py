@@ -174,8 +174,7 @@ def _pictures(doc: Document, label: str, source: str
     """One side's heading (the side and its statement) and its storage pictures."""
     head = Text(f"{label}: ", style="bold cyan" if label == "A" else "bold magenta")
     head.append(source, style="bold")   # the user's text: a Text, never markup
-    # (the storage pictures still read the JSON form: issue #25)
-    return head, collect(doc.statements[-1].to_json())
+    return head, collect(doc.statements[-1])
 
 
 #: What stands beside the other side's; the legends go under both.

@@ -390,7 +390,6 @@ def collect(doc: Document, prev: Statement | None = None
     """Each statement's storage pictures (:func:`tracer.picture.collect`), the
     statement before it giving the values its writes replaced.  From the unfiltered
     run: a filter (--ops, --layers) drops the steps that recorded those values."""
-    # (the storage pictures still read the JSON form: issue #25)
-    sts = [st.to_json() for st in doc.statements]
-    before = [None if prev is None else prev.to_json()] + sts[:-1]
+    sts = doc.statements
+    before = (prev,) + sts[:-1]
     return [storage.collect(st, b) for st, b in zip(sts, before)]

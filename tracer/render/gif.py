@@ -23,7 +23,7 @@ from typing import Any, BinaryIO
 
 from tracer import i18n
 from tracer import numbering
-from tracer.document import Document
+from tracer.document import Document, Event
 from tracer import values as V
 from tracer.picture import MAX_CELLS, arithmetic_terms, collect, index_text
 from tracer.picture import selected_labels as selects
@@ -73,9 +73,9 @@ def _find(pictures: list[dict[str, Any]], storage: str) -> dict[str, Any] | None
     return next((p for p in pictures if p["storage"] == storage), None)
 
 
-def _size(ev: dict[str, Any]) -> int:
+def _size(ev: Event) -> int:
     """How many steps ``ev``'s subtree holds, itself included."""
-    return 1 + sum(_size(c) for c in ev.get("children") or [])
+    return 1 + sum(_size(c) for c in ev.children)
 
 
 def _touches(item: dict[str, Any], storage: str) -> bool:
@@ -87,8 +87,8 @@ def _made_at(items: list[dict[str, Any]], storage: str) -> int | None:
     """The step that makes ``storage`` in this statement (StorageImpl: its result is
     that storage), or None when it existed before or the trace does not say."""
     return next((k for k, item in enumerate(items) if item["event"] is not None and
-                 V.kind(item["event"].get("result")) == "storage" and
-                 item["event"]["result"].get("label") == storage), None)
+                 V.kind(item["event"].result) == "storage" and
+                 item["event"].result.get("label") == storage), None)
 
 
 def _state(items: list[dict[str, Any]], k: int, storage: str, final: dict[str, Any],
@@ -130,12 +130,9 @@ def _state(items: list[dict[str, Any]], k: int, storage: str, final: dict[str, A
 
 def _statement_frames(doc: Document, i: int) -> list[dict[str, Any]]:
     st = doc.statements[i]
-    # (the timeline and the pictures still read the JSON form, issue #25: one statement
-    # and the one before it at a time, so the GIF's memory does not grow with the lesson)
-    recorded = st.to_json()
-    prev = doc.statements[i - 1].to_json() if i else None
-    items = statement_timeline(recorded, prev, i)
-    finals = collect(recorded, prev)
+    prev = doc.statements[i - 1] if i else None
+    items = statement_timeline(st, prev, i)
+    finals = collect(st, prev)
     out: list[dict[str, Any]] = []
     earlier: dict[str, set[int]] = {p["storage"]: set() for p in finals}
     made = {p["storage"]: _made_at(items, p["storage"]) for p in finals}
@@ -291,18 +288,19 @@ def _layout(draw: Any, frame: dict[str, Any], k: int, n: int, width: int, fonts:
         y += round(fonts.title.size * 1.35)
     out.append((first, lambda d, yy: d.text((width - margin - step_w, yy + 8), step,
                                             font=fonts.head, fill=DIM)))
-    ev = frame["event"]
+    ev: Event | None = frame["event"]
     if ev is not None:
-        layer = i18n.layer(ev["layer"], lang)
-        colour = LAYER_RGB.get(ev["layer"], INK)
+        layer = i18n.layer(ev.layer.value, lang)
+        colour = LAYER_RGB.get(ev.layer.value, INK)
         pad = round(10 * scale)
         badge_w = _text_width(draw, layer, fonts.head) + 2 * pad
 
-        def badge(d: Any, yy: int, layer: str = layer, colour: Any = colour) -> None:
+        def badge(d: Any, yy: int, layer: str = layer, colour: Any = colour,
+                  name: str = ev.name) -> None:
             d.rounded_rectangle((margin, yy, margin + badge_w, yy + fonts.head.size + 2 * pad),
                                 radius=pad, fill=colour)
             d.text((margin + pad, yy + pad * 0.6), layer, font=fonts.head, fill=PAPER)
-            d.text((margin + badge_w + 2 * pad, yy + pad * 0.6), ev["name"], font=fonts.head,
+            d.text((margin + badge_w + 2 * pad, yy + pad * 0.6), name, font=fonts.head,
                    fill=INK)
         y += round(8 * scale)
         out.append((y, badge))
@@ -547,8 +545,8 @@ def _comment(frame: dict[str, Any], k: int, total: int) -> bytes:
     """The frame's caption as a GIF89a Comment Extension (``step K / N: NAME``, the
     numbering of tracer/numbering.py in plain ASCII, as the spec asks): what a screen
     reader or a script reads of a frame without seeing its pixels."""
-    ev = frame["event"]
-    text = f"step {k + 1} / {total}" + (f": {ev['name']}" if ev is not None else "")
+    ev: Event | None = frame["event"]
+    text = f"step {k + 1} / {total}" + (f": {ev.name}" if ev is not None else "")
     data = text.encode("ascii", "backslashreplace")
     blocks = b"".join(bytes([len(data[i:i + 255])]) + data[i:i + 255]
                       for i in range(0, len(data), 255))

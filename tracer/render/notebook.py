@@ -59,8 +59,7 @@ def lesson_html(typed: Document, *, lang: str = "en", lecture: bool = True) -> s
     diagram and no script: a notebook shows it as it is, and keeps it in the file."""
     shown = L.fold(typed) if lecture else typed
     # the pictures come from the recorded steps: a folded run keeps no arguments
-    # (they still read the JSON form: issue #25)
-    sts = typed.to_json()["statements"]
+    sts = typed.statements
     pictures = [storage_html.render_all(render_storage.collect(st, sts[i - 1] if i else None),
                                         lang=lang) for i, st in enumerate(sts)]
     return render_html.fragment(shown, None, lang=lang, css=storage_html.CSS,

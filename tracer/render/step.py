@@ -32,15 +32,12 @@ class _Timelines:
 
     def __init__(self, doc: Document) -> None:
         self.doc = doc
-        self.json: dict[str, Any] | None = None
         self.index = -1
         self.items: list[dict[str, Any]] = []
 
     def item(self, statement: int, position: int) -> dict[str, Any]:
         if statement != self.index:
-            if self.json is None:   # (the timeline still reads the JSON form: issue #25)
-                self.json = self.doc.to_json()
-            self.items = TL.timeline(self.json, statement)
+            self.items = TL.timeline(self.doc, statement)
             self.index = statement
         return self.items[position]
 

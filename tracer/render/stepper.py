@@ -51,15 +51,13 @@ def frames(doc: Document, *, lecture: bool = False) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     before: dict[tuple[str, int], Any] = {}
     sts = doc.statements
-    # (the storage pictures still read the JSON form: issue #25)
-    recorded = doc.to_json()["statements"]
     pictures: list[list[dict[str, Any]]] = []
     index = -1
     for s in numbering.steps(doc, full=not lecture):
         while index < s["statement"]:      # each statement's pictures, once, in order
             index += 1
             pictures, before = stepper_states.pictures(
-                recorded[index], before, recorded[index - 1] if index else None)
+                sts[index], before, sts[index - 1] if index else None)
         if out and out[-1]["statement"] != index:
             out[-1]["outcome"] = F.outcome(sts[out[-1]["statement"]])
         out.append({"statement": index, "event": s["event"], "path": s["path"],

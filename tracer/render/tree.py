@@ -195,8 +195,7 @@ def render_statement(st: Statement, *, notes: bool = True, links: bool = True,
     parts.append(tree)
     parts.extend(_outcome(st, lang, context))
     shown = _shown_labels(st) if brief else None
-    # (the storage pictures still read the JSON form: issue #25)
-    for p in collect((full or st).to_json(), None if prev is None else prev.to_json()):
+    for p in collect(full or st, prev):
         if shown is not None:   # the temporaries of folded steps stay folded
             p = only_views(p, shown)
         parts.extend(_plain_storage(p, lang) if brief and _is_plain(p) else
