@@ -24,7 +24,8 @@ Pure: it knows nothing of the engine.
 
 >>> text("select.geometry", "zh", dim=0, index=1, stride=3, moved=3)
 '去掉第 0 维;偏移移动 1 x 步长 3 = 3 个元素'
->>> note({"note": "fill with 0", "note_id": None, "note_args": None}, "zh")
+>>> from tracer.document import Event
+>>> note(Event.from_json({"name": "fill_", "layer": "kernel", "note": "fill with 0"}), "zh")
 'fill with 0'
 >>> both("ui.layers", "zh"), both("ui.layers", "en")
 ('层 (layers)', 'layers')
