@@ -151,11 +151,11 @@ def test_lang_zh_puts_chinese_into_the_images_and_the_explanation_on_the_error_s
     en = " ".join(t for svg in _svg_pages("t[5]") for t, _ in texts(svg))
     zh = " ".join(t for svg in _svg_pages("t[5]", "zh") for t, _ in texts(svg))
     message = "IndexError: index 5 is out of bounds for dimension 0 with size 3"
-    doc = session.run("t[5]")
-    st = doc["statements"][0]
+    st = session.run_document("t[5]").statements[0]
+    assert st.error is not None
     for text, lang in ((en, "en"), (zh, "zh")):
         assert message in text                           # PyTorch's words, untranslated
-        why = i18n.explain_error(st["error"]["message"], lang, i18n.error_context(st))
+        why = i18n.explain_error(st.error.message, lang, i18n.error_context(st))
         assert squash(why) in squash(text)
     assert i18n.text("ui.layer.binding", "zh") in zh and "C++ binding" not in zh
     # the storage picture's words too

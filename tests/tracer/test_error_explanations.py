@@ -17,7 +17,7 @@ from conftest import cli_run, examples, require_torch
 from engine.interpreter import session
 from oracle import torch_scope
 from tracer import i18n
-from tracer.document import Document
+from tracer.document import Document, Error, Statement
 from tracer.i18n import en_errors, zh_errors
 from tracer.render import html as render_html
 from tracer.render import markdown as render_markdown
@@ -187,17 +187,16 @@ MESSAGES: dict[str, str] = {
 }
 
 
-def _error(statement: str) -> tuple[dict, dict]:
-    doc = session.run(statement)
-    st = doc["statements"][-1]
-    assert st["error"], f"{statement!r} raised nothing in tidx"
-    return st, st["error"]
+def _error(statement: str) -> tuple[Statement, Error]:
+    st = session.run_document(statement).statements[-1]
+    assert st.error is not None, f"{statement!r} raised nothing in tidx"
+    return st, st.error
 
 
 @pytest.mark.parametrize("statement,expected", CASES.items())
 def test_the_explanation_names_the_statements_tensor_and_numbers(statement, expected):
     st, err = _error(statement)
-    assert i18n.explain_error(err["message"], "en", i18n.error_context(st)) == expected
+    assert i18n.explain_error(err.message, "en", i18n.error_context(st)) == expected
 
 
 @pytest.mark.torch
@@ -210,7 +209,7 @@ def test_the_message_explained_is_torchs(statement):
         exec(statement, ns)  # the test's own statement, run in real torch
     _, err = _error(statement)
     theirs = str(raised.value).split("\nException raised from")[0]
-    assert (type(raised.value).__name__, theirs) == (err["type"], err["message"])
+    assert (type(raised.value).__name__, theirs) == (err.type, err.message)
 
 
 def _reached(table: list[tuple], messages: list[str]) -> list[str]:
@@ -219,7 +218,7 @@ def _reached(table: list[tuple], messages: list[str]) -> list[str]:
 
 
 def test_every_pattern_is_reached_by_a_case():
-    messages = [_error(s)[1]["message"] for s in CASES] + list(MESSAGES)
+    messages = [_error(s)[1].message for s in CASES] + list(MESSAGES)
     assert _reached(en_errors.ERRORS, messages) == []
     parser = ["zeros() got an unexpected keyword argument 'foo'",
               "zeros() missing 1 required positional arguments: \"size\"",
@@ -257,8 +256,8 @@ def test_without_the_trace_the_line_is_plainer_but_right():
 def test_chinese_names_the_same_tensor_and_numbers(statement):
     st, err = _error(statement)
     context = i18n.error_context(st)
-    english = i18n.explain_error(err["message"], "en", context)
-    chinese = i18n.explain_error(err["message"], "zh", context)
+    english = i18n.explain_error(err.message, "en", context)
+    chinese = i18n.explain_error(err.message, "zh", context)
     assert chinese and re.search(r"[\u4e00-\u9fff]", chinese)
     # every number of the English line is in the Chinese one
     assert set(re.findall(r"-?\d+", english)) <= set(re.findall(r"-?\d+", chinese)), chinese
@@ -278,7 +277,7 @@ def test_index_out_of_range_numbers_agree_with_the_message(shape, data):
                       label="index")
     where = ", ".join([":"] * dim + [str(index)])
     st_, err = _error(f"y = torch.zeros({', '.join(map(str, shape))}); y[{where}]")
-    message = err["message"]
+    message = err.message
     assert message == f"index {index} is out of bounds for dimension {dim} with size {size}"
     why = i18n.explain_error(message, "en", i18n.error_context(st_))
     assert why == (f"y has size {size} in dimension {dim}, so an index there must be between "
@@ -298,7 +297,7 @@ def test_dim_out_of_range_numbers_agree_with_the_message(shape, data):
     if lo <= dim <= hi:  # unsqueeze accepts one more
         return
     st_, err = _error(f"y = torch.zeros({', '.join(map(str, shape))}); y.{op}({args})")
-    message = err["message"]
+    message = err.message
     got = re.fullmatch(r"Dimension out of range \(expected to be in range of \[(-?\d+), "
                        r"(-?\d+)\], but got (-?\d+)\)", message)
     assert got and tuple(map(int, got.groups())) == (lo, hi, dim), message
@@ -319,8 +318,8 @@ def test_view_shape_numbers_agree_with_the_message(shape, new):
         return
     st_, err = _error(f"y = torch.zeros({', '.join(map(str, shape))}); "
                       f"y.view({', '.join(map(str, new))})")
-    assert err["message"] == f"shape '{list(new)}' is invalid for input of size {numel}"
-    why = i18n.explain_error(err["message"], "en", i18n.error_context(st_))
+    assert err.message == f"shape '{list(new)}' is invalid for input of size {numel}"
+    why = i18n.explain_error(err.message, "en", i18n.error_context(st_))
     assert why == (f"the shape {list(new)} holds {want} elements but y has {numel}: the sizes "
                    f"must multiply to {numel} (one of them may be -1, to be worked out).")
 
@@ -382,8 +381,9 @@ def test_a_refusal_stays_one_line_in_english():
 def test_user_text_in_the_explanation_is_escaped_in_html():
     doc = session.run("y = torch.zeros(3); y[y < 5, 7]")
     page = render_html.render(Document.from_json(doc), "<svg></svg>")
-    why = i18n.explain_error(doc["statements"][-1]["error"]["message"], "en",
-                             i18n.error_context(doc["statements"][-1]))
+    last = Document.from_json(doc).statements[-1]
+    assert last.error is not None
+    why = i18n.explain_error(last.error.message, "en", i18n.error_context(last))
     assert why and "<" in why and why not in page
     assert why.replace("<", "&lt;") in page
 

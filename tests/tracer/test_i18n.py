@@ -22,7 +22,7 @@ from tracer.events import LAYERS
 from tracer.render import compare as render_compare
 from tracer.render import markdown as render_markdown
 from tracer.render import step as render_step
-from tracer.document import Default, Document, Event, walk as typed_walk
+from tracer.document import Default, Document, Event, Statement, walk as typed_walk
 from tracer.steps import Layer
 from tracer.render import tree as render_tree
 
@@ -370,7 +370,7 @@ def test_pytorch_errors_stay_verbatim_with_a_chinese_explanation(statement, head
     doc = session.run(statement)
     err = doc["statements"][-1]["error"]
     assert err is not None
-    context = i18n.error_context(doc["statements"][-1])
+    context = i18n.error_context(Statement.from_json(doc["statements"][-1]))
     why = i18n.explain_error(err["message"], "zh", context)
     assert why and why.startswith(headline), why
     assert i18n.explain_error(err["message"], "zh").startswith(headline)  # without a trace

@@ -131,22 +131,17 @@ def both(id: str, lang: str, /, **args: Any) -> str:
     return _label(*pair(id, lang, **args))
 
 
-def origin(default: "Default | dict[str, Any]", lang: str) -> str:
+def origin(default: "Default", lang: str) -> str:
     """Where a default name comes from (a statement's ``defaults[name]``), as a label
-    like :func:`both` (a dict: a renderer that still reads the JSON form, issue #25).
+    like :func:`both`.
 
     >>> from tracer.document import Default
     >>> origin(Default("torch.tensor(...)", "seed 001", "origin.seed", {"seed": "001"},
     ...                ""), "zh")
     'seed 001'
     """
-    if isinstance(default, dict):
-        english = default.get("origin") or ""
-        shown = _recorded_text(english, default.get("origin_id"),
-                               default.get("origin_args"), lang)
-    else:
-        english = default.origin or ""
-        shown = _recorded_text(english, default.origin_id, default.origin_args, lang)
+    english = default.origin or ""
+    shown = _recorded_text(english, default.origin_id, default.origin_args, lang)
     return _label(shown or english, english)
 
 
@@ -180,7 +175,7 @@ def explain_error(message: str, lang: str, context: dict[str, Any] | None = None
                             context)
 
 
-def error_context(statement: "Statement | dict[str, Any] | None" = None, **known: Any
+def error_context(statement: "Statement | None" = None, **known: Any
                   ) -> dict[str, Any]:
     """What :func:`explain_error` needs to know about where an error happened, from a
     statement of the trace document (or, without it, from ``event=``, ``source=``,

@@ -62,8 +62,8 @@ def _walk(events: "tuple[Event, ...]", path: "tuple[Event, ...]" = ()
         yield from _walk(ev.children, path + (ev,))
 
 
-def context(statement: "Statement | dict[str, Any] | None" = None, *,
-            event: "Event | dict[str, Any] | None" = None,
+def context(statement: "Statement | None" = None, *,
+            event: "Event | None" = None,
             source: str | None = None, path: list[str] | None = None,
             err: "Error | None" = None) -> dict[str, Any]:
     """What the trace says about where an error happened, for :func:`explain`.
@@ -72,15 +72,8 @@ def context(statement: "Statement | dict[str, Any] | None" = None, *,
     event carrying ``error``), the outermost Python-layer step above it (``call``:
     ``"Tensor.sum"``).  Without the statement, from what a caller has: the ``event``
     that raised, the statement's ``source``, and the ``path`` of step names above the
-    event (the outermost first).  Every key is optional.  (A dict statement or event:
-    from a renderer that still reads the JSON form, issue #25.)
+    event (the outermost first).  Every key is optional.
     """
-    from tracer.document import Event, Statement
-
-    if isinstance(statement, dict):
-        statement = Statement.from_json(statement)
-    if isinstance(event, dict):
-        event = Event.from_json(event)
     ctx: dict[str, Any] = {}
     if statement is not None:
         source = statement.source if source is None else source
