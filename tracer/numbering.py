@@ -22,7 +22,7 @@ its statement's recorded steps in call order, what the per-step pictures of
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any
+from dataclasses import dataclass
 
 from tracer import lecture as L
 from tracer.document import Document, Event, Statement, walk
@@ -30,14 +30,27 @@ from tracer.document import Document, Event, Statement, walk
 Keep = Callable[[Event], bool]
 
 
+@dataclass(frozen=True, slots=True)
+class Numbered:
+    """One numbered step: its ``number`` (1-based), its ``statement``'s index, its
+    ``position`` among the statement's recorded steps in call order and the recorded
+    ``event`` (both None: a statement with no step of its own), the ``path`` of
+    recorded steps above it, how many recorded steps its line holds ``folded`` (the
+    lecture's ``(+N steps)``; 0 with ``full``), and whether the statement recorded
+    steps none of which is kept (``filtered``)."""
+
+    number: int
+    statement: int
+    position: int | None
+    event: Event | None
+    path: tuple[Event, ...] = ()
+    folded: int = 0
+    filtered: bool = False
+
+
 def steps(doc: Document, *, full: bool = False, keep: Keep | None = None
-          ) -> list[dict[str, Any]]:
-    """The numbered steps of ``doc``, in order: ``{"number": 1-based, "statement":
-    its index, "position": the step's place among its statement's recorded steps in
-    call order (None: no step), "event": the recorded step (None: no step), "path":
-    the recorded steps above it, "folded": how many recorded steps its line holds
-    folded (the lecture's ``(+N steps)``; 0 with ``full``), "filtered": whether the
-    statement recorded steps none of which is kept}``.
+          ) -> list[Numbered]:
+    """The numbered steps of ``doc``, in order (:class:`Numbered`).
 
     ``full``: every recorded step; otherwise the lecture view's.  ``keep``: of those,
     only the steps it accepts (and any step that raised)."""
@@ -45,7 +58,7 @@ def steps(doc: Document, *, full: bool = False, keep: Keep | None = None
 
 
 def each(doc: Document, *, full: bool = False, keep: Keep | None = None
-         ) -> Iterator[dict[str, Any]]:
+         ) -> Iterator[Numbered]:
     """:func:`steps` one at a time, statement by statement: what a long lesson's GIF
     walks twice (to count, then to draw) without holding every step at once."""
     number = 0
@@ -58,21 +71,18 @@ def each(doc: Document, *, full: bool = False, keep: Keep | None = None
             if (shown is None or position in shown) and \
                     (keep is None or keep(ev) or ev.error is not None):
                 number += 1
-                yield {"number": number, "statement": index, "position": position,
-                       "event": ev, "path": list(stack),
-                       "folded": shown[position] if shown is not None else 0,
-                       "filtered": False}
+                yield Numbered(number, index, position, ev, tuple(stack),
+                               shown[position] if shown is not None else 0)
             stack.append(ev)
         if number == first:
             number += 1
-            yield {"number": number, "statement": index, "position": None,
-                   "event": None, "path": [], "folded": 0, "filtered": position >= 0}
+            yield Numbered(number, index, None, None, filtered=position >= 0)
 
 
 def lectured(doc: Document) -> Keep:
     """The lecture's steps of ``doc`` as a test on its recorded steps (for a walk
     that filters them further, or another view of the same numbering)."""
-    ids = {id(s["event"]) for s in steps(doc) if s["event"] is not None}
+    ids = {id(s.event) for s in steps(doc) if s.event is not None}
     return lambda ev: id(ev) in ids
 
 
@@ -85,11 +95,11 @@ def owners(doc: Document, *, full: bool = False) -> list[list[tuple[int, bool]]]
     numbered = steps(doc, full=full)
     by_statement: dict[int, dict[int, int]] = {}
     for s in numbered:
-        if s["position"] is not None:
-            by_statement.setdefault(s["statement"], {})[s["position"]] = s["number"]
+        if s.position is not None:
+            by_statement.setdefault(s.statement, {})[s.position] = s.number
     firsts: dict[int, int] = {}
     for s in numbered:
-        firsts.setdefault(s["statement"], s["number"])
+        firsts.setdefault(s.statement, s.number)
     out: list[list[tuple[int, bool]]] = []
     for index, st in enumerate(doc.statements):
         mine = by_statement.get(index, {})

@@ -23,6 +23,7 @@ from typing import Any, BinaryIO
 
 from tracer import i18n
 from tracer import numbering
+from tracer.numbering import Numbered
 from tracer.document import Document, Event
 from tracer import values as V
 from tracer.picture import MAX_CELLS, arithmetic_terms, collect, index_text
@@ -161,16 +162,16 @@ def _statement_frames(doc: Document, i: int) -> list[dict[str, Any]]:
     return out
 
 
-def _each(doc: Document, numbered: Iterable[dict[str, Any]]
+def _each(doc: Document, numbered: Iterable[Numbered]
           ) -> Iterator[dict[str, Any]]:
     """:func:`frames` one statement at a time, without the legend: a long lesson's
     frames are never all held at once.  ``numbered``: the steps to draw, as
     :mod:`tracer.numbering` numbers them (every statement has one at least); each
     frame still shows the state after every step before it, and a statement's error
     is on its last frame."""
-    for i, mine_steps in groupby(numbered, key=lambda s: s["statement"]):
+    for i, mine_steps in groupby(numbered, key=lambda s: s.statement):
         mine = _statement_frames(doc, i)
-        chosen = [mine[s["position"] or 0] for s in mine_steps]
+        chosen = [mine[s.position or 0] for s in mine_steps]
         if doc.statements[i].error is not None and chosen:
             chosen[-1] = {**chosen[-1], "error": mine[-1]["error"],
                           "context": mine[-1].get("context")}

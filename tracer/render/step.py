@@ -56,11 +56,11 @@ def steps(doc: Document, keep: Keep | None = None, *, full: bool = True
     sts = doc.statements
     out: list[dict[str, Any]] = []
     for s in numbering.steps(doc, full=full, keep=keep):
-        st = sts[s["statement"]]
-        out.append({"statement": st.source, "statement_index": s["statement"],
-                    "path": [ev.name for ev in s["path"]], "event": s["event"],
-                    "outcome": [], "position": s["position"], "folded": s["folded"],
-                    "timelines": timelines, "filtered": s["filtered"]})
+        st = sts[s.statement]
+        out.append({"statement": st.source, "statement_index": s.statement,
+                    "path": [ev.name for ev in s.path], "event": s.event,
+                    "outcome": [], "position": s.position, "folded": s.folded,
+                    "timelines": timelines, "filtered": s.filtered})
     for k, item in enumerate(out):
         if k + 1 == len(out) or out[k + 1]["statement_index"] != item["statement_index"]:
             st = sts[item["statement_index"]]

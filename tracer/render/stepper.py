@@ -54,15 +54,15 @@ def frames(doc: Document, *, lecture: bool = False) -> list[dict[str, Any]]:
     pictures: list[list[dict[str, Any]]] = []
     index = -1
     for s in numbering.steps(doc, full=not lecture):
-        while index < s["statement"]:      # each statement's pictures, once, in order
+        while index < s.statement:      # each statement's pictures, once, in order
             index += 1
             pictures, before = stepper_states.pictures(
                 sts[index], before, sts[index - 1] if index else None)
         if out and out[-1]["statement"] != index:
             out[-1]["outcome"] = F.outcome(sts[out[-1]["statement"]])
-        out.append({"statement": index, "event": s["event"], "path": s["path"],
-                    "folded": s["folded"], "outcome": [],
-                    "pictures": pictures[s["position"] or 0]})
+        out.append({"statement": index, "event": s.event, "path": list(s.path),
+                    "folded": s.folded, "outcome": [],
+                    "pictures": pictures[s.position or 0]})
     if out:
         out[-1]["outcome"] = F.outcome(sts[out[-1]["statement"]])
     return out
