@@ -216,9 +216,8 @@ def _exit_if_raised(doc: "Document", lang: str = "en") -> None:
 
         err = failed.error
         sys.stdout.flush()  # the trace first, then the error line, in a terminal too
-        # (PyTorch's message may quote the user's text: its control characters shown;
-        # error_context still reads the statement's JSON form)
-        context = error_context(failed.to_json())
+        # (PyTorch's message may quote the user's text: its control characters shown)
+        context = error_context(failed)
         click.echo(f"tidx: {failed.source!r} raised {err.type}: "
                    f"{visible(explained(err.message, lang, context))}", err=True)
         sys.exit(1)
@@ -364,8 +363,7 @@ def _export(text, params: dict, output: str, width_px: int, aspect: str = "16:9"
     # (images and the HTML stepper draw the lecture view's steps unless --full or a
     # filter asks for steps, as the tree does)
     typed = shown(ran, options)
-    doc = typed.to_json()   # (the exports still read the JSON form: issue #25)
-    count = len(export.statements(doc)) if fmt in export.IMAGES else 1
+    count = len(export.statements(typed)) if fmt in export.IMAGES else 1
     if stdout and len(export.paths(output, fmt, count)) > 1:
         raise Refused(f"-o - writes one file, and {fmt.upper()} of {count} statements is "
                       f"{count} files (one per statement): give a file name, or export "
@@ -374,9 +372,8 @@ def _export(text, params: dict, output: str, width_px: int, aspect: str = "16:9"
         # every file is rendered before any is written: all of them, or none
         with progress.bar(i18n.text("ui.export.progress.render", lang, fmt=fmt.upper()),
                           count) as tick:
-            files, pages = export.render_all(doc, output, fmt, options.diagram, lang=lang,
-                                             width_px=width_px, tick=tick,
-                                             full=ran.to_json(),
+            files, pages = export.render_all(typed, output, fmt, options.diagram, lang=lang,
+                                             width_px=width_px, tick=tick, full=ran,
                                              lecture=options.lecture, aspect=aspect)
         if stdout and len(files) > 1:
             raise Refused(f"-o - writes one file, and this {fmt.upper()} is {len(files)} "
@@ -420,8 +417,8 @@ def compare(a: str, b: str, **params) -> None:
     from tracer.render import compare as render_compare
 
     options = options_from(params)
-    doc_a = _run(utf8(a, "A"), options).to_json()
-    doc_b = _run(utf8(b, "B"), options).to_json()
+    doc_a = _run(utf8(a, "A"), options)
+    doc_b = _run(utf8(b, "B"), options)
     _console(options.width).print(render_compare.render(doc_a, doc_b, lang=options.lang))
 
 
@@ -464,8 +461,7 @@ def _step_through(ran: "Document", width: int | None, lang: str = "en",
     from tracer.render import step as render_step
     from tracer.render import step_screen
 
-    full = ran.to_json()  # (the step view still reads the JSON form: issue #25)
-    flat = render_step.only(full, *only)
+    flat = render_step.only(ran, *only)
     console = _console(width)
     if not flat:
         click.echo("no steps to show")

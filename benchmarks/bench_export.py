@@ -61,16 +61,17 @@ def main() -> None:
     from tracer.render import export
     from tracer.render import dot as render_dot
 
-    doc = session.run(BIG, seed=0)
+    typed = session.run_document(BIG, seed=0)
+    doc = typed.to_json()
     steps = sum(1 for st in doc["statements"] for _ in events.walk(st["events"]))
-    graph = render_dot.sequence(doc)
+    graph = render_dot.sequence(typed)
     print(f"\nSVG export of a {steps}-step trace ({len(doc['statements'])} statements)")
     exports = []
     if shutil.which("dot"):
         times = []
         for _ in range(5):
             start = time.perf_counter()
-            export.content(doc, "svg")
+            export.content(typed, "svg")
             times.append(time.perf_counter() - start)
         exports.append(show("in-process, dot program (build + render)", times))
     else:
@@ -80,7 +81,7 @@ def main() -> None:
         times = []
         for _ in range(5):
             start = time.perf_counter()
-            export._wasm_svg(render_dot.sequence(doc).source, "nop")
+            export._wasm_svg(render_dot.sequence(typed).source, "nop")
             times.append(time.perf_counter() - start)
         exports.append(show("in-process, WebAssembly Graphviz (build + render)", times))
     except export.ExportError as exc:
@@ -110,7 +111,7 @@ def html_sizes() -> None:
     print("\nHTML stepper (lecture view) of the seeds' lessons")
     sizes = {}
     for n in (8, 16, 32):
-        doc = session.run(lesson(n), seed=0)
+        doc = session.run_document(lesson(n), seed=0)
         start = time.perf_counter()
         sizes[n] = len(export.content(doc, "html", lecture=True))
         took = time.perf_counter() - start

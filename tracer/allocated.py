@@ -20,6 +20,7 @@ from typing import Any, Iterable
 
 from tracer import i18n
 from tracer import values as V
+from tracer.document import Allocated
 from tracer.steps import Counted
 
 __all__ = ["summary", "total", "line", "amount"]
@@ -113,37 +114,37 @@ def total(records: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def line(record: dict[str, int], lang: str = "en") -> str:
+def line(record: Allocated, lang: str = "en") -> str:
     """``allocated: 48 bytes in 1 block`` in ``lang`` (plurals as the language has them).
 
-    >>> line({"bytes": 8, "blocks": 1}), line({"bytes": 0, "blocks": 0})
+    >>> line(Allocated(8, 1)), line(Allocated(0, 0))
     ('allocated: 8 bytes in 1 block', 'allocated: 0 bytes in 0 blocks')
     """
     return i18n.text("ui.allocated", lang, what=amount(record, lang))
 
 
-def amount(record: dict[str, Any], lang: str = "en") -> str:
+def amount(record: Allocated, lang: str = "en") -> str:
     """``48 bytes in 1 block``: the record without its heading (a table cell); with the
     simulated GPU, the CPU's and cuda:0's apart, and what went back to the cache.
 
-    >>> amount({"bytes": 1, "blocks": 2})
+    >>> amount(Allocated(1, 2))
     '1 byte in 2 blocks'
-    >>> amount({"bytes": 48, "blocks": 1, "cuda": {"bytes": 512, "blocks": 1,
-    ...         "freed_bytes": 512, "freed_blocks": 1}})
+    >>> amount(Allocated(48, 1, {"bytes": 512, "blocks": 1, "freed_bytes": 512,
+    ...                          "freed_blocks": 1}))
     '48 bytes in 1 block on the CPU; 512 bytes in 1 block on cuda:0 (simulated); 512 bytes in 1 block freed back to the cache'
-    >>> amount({"bytes": 0, "blocks": 0, "cuda": {"bytes": 512, "blocks": 1,
-    ...         "freed_bytes": 0, "freed_blocks": 0}})
+    >>> amount(Allocated(0, 0, {"bytes": 512, "blocks": 1, "freed_bytes": 0,
+    ...                         "freed_blocks": 0}))
     '512 bytes in 1 block on cuda:0 (simulated)'
     """
-    cpu = _amount(record["bytes"], record["blocks"], lang)
-    cuda = record.get("cuda")
+    cpu = _amount(record.bytes, record.blocks, lang)
+    cuda = record.cuda
     if cuda is None:
         return cpu
     on_cuda = i18n.text("ui.allocated.on_cuda", lang,
                         what=_amount(cuda["bytes"], cuda["blocks"], lang))
     # nothing from the CPU's allocator: the GPU's part alone (its separator dropped)
-    parts = [i18n.text("ui.allocated.on_cpu", lang, what=cpu) if record["blocks"] else "",
-             on_cuda if record["blocks"] else on_cuda.lstrip("；; ")]
+    parts = [i18n.text("ui.allocated.on_cpu", lang, what=cpu) if record.blocks else "",
+             on_cuda if record.blocks else on_cuda.lstrip("；; ")]
     if cuda["freed_blocks"]:
         parts.append(i18n.text("ui.allocated.freed", lang,
                                what=_amount(cuda["freed_bytes"], cuda["freed_blocks"], lang)))

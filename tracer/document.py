@@ -27,7 +27,7 @@ from tracer.steps import Layer, Lecture
 
 __all__ = ["FORMAT_VERSION", "MAX_JSON", "read_json", "Allocated", "Binding", "Cpu", "Default", "Document",
            "DocumentError", "Error", "Event", "Libtorch", "Run", "SessionFacts",
-           "Statement", "walk"]
+           "Statement", "op_tree", "walk"]
 
 #: Version of the JSON document.  Bump on incompatible change (docs/trace-format.md).
 #: 2: every value is typed (``tracer.values``); tensors and storages carry ``label``.
@@ -371,6 +371,30 @@ def walk(events: "tuple[Event, ...] | list[Event]", depth: int = 0
     for ev in events:
         yield depth, ev
         yield from walk(ev.children, depth + 1)
+
+
+def op_tree(events: "tuple[Event, ...] | list[Event]") -> list[tuple[int, str]]:
+    """The aten operators among typed events with their nesting depth, as the profiler
+    lists them (:func:`tracer.events.op_tree` for their JSON form): the steps that are
+    no operator are transparent.
+
+    >>> op_tree([Event("x", Layer.PYTHON, children=(
+    ...     Event("aten::select", Layer.DISPATCHER, op="aten::select", children=(
+    ...         Event("y", Layer.KERNEL),)),))])
+    [(0, 'aten::select')]
+    """
+    out: list[tuple[int, str]] = []
+
+    def visit(evs: "tuple[Event, ...] | list[Event]", depth: int) -> None:
+        for ev in evs:
+            if ev.op:
+                out.append((depth, ev.op))
+                visit(ev.children, depth + 1)
+            else:
+                visit(ev.children, depth)
+
+    visit(events, 0)
+    return out
 
 
 # -- statements ------------------------------------------------------------------------------

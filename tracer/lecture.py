@@ -24,64 +24,57 @@ that raised, and every step above it, is always shown.
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from dataclasses import replace
+from typing import Iterator, Sequence
 
-from tracer.events import walk
-from tracer.steps import Lecture
-
-Event = dict[str, Any]
-Doc = dict[str, Any]
+from tracer.document import Document, Event, Statement, walk
+from tracer.steps import Layer, Lecture
 
 
 def is_taught(ev: Event) -> bool:
     """Whether the lecture view shows step ``ev`` (wherever its parent allows it).
 
-    >>> is_taught({"name": "recordTensorIndex", "lecture": "shown"})
+    >>> is_taught(Event("recordTensorIndex", Layer.INDEXING, lecture=Lecture.SHOWN))
     True
-    >>> is_taught({"name": "check_size_nonnegative", "lecture": "hidden"})
+    >>> is_taught(Event("check_size_nonnegative", Layer.KERNEL, lecture=Lecture.HIDDEN))
     False
     """
-    return ev.get("lecture") != Lecture.HIDDEN
+    return ev.lecture != Lecture.HIDDEN
 
 
-def _treatment(ev: Event) -> str:
-    """The step's ``lecture`` field (a folded run, made here, has none: shown)."""
-    return ev.get("lecture") or Lecture.SHOWN
+def _treatment(ev: Event) -> Lecture:
+    """The step's ``lecture`` field (a folded run, made here, has the default: shown)."""
+    return ev.lecture
 
 
-def _raising(events: list[Event]) -> set[int]:
+def _raising(events: Sequence[Event]) -> set[int]:
     """The ids of the steps that raised or hold one that did (the error sits on the
     innermost), in one pass: asking each step walked its subtree once per step above."""
-    order = [ev for _, ev in walk(events)]
-    out = {id(ev) for ev in order if ev.get("error")}
+    order = [ev for _, ev in walk(tuple(events))]
+    out = {id(ev) for ev in order if ev.error is not None}
     if not out:
         return out
     # a step holds a raise when one of its children does: children before parents
     for ev in reversed(order):
-        if any(id(c) in out for c in ev.get("children") or ()):
+        if any(id(c) in out for c in ev.children):
             out.add(id(ev))
     return out
 
 
-def _count(events: list[Event]) -> int:
-    return sum(1 for _ in walk(events))
+def _count(events: Sequence[Event]) -> int:
+    return sum(1 for _ in walk(tuple(events)))
 
 
-def folded(run: list[Event]) -> Event:
+def folded(run: Sequence[Event]) -> Event:
     """One step standing for the run of steps ``run`` (and everything under them)."""
     count = _count(run)
-    names = list(dict.fromkeys(ev["name"] for ev in run))
-    return {
-        "name": f"({count} step{'s' if count != 1 else ''} folded)",
-        "layer": run[0]["layer"], "op": None, "source": None,
-        "args": {}, "result": None,
-        "note": ", ".join(names), "note_id": None, "note_args": None,
-        "error": None, "children": [], "folded": count, "steps": names,
-    }
+    names = tuple(dict.fromkeys(ev.name for ev in run))
+    return Event(name=f"({count} step{'s' if count != 1 else ''} folded)",
+                 layer=run[0].layer, note=", ".join(names), folded=count, steps=names)
 
 
-def _fold(events: list[Event], inside_folded: bool, seen: set[str],
-          raising: set[int]) -> list[Event]:
+def _fold(events: Sequence[Event], inside_folded: bool, seen: set[str],
+          raising: set[int]) -> tuple[Event, ...]:
     out: list[Event] = []
     run: list[Event] = []
     for ev in events:
@@ -95,91 +88,89 @@ def _fold(events: list[Event], inside_folded: bool, seen: set[str],
             run.append(ev)
     if run:
         out.append(folded(run))
-    return out
+    return tuple(out)
 
 
 def _keep(ev: Event, seen: set[str], raising: set[int]) -> Event:
     """A shown step, its children folded (``seen``: the steps of
     ``fold_inside_after_first`` already shown whole; ``raising``: the steps that
     raised or hold one that did)."""
-    name, treatment = ev["name"], _treatment(ev)
+    name, treatment = ev.name, _treatment(ev)
     if treatment == Lecture.TRANSFER and id(ev) not in raising:
-        return {**ev, "children": _lift(ev.get("children", []))}
+        return replace(ev, children=_lift(ev.children))
     key = name + _allocation_path(ev) if treatment == Lecture.FOLD_INSIDE_AFTER_FIRST \
         else name
     inside_folded = treatment == Lecture.FOLD_INSIDE or key in seen
     if treatment == Lecture.FOLD_INSIDE_AFTER_FIRST:
         seen.add(key)
-    return {**ev, "children": _fold(ev.get("children", []), inside_folded, seen, raising)}
+    return replace(ev, children=_fold(ev.children, inside_folded, seen, raising))
 
 
 def _allocation_path(ev: Event) -> str:
     """Which allocator path an allocation took: a path not shown before in the document
     is shown whole again (the caching allocator's reuse of a freed block is news after
     its first cudaMalloc)."""
-    found = {step["name"] for _, step in walk(ev.get("children", []))
+    found = {step.name for _, step in walk(ev.children)
              if _treatment(step) == Lecture.ALLOCATION_PATH}
     return ":" + ",".join(sorted(found))
 
 
-def _lift(children: list[Event]) -> list[Event]:
+def _lift(children: Sequence[Event]) -> tuple[Event, ...]:
     """A transfer's children: its ``lifted`` steps (their own inside folded), the
     steps before, between and after them each one folded run."""
     out: list[Event] = []
     run: list[str] = []
 
-    def visit(events: list[Event]) -> None:
+    def visit(events: Sequence[Event]) -> None:
         for ev in events:
             if _treatment(ev) == Lecture.LIFTED:
                 if run:
                     out.append(_run(run))
                     run.clear()
-                inside = [n for _, e in walk(ev.get("children", [])) for n in [e["name"]]]
-                out.append({**ev, "children": [_run(inside)] if inside else []})
+                inside = [e.name for _, e in walk(ev.children)]
+                out.append(replace(ev, children=(_run(inside),) if inside else ()))
             else:
-                run.append(ev["name"])
-                visit(ev.get("children", []))
+                run.append(ev.name)
+                visit(ev.children)
 
     visit(children)
     if run:
         out.append(_run(run))
-    return out
+    return tuple(out)
 
 
 def _run(names: list[str]) -> Event:
     """A folded run of the steps named ``names`` (in the order they ran)."""
-    return {**folded([{"name": n, "layer": "kernel", "children": []} for n in names]),
-            "layer": "kernel"}
+    return folded([Event(n, Layer.KERNEL) for n in names])
 
 
 def is_folded(ev: Event) -> bool:
     """Whether ``ev`` is a folded run of steps (:func:`folded`), not a recorded step."""
-    return "folded" in ev
+    return ev.folded is not None
 
 
-def fold(doc: Doc) -> Doc:
+def fold(doc: Document) -> Document:
     """The lecture document: every statement's steps folded (see the module's doc)."""
-    return {**doc, "statements": list(fold_statements(doc))}
+    return replace(doc, statements=tuple(fold_statements(doc)))
 
 
-def fold_statements(doc: Doc) -> Iterator[dict[str, Any]]:
+def fold_statements(doc: Document) -> Iterator[Statement]:
     """:func:`fold`'s statements one at a time (what the first ones showed whole is
     remembered for the later ones): a reader that keeps a little of each folds a long
     lesson without holding a second copy of its steps."""
     seen: set[str] = set()
-    for st in doc["statements"]:
-        events = st.get("events", [])
-        yield {**st, "events": _fold(events, False, seen, _raising(events))}
+    for st in doc.statements:
+        yield replace(st, events=_fold(st.events, False, seen, _raising(st.events)))
 
 
-def counts(doc: Doc) -> tuple[int, int]:
+def counts(doc: Document) -> tuple[int, int]:
     """``(shown, total)``: the recorded steps a lecture document shows, and all of them
     (a folded run counts the steps it holds)."""
     shown = total = 0
-    for st in doc["statements"]:
-        for _, ev in walk(st.get("events", [])):
-            if is_folded(ev):
-                total += ev["folded"]
+    for st in doc.statements:
+        for _, ev in walk(st.events):
+            if ev.folded is not None:
+                total += ev.folded
             else:
                 shown += 1
                 total += 1

@@ -22,31 +22,43 @@ its statement's recorded steps in call order, what the per-step pictures of
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any
+from dataclasses import dataclass
 
 from tracer import lecture as L
-from tracer.events import walk
+from tracer.document import Document, Event, Statement, walk
 
-Event = dict[str, Any]
 Keep = Callable[[Event], bool]
 
 
-def steps(doc: dict[str, Any], *, full: bool = False, keep: Keep | None = None
-          ) -> list[dict[str, Any]]:
-    """The numbered steps of ``doc``, in order: ``{"number": 1-based, "statement":
-    its index, "position": the step's place among its statement's recorded steps in
-    call order (None: no step), "event": the recorded step (None: no step), "path":
-    the recorded steps above it, "folded": how many recorded steps its line holds
-    folded (the lecture's ``(+N steps)``; 0 with ``full``), "filtered": whether the
-    statement recorded steps none of which is kept}``.
+@dataclass(frozen=True, slots=True)
+class Numbered:
+    """One numbered step: its ``number`` (1-based), its ``statement``'s index, its
+    ``position`` among the statement's recorded steps in call order and the recorded
+    ``event`` (both None: a statement with no step of its own), the ``path`` of
+    recorded steps above it, how many recorded steps its line holds ``folded`` (the
+    lecture's ``(+N steps)``; 0 with ``full``), and whether the statement recorded
+    steps none of which is kept (``filtered``)."""
+
+    number: int
+    statement: int
+    position: int | None
+    event: Event | None
+    path: tuple[Event, ...] = ()
+    folded: int = 0
+    filtered: bool = False
+
+
+def steps(doc: Document, *, full: bool = False, keep: Keep | None = None
+          ) -> list[Numbered]:
+    """The numbered steps of ``doc``, in order (:class:`Numbered`).
 
     ``full``: every recorded step; otherwise the lecture view's.  ``keep``: of those,
     only the steps it accepts (and any step that raised)."""
     return list(each(doc, full=full, keep=keep))
 
 
-def each(doc: dict[str, Any], *, full: bool = False, keep: Keep | None = None
-         ) -> Iterator[dict[str, Any]]:
+def each(doc: Document, *, full: bool = False, keep: Keep | None = None
+         ) -> Iterator[Numbered]:
     """:func:`steps` one at a time, statement by statement: what a long lesson's GIF
     walks twice (to count, then to draw) without holding every step at once."""
     number = 0
@@ -54,30 +66,27 @@ def each(doc: dict[str, Any], *, full: bool = False, keep: Keep | None = None
         first = number
         stack: list[Event] = []
         position = -1
-        for position, (depth, ev) in enumerate(walk(st.get("events") or [])):
+        for position, (depth, ev) in enumerate(walk(st.events)):
             del stack[depth:]
             if (shown is None or position in shown) and \
-                    (keep is None or keep(ev) or ev.get("error")):
+                    (keep is None or keep(ev) or ev.error is not None):
                 number += 1
-                yield {"number": number, "statement": index, "position": position,
-                       "event": ev, "path": list(stack),
-                       "folded": shown[position] if shown is not None else 0,
-                       "filtered": False}
+                yield Numbered(number, index, position, ev, tuple(stack),
+                               shown[position] if shown is not None else 0)
             stack.append(ev)
         if number == first:
             number += 1
-            yield {"number": number, "statement": index, "position": None,
-                   "event": None, "path": [], "folded": 0, "filtered": position >= 0}
+            yield Numbered(number, index, None, None, filtered=position >= 0)
 
 
-def lectured(doc: dict[str, Any]) -> Keep:
+def lectured(doc: Document) -> Keep:
     """The lecture's steps of ``doc`` as a test on its recorded steps (for a walk
     that filters them further, or another view of the same numbering)."""
-    ids = {id(s["event"]) for s in steps(doc) if s["event"] is not None}
+    ids = {id(s.event) for s in steps(doc) if s.event is not None}
     return lambda ev: id(ev) in ids
 
 
-def owners(doc: dict[str, Any], *, full: bool = False) -> list[list[tuple[int, bool]]]:
+def owners(doc: Document, *, full: bool = False) -> list[list[tuple[int, bool]]]:
     """For every recorded step of every statement (in call order), the number of the
     step that shows it: ``(number, True)`` for a numbered step itself, ``(number,
     False)`` for one folded into the line of step ``number`` (its nearest numbered
@@ -86,18 +95,18 @@ def owners(doc: dict[str, Any], *, full: bool = False) -> list[list[tuple[int, b
     numbered = steps(doc, full=full)
     by_statement: dict[int, dict[int, int]] = {}
     for s in numbered:
-        if s["position"] is not None:
-            by_statement.setdefault(s["statement"], {})[s["position"]] = s["number"]
+        if s.position is not None:
+            by_statement.setdefault(s.statement, {})[s.position] = s.number
     firsts: dict[int, int] = {}
     for s in numbered:
-        firsts.setdefault(s["statement"], s["number"])
+        firsts.setdefault(s.statement, s.number)
     out: list[list[tuple[int, bool]]] = []
-    for index, st in enumerate(doc["statements"]):
+    for index, st in enumerate(doc.statements):
         mine = by_statement.get(index, {})
         places: list[tuple[int, bool]] = []
         callers: list[int | None] = []     # the number shown for each open caller
         last = firsts[index]
-        for position, (depth, _ev) in enumerate(walk(st.get("events") or [])):
+        for position, (depth, _ev) in enumerate(walk(st.events)):
             del callers[depth:]
             if position in mine:
                 last = mine[position]
@@ -111,17 +120,17 @@ def owners(doc: dict[str, Any], *, full: bool = False) -> list[list[tuple[int, b
     return out
 
 
-def _statements(doc: dict[str, Any], full: bool
-                ) -> Iterator[tuple[int, dict[str, Any], dict[int, int] | None]]:
+def _statements(doc: Document, full: bool
+                ) -> Iterator[tuple[int, Statement, dict[int, int] | None]]:
     """Each statement with the lecture's steps of it (position -> how many steps its
     line folds), None for ``full``.  The lecture is folded statement by statement in
     order: what the first statements showed whole is folded in the later ones."""
     folded = None if full else L.fold_statements(doc)
-    for index, st in enumerate(doc["statements"]):
-        yield index, st, None if folded is None else _shown(next(folded)["events"])
+    for index, st in enumerate(doc.statements):
+        yield index, st, None if folded is None else _shown(next(folded).events)
 
 
-def _shown(events: list[Event]) -> dict[int, int]:
+def _shown(events: tuple[Event, ...]) -> dict[int, int]:
     """The lecture's steps of one folded statement: the position of each shown step
     among the statement's recorded steps -> the steps folded on its line.  A folded
     run stands for as many recorded steps as it counts, in call order (the lecture
@@ -129,9 +138,9 @@ def _shown(events: list[Event]) -> dict[int, int]:
     out: dict[int, int] = {}
     cursor = 0
     for _, ev in walk(events):
-        if L.is_folded(ev):
-            cursor += ev["folded"]
+        if ev.folded is not None:
+            cursor += ev.folded
             continue
-        out[cursor] = sum(c["folded"] for c in ev.get("children") or () if L.is_folded(c))
+        out[cursor] = sum(c.folded for c in ev.children if c.folded is not None)
         cursor += 1
     return out

@@ -16,7 +16,7 @@ import re
 from typing import Any
 
 from tracer import values as V
-from tracer.events import walk
+from tracer.document import Document, Event, Statement, walk
 from tracer.lecture import fold_statements
 from tracer.replay import MISSING, changes, offsets, values_of
 
@@ -36,10 +36,10 @@ MARKS: dict[str, dict[str, str]] = {
 }
 
 
-def touched(ev: dict[str, Any], marks: dict[str, dict[int, str]]) -> None:
+def touched(ev: Event, marks: dict[str, dict[int, str]]) -> None:
     """Add the elements step ``ev`` read or wrote to ``marks`` (storage -> offset ->
     "written"|"read"); written wins over read: the write is what the statement did."""
-    for how, val in V.touches(ev.get("args")):
+    for how, val in V.touches(ev.args):
         where = marks.setdefault(val["storage"], {})
         for off in val.get("offsets", []):
             where[off] = "written" if how == "written" else where.get(off, "read")
@@ -50,26 +50,27 @@ def itemsize(dtype: str) -> int:
     return max(1, int(bits.group()) // 8) if bits else 1
 
 
-def named(st: dict[str, Any]) -> list[dict[str, Any]]:
+def named(st: Statement) -> list[dict[str, Any]]:
     """The statement's tensors as they are after it, each called by the user's name:
     its bindings (a bound view: ``y``, not ``t$1``), the user's tensors on the storages
     it touched (``names``: the base ``t`` of ``y``), then its result."""
     out: list[dict[str, Any]] = []
-    for name, b in (st.get("bindings") or {}).items():
-        if b and V.is_tensor(b["summary"]):
-            t = b["summary"]
+    for name, b in st.bindings.items():
+        if b is not None and V.is_tensor(b.summary):
+            t = b.summary
             out.append(t if V.name(t) else V.with_name(t, name))
-        elif b:  # a tuple of tensors, say: each keeps its label
-            out += V.tensors(b["summary"])
-    for name, t in (st.get("names") or {}).items():
+        elif b is not None:  # a tuple of tensors, say: each keeps its label
+            out += V.tensors(b.summary)
+    facts = st.session
+    for name, t in (facts.names if facts is not None else {}).items():
         if V.is_tensor(t):
             out.append(t if V.name(t) else V.with_name(t, name))
-    if st.get("result"):
-        out += V.tensors(st["result"]["summary"])
+    if facts is not None and facts.result is not None:
+        out += V.tensors(facts.result.summary)
     return out
 
 
-def collect(st: dict[str, Any], prev: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+def collect(st: Statement, prev: Statement | None = None) -> list[dict[str, Any]]:
     """The storages a statement touched, bound or returned, as :func:`picture` dicts.
     ``prev`` (the statement before it) gives the values its writes replaced when no
     step of ``st`` recorded them."""
@@ -80,20 +81,21 @@ def collect(st: dict[str, Any], prev: dict[str, Any] | None = None) -> list[dict
     # latest read first: a[mask] reads the mask (nonzero) before a (the index kernel)
     wrote: dict[str, None] = {}
     read: dict[str, None] = {}
-    for _, ev in walk(st.get("events", [])):
+    for _, ev in walk(st.events):
         touched(ev, marks)
-        for how, v in V.touches(ev.get("args"), index=False):
+        for how, v in V.touches(ev.args, index=False):
             (wrote if how == "written" else read).pop(v["storage"], None)
             (wrote if how == "written" else read)[v["storage"]] = None
-        for val in (ev.get("args") or {}).values():
+        for val in ev.args.values():
             during += V.tensors(val)
-        during += V.tensors(ev.get("result"))
+        during += V.tensors(ev.result)
     data = list(wrote) + [s for s in reversed(read) if s not in wrote]
     # what it bound or printed first, then what it read or wrote; the user's other
     # tensors (``names``) only join these storages (an index tensor's own storage is
     # not the lesson, and its values are in the steps that read it)
-    made = [t["storage"] for b in list((st.get("bindings") or {}).values()) +
-            [st.get("result")] if b for t in V.tensors(b["summary"])]
+    result = st.session.result if st.session is not None else None
+    made = [t["storage"] for b in list(st.bindings.values()) + [result]
+            if b is not None for t in V.tensors(b.summary)]
     # the user's tensors' storages before temporaries' (a CUDA index's copy on the
     # device is written before the indexed tensor is read, and only three are drawn)
     user = {t["storage"] for t in after}
@@ -117,26 +119,26 @@ def collect(st: dict[str, Any], prev: dict[str, Any] | None = None) -> list[dict
         hidden=hidden(st, s)), shown) for s in storages]
 
 
-def lecture_labels(st: dict[str, Any]) -> tuple[set[str], set[str]]:
+def lecture_labels(st: Statement) -> tuple[set[str], set[str]]:
     """The tensors the lecture view's steps of ``st`` take or return, and those they
     return, by label: every drawing of a statement shows the temporaries of those steps
     and no others (so the terminal, the images, the HTML and ``compare`` agree), and
     draws a temporary's storage only when a step it shows made it (the mask of ``t >
     0.5``, not the scalar ``0.5`` wrapped in a tensor by a folded step)."""
-    (folded,) = fold_statements({"statements": [st]})
+    (folded,) = fold_statements(Document("", (st,)))
     found: set[str] = set()
     made: set[str] = set()
-    for _, ev in walk(folded.get("events", [])):
-        for val in (ev.get("args") or {}).values():
+    for _, ev in walk(folded.events):
+        for val in ev.args.values():
             found.update(t["label"] for t in V.tensors(val))
-        made.update(t["label"] for t in V.tensors(ev.get("result")))
+        made.update(t["label"] for t in V.tensors(ev.result))
     return found | made, made
 
 
-def hidden(st: dict[str, Any], storage: str) -> int:
+def hidden(st: Statement, storage: str) -> int:
     """How many of the user's tensors on ``storage`` statement ``st`` did not record
     (``names_more``: a storage 3,000 names share keeps 6 of them)."""
-    return (st.get("names_more") or {}).get(storage, 0)
+    return st.session.names_more.get(storage, 0) if st.session is not None else 0
 
 
 def picture(storage: str, after: list[dict[str, Any]], during: list[dict[str, Any]],

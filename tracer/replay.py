@@ -16,45 +16,47 @@ pass finds them, so the replay stays linear in the steps: a long lesson has thou
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
 from tracer import values as V
+from tracer.document import Event, Statement
 
 ENTER, EXIT = "enter", "exit"
 
 Cells = dict[str, dict[int, Any]]       # storage label -> element offset -> value
 
 
-def moments(events: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
+def moments(events: Sequence[Event]) -> list[tuple[str, Event]]:
     """``(ENTER, step)`` and ``(EXIT, step)`` for every step, in the order they happen
     (iterative: a deep trace must not hit Python's recursion limit)."""
-    out: list[tuple[str, dict[str, Any]]] = []
-    stack: list[tuple[str, dict[str, Any]]] = [(ENTER, ev) for ev in reversed(events)]
+    out: list[tuple[str, Event]] = []
+    stack: list[tuple[str, Event]] = [(ENTER, ev) for ev in reversed(events)]
     while stack:
         phase, ev = stack.pop()
         out.append((phase, ev))
         if phase == ENTER:
             stack.append((EXIT, ev))
-            stack.extend((ENTER, c) for c in reversed(ev.get("children") or []))
+            stack.extend((ENTER, c) for c in reversed(ev.children))
     return out
 
 
-def recorded(phase: str, ev: dict[str, Any]) -> list[dict[str, Any]]:
+def recorded(phase: str, ev: Event) -> list[dict[str, Any]]:
     """The tensors summarised at this moment: the step's arguments when it starts, its
     result when it ends."""
     if phase == ENTER:
-        return [t for val in (ev.get("args") or {}).values() for t in V.tensors(val)]
-    return list(V.tensors(ev.get("result")))
+        return [t for val in ev.args.values() for t in V.tensors(val)]
+    return list(V.tensors(ev.result))
 
 
-def end_tensors(st: dict[str, Any]) -> list[dict[str, Any]]:
+def end_tensors(st: Statement) -> list[dict[str, Any]]:
     """The tensors summarised after the statement's last step: its bindings, its
     result and the user's tensors on the storages it touched (``names``)."""
     out: list[dict[str, Any]] = []
-    for b in list((st.get("bindings") or {}).values()) + [st.get("result")]:
-        if b:
-            out += V.tensors(b["summary"])
-    for t in (st.get("names") or {}).values():
+    facts = st.session
+    for b in list(st.bindings.values()) + [facts.result if facts is not None else None]:
+        if b is not None:
+            out += V.tensors(b.summary)
+    for t in (facts.names if facts is not None else {}).values():
         out += V.tensors(t)
     return out
 
@@ -103,11 +105,11 @@ def values_of(t: dict[str, Any]) -> Iterator[tuple[int, Any]]:
             yield off, v
 
 
-def writes(ev: dict[str, Any]) -> dict[str, list[int] | None]:
+def writes(ev: Event) -> dict[str, list[int] | None]:
     """The elements step ``ev`` wrote, by storage; None when only their count was
     recorded (a large write: which elements is unknown)."""
     out: dict[str, list[int] | None] = {}
-    for how, val in V.touches(ev.get("args")):
+    for how, val in V.touches(ev.args):
         if how != "written":
             continue
         before = out.get(val["storage"], [])
@@ -118,7 +120,7 @@ def writes(ev: dict[str, Any]) -> dict[str, list[int] | None]:
     return out
 
 
-def written_inside(steps: list[tuple[str, dict[str, Any]]]) -> dict[int, list[str]]:
+def written_inside(steps: list[tuple[str, Event]]) -> dict[int, list[str]]:
     """For each step (by id), the storages it or a step inside it writes, as their
     ``written`` elements say (``copy_`` writes through ``copy_kernel``).  One pass over
     the :func:`moments`, children before their parent."""
@@ -127,22 +129,23 @@ def written_inside(steps: list[tuple[str, dict[str, Any]]]) -> dict[int, list[st
         if phase == ENTER:
             continue
         found = list(writes(ev))
-        for child in ev.get("children") or []:
+        for child in ev.children:
             found += out.get(id(child), [])
         if found:
             out[id(ev)] = list(dict.fromkeys(found))
     return out
 
 
-def in_place(ev: dict[str, Any]) -> bool:
+def in_place(ev: Event) -> bool:
     """Whether a step is an in-place op, by PyTorch's naming: a trailing underscore
     (``aten::add_``, ``Tensor.fill_``, ``zero_cpu_``; not ``__setitem__``).
 
-    >>> [in_place({"name": n}) for n in ("aten::add_", "Tensor.fill_", "__setitem__",
-    ...                                  "aten::select", "_empty_generic")]
+    >>> from tracer.steps import Layer
+    >>> [in_place(Event(n, Layer.KERNEL)) for n in ("aten::add_", "Tensor.fill_",
+    ...     "__setitem__", "aten::select", "_empty_generic")]
     [True, True, False, False, False]
     """
-    name = re.split(r"::|\.", ev["name"])[-1]
+    name = re.split(r"::|\.", ev.name)[-1]
     return name.endswith("_") and not name.startswith("_")
 
 
@@ -172,7 +175,7 @@ def _lay(cells: Cells, tensors: list[dict[str, Any]], fresh: set[str] | None = N
     return diffs
 
 
-def start_cells(prev: dict[str, Any] | None) -> Cells:
+def start_cells(prev: Statement | None) -> Cells:
     """The storages' values when a statement starts: those the previous statement left
     (its bindings, result and names, summarised after its last step)."""
     cells: Cells = {}
@@ -181,7 +184,7 @@ def start_cells(prev: dict[str, Any] | None) -> Cells:
     return cells
 
 
-def new_values(st: dict[str, Any], steps: list[tuple[str, dict[str, Any]]]
+def new_values(st: Statement, steps: list[tuple[str, Event]]
                ) -> tuple[dict[int, dict[str, dict[int, Any]]], Cells]:
     """For each moment that ends a writing step (by its index in ``steps``), the value
     each written element holds after it: the next summary covering that element before
@@ -210,7 +213,7 @@ def new_values(st: dict[str, Any], steps: list[tuple[str, dict[str, Any]]]
             # an in-place op may change its tensor's elements without saying which
             # (add_'s kernel records none): what it or its steps show is after that,
             # not before it (unless a step inside it says which elements it wrote)
-            for t in V.tensors(ev.get("result")):
+            for t in V.tensors(ev.result):
                 if t["storage"] not in inside.get(id(ev), ()):
                     following.pop(t["storage"], None)
         note(recorded(phase, ev))
@@ -226,13 +229,13 @@ def new_values(st: dict[str, Any], steps: list[tuple[str, dict[str, Any]]]
     return out, following
 
 
-def replay(st: dict[str, Any], start: Cells | None = None
-           ) -> Iterator[tuple[str, dict[str, Any], Cells, dict[str, dict[int, tuple]]]]:
+def replay(st: Statement, start: Cells | None = None
+           ) -> Iterator[tuple[str, Event, Cells, dict[str, dict[int, tuple]]]]:
     """Walk statement ``st``'s steps in time order.  Yields ``(phase, step, cells,
     changed)`` after each moment: ``cells`` is the live state (copy what you keep),
     ``changed`` (at the end of a writing step) maps storage -> offset -> ``(old, new)``,
     each None-free value or :data:`MISSING` when it is not known."""
-    steps = moments(st.get("events") or [])
+    steps = moments(st.events)
     after, first = new_values(st, steps)
     # what the previous statement left is exact; the rest is each element's first value
     # (a storage made during the statement has cells here before it exists: a reader
@@ -243,7 +246,7 @@ def replay(st: dict[str, Any], start: Cells | None = None
     # the tensors it wrote into as they were before its first write (``before``: the
     # session keeps them, the values its writes replaced when no step recorded them)
     earlier: Cells = {}
-    _lay(earlier, st.get("before") or [])
+    _lay(earlier, list(st.session.before) if st.session is not None else [])
     for s, c in earlier.items():
         cells[s] = {**cells.get(s, {}), **c}
     fresh: set[str] = set()
@@ -290,7 +293,7 @@ class _Missing:
 MISSING: Any = _Missing()
 
 
-def changes(st: dict[str, Any], prev: dict[str, Any] | None = None
+def changes(st: Statement, prev: Statement | None = None
             ) -> dict[str, dict[int, tuple]]:
     """Every element statement ``st`` wrote: storage -> offset -> ``(old, new)``, the
     value before its first write and after its last (:data:`MISSING` when unknown)."""

@@ -17,12 +17,13 @@ from __future__ import annotations
 from typing import Any
 
 from tracer import values as V
+from tracer.document import Document, Statement
 from tracer.picture import MAX_CELLS, MAX_STORAGES, hidden, picture, touched
 from tracer.replay import (ENTER, MISSING, end_tensors, moments, recorded, replay,
                            start_cells, written_inside)
 
 
-def timeline(doc: dict[str, Any], statement: int | None = None) -> list[dict[str, Any]]:
+def timeline(doc: Document, statement: int | None = None) -> list[dict[str, Any]]:
     """Every step of the document (or of statement number ``statement``, 0-based) in
     call order, as ``{"statement", "statement_index", "path", "event", "before",
     "after", "changes"}``:
@@ -38,7 +39,7 @@ def timeline(doc: dict[str, Any], statement: int | None = None) -> list[dict[str
     A whole long lesson's timeline holds a picture per step: build one statement's at
     a time (``statement=i``) when only some are drawn.
     """
-    sts = doc["statements"]
+    sts = doc.statements
     wanted = range(len(sts)) if statement is None else [statement]
     out: list[dict[str, Any]] = []
     for i in wanted:
@@ -46,19 +47,27 @@ def timeline(doc: dict[str, Any], statement: int | None = None) -> list[dict[str
     return out
 
 
-def _names(st: dict[str, Any], prev: dict[str, Any] | None) -> dict[str, str]:
+def statement_timeline(st: Statement, prev: Statement | None, index: int
+                       ) -> list[dict[str, Any]]:
+    """:func:`timeline` of the one statement ``st`` (number ``index``; ``prev``: the
+    statement before it)."""
+    return _statement(st, prev, index)
+
+
+def _names(st: Statement, prev: Statement | None) -> dict[str, str]:
     """label -> the user's name, for the tensors the names point to during ``st``: a
     name the statement rebinds is the new tensor's (the old one keeps its label)."""
     by_name: dict[str, str] = {}
     for entry in (prev, st):
         if entry is None:
             continue
-        for name, t in (entry.get("names") or {}).items():
+        names = entry.session.names if entry.session is not None else {}
+        for name, t in names.items():
             if V.is_tensor(t):
                 by_name[name] = t["label"]
-        for name, b in (entry.get("bindings") or {}).items():
-            if b and V.is_tensor(b["summary"]):
-                by_name[name] = b["summary"]["label"]
+        for name, b in entry.bindings.items():
+            if b is not None and V.is_tensor(b.summary):
+                by_name[name] = b.summary["label"]
     return {label: name for name, label in by_name.items()}
 
 
@@ -97,7 +106,7 @@ def _rank(t: dict[str, Any]) -> tuple[bool, int]:
     return V.name(t) is not None, t["numel"]
 
 
-def _statement(st: dict[str, Any], prev: dict[str, Any] | None, index: int
+def _statement(st: Statement, prev: Statement | None, index: int
                ) -> list[dict[str, Any]]:
     state = _State(_names(st, prev))
     if prev is not None:
@@ -105,11 +114,11 @@ def _statement(st: dict[str, Any], prev: dict[str, Any] | None, index: int
     # the user's tensors that existed before the statement, as far as their geometry
     # goes (their values come from the replay): step 1 draws t before any step names it
     state.see(_before(st))
-    inside = written_inside(moments(st.get("events") or []))
+    inside = written_inside(moments(st.events))
     out: list[dict[str, Any]] = []
     open_items: list[tuple[dict[str, Any], dict[str, Any]]] = []     # (item, scratch)
     path: list[str] = []
-    source = st.get("source")
+    source = st.source
     start = start_cells(prev)
     known = set(start) | _existing(st)
     for phase, ev, cells, changed in replay(st, start):
@@ -118,12 +127,12 @@ def _statement(st: dict[str, Any], prev: dict[str, Any] | None, index: int
             state.see(args)
             marks: dict[str, dict[int, str]] = {}
             touched(ev, marks)
-            result = list(V.tensors(ev.get("result")))
+            result = list(V.tensors(ev.result))
             storages = list(dict.fromkeys([t["storage"] for t in args + result] +
                                           list(marks) + inside.get(id(ev), [])
                                           ))[:MAX_STORAGES]
             known.update(t["storage"] for t in args)
-            item = {"statement": source, "statement_index": index, "path": list(path),
+            item: dict[str, Any] = {"statement": source, "statement_index": index, "path": list(path),
                     "event": ev, "before": [], "after": [], "changes": {}}
             # the state now, drawn when the step ends: then its marks are known
             # (copy_'s W is its kernel's write)
@@ -131,7 +140,7 @@ def _statement(st: dict[str, Any], prev: dict[str, Any] | None, index: int
             out.append(item)
             open_items.append((item, {"storages": storages, "marks": marks,
                                       "args": args, "old": {}, "before": before}))
-            path.append(ev["name"])
+            path.append(ev.name)
             continue
         # the end of a step: its own writes (and its children's) are now in the cells
         item, scratch = open_items.pop()
@@ -162,15 +171,17 @@ def _statement(st: dict[str, Any], prev: dict[str, Any] | None, index: int
     return out
 
 
-def _before(st: dict[str, Any]) -> list[dict[str, Any]]:
+def _before(st: Statement) -> list[dict[str, Any]]:
     """The user's tensors that existed before ``st`` ran: the names it records that it
     did not bind (those it only wrote into, or only read)."""
-    bound = set(st.get("bindings") or {}) - set(st.get("written") or [])
-    return [t for name, t in (st.get("names") or {}).items()
+    if st.session is None:
+        return []
+    bound = set(st.bindings) - set(st.session.written)
+    return [t for name, t in st.session.names.items()
             if name not in bound and V.is_tensor(t)]
 
 
-def _existing(st: dict[str, Any]) -> set[str]:
+def _existing(st: Statement) -> set[str]:
     """The storages of :func:`_before`'s tensors: they exist when the statement starts."""
     return {t["storage"] for t in _before(st)}
 

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Mapping
 
 Value = dict[str, Any]
 
@@ -360,7 +360,7 @@ def tensors(value: Value | None) -> Iterator[Value]:
         yield from tensors(child)
 
 
-def touches(args: dict[str, Value] | None, index: bool = True
+def touches(args: Mapping[str, Value] | None, index: bool = True
             ) -> Iterator[tuple[str, Value]]:
     """``("read" | "written", elements)`` for every ``elements`` value a step's
     arguments hold: its ``written`` ones, and those under any other key (``read``, and

@@ -341,6 +341,13 @@ def run(text: str, *, seed: int | None = None, max_bytes: int | None = None,
     return Session(seed=seed, max_bytes=max_bytes, cpu_capability=cpu_capability).run(text)
 
 
+def run_document(text: str, *, seed: int | None = None, max_bytes: int | None = None,
+                 cpu_capability: str | None = None) -> Document:
+    """Run ``text`` in a new Session and return its typed document (what renderers read)."""
+    return Session(seed=seed, max_bytes=max_bytes,
+                   cpu_capability=cpu_capability).run_document(text)
+
+
 def _default(name: str, value: Any) -> DefaultMade:
     """A default name's entry in the document: how it is made, where it comes from (the
     English, and the note id and parameters a renderer shows in its language)."""

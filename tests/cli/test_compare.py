@@ -11,7 +11,7 @@ from rich.console import Console
 
 from conftest import cli_run, golden, require_torch
 from engine.interpreter.defaults import DEFAULTS
-from engine.interpreter.session import run
+from engine.interpreter.session import run, run_document
 from tracer.render import compare
 
 PAIRS = [("y = t[1:3]", "y = t[[1, 2]]"), ("y = t.T", "y = t.T.contiguous()"),
@@ -24,7 +24,7 @@ PAIRS = [("y = t[1:3]", "y = t[[1, 2]]"), ("y = t.T", "y = t.T.contiguous()"),
 def _text(a: str, b: str, width: int = 100, lang: str = "en") -> str:
     out = io.StringIO()
     console = Console(file=out, width=width, no_color=True, color_system=None)
-    console.print(compare.render(run(a, seed=0), run(b, seed=0), lang=lang))
+    console.print(compare.render(run_document(a, seed=0), run_document(b, seed=0), lang=lang))
     return out.getvalue()
 
 
@@ -52,7 +52,7 @@ def test_the_rows_of_each_result_are_torchs(a, b):
     text = _text(a, b, width=200)
     for side, code in enumerate((a, b)):
         facts = _torch_facts(torch, code)
-        (name, summary), = compare.results(run(code, seed=0))
+        (name, summary), = compare.results(run_document(code, seed=0))
         assert name == "y"
         assert (summary["shape"], summary["strides"], summary["offset"]) == (
             list(eval(facts["shape"].replace("torch.Size", ""))),

@@ -16,7 +16,7 @@ from tracer.render import export
 
 @pytest.fixture(scope="module")
 def doc():
-    return session.run("t[rows, cols] = 10")
+    return session.run_document("t[rows, cols] = 10")
 
 
 @pytest.fixture
@@ -117,10 +117,10 @@ def test_dot_renders_every_image_format(doc, tmp_path, suffix, magic):
 @pytest.mark.dot
 def test_dot_renders_a_200_step_trace(tmp_path):
     require_dot()
-    big = session.run("; ".join(["t[rows, cols] = 10", "t[1, 2] = 3", "y = t[1:, ::2]",
+    big = session.run_document("; ".join(["t[rows, cols] = 10", "t[1, 2] = 3", "y = t[1:, ::2]",
                                  "b[idx_0, idx_1]", "torch.randn(3, 4)"] * 2), seed=0)
-    from tracer import events
-    assert sum(1 for st in big["statements"] for _ in events.walk(st["events"])) >= 200
+    from tracer.document import walk
+    assert sum(1 for st in big.statements for _ in walk(st.events)) >= 200
     # one image of the whole document (what the HTML page and the notebook show) ...
     assert len(export.content(big, "svg")) > 100_000
     # ... and the export: one file per statement, each whole
@@ -135,7 +135,8 @@ def test_a_long_program_is_drawn_not_silently_dropped(tmp_path):
     """Graphviz ignores a file whose first line is longer than 16384 bytes (it exits 0
     having drawn nothing): the comment naming the statements is kept short."""
     require_dot()
-    doc = session.run("; ".join([f"t[{i % 3}, 1] = {i}" for i in range(300)]), seed=0)
+    doc = session.run_document("; ".join([f"t[{i % 3}, 1] = {i}" for i in range(300)]),
+                               seed=0)
     source = export.content(doc, "dot").decode()
     first = source.splitlines()[0]
     assert first.startswith("// tidx sequence diagram: t[0, 1] = 0; ")

@@ -81,7 +81,7 @@ def test_a_lesson_pdf_has_one_page_size_and_every_statement(tmp_path):
 
 
 def _svg_pages(statement: str, lang: str = "en", aspect: str = "16:9") -> list[bytes]:
-    doc = session.run(statement, seed=0)
+    doc = session.run_document(statement, seed=0)
     files, _ = export.render_all(doc, "x.svg", "svg", lang=lang, lecture=True,
                                  aspect=aspect)
     return [data for _, data in files]
@@ -105,7 +105,7 @@ def test_the_pages_together_show_every_label_once_and_cut_none(statement):
     """Split over pages, the diagram keeps every step and value (read in order), and
     a page shows only its own rows: no label is drawn twice."""
     require_dot()
-    doc = session.run(statement, seed=0)
+    doc = session.run_document(statement, seed=0)
     # the whole drawing, its pictures from the whole run as an export's are
     drawing = export.content(doc, "svg", lecture=True, pictures=render_dot.collect(doc))
     titles = set(LAYERS.values())   # the lifelines' titles: at the top of every page
@@ -151,11 +151,11 @@ def test_lang_zh_puts_chinese_into_the_images_and_the_explanation_on_the_error_s
     en = " ".join(t for svg in _svg_pages("t[5]") for t, _ in texts(svg))
     zh = " ".join(t for svg in _svg_pages("t[5]", "zh") for t, _ in texts(svg))
     message = "IndexError: index 5 is out of bounds for dimension 0 with size 3"
-    doc = session.run("t[5]")
-    st = doc["statements"][0]
+    st = session.run_document("t[5]").statements[0]
+    assert st.error is not None
     for text, lang in ((en, "en"), (zh, "zh")):
         assert message in text                           # PyTorch's words, untranslated
-        why = i18n.explain_error(st["error"]["message"], lang, i18n.error_context(st))
+        why = i18n.explain_error(st.error.message, lang, i18n.error_context(st))
         assert squash(why) in squash(text)
     assert i18n.text("ui.layer.binding", "zh") in zh and "C++ binding" not in zh
     # the storage picture's words too
@@ -184,7 +184,7 @@ def test_a_cjk_font_draws_the_chinese_of_a_png(tmp_path):
 
 
 def test_the_free_aspect_keeps_one_page_per_statement():
-    doc = session.run("y = t[1:, ::2]; y[0, 1] = 0")
+    doc = session.run_document("y = t[1:, ::2]; y[0, 1] = 0")
     graph = export._graph(export.statements(doc)[1], "svg", "sequence", lang="en",
                           pictures=None, lecture=True)
     assert slides.pages(graph, "free") == [graph]
@@ -204,14 +204,14 @@ def test_pages_go_to_dot_in_batches_not_one_process_a_page(monkeypatch):
         calls.append(data.count(b"digraph tidx {"))
         return real(engine, fmt, data, **kwargs)
     monkeypatch.setattr(graphviz, "pipe", pipe)
-    doc = session.run(open("samples/views_and_copies.py").read(), seed=0)
+    doc = session.run_document(open("samples/views_and_copies.py").read(), seed=0)
     files, pages = export.render_all(doc, "l.png", "png", lecture=True, aspect="16:9")
     assert len(files) == pages == sum(calls) > export.BATCH
     # every process but the last draws a whole batch: processes grow with pages / BATCH
     # (two run at once: in any order)
     calls.sort(reverse=True)
     assert all(n >= export.BATCH for n in calls[:-1]) and 0 < calls[-1]
-    assert len(calls) <= pages // export.BATCH + 1 < len(doc["statements"])
+    assert len(calls) <= pages // export.BATCH + 1 < len(doc.statements)
 
 
 def test_the_call_tree_of_a_storage_longer_than_its_picture_is_drawn(tmp_path):

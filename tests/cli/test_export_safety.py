@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from conftest import cli_run, require_dot, require_gdb
+from tracer.document import read_json
 from tracer.render import mermaid as render_mermaid
 from tracer.render.visible import one_line, visible
 
@@ -243,7 +244,7 @@ def test_the_stepper_page_shows_printed_text_as_text(exported, fmt):
 def test_the_notebook_views_show_printed_text_as_text(exported):
     from tracer.render import notebook
 
-    doc = json.loads(_files(exported, "json")[0].read_text(encoding="utf-8"))
+    doc = read_json(_files(exported, "json")[0].read_bytes(), "the export")
     view = notebook.TraceView(doc)
     for page in (view._repr_html_(), notebook.lesson_html(doc),
                  notebook.LessonView(doc)._repr_html_()):
@@ -402,12 +403,17 @@ def test_the_escapes_are_the_python_escapes_of_the_characters():
     assert html.escape(visible("\u202e")) == "\\u202e"
 
 
-def test_a_saved_document_naming_an_unknown_layer_is_still_only_mermaid():
-    """A trace read back from a JSON file (a notebook's TraceView) is data too: a layer
-    name it makes up does not reach the flowchart's lines."""
+def test_a_saved_document_naming_an_unknown_layer_is_refused_where_it_is_read(tmp_path):
+    """A trace read back from a JSON file is data too: a layer name it makes up (here one
+    that would end a mermaid line and start a click handler) is refused where the file
+    is read, so no renderer ever sees it (they read the typed document, issue #25)."""
     from engine.interpreter import session
 
     doc = session.run("t[1, 2] = 3")
     doc["statements"][0]["events"][0]["layer"] = 'python\n    click s0 href "javascript:x"'
-    for line in render_mermaid.render(doc, "calls").splitlines():
-        assert _MERMAID_LINE.match(line), line
+    path = tmp_path / "evil.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    res = cli_run("render", str(path), "--format", "mermaid")
+    assert res.exit_code == 2 and res.stdout == ""
+    assert "statements[0].events[0].layer: expected one of python" in res.stderr
+    assert res.stderr.count("\n") == 1     # the value quoted (repr), on the one line

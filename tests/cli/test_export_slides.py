@@ -16,7 +16,7 @@ from conftest import cli_run, require_dot, require_torch
 from engine.interpreter import lessons, session
 from tracer import i18n
 from tracer import lecture as L
-from tracer import walk
+from tracer.document import Document, walk
 from tracer.render import diagram, export, pdfjoin, progress, storage
 from tracer.render import format as F
 
@@ -35,20 +35,20 @@ def squash(text: str) -> str:
     return " ".join(text.replace("\xa0", " ").split())
 
 
-def trace_texts(doc: dict) -> list[str]:
+def trace_texts(doc: Document) -> list[str]:
     """What the trace says a step is: its name, its key values, its result, its error."""
     found = []
-    for st in doc["statements"]:
-        for _, ev in walk(st["events"]):
-            found.append(ev["name"])
+    for st in doc.statements:
+        for _, ev in walk(st.events):
+            found.append(ev.name)
             if diagram.details(ev, whole=True):
                 found.append(diagram.details(ev, whole=True))
-            if ev.get("result") is not None:
-                found.append(F.value(ev["result"], whole=True))
-            if ev.get("error"):
-                found.append(ev["error"]["message"])
-        if st.get("error"):
-            found.append(f"{st['error']['type']}: {st['error']['message']}")
+            if ev.result is not None:
+                found.append(F.value(ev.result, whole=True))
+            if ev.error is not None:
+                found.append(ev.error.message)
+        if st.error is not None:
+            found.append(f"{st.error.type}: {st.error.message}")
     return found
 
 
@@ -60,7 +60,7 @@ def test_no_value_is_cut_every_step_and_value_is_in_the_svg(statement, lecture):
     """The full diagram (--full) and the lecture view's (the default): every step it
     shows is there with every value, none cut."""
     require_dot()
-    doc = session.run(statement, seed=0)
+    doc = session.run_document(statement, seed=0)
     for part in export.statements(doc):
         text = svg_text(export.content(part, "svg", lecture=lecture))
         assert "…" not in text and "..." not in text
@@ -73,7 +73,7 @@ def test_no_value_is_cut_in_the_in_process_svg_either(monkeypatch, tmp_path):
     empty = tmp_path / "bin"
     empty.mkdir()
     monkeypatch.setenv("PATH", str(empty))
-    doc = session.run(VIEWS)
+    doc = session.run_document(VIEWS)
     part = export.statements(doc)[1]
     text = svg_text(export.content(part, "svg"))
     assert "…" not in text
@@ -81,10 +81,10 @@ def test_no_value_is_cut_in_the_in_process_svg_either(monkeypatch, tmp_path):
 
 
 def test_the_svg_carries_the_storage_picture_values_marks_views_and_legend(tmp_path):
-    doc = session.run("y = t[1:, ::2]; y[0, 1] = 0")
+    doc = session.run_document("y = t[1:, ::2]; y[0, 1] = 0")
     page = export.statements(doc)[1]
-    (p,) = storage.collect(doc["statements"][1], doc["statements"][0])
-    pictures = [storage.collect(doc["statements"][1], doc["statements"][0])]
+    (p,) = storage.collect(doc.statements[1], doc.statements[0])
+    pictures = [storage.collect(doc.statements[1], doc.statements[0])]
     text = svg_text(export.content(page, "svg", pictures=pictures))
     assert f"storage {p['storage']}: 9 x i64 (72 bytes)" in text
     # the cells in storage order, each value once (the written one is 0 now)
@@ -111,7 +111,7 @@ def test_the_svg_carries_the_storage_picture_values_marks_views_and_legend(tmp_p
 
 
 def test_a_statement_that_raised_shows_pytorch_s_message_under_its_rows():
-    doc = session.run(lessons.load("errors").text)
+    doc = session.run_document(lessons.load("errors").text)
     page = export.statements(doc)[1]
     text = svg_text(export.content(page, "svg"))
     assert "IndexError: index 5 is out of bounds for dimension 0 with size 3" in text
@@ -123,7 +123,8 @@ def test_a_png_is_1920_pixels_wide_whatever_the_diagram_and_width_px_changes_it(
     from PIL import Image
 
     for statement in ("t[1, 2] = 3", "x = torch.randn(3, 4)", "t[rows, cols] = 10"):
-        png = export.content(session.run(statement, seed=0), "png", width_px=export.WIDTH_PX)
+        png = export.content(session.run_document(statement, seed=0), "png",
+                             width_px=export.WIDTH_PX)
         assert Image.open(io.BytesIO(png)).size[0] == 1920
     out = tmp_path / "small.png"
     res = cli_run("export", "t[1, 2] = 3", "-o", str(out), "--width-px", "800",
@@ -137,7 +138,7 @@ def test_the_png_shows_the_storage_picture_written_cell_in_red(tmp_path):
     require_dot()
     from PIL import Image
 
-    png = Image.open(io.BytesIO(export.content(session.run("t[1, 2] = 3"), "png",
+    png = Image.open(io.BytesIO(export.content(session.run_document("t[1, 2] = 3"), "png",
                                                width_px=1920))).convert("RGB")
     red = sum(1 for px in png.get_flattened_data() if px == (198, 40, 40))        # #c62828
     views = sum(1 for px in png.get_flattened_data() if px == (232, 238, 252))    # a view's box
@@ -190,7 +191,7 @@ def test_a_set_of_files_is_written_whole_or_not_at_all(tmp_path, monkeypatch):
     monkeypatch.setattr(export, "BATCH", 1)      # a dot process for each statement
     (tmp_path / "views-1.svg").write_text("old")
     with pytest.raises(export.ExportError):
-        export.export(session.run(VIEWS), str(tmp_path / "views.svg"))
+        export.export(session.run_document(VIEWS), str(tmp_path / "views.svg"))
     assert [p.name for p in tmp_path.iterdir()] == ["views-1.svg"]
     assert (tmp_path / "views-1.svg").read_text() == "old"
 
@@ -206,8 +207,8 @@ def test_write_all_replaces_nothing_when_one_file_cannot_be_written(tmp_path):
 @pytest.mark.dot
 def test_the_pdf_joiner_keeps_every_page_and_a_valid_xref(tmp_path):
     require_dot()
-    parts = [export.content(session.run(s), "pdf") for s in ("t[1, 2] = 3", "t[0, 5] = 1",
-                                                             "x = torch.zeros(2)")]
+    parts = [export.content(session.run_document(s), "pdf")
+             for s in ("t[1, 2] = 3", "t[0, 5] = 1", "x = torch.zeros(2)")]
     joined = pdfjoin.join(parts)
     assert pdfjoin.page_count(joined) == 3
     # every in-use xref entry points at its own object's header
@@ -256,7 +257,7 @@ def test_the_progress_bar_is_silent_elsewhere():
 @pytest.mark.dot
 def test_the_call_tree_carries_the_storage_picture_as_a_coloured_table():
     require_dot()
-    doc = session.run("t[1, 2] = 3")
+    doc = session.run_document("t[1, 2] = 3")
     source = export.content(doc, "dot", "calls").decode()
     assert '<TD BGCOLOR="#c62828"><FONT COLOR="white">3</FONT></TD>' in source
     text = svg_text(export.content(doc, "svg", "calls"))
@@ -268,7 +269,7 @@ def test_without_dot_the_call_tree_shows_the_picture_as_text(monkeypatch, tmp_pa
     empty = tmp_path / "bin"
     empty.mkdir()
     monkeypatch.setenv("PATH", str(empty))
-    doc = session.run("t[1, 2] = 3")
+    doc = session.run_document("t[1, 2] = 3")
     text = svg_text(export.content(doc, "svg", "calls"))
     assert "storage s$0: 9 x i64 (72 bytes)" in text and "pic0_0" not in text
     assert "│ 1 │ 2 │ 3 │ 4 │ 5 │ 3 │ 7 │ 8 │ 9 │" in text
@@ -294,18 +295,18 @@ def test_the_picture_writes_each_element_as_torch_prints_it():
     torch = require_torch()
     torch.manual_seed(0)
     printed = str(torch.randn(3, 4))           # tensor([[ 1.5410, -0.2934, ...
-    doc = session.run("x = torch.randn(3, 4)", seed=0)
+    doc = session.run_document("x = torch.randn(3, 4)", seed=0)
     text = svg_text(export.content(doc, "svg"))
     cells = text.split("offset 0 1 2 3 4 5 6 7 8 9 10 11 ", 1)[1].split(" ")[:12]
     assert cells[:3] == ["1.5410", "-0.2934", "-2.1788"]
     assert all(cell in printed for cell in cells)
-    doc = session.run("y = t > 4")
+    doc = session.run_document("y = t > 4")
     text = svg_text(export.content(doc, "svg"))
     assert "False False False False True True True True True" in text   # as Python: bools
 
 
 def test_what_a_lesson_prints_keeps_its_lines_and_alignment():
-    doc = session.run("t = torch.tensor([[1, 2, 3], [4, 5, 6], [7, 8, 9]]); print(t)")
+    doc = session.run_document("t = torch.tensor([[1, 2, 3], [4, 5, 6], [7, 8, 9]]); print(t)")
     svg = export.content(export.statements(doc)[1], "svg")
     texts = [(el.text or "").replace("\xa0", " ")
              for el in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}text")]
@@ -332,7 +333,7 @@ def test_every_pdf_page_paints_its_storage_picture(tmp_path):
     """Each page fills the written element red (#c62828) and the view's boxes blue
     (#e8eefc): cairo writes those fills as rg operators in the page's content."""
     require_dot()
-    doc = session.run("t[1, 2] = 3; t[0, 0] = 5")
+    doc = session.run_document("t[1, 2] = 3; t[0, 0] = 5")
     files, pages = export.render_all(doc, str(tmp_path / "x.pdf"), "pdf")
     assert pages == 2
     red, blue = b"0.776471 0.156863 0.156863 rg", b"0.909804 0.933333 0.988235 rg"

@@ -20,6 +20,7 @@ from conftest import cli_run, require_gdb, require_torch
 from engine.interpreter import lessons as L
 from engine.interpreter import session
 from tracer import symbols
+from tracer.document import Document, walk as typed_walk
 from tracer.events import walk
 from tracer.render import gdb as render_gdb
 from tracer.render.step import steps
@@ -36,8 +37,8 @@ STEP_LINE = re.compile(r"^tidx step (\d+): (.+) \((.+)\)$")
 TIMEOUT = 240
 
 
-def _doc(text: str) -> dict:
-    return session.run(text, seed=0)
+def _doc(text: str) -> Document:
+    return session.run_document(text, seed=0)
 
 
 def _breakpoints(gdb_text: str) -> dict[int, str]:
@@ -49,12 +50,12 @@ def _breakpoints(gdb_text: str) -> dict[int, str]:
 # -- the file, without gdb ---------------------------------------------------------------
 def test_every_event_says_whether_gdb_can_stop_in_it():
     doc = _doc(SEEDS["randn"])
-    for _depth, ev in walk(doc["statements"][0]["events"]):
-        info = ev["libtorch"]
-        assert isinstance(info["breakable"], bool)
-        assert (info["why"] is None) == info["breakable"], ev["name"]
-        assert info["why"] in (None, symbols.INLINED, symbols.PART, symbols.PYTHON,
-                               symbols.UNMAPPED), ev["name"]
+    for _depth, ev in typed_walk(doc.statements[0].events):
+        info = ev.libtorch
+        assert isinstance(info.breakable, bool)
+        assert (info.why is None) == info.breakable, ev.name
+        assert info.why in (None, symbols.INLINED, symbols.PART, symbols.PYTHON,
+                            symbols.UNMAPPED), ev.name
     result = cli_run("explain", SEEDS["randn"], "--format", "json", "--seed", "0")
     assert '"libtorch": {' in result.output
 
@@ -65,17 +66,17 @@ def test_randn_file_breaks_on_the_seed_002_functions_and_lists_the_inlined_steps
     flat = steps(doc)
     found = _breakpoints(text)
     for n, loc in found.items():
-        info = flat[n - 1]["event"]["libtorch"]
-        assert info["breakable"] and info["function"] == loc
+        info = flat[n - 1]["event"].libtorch
+        assert info.breakable and info.function == loc
     for name in ("at::native::randn", "at::detail::empty_generic",
                  "at::detail::computeStorageNbytesContiguous", "at::native::normal_",
                  "THPVariable_Wrap", "torch::autograd::THPVariable_randn"):
         assert name in found.values(), name
     unbreakable = [n for n, item in enumerate(flat, 1)
-                   if not item["event"]["libtorch"]["breakable"]]
+                   if not item["event"].libtorch.breakable]
     assert unbreakable and not set(unbreakable) & set(found)
     for n in unbreakable:
-        assert re.search(rf"^#   step {n}: {re.escape(flat[n - 1]['event']['name'])} -- ",
+        assert re.search(rf"^#   step {n}: {re.escape(flat[n - 1]['event'].name)} -- ",
                          text, re.M), n
     assert "inlined: c10::StorageImpl::StorageImpl is compiled into" in text
     # only the binding breakpoint starts enabled: it arms the rest
@@ -214,14 +215,14 @@ def test_the_binary_takes_the_steps_in_the_trace_order(runs, key):
     assert hits, output[-3000:]
     for n, name, loc in hits:
         assert breaks.get(n) == loc, (n, loc)
-        assert render_gdb.plain(flat[n - 1]["event"]["name"]) == name
+        assert render_gdb.plain(flat[n - 1]["event"].name) == name
     first = list(dict.fromkeys(n for n, _name, _loc in hits))
     missed = sorted(set(breaks) - set(first))
     assert len(first) >= 0.8 * len(breaks), f"missed steps {missed}\n{output[-3000:]}"
     assert first == sorted(first), f"first hits out of the trace's order: {first}"
     # the breakpoints were armed by the statement's own binding, not by import torch
     assert first[0] == min(breaks)
-    assert flat[first[0] - 1]["event"]["layer"] == "binding"
+    assert flat[first[0] - 1]["event"].layer == "binding"
 
 
 def _after(output: str, step_name: str) -> list[str]:
@@ -237,11 +238,11 @@ def _after(output: str, step_name: str) -> list[str]:
     return found
 
 
-def _arg(doc: dict, step_name: str, arg: str):
-    for st in doc["statements"]:
-        for _d, ev in walk(st["events"]):
-            if ev["name"] == step_name:
-                return ev["args"][arg]
+def _arg(doc: Document, step_name: str, arg: str):
+    for st in doc.statements:
+        for _d, ev in typed_walk(st.events):
+            if ev.name == step_name:
+                return ev.args[arg]
     raise KeyError(step_name)
 
 
@@ -286,4 +287,5 @@ def test_every_function_tidx_names_is_in_the_wheel(runs):
 def test_the_file_is_drawn_from_the_document_alone():
     # a document read back from JSON gives the same file: no engine at drawing time
     doc = _doc(SEEDS["index_put"])
-    assert render_gdb.render(doc) == render_gdb.render(json.loads(json.dumps(doc)))
+    assert render_gdb.render(doc) == render_gdb.render(
+        Document.from_json(json.loads(json.dumps(doc.to_json()))))

@@ -17,6 +17,7 @@ from engine.core.errors import Refused
 from engine.interpreter import lessons as L
 from engine.interpreter import session
 from tracer import lecture as LT
+from tracer.document import Document
 from tracer.render import dot as render_dot
 from tracer.render import export, stepper, svg_compact
 
@@ -47,11 +48,11 @@ def lesson(n: int) -> str:
 
 
 @pytest.fixture(scope="module")
-def pages() -> dict[int, tuple[dict, bytes]]:
+def pages() -> dict[int, tuple[Document, bytes]]:
     out = {}
     for n in (8, 32):
-        doc = session.run(lesson(n), seed=0)
-        assert len(doc["statements"]) == n
+        doc = session.run_document(lesson(n), seed=0)
+        assert len(doc.statements) == n
         out[n] = doc, export.content(doc, "html", lecture=True)
     return out
 

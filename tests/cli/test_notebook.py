@@ -14,7 +14,7 @@ from tracer.render.notebook import TraceView
 
 
 def test_a_document_view_has_svg_html_and_rich_forms():
-    view = TraceView(session.run("t[1, 2] = 3"))
+    view = TraceView(session.run_document("t[1, 2] = 3"))
     assert "<svg" in view.svg()
     html = view._repr_mimebundle_()["text/html"]
     assert html.startswith('<div class="tidx">') and html.count("<svg") == 1
@@ -44,7 +44,7 @@ def test_without_any_graphviz_the_html_view_still_lists_the_steps(monkeypatch):
     def unavailable(graph, fmt):
         raise export.ExportError("no graphviz")
     monkeypatch.setattr(export, "render_image", unavailable)
-    view = TraceView(session.run("t[1, 2] = 3"))
+    view = TraceView(session.run_document("t[1, 2] = 3"))
     assert view.svg() is None
     assert "THPVariable_setitem" in view._repr_html_()
 

@@ -17,9 +17,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_steps_flatten_every_event_in_call_order():
-    doc = session.run("t[1, 2] = 3")
+    doc = session.run_document("t[1, 2] = 3")
     flat = render_step.steps(doc)
-    names = [item["event"]["name"] for item in flat]
+    names = [item["event"].name for item in flat]
     assert names[0] == "Tensor.__setitem__"
     assert names.index("applySelect") < names.index("aten::copy_")
     assert flat[names.index("aten::copy_")]["path"][-1] == "copy_to"
@@ -30,7 +30,7 @@ def test_without_a_terminal_every_step_is_printed():
                                           "--full"], env={"NO_COLOR": "1"})
     assert res.exit_code == 0, res.output
     count = res.output.count("step ")
-    assert "step 1/" in res.output and f"/{len(render_step.steps(session.run('t[rows, cols] = 10')))}" in res.output
+    assert "step 1/" in res.output and f"/{len(render_step.steps(session.run_document('t[rows, cols] = 10')))}" in res.output
     assert count >= 40
     # the kernel step draws t's storage with the two written elements marked
     last = res.output[res.output.rindex("cpu_index_put_kernel"):]
@@ -75,7 +75,7 @@ def test_a_pytorch_error_is_pytorchs_at_the_step_that_raised_and_exits_1():
     assert "Traceback" not in res.output and "internal error" not in res.output
     # the last step drawn is the one that raised (applySelect's bounds check) ...
     last = res.output[res.output.rindex("step "):]
-    assert last.startswith(f"step {len(render_step.steps(session.run('torch.zeros(2)[5]')))}/")
+    assert last.startswith(f"step {len(render_step.steps(session.run_document('torch.zeros(2)[5]')))}/")
     assert "applySelect" in last and f"raised {message}" in last
     # ... and the command ends as explain does, with torch's class and message
     # (with the line explaining it in the statement's terms under it)
@@ -227,7 +227,7 @@ def test_layers_and_ops_keep_those_steps_in_call_order():
 
 
 def test_jump_opens_at_step_n():
-    total = len(render_step.steps(session.run("t[1, 2] = 3")))
+    total = len(render_step.steps(session.run_document("t[1, 2] = 3")))
     res = cli_run("step", "t[1, 2] = 3", "--jump", "30", "--width", "100", "--full")
     assert res.exit_code == 0, res.output
     printed = _steps_of(res.output)
@@ -309,14 +309,13 @@ def test_jump_opens_the_terminal_walk_at_step_n():
 def test_only_seed_walks_the_steps_the_lecture_view_shows():
     """--only seed and the lecture view (tracer.lecture) show the same steps, in order."""
     from tracer import lecture as L
-    from tracer.events import walk
+    from tracer.document import walk
 
     for source in ("t[rows, cols] = 10", "x = torch.randn(3, 4)", "torch.zeros(2)[5]"):
-        doc = session.run(source, seed=0)
-        lectured = [ev["name"] for st in L.fold(doc)["statements"]
-                    for _, ev in walk(st["events"]) if not L.is_folded(ev)]
-        walked = [item["event"]["name"]
-                  for item in render_step.only(doc, "seed")]
+        doc = session.run_document(source, seed=0)
+        lectured = [ev.name for st in L.fold(doc).statements
+                    for _, ev in walk(st.events) if not L.is_folded(ev)]
+        walked = [item["event"].name for item in render_step.only(doc, "seed")]
         assert walked == lectured
 
 

@@ -26,7 +26,7 @@ def _export(tmp_path: Path, statements: str, *options: str) -> Path:
 
 def _frames(statements: str, *, full: bool = False) -> list[dict]:
     """The steps the exported page walks through: the lecture view's unless --full."""
-    return stepper.frames(session.run(statements), lecture=not full)
+    return stepper.frames(session.run_document(statements), lecture=not full)
 
 
 @pytest.fixture(scope="module")
@@ -87,7 +87,7 @@ def test_the_url_opens_at_its_step_and_bad_fragments_fall_back(tmp_path, browser
     browser.open(page.as_uri() + "#step=5")
     assert _position(browser) == f"5 / {n}"
     shown = browser.js("document.querySelector('#tidx-panel .now .name').textContent")
-    assert shown == flat[4]["event"]["name"]
+    assert shown == flat[4]["event"].name
     for fragment, expected in (("#step=0", 1), ("#step=99999", n), ("#step=abc", 1),
                                ("#whatever", 1), ("#step=-3", 1)):
         browser.open(page.as_uri() + fragment)
@@ -101,7 +101,7 @@ def test_the_url_opens_at_its_step_and_bad_fragments_fall_back(tmp_path, browser
 
 def test_the_storage_picture_changes_at_the_step_that_writes(tmp_path, browser):
     page = _export(tmp_path, "t[1, 2] = 3")
-    names = [f["event"]["name"] for f in _frames("t[1, 2] = 3")]
+    names = [f["event"].name for f in _frames("t[1, 2] = 3")]
     copy = names.index("aten::copy_") + 1
     kernel = names.index("copy_kernel") + 1
     assert kernel > copy
@@ -142,7 +142,7 @@ def test_the_lecture_folds_steps_and_full_shows_every_one(tmp_path, browser):
 def test_a_fresh_tensor_appears_when_it_is_allocated_and_filled(tmp_path, browser):
     page = _export(tmp_path, "x = torch.randn(2, 2)", "--seed", "0")
     flat = _frames("x = torch.randn(2, 2)")
-    names = [f["event"]["name"] for f in flat]
+    names = [f["event"].name for f in flat]
     browser.open(page.as_uri() + "#step=1")
     assert browser.js("document.querySelectorAll('#tidx-pictures figure').length") == 0
     browser.open(page.as_uri() + f"#step={names.index('StorageImpl') + 1}")

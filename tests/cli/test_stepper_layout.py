@@ -41,7 +41,7 @@ def _export(tmp_path: Path, statements: str) -> tuple[Path, int]:
     page = tmp_path / "lesson.html"
     res = cli_run("export", statements, "-o", str(page), "--seed", "0")
     assert page.exists(), res.output
-    flat = stepper.frames(session.run(statements, seed=0), lecture=True)
+    flat = stepper.frames(session.run_document(statements, seed=0), lecture=True)
     # the steps that draw a storage (the last one of each statement at least)
     drawn = [k + 1 for k, f in enumerate(flat) if f["pictures"]]
     return page, drawn

@@ -294,7 +294,7 @@ def test_any_index_tensors_give_torch_cpus_values_and_metadata(case):
 
 # -- the lecture view --------------------------------------------------------------------------
 def _lecture(statement: str, width: int = 100) -> str:
-    doc = session.run(statement)
+    doc = session.run_document(statement)
     console = Console(width=width, no_color=True, color_system=None, record=True,
                       file=open(os.devnull, "w"), highlight=False)
     console.print(render_tree.render(lecture.fold(doc), notes=False, links=False,

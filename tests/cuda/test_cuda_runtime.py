@@ -210,13 +210,14 @@ def test_a_second_gpu_is_refused_in_one_line():
 
 def test_the_footer_shows_the_cpu_and_the_gpu_apart_and_what_went_back_to_the_cache():
     from tracer import allocated
+    from tracer.document import Allocated
 
     doc = session.run("y = torch.ones(2); " + "; ".join([ZEROS] * 3))
     # 8 CPU bytes (two floats); three 512-byte blocks handed out, two freed (the first
     # and the second x, each rebound)
     assert doc["allocated"] == {"bytes": 8, "blocks": 1, "cuda": {
         "bytes": 1536, "blocks": 3, "freed_bytes": 1024, "freed_blocks": 2}}
-    assert allocated.line(doc["allocated"]) == (
+    assert allocated.line(Allocated.from_json(doc["allocated"], "allocated")) == (
         "allocated: 8 bytes in 1 block on the CPU; 1536 bytes in 3 blocks on cuda:0 "
         "(simulated); 1024 bytes in 2 blocks freed back to the cache")
     assert session.run("y = torch.ones(2)")["allocated"] == {"bytes": 8, "blocks": 1}

@@ -125,7 +125,7 @@ def test_the_gif_is_linear_and_its_memory_does_not_grow(monkeypatch):
     already fills it)."""
     from tracer.render import gif, gif_canvas
 
-    docs = {n: session.run(views(n), seed=0) for n in (1, FACTOR)}
+    docs = {n: session.run_document(views(n), seed=0) for n in (1, FACTOR)}
 
     def make(n):
         return lambda: gif.write(docs[n], io.BytesIO(), width=192, lecture=True)
@@ -207,9 +207,9 @@ def test_step_draws_each_step_from_what_it_holds(monkeypatch):
     from tracer import values as V
     from tracer.render import step as render_step
 
-    flat = render_step.steps(session.run("\n".join([PROGRAM] * FACTOR), seed=0))
+    flat = render_step.steps(session.run_document("\n".join([PROGRAM] * FACTOR), seed=0))
     kernels = [k for k, item in enumerate(flat)
-               if item["event"] and item["event"]["name"] == "cpu_index_put_kernel"]
+               if item["event"] and item["event"].name == "cpu_index_put_kernel"]
     assert len(kernels) == FACTOR
     scanned = 0
     real = V.tensors

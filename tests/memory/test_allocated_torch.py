@@ -14,8 +14,9 @@ import pytest
 
 from conftest import cli_run, require_torch
 from engine.interpreter.defaults import DEFAULTS
-from engine.interpreter.session import run
+from engine.interpreter.session import run, run_document
 from tracer import allocated, values as V
+from tracer.document import Allocated
 from tracer.events import walk
 
 STATEMENTS = [
@@ -119,8 +120,9 @@ def test_an_error_keeps_what_was_allocated_before_it():
     ({"bytes": 64, "blocks": 2}, "allocated: 64 bytes in 2 blocks", "已分配:64 字节,共 2 块"),
     ({"bytes": 0, "blocks": 0}, "allocated: 0 bytes in 0 blocks", "已分配:0 字节,共 0 块")])
 def test_the_line_says_plurals_right(record, en, zh):
-    assert allocated.line(record) == en
-    assert allocated.line(record, "zh") == zh
+    typed = Allocated(record["bytes"], record["blocks"])
+    assert allocated.line(typed) == en
+    assert allocated.line(typed, "zh") == zh
 
 
 def test_every_view_ends_with_the_line():
@@ -137,6 +139,6 @@ def test_every_view_ends_with_the_line():
     zh = cli_run("explain", "t[1, 2] = 3", "--lang", "zh")
     assert "已分配:8 字节,共 1 块  allocated: 8 bytes in 1 block" in zh.output
     from tracer.render import html
-    page = html.render(run("y = t[[1, 2]]"), "", lang="zh")
+    page = html.render(run_document("y = t[[1, 2]]"), "", lang="zh")
     assert '<p>已分配:64 字节,共 2 块 <span class="en">allocated: 64 bytes in 2 blocks</span>' \
         '</p>' in page

@@ -19,6 +19,7 @@ from conftest import examples, require_torch
 from engine.memory import cuda_caching_allocator as A
 from engine.memory.cuda_caching_allocator import DeviceCachingAllocator
 from tracer import i18n, record, walk
+from tracer.document import Event
 from tracer.i18n import en_cuda
 
 MiB = 2**20
@@ -278,7 +279,7 @@ def test_every_allocator_note_is_reached_and_reads_in_every_language():
     assert {ev["note_id"] for ev in events} == allocator_ids
     for ev in events:
         assert ev["note"] == i18n.text(ev["note_id"], "en", **ev["note_args"])
-        zh = i18n.note(ev, "zh")
+        zh = i18n.note(Event.from_json(ev), "zh") or ""
         assert zh != ev["note"] and re.search(r"[\u4e00-\u9fff]", zh)
         assert all(tok in zh for tok in IDENTIFIER.findall(ev["note"])), ev["note_id"]
 

@@ -62,8 +62,8 @@ def test_the_replay_sees_a_kernel_that_marks_nothing(monkeypatch):
 
 
 def _pictures(text: str, index: int = -1):
-    doc = session.run(text, seed=0)
-    sts = doc["statements"]
+    doc = session.run_document(text, seed=0)
+    sts = doc.statements
     i = index % len(sts)
     return P.collect(sts[i], sts[i - 1] if i else None)
 
@@ -86,10 +86,10 @@ def test_scatter_marks_the_three_elements_it_wrote_not_nine():
 
 def test_every_view_of_scatter_marks_the_same_three_cells():
     """The step a stepper, a GIF and `tidx step` draw: the kernel's step."""
-    doc = session.run("z = torch.zeros(3, 3, dtype=torch.long); i = torch.tensor([[0], "
-                      "[1], [2]]); z.scatter_(1, i, 5)", seed=0)
+    doc = session.run_document("z = torch.zeros(3, 3, dtype=torch.long); i = torch.tensor("
+                               "[[0], [1], [2]]); z.scatter_(1, i, 5)", seed=0)
     items = TL.timeline(doc, 2)
-    (kernel,) = [it for it in items if it["event"]["name"] == "scatter_kernel"]
+    (kernel,) = [it for it in items if it["event"].name == "scatter_kernel"]
     before, after = _torch_scatter()
     (z,) = [p for p in kernel["after"] if p["cells"].get(4) == after[4]]
     assert sorted(o for o, m in z["touched"].items() if m == "written") == [0, 4, 8]
@@ -123,11 +123,11 @@ def test_a_write_no_step_saw_before_still_knows_what_it_replaced():
     it records t before the kernel writes (it takes m, gives back t written), so the
     picture said "written where no value was recorded before".  The session keeps what
     the write replaced (engine/core/before.py)."""
-    doc = session.run("t = torch.arange(12.).reshape(3, 4); m = t > 6.5; u = m.sum(); "
-                      "t.masked_fill_(m, -1.0)", seed=0)
-    st = doc["statements"][-1]
-    assert [b["name"] for b in st["before"]] == ["t"]
-    (p,) = [q for q in P.collect(st, doc["statements"][-2])
+    doc = session.run_document("t = torch.arange(12.).reshape(3, 4); m = t > 6.5; "
+                               "u = m.sum(); t.masked_fill_(m, -1.0)", seed=0)
+    st = doc.statements[-1]
+    assert st.session is not None and [b["name"] for b in st.session.before] == ["t"]
+    (p,) = [q for q in P.collect(st, doc.statements[-2])
             if any(v.get("name") == "t" for v in q["views"])]
     t = torch.arange(12.).reshape(3, 4)
     old = t.reshape(-1).tolist()
@@ -137,7 +137,7 @@ def test_a_write_no_step_saw_before_still_knows_what_it_replaced():
         (o, old[o], new[o]) for o in range(12) if old[o] != new[o]]
     # the steps too: the kernel's before-picture holds 7.0 where it will write -1.0
     (kernel,) = [it for it in TL.timeline(doc, 3)
-                 if it["event"]["name"] == "masked_fill_kernel"]
+                 if it["event"].name == "masked_fill_kernel"]
     (before,) = [q for q in kernel["before"] if q["dtype"] == "f32"]
     assert before["cells"][7] == 7.0
 

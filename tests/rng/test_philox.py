@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from conftest import UNDER_CI, examples, require_torch
 from engine.rng import philox as P
 from tracer import i18n, record, walk
+from tracer.document import Event
 from tracer.i18n import en_cuda
 
 U32 = st.integers(0, 2**32 - 1)
@@ -306,6 +307,6 @@ def test_every_philox_note_is_reached_and_reads_in_every_language():
     assert "simulated values" in top[3]["note"]
     for ev in events:
         assert ev["note"] == i18n.text(ev["note_id"], "en", **ev["note_args"])
-        zh = i18n.note(ev, "zh")
+        zh = i18n.note(Event.from_json(ev), "zh") or ""
         assert zh != ev["note"] and re.search(r"[\u4e00-\u9fff]", zh)
         assert all(tok in zh for tok in IDENTIFIER.findall(ev["note"])), ev["note_id"]

@@ -17,6 +17,7 @@ from conftest import cli_run, examples, require_torch
 from engine.interpreter import session
 from oracle import torch_scope
 from tracer import i18n
+from tracer.document import Document, Error, Statement
 from tracer.i18n import en_errors, zh_errors
 from tracer.render import html as render_html
 from tracer.render import markdown as render_markdown
@@ -186,17 +187,16 @@ MESSAGES: dict[str, str] = {
 }
 
 
-def _error(statement: str) -> tuple[dict, dict]:
-    doc = session.run(statement)
-    st = doc["statements"][-1]
-    assert st["error"], f"{statement!r} raised nothing in tidx"
-    return st, st["error"]
+def _error(statement: str) -> tuple[Statement, Error]:
+    st = session.run_document(statement).statements[-1]
+    assert st.error is not None, f"{statement!r} raised nothing in tidx"
+    return st, st.error
 
 
 @pytest.mark.parametrize("statement,expected", CASES.items())
 def test_the_explanation_names_the_statements_tensor_and_numbers(statement, expected):
     st, err = _error(statement)
-    assert i18n.explain_error(err["message"], "en", i18n.error_context(st)) == expected
+    assert i18n.explain_error(err.message, "en", i18n.error_context(st)) == expected
 
 
 @pytest.mark.torch
@@ -209,7 +209,7 @@ def test_the_message_explained_is_torchs(statement):
         exec(statement, ns)  # the test's own statement, run in real torch
     _, err = _error(statement)
     theirs = str(raised.value).split("\nException raised from")[0]
-    assert (type(raised.value).__name__, theirs) == (err["type"], err["message"])
+    assert (type(raised.value).__name__, theirs) == (err.type, err.message)
 
 
 def _reached(table: list[tuple], messages: list[str]) -> list[str]:
@@ -218,7 +218,7 @@ def _reached(table: list[tuple], messages: list[str]) -> list[str]:
 
 
 def test_every_pattern_is_reached_by_a_case():
-    messages = [_error(s)[1]["message"] for s in CASES] + list(MESSAGES)
+    messages = [_error(s)[1].message for s in CASES] + list(MESSAGES)
     assert _reached(en_errors.ERRORS, messages) == []
     parser = ["zeros() got an unexpected keyword argument 'foo'",
               "zeros() missing 1 required positional arguments: \"size\"",
@@ -256,8 +256,8 @@ def test_without_the_trace_the_line_is_plainer_but_right():
 def test_chinese_names_the_same_tensor_and_numbers(statement):
     st, err = _error(statement)
     context = i18n.error_context(st)
-    english = i18n.explain_error(err["message"], "en", context)
-    chinese = i18n.explain_error(err["message"], "zh", context)
+    english = i18n.explain_error(err.message, "en", context)
+    chinese = i18n.explain_error(err.message, "zh", context)
     assert chinese and re.search(r"[\u4e00-\u9fff]", chinese)
     # every number of the English line is in the Chinese one
     assert set(re.findall(r"-?\d+", english)) <= set(re.findall(r"-?\d+", chinese)), chinese
@@ -277,7 +277,7 @@ def test_index_out_of_range_numbers_agree_with_the_message(shape, data):
                       label="index")
     where = ", ".join([":"] * dim + [str(index)])
     st_, err = _error(f"y = torch.zeros({', '.join(map(str, shape))}); y[{where}]")
-    message = err["message"]
+    message = err.message
     assert message == f"index {index} is out of bounds for dimension {dim} with size {size}"
     why = i18n.explain_error(message, "en", i18n.error_context(st_))
     assert why == (f"y has size {size} in dimension {dim}, so an index there must be between "
@@ -297,7 +297,7 @@ def test_dim_out_of_range_numbers_agree_with_the_message(shape, data):
     if lo <= dim <= hi:  # unsqueeze accepts one more
         return
     st_, err = _error(f"y = torch.zeros({', '.join(map(str, shape))}); y.{op}({args})")
-    message = err["message"]
+    message = err.message
     got = re.fullmatch(r"Dimension out of range \(expected to be in range of \[(-?\d+), "
                        r"(-?\d+)\], but got (-?\d+)\)", message)
     assert got and tuple(map(int, got.groups())) == (lo, hi, dim), message
@@ -318,8 +318,8 @@ def test_view_shape_numbers_agree_with_the_message(shape, new):
         return
     st_, err = _error(f"y = torch.zeros({', '.join(map(str, shape))}); "
                       f"y.view({', '.join(map(str, new))})")
-    assert err["message"] == f"shape '{list(new)}' is invalid for input of size {numel}"
-    why = i18n.explain_error(err["message"], "en", i18n.error_context(st_))
+    assert err.message == f"shape '{list(new)}' is invalid for input of size {numel}"
+    why = i18n.explain_error(err.message, "en", i18n.error_context(st_))
     assert why == (f"the shape {list(new)} holds {want} elements but y has {numel}: the sizes "
                    f"must multiply to {numel} (one of them may be -1, to be worked out).")
 
@@ -331,7 +331,7 @@ LINE = CASES[STATEMENT]
 
 def test_the_tree_shows_it_at_the_step_and_at_the_end():
     console = Console(width=400, no_color=True, record=True, file=open("/dev/null", "w"))
-    console.print(render_tree.render(session.run(STATEMENT), links=False))
+    console.print(render_tree.render(session.run_document(STATEMENT), links=False))
     text = console.export_text()
     assert text.count(f"→ {LINE}") == 2
     assert f"IndexError: index 5 is out of bounds for dimension 1 with size 3\n→ {LINE}\n" in text
@@ -344,9 +344,9 @@ def test_a_filtered_tree_still_names_the_tensor():
 
 
 def test_step_shows_it_at_the_step_that_raised():
-    doc = session.run(STATEMENT)
+    doc = session.run_document(STATEMENT)
     flat = render_step.steps(doc)
-    k = next(i for i, item in enumerate(flat) if item["event"] and item["event"].get("error"))
+    k = next(i for i, item in enumerate(flat) if item["event"] and item["event"].error)
     console = Console(width=400, no_color=True, record=True, file=open("/dev/null", "w"))
     console.print(render_step.render(flat, k))
     assert f"→ {LINE}" in console.export_text()
@@ -354,9 +354,9 @@ def test_step_shows_it_at_the_step_that_raised():
 
 def test_markdown_and_html_show_it_at_the_step_and_under_the_outcome():
     doc = session.run(STATEMENT)
-    page = render_markdown.render(doc)
+    page = render_markdown.render(Document.from_json(doc))
     assert f"```\n\n→ {LINE}" in page and page.count(f"→ {LINE}") == 2
-    page = render_html.render(doc, "<svg></svg>")
+    page = render_html.render(Document.from_json(doc), "<svg></svg>")
     assert f'<p class="error">→ {LINE}</p>' in page
     assert f'<div class="note error">→ {LINE}</div>' in page
 
@@ -380,9 +380,10 @@ def test_a_refusal_stays_one_line_in_english():
 
 def test_user_text_in_the_explanation_is_escaped_in_html():
     doc = session.run("y = torch.zeros(3); y[y < 5, 7]")
-    page = render_html.render(doc, "<svg></svg>")
-    why = i18n.explain_error(doc["statements"][-1]["error"]["message"], "en",
-                             i18n.error_context(doc["statements"][-1]))
+    page = render_html.render(Document.from_json(doc), "<svg></svg>")
+    last = Document.from_json(doc).statements[-1]
+    assert last.error is not None
+    why = i18n.explain_error(last.error.message, "en", i18n.error_context(last))
     assert why and "<" in why and why not in page
     assert why.replace("<", "&lt;") in page
 

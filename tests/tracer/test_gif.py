@@ -22,7 +22,7 @@ WRITE = "t[rows, cols] = 10"
 
 @pytest.fixture(scope="module")
 def written() -> tuple[dict, Image.Image]:
-    doc = session.run(WRITE)
+    doc = session.run_document(WRITE)
     return doc, Image.open(io.BytesIO(render_gif.render(doc)))
 
 
@@ -66,7 +66,7 @@ def test_one_frame_per_step_1920_pixels_wide(written):
 @pytest.mark.parametrize("statement", ["x = torch.randn(3, 4)", "y = t[1:, ::2]; y[0, 1] = 0",
                                        "t[5]", "t.stride(); t[0, 0] = 1"])
 def test_frame_count_is_the_step_count_of_every_statement(statement):
-    doc = session.run(statement, seed=0)
+    doc = session.run_document(statement, seed=0)
     image = Image.open(io.BytesIO(render_gif.render(doc, width=640)))
     assert image.n_frames == len(render_step.steps(doc)) == len(render_gif.frames(doc))
     assert image.size[0] == 640
@@ -101,7 +101,7 @@ def test_the_last_frame_shows_the_written_value(written):
     # draws other pixels in the same cell
     cell = inner(last, ax0, ay0, ax1, ay1)
     assert (np.abs(cell - np.array(render_gif.WRITTEN_RGB)).sum(axis=2) > 100).sum() > 50
-    other = Image.open(io.BytesIO(render_gif.render(session.run("t[rows, cols] = 11"))))
+    other = Image.open(io.BytesIO(render_gif.render(session.run_document("t[rows, cols] = 11"))))
     theirs = _frame(other, other.n_frames - 1)
     assert _red_boxes(theirs)[0] == (ax0, ay0, ax1, ay1)
     assert (inner(theirs, ax0, ay0, ax1, ay1) != cell).any()
@@ -110,7 +110,7 @@ def test_the_last_frame_shows_the_written_value(written):
     assert frame["cells"] == {0: 1, 1: 10, 2: 3, 3: 4, 4: 5, 5: 6, 6: 7, 7: 10, 8: 9}
     assert frame["now"] == {1: "written", 7: "written"}
     # before it, aten::index_put_ (whose kernel writes) frames the cells it will write
-    put = next(f for f in render_gif.frames(doc) if f["event"]["name"] == "aten::index_put_")
+    put = next(f for f in render_gif.frames(doc) if f["event"].name == "aten::index_put_")
     assert put["pictures"][0]["soon"] == {1: "written", 7: "written"}
     assert put["pictures"][0]["now"] == {}
     # the legend names the marks the animation uses, and only those (the write is the
@@ -119,8 +119,8 @@ def test_the_last_frame_shows_the_written_value(written):
 
 
 def test_the_state_is_the_state_at_each_step():
-    frames = render_gif.frames(session.run("x = torch.randn(3, 4)", seed=0))
-    names = [f["event"]["name"] for f in frames]
+    frames = render_gif.frames(session.run_document("x = torch.randn(3, 4)", seed=0))
+    names = [f["event"].name for f in frames]
     pictures = [f["pictures"][0] for f in frames]
     empty, kernel = names.index("aten::empty"), names.index("normal_kernel")
     # no storage before empty allocates it; allocated but not set until normal_ fills it
@@ -136,15 +136,15 @@ def test_the_state_is_the_state_at_each_step():
 
 
 def test_a_later_statement_keeps_the_values_an_earlier_one_showed():
-    frames = render_gif.frames(session.run("y = t[1:, ::2]; y[0, 1] = 0"))
+    frames = render_gif.frames(session.run_document("y = t[1:, ::2]; y[0, 1] = 0"))
     last = frames[-1]["pictures"][0]
     assert last["cells"] == {0: 1, 1: 2, 2: 3, 3: 4, 4: 5, 5: 0, 6: 7, 7: 8, 8: 9}
     assert last["now"] == {5: "written"}
 
 
 def test_an_error_is_on_the_last_frame_with_its_explanation():
-    frames = render_gif.frames(session.run("t[5]"))
-    assert frames[-1]["error"]["message"] == \
+    frames = render_gif.frames(session.run_document("t[5]"))
+    assert frames[-1]["error"].message == \
         "index 5 is out of bounds for dimension 0 with size 3"
     assert frames[-1]["context"]["source"] == "t[5]"
 
@@ -158,7 +158,7 @@ def test_export_writes_a_gif_from_its_suffix(tmp_path):
     # by default one frame per step of the lecture view, as the tree shows them
     lecture = tmp_path / "lecture.gif"
     assert cli_run("export", WRITE, "-o", str(lecture)).exit_code == 0
-    shown, _ = L.counts(L.fold(session.run(WRITE)))
+    shown, _ = L.counts(L.fold(session.run_document(WRITE)))
     assert Image.open(lecture).n_frames == shown
 
 
@@ -181,7 +181,7 @@ def test_without_pillow_the_export_is_refused_in_one_line(tmp_path, monkeypatch)
 def test_without_dejavu_pillows_own_font_draws_the_same_frames(monkeypatch):
     monkeypatch.setattr(render_gif, "MONO_FONTS", ())
     monkeypatch.setattr(render_gif, "BOLD_FONTS", ())
-    image = Image.open(io.BytesIO(render_gif.render(session.run(WRITE))))
+    image = Image.open(io.BytesIO(render_gif.render(session.run_document(WRITE))))
     assert image.n_frames == 48 and image.size[0] == 1920
     assert len(_red_boxes(_frame(image, 47))) == 2
 
@@ -190,7 +190,7 @@ def test_chinese_labels_need_a_cjk_font(monkeypatch):
     """DejaVu has no CJK glyphs: without a CJK font the frames keep English labels, never
     empty boxes."""
     monkeypatch.setattr(render_gif, "CJK_FONTS", ())
-    doc = session.run(WRITE)
+    doc = session.run_document(WRITE)
     assert render_gif.render(doc, lang="zh") == render_gif.render(doc, lang="en")
 
 
@@ -204,7 +204,7 @@ def test_each_frame_repaints_only_what_changed_and_shows_what_a_whole_frame_does
     """A frame stores only the rows whose drawing changed since the frame before,
     painted from scratch; read back (a viewer lays each over the last) every frame
     is pixel for pixel the frame painted whole, and they store fewer rows."""
-    doc = session.run(statements, seed=0)
+    doc = session.run_document(statements, seed=0)
     rows: list[int] = []
     real = render_gif._changed
 
@@ -229,6 +229,6 @@ def test_a_long_statement_makes_frames_a_gif_can_hold():
     """A statement of thousands of characters wraps onto at most MOST_LINES lines
     (the last ends in '…'), measured by halving, not character by character."""
     text = "y = t[[" + ", ".join(["0"] * 3000) + "]]"
-    doc = session.run(text)
+    doc = session.run_document(text)
     image = Image.open(io.BytesIO(render_gif.render(doc, width=640)))
     assert image.size[1] < 2000

@@ -22,6 +22,8 @@ from tracer.events import LAYERS
 from tracer.render import compare as render_compare
 from tracer.render import markdown as render_markdown
 from tracer.render import step as render_step
+from tracer.document import Default, Document, Event, Statement, walk as typed_walk
+from tracer.steps import Layer
 from tracer.render import tree as render_tree
 
 # a run must not depend on which test drew random numbers before it
@@ -206,9 +208,10 @@ def _docs(statements: list[str]) -> list[dict]:
          ("default", "avx2", "avx512")]
 
 
-def _events(docs: list[dict]) -> list[dict]:
-    return [ev for doc in docs for st in doc["statements"] for _, ev in walk(st["events"])
-            if ev.get("note")]
+def _events(docs: list[dict]) -> list[Event]:
+    """The steps with a note, typed (what i18n.note reads)."""
+    return [ev for doc in docs for st in Document.from_json(doc).statements
+            for _, ev in typed_walk(st.events) if ev.note]
 
 
 @pytest.fixture(scope="module")
@@ -221,7 +224,7 @@ def corpus() -> list[dict]:
 
 
 @pytest.fixture(scope="module")
-def corpus_events(corpus) -> list[dict]:
+def corpus_events(corpus) -> list[Event]:
     return _events(corpus)
 
 
@@ -284,21 +287,21 @@ def test_every_recorded_note_has_an_id_and_renders_in_every_language(corpus_even
     notes = {id for id in i18n.tables()["en"] if not id.startswith(("ui.", "origin."))}
     # every note is reached, but those of engines no statement runs yet (and once a
     # statement reaches one of those, this fails until it leaves NOT_YET_REACHED)
-    assert {ev["note_id"] for ev in corpus_events} == notes - NOT_YET_REACHED - _machine_notes()
+    assert {ev.note_id for ev in corpus_events} == notes - NOT_YET_REACHED - _machine_notes()
     for ev in corpus_events:
-        assert ev["note_id"] is not None, ev["note"]
-        args = ev["note_args"]
-        assert ev["note"] == i18n.text(ev["note_id"], "en", **args), ev["note_id"]
+        assert ev.note_id is not None, ev.note
+        args = ev.note_args or {}
+        assert ev.note == i18n.text(ev.note_id, "en", **args), ev.note_id
         for lang in i18n.LANGS:
-            assert i18n.text(ev["note_id"], lang, **args) == i18n.note(ev, lang)
+            assert i18n.text(ev.note_id, lang, **args) == i18n.note(ev, lang)
 
 
 def test_the_seed_statements_notes_are_in_chinese():
     events = _events(_docs(SEED_STATEMENTS))
     assert len(events) > 300
     for ev in events:
-        if ev["note_id"] not in SAME_IN_EVERY_LANGUAGE:
-            assert i18n.note(ev, "zh") != ev["note"], ev["note_id"]
+        if ev.note_id not in SAME_IN_EVERY_LANGUAGE:
+            assert i18n.note(ev, "zh") != ev.note, ev.note_id
 
 
 def test_notes_with_parameters_read_in_chinese():
@@ -328,26 +331,28 @@ def test_layer_titles_are_the_events_layers():
 def test_unknown_ids_and_old_traces_fall_back_to_english_and_never_raise():
     assert i18n.text("no.such.id", "zh") == "no.such.id"
     assert i18n.text("ui.layers", "fr") == "layers"
-    old = {"note": "a note recorded before ids"}  # a format-2 trace saved before note ids
+    # a format-2 trace saved before note ids
+    old = Event.from_json({"name": "x", "layer": "kernel", "note": "a note recorded before ids"})
     assert i18n.note(old, "zh") == "a note recorded before ids"
-    stale = {"note": "drop dim 0", "note_id": "select.geometry", "note_args": {"dim": 0}}
+    stale = Event("x", Layer.KERNEL, note="drop dim 0", note_id="select.geometry",
+                  note_args={"dim": 0})
     assert i18n.note(stale, "zh") == "drop dim 0"  # parameters of another version
-    assert i18n.note({"note": None}, "zh") is None
-    assert i18n.origin({"origin": "seed 001"}, "zh") == "seed 001"
+    assert i18n.note(Event("x", Layer.KERNEL), "zh") is None
+    assert i18n.origin(Default("x", "seed 001", None, None, ""), "zh") == "seed 001"
     assert i18n.explain_error("a brand new error", "zh") is None
 
 
 def test_chinese_is_chosen_by_id_never_by_the_english_text():
-    ev = {"note": "some English the table never wrote", "note_id": "indexing.applySelect",
-          "note_args": {}}
+    ev = Event("applySelect", Layer.INDEXING, note="some English the table never wrote",
+               note_id="indexing.applySelect", note_args={})
     assert i18n.note(ev, "zh") == "整数索引会去掉该维:先检查边界,再 select"
-    assert i18n.note(ev, "en") == ev["note"]
+    assert i18n.note(ev, "en") == ev.note
 
 
 # -- (b) C++ names -----------------------------------------------------------------------
 def test_cpp_identifiers_survive_translation(corpus_events):
-    lost = {(tok, ev["note_id"]) for ev in corpus_events for tok in IDENTIFIER.findall(ev["note"])
-            if tok not in i18n.note(ev, "zh")}
+    lost = {(tok, ev.note_id) for ev in corpus_events for tok in IDENTIFIER.findall(ev.note or "")
+            if tok not in (i18n.note(ev, "zh") or "")}
     assert not lost, lost
 
 
@@ -367,7 +372,7 @@ def _console(width: int) -> Console:
 
 def _tree(doc: dict, lang: str, width: int = 160) -> str:
     console = _console(width)
-    console.print(render_tree.render(doc, links=False, lang=lang))
+    console.print(render_tree.render(Document.from_json(doc), links=False, lang=lang))
     return console.export_text()
 
 
@@ -388,7 +393,7 @@ def test_pytorch_errors_stay_verbatim_with_a_chinese_explanation(statement, head
     doc = session.run(statement)
     err = doc["statements"][-1]["error"]
     assert err is not None
-    context = i18n.error_context(doc["statements"][-1])
+    context = i18n.error_context(Statement.from_json(doc["statements"][-1]))
     why = i18n.explain_error(err["message"], "zh", context)
     assert why and why.startswith(headline), why
     assert i18n.explain_error(err["message"], "zh").startswith(headline)  # without a trace
@@ -473,12 +478,12 @@ def test_an_unknown_language_is_a_usage_error(command):
 
 
 def test_renderers_take_lang_and_default_to_english():
-    doc = session.run("t[1, 2] = 3")
-    flat = render_step.steps(doc)
+    typed = session.run_document("t[1, 2] = 3")
+    flat = render_step.steps(typed)
     console = _console(120)
     console.print(render_step.render(flat, 0, lang="zh"))
     n = len(flat)
     assert console.export_text().startswith(f"第 1/{n} 步  step 1/{n}  >>> t[1, 2] = 3")
-    assert render_markdown.render(doc) == render_markdown.render(doc, lang="en")
-    console.print(render_compare.render(doc, doc, lang="zh"))
+    assert render_markdown.render(typed) == render_markdown.render(typed, lang="en")
+    console.print(render_compare.render(typed, typed, lang="zh"))
     assert "两者走的步骤完全相同。" in console.export_text()

@@ -8,7 +8,7 @@ import pytest
 from conftest import cli_run, golden
 from engine.interpreter import session
 from tracer import lecture as L
-from tracer.events import walk
+from tracer.document import Document, walk
 
 #: The seeds' own statements: seed 001's two assignments and its view, seed 002's
 #: factory, seed 003's index_select, seed 004's masks, fancy indexing and gather, and an
@@ -110,8 +110,8 @@ def test_filters_show_the_full_tree_they_select():
     assert "steps shown" not in ops
 
 
-def _doc(text: str) -> dict:
-    return session.run(text, seed=0)
+def _doc(text: str) -> Document:
+    return session.run_document(text, seed=0)
 
 
 @pytest.mark.parametrize("text", list(SEED_STATEMENTS.values()) + [
@@ -120,42 +120,42 @@ def _doc(text: str) -> dict:
 def test_folding_loses_no_step_and_keeps_every_taught_step(text):
     doc = _doc(text)
     lec = L.fold(doc)
-    total = sum(1 for st in doc["statements"] for _ in walk(st["events"]))
+    total = sum(1 for st in doc.statements for _ in walk(st.events))
     shown, counted = L.counts(lec)
     assert counted == total
     assert shown <= total
     # the shown steps are recorded steps, in the order they were recorded
-    recorded = [ev["name"] for st in doc["statements"] for _, ev in walk(st["events"])]
-    kept = [ev["name"] for st in lec["statements"] for _, ev in walk(st["events"])
+    recorded = [ev.name for st in doc.statements for _, ev in walk(st.events)]
+    kept = [ev.name for st in lec.statements for _, ev in walk(st.events)
             if not L.is_folded(ev)]
     it = iter(recorded)
     assert all(name in it for name in kept)
     # a taught step is shown unless a step above it folds its inside
-    for st in lec["statements"]:
-        for _, ev in walk(st["events"]):
+    for st in lec.statements:
+        for _, ev in walk(st.events):
             if L.is_folded(ev):
-                assert ev["folded"] >= len(ev["steps"]) >= 1
+                assert ev.folded is not None and ev.steps is not None
+                assert ev.folded >= len(ev.steps) >= 1
 
 
 def test_the_step_that_raised_and_its_callers_stay_visible():
     lec = L.fold(_doc("t[5]"))
-    names = [ev["name"] for _, ev in walk(lec["statements"][0]["events"])
-             if not L.is_folded(ev)]
+    names = [ev.name for _, ev in walk(lec.statements[0].events) if not L.is_folded(ev)]
     assert names[:2] == ["Tensor.__getitem__", "THPVariable_getitem"]
-    raised = [ev for _, ev in walk(lec["statements"][0]["events"]) if ev.get("error")]
-    assert raised and raised[-1]["error"]["type"] == "IndexError"
+    raised = [ev for _, ev in walk(lec.statements[0].events) if ev.error is not None]
+    assert raised and raised[-1].error is not None and raised[-1].error.type == "IndexError"
 
 
 def test_value_to_tensor_folds_its_scalar_and_empty_is_taught_once():
     lec = L.fold(_doc("t[1, 2] = 3; x = torch.zeros(2); y = torch.ones(3)"))
-    first, second, third = lec["statements"]
-    vtt = next(ev for _, ev in walk(first["events"]) if ev["name"] == "valueToTensor")
-    assert [c.get("folded") for c in vtt["children"]] == [11]
-    gens = [ev for st in (second, third) for _, ev in walk(st["events"])
-            if ev["name"] == "_empty_generic"]
+    first, second, third = lec.statements
+    vtt = next(ev for _, ev in walk(first.events) if ev.name == "valueToTensor")
+    assert [c.folded for c in vtt.children] == [11]
+    gens = [ev for st in (second, third) for _, ev in walk(st.events)
+            if ev.name == "_empty_generic"]
     # zeros' empty shows the allocation; ones' empty folds it (taught above)
-    assert any(c["name"] == "DefaultCPUAllocator::allocate" for c in gens[0]["children"])
-    assert all(L.is_folded(c) for c in gens[1]["children"])
+    assert any(c.name == "DefaultCPUAllocator::allocate" for c in gens[0].children)
+    assert all(L.is_folded(c) for c in gens[1].children)
 
 
 def test_lecture_in_chinese_counts_folded_steps():

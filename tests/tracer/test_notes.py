@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tracer.document import Event
 from tracer.steps import Layer, StepSpec
 from tracer import Note, i18n, record, span
 from tracer.notes import is_id, plain
@@ -210,4 +211,4 @@ def test_a_saved_trace_renders_the_note_it_recorded():
              note=Note("pointwise.TensorIterator", shape=(3, 3), dtype="x"))
     for ev in json.loads(json.dumps(tr.to_dict()))["statements"][0]["events"]:
         assert ev["note"] == i18n.text(ev["note_id"], "en", **ev["note_args"])
-        assert i18n.note(ev, "zh") != ev["note"]
+        assert i18n.note(Event.from_json(ev), "zh") != ev["note"]

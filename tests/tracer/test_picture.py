@@ -12,11 +12,12 @@ from engine.interpreter import session
 from tracer import picture as P
 from tracer import replay as R
 from tracer import values as V
+from tracer.document import Statement
 
 
 def pictures(source: str, index: int = -1):
-    doc = session.run(source, seed=0)
-    sts = doc["statements"]
+    doc = session.run_document(source, seed=0)
+    sts = doc.statements
     i = index % len(sts)
     return P.collect(sts[i], sts[i - 1] if i else None)
 
@@ -59,7 +60,7 @@ def test_many_names_on_one_storage_record_six_and_count_the_rest():
     assert "y3" in write["names"] and write["names_more"] == {"s$0": 35}
     assert {"y7", "y8", "z"} <= set(add["names"])
     # the picture counts the tensors left out among the views it does not draw
-    (p,) = P.collect(last40, doc["statements"][38])
+    (p,) = P.collect(Statement.from_json(last40), Statement.from_json(doc["statements"][38]))
     assert p["base"] == "t" and p["more_views"] >= 35
     # the base is the name most recently bound to a tensor covering the storage, however
     # many views came after it
@@ -84,7 +85,7 @@ def test_the_left_out_views_are_said_alike_in_every_format(tmp_path):
         assert res.exit_code == 0 and said in res.output, args
     res = cli_run("export", "-f", str(path), "-o", str(tmp_path / "v.html"))
     assert res.exit_code == 0 and said in (tmp_path / "v.html").read_text(encoding="utf-8")
-    frames = gif.frames(session.run(path.read_text(encoding="utf-8")))
+    frames = gif.frames(session.run_document(path.read_text(encoding="utf-8")))
     assert frames[-1]["pictures"][0]["more_views"] == 7
 
 
@@ -134,7 +135,7 @@ def test_a_second_write_of_one_element_keeps_the_value_before_the_first():
     (p,) = pictures("t[0, 0] = 5; t[0, 0] = 7")
     assert [(c["old"], c["new"]) for c in p["changes"]] == [(5, 7)]
     doc = session.run("t[0, 0] = 5; t[0, 0] = 7")
-    wrote = R.changes(doc["statements"][1], doc["statements"][0])
+    wrote = R.changes(*(Statement.from_json(doc["statements"][k]) for k in (1, 0)))
     assert wrote[p["storage"]] == {0: (5, 7)}
     # and the value 7 itself: a fresh scalar tensor whose empty bytes scalar_fill filled
     (scalar,) = [w for s, w in wrote.items() if s != p["storage"]]
@@ -143,15 +144,16 @@ def test_a_second_write_of_one_element_keeps_the_value_before_the_first():
 
 def test_an_old_value_no_summary_recorded_is_unknown_not_guessed():
     """A write whose element no earlier summary covered: the change says so."""
-    st = {"events": [{"name": "k", "layer": "kernel", "args": {
+    st = {"source": None, "events": [{"name": "k", "layer": "kernel", "args": {
         "written": V.elements("s$0", 1, [2])}, "result": None, "children": []}],
         "bindings": {}, "names": {}}
-    assert R.changes(st) == {"s$0": {2: (R.MISSING, R.MISSING)}}
+    assert R.changes(Statement.from_json(st)) == {"s$0": {2: (R.MISSING, R.MISSING)}}
     t = V.tensor("x", "s$0", shape=[3], strides=[1], offset=0, dtype="i64", device="cpu",
                  numel=3, nbytes=24, name="x", values=[1, 2, 9])
     st["names"] = {"x": t}
-    assert R.changes(st) == {"s$0": {2: (R.MISSING, 9)}}
-    (p,) = P.collect({**st, "bindings": {"x": {"summary": t, "repr": ""}}})
+    assert R.changes(Statement.from_json(st)) == {"s$0": {2: (R.MISSING, 9)}}
+    (p,) = P.collect(Statement.from_json({**st, "bindings": {"x": {"summary": t,
+                                                                     "repr": ""}}}))
     assert p["changes"] == [{"offset": 2, "old": None, "old_known": False, "new": 9,
                              "new_known": True}]
 

@@ -9,6 +9,7 @@ import pytest
 
 from conftest import golden, require_dot
 from engine.interpreter import session
+from tracer.document import Document
 from tracer.render import dot as render_dot
 
 # goldens must not depend on which test seeded the engine's generator first
@@ -18,7 +19,7 @@ CASES = {"basic": "t[1, 2] = 3", "advanced": "t[rows, cols] = 10",
 
 
 def source(statement: str, kind: str = "sequence") -> str:
-    doc = session.run(statement, seed=0)
+    doc = session.run_document(statement, seed=0)
     return render_dot.render(doc, kind).source
 
 
@@ -51,7 +52,7 @@ def test_one_lifeline_per_layer_touched_with_its_title():
 def test_user_text_cannot_break_out_of_a_label_or_the_comment(kind):
     doc = session.run("t[1, 2] = 3")
     doc["statements"][0]["source"] = 'x"] evil [label="<b>\\\nrankdir=TB'
-    text = render_dot.render(doc, kind).source
+    text = render_dot.render(Document.from_json(doc), kind).source
     # the statement's text, escaped, whole (the sequence diagram left-justifies it: \l)
     assert re.search(r'>>> x\\"\] evil \[label=\\"<b>\\\\ rankdir=TB(\\l)?"', text)
     assert not any(line.startswith("rankdir") for line in text.splitlines())
@@ -66,7 +67,7 @@ def test_returns_are_dashed_and_calls_solid():
 @pytest.mark.parametrize("kind", ["sequence", "calls"])
 def test_dot_renders_both_diagrams_as_svg_and_png(kind):
     require_dot()
-    graph = render_dot.render(session.run("t[rows, cols] = 10"), kind)
+    graph = render_dot.render(session.run_document("t[rows, cols] = 10"), kind)
     svg = graph.pipe(format="svg").decode()
     assert "<svg" in svg and "aten::index_put_" in svg
     assert graph.pipe(format="png")[:8] == b"\x89PNG\r\n\x1a\n"

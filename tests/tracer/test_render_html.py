@@ -8,6 +8,7 @@ import pytest
 
 from conftest import require_chromium
 from engine.interpreter import session
+from tracer.document import Document, walk as typed_walk
 from tracer.render import export
 from tracer.render import html as render_html
 
@@ -17,17 +18,16 @@ SVG = '<?xml version="1.0"?>\n<!DOCTYPE svg>\n<svg width="10pt"><text>x</text></
 
 
 def test_page_is_self_contained_with_the_svg_inline():
-    page = render_html.render(session.run("t[1, 2] = 3"), SVG)
+    page = render_html.render(session.run_document("t[1, 2] = 3"), SVG)
     assert page.startswith("<!DOCTYPE html>")
     assert '<figure class="diagram"><svg width="10pt">' in page and "<?xml" not in page
     assert not re.search(r'<(script|link)\b|\ssrc="', page)
 
 
 def test_page_has_every_step_with_note_value_and_source_link():
-    doc = session.run("t[rows, cols] = 10")
+    doc = session.run_document("t[rows, cols] = 10")
     page = render_html.render(doc, SVG)
-    from tracer import events
-    steps = sum(1 for st in doc["statements"] for _ in events.walk(st["events"]))
+    steps = sum(1 for st in doc.statements for _ in typed_walk(st.events))
     assert steps > 40 and page.count('<div class="step">') == steps
     assert "a tensor index does not touch the tensor now" in page
     assert re.search(r"written=s\$\d+ elements \[1, 7\]", page)
@@ -39,12 +39,12 @@ def test_page_has_every_step_with_note_value_and_source_link():
 def test_user_text_is_escaped():
     doc = session.run("t[1, 2] = 3")
     doc["statements"][0]["source"] = "<script>alert(1)</script>"
-    page = render_html.render(doc, SVG)
+    page = render_html.render(Document.from_json(doc), SVG)
     assert "<script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
 
 
 def test_fragment_styles_apply_only_inside_the_tidx_block():
-    frag = render_html.fragment(session.run("t[1, 2] = 3"), None)
+    frag = render_html.fragment(session.run_document("t[1, 2] = 3"), None)
     css = re.search(r"<style>(.*?)</style>", frag, re.S).group(1)
     rules = [r.strip() for r in re.findall(r"([^{}]+)\{", css)]
     assert rules and all(sel.strip().startswith(".tidx") for r in rules for sel in r.split(","))
@@ -58,7 +58,7 @@ def test_chromium_shows_the_diagram_on_the_page(tmp_path):
     from cdp import Browser
 
     page = tmp_path / "page.html"
-    page.write_bytes(export.content(session.run("t[rows, cols] = 10"), "html"))
+    page.write_bytes(export.content(session.run_document("t[rows, cols] = 10"), "html"))
     with Browser(require_chromium(), width=1280, height=900) as browser:
         browser.open(page.as_uri())
         # the stepper comes first: scroll to the diagram and look at it alone
@@ -84,7 +84,7 @@ from tracer.render import stepper  # noqa: E402
 
 
 def test_the_stepper_page_holds_everything_inline():
-    page = stepper.render(session.run("t[1, 2] = 3"), SVG)
+    page = stepper.render(session.run_document("t[1, 2] = 3"), SVG)
     assert page.startswith("<!DOCTYPE html>")
     assert '<figure class="diagram"><svg width="10pt">' in page
     # one inline script, no file or address it would load: no src=, no <link>, no url()
@@ -96,11 +96,10 @@ def test_the_stepper_page_holds_everything_inline():
 
 
 def test_every_step_is_a_frame_and_a_clickable_line_in_call_order():
-    doc = session.run("t[1, 2] = 3; x = t")
+    doc = session.run_document("t[1, 2] = 3; x = t")
     flat = stepper.frames(doc)
     page = stepper.render(doc, None)
-    from tracer import events
-    walked = [ev for st in doc["statements"] for _, ev in events.walk(st["events"])]
+    walked = [ev for st in doc.statements for _, ev in typed_walk(st.events)]
     assert [f["event"] for f in flat[:-1]] == walked
     # x = t records no step: one frame, its heading is its line in the list
     assert flat[-1]["event"] is None and flat[-1]["outcome"][0] == "x = tensor([[1, 2, 3],"
@@ -109,14 +108,14 @@ def test_every_step_is_a_frame_and_a_clickable_line_in_call_order():
     assert numbers == list(range(len(flat)))
     assert f'<b id="tidx-pos" aria-live="polite">1 / {len(flat)}</b>' in page
     # the path of calls above the kernel that writes, outermost first
-    kernel = next(f for f in flat if f["event"] and f["event"]["name"] == "copy_kernel")
-    assert [p["name"] for p in kernel["path"]] == [
+    kernel = next(f for f in flat if f["event"] and f["event"].name == "copy_kernel")
+    assert [p.name for p in kernel["path"]] == [
         "Tensor.__setitem__", "THPVariable_setitem", "copy_to", "aten::copy_"]
 
 
 def test_the_picture_at_each_step_is_the_state_then():
-    flat = stepper.frames(session.run("t[1, 2] = 3"))
-    names = [f["event"]["name"] for f in flat]
+    flat = stepper.frames(session.run_document("t[1, 2] = 3"))
+    names = [f["event"].name for f in flat]
 
     def cell(k: int) -> tuple:
         (picture,) = flat[k]["pictures"]
@@ -129,7 +128,7 @@ def test_the_picture_at_each_step_is_the_state_then():
 
 
 def test_a_later_statement_starts_from_what_the_earlier_left():
-    flat = stepper.frames(session.run("t[0, 0] = 7; t[2, 2] = 8"))
+    flat = stepper.frames(session.run_document("t[0, 0] = 7; t[2, 2] = 8"))
     second = next(k for k, f in enumerate(flat) if f["statement"] == 1)
     cells = flat[second]["pictures"][0]["cells"]
     assert cells[0] == 7 and cells[8] == 9
@@ -138,7 +137,8 @@ def test_a_later_statement_starts_from_what_the_earlier_left():
 
 def test_identical_pictures_are_written_once_and_the_file_grows_linearly():
     def size(times: int) -> int:
-        page = stepper.render(session.run("; ".join(["t[1, 2] = 3"] * times)), None)
+        page = stepper.render(session.run_document("; ".join(["t[1, 2] = 3"] * times)),
+                              None)
         pictures = re.findall(r'<template id="tidx-pic-\d+">(.*?)</template>', page, re.S)
         assert len(pictures) == len(set(pictures))
         return len(page)
@@ -152,12 +152,12 @@ def test_identical_pictures_are_written_once_and_the_file_grows_linearly():
 def test_the_stepper_escapes_user_text():
     doc = session.run("t[1, 2] = 3")
     doc["statements"][0]["source"] = "<script>alert(1)</script>"
-    page = stepper.render(doc, SVG)
+    page = stepper.render(Document.from_json(doc), SVG)
     assert "<script>alert" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
 
 
 def test_the_stepper_speaks_chinese_beside_english():
-    page = stepper.render(session.run("t[5]"), None, lang="zh")
+    page = stepper.render(session.run_document("t[5]"), None, lang="zh")
     assert 'lang="zh"' in page and "下一步 (Next)" in page and "全部步骤 (Every step)" in page
     # PyTorch's message verbatim, with the explanation under it
     assert "IndexError: index 5 is out of bounds for dimension 0 with size 3" in page
@@ -167,19 +167,19 @@ def test_lecture_steps_are_the_lecture_trees_lines_with_their_own_pictures():
     """The lecture stepper walks the lines the lecture tree shows (a folded run is no
     step: its count is on its caller's line), each with the picture its step has in
     --full, so step N is one step in every view (tracer/numbering.py)."""
-    doc = session.run("t[rows, cols] = 10")
+    doc = session.run_document("t[rows, cols] = 10")
     every, lecture = stepper.frames(doc), stepper.frames(doc, lecture=True)
     from tracer import lecture as L
-    folded = L.fold(doc)["statements"]
-    assert [f["event"]["name"] for f in lecture] == [
-        ev["name"] for st in folded for _, ev in walk(st["events"]) if not L.is_folded(ev)]
+    folded = L.fold(doc).statements
+    assert [f["event"].name for f in lecture] == [
+        ev.name for st in folded for _, ev in typed_walk(st.events) if not L.is_folded(ev)]
     assert [f["folded"] for f in lecture] == [
-        sum(c["folded"] for c in ev.get("children") or () if L.is_folded(c))
-        for st in folded for _, ev in walk(st["events"]) if not L.is_folded(ev)]
+        sum(c.folded or 0 for c in ev.children)
+        for st in folded for _, ev in typed_walk(st.events) if not L.is_folded(ev)]
     assert sum(1 + f["folded"] for f in lecture) == len(every)
     same = {id(f["event"]): f for f in every}
     for f in lecture:
-        assert f["pictures"] == same[id(f["event"])]["pictures"], f["event"]["name"]
+        assert f["pictures"] == same[id(f["event"])]["pictures"], f["event"].name
     # the lecture ends on the kernel's write, as the full trace does
     assert lecture[-1]["pictures"] == every[-1]["pictures"]
     written = {o for o, how in lecture[-1]["pictures"][0]["touched"].items() if how == "written"}
@@ -187,8 +187,8 @@ def test_lecture_steps_are_the_lecture_trees_lines_with_their_own_pictures():
 
 
 def test_an_in_place_op_without_recorded_writes_does_not_leak_its_result_backwards():
-    flat = stepper.frames(session.run("t.add_(1)"))
-    kernel = next(k for k, f in enumerate(flat) if f["event"]["name"] == "add__kernel")
+    flat = stepper.frames(session.run_document("t.add_(1)"))
+    kernel = next(k for k, f in enumerate(flat) if f["event"].name == "add__kernel")
     # t existed before: drawn from the first step, its old values not recorded (·)
     assert all(f["pictures"][0]["cells"] == {} for f in flat[:kernel])
     (picture,) = flat[kernel]["pictures"]
@@ -197,8 +197,8 @@ def test_an_in_place_op_without_recorded_writes_does_not_leak_its_result_backwar
 
 
 def test_a_storage_the_statement_makes_appears_when_it_is_allocated():
-    flat = stepper.frames(session.run("y = t.t().contiguous()"))
-    names = [f["event"]["name"] for f in flat]
+    flat = stepper.frames(session.run_document("y = t.t().contiguous()"))
+    names = [f["event"].name for f in flat]
     made = names.index("StorageImpl")
     y = flat[-1]["pictures"][0]["storage"]
 
@@ -214,15 +214,15 @@ def test_a_storage_the_statement_makes_appears_when_it_is_allocated():
 
 
 def test_a_view_is_drawn_from_the_step_that_returns_it():
-    flat = stepper.frames(session.run("t[1, 2] = 3"))
+    flat = stepper.frames(session.run_document("t[1, 2] = 3"))
 
     def labels(k: int) -> list[str]:
         return [v["label"] for v in flat[k]["pictures"][0]["views"]]
 
     # the first step that returns t$1 (handleDimInMultiDimIndexing: the select of row 1)
     returns = next(k for k, f in enumerate(flat)
-                   if (f["event"]["result"] or {}).get("label") == "t$1")
-    assert flat[returns]["event"]["name"] == "handleDimInMultiDimIndexing"
+                   if (f["event"].result or {}).get("label") == "t$1")
+    assert flat[returns]["event"].name == "handleDimInMultiDimIndexing"
     assert "t$1" not in labels(returns - 1) and "t$1" in labels(returns)
 
 
@@ -233,7 +233,7 @@ def test_every_seed_statement_lines_its_lecture_steps_up_with_its_steps():
     from test_i18n import SEED_STATEMENTS
 
     for text in SEED_STATEMENTS:
-        doc = session.run(text, seed=0)
+        doc = session.run_document(text, seed=0)
         every, lecture = stepper.frames(doc), stepper.frames(doc, lecture=True)
         order = [id(f["event"]) for f in every]
         places = [order.index(id(f["event"])) for f in lecture]

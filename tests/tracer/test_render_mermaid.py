@@ -8,6 +8,7 @@ import pytest
 
 from conftest import golden
 from engine.interpreter import session
+from tracer.document import Document
 from tracer.render import mermaid as render_mermaid
 
 # goldens must not depend on which test seeded the engine's generator first
@@ -18,17 +19,17 @@ CASES = {"basic": "t[1, 2] = 3", "advanced": "t[rows, cols] = 10",
 
 @pytest.mark.parametrize("name", CASES)
 def test_sequence_golden(name):
-    golden(f"sequence_{name}.mmd", render_mermaid.sequence(session.run(CASES[name], seed=0)))
+    golden(f"sequence_{name}.mmd", render_mermaid.sequence(session.run_document(CASES[name], seed=0)))
 
 
 def test_calls_golden():
-    golden("calls_basic.mmd", render_mermaid.calls(session.run("t[1, 2] = 3")))
+    golden("calls_basic.mmd", render_mermaid.calls(session.run_document("t[1, 2] = 3")))
 
 
 @pytest.mark.parametrize("name", CASES)
 def test_every_activation_is_closed_exactly_once(name):
     depth: dict[str, int] = {}
-    for line in render_mermaid.sequence(session.run(CASES[name], seed=0)).splitlines():
+    for line in render_mermaid.sequence(session.run_document(CASES[name], seed=0)).splitlines():
         line = line.strip()
         if "->>+" in line:
             dst = line.split("->>+")[1].split(":")[0]
@@ -54,7 +55,7 @@ def test_escape_leaves_no_mermaid_syntax(text):
 def test_statement_text_is_escaped_in_the_diagram():
     doc = session.run("t[1, 2] = 3")
     doc["statements"][0]["source"] = "t; %%{init}%% <b>#"
-    text = render_mermaid.sequence(doc)
+    text = render_mermaid.sequence(Document.from_json(doc))
     assert "Note over you,memory: #gt;#gt;#gt; t#59; #37;#37;{init}#37;#37; #lt;b#gt;#35;" \
         in text
 

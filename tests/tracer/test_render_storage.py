@@ -15,7 +15,7 @@ from tracer.render import storage as render_storage
 
 
 def pictures(statement: str, index: int = 0):
-    return render_storage.collect(session.run(statement, seed=0)["statements"][index])
+    return render_storage.collect(session.run_document(statement, seed=0).statements[index])
 
 
 def text(statement: str, width: int = 100, index: int | None = 0) -> str:
@@ -23,12 +23,12 @@ def text(statement: str, width: int = 100, index: int | None = 0) -> str:
     when None) drawn at ``width`` columns without colour."""
     console = Console(width=width, no_color=True, color_system=None, record=True,
                       file=open("/dev/null", "w"), highlight=False)
-    sts = session.run(statement, seed=0)["statements"]
+    sts = session.run_document(statement, seed=0).statements
     for i, st in enumerate(sts):
         if index is not None and i != index:
             continue
         if index is None:
-            console.print(f">>> {st['source']}", markup=False)
+            console.print(f">>> {st.source}", markup=False)
         for p in render_storage.collect(st, sts[i - 1] if i else None):
             console.print(render_storage.StoragePicture(p))
     return console.export_text()
@@ -142,8 +142,8 @@ def test_a_filled_fresh_storage_is_one_line_of_offsets_not_a_list_of_unknowns():
     the offsets written, in runs (the new values are in the row and the grid)."""
     from tracer import timeline as TL
 
-    items = TL.timeline(session.run("x = torch.randn(3, 4)", seed=0))
-    kernel = next(i for i in items if i["event"]["name"] == "normal_kernel")
+    items = TL.timeline(session.run_document("x = torch.randn(3, 4)", seed=0))
+    kernel = next(i for i in items if i["event"].name == "normal_kernel")
     console = Console(width=100, no_color=True, color_system=None, record=True,
                       file=open("/dev/null", "w"), highlight=False)
     console.print(render_storage.StoragePicture(kernel["after"][0]))

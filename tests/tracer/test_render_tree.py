@@ -17,7 +17,7 @@ GOLDEN = Path(__file__).parents[1] / "golden"
 
 
 def render_text(statement: str, width: int = 160) -> str:
-    doc = session.run(statement)
+    doc = session.run_document(statement)
     console = Console(width=width, no_color=True, color_system=None, record=True,
                       file=open("/dev/null", "w"), highlight=False)
     console.print(render_tree.render(doc, notes=True, links=False))

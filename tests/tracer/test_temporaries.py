@@ -119,18 +119,18 @@ def test_a_user_name_wins_over_the_text_that_made_it():
 def test_the_lecture_shows_a_temporary_only_with_the_step_that_made_it(statement):
     """A temporary the lecture view draws is the result of a step it draws (a step the
     lecture folds takes what it made with it), in the tree and in the storage picture."""
-    doc = lecture.fold(Session().run(statement))
-    for st in doc["statements"]:
+    doc = lecture.fold(Session().run_document(statement))
+    for st in doc.statements:
         made, shown = set(), {}
 
         def walk(events):
             for ev in events:
-                made.update(t["label"] for t in V.tensors(ev.get("result")))
-                for value in [ev.get("result"), *(ev.get("args") or {}).values()]:
+                made.update(t["label"] for t in V.tensors(ev.result))
+                for value in [ev.result, *ev.args.values()]:
                     shown.update((t["label"], V.shown(t)) for t in V.tensors(value)
                                  if not V.name(t))
-                walk(ev.get("children", []))
-        walk(st["events"])
+                walk(ev.children)
+        walk(st.events)
         assert set(shown) <= made, {shown[k] for k in set(shown) - made}
         assert all(not TENSOR_LABEL.match(v) for v in shown.values())
 

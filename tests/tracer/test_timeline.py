@@ -16,11 +16,11 @@ def cell(pictures, offset, storage=None):
 
 
 def at(items, name):
-    return next(i for i in items if i["event"] and i["event"]["name"] == name)
+    return next(i for i in items if i["event"] and i["event"].name == name)
 
 
 def test_the_write_shows_6_before_copy_and_3_after():
-    items = TL.timeline(session.run("t[1, 2] = 3"))
+    items = TL.timeline(session.run_document("t[1, 2] = 3"))
     copy = at(items, "aten::copy_")
     storage = copy["after"][0]["storage"]
     assert cell(copy["before"], 5, storage) == 6 and cell(copy["after"], 5, storage) == 3
@@ -35,14 +35,14 @@ def test_the_write_shows_6_before_copy_and_3_after():
 
 def test_no_step_shows_a_value_written_after_it():
     """Step 1 already draws t (it existed), with the values it had then."""
-    items = TL.timeline(session.run("t[1, 2] = 3"))
+    items = TL.timeline(session.run_document("t[1, 2] = 3"))
     first = items[0]
     assert [g["name"] for g in first["before"][0]["grids"]] == ["t"]
     assert cell(first["before"], 5) == 6
-    wrote = [k for k, i in enumerate(items) if i["event"]["name"] == "copy_kernel"][0]
+    wrote = [k for k, i in enumerate(items) if i["event"].name == "copy_kernel"][0]
     for item in items[:wrote]:
         for p in item["before"]:
-            assert p["cells"].get(5, 6) == 6, item["event"]["name"]
+            assert p["cells"].get(5, 6) == 6, item["event"].name
     for item in items[wrote + 1:]:
         for p in item["before"] + item["after"]:
             if p["storage"] == first["before"][0]["storage"]:
@@ -50,11 +50,11 @@ def test_no_step_shows_a_value_written_after_it():
 
 
 def test_the_timeline_follows_the_steps_of_tidx_step():
-    doc = session.run("y = t[1:, ::2]; y[0, 1] = 0; t.stride()")
+    doc = session.run_document("y = t[1:, ::2]; y[0, 1] = 0; t.stride()")
     items = TL.timeline(doc)
     flat = render_step.steps(doc)
-    assert [(i["statement"], i["path"], i["event"] and i["event"]["name"]) for i in items] \
-        == [(f["statement"], f["path"], f["event"] and f["event"]["name"]) for f in flat]
+    assert [(i["statement"], i["path"], i["event"] and i["event"].name) for i in items] \
+        == [(f["statement"], f["path"], f["event"] and f["event"].name) for f in flat]
     # the second statement starts from what the first left, its view called y
     second = next(i for i in items if i["statement_index"] == 1)
     assert [g["name"] for g in second["before"][0]["grids"]] == ["t", "y"]
@@ -62,7 +62,7 @@ def test_the_timeline_follows_the_steps_of_tidx_step():
 
 
 def test_a_storage_made_by_a_step_has_no_before_and_empty_bytes_are_not_values():
-    items = TL.timeline(session.run("x = torch.randn(3, 4)", seed=0))
+    items = TL.timeline(session.run_document("x = torch.randn(3, 4)", seed=0))
     empty = at(items, "aten::empty")
     assert empty["before"] == [] and empty["after"][0]["cells"] == {}
     normal = at(items, "normal_kernel")
@@ -75,7 +75,7 @@ def test_a_storage_made_by_a_step_has_no_before_and_empty_bytes_are_not_values()
 
 
 def test_a_parent_step_shows_its_childrens_writes():
-    items = TL.timeline(session.run("t[rows, cols] = 10"))
+    items = TL.timeline(session.run_document("t[rows, cols] = 10"))
     put = at(items, "aten::index_put_")
     (changes,) = put["changes"].values()
     assert [(c["offset"], c["old"], c["new"]) for c in changes] == [(1, 2, 10), (7, 8, 10)]
@@ -94,7 +94,7 @@ def test_the_timeline_is_linear_in_the_steps(monkeypatch):
         return real(value)
 
     def work(n):
-        doc = session.run("\n".join(["t[1, 2] = 3"] * n))
+        doc = session.run_document("\n".join(["t[1, 2] = 3"] * n))
         seen[0] = 0
         monkeypatch.setattr(V, "tensors", counting)
         TL.timeline(doc)
@@ -108,8 +108,8 @@ def test_the_timeline_is_linear_in_the_steps(monkeypatch):
 def test_an_in_place_op_that_records_no_written_elements_never_leaks_its_result_back():
     """add_'s kernel records no written elements: its result is after the write, so
     before it the first statement knows no value (said), the second the first's."""
-    items = TL.timeline(session.run("t.add_(1); t.add_(1)"))
-    first, second = [i for i in items if i["event"]["name"] == "aten::add_"]
+    items = TL.timeline(session.run_document("t.add_(1); t.add_(1)"))
+    first, second = [i for i in items if i["event"].name == "aten::add_"]
     assert first["before"][0]["cells"] == {}
     assert cell(first["after"], 0) == 2
     # t's storage is the one changed (the wrapped number 1 has a storage of its own)

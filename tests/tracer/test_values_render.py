@@ -100,7 +100,7 @@ def test_step_and_compare(statement):
 @pytest.mark.parametrize("statement", STATEMENTS)
 def test_notebook_view(statement):
     expected = torch_value(statement)
-    view = TraceView(session.run(statement))
+    view = TraceView(session.run_document(statement))
     assert shown(statement, expected) in html.unescape(view._repr_html_())
     svg = view.svg()
     assert svg is None or shown(statement, expected) in html.unescape(svg)

@@ -24,7 +24,8 @@ Pure: it knows nothing of the engine.
 
 >>> text("select.geometry", "zh", dim=0, index=1, stride=3, moved=3)
 '去掉第 0 维;偏移移动 1 x 步长 3 = 3 个元素'
->>> note({"note": "fill with 0", "note_id": None, "note_args": None}, "zh")
+>>> from tracer.document import Event
+>>> note(Event.from_json({"name": "fill_", "layer": "kernel", "note": "fill with 0"}), "zh")
 'fill with 0'
 >>> both("ui.layers", "zh"), both("ui.layers", "en")
 ('层 (layers)', 'layers')
@@ -34,11 +35,14 @@ from __future__ import annotations
 
 import importlib
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any, Mapping
 
 from tracer.i18n import en as i18n_en
 from tracer.i18n import explain as _explain
 from tracer.notes import Note, is_id, plain
+
+if TYPE_CHECKING:
+    from tracer.document import Default, Event, Statement
 
 __all__ = ["LANGS", "both", "error_context", "explain_error", "layer", "note", "origin", "pair",
            "recorded", "tables", "text"]
@@ -93,23 +97,22 @@ def text(id: str, lang: str = "en", /, **args: Any) -> str:
     return template.format(**args)
 
 
-def _recorded_text(obj: dict[str, Any], key: str, lang: str) -> str | None:
-    """``obj[key]`` (English, as recorded) in ``lang``, by ``obj[key + "_id"]`` and
-    ``obj[key + "_args"]``; without an id (a trace saved before ids, or a sentence no
-    table knows) the recorded English."""
-    english = obj.get(key)
-    found = obj.get(f"{key}_id")
+def _recorded_text(english: str | None, found: str | None, args: Mapping[str, Any] | None,
+                   lang: str) -> str | None:
+    """A recorded sentence (``english``, as recorded) in ``lang``, by its id ``found``
+    and ``args``; without an id (a trace saved before ids, or a sentence no table
+    knows) the recorded English."""
     if found is None or lang == "en":
         return english
     try:
-        return text(found, lang, **(obj.get(f"{key}_args") or {}))
+        return text(found, lang, **(args or {}))
     except (KeyError, IndexError, ValueError):  # a saved trace of another version
         return english
 
 
-def note(event: dict[str, Any], lang: str) -> str | None:
-    """The note of a recorded event (a dict of the trace document) in ``lang``."""
-    return _recorded_text(event, "note", lang)
+def note(event: "Event", lang: str) -> str | None:
+    """The note of a recorded step in ``lang``."""
+    return _recorded_text(event.note, event.note_id, event.note_args, lang)
 
 
 def pair(id: str, lang: str, /, **args: Any) -> tuple[str, str]:
@@ -128,16 +131,18 @@ def both(id: str, lang: str, /, **args: Any) -> str:
     return _label(*pair(id, lang, **args))
 
 
-def origin(default: dict[str, Any], lang: str) -> str:
+def origin(default: "Default", lang: str) -> str:
     """Where a default name comes from (a statement's ``defaults[name]``), as a label
     like :func:`both`.
 
-    >>> origin({"origin": "seed 001", "origin_id": "origin.seed",
-    ...         "origin_args": {"seed": "001"}}, "zh")
+    >>> from tracer.document import Default
+    >>> origin(Default("torch.tensor(...)", "seed 001", "origin.seed", {"seed": "001"},
+    ...                ""), "zh")
     'seed 001'
     """
-    english = default.get("origin") or ""
-    return _label(_recorded_text(default, "origin", lang) or english, english)
+    english = default.origin or ""
+    shown = _recorded_text(english, default.origin_id, default.origin_args, lang)
+    return _label(shown or english, english)
 
 
 def layer(name: str, lang: str) -> str:
@@ -170,7 +175,8 @@ def explain_error(message: str, lang: str, context: dict[str, Any] | None = None
                             context)
 
 
-def error_context(statement: dict[str, Any] | None = None, **known: Any) -> dict[str, Any]:
+def error_context(statement: "Statement | None" = None, **known: Any
+                  ) -> dict[str, Any]:
     """What :func:`explain_error` needs to know about where an error happened, from a
     statement of the trace document (or, without it, from ``event=``, ``source=``,
     ``path=`` and ``err=``; see :func:`tracer.i18n.explain.context`)."""

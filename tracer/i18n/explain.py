@@ -33,9 +33,12 @@ from __future__ import annotations
 import ast
 import math
 import re
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from tracer import values as V
+
+if TYPE_CHECKING:
+    from tracer.document import Error, Event, Statement
 
 __all__ = ["context", "explain"]
 
@@ -52,16 +55,17 @@ DTYPES: dict[str, str] = {
 _LONGEST_SUBJECT = 40
 
 
-def _walk(events: list[dict[str, Any]], path: tuple[dict[str, Any], ...] = ()
-          ) -> Iterator[tuple[tuple[dict[str, Any], ...], dict[str, Any]]]:
+def _walk(events: "tuple[Event, ...]", path: "tuple[Event, ...]" = ()
+          ) -> "Iterator[tuple[tuple[Event, ...], Event]]":
     for ev in events:
         yield path, ev
-        yield from _walk(ev.get("children") or [], path + (ev,))
+        yield from _walk(ev.children, path + (ev,))
 
 
-def context(statement: dict[str, Any] | None = None, *, event: dict[str, Any] | None = None,
+def context(statement: "Statement | None" = None, *,
+            event: "Event | None" = None,
             source: str | None = None, path: list[str] | None = None,
-            err: dict[str, Any] | None = None) -> dict[str, Any]:
+            err: "Error | None" = None) -> dict[str, Any]:
     """What the trace says about where an error happened, for :func:`explain`.
 
     From a ``statement`` of the document: its source, the step that raised (the one
@@ -72,26 +76,26 @@ def context(statement: dict[str, Any] | None = None, *, event: dict[str, Any] | 
     """
     ctx: dict[str, Any] = {}
     if statement is not None:
-        source = statement.get("source") if source is None else source
-        err = err or statement.get("error")
-        found = next(((p, ev) for p, ev in _walk(statement.get("events") or [])
-                      if ev.get("error")), None)
+        source = statement.source if source is None else source
+        err = err or statement.error
+        found = next(((p, ev) for p, ev in _walk(statement.events)
+                      if ev.error is not None), None)
         if found is not None and event is None:
             event = found[1]
-            path = [p["name"] for p in found[0]]
-            ctx["layers"] = [p["layer"] for p in found[0]] + [event["layer"]]
+            path = [p.name for p in found[0]]
+            ctx["layers"] = [str(p.layer) for p in found[0]] + [str(event.layer)]
     if event is not None:
-        err = err or event.get("error")
-        ctx["step"] = event.get("name")
-        ctx["args"] = event.get("args") or {}
-    names = list(path or []) + ([event["name"]] if event is not None else [])
+        err = err or event.error
+        ctx["step"] = event.name
+        ctx["args"] = dict(event.args)
+    names = list(path or []) + ([event.name] if event is not None else [])
     calls = [n for n in names if n.startswith(("Tensor.", "torch."))]
     if calls:
         ctx["call"] = calls[0]
     if source:
         ctx["source"] = source
     if err:
-        ctx["type"] = err.get("type")
+        ctx["type"] = err.type
     return ctx
 
 

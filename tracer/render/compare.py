@@ -16,7 +16,7 @@ from rich.text import Text
 
 from tracer import allocated
 from tracer import values as V
-from tracer.events import op_tree, walk
+from tracer.document import Document, op_tree, walk
 from tracer.render import format as F
 from tracer.render.storage import StoragePicture, collect
 from tracer import i18n
@@ -35,33 +35,32 @@ def _heading(id: str, lang: str) -> str:
     return _two(*i18n.pair(id, lang))
 
 
-def _steps(doc: dict[str, Any]) -> list[str]:
+def _steps(doc: Document) -> list[str]:
     """Every step, in call order, as ``layer name`` (``op`` for operators)."""
-    return [f"{ev['layer']:<10} {ev['name']}" for st in doc["statements"]
-            for _, ev in walk(st["events"])]
+    return [f"{ev.layer.value:<10} {ev.name}" for st in doc.statements
+            for _, ev in walk(st.events)]
 
 
-def _allocated(doc: dict[str, Any], lang: str) -> str:
+def _allocated(doc: Document, lang: str) -> str:
     """The run's recorded allocations, ``64 bytes in 2 blocks`` (none: not recorded)."""
-    record = doc.get("allocated")
-    return i18n.text("ui.compare.none", lang) if record is None else \
-        allocated.amount(record, lang)
+    return i18n.text("ui.compare.none", lang) if doc.run is None else \
+        allocated.amount(doc.run.allocated, lang)
 
 
-def results(doc: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+def results(doc: Document) -> list[tuple[str, dict[str, Any]]]:
     """The tensors the last statement made, by name (``(result)`` for an expression's
     value), as recorded summaries; a statement that made none gives the tensors it wrote
     into (``t`` after ``t[1, 2] = 3``)."""
-    last = doc["statements"][-1]
-    if last.get("error"):
+    last = doc.statements[-1]
+    if last.error is not None or last.session is None:
         return []
-    bindings = last.get("bindings") or {}
-    names = list(last.get("shares_storage_with") or {}) or list(last.get("written") or [])
+    facts = last.session
+    names = list(facts.shares_storage_with) or list(facts.written)
     out = []
     for name in names:
-        entry = last.get("result") if name == "(result)" else bindings.get(name)
-        if entry and V.is_tensor(entry["summary"]):
-            out.append((name, entry["summary"]))
+        entry = facts.result if name == "(result)" else last.bindings.get(name)
+        if entry is not None and V.is_tensor(entry.summary):
+            out.append((name, entry.summary))
     return out
 
 
@@ -69,7 +68,7 @@ def _tuple(items: list[int]) -> str:
     return V.text(V.sequence("tuple", [V.integer(i) for i in items]))
 
 
-def _facts(doc: dict[str, Any], lang: str) -> dict[str, str]:
+def _facts(doc: Document, lang: str) -> dict[str, str]:
     """Each result's shape, strides, offset and dtype as Python prints them
     (``y.shape``, ``y.stride()``, ``y.storage_offset()``, ``y.dtype``), one line per
     result, named when there are several."""
@@ -86,14 +85,15 @@ def _facts(doc: dict[str, Any], lang: str) -> dict[str, str]:
     return {key: "\n".join(texts) or none for key, texts in lines.items()}
 
 
-def _kind(doc: dict[str, Any], lang: str) -> str:
+def _kind(doc: Document, lang: str) -> str:
     """What the last statement made, in ``lang``: an error, a view of what, or a copy."""
-    last = doc["statements"][-1]
-    if last.get("error"):
-        return i18n.text("ui.compare.raises", lang, error=last["error"]["type"])
-    sharing = last.get("shares_storage_with") or {}
-    more = last.get("shares_storage_more") or {}
-    written = last.get("written") or []
+    last = doc.statements[-1]
+    if last.error is not None:
+        return i18n.text("ui.compare.raises", lang, error=last.error.type)
+    facts = last.session
+    sharing = facts.shares_storage_with if facts is not None else {}
+    more = facts.shares_storage_more if facts is not None else {}
+    written = facts.written if facts is not None else ()
     if not sharing and written:   # t[1, 2] = 3: no new tensor, t's own storage changed
         return "; ".join(i18n.text("ui.compare.in_place", lang, name=n) for n in written)
     if not sharing:
@@ -111,26 +111,26 @@ def _kind(doc: dict[str, Any], lang: str) -> str:
     return "; ".join(parts)
 
 
-def _kind_cell(doc: dict[str, Any], lang: str) -> str:
+def _kind_cell(doc: Document, lang: str) -> str:
     return _two(_kind(doc, lang), _kind(doc, "en"))
 
 
-def render(a: dict[str, Any], b: dict[str, Any], context: int = 3, *, lang: str = "en"
+def render(a: Document, b: Document, context: int = 3, *, lang: str = "en"
            ) -> RenderableType:
-    sa = " ; ".join(st["source"] for st in a["statements"])
-    sb = " ; ".join(st["source"] for st in b["statements"])
+    sa = " ; ".join(st.source or "" for st in a.statements)
+    sb = " ; ".join(st.source or "" for st in b.statements)
     table = Table(show_header=True, header_style="bold")
     # the user's text and tidx's values are never rich markup: `t[rows, cols] = 10` is
     # not a style tag, so every cell is a Text
     table.add_column("")
     table.add_column(Text(sa), overflow="fold")
     table.add_column(Text(sb), overflow="fold")
-    ops_a = [f"{'  ' * d}{n}" for st in a["statements"] for d, n in op_tree(st["events"])]
-    ops_b = [f"{'  ' * d}{n}" for st in b["statements"] for d, n in op_tree(st["events"])]
+    ops_a = [f"{'  ' * d}{n}" for st in a.statements for d, n in op_tree(st.events)]
+    ops_b = [f"{'  ' * d}{n}" for st in b.statements for d, n in op_tree(st.events)]
     none = i18n.text("ui.compare.none", lang)
     row = lambda *cells: table.add_row(*(Text(c) for c in cells))  # noqa: E731
     row(_heading("ui.compare.view_or_copy", lang), _kind_cell(a, lang), _kind_cell(b, lang))
-    values_a, values_b = (F.value_lines(d["statements"][-1], tensors=True) for d in (a, b))
+    values_a, values_b = (F.value_lines(d.statements[-1], tensors=True) for d in (a, b))
     if values_a or values_b:  # what Python prints: for t.stride() it is the answer
         row(_heading("ui.compare.value", lang), "\n".join(values_a) or none,
             "\n".join(values_b) or none)
@@ -169,12 +169,12 @@ def _line(shown: str, english: str, style: str) -> Text:
     return line
 
 
-def _pictures(doc: dict[str, Any], label: str, source: str
+def _pictures(doc: Document, label: str, source: str
               ) -> tuple[Text, list[dict[str, Any]]]:
     """One side's heading (the side and its statement) and its storage pictures."""
     head = Text(f"{label}: ", style="bold cyan" if label == "A" else "bold magenta")
     head.append(source, style="bold")   # the user's text: a Text, never markup
-    return head, collect(doc["statements"][-1])
+    return head, collect(doc.statements[-1])
 
 
 #: What stands beside the other side's; the legends go under both.

@@ -22,7 +22,8 @@ from typing import Any
 from tracer import i18n
 from tracer import values as V
 from tracer.render import format as F
-from tracer.events import LAYERS, source_url, walk
+from tracer.document import Document, Event, Statement, walk
+from tracer.events import LAYERS, source_url
 
 #: Pastel fill and dark ink per layer; the hues follow the terminal tree's colours.
 COLORS: dict[str, tuple[str, str]] = {
@@ -82,11 +83,11 @@ def clip(text: str, limit: int = MAX_LABEL) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def details(ev: dict[str, Any], whole: bool = False) -> str:
+def details(ev: Event, whole: bool = False) -> str:
     """The key values of a step as one line (the route for an operator); ``whole``:
     tensor values not cut (a drawing that wraps them)."""
-    args = ev.get("args") or {}
-    if ev.get("op") and "route" in args:
+    args = ev.args
+    if ev.op and "route" in args:
         text = " → ".join(V.plain(args["route"]))
         if "kernel" in args:
             text += f"  ⇒ {F.value(args['kernel'], whole=whole)}"
@@ -97,20 +98,20 @@ def details(ev: dict[str, Any], whole: bool = False) -> str:
     return "  ".join(f"{k}={v}" for k, v in pairs)
 
 
-def statement_title(st: dict[str, Any]) -> str:
+def statement_title(st: Statement) -> str:
     """``>>> source`` on one line (a statement from a file may span several).
 
-    >>> statement_title({"source": "torch.randn(3,\\n    4)"})
+    >>> statement_title(Statement("torch.randn(3,\\n    4)"))
     '>>> torch.randn(3, 4)'
     """
-    return ">>> " + " ".join((st.get("source") or "").split())
+    return ">>> " + " ".join((st.source or "").split())
 
 
 def result_text(value: Any, whole: bool = False) -> str:
     return F.value(value, whole=whole) if value is not None else ""
 
 
-def build(doc: dict[str, Any], *, full: bool = False, lang: str = "en") -> Sequence:
+def build(doc: Document, *, full: bool = False, lang: str = "en") -> Sequence:
     """The sequence model of a whole document (statements one after another).
 
     ``full``: no label is cut, and each statement that raised ends with PyTorch's
@@ -119,43 +120,43 @@ def build(doc: dict[str, Any], *, full: bool = False, lang: str = "en") -> Seque
     out.
     """
     cut = (lambda text, limit=MAX_LABEL: text) if full else clip
-    seen = {ev["layer"] for st in doc["statements"] for _, ev in walk(st.get("events", []))}
+    seen = {ev.layer.value for st in doc.statements for _, ev in walk(st.events)}
     seq = Sequence(lanes=[layer for layer in LAYERS if layer in seen])
     active: dict[str, int] = {lane: 0 for lane in seq.lanes}
     shown: set[str] = set()
 
-    def brief(ev: dict[str, Any], text: str) -> str:
+    def brief(ev: Event, text: str) -> str:
         """A value already shown on an earlier return is named, not repeated."""
-        if ev["layer"] == "python":  # the statement's own value: always in full
+        if ev.layer == "python":  # the statement's own value: always in full
             return text
-        if text in shown and V.is_tensor(ev.get("result")):
-            return f"{V.shown(ev['result'])} (as above)"
+        if text in shown and ev.result is not None and V.is_tensor(ev.result):
+            return f"{V.shown(ev.result)} (as above)"
         shown.add(text)
         return text
 
-    def visit(ev: dict[str, Any], caller: str | None, caller_level: int) -> str | None:
+    def visit(ev: Event, caller: str | None, caller_level: int) -> str | None:
         """Add the rows of one step; the type of an error that passed through it."""
-        lane = ev["layer"]
+        lane = ev.layer.value
         level = active[lane]
         active[lane] += 1
         start = len(seq.rows)
         same = lane == caller
-        name = cut(ev["name"], 48)
+        name = cut(ev.name, 48)
         detail = details(ev, whole=full)
-        result = result_text(ev.get("result"), whole=full)
+        result = result_text(ev.result, whole=full)
         if same and result:  # no return row: the result goes on the call
             detail = f"{detail} → {result}" if detail else f"→ {result}"
         detail = cut(detail, max(MAX_LABEL - len(name) - 1, 12)) if detail else ""
         seq.rows.append(Row("call", caller, lane, name, detail, caller_level, level,
-                            note=ev.get("note"), url=source_url(ev.get("source"))))
+                            note=ev.note, url=source_url(ev.source)))
         raised = None
-        for child in ev.get("children", []):
+        for child in ev.children:
             raised = visit(child, lane, level) or raised
-        err = ev.get("error")
-        if err:  # the step that raised: its own return row, with PyTorch's message
-            raised = err["type"]
+        err = ev.error
+        if err is not None:  # the step that raised: its own return row, with PyTorch's message
+            raised = err.type
             seq.rows.append(Row("return", lane, caller,
-                                cut(f"raises {err['type']}: {err['message']}"),
+                                cut(f"raises {err.type}: {err.message}"),
                                 src_level=level, dst_level=caller_level, error=True))
         elif not same and (result or raised):  # an empty return would only add a row
             seq.rows.append(Row("return", lane, caller,
@@ -167,21 +168,21 @@ def build(doc: dict[str, Any], *, full: bool = False, lang: str = "en") -> Seque
         active[lane] -= 1
         return raised
 
-    for st in doc["statements"]:
+    for st in doc.statements:
         shown.clear()
         seq.rows.append(Row("statement", None, None, statement_title(st)))
-        for ev in st.get("events", []):
+        for ev in st.events:
             visit(ev, None, 0)
         # a value that is no tensor (an int, a torch.Size) is on no arrow: say it here
         seq.rows += [Row("value", None, None, cut(line)) for line in F.value_lines(st)]
-        err = st.get("error")
-        if full and err:
-            seq.rows.append(Row("value", None, None, f"{err['type']}: {err['message']}",
+        err = st.error
+        if full and err is not None:
+            seq.rows.append(Row("value", None, None, f"{err.type}: {err.message}",
                                 error=True))
-            why = i18n.explain_error(err["message"], lang, i18n.error_context(st))
+            why = i18n.explain_error(err.message, lang, i18n.error_context(st))
             if why:
                 seq.rows.append(Row("value", None, None, why))
-        if full:  # print(e) in a lesson's except: the text the learner sees
-            seq.rows += [Row("value", None, None, str(line)) for line in st.get("printed") or []]
+        if full and st.session is not None:  # print(e) in a lesson's except: what it shows
+            seq.rows += [Row("value", None, None, str(line)) for line in st.session.printed]
     return seq
 

@@ -23,7 +23,7 @@ class DrawnTrace(Trace):
     def view(self) -> Any:
         """The trace so far as a :class:`~tracer.render.notebook.TraceView`."""
         from tracer.render.notebook import TraceView
-        return TraceView(self.to_dict())
+        return TraceView(self.document())
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
         return self.view()._repr_mimebundle_(include, exclude)

@@ -23,6 +23,7 @@ from typing import Any
 
 
 from tracer import i18n
+from tracer.document import Document, Event, Statement
 from tracer.render import diagram, storage
 from tracer.render import format as F
 from tracer.render import pinned as P
@@ -154,8 +155,8 @@ def _wrapped(left: float, name: str, detail: str, right: float) -> _Label:
     return _Label(left, names, P.wrap(detail, under / P.width("x", DETAIL_PT)), False)
 
 
-def sequence(doc: dict[str, Any], *, pictures: list[list[dict[str, Any]]] | None = None,
-             prev: dict[str, Any] | None = None, lang: str = "en") -> P.Digraph:
+def sequence(doc: Document, *, pictures: list[list[dict[str, Any]]] | None = None,
+             prev: Statement | None = None, lang: str = "en") -> P.Digraph:
     """The sequence diagram: a lifeline per layer, calls and returns in time order;
     under each statement's rows, the storage pictures of what it touched: ``pictures``
     (one list per statement, made from the unfiltered run, as the tree's are), else
@@ -212,13 +213,13 @@ def sequence(doc: dict[str, Any], *, pictures: list[list[dict[str, Any]]] | None
 COMMENT_CHARS = 2000
 
 
-def _sources(doc: dict[str, Any]) -> str:
+def _sources(doc: Document) -> str:
     """The statements on one line (a DOT comment ends at a newline, so none may be left),
     at most COMMENT_CHARS of them, then how many statements there are."""
-    text = " ".join("; ".join(st.get("source") or "" for st in doc["statements"]).split())
+    text = " ".join("; ".join(st.source or "" for st in doc.statements).split())
     if len(text) <= COMMENT_CHARS:
         return text
-    return f"{text[:COMMENT_CHARS]}... ({len(doc['statements'])} statements)"
+    return f"{text[:COMMENT_CHARS]}... ({len(doc.statements)} statements)"
 
 
 def _lifelines(canvas: _Canvas, seq: Sequence, lane_x: Mapping[str, float], ys: list[float],
@@ -306,9 +307,9 @@ def _row(canvas: _Canvas, row: Row, lab: _Label, y: float, lane_x: Mapping[str, 
         canvas.label(lab, label_top, color, bold=False)
 
 
-def calls(doc: dict[str, Any], *, html: bool = True,
+def calls(doc: Document, *, html: bool = True,
           pictures: list[list[dict[str, Any]]] | None = None,
-          prev: dict[str, Any] | None = None, lang: str = "en") -> P.Digraph:
+          prev: Statement | None = None, lang: str = "en") -> P.Digraph:
     """The nested call graph as a tree, read left to right, children in call order;
     after each statement's calls, its storage picture: a coloured HTML-like table, or
     with ``html=False`` (a Graphviz without them) the terminal's picture as text."""
@@ -320,45 +321,45 @@ def calls(doc: dict[str, Any], *, html: bool = True,
     g.attr("edge", color="#8a8a8a", arrowsize="0.6")
     count = 0
 
-    def add(ev: dict[str, Any], parent: str) -> None:
+    def add(ev: Event, parent: str) -> None:
         nonlocal count
         count += 1
         name = f"e{count}"
-        fill, ink = COLORS.get(ev["layer"], ("#eeeeee", INK))
+        fill, ink = COLORS.get(ev.layer.value, ("#eeeeee", INK))
         # long values wrap onto more lines of the box: nothing is cut
-        lines = P.wrap(ev["name"], 48)
+        lines = P.wrap(ev.name, 48)
         detail = diagram.details(ev, whole=True)
         if detail:
             lines += P.wrap(detail, 44)
-        result = diagram.result_text(ev.get("result"), whole=True)
+        result = diagram.result_text(ev.result, whole=True)
         if result:
             lines += P.wrap("→ " + result, 44)
-        if ev.get("error"):
-            err = ev["error"]
-            lines += P.wrap(f"raises {err['type']}: {err['message']}", 60)
-        attrs = {"tooltip": ev.get("note") or ev["name"]}
-        url = source_url(ev.get("source"))
+        if ev.error is not None:
+            err = ev.error
+            lines += P.wrap(f"raises {err.type}: {err.message}", 60)
+        attrs: dict[str, Any] = {"tooltip": ev.note or ev.name}
+        url = source_url(ev.source)
         if url:
             attrs.update(URL=url, target="_blank")
         g.node(name, _plain(*lines) if len(lines) > 1 else _plain(lines[0]), fillcolor=fill,
-               color=ERROR if ev.get("error") else ink, fontcolor=ink, **attrs)
+               color=ERROR if ev.error is not None else ink, fontcolor=ink, **attrs)
         g.edge(parent, name)
-        for child in ev.get("children", []):
+        for child in ev.children:
             add(child, name)
 
     drawn = pictures if pictures is not None else collect(doc, prev)
-    for i, st in enumerate(doc["statements"]):
+    for i, st in enumerate(doc.statements):
         root = f"s{i}"
         title = [diagram.statement_title(st)] + [w for v in F.value_lines(st)
                                                  for w in P.wrap(v, 84)]
-        err = st.get("error")
-        if err:  # as Python prints it, even when the step that raised is filtered out
-            title += P.wrap(f"{err['type']}: {err['message']}", 84)
-            why = i18n.explain_error(err["message"], lang, i18n.error_context(st))
+        err = st.error
+        if err is not None:  # as Python prints it, even when the step that raised is filtered
+            title += P.wrap(f"{err.type}: {err.message}", 84)
+            why = i18n.explain_error(err.message, lang, i18n.error_context(st))
             title += P.wrap(why, 84) if why else []
         g.node(root, _plain(*title), shape="plaintext", style="", fontsize="12",
                fontname=MONO)
-        for ev in st.get("events", []):
+        for ev in st.events:
             add(ev, root)
         for k, picture in enumerate(drawn[i] if i < len(drawn) else []):
             label = SD.table(picture) if html else _plain(*SD.text_lines(picture))
@@ -372,9 +373,9 @@ def calls(doc: dict[str, Any], *, html: bool = True,
 DIAGRAMS = {"sequence": sequence, "calls": calls}
 
 
-def render(doc: dict[str, Any], diagram_kind: str = "sequence", *,
+def render(doc: Document, diagram_kind: str = "sequence", *,
            html: bool = True, pictures: list[list[dict[str, Any]]] | None = None,
-           prev: dict[str, Any] | None = None, lang: str = "en") -> P.Digraph:
+           prev: Statement | None = None, lang: str = "en") -> P.Digraph:
     """The chosen diagram of the document; ``html=False`` for a Graphviz without
     HTML-like labels (only the call tree uses them); ``pictures`` the storage pictures
     of each statement (see :func:`collect`), else made from ``doc`` with ``prev``, the
@@ -384,10 +385,11 @@ def render(doc: dict[str, Any], diagram_kind: str = "sequence", *,
     return DIAGRAMS[diagram_kind](doc, pictures=pictures, prev=prev, lang=lang)
 
 
-def collect(doc: dict[str, Any], prev: dict[str, Any] | None = None
+def collect(doc: Document, prev: Statement | None = None
             ) -> list[list[dict[str, Any]]]:
     """Each statement's storage pictures (:func:`tracer.picture.collect`), the
     statement before it giving the values its writes replaced.  From the unfiltered
     run: a filter (--ops, --layers) drops the steps that recorded those values."""
-    before = [prev] + doc["statements"][:-1]
-    return [storage.collect(st, b) for st, b in zip(doc["statements"], before)]
+    sts = doc.statements
+    before = (prev,) + sts[:-1]
+    return [storage.collect(st, b) for st, b in zip(sts, before)]

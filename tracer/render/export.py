@@ -27,13 +27,14 @@ import stat
 from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import graphviz
 
 from tracer import lecture as L
+from tracer.document import Document
 from tracer.render import dot as render_dot
 from tracer.render import files as writes
 from tracer.render import gdb as render_gdb
@@ -206,7 +207,7 @@ def _wasm_svg(source: str, engine: str) -> bytes:
         raise ExportError(f"{exc} ({INSTALL_DOT})") from None
 
 
-def content(doc: dict[str, Any], fmt: str, diagram: str = "sequence", *,
+def content(typed: Document, fmt: str, diagram: str = "sequence", *,
             lang: str = "en", width_px: int | None = None,
             pictures: list[list[dict[str, Any]]] | None = None,
             lecture: bool = False) -> bytes:
@@ -216,50 +217,50 @@ def content(doc: dict[str, Any], fmt: str, diagram: str = "sequence", *,
     pictures, from the unfiltered run (:func:`tracer.render.dot.collect`); by default
     made from ``doc``.  ``lecture``: the diagrams draw the lecture view's steps
     (tracer.lecture.fold) and the HTML stepper walks through them."""
-    if fmt == "json":
-        return render_json.render(doc).encode()
+    if fmt == "json":   # the file boundary: the documented JSON
+        return render_json.render(typed.to_json()).encode()
     # mermaid and markdown are diagrams too: the lecture view's steps, as the images
     # draw them (a teacher's slide and the markdown beside it show the same arrows)
     if fmt == "mermaid":
-        return render_mermaid.render(L.fold(doc) if lecture else doc, diagram).encode()
+        return render_mermaid.render(L.fold(typed) if lecture else typed, diagram).encode()
     if fmt == "markdown":
-        return render_markdown.render(L.fold(doc) if lecture else doc, diagram,
+        return render_markdown.render(L.fold(typed) if lecture else typed, diagram,
                                       lang=lang).encode()
     if fmt == "gdb":
-        return render_gdb.render(doc, lecture=lecture).encode()
+        return render_gdb.render(typed, lecture=lecture).encode()
     if fmt == "gif":  # the storage picture animated, one frame per step (no diagram)
         try:
-            return render_gif.render(doc, lang=lang, lecture=lecture)
+            return render_gif.render(typed, lang=lang, lecture=lecture)
         except render_gif.GifError as exc:
             raise ExportError(str(exc)) from None
     # the diagrams of the lecture view draw its steps (a folded run is one arrow); the
     # storage pictures come from the whole run all the same (``pictures``).  The call
     # tree's storage table is an HTML-like label, which only the dot program draws (the
     # WebAssembly Graphviz that stands in for it has no XML parser)
-    graph = _graph(doc, fmt, diagram, lang=lang, pictures=pictures, lecture=lecture)
+    graph = _graph(typed, fmt, diagram, lang=lang, pictures=pictures, lecture=lecture)
     if fmt == "dot":
         return graph.source.encode()
     if fmt == "html":
         # the interactive stepper (issue 15), which folds the document itself: its
         # storage pictures need the steps a fold leaves out; html.render stays the
         # static page
-        return render_stepper.render(doc, render_image(graph, "svg").decode(),
+        return render_stepper.render(typed, render_image(graph, "svg").decode(),
                                      lang=lang, lecture=lecture).encode()
     if fmt in IMAGES:
         return render_image(graph, fmt, width_px)
     raise ExportError(f"unknown format {fmt!r}; the formats are: {', '.join(FORMATS)}")
 
 
-def _graph(doc: dict[str, Any], fmt: str, diagram: str, *, lang: str,
+def _graph(typed: Document, fmt: str, diagram: str, *, lang: str,
            pictures: list[list[dict[str, Any]]] | None, lecture: bool) -> Any:
     """The diagram of ``doc`` as a Digraph (see :func:`content`)."""
-    return render_dot.render(L.fold(doc) if lecture else doc, diagram, pictures=pictures,
+    return render_dot.render(L.fold(typed) if lecture else typed, diagram, pictures=pictures,
                              html=fmt not in ("svg", "html") or has_dot(), lang=lang)
 
 
-def statements(doc: dict[str, Any]) -> list[dict[str, Any]]:
+def statements(doc: Document) -> list[Document]:
     """The document cut into one document per statement (each a page or a file)."""
-    return [{**doc, "statements": [st]} for st in doc["statements"]] or [doc]
+    return [replace(doc, statements=(st,)) for st in doc.statements] or [doc]
 
 
 def paths(path: str, fmt: str, count: int) -> list[str]:
@@ -287,9 +288,9 @@ class Written:
     pages: int = 1
 
 
-def render_all(doc: dict[str, Any], path: str, fmt: str, diagram: str = "sequence", *,
+def render_all(doc: Document, path: str, fmt: str, diagram: str = "sequence", *,
                lang: str = "en", width_px: int | None = WIDTH_PX,
-               tick: Callable[[], None] | None = None, full: dict[str, Any] | None = None,
+               tick: Callable[[], None] | None = None, full: Document | None = None,
                lecture: bool = False, aspect: str = "free"
                ) -> tuple[list[tuple[str, bytes]], int]:
     """Every file of an export, rendered (nothing written yet), and its page count.
@@ -345,9 +346,9 @@ def render_all(doc: dict[str, Any], path: str, fmt: str, diagram: str = "sequenc
     return list(zip(paths(path, fmt, len(rendered)), rendered)), len(rendered)
 
 
-def export(doc: dict[str, Any], path: str, fmt: str | None = None,
+def export(doc: Document, path: str, fmt: str | None = None,
            diagram: str = "sequence", *, lang: str = "en", width_px: int | None = WIDTH_PX,
-           tick: Callable[[], None] | None = None, full: dict[str, Any] | None = None,
+           tick: Callable[[], None] | None = None, full: Document | None = None,
            aspect: str = "free") -> Written:
     """Render every file of one export, then write them all (or none)."""
     fmt = format_for(path, fmt)

@@ -8,10 +8,11 @@ the compact style of the step tree; :func:`tracer.values.text` is the REPL's.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from tracer import i18n
 from tracer import values as V
+from tracer.document import Event, Statement
 
 #: Keys of an event's args that renderers show after the step name, in this order
 #: when present; the rest follow in recording order.
@@ -163,62 +164,63 @@ def brief(v: dict[str, Any] | None, geometry: bool = False) -> str:
     return value(v, geometry)
 
 
-def args(event: dict[str, Any], skip: tuple[str, ...] = (), *,
+def args(event: Event, skip: tuple[str, ...] = (), *,
          whole: bool = False) -> list[tuple[str, str]]:
     """The event's key values as (key, text) pairs, important ones first (``whole``:
     tensor values not cut, see :func:`_values`)."""
-    items = event.get("args") or {}
+    items = event.args
     # Arguments name tensors briefly; a step's result shows the full geometry.
     return [(k, value(items[k], geometry=False, whole=whole)) for k in _ordered(items)
             if k not in skip]
 
 
-def brief_args(event: dict[str, Any], skip: tuple[str, ...] = (),
+def brief_args(event: Event, skip: tuple[str, ...] = (),
                first: tuple[str, ...] = ()) -> list[tuple[str, str]]:
     """:func:`args` as the lecture view writes them (:func:`brief`): ``first`` before the
     rest, no empty keyword dict (``torch.randn(3, 4)`` has ``kwargs={}``)."""
-    items = event.get("args") or {}
+    items = event.args
     keys = [k for k in first if k in items] + [k for k in _ordered(items) if k not in first]
     return [(k, brief(items[k])) for k in keys
             if k not in skip and not (k == "kwargs" and not items[k].get("items"))]
 
 
-def _ordered(items: dict[str, Any]) -> list[str]:
+def _ordered(items: Mapping[str, Any]) -> list[str]:
     """The keys of a step's args, the important ones (:data:`_FIRST`) first."""
     return [k for k in _FIRST if k in items] + [k for k in items if k not in _FIRST]
 
 
-def outcome(st: dict[str, Any]) -> list[str]:
+def outcome(st: Statement) -> list[str]:
     """What the statement printed, raised, returned or assigned, as Python shows it."""
-    out = list(st.get("printed") or [])
-    if st.get("error"):
-        return out + [f"{st['error']['type']}: {st['error']['message']}"]
-    if st.get("result") is not None:
-        out += st["result"]["repr"].splitlines()
-    for name, val in (st.get("bindings") or {}).items():
+    facts = st.session
+    out = list(facts.printed) if facts is not None else []
+    if st.error is not None:
+        return out + [f"{st.error.type}: {st.error.message}"]
+    if facts is not None and facts.result is not None:
+        out += facts.result.repr.splitlines()
+    for name, val in st.bindings.items():
         if val is not None:
             pad = " " * (len(name) + 3)
-            out += f"{name} = {val['repr']}".replace("\n", "\n" + pad).splitlines()
+            out += f"{name} = {val.repr}".replace("\n", "\n" + pad).splitlines()
     return out
 
 
-def value_lines(st: dict[str, Any], tensors: bool = False) -> list[str]:
+def value_lines(st: Statement, tensors: bool = False) -> list[str]:
     """The statement's values, one line each as Python's REPL prints them: its result
     (``(3, 1)``) and what it bound (``n = torch.Size([3, 3])``).  Without ``tensors``
     only values that are not tensors: diagrams draw tensors on their arrows, and these
     would otherwise appear nowhere.
 
-    >>> st = {"result": None, "bindings": {"n": {"summary": V.size([3, 3]), "repr": ""}}}
-    >>> value_lines(st)
+    >>> from tracer.document import Binding
+    >>> value_lines(Statement("n = t.shape", bindings={"n": Binding(V.size([3, 3]), "")}))
     ['n = torch.Size([3, 3])']
     """
-    if st.get("error"):
+    if st.error is not None:
         return []
     lines = []
-    result = st.get("result")
-    if result is not None and (tensors or not V.is_tensor(result["summary"])):
-        lines.append(V.text(result["summary"]))
-    for name, val in (st.get("bindings") or {}).items():
-        if val is not None and (tensors or not V.is_tensor(val["summary"])):
-            lines.append(f"{name} = {V.text(val['summary'])}")
+    result = st.session.result if st.session is not None else None
+    if result is not None and (tensors or not V.is_tensor(result.summary)):
+        lines.append(V.text(result.summary))
+    for name, val in st.bindings.items():
+        if val is not None and (tensors or not V.is_tensor(val.summary)):
+            lines.append(f"{name} = {V.text(val.summary)}")
     return lines

@@ -36,10 +36,8 @@ from __future__ import annotations
 
 import re
 import shlex
-from typing import Any
-
 from tracer import numbering, symbols
-from tracer.events import walk
+from tracer.document import Document, Libtorch, walk
 from tracer.render.visible import visible
 
 #: Arguments worth seeing, per gdb location: (label, how to print, registers).  A
@@ -99,21 +97,23 @@ def plain(text: str) -> str:
     return _PLAIN.sub("?", text)[:120]
 
 
-def program(doc: dict[str, Any]) -> list[str]:
+def program(doc: Document) -> list[str]:
     """The traced statements as a program real PyTorch runs: ``import torch``, the
     seed, the default names the statements use, then the statements; a statement
     that raised is kept inside ``try`` so the run reaches its end."""
     lines = ["import torch"]
-    if doc.get("seed") is not None and not _seeds_first(doc):
-        lines.append(f"torch.manual_seed({int(doc['seed'])})")
-    for st in doc["statements"]:
-        for name, made in (st.get("defaults") or {}).items():
-            lines.append(f"{name} = {made['source']}")
-    for st in doc["statements"]:
+    seed = doc.run.seed if doc.run is not None else None
+    if seed is not None and not _seeds_first(doc):
+        lines.append(f"torch.manual_seed({int(seed)})")
+    for st in doc.statements:
+        defaults = st.session.defaults if st.session is not None else {}
+        for name, made in defaults.items():
+            lines.append(f"{name} = {made.source}")
+    for st in doc.statements:
         # (split at newlines only, as Python and gdb read lines: a form feed or U+2028
         # inside a string literal stays in its line, written as an escape)
-        source = (st["source"] or "").split("\n")
-        if st.get("error"):
+        source = (st.source or "").split("\n")
+        if st.error is not None:
             lines.append("try:")
             lines += ["    " + line for line in source]
             lines += ["except Exception as error:", "    print(repr(error))"]
@@ -122,27 +122,27 @@ def program(doc: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _seeds_first(doc: dict[str, Any]) -> bool:
+def _seeds_first(doc: Document) -> bool:
     """Whether the statements seed the generator before they draw from it (then the
     program needs no seed of its own, whose call would be counted as theirs)."""
-    for st in doc["statements"]:
-        for _depth, ev in walk(st["events"]):
-            if ev["layer"] == "rng":
+    for st in doc.statements:
+        for _depth, ev in walk(st.events):
+            if ev.layer == "rng":
                 # by the function it runs, not the step's name
-                return (ev.get("libtorch") or {}).get("function") == SET_SEED
+                return ev.libtorch.function == SET_SEED
     return False
 
 
-def one_line(doc: dict[str, Any]) -> str | None:
+def one_line(doc: Document) -> str | None:
     """The program as one ``python -c`` argument, when ``;`` can join its lines: no
     statement spans lines or needs a ``try``, nothing unprintable."""
-    if any("\n" in (st["source"] or "") or st.get("error") for st in doc["statements"]):
+    if any("\n" in (st.source or "") or st.error is not None for st in doc.statements):
         return None
     lines = program(doc)
     return "; ".join(lines) if all(line.isprintable() for line in lines) else None
 
 
-def command(doc: dict[str, Any], gdb_file: str = "tidx.gdb", *, batch: bool = False,
+def command(doc: Document, gdb_file: str = "tidx.gdb", *, batch: bool = False,
             python: str = "python") -> str | None:
     """The shell command that runs the program under gdb with ``gdb_file``, or None
     when the program does not fit on one line (then it is in the header to save)."""
@@ -165,9 +165,9 @@ def comment(text: str) -> str:
     return "\t".join(visible(part, newlines=False) for part in text.split("\t"))
 
 
-def _location(info: dict[str, Any]) -> str | None:
-    loc = info.get("function")
-    return loc if info.get("breakable") and loc and _LOCATION.match(loc) else None
+def _location(info: Libtorch) -> str | None:
+    loc = info.function
+    return loc if info.breakable and loc and _LOCATION.match(loc) else None
 
 
 def _args_commands(location: str) -> list[str]:
@@ -192,7 +192,7 @@ def _args_commands(location: str) -> list[str]:
     return ["  if !$_isvoid($rdi)", *out, "  end"]
 
 
-def _labels(doc: dict[str, Any], lecture: bool) -> list[tuple[str, int]]:
+def _labels(doc: Document, lecture: bool) -> list[tuple[str, int]]:
     """For every recorded step in call order: how the file names it, as the views of
     the same numbering do (tracer/numbering.py), and its statement (1-based).
     ``lecture``: a step the lecture shows is ``step N``, N as in ``tidx step``; one it
@@ -205,25 +205,25 @@ def _labels(doc: dict[str, Any], lecture: bool) -> list[tuple[str, int]]:
     return out
 
 
-def render(doc: dict[str, Any], *, lecture: bool = False) -> str:
+def render(doc: Document, *, lecture: bool = False) -> str:
     """The gdb command file for the trace document ``doc``; ``lecture``: its steps
     numbered as the lecture numbers them (the default of every command), else as
     ``--full`` does."""
     breaks: list[tuple[str, str, str, int]] = []   # (step label, name, location, statement)
     skipped: list[tuple[str, str, str]] = []       # (step label, name, why)
     labels = iter(_labels(doc, lecture))
-    for st in doc["statements"]:
-        for _depth, ev in walk(st["events"]):
+    for st in doc.statements:
+        for _depth, ev in walk(st.events):
             label, statement = next(labels)
-            info = ev.get("libtorch") or {"why": symbols.UNMAPPED}
+            info = ev.libtorch
             loc = _location(info)
             if loc:
-                breaks.append((label, ev["name"], loc, statement))
+                breaks.append((label, ev.name, loc, statement))
             else:
-                skipped.append((label, ev["name"],
-                                _WHY.get(info.get("why") or "", _WHY[symbols.UNMAPPED])
-                                .format(function=info.get("function"), into=info.get("into"))))
-    total = sum(1 for st in doc["statements"] for _ in walk(st["events"]))
+                skipped.append((label, ev.name,
+                                _WHY.get(info.why or "", _WHY[symbols.UNMAPPED])
+                                .format(function=info.function, into=info.into)))
+    total = sum(1 for st in doc.statements for _ in walk(st.events))
     lines = _header(doc, total, breaks, lecture)
     lines += ["", "# Steps gdb cannot stop in (libtorch 2.13's release build):"]
     lines += [f"#   {label}: {plain(name)} -- {plain(why)}" for label, name, why in skipped]
@@ -237,14 +237,14 @@ def render(doc: dict[str, Any], *, lecture: bool = False) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _header(doc: dict[str, Any], total: int, breaks: list[tuple[str, str, str, int]],
+def _header(doc: Document, total: int, breaks: list[tuple[str, str, str, int]],
             lecture: bool) -> list[str]:
     code = program(doc)
     run = command(doc)
     lines = ["# tidx: gdb breakpoints on the C++ steps of this trace, in libtorch 2.13",
              "#"]
-    lines += [f"#   >>> {comment(line)}" for st in doc["statements"]
-              for line in (st["source"] or "").split("\n")]
+    lines += [f"#   >>> {comment(line)}" for st in doc.statements
+              for line in (st.source or "").split("\n")]
     numbered = len(numbering.steps(doc, full=not lecture))
     counted = (f"the lecture's {numbered} and the {total - numbered} folded on their lines"
                if lecture else "every step, as 'tidx step --full' numbers them")
@@ -267,7 +267,7 @@ def _header(doc: dict[str, Any], total: int, breaks: list[tuple[str, str, str, i
         lines += [f"# | {comment(line)}" for line in code]
     lines += ["# 'python' must be the interpreter itself, not a shell script wrapping it",
               "# (with pyenv: $(pyenv which python))."]
-    if any(st.get("printed") for st in doc["statements"]):
+    if any(st.session is not None and st.session.printed for st in doc.statements):
         lines += ["# print() formats a tensor by indexing it, calls the trace does not show:",
                   "# they print as 'another call', or as a later statement's steps."]
     lines += ["",

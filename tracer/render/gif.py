@@ -23,13 +23,15 @@ from typing import Any, BinaryIO
 
 from tracer import i18n
 from tracer import numbering
+from tracer.numbering import Numbered
+from tracer.document import Document, Event
 from tracer import values as V
 from tracer.picture import MAX_CELLS, arithmetic_terms, collect, index_text
 from tracer.picture import selected_labels as selects
 from tracer.render import format as F
 from tracer.render.gif_canvas import Canvas, Ops
 from tracer.render.storage import geometry
-from tracer.timeline import timeline
+from tracer.timeline import statement_timeline
 
 #: How long a frame stays, in milliseconds; the last one longer (the statement's end).
 FRAME_MS = 1200
@@ -72,9 +74,9 @@ def _find(pictures: list[dict[str, Any]], storage: str) -> dict[str, Any] | None
     return next((p for p in pictures if p["storage"] == storage), None)
 
 
-def _size(ev: dict[str, Any]) -> int:
+def _size(ev: Event) -> int:
     """How many steps ``ev``'s subtree holds, itself included."""
-    return 1 + sum(_size(c) for c in ev.get("children") or [])
+    return 1 + sum(_size(c) for c in ev.children)
 
 
 def _touches(item: dict[str, Any], storage: str) -> bool:
@@ -86,8 +88,8 @@ def _made_at(items: list[dict[str, Any]], storage: str) -> int | None:
     """The step that makes ``storage`` in this statement (StorageImpl: its result is
     that storage), or None when it existed before or the trace does not say."""
     return next((k for k, item in enumerate(items) if item["event"] is not None and
-                 V.kind(item["event"].get("result")) == "storage" and
-                 item["event"]["result"].get("label") == storage), None)
+                 V.kind(item["event"].result) == "storage" and
+                 item["event"].result.get("label") == storage), None)
 
 
 def _state(items: list[dict[str, Any]], k: int, storage: str, final: dict[str, Any],
@@ -127,11 +129,11 @@ def _state(items: list[dict[str, Any]], k: int, storage: str, final: dict[str, A
     return final, "still"
 
 
-def _statement_frames(doc: dict[str, Any], i: int) -> list[dict[str, Any]]:
-    sts = doc["statements"]
-    st = sts[i]
-    items = timeline(doc, statement=i)
-    finals = collect(st, sts[i - 1] if i else None)
+def _statement_frames(doc: Document, i: int) -> list[dict[str, Any]]:
+    st = doc.statements[i]
+    prev = doc.statements[i - 1] if i else None
+    items = statement_timeline(st, prev, i)
+    finals = collect(st, prev)
     out: list[dict[str, Any]] = []
     earlier: dict[str, set[int]] = {p["storage"]: set() for p in finals}
     made = {p["storage"]: _made_at(items, p["storage"]) for p in finals}
@@ -152,31 +154,31 @@ def _statement_frames(doc: dict[str, Any], i: int) -> list[dict[str, Any]]:
                           "arithmetic": p["arithmetic"] if how == "after" else None})
             if how == "after":
                 earlier[name] |= {o for o, m in marks.items() if m == "written"}
-        out.append({"statement": st.get("source") or "", "event": item["event"],
+        out.append({"statement": st.source or "", "event": item["event"],
                     "pictures": drawn, "error": None})
-    if st.get("error") and out:
-        out[-1]["error"] = st["error"]
+    if st.error is not None and out:
+        out[-1]["error"] = st.error
         out[-1]["context"] = i18n.error_context(st)
     return out
 
 
-def _each(doc: dict[str, Any], numbered: Iterable[dict[str, Any]]
+def _each(doc: Document, numbered: Iterable[Numbered]
           ) -> Iterator[dict[str, Any]]:
     """:func:`frames` one statement at a time, without the legend: a long lesson's
     frames are never all held at once.  ``numbered``: the steps to draw, as
     :mod:`tracer.numbering` numbers them (every statement has one at least); each
     frame still shows the state after every step before it, and a statement's error
     is on its last frame."""
-    for i, mine_steps in groupby(numbered, key=lambda s: s["statement"]):
+    for i, mine_steps in groupby(numbered, key=lambda s: s.statement):
         mine = _statement_frames(doc, i)
-        chosen = [mine[s["position"] or 0] for s in mine_steps]
-        if doc["statements"][i].get("error") and chosen:
+        chosen = [mine[s.position or 0] for s in mine_steps]
+        if doc.statements[i].error is not None and chosen:
             chosen[-1] = {**chosen[-1], "error": mine[-1]["error"],
                           "context": mine[-1].get("context")}
         yield from chosen
 
 
-def frames(doc: dict[str, Any], *, lecture: bool = False) -> list[dict[str, Any]]:
+def frames(doc: Document, *, lecture: bool = False) -> list[dict[str, Any]]:
     """One frame per step of every statement (the steps of :mod:`tracer.timeline`), as
     plain data: ``{"statement", "event", "error", "pictures": [{"storage", "dtype",
     "nbytes", "size", "exists", "cells": {offset: value}, "now": {offset: "written"|
@@ -287,18 +289,19 @@ def _layout(draw: Any, frame: dict[str, Any], k: int, n: int, width: int, fonts:
         y += round(fonts.title.size * 1.35)
     out.append((first, lambda d, yy: d.text((width - margin - step_w, yy + 8), step,
                                             font=fonts.head, fill=DIM)))
-    ev = frame["event"]
+    ev: Event | None = frame["event"]
     if ev is not None:
-        layer = i18n.layer(ev["layer"], lang)
-        colour = LAYER_RGB.get(ev["layer"], INK)
+        layer = i18n.layer(ev.layer.value, lang)
+        colour = LAYER_RGB.get(ev.layer.value, INK)
         pad = round(10 * scale)
         badge_w = _text_width(draw, layer, fonts.head) + 2 * pad
 
-        def badge(d: Any, yy: int, layer: str = layer, colour: Any = colour) -> None:
+        def badge(d: Any, yy: int, layer: str = layer, colour: Any = colour,
+                  name: str = ev.name) -> None:
             d.rounded_rectangle((margin, yy, margin + badge_w, yy + fonts.head.size + 2 * pad),
                                 radius=pad, fill=colour)
             d.text((margin + pad, yy + pad * 0.6), layer, font=fonts.head, fill=PAPER)
-            d.text((margin + badge_w + 2 * pad, yy + pad * 0.6), ev["name"], font=fonts.head,
+            d.text((margin + badge_w + 2 * pad, yy + pad * 0.6), name, font=fonts.head,
                    fill=INK)
         y += round(8 * scale)
         out.append((y, badge))
@@ -311,8 +314,8 @@ def _layout(draw: Any, frame: dict[str, Any], k: int, n: int, width: int, fonts:
         y = _storage(out, draw, p, y, margin, inner, fonts, lang, scale)
     if frame["error"]:
         err = frame["error"]
-        text_line(f"{err['type']}: {err['message']}", fonts.text, WRITTEN_RGB)
-        why = i18n.explain_error(err["message"], lang, frame.get("context"))
+        text_line(f"{err.type}: {err.message}", fonts.text, WRITTEN_RGB)
+        why = i18n.explain_error(err.message, lang, frame.get("context"))
         if why:
             text_line(f"→ {why}", fonts.text, WRITTEN_RGB)
     if frame["pictures"] and frame.get("legend"):
@@ -452,7 +455,7 @@ def _palette(Image: Any) -> Any:
     return image
 
 
-def render(doc: dict[str, Any], *, width: int = WIDTH, lang: str = "en",
+def render(doc: Document, *, width: int = WIDTH, lang: str = "en",
            lecture: bool = False) -> bytes:
     """The GIF bytes (:func:`write` into memory)."""
     buf = io.BytesIO()
@@ -460,7 +463,7 @@ def render(doc: dict[str, Any], *, width: int = WIDTH, lang: str = "en",
     return buf.getvalue()
 
 
-def write(doc: dict[str, Any], fp: BinaryIO, *, width: int = WIDTH, lang: str = "en",
+def write(doc: Document, fp: BinaryIO, *, width: int = WIDTH, lang: str = "en",
           lecture: bool = False) -> None:
     """Write the GIF to ``fp``: one frame per step (``lecture``: per step the lecture
     view shows), :data:`FRAME_MS` each, the last :data:`LAST_FRAME_MS`; ``width``
@@ -543,8 +546,8 @@ def _comment(frame: dict[str, Any], k: int, total: int) -> bytes:
     """The frame's caption as a GIF89a Comment Extension (``step K / N: NAME``, the
     numbering of tracer/numbering.py in plain ASCII, as the spec asks): what a screen
     reader or a script reads of a frame without seeing its pixels."""
-    ev = frame["event"]
-    text = f"step {k + 1} / {total}" + (f": {ev['name']}" if ev is not None else "")
+    ev: Event | None = frame["event"]
+    text = f"step {k + 1} / {total}" + (f": {ev.name}" if ev is not None else "")
     data = text.encode("ascii", "backslashreplace")
     blocks = b"".join(bytes([len(data[i:i + 255])]) + data[i:i + 255]
                       for i in range(0, len(data), 255))

@@ -15,7 +15,8 @@ from tracer.render import format as F
 from tracer.render.diagram import COLORS
 from tracer.render.tree import BRIEF_SKIP
 from tracer import allocated, i18n
-from tracer.events import PYTORCH_TAG, source_url, walk
+from tracer.document import Document, Event, walk
+from tracer.events import PYTORCH_TAG, source_url
 from tracer.lecture import is_folded
 from tracer.render.visible import visible
 
@@ -72,7 +73,7 @@ def _both(shown: str, english: str) -> str:
     return f'{escape(shown)} <span class="en">{escape(english)}</span>'
 
 
-def _step(ev: dict[str, Any], out: list[str], lang: str = "en",
+def _step(ev: Event, out: list[str], lang: str = "en",
           numbers: list[int] | None = None, brief: bool = False,
           context: dict[str, Any] | None = None) -> None:
     """One step and its children as nested ``<li>``; with ``numbers`` (a one-item
@@ -80,30 +81,30 @@ def _step(ev: dict[str, Any], out: list[str], lang: str = "en",
     (tracer.numbering: what the stepper's list is clicked and highlighted by).  ``brief``: the lecture
     view's line (key values in brief, the note on hover, no link).  ``context``: the
     statement's, for explaining an error in its terms (i18n.error_context)."""
-    layer = ev["layer"]
+    layer = ev.layer.value
     # a folded run of the lecture is no step of its own (tracer.numbering): its line
     # carries no number
     numbered = numbers is not None and not is_folded(ev)
     attrs = f' data-step="{numbers[0]}"' if numbered and numbers is not None else ""
     if numbered and numbers is not None:
         numbers[0] += 1
-    if brief and ev.get("note"):
+    if brief and ev.note:
         attrs += f' title="{escape(i18n.note(ev, lang) or "")}"'
     out.append(f'<li><div class="step"{attrs}>')
     out.append(f'<span class="layer layer-{escape(layer)}">'
                f"{escape(i18n.layer(layer, lang))}</span> ")
-    if brief and ev.get("folded"):
-        many = "ui.lecture.folded" if ev["folded"] != 1 else "ui.lecture.folded_one"
-        text = i18n.text(many, lang, count=ev["folded"], names=", ".join(ev.get("steps", [])))
+    if brief and ev.folded:
+        many = "ui.lecture.folded" if ev.folded != 1 else "ui.lecture.folded_one"
+        text = i18n.text(many, lang, count=ev.folded, names=", ".join(ev.steps or ()))
         out.append(f'<span class="fold">{escape(text)}</span></div></li>')
         return
-    out.append(f'<span class="name">{escape(ev["name"])}</span>')
+    out.append(f'<span class="name">{escape(ev.name)}</span>')
     if brief:
         pairs = F.brief_args(ev, skip=BRIEF_SKIP, first=("written",))
-        result = F.brief(ev["result"], geometry=True) if ev.get("result") is not None else None
+        result = F.brief(ev.result, geometry=True) if ev.result is not None else None
     else:
         pairs = F.args(ev, skip=("keys",))
-        result = F.value(ev["result"]) if ev.get("result") is not None else None
+        result = F.value(ev.result) if ev.result is not None else None
     values = "  ".join(f"{k}={v}" for k, v in pairs)
     if values:
         out.append(f' <span class="args">{escape(values)}</span>')
@@ -112,35 +113,35 @@ def _step(ev: dict[str, Any], out: list[str], lang: str = "en",
     if brief:
         _end_step(ev, out, lang, numbers, brief, context=context)
         return
-    url = source_url(ev.get("source"))
-    if url:
-        out.append(f' <a class="source" href="{escape(url)}">{escape(ev["source"])}</a>')
+    url = source_url(ev.source)
+    if url and ev.source:
+        out.append(f' <a class="source" href="{escape(url)}">{escape(ev.source)}</a>')
     out.append("</div>")
-    if ev.get("error"):
-        err = ev["error"]
+    if ev.error is not None:
+        err = ev.error
         out.append(f'<div class="note error">{escape(i18n.both("ui.raises", lang))} '
-                   f"{escape(err['type'])}: {escape(err['message'])}</div>")
-        why = i18n.explain_error(err["message"], lang, context or {"type": err.get("type")})
+                   f"{escape(err.type)}: {escape(err.message)}</div>")
+        why = i18n.explain_error(err.message, lang, context or {"type": err.type})
         if why:
             out.append(f'<div class="note error">→ {escape(why)}</div>')
-    if ev.get("note"):
-        shown = i18n.note(ev, lang) or ev["note"]
+    if ev.note:
+        shown = i18n.note(ev, lang) or ev.note
         out.append(f'<div class="note">{escape(shown)}</div>')
-        if shown != ev["note"]:
-            out.append(f'<div class="note en">{escape(ev["note"])}</div>')
+        if shown != ev.note:
+            out.append(f'<div class="note en">{escape(ev.note)}</div>')
     _end_step(ev, out, lang, numbers, brief, closed=True, context=context)
 
 
-def _end_step(ev: dict[str, Any], out: list[str], lang: str, numbers: list[int] | None,
+def _end_step(ev: Event, out: list[str], lang: str, numbers: list[int] | None,
               brief: bool, closed: bool = False, context: dict[str, Any] | None = None
               ) -> None:
     """The end of a step's line (a brief one shows its error on it), then its children."""
     if not closed:
-        if ev.get("error"):
+        if ev.error is not None:
             out.append(f' <span class="error">{escape(i18n.both("ui.raises", lang))} '
-                       f"{escape(ev['error']['type'])}</span>")
+                       f"{escape(ev.error.type)}</span>")
         out.append("</div>")
-    children = ev.get("children", [])
+    children = ev.children
     if children:
         out.append("<ul>")
         for child in children:
@@ -155,7 +156,7 @@ def _inline_svg(svg: str) -> str:
     return svg[start:] if start >= 0 else escape(svg)
 
 
-def fragment(doc: dict[str, Any], svg: str | None, *, lang: str = "en",
+def fragment(doc: Document, svg: str | None, *, lang: str = "en",
              stage: str = "", numbered: bool = False, css: str = "",
              after: list[str] | None = None, brief: bool = False,
              title: str | None = None, figure: str | None = None) -> str:
@@ -168,7 +169,7 @@ def fragment(doc: dict[str, Any], svg: str | None, *, lang: str = "en",
     writes each step on one line as the lecture view does (for a folded document);
     ``title`` replaces the statements in the heading (a lesson's are in its sections);
     ``figure`` is the diagram's ``<figure>`` as the caller made it, instead of ``svg``'s."""
-    sources = "; ".join(st.get("source") or "" for st in doc["statements"])
+    sources = "; ".join(st.source or "" for st in doc.statements)
     out = [f'<div class="tidx"><style>{_CSS}{_layer_css()}{css}</style>',
            f"<h1>tidx: <code>{escape(sources)}</code></h1>" if title is None else
            f"<h1>tidx: {escape(title)}</h1>", stage]
@@ -180,39 +181,40 @@ def fragment(doc: dict[str, Any], svg: str | None, *, lang: str = "en",
     if numbered:
         out.append(f'<h2 class="part">{escape(i18n.both("ui.stepper.steps", lang))}</h2>'
                    '<div id="tidx-list" class="steplist">')
-    for index, st in enumerate(doc["statements"]):
+    for index, st in enumerate(doc.statements):
         attr = ""
-        if numbers is not None and all(is_folded(ev) for _, ev in walk(st.get("events", []))):
+        if numbers is not None and all(is_folded(ev) for _, ev in walk(st.events)):
             attr = f' data-step="{numbers[0]}"'
             numbers[0] += 1
-        out.append(f"<h2{attr}><code>&gt;&gt;&gt; {escape(st.get('source') or '')}</code></h2>")
-        for name, d in (st.get("defaults") or {}).items():
+        out.append(f"<h2{attr}><code>&gt;&gt;&gt; {escape(st.source or '')}</code></h2>")
+        defaults = st.session.defaults if st.session is not None else {}
+        for name, d in defaults.items():
             out.append(f"<p>{escape(i18n.both('ui.default_name', lang))} <code>{escape(name)} = "
-                       f"{escape(d['source'])}</code> ({escape(i18n.origin(d, lang))}).</p>")
+                       f"{escape(d.source)}</code> ({escape(i18n.origin(d, lang))}).</p>")
         out.append('<ul class="steps">')
         # where an error happened (the statement names the tensor), for the line explaining it
-        context = i18n.error_context(st) if st.get("error") else None
-        for ev in st.get("events", []):
+        context = i18n.error_context(st) if st.error is not None else None
+        for ev in st.events:
             _step(ev, out, lang, numbers, brief, context)
         out.append("</ul>")
         outcome = F.outcome(st)
         if outcome:
             out.append(f'<pre class="outcome">{escape(chr(10).join(outcome))}</pre>')
-        why = (i18n.explain_error(st["error"]["message"], lang, context)
-               if st.get("error") else None)
+        why = (i18n.explain_error(st.error.message, lang, context)
+               if st.error is not None else None)
         if why:
             out.append(f'<p class="error">→ {escape(why)}</p>')
         if after and index < len(after):
             out.append(after[index])
     if numbered:
         out.append("</div>")
-    if doc.get("seed") is not None:
-        seed = i18n.pair("ui.page.random_seed", lang, seed=doc["seed"])
+    if doc.run is not None and doc.run.seed is not None:
+        seed = i18n.pair("ui.page.random_seed", lang, seed=doc.run.seed)
         out.append(f"<p>{_code_spans(_both(*seed))}</p>")
-    if doc.get("allocated") is not None:
-        record = doc["allocated"]
+    if doc.run is not None:
+        record = doc.run.allocated
         out.append(f"<p>{_both(allocated.line(record, lang), allocated.line(record))}</p>")
-    made = i18n.pair("ui.page.made_by", lang, version=doc.get("tidx", ""), tag=PYTORCH_TAG)
+    made = i18n.pair("ui.page.made_by", lang, version=doc.tidx, tag=PYTORCH_TAG)
     out.append(f'<p class="source">{_both(*made)}</p></div>')
     return "\n".join(out)
 
@@ -226,9 +228,9 @@ def _code_spans(html: str) -> str:
     return re.sub(r"`([^`]*)`", r"<code>\1</code>", html)
 
 
-def render(doc: dict[str, Any], svg: str, *, lang: str = "en") -> str:
+def render(doc: Document, svg: str, *, lang: str = "en") -> str:
     """The self-contained page for a (filtered) document and the SVG of its diagram."""
-    sources = "; ".join(st.get("source") or "" for st in doc["statements"])
+    sources = "; ".join(st.source or "" for st in doc.statements)
     html_lang = "zh" if lang == "zh" else "en"
     return "\n".join([
         "<!DOCTYPE html>", f'<html lang="{html_lang}"><head><meta charset="utf-8">',

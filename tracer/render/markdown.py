@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from tracer.document import Document, Event
 from tracer.render import format as F
 from tracer.render import mermaid as render_mermaid
 from tracer import allocated, i18n
@@ -53,73 +54,75 @@ def _text(text: str) -> str:
     return re.sub(r"([\\`*_\[\]<>#|&~!])", r"\\\1", one_line(text))
 
 
-def _note(ev: dict[str, Any], lang: str) -> str:
+def _note(ev: Event, lang: str) -> str:
     """A step's note in italics, in ``lang``; its English after it in brackets when
     different."""
-    note = ev["note"]
+    note = ev.note or ""
     shown = i18n.note(ev, lang) or note
     return f"*{_text(shown)}*" + (f" ({_text(note)})" if shown != note else "")
 
 
-def _step(ev: dict[str, Any], depth: int, lines: list[str], lang: str = "en",
+def _step(ev: Event, depth: int, lines: list[str], lang: str = "en",
           context: dict[str, Any] | None = None) -> None:
     pad = "  " * depth
-    layer = i18n.layer(ev["layer"], lang)
-    head = f"{pad}- **{layer}** {_code(ev['name'])}"
+    layer = i18n.layer(ev.layer.value, lang)
+    head = f"{pad}- **{layer}** {_code(ev.name)}"
     values = [f"{k}={v}" for k, v in F.args(ev, skip=("keys",))]
     if values:
         head += " " + _code("  ".join(values))
-    if ev.get("result") is not None:
-        head += " → " + _code(F.value(ev["result"]))
+    if ev.result is not None:
+        head += " → " + _code(F.value(ev.result))
     lines.append(head)
-    if ev.get("error"):
-        err = ev["error"]
+    if ev.error is not None:
+        err = ev.error
         raises = i18n.both("ui.raises", lang)
-        lines.append(f"{pad}  **{raises} {_text(err['type'])}:** {_text(err['message'])}")
-        why = i18n.explain_error(err["message"], lang, context or {"type": err.get("type")})
+        lines.append(f"{pad}  **{raises} {_text(err.type)}:** {_text(err.message)}")
+        why = i18n.explain_error(err.message, lang, context or {"type": err.type})
         if why:
             lines.append(f"{pad}  → {_text(why)}")
     tail = []
-    if ev.get("note"):
+    if ev.note:
         tail.append(_note(ev, lang))
-    if ev.get("source"):
-        tail.append(f"[{_text(ev['source'])}]({source_url(ev['source'])})")
+    if ev.source:
+        tail.append(f"[{_text(ev.source)}]({source_url(ev.source)})")
     if tail:
         lines.append(f"{pad}  " + " — ".join(tail))
-    for child in ev.get("children", []):
+    for child in ev.children:
         _step(child, depth + 1, lines, lang, context)
 
 
-def render(doc: dict[str, Any], diagram_kind: str = "sequence", *, lang: str = "en") -> str:
+def render(doc: Document, diagram_kind: str = "sequence", *, lang: str = "en") -> str:
     """The page: title, diagram, then per statement its steps and its outcome; ``lang``
     (``"zh"``) adds the translation of every note and heading."""
-    sources = [st.get("source") or "" for st in doc["statements"]]
+    sources = [st.source or "" for st in doc.statements]
     lines = [f"# tidx: {_code('; '.join(sources))}", "",
              *_fence(render_mermaid.render(doc, diagram_kind).rstrip("\n").split("\n"),
                      "mermaid"), ""]
-    for st in doc["statements"]:
-        lines += [f"## {_code('>>> ' + (st.get('source') or ''))}", ""]
-        for name, d in (st.get("defaults") or {}).items():
+    for st in doc.statements:
+        lines += [f"## {_code('>>> ' + (st.source or ''))}", ""]
+        defaults = st.session.defaults if st.session is not None else {}
+        for name, d in defaults.items():
             lines.append(f"{i18n.both('ui.default_name', lang)} "
-                         f"{_code(name + ' = ' + d['source'])} ({_text(i18n.origin(d, lang))}).")
-        if st.get("defaults"):
+                         f"{_code(name + ' = ' + d.source)} ({_text(i18n.origin(d, lang))}).")
+        if defaults:
             lines.append("")
         # where an error happened (the statement names the tensor), for the line explaining it
-        context = i18n.error_context(st) if st.get("error") else None
-        for ev in st.get("events", []):
+        context = i18n.error_context(st) if st.error is not None else None
+        for ev in st.events:
             _step(ev, 0, lines, lang, context)
         lines.append("")
         outcome_lines = F.outcome(st)
         if outcome_lines:
             lines += [*_fence([visible(line) for line in outcome_lines], "text"), ""]
-        why = (i18n.explain_error(st["error"]["message"], lang, context)
-               if st.get("error") else None)
+        why = (i18n.explain_error(st.error.message, lang, context)
+               if st.error is not None else None)
         if why:
             lines += [f"→ {_text(why)}", ""]
-    if doc.get("seed") is not None:
-        shown, seed = i18n.pair("ui.page.random_seed", lang, seed=doc["seed"])
+    run = doc.run
+    if run is not None and run.seed is not None:
+        shown, seed = i18n.pair("ui.page.random_seed", lang, seed=run.seed)
         lines += [shown + (f" ({seed})" if shown != seed else ""), ""]
-    if doc.get("allocated") is not None:
-        shown, english = allocated.line(doc["allocated"], lang), allocated.line(doc["allocated"])
+    if run is not None:
+        shown, english = allocated.line(run.allocated, lang), allocated.line(run.allocated)
         lines += [shown + (f" ({english})" if shown != english else ""), ""]
     return "\n".join(lines)

@@ -9,8 +9,7 @@ renders ``<``/``>``/``&`` as HTML: every piece of user text goes through
 
 from __future__ import annotations
 
-from typing import Any
-
+from tracer.document import Document, Event
 from tracer.render import diagram
 from tracer.render import format as F
 from tracer.render.diagram import COLORS
@@ -34,7 +33,7 @@ def escape(text: str) -> str:
     return "".join(_ENTITIES.get(c, c) for c in text)
 
 
-def sequence(doc: dict[str, Any]) -> str:
+def sequence(doc: Document) -> str:
     """``sequenceDiagram``: an actor for the user, a participant per layer."""
     seq = diagram.build(doc)
     lines = ["sequenceDiagram", "    actor you"]
@@ -62,42 +61,41 @@ def sequence(doc: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def calls(doc: dict[str, Any]) -> str:
+def calls(doc: Document) -> str:
     """``flowchart LR``: the nested calls as a tree, a colour class per layer."""
     lines = ["flowchart LR"]
     count = 0
 
-    def add(ev: dict[str, Any], parent: str) -> None:
+    def add(ev: Event, parent: str) -> None:
         nonlocal count
         count += 1
         name = f"e{count}"
-        parts = [escape(diagram.clip(ev["name"], 48))]
+        parts = [escape(diagram.clip(ev.name, 48))]
         detail = diagram.details(ev)
         if detail:
             parts.append(escape(diagram.clip(detail, 44)))
-        result = diagram.result_text(ev.get("result"))
+        result = diagram.result_text(ev.result)
         if result:
             parts.append(escape("→ " + diagram.clip(result, 44)))
-        if ev.get("error"):
-            parts.append(escape(f"raises {ev['error']['type']}: {ev['error']['message']}"))
-        # (a class only for the layers it defines: a document read from a file could
-        # name any layer, and the name stands unquoted in the line)
-        style = f":::{ev['layer']}" if ev["layer"] in COLORS else ""
-        lines.append(f'    {name}["{"<br/>".join(parts)}"]{style}')
+        if ev.error is not None:
+            parts.append(escape(f"raises {ev.error.type}: {ev.error.message}"))
+        # (a layer is one of the documented ones: Document.from_json refuses any other,
+        # so the class name standing unquoted in the line is one of COLORS')
+        lines.append(f'    {name}["{"<br/>".join(parts)}"]:::{ev.layer.value}')
         lines.append(f"    {parent} --> {name}")
-        for child in ev.get("children", []):
+        for child in ev.children:
             add(child, name)
 
-    for i, st in enumerate(doc["statements"]):
+    for i, st in enumerate(doc.statements):
         title = [diagram.statement_title(st)] + [diagram.clip(v) for v in F.value_lines(st)]
         lines.append(f'    s{i}["{"<br/>".join(escape(t) for t in title)}"]')
-        for ev in st.get("events", []):
+        for ev in st.events:
             add(ev, f"s{i}")
     for layer, (fill, ink) in COLORS.items():
         lines.append(f"    classDef {layer} fill:{fill},stroke:{ink},color:{ink}")
     return "\n".join(lines) + "\n"
 
 
-def render(doc: dict[str, Any], diagram_kind: str = "sequence") -> str:
+def render(doc: Document, diagram_kind: str = "sequence") -> str:
     """The chosen diagram as mermaid text."""
     return sequence(doc) if diagram_kind == "sequence" else calls(doc)

@@ -14,6 +14,7 @@ import io
 from typing import Any
 
 from tracer import lecture as L
+from tracer.document import Document
 from tracer.render import dot as render_dot
 from tracer.render import export
 from tracer.render import html as render_html
@@ -26,7 +27,7 @@ class TraceView:
     """Display hooks for a trace document: ``_repr_mimebundle_`` (the HTML view and the
     tree as text), ``_repr_html_``, ``__rich__``; :meth:`svg`, the diagram alone."""
 
-    def __init__(self, doc: dict[str, Any], diagram: str = "sequence") -> None:
+    def __init__(self, doc: Document, diagram: str = "sequence") -> None:
         self.doc = doc
         self.diagram = diagram
 
@@ -51,14 +52,14 @@ class TraceView:
         return render_tree.render(self.doc)
 
 
-def lesson_html(doc: dict[str, Any], *, lang: str = "en", lecture: bool = True) -> str:
+def lesson_html(typed: Document, *, lang: str = "en", lecture: bool = True) -> str:
     """A notebook cell's view of a (filtered) document: each statement's steps — the
     lecture view's unless ``lecture`` is false — its outcome (PyTorch's error message
     included) and the storage picture of what it touched, as one ``.tidx`` block.  No
     diagram and no script: a notebook shows it as it is, and keeps it in the file."""
-    shown = L.fold(doc) if lecture else doc
+    shown = L.fold(typed) if lecture else typed
     # the pictures come from the recorded steps: a folded run keeps no arguments
-    sts = doc["statements"]
+    sts = typed.statements
     pictures = [storage_html.render_all(render_storage.collect(st, sts[i - 1] if i else None),
                                         lang=lang) for i, st in enumerate(sts)]
     return render_html.fragment(shown, None, lang=lang, css=storage_html.CSS,
@@ -80,7 +81,7 @@ def _plain(renderable: Any, width: int = 100) -> str:
 class LessonView:
     """What ``%%tidx`` displays: :func:`lesson_html` for Jupyter, the tree elsewhere."""
 
-    def __init__(self, doc: dict[str, Any], *, lang: str = "en", lecture: bool = True) -> None:
+    def __init__(self, doc: Document, *, lang: str = "en", lecture: bool = True) -> None:
         self.doc = doc
         self.lang = lang
         self.lecture = lecture

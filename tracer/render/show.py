@@ -43,9 +43,6 @@ def show(doc: Document, options: Options, out: IO[str] | Any) -> Document:
     dot source draws the lecture view's steps as the images do; JSON, mermaid,
     markdown and gdb are the whole trace)."""
     filtered = shown(doc, options)
-    # the renderers still read the JSON form (issue #25: each converted one drops its
-    # to_json() here)
-    seen, full = filtered.to_json(), doc.to_json()
     if options.format == "tree":
         from rich.console import Console
 
@@ -54,17 +51,17 @@ def show(doc: Document, options: Options, out: IO[str] | Any) -> Document:
 
         console = out if isinstance(out, Console) else safe_console(
             file=out, width=options.width, soft_wrap=False, force_jupyter=False)
-        console.print(render_tree.render(L.fold(seen) if options.lecture else seen,
-                                         notes=options.notes, full=full, lang=options.lang,
+        console.print(render_tree.render(L.fold(filtered) if options.lecture else filtered,
+                                         notes=options.notes, full=doc, lang=options.lang,
                                          brief=options.lecture))
     elif options.format == "html":
         from tracer.render.notebook import lesson_html
 
-        out.write(lesson_html(seen, lang=options.lang, lecture=options.lecture))
+        out.write(lesson_html(filtered, lang=options.lang, lecture=options.lecture))
     else:
         from tracer.render import export
 
-        out.write(export.content(seen, options.format, options.diagram,
+        out.write(export.content(filtered, options.format, options.diagram,
                                  lang=options.lang, lecture=options.lecture).decode())
     return filtered
 
@@ -74,5 +71,5 @@ def view(doc: Document, options: Options) -> Any:
     the lecture view and storage pictures as HTML, and the tree as plain text."""
     from tracer.render.notebook import LessonView
 
-    return LessonView(shown(doc, options).to_json(), lang=options.lang,
+    return LessonView(shown(doc, options), lang=options.lang,
                       lecture=options.lecture)

@@ -17,11 +17,12 @@ from rich.text import Text
 from tracer import i18n
 from tracer import numbering
 from tracer import timeline as TL
+from tracer.document import Document, Event
 from tracer.render import format as F
 from tracer.render import storage as RS
 from tracer.render.tree import LAYER_STYLE, label
 
-Keep = Callable[[dict[str, Any]], bool]
+Keep = Callable[[Event], bool]
 
 
 class _Timelines:
@@ -29,7 +30,7 @@ class _Timelines:
     the next steps: a step never rebuilds the whole document's (a long lesson has
     thousands of steps), and stepping through one statement builds it once."""
 
-    def __init__(self, doc: dict[str, Any]) -> None:
+    def __init__(self, doc: Document) -> None:
         self.doc = doc
         self.index = -1
         self.items: list[dict[str, Any]] = []
@@ -41,7 +42,7 @@ class _Timelines:
         return self.items[position]
 
 
-def steps(doc: dict[str, Any], keep: Keep | None = None, *, full: bool = True
+def steps(doc: Document, keep: Keep | None = None, *, full: bool = True
           ) -> list[dict[str, Any]]:
     """The steps of ``doc`` as :mod:`tracer.numbering` numbers them (``full``: every
     step; else the lecture's), only those ``keep`` accepts (a step that raised is
@@ -52,30 +53,30 @@ def steps(doc: dict[str, Any], keep: Keep | None = None, *, full: bool = True
     ``event`` is None, so its value is shown.  Each item's pictures come from the
     statement's timeline, made when first drawn."""
     timelines = _Timelines(doc)
-    sts = doc["statements"]
+    sts = doc.statements
     out: list[dict[str, Any]] = []
     for s in numbering.steps(doc, full=full, keep=keep):
-        st = sts[s["statement"]]
-        out.append({"statement": st["source"], "statement_index": s["statement"],
-                    "path": [ev["name"] for ev in s["path"]], "event": s["event"],
-                    "outcome": [], "position": s["position"], "folded": s["folded"],
-                    "timelines": timelines, "filtered": s["filtered"]})
+        st = sts[s.statement]
+        out.append({"statement": st.source, "statement_index": s.statement,
+                    "path": [ev.name for ev in s.path], "event": s.event,
+                    "outcome": [], "position": s.position, "folded": s.folded,
+                    "timelines": timelines, "filtered": s.filtered})
     for k, item in enumerate(out):
         if k + 1 == len(out) or out[k + 1]["statement_index"] != item["statement_index"]:
             st = sts[item["statement_index"]]
             # an error is already on the step that raised it (and the command ends with it)
-            item["outcome"] = (list(st.get("printed") or []) if st.get("error")
-                               else F.outcome(st))
+            printed = list(st.session.printed) if st.session is not None else []
+            item["outcome"] = printed if st.error is not None else F.outcome(st)
     return out
 
 
-def lectured(doc: dict[str, Any]) -> Keep:
+def lectured(doc: Document) -> Keep:
     """The steps the lecture view shows, as a test on the recorded steps (the lecture's
     numbering, :mod:`tracer.numbering`)."""
     return numbering.lectured(doc)
 
 
-def only(doc: dict[str, Any], kind: str | None, layers: list[str] | None = None,
+def only(doc: Document, kind: str | None, layers: list[str] | None = None,
          ops: bool = False) -> list[dict[str, Any]]:
     """The steps of ``doc`` ``tidx step`` walks: ``--only seed`` the lecture's (numbered
     as the lecture numbers them), else every step; of those, ``--layers`` the steps of
@@ -84,9 +85,9 @@ def only(doc: dict[str, Any], kind: str | None, layers: list[str] | None = None,
     tests: list[Keep] = []
     if layers:
         wanted = set(layers)
-        tests.append(lambda ev: ev["layer"] in wanted)
+        tests.append(lambda ev: ev.layer.value in wanted)
     if ops:
-        tests.append(lambda ev: bool(ev.get("op")))
+        tests.append(lambda ev: bool(ev.op))
     keep = (lambda ev: all(test(ev) for test in tests)) if tests else None
     return steps(doc, keep, full=kind != "seed")
 
@@ -103,7 +104,7 @@ def _context(item: dict[str, Any]) -> dict[str, Any] | None:
     """Where the step's error happened, for the line explaining it: the statement and
     the calls above the step name the learner's tensor."""
     ev = item["event"]
-    if not ev.get("error"):
+    if ev.error is None:
         return None
     return i18n.error_context(event=ev, source=item["statement"], path=item["path"])
 
@@ -143,8 +144,8 @@ def body(flat: list[dict[str, Any]], k: int, lang: str = "en") -> list[Renderabl
         why = "ui.step.none_left" if item.get("filtered") else "ui.step.none"
         parts.append(Text("  " + i18n.text(why, lang), style="dim"))
     else:
-        where = Text("  " + "  >  ".join(item["path"] + [ev["name"]]),
-                     style=LAYER_STYLE.get(ev["layer"], ""))
+        where = Text("  " + "  >  ".join(item["path"] + [ev.name]),
+                     style=LAYER_STYLE.get(ev.layer.value, ""))
         if item.get("folded"):      # the lecture's "(+11 steps)", as its tree says it
             where.append(" " + i18n.text("ui.lecture.inside_one" if item["folded"] == 1
                                          else "ui.lecture.inside", lang,

@@ -26,6 +26,7 @@ from rich.cells import cell_len
 from tracer import i18n
 from tracer import lecture as L
 from tracer import numbering
+from tracer.document import Document, Event
 from tracer.events import source_url
 from tracer.render import format as F
 from tracer.render.html import escape
@@ -40,7 +41,7 @@ def _layer(layer: str, lang: str) -> str:
             f"{escape(i18n.layer(layer, lang))}</span>")
 
 
-def frames(doc: dict[str, Any], *, lecture: bool = False) -> list[dict[str, Any]]:
+def frames(doc: Document, *, lecture: bool = False) -> list[dict[str, Any]]:
     """Every step as :mod:`tracer.numbering` numbers them (``lecture``: the lecture
     view's steps, else every step), as the list numbers them: ``{"statement": index,
     "event": event or None, "path": [the events above it], "folded": steps folded on
@@ -49,19 +50,19 @@ def frames(doc: dict[str, Any], *, lecture: bool = False) -> list[dict[str, Any]
     ``event`` is None."""
     out: list[dict[str, Any]] = []
     before: dict[tuple[str, int], Any] = {}
-    sts = doc["statements"]
+    sts = doc.statements
     pictures: list[list[dict[str, Any]]] = []
     index = -1
     for s in numbering.steps(doc, full=not lecture):
-        while index < s["statement"]:      # each statement's pictures, once, in order
+        while index < s.statement:      # each statement's pictures, once, in order
             index += 1
             pictures, before = stepper_states.pictures(
                 sts[index], before, sts[index - 1] if index else None)
         if out and out[-1]["statement"] != index:
             out[-1]["outcome"] = F.outcome(sts[out[-1]["statement"]])
-        out.append({"statement": index, "event": s["event"], "path": s["path"],
-                    "folded": s["folded"], "outcome": [],
-                    "pictures": pictures[s["position"] or 0]})
+        out.append({"statement": index, "event": s.event, "path": list(s.path),
+                    "folded": s.folded, "outcome": [],
+                    "pictures": pictures[s.position or 0]})
     if out:
         out[-1]["outcome"] = F.outcome(sts[out[-1]["statement"]])
     return out
@@ -86,49 +87,49 @@ def _shared(html: str, parts: dict[str, str] | None) -> str:
     return f'<b data-ref="{ref}"></b>'
 
 
-def panel(frame: dict[str, Any], doc: dict[str, Any], *, lang: str = "en",
+def panel(frame: dict[str, Any], doc: Document, *, lang: str = "en",
           parts: dict[str, str] | None = None) -> str:
     """The current step: its statement, the calls above it, what it is and did
     (``parts``: see :func:`_shared`)."""
-    st = doc["statements"][frame["statement"]]
-    total = len(doc["statements"])
+    st = doc.statements[frame["statement"]]
+    total = len(doc.statements)
     where = i18n.both("ui.stepper.statement", lang, number=frame["statement"] + 1, total=total)
     out = [_shared("".join([
         '<div class="where">',
-        f'<code class="src">&gt;&gt;&gt; {escape(st.get("source") or "")}</code>',
+        f'<code class="src">&gt;&gt;&gt; {escape(st.source or "")}</code>',
         f' <span class="count">{escape(where)}</span></div>' if total > 1 else "</div>"]),
         parts)]
-    ev = frame["event"]
+    ev: Event | None = frame["event"]
     if ev is None:
         out.append(f'<p class="note">{escape(i18n.both("ui.step.none", lang))}</p>')
     else:
         if frame["path"]:
             out.append(_shared('<ol class="path">' + "".join(
-                f"<li>{_layer(p['layer'], lang)} {escape(p['name'])}</li>"
+                f"<li>{_layer(p.layer.value, lang)} {escape(p.name)}</li>"
                 for p in frame["path"]) + "</ol>", parts))
-        out.append(f'<div class="now">{_layer(ev["layer"], lang)} '
-                   f'<span class="name">{escape(ev["name"])}</span></div>')
+        out.append(f'<div class="now">{_layer(ev.layer.value, lang)} '
+                   f'<span class="name">{escape(ev.name)}</span></div>')
         if frame.get("folded"):     # the lecture's "(+11 steps)" on this step's line
             out.append(f'<p class="folded">'
                        f'{escape(i18n.both("ui.stepper.folded", lang, count=frame["folded"]))}'
                        '</p>')
         rows = [(k, v) for k, v in F.args(ev, skip=("keys",))]
-        if ev.get("result") is not None:
-            rows.append((i18n.both("ui.stepper.returns", lang), F.value(ev["result"])))
+        if ev.result is not None:
+            rows.append((i18n.both("ui.stepper.returns", lang), F.value(ev.result)))
         if rows:
             out.append('<table class="values">' + "".join(
                 f"<tr><th>{escape(k)}</th><td>{escape(v)}</td></tr>" for k, v in rows)
                 + "</table>")
-        out.append(_translated(i18n.note(ev, lang), ev.get("note"), "note"))
-        url = source_url(ev.get("source"))
-        if url:
+        out.append(_translated(i18n.note(ev, lang), ev.note, "note"))
+        url = source_url(ev.source)
+        if url and ev.source:
             out.append(_shared(f'<p class="source"><a href="{escape(url)}">'
-                               f'{escape(ev["source"])}</a></p>', parts))
-        if ev.get("error"):
-            err = ev["error"]
+                               f'{escape(ev.source)}</a></p>', parts))
+        if ev.error is not None:
+            err = ev.error
             out.append(f'<p class="error">{escape(i18n.both("ui.raises", lang))} '
-                       f"{escape(err['type'])}: {escape(err['message'])}</p>")
-            why = i18n.explain_error(err["message"], lang)
+                       f"{escape(err.type)}: {escape(err.message)}</p>")
+            why = i18n.explain_error(err.message, lang)
             if why:
                 out.append(f'<p class="error">→ {escape(why)}</p>')
     if frame["outcome"]:
@@ -152,7 +153,7 @@ def _controls(n: int, lang: str) -> str:
             f'<span class="keys">{escape(i18n.text("ui.stepper.keys", lang))}</span></nav>')
 
 
-def stage(doc: dict[str, Any], *, lang: str = "en", lecture: bool = False) -> str:
+def stage(doc: Document, *, lang: str = "en", lecture: bool = False) -> str:
     """The stepper itself: controls, the first step drawn (what prints, and what shows
     without a script), and every step and picture as templates."""
     flat = frames(doc, lecture=lecture)
@@ -203,19 +204,19 @@ def diagram(svg: str, lang: str = "en") -> str:
             f'<p class="empty">{wait}</p></figure>')
 
 
-def render(doc: dict[str, Any], svg: str | None, *, lang: str = "en",
+def render(typed: Document, svg: str | None, *, lang: str = "en",
            lecture: bool = False) -> str:
     """The self-contained stepper page for a (filtered) document and the SVG of its
     diagram (None leaves the diagram out).  ``lecture``: step through the lecture
     view's steps (:mod:`tracer.lecture`), which the list shows too; the SVG should be
     the diagram of that view."""
-    sources = "; ".join(st.get("source") or "" for st in doc["statements"])
+    sources = "; ".join(st.source or "" for st in typed.statements)
     html_lang = "zh" if lang == "zh" else "en"
-    listed = L.fold(doc) if lecture else doc
-    count = len(doc["statements"])
+    listed = L.fold(typed) if lecture else typed
+    count = len(typed.statements)
     title = i18n.both("ui.stepper.lesson", lang, count=count) if count > 1 else None
     body = render_html.fragment(listed, None, lang=lang, title=title,
-                                stage=stage(doc, lang=lang, lecture=lecture),
+                                stage=stage(typed, lang=lang, lecture=lecture),
                                 numbered=True, css=storage_html.CSS + assets.CSS,
                                 brief=lecture, figure=diagram(svg, lang) if svg else None)
     return "\n".join([

@@ -33,7 +33,7 @@ from bisect import bisect_left, bisect_right
 from typing import Any
 
 from tracer import values as V
-from tracer.events import walk
+from tracer.document import Event, Statement, walk
 from tracer.picture import hidden
 from tracer.render import storage as RS
 from tracer.replay import values_of
@@ -61,15 +61,15 @@ def _storages_in(value: Any):
         yield from _storages_in(child)
 
 
-def _ends(events: list[dict[str, Any]]) -> list[int]:
+def _ends(events: tuple[Event, ...]) -> list[int]:
     """For each event in pre-order, the position of the last step inside it."""
     ends: list[int] = []
 
-    def visit(evs: list[dict[str, Any]]) -> None:
+    def visit(evs: tuple[Event, ...]) -> None:
         for ev in evs:
             me = len(ends)
             ends.append(me)
-            visit(ev.get("children", []))
+            visit(ev.children)
             ends[me] = len(ends) - 1
 
     visit(events)
@@ -79,11 +79,11 @@ def _ends(events: list[dict[str, Any]]) -> list[int]:
 class _Timeline:
     """Every record of a statement's elements, views and storages, in time order."""
 
-    def __init__(self, st: dict[str, Any], before: dict[tuple[str, int], Any]) -> None:
+    def __init__(self, st: Statement, before: dict[tuple[str, int], Any]) -> None:
         self.before = before
-        self.flat = [ev for _, ev in walk(st.get("events", []))]
+        self.flat = [ev for _, ev in walk(st.events)]
         self.last = max(len(self.flat) - 1, 0)
-        ends = _ends(st.get("events", []))
+        ends = _ends(st.events)
         # (storage, offset) -> [(time, value)], kept sorted by time at the end
         self.seen: dict[tuple[str, int], list[tuple[float, Any]]] = {}
         self.writes: dict[tuple[str, int], list[float]] = {}
@@ -91,24 +91,25 @@ class _Timeline:
         self.first_storage: dict[str, float] = {}   # storage label -> first time seen
         named: list[dict[str, Any]] = []
         for i, ev in enumerate(self.flat):
-            for key, val in (ev.get("args") or {}).items():
+            for key, val in ev.args.items():
                 named += self._record(val, i - 0.5)
                 if V.kind(val) == "elements" and key == "written":
                     for off in val.get("offsets", []):
                         self.writes.setdefault((val["storage"], off), []).append(float(i))
-            named += self._record(ev.get("result"), float(ends[i]), shown_from=float(i))
-        for b in (st.get("bindings") or {}).values():
-            if b:
-                named += self._record(b["summary"], float(self.last))
-        if st.get("result"):
-            named += self._record(st["result"]["summary"], float(self.last))
+            named += self._record(ev.result, float(ends[i]), shown_from=float(i))
+        for b in st.bindings.values():
+            if b is not None:
+                named += self._record(b.summary, float(self.last))
+        facts = st.session
+        if facts is not None and facts.result is not None:
+            named += self._record(facts.result.summary, float(self.last))
         for history in self.seen.values():
             history.sort(key=lambda tv: tv[0])
         self.times = {key: [t for t, _ in h] for key, h in self.seen.items()}
         # what existed before the statement: what earlier statements left, and the user's
         # tensors this statement uses without binding them (t in t[1, 2] = 3, a default
         # name; y in y[0, 1] = 0): drawn from its first step, though first recorded later
-        bound = set(st.get("bindings") or {}) - set(st.get("written") or [])
+        bound = set(st.bindings) - set(facts.written if facts is not None else ())
         self.old = {s for s, _ in before}
         for t in named:
             if V.name(t) not in bound:
@@ -160,15 +161,15 @@ class _Timeline:
         return None if writes and writes[0] <= history[0][0] else history[0][1]
 
 
-def _marks(ev: dict[str, Any] | None) -> dict[str, dict[int, str]]:
+def _marks(ev: Event | None) -> dict[str, dict[int, str]]:
     marks: dict[str, dict[int, str]] = {}
     if ev is not None:
         RS.touched(ev, marks)
     return marks
 
 
-def pictures(st: dict[str, Any], before: dict[tuple[str, int], Any] | None = None,
-             prev: dict[str, Any] | None = None
+def pictures(st: Statement, before: dict[tuple[str, int], Any] | None = None,
+             prev: Statement | None = None
              ) -> tuple[list[list[dict[str, Any]]], dict[tuple[str, int], Any]]:
     """For each step of the statement in pre-order (one step if it recorded none), the
     pictures of its storages at that step: :func:`tracer.render.storage.collect`'s
@@ -208,7 +209,7 @@ def pictures(st: dict[str, Any], before: dict[tuple[str, int], Any] | None = Non
                    if how == "written" and s in previous and off in previous[s]}
             previous[s] = cells
             views = [t for t in p["views"] if line.first_view.get(t["label"], _START) <= k]
-            result = (line.flat[k].get("result") or {}) if line.flat else {}
+            result = (line.flat[k].result or {}) if line.flat else {}
             drawn = RS.picture(s, views, [], touched, cells=cells, old=old,
                                focus=result.get("label"), hidden=hidden(st, s))
             # the model takes dtype and size from the views it is given: none yet (a

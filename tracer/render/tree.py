@@ -8,7 +8,7 @@ and the PyTorch source file it mirrors, linked at the v2.13.0 tag.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterator, Sequence
 
 from rich.console import Group, RenderableType
 from rich.text import Text
@@ -18,7 +18,8 @@ from tracer import allocated
 from tracer import values as V
 from tracer.render import format as F
 from tracer import i18n
-from tracer.events import LAYERS, source_url, walk
+from tracer.document import Document, Error, Event, Statement, walk
+from tracer.events import LAYERS, source_url
 from tracer.lecture import counts, is_folded
 from tracer.picture import arithmetic_terms, covers, index_text, only_views
 from tracer.render.storage import StoragePicture, collect
@@ -35,7 +36,7 @@ LAYER_STYLE: dict[str, str] = {
 }
 
 
-def label(ev: dict[str, Any], notes: bool = True, links: bool = True, *,
+def label(ev: Event, notes: bool = True, links: bool = True, *,
           lang: str = "en", context: dict[str, Any] | None = None) -> Text:
     """One step as the tree shows it: layer, name, key values, result, note, source.
 
@@ -45,45 +46,45 @@ def label(ev: dict[str, Any], notes: bool = True, links: bool = True, *,
     return _label(ev, notes, links, lang, context)
 
 
-def note_lines(ev: dict[str, Any], lang: str) -> list[tuple[str, str]]:
+def note_lines(ev: Event, lang: str) -> list[tuple[str, str]]:
     """A step's note as ``(text, style)`` lines: in ``lang`` first, then the English
     dimmed (just the English when ``lang`` says it the same way)."""
-    note, shown = ev["note"], i18n.note(ev, lang)
+    note, shown = ev.note or "", i18n.note(ev, lang) or ""
     if shown == note:
         return [(note, "italic dim")]
     return [(shown, "italic"), (note, "dim")]
 
 
-def error_lines(err: dict[str, str], lang: str, prefix: str = "",
+def error_lines(err: Error, lang: str, prefix: str = "",
                 context: dict[str, Any] | None = None) -> list[tuple[str, str]]:
     """PyTorch's error as it printed it, then a line explaining it in plain words
     (``context``: :func:`tracer.i18n.error_context` of the statement)."""
-    lines = [(f"{prefix}{err['type']}: {err['message']}", "bold red")]
-    why = i18n.explain_error(err["message"], lang, context or {"type": err.get("type")})
+    lines = [(f"{prefix}{err.type}: {err.message}", "bold red")]
+    why = i18n.explain_error(err.message, lang, context or {"type": err.type})
     if why:
         lines.append((f"→ {why}", "red"))
     return lines
 
 
-def _label(ev: dict[str, Any], notes: bool, links: bool, lang: str = "en",
+def _label(ev: Event, notes: bool, links: bool, lang: str = "en",
            context: dict[str, Any] | None = None) -> Text:
-    layer = ev["layer"]
+    layer = ev.layer.value
     text = Text()
     text.append(f"{layer:<10}", style=LAYER_STYLE.get(layer, ""))
     text.append(" ")
-    text.append(ev["name"], style="bold")
-    skip = ("keys",) if ev.get("op") else ()
+    text.append(ev.name, style="bold")
+    skip = ("keys",) if ev.op else ()
     _values(text, ev, F.args(ev, skip=skip),
-            None if ev.get("result") is None else F.value(ev["result"]))
-    if ev.get("error"):
-        for line, style in error_lines(ev["error"], lang, prefix="raised ", context=context):
+            None if ev.result is None else F.value(ev.result))
+    if ev.error is not None:
+        for line, style in error_lines(ev.error, lang, prefix="raised ", context=context):
             text.append("\n  " + line, style=style)
-    if notes and ev.get("note"):
+    if notes and ev.note:
         for line, style in note_lines(ev, lang):
             text.append("\n  " + line, style=style)
-    if ev.get("source"):
-        url = source_url(ev["source"]) if links else None
-        text.append("\n  " + ev["source"], style=f"dim link {url}" if url else "dim")
+    if ev.source:
+        url = source_url(ev.source) if links else None
+        text.append("\n  " + ev.source, style=f"dim link {url}" if url else "dim")
     return text
 
 
@@ -97,7 +98,7 @@ BRIEF_SKIP = ("dim_after", "real_dim", "specified_dims", "outIndices", "kernel",
               "simulated")
 
 
-def brief_label(ev: dict[str, Any], lang: str = "en", inside: int = 0) -> Text:
+def brief_label(ev: Event, lang: str = "en", inside: int = 0) -> Text:
     """One step on one line, as the lecture view shows it: layer, name, how many steps
     it folds (``inside``), key values in brief (:func:`tracer.render.format.brief`) and
     the result with its geometry.  A folded run (:func:`tracer.lecture.folded`) reads
@@ -106,36 +107,36 @@ def brief_label(ev: dict[str, Any], lang: str = "en", inside: int = 0) -> Text:
     exists to show (issue #28: at 80 columns, the width of a pipe, ``offset=…`` hid
     them); a value without spaces longer than a line folds."""
     text = Text(no_wrap=False, overflow="fold")
-    layer = ev["layer"]
+    layer = ev.layer.value
     text.append(f"{layer:<10}", style=LAYER_STYLE.get(layer, ""))
     text.append(" ")
-    if is_folded(ev):
+    if ev.folded is not None:
         # ids written out whole: tests/tracer/test_notes.py finds every id used by its literal
-        text.append(i18n.text("ui.lecture.folded_one" if ev["folded"] == 1
+        text.append(i18n.text("ui.lecture.folded_one" if ev.folded == 1
                               else "ui.lecture.folded", lang,
-                              count=ev["folded"], names=", ".join(ev["steps"])),
+                              count=ev.folded, names=", ".join(ev.steps or ())),
                     style="dim italic")
         return text
-    text.append(ev["name"], style="bold")
+    text.append(ev.name, style="bold")
     if inside:
         text.append(" " + i18n.text("ui.lecture.inside_one" if inside == 1
                                     else "ui.lecture.inside", lang, count=inside),
                     style="dim italic")
-    if ev.get("error"):
-        text.append(f"  {i18n.text('ui.lecture.raised', lang, error=ev['error']['type'])}",
+    if ev.error is not None:
+        text.append(f"  {i18n.text('ui.lecture.raised', lang, error=ev.error.type)}",
                     style="bold red")
     _values(text, ev, F.brief_args(ev, skip=BRIEF_SKIP, first=("written",)),
-            None if ev.get("result") is None else F.brief(ev["result"], geometry=True))
+            None if ev.result is None else F.brief(ev.result, geometry=True))
     return text
 
 
-def _values(text: Text, ev: dict[str, Any], pairs: list[tuple[str, str]],
+def _values(text: Text, ev: Event, pairs: list[tuple[str, str]],
             result: str | None) -> None:
     """A step's key values (``key=value``; the dispatcher's route as ``A -> B``) and
     its result, appended to its line."""
     for key, val in pairs:
         if key == "route":
-            text.append(f"  {' -> '.join(V.plain(ev['args']['route']))}", style="blue")
+            text.append(f"  {' -> '.join(V.plain(ev.args['route']))}", style="blue")
             continue
         text.append(f"  {key}=", style="dim")
         text.append(val)
@@ -144,28 +145,28 @@ def _values(text: Text, ev: dict[str, Any], pairs: list[tuple[str, str]],
         text.append(result)
 
 
-def _add(tree: Tree, events: list[dict[str, Any]], notes: bool, links: bool,
+def _add(tree: Tree, events: Sequence[Event], notes: bool, links: bool,
          lang: str, context: dict[str, Any] | None = None) -> None:
     for ev in events:
         branch = tree.add(_label(ev, notes, links, lang, context))
-        _add(branch, ev.get("children", []), notes, links, lang, context)
+        _add(branch, ev.children, notes, links, lang, context)
 
 
-def _add_brief(tree: Tree, events: list[dict[str, Any]], lang: str, top: bool) -> None:
+def _add_brief(tree: Tree, events: Sequence[Event], lang: str, top: bool) -> None:
     """The lecture view's lines: a step's folded children are counted on its own line;
     a folded run with no step above it (the statement's own level) is a line."""
     for ev in events:
         if is_folded(ev) and not top:
             continue
-        children = ev.get("children", [])
-        inside = sum(c["folded"] for c in children if is_folded(c))
+        children = ev.children
+        inside = sum(c.folded or 0 for c in children if is_folded(c))
         branch = tree.add(brief_label(ev, lang, inside))
         _add_brief(branch, children, lang, top=False)
 
 
-def render_statement(st: dict[str, Any], *, notes: bool = True, links: bool = True,
-                     full: dict[str, Any] | None = None, lang: str = "en",
-                     brief: bool = False, prev: dict[str, Any] | None = None
+def render_statement(st: Statement, *, notes: bool = True, links: bool = True,
+                     full: Statement | None = None, lang: str = "en",
+                     brief: bool = False, prev: Statement | None = None
                      ) -> RenderableType:
     """One statement: the defaults it used, its step tree, what it produced, and a
     picture of the storage it touched (drawn from ``full``, the unfiltered statement).
@@ -173,24 +174,24 @@ def render_statement(st: dict[str, Any], *, notes: bool = True, links: bool = Tr
     ``prev``: the statement before (unfiltered), which may hold the values a write
     replaced."""
     parts: list[RenderableType] = []
-    defaults = st.get("defaults") or {}
-    if defaults:
+    facts = st.session
+    if facts is not None and facts.defaults:
         head = Text(f"{i18n.both('ui.default_names_used', lang)}:\n", style="bold")
-        for name, d in defaults.items():
-            head.append(f"  {name} = {d['source']}", style="")
+        for name, d in facts.defaults.items():
+            head.append(f"  {name} = {d.source}", style="")
             head.append(f"  # {i18n.origin(d, lang)}\n", style="dim")
         parts.append(head)
-    if st.get("comment"):
-        parts.append(Text(f"# {st['comment']}", style="italic"))
-    source = st.get("source") or i18n.both("ui.outside_statement", lang)
+    if facts is not None and facts.comment:
+        parts.append(Text(f"# {facts.comment}", style="italic"))
+    source = st.source or i18n.both("ui.outside_statement", lang)
     tree = Tree(Text(f">>> {source}", style="bold"), guide_style="dim")
     # where the error happened, read from the unfiltered statement (a filter may hide
     # the step that raised, or the Python call that names the tensor)
-    context = i18n.error_context(full or st) if st.get("error") else None
+    context = i18n.error_context(full or st) if st.error is not None else None
     if brief:
-        _add_brief(tree, st.get("events", []), lang, top=True)
+        _add_brief(tree, st.events, lang, top=True)
     else:
-        _add(tree, st.get("events", []), notes, links, lang, context)
+        _add(tree, st.events, notes, links, lang, context)
     parts.append(tree)
     parts.extend(_outcome(st, lang, context))
     shown = _shown_labels(st) if brief else None
@@ -202,11 +203,11 @@ def render_statement(st: dict[str, Any], *, notes: bool = True, links: bool = Tr
     return Group(*parts)
 
 
-def _shown_labels(st: dict[str, Any]) -> set[str]:
+def _shown_labels(st: Statement) -> set[str]:
     """The tensors a (folded) statement's shown steps take or return, by label."""
     found: set[str] = set()
-    for _, ev in walk(st.get("events", [])):
-        for val in list((ev.get("args") or {}).values()) + [ev.get("result")]:
+    for _, ev in walk(st.events):
+        for val in list(ev.args.values()) + [ev.result]:
             found.update(t["label"] for t in V.tensors(val))
     return found
 
@@ -245,29 +246,29 @@ def _plain_storage(p: dict[str, Any], lang: str) -> list[RenderableType]:
     return out
 
 
-def _outcome(st: dict[str, Any], lang: str = "en", context: dict[str, Any] | None = None
+def _outcome(st: Statement, lang: str = "en", context: dict[str, Any] | None = None
              ) -> list[RenderableType]:
     out: list[RenderableType] = []
-    for line in st.get("printed") or []:
+    facts = st.session
+    for line in facts.printed if facts is not None else ():
         out.append(Text(line))
-    if st.get("error"):
+    if st.error is not None:
         out.extend(Text(line, style=style)
-                   for line, style in error_lines(st["error"], lang, context=context))
+                   for line, style in error_lines(st.error, lang, context=context))
         return out
-    result = st.get("result")
-    if result is not None:
-        out.append(Text(result["repr"]))
-    for name, val in (st.get("bindings") or {}).items():
+    if facts is not None and facts.result is not None:
+        out.append(Text(facts.result.repr))
+    for name, val in st.bindings.items():
         if val is not None:
             # indent continuation lines so a multi-line repr stays aligned
             pad = " " * (len(name) + 3)
             out.append(Text(f"{name} = ", style="bold") +
-                       Text(val["repr"].replace("\n", "\n" + pad)))
+                       Text(val.repr.replace("\n", "\n" + pad)))
     return out
 
 
-def render(doc: dict[str, Any], *, notes: bool = True, links: bool = True,
-           full: dict[str, Any] | None = None, lang: str = "en",
+def render(doc: Document, *, notes: bool = True, links: bool = True,
+           full: Document | None = None, lang: str = "en",
            brief: bool = False) -> RenderableType:
     """The whole document, statement after statement.
 
@@ -277,8 +278,8 @@ def render(doc: dict[str, Any], *, notes: bool = True, links: bool = True,
     (``"zh"``) shows notes and headings translated, beside their English.
     """
     parts: list[RenderableType] = []
-    whole = (full or doc)["statements"]
-    for i, st in enumerate(doc["statements"]):
+    whole = (full or doc).statements
+    for i, st in enumerate(doc.statements):
         if i:
             parts.append(Text(""))
         parts.append(render_statement(st, notes=notes, links=links,
@@ -286,18 +287,19 @@ def render(doc: dict[str, Any], *, notes: bool = True, links: bool = True,
                                       brief=brief,
                                       prev=whole[i - 1] if 0 < i <= len(whole) else None))
     legend = Text()
-    seen = {ev["layer"] for st in doc["statements"] for ev in _all(st.get("events", []))}
+    seen = {ev.layer.value for st in doc.statements for ev in _all(st.events)}
     if seen:  # a statement like t.stride() records no step: no layer to name
         legend.append(f"{i18n.both('ui.layers', lang)}: ", style="dim")
     for layer in LAYERS:
         if layer in seen:
             legend.append(f"{i18n.layer(layer, lang)} ", style=LAYER_STYLE[layer])
     seed = None
-    if doc.get("seed") is not None:
-        shown, english = i18n.pair("ui.random_seed", lang, seed=doc["seed"])
+    if doc.run is not None and doc.run.seed is not None:
+        shown, english = i18n.pair("ui.random_seed", lang, seed=doc.run.seed)
         seed = f"  {shown}" + (f"  {english}" if shown != english else "")
-    record = (full or doc).get("allocated")
-    if record is not None:  # the session's sum of the run's allocations
+    run = (full or doc).run
+    if run is not None:
+        record = run.allocated  # the session's sum of the run's allocations
         shown, english = allocated.line(record, lang), allocated.line(record)
         line = Text(shown + (f"  {english}" if shown != english else ""), style="dim")
         if seed is not None and brief and len(line.plain) + len(seed) <= SLIDE_COLUMNS:
@@ -310,8 +312,8 @@ def render(doc: dict[str, Any], *, notes: bool = True, links: bool = True,
         parts.append(legend)
     if seed is not None and brief:      # too long beside the allocations: a line of its own
         parts.append(Text(seed.strip(), style="dim"))
-    if brief and any(V.plain((ev.get("args") or {}).get("simulated")) is True
-                     for st in (full or doc)["statements"] for ev in _all(st.get("events", []))):
+    if brief and any(V.plain(ev.args.get("simulated")) is True
+                     for st in (full or doc).statements for ev in _all(st.events)):
         parts.append(Text(i18n.text("ui.lecture.simulated", lang), style="dim"))
     cpu_line = _cpu_line(full or doc, lang)
     if cpu_line is not None:
@@ -324,23 +326,22 @@ def render(doc: dict[str, Any], *, notes: bool = True, links: bool = True,
     return Group(*parts)
 
 
-def _cpu_line(doc: dict[str, Any], lang: str) -> str | None:
+def _cpu_line(doc: Document, lang: str) -> str | None:
     """Which CPU capability the kernels' builds came from, when the command asked for one
     (--cpu-capability) or it is simulated, and a step's result depended on it (a
     ``capability`` argument).  A capability from ATEN_CPU_CAPABILITY is torch's own
     default there, as it is this CPU's without it: not repeated."""
-    cpu = doc.get("cpu")
-    if not cpu or (cpu.get("source") != "--cpu-capability" and not cpu.get("simulated")):
+    cpu = doc.run.cpu if doc.run is not None else None
+    if cpu is None or (cpu.source != "--cpu-capability" and not cpu.simulated):
         return None
-    if not any("capability" in (ev.get("args") or {})
-               for st in doc["statements"] for ev in _all(st.get("events", []))):
+    if not any("capability" in ev.args
+               for st in doc.statements for ev in _all(st.events)):
         return None
-    id = "ui.cpu.simulated" if cpu.get("simulated") else "ui.cpu.chosen"
-    return i18n.text(id, lang, capability=cpu["capability"], source=cpu["source"],
-                     cpu=cpu.get("cpu"))
+    id = "ui.cpu.simulated" if cpu.simulated else "ui.cpu.chosen"
+    return i18n.text(id, lang, capability=cpu.capability, source=cpu.source, cpu=cpu.cpu)
 
 
-def _all(events: list[dict[str, Any]]):
+def _all(events: Sequence[Event]) -> Iterator[Event]:
     for ev in events:
         yield ev
-        yield from _all(ev.get("children", []))
+        yield from _all(ev.children)
