@@ -20,6 +20,7 @@ default is ``$XDG_CACHE_HOME/tidx`` or ``~/.cache/tidx``.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import gc
 import importlib
@@ -27,7 +28,7 @@ import marshal
 import os
 import sys
 import zlib
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from tracer.version import __version__
 
@@ -80,12 +81,49 @@ def load(package: str, folder: str) -> None:
         if collecting:
             gc.enable()
     owner: dict[str, str | None] = {name: None for name in D.REGISTRY}
-    for module in _modules(package, folder):
-        importlib.import_module(module)
-        for full_name in D.REGISTRY:
-            owner.setdefault(full_name, module)
+    with _owners(package, owner):
+        for module in _modules(package, folder):
+            importlib.import_module(module)
     if path:
         _write(path, key, owner)
+
+
+@contextlib.contextmanager
+def _owners(package: str, owner: dict[str, str | None]) -> Iterator[None]:
+    """Record, for each operator declared meanwhile, the module whose own code declared
+    it: the innermost module of ``package`` being executed.  A module's import runs its
+    imports first, so what they declare is theirs; the rest, its own, once its code has
+    run.  (Naming the module whose import was asked for, as before, sent a first call of
+    ``select`` through ``engine.ops.gather``, which imports the views module it is
+    declared in, and a ``copy_`` through all of advanced indexing.)"""
+    from importlib.machinery import PathFinder
+
+    def claim(module: str) -> None:
+        for full_name in D.REGISTRY:
+            owner.setdefault(full_name, module)
+
+    class Finder:
+        """Finds the package's modules as the path finder does; their loader claims
+        what the module declared once its code has run."""
+
+        @staticmethod
+        def find_spec(name: str, path: Any = None, target: Any = None) -> Any:
+            spec = PathFinder.find_spec(name, path, target)
+            if name.startswith(f"{package}.") and spec is not None and spec.loader:
+                run = spec.loader.exec_module
+
+                def exec_module(module: Any) -> None:
+                    run(module)
+                    claim(name)
+
+                spec.loader.exec_module = exec_module  # type: ignore[method-assign]
+            return spec
+
+    sys.meta_path.insert(0, Finder)  # type: ignore[arg-type]
+    try:
+        yield
+    finally:
+        sys.meta_path.remove(Finder)  # type: ignore[arg-type]
 
 
 def import_all(package: str, folder: str) -> None:
@@ -154,13 +192,16 @@ def _install(data: Any) -> bool:
     for row in rows:
         values = dict(zip(names, row[:-2]))
         module, modelled = row[-2], row[-1]
-        full_name = D.Declaration(kernel=None, **values).full_name
+        # Declaration.full_name, without making a declaration only to ask it
+        overload = values["overload"]
+        full_name = f"{values['namespace']}::{values['name']}{'.' if overload else ''}{overload}"
         if full_name in registry:
             continue
         if module is None:          # declared by a module imported before the cache
             return False            # was written, but not now: the cache cannot say
         kernel = LazyKernel(module, full_name) if modelled else None
-        fresh[full_name] = D.Declaration(kernel=kernel, **values)
+        fresh[full_name] = decl = D.Declaration(kernel=kernel, **values)
+        assert decl.full_name == full_name, full_name
     registry.update(fresh)
     D.PROVISIONAL.update(fresh)
     for entry in deprecated:

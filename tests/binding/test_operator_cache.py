@@ -80,3 +80,43 @@ def test_a_corrupt_or_unwritable_cache_only_costs_time(tmp_path):
     stuck = _probe(str(blocked), STATEMENTS[0])       # a folder that cannot be made
     assert stuck["registry"] == cold["registry"]
     assert stuck["docs"][0]["statements"] == cold["docs"][0]["statements"]
+
+
+OWNERS = r"""
+import glob, json, marshal, os, sys
+import engine.ops
+from engine.dispatch.declarations import REGISTRY
+[path] = glob.glob(os.path.join(os.environ["TIDX_CACHE_DIR"], "operators-*.marshal"))
+_, _, names, rows, _ = marshal.load(open(path, "rb"))
+engine.ops.import_all()
+owners = {}
+for row in rows:
+    values = dict(zip(names, row[:-2]))
+    full = f"{values['namespace']}::{values['name']}" + (
+        f".{values['overload']}" if values["overload"] else "")
+    kernel = REGISTRY[full].kernel
+    owners[full] = [row[-2], getattr(kernel, "__module__", None)]
+print(json.dumps(owners))
+"""
+
+
+def test_a_kernel_is_imported_from_the_module_that_declares_it(tmp_path):
+    # the cache names, for each operator, the module to import at its first call: the
+    # one whose code declared it, not the first whose import happened to (select is
+    # declared in views; gather's import imports views, and once made select's first
+    # call import gather and split too)
+    env = {**os.environ, "TIDX_CACHE_DIR": str(tmp_path)}
+    subprocess.run([sys.executable, "-c", "import engine"], cwd=ROOT, env=env, check=True)
+    out = subprocess.run([sys.executable, "-c", OWNERS], cwd=ROOT, env=env,
+                         capture_output=True, text=True, check=True)
+    owners = json.loads(out.stdout)
+    assert owners["aten::select.int"][0] == "engine.ops.views"
+    assert owners["aten::copy_"][0] == "engine.ops.copy"
+    # every kernel written in an ops module is imported from that module; an alias's
+    # kernel (engine.dispatch.aliases) from the module that declares the alias
+    for full, (cached, defined_in) in owners.items():
+        if defined_in is not None and defined_in.startswith("engine.ops."):
+            assert cached == defined_in, full
+        elif defined_in is not None:
+            assert defined_in == "engine.dispatch.aliases" and \
+                cached.startswith("engine.ops."), full

@@ -55,3 +55,14 @@ def test_an_english_explain_imports_no_other_language(explain_en):
 
 def test_lang_zh_still_imports_its_tables():
     assert "tracer.i18n.zh" in _cold("explain", "--lang", "zh", "t[1, 2] = 3")
+
+
+def test_an_explain_imports_the_kernel_modules_of_the_operators_it_runs(explain_en):
+    # t[1, 2] = 3 runs empty (the default t), to, select, as_strided, copy_ and
+    # lift_fresh: their modules (factories, copy, views) and what they import, not the
+    # modules a first call once went through (advanced indexing for copy_, gather and
+    # split for select)
+    ops = {m for m in explain_en if m.startswith("engine.ops.")}
+    assert {"engine.ops.factories", "engine.ops.copy", "engine.ops.views"} <= ops
+    assert not ops & {"engine.ops.advanced", "engine.ops.gather", "engine.ops.split",
+                      "engine.ops.cuda_indexing"}
