@@ -14,8 +14,9 @@ of Python's version and of tidx's, and holds that whole list, which must equal t
 for the file to be read: any edit makes a new one; it holds data only
 (``marshal`` of strings, tuples and None, never pickle), is written whole or not at all
 (a temporary file renamed over), and any failure to read or write it falls back to
-importing every module.  ``TIDX_CACHE_DIR`` names its folder (empty: no cache); the
-default is ``$XDG_CACHE_HOME/tidx`` or ``~/.cache/tidx``.
+importing every module.  Its folder is tidx's cache folder (:mod:`tracer.cache_folder`:
+``TIDX_CACHE_DIR``, empty for no cache; else ``$XDG_CACHE_HOME/tidx`` or
+``~/.cache/tidx``).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ import sys
 import zlib
 from typing import Any, Callable, Iterator
 
+from tracer import cache_folder
 from tracer.version import __version__
 
 from engine.dispatch import declarations as D
@@ -119,11 +121,11 @@ def _owners(package: str, owner: dict[str, str | None]) -> Iterator[None]:
                 spec.loader.exec_module = exec_module  # type: ignore[method-assign]
             return spec
 
-    sys.meta_path.insert(0, Finder)  # type: ignore[arg-type]
+    sys.meta_path.insert(0, Finder)
     try:
         yield
     finally:
-        sys.meta_path.remove(Finder)  # type: ignore[arg-type]
+        sys.meta_path.remove(Finder)
 
 
 def import_all(package: str, folder: str) -> None:
@@ -141,11 +143,8 @@ def _modules(package: str, folder: str) -> list[str]:
 
 
 def _cache_path() -> tuple[str, str] | None:
-    folder = os.environ.get("TIDX_CACHE_DIR")
+    folder = cache_folder.folder()
     if folder is None:
-        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        folder = os.path.join(base, "tidx")
-    if not folder:
         return None
     key = _key()
     return os.path.join(folder, f"operators-{zlib.crc32(key.encode()):08x}.marshal"), key
