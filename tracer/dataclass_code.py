@@ -93,8 +93,10 @@ class _Cache:
 
 def _read(path: str) -> dict[str, CodeType]:
     try:
+        # loads of the whole file: marshal.load(f) reads the file through f.readinto
+        # object by object, which took ~100 million instructions for the two caches
         with open(path, "rb") as f:
-            data = marshal.load(f)
+            data = marshal.loads(f.read())
     except (OSError, EOFError, ValueError, TypeError):
         return {}
     if not (isinstance(data, tuple) and len(data) == 3 and data[0] == _FORMAT

@@ -173,8 +173,10 @@ def _fields() -> list[str]:
 
 def _read(path: str, key: str) -> Any:
     try:
+        # loads of the whole file: marshal.load(f) reads the file through f.readinto
+        # object by object, which took ~100 million instructions for the two caches
         with open(path, "rb") as f:
-            data = marshal.load(f)
+            data = marshal.loads(f.read())
     except (OSError, EOFError, ValueError, TypeError):
         return None
     if not (isinstance(data, tuple) and len(data) == 5 and data[0] == _FORMAT
