@@ -190,6 +190,13 @@ def _install(data: Any) -> bool:
     stay as they are), in the order a full import declares them."""
     _, names, rows, deprecated = data
     registry, fresh = D.REGISTRY, {}
+    # A frozen dataclass's __init__ stores each field through object.__setattr__: 600
+    # declarations took 1.5 ms of every start.  The cache holds every field (_read
+    # checks the names), so each declaration's __dict__ is filled at once instead: the
+    # same object __init__ makes (Declaration has no __post_init__; with __slots__,
+    # vars() raises TypeError and load() imports every module instead).
+    assert not hasattr(D.Declaration, "__post_init__")
+    make = object.__new__
     for row in rows:
         values = dict(zip(names, row[:-2]))
         module, modelled = row[-2], row[-1]
@@ -200,9 +207,9 @@ def _install(data: Any) -> bool:
             continue
         if module is None:          # declared by a module imported before the cache
             return False            # was written, but not now: the cache cannot say
-        kernel = LazyKernel(module, full_name) if modelled else None
-        fresh[full_name] = decl = D.Declaration(kernel=kernel, **values)
-        assert decl.full_name == full_name, full_name
+        values["kernel"] = LazyKernel(module, full_name) if modelled else None
+        fresh[full_name] = decl = make(D.Declaration)
+        vars(decl).update(values)
     registry.update(fresh)
     D.PROVISIONAL.update(fresh)
     for entry in deprecated:
