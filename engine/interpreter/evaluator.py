@@ -17,6 +17,7 @@ user-chosen names, no other builtins.
 from __future__ import annotations
 
 import ast
+import functools
 import math
 import operator
 from typing import Any, Callable, NamedTuple
@@ -25,10 +26,9 @@ from tracer import recorder
 
 from engine.core import dtypes as D
 from engine.binding.functions import FUNCTIONS
-from engine.binding import torch_cuda, torch_device
+from engine.binding import torch_device
 from engine.binding.methods import PUBLIC as TENSOR_PUBLIC
 from engine.binding import options as P
-from engine.pypto import index_select as pypto
 from engine.core.context import current
 from engine.core.device import Size
 from engine.core.errors import Refused, is_torch_error, torch_error, tp_name
@@ -68,19 +68,24 @@ class Namespace:
 
 
 class _Pypto:
-    """The value the name ``pypto`` evaluates to (seed 003's NPU library, emulated)."""
+    """The value the name ``pypto`` evaluates to (seed 003's NPU library, emulated).  Its
+    functions and DT_* types are read from engine.pypto when a statement first names one:
+    a statement without pypto does not import it (issue #25)."""
 
     def __repr__(self) -> str:
         return "<module 'pypto' (tidx emulation of seed 003)>"
 
+    @functools.cached_property
+    def tables(self) -> tuple[dict[str, Callable[..., Any]], dict[str, Any]]:
+        from engine.pypto import index_select as pypto
+
+        return ({name: getattr(pypto, name) for name in (
+            "tensor", "from_engine", "index_select", "set_vec_tile_shapes", "set_ub_size")},
+            {name: getattr(pypto, name) for name in (
+                "DT_FP32", "DT_FP16", "DT_BF16", "DT_INT16", "DT_INT8", "DT_INT32", "DT_INT64")})
+
 
 PYPTO = _Pypto()
-PYPTO_FUNCTIONS: dict[str, Callable[..., Any]] = {
-    name: getattr(pypto, name) for name in ("tensor", "from_engine", "index_select",
-                                            "set_vec_tile_shapes", "set_ub_size")
-}
-PYPTO_CONSTANTS: dict[str, Any] = {name: getattr(pypto, name) for name in (
-    "DT_FP32", "DT_FP16", "DT_BF16", "DT_INT16", "DT_INT8", "DT_INT32", "DT_INT64")}
 
 #: The torch functions a statement may call: every generated and hand-written binding.
 TORCH_FUNCTIONS: dict[str, Callable[..., Any]] = dict(FUNCTIONS)
@@ -131,10 +136,10 @@ class Evaluator(Expressions, Control, Functions):
         self.formatter = Formatter(torch.tensor)
         self.builtins = builtins.make(torch.tensor, torch.size, on_print, self.classes,
                                       self.formatter)
-        self._allowed = ({id(fn) for fn in self.builtins.values()} | torch.callables
-                         | {id(fn) for fn in PYPTO_FUNCTIONS.values()}
-                         | ({id(fn) for fn in torch_cuda.FUNCTIONS.values()}
-                            if torch is TORCH else set()))
+        #: what a statement may call; pypto's and torch.cuda's functions join once a
+        #: statement reads them (resolve_attribute, the only way to them)
+        self._allowed = {id(fn) for fn in self.builtins.values()} | torch.callables
+        self._cuda: Any = None
 
     # -- names -----------------------------------------------------------------------
     def lookup(self, name: str) -> Any:
@@ -593,7 +598,11 @@ class Evaluator(Expressions, Control, Functions):
         """The only way an attribute resolves: through the allow-list tables."""
         if isinstance(obj, Namespace):
             if attr == "cuda" and obj is TORCH:
-                return torch_cuda.CUDA       # the simulated GPU's runtime
+                if self._cuda is None:      # (and the GPU's caching allocator)
+                    from engine.binding import torch_cuda
+                    self._cuda = torch_cuda
+                    self._allowed |= {id(fn) for fn in torch_cuda.FUNCTIONS.values()}
+                return self._cuda.CUDA       # the simulated GPU's runtime
             if attr in obj.functions:
                 return obj.functions[attr]
             if attr in obj.constants:
@@ -602,17 +611,19 @@ class Evaluator(Expressions, Control, Functions):
                 return self.classes.by_name[attr]
             raise Refused(_unknown("torch", attr, obj.functions, "torch functions and "
                                                                   "the dtypes"))
-        if obj is torch_cuda.CUDA:
-            if attr in torch_cuda.FUNCTIONS:
-                return torch_cuda.FUNCTIONS[attr]
-            raise Refused(_unknown("torch.cuda", attr, torch_cuda.FUNCTIONS,
+        if self._cuda is not None and obj is self._cuda.CUDA:
+            if attr in self._cuda.FUNCTIONS:
+                return self._cuda.FUNCTIONS[attr]
+            raise Refused(_unknown("torch.cuda", attr, self._cuda.FUNCTIONS,
                                    "torch.cuda functions"))
         if obj is PYPTO:
-            if attr in PYPTO_FUNCTIONS:
-                return PYPTO_FUNCTIONS[attr]
-            if attr in PYPTO_CONSTANTS:
-                return PYPTO_CONSTANTS[attr]
-            raise Refused(_unknown("pypto", attr, PYPTO_FUNCTIONS,
+            functions, constants = PYPTO.tables
+            self._allowed |= {id(fn) for fn in functions.values()}
+            if attr in functions:
+                return functions[attr]
+            if attr in constants:
+                return constants[attr]
+            raise Refused(_unknown("pypto", attr, functions,
                                    "pypto functions and the DT_* types"))
         if isinstance(obj, self.torch.tensor):
             if attr in TENSOR_METHODS:

@@ -78,3 +78,27 @@ def test_an_explain_imports_the_kernel_modules_of_the_operators_it_runs(explain_
     assert {"engine.ops.factories", "engine.ops.copy", "engine.ops.views"} <= ops
     assert not ops & {"engine.ops.advanced", "engine.ops.gather", "engine.ops.split",
                       "engine.ops.cuda_indexing"}
+
+
+def test_an_explain_without_cuda_or_pypto_imports_neither(explain_en):
+    # torch.cuda (and the simulated GPU's caching allocator) and seed 003's pypto are
+    # imported when a statement first names them, not by every start
+    assert not explain_en & {"engine.binding.torch_cuda", "engine.memory.cuda_caching_allocator",
+                             "engine.pypto.index_select"}
+
+
+def test_naming_torch_cuda_or_pypto_imports_them(cache_dir):
+    # a CUDA tensor made and dropped: its block is freed through the allocator
+    dropped = _cold(cache_dir, "explain", "x = torch.zeros(2, device='cuda'); x = 1")
+    assert "engine.memory.cuda_caching_allocator" in dropped
+    assert "engine.binding.torch_cuda" in _cold(cache_dir, "explain",
+                                                "torch.cuda.is_available()")
+    assert "engine.pypto.index_select" in _cold(
+        cache_dir, "explain", "import pypto; pypto.set_ub_size(1024)")
+
+
+def test_the_lifetime_module_names_the_allocator_s_source():
+    # cuda_lifetime keeps the allocator's file name itself, to leave the module unloaded
+    from engine.memory import cuda_caching_allocator, cuda_lifetime
+
+    assert cuda_lifetime.SOURCE == cuda_caching_allocator.SOURCE
