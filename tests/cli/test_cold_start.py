@@ -44,7 +44,17 @@ def cache_dir(tmp_path_factory) -> str:
     return folder
 
 
+def _cold_any(cache: str, *args: str) -> set[str]:
+    """The modules a fresh interpreter has imported once ``tidx ARGS`` ended (however)."""
+    done = subprocess.run([sys.executable, "-c", _PROBE, json.dumps(list(args))], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "TIDX_CACHE_DIR": cache})
+    assert done.returncode == 0, done.stderr
+    return set(json.loads(done.stdout.rsplit("@@modules@@", 1)[1])["modules"])
+
+
 def _cold(cache: str, *args: str) -> set[str]:
+    """The same, for a run that succeeded."""
     done = subprocess.run([sys.executable, "-c", _PROBE, json.dumps(list(args))], cwd=ROOT,
                           capture_output=True, text=True, timeout=120,
                           env={**os.environ, "TIDX_CACHE_DIR": cache})
@@ -102,3 +112,12 @@ def test_the_lifetime_module_names_the_allocator_s_source():
     from engine.memory import cuda_caching_allocator, cuda_lifetime
 
     assert cuda_lifetime.SOURCE == cuda_caching_allocator.SOURCE
+
+
+def test_the_invalid_arguments_message_is_imported_only_for_a_call_that_matches_none(
+        explain_en, cache_dir):
+    # torch's "received an invalid combination of arguments" (invalid_arguments.cpp) is
+    # formatted only when no signature matches
+    assert "engine.binding.invalid_arguments" not in explain_en
+    failed = _cold_any(cache_dir, "explain", "torch.sum(t, 'a')")
+    assert "engine.binding.invalid_arguments" in failed
