@@ -121,3 +121,35 @@ def test_the_invalid_arguments_message_is_imported_only_for_a_call_that_matches_
     assert "engine.binding.invalid_arguments" not in explain_en
     failed = _cold_any(cache_dir, "explain", "torch.sum(t, 'a')")
     assert "engine.binding.invalid_arguments" in failed
+
+
+_AT_EXIT = """
+import atexit, gc, sys
+from click.testing import CliRunner
+from cli import main
+if sys.argv[1] == "runner":
+    CliRunner().invoke(main, ["explain", "t[1, 2] = 3"])
+else:
+    sys.argv = ["tidx", "explain", "t[1, 2] = 3"]
+    try:
+        main()
+    except SystemExit:
+        pass
+atexit._run_exitfuncs()
+sys.stderr.write(f"@@frozen@@{gc.get_freeze_count()}")
+"""
+
+
+@pytest.mark.parametrize("how, frozen", [("command line", True), ("runner", False)])
+def test_the_command_line_leaves_the_imports_objects_to_the_os_at_exit(how, frozen,
+                                                                       cache_dir):
+    # tidx's own process freezes the collector's objects at exit, so CPython's last
+    # collection does not walk every object the imports made; a caller that passes the
+    # arguments (click's CliRunner, a test) keeps its collector as it is
+    done = subprocess.run([sys.executable, "-c", _AT_EXIT, how], cwd=ROOT, timeout=120,
+                          capture_output=True, text=True,
+                          env={**os.environ, "TIDX_CACHE_DIR": cache_dir})
+    assert done.returncode == 0, done.stderr
+    count = int(done.stderr.rsplit("@@frozen@@", 1)[1])
+    assert (count > 10_000) if frozen else count == 0
+    assert "t[1, 2] = 3" in done.stdout or how == "runner"
