@@ -17,7 +17,6 @@ import atexit
 import contextlib
 import gc
 import os
-import signal
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -75,6 +74,8 @@ def _closed_pipe(ctx: click.Context) -> NoReturn:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     except (OSError, ValueError):     # no file descriptor (captured output)
         pass
+    import signal   # (here: the signal module makes its enums at import, issue #25)
+
     ctx.exit(128 + signal.SIGPIPE)
 
 
@@ -144,6 +145,8 @@ class GuardedGroup(click.Group):
             # Ctrl-C: the user stopping tidx, neither a PyTorch error (1, click's
             # "Aborted!") nor a bug; end as a process SIGINT stops ends (130)
             click.echo("tidx: interrupted", err=True)
+            import signal
+
             ctx.exit(128 + signal.SIGINT)
         except click.ClickException as exc:
             raise _one_line(exc) from None

@@ -8,7 +8,7 @@ that comes back into a cold start shows here, on any machine, however quiet.
 
 from __future__ import annotations
 
-import json
+import ast
 import os
 import subprocess
 import sys
@@ -17,20 +17,21 @@ import pytest
 
 from conftest import ROOT
 
-# Runs the CLI as the ``tidx`` console script does, then prints the names of the
-# modules of tidx that are loaded, after a marker, as JSON.
+# Runs the CLI as the ``tidx`` console script does (its arguments are the probe's), then
+# prints the names of the modules that are loaded, after a marker, as a Python literal
+# (the probe itself imports nothing tidx does not: no json).
 _PROBE = """
-import json, sys
+import sys
 from cli import main
-sys.argv = ["tidx"] + json.loads(sys.argv[1])
+sys.argv = ["tidx"] + sys.argv[1:]
 try:
     main()
 except SystemExit as exit:
     code = exit.code
 else:
     code = 0
-names = sorted(n for n in sys.modules if n.split(".")[0] in ("engine", "tracer", "cli"))
-sys.stdout.write("\\n@@modules@@" + json.dumps({"code": code, "modules": names}) + "\\n")
+names = sorted(sys.modules)
+sys.stdout.write("\\n@@modules@@" + repr({"code": code, "modules": names}) + "\\n")
 """
 
 
@@ -46,20 +47,20 @@ def cache_dir(tmp_path_factory) -> str:
 
 def _cold_any(cache: str, *args: str) -> set[str]:
     """The modules a fresh interpreter has imported once ``tidx ARGS`` ended (however)."""
-    done = subprocess.run([sys.executable, "-c", _PROBE, json.dumps(list(args))], cwd=ROOT,
+    done = subprocess.run([sys.executable, "-c", _PROBE, *args], cwd=ROOT,
                           capture_output=True, text=True, timeout=120,
                           env={**os.environ, "TIDX_CACHE_DIR": cache})
     assert done.returncode == 0, done.stderr
-    return set(json.loads(done.stdout.rsplit("@@modules@@", 1)[1])["modules"])
+    return set(ast.literal_eval(done.stdout.rsplit("@@modules@@", 1)[1])["modules"])
 
 
 def _cold(cache: str, *args: str) -> set[str]:
     """The same, for a run that succeeded."""
-    done = subprocess.run([sys.executable, "-c", _PROBE, json.dumps(list(args))], cwd=ROOT,
+    done = subprocess.run([sys.executable, "-c", _PROBE, *args], cwd=ROOT,
                           capture_output=True, text=True, timeout=120,
                           env={**os.environ, "TIDX_CACHE_DIR": cache})
     assert done.returncode == 0, done.stderr
-    found = json.loads(done.stdout.rsplit("@@modules@@", 1)[1])
+    found = ast.literal_eval(done.stdout.rsplit("@@modules@@", 1)[1])
     assert found["code"] in (0, None), done.stdout
     return set(found["modules"])
 
@@ -153,3 +154,10 @@ def test_the_command_line_leaves_the_imports_objects_to_the_os_at_exit(how, froz
     count = int(done.stderr.rsplit("@@frozen@@", 1)[1])
     assert (count > 10_000) if frozen else count == 0
     assert "t[1, 2] = 3" in done.stdout or how == "runner"
+
+
+def test_an_explain_imports_neither_json_nor_signal(explain_en):
+    # json only reads a document back (tracer.document.read_json; --format json writes
+    # through tracer.render.json); signal only names the exit code of a closed pipe or
+    # Ctrl-C, and makes its enums when imported
+    assert not explain_en & {"json", "signal"}
