@@ -120,3 +120,28 @@ def test_a_kernel_is_imported_from_the_module_that_declares_it(tmp_path):
         elif defined_in is not None:
             assert defined_in == "engine.dispatch.aliases" and \
                 cached.startswith("engine.ops."), full
+
+
+PARSES = r"""
+import sys
+import engine
+from engine.dispatch import declarations as D
+from engine.dispatch.schema import FunctionSchema
+parsed = []
+real = FunctionSchema.parse
+FunctionSchema.parse = staticmethod(lambda text: parsed.append(text) or real(text))
+before = len(D.PROVISIONAL)
+import engine.ops.views
+print(before - len(D.PROVISIONAL), len(parsed))
+"""
+
+
+def test_a_module_a_first_call_imports_takes_its_kinds_from_the_cache(tmp_path):
+    # a cached declaration's kind is the one kind_of read off the same schema text: the
+    # module's own declarations replace the cached ones without parsing them again
+    env = {**os.environ, "TIDX_CACHE_DIR": str(tmp_path)}
+    subprocess.run([sys.executable, "-c", "import engine"], cwd=ROOT, env=env, check=True)
+    out = subprocess.run([sys.executable, "-c", PARSES], cwd=ROOT, env=env,
+                         capture_output=True, text=True, check=True)
+    replaced, parsed = map(int, out.stdout.split())
+    assert replaced > 10 and parsed == 0
