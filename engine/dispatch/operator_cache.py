@@ -110,8 +110,10 @@ def _owners(package: str, owner: dict[str, str | None]) -> Iterator[None]:
 
         @staticmethod
         def find_spec(name: str, path: Any = None, target: Any = None) -> Any:
+            if not name.startswith(f"{package}."):
+                return None             # any other module: the usual finders
             spec = PathFinder.find_spec(name, path, target)
-            if name.startswith(f"{package}.") and spec is not None and spec.loader:
+            if spec is not None and spec.loader:
                 run = spec.loader.exec_module
 
                 def exec_module(module: Any) -> None:
