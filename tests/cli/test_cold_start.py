@@ -156,6 +156,13 @@ def test_the_command_line_leaves_the_imports_objects_to_the_os_at_exit(how, froz
     assert "t[1, 2] = 3" in done.stdout or how == "runner"
 
 
+def test_a_statement_drawing_no_random_number_imports_no_generator(explain_en):
+    # the default generator (mt19937) is made, and its module imported, at a run's
+    # first draw; t[1, 2] = 3 only starts the run (its seed)
+    assert "engine.rng.generator" in explain_en
+    assert not {m for m in explain_en if m.startswith("engine.rng.")} - {"engine.rng.generator"}
+
+
 def test_an_explain_imports_neither_json_nor_signal(explain_en):
     # json only reads a document back (tracer.document.read_json; --format json writes
     # through tracer.render.json); signal only names the exit code of a closed pipe or
