@@ -598,7 +598,7 @@ class Evaluator(Expressions, Control, Functions):
         """The only way an attribute resolves: through the allow-list tables."""
         if isinstance(obj, Namespace):
             if attr == "cuda" and obj is TORCH:
-                if self._cuda is None:      # (and the GPU's caching allocator)
+                if self._cuda is None:      # imported here, with the GPU's allocator
                     from engine.binding import torch_cuda
                     self._cuda = torch_cuda
                     self._allowed |= {id(fn) for fn in torch_cuda.FUNCTIONS.values()}
