@@ -18,7 +18,6 @@ so it is refused with a sentence that says so.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Mapping, TypeVar
 
@@ -592,6 +591,8 @@ def read_json(data: bytes, name: str) -> Document:
     if len(data) > MAX_JSON:
         raise DocumentError(f"{name} is larger than {MAX_JSON // (1024 * 1024)} MB; tidx "
                             "reads trace documents up to that size")
+    import json     # here: only a document read back needs it, not every start (#25)
+
     try:
         obj = json.loads(data.decode("utf-8"))
     except UnicodeDecodeError:

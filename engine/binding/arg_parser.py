@@ -42,7 +42,6 @@ from engine.core.errors import Refused, torch_error, tp_name
 from engine.binding.function_parameter import (NUMBERS_AS_TENSORS, FunctionParameter, P,
                                                ParameterType, TYPE_NAMES, check_long,
                                                is_int_or_symint_list, is_tensor)
-from engine.binding.invalid_arguments import format_invalid_args
 from engine.binding.tensor import unpack
 from engine.dispatch.aten import aten
 
@@ -356,6 +355,9 @@ class PythonArgParser:
                      if s.min_args <= num_args <= s.max_args and not s.hidden]
         if len(plausible) == 1:
             plausible[0].parse(self_, args, kwargs, True)
+        # (imported here: only a call that matches no signature needs it, issue #25)
+        from engine.binding.invalid_arguments import format_invalid_args
+
         raise torch_error(TypeError, format_invalid_args(args, kwargs or {},
                                                          self.function_name + "()",
                                                          self.get_signatures()))
@@ -456,5 +458,5 @@ def _intlist_error(sig: FunctionSignature, p: FunctionParameter, obj: Any, idx: 
 
 
 __all__ = ["PythonArgParser", "FunctionSignature", "FunctionParameter", "ParsedArgs",
-           "check_noarg_method", "ParameterType", "TYPE_NAMES", "format_invalid_args",
+           "check_noarg_method", "ParameterType", "TYPE_NAMES",
            "tp_name"]

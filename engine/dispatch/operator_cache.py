@@ -14,12 +14,14 @@ of Python's version and of tidx's, and holds that whole list, which must equal t
 for the file to be read: any edit makes a new one; it holds data only
 (``marshal`` of strings, tuples and None, never pickle), is written whole or not at all
 (a temporary file renamed over), and any failure to read or write it falls back to
-importing every module.  ``TIDX_CACHE_DIR`` names its folder (empty: no cache); the
-default is ``$XDG_CACHE_HOME/tidx`` or ``~/.cache/tidx``.
+importing every module.  Its folder is tidx's cache folder (:mod:`tracer.cache_folder`:
+``TIDX_CACHE_DIR``, empty for no cache; else ``$XDG_CACHE_HOME/tidx`` or
+``~/.cache/tidx``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import gc
 import importlib
@@ -27,8 +29,9 @@ import marshal
 import os
 import sys
 import zlib
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
+from tracer import cache_folder
 from tracer.version import __version__
 
 from engine.dispatch import declarations as D
@@ -81,12 +84,51 @@ def load(package: str, folder: str) -> None:
         if collecting:
             gc.enable()
     owner: dict[str, str | None] = {name: None for name in D.REGISTRY}
-    for module in _modules(package, folder):
-        importlib.import_module(module)
-        for full_name in D.REGISTRY:
-            owner.setdefault(full_name, module)
+    with _owners(package, owner):
+        for module in _modules(package, folder):
+            importlib.import_module(module)
     if path:
         _write(path, key, owner)
+
+
+@contextlib.contextmanager
+def _owners(package: str, owner: dict[str, str | None]) -> Iterator[None]:
+    """Record, for each operator declared meanwhile, the module whose own code declared
+    it: the innermost module of ``package`` being executed.  A module's import runs its
+    imports first, so what they declare is theirs; the rest, its own, once its code has
+    run.  (Naming the module whose import was asked for, as before, sent a first call of
+    ``select`` through ``engine.ops.gather``, which imports the views module it is
+    declared in, and a ``copy_`` through all of advanced indexing.)"""
+    from importlib.machinery import PathFinder
+
+    def claim(module: str) -> None:
+        for full_name in D.REGISTRY:
+            owner.setdefault(full_name, module)
+
+    class Finder:
+        """Finds the package's modules as the path finder does; their loader claims
+        what the module declared once its code has run."""
+
+        @staticmethod
+        def find_spec(name: str, path: Any = None, target: Any = None) -> Any:
+            if not name.startswith(f"{package}."):
+                return None             # any other module: the usual finders
+            spec = PathFinder.find_spec(name, path, target)
+            if spec is not None and spec.loader:
+                run = spec.loader.exec_module
+
+                def exec_module(module: Any) -> None:
+                    run(module)
+                    claim(name)
+
+                spec.loader.exec_module = exec_module  # type: ignore[method-assign]
+            return spec
+
+    sys.meta_path.insert(0, Finder)
+    try:
+        yield
+    finally:
+        sys.meta_path.remove(Finder)
 
 
 def import_all(package: str, folder: str) -> None:
@@ -104,11 +146,8 @@ def _modules(package: str, folder: str) -> list[str]:
 
 
 def _cache_path() -> tuple[str, str] | None:
-    folder = os.environ.get("TIDX_CACHE_DIR")
+    folder = cache_folder.folder()
     if folder is None:
-        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        folder = os.path.join(base, "tidx")
-    if not folder:
         return None
     key = _key()
     return os.path.join(folder, f"operators-{zlib.crc32(key.encode()):08x}.marshal"), key
@@ -150,8 +189,10 @@ def _from_row(name: str, value: Any) -> Any:
 
 def _read(path: str, key: str) -> Any:
     try:
+        # loads of the whole file: marshal.load(f) reads the file through f.readinto
+        # object by object, which took ~100 million instructions for the two caches
         with open(path, "rb") as f:
-            data = marshal.load(f)
+            data = marshal.loads(f.read())
     except (OSError, EOFError, ValueError, TypeError):
         return None
     if not (isinstance(data, tuple) and len(data) == 5 and data[0] == _FORMAT
@@ -165,16 +206,26 @@ def _install(data: Any) -> bool:
     stay as they are), in the order a full import declares them."""
     _, names, rows, deprecated = data
     registry, fresh = D.REGISTRY, {}
+    # A frozen dataclass's __init__ stores each field through object.__setattr__: 600
+    # declarations took 1.5 ms of every start.  The cache holds every field (_read
+    # checks the names), so each declaration's __dict__ is filled at once instead: the
+    # same object __init__ makes (Declaration has no __post_init__; with __slots__,
+    # vars() raises TypeError and load() imports every module instead).
+    assert not hasattr(D.Declaration, "__post_init__")
+    make = object.__new__
     for row in rows:
         values = {n: _from_row(n, v) for n, v in zip(names, row[:-2])}
         module, modelled = row[-2], row[-1]
-        full_name = D.Declaration(kernel=None, **values).full_name
+        # Declaration.full_name, without making a declaration only to ask it
+        overload = values["overload"]
+        full_name = f"{values['namespace']}::{values['name']}{'.' if overload else ''}{overload}"
         if full_name in registry:
             continue
         if module is None:          # declared by a module imported before the cache
             return False            # was written, but not now: the cache cannot say
-        kernel = LazyKernel(module, full_name) if modelled else None
-        fresh[full_name] = D.Declaration(kernel=kernel, **values)
+        values["kernel"] = LazyKernel(module, full_name) if modelled else None
+        fresh[full_name] = decl = make(D.Declaration)
+        vars(decl).update(values)
     registry.update(fresh)
     D.PROVISIONAL.update(fresh)
     for entry in deprecated:

@@ -25,15 +25,14 @@ from tracer import recorder
 
 from engine.core import dtypes as D
 from engine.binding.functions import FUNCTIONS
-from engine.binding import legacy_ctor, torch_cuda, torch_device
+from engine.binding import legacy_ctor, torch_device
 from engine.binding.methods import PUBLIC as TENSOR_PUBLIC
 from engine.binding import options as P
-from engine.pypto import index_select as pypto
 from engine.core.context import current
 from engine.core.device import Size
 from engine.core.errors import Refused, is_torch_error, torch_error, tp_name, unknown_name
 from engine.interpreter import builtins, lists, pyclasses
-from engine.interpreter.pymath import MATH, Module
+from engine.interpreter.pymath import MATH, PYPTO, Module
 from engine.interpreter.control import Control
 from engine.interpreter.expressions import Expressions
 from engine.interpreter.functions import Functions, UserFunction
@@ -74,12 +73,6 @@ class Namespace:
         return f"<module 'torch' ({self.label})>"
 
 
-#: The value the name ``pypto`` evaluates to (seed 003's NPU library, emulated)
-PYPTO = Module("pypto", "<module 'pypto' (tidx emulation of seed 003)>", {
-    name: getattr(pypto, name) for name in ("tensor", "from_engine", "index_select",
-                                            "set_vec_tile_shapes", "set_ub_size")}, {
-    name: getattr(pypto, name) for name in (
-        "DT_FP32", "DT_FP16", "DT_BF16", "DT_INT16", "DT_INT8", "DT_INT32", "DT_INT64")})
 
 #: The torch functions a statement may call: every generated and hand-written binding.
 TORCH_FUNCTIONS: dict[str, Callable[..., Any]] = dict(FUNCTIONS)
@@ -140,13 +133,12 @@ class Evaluator(Expressions, Control, Functions):
         self.formatter = Formatter(torch.tensor)
         self.builtins = builtins.make(torch.tensor, torch.size, on_print, self.classes,
                                       self.formatter)
+        #: what a statement may call; a module's functions (pypto, math, torch.random)
+        #: and torch.cuda's join once a statement reads them (resolve_attribute, the only
+        #: way to them)
         self._allowed = ({id(fn) for fn in self.builtins.values()} | torch.callables
-                         | {id(fn) for c in torch.constants.values() if isinstance(c, Module)
-                            for fn in c.functions.values()}
-                         | {id(fn) for m in (PYPTO, MATH) for fn in m.functions.values()}
-                         | {id(cls) for cls in called}
-                         | ({id(fn) for fn in torch_cuda.FUNCTIONS.values()}
-                            if torch is TORCH else set()))
+                         | {id(cls) for cls in called})
+        self._cuda: Any = None
 
     # -- names -----------------------------------------------------------------------
     def lookup(self, name: str) -> Any:
@@ -612,7 +604,11 @@ class Evaluator(Expressions, Control, Functions):
         """The only way an attribute resolves: through the allow-list tables."""
         if isinstance(obj, Namespace):
             if attr == "cuda" and obj is TORCH:
-                return torch_cuda.CUDA       # the simulated GPU's runtime
+                if self._cuda is None:      # imported here, with the GPU's allocator
+                    from engine.binding import torch_cuda
+                    self._cuda = torch_cuda
+                    self._allowed |= {id(fn) for fn in torch_cuda.FUNCTIONS.values()}
+                return self._cuda.CUDA       # the simulated GPU's runtime
             if attr in obj.functions:
                 return obj.functions[attr]
             if attr in obj.constants:
@@ -622,16 +618,17 @@ class Evaluator(Expressions, Control, Functions):
                 return self.classes.by_name[attr]
             raise Refused(unknown_name("torch", attr, obj.functions, "torch functions and "
                                                                   "the dtypes"))
-        if obj is torch_cuda.CUDA:
-            if attr in torch_cuda.FUNCTIONS:
-                return torch_cuda.FUNCTIONS[attr]
-            raise Refused(unknown_name("torch.cuda", attr, torch_cuda.FUNCTIONS,
-                                   "torch.cuda functions"))
-        if isinstance(obj, Module):         # pypto, math
+        if self._cuda is not None and obj is self._cuda.CUDA:
+            if attr in self._cuda.FUNCTIONS:
+                return self._cuda.FUNCTIONS[attr]
+            raise Refused(unknown_name("torch.cuda", attr, self._cuda.FUNCTIONS,
+                                       "torch.cuda functions"))
+        if isinstance(obj, Module):         # pypto, math, torch.random
             if attr in obj.functions or attr in obj.constants:
+                self._allowed |= {id(fn) for fn in obj.functions.values()}
                 return obj.attribute(attr)
             raise Refused(unknown_name(obj.name, attr, obj.functions,
-                                   f"{obj.name} functions and constants"))
+                                       f"{obj.name} functions and constants"))
         if isinstance(obj, self.torch.tensor):
             if attr in TENSOR_METHODS:
                 return getattr(obj, attr)

@@ -28,13 +28,33 @@ from engine.core.errors import Refused, is_torch_error, torch_error
 
 
 class Module:
-    """A module a statement may name (``math``, ``pypto``): attributes come only from its
-    two tables, and it prints as ``repr_`` says."""
+    """A module a statement may name (``math``, ``pypto``, ``torch.random``): attributes
+    come only from its two tables, and it prints as ``repr_`` says.  ``load`` makes the
+    tables the first time a statement reads one (a module a run never names is never
+    imported)."""
 
-    def __init__(self, name: str, repr_: str, functions: dict[str, Callable[..., Any]],
-                 constants: dict[str, Any]) -> None:
+    def __init__(self, name: str, repr_: str,
+                 functions: dict[str, Callable[..., Any]] | None = None,
+                 constants: dict[str, Any] | None = None,
+                 load: Callable[[], tuple[dict[str, Callable[..., Any]], dict[str, Any]]]
+                 | None = None) -> None:
         self.name, self._repr = name, repr_
-        self.functions, self.constants = functions, constants
+        self._tables = None if load is not None else (functions or {}, constants or {})
+        self._load = load
+
+    def _loaded(self) -> tuple[dict[str, Callable[..., Any]], dict[str, Any]]:
+        if self._tables is None:
+            assert self._load is not None
+            self._tables = self._load()
+        return self._tables
+
+    @property
+    def functions(self) -> dict[str, Callable[..., Any]]:
+        return self._loaded()[0]
+
+    @property
+    def constants(self) -> dict[str, Any]:
+        return self._loaded()[1]
 
     def __repr__(self) -> str:
         return self._repr
@@ -105,3 +125,18 @@ MATH = Module("math", "<module 'math' (built-in)>",
               {name: _checked(name, getattr(math, name)) for name in _ONE_NUMBER + _OTHERS
                if hasattr(math, name)},
               CONSTANTS)
+
+
+def _pypto_tables() -> tuple[dict[str, Callable[..., Any]], dict[str, Any]]:
+    """pypto's functions and DT_* types, read from engine.pypto when a statement first
+    names one: a statement without pypto does not import it (issue #25)."""
+    from engine.pypto import index_select as pypto
+
+    return ({name: getattr(pypto, name) for name in (
+        "tensor", "from_engine", "index_select", "set_vec_tile_shapes", "set_ub_size")},
+        {name: getattr(pypto, name) for name in (
+            "DT_FP32", "DT_FP16", "DT_BF16", "DT_INT16", "DT_INT8", "DT_INT32", "DT_INT64")})
+
+
+#: The value the name ``pypto`` evaluates to (seed 003's NPU library, emulated)
+PYPTO = Module("pypto", "<module 'pypto' (tidx emulation of seed 003)>", load=_pypto_tables)

@@ -23,7 +23,12 @@ from tracer.recorder import emit, span
 from tracer.steps import Layer, Lecture, step
 
 from engine.core.context import current
-from engine.memory.cuda_caching_allocator import SOURCE, device_allocator, hex_ptr
+
+#: c10/cuda/CUDACachingAllocator.cpp, as engine.memory.cuda_caching_allocator's SOURCE
+#: names it: that module is imported only when a CUDA block is freed here (every
+#: statement asks this module which CUDA storages died; a run without one never loads
+#: the allocator, issue #25)
+SOURCE = "c10/cuda/CUDACachingAllocator.cpp"
 
 STORAGE_IMPL = "c10/core/StorageImpl.h"
 TENSOR_IMPL = "c10/core/TensorImpl.cpp"
@@ -77,6 +82,8 @@ GET_ALLOCATED_BLOCK = step("get_allocated_block", Layer.MEMORY, source=SOURCE)
 def release(serial: int, who: str, reason: Note) -> None:
     """The last reference to storage ``serial`` went (``reason``): record the C++ chain
     that runs then and give the block back to the cache."""
+    from engine.memory.cuda_caching_allocator import device_allocator, hex_ptr
+
     storage, block = current().local(LiveBlocks).by_serial.pop(serial)
     ptr = hex_ptr(block.ptr)
     # the reason's short name as an argument too: the lecture view shows arguments, and

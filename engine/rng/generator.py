@@ -15,7 +15,6 @@ from tracer.recorder import span
 from tracer.steps import Layer, step, symbol
 
 from engine.core.context import current
-from engine.rng.mt19937 import CPUGenerator
 
 SOURCE = "aten/src/ATen/CPUGeneratorImpl.cpp"
 
@@ -57,6 +56,9 @@ def default_generator():
     st = _state()
     st.uses += 1
     if st.generator is None:
+        # mt19937 too is imported here, not by every start (issue #25)
+        from engine.rng.mt19937 import CPUGenerator
+
         st.generator = CPUGenerator(int.from_bytes(os.urandom(8), "little"))
     if st.pending is not None:
         seed, st.pending = st.pending, None

@@ -50,8 +50,8 @@ def _without_versions(doc: dict) -> dict:
 
 def test_a_warm_cache_declares_what_importing_everything_declares(tmp_path):
     cold = _probe(str(tmp_path), *STATEMENTS)
-    files = list(tmp_path.iterdir())
-    assert len(files) == 1 and files[0].name.startswith("operators-")
+    files = list(tmp_path.glob("operators-*"))
+    assert len(files) == 1
     warm = _probe(str(tmp_path), *STATEMENTS)
     # the cold run imported every ops module; the warm one only what start-up needs
     assert len(cold["at_start"]) > 40 and cold["provisional"] == 0
@@ -74,7 +74,7 @@ def test_no_cache_dir_means_no_file_and_the_same_answers(tmp_path):
 
 def test_a_corrupt_or_unwritable_cache_only_costs_time(tmp_path):
     cold = _probe(str(tmp_path), STATEMENTS[0])
-    [cache] = tmp_path.iterdir()
+    [cache] = tmp_path.glob("operators-*")
     cache.write_bytes(b"\x00not marshal at all")
     again = _probe(str(tmp_path), STATEMENTS[0])
     assert again["provisional"] == 0 and again["registry"] == cold["registry"]
@@ -83,3 +83,68 @@ def test_a_corrupt_or_unwritable_cache_only_costs_time(tmp_path):
     stuck = _probe(str(blocked), STATEMENTS[0])       # a folder that cannot be made
     assert stuck["registry"] == cold["registry"]
     assert stuck["docs"][0]["statements"] == cold["docs"][0]["statements"]
+
+
+OWNERS = r"""
+import glob, json, marshal, os, sys
+import engine.ops
+from engine.dispatch.declarations import REGISTRY
+[path] = glob.glob(os.path.join(os.environ["TIDX_CACHE_DIR"], "operators-*.marshal"))
+_, _, names, rows, _ = marshal.load(open(path, "rb"))
+engine.ops.import_all()
+owners = {}
+for row in rows:
+    values = dict(zip(names, row[:-2]))
+    full = f"{values['namespace']}::{values['name']}" + (
+        f".{values['overload']}" if values["overload"] else "")
+    kernel = REGISTRY[full].kernel
+    owners[full] = [row[-2], getattr(kernel, "__module__", None)]
+print(json.dumps(owners))
+"""
+
+
+def test_a_kernel_is_imported_from_the_module_that_declares_it(tmp_path):
+    # the cache names, for each operator, the module to import at its first call: the
+    # one whose code declared it, not the first whose import happened to (select is
+    # declared in views; gather's import imports views, and once made select's first
+    # call import gather and split too)
+    env = {**os.environ, "TIDX_CACHE_DIR": str(tmp_path)}
+    subprocess.run([sys.executable, "-c", "import engine"], cwd=ROOT, env=env, check=True)
+    out = subprocess.run([sys.executable, "-c", OWNERS], cwd=ROOT, env=env,
+                         capture_output=True, text=True, check=True)
+    owners = json.loads(out.stdout)
+    assert owners["aten::select.int"][0] == "engine.ops.views"
+    assert owners["aten::copy_"][0] == "engine.ops.copy"
+    # every kernel written in an ops module is imported from that module; an alias's
+    # kernel (engine.dispatch.aliases) from the module that declares the alias
+    for full, (cached, defined_in) in owners.items():
+        if defined_in is not None and defined_in.startswith("engine.ops."):
+            assert cached == defined_in, full
+        elif defined_in is not None:
+            assert defined_in == "engine.dispatch.aliases" and \
+                cached.startswith("engine.ops."), full
+
+
+PARSES = r"""
+import sys
+import engine
+from engine.dispatch import declarations as D
+from engine.dispatch.schema import FunctionSchema
+parsed = []
+real = FunctionSchema.parse
+FunctionSchema.parse = staticmethod(lambda text: parsed.append(text) or real(text))
+before = len(D.PROVISIONAL)
+import engine.ops.views
+print(before - len(D.PROVISIONAL), len(parsed))
+"""
+
+
+def test_a_module_a_first_call_imports_takes_its_kinds_from_the_cache(tmp_path):
+    # a cached declaration's kind is the one kind_of read off the same schema text: the
+    # module's own declarations replace the cached ones without parsing them again
+    env = {**os.environ, "TIDX_CACHE_DIR": str(tmp_path)}
+    subprocess.run([sys.executable, "-c", "import engine"], cwd=ROOT, env=env, check=True)
+    out = subprocess.run([sys.executable, "-c", PARSES], cwd=ROOT, env=env,
+                         capture_output=True, text=True, check=True)
+    replaced, parsed = map(int, out.stdout.split())
+    assert replaced > 10 and parsed == 0
