@@ -91,6 +91,12 @@ NAMED: dict[str, Any] = {
     "select_scatter:src": lambda i: i.data_tensor(shape=(4,)),
     "diagonal_scatter:src": lambda i: i.data_tensor(shape=(3,)),
     # far below the data: tidx runs logaddexp only where exp(-|a - b|) is 0
+    # the matmul family: operands whose inner sizes agree with the profile's data
+    "mm:mat2": lambda i: i.data_tensor(shape=(4, 2)),
+    "bmm:mat2": lambda i: i.data_tensor(shape=(2, 3, 2)),
+    "mv:vec": lambda i: i.data_tensor(shape=(4,)),
+    "addmv:mat": lambda i: i.data_tensor(shape=(12, 4)),
+    "addmv:vec": lambda i: i.data_tensor(shape=(4,)),
     "logaddexp:other": lambda i: _tensor(np.array(-1000.0), D.float32),
 }
 

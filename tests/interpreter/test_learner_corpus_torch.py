@@ -97,8 +97,6 @@ PROGRAMS = [
 
 #: statements tidx refuses on purpose, and why
 REFUSED = {
-    'y = t.float() @ t.float().T':
-        "matmul is linear algebra, outside tidx's domain (issue 14 lists tensors: creating, viewing, indexing, joining, comparing, reducing, writing into)",
     'w = t.float().std()':
         'std is a statistic issue 14 does not list',
     'y = t.numpy()':

@@ -43,6 +43,9 @@ SEED_STATEMENTS = [
 
 #: More statements, so every note the engine can write is reached at least once.
 MORE_STATEMENTS = [
+    # the matmul family: each BLAS operand cast, exact and bounded float sums, small bmm
+    "a = torch.randn(2, 3); y = a @ torch.ones(3, 8)[:, ::2]; z = torch.bmm(a[None], "
+    "a.T[None]); w = a.T @ a; u = torch.ones(2, 3) @ torch.ones(3, 2)",
     "t = torch.tensor([[1., 3., 3.], [2., 0., 5.]]); y = torch.cummax(t, 1)",
     "t = torch.tensor([float('nan'), float('inf'), 1.]); y = t.nan_to_num(posinf=9.)",
     "a = torch.tensor([0., -float('inf')]); y = torch.logaddexp(a, torch.tensor(-500.))",
