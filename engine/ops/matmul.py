@@ -20,6 +20,8 @@ holds exactly, every order gives the same bits and the note says so.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from tracer.notes import Note
@@ -71,7 +73,12 @@ def _float_note(a: np.ndarray, b: np.ndarray, dtype: D.dtype, k: int) -> Note:
         return Note("matmul.exact", k=k, worst=f"{worst:g}")
     u = _UNIT[dtype.name]
     gamma = k * u / (1 - k * u)
-    return Note("matmul.bound", k=k, bound=f"{2 * gamma * worst:.3g}", dtype=dtype.name)
+    bound = 2 * gamma * worst
+    # three digits, rounded up: --verify compares within the value shown
+    unit = 10.0 ** (math.floor(math.log10(bound)) - 2) if bound > 0 else 1.0
+    shown = math.ceil(bound / unit) * unit
+    text = f"{shown:.3g}" if float(f"{shown:.3g}") >= bound else f"{shown + unit:.3g}"
+    return Note("matmul.bound", k=k, bound=text, dtype=dtype.name)
 
 
 def _values(name: str, a: np.ndarray, b: np.ndarray, dtype: D.dtype, k: int

@@ -176,3 +176,17 @@ def test_small_bmm_is_baddbmm_cpu_kernels_order_bit_for_bit():
 def test_half_values_are_refused_in_one_line():
     with pytest.raises(Refused, match="float16"):
         session.run("y = torch.ones(2, 3).half() @ torch.ones(3, 2).half()")
+
+
+def test_verify_compares_mkl_sums_within_the_stated_bound():
+    """--verify: a float product MKL sums in another order matches within the bound the
+    step states, and the row says so; a value outside it would still be a mismatch."""
+    from engine.interpreter import verify
+    text = "a = torch.randn(8, 50)\ny = a @ a.T"
+    rows = verify.verify(text, session.run(text, seed=3))
+    row = rows[-1]
+    assert row.results["values"] is True, row.details
+    said = [s["id"] for s in row.said]
+    assert said == ["ui.verify.blas_bound"]
+    assert verify._within([[1.0, 2.0]], [[1.0, 2.0 + 1e-6]], 2e-6)
+    assert not verify._within([[1.0, 2.0]], [[1.0, 2.0 + 1e-5]], 2e-6)

@@ -7,6 +7,9 @@ the same conventions as en.py.
 from __future__ import annotations
 
 TEXT: dict[str, str] = {
+    "ui.verify.blas_bound":
+        "values within {bound} of torch's: MKL sums in an order tidx cannot replay, and the "
+        "matmul step states this bound",
     "matmul.addmm":
         "addmm_impl_cpu_: a {m}x{k} by {k}x{n} product through one BLAS gemm call; first the "
         "result, then each operand, is cast as a column-major matrix BLAS can read in place",

@@ -6,6 +6,8 @@ zh.py (the same ids and ``{name}`` fields as the English table).
 from __future__ import annotations
 
 TEXT: dict[str, str] = {
+    "ui.verify.blas_bound":
+        "数值与 torch 的相差在 {bound} 以内:MKL 的求和顺序 tidx 无法重现,matmul 步骤给出了此界",
     "matmul.addmm":
         "addmm_impl_cpu_:{m}x{k} 乘 {k}x{n},一次 BLAS gemm 调用;先把结果、再把每个操作数当作 BLAS 可直接读取的列主序矩阵",
     "matmul.as_is":
