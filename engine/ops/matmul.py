@@ -435,3 +435,46 @@ def matmul(self, other):
 
 not_modelled("matmul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
              kind=COMPOSITE, reason=OUT_NOT_MODELLED)
+
+
+# -- vdot, outer, ger --------------------------------------------------------------------------
+
+@declare("vdot(Tensor self, Tensor other) -> Tensor", variants="function, method",
+         native="at::native::vdot", source=BLAS, device_check=CHECK_WRAPPER, meta=META_PYTHON)
+def vdot(self, other):
+    # vdot (Blas.cpp): without complex numbers there is nothing to conjugate -- at::dot
+    return aten.dot.default(self, other)
+
+
+not_modelled("vdot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+             kind=OUT, reason=OUT_NOT_MODELLED)
+
+
+def _check_1d(t, name: str) -> None:
+    """check_1d (LinearAlgebra.cpp)."""
+    check(t.dim() == 1, RuntimeError,
+          f"outer: Expected 1-D argument {name}, but got {t.dim()}-D")
+
+
+@declare("outer(Tensor self, Tensor vec2) -> Tensor", variants="function, method",
+         kind=COMPOSITE, native="at::native::outer", source=LINALG)
+def outer(self, vec2):
+    _check_1d(self, "self")
+    _check_1d(vec2, "vec2")
+    # torch.outer is a composite: a column times the row, broadcast by mul
+    return aten.mul.Tensor(aten.reshape.default(self, [self.view.sizes[0], 1]), vec2)
+
+
+# mul's out= form, which outer_out calls, is not modelled yet
+not_modelled("outer.out(Tensor self, Tensor vec2, *, Tensor(a!) out) -> Tensor(a!)",
+             kind=COMPOSITE, reason=OUT_NOT_MODELLED)
+
+
+@declare("ger(Tensor self, Tensor vec2) -> Tensor", variants="function, method",
+         kind=COMPOSITE, native="at::native::ger", source=LINALG)
+def ger(self, vec2):
+    return aten.outer.default(self, vec2)
+
+
+not_modelled("ger.out(Tensor self, Tensor vec2, *, Tensor(a!) out) -> Tensor(a!)",
+             kind=COMPOSITE, reason=OUT_NOT_MODELLED)

@@ -190,3 +190,20 @@ def test_verify_compares_mkl_sums_within_the_stated_bound():
     assert said == ["ui.verify.blas_bound"]
     assert verify._within([[1.0, 2.0]], [[1.0, 2.0 + 1e-6]], 2e-6)
     assert not verify._within([[1.0, 2.0]], [[1.0, 2.0 + 1e-5]], 2e-6)
+
+
+@pytest.mark.parametrize("statements", [
+    V + "w = torch.arange(4) - 2; y = torch.outer(v, w)",
+    V + "y = v.outer(v.long())",
+    V + "y = torch.ger(v, v)",
+    V + "y = torch.outer(v[::2], v)",
+    A + V + "y = torch.outer(a, v)",
+    A + V + "y = torch.outer(v, a)",
+    V + "y = torch.vdot(v, v)",
+    V + "y = torch.vdot(v.long(), v.long() - 1)",
+    V + "y = torch.vdot(v, v.long())",
+    A + "y = torch.vdot(a, a)",
+    V + "y = torch.vdot(v, torch.ones(4))",
+])
+def test_outer_ger_vdot_are_torchs(statements):
+    assert_like_torch(statements.split("; "), names=("y",))
