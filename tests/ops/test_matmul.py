@@ -215,3 +215,42 @@ def test_the_matmul_lesson_agrees_with_torch_on_every_check():
     rows = verify.verify(text, session.run(text))
     assert rows and all(row.ok for row in rows), [r.details for r in rows if not r.ok]
     assert any("x.T @ y" in row.source for row in rows)
+
+
+_LAYOUTS = ["contiguous", "transposed", "column-strided", "row-strided"]
+_DTYPES = ["torch.float32", "torch.float64", "torch.int64", "torch.int32", "torch.int8",
+           "torch.uint8", "torch.bool", "torch.float16"]
+
+
+def _matrix(name: str, rows: int, cols: int, layout: str, dtype: str) -> str:
+    """A rows x cols operand of small integers in one of four layouts."""
+    n = rows * cols
+    base = f"(torch.arange({{n}}) % 7 - 3).to({dtype})"
+    if layout == "transposed":
+        return f"{name} = {base.format(n=n)}.reshape({cols}, {rows}).T"
+    if layout == "column-strided":
+        return f"{name} = {base.format(n=2 * n)}.reshape({rows}, {2 * cols})[:, ::2]"
+    if layout == "row-strided":
+        return f"{name} = {base.format(n=2 * n)}.reshape({2 * rows}, {cols})[::2]"
+    return f"{name} = {base.format(n=n)}.reshape({rows}, {cols})"
+
+
+@given(m=st.integers(0, 4), k=st.integers(0, 4), n=st.integers(0, 4),
+       k2=st.integers(0, 4), layouts=st.tuples(*[st.sampled_from(_LAYOUTS)] * 2),
+       dtypes=st.tuples(st.sampled_from(_DTYPES), st.sampled_from(_DTYPES)),
+       out=st.sampled_from([None, "torch.zeros(0)", "torch.zeros(3)",
+                            "torch.zeros(0, dtype=torch.int64)"]))
+@settings(max_examples=examples(80), deadline=None)
+def test_mm_over_layouts_dtypes_and_out_is_torchs(m, k, n, k2, layouts, dtypes, out):
+    """mm's BLAS casts for every layout of either operand (as is, 'T', cloned), wrong
+    dtypes and shapes, and out= (resized with torch's warning, or the dtype refused)."""
+    if k2 % 2:
+        k2 = k                  # half the draws multiply
+    program = [_matrix("p", m, k, layouts[0], dtypes[0]),
+               _matrix("q", k2, n, layouts[1], dtypes[1])]
+    if out is None:
+        program.append("y = torch.mm(p, q)")
+    else:
+        program += [f"y = {out}", "torch.mm(p, q, out=y)"]
+    assert_like_torch(program, names=("y",),
+                      refused=lambda ours, theirs: "float16" in ours[1])
