@@ -95,6 +95,8 @@ NAMED: dict[str, Any] = {
     "mm:mat2": lambda i: i.data_tensor(shape=(4, 2)),
     "bmm:mat2": lambda i: i.data_tensor(shape=(2, 3, 2)),
     "mv:vec": lambda i: i.data_tensor(shape=(4,)),
+    "addmm:mat1": lambda i: i.data_tensor(shape=(3, 2)),
+    "addmm:mat2": lambda i: i.data_tensor(shape=(2, 4)),
     "addmv:mat": lambda i: i.data_tensor(shape=(12, 4)),
     "addmv:vec": lambda i: i.data_tensor(shape=(4,)),
     "logaddexp:other": lambda i: _tensor(np.array(-1000.0), D.float32),

@@ -32,7 +32,7 @@ from engine.core import dtypes as D
 from engine.core import view as S
 from engine.core.errors import Refused, check
 from engine.dispatch.at_dispatch import ALL_TYPES_AND_HALF, at_dispatch
-from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, META_PYTHON, OUT,
+from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, INPLACE, META_PYTHON, OUT,
                                           OUT_NOT_MODELLED, declare, not_modelled,
                                           structured)
 from engine.dispatch.aten import aten
@@ -73,12 +73,14 @@ def _float_note(a: np.ndarray, b: np.ndarray, dtype: D.dtype, k: int) -> Note:
         return Note("matmul.exact", k=k, worst=f"{worst:g}")
     u = _UNIT[dtype.name]
     gamma = k * u / (1 - k * u)
-    bound = 2 * gamma * worst
-    # three digits, rounded up: --verify compares within the value shown
+    return Note("matmul.bound", k=k, bound=_up(2 * gamma * worst), dtype=dtype.name)
+
+
+def _up(bound: float) -> str:
+    """Three digits, rounded up: --verify compares within the value shown."""
     unit = 10.0 ** (math.floor(math.log10(bound)) - 2) if bound > 0 else 1.0
     shown = math.ceil(bound / unit) * unit
-    text = f"{shown:.3g}" if float(f"{shown:.3g}") >= bound else f"{shown + unit:.3g}"
-    return Note("matmul.bound", k=k, bound=text, dtype=dtype.name)
+    return f"{shown:.3g}" if float(f"{shown:.3g}") >= bound else f"{shown + unit:.3g}"
 
 
 def _values(name: str, a: np.ndarray, b: np.ndarray, dtype: D.dtype, k: int
@@ -120,8 +122,24 @@ def _as_blas(which: str, t, lead: int, trail: int, transpose_c: bool, rows: int,
     return flag
 
 
-def _addmm_impl(result, m1, m2) -> None:
-    """addmm_impl_cpu_(result, result, m1, m2, beta=0, alpha=1), mm's body."""
+def _scaled(name: str, result, self, prod: np.ndarray, beta, alpha) -> np.ndarray:
+    """gemm's c = alpha * (a b) + beta * c in the dtype (beta 0: c is not read)."""
+    dtype = result.dtype
+    if not dtype.is_floating_point and any(isinstance(x, float) for x in (beta, alpha)):
+        raise Refused(f"{name} of integers with a float beta or alpha is not modelled yet")
+    if beta == 0 and alpha == 1:
+        return prod
+    with np.errstate(all="ignore"):
+        a = np.asarray(alpha).astype(dtype.np)
+        out = a * prod
+        if beta != 0:
+            out = np.asarray(beta).astype(dtype.np) * self.array() + out
+    return out.astype(dtype.np, copy=False)
+
+
+def _addmm_impl(result, self, m1, m2, beta=0, alpha=1) -> None:
+    """addmm_impl_cpu_(result, self, m1, m2, beta, alpha): mm's body (self is result,
+    beta 0, alpha 1) and addmm's."""
     check(m1.dtype is m2.dtype, RuntimeError,
           f"expected m1 and m2 to have the same dtype, but got: {D.type_meta_name(m1.dtype)}"
           f" != {D.type_meta_name(m2.dtype)}")
@@ -129,8 +147,15 @@ def _addmm_impl(result, m1, m2) -> None:
     if result.numel() == 0:
         return
     if k == 0:
-        aten.zero_.default(result)      # [a, 0] x [0, b]: beta is 0, the result is zeros
+        # [a, 0] x [0, b]: beta * self, or zeros when beta is 0
+        if beta != 0:
+            # result.mul_(beta): mul_.Scalar, which tidx does not declare yet
+            raise Refused("addmm with an empty inner dimension and beta other than 0 "
+                          "(self scaled by mul_.Scalar) is not modelled yet")
+        aten.zero_.default(result)
         return
+    if beta != 0 and self is not result:
+        aten.copy_.default(result, self)
     rs, sizes = result.view.strides, result.view.sizes
     with span(ADDMM_IMPL, note=Note("matmul.addmm", m=m, n=n, k=k)):
         # Cast result as matrix a: column-major as it is, or row-major seen as the
@@ -148,13 +173,34 @@ def _addmm_impl(result, m1, m2) -> None:
         _as_blas("a", first, 0, 1, transpose_c, rows, k)
         _as_blas("b", second, 0, 1, transpose_c, k, cols)
         at_dispatch("addmm_impl_cpu_", result.dtype, ALL_TYPES_AND_HALF)
-        with span(GEMM, m=rows, n=cols, k=k) as s:
+        with span(GEMM, m=rows, n=cols, k=k, beta=beta, alpha=alpha) as s:
             if not result.is_meta:
-                values, note = _values("mm", m1.array(), m2.array(), result.dtype, k)
+                prod, note = _values("mm", m1.array(), m2.array(), result.dtype, k)
+                if note is not None and (beta != 0 or alpha != 1) and \
+                        note.id == "matmul.bound":
+                    note = _gemm_note(m1, m2, result, beta, alpha, k)
+                values = _scaled("addmm", result, result, prod, beta, alpha)
                 result.array(write=True)[...] = values
                 s.note(note)
-                s.set(read=[touched(m1), touched(m2)], written=touched(result))
+                # beta != 0: gemm reads c (self's copy) as well
+                s.set(read=[touched(m1), touched(m2)] + ([touched(result)] if beta != 0
+                                                         else []), written=touched(result))
             s.set_result(result)
+
+
+def _gemm_note(m1, m2, c, beta, alpha, k: int) -> Note:
+    """gemm's bound with its scalars: |C^ - C| <= gamma_{k+2} (|alpha| |A||B| + |beta| |C|)
+    (Higham, 3.5), so two orders differ by at most twice that."""
+    dtype = c.dtype
+    check_temporary("addmm", c.numel(), 24)
+    mags = abs(alpha) * (np.abs(m1.array().astype(np.float64))
+                         @ np.abs(m2.array().astype(np.float64)))
+    if beta != 0:
+        mags = mags + abs(beta) * np.abs(c.array().astype(np.float64))
+    u = _UNIT[dtype.name]
+    gamma = (k + 2) * u / (1 - (k + 2) * u)
+    return Note("matmul.bound", k=k, bound=_up(2 * gamma * float(np.max(mags))),
+                dtype=dtype.name)
 
 
 def _mm_meta(self, mat2) -> None:
@@ -190,7 +236,40 @@ def _contiguous(shape):
 def mm(form: str, self, mat2, *, out):
     _mm_meta(self, mat2)
     result = _output(form, out, (self.view.sizes[0], mat2.view.sizes[1]), self)
-    _addmm_impl(result, self, mat2)
+    _addmm_impl(result, result, self, mat2)
+    return result
+
+
+@structured("addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, "
+            "Tensor(a!) out) -> Tensor(a!)",
+            native="at::native::addmm_out_cpu (structured)",
+            out_native="at::native::addmm_out_cpu (structured)", source=LINALG,
+            variants="function, method", device_check=CHECK_WRAPPER,
+            out_device_check=CHECK_WRAPPER, meta=META_PYTHON)
+def addmm(form: str, self, mat1, mat2, *, out, beta=1, alpha=1):
+    # ADDMM_META()
+    check(self.dtype is mat2.dtype, RuntimeError,
+          f"self and mat2 must have the same dtype, but got {D.cpp_name(self.dtype)} and "
+          f"{D.cpp_name(mat2.dtype)}")
+    check(mat1.dtype is mat2.dtype, RuntimeError,
+          f"mat1 and mat2 must have the same dtype, but got {D.cpp_name(mat1.dtype)} and "
+          f"{D.cpp_name(mat2.dtype)}")
+    check(mat1.dim() == 2, RuntimeError, f"mat1 must be a matrix, got {mat1.dim()}-D tensor")
+    check(mat2.dim() == 2, RuntimeError, f"mat2 must be a matrix, got {mat2.dim()}-D tensor")
+    a, b = mat1.view.sizes, mat2.view.sizes
+    check(a[1] == b[0], RuntimeError,
+          f"mat1 and mat2 shapes cannot be multiplied ({a[0]}x{a[1]} and {b[0]}x{b[1]})")
+    shape = (a[0], b[1])
+    if form == INPLACE:
+        if tuple(self.view.sizes) != shape:
+            raise Refused("addmm_ into a self of another shape than the product's is not "
+                          "modelled yet")
+        result = self
+    else:
+        result = _output(form, out, shape, mat1)
+    # expand_size(self, {m, n}, "addmm_out"): an expand only when the sizes differ
+    b_self = self if tuple(self.view.sizes) == shape else aten.expand.default(self, list(shape))
+    _addmm_impl(result, b_self, mat1, mat2, beta, alpha)
     return result
 
 

@@ -254,3 +254,26 @@ def test_mm_over_layouts_dtypes_and_out_is_torchs(m, k, n, k2, layouts, dtypes, 
         program += [f"y = {out}", "torch.mm(p, q, out=y)"]
     assert_like_torch(program, names=("y",),
                       refused=lambda ours, theirs: "float16" in ours[1])
+
+
+C = "c = torch.arange(8.).reshape(2, 4); "
+
+
+@pytest.mark.parametrize("statements", [
+    A + B + C + "y = torch.addmm(c, a, b)",
+    A + B + "r = torch.arange(4.); y = torch.addmm(r, a, b)",
+    A + B + C + "y = torch.addmm(c, a, b, beta=0)",
+    A + B + C + "y = torch.addmm(c, a, b, beta=2, alpha=-3)",
+    A + B + C + "y = c.addmm(a, b.T.contiguous().T)",
+    A + B + C + "y = c.addmm_(a, b)",
+    A + B + C + "o = torch.empty(0); y = torch.addmm(c, a, b, out=o)",
+    A + B + "y = torch.addmm(torch.ones(3), a, b)",
+    A + B + C + "y = torch.addmm(c.long(), a, b)",
+    A + B + C + "y = torch.addmm(c, a.long(), b)",
+    A + B + C + "y = torch.addmm(c, a, a)",
+    A + B + C + "y = torch.addmm(c, a[0], b)",
+    A + B + C + "y = torch.addmm(c.long(), a.long(), b.long(), beta=3, alpha=5)",
+    "c = torch.ones(2, 4); y = torch.addmm(c, torch.ones(2, 0), torch.ones(0, 4), beta=0)",
+])
+def test_addmm_is_torchs(statements):
+    assert_like_torch(statements.split("; "), names=("y",))
