@@ -96,6 +96,7 @@ NAMED: dict[str, Any] = {
     "bmm:mat2": lambda i: i.data_tensor(shape=(2, 3, 2)),
     "mv:vec": lambda i: i.data_tensor(shape=(4,)),
     "addmm:mat1": lambda i: i.data_tensor(shape=(3, 2)),
+    "matrix_power:self": lambda i: i.data_tensor(shape=(3, 3)), "matrix_power:n": 2,
     "addmm:mat2": lambda i: i.data_tensor(shape=(2, 4)),
     "addmv:mat": lambda i: i.data_tensor(shape=(12, 4)),
     "addmv:vec": lambda i: i.data_tensor(shape=(4,)),

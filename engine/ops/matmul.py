@@ -557,3 +557,33 @@ def ger(self, vec2):
 
 not_modelled("ger.out(Tensor self, Tensor vec2, *, Tensor(a!) out) -> Tensor(a!)",
              kind=COMPOSITE, reason=OUT_NOT_MODELLED)
+
+
+# -- matrix_power: linalg_matrix_power_impl (LinearAlgebra.cpp) --------------------------------
+
+@declare("matrix_power(Tensor self, int n) -> Tensor", variants="function, method",
+         kind=COMPOSITE, native="at::native::matrix_power", source=LINALG)
+def matrix_power(self, n: int):
+    # squareCheckInputs(self, "linalg.matrix_power")
+    check(self.dim() >= 2, RuntimeError,
+          "linalg.matrix_power: The input tensor A must have at least 2 dimensions.")
+    rows, cols = self.view.sizes[-2:]
+    check(rows == cols, RuntimeError, "linalg.matrix_power: A must be batches of square "
+          f"matrices, but they are {rows} by {cols} matrices")
+    if n <= 0:
+        raise Refused("matrix_power with n <= 0 (the identity from eye, or an inverse) is "
+                      "not modelled yet")
+    if n == 1:
+        return aten.clone.default(self, memory_format="contiguous_format")
+    if n == 2:
+        return aten.matmul.default(self, self)
+    if n == 3:
+        return aten.matmul.default(aten.matmul.default(self, self), self)
+    # the binary decomposition of n: z runs through a^(2^i), result gathers the set bits
+    z = result = None
+    while n > 0:
+        bit, n = n % 2, n // 2
+        z = self if z is None else aten.matmul.default(z, z)
+        if bit:
+            result = z if result is None else aten.matmul.default(result, z)
+    return result

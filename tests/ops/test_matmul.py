@@ -277,3 +277,17 @@ C = "c = torch.arange(8.).reshape(2, 4); "
 ])
 def test_addmm_is_torchs(statements):
     assert_like_torch(statements.split("; "), names=("y",))
+
+
+@pytest.mark.parametrize("statements", [
+    "m = torch.tensor([[1, 1], [1, 0]]); y = torch.matrix_power(m, 1)",
+    "m = torch.tensor([[1, 1], [1, 0]]); y = torch.matrix_power(m, 2)",
+    "m = torch.tensor([[1, 1], [1, 0]]); y = m.matrix_power(3)",
+    "m = torch.tensor([[1, 1], [1, 0]]); y = torch.matrix_power(m, 13)",
+    "m = torch.tensor([[1., 1], [1, 0]]); y = torch.matrix_power(m.T, 6)",
+    "m = torch.ones(2, 2, 2); y = torch.matrix_power(m, 5)",
+    "y = torch.matrix_power(torch.ones(2, 3), 2)",
+    "y = torch.matrix_power(torch.ones(3), 2)",
+])
+def test_matrix_power_is_torchs(statements):
+    assert_like_torch(statements.split("; "), names=("y",))
