@@ -33,8 +33,8 @@ from engine.core import view as S
 from engine.core.errors import Refused, check
 from engine.dispatch.at_dispatch import ALL_TYPES_AND_HALF, at_dispatch
 from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, INPLACE, META_PYTHON, OUT,
-                                          OUT_NOT_MODELLED, declare, not_modelled,
-                                          structured)
+                                          OUT_NOT_MODELLED, declare, deprecated,
+                                          not_modelled, structured)
 from engine.dispatch.aten import aten
 from engine.memory import empty as memory
 from engine.memory.allocator import check_temporary
@@ -273,6 +273,33 @@ def addmm(form: str, self, mat1, mat2, *, out, beta=1, alpha=1):
     return result
 
 
+# deprecated.yaml: the Scalar-first signatures torch still binds (beta, self, alpha, ...)
+deprecated("addmm(Scalar beta, Tensor self, Scalar alpha, Tensor mat1, Tensor mat2) -> Tensor",
+           "addmm(self, mat1, mat2, beta, alpha)")
+deprecated("addmm_(Scalar beta, Tensor(a!) self, Scalar alpha, Tensor mat1, Tensor mat2) -> Tensor(a!)",
+           "addmm_(self, mat1, mat2, beta, alpha)")
+deprecated("addmm(Scalar beta, Tensor self, Scalar alpha, Tensor mat1, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)",
+           "addmm_out(out, self, mat1, mat2, beta, alpha)")
+deprecated("addmm(Scalar beta, Tensor self, Tensor mat1, Tensor mat2) -> Tensor",
+           "addmm(self, mat1, mat2, beta, 1)")
+deprecated("addmm_(Scalar beta, Tensor(a!) self, Tensor mat1, Tensor mat2) -> Tensor(a!)",
+           "addmm_(self, mat1, mat2, beta, 1)")
+deprecated("addmm(Scalar beta, Tensor self, Tensor mat1, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)",
+           "addmm_out(out, self, mat1, mat2, beta, 1)")
+deprecated("addmv(Scalar beta, Tensor self, Scalar alpha, Tensor mat, Tensor vec) -> Tensor",
+           "addmv(self, mat, vec, beta, alpha)")
+deprecated("addmv_(Scalar beta, Tensor(a!) self, Scalar alpha, Tensor mat, Tensor vec) -> Tensor(a!)",
+           "addmv_(self, mat, vec, beta, alpha)")
+deprecated("addmv(Scalar beta, Tensor self, Scalar alpha, Tensor mat, Tensor vec, *, Tensor(a!) out) -> Tensor(a!)",
+           "addmv_out(out, self, mat, vec, beta, alpha)")
+deprecated("addmv(Scalar beta, Tensor self, Tensor mat, Tensor vec) -> Tensor",
+           "addmv(self, mat, vec, beta, 1)")
+deprecated("addmv_(Scalar beta, Tensor(a!) self, Tensor mat, Tensor vec) -> Tensor(a!)",
+           "addmv_(self, mat, vec, beta, 1)")
+deprecated("addmv(Scalar beta, Tensor self, Tensor mat, Tensor vec, *, Tensor(a!) out) -> Tensor(a!)",
+           "addmv_out(out, self, mat, vec, beta, 1)")
+
+
 # -- bmm ---------------------------------------------------------------------------------------
 BADDBMM_CPU_KERNEL = step("baddbmm_cpu_kernel<scalar_t, is_bmm=true>", Layer.KERNEL,
                           source=LINALG)
@@ -334,8 +361,8 @@ GEMV = step("gemv<scalar_t>", Layer.KERNEL, source=BLAS)
             "Tensor(a!) out) -> Tensor(a!)",
             native="at::native::addmv_out_cpu (structured)",
             out_native="at::native::addmv_out_cpu (structured)", source=BLAS,
-            variants="function, method", inplace_variants="function, method", device_check=CHECK_WRAPPER,
-            out_device_check=CHECK_WRAPPER, meta=META_PYTHON)
+            variants="function, method", inplace_variants="function, method",
+            device_check=CHECK_WRAPPER, out_device_check=CHECK_WRAPPER, meta=META_PYTHON)
 def addmv(form: str, self, mat, vec, *, out, beta=1, alpha=1):
     # TORCH_META_FUNC(addmv)
     check(mat.dim() == 2 and vec.dim() == 1 and self.dim() <= 1, RuntimeError,
@@ -365,9 +392,10 @@ def addmv(form: str, self, mat, vec, *, out, beta=1, alpha=1):
         return result
     at_dispatch("addmv_impl_cpu", mat.dtype, ALL_TYPES_AND_HALF)
     st = mat.view.strides
-    if st[0] == 1 and st[1] >= max(1, rows):
+    # lda_cond(m, n, lda): n == 1 || lda >= max(1, m)
+    if st[0] == 1 and (cols == 1 or st[1] >= max(1, rows)):
         flag, operand = "n", mat
-    elif st[1] == 1 and st[0] >= max(1, cols):
+    elif st[1] == 1 and (rows == 1 or st[0] >= max(1, cols)):
         flag, operand = "t", mat
     else:
         flag, operand = "t", aten.contiguous.default(mat)
@@ -383,8 +411,7 @@ def addmv(form: str, self, mat, vec, *, out, beta=1, alpha=1):
 
 
 @declare("mv(Tensor self, Tensor vec) -> Tensor", variants="function, method",
-         native="at::native::mv", source=BLAS, device_check=CHECK_WRAPPER,
-         meta=META_PYTHON)
+         native="at::native::mv", source=BLAS, meta=META_PYTHON)
 def mv(self, vec):
     # mv: at::addmv_(at::empty({self.size(0)}, vec.options()), self, vec, 0, 1)
     result = aten.empty.memory_format([self.view.sizes[0] if self.dim() else 1],
@@ -587,3 +614,21 @@ def matrix_power(self, n: int):
         if bit:
             result = z if result is None else aten.matmul.default(result, z)
     return result
+
+
+# the out_dtype overloads (a half/bfloat16 product into float, CUDA's): bound by Python, so
+# torch's "expected one of" messages list them, and refused in one line
+_OUT_DTYPE = "the out_dtype overloads of the matmul family are not modelled yet"
+not_modelled("mm.dtype(Tensor self, Tensor mat2, ScalarType out_dtype) -> Tensor",
+             "bmm.dtype(Tensor self, Tensor mat2, ScalarType out_dtype) -> Tensor",
+             "addmm.dtype(Tensor self, Tensor mat1, Tensor mat2, ScalarType out_dtype, *, "
+             "Scalar beta=1, Scalar alpha=1) -> Tensor", reason=_OUT_DTYPE)
+not_modelled("mm.dtype_out(Tensor self, Tensor mat2, ScalarType out_dtype, *, Tensor(a!) out) "
+             "-> Tensor(a!)",
+             "bmm.dtype_out(Tensor self, Tensor mat2, ScalarType out_dtype, *, Tensor(a!) out) "
+             "-> Tensor(a!)",
+             "addmm.dtype_out(Tensor self, Tensor mat1, Tensor mat2, ScalarType out_dtype, *, "
+             "Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)",
+             kind=OUT, reason=_OUT_DTYPE)
+not_modelled("matrix_power.out(Tensor self, int n, *, Tensor(a!) out) -> Tensor(a!)",
+             kind=COMPOSITE, reason=OUT_NOT_MODELLED)
