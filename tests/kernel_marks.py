@@ -91,6 +91,15 @@ NAMED: dict[str, Any] = {
     "select_scatter:src": lambda i: i.data_tensor(shape=(4,)),
     "diagonal_scatter:src": lambda i: i.data_tensor(shape=(3,)),
     # far below the data: tidx runs logaddexp only where exp(-|a - b|) is 0
+    # the matmul family: operands whose inner sizes agree with the profile's data
+    "mm:mat2": lambda i: i.data_tensor(shape=(4, 2)),
+    "bmm:mat2": lambda i: i.data_tensor(shape=(2, 3, 2)),
+    "mv:vec": lambda i: i.data_tensor(shape=(4,)),
+    "addmm:mat1": lambda i: i.data_tensor(shape=(3, 2)),
+    "matrix_power:self": lambda i: i.data_tensor(shape=(3, 3)), "matrix_power:n": 2,
+    "addmm:mat2": lambda i: i.data_tensor(shape=(2, 4)),
+    "addmv:mat": lambda i: i.data_tensor(shape=(12, 4)),
+    "addmv:vec": lambda i: i.data_tensor(shape=(4,)),
     "logaddexp:other": lambda i: _tensor(np.array(-1000.0), D.float32),
     # below where Sleef's vectorised sinh and cosh overflow early (tidx refuses those)
     "sinh:self": lambda i: _tensor(np.arange(12.0).reshape(3, 4), D.float32),

@@ -586,14 +586,14 @@ _OPERATORS = {"__gt__": "gt", "__ge__": "ge", "__lt__": "lt", "__le__": "le", "_
               # reflected: ``5 & t`` is bitwise_and(t, 5), no aten::__and__ in between
               "__rand__": "bitwise_and", "__ror__": "bitwise_or", "__rxor__": "bitwise_xor",
               # torch/_tensor.py: TensorBase.pow and pow_ wrapped to give NotImplemented
-              "__pow__": "pow", "__ipow__": "pow_"}
+              "__pow__": "pow", "__ipow__": "pow_", "__matmul__": "matmul"}
 #: torch/_tensor.py's Python operators: each calls a torch function with the operands
 #: as written (``__rsub__`` is ``torch.rsub(self, other)``, ``__rmod__`` is
 #: ``torch.remainder(other, self)``); a TypeError becomes NotImplemented
 _PY_OPERATORS: dict[str, tuple[str, bool]] = {
     "__rsub__": ("rsub", False), "__floordiv__": ("floor_divide", False),
     "__rfloordiv__": ("floor_divide", True), "__rmod__": ("remainder", True),
-    "__rpow__": ("pow", True)}
+    "__rpow__": ("pow", True), "__rmatmul__": ("matmul", True)}
 
 
 def _rtruediv(self: Tensor, other: Any) -> Any:

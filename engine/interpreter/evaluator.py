@@ -303,6 +303,9 @@ class Evaluator(Expressions, Control, Functions):
         for numbers and tuples a new value; a list is extended in place."""
         spec = OPERATORS[op]
         if isinstance(left, self.torch.tensor):
+            if op in _NO_INPLACE:
+                # torch.Tensor defines no __imatmul__: Python runs ``x = x @ v``
+                return self.binop(op, left, right, augmented=True)
             if not hasattr(type(left), spec.inplace):
                 raise Refused(f"tensor operator {spec.symbol}= (Tensor.{spec.inplace}) is "
                               "not supported yet")
@@ -679,6 +682,8 @@ def _operator(fn: str, name: str, symbol: str) -> Operator:
     return Operator(fn, f"__{name}__", f"__r{name}__", f"__i{name}__", symbol)
 
 
+#: Operators torch.Tensor has no in-place special method for (``x @= y`` rebinds x)
+_NO_INPLACE = frozenset({"MatMult"})
 #: Python's binary operators by AST name.  A tensor operand answers through the engine
 #: Tensor's own special method (from its declarations); one it lacks is refused.
 OPERATORS: dict[str, Operator] = {

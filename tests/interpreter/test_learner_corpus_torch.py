@@ -97,8 +97,6 @@ PROGRAMS = [
 
 #: statements tidx refuses on purpose, and why
 REFUSED = {
-    'y = t.float() @ t.float().T':
-        "matmul is linear algebra, outside tidx's domain (issue 14 lists tensors: creating, viewing, indexing, joining, comparing, reducing, writing into)",
     'y = t.numpy()':
         'a numpy array is a value tidx does not draw yet',
 }

@@ -51,6 +51,9 @@ MORE_STATEMENTS = [
     "a = torch.tensor([[1.25, -2.5]]); y = a.cumprod(1); y = a.cummin(1)",
     "a = torch.tensor([[1.25, -2.5], [3., 4.]]); y = a.trace(); y = a.nansum(); y = a.diff()",
     "a = torch.tensor([1.25, -2.5]); y = a.lerp(a * 2, 0.25); y = a.hypot(a); y = a.atan2(a)",
+    # the matmul family: each BLAS operand cast, exact and bounded float sums, small bmm
+    "a = torch.randn(2, 3); y = a @ torch.ones(3, 8)[:, ::2]; z = torch.bmm(a[None], "
+    "a.T[None]); w = a.T @ a; u = torch.ones(2, 3) @ torch.ones(3, 2)",
     "t = torch.tensor([[1., 3., 3.], [2., 0., 5.]]); y = torch.cummax(t, 1)",
     "t = torch.tensor([float('nan'), float('inf'), 1.]); y = t.nan_to_num(posinf=9.)",
     "a = torch.tensor([0., -float('inf')]); y = torch.logaddexp(a, torch.tensor(-500.))",

@@ -55,6 +55,35 @@ TEXT: dict[str, str] = {
         "{op} of each element: torch runs {library}, which tidx cannot replay; tidx's value "
         "is numpy's and may differ from torch's by up to {ulps} ulp (measured: "
         "docs/fidelity-math.md)",
+    "ui.verify.blas_bound":
+        "values within {bound} of torch's: MKL sums in an order tidx cannot replay, and the "
+        "matmul step states this bound",
+    "matmul.addmm":
+        "addmm_impl_cpu_: a {m}x{k} by {k}x{n} product through one BLAS gemm call; first the "
+        "result, then each operand, is cast as a column-major matrix BLAS can read in place",
+    "matmul.as_is":
+        "operand {operand} (strides {strides}) is already the column-major matrix BLAS reads: "
+        "flag '{flag}', nothing copied",
+    "matmul.transposed":
+        "operand {operand} (strides {strides}) is a transposed matrix: BLAS is told so with "
+        "flag '{flag}' and reads the view itself, nothing copied",
+    "matmul.copied":
+        "operand {operand} (strides {strides}) is neither row- nor column-major: it is cloned "
+        "contiguous first, then passed with flag '{flag}'",
+    "matmul.exact":
+        "every product and partial sum of these {k}-term sums is an integer the format holds "
+        "exactly (at most {worst}), so any summation order, MKL's included, gives these bits",
+    "matmul.bound":
+        "torch hands this to MKL, whose summation order tidx cannot replay: tidx sums the {k} "
+        "terms k ascending in {dtype}; MKL's result may differ from it by up to 2*gamma_k*"
+        "sum|a_ik*b_kj|, here at most {bound}",
+    "matmul.naive":
+        "baddbmm_cpu_kernel: fewer than 400 multiply-adds per matrix, so a plain i, j, k loop "
+        "summing the {k} terms in order, as tidx does: the same bits",
+    "matmul.dispatch":
+        "_matmul_impl picks the kernel from the ranks ({left}D @ {right}D): 1x1 dot, 2x1 mv, "
+        "1x2 mm on an unsqueezed row, 2x2 mm, else batch dims folded into mm/mv or expanded "
+        "for bmm",
     "cummax.kernel":
         "walk each row along dim {dim}: an element at least the maximum so far (or a NaN, "
         "which then stays) takes over, and its index is written beside it; a tie moves the "

@@ -38,6 +38,24 @@ TEXT: dict[str, str] = {
     "math.within_ulps":
         "对每个元素求 {op}:torch 使用 {library},tidx 无法重现;tidx 的值来自 numpy,"
         "与 torch 最多相差 {ulps} ulp(实测:docs/fidelity-math.md)",
+    "ui.verify.blas_bound":
+        "数值与 torch 的相差在 {bound} 以内:MKL 的求和顺序 tidx 无法重现,matmul 步骤给出了此界",
+    "matmul.addmm":
+        "addmm_impl_cpu_:{m}x{k} 乘 {k}x{n},一次 BLAS gemm 调用;先把结果、再把每个操作数当作 BLAS 可直接读取的列主序矩阵",
+    "matmul.as_is":
+        "操作数 {operand}(步长 {strides})已是 BLAS 读取的列主序矩阵:标志 '{flag}',不复制",
+    "matmul.transposed":
+        "操作数 {operand}(步长 {strides})是转置矩阵:以标志 '{flag}' 告知 BLAS,直接读取该视图,不复制",
+    "matmul.copied":
+        "操作数 {operand}(步长 {strides})既非行主序也非列主序:先克隆为连续张量,再以标志 '{flag}' 传入",
+    "matmul.exact":
+        "这些 {k} 项和的每个乘积与部分和都是该格式能精确表示的整数(至多 {worst}),任何求和顺序(包括 MKL 的)都得到相同的位",
+    "matmul.bound":
+        "torch 把它交给 MKL,其求和顺序 tidx 无法重现:tidx 以 {dtype} 按 k 递增求 {k} 项之和;MKL 的结果与之相差至多 2*gamma_k*sum|a_ik*b_kj|,此处至多 {bound}",
+    "matmul.naive":
+        "baddbmm_cpu_kernel:每个矩阵少于 400 次乘加,用朴素的 i, j, k 循环按顺序求 {k} 项之和,与 tidx 相同:位相同",
+    "matmul.dispatch":
+        "_matmul_impl 按秩选择内核({left}D @ {right}D):1x1 dot,2x1 mv,1x2 对扩展的行做 mm,2x2 mm,否则把批维折叠进 mm/mv 或扩展后用 bmm",
     "cummax.kernel":
         "沿第 {dim} 维逐行遍历:不小于当前最大值的元素(或一个 NaN,之后一直保留)接替它,其下标写在旁边;"
         "相等时下标移到后面的元素",
