@@ -31,7 +31,7 @@ from tracer.steps import Layer, step
 from engine.core import dtypes as D
 from engine.core import view as S
 from engine.core.errors import Refused, check
-from engine.dispatch.at_dispatch import ALL_TYPES_AND_HALF, at_dispatch
+from engine.dispatch.at_dispatch import AT_DISPATCH, dispatched
 from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, INPLACE, META_PYTHON, OUT,
                                           OUT_NOT_MODELLED, declare, deprecated,
                                           not_modelled, structured)
@@ -51,6 +51,12 @@ _MANTISSA = {"float32": 2.0 ** 24, "float64": 2.0 ** 53}
 
 
 # -- the values --------------------------------------------------------------------------------
+
+def _blas_dispatch(name: str):
+    """The AT_DISPATCH of the BLAS kernels (addmm_impl_cpu_, bmm, addmv_impl_cpu, dot):
+    every type but Bool (LinearAlgebra.cpp, Blas.cpp)."""
+    return AT_DISPATCH(name, "AT_DISPATCH_ALL_TYPES_AND_COMPLEX_AND2(kHalf, kBFloat16)")
+
 
 def _products(a: np.ndarray, b: np.ndarray, dtype: D.dtype) -> np.ndarray:
     """sum_k a[..., i, k] * b[..., k, j], k ascending, each step rounded (or wrapped) in
@@ -172,7 +178,7 @@ def _addmm_impl(result, self, m1, m2, beta=0, alpha=1) -> None:
         rows, cols = (n, m) if transpose_c else (m, n)
         _as_blas("a", first, 0, 1, transpose_c, rows, k)
         _as_blas("b", second, 0, 1, transpose_c, k, cols)
-        at_dispatch("addmm_impl_cpu_", result.dtype, ALL_TYPES_AND_HALF)
+        dispatched(result.dtype, "addmm_impl_cpu_")
         with span(GEMM, m=rows, n=cols, k=k, beta=beta, alpha=alpha) as s:
             if not result.is_meta:
                 prod, note = _values("mm", m1.array(), m2.array(), result.dtype, k)
@@ -232,7 +238,8 @@ def _contiguous(shape):
             native="at::native::mm_out_cpu (structured)",
             out_native="at::native::mm_out_cpu (structured)", source=LINALG,
             inplace=False, variants="function, method", device_check=CHECK_WRAPPER,
-            out_device_check=CHECK_WRAPPER, meta=META_PYTHON)
+            out_device_check=CHECK_WRAPPER, meta=META_PYTHON,
+            at_dispatch=_blas_dispatch("addmm_impl_cpu_"))
 def mm(form: str, self, mat2, *, out):
     _mm_meta(self, mat2)
     result = _output(form, out, (self.view.sizes[0], mat2.view.sizes[1]), self)
@@ -245,7 +252,8 @@ def mm(form: str, self, mat2, *, out):
             native="at::native::addmm_out_cpu (structured)",
             out_native="at::native::addmm_out_cpu (structured)", source=LINALG,
             variants="function, method", device_check=CHECK_WRAPPER,
-            out_device_check=CHECK_WRAPPER, meta=META_PYTHON)
+            out_device_check=CHECK_WRAPPER, meta=META_PYTHON,
+            at_dispatch=_blas_dispatch("addmm_impl_cpu_"))
 def addmm(form: str, self, mat1, mat2, *, out, beta=1, alpha=1):
     # ADDMM_META()
     check(self.dtype is mat2.dtype, RuntimeError,
@@ -321,7 +329,8 @@ def _bmm_meta(b1, b2) -> None:
             native="at::native::bmm_out_cpu (structured)",
             out_native="at::native::bmm_out_cpu (structured)", source=LINALG,
             inplace=False, variants="function, method", device_check=CHECK_WRAPPER,
-            out_device_check=CHECK_WRAPPER, meta=META_PYTHON)
+            out_device_check=CHECK_WRAPPER, meta=META_PYTHON,
+            at_dispatch=_blas_dispatch("bmm"))
 def bmm(form: str, self, mat2, *, out):
     _bmm_meta(self, mat2)
     bs, rows, contraction = self.view.sizes
@@ -339,7 +348,7 @@ def bmm(form: str, self, mat2, *, out):
                       "addmm_impl_cpu_ per batch in torch, which tidx does not model yet")
     check(b1.dtype is b2.dtype, RuntimeError,
           f"expected scalar type {D.cpp_name(b1.dtype)} but found {D.cpp_name(b2.dtype)}")
-    at_dispatch("bmm", b1.dtype, ALL_TYPES_AND_HALF)
+    dispatched(b1.dtype, "bmm")
     spec = BADDBMM_CPU_KERNEL if naive else GEMM_BATCHED
     with span(spec, batches=bs, m=rows, n=cols, k=contraction) as s:
         if not result.is_meta:
@@ -362,7 +371,8 @@ GEMV = step("gemv<scalar_t>", Layer.KERNEL, source=BLAS)
             native="at::native::addmv_out_cpu (structured)",
             out_native="at::native::addmv_out_cpu (structured)", source=BLAS,
             variants="function, method", inplace_variants="function, method",
-            device_check=CHECK_WRAPPER, out_device_check=CHECK_WRAPPER, meta=META_PYTHON)
+            device_check=CHECK_WRAPPER, out_device_check=CHECK_WRAPPER, meta=META_PYTHON,
+            at_dispatch=_blas_dispatch("addmv_impl_cpu"))
 def addmv(form: str, self, mat, vec, *, out, beta=1, alpha=1):
     # TORCH_META_FUNC(addmv)
     check(mat.dim() == 2 and vec.dim() == 1 and self.dim() <= 1, RuntimeError,
@@ -390,7 +400,7 @@ def addmv(form: str, self, mat, vec, *, out, beta=1, alpha=1):
         return result
     if result.numel() == 0:
         return result
-    at_dispatch("addmv_impl_cpu", mat.dtype, ALL_TYPES_AND_HALF)
+    dispatched(mat.dtype, "addmv_impl_cpu")
     st = mat.view.strides
     # lda_cond(m, n, lda): n == 1 || lda >= max(1, m)
     if st[0] == 1 and (cols == 1 or st[1] >= max(1, rows)):
@@ -429,7 +439,8 @@ DOT_IMPL = step("dot_impl<scalar_t>", Layer.KERNEL, source=BLAS)
 
 @declare("dot(Tensor self, Tensor tensor) -> Tensor", variants="function, method",
          native="at::native::dot", source=BLAS, device_check=CHECK_WRAPPER,
-         meta=META_PYTHON)
+         meta=META_PYTHON,
+            at_dispatch=_blas_dispatch("dot"))
 def dot(self, tensor):
     # dot_check (Blas.cpp)
     check(self.dim() == 1 and tensor.dim() == 1, RuntimeError,
@@ -441,7 +452,7 @@ def dot(self, tensor):
     check(n == m, RuntimeError,
           f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same "
           f"number of elements, but got {n} and {m} elements respectively")
-    at_dispatch("dot", self.dtype, ALL_TYPES_AND_HALF)
+    dispatched(self.dtype, "dot")
     result = aten.empty.memory_format([], dtype=self.dtype, device=self.device_type)
     with span(DOT_IMPL, n=n) as s:
         value = None
