@@ -171,4 +171,4 @@ def test_verify_stops_a_loop_where_its_error_stops_it():
     text = "for i in range(5):\n    y = t[i]"
     rows = verify.verify(text, session.run(text))
     # t has 3 rows: passes 0-2 run, the 4th raises the same IndexError in both
-    assert all(row.ok for row in rows) and rows[-1].source == "y = t[i]"
+    assert all(row.compared and row.ok for row in rows) and rows[-1].source == "y = t[i]"

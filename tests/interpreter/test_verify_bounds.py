@@ -36,7 +36,7 @@ def test_a_bounded_result_is_compared_within_its_bound_and_says_so():
     assert z.results["values"] is None and "ui.verify.from_bounded" in _said(z)
     # x itself is exact: compared bit for bit as before
     assert w.results["values"] is True and not _said(w)
-    assert all(row.ok for row in rows)
+    assert all(row.compared and row.ok for row in rows)
 
 
 def test_a_value_beyond_the_bound_differs():
@@ -82,4 +82,4 @@ def test_a_value_written_in_place_or_out_is_followed_too(text):
     require_torch()
     rows = verify.verify(text, session.run(text))
     assert rows[-1].results["values"] is None and "ui.verify.from_bounded" in _said(rows[-1])
-    assert all(row.ok for row in rows)
+    assert all(row.compared and row.ok for row in rows)
