@@ -498,19 +498,40 @@ not_modelled("randint_like.Tensor(Tensor self, Tensor high, " + _LIKE,
 not_modelled("random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!)",
              variants="method", kind=INPLACE,
              reason="random_() over the dtype's whole range is not modelled yet")
-not_modelled(
-    "rand.out(SymInt[] size, *, Tensor(a!) out) -> Tensor(a!)",
-    "randint.out(SymInt high, SymInt[] size, *, Tensor(a!) out) -> Tensor(a!)",
-    "randint.generator_out(SymInt high, SymInt[] size, *, Generator? generator, Tensor(a!) out) "
-    "-> Tensor(a!)",
-    "randint.low_out(SymInt low, SymInt high, SymInt[] size, *, Tensor(a!) out) -> Tensor(a!)",
-    "randint.low_generator_out(SymInt low, SymInt high, SymInt[] size, *, Generator? generator, "
-    "Tensor(a!) out) -> Tensor(a!)",
-    "randperm.out(SymInt n, *, Tensor(a!) out) -> Tensor(a!)",
-    kind=OUT, reason=OUT_NOT_MODELLED)
-# (their out= forms that are decompositions: CompositeImplicitAutograd in torch)
-not_modelled(
-    "rand.generator_out(SymInt[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)",
-    "randn.out(SymInt[] size, *, Tensor(a!) out) -> Tensor(a!)",
-    "randn.generator_out(SymInt[] size, *, Generator? generator, Tensor(a!) out) -> Tensor(a!)",
-    kind=COMPOSITE, reason=OUT_NOT_MODELLED)
+# -- out=: the factories' out= forms resize the given tensor, then sample into it
+# (TensorFactories.cpp rand_out / randn_out / randint_out: result.resize_(size), then
+# uniform_ / normal_ / random_; no resize warning, as resize_ is called directly)
+def _sampled_out(schema: str, sample: str, kind: str | None = None,
+                 meta: str | None = None) -> None:
+    def kernel(*args, generator=None, out):
+        *bounds, size = args
+        aten.resize_.default(out, list(size))
+        if sample == "uniform_":
+            return aten.uniform_.default(out, 0.0, 1.0)
+        if sample == "normal_":
+            return aten.normal_.default(out, 0.0, 1.0)
+        low, high = (0, *bounds) if len(bounds) == 1 else bounds
+        return aten.random_.from_(out, low, high)
+    name = schema.partition("(")[0].partition(".")[0]
+    extra = {} if kind is None else {"kind": kind}
+    declare(schema, native=f"at::native::{name}_out", source=FACTORIES, meta=meta,
+            **extra)(kernel)
+
+
+_sampled_out("rand.out(SymInt[] size, *, Tensor(a!) out) -> Tensor(a!)", "uniform_",
+             meta=META_PYTHON)
+_sampled_out("rand.generator_out(SymInt[] size, *, Generator? generator, Tensor(a!) out) -> "
+             "Tensor(a!)", "uniform_", COMPOSITE)
+_sampled_out("randn.out(SymInt[] size, *, Tensor(a!) out) -> Tensor(a!)", "normal_", COMPOSITE)
+_sampled_out("randn.generator_out(SymInt[] size, *, Generator? generator, Tensor(a!) out) -> "
+             "Tensor(a!)", "normal_", COMPOSITE)
+_sampled_out("randint.out(SymInt high, SymInt[] size, *, Tensor(a!) out) -> Tensor(a!)",
+             "random_", meta=META_PYTHON)
+_sampled_out("randint.generator_out(SymInt high, SymInt[] size, *, Generator? generator, "
+             "Tensor(a!) out) -> Tensor(a!)", "random_")
+_sampled_out("randint.low_out(SymInt low, SymInt high, SymInt[] size, *, Tensor(a!) out) -> "
+             "Tensor(a!)", "random_", meta=META_PYTHON)
+_sampled_out("randint.low_generator_out(SymInt low, SymInt high, SymInt[] size, *, "
+             "Generator? generator, Tensor(a!) out) -> Tensor(a!)", "random_")
+not_modelled("randperm.out(SymInt n, *, Tensor(a!) out) -> Tensor(a!)", kind=OUT,
+             reason=OUT_NOT_MODELLED)

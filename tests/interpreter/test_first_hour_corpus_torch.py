@@ -128,7 +128,7 @@ PROGRAMS: list[tuple[str, list[str]]] = [
 
 #: The share of PROGRAMS that matched torch when it last rose (a measure, not a target):
 #: raise it when a change makes more of them run.
-FLOOR = 0.71
+FLOOR = 0.73
 
 
 def _outcome(torch, program: list[str]) -> str:
