@@ -513,9 +513,8 @@ def _sampled_out(schema: str, sample: str, kind: str | None = None,
         low, high = (0, *bounds) if len(bounds) == 1 else bounds
         return aten.random_.from_(out, low, high)
     name = schema.partition("(")[0].partition(".")[0]
-    extra = {} if kind is None else {"kind": kind}
     declare(schema, native=f"at::native::{name}_out", source=FACTORIES, meta=meta,
-            **extra)(kernel)
+            kind=kind)(kernel)
 
 
 _sampled_out("rand.out(SymInt[] size, *, Tensor(a!) out) -> Tensor(a!)", "uniform_",
