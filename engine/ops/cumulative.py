@@ -204,10 +204,9 @@ def _cummin_helper(self, values, indices, dim: int):
     _cummax_cummin(self, values, indices, dim, biggest=False)
 
 
-@declare("cummax.out(Tensor self, int dim, *, Tensor(a!) values, Tensor(b!) indices) -> "
-         "(Tensor(a!) values, Tensor(b!) indices)", native="at::native::cummax_out",
-         source=REDUCE, meta=META_PYTHON)
-def cummax_out(self, dim: int, *, values, indices):
+def _extreme_out(self, dim: int, values, indices, helper):
+    """cummax_out / cummin_out (ReduceOps.cpp): the outputs' dtypes checked, resized, a
+    0-d input copied (its index 0), else the helper's walk."""
     _same_type(values, self)
     long = aten.empty.memory_format([0], dtype=D.int64, device=self.device_type)
     _same_type(indices, long)
@@ -218,47 +217,42 @@ def cummax_out(self, dim: int, *, values, indices):
         aten.fill_.Tensor(values, self)
         aten.fill_.Scalar(indices, 0)
     elif self.numel() != 0:
-        aten._cummax_helper.default(self, values, indices, S.maybe_wrap_dim(dim, self.dim()))
+        helper(self, values, indices, S.maybe_wrap_dim(dim, self.dim()))
     return values, indices
+
+
+def _extreme(self, out):
+    """cummax / cummin (CompositeExplicitAutograd): the two outputs, then the out= overload."""
+    values = aten.empty.memory_format(list(self.view.sizes), dtype=self.dtype,
+                                      device=self.device_type)
+    indices = aten.empty.memory_format(list(self.view.sizes), dtype=D.int64,
+                                       device=self.device_type)
+    return out(values, indices)
+
+
+@declare("cummax.out(Tensor self, int dim, *, Tensor(a!) values, Tensor(b!) indices) -> "
+         "(Tensor(a!) values, Tensor(b!) indices)", native="at::native::cummax_out",
+         source=REDUCE, meta=META_PYTHON)
+def cummax_out(self, dim: int, *, values, indices):
+    return _extreme_out(self, dim, values, indices, aten._cummax_helper.default)
 
 
 @declare("cummax(Tensor self, int dim) -> (Tensor values, Tensor indices)",
          variants="function, method", native="at::native::cummax", source=REDUCE,
          meta=META_PYTHON)
 def cummax(self, dim: int):
-    # CompositeExplicitAutograd: the two outputs, then the out= overload
-    values = aten.empty.memory_format(list(self.view.sizes), dtype=self.dtype,
-                                      device=self.device_type)
-    indices = aten.empty.memory_format(list(self.view.sizes), dtype=D.int64,
-                                       device=self.device_type)
-    return aten.cummax.out(self, dim, values=values, indices=indices)
+    return _extreme(self, lambda v, i: aten.cummax.out(self, dim, values=v, indices=i))
 
 
 @declare("cummin.out(Tensor self, int dim, *, Tensor(a!) values, Tensor(b!) indices) -> "
          "(Tensor(a!) values, Tensor(b!) indices)", native="at::native::cummin_out",
          source=REDUCE, meta=META_PYTHON)
 def cummin_out(self, dim: int, *, values, indices):
-    _same_type(values, self)
-    long = aten.empty.memory_format([0], dtype=D.int64, device=self.device_type)
-    _same_type(indices, long)
-    shape = self.view.sizes
-    resize_output(values, shape, S.contiguous_strides(shape))
-    resize_output(indices, shape, S.contiguous_strides(shape))
-    if self.dim() == 0:
-        aten.fill_.Tensor(values, self)
-        aten.fill_.Scalar(indices, 0)
-    elif self.numel() != 0:
-        aten._cummin_helper.default(self, values, indices, S.maybe_wrap_dim(dim, self.dim()))
-    return values, indices
+    return _extreme_out(self, dim, values, indices, aten._cummin_helper.default)
 
 
 @declare("cummin(Tensor self, int dim) -> (Tensor values, Tensor indices)",
          variants="function, method", native="at::native::cummin", source=REDUCE,
          meta=META_PYTHON)
 def cummin(self, dim: int):
-    # CompositeExplicitAutograd: the two outputs, then the out= overload
-    values = aten.empty.memory_format(list(self.view.sizes), dtype=self.dtype,
-                                      device=self.device_type)
-    indices = aten.empty.memory_format(list(self.view.sizes), dtype=D.int64,
-                                       device=self.device_type)
-    return aten.cummin.out(self, dim, values=values, indices=indices)
+    return _extreme(self, lambda v, i: aten.cummin.out(self, dim, values=v, indices=i))
