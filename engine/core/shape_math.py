@@ -142,3 +142,15 @@ def logical_to_physical_perm(sizes: Sequence[int], strides: Sequence[int],
     ambiguous = ambiguity_check and any(should_swap(perm[i], perm[i + 1]) != -1
                                         for i in range(ndim - 1))
     return list(reversed(perm)), ambiguous
+
+
+def infer_broadcast(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
+    """at::infer_size of two shapes (ExpandUtils.cpp): the broadcast shape, or its error.
+
+    >>> infer_broadcast((2, 1), (3,))
+    (2, 3)
+    """
+    shape = S.broadcast_shapes(a, b)
+    if shape is None:
+        raise S.broadcast_error(a, b)
+    return shape

@@ -29,6 +29,7 @@ from tracer.recorder import span
 from tracer.steps import Layer, step
 
 from engine.core import dtypes as D
+from engine.core import shape_math
 from engine.core import view as S
 from engine.core.errors import Refused, check
 from engine.dispatch.at_dispatch import AT_DISPATCH, dispatched
@@ -115,12 +116,14 @@ def _as_blas(which: str, t, lead: int, trail: int, transpose_c: bool, rows: int,
     resolve_conj), transposed ('T', the view itself), or cloned contiguous."""
     st = t.view.strides
     inner, outer = (st[1], st[0]) if transpose_c else (st[0], st[1])
+    # (the operand BLAS reads is not kept: the values are computed from t itself)
     if inner == 1 and outer >= max(1, rows):
-        flag, operand, how = "N", aten.resolve_conj.default(t), "matmul.as_is"
+        aten.resolve_conj.default(t)
+        flag, how = "N", "matmul.as_is"
     elif outer == 1 and inner >= max(1, cols):
-        flag, operand, how = "T", t, "matmul.transposed"
+        flag, how = "T", "matmul.transposed"
     else:
-        operand = aten.clone.default(t, memory_format="contiguous_format")
+        aten.clone.default(t, memory_format="contiguous_format")
         flag, how = ("N" if transpose_c else "T"), "matmul.copied"
     with span(AS_BLAS_MATRIX, note=Note(how, operand=which, strides=list(st), flag=flag),
               operand=which, flag=flag):
@@ -489,14 +492,6 @@ def _should_fold(t1, t2) -> bool:
     return all(strides[i] == strides[i + 1] * sizes[i + 1] for i in range(first.dim() - 2))
 
 
-def _broadcast(a, b) -> list[int]:
-    """infer_size of the batch dims (ExpandUtils.cpp), with its error."""
-    shape = S.broadcast_shapes(a, b)
-    if shape is None:
-        raise S.broadcast_error(a, b)
-    return list(shape)
-
-
 @declare("matmul(Tensor self, Tensor other) -> Tensor", variants="function, method",
          kind=COMPOSITE, native="at::native::matmul", source=LINALG)
 def matmul(self, other):
@@ -531,7 +526,7 @@ def matmul(self, other):
     m1 = s1[-1]
     m2 = s2[-2] if d2 > 1 else s2[0]
     p = s2[-1] if d2 > 1 else 1
-    shape = _broadcast(list(s1[:max(d1 - 2, 0)]), list(s2[:max(d2 - 2, 0)]))
+    shape = list(shape_math.infer_broadcast(s1[:max(d1 - 2, 0)], s2[:max(d2 - 2, 0)]))
     product = int(np.prod(shape))
     t1 = aten.reshape.default(aten.expand.default(self, shape + [n, m1]), [product, n, m1])
     vector_rhs = d2 == 1

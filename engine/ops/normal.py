@@ -16,12 +16,12 @@ https://github.com/pytorch/pytorch/blob/v2.13.0/aten/src/ATen/native/Distributio
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 
 from tracer.notes import Note
 from tracer.recorder import span
 from tracer.steps import Layer, step
 
+from engine.core import shape_math
 from engine.core import view as S
 from engine.core.errors import Refused, torch_error
 from engine.core.tensor_impl import TensorImpl
@@ -61,14 +61,6 @@ def _check_tensor_std(std: TensorImpl) -> None:
             raise torch_error(RuntimeError, "normal expects all elements of std >= 0.0")
 
 
-def _infer_size(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
-    """at::infer_size: the broadcast shape, or its error."""
-    shape = S.broadcast_shapes(a, b)
-    if shape is None:
-        raise S.broadcast_error(a, b)
-    return shape
-
-
 def _draw(output: TensorImpl, std: float) -> None:
     """normal_impl_<normal_kernel>(output, 0, std): the kernel, called directly."""
     with span(NORMAL_IMPL, note=Note("random.normal.kernel_direct", std=std)):
@@ -89,7 +81,7 @@ def normal_tensor_float_out(mean, std=1.0, *, generator=None, out):
     check_normal_std(std)
     # the std tensor normal_out_impl makes (and never reads): only its shape is used
     std_tensor = aten.empty_like.default(out, memory_format="contiguous_format")
-    _resize(out, _infer_size(mean.view.sizes, std_tensor.view.sizes))
+    _resize(out, shape_math.infer_broadcast(mean.view.sizes, std_tensor.view.sizes))
     _draw(out, std)
     return aten.add_.Tensor(out, mean)
 
@@ -114,7 +106,7 @@ def normal_float_tensor_out(mean, std, *, generator=None, out):
     _supported(std, out)
     _check_tensor_std(std)
     mean_tensor = aten.full.default([], mean, dtype=out.dtype, device=out.device_type)
-    _resize(out, _infer_size(mean_tensor.view.sizes, std.view.sizes))
+    _resize(out, shape_math.infer_broadcast(mean_tensor.view.sizes, std.view.sizes))
     _draw(out, 1.0)
     return aten.add_.Tensor(aten.mul_.Tensor(out, std), mean_tensor)
 
@@ -138,7 +130,7 @@ def normal_float_tensor(mean, std, *, generator=None):
 def normal_tensor_tensor_out(mean, std, *, generator=None, out):
     _supported(mean, std, out)
     _check_tensor_std(std)
-    _resize(out, _infer_size(mean.view.sizes, std.view.sizes))
+    _resize(out, shape_math.infer_broadcast(mean.view.sizes, std.view.sizes))
     _draw(out, 1.0)
     return aten.add_.Tensor(aten.mul_.Tensor(out, std), mean)
 
@@ -150,7 +142,7 @@ def normal_tensor_tensor_out(mean, std, *, generator=None, out):
 def normal_tensor_tensor(mean, std, *, generator=None):
     _supported(mean, std)
     _check_tensor_std(std)
-    shape = _infer_size(mean.view.sizes, std.view.sizes)
+    shape = shape_math.infer_broadcast(mean.view.sizes, std.view.sizes)
     ret = aten.empty.memory_format(list(shape), dtype=mean.dtype, device=mean.device_type)
     return normal_tensor_tensor_out(mean, std, out=ret)
 

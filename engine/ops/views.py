@@ -17,6 +17,7 @@ from tracer.recorder import span
 from tracer.steps import Layer, Lecture, StepSpec, inlined, part_of, step, symbol
 
 from engine.core import dtypes as D
+from engine.core import shape_math
 from engine.core import view as S
 from engine.core.tensor_impl import storage_out_of_bounds
 from engine.core.view import View
@@ -369,9 +370,7 @@ def expand_outplace(a, b):
     both expanded to infer_size of the two (its error names a and b)."""
     if a.view.sizes == b.view.sizes:
         return a, b
-    shape = S.broadcast_shapes(a.view.sizes, b.view.sizes)
-    if shape is None:
-        raise S.broadcast_error(a.view.sizes, b.view.sizes)
+    shape = shape_math.infer_broadcast(a.view.sizes, b.view.sizes)
     return aten.expand.default(a, shape), aten.expand.default(b, shape)
 
 
