@@ -87,3 +87,38 @@ class TorchWorker:
                 self.proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
+
+
+# -- the capabilities of this machine, each with its worker, and tidx under each ----------------
+def runnable() -> list[str]:
+    """The ATEN_CPU_CAPABILITY values this machine runs (torch runs each in a worker)."""
+    from engine.core import capability as C
+
+    machine = C.machine()
+    return [c for c in ("default", "avx2", "avx512") if machine.runs(C.ENV_VALUES[c])]
+
+
+def capability_workers(choices: list[str | None]):
+    """A module fixture's body: one TorchWorker per capability in ``choices`` (None: the
+    machine's own choice), closed after the module's tests."""
+    from conftest import require_torch
+
+    require_torch()
+    made = {cap: TorchWorker(cap) for cap in choices}
+    try:
+        yield made
+    finally:
+        for w in made.values():
+            w.close()
+
+
+def under_capability(capability: str | None, fn, *args: Any) -> Any:
+    """``fn(*args)`` in a tidx run with ``capability`` (None: as the environment and CPU
+    choose, as a run without --cpu-capability does)."""
+    from engine.core import capability as C
+    from engine.core.context import RunContext, activate
+
+    cpu = C.choose(capability, {k: v for k, v in os.environ.items() if k != C.ENV},
+                   C.machine())
+    with activate(RunContext(cpu=cpu)):
+        return fn(*args)

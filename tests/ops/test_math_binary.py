@@ -5,7 +5,6 @@ the AVX2/AVX512 builds only), atan2 and double hypot within the bound their note
 
 from __future__ import annotations
 
-import os
 
 import numpy as np
 import pytest
@@ -13,12 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import engine
-from conftest import examples, require_torch
-from engine.core import capability as C
-from engine.core.context import RunContext, activate
+from conftest import examples
 from engine.interpreter import session
 from oracle import assert_like_torch, call, forms
-from torch_worker import TorchWorker
+from torch_worker import capability_workers, runnable, under_capability
 
 pytestmark = pytest.mark.torch
 
@@ -65,17 +62,12 @@ def test_lerp_gives_torchs_bits(form, dtype, tensor_weight, n, seed):
     assert_like_torch(program)
 
 
-MACHINE = C.machine()
-RUNNABLE = [c for c in ("default", "avx2", "avx512") if MACHINE.runs(C.ENV_VALUES[c])]
+RUNNABLE = runnable()
 
 
 @pytest.fixture(scope="module")
 def workers():
-    require_torch()
-    made = {cap: TorchWorker(cap) for cap in RUNNABLE}
-    yield made
-    for w in made.values():
-        w.close()
+    yield from capability_workers(RUNNABLE)
 
 
 def run(torch, case: tuple) -> list:
@@ -95,9 +87,7 @@ def run(torch, case: tuple) -> list:
 
 
 def _tidx(case: tuple, capability: str) -> list:
-    cpu = C.choose(capability, {k: v for k, v in os.environ.items() if k != C.ENV}, MACHINE)
-    with activate(RunContext(cpu=cpu)):
-        return run(engine, case)
+    return under_capability(capability, run, engine, case)
 
 
 def _ulps(a: list, b: list, dtype: str) -> int:

@@ -8,7 +8,6 @@ worker per capability), within the bound the kernel's note states where it does 
 from __future__ import annotations
 
 import math
-import os
 
 import numpy as np
 import pytest
@@ -18,14 +17,12 @@ from hypothesis import strategies as st
 import engine
 import math_cases
 from conftest import examples, require_torch
-from engine.core import capability as C
 from engine.core import dtypes as D
-from engine.core.context import RunContext, activate
 from engine.core.errors import Refused
 from engine.interpreter import session
 from engine.ops.math_unary import FLOAT_OPS
-from oracle import assert_like_torch, call, forms, outcome
-from torch_worker import TorchWorker
+from oracle import assert_like_torch, call, forms
+from torch_worker import capability_workers, runnable, under_capability
 
 pytestmark = pytest.mark.torch
 
@@ -121,26 +118,19 @@ def test_round_with_decimals_gives_torchs_bits(decimals, dtype, seed, form):
 
 
 # -- every CPU capability: bits where claimed, the bound where not ----------------------------
-MACHINE = C.machine()
-RUNNABLE = [c for c in ("default", "avx2", "avx512") if MACHINE.runs(C.ENV_VALUES[c])]
+RUNNABLE = runnable()
 
 
 @pytest.fixture(scope="module")
 def workers():
-    require_torch()
-    made = {cap: TorchWorker(cap) for cap in RUNNABLE}
-    yield made
-    for w in made.values():
-        w.close()
+    yield from capability_workers(RUNNABLE)
 
 
 def _tidx(case: tuple, capability: str):
-    cpu = C.choose(capability, {k: v for k, v in os.environ.items() if k != C.ENV}, MACHINE)
-    with activate(RunContext(cpu=cpu)):
-        try:
-            return math_cases.run(engine, case)
-        except Refused as exc:
-            return ("refused", str(exc))
+    try:
+        return under_capability(capability, math_cases.run, engine, case)
+    except Refused as exc:
+        return ("refused", str(exc))
 
 
 def _exact(op: str, dtype: str) -> bool:

@@ -6,7 +6,6 @@ DEFAULT), checked under every CPU capability this machine runs."""
 
 from __future__ import annotations
 
-import os
 
 import numpy as np
 import pytest
@@ -14,13 +13,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine
-from conftest import examples, require_torch
-from engine.core import capability as C
-from engine.core.context import RunContext, activate
+from conftest import examples
 from engine.core.errors import Refused
 from engine.interpreter import session
 from oracle import assert_like_torch
-from torch_worker import TorchWorker
+from torch_worker import capability_workers, runnable, under_capability
 
 pytestmark = pytest.mark.torch
 
@@ -57,26 +54,19 @@ def test_std_var_are_torchs(statements):
 
 
 # -- bits under every CPU capability ----------------------------------------------------------
-MACHINE = C.machine()
-RUNNABLE = [c for c in ("default", "avx2", "avx512") if MACHINE.runs(C.ENV_VALUES[c])]
+RUNNABLE = runnable()
 
 
 @pytest.fixture(scope="module")
 def workers():
-    require_torch()
-    made = {cap: TorchWorker(cap) for cap in RUNNABLE}
-    yield made
-    for w in made.values():
-        w.close()
+    yield from capability_workers(RUNNABLE)
 
 
 def _tidx(case: tuple, capability: str):
-    cpu = C.choose(capability, {k: v for k, v in os.environ.items() if k != C.ENV}, MACHINE)
-    with activate(RunContext(cpu=cpu)):
-        try:
-            return run(engine, case)
-        except Refused as exc:
-            return ("refused", str(exc))
+    try:
+        return under_capability(capability, run, engine, case)
+    except Refused as exc:
+        return ("refused", str(exc))
 
 
 def run(torch, case: tuple) -> tuple:

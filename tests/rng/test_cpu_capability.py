@@ -30,12 +30,12 @@ from engine.core.context import RunContext, activate
 from engine.core.dispatch_stub import STUBS
 from engine.core.errors import Refused
 from engine.interpreter import session
-from torch_worker import TorchWorker
+from torch_worker import capability_workers, runnable, under_capability
 
 MACHINE = C.machine()
 #: The capabilities this machine runs (torch runs each in its own worker), and None: no
 #: ATEN_CPU_CAPABILITY at all, the machine's own choice
-RUNNABLE = [c for c in ("default", "avx2", "avx512") if MACHINE.runs(C.ENV_VALUES[c])]
+RUNNABLE = runnable()
 CHOICES = RUNNABLE + [None]
 
 X86 = pytest.mark.skipif(not MACHINE.x86, reason="torch's x86 builds need an x86-64 CPU")
@@ -43,20 +43,11 @@ X86 = pytest.mark.skipif(not MACHINE.x86, reason="torch's x86 builds need an x86
 
 @pytest.fixture(scope="module")
 def workers():
-    require_torch()
-    made = {cap: TorchWorker(cap) for cap in CHOICES}
-    yield made
-    for w in made.values():
-        w.close()
+    yield from capability_workers(CHOICES)
 
 
 def _tidx(case: tuple, capability: str | None):
-    """The case in tidx, in a run with ``capability`` (None: as the environment and CPU
-    choose, as a run without --cpu-capability does)."""
-    cpu = C.choose(capability, {k: v for k, v in os.environ.items()
-                                if k != C.ENV}, MACHINE)
-    with activate(RunContext(cpu=cpu)):
-        return cases.run(engine, case)
+    return under_capability(capability, cases.run, engine, case)
 
 
 # -- the choice --------------------------------------------------------------------------
