@@ -22,7 +22,7 @@ from tracer.steps import FROM_KERNEL, Layer, step
 from engine.core.context import current
 from engine.core.errors import Refused
 from engine.core.tensor_impl import TensorImpl
-from engine.dispatch import cuda
+from engine.dispatch import cuda, inplace_or_view
 from engine.dispatch.at_dispatch import Running
 from engine.dispatch.device_check import REGISTER_CUDA, device_error, runs_to_its_check
 from engine.dispatch.declarations import COMPOSITE, FACTORY, INPLACE, META_PYTHON, OUT, \
@@ -105,11 +105,15 @@ def dispatch(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> Any:
                 cuda.check_modelled(name, op.op_name)
     else:
         failed = None
-    autograd = not ctx.below_autograd and op.kind != FACTORY and _requires_grad(args, kwargs)
+    above = not ctx.below_autograd
+    autograd = above and op.kind != FACTORY and _requires_grad(args, kwargs)
+    before = inplace_or_view.before_kernel(op, args) if above else None
     if not recorder.active():
         if failed is not None:
             raise failed[1]
         result = _run(op, args, kwargs)
+        if above:
+            inplace_or_view.after_kernel(op, args, result, before)
         if autograd:
             _refuse_autograd(op, result, args)
         return result
@@ -128,6 +132,8 @@ def dispatch(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> Any:
         if failed is not None:
             raise failed[1]
         result = _run(op, args, kwargs)
+        if above:
+            inplace_or_view.after_kernel(op, args, result, before)
         if autograd:
             _refuse_autograd(op, result, args)
         s.set_result(result)

@@ -17,6 +17,7 @@ from typing import Any, Iterable
 
 from engine.core.errors import Refused
 from engine.interpreter import builtins
+from engine.interpreter.sequences import SETTABLE
 from engine.interpreter.defaults import BY_NAME
 
 #: Names a statement cannot rebind: the two modules and the first builtins.
@@ -267,6 +268,9 @@ def _check_target(target: ast.expr, lineno: int, *, nested: bool = False) -> Non
         for e in target.elts:
             _check_target(e.value if isinstance(e, ast.Starred) else e, lineno, nested=True)
         return
+    if isinstance(target, ast.Attribute) and target.attr in SETTABLE:
+        _check_expr(target.value)
+        return
     if not isinstance(target, (ast.Name, ast.Subscript)):
         raise Refused(f"line {lineno}: assign to a name{',' if nested else ' or'} a subscript"
                       f"{' or a tuple of those' if not nested else ''} (got "
@@ -420,6 +424,12 @@ def _describe(node: ast.AST) -> str:
     return names.get(type(node), type(node).__name__)
 
 
+#: The attributes whose names begin with an underscore that tutorials read: autograd's
+#: version counter and view base (engine/binding/autograd_meta.py).  Every other one is
+#: refused before anything runs.
+_UNDERSCORED = frozenset({"_version", "_base", "_is_view"})
+
+
 def _check_expr(node: ast.AST) -> None:
     for sub in ast.walk(node):
         if isinstance(sub, ast.ListComp):
@@ -430,7 +440,8 @@ def _check_expr(node: ast.AST) -> None:
             line = getattr(sub, "lineno", getattr(node, "lineno", "?"))
             raise Refused(f"line {line}: {_describe(sub)} is "
                           "not supported")
-        if isinstance(sub, ast.Attribute) and sub.attr.startswith("_"):
+        if isinstance(sub, ast.Attribute) and sub.attr.startswith("_") and \
+                sub.attr not in _UNDERSCORED:
             raise Refused(f"line {sub.lineno}: attribute '{sub.attr}' is not available")
         if isinstance(sub, ast.Name) and sub.id.startswith("__"):
             raise Refused(f"line {sub.lineno}: name '{sub.id}' is not available")
