@@ -44,7 +44,8 @@ class TensorImpl:
     """Storage, geometry, dtype and device: the C++ side of a tensor."""
 
     __slots__ = ("storage", "view", "dtype", "device_type", "serial", "requires_grad",
-                 "pyobj", "wrapped_number", "version", "view_base", "__weakref__")
+                 "pyobj", "wrapped_number", "version", "view_base", "created_without_grad",
+                 "__weakref__")
 
     def __init__(self, storage: Storage, view: View, dtype: D.dtype) -> None:
         self.storage = storage
@@ -67,6 +68,9 @@ class TensorImpl:
         #: autograd's view base (``t._base``): the tensor a view made above autograd
         #: looks at, always the root (a view of a view has its base's base); None if not a view
         self.view_base: TensorImpl | None = None
+        #: a view made in no_grad mode (CreationMeta::NO_GRAD_MODE): writing into it in
+        #: place with grad mode on is an error
+        self.created_without_grad = False
 
     def with_view(self, view: View) -> "TensorImpl":
         """A new TensorImpl on the same storage (what as_strided and

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.core.context import current
 from engine.core.tensor_impl import TensorImpl
 from engine.dispatch.declarations import INPLACE, OUT, VIEW, Declaration
 
@@ -64,10 +65,13 @@ def as_view(base: TensorImpl, view: TensorImpl, differentiable: bool = True) -> 
     """torch::autograd::as_view (VariableTypeUtils.h): share the counter, name the base."""
     view.version = base.version
     if differentiable:
-        view.view_base = base.view_base if base.view_base is not None else base
-        # a view of a tensor that requires grad requires grad (made in no_grad mode too:
-        # VariableHooks::requires_grad reads the base's)
-        if base.requires_grad:
+        root = view.view_base = base.view_base if base.view_base is not None else base
+        grad_mode = current().grad_enabled
+        view.created_without_grad = not grad_mode
+        # a view requires grad when its root base does (made in no_grad mode too:
+        # VariableHooks::requires_grad reads base().requires_grad(), the root's), and
+        # with grad mode on when its input does (it gets a grad_fn)
+        if root.requires_grad or (grad_mode and base.requires_grad):
             view.requires_grad = True
 
 

@@ -106,7 +106,7 @@ def parse(text: str, names: Iterable[str] = ()) -> list[Statement]:
     return out
 
 
-COMPOUND = (ast.For, ast.While, ast.If)
+COMPOUND = (ast.For, ast.While, ast.If, ast.With)
 
 
 def _statement(segments: list[str], lines: list[str], node: ast.stmt, comment: str | None,
@@ -118,7 +118,7 @@ def _statement(segments: list[str], lines: list[str], node: ast.stmt, comment: s
                    catches=catches, prints=prints)
     if isinstance(node, COMPOUND):
         st.body = [_statement(segments, lines, n, None) for n in node.body]
-        st.orelse = [_statement(segments, lines, n, None) for n in node.orelse]
+        st.orelse = [_statement(segments, lines, n, None) for n in getattr(node, "orelse", [])]
     return st
 
 
@@ -211,6 +211,17 @@ def _check_statement(node: ast.stmt, in_loop: bool = False, in_def: bool = False
             raise Refused(f"line {node.lineno}: 'return' outside function")
         if node.value is not None:
             _check_expr(node.value)
+        return
+    if isinstance(node, ast.With):
+        # with torch.no_grad(): ... (engine/interpreter/control.py enters and leaves it)
+        if in_def:
+            raise Refused(f"line {node.lineno}: 'with' inside a def is not supported yet")
+        for item in node.items:
+            _check_expr(item.context_expr)
+            if item.optional_vars is not None:
+                _check_target(item.optional_vars, node.lineno)
+        for sub in node.body:
+            _check_statement(sub, in_loop, in_def, False)
         return
     if isinstance(node, COMPOUND):
         # for/while/if over the same allow-list (engine/interpreter/control.py)
@@ -355,6 +366,13 @@ def _check_names(node: ast.stmt, known: set[str]) -> None:
     if isinstance(node, ast.Return):
         if node.value is not None:
             _check_reads(node.value, known)
+        return
+    if isinstance(node, ast.With):
+        for item in node.items:
+            _check_reads(item.context_expr, known)
+            _bind_names([item.optional_vars] if item.optional_vars else [], known)
+        for sub in node.body:
+            _check_names(sub, known)
         return
     if isinstance(node, COMPOUND):
         _check_reads(node.iter if isinstance(node, ast.For) else node.test, known)
