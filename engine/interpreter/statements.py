@@ -106,7 +106,9 @@ def parse(text: str, names: Iterable[str] = ()) -> list[Statement]:
     return out
 
 
-COMPOUND = (ast.For, ast.While, ast.If, ast.With)
+#: the statements with a body of statements (engine/interpreter/control.py runs them)
+BRANCHING = (ast.For, ast.While, ast.If)
+COMPOUND = (*BRANCHING, ast.With)
 
 
 def _statement(segments: list[str], lines: list[str], node: ast.stmt, comment: str | None,
@@ -223,7 +225,7 @@ def _check_statement(node: ast.stmt, in_loop: bool = False, in_def: bool = False
         for sub in node.body:
             _check_statement(sub, in_loop, in_def, False)
         return
-    if isinstance(node, COMPOUND):
+    if isinstance(node, BRANCHING):
         # for/while/if over the same allow-list (engine/interpreter/control.py)
         if isinstance(node, ast.For):
             if node.type_comment or isinstance(node, ast.AsyncFor):
@@ -374,7 +376,7 @@ def _check_names(node: ast.stmt, known: set[str]) -> None:
         for sub in node.body:
             _check_names(sub, known)
         return
-    if isinstance(node, COMPOUND):
+    if isinstance(node, BRANCHING):
         _check_reads(node.iter if isinstance(node, ast.For) else node.test, known)
         if isinstance(node, ast.For):
             _bind_names([node.target], known)
