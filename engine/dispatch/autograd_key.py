@@ -22,12 +22,14 @@ result without it.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from engine.core.context import current
 from engine.core.errors import Refused, torch_error
 from engine.core.tensor_impl import TensorImpl
 from engine.dispatch.declarations import INPLACE, OUT, VIEW, Declaration
+from engine.dispatch.schema import FunctionSchema
 
 SOURCE = "torch/csrc/autograd/VariableTypeUtils.h"
 
@@ -59,6 +61,20 @@ def _tensors(values: Any) -> list[TensorImpl]:
     return out
 
 
+@lru_cache(maxsize=None)
+def _out_positions(schema: str) -> tuple[tuple[int, str], ...]:
+    """The out arguments of a schema: (position, name) -- a fact of the schema's text."""
+    parsed = FunctionSchema.parse(schema.split("::", 1)[-1])
+    return tuple((parsed.arguments.index(a), a.name) for a in parsed.out)
+
+
+def _outs(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> list[TensorImpl]:
+    """The tensors given as the out arguments, by keyword or by position."""
+    given = [kwargs[name] if name in kwargs else args[i] if i < len(args) else None
+             for i, name in _out_positions(op.schema)]
+    return _tensors(given)
+
+
 def check_before(op: Declaration, args: tuple, kwargs: dict[str, Any],
                  grad_enabled: bool) -> None:
     """The Autograd kernel's checks before it redispatches (called above autograd)."""
@@ -83,7 +99,7 @@ def check_before(op: Declaration, args: tuple, kwargs: dict[str, Any],
             raise torch_error(RuntimeError, "a leaf Variable that requires grad is being "
                                             "used in an in-place operation.")
     elif op.kind == OUT:
-        outs = _tensors(kwargs.values()) or _tensors(args[-1:])
+        outs = _outs(op, args, kwargs)
         if not any(o.dtype.is_floating_point for o in outs):
             return      # integer or bool outputs are not differentiable: nothing to check
         inputs = _tensors(args)

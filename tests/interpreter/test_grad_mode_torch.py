@@ -102,3 +102,27 @@ def test_writes_inside_and_outside_no_grad(leaf, writes):
 def test_what_is_refused_says_so_in_one_line(program, why):
     with pytest.raises(Refused, match=why):
         run(program)
+
+
+OUT_CALLS = ["torch.add({a}, 1, out={o})", "torch.mul({a}, {a}, out={o})",
+             "torch.clamp({a}, 0, 1, out={o})",
+             "torch.floor({a}, out={o})", "torch.sub(1, {a}, out={o})",
+             "torch.maximum({a}, {a}, out={o})", "torch.eq({a}, 1, out={b})",
+             "torch.where({a} > 0, {a}, 0., out={o})", "torch.rand(2, 3, out={o})",
+             "torch.randn(2, 3, out={o})", "torch.normal(0., 1., (2, 3), out={o})"]
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("call", OUT_CALLS)
+@pytest.mark.parametrize("who", ["input", "out", "neither", "no_grad"])
+def test_out_with_a_tensor_that_requires_grad(call, who):
+    """throw_error_out_requires_grad: by name (generated kernels) or aten:: name (the
+    fallback), only where the outputs are differentiable, never under no_grad."""
+    leaf = "torch.ones(2, 3, requires_grad=True)"
+    plain = "torch.ones(2, 3)"
+    a = leaf if who in ("input", "no_grad") else plain
+    o = leaf if who == "out" else "torch.empty(2, 3)"
+    line = "y = " + call.format(a=a, o=o, b="torch.empty(2, 3, dtype=torch.bool)")
+    if who == "no_grad":
+        line = "with torch.no_grad():\n    " + line
+    assert_like_torch(["torch.manual_seed(0)", line], names=("y",))
