@@ -4,11 +4,12 @@ python_variable_methods.cpp bind them: ``requires_grad`` (read and set),
 ``_is_view()``, ``data``, ``output_nr`` and ``retains_grad``.
 
 None of them is an operator (torch.profiler records nothing for them); each reads the
-TensorImpl's AutogradMeta or its version counter (engine/dispatch/inplace_or_view.py
-keeps both).  tidx does not build autograd graphs yet (issue #27): an operator whose
-result would get a ``grad_fn`` is refused at the dispatcher, so every tensor a program
-can hold is a leaf with no ``grad_fn`` and no ``.grad``; these attributes answer what
-torch answers for such tensors.
+TensorImpl's autograd fields: its version counter and view base
+(engine/dispatch/inplace_or_view.py), its ``grad_fn`` and output number
+(engine/dispatch/autograd_graph.py).  The backward pass is not modelled yet (issue #27):
+``.grad`` is None, as it is in torch before any backward, and ``backward()`` is refused.
+A node (``y.grad_fn``) shows its ``name()``, its ``next_functions`` and, for an
+AccumulateGrad, its ``variable``.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from engine.binding.tensor import Tensor, wrap
 from engine.binding.traced import traced
 from engine.core.errors import torch_error
 from engine.core.tensor_impl import TensorImpl
+from engine.dispatch.autograd_graph import Node
 
 GETTERS_CPP = "torch/csrc/autograd/python_variable.cpp"
 METHODS_CPP = "torch/csrc/autograd/python_variable_methods.cpp"
@@ -43,8 +45,8 @@ def _data(impl: TensorImpl) -> TensorImpl:
 PROPERTIES: dict[str, tuple[str, str, Callable[[TensorImpl], Any]]] = {
     "requires_grad": ("THPVariable_get_requires_grad", "requires_grad()",
                       lambda i: i.requires_grad),
-    "is_leaf": ("THPVariable_is_leaf", "grad_fn()", lambda i: True),
-    "grad_fn": ("THPVariable_get_grad_fn", "grad_fn()", lambda i: None),
+    "is_leaf": ("THPVariable_is_leaf", "grad_fn()", lambda i: i.grad_fn is None),
+    "grad_fn": ("THPVariable_get_grad_fn", "grad_fn()", lambda i: i.grad_fn),
     "grad": ("THPVariable_get_grad", "grad()", lambda i: None),
     "retains_grad": ("THPVariable_retains_grad", "retains_grad()", lambda i: False),
     "output_nr": ("THPVariable_get_output_nr", "output_nr()", lambda i: 0),
@@ -92,6 +94,24 @@ def _is_view(self: Tensor, *args: Any, **kwargs: Any) -> bool:
     check_noarg_method("_is_view", args, kwargs)
     return traced("Tensor._is_view", "THPVariable__is_view", METHODS_CPP,
                   lambda: self._impl.view_base is not None, reads="is_view()")
+
+
+#: What a statement may read of a node (``y.grad_fn.next_functions``, ``.name()``,
+#: an AccumulateGrad's ``.variable``)
+NODE_ATTRIBUTES = frozenset({"name", "next_functions", "variable"})
+
+
+def is_graph_node(obj: Any) -> bool:
+    """A ``grad_fn``: tidx's node, or (under --verify) torch's own, whose classes
+    (``MulBackward0``, ``AccumulateGrad``) are made in C++ with these attributes."""
+    return isinstance(obj, Node) or (type(obj).__module__ == "builtins" and hasattr(
+        type(obj), "next_functions") and hasattr(type(obj), "name"))
+
+
+def node_attribute(obj: Any, attr: str) -> Any:
+    """``node.attr``; an AccumulateGrad's ``variable`` is the leaf, as Python sees it."""
+    value = getattr(obj, attr)
+    return wrap(value) if isinstance(value, TensorImpl) else value
 
 
 def install(cls: type) -> set[str]:

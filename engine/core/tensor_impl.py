@@ -45,7 +45,7 @@ class TensorImpl:
 
     __slots__ = ("storage", "view", "dtype", "device_type", "serial", "requires_grad",
                  "pyobj", "wrapped_number", "version", "view_base", "created_without_grad",
-                 "__weakref__")
+                 "grad_fn", "output_nr", "grad_accumulator", "__weakref__")
 
     def __init__(self, storage: Storage, view: View, dtype: D.dtype) -> None:
         self.storage = storage
@@ -71,6 +71,12 @@ class TensorImpl:
         #: a view made in no_grad mode (CreationMeta::NO_GRAD_MODE): writing into it in
         #: place with grad mode on is an error
         self.created_without_grad = False
+        #: autograd's history (engine/dispatch/autograd_graph.py): the node that made this
+        #: tensor and which of its outputs it is (None for a leaf), and a leaf's
+        #: AccumulateGrad once an edge points at it
+        self.grad_fn: Any = None
+        self.output_nr = 0
+        self.grad_accumulator: Any = None
 
     def with_view(self, view: View) -> "TensorImpl":
         """A new TensorImpl on the same storage (what as_strided and

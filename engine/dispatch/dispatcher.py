@@ -117,7 +117,7 @@ def dispatch(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> Any:
         if above:
             inplace_or_view.after_kernel(op, args, result, before)
         if autograd:
-            autograd_key.refuse_after(op, result, args)
+            autograd_key.record_after(op, result, args, kwargs)
         return result
 
     keys, route = keyset(device, op.kind, ctx.below_autograd)
@@ -139,7 +139,7 @@ def dispatch(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> Any:
         if above:
             inplace_or_view.after_kernel(op, args, result, before)
         if autograd:
-            autograd_key.refuse_after(op, result, args)
+            autograd_key.record_after(op, result, args, kwargs)
         s.set_result(result)
     return result
 
