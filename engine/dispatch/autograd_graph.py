@@ -49,8 +49,13 @@ class Node:
     def name(self) -> str:
         return self._name
 
+    def short_name(self) -> str:
+        """The class name Python shows (a hand-written node's name() is qualified:
+        ``torch::autograd::CopyBackwards``)."""
+        return self._name.rsplit("::", 1)[-1]
+
     def __repr__(self) -> str:
-        return f"<{self._name} object at {self.address:#x}>"
+        return f"<{self.short_name()} object at {self.address:#x}>"
 
 
 class AccumulateGrad(Node):
@@ -61,9 +66,6 @@ class AccumulateGrad(Node):
     def __init__(self, variable: TensorImpl) -> None:
         super().__init__("torch::autograd::AccumulateGrad", ())
         self.variable = variable
-
-    def __repr__(self) -> str:
-        return f"<AccumulateGrad object at {self.address:#x}>"
 
 
 def gradient_edge(t: Any) -> tuple[Node | None, int]:
