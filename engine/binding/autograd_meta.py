@@ -48,8 +48,8 @@ PROPERTIES: dict[str, tuple[str, str, Callable[[TensorImpl], Any]]] = {
     "is_leaf": ("THPVariable_is_leaf", "grad_fn()", lambda i: i.grad_fn is None),
     "grad_fn": ("THPVariable_get_grad_fn", "grad_fn()", lambda i: i.grad_fn),
     "grad": ("THPVariable_get_grad", "grad()", lambda i: None),
-    "retains_grad": ("THPVariable_retains_grad", "retains_grad()", lambda i: False),
-    "output_nr": ("THPVariable_get_output_nr", "output_nr()", lambda i: 0),
+    "retains_grad": ("THPVariable_retains_grad", "retains_grad()", lambda i: i.retains_grad),
+    "output_nr": ("THPVariable_get_output_nr", "output_nr()", lambda i: i.output_nr),
     "_version": ("THPVariable_get_version", "_version()", lambda i: i.version.value),
     "_base": ("THPVariable_get_base", "_base()",
               lambda i: None if i.view_base is None else wrap(i.view_base)),
@@ -66,10 +66,17 @@ def _getter(name: str, binding: str, reads: str,
     return get
 
 
+_NOT_A_LEAF = ("you can only change requires_grad flags of leaf variables. If you want to "
+               "use a computed variable in a subgraph that doesn't require differentiation "
+               "use var_no_grad = var.detach().")
+
+
 def _set_requires_grad(self: Tensor, value: Any) -> None:
     """THPVariable_set_requires_grad: a bool, and only on a differentiable dtype."""
     if not isinstance(value, bool):
         raise torch_error(RuntimeError, "requires_grad must be a bool")
+    if not value and self._impl.grad_fn is not None:
+        raise torch_error(RuntimeError, _NOT_A_LEAF)
     if value and not _differentiable(self._impl):
         raise torch_error(RuntimeError, "only Tensors of floating point and complex dtype "
                                         "can require gradients")
@@ -80,13 +87,32 @@ def requires_grad_(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     """THPVariable_requires_grad_: the flag of a leaf, set in place; ``self`` back."""
     def body() -> Tensor:
         value = bool(_REQUIRES_GRAD_.parse(self, args, kwargs)["requires_grad"])
+        if not value and self._impl.grad_fn is not None:
+            raise torch_error(RuntimeError, _NOT_A_LEAF)
         if value and not _differentiable(self._impl):
             raise torch_error(RuntimeError, "only Tensors of floating point dtype can "
                                             "require gradients")
-        self._impl.requires_grad = value
+        if self._impl.grad_fn is None:
+            self._impl.requires_grad = value
         return self
     return traced("Tensor.requires_grad_", "THPVariable_requires_grad_", METHODS_CPP, body,
                   reads="requires_grad()", args=args, kwargs=kwargs)
+
+
+def retain_grad(self: Tensor, *args: Any, **kwargs: Any) -> None:
+    """THPVariable_retain_grad: a tensor with a history keeps its .grad in backward; a
+    leaf keeps it anyway."""
+    check_noarg_method("retain_grad", args, kwargs)
+
+    def body() -> None:
+        impl = self._impl
+        if not impl.requires_grad:
+            raise torch_error(RuntimeError, "can't retain_grad on Tensor that has "
+                                            "requires_grad=False")
+        if impl.grad_fn is not None:
+            impl.retains_grad = True
+    return traced("Tensor.retain_grad", "THPVariable_retain_grad", METHODS_CPP, body,
+                  reads="retains_grad()")
 
 
 def _is_view(self: Tensor, *args: Any, **kwargs: Any) -> bool:
@@ -119,6 +145,6 @@ def install(cls: type) -> set[str]:
     for name, (binding, reads, read) in PROPERTIES.items():
         setter = _set_requires_grad if name == "requires_grad" else None
         setattr(cls, name, property(_getter(name, binding, reads, read), setter))
-    for fn in (requires_grad_, _is_view):
+    for fn in (requires_grad_, retain_grad, _is_view):
         setattr(cls, fn.__name__, fn)
-    return {*PROPERTIES, "requires_grad_", "_is_view"}
+    return {*PROPERTIES, "requires_grad_", "retain_grad", "_is_view"}

@@ -45,7 +45,8 @@ class TensorImpl:
 
     __slots__ = ("storage", "view", "dtype", "device_type", "serial", "requires_grad",
                  "pyobj", "wrapped_number", "version", "view_base", "created_without_grad",
-                 "grad_fn", "output_nr", "grad_accumulator", "__weakref__")
+                 "grad_fn", "output_nr", "grad_accumulator", "retains_grad",
+                 "__weakref__")
 
     def __init__(self, storage: Storage, view: View, dtype: D.dtype) -> None:
         self.storage = storage
@@ -77,6 +78,8 @@ class TensorImpl:
         self.grad_fn: Any = None
         self.output_nr = 0
         self.grad_accumulator: Any = None
+        #: retain_grad() on a tensor with a history: its .grad is kept by backward
+        self.retains_grad = False
 
     def with_view(self, view: View) -> "TensorImpl":
         """A new TensorImpl on the same storage (what as_strided and

@@ -59,6 +59,13 @@ STATEMENTS = [
     "y = torch.zeros(2, 3)\ny.copy_(x)", "y = x.sum(0)\ny.unsqueeze_(0)",
     "y = x * 1\ny.transpose_(0, 1)", "y = x.clone()\ny.clamp_(0, 2)\ny.neg_()",
     "y = x * 1\nz = y[0]\nz.add_(1)",
+    # a leaf's flags, and a history's
+    "y = x * 2\ny.requires_grad_(False)", "y = x * 2\ny.requires_grad = False",
+    "y = x * 2\ny.requires_grad_(True)", "y = x * 2\ny.retain_grad()\nz = y.retains_grad",
+    "y = x * 2\nx.retain_grad()\nz = (x.retains_grad, y.retains_grad)",
+    "y = torch.ones(2)\ny.retain_grad()", "y = x * 2\ny.detach_()",
+    "y = x * 2\nz = y[0]\nz.detach_()", "y = x * 2\nz = (y.is_leaf, y.grad, y.output_nr)",
+    "y = x.unbind(0)\nz = [v.output_nr for v in y]",
 ]
 
 
@@ -90,7 +97,7 @@ def test_the_graph_is_torchs(statement):
     kind = _torch_kind(statement)
     if kind == "error":
         # torch's error, at the operator that raises it, is tidx's too
-        assert_like_torch([LEAF, OTHER, statement], names=("x", "w"))
+        assert_like_torch([LEAF, OTHER, statement], names=("x", "w", "z"))
         return
     program = _graph_of(statement)
     try:
@@ -99,7 +106,7 @@ def test_the_graph_is_torchs(statement):
         assert kind == "grad", (statement, "refused, but torch records no node")
         assert ("grad" in str(exc)) and "\n" not in str(exc)
         return
-    assert_like_torch(program, names=("y", "h", "x", "w"))
+    assert_like_torch(program, names=("y", "h", "x", "w", "z"))
 
 
 def test_what_is_still_refused():
