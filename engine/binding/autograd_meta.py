@@ -20,7 +20,7 @@ from typing import Any
 from engine.binding.arg_parser import PythonArgParser, check_noarg_method
 from engine.binding.tensor import Tensor, wrap
 from engine.binding.traced import traced
-from engine.core.errors import torch_error
+from engine.core.errors import Refused, torch_error
 from engine.core.tensor_impl import TensorImpl
 from engine.dispatch.autograd_graph import Node
 
@@ -115,6 +115,12 @@ def retain_grad(self: Tensor, *args: Any, **kwargs: Any) -> None:
                   reads="retains_grad()")
 
 
+def backward(self: Tensor, *args: Any, **kwargs: Any) -> None:
+    """Tensor.backward: the graph is recorded, its backward pass is not modelled yet."""
+    raise Refused("Tensor.backward: the backward pass is not modelled yet (tidx records "
+                  "the graph it would walk: y.grad_fn and its next_functions)")
+
+
 def _is_view(self: Tensor, *args: Any, **kwargs: Any) -> bool:
     """THPVariable__is_view: made by a view operator above autograd (not detach)."""
     check_noarg_method("_is_view", args, kwargs)
@@ -145,6 +151,6 @@ def install(cls: type) -> set[str]:
     for name, (binding, reads, read) in PROPERTIES.items():
         setter = _set_requires_grad if name == "requires_grad" else None
         setattr(cls, name, property(_getter(name, binding, reads, read), setter))
-    for fn in (requires_grad_, retain_grad, _is_view):
+    for fn in (requires_grad_, retain_grad, backward, _is_view):
         setattr(cls, fn.__name__, fn)
-    return {*PROPERTIES, "requires_grad_", "retain_grad", "_is_view"}
+    return {*PROPERTIES, "requires_grad_", "retain_grad", "backward", "_is_view"}

@@ -121,3 +121,9 @@ def test_what_is_still_refused():
         except Refused:
             refused.append(statement)
     assert len(refused) <= 3, refused  # var(dim), y[0] = 2 and z.add_ into a view
+
+
+@pytest.mark.fast
+def test_backward_is_refused_in_one_line():
+    with pytest.raises(Refused, match="backward pass is not modelled yet"):
+        run_tidx([LEAF, "y = (x * 2).sum()", "y.backward()"], ["y"])
