@@ -162,6 +162,11 @@ class TensorImpl:
             "numel": numel,
             "nbytes": self.storage.nbytes,
         }
+        if self.requires_grad:
+            # autograd's part, only where there is one (--verify compares it)
+            out["requires_grad"] = True
+            if self.grad_fn is not None:
+                out["grad_fn"] = self.grad_fn.short_name()
         if not self.storage.initialised and not self.is_meta:
             # torch.empty's bytes are whatever the allocator returned: not worth recording
             out["uninitialised"] = True
