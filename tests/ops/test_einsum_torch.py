@@ -1,0 +1,215 @@
+"""torch.einsum and torch.tensordot (engine/ops/einsum.py, engine/ops/tensordot.py,
+engine/binding/contraction.py) compared with torch 2.13: the aten operators
+torch.profiler records under aten::einsum (permute, unsqueeze, diagonal/movedim for a
+repeated label, sum for a dim one operand alone has, mul or sumproduct_pair's
+permute/reshape/bmm/view), the result's layout and values, and einsum's errors word for
+word -- every wrong equation its parser rejects, in the order it rejects them."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from conftest import examples
+from oracle import assert_like_torch
+
+pytestmark = pytest.mark.torch
+
+A = "a = torch.arange(6.).reshape(2, 3); "
+V = "v = torch.arange(3.); "
+B3 = "b = torch.arange(24.).reshape(2, 3, 4); c = torch.arange(40.).reshape(2, 4, 5); "
+
+
+@pytest.mark.parametrize("statements", [
+    A + "y = torch.einsum('ij->ji', a)",
+    A + "y = torch.einsum('ij,jk->ik', a, a.T)",
+    A + "y = torch.einsum('ij,jk', a, a.T)",
+    A + "y = torch.einsum('ij,kj', torch.ones(4, 3), a)",
+    A + "y = torch.einsum('ij->', a)",
+    A + "y = torch.einsum('ij->j', a)",
+    A + "y = torch.einsum('ij->i', a)",
+    A + "y = torch.einsum('ij', a)",
+    A + "y = torch.einsum('ji', a)",
+    A + "y = torch.einsum('i j -> j i', a)",
+    A + "y = torch.einsum('ij,ij->ij', a, a)",
+    A + "y = torch.einsum('ij,ij->', a, a)",
+    A + "y = torch.einsum('bi,bj->bij', a, a)",
+    A + "y = torch.einsum('ij,kl->', a, torch.ones(2, 2))",
+    A + "y = torch.einsum('ij,jk->ik', a, torch.ones(1, 2))",
+    A + "y = torch.einsum('ij,jk,kl->il', a, a.T, a)",
+    A + "y = torch.einsum('ij,jk', [a, a.T])",
+    A + "y = torch.einsum('ij', [a])",
+    V + "y = torch.einsum('i,i->', v, v)",
+    V + "y = torch.einsum('i,i', v, v)",
+    V + "y = torch.einsum('i,j->ij', v, torch.arange(2.))",
+    V + "y = torch.einsum('i,i,i->', v, v, v)",
+    V + "y = torch.einsum('i,i,i->i', v, v, v)",
+    "y = torch.einsum('ii->i', torch.arange(9.).reshape(3, 3))",
+    "y = torch.einsum('ii', torch.arange(9.).reshape(3, 3))",
+    "y = torch.einsum('iji->j', torch.arange(18.).reshape(3, 2, 3))",
+    "y = torch.einsum('->', torch.tensor(3.))",
+    B3 + "y = torch.einsum('bij,bjk->bik', b, c)",
+    B3 + "y = torch.einsum('bij,bjk->bki', b, c)",
+    B3 + "y = torch.einsum('bij,bjk->kb', b, c)",
+    B3 + "y = torch.einsum('...ij,...jk->...ik', b, c)",
+    B3 + "y = torch.einsum('...ij,...jk', b, c)",
+    B3 + "y = torch.einsum('bij,bjk->...', b, c)",
+    B3 + "y = torch.einsum('b...,b...->b', b, b)",
+    B3 + "y = torch.einsum('...j,j->...', b, torch.arange(4.))",
+    B3 + "y = torch.einsum('i...->...', b)",
+    B3 + "y = torch.einsum('...ij->...ji', b)",
+    "y = torch.einsum('...i,...i->...', torch.ones(2, 1, 3), torch.ones(4, 3))",
+    "y = torch.einsum('bhqd,bhkd->bhqk', torch.ones(2, 2, 3, 4), torch.ones(2, 2, 5, 4))",
+    A + "y = torch.einsum('ij,jk->ik', a.long(), a.T.long())",
+    A + "y = torch.einsum('ij,jk->ik', a.int(), a.T.int())",
+    A + "y = torch.einsum('ij,jk->ik', a.double(), a.T.double())",
+    A + "y = torch.einsum('ij,ij->ij', a.bool(), a.bool())",
+    A + "y = torch.einsum('ij', a.bool())",
+    A + "y = torch.einsum('ij,jk->ik', a[:, ::2], a.T[::2])",
+    A + "y = torch.einsum(a, [0, 1], [1])",
+    A + "y = torch.einsum(a, [0, 1], a, [0, 1], [0])",
+    A + "y = torch.einsum(a, [..., 1], [1])",
+    A + "y = torch.einsum(a, [0, 1])",
+    # errors: Python's, the binding's, then the parser's in its order
+    A + "y = torch.einsum('ij')",
+    A + "y = torch.einsum('ij', 3)",
+    A + "y = torch.einsum('ij', a, 3)",
+    A + "y = torch.einsum(3, a)",
+    A + "y = torch.einsum('ij', a, path=[0])",
+    A + "y = torch.einsum(a, [0, 60])",
+    A + "y = torch.einsum('ij->k', a)",
+    A + "y = torch.einsum('ij->ii', a)",
+    A + "y = torch.einsum('ij->iJ', a)",
+    A + "y = torch.einsum('i.j', a)",
+    A + "y = torch.einsum('i..', a)",
+    A + "y = torch.einsum('......', a)",
+    A + "y = torch.einsum('...i...', a)",
+    A + "y = torch.einsum('ij,', a)",
+    A + "y = torch.einsum('ij', a, a)",
+    A + "y = torch.einsum('i1', a)",
+    A + "y = torch.einsum('ij->1', a)",
+    A + "y = torch.einsum('ijk', a)",
+    A + "y = torch.einsum('i', a)",
+    A + "y = torch.einsum('', a)",
+    A + "y = torch.einsum('...ijk', a)",
+    A + "y = torch.einsum('ij,jk', a, a)",
+    A + "y = torch.einsum('ii', a)",
+    A + "y = torch.einsum('ij->......', a)",
+    A + "y = torch.einsum('ij->..', a)",
+    A + "y = torch.einsum('ij->.', a)",
+    A + "y = torch.einsum('ij-->ij', a)",
+    A + "y = torch.einsum('ij->ij->', a)",
+    A + "y = torch.einsum('ij,jk->ik', a, torch.ones(4, 2))",
+    A + "y = torch.einsum('ij,jk->ik', a.long(), a.T)",
+    A + "y = torch.einsum('ij,ij->', a, a.long())",
+    A + "y = torch.einsum('ij,jk', a.bool(), a.T.bool())",
+    "y = torch.einsum('...i,...i', torch.ones(2, 3), torch.ones(4, 3))",
+])
+def test_einsum_like_torch(statements):
+    assert_like_torch(statements)
+
+
+
+@st.composite
+def _einsum_calls(draw) -> str:
+    """An einsum that torch computes or rejects: 1-3 operands over the labels i, j, k, l
+    (a size each, 1 sometimes to broadcast), repeated labels, an ellipsis over broadcast
+    batch dims, explicit or implicit output, int64 / float32 / float64 operands, some
+    of them transposed views."""
+    labels = "ijkl"
+    size = {c: draw(st.sampled_from([1, 2, 3])) for c in labels}
+    dtype = draw(st.sampled_from(["torch.float32", "torch.int64", "torch.float64"]))
+    n = draw(st.integers(1, 3))
+    ell = draw(st.integers(0, 2))
+    batch = [draw(st.sampled_from([1, 2])) for _ in range(ell)]
+    setup, specs, names = [], [], []
+    for i in range(n):
+        subs = draw(st.lists(st.sampled_from(labels), min_size=0, max_size=3))
+        if draw(st.booleans()) and draw(st.booleans()):
+            subs.append(subs[0] if subs else "i")              # a repeated label
+        shape = [size[c] for c in subs]
+        spec = "".join(subs)
+        if ell and draw(st.booleans()):
+            k = draw(st.integers(0, ell))
+            lead = [draw(st.sampled_from([1, b])) for b in batch[ell - k:]]
+            shape = lead + shape
+            spec = "..." + spec
+        numel = 1
+        for d in shape:
+            numel *= d
+        make = f"(torch.arange({numel}) % 5 - 2).to({dtype}).reshape({shape})"
+        if len(shape) >= 2 and draw(st.booleans()):
+            # the same values seen through a transposed view
+            rev = shape[::-1]
+            make = (f"(torch.arange({numel}) % 5 - 2).to({dtype}).reshape({rev})"
+                    f".permute({list(range(len(shape)))[::-1]})")
+        setup.append(f"x{i} = {make}")
+        specs.append(spec)
+        names.append(f"x{i}")
+    equation = ",".join(specs)
+    if draw(st.booleans()):
+        used = sorted({c for sp in specs for c in sp if c != "."})
+        out = draw(st.permutations(used))
+        out = out[:draw(st.integers(0, len(out)))]
+        rhs = "".join(out)
+        if any("..." in sp for sp in specs) and draw(st.booleans()):
+            cut = draw(st.integers(0, len(rhs)))
+            rhs = rhs[:cut] + "..." + rhs[cut:]
+        equation += "->" + rhs
+    return "; ".join(setup + [f"y = torch.einsum({equation!r}, {', '.join(names)})"])
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(_einsum_calls())
+def test_einsum_property_like_torch(program):
+    """Random equations: the profiler's tree, layout, values (integers, and floats whose
+    sums are exact) and errors are torch's."""
+    assert_like_torch(program)
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(st.text(alphabet="ij.,->kA1 ", max_size=9), st.integers(1, 3))
+def test_einsum_wrong_equations_like_torch(equation, n):
+    """Equations from an alphabet of labels, dots, commas, arrows, a digit and a space:
+    the parser's errors (or results) are torch's, word for word."""
+    operands = ", ".join(["torch.ones(2, 3)"] * n)
+    assert_like_torch(f"y = torch.einsum({equation!r}, {operands})")
+
+
+T = "a = torch.arange(24.).reshape(2, 3, 4); b = torch.arange(60.).reshape(3, 4, 5); "
+
+
+@pytest.mark.parametrize("statements", [
+    T + "y = torch.tensordot(a, b)",
+    T + "y = torch.tensordot(a, b, 2)",
+    T + "y = torch.tensordot(a, b.permute(1, 0, 2), dims=1)",
+    T + "y = torch.tensordot(a, b, 0)",
+    T + "y = torch.tensordot(a, b, True)",
+    T + "y = torch.tensordot(a, b, ([1, 2], [0, 1]))",
+    T + "y = torch.tensordot(a, b, [[2, 1], [1, 0]])",
+    T + "y = torch.tensordot(a, b, ([-1], [1]))",
+    T + "y = torch.tensordot(a.long(), b.long(), ([1], [0]))",
+    T + "y = torch.tensordot(a, torch.ones(1, 5), ([2], [0]))",
+    T + "y = torch.tensordot(a[:, :1], b, ([1], [0]))",
+    T + "y = torch.tensordot(a.transpose(0, 2), b, ([1], [0]))",
+    T + "o = torch.empty(0); y = torch.tensordot(a, b, out=o)",
+    T + "o = torch.empty(3); y = torch.tensordot(a, b, out=o)",
+    T + "o = torch.empty(2, 5); y = torch.tensordot(a, b, out=o)",
+    T + "o = torch.empty(0, dtype=torch.long); y = torch.tensordot(a, b, out=o)",
+    # errors
+    T + "y = torch.tensordot(a, b, 3)",
+    T + "y = torch.tensordot(a, b, -1)",
+    T + "y = torch.tensordot(a, b, 4)",
+    T + "y = torch.tensordot(a, b, (1, 2, 3))",
+    T + "y = torch.tensordot(a, b, [1])",
+    T + "y = torch.tensordot(a, b, 'x')",
+    T + "y = torch.tensordot(a, b, 2.0)",
+    T + "y = torch.tensordot(a, b, ([1], [0, 1]))",
+    T + "y = torch.tensordot(a, b, ([0], [0]))",
+    T + "y = torch.tensordot(a, b, ([1, 1], [0, 0]))",
+    T + "y = torch.tensordot(a, b, ([5], [0]))",
+    T + "y = torch.tensordot(a, b.long(), ([1], [0]))",
+    T + "y = torch.tensordot(a, 3)",
+])
+def test_tensordot_like_torch(statements):
+    assert_like_torch(statements)
