@@ -6,7 +6,8 @@ BLAS matrix, choosing a transpose flag from the strides -- a transposed view is 
 over with 'T' and nothing copied, a view BLAS cannot describe is cloned first -- and calls
 ``cpublas::gemm``.  bmm below 400 multiply-adds per matrix runs ``baddbmm_cpu_kernel``, a
 plain i, j, k loop; above it MKL's batched gemm.  matmul (``_matmul_impl``) picks dot, mv,
-mm, a folded mm/mv or an expanded bmm from the operands' ranks.
+mm, a folded mm/mv or an expanded bmm from the operands' ranks.  bmm, baddbmm and addbmm
+are engine/ops/bmm.py's.
 
 Values.  Integers wrap in the dtype, so any order of the sums gives torch's bits.  Floats:
 torch 2.13's CPU build hands gemm, gemv and dot to MKL (``torch.__config__.show()``:
@@ -309,60 +310,6 @@ deprecated("addmv_(Scalar beta, Tensor(a!) self, Tensor mat, Tensor vec) -> Tens
            "addmv_(self, mat, vec, beta, 1)")
 deprecated("addmv(Scalar beta, Tensor self, Tensor mat, Tensor vec, *, Tensor(a!) out) -> Tensor(a!)",
            "addmv_out(out, self, mat, vec, beta, 1)")
-
-
-# -- bmm ---------------------------------------------------------------------------------------
-BADDBMM_CPU_KERNEL = step("baddbmm_cpu_kernel<scalar_t, is_bmm=true>", Layer.KERNEL,
-                          source=LINALG)
-GEMM_BATCHED = step("cpublas::gemm_batched_with_stride", Layer.KERNEL, source=CPUBLAS)
-
-
-def _bmm_meta(b1, b2) -> None:
-    """common_checks_baddbmm_bmm (is_bmm_out)."""
-    check(b1.dim() == 3, RuntimeError, "batch1 must be a 3D tensor")
-    check(b2.dim() == 3, RuntimeError, "batch2 must be a 3D tensor")
-    bs, _, contraction = b1.view.sizes
-    got = list(b2.view.sizes[:2])
-    check(got == [bs, contraction], RuntimeError,
-          f"Expected size for first two dimensions of batch2 tensor to be: "
-          f"[{bs}, {contraction}] but got: [{got[0]}, {got[1]}].")
-
-
-@structured("bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)",
-            native="at::native::bmm_out_cpu (structured)",
-            out_native="at::native::bmm_out_cpu (structured)", source=LINALG,
-            inplace=False, variants="function, method", device_check=CHECK_WRAPPER,
-            out_device_check=CHECK_WRAPPER, meta=META_PYTHON,
-            at_dispatch=_blas_dispatch("bmm"))
-def bmm(form: str, self, mat2, *, out):
-    _bmm_meta(self, mat2)
-    bs, rows, contraction = self.view.sizes
-    cols = mat2.view.sizes[2]
-    result = _output(form, out, (bs, rows, cols), self)
-    b1, b2 = aten.resolve_conj.default(self), aten.resolve_conj.default(mat2)
-    if result.numel() == 0:
-        return result
-    if contraction == 0:
-        aten.zero_.default(result)
-        return result
-    naive = contraction * rows * cols < 400
-    if not naive and not b1.dtype.is_floating_point:
-        raise Refused("bmm of integers with 400 or more multiply-adds per matrix runs "
-                      "addmm_impl_cpu_ per batch in torch, which tidx does not model yet")
-    check(b1.dtype is b2.dtype, RuntimeError,
-          f"expected scalar type {D.cpp_name(b1.dtype)} but found {D.cpp_name(b2.dtype)}")
-    dispatched(b1.dtype, "bmm")
-    spec = BADDBMM_CPU_KERNEL if naive else GEMM_BATCHED
-    with span(spec, batches=bs, m=rows, n=cols, k=contraction) as s:
-        if not result.is_meta:
-            values, note = _values("bmm", b1.array(), b2.array(), result.dtype, contraction)
-            result.array(write=True)[...] = values
-            if naive and note is not None:
-                note = Note("matmul.naive", k=contraction)
-            s.note(note)
-            s.set(read=[touched(b1), touched(b2)], written=touched(result))
-        s.set_result(result)
-    return result
 
 
 # -- mv: addmv ---------------------------------------------------------------------------------

@@ -213,3 +213,85 @@ T = "a = torch.arange(24.).reshape(2, 3, 4); b = torch.arange(60.).reshape(3, 4,
 ])
 def test_tensordot_like_torch(statements):
     assert_like_torch(statements)
+
+
+S = ("s = torch.arange(30.).reshape(2, 3, 5); b1 = torch.arange(24.).reshape(2, 3, 4); "
+     "b2 = torch.arange(40.).reshape(2, 4, 5); ")
+M = "m = torch.arange(15.).reshape(3, 5); "
+
+
+@pytest.mark.parametrize("statements", [
+    S + "y = torch.baddbmm(s, b1, b2)",
+    S + "y = torch.baddbmm(s, b1, b2, beta=0)",
+    S + "y = torch.baddbmm(s, b1, b2, beta=2, alpha=3)",
+    S + "y = torch.baddbmm(s, b1, b2, beta=0.5, alpha=-1.5)",
+    S + "y = torch.baddbmm(torch.ones(5), b1, b2, beta=2, alpha=3)",
+    S + "y = torch.baddbmm(s[0], b1, b2)",
+    S + "y = s.baddbmm(b1, b2)",
+    S + "y = s.clone(); y.baddbmm_(b1, b2)",
+    S + "y = s.clone(); y.baddbmm_(b1, b2, beta=0, alpha=2)",
+    S + "y = s.transpose(1, 2).contiguous().transpose(1, 2); y.baddbmm_(b1, b2)",
+    S + "y = torch.ones(5); y.baddbmm_(b1, b2)",
+    S + "y = s.long(); y.baddbmm_(b1.long(), b2)",
+    S + "o = torch.empty(0); y = torch.baddbmm(s, b1, b2, out=o)",
+    S + "o = torch.empty(7); y = torch.baddbmm(s, b1, b2, out=o)",
+    S + "o = torch.empty(0, dtype=torch.float64); y = torch.baddbmm(s, b1, b2, out=o)",
+    S + "y = torch.baddbmm(s.long(), b1.long(), b2.long())",
+    S + "y = torch.baddbmm(s.long(), b1.long(), b2.long(), beta=0.5, alpha=1.5)",
+    S + "y = torch.baddbmm(s.int(), b1.int(), b2.int(), beta=-2, alpha=3)",
+    S + "y = torch.baddbmm(s, b1.transpose(1, 2).contiguous().transpose(1, 2), b2)",
+    S + "y = torch.baddbmm(torch.ones(2, 3, 0), torch.ones(2, 3, 4), torch.ones(2, 4, 0))",
+    S + "y = torch.baddbmm(s, torch.ones(2, 3, 0), torch.ones(2, 0, 5), beta=0)",
+    S + "y = torch.baddbmm(s.bool(), b1.bool(), b2.bool())",
+    "y = torch.baddbmm(torch.ones(2, 20, 20), torch.ones(2, 20, 40)[:, :, ::2], "
+    "torch.ones(2, 20, 20))",
+    "y = torch.baddbmm(torch.ones(2, 20, 20, dtype=torch.long), torch.ones(2, 20, 20, "
+    "dtype=torch.long), torch.ones(2, 20, 20, dtype=torch.long), alpha=2)",
+    "y = torch.baddbmm(torch.ones(2, 20, 20), torch.ones(2, 20, 20), torch.ones(2, 20, 20))",
+    "y = torch.bmm(torch.ones(2, 20, 40)[:, :, ::2], torch.ones(2, 20, 20))",
+    "y = torch.bmm(torch.ones(2, 20, 20, dtype=torch.long), torch.ones(2, 20, 20, "
+    "dtype=torch.long))",
+    # addbmm: empty, resize_as_, copy_, then addmm_ per batch
+    S + M + "y = torch.addbmm(m, b1, b2)",
+    S + M + "y = torch.addbmm(m, b1, b2, beta=0)",
+    S + M + "y = torch.addbmm(torch.ones(5), b1, b2, beta=2, alpha=3)",
+    S + M + "y = m.addbmm(b1, b2)",
+    S + M + "y = m.clone(); y.addbmm_(b1, b2)",
+    S + M + "y = torch.addbmm(m.long(), b1.long(), b2.long())",
+    S + M + "o = torch.empty(0); y = torch.addbmm(m, b1, b2, out=o)",
+    S + M + "o = torch.empty(2, 2); y = torch.addbmm(m, b1, b2, out=o)",
+    S + M + "y = torch.addbmm(m, torch.ones(0, 3, 4), torch.ones(0, 4, 5), beta=0)",
+])
+def test_baddbmm_addbmm_like_torch(statements):
+    assert_like_torch(statements)
+
+
+_WRONG = {
+    "s_shape": ("s", "torch.ones(2, 4, 5)"),
+    "s_dtype": ("s", "torch.ones(2, 3, 5, dtype=torch.long)"),
+    "s_4d": ("s", "torch.ones(1, 2, 3, 5)"),
+    "s2_shape": ("s", "torch.ones(4, 5)"),
+    "s2_dtype": ("s", "torch.ones(3, 5, dtype=torch.long)"),
+    "b1_2d": ("b1", "torch.ones(3, 4)"),
+    "b1_1d": ("b1", "torch.ones(4)"),
+    "b1_dtype": ("b1", "torch.ones(2, 3, 4, dtype=torch.long)"),
+    "b2_2d": ("b2", "torch.ones(4, 5)"),
+    "b2_size": ("b2", "torch.ones(2, 3, 5)"),
+    "b2_batch": ("b2", "torch.ones(3, 4, 5)"),
+    "b2_dtype": ("b2", "torch.ones(2, 4, 5, dtype=torch.long)"),
+}
+
+
+@pytest.mark.parametrize("fn", ["torch.baddbmm", "torch.addbmm", "s.baddbmm_", "s.addbmm_"])
+@pytest.mark.parametrize("first", [None, *_WRONG])
+@pytest.mark.parametrize("second", list(_WRONG))
+def test_baddbmm_addbmm_check_order_like_torch(fn, first, second):
+    """Every pair of wrong arguments: the error torch raises first is tidx's."""
+    args = {"s": "torch.ones(2, 3, 5)" if "baddbmm" in fn else "torch.ones(3, 5)",
+            "b1": "torch.ones(2, 3, 4)", "b2": "torch.ones(2, 4, 5)"}
+    for key in (first, second):
+        if key is not None:
+            args[_WRONG[key][0]] = _WRONG[key][1]
+    setup = "; ".join(f"{k} = {v}" for k, v in args.items())
+    call = f"y = {fn}(b1, b2)" if fn.startswith("s.") else f"y = {fn}(s, b1, b2)"
+    assert_like_torch(f"{setup}; {call}")

@@ -7,6 +7,13 @@ the same conventions as en.py.
 from __future__ import annotations
 
 TEXT: dict[str, str] = {
+    "bmm.split":
+        "the matrices are too large for the plain loop and BLAS cannot take them as one batched "
+        "call (a matrix neither row- nor column-major, a non-contiguous result, or integers): "
+        "one matrix product per batch on select()ed matrices, {batches} of them",
+    "bmm.addbmm":
+        "addbmm sums the {batches} batch products into one matrix: addmm_ once per batch, "
+        "beta only on the first, so the sum runs batch by batch",
     # -- einsum, tensordot (engine/ops/einsum.py, engine/ops/tensordot.py)
     "einsum.python":
         "torch/functional.py: the equation and the operands go to _VF.einsum; opt_einsum is "

@@ -6,6 +6,10 @@ zh.py (the same ids and ``{name}`` fields as the English table).
 from __future__ import annotations
 
 TEXT: dict[str, str] = {
+    "bmm.split":
+        "矩阵对朴素循环来说太大,而 BLAS 又不能一次批量处理(某个矩阵既非行主序也非列主序、结果不连续,或是整数):对 select() 出的矩阵逐批做矩阵乘,共 {batches} 批",
+    "bmm.addbmm":
+        "addbmm 把 {batches} 批乘积加到同一个矩阵:每批一次 addmm_,只有第一批用 beta,所以逐批求和",
     "einsum.python":
         "torch/functional.py:方程与操作数交给 _VF.einsum;此处 torch 旁未安装 opt_einsum,所以不给收缩路径,Linear.cpp 从左到右收缩",
     "einsum.parse":
