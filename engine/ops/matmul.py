@@ -32,6 +32,7 @@ from tracer.steps import Layer, step
 from engine.core import dtypes as D
 from engine.core import shape_math
 from engine.core import view as S
+from engine.core.device import of_type
 from engine.core.errors import Refused, check
 from engine.dispatch.at_dispatch import AT_DISPATCH, dispatched
 from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, INPLACE, META_PYTHON, OUT,
@@ -379,8 +380,16 @@ def mv(self, vec):
     return aten.addmv_.default(result, self, vec, beta=0, alpha=1)
 
 
-not_modelled("mv.out(Tensor self, Tensor vec, *, Tensor(a!) out) -> Tensor(a!)", kind=OUT,
-             reason=OUT_NOT_MODELLED)
+@declare("mv.out(Tensor self, Tensor vec, *, Tensor(a!) out) -> Tensor(a!)",
+         native="at::native::mv_out", source=BLAS, meta=META_PYTHON)
+def mv_out(self, vec, *, out):
+    # addmv's self is never resized: unless the out= tensor can stand as self (one
+    # element, or the product's length), a fresh one does; beta is 0, so it is not read
+    rows = self.view.sizes[S.maybe_wrap_dim(0, self.dim(), wrap_scalar=False)]
+    if out.dim() > 1 or (out.numel() != rows and out.numel() != 1):
+        self_addmv = aten.empty.memory_format([rows], dtype=vec.dtype, device=vec.device_type)
+        return aten.addmv.out(self_addmv, self, vec, beta=0, alpha=1, out=out)
+    return aten.addmv.out(out, self, vec, beta=0, alpha=1, out=out)
 
 
 # -- dot ---------------------------------------------------------------------------------------
@@ -416,8 +425,26 @@ def dot(self, tensor):
     return aten.fill_.Scalar(result, 0 if value is None else value.item())
 
 
-not_modelled("dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!)",
-             kind=OUT, reason=OUT_NOT_MODELLED)
+def _dot_out(name: str, self, other, out):
+    """dot_out / vdot_out (LinearAlgebra.cpp): the devices, resize_output to a 0-dim
+    tensor, the dtype, then ``result.fill_(self.dot(other))``."""
+    where = [str(of_type(t.device_type)) for t in (out, self, other)]
+    check(where[0] == where[1] == where[2], RuntimeError,
+          f"{name}: Expected the output and input tensors to be on the same device, but got "
+          f"the output tensor on {where[0]}, the 'input' tensor on {where[1]}, and the "
+          f"'other' tensor on {where[2]}")
+    resize_output(out, (), ())
+    check(out.dtype is self.dtype, RuntimeError,
+          f"result dtype {D.cpp_name(out.dtype)} does not match input dtype "
+          f"{D.cpp_name(self.dtype)}")
+    value = aten.dot.default(self, other) if name == "dot" else aten.vdot.default(self, other)
+    return aten.fill_.Tensor(out, value)
+
+
+@declare("dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!)",
+         native="at::native::dot_out", source=LINALG, meta=META_PYTHON)
+def dot_out(self, tensor, *, out):
+    return _dot_out("dot", self, tensor, out)
 
 
 # -- matmul: _matmul_impl ----------------------------------------------------------------------
@@ -442,19 +469,36 @@ def _should_fold(t1, t2) -> bool:
 @declare("matmul(Tensor self, Tensor other) -> Tensor", variants="function, method",
          kind=COMPOSITE, native="at::native::matmul", source=LINALG)
 def matmul(self, other):
+    return _matmul_impl(None, self, other)
+
+
+@declare("matmul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+         kind=COMPOSITE, native="at::native::matmul_out", source=LINALG)
+def matmul_out(self, other, *, out):
+    _matmul_impl(out, self, other)
+    return out
+
+
+def _matmul_impl(out, self, other):
+    """_matmul_impl(out, tensor1, tensor2): with an out= tensor, each branch calls the
+    out= form of its kernel (dot_out, mv_out, mm_out, bmm_out), the folded and batched
+    ones into ``out`` resized and reshaped, copied back when the reshape had to copy."""
     d1, d2 = self.dim(), other.dim()
     check(d1 != 0 and d2 != 0, RuntimeError,
           f"both arguments to matmul need to be at least 1D, but they are {d1}D and {d2}D")
+    has_out = out is not None
     with span(MATMUL_IMPL, note=Note("matmul.dispatch", left=d1, right=d2)):
         pass
     if d1 == 1 and d2 == 1:
-        return aten.dot.default(self, other)
+        return aten.dot.out(self, other, out=out) if has_out else aten.dot.default(self, other)
     if d1 == 2 and d2 == 1:
-        return aten.mv.default(self, other)
+        return aten.mv.out(self, other, out=out) if has_out else aten.mv.default(self, other)
     if d1 == 1 and d2 == 2:
-        return aten.squeeze_.dim(aten.mm.default(aten.unsqueeze.default(self, 0), other), 0)
+        row = aten.unsqueeze.default(self, 0)
+        product = aten.mm.out(row, other, out=out) if has_out else aten.mm.default(row, other)
+        return aten.squeeze_.dim(product, 0)
     if d1 == 2 and d2 == 2:
-        return aten.mm.default(self, other)
+        return aten.mm.out(self, other, out=out) if has_out else aten.mm.default(self, other)
     if _should_fold(self, other):
         transpose = d2 > d1
         t1 = aten.mT.default(other) if transpose else self
@@ -464,10 +508,21 @@ def matmul(self, other):
         if t2.dim() == 2:
             shape.append(t2.view.sizes[1])
         t1_folded = aten.reshape.default(t1, [folded, t1.view.sizes[-1]])
+        if not has_out:
+            if t2.dim() == 2:
+                output = aten._unsafe_view.default(aten.mm.default(t1_folded, t2), shape)
+                return aten.contiguous.default(aten.mT.default(output)) if transpose else output
+            return aten._unsafe_view.default(aten.mv.default(t1_folded, t2), shape)
+        resize_output(out, tuple(shape), tuple(_contiguous(shape)))
         if t2.dim() == 2:
-            output = aten._unsafe_view.default(aten.mm.default(t1_folded, t2), shape)
-            return aten.contiguous.default(aten.mT.default(output)) if transpose else output
-        return aten._unsafe_view.default(aten.mv.default(t1_folded, t2), shape)
+            reshaped = aten.reshape.default(out, [folded, t2.view.sizes[-1]])
+            aten.mm.out(t1_folded, t2, out=reshaped)
+        else:
+            reshaped = aten.reshape.default(out, [folded])
+            aten.mv.out(t1_folded, t2, out=reshaped)
+        if reshaped.storage is not out.storage:     # !reshaped_out.is_alias_of(out)
+            aten.copy_.default(out, reshaped)
+        return out
     s1, s2 = self.view.sizes, other.view.sizes
     n = s1[-2] if d1 > 1 else 1
     m1 = s1[-1]
@@ -486,14 +541,19 @@ def matmul(self, other):
         shape.append(n)
     if d2 > 1:
         shape.append(p)
-    result = aten.bmm.default(t1, t2)
+    if not has_out:
+        result = aten.bmm.default(t1, t2)
+        if vector_rhs:
+            result = aten.squeeze.dim(result, -1)
+        return aten._unsafe_view.default(result, shape)
+    resize_output(out, tuple(shape), tuple(_contiguous(shape)))
+    reshaped = aten.reshape.default(out, [product, n, p])
+    aten.bmm.out(t1, t2, out=reshaped)
     if vector_rhs:
-        result = aten.squeeze.dim(result, -1)
-    return aten._unsafe_view.default(result, shape)
-
-
-not_modelled("matmul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
-             kind=COMPOSITE, reason=OUT_NOT_MODELLED)
+        reshaped = aten.squeeze.dim(reshaped, -1)
+    if reshaped.storage is not out.storage:
+        aten.copy_.default(out, aten.view_as.default(reshaped, out))
+    return out
 
 
 # -- vdot, outer, ger --------------------------------------------------------------------------
@@ -505,8 +565,10 @@ def vdot(self, other):
     return aten.dot.default(self, other)
 
 
-not_modelled("vdot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
-             kind=OUT, reason=OUT_NOT_MODELLED)
+@declare("vdot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+         native="at::native::vdot_out", source=LINALG, meta=META_PYTHON)
+def vdot_out(self, other, *, out):
+    return _dot_out("vdot", self, other, out)
 
 
 def _check_1d(t, name: str) -> None:
@@ -524,19 +586,34 @@ def outer(self, vec2):
     return aten.mul.Tensor(aten.reshape.default(self, [self.view.sizes[0], 1]), vec2)
 
 
-# mul's out= form, which outer_out calls, is not modelled yet
-not_modelled("outer.out(Tensor self, Tensor vec2, *, Tensor(a!) out) -> Tensor(a!)",
-             kind=COMPOSITE, reason=OUT_NOT_MODELLED)
+@declare("outer.out(Tensor self, Tensor vec2, *, Tensor(a!) out) -> Tensor(a!)",
+         kind=COMPOSITE, native="at::native::outer_out", source=LINALG)
+def outer_out(self, vec2, *, out):
+    _check_1d(self, "self")
+    _check_1d(vec2, "vec2")
+    return aten.mul.out(aten.reshape.default(self, [self.view.sizes[0], 1]), vec2, out=out)
 
 
 @declare("ger(Tensor self, Tensor vec2) -> Tensor", variants="function, method",
          kind=COMPOSITE, native="at::native::ger", source=LINALG)
 def ger(self, vec2):
+    _ger_deprecated()
     return aten.outer.default(self, vec2)
 
 
-not_modelled("ger.out(Tensor self, Tensor vec2, *, Tensor(a!) out) -> Tensor(a!)",
-             kind=COMPOSITE, reason=OUT_NOT_MODELLED)
+@declare("ger.out(Tensor self, Tensor vec2, *, Tensor(a!) out) -> Tensor(a!)",
+         kind=COMPOSITE, native="at::native::ger_out", source=LINALG)
+def ger_out(self, vec2, *, out):
+    _ger_deprecated()
+    return aten.outer.out(self, vec2, out=out)
+
+
+GER_WARN = step("TORCH_WARN", Layer.KERNEL, source=LINALG)
+
+
+def _ger_deprecated() -> None:
+    with span(GER_WARN, note=Note("matmul.ger_deprecated"), category="UserWarning"):
+        pass
 
 
 # -- matrix_power: linalg_matrix_power_impl (LinearAlgebra.cpp) --------------------------------

@@ -7,6 +7,9 @@ the same conventions as en.py.
 from __future__ import annotations
 
 TEXT: dict[str, str] = {
+    "matmul.ger_deprecated":
+        "UserWarning: torch.ger is deprecated and will be removed in a future PyTorch "
+        "release. Use torch.outer instead.",
     "bmm.split":
         "the matrices are too large for the plain loop and BLAS cannot take them as one batched "
         "call (a matrix neither row- nor column-major, a non-contiguous result, or integers): "

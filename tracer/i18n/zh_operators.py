@@ -6,6 +6,8 @@ zh.py (the same ids and ``{name}`` fields as the English table).
 from __future__ import annotations
 
 TEXT: dict[str, str] = {
+    "matmul.ger_deprecated":
+        "UserWarning:torch.ger 已弃用,将在未来的 PyTorch 版本中移除。请改用 torch.outer。",
     "bmm.split":
         "矩阵对朴素循环来说太大,而 BLAS 又不能一次批量处理(某个矩阵既非行主序也非列主序、结果不连续,或是整数):对 select() 出的矩阵逐批做矩阵乘,共 {batches} 批",
     "bmm.addbmm":
