@@ -332,3 +332,14 @@ def test_batched_products_property_like_torch(fn, bs, m, k, n, dtype, beta, alph
         # contraction, are refused in one line
         assert "not modelled" in str(exc)
 
+
+
+def test_the_einsum_lesson_agrees_with_torch_on_every_check():
+    """samples/einsum_as_bmm.py under --verify: every statement compared with torch, and
+    every one agrees."""
+    from engine.interpreter import lessons, session, verify
+    text = lessons.load("einsum_as_bmm").text
+    rows = verify.verify(text, session.run(text))
+    assert rows and all(row.compared and row.ok for row in rows), \
+        [r.details for r in rows if not r.ok]
+    assert any("einsum('ij,jk->ik'" in row.source for row in rows)
