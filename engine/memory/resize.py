@@ -44,6 +44,10 @@ def _resize_impl(self, size: tuple[int, ...], s) -> None:
     # are 0), refresh_numel (which may throw: the tensor keeps the new sizes then, as
     # torch's does), and only then the contiguous strides
     old = self.view.strides
+    if any(n < 0 for n in size):
+        # a negative size is refresh_numel's overflow (as uint64 it passes int64's
+        # max): raised before a View that could not hold it is made
+        S.safe_compute_numel(size)
     self.view = View(size, old[:len(size)] + (0,) * (len(size) - len(old)), self.view.offset)
     S.safe_compute_numel(size)
     strides = S.contiguous_strides(size)

@@ -179,3 +179,38 @@ def test_cumulative_and_randperm_out_like_torch(statements):
 ])
 def test_cumulative_and_dot_out_errors_like_torch(statements):
     assert_like_torch(statements, names=("y", "o"), uninitialised=("o",))
+
+
+@pytest.mark.parametrize("statements", [
+    "o = torch.empty(0); y = torch.zeros(2, 3, out=o)",
+    "o = torch.empty(5); y = torch.zeros(2, 3, out=o)",
+    "o = torch.empty(3, 2).t(); y = torch.zeros(2, 3, out=o)",
+    "o = torch.empty(0, dtype=torch.long); y = torch.ones(4, out=o)",
+    "o = torch.empty(0); y = torch.ones((2, 2), out=o)",
+    "o = torch.empty(0); y = torch.full((2, 3), 7., out=o)",
+    "o = torch.empty(0, dtype=torch.long); y = torch.full((2,), 3.5, out=o)",
+    "o = torch.empty(0, dtype=torch.bool); y = torch.full((2,), 3, out=o)",
+])
+def test_factory_out_like_torch(statements):
+    assert_like_torch(statements, names=("y", "o"))
+
+
+@pytest.mark.parametrize("statements", [
+    "o = torch.empty(0); y = torch.empty(2, 3, out=o)",
+    "o = torch.empty(0); y = torch.empty(2, -3, out=o)",
+    "o = torch.empty(0); y = torch.empty(2, 3, out=o, memory_format=torch.channels_last)",
+])
+def test_empty_out_and_factory_out_errors_like_torch(statements):
+    """empty's out= is resize_ alone: its bytes are fresh memory in both."""
+    assert_like_torch(statements, names=("y", "o"), uninitialised=("y", "o"))
+
+
+@pytest.mark.parametrize("statements", [
+    "o = torch.empty(3); o.resize_(-2, 3)",
+    "o = torch.empty(0); y = torch.zeros(2, -1, out=o)",
+])
+def test_a_negative_size_to_resize_is_torchs_overflow(statements):
+    """A negative size passes as a huge uint64 and fails refresh_numel's overflow check
+    (torch's tensor keeps the broken sizes: only the error is compared); it was tidx's
+    own error (exit 3) before."""
+    assert_like_torch(statements, names=())
