@@ -116,9 +116,9 @@ def _parse_output(equation: str, arrow: int, lhs_len: int, label_count: list[int
         # implicit output: the ellipsis, then every label seen once, A-Z then a-z
         plan.perm_index = plan.ell_num_dim
         ell_in_output = True
-        for label in range(_TOTAL):
-            if label_count[label] == 1:
-                plan.label_perm_index[label] = plan.perm_index
+        for sub in range(_TOTAL):
+            if label_count[sub] == 1:
+                plan.label_perm_index[sub] = plan.perm_index
                 plan.perm_index += 1
     else:
         rhs = equation[arrow + 2:]
@@ -160,9 +160,9 @@ def _parse_output(equation: str, arrow: int, lhs_len: int, label_count: list[int
         # the ellipsis dims not in the output are summed out, before the labels
         plan.ell_index = plan.perm_index
         plan.perm_index += plan.ell_num_dim
-    for label in range(_TOTAL):
-        if label_count[label] > 0 and plan.label_perm_index[label] == -1:
-            plan.label_perm_index[label] = plan.perm_index
+    for sub in range(_TOTAL):
+        if label_count[sub] > 0 and plan.label_perm_index[sub] == -1:
+            plan.label_perm_index[sub] = plan.perm_index
             plan.perm_index += 1
 
 
