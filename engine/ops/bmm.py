@@ -31,7 +31,7 @@ from engine.dispatch.aten import aten
 from engine.dispatch.declarations import (CHECK_WRAPPER, INPLACE, META_PYTHON, OUT, declare,
                                           deprecated, not_modelled, structured)
 from engine.ops.matmul import (CPUBLAS, LINALG, _addmm_impl, _blas_dispatch, _output,
-                               _scaled, _up, _UNIT, _values)
+                               _scaled, _up, _UNIT, _values, opmath_scalar)
 from engine.ops.touch import touched
 
 BADDBMM_CPU_KERNEL = step("baddbmm_cpu_kernel<scalar_t, is_bmm=true>", Layer.KERNEL,
@@ -59,18 +59,6 @@ def _blas_readable(t) -> bool:
     sizes, strides = t.view.sizes, t.view.strides
     return ((strides[2] == 1 and (sizes[1] == 1 or strides[1] >= sizes[2])) or
             (strides[1] == 1 and (sizes[2] == 1 or strides[2] >= sizes[1])))
-
-
-def _opmath_scalar(x, dtype: D.dtype):
-    """Scalar::to<opmath_t>: a float beta or alpha truncates toward zero for integers."""
-    if dtype.is_floating_point:
-        return x
-    v = int(x)
-    info = np.iinfo(dtype.np) if dtype is not D.bool else None
-    if info is not None and not info.min <= v <= info.max:
-        raise Refused(f"a beta or alpha of {x} overflows {dtype.name}, which torch "
-                      "refuses; tidx does not model that message yet")
-    return v
 
 
 def bmm_out_or_baddbmm_(result, batch1, batch2, beta, alpha, is_bmm_out: bool) -> None:
@@ -150,8 +138,8 @@ def _naive_scaled(result, prod: np.ndarray, beta, alpha) -> np.ndarray:
     """baddbmm_cpu_kernel<is_bmm=false>: alpha * acc when beta is 0 (r is not read), else
     r * beta + alpha * acc, each rounded (or wrapped) in opmath, which is the dtype."""
     dtype = result.dtype
-    b = _opmath_scalar(beta, dtype)
-    a = _opmath_scalar(alpha, dtype)
+    b = opmath_scalar(beta, dtype)
+    a = opmath_scalar(alpha, dtype)
     with np.errstate(all="ignore"):
         scaled = np.asarray(a).astype(dtype.np) * prod
         if b != 0:

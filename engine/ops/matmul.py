@@ -1,4 +1,4 @@
-"""The matmul family: mm, bmm, addmv (mv), dot, and matmul's composite dispatch
+"""The matmul family: mm, addmm, addmv (mv), matrix_power, and matmul's composite dispatch
 (aten/src/ATen/native/LinearAlgebra.cpp, Blas.cpp).
 
 mm runs ``addmm_impl_cpu_``: it casts the result, then each operand, as a column-major
@@ -6,8 +6,9 @@ BLAS matrix, choosing a transpose flag from the strides -- a transposed view is 
 over with 'T' and nothing copied, a view BLAS cannot describe is cloned first -- and calls
 ``cpublas::gemm``.  bmm below 400 multiply-adds per matrix runs ``baddbmm_cpu_kernel``, a
 plain i, j, k loop; above it MKL's batched gemm.  matmul (``_matmul_impl``) picks dot, mv,
-mm, a folded mm/mv or an expanded bmm from the operands' ranks.  bmm, baddbmm and addbmm
-are engine/ops/bmm.py's.
+mm, a folded mm/mv or an expanded bmm from the operands' ranks, and with an out= tensor
+their out= forms.  bmm, baddbmm and addbmm are engine/ops/bmm.py's; dot, vdot, outer and
+ger engine/ops/vector_products.py's.
 
 Values.  Integers wrap in the dtype, so any order of the sums gives torch's bits.  Floats:
 torch 2.13's CPU build hands gemm, gemv and dot to MKL (``torch.__config__.show()``:
@@ -32,7 +33,6 @@ from tracer.steps import Layer, step
 from engine.core import dtypes as D
 from engine.core import shape_math
 from engine.core import view as S
-from engine.core.device import of_type
 from engine.core.errors import Refused, check
 from engine.dispatch.at_dispatch import AT_DISPATCH, dispatched
 from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, INPLACE, META_PYTHON, OUT,
@@ -332,8 +332,6 @@ def addmv(form: str, self, mat, vec, *, out, beta=1, alpha=1):
     check(cols == vec.view.sizes[0] and (rows == self.numel() or self.numel() == 1),
           RuntimeError, f"size mismatch, got input ({self.view.sizes[0] if self.dim() else 1}"
           f"), mat ({rows}x{cols}), vec ({vec.view.sizes[0]})")
-    if beta != 0 or alpha != 1:
-        raise Refused("addmv with beta or alpha other than mv's (0 and 1) is not modelled yet")
     check(self.dtype is mat.dtype and mat.dtype is vec.dtype, RuntimeError,
           f"addmv input tensors must have the same dtype, but got {D.cpp_name(self.dtype)}, "
           f"{D.cpp_name(mat.dtype)}, and {D.cpp_name(vec.dtype)}")
@@ -346,7 +344,12 @@ def addmv(form: str, self, mat, vec, *, out, beta=1, alpha=1):
         if tuple(result.view.sizes) != (rows,):
             raise Refused("addmv_ into a self of another shape than the product's is not "
                           "modelled yet")
+    # addmv_out_cpu: expand_size(self, {mat.size(0)}) -- an expand only when it differs
+    b_self = self if tuple(self.view.sizes) == (rows,) else aten.expand.default(self, [rows])
     if mat.numel() == 0:
+        if beta != 0:
+            raise Refused("addmv of an empty matrix with beta other than 0 (at::cpu::mul_out "
+                          "of self and beta) is not modelled yet")
         aten.zero_.default(result)      # beta is 0: self is ignored
         return result
     if result.numel() == 0:
@@ -360,15 +363,62 @@ def addmv(form: str, self, mat, vec, *, out, beta=1, alpha=1):
         flag, operand = "t", mat
     else:
         flag, operand = "t", aten.contiguous.default(mat)
-    with span(GEMV, flag=flag, m=rows, n=cols) as s:
+    with span(GEMV, flag=flag, m=rows, n=cols, beta=beta, alpha=alpha) as s:
         if not result.is_meta:
             values, note = _values("mv", operand.array(), vec.array()[:, None],
                                    result.dtype, cols)
-            result.array(write=True)[...] = values[:, 0]
+            prod = values[:, 0]
+            if beta != 0 or alpha != 1:
+                # y = beta * self + alpha * (mat @ vec); the copy of self into the result
+                # (at::native::copy_, when they differ) is called, not dispatched
+                prod = _gemv_scaled(result.dtype, b_self.array(), prod, beta, alpha)
+                if note is not None and note.id == "matmul.bound":
+                    note = _gemv_note(operand, vec, b_self, beta, alpha, cols)
+            result.array(write=True)[...] = prod
             s.note(note)
-            s.set(read=[touched(operand), touched(vec)], written=touched(result))
+            s.set(read=[touched(operand), touched(vec)]
+                  + ([touched(b_self)] if beta != 0 else []), written=touched(result))
         s.set_result(result)
     return result
+
+
+def opmath_scalar(x, dtype: D.dtype):
+    """Scalar::to<scalar_t>: a float beta or alpha truncates toward zero for integers."""
+    if dtype.is_floating_point:
+        return x
+    v = int(x)
+    if dtype is not D.bool:
+        info = np.iinfo(dtype.np)
+        if not info.min <= v <= info.max:
+            raise Refused(f"a beta or alpha of {x} overflows {dtype.name}, which torch "
+                          "refuses; tidx does not model that message yet")
+    return v
+
+
+def _gemv_scaled(dtype: D.dtype, y: np.ndarray, prod: np.ndarray, beta, alpha) -> np.ndarray:
+    """beta * y + alpha * prod in the dtype (beta 0: y is not read); integers wrap, so
+    gemv's order gives these bits."""
+    b, a = opmath_scalar(beta, dtype), opmath_scalar(alpha, dtype)
+    with np.errstate(all="ignore"):
+        out = np.asarray(a).astype(dtype.np) * prod
+        if b != 0:
+            out = np.asarray(b).astype(dtype.np) * y + out
+    return out.astype(dtype.np, copy=False)
+
+
+def _gemv_note(mat, vec, y, beta, alpha, k: int) -> Note:
+    """gemv's bound with its scalars, as gemm's (Higham 3.5): gamma_{k+2} (|alpha||A||x|
+    + |beta||y|), twice that between two orders."""
+    dtype = y.dtype
+    check_temporary("addmv", y.numel(), 24)
+    mags = abs(alpha) * (np.abs(mat.array().astype(np.float64))
+                         @ np.abs(vec.array().astype(np.float64)))
+    if beta != 0:
+        mags = mags + abs(beta) * np.abs(y.array().astype(np.float64))
+    u = _UNIT[dtype.name]
+    gamma = (k + 2) * u / (1 - (k + 2) * u)
+    return Note("matmul.bound", k=k, bound=_up(2 * gamma * float(np.max(mags))),
+                dtype=dtype.name)
 
 
 @declare("mv(Tensor self, Tensor vec) -> Tensor", variants="function, method",
@@ -390,61 +440,6 @@ def mv_out(self, vec, *, out):
         self_addmv = aten.empty.memory_format([rows], dtype=vec.dtype, device=vec.device_type)
         return aten.addmv.out(self_addmv, self, vec, beta=0, alpha=1, out=out)
     return aten.addmv.out(out, self, vec, beta=0, alpha=1, out=out)
-
-
-# -- dot ---------------------------------------------------------------------------------------
-DOT_IMPL = step("dot_impl<scalar_t>", Layer.KERNEL, source=BLAS)
-
-
-@declare("dot(Tensor self, Tensor tensor) -> Tensor", variants="function, method",
-         native="at::native::dot", source=BLAS, device_check=CHECK_WRAPPER,
-         meta=META_PYTHON,
-            at_dispatch=_blas_dispatch("dot"))
-def dot(self, tensor):
-    # dot_check (Blas.cpp)
-    check(self.dim() == 1 and tensor.dim() == 1, RuntimeError,
-          f"1D tensors expected, but got {self.dim()}D and {tensor.dim()}D tensors")
-    check(self.dtype is tensor.dtype, RuntimeError,
-          f"dot : expected both vectors to have same dtype, but found "
-          f"{D.cpp_name(self.dtype)} and {D.cpp_name(tensor.dtype)}")
-    n, m = self.numel(), tensor.numel()
-    check(n == m, RuntimeError,
-          f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same "
-          f"number of elements, but got {n} and {m} elements respectively")
-    dispatched(self.dtype, "dot")
-    result = aten.empty.memory_format([], dtype=self.dtype, device=self.device_type)
-    with span(DOT_IMPL, n=n) as s:
-        value = None
-        if not self.is_meta:
-            values, note = _values("dot", self.array()[None, :], tensor.array()[:, None],
-                                   self.dtype, n)
-            value = values[0, 0]
-            s.note(note)
-            s.set(read=[touched(self), touched(tensor)])
-    # dot_impl returns a scalar_t; dot fills the 0-dim result with it
-    return aten.fill_.Scalar(result, 0 if value is None else value.item())
-
-
-def _dot_out(name: str, self, other, out):
-    """dot_out / vdot_out (LinearAlgebra.cpp): the devices, resize_output to a 0-dim
-    tensor, the dtype, then ``result.fill_(self.dot(other))``."""
-    where = [str(of_type(t.device_type)) for t in (out, self, other)]
-    check(where[0] == where[1] == where[2], RuntimeError,
-          f"{name}: Expected the output and input tensors to be on the same device, but got "
-          f"the output tensor on {where[0]}, the 'input' tensor on {where[1]}, and the "
-          f"'other' tensor on {where[2]}")
-    resize_output(out, (), ())
-    check(out.dtype is self.dtype, RuntimeError,
-          f"result dtype {D.cpp_name(out.dtype)} does not match input dtype "
-          f"{D.cpp_name(self.dtype)}")
-    value = aten.dot.default(self, other) if name == "dot" else aten.vdot.default(self, other)
-    return aten.fill_.Tensor(out, value)
-
-
-@declare("dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!)",
-         native="at::native::dot_out", source=LINALG, meta=META_PYTHON)
-def dot_out(self, tensor, *, out):
-    return _dot_out("dot", self, tensor, out)
 
 
 # -- matmul: _matmul_impl ----------------------------------------------------------------------
@@ -554,66 +549,6 @@ def _matmul_impl(out, self, other):
     if reshaped.storage is not out.storage:
         aten.copy_.default(out, aten.view_as.default(reshaped, out))
     return out
-
-
-# -- vdot, outer, ger --------------------------------------------------------------------------
-
-@declare("vdot(Tensor self, Tensor other) -> Tensor", variants="function, method",
-         native="at::native::vdot", source=BLAS, device_check=CHECK_WRAPPER, meta=META_PYTHON)
-def vdot(self, other):
-    # vdot (Blas.cpp): without complex numbers there is nothing to conjugate -- at::dot
-    return aten.dot.default(self, other)
-
-
-@declare("vdot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
-         native="at::native::vdot_out", source=LINALG, meta=META_PYTHON)
-def vdot_out(self, other, *, out):
-    return _dot_out("vdot", self, other, out)
-
-
-def _check_1d(t, name: str) -> None:
-    """check_1d (LinearAlgebra.cpp)."""
-    check(t.dim() == 1, RuntimeError,
-          f"outer: Expected 1-D argument {name}, but got {t.dim()}-D")
-
-
-@declare("outer(Tensor self, Tensor vec2) -> Tensor", variants="function, method",
-         kind=COMPOSITE, native="at::native::outer", source=LINALG)
-def outer(self, vec2):
-    _check_1d(self, "self")
-    _check_1d(vec2, "vec2")
-    # torch.outer is a composite: a column times the row, broadcast by mul
-    return aten.mul.Tensor(aten.reshape.default(self, [self.view.sizes[0], 1]), vec2)
-
-
-@declare("outer.out(Tensor self, Tensor vec2, *, Tensor(a!) out) -> Tensor(a!)",
-         kind=COMPOSITE, native="at::native::outer_out", source=LINALG)
-def outer_out(self, vec2, *, out):
-    _check_1d(self, "self")
-    _check_1d(vec2, "vec2")
-    return aten.mul.out(aten.reshape.default(self, [self.view.sizes[0], 1]), vec2, out=out)
-
-
-@declare("ger(Tensor self, Tensor vec2) -> Tensor", variants="function, method",
-         kind=COMPOSITE, native="at::native::ger", source=LINALG)
-def ger(self, vec2):
-    _ger_deprecated()
-    return aten.outer.default(self, vec2)
-
-
-@declare("ger.out(Tensor self, Tensor vec2, *, Tensor(a!) out) -> Tensor(a!)",
-         kind=COMPOSITE, native="at::native::ger_out", source=LINALG)
-def ger_out(self, vec2, *, out):
-    _ger_deprecated()
-    return aten.outer.out(self, vec2, out=out)
-
-
-GER_WARN = step("TORCH_WARN", Layer.KERNEL, source=LINALG)
-
-
-def _ger_deprecated() -> None:
-    with span(GER_WARN, note=Note("matmul.ger_deprecated"), category="UserWarning"):
-        pass
 
 
 # -- matrix_power: linalg_matrix_power_impl (LinearAlgebra.cpp) --------------------------------

@@ -214,3 +214,31 @@ def test_a_negative_size_to_resize_is_torchs_overflow(statements):
     (torch's tensor keeps the broken sizes: only the error is compared); it was tidx's
     own error (exit 3) before."""
     assert_like_torch(statements, names=())
+
+
+AM = "m = torch.arange(12.).reshape(3, 4); x = torch.arange(4.); s = torch.arange(3.); "
+
+
+@pytest.mark.parametrize("statements", [
+    AM + "y = torch.addmv(s, m, x)",
+    AM + "y = torch.addmv(s, m, x, beta=2, alpha=-3)",
+    AM + "y = torch.addmv(s, m, x, beta=0, alpha=0.5)",
+    AM + "y = torch.addmv(torch.ones(1), m, x, beta=2)",
+    AM + "y = torch.addmv(torch.tensor(3.), m, x, beta=2)",
+    AM + "y = torch.addmv(s, m.t().contiguous().t(), x, alpha=2)",
+    AM + "y = torch.addmv(s, m[:, ::2], x[:2], beta=-1)",
+    AM + "y = s.clone(); y.addmv_(m, x, beta=3, alpha=2)",
+    AM + "y = torch.addmv(s.long(), m.long(), x.long(), beta=2, alpha=3)",
+    AM + "y = torch.addmv(s.long(), m.long(), x.long(), beta=0.5, alpha=2.5)",
+    AM + "y = torch.addmv(s.int(), m.int(), x.int(), beta=-2)",
+    AM + "o = torch.empty(0); y = torch.addmv(s, m, x, beta=2, out=o)",
+    AM + "y = torch.addmv(s, torch.ones(3, 0), torch.ones(0), beta=0)",
+    AM + "y = torch.addmv(s, m, x.long())",
+    AM + "y = torch.addmv(torch.ones(2), m, x)",
+    AM + "y = torch.addmv(m, m, x)",
+])
+def test_addmv_with_beta_and_alpha_like_torch(statements):
+    """addmv's beta and alpha: self expanded (expand_size), copied into the result by a
+    call torch.profiler does not see, then gemv's y = beta * y + alpha * A x (integers
+    exactly, floats here small integers, exact in any order)."""
+    assert_like_torch(statements)
