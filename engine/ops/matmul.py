@@ -36,8 +36,7 @@ from engine.core import view as S
 from engine.core.errors import Refused, check
 from engine.dispatch.at_dispatch import AT_DISPATCH, dispatched
 from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, INPLACE, META_PYTHON, OUT,
-                                          OUT_NOT_MODELLED, declare, deprecated,
-                                          not_modelled, structured)
+                                          declare, deprecated, not_modelled, structured)
 from engine.dispatch.aten import aten
 from engine.memory import empty as memory
 from engine.memory.allocator import check_temporary
@@ -556,27 +555,67 @@ def _matmul_impl(out, self, other):
 @declare("matrix_power(Tensor self, int n) -> Tensor", variants="function, method",
          kind=COMPOSITE, native="at::native::matrix_power", source=LINALG)
 def matrix_power(self, n: int):
+    return _matrix_power_impl(self, n, None)
+
+
+@declare("matrix_power.out(Tensor self, int n, *, Tensor(a!) out) -> Tensor(a!)",
+         kind=COMPOSITE, native="at::native::matrix_power_out", source=LINALG)
+def matrix_power_out(self, n: int, *, out):
+    # linalg_matrix_power_out: linalg_matrix_power_impl(A, n, result)
+    _matrix_power_impl(self, n, out)
+    return out
+
+
+def _can_cast(src: D.dtype, dst: D.dtype) -> bool:
+    """c10::canCast for real dtypes: no float into an integer, nothing but bool into bool."""
+    if src.is_floating_point and not dst.is_floating_point:
+        return False
+    return not (src is not D.bool and dst is D.bool)
+
+
+def _matrix_power_impl(self, n: int, out):
+    """linalg_matrix_power_impl(self, n, _out): with an out= tensor, its dtype must be one
+    the result casts to safely and it is resized to self's shape; the last product goes
+    into it (matmul_out), or a copy_ where there is no product."""
     # squareCheckInputs(self, "linalg.matrix_power")
     check(self.dim() >= 2, RuntimeError,
           "linalg.matrix_power: The input tensor A must have at least 2 dimensions.")
     rows, cols = self.view.sizes[-2:]
     check(rows == cols, RuntimeError, "linalg.matrix_power: A must be batches of square "
           f"matrices, but they are {rows} by {cols} matrices")
+    if out is not None:
+        check(_can_cast(self.dtype, out.dtype), RuntimeError,
+              f"matrix_power: Expected result to be safely castable from "
+              f"{D.cpp_name(self.dtype)} dtype, but got result with dtype "
+              f"{D.cpp_name(out.dtype)}")
+        resize_output(out, tuple(self.view.sizes), tuple(_contiguous(self.view.sizes)))
     if n <= 0:
         raise Refused("matrix_power with n <= 0 (the identity from eye, or an inverse) is "
                       "not modelled yet")
     if n == 1:
+        if out is not None:
+            return aten.copy_.default(out, self)
         return aten.clone.default(self, memory_format="contiguous_format")
     if n == 2:
+        if out is not None:
+            return aten.matmul.out(self, self, out=out)
         return aten.matmul.default(self, self)
     if n == 3:
-        return aten.matmul.default(aten.matmul.default(self, self), self)
+        square = aten.matmul.default(self, self)
+        if out is not None:
+            return aten.matmul.out(square, self, out=out)
+        return aten.matmul.default(square, self)
     # the binary decomposition of n: z runs through a^(2^i), result gathers the set bits
     z = result = None
     while n > 0:
         bit, n = n % 2, n // 2
         z = self if z is None else aten.matmul.default(z, z)
         if bit:
+            if out is not None and n <= 0:
+                # the last multiplication uses the out= version
+                if result is None:
+                    return aten.copy_.default(out, z)
+                return aten.matmul.out(result, z, out=out)
             result = z if result is None else aten.matmul.default(result, z)
     return result
 
@@ -595,5 +634,3 @@ not_modelled("mm.dtype_out(Tensor self, Tensor mat2, ScalarType out_dtype, *, Te
              "addmm.dtype_out(Tensor self, Tensor mat1, Tensor mat2, ScalarType out_dtype, *, "
              "Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)",
              kind=OUT, reason=_OUT_DTYPE)
-not_modelled("matrix_power.out(Tensor self, int n, *, Tensor(a!) out) -> Tensor(a!)",
-             kind=COMPOSITE, reason=OUT_NOT_MODELLED)

@@ -242,3 +242,29 @@ def test_addmv_with_beta_and_alpha_like_torch(statements):
     call torch.profiler does not see, then gemv's y = beta * y + alpha * A x (integers
     exactly, floats here small integers, exact in any order)."""
     assert_like_torch(statements)
+
+
+P = "a = (torch.arange(9.) % 4 - 1).reshape(3, 3); "
+
+
+@pytest.mark.parametrize("statements", [
+    P + f"o = torch.empty(0); y = torch.matrix_power(a, {n}, out=o)" for n in (1, 2, 3, 4, 5, 6, 8)
+] + [
+    P + "o = torch.empty(0, dtype=torch.float64); y = torch.matrix_power(a, 1, out=o)",
+    P + "o = torch.empty(5); y = torch.matrix_power(a, 5, out=o)",
+    P + "o = torch.empty(0, dtype=torch.int32); y = torch.matrix_power(a.long(), 1, out=o)",
+    P + "o = torch.empty(0, dtype=torch.long); y = torch.matrix_power(a.long(), 4, out=o)",
+    P + "o = torch.empty(0); y = torch.matrix_power(torch.ones(2, 3, 3), 2, out=o)",
+])
+def test_matrix_power_out_like_torch(statements):
+    assert_like_torch(statements, names=("y", "o"))
+
+
+@pytest.mark.parametrize("statements", [
+    P + "o = torch.empty(0, dtype=torch.long); y = torch.matrix_power(a, 2, out=o)",
+    P + "o = torch.empty(0, dtype=torch.float64); y = torch.matrix_power(a, 2, out=o)",
+    P + "o = torch.empty(0, dtype=torch.bool); y = torch.matrix_power(a.long(), 1, out=o)",
+    P + "o = torch.empty(0); y = torch.matrix_power(a[:2], 2, out=o)",
+])
+def test_matrix_power_out_errors_like_torch(statements):
+    assert_like_torch(statements, names=("y", "o"), uninitialised=("o",))
