@@ -46,6 +46,9 @@ def _parse_subscript(n: Any) -> str:
 
 
 def _sublist(lst: Any) -> str:
+    if isinstance(lst, (int, float, bool)) or lst is None:
+        # "".join(parse_subscript(s) for s in l): Python iterating what cannot be
+        raise torch_error(TypeError, f"'{tp_name(lst)}' object is not iterable")
     if not isinstance(lst, (list, tuple)):
         raise Refused("einsum's sublist format with a subscript list of type "
                       f"{tp_name(lst)} is not modelled")

@@ -78,6 +78,8 @@ B3 = "b = torch.arange(24.).reshape(2, 3, 4); c = torch.arange(40.).reshape(2, 4
     A + "y = torch.einsum(3, a)",
     A + "y = torch.einsum('ij', a, path=[0])",
     A + "y = torch.einsum(a, [0, 60])",
+    A + "y = torch.einsum(a, 5)",
+    A + "y = torch.einsum(a, [0, 1], a, None)",
     A + "y = torch.einsum('ij->k', a)",
     A + "y = torch.einsum('ij->ii', a)",
     A + "y = torch.einsum('ij->iJ', a)",
