@@ -92,8 +92,17 @@ NAMED: dict[str, Any] = {
     "diagonal_scatter:src": lambda i: i.data_tensor(shape=(3,)),
     # far below the data: tidx runs logaddexp only where exp(-|a - b|) is 0
     # the matmul family: operands whose inner sizes agree with the profile's data
+    # an out= tensor of the product's size (12 x 12 from the (12,) vectors): growing it
+    # would reallocate the storage the replay compares
+    "outer:out": lambda i: i.data_tensor(shape=(12, 12)),
+    "ger:out": lambda i: i.data_tensor(shape=(12, 12)),
     "mm:mat2": lambda i: i.data_tensor(shape=(4, 2)),
     "bmm:mat2": lambda i: i.data_tensor(shape=(2, 3, 2)),
+    "baddbmm:batch2": lambda i: i.data_tensor(shape=(2, 3, 3)),
+    "addbmm:self": lambda i: i.data_tensor(shape=(2, 3)),
+    "addbmm:batch2": lambda i: i.data_tensor(shape=(2, 3, 3)),
+    "einsum:equation": "ij,ij->i",
+    "tensordot:out": lambda i: i.data_tensor(shape=(4, 4)),
     "mv:vec": lambda i: i.data_tensor(shape=(4,)),
     "addmm:mat1": lambda i: i.data_tensor(shape=(3, 2)),
     "matrix_power:self": lambda i: i.data_tensor(shape=(3, 3)), "matrix_power:n": 2,
@@ -187,7 +196,7 @@ def arguments(op: str, profile: Profile) -> tuple[list, dict, _Inputs]:
         overload = op.split("::")[-1]
         named = NAMED.get(f"{overload}:{a.name}", NAMED.get(f"{base}:{a.name}",
                                                           NAMED.get(a.name, _NONE)))
-        if a.is_out:
+        if a.is_out and not callable(named):
             val: Any = inputs.data_tensor()
         elif callable(named):
             val = named(inputs)

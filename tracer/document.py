@@ -372,6 +372,38 @@ def walk(events: "tuple[Event, ...] | list[Event]", depth: int = 0
         yield from walk(ev.children, depth + 1)
 
 
+def profiler_merged(ops: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """The operators as torch.profiler lists them: its EventList._remove_dup_nodes folds an
+    operator into its parent of the same name when it is the parent's only child (dot.out
+    calling dot that raises, randperm.out calling randperm.generator_out: one aten::dot,
+    one aten::randperm), lifting its children.
+
+    >>> profiler_merged([(0, "aten::dot"), (1, "aten::dot"), (2, "aten::empty")])
+    [(0, 'aten::dot'), (1, 'aten::empty')]
+    >>> profiler_merged([(0, "aten::dot"), (1, "aten::dot"), (1, "aten::fill_")])
+    [(0, 'aten::dot'), (1, 'aten::dot'), (1, 'aten::fill_')]
+    """
+    def build(i: int, depth: int) -> tuple[list[tuple[str, list]], int]:
+        nodes: list[tuple[str, list]] = []
+        while i < len(ops) and ops[i][0] == depth:
+            children, j = build(i + 1, depth + 1)
+            nodes.append((ops[i][1], children))
+            i = j
+        return nodes, i
+
+    out: list[tuple[int, str]] = []
+
+    def flatten(nodes: list[tuple[str, list]], depth: int) -> None:
+        for name, children in nodes:
+            while len(children) == 1 and children[0][0] == name:
+                children = children[0][1]
+            out.append((depth, name))
+            flatten(children, depth + 1)
+
+    flatten(build(0, 0)[0], 0)
+    return out
+
+
 def op_tree(events: "tuple[Event, ...] | list[Event]") -> list[tuple[int, str]]:
     """The aten operators among typed events with their nesting depth, as the profiler
     lists them (:func:`tracer.events.op_tree` for their JSON form): the steps that are
@@ -393,7 +425,7 @@ def op_tree(events: "tuple[Event, ...] | list[Event]") -> list[tuple[int, str]]:
                 visit(ev.children, depth)
 
     visit(events, 0)
-    return out
+    return profiler_merged(out)
 
 
 # -- statements ------------------------------------------------------------------------------

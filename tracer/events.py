@@ -122,4 +122,5 @@ def op_tree(events: list[dict[str, Any]]) -> list[tuple[int, str]]:
                 visit(ev.get("children", []), depth)
 
     visit(events, 0)
-    return out
+    return D.profiler_merged(out)
+

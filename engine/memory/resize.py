@@ -44,7 +44,16 @@ def _resize_impl(self, size: tuple[int, ...], s) -> None:
     # are 0), refresh_numel (which may throw: the tensor keeps the new sizes then, as
     # torch's does), and only then the contiguous strides
     old = self.view.strides
-    self.view = View(size, old[:len(size)] + (0,) * (len(size) - len(old)), self.view.offset)
+    try:
+        self.view = View(size, old[:len(size)] + (0,) * (len(size) - len(old)),
+                         self.view.offset)
+    except RuntimeError:
+        if not any(n < 0 for n in size):
+            raise
+        # a negative size is refresh_numel's overflow (as uint64 it passes int64's max);
+        # torch's tensor keeps sizes its storage cannot hold, which tidx's View cannot
+        S.safe_compute_numel(size)
+        raise
     S.safe_compute_numel(size)
     strides = S.contiguous_strides(size)
     self.view = View(size, strides, self.view.offset)

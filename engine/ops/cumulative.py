@@ -21,8 +21,7 @@ from engine.core import dtypes as D
 from engine.core import view as S
 from engine.core.errors import check, torch_error
 from engine.dispatch.at_dispatch import AT_DISPATCH, dispatched
-from engine.dispatch.declarations import (CHECK_WRAPPER, META_PYTHON, OUT, OUT_NOT_MODELLED,
-    declare, not_modelled)
+from engine.dispatch.declarations import CHECK_WRAPPER, META_PYTHON, declare
 from engine.dispatch.aten import aten
 from engine.memory import empty as memory
 from engine.memory.allocator import check_temporary
@@ -88,6 +87,19 @@ def _cum(self, dim: int, result, product: bool = False) -> None:
         s.set_result(result)
 
 
+def _cum_out(self, dim: int, dtype, out, product: bool) -> None:
+    """meta_func_cum_ops with an out= tensor: the result's dtype is ``dtype`` or else the
+    out= tensor's own (no promotion to long), checked, then the out= tensor resized to
+    self's shape (untouched when it has it), and impl_func_cum_ops into it."""
+    S.maybe_wrap_dim(dim, self.dim())
+    want = dtype if dtype is not None else out.dtype
+    check(out.dtype is want, RuntimeError,
+          f"Expected out tensor to have dtype {D.type_meta_name(want)}, but got "
+          f"{D.type_meta_name(out.dtype)} instead")
+    resize_output(out, tuple(self.view.sizes), tuple(S.contiguous_strides(self.view.sizes)))
+    _cum(self, dim, out, product=product)
+
+
 #: cumsum_cpu_kernel's (cpu/ReduceOpsKernel.cpp)
 _CUMSUM_CPU = AT_DISPATCH("cumsum_out_cpu",
                           "AT_DISPATCH_ALL_TYPES_AND_COMPLEX_AND2(kBFloat16, kHalf)")
@@ -121,8 +133,12 @@ def cumsum_(self, dim: int, *, dtype=None):
     return self
 
 
-not_modelled("cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> "
-             "Tensor(a!)", kind=OUT, reason=OUT_NOT_MODELLED)
+@declare("cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> "
+         "Tensor(a!)", native="at::native::cumsum_out (structured)", source=REDUCE,
+         meta=META_PYTHON, at_dispatch=_CUMSUM_CPU)
+def cumsum_out(self, dim: int, *, dtype=None, out):
+    _cum_out(self, dim, dtype, out, product=False)
+    return out
 
 
 # -- cumprod: the running product, in the same accumulator ----------------------------------------
@@ -150,8 +166,12 @@ def cumprod_(self, dim: int, *, dtype=None):
     return self
 
 
-not_modelled("cumprod.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> "
-             "Tensor(a!)", kind=OUT, reason=OUT_NOT_MODELLED)
+@declare("cumprod.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> "
+         "Tensor(a!)", native="at::native::cumprod_out (structured)", source=REDUCE,
+         meta=META_PYTHON, at_dispatch=_CUMPROD_CPU)
+def cumprod_out(self, dim: int, *, dtype=None, out):
+    _cum_out(self, dim, dtype, out, product=True)
+    return out
 
 
 # -- cummax: the running maximum and where it was found -----------------------------------------

@@ -20,8 +20,7 @@ from engine.memory import empty as memory
 from engine.core import view as S
 from engine.core.context import current
 from engine.core.errors import check, torch_error
-from engine.dispatch.declarations import (COMPOSITE, META_PYTHON, META_PYTHON_ALONE, OUT,
-    OUT_NOT_MODELLED, declare, not_modelled)
+from engine.dispatch.declarations import COMPOSITE, META_PYTHON, META_PYTHON_ALONE, declare
 from engine.dispatch.aten import aten
 
 FACTORIES = "aten/src/ATen/native/TensorFactories.cpp"
@@ -165,12 +164,45 @@ def options(dtype: D.dtype | None, device: str | None) -> tuple[D.dtype, str]:
 
 
 # -- overloads torch binds in Python that tidx does not model -----------------------------
-not_modelled("zeros.out(SymInt[] size, *, Tensor(a!) out) -> Tensor(a!)",
-             "ones.out(SymInt[] size, *, Tensor(a!) out) -> Tensor(a!)",
-             "full.out(SymInt[] size, Scalar fill_value, *, Tensor(a!) out) -> Tensor(a!)",
-             kind=OUT, reason=OUT_NOT_MODELLED)
-not_modelled("empty.out(SymInt[] size, *, MemoryFormat? memory_format=None, Tensor(a!) out) -> "
-             "Tensor(a!)", kind=COMPOSITE, reason=OUT_NOT_MODELLED)
+# -- the out= forms: resize_ the given tensor (no resize warning: resize_, not
+# resize_output), then fill it (TensorFactories.cpp's zeros_out, full_out, empty_out)
+@declare("zeros.out(SymInt[] size, *, Tensor(a!) out) -> Tensor(a!)",
+         native="at::native::zeros_out", source=FACTORIES, meta=META_PYTHON)
+def zeros_out(size: Sequence[int], *, out):
+    aten.resize_.default(out, list(size))
+    return aten.zero_.default(out)
+
+
+@declare("ones.out(SymInt[] size, *, Tensor(a!) out) -> Tensor(a!)",
+         native="at::native::ones_out", source=FACTORIES, meta=META_PYTHON)
+def ones_out(size: Sequence[int], *, out):
+    # native::full_out(size, 1., result): called, not dispatched
+    return _full_out(size, 1.0, out)
+
+
+@declare("full.out(SymInt[] size, Scalar fill_value, *, Tensor(a!) out) -> Tensor(a!)",
+         native="at::native::full_out", source=FACTORIES, meta=META_PYTHON)
+def full_out(size: Sequence[int], fill_value: Any, *, out):
+    return _full_out(size, fill_value, out)
+
+
+def _full_out(size: Sequence[int], fill_value: Any, out):
+    aten.resize_.default(out, list(size))
+    return aten.fill_.Scalar(out, fill_value)
+
+
+@declare("empty.out(SymInt[] size, *, MemoryFormat? memory_format=None, Tensor(a!) out) -> "
+         "Tensor(a!)", kind=COMPOSITE, native="at::native::empty_out", source=FACTORIES)
+def empty_out(size: Sequence[int], *, memory_format: str | None = None, out):
+    check(memory_format is None, RuntimeError,
+          "'memory_format' argument is incompatible with 'out' tensor argument")
+    # check_size_nonnegative
+    negative = [n for n in size if n < 0]
+    check(not negative, RuntimeError,
+          f"Trying to create tensor with negative dimension {negative[:1] and negative[0]}: "
+          f"{list(size)}")
+    aten.resize_.default(out, list(size))
+    return out
 
 
 # -- Tensor.new_*: self's dtype and device unless given (TensorFactories.cpp) --------------

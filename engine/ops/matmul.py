@@ -1,4 +1,4 @@
-"""The matmul family: mm, bmm, addmv (mv), dot, and matmul's composite dispatch
+"""The matmul family: mm, addmm, addmv (mv), matrix_power, and matmul's composite dispatch
 (aten/src/ATen/native/LinearAlgebra.cpp, Blas.cpp).
 
 mm runs ``addmm_impl_cpu_``: it casts the result, then each operand, as a column-major
@@ -6,7 +6,9 @@ BLAS matrix, choosing a transpose flag from the strides -- a transposed view is 
 over with 'T' and nothing copied, a view BLAS cannot describe is cloned first -- and calls
 ``cpublas::gemm``.  bmm below 400 multiply-adds per matrix runs ``baddbmm_cpu_kernel``, a
 plain i, j, k loop; above it MKL's batched gemm.  matmul (``_matmul_impl``) picks dot, mv,
-mm, a folded mm/mv or an expanded bmm from the operands' ranks.
+mm, a folded mm/mv or an expanded bmm from the operands' ranks, and with an out= tensor
+their out= forms.  bmm, baddbmm and addbmm are engine/ops/bmm.py's; dot, vdot, outer and
+ger engine/ops/vector_products.py's.
 
 Values.  Integers wrap in the dtype, so any order of the sums gives torch's bits.  Floats:
 torch 2.13's CPU build hands gemm, gemv and dot to MKL (``torch.__config__.show()``:
@@ -34,8 +36,7 @@ from engine.core import view as S
 from engine.core.errors import Refused, check
 from engine.dispatch.at_dispatch import AT_DISPATCH, dispatched
 from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, INPLACE, META_PYTHON, OUT,
-                                          OUT_NOT_MODELLED, declare, deprecated,
-                                          not_modelled, structured)
+                                          declare, deprecated, not_modelled, structured)
 from engine.dispatch.aten import aten
 from engine.memory import empty as memory
 from engine.memory.allocator import check_temporary
@@ -311,60 +312,6 @@ deprecated("addmv(Scalar beta, Tensor self, Tensor mat, Tensor vec, *, Tensor(a!
            "addmv_out(out, self, mat, vec, beta, 1)")
 
 
-# -- bmm ---------------------------------------------------------------------------------------
-BADDBMM_CPU_KERNEL = step("baddbmm_cpu_kernel<scalar_t, is_bmm=true>", Layer.KERNEL,
-                          source=LINALG)
-GEMM_BATCHED = step("cpublas::gemm_batched_with_stride", Layer.KERNEL, source=CPUBLAS)
-
-
-def _bmm_meta(b1, b2) -> None:
-    """common_checks_baddbmm_bmm (is_bmm_out)."""
-    check(b1.dim() == 3, RuntimeError, "batch1 must be a 3D tensor")
-    check(b2.dim() == 3, RuntimeError, "batch2 must be a 3D tensor")
-    bs, _, contraction = b1.view.sizes
-    got = list(b2.view.sizes[:2])
-    check(got == [bs, contraction], RuntimeError,
-          f"Expected size for first two dimensions of batch2 tensor to be: "
-          f"[{bs}, {contraction}] but got: [{got[0]}, {got[1]}].")
-
-
-@structured("bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!)",
-            native="at::native::bmm_out_cpu (structured)",
-            out_native="at::native::bmm_out_cpu (structured)", source=LINALG,
-            inplace=False, variants="function, method", device_check=CHECK_WRAPPER,
-            out_device_check=CHECK_WRAPPER, meta=META_PYTHON,
-            at_dispatch=_blas_dispatch("bmm"))
-def bmm(form: str, self, mat2, *, out):
-    _bmm_meta(self, mat2)
-    bs, rows, contraction = self.view.sizes
-    cols = mat2.view.sizes[2]
-    result = _output(form, out, (bs, rows, cols), self)
-    b1, b2 = aten.resolve_conj.default(self), aten.resolve_conj.default(mat2)
-    if result.numel() == 0:
-        return result
-    if contraction == 0:
-        aten.zero_.default(result)
-        return result
-    naive = contraction * rows * cols < 400
-    if not naive and not b1.dtype.is_floating_point:
-        raise Refused("bmm of integers with 400 or more multiply-adds per matrix runs "
-                      "addmm_impl_cpu_ per batch in torch, which tidx does not model yet")
-    check(b1.dtype is b2.dtype, RuntimeError,
-          f"expected scalar type {D.cpp_name(b1.dtype)} but found {D.cpp_name(b2.dtype)}")
-    dispatched(b1.dtype, "bmm")
-    spec = BADDBMM_CPU_KERNEL if naive else GEMM_BATCHED
-    with span(spec, batches=bs, m=rows, n=cols, k=contraction) as s:
-        if not result.is_meta:
-            values, note = _values("bmm", b1.array(), b2.array(), result.dtype, contraction)
-            result.array(write=True)[...] = values
-            if naive and note is not None:
-                note = Note("matmul.naive", k=contraction)
-            s.note(note)
-            s.set(read=[touched(b1), touched(b2)], written=touched(result))
-        s.set_result(result)
-    return result
-
-
 # -- mv: addmv ---------------------------------------------------------------------------------
 GEMV = step("gemv<scalar_t>", Layer.KERNEL, source=BLAS)
 
@@ -384,8 +331,6 @@ def addmv(form: str, self, mat, vec, *, out, beta=1, alpha=1):
     check(cols == vec.view.sizes[0] and (rows == self.numel() or self.numel() == 1),
           RuntimeError, f"size mismatch, got input ({self.view.sizes[0] if self.dim() else 1}"
           f"), mat ({rows}x{cols}), vec ({vec.view.sizes[0]})")
-    if beta != 0 or alpha != 1:
-        raise Refused("addmv with beta or alpha other than mv's (0 and 1) is not modelled yet")
     check(self.dtype is mat.dtype and mat.dtype is vec.dtype, RuntimeError,
           f"addmv input tensors must have the same dtype, but got {D.cpp_name(self.dtype)}, "
           f"{D.cpp_name(mat.dtype)}, and {D.cpp_name(vec.dtype)}")
@@ -398,7 +343,12 @@ def addmv(form: str, self, mat, vec, *, out, beta=1, alpha=1):
         if tuple(result.view.sizes) != (rows,):
             raise Refused("addmv_ into a self of another shape than the product's is not "
                           "modelled yet")
+    # addmv_out_cpu: expand_size(self, {mat.size(0)}) -- an expand only when it differs
+    b_self = self if tuple(self.view.sizes) == (rows,) else aten.expand.default(self, [rows])
     if mat.numel() == 0:
+        if beta != 0:
+            raise Refused("addmv of an empty matrix with beta other than 0 (at::cpu::mul_out "
+                          "of self and beta) is not modelled yet")
         aten.zero_.default(result)      # beta is 0: self is ignored
         return result
     if result.numel() == 0:
@@ -412,15 +362,62 @@ def addmv(form: str, self, mat, vec, *, out, beta=1, alpha=1):
         flag, operand = "t", mat
     else:
         flag, operand = "t", aten.contiguous.default(mat)
-    with span(GEMV, flag=flag, m=rows, n=cols) as s:
+    with span(GEMV, flag=flag, m=rows, n=cols, beta=beta, alpha=alpha) as s:
         if not result.is_meta:
             values, note = _values("mv", operand.array(), vec.array()[:, None],
                                    result.dtype, cols)
-            result.array(write=True)[...] = values[:, 0]
+            prod = values[:, 0]
+            if beta != 0 or alpha != 1:
+                # y = beta * self + alpha * (mat @ vec); the copy of self into the result
+                # (at::native::copy_, when they differ) is called, not dispatched
+                prod = _gemv_scaled(result.dtype, b_self.array(), prod, beta, alpha)
+                if note is not None and note.id == "matmul.bound":
+                    note = _gemv_note(operand, vec, b_self, beta, alpha, cols)
+            result.array(write=True)[...] = prod
             s.note(note)
-            s.set(read=[touched(operand), touched(vec)], written=touched(result))
+            s.set(read=[touched(operand), touched(vec)]
+                  + ([touched(b_self)] if beta != 0 else []), written=touched(result))
         s.set_result(result)
     return result
+
+
+def opmath_scalar(x, dtype: D.dtype):
+    """Scalar::to<scalar_t>: a float beta or alpha truncates toward zero for integers."""
+    if dtype.is_floating_point:
+        return x
+    v = int(x)
+    if dtype is not D.bool:
+        info = np.iinfo(dtype.np)
+        if not info.min <= v <= info.max:
+            raise Refused(f"a beta or alpha of {x} overflows {dtype.name}, which torch "
+                          "refuses; tidx does not model that message yet")
+    return v
+
+
+def _gemv_scaled(dtype: D.dtype, y: np.ndarray, prod: np.ndarray, beta, alpha) -> np.ndarray:
+    """beta * y + alpha * prod in the dtype (beta 0: y is not read); integers wrap, so
+    gemv's order gives these bits."""
+    b, a = opmath_scalar(beta, dtype), opmath_scalar(alpha, dtype)
+    with np.errstate(all="ignore"):
+        out = np.asarray(a).astype(dtype.np) * prod
+        if b != 0:
+            out = np.asarray(b).astype(dtype.np) * y + out
+    return out.astype(dtype.np, copy=False)
+
+
+def _gemv_note(mat, vec, y, beta, alpha, k: int) -> Note:
+    """gemv's bound with its scalars, as gemm's (Higham 3.5): gamma_{k+2} (|alpha||A||x|
+    + |beta||y|), twice that between two orders."""
+    dtype = y.dtype
+    check_temporary("addmv", y.numel(), 24)
+    mags = abs(alpha) * (np.abs(mat.array().astype(np.float64))
+                         @ np.abs(vec.array().astype(np.float64)))
+    if beta != 0:
+        mags = mags + abs(beta) * np.abs(y.array().astype(np.float64))
+    u = _UNIT[dtype.name]
+    gamma = (k + 2) * u / (1 - (k + 2) * u)
+    return Note("matmul.bound", k=k, bound=_up(2 * gamma * float(np.max(mags))),
+                dtype=dtype.name)
 
 
 @declare("mv(Tensor self, Tensor vec) -> Tensor", variants="function, method",
@@ -432,45 +429,16 @@ def mv(self, vec):
     return aten.addmv_.default(result, self, vec, beta=0, alpha=1)
 
 
-not_modelled("mv.out(Tensor self, Tensor vec, *, Tensor(a!) out) -> Tensor(a!)", kind=OUT,
-             reason=OUT_NOT_MODELLED)
-
-
-# -- dot ---------------------------------------------------------------------------------------
-DOT_IMPL = step("dot_impl<scalar_t>", Layer.KERNEL, source=BLAS)
-
-
-@declare("dot(Tensor self, Tensor tensor) -> Tensor", variants="function, method",
-         native="at::native::dot", source=BLAS, device_check=CHECK_WRAPPER,
-         meta=META_PYTHON,
-            at_dispatch=_blas_dispatch("dot"))
-def dot(self, tensor):
-    # dot_check (Blas.cpp)
-    check(self.dim() == 1 and tensor.dim() == 1, RuntimeError,
-          f"1D tensors expected, but got {self.dim()}D and {tensor.dim()}D tensors")
-    check(self.dtype is tensor.dtype, RuntimeError,
-          f"dot : expected both vectors to have same dtype, but found "
-          f"{D.cpp_name(self.dtype)} and {D.cpp_name(tensor.dtype)}")
-    n, m = self.numel(), tensor.numel()
-    check(n == m, RuntimeError,
-          f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same "
-          f"number of elements, but got {n} and {m} elements respectively")
-    dispatched(self.dtype, "dot")
-    result = aten.empty.memory_format([], dtype=self.dtype, device=self.device_type)
-    with span(DOT_IMPL, n=n) as s:
-        value = None
-        if not self.is_meta:
-            values, note = _values("dot", self.array()[None, :], tensor.array()[:, None],
-                                   self.dtype, n)
-            value = values[0, 0]
-            s.note(note)
-            s.set(read=[touched(self), touched(tensor)])
-    # dot_impl returns a scalar_t; dot fills the 0-dim result with it
-    return aten.fill_.Scalar(result, 0 if value is None else value.item())
-
-
-not_modelled("dot.out(Tensor self, Tensor tensor, *, Tensor(a!) out) -> Tensor(a!)",
-             kind=OUT, reason=OUT_NOT_MODELLED)
+@declare("mv.out(Tensor self, Tensor vec, *, Tensor(a!) out) -> Tensor(a!)",
+         native="at::native::mv_out", source=BLAS, meta=META_PYTHON)
+def mv_out(self, vec, *, out):
+    # addmv's self is never resized: unless the out= tensor can stand as self (one
+    # element, or the product's length), a fresh one does; beta is 0, so it is not read
+    rows = self.view.sizes[S.maybe_wrap_dim(0, self.dim(), wrap_scalar=False)]
+    if out.dim() > 1 or (out.numel() != rows and out.numel() != 1):
+        self_addmv = aten.empty.memory_format([rows], dtype=vec.dtype, device=vec.device_type)
+        return aten.addmv.out(self_addmv, self, vec, beta=0, alpha=1, out=out)
+    return aten.addmv.out(out, self, vec, beta=0, alpha=1, out=out)
 
 
 # -- matmul: _matmul_impl ----------------------------------------------------------------------
@@ -495,19 +463,36 @@ def _should_fold(t1, t2) -> bool:
 @declare("matmul(Tensor self, Tensor other) -> Tensor", variants="function, method",
          kind=COMPOSITE, native="at::native::matmul", source=LINALG)
 def matmul(self, other):
+    return _matmul_impl(None, self, other)
+
+
+@declare("matmul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+         kind=COMPOSITE, native="at::native::matmul_out", source=LINALG)
+def matmul_out(self, other, *, out):
+    _matmul_impl(out, self, other)
+    return out
+
+
+def _matmul_impl(out, self, other):
+    """_matmul_impl(out, tensor1, tensor2): with an out= tensor, each branch calls the
+    out= form of its kernel (dot_out, mv_out, mm_out, bmm_out), the folded and batched
+    ones into ``out`` resized and reshaped, copied back when the reshape had to copy."""
     d1, d2 = self.dim(), other.dim()
     check(d1 != 0 and d2 != 0, RuntimeError,
           f"both arguments to matmul need to be at least 1D, but they are {d1}D and {d2}D")
+    has_out = out is not None
     with span(MATMUL_IMPL, note=Note("matmul.dispatch", left=d1, right=d2)):
         pass
     if d1 == 1 and d2 == 1:
-        return aten.dot.default(self, other)
+        return aten.dot.out(self, other, out=out) if has_out else aten.dot.default(self, other)
     if d1 == 2 and d2 == 1:
-        return aten.mv.default(self, other)
+        return aten.mv.out(self, other, out=out) if has_out else aten.mv.default(self, other)
     if d1 == 1 and d2 == 2:
-        return aten.squeeze_.dim(aten.mm.default(aten.unsqueeze.default(self, 0), other), 0)
+        row = aten.unsqueeze.default(self, 0)
+        product = aten.mm.out(row, other, out=out) if has_out else aten.mm.default(row, other)
+        return aten.squeeze_.dim(product, 0)
     if d1 == 2 and d2 == 2:
-        return aten.mm.default(self, other)
+        return aten.mm.out(self, other, out=out) if has_out else aten.mm.default(self, other)
     if _should_fold(self, other):
         transpose = d2 > d1
         t1 = aten.mT.default(other) if transpose else self
@@ -517,10 +502,21 @@ def matmul(self, other):
         if t2.dim() == 2:
             shape.append(t2.view.sizes[1])
         t1_folded = aten.reshape.default(t1, [folded, t1.view.sizes[-1]])
+        if not has_out:
+            if t2.dim() == 2:
+                output = aten._unsafe_view.default(aten.mm.default(t1_folded, t2), shape)
+                return aten.contiguous.default(aten.mT.default(output)) if transpose else output
+            return aten._unsafe_view.default(aten.mv.default(t1_folded, t2), shape)
+        resize_output(out, tuple(shape), tuple(_contiguous(shape)))
         if t2.dim() == 2:
-            output = aten._unsafe_view.default(aten.mm.default(t1_folded, t2), shape)
-            return aten.contiguous.default(aten.mT.default(output)) if transpose else output
-        return aten._unsafe_view.default(aten.mv.default(t1_folded, t2), shape)
+            reshaped = aten.reshape.default(out, [folded, t2.view.sizes[-1]])
+            aten.mm.out(t1_folded, t2, out=reshaped)
+        else:
+            reshaped = aten.reshape.default(out, [folded])
+            aten.mv.out(t1_folded, t2, out=reshaped)
+        if reshaped.storage is not out.storage:     # !reshaped_out.is_alias_of(out)
+            aten.copy_.default(out, reshaped)
+        return out
     s1, s2 = self.view.sizes, other.view.sizes
     n = s1[-2] if d1 > 1 else 1
     m1 = s1[-1]
@@ -539,57 +535,19 @@ def matmul(self, other):
         shape.append(n)
     if d2 > 1:
         shape.append(p)
-    result = aten.bmm.default(t1, t2)
+    if not has_out:
+        result = aten.bmm.default(t1, t2)
+        if vector_rhs:
+            result = aten.squeeze.dim(result, -1)
+        return aten._unsafe_view.default(result, shape)
+    resize_output(out, tuple(shape), tuple(_contiguous(shape)))
+    reshaped = aten.reshape.default(out, [product, n, p])
+    aten.bmm.out(t1, t2, out=reshaped)
     if vector_rhs:
-        result = aten.squeeze.dim(result, -1)
-    return aten._unsafe_view.default(result, shape)
-
-
-not_modelled("matmul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
-             kind=COMPOSITE, reason=OUT_NOT_MODELLED)
-
-
-# -- vdot, outer, ger --------------------------------------------------------------------------
-
-@declare("vdot(Tensor self, Tensor other) -> Tensor", variants="function, method",
-         native="at::native::vdot", source=BLAS, device_check=CHECK_WRAPPER, meta=META_PYTHON)
-def vdot(self, other):
-    # vdot (Blas.cpp): without complex numbers there is nothing to conjugate -- at::dot
-    return aten.dot.default(self, other)
-
-
-not_modelled("vdot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
-             kind=OUT, reason=OUT_NOT_MODELLED)
-
-
-def _check_1d(t, name: str) -> None:
-    """check_1d (LinearAlgebra.cpp)."""
-    check(t.dim() == 1, RuntimeError,
-          f"outer: Expected 1-D argument {name}, but got {t.dim()}-D")
-
-
-@declare("outer(Tensor self, Tensor vec2) -> Tensor", variants="function, method",
-         kind=COMPOSITE, native="at::native::outer", source=LINALG)
-def outer(self, vec2):
-    _check_1d(self, "self")
-    _check_1d(vec2, "vec2")
-    # torch.outer is a composite: a column times the row, broadcast by mul
-    return aten.mul.Tensor(aten.reshape.default(self, [self.view.sizes[0], 1]), vec2)
-
-
-# mul's out= form, which outer_out calls, is not modelled yet
-not_modelled("outer.out(Tensor self, Tensor vec2, *, Tensor(a!) out) -> Tensor(a!)",
-             kind=COMPOSITE, reason=OUT_NOT_MODELLED)
-
-
-@declare("ger(Tensor self, Tensor vec2) -> Tensor", variants="function, method",
-         kind=COMPOSITE, native="at::native::ger", source=LINALG)
-def ger(self, vec2):
-    return aten.outer.default(self, vec2)
-
-
-not_modelled("ger.out(Tensor self, Tensor vec2, *, Tensor(a!) out) -> Tensor(a!)",
-             kind=COMPOSITE, reason=OUT_NOT_MODELLED)
+        reshaped = aten.squeeze.dim(reshaped, -1)
+    if reshaped.storage is not out.storage:
+        aten.copy_.default(out, aten.view_as.default(reshaped, out))
+    return out
 
 
 # -- matrix_power: linalg_matrix_power_impl (LinearAlgebra.cpp) --------------------------------
@@ -597,27 +555,67 @@ not_modelled("ger.out(Tensor self, Tensor vec2, *, Tensor(a!) out) -> Tensor(a!)
 @declare("matrix_power(Tensor self, int n) -> Tensor", variants="function, method",
          kind=COMPOSITE, native="at::native::matrix_power", source=LINALG)
 def matrix_power(self, n: int):
+    return _matrix_power_impl(self, n, None)
+
+
+@declare("matrix_power.out(Tensor self, int n, *, Tensor(a!) out) -> Tensor(a!)",
+         kind=COMPOSITE, native="at::native::matrix_power_out", source=LINALG)
+def matrix_power_out(self, n: int, *, out):
+    # linalg_matrix_power_out: linalg_matrix_power_impl(A, n, result)
+    _matrix_power_impl(self, n, out)
+    return out
+
+
+def _can_cast(src: D.dtype, dst: D.dtype) -> bool:
+    """c10::canCast for real dtypes: no float into an integer, nothing but bool into bool."""
+    if src.is_floating_point and not dst.is_floating_point:
+        return False
+    return not (src is not D.bool and dst is D.bool)
+
+
+def _matrix_power_impl(self, n: int, out):
+    """linalg_matrix_power_impl(self, n, _out): with an out= tensor, its dtype must be one
+    the result casts to safely and it is resized to self's shape; the last product goes
+    into it (matmul_out), or a copy_ where there is no product."""
     # squareCheckInputs(self, "linalg.matrix_power")
     check(self.dim() >= 2, RuntimeError,
           "linalg.matrix_power: The input tensor A must have at least 2 dimensions.")
     rows, cols = self.view.sizes[-2:]
     check(rows == cols, RuntimeError, "linalg.matrix_power: A must be batches of square "
           f"matrices, but they are {rows} by {cols} matrices")
+    if out is not None:
+        check(_can_cast(self.dtype, out.dtype), RuntimeError,
+              f"matrix_power: Expected result to be safely castable from "
+              f"{D.cpp_name(self.dtype)} dtype, but got result with dtype "
+              f"{D.cpp_name(out.dtype)}")
+        resize_output(out, tuple(self.view.sizes), tuple(_contiguous(self.view.sizes)))
     if n <= 0:
         raise Refused("matrix_power with n <= 0 (the identity from eye, or an inverse) is "
                       "not modelled yet")
     if n == 1:
+        if out is not None:
+            return aten.copy_.default(out, self)
         return aten.clone.default(self, memory_format="contiguous_format")
     if n == 2:
+        if out is not None:
+            return aten.matmul.out(self, self, out=out)
         return aten.matmul.default(self, self)
     if n == 3:
-        return aten.matmul.default(aten.matmul.default(self, self), self)
+        square = aten.matmul.default(self, self)
+        if out is not None:
+            return aten.matmul.out(square, self, out=out)
+        return aten.matmul.default(square, self)
     # the binary decomposition of n: z runs through a^(2^i), result gathers the set bits
     z = result = None
     while n > 0:
         bit, n = n % 2, n // 2
         z = self if z is None else aten.matmul.default(z, z)
         if bit:
+            if out is not None and n <= 0:
+                # the last multiplication uses the out= version
+                if result is None:
+                    return aten.copy_.default(out, z)
+                return aten.matmul.out(result, z, out=out)
             result = z if result is None else aten.matmul.default(result, z)
     return result
 
@@ -636,5 +634,3 @@ not_modelled("mm.dtype_out(Tensor self, Tensor mat2, ScalarType out_dtype, *, Te
              "addmm.dtype_out(Tensor self, Tensor mat1, Tensor mat2, ScalarType out_dtype, *, "
              "Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)",
              kind=OUT, reason=_OUT_DTYPE)
-not_modelled("matrix_power.out(Tensor self, int n, *, Tensor(a!) out) -> Tensor(a!)",
-             kind=COMPOSITE, reason=OUT_NOT_MODELLED)

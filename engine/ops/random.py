@@ -25,8 +25,8 @@ from engine.rng import generator as G
 from engine.rng.stubs import NORMAL_STUB, UNIFORM_STUB
 from engine.core.errors import Refused
 from engine.dispatch.at_dispatch import AT_DISPATCH, dispatched
-from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, INPLACE, META_PYTHON, OUT,
-    OUT_NOT_MODELLED, declare, not_modelled)
+from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, INPLACE, META_PYTHON,
+    declare, not_modelled)
 from engine.dispatch.aten import aten, prims
 from engine.memory.allocator import check_limit
 from engine.ops import cuda_kernels
@@ -532,5 +532,8 @@ _sampled_out("randint.low_out(SymInt low, SymInt high, SymInt[] size, *, Tensor(
              "Tensor(a!)", "random_", meta=META_PYTHON)
 _sampled_out("randint.low_generator_out(SymInt low, SymInt high, SymInt[] size, *, "
              "Generator? generator, Tensor(a!) out) -> Tensor(a!)", "random_")
-not_modelled("randperm.out(SymInt n, *, Tensor(a!) out) -> Tensor(a!)", kind=OUT,
-             reason=OUT_NOT_MODELLED)
+@declare("randperm.out(SymInt n, *, Tensor(a!) out) -> Tensor(a!)",
+         native="at::native::randperm_out", source=FACTORIES)
+def randperm_plain_out(n: int, *, out):
+    # at::randperm_out(result, n, std::nullopt): the generator overload, default generator
+    return aten.randperm.generator_out(n, generator=None, out=out)

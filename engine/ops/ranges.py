@@ -66,6 +66,16 @@ def resize_(self, size: Sequence[int], *, memory_format: str | None = None):
     return resize_native(self, size, memory_format)
 
 
+@declare("resize_as_(Tensor(a!) self, Tensor the_template, *, MemoryFormat? memory_format=None) "
+         "-> Tensor(a!)", variants="function, method",
+         native="at::native::resize_as_", source="aten/src/ATen/native/Resize.cpp")
+def resize_as_(self, the_template, *, memory_format: str | None = None):
+    if memory_format is not None:
+        raise Refused("resize_as_ with a memory_format is not modelled yet")
+    # self.resize_(the_template.sizes())
+    return aten.resize_.default(self, list(the_template.view.sizes))
+
+
 #: at::acc_type<scalar_t, /*is_cuda=*/false>: what arange_out converts its Scalars to
 def acc_type(dtype: D.dtype) -> D.dtype:
     if dtype.is_floating_point:

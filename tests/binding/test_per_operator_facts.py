@@ -29,6 +29,8 @@ KEPT = {
         "torchgen's own skip lists (gen_python_functions.py), which it keeps by name",
     ("engine/binding/functional.py", "FUNCTIONS"):
         "torch/functional.py's functions written in Python, not operators",
+    ("engine/binding/contraction.py", "FUNCTIONS"):
+        "torch/functional.py's einsum and tensordot, written in Python, not operators",
     ("engine/binding/methods.py", "_PROPERTIES"):
         "python_variable.cpp's getter table (real, imag are attributes there)",
     ("engine/binding/methods.py", "_VIEW_PROPERTIES"):

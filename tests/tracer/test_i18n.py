@@ -47,6 +47,11 @@ SEED_STATEMENTS = [
 MORE_STATEMENTS = [
     "y = torch.is_grad_enabled(); torch.set_grad_enabled(False); torch.set_grad_enabled(True)",
     "x = torch.ones(2, requires_grad=True); y = (x * 2).sum()",
+    "a = torch.ones(2, 3); y = torch.einsum('ij,ij,jk->ik', a, a, a.T); "
+    "y = torch.tensordot(a, a, 2); "
+    "y = torch.addbmm(a, torch.ones(2, 2, 4), torch.ones(2, 4, 3)); "
+    "y = torch.bmm(torch.ones(2, 20, 40)[:, :, ::2], torch.ones(2, 20, 20)); "
+    "y = torch.ger(torch.ones(2), torch.ones(3))",
     "a = torch.tensor([1.25, -2.5]); y = a.ceil(); y = a.frac(); y = a.round(decimals=1); "
     "y = a.rsqrt(); y = a.exp()",
     "a = torch.tensor([[1.25, -2.5]]); y = a.std(); y = a.var(0); y = a.std(1, correction=3)",

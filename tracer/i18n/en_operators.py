@@ -7,6 +7,42 @@ the same conventions as en.py.
 from __future__ import annotations
 
 TEXT: dict[str, str] = {
+    "matmul.ger_deprecated":
+        "UserWarning: torch.ger is deprecated and will be removed in a future PyTorch "
+        "release. Use torch.outer instead.",
+    "bmm.split":
+        "the matrices are too large for the plain loop and BLAS cannot take them as one batched "
+        "call (a matrix neither row- nor column-major, a non-contiguous result, or integers): "
+        "one matrix product per batch on select()ed matrices, {batches} of them",
+    "bmm.addbmm":
+        "addbmm sums the {batches} batch products into one matrix: addmm_ once per batch, "
+        "beta only on the first, so the sum runs batch by batch",
+    # -- einsum, tensordot (engine/ops/einsum.py, engine/ops/tensordot.py)
+    "einsum.python":
+        "torch/functional.py: the equation and the operands go to _VF.einsum; opt_einsum is "
+        "not installed beside torch here, so no contraction path is given and Linear.cpp "
+        "contracts left to right",
+    "einsum.parse":
+        "operands {operands}: the output dims are {output}, then the dims summed out are "
+        "{summed} (the ellipsis covers {ellipsis} dims); every operand is aligned to that "
+        "order",
+    "einsum.align":
+        "operand {operand}: a repeated label becomes a diagonal, a missing one an unsqueezed "
+        "dim of size 1, and one permute puts its dims in the aligned order",
+    "einsum.contract":
+        "contract operands {left} and {right} ({remaining} left after them): a dim only one "
+        "of them has, and no later operand, is summed first; the product goes back in front",
+    "einsum.pair_mul":
+        "sumproduct_pair: nothing is summed between these two, so it is one broadcasting mul",
+    "einsum.pair_bmm":
+        "sumproduct_pair: permute and reshape to ({batch}, {rows}, {k}) and ({batch}, {k}, "
+        "{cols}), one bmm, then view and permute back: the dims summed are bmm's inner {k}",
+    "tensordot.python":
+        "torch/functional.py: dims becomes two lists (an int n: the last n dims of a, the "
+        "first n of b) for _VF.tensordot",
+    "tensordot.kernel":
+        "tensordot: permute a to (kept, contracted) and b to (contracted, kept), reshape both "
+        "to matrices ({rows}x{k} and {k}x{cols}), one mm, reshape to the result's shape",
     # -- elementwise math (engine/ops/math_unary.py; docs/fidelity-math.md)
     "ui.verify.within_ulps":
         "values compared within {ulps} ulp: torch runs {library}, whose last bits tidx "

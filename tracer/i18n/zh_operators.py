@@ -6,6 +6,28 @@ zh.py (the same ids and ``{name}`` fields as the English table).
 from __future__ import annotations
 
 TEXT: dict[str, str] = {
+    "matmul.ger_deprecated":
+        "UserWarning:torch.ger 已弃用,将在未来的 PyTorch 版本中移除。请改用 torch.outer。",
+    "bmm.split":
+        "矩阵对朴素循环来说太大,而 BLAS 又不能一次批量处理(某个矩阵既非行主序也非列主序、结果不连续,或是整数):对 select() 出的矩阵逐批做矩阵乘,共 {batches} 批",
+    "bmm.addbmm":
+        "addbmm 把 {batches} 批乘积加到同一个矩阵:每批一次 addmm_,只有第一批用 beta,所以逐批求和",
+    "einsum.python":
+        "torch/functional.py:方程与操作数交给 _VF.einsum;此处 torch 旁未安装 opt_einsum,所以不给收缩路径,Linear.cpp 从左到右收缩",
+    "einsum.parse":
+        "操作数 {operands}:输出维为 {output},其后被求和消去的维为 {summed}(省略号覆盖 {ellipsis} 维);每个操作数都按此顺序对齐",
+    "einsum.align":
+        "操作数 {operand}:重复的标签变为对角线,缺少的标签变为 unsqueeze 出的大小为 1 的维,一次 permute 把各维排成对齐的顺序",
+    "einsum.contract":
+        "收缩操作数 {left} 与 {right}(之后剩 {remaining} 个):只有其中一个拥有、且后面的操作数都没有的维先求和;乘积放回最前面",
+    "einsum.pair_mul":
+        "sumproduct_pair:这两个之间没有要求和的维,所以是一次广播的 mul",
+    "einsum.pair_bmm":
+        "sumproduct_pair:permute 并 reshape 为 ({batch}, {rows}, {k}) 与 ({batch}, {k}, {cols}),一次 bmm,再 view 并 permute 回来:被求和的维是 bmm 的内维 {k}",
+    "tensordot.python":
+        "torch/functional.py:dims 变为两个列表(整数 n:a 的最后 n 维与 b 的前 n 维)交给 _VF.tensordot",
+    "tensordot.kernel":
+        "tensordot:把 a permute 为(保留,收缩),b 为(收缩,保留),都 reshape 为矩阵({rows}x{k} 与 {k}x{cols}),一次 mm,再 reshape 为结果的形状",
     # -- 逐元素数学
     "ui.verify.within_ulps":
         "数值按 {ulps} ulp 以内比较:torch 使用 {library},tidx 不重现其最后几位(docs/fidelity-math.md)",
