@@ -161,8 +161,13 @@ def _lists(sizes) -> int:
 
 
 def plain_values(arr: np.ndarray) -> Any:
-    """Nested lists for JSON: non-finite floats become the strings 'nan', 'inf', '-inf'."""
+    """Nested lists for JSON: non-finite floats become the strings 'nan', 'inf', '-inf',
+    complex elements their Python repr ('(1+2j)': JSON has no complex numbers)."""
     values = arr.tolist()
+    if arr.dtype.kind == "c":
+        def spell(v: Any) -> Any:
+            return [spell(x) for x in v] if isinstance(v, list) else repr(v)
+        return spell(values)
     if arr.dtype.kind == "f" and not np.isfinite(arr).all():
         def fix(v: Any) -> Any:
             if isinstance(v, list):

@@ -19,6 +19,7 @@ from typing import Any
 from tracer import recorder
 from tracer.steps import FROM_KERNEL, Layer, step
 
+from engine.core import dtypes as D
 from engine.core.context import current
 from engine.core.errors import Refused
 from engine.core.tensor_impl import TensorImpl
@@ -26,7 +27,7 @@ from engine.dispatch import cuda
 from engine.dispatch.at_dispatch import Running
 from engine.dispatch.device_check import REGISTER_CUDA, device_error, runs_to_its_check
 from engine.dispatch.declarations import COMPOSITE, FACTORY, INPLACE, META_PYTHON, OUT, \
-    Declaration
+    VIEW, Declaration
 from engine.dispatch.keys import keyset
 
 SOURCE = "aten/src/ATen/core/dispatch/Dispatcher.h"
@@ -66,6 +67,11 @@ def dispatch(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> Any:
     name = op.full_name
     if op.kernel is None:
         raise Refused(f"{op.op_name} ({op.schema}) is not modelled by tidx: {op.reason}")
+    # (a view moves no element; a composite's operators are each asked in turn)
+    if not op.takes_complex and op.kind not in (VIEW, COMPOSITE) and _complex_in(args, kwargs) and \
+            not _at_dispatch_refuses_complex(op):
+        raise Refused(f"{op.op_name} on a complex tensor (or with a complex dtype) is not "
+                      "modelled by tidx yet")
     ctx = current()
     device = kwargs.get("device") if op.kind == FACTORY else _first_tensor_device(args)
     if device == "meta" and op.meta == META_PYTHON and \
@@ -134,6 +140,25 @@ def dispatch(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> Any:
     return result
 
 
+def _complex_in(args: tuple, kwargs: dict[str, Any]) -> bool:
+    """Is any tensor argument (lists included), Python number or dtype complex?"""
+    for a in (*args, *kwargs.values()):
+        if isinstance(a, TensorImpl) and a.dtype.is_complex or isinstance(a, complex) or \
+                isinstance(a, D.dtype) and a.is_complex:
+            return True
+        if isinstance(a, (list, tuple)) and _complex_in(tuple(a), {}):
+            return True
+    return False
+
+
+def _at_dispatch_refuses_complex(op: Declaration) -> bool:
+    """The operator's AT_DISPATCH takes no complex type: torch's kernel raises its own
+    ``"..." not implemented for 'ComplexFloat'``, which tidx's raises where torch's does.
+    (A view only moves metadata: any dtype's elements stay where they are.)"""
+    return bool(op.at_dispatch) and not any(
+        d.is_complex for dispatch in op.at_dispatch for d in dispatch.types)
+
+
 def _requires_grad(args: tuple, kwargs: dict[str, Any]) -> bool:
     """Does any tensor argument (lists of tensors included) require grad?"""
     for a in (*args, *kwargs.values()):
@@ -155,7 +180,8 @@ def _refuse_autograd(op: Declaration, result: Any, args: tuple) -> None:
         return      # an input handed back as it is (resolve_conj without a conj bit)
     if op.name in ("detach", "detach_") or op.name.endswith("_like") or \
             op.name.startswith("new_") or not any(
-            isinstance(r, TensorImpl) and r.dtype.is_floating_point for r in results):
+            isinstance(r, TensorImpl) and (r.dtype.is_floating_point or r.dtype.is_complex)
+            for r in results):
         return
     raise Refused(f"{op.op_name} on a tensor that requires grad: torch records its autograd "
                   "node (grad_fn) and the result requires grad, which tidx does not model "

@@ -100,7 +100,7 @@ class Classes:
         self.tensor = tensor
         self.by_name: dict[str, PyClass] = {}
         for qualname, real in (("bool", bool), ("int", int), ("float", float),
-                               ("str", str), ("list", list), ("tuple", tuple),
+                               ("complex", complex), ("str", str), ("list", list), ("tuple", tuple),
                                ("range", range), ("NoneType", type(None)),
                                ("torch.Tensor", tensor), ("torch.Size", size),
                                ("torch.dtype", dtype), ("zip", Zip),

@@ -36,7 +36,7 @@ LOCAL_SCALAR_DENSE_CPU = step("_local_scalar_dense_cpu", Layer.KERNEL, source=SC
 
 @declare("_local_scalar_dense(Tensor self) -> Scalar",
          native="at::native::_local_scalar_dense_cpu", source=SCALAR,
-         meta=META_PYTHON_ALONE, device_check=CHECK_WRAPPER)
+         meta=META_PYTHON_ALONE, device_check=CHECK_WRAPPER, takes_complex=True)
 def _local_scalar_dense(self):
     if self.is_meta:
         raise torch_error(RuntimeError, "Tensor.item() cannot be called on meta tensors")

@@ -341,6 +341,8 @@ TEXT: dict[str, str] = {
     "copy.TensorIterator": "src is broadcast to dst's shape; dst is never resized",
     "copy.same_dtype": "same dtype: a plain element copy",
     "copy.cast": "cast {src} -> {dst} while copying",
+    "copy.complex_to_real":
+        "UserWarning: Casting complex values to real discards the imaginary part",
     "fill.tensor":
         "a 0-dim tensor value on the same device: fill is a broadcasting copy_ of that one "
         "element",

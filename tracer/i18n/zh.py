@@ -285,6 +285,8 @@ TEXT: dict[str, str] = {
     "copy.TensorIterator": "src 被广播到 dst 的形状;dst 的大小从不改变",
     "copy.same_dtype": "dtype 相同:逐元素直接复制",
     "copy.cast": "复制时把 {src} 转换为 {dst}",
+    "copy.complex_to_real": "UserWarning:把复数转换为实数会丢弃虚部(torch 的警告原文:"
+                            "Casting complex values to real discards the imaginary part)",
     "fill.tensor": "值是同一设备上的 0 维张量:fill 就是把这一个元素广播后 copy_ 过去",
     "fill.scalar_fill": "只有一个元素:直接写入 {value},不经过 TensorIterator",
     "fill.fill_kernel": "把 {value} 写入每个元素",
