@@ -66,6 +66,8 @@ complex128 = dtype("complex128", np.complex128, "c128")
 ALL = (bool, uint8, int8, int16, int32, int64, float16, float32, float64, complex64,
        complex128)
 _BY_NAME = {d.name: d for d in ALL}
+#: torch's other names of dtypes (``torch.half``, ``torch.cfloat``)
+ALIASES = ("half", "float", "double", "long", "int", "short", "cfloat", "cdouble")
 _BY_NAME.update({"half": float16, "float": float32, "double": float64, "long": int64,
                  "int": int32, "short": int16,
                  "cfloat": complex64, "cdouble": complex128})

@@ -78,15 +78,11 @@ class Namespace:
 TORCH_FUNCTIONS: dict[str, Callable[..., Any]] = dict(FUNCTIONS)
 TORCH_FUNCTIONS["device"] = torch_device.torch_device
 #: Constants ``torch.X`` may name (dtypes and memory formats).
-CONSTANT_NAMES = tuple(d.name for d in D.ALL) + (
-    "half", "float", "double", "long", "int", "short", "cfloat", "cdouble", "channels_last",
-    "contiguous_format", "preserve_format")
-TORCH_CONSTANTS: dict[str, Any] = {d.name: d for d in D.ALL} | {
-    "half": D.float16, "float": D.float32, "double": D.float64, "long": D.int64,
-    "int": D.int32, "short": D.int16, "cfloat": D.complex64, "cdouble": D.complex128,
-    "channels_last": P.channels_last,
-    "contiguous_format": P.contiguous_format, "preserve_format": P.preserve_format,
-}
+CONSTANT_NAMES = tuple(d.name for d in D.ALL) + D.ALIASES + (
+    "channels_last", "contiguous_format", "preserve_format")
+TORCH_CONSTANTS: dict[str, Any] = {n: D.from_name(n) for n in CONSTANT_NAMES[:-3]} | {
+    "channels_last": P.channels_last, "contiguous_format": P.contiguous_format,
+    "preserve_format": P.preserve_format}
 #: ``torch.random``: the generator's module (torch/random.py), as a tutorial seeds it
 TORCH_CONSTANTS["random"] = Module("torch.random", "<module 'torch.random' (tidx engine)>",
                                    {"manual_seed": FUNCTIONS["manual_seed"]}, {})
@@ -429,9 +425,8 @@ class Evaluator(Expressions, Control, Functions):
             return not self._number(value, "not")
         if isinstance(node.op, ast.Invert):
             value = self._number(value, "~")
-            if isinstance(value, (float, complex)):
-                raise torch_error(TypeError, f"bad operand type for unary ~: "
-                                             f"'{type(value).__name__}'")
+            if not isinstance(value, int):      # (a bool is an int)
+                raise torch_error(TypeError, f"bad operand type for unary ~: '{tp_name(value)}'")
             return ~value
         value = self._number(value, "unary " + type(node.op).__name__)
         return -value if isinstance(node.op, ast.USub) else +value
@@ -480,10 +475,9 @@ class Evaluator(Expressions, Control, Functions):
             if op in ("Eq", "NotEq") and not (isinstance(left, (bool, int, float)) and
                                               isinstance(right, (bool, int, float))):
                 return _COMPARE[op](left, right)    # type(x) == int, s == 'a': Python's
-            a, b = self._number(left, op), self._number(right, op)
-            try:
-                return _COMPARE[op](a, b)
-            except TypeError as exc:    # 1j < 2: Python's own message
+            try:                # 1j < 2: Python's own TypeError
+                return _COMPARE[op](self._number(left, op), self._number(right, op))
+            except TypeError as exc:
                 raise torch_error(TypeError, str(exc)) from None
         if not isinstance(left, self.torch.tensor):  # 4 < t is t > 4, as Python reflects it
             left, right, op = right, left, _REFLECT[op]
@@ -607,9 +601,7 @@ class Evaluator(Expressions, Control, Functions):
             return name in _storage_methods(owner)
         if isinstance(owner, list):
             return name in lists.METHODS
-        if isinstance(owner, complex):
-            return name == "conjugate"      # (1+2j).conjugate(): Python's own, pure
-        return False
+        return isinstance(owner, complex) and name == "conjugate"  # Python's own, pure
 
     def resolve_attribute(self, obj: Any, attr: str) -> Any:
         """The only way an attribute resolves: through the allow-list tables."""

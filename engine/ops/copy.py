@@ -214,7 +214,8 @@ def zero_(self):
 
 
 @declare("clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor",
-         variants="function, method", native="at::native::clone", source=CONV, takes_complex=True)
+         variants="function, method", native="at::native::clone", source=CONV,
+         takes_complex=True)
 def clone(self, *, memory_format: str | None = None):
     memory_format = memory_format or "preserve_format"
     if memory_format == "preserve_format" and _non_overlapping_and_dense(self):

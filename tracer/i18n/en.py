@@ -179,6 +179,12 @@ TEXT: dict[str, str] = {
         "copy, no aten operator)",
     "binding.getter.op":
         "a Python attribute whose C++ getter calls an aten operator",
+    "complex.view_as_real":
+        "each complex element is two floats, real then imaginary: sizes gain a last dim of "
+        "2, every stride and the offset double, the new dim steps 1 float; same storage",
+    "complex.view_as_complex":
+        "pairs of floats read as one complex element: the last dim of 2 (stride 1) goes, "
+        "the other strides and the offset halve; same storage",
     "real.self":
         "not a complex tensor: real is the tensor itself (no view is made)",
     "binding.to_type":

@@ -154,6 +154,12 @@ TEXT: dict[str, str] = {
         "张量持有的 StorageImpl 作为 UntypedStorage 交给 Python(不复制,不运行 aten 算子)",
     "binding.getter.op":
         "一个 Python 属性,它的 C++ getter 调用一个 aten 算子",
+    "complex.view_as_real":
+        "每个复数元素是两个浮点数(先实部后虚部):尺寸末尾多一维大小为 2,每个步长和偏移都翻倍,"
+        "新维步长为 1 个浮点数;存储不变",
+    "complex.view_as_complex":
+        "每两个浮点数读作一个复数元素:去掉末尾大小为 2(步长 1)的维,其余步长和偏移减半;"
+        "存储不变",
     "real.self":
         "不是复数张量:real 就是张量本身(不创建视图)",
     "binding.to_type":
