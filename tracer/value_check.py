@@ -71,6 +71,7 @@ _OPTIONAL: dict[str, Callable[[Any], bool]] = {
     "more": _is_int, "name": _STR, "fields": lambda v: isinstance(v, list) and all(
         isinstance(f, str) for f in v), "values": _elements_ok, "offsets": _ints,
     "uninitialised": lambda v: isinstance(v, bool), "view_shape": _ints,
+    "conj": lambda v: isinstance(v, bool),
     "simulated": lambda v: isinstance(v, bool),
     # a TypedStorage's (tensor.storage()): the dtype its bytes are read as, and the count
     "dtype": _STR, "elements": _is_int,

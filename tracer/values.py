@@ -21,7 +21,8 @@ these fields (serials are turned into trace-local labels here):
 
 * ``tensor``: serial, storage_serial, shape, strides, offset, dtype (short: ``i64``),
   device, numel, nbytes; ``values`` (nested lists, nan/inf as strings) when small;
-  ``uninitialised`` when its bytes were never written.
+  ``uninitialised`` when its bytes were never written; ``conj`` when its conjugate bit
+  is set (its values are then not its storage's).
 * ``storage``: storage_serial, nbytes, device.
 * ``tensor_index``: type (``Integer``, ``Slice``, ``Tensor``, ``None``, ``Ellipsis``,
   ``Boolean``), value (any value, converted in turn), cpp (its C++ spelling).
@@ -154,9 +155,11 @@ def memory_format(name: str) -> Value:
 
 def tensor(label: str, storage: str, *, shape: list[int], strides: list[int], offset: int,
            dtype: str, device: str, numel: int, nbytes: int, name: str | None = None,
-           values: Any = None, uninitialised: bool = False) -> Value:
+           values: Any = None, uninitialised: bool = False, conj: bool = False) -> Value:
     """A tensor: ``label`` is trace-local (``t$3``); ``name`` is the user's name for it
-    when known (then the label may be that name too).  ``values`` only when small."""
+    when known (then the label may be that name too).  ``values`` only when small;
+    ``conj``: the conjugate bit is set, so its values are the conjugates of the stored
+    elements (a storage picture does not draw them)."""
     out: Value = {"kind": "tensor", "label": label}
     if name is not None:
         out["name"] = name
@@ -166,6 +169,8 @@ def tensor(label: str, storage: str, *, shape: list[int], strides: list[int], of
         out["uninitialised"] = True
     elif values is not None:
         out["values"] = values
+    if conj:
+        out["conj"] = True
     return out
 
 
@@ -309,7 +314,8 @@ def _from_hook(data: dict[str, Any], labels: Labels, max_values: int) -> Value:
                       name=label if is_name else None, shape=data["shape"],
                       strides=data["strides"], offset=data["offset"], dtype=data["dtype"],
                       device=data["device"], numel=data["numel"], nbytes=data["nbytes"],
-                      values=data.get("values"), uninitialised=data.get("uninitialised", False))
+                      values=data.get("values"), uninitialised=data.get("uninitialised", False),
+                      conj=data.get("conj", False))
     if kind == "storage":
         return storage(labels("s", data["storage_serial"])[0], data["nbytes"], data["device"],
                        data.get("dtype"), data.get("elements"))

@@ -22,7 +22,7 @@ from tracer import recorder
 from tracer.steps import Layer, Lecture, step
 from tracer.notes import Note
 
-from engine.binding import functional, typed_storage, unique
+from engine.binding import conj as C, functional, typed_storage, unique
 from engine.binding import python_indexing as PI
 from engine.binding import operators as O
 from engine.binding.arg_parser import ParsedArgs, PythonArgParser, check_noarg_method
@@ -138,6 +138,7 @@ _FACTS: dict[str, tuple[str, Callable[[Tensor], Any]]] = {
     "element_size": ("itemsize()", lambda t: t._impl.dtype.itemsize),
     "is_floating_point": ("dtype()", lambda t: t._impl.dtype.is_floating_point),
     "is_complex": ("dtype()", lambda t: t._impl.dtype.name.startswith("complex")),
+    "is_conj": ("is_conj()", lambda t: t._impl.is_conj),
     "data_ptr": ("data_ptr()", lambda t: t._impl.data_ptr()),
     # TensorImpl::get_device: the device's index (cuda:0 -> 0), -1 for the CPU
     "get_device": ("get_device()", lambda t: 0 if t._impl.device_type == "cuda" else -1),
@@ -302,7 +303,7 @@ def repr_within(self: Tensor, limit: int | None) -> str:
     impl = self._impl
     # no elements: nothing to read (and a (2**62, 0) tensor is no numpy array)
     values = None if impl.is_meta else \
-        np.empty((0,), impl.dtype.np) if impl.numel() == 0 else impl.array()
+        np.empty((0,), impl.dtype.np) if impl.numel() == 0 else impl.logical(impl.array())
     return format_tensor(values, impl.dtype.name, impl.view.sizes, device=str(of_type(impl.device_type)),
                          requires_grad=impl.requires_grad, limit=limit)
 
@@ -365,8 +366,6 @@ def _tensor_arg(value: Any) -> Any:
     (scalar_to_tensor: int64, double or bool) made without an operator, as for add."""
     if isinstance(value, Tensor):
         return unpack(value)
-    if isinstance(value, complex):
-        raise Refused("complex numbers are not modelled by tidx")
     if isinstance(value, int) and not isinstance(value, bool) and \
             not -(2**63) <= value < 2**63:
         # THPUtils_unpackLong -> PyLong_AsLongLong, in CPython's words
@@ -654,7 +653,7 @@ def install(cls: type) -> frozenset[str]:
         setattr(cls, fn.__name__, fn)
         public.add(fn.__name__)
     setattr(cls, "type", type_)
-    for fn in (contiguous, copy_, nonzero, to):
+    for fn in (contiguous, copy_, nonzero, to, C.conj):
         # bound by hand in python_variable_methods.cpp (to, contiguous) or with a
         # hand-written case (copy_, nonzero): recorded as the generated bindings are
         setattr(cls, fn.__name__, _bound(fn))

@@ -83,6 +83,10 @@ class Declaration:
     #: argument to any other is refused in one line (engine.dispatch.dispatcher), unless
     #: its AT_DISPATCH leaves complex out and so raises torch's own error
     takes_complex: bool = False
+    #: the Conjugate key falls through (ConjugateFallback.cpp's list: copy_, clone, the
+    #: views ...): its kernel reads the conjugate bit itself; any other operator is given
+    #: its conjugated inputs resolved (cloned) first, as torch's fallback does
+    conj_fallthrough: bool = False
 
     @property
     def structured(self) -> bool:
@@ -195,7 +199,8 @@ def declare(schema: str, *, native: str, source: str, kind: str | None = None,
             category_override: str | None = None, meta: str | None = None,
             device_check: str | None = None,
             at_dispatch: AtDispatch | tuple[AtDispatch, ...] = (),
-            python_note: str | None = None, takes_complex: bool = False
+            python_note: str | None = None, takes_complex: bool = False,
+            conj_fallthrough: bool = False
             ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Declare an operator and register the function below as its kernel.
 
@@ -210,7 +215,8 @@ def declare(schema: str, *, native: str, source: str, kind: str | None = None,
     (:func:`engine.dispatch.at_dispatch.dispatched`).  ``python_note``: the note of the
     Python step (``torch.randn``) when the call of the Python name deserves one; given on
     one of the name's overloads (or several that agree: :func:`python_note`).
-    ``takes_complex``: the kernel runs on complex64/complex128 tensors as torch's does.
+    ``takes_complex``: the kernel runs on complex64/complex128 tensors as torch's does;
+    ``conj_fallthrough``: it reads the conjugate bit itself (views fall through anyway).
     """
     dispatches = (at_dispatch,) if isinstance(at_dispatch, AtDispatch) else tuple(at_dispatch)
     namespace, name, overload = _split(schema)
@@ -224,7 +230,8 @@ def declare(schema: str, *, native: str, source: str, kind: str | None = None,
                          native, source, fn, native_meta,
                          category_override=category_override, meta=meta,
                          device_check=device_check, at_dispatch=dispatches,
-                         python_note=python_note, takes_complex=takes_complex))
+                         python_note=python_note, takes_complex=takes_complex,
+                         conj_fallthrough=conj_fallthrough))
         return fn
 
     return deco

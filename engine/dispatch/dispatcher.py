@@ -27,7 +27,7 @@ from engine.dispatch import cuda
 from engine.dispatch.at_dispatch import Running
 from engine.dispatch.device_check import REGISTER_CUDA, device_error, runs_to_its_check
 from engine.dispatch.declarations import COMPOSITE, FACTORY, INPLACE, META_PYTHON, OUT, \
-    VIEW, Declaration
+    VIEW, Declaration, lookup
 from engine.dispatch.keys import keyset
 
 SOURCE = "aten/src/ATen/core/dispatch/Dispatcher.h"
@@ -117,7 +117,7 @@ def dispatch(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> Any:
     if not recorder.active():
         if failed is not None:
             raise failed[1]
-        result = _run(op, args, kwargs)
+        result = _run_resolving_conj(op, args, kwargs)
         if autograd:
             _refuse_autograd(op, result, args)
         return result
@@ -135,11 +135,49 @@ def dispatch(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> Any:
                        route=route, kernel=kernel) as s:
         if failed is not None:
             raise failed[1]
-        result = _run(op, args, kwargs)
+        result = _run_resolving_conj(op, args, kwargs)
         if autograd:
             _refuse_autograd(op, result, args)
         s.set_result(result)
     return result
+
+
+def _run_resolving_conj(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> Any:
+    """The Conjugate key's fallback (aten/src/ATen/ConjugateFallback.cpp, through
+    MathBitsFallback.h) below an operator that does not read the bit itself: each input
+    with the conjugate bit is cloned (clone's copy_ conjugates it: the clone has no bit),
+    the kernel runs on the clones, and a written one is copied back into its tensor."""
+    if op.conj_fallthrough or op.kind in (VIEW, COMPOSITE) or not _conj_in(args, kwargs):
+        return _run(op, args, kwargs)
+    clone, copy = lookup("aten::clone"), lookup("aten::copy_")
+    if op.kind == OUT and any(isinstance(v, TensorImpl) and v.is_conj
+                              for k, v in kwargs.items() if k.startswith("out")):
+        raise Refused(f"{op.op_name} writing into a tensor with the conjugate bit (out=) is "
+                      "not modelled by tidx")
+    if _conj_in((), kwargs):
+        raise Refused(f"{op.op_name} with a keyword tensor with the conjugate bit is not "
+                      "modelled by tidx")
+
+    def resolve(a: Any) -> Any:         # a tensor list's elements too, in order
+        if isinstance(a, (list, tuple)) and _conj_in(tuple(a), {}):
+            return type(a)(resolve(b) for b in a)
+        return dispatch(clone, (a,), {}) if isinstance(a, TensorImpl) and a.is_conj else a
+    resolved = [resolve(a) for a in args]
+    result = _run(op, tuple(resolved), kwargs)
+    if op.kind == INPLACE and resolved[0] is not args[0]:
+        dispatch(copy, (args[0], resolved[0]), {})   # the written clone, back
+        return args[0]
+    return result
+
+
+def _conj_in(args: tuple, kwargs: dict[str, Any]) -> bool:
+    """Does a tensor argument (lists included) carry the conjugate bit?"""
+    for a in (*args, *kwargs.values()):
+        if isinstance(a, TensorImpl) and a.is_conj:
+            return True
+        if isinstance(a, (list, tuple)) and _conj_in(tuple(a), {}):
+            return True
+    return False
 
 
 def _complex_in(args: tuple, kwargs: dict[str, Any]) -> bool:

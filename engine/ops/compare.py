@@ -39,15 +39,21 @@ def _comparison(name: str, loop) -> None:
     X.Scalar, X_.Scalar: one kernel (TORCH_META_FUNC2(X, Tensor)'s comparison_op)."""
     def impl(form: str, self, other, *, out):
         if form == FUNCTIONAL:
-            return iterate(name, [self, other], loop, out_dtype=D.bool)
+            return iterate(name, [self, other], loop, out_dtype=D.bool, at_dispatch=True)
         # comparison_op: no safe-casting check; a bool output needs no temporary
         return iterate(_form_name(name, form), [self, other], loop, out=out,
-                       resize=form == OUT, safe_cast=False, cast_output=out.dtype is not D.bool)
+                       resize=form == OUT, safe_cast=False, cast_output=out.dtype is not D.bool,
+                       at_dispatch=True)
+    # BinaryOpsKernel.cpp: complex numbers are equal or not, but have no order
+    types = "ALL_TYPES_AND_COMPLEX_AND3" if name in ("eq", "ne") else "ALL_TYPES_AND3"
     for overload, other in (("Tensor", "Tensor"), ("Scalar", "Scalar")):
         structured(f"{name}.{overload}_out(Tensor self, {other} other, *, Tensor(a!) out) -> "
                    "Tensor(a!)", native=f"at::native::{name} (structured)",
                    out_native=f"at::native::{name}_{overload}_out (structured)",
-                   source=BINARY, variants="method, function", meta=META_PYTHON)(impl)
+                   source=BINARY, variants="method, function", meta=META_PYTHON,
+                   at_dispatch=AT_DISPATCH(f"{name}_cpu",
+                                           f"AT_DISPATCH_{types}(kBool, kBFloat16, kHalf)"),
+                   takes_complex=True)(impl)
 
 
 for _name, _loop in _COMPARISONS.items():

@@ -13,15 +13,18 @@ is t``) and ``imag`` is an error.
 
 from __future__ import annotations
 
+import numpy as np
+
 from tracer.recorder import span
 from tracer.steps import Layer, step
 
 from engine.core import dtypes as D
-from engine.core.errors import check
+from engine.core.errors import Refused, check
 from engine.core.tensor_impl import TensorImpl
 from engine.core.view import View
 from engine.dispatch.aten import aten
-from engine.dispatch.declarations import CHECK_WRAPPER, COMPOSITE, VIEW, declare
+from engine.dispatch.declarations import CHECK_WRAPPER, COMPOSITE, META_PYTHON, VIEW, declare
+from engine.ops.pointwise import iterate
 
 UNARY = "aten/src/ATen/native/UnaryOps.cpp"
 HELPER = "aten/src/ATen/native/ComplexHelper.h"
@@ -38,6 +41,10 @@ VIEW_AS_COMPLEX_GEOMETRY = step("view_tensor (as complex)", Layer.KERNEL, source
          native="at::native::view_as_real", source=HELPER, device_check=CHECK_WRAPPER,
          takes_complex=True)
 def view_as_real(self):
+    check(not self.is_conj, RuntimeError,
+          "view_as_real doesn't work on unresolved conjugated tensors.  To resolve the "
+          "conjugate tensor so you can view it as real, use self.resolve_conj(); however, "
+          "be warned that the resulting tensor will NOT alias the original.")
     check(self.dtype.is_complex, RuntimeError,
           "view_as_real is only supported for complex tensors")
     v = self.view
@@ -78,7 +85,9 @@ def view_as_complex(self):
          native="at::native::real", source=UNARY)
 def real(self):
     if self.dtype.is_complex:
-        return aten.select.int(aten.view_as_real.default(self), -1, 0)
+        # the real parts of the conjugates are the stored ones: the bit is dropped first
+        base = aten._conj.default(self) if self.is_conj else self
+        return aten.select.int(aten.view_as_real.default(base), -1, 0)
     with span(REAL_NOT_COMPLEX) as s:
         s.set_result(self)
     return self
@@ -89,4 +98,74 @@ def real(self):
 def imag(self):
     check(self.dtype.is_complex, RuntimeError,
           "imag is not implemented for tensors with non-complex dtypes.")
+    if self.is_conj:
+        raise Refused("imag of a tensor with the conjugate bit is a view with the negative "
+                      "bit (_neg_view) in torch, which tidx does not model; resolve_conj() "
+                      "first")
     return aten.select.int(aten.view_as_real.default(self), -1, 1)
+
+
+# -- the conjugate bit (aten/src/ATen/native/UnaryOps.cpp, ConjugateFallback.cpp) ----------
+# t.conj() copies nothing: it makes a view with the conjugate bit set, whose elements are
+# read as the conjugates of the stored ones.  Operators that do not read the bit
+# themselves get such an input resolved first (engine.dispatch.dispatcher's fallback);
+# resolve_conj and conj_physical make the conjugates real in new memory.
+
+SET_CONJ = step("_set_conj", Layer.KERNEL, source=UNARY, note="complex.set_conj")
+
+
+@declare("_conj(Tensor(a) self) -> Tensor(a)", variants="function, method",
+         native="at::native::_conj", source=UNARY, takes_complex=True)
+def _conj(self):
+    """``alias()``, then ``_set_conj(!self.is_conj())`` on the alias."""
+    result = aten.alias.default(self)
+    with span(SET_CONJ, conj=not self.is_conj) as s:
+        result.is_conj = not self.is_conj
+        s.set_result(result)
+    return result
+
+
+@declare("conj(Tensor(a) self) -> Tensor(a)", variants="function, method", kind=COMPOSITE,
+         native="at::native::conj", source=UNARY)
+def conj(self):
+    """Tensor::conj (manual_cpp_binding: inline in TensorBody.h, so the profiler records
+    no aten::conj): the tensor itself unless it is complex, else ``_conj()``."""
+    return aten._conj.default(self) if self.dtype.is_complex else self
+
+
+@declare("resolve_conj(Tensor(a) self) -> Tensor(a)", variants="function, method",
+         kind=COMPOSITE, native="at::native::resolve_conj", source=UNARY)
+def resolve_conj(self):
+    """Without the conjugate bit, ``self`` (nothing copied); with it, ``clone()``, whose
+    copy_ writes the conjugates into memory without the bit."""
+    return aten.clone.default(self) if self.is_conj else self
+
+
+@declare("conj_physical(Tensor self) -> Tensor", variants="function, method",
+         kind=COMPOSITE, native="at::native::conj_physical", source=UNARY)
+def conj_physical(self):
+    """The tensor itself unless complex, else ``_conj_physical``."""
+    return aten._conj_physical.default(self) if self.dtype.is_complex else self
+
+
+@declare("_conj_physical(Tensor self) -> Tensor", variants="function, method",
+         native="at::native::_conj_physical", source=UNARY, takes_complex=True,
+         conj_fallthrough=True)
+def _conj_physical(self):
+    """Under the conjugate bit, ``self.conj().clone()`` (the bit dropped, then a copy);
+    else ``conj_physical_out(empty_like(self), self)``."""
+    if self.is_conj:
+        return aten.clone.default(aten._conj.default(self))
+    result = aten.empty_like.default(self)
+    return aten.conj_physical.out(self, out=result)
+
+
+@declare("conj_physical.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+         native="at::native::conj_physical_out", source=UNARY, meta=META_PYTHON,
+         device_check=CHECK_WRAPPER, takes_complex=True)
+def conj_physical_out(self, *, out):
+    """unary_op_impl_out(result, self, conj_physical_stub): TensorIterator, then the
+    imaginary parts negated (exact: only the sign bit changes)."""
+    return iterate("conj_physical", [self], np.conj, out=out, resize=True,
+                   source="aten/src/ATen/native/cpu/UnaryOpsKernel.cpp",
+                   note="complex.conj_kernel")

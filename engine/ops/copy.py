@@ -61,7 +61,8 @@ IS_SAME_DATA = step("is_same_data", Layer.KERNEL, source=COPY, note="cudacopy.is
 
 
 @declare("copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)",
-         variants="method", native="at::native::copy_", source=COPY, takes_complex=True)
+         variants="method", native="at::native::copy_", source=COPY, takes_complex=True,
+         conj_fallthrough=True)
 def copy_(self, src, non_blocking: bool = False):
     if self is src:
         return self
@@ -102,6 +103,10 @@ def copy_(self, src, non_blocking: bool = False):
                 # numpy copies a source whose bytes may overlap the destination's first
                 check_temporary("copy_", src.numel(), src.dtype.itemsize)
             values = src.array()
+            if src.is_conj != self.is_conj:
+                # copy_kernel's conj branch: one side has the conjugate bit, so the
+                # conjugates are what is stored
+                values = np.conj(values)
             if values.dtype.kind == "c" and not self.dtype.is_complex:
                 values = values != 0 if self.dtype is D.bool else values.real
             self.array(write=True)[...] = values
@@ -111,10 +116,11 @@ def copy_(self, src, non_blocking: bool = False):
 
 def _is_same_data(self, src) -> bool:
     """copy_impl's is_same_data: views of one storage with the same offset, strides,
-    sizes and dtype (tidx's real tensors carry no conj or neg bit)."""
+    sizes, dtype and conjugate bit (tidx has no negative bit)."""
     return (self.storage is src.storage and self.view.offset == src.view.offset
             and tuple(self.view.strides) == tuple(src.view.strides)
-            and tuple(self.view.sizes) == tuple(src.view.sizes) and self.dtype is src.dtype)
+            and tuple(self.view.sizes) == tuple(src.view.sizes) and self.dtype is src.dtype
+            and self.is_conj == src.is_conj)
 
 
 FILL_TENSOR = step("fill_(Tensor)", Layer.KERNEL, source=FILL)
@@ -215,7 +221,7 @@ def zero_(self):
 
 @declare("clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor",
          variants="function, method", native="at::native::clone", source=CONV,
-         takes_complex=True)
+         takes_complex=True, conj_fallthrough=True)
 def clone(self, *, memory_format: str | None = None):
     memory_format = memory_format or "preserve_format"
     if memory_format == "preserve_format" and _non_overlapping_and_dense(self):

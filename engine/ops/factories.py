@@ -117,7 +117,7 @@ EMPTY_LIKE_PRESERVE_FORMAT = step("empty_like: preserve_format", Layer.KERNEL, s
 
 @declare("empty_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor",
          native="at::native::empty_like", source=FACTORIES, meta=META_PYTHON,
-         python_note="factory.empty_like", takes_complex=True)
+         python_note="factory.empty_like", takes_complex=True, conj_fallthrough=True)
 def empty_like(self, *, dtype: D.dtype | None = None, layout=None, device: str | None = None,
                pin_memory=None, memory_format: str | None = None):
     """Preserve (the default) keeps a dense input's strides; otherwise the named format."""

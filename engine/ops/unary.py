@@ -49,7 +49,8 @@ def _form_name(name: str, form: str) -> str:
 
 @structured("neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
             native="at::native::neg (structured)", out_native="at::native::neg_out (structured)",
-            source=UNARY, inplace_variants="function, method", meta=META_PYTHON)
+            source=UNARY, inplace_variants="function, method", meta=META_PYTHON,
+            takes_complex=True)
 def neg(form: str, self, *, out):
     _neg_check(self)
     _same_dtype(form, self, out)

@@ -46,7 +46,7 @@ SEED_STATEMENTS = [
 #: More statements, so every note the engine can write is reached at least once.
 MORE_STATEMENTS = [
     "y = torch.tensor([1 + 2j]); z = y.imag; w = torch.view_as_complex(torch.view_as_real(y)); "
-    "v = y.to(torch.float32)",
+    "v = y.to(torch.float32); c = y.conj(); d = y.conj_physical()",
     "a = torch.tensor([1.25, -2.5]); y = a.ceil(); y = a.frac(); y = a.round(decimals=1); "
     "y = a.rsqrt(); y = a.exp()",
     "a = torch.tensor([[1.25, -2.5]]); y = a.std(); y = a.var(0); y = a.std(1, correction=3)",

@@ -185,6 +185,10 @@ TEXT: dict[str, str] = {
     "complex.view_as_complex":
         "pairs of floats read as one complex element: the last dim of 2 (stride 1) goes, "
         "the other strides and the offset halve; same storage",
+    "complex.set_conj":
+        "the alias gets the conjugate bit: its elements read as the conjugates of the "
+        "stored ones; nothing is copied",
+    "complex.conj_kernel": "each imaginary part negated into the output (only sign bits change)",
     "real.self":
         "not a complex tensor: real is the tensor itself (no view is made)",
     "binding.to_type":

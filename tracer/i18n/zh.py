@@ -160,6 +160,8 @@ TEXT: dict[str, str] = {
     "complex.view_as_complex":
         "每两个浮点数读作一个复数元素:去掉末尾大小为 2(步长 1)的维,其余步长和偏移减半;"
         "存储不变",
+    "complex.set_conj": "别名带上共轭位:其元素读作所存元素的共轭;不复制任何数据",
+    "complex.conj_kernel": "每个虚部取负写入输出(只改变符号位)",
     "real.self":
         "不是复数张量:real 就是张量本身(不创建视图)",
     "binding.to_type":
