@@ -140,6 +140,12 @@ Y = "y0 = torch.tensor([[1 + 2j, 3 - 1j, -0.5j], [5j, 6, -2.25 + 1e-5j]]); "
     Y + "c = y0.conj(); y = torch.cat([c, y0])",
     Y + "c = y0.conj(); y = c.flip(0)",
     Y + "c = y0.conj(); y = -c",
+    # randn: normal_ draws into view_as_real(self) with std / sqrt(2), bit for bit
+    "torch.manual_seed(0); y = torch.randn(3, dtype=torch.complex64)",
+    "torch.manual_seed(1); y = torch.randn(4, 5, dtype=torch.complex128)",
+    "torch.manual_seed(2); y = torch.randn(9, dtype=torch.cfloat)",
+    "torch.manual_seed(3); y = torch.zeros(2, 3, dtype=torch.cfloat).normal_(1, 2)",
+    "torch.manual_seed(4); y = torch.zeros(4, 4, dtype=torch.cdouble).t().normal_()",
     "y = torch.tensor([[1 + 2j, 3j]]).tolist()",
 ])
 def test_complex_statements_match_torch(statements):
