@@ -124,8 +124,12 @@ def _sign(a):
 
 @structured("sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
             native="at::native::sign (structured)",
-            out_native="at::native::sign_out (structured)", source=UNARY, meta=META_PYTHON)
+            out_native="at::native::sign_out (structured)", source=UNARY, meta=META_PYTHON,
+            takes_complex=True)
 def sign(form: str, self, *, out):
+    check(not self.dtype.is_complex, NotImplementedError,    # TORCH_META_FUNC(sign)
+          "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use "
+          "torch.sgn instead.")
     _same_dtype(form, self, out)
     return iterate(_form_name("sign", form), [self], _sign, out=out, resize=form == OUT,
                    source=UNARY_KERNEL)

@@ -140,6 +140,21 @@ Y = "y0 = torch.tensor([[1 + 2j, 3 - 1j, -0.5j], [5j, 6, -2.25 + 1e-5j]]); "
     Y + "c = y0.conj(); y = torch.cat([c, y0])",
     Y + "c = y0.conj(); y = c.flip(0)",
     Y + "c = y0.conj(); y = -c",
+    # operators torch refuses complex in, with its words
+    Y + "y = y0.floor()",
+    Y + "y = y0.ceil_()",
+    Y + "y = torch.trunc(y0, out=torch.empty(2, 3))",
+    Y + "y = y0.round()",
+    Y + "y = y0.clone().round_()",
+    Y + "y = y0.clamp(0, 1)",
+    Y + "y = y0.clamp_min(0)",
+    Y + "y = y0.clamp_max_(1)",
+    Y + "y = y0.clamp()",
+    Y + "y = y0.clamp(torch.tensor(0.), torch.tensor(1.))",
+    Y + "y = torch.maximum(y0, y0)",
+    Y + "y = torch.minimum(torch.ones(3), y0)",
+    Y + "y = y0.sign()",
+    Y + "y = y0.clone().sign_()",
     # randn: normal_ draws into view_as_real(self) with std / sqrt(2), bit for bit
     "torch.manual_seed(0); y = torch.randn(3, dtype=torch.complex64)",
     "torch.manual_seed(1); y = torch.randn(4, 5, dtype=torch.complex128)",
@@ -247,7 +262,7 @@ def test_python_complex_number_prints_as_python():
 
 @pytest.mark.parametrize("statement", [
     "torch.sort(torch.tensor([1 + 2j]))", "torch.tensor([1 + 2j]).max()",
-    "torch.tensor([1 + 2j]).floor()", "torch.tensor([1 + 2j]) / 2",
+    "torch.tensor([1 + 2j]).abs()", "torch.tensor([1 + 2j]) / 2",
     "torch.zeros(2, dtype=torch.complex32)",
 ])
 def test_what_tidx_does_not_model_is_refused_in_one_line(statement):
