@@ -37,7 +37,7 @@ _ALPHA = "*, Scalar alpha=1"
 
 def _float_division(common: D.dtype) -> D.dtype:
     """promote_integer_inputs_to_float: true division of integers is in the default dtype."""
-    return common if common.is_floating_point else current().default_dtype
+    return common if common.is_floating_point or common.is_complex else current().default_dtype
 
 
 def _no_half(what: str, dtype: D.dtype) -> None:
@@ -198,7 +198,11 @@ def _widen(a, b):
     return np.asarray(a).astype(np.int64), np.asarray(b).astype(np.int64)
 
 
-def _div_true(a, b):
+def _div_true(a, b, loop_of=None, aliased: bool = False):
+    if complex_arith.any_complex(a, b):
+        shape = np.broadcast_shapes(np.shape(a), np.shape(b))
+        return complex_arith.divide(a, b, D.from_numpy(a.dtype), loop_of(a, b, shape),
+                                    aliased)
     _no_half("division", D.from_numpy(a.dtype))
     return a / b
 
@@ -248,8 +252,11 @@ _DIV_FLOOR_CPU = AT_DISPATCH("div_floor_cpu", *_INTEGRAL_OR_FLOATING)
 def _div(name: str, self, other, mode: str | None, out=None, allocate: str = "",
          resize: bool = False):
     if mode is None:
-        return iterate(name, [self, other], _div_true, out=out, resize=resize,
-                       common_dtype=_float_division)
+        def loop_of(a, b, shape):       # (an out= may not be laid out as its inputs)
+            return complex_arith.loop_kind([a, b], shape, out is None or out.is_contiguous())
+        aliased = out is not None and any(out is t for t in (self, other))
+        return iterate(name, [self, other], lambda a, b: _div_true(a, b, loop_of, aliased),
+                       out=out, resize=resize, common_dtype=_float_division)
     check(mode in ("trunc", "floor"), RuntimeError,
           f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but "
                   f"found '{mode}'")
@@ -261,7 +268,7 @@ def _div(name: str, self, other, mode: str | None, out=None, allocate: str = "",
 @structured("div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
             native="at::native::div (structured)",
             out_native="at::native::div_out (structured)", source=BINARY, overload="Tensor",
-            meta=META_PYTHON)
+            meta=META_PYTHON, takes_complex=True)
 def div(form: str, self, other, *, out):
     return _div(_form_name("div", form), self, other, None, out=out, resize=form == OUT)
 

@@ -212,3 +212,87 @@ def add(a: np.ndarray, b: np.ndarray, dtype: D.dtype, alpha: Any) -> np.ndarray:
     out.real = ar + (br * re - bi * im)
     out.imag = ai + (br * im + bi * re)
     return out
+
+
+# -- division --------------------------------------------------------------------------------
+#: div_true_kernel's stub: no AVX512 build in torch 2.13's wheel
+DIV_TRUE_STUB = DispatchStub("div_true_stub", avx512=False, source=BINARY_KERNEL)
+#: The most elements tidx divides exactly (each one with rationals: see :func:`divide`)
+MAX_DIVIDED = 20_000
+
+
+def _quotient(a: float, b: float, c: float, d: float, real: np.dtype, fuse_den: bool,
+              fuse_num: bool) -> complex:
+    """c10::complex<T>::operator/ (torch/headeronly/util/complex.h, numpy's algorithm):
+    the ratio of the smaller to the larger part of the divisor, a scale, and the two
+    numerators; ``fuse_den``/``fuse_num``: GCC's fused multiply-adds in the scale's
+    denominator and in the numerators (each then one rounding, exact here)."""
+    t = real.type
+    if not all(np.isfinite((a, b, c, d))):
+        fuse_den = fuse_num = False     # IEEE's infinities and NaNs: no rational
+    if abs(c) >= abs(d):
+        if c == 0 and d == 0:           # "divide by zeros should yield a complex inf or nan"
+            with np.errstate(all="ignore"):
+                return complex(float(t(a) / t(abs(c))), float(t(b) / t(abs(d))))
+        p, q, x, y, sign = c, d, a, b, 1.0      # (a + b*rat, b - a*rat)
+    else:
+        p, q, x, y, sign = d, c, b, a, -1.0     # (a*rat + b, b*rat - a)
+
+    def fma(u: float, v: float, w: float, fused: bool) -> float:
+        exact = Fraction(u) * Fraction(v) + Fraction(w) if fused else None
+        if exact:       # (a zero sum: the product was exact, and IEEE's sign of zero holds)
+            return _round(exact, real)
+        with np.errstate(all="ignore"):
+            return float(t(u) * t(v) + t(w))
+    with np.errstate(all="ignore"):
+        rat = float(t(q) / t(p))
+        scl = float(t(1.0) / t(fma(q, rat, p, fuse_den)))
+        if sign > 0:
+            re, im = fma(y, rat, x, fuse_num), fma(-x, rat, y, fuse_num)
+        else:
+            re, im = fma(y, rat, x, fuse_num), fma(x, rat, -y, fuse_num)
+        return complex(float(t(re) * t(scl)), float(t(im) * t(scl)))
+
+
+def divide(a: np.ndarray, b: np.ndarray, dtype: D.dtype, loop: str | None,
+           aliased: bool = False) -> np.ndarray:
+    """``a / b`` of complex arrays as torch's CPU loop gives it: every element by
+    c10::complex's scalar operator/ (the vectorised operator/ loops over it too), which
+    the AVX2 build compiles with fused multiply-adds -- all of them for complex<double>;
+    for complex<float>, GCC's code takes elements in pairs, and an odd last element of a
+    loop fuses only the scale's denominator -- and every element of the scalar loop does
+    so when the output is also an input (``aliased``: an in-place division; GCC's pairs
+    need distinct memory) (measured on torch 2.13).  Where the loop's elements are not
+    one run (``loop`` None), only an answer both ways agree on."""
+    shape = np.broadcast_shapes(np.shape(a), np.shape(b))
+    out = np.empty(shape, dtype.np)
+    if out.size > MAX_DIVIDED:
+        raise Refused(f"complex division of more than {MAX_DIVIDED:,} elements is beyond "
+                      "tidx's exact replay of torch's loop")
+    real = np.dtype(D.to_real(dtype).np)
+    ar, ai = (x.reshape(-1) for x in _parts(a, shape))
+    br, bi = (x.reshape(-1) for x in _parts(b, shape))
+    flat = out.reshape(-1)
+    fma = DIV_TRUE_STUB.call(dtype, dtype.itemsize).fma
+    odd_last: set[int] = set()        # the elements whose numerators are not fused
+    if fma and dtype is D.complex64 and loop is not None:
+        for begin, end in chunks(flat.size):
+            if aliased:
+                step = 2 * DIV_TRUE_STUB.build().lanes(dtype.itemsize)
+                tail = begin + (end - begin) // step * step if loop == VECTORISED else begin
+                odd_last.update(range(tail, end))
+            elif (end - begin) % 2:
+                odd_last.add(end - 1)
+    for i in range(flat.size):
+        args = (float(ar[i]), float(ai[i]), float(br[i]), float(bi[i]), real)
+        if not fma or dtype is D.complex128 or loop is not None:
+            flat[i] = _quotient(*args, fma, fma and i not in odd_last)
+        else:
+            pair, last = _quotient(*args, True, True), _quotient(*args, True, False)
+            if pair != last and not (pair != pair and last != last):
+                raise Refused("complex64 division: torch's loop fuses the numerators of "
+                              "all but an odd last element, and for operands that are not "
+                              "one run tidx cannot tell which element that is (here it "
+                              "matters); make them contiguous (.contiguous())")
+            flat[i] = pair
+    return out

@@ -140,6 +140,15 @@ Y = "y0 = torch.tensor([[1 + 2j, 3 - 1j, -0.5j], [5j, 6, -2.25 + 1e-5j]]); "
     Y + "c = y0.conj(); y = torch.cat([c, y0])",
     Y + "c = y0.conj(); y = c.flip(0)",
     Y + "c = y0.conj(); y = -c",
+    # division: c10::complex's operator/ (numpy's algorithm), fused as the AVX2 build is
+    Y + "y = y0 / (1 - 2j)",
+    Y + "y = y0 / y0.t().t()",
+    Y + "y = y0 / 0",
+    Y + "y = y0 / torch.tensor([0j, 1, -0.0])",
+    Y + "y = torch.ones(3) / y0",
+    Y + "y = y0.clone(); y /= 3",
+    Y + "y = torch.div(y0, 2j, out=torch.empty(2, 3, dtype=torch.complex128))",
+    Y + "y = torch.true_divide(y0, y0[0, 1])",
     # operators torch refuses complex in, with its words
     Y + "y = y0.floor()",
     Y + "y = y0.ceil_()",
@@ -240,6 +249,25 @@ def test_complex_multiply_is_torchs_bit_for_bit(n, double, seed, expr):
                        f"b = torch.tensor({b}, dtype={dtype})", f"y = {expr}"])
 
 
+@settings(max_examples=examples(60), deadline=None)
+@given(n=st.integers(1, 40), double=st.booleans(), seed=st.integers(0, 2**32 - 1),
+       expr=st.sampled_from(["a / b", "a / b[0]", "a / (0.3 - 1.7j)", "a[::2] / b[::2]",
+                             "a[1:] / b[:-1]", "b.div_(a)", "torch.div(2 - 1j, a)"]))
+def test_complex_division_is_torchs_bit_for_bit(n, double, seed, expr):
+    """Every element by c10::complex's operator/, fused multiply-adds and all (an odd
+    last complex64 fusing only the scale's denominator)."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    scale = 10.0 ** rng.integers(-3, 4, n)
+    values = [(rng.standard_normal(n) * scale, rng.standard_normal(n)) for _ in range(2)]
+    dtype = "torch.complex128" if double else "torch.complex64"
+    a, b = ("[" + ", ".join(f"complex({float(r)!r}, {float(i)!r})" for r, i in zip(*v)) + "]"
+            for v in values)
+    assert_like_torch([f"a = torch.tensor({a}, dtype={dtype})",
+                       f"b = torch.tensor({b}, dtype={dtype})", f"y = {expr}"])
+
+
 def test_complex_multiply_across_threads_is_torchs():
     """Past GRAIN_SIZE each parallel chunk has its own tail."""
     assert_like_torch(["a = torch.arange(70000.) / 7 - 5000",
@@ -262,7 +290,7 @@ def test_python_complex_number_prints_as_python():
 
 @pytest.mark.parametrize("statement", [
     "torch.sort(torch.tensor([1 + 2j]))", "torch.tensor([1 + 2j]).max()",
-    "torch.tensor([1 + 2j]).abs()", "torch.tensor([1 + 2j]) / 2",
+    "torch.tensor([1 + 2j]).abs()", "torch.tensor([1 + 2j]) // 2",
     "torch.zeros(2, dtype=torch.complex32)",
 ])
 def test_what_tidx_does_not_model_is_refused_in_one_line(statement):
