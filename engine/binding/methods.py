@@ -40,6 +40,7 @@ from engine.core.context import current
 from engine.core.device import Size, of_type
 from engine.core.errors import Refused, check, torch_error
 from engine.dispatch.aten import OpOverload, aten
+from engine.ops.scalar import real_part
 
 
 def _parser(name: str, *signatures: str) -> PythonArgParser:
@@ -247,10 +248,9 @@ def _item(self: Tensor) -> Any:
 
 
 def _traced_item(python: str, binding: str) -> Callable[..., Any]:
-    """``t.item()``, ``int(t)``, ``float(t)``: dispatch item() and hand the Scalar to
-    Python as a number.  int() and float() go through ``dispatch_to``, which wants one
-    element first (python_variable_methods.cpp); int() of a float tensor converts the
-    double as Python does (THPUtils_packDoubleAsInt: NaN and inf have no int)."""
+    """``t.item()``, ``int(t)``, ``float(t)``: item() handed to Python as a number; int()
+    and float() go through ``dispatch_to`` (one element first, a complex's real part);
+    int() of a double as THPUtils_packDoubleAsInt (NaN and inf have no int)."""
     def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
         if python == "item":
             check_noarg_method("item", args, kwargs)
@@ -259,7 +259,8 @@ def _traced_item(python: str, binding: str) -> Callable[..., Any]:
             if python != "item" and self._impl.numel() != 1:
                 raise torch_error(ValueError, "only one element tensors can be converted to "
                                               "Python scalars")
-            value = _item(self)
+            value = _item(self) if python == "item" else \
+                real_part(_item(self), D.int64 if python == "__int__" else D.float64)
             if python == "__float__":
                 return float(value)
             if python == "__int__":

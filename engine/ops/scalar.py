@@ -95,6 +95,20 @@ def _overflow(dtype: D.dtype, type_name: str | None = None) -> BaseException:
     return torch_error(RuntimeError, f"value cannot be converted to type {name} without overflow")
 
 
+def real_part(value: Any, dtype: D.dtype) -> Any:
+    """Scalar::to<int64_t>() or to<double>() of a Python scalar (``int(t)``, ``float(t)``):
+    a complex one converts only without an imaginary part (c10::overflows).
+
+    >>> real_part(2 + 0j, D.int64), real_part(1.5, D.float64)
+    (2.0, 1.5)
+    """
+    if isinstance(value, complex):
+        if value.imag != 0:
+            raise _overflow(dtype)
+        return value.real
+    return value
+
+
 def scalar_type(value: Any) -> D.dtype:
     """c10::Scalar::type() of a Python number: bool, int64 for integers, double otherwise
     (the dtype scalar_to_tensor and wrapped numbers get).

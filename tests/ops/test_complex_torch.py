@@ -149,6 +149,15 @@ Y = "y0 = torch.tensor([[1 + 2j, 3 - 1j, -0.5j], [5j, 6, -2.25 + 1e-5j]]); "
     Y + "y = y0.clone(); y /= 3",
     Y + "y = torch.div(y0, 2j, out=torch.empty(2, 3, dtype=torch.complex128))",
     Y + "y = torch.true_divide(y0, y0[0, 1])",
+    # abs: hypot of the halves (bit for bit in complex64, within hypot's bound in complex128)
+    Y + "y = y0.abs()",
+    Y + "y = torch.abs(y0.t())",
+    Y + "y = y0.clone(); y.abs_()",
+    Y + "y = torch.abs(y0, out=torch.empty(5))",
+    Y + "y = torch.abs(y0, out=torch.empty(2, 3, dtype=torch.float64))",
+    Y + "y = torch.abs(y0, out=torch.empty(2, 3, dtype=torch.int64))",
+    Y + "y = abs(y0.conj())",
+    "y = torch.tensor([complex(float('inf'), float('nan')), complex(0, -0.0), 3 - 4j]).abs()",
     # operators torch refuses complex in, with its words
     Y + "y = y0.floor()",
     Y + "y = y0.ceil_()",
@@ -171,6 +180,13 @@ Y = "y0 = torch.tensor([[1 + 2j, 3 - 1j, -0.5j], [5j, 6, -2.25 + 1e-5j]]); "
     "torch.manual_seed(3); y = torch.zeros(2, 3, dtype=torch.cfloat).normal_(1, 2)",
     "torch.manual_seed(4); y = torch.zeros(4, 4, dtype=torch.cdouble).t().normal_()",
     "y = torch.tensor([[1 + 2j, 3j]]).tolist()",
+    "y = int(torch.tensor(1j))",
+    "y = int(torch.tensor(2.7 + 0j))",
+    "y = float(torch.tensor(1 + 0j))",
+    "y = float(torch.tensor(-1j))",
+    "y = bool(torch.tensor(1j))",
+    'y = f"{torch.tensor(1 + 2j):.3f}"',
+    'y = (f"{1j:.2f}", format(-1 - 0j, ".1f"), str(1j))',
 ])
 def test_complex_statements_match_torch(statements):
     assert_like_torch(statements.split("; "))
@@ -290,7 +306,7 @@ def test_python_complex_number_prints_as_python():
 
 @pytest.mark.parametrize("statement", [
     "torch.sort(torch.tensor([1 + 2j]))", "torch.tensor([1 + 2j]).max()",
-    "torch.tensor([1 + 2j]).abs()", "torch.tensor([1 + 2j]) // 2",
+    "torch.tensor([1 + 2j]).sum()", "torch.tensor([1 + 2j]) // 2",
     "torch.zeros(2, dtype=torch.complex32)",
 ])
 def test_what_tidx_does_not_model_is_refused_in_one_line(statement):
