@@ -135,7 +135,7 @@ def norm(values: Any) -> Any:
     operation tells NaN payloads apart)."""
     if isinstance(values, list):
         return [norm(v) for v in values]
-    if isinstance(values, float):
+    if isinstance(values, (float, complex)):     # a complex's two halves likewise
         return repr(values)
     return values
 

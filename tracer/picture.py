@@ -172,6 +172,15 @@ def picture(storage: str, after: list[dict[str, Any]], during: list[dict[str, An
     """
     mine = [t for t in after + during if t["storage"] == storage and t["device"] != "meta"]
     dtype = mine[0]["dtype"] if mine else "?"
+    if any(itemsize(t["dtype"]) != itemsize(dtype) for t in mine):
+        # one storage seen as elements of two sizes (a complex tensor and its
+        # view_as_real, .real, .imag): offsets, recorded cells and the marks of writes
+        # count different units, so only the views of the first one's dtype are drawn,
+        # their cells from their own values, unmarked (never a cell mislabelled)
+        after = [t for t in after if t["dtype"] == dtype or t["storage"] != storage]
+        during = [t for t in during if t["dtype"] == dtype or t["storage"] != storage]
+        mine = [t for t in mine if t["dtype"] == dtype]
+        cells, touched, old = None, {}, {}
     nbytes = mine[0]["nbytes"] if mine else 0
     size = nbytes // itemsize(dtype) if nbytes else 0
     if cells is None:

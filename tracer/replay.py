@@ -99,8 +99,9 @@ def flat(values: Any) -> Iterator[Any]:
 
 def values_of(t: dict[str, Any]) -> Iterator[tuple[int, Any]]:
     """(storage offset, value) of every element a summary recorded (none when its
-    values were not recorded: a large or uninitialised tensor)."""
-    if "values" in t:
+    values were not recorded: a large or uninitialised tensor; nor under the conjugate
+    bit, whose values are the stored ones conjugated)."""
+    if "values" in t and not t.get("conj"):
         for (_, off), v in zip(offsets(t), flat(t["values"])):
             yield off, v
 

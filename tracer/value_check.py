@@ -13,7 +13,18 @@ def _elements_ok(values: Any, depth: int = 0) -> bool:
     if isinstance(values, list):
         return depth < 64 and all(_elements_ok(v, depth + 1) for v in values)
     return (isinstance(values, (bool, int, float))
-            or values in ("nan", "inf", "-inf"))
+            or values in ("nan", "inf", "-inf") or _complex(values))
+
+
+def _complex(value: Any) -> bool:
+    """A complex element or value: its Python repr (``'(1+2j)'``, ``'-0j'``)."""
+    if not isinstance(value, str) or not value.endswith(("j", "j)")):
+        return False
+    try:
+        complex(value)
+    except ValueError:
+        return False
+    return True
 
 
 def _ints(value: Any) -> bool:
@@ -39,6 +50,7 @@ _STR: Callable[[Any], bool] = lambda v: isinstance(v, str)  # noqa: E731
 _FIELDS: dict[str, dict[str, Callable[[Any], bool]]] = {
     "none": {}, "bool": {"value": lambda v: isinstance(v, bool)},
     "int": {"value": _is_int}, "float": {"value": _number}, "str": {"value": _STR},
+    "complex": {"value": _complex},
     "tuple": {"items": lambda v: isinstance(v, list)},
     "list": {"items": lambda v: isinstance(v, list)},
     "dict": {"items": lambda v: isinstance(v, dict)},
@@ -59,6 +71,7 @@ _OPTIONAL: dict[str, Callable[[Any], bool]] = {
     "more": _is_int, "name": _STR, "fields": lambda v: isinstance(v, list) and all(
         isinstance(f, str) for f in v), "values": _elements_ok, "offsets": _ints,
     "uninitialised": lambda v: isinstance(v, bool), "view_shape": _ints,
+    "conj": lambda v: isinstance(v, bool),
     "simulated": lambda v: isinstance(v, bool),
     # a TypedStorage's (tensor.storage()): the dtype its bytes are read as, and the count
     "dtype": _STR, "elements": _is_int,

@@ -21,7 +21,8 @@ these fields (serials are turned into trace-local labels here):
 
 * ``tensor``: serial, storage_serial, shape, strides, offset, dtype (short: ``i64``),
   device, numel, nbytes; ``values`` (nested lists, nan/inf as strings) when small;
-  ``uninitialised`` when its bytes were never written.
+  ``uninitialised`` when its bytes were never written; ``conj`` when its conjugate bit
+  is set (its values are then not its storage's).
 * ``storage``: storage_serial, nbytes, device.
 * ``tensor_index``: type (``Integer``, ``Slice``, ``Tensor``, ``None``, ``Ellipsis``,
   ``Boolean``), value (any value, converted in turn), cpp (its C++ spelling).
@@ -51,7 +52,8 @@ MAX_REPR = 200
 
 #: Short dtype names (as tensor summaries carry them) to torch's names.
 DTYPES = {"b8": "bool", "u8": "uint8", "i8": "int8", "i16": "int16", "i32": "int32",
-          "i64": "int64", "f16": "float16", "f32": "float32", "f64": "float64"}
+          "i64": "int64", "f16": "float16", "f32": "float32", "f64": "float64",
+          "c64": "complex64", "c128": "complex128"}
 
 
 # -- constructors: one per kind ---------------------------------------------------------
@@ -75,6 +77,32 @@ def real(value: float) -> Value:
     """
     value = float(value)
     return {"kind": "float", "value": value if math.isfinite(value) else repr(value)}
+
+
+def complex_number(value: complex) -> Value:
+    """A Python complex, as its repr (JSON has no complex numbers; the repr keeps both
+    doubles exactly and spells nan and inf as Python does).
+
+    >>> complex_number(1 + 2j), text(complex_number(complex(0, -0.0)))
+    ({'kind': 'complex', 'value': '(1+2j)'}, '-0j')
+    """
+    return {"kind": "complex", "value": repr(complex(value))}
+
+
+def is_complex_text(value: Any) -> bool:
+    """Whether ``value`` is a complex number's repr (a complex tensor element, a complex
+    value): ``'(1+2j)'``, ``'-0j'``, ``'(nan+infj)'``.
+
+    >>> is_complex_text("(1+2j)"), is_complex_text("2j"), is_complex_text("nan")
+    (True, True, False)
+    """
+    if not isinstance(value, str) or not value.endswith(("j", "j)")):
+        return False
+    try:
+        complex(value)
+    except ValueError:
+        return False
+    return True
 
 
 def string(value: str) -> Value:
@@ -127,11 +155,13 @@ def memory_format(name: str) -> Value:
 
 def tensor(label: str, storage: str, *, shape: list[int], strides: list[int], offset: int,
            dtype: str, device: str, numel: int, nbytes: int, name: str | None = None,
-           values: Any = None, uninitialised: bool = False, requires_grad: bool = False,
-           grad_fn: str | None = None) -> Value:
+           values: Any = None, uninitialised: bool = False, conj: bool = False,
+           requires_grad: bool = False, grad_fn: str | None = None) -> Value:
     """A tensor: ``label`` is trace-local (``t$3``); ``name`` is the user's name for it
-    when known (then the label may be that name too).  ``values`` only when small.
-    ``requires_grad`` and ``grad_fn`` (its node's name) only where autograd has a part."""
+    when known (then the label may be that name too).  ``values`` only when small;
+    ``conj``: the conjugate bit is set, so its values are the conjugates of the stored
+    elements (a storage picture does not draw them).  ``requires_grad`` and
+    ``grad_fn`` (its node's name) only where autograd has a part."""
     out: Value = {"kind": "tensor", "label": label}
     if name is not None:
         out["name"] = name
@@ -145,6 +175,8 @@ def tensor(label: str, storage: str, *, shape: list[int], strides: list[int], of
         out["uninitialised"] = True
     elif values is not None:
         out["values"] = values
+    if conj:
+        out["conj"] = True
     return out
 
 
@@ -165,6 +197,8 @@ def tensor_index(type_: str, value: Value, cpp: str) -> Value:
 def scalar(value: Any, dtype: str) -> Value:
     """A Python number inside an operator (a "wrapped number": a 0-dim tensor in torch)."""
     if isinstance(value, float) and not math.isfinite(value):
+        value = repr(value)
+    if isinstance(value, complex):      # its repr, as a complex tensor element
         value = repr(value)
     return {"kind": "scalar", "value": value, "dtype": dtype}
 
@@ -234,6 +268,8 @@ def typed(value: Any, labels: Labels, max_values: int = MAX_ITEMS,
         return integer(int(value))
     if isinstance(value, numbers.Real):
         return real(float(value))
+    if isinstance(value, numbers.Complex):    # numpy's complex64/complex128 scalars
+        return complex_number(complex(value))
     named = getattr(type(value), "__tidx_fields__", None)
     if named is not None:  # torch.return_types.X: a tuple with field names
         name, fields = named(value)
@@ -267,6 +303,7 @@ _BY_TYPE: dict[type, Callable[[Any, Labels, int, list[int]], Value]] = {
     bool: lambda v, _l, _m, _b: boolean(v),
     int: lambda v, _l, _m, _b: integer(v),
     float: lambda v, _l, _m, _b: real(v),
+    complex: lambda v, _l, _m, _b: complex_number(v),
     str: lambda v, _l, _m, _b: string(v),
     tuple: lambda v, lab, m, b: sequence("tuple", *_items(tuple(v), lab, m, b)),
     list: lambda v, lab, m, b: sequence("list", *_items(list(v), lab, m, b)),
@@ -284,6 +321,7 @@ def _from_hook(data: dict[str, Any], labels: Labels, max_values: int) -> Value:
                       strides=data["strides"], offset=data["offset"], dtype=data["dtype"],
                       device=data["device"], numel=data["numel"], nbytes=data["nbytes"],
                       values=data.get("values"), uninitialised=data.get("uninitialised", False),
+                      conj=data.get("conj", False),
                       requires_grad=data.get("requires_grad", False),
                       grad_fn=data.get("grad_fn"))
     if kind == "storage":
@@ -333,6 +371,8 @@ def plain(value: Value | None) -> Any:
         return value["value"]
     if k == "float":
         return float(value["value"])
+    if k == "complex":
+        return complex(value["value"])
     if k == "tuple":
         return tuple(plain(v) for v in value["items"])
     if k == "list":
@@ -525,6 +565,8 @@ def text(value: Value | None) -> str:
         return repr(value["value"])
     if k == "float":
         return repr(float(value["value"]))
+    if k == "complex":
+        return value["value"]
     if k == "str":
         return repr(value["value"]) + ("..." if value.get("more") else "")
     if k in ("tuple", "list"):
@@ -557,6 +599,7 @@ def text(value: Value | None) -> str:
         return value["cpp"]
     if k == "scalar":
         return repr(value["value"]) if not isinstance(value["value"], str) else value["value"]
+
     if k == "elements":
         where = storage_shown(value)
         if "offsets" in value:
@@ -572,7 +615,7 @@ def _tensor_text(t: Value) -> str:
     whose values were not recorded (large, meta, uninitialised) shows ``...``."""
     # torch names the dtype unless it is the default for its values; an empty tensor has
     # no values to tell, so only float32 goes unnamed
-    default = t["dtype"] == "f32" or (t["numel"] > 0 and t["dtype"] in ("i64", "b8"))
+    default = t["dtype"] == "f32" or (t["numel"] > 0 and t["dtype"] in ("i64", "b8", "c64"))
     suffix = []
     if t["device"] != "cpu":
         suffix.append(f"device='{t['device']}'")
@@ -599,29 +642,63 @@ def _flat(values: Any) -> Iterator[Any]:
 
 def _elements_text(values: Any, short: str) -> str:
     """Nested values as torch prints them: floats with 4 decimals (``1.`` when all are
-    whole, scientific when far from 1), a common width so columns align.
+    whole, scientific when far from 1), a common width so columns align; a complex
+    element as its real and imaginary parts, each formatted as its own column is
+    (torch/_tensor_str.py's two formatters).
 
     >>> _elements_text([[1.0, 2.0], [3.0, 4.0]], "f32"), _elements_text([True], "b8")
     ('[[1., 2.], [3., 4.]]', '[True]')
     >>> _elements_text([1e-07, 1.0], "f32"), _elements_text(["nan", 1.0], "f32")
     ('[1.0000e-07, 1.0000e+00]', '[nan, 1.]')
+    >>> _elements_text(["(1+2j)", "(3-1.5j)"], "c64")
+    '[1.+2.0000j, 3.-1.5000j]'
     """
+    if short.startswith("c"):
+        numbers = [complex(v) for v in _flat(values)]
+        real_fmt, real_width = _float_format([v.real for v in numbers])
+        imag_fmt, imag_width = _float_format([v.imag for v in numbers])
+
+        def element(v: Any) -> str:
+            z = complex(v)
+            imag = (imag_fmt(z.imag).rjust(imag_width) + "j").lstrip()
+            return real_fmt(z.real).rjust(real_width) + \
+                (imag if imag[0] in "+-" else "+" + imag)
+
+        def nest_complex(v: Any) -> str:
+            if isinstance(v, list):
+                return "[" + ", ".join(nest_complex(x) for x in v) + "]"
+            return element(v)
+        return nest_complex(values)
     if not short.startswith("f"):
         fmt: Callable[[Any], str] = str
+        width = max((len(fmt(v)) for v in _flat(values)), default=0)
     else:
-        finite = [abs(float(v)) for v in _flat(values) if not isinstance(v, str)]
-        nonzero = [v for v in finite if v != 0]
-        if all(v == int(v) for v in finite) and (not finite or max(finite) < 1e8):
-            fmt = lambda v: v if isinstance(v, str) else f"{float(v):.0f}."  # noqa: E731
-        elif nonzero and (max(nonzero) >= 1e8 or min(nonzero) < 1e-4):
-            fmt = lambda v: v if isinstance(v, str) else f"{float(v):.4e}"  # noqa: E731
-        else:
-            fmt = lambda v: v if isinstance(v, str) else f"{float(v):.4f}"  # noqa: E731
-    # torch pads to the widest finite value; nan and inf keep their own width
-    width = max((len(fmt(v)) for v in _flat(values) if not isinstance(v, str)), default=0)
+        fmt, width = _float_format(list(_flat(values)))
 
     def nest(v: Any) -> str:
         if isinstance(v, list):
             return "[" + ", ".join(nest(x) for x in v) + "]"
         return fmt(v).rjust(width)
     return nest(values)
+
+
+def _float_format(flat: list[Any]) -> tuple[Callable[[Any], str], int]:
+    """torch's _Formatter over floats (non-finite ones as strings or floats): how each
+    is written and the width of the widest finite one."""
+    def spelled(v: Any) -> str | None:
+        """nan and inf as torch writes them, else None."""
+        if isinstance(v, str):
+            return v
+        return None if math.isfinite(v) else repr(float(v))
+    finite = [abs(float(v)) for v in flat if spelled(v) is None]
+    nonzero = [v for v in finite if v != 0]
+    fmt: Callable[[Any], str]
+    if all(v == int(v) for v in finite) and (not finite or max(finite) < 1e8):
+        fmt = lambda v: spelled(v) or f"{float(v):.0f}."  # noqa: E731
+    elif nonzero and (max(nonzero) >= 1e8 or min(nonzero) < 1e-4):
+        fmt = lambda v: spelled(v) or f"{float(v):.4e}"  # noqa: E731
+    else:
+        fmt = lambda v: spelled(v) or f"{float(v):.4f}"  # noqa: E731
+    # torch pads to the widest finite value; nan and inf keep their own width
+    width = max((len(fmt(v)) for v in flat if spelled(v) is None), default=0)
+    return fmt, width

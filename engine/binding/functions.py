@@ -25,6 +25,7 @@ from engine.binding.arg_parser import PythonArgParser
 from engine.binding.python_signatures import manual_signatures
 from engine.binding.tensor import THPVariable_Wrap, Tensor, unpack, wrap, wrap_result
 from engine.binding.tensor_new import internal_new_from_data
+from engine.binding import conj as conj_binding
 from engine.binding.torch_manual import FUNCTIONS as FACTORY_FUNCTIONS
 from engine.core import dtypes as D
 from engine.core.errors import Refused, check, torch_error, tp_name
@@ -97,11 +98,24 @@ def _fact_function(name: str, read: Callable[[Any], Any]) -> Callable[..., Any]:
     return fn
 
 
+_CONJ = PythonArgParser(["conj(Tensor input)"])
+
+
+def _conj(*args: Any, **kwargs: Any) -> Any:
+    """torch.conj(input) (manual_cpp_binding): the parsed tensor's TensorBase::conj."""
+    with _entry("conj", O.PARSER_NOTE) as py:
+        result = conj_binding.conj_function(_CONJ.parse(None, args, kwargs).values["input"])
+        py.set_result(result)
+        return result
+
+
+_conj.__name__ = _conj.__qualname__ = "conj"
 FACTS = {"numel": _fact_function("numel", lambda t: t.numel()),
          "is_floating_point": _fact_function("is_floating_point",
                                              lambda t: t.dtype.is_floating_point),
          "is_complex": _fact_function("is_complex",
-                                      lambda t: t.dtype.name.startswith("complex"))}
+                                      lambda t: t.dtype.name.startswith("complex")),
+         "is_conj": _fact_function("is_conj", lambda t: t.is_conj), "conj": _conj}
 
 
 def nonzero(*args: Any, **kwargs: Any) -> Any:

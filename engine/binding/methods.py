@@ -22,7 +22,7 @@ from tracer import recorder
 from tracer.steps import Layer, Lecture, step
 from tracer.notes import Note
 
-from engine.binding import autograd_meta, functional, typed_storage, unique
+from engine.binding import autograd_meta, conj as C, functional, typed_storage, unique
 from engine.binding import python_indexing as PI
 from engine.binding import operators as O
 from engine.binding.arg_parser import ParsedArgs, PythonArgParser, check_noarg_method
@@ -40,6 +40,7 @@ from engine.core.context import current
 from engine.core.device import Size, of_type
 from engine.core.errors import Refused, check, torch_error
 from engine.dispatch.aten import OpOverload, aten
+from engine.ops.scalar import real_part
 
 
 def _parser(name: str, *signatures: str) -> PythonArgParser:
@@ -138,6 +139,7 @@ _FACTS: dict[str, tuple[str, Callable[[Tensor], Any]]] = {
     "element_size": ("itemsize()", lambda t: t._impl.dtype.itemsize),
     "is_floating_point": ("dtype()", lambda t: t._impl.dtype.is_floating_point),
     "is_complex": ("dtype()", lambda t: t._impl.dtype.name.startswith("complex")),
+    "is_conj": ("is_conj()", lambda t: t._impl.is_conj),
     "data_ptr": ("data_ptr()", lambda t: t._impl.data_ptr()),
     # TensorImpl::get_device: the device's index (cuda:0 -> 0), -1 for the CPU
     "get_device": ("get_device()", lambda t: 0 if t._impl.device_type == "cuda" else -1),
@@ -241,10 +243,9 @@ def _item(self: Tensor) -> Any:
 
 
 def _traced_item(python: str, binding: str) -> Callable[..., Any]:
-    """``t.item()``, ``int(t)``, ``float(t)``: dispatch item() and hand the Scalar to
-    Python as a number.  int() and float() go through ``dispatch_to``, which wants one
-    element first (python_variable_methods.cpp); int() of a float tensor converts the
-    double as Python does (THPUtils_packDoubleAsInt: NaN and inf have no int)."""
+    """``t.item()``, ``int(t)``, ``float(t)``: item() handed to Python as a number; int()
+    and float() go through ``dispatch_to`` (one element first, a complex's real part);
+    int() of a double as THPUtils_packDoubleAsInt (NaN and inf have no int)."""
     def method(self: Tensor, *args: Any, **kwargs: Any) -> Any:
         if python == "item":
             check_noarg_method("item", args, kwargs)
@@ -253,7 +254,8 @@ def _traced_item(python: str, binding: str) -> Callable[..., Any]:
             if python != "item" and self._impl.numel() != 1:
                 raise torch_error(ValueError, "only one element tensors can be converted to "
                                               "Python scalars")
-            value = _item(self)
+            value = _item(self) if python == "item" else \
+                real_part(_item(self), D.int64 if python == "__int__" else D.float64)
             if python == "__float__":
                 return float(value)
             if python == "__int__":
@@ -297,7 +299,7 @@ def repr_within(self: Tensor, limit: int | None) -> str:
     impl = self._impl
     # no elements: nothing to read (and a (2**62, 0) tensor is no numpy array)
     values = None if impl.is_meta else \
-        np.empty((0,), impl.dtype.np) if impl.numel() == 0 else impl.array()
+        np.empty((0,), impl.dtype.np) if impl.numel() == 0 else impl.logical(impl.array())
     return format_tensor(values, impl.dtype.name, impl.view.sizes, device=str(of_type(impl.device_type)),
                          requires_grad=impl.requires_grad, limit=limit,
                          grad_fn=None if impl.grad_fn is None else impl.grad_fn.short_name())
@@ -361,8 +363,6 @@ def _tensor_arg(value: Any) -> Any:
     (scalar_to_tensor: int64, double or bool) made without an operator, as for add."""
     if isinstance(value, Tensor):
         return unpack(value)
-    if isinstance(value, complex):
-        raise Refused("complex numbers are not modelled by tidx")
     if isinstance(value, int) and not isinstance(value, bool) and \
             not -(2**63) <= value < 2**63:
         # THPUtils_unpackLong -> PyLong_AsLongLong, in CPython's words
@@ -650,7 +650,7 @@ def install(cls: type) -> frozenset[str]:
         setattr(cls, fn.__name__, fn)
         public.add(fn.__name__)
     setattr(cls, "type", type_)
-    for fn in (contiguous, copy_, nonzero, to):
+    for fn in (contiguous, copy_, nonzero, to, C.conj):
         # bound by hand in python_variable_methods.cpp (to, contiguous) or with a
         # hand-written case (copy_, nonzero): recorded as the generated bindings are
         setattr(cls, fn.__name__, _bound(fn))

@@ -110,7 +110,7 @@ def _aten_value(arg: Argument, value: Any) -> Any:
 
 
 def _is_number(value: Any) -> bool:
-    return isinstance(value, (bool, int, float)) and \
+    return isinstance(value, (bool, int, float, complex)) and \
         (not isinstance(value, int) or -(2**63) <= value < 2**63)
 
 

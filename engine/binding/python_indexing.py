@@ -126,10 +126,10 @@ def valueToTensor(self, value: Any):
             s.note("binding.valueToTensor.tensor")
             s.set_result(value)
             return _impl(value)
-        if not isinstance(value, (int, float, bool)):
+        if not isinstance(value, (int, float, bool, complex)):
             raise torch_error(TypeError, f"can't assign a {type(value).__name__} to a "
                                          f"{_options_string(self)}")
-        scalar = unpack_long(int(value)) if not isinstance(value, float) else value
+        scalar = unpack_long(int(value)) if not isinstance(value, (float, complex)) else value
         # THPVariable_setitem: a CUDA self gets its value made on the CPU (at::Device(kCPU))
         device = "cpu" if self.device_type == "cuda" else self.device_type
         if self.device_type == "cuda":

@@ -56,6 +56,9 @@ def infer_scalar_type(obj: Any) -> D.dtype:
     the default float; a string is refused, anything else cannot be inferred."""
     if isinstance(obj, float):
         return current().default_dtype
+    if isinstance(obj, complex):
+        # get_default_complex_dtype(): complex128 when the default float is float64
+        return D.to_complex(current().default_dtype)
     if isinstance(obj, bool):
         return D.bool
     if isinstance(obj, int):
@@ -101,6 +104,22 @@ def store_scalars(values: list, dtype: D.dtype) -> np.ndarray:
     inf: no check); an integral dtype goes through unpackIntegral: a Python int must fit
     int64 (THPUtils_unpackLong), then checked_convert names the type ``uint8`` ...
     """
+    if dtype.is_complex:
+        # THPUtils_unpackComplexDouble: any Python number, as a c10::complex<double>
+        for v in values:
+            if not isinstance(v, (bool, int, float, complex)):
+                raise torch_error(TypeError, f"must be real number, not {tp_name(v)}")
+        try:
+            doubles = np.array([complex(v) for v in values], dtype=np.complex128)
+        except OverflowError as exc:          # an int beyond double's range
+            raise torch_error(OverflowError, str(exc)) from None
+        with np.errstate(over="ignore"):
+            return doubles.astype(dtype.np)
+    if dtype is D.bool:
+        # a complex number's truth too (store_scalar's bool case: THPUtils_unpackBool
+        # of any number)
+        if all(isinstance(v, (bool, int, float, complex)) for v in values):
+            return np.array([bool(v) for v in values], dtype=np.bool_)
     for v in values:
         if not isinstance(v, (bool, int, float)):
             if dtype.is_floating_point:

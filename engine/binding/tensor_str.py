@@ -36,7 +36,7 @@ LINEWIDTH = 80
 
 #: Dtypes ``_str_intern`` treats as "default" for non-empty tensors besides the run's
 #: default float dtype (``torch.get_default_dtype()``, read when printing: it is per-run
-#: state, see engine.core.context); complex ones are not supported.
+#: state, see engine.core.context) and its complex counterpart.
 _ALSO_DEFAULT = frozenset({"int64", "bool"})
 _FLOATING = frozenset({"float16", "float32", "float64"})
 
@@ -137,6 +137,7 @@ class _Formatter:
     def width(self) -> int:
         return self.max_width
 
+
     def format(self, value: Any) -> str:
         if self.floating_dtype:
             if self.sci_mode:
@@ -152,8 +153,29 @@ class _Formatter:
         return (self.max_width - len(ret)) * " " + ret
 
 
+class _ComplexFormatter:
+    """torch's ``formatter1`` and ``formatter2`` of a complex tensor: one _Formatter over
+    the real parts, one over the imaginary parts; an element is the real part padded to
+    the first's width, then the imaginary part (padded, then stripped) with its sign
+    and ``j`` (``_vector_str``'s ``_val_formatter``, ``_scalar_str``)."""
+
+    def __init__(self, values: np.ndarray) -> None:
+        self.real = _Formatter(values.real, True)
+        self.imag = _Formatter(values.imag, True)
+
+    def width(self) -> int:
+        # _vector_str's element_length: both widths and the "j" (the ", " is added there)
+        return self.real.width() + self.imag.width() + 1
+
+    def format(self, value: Any) -> str:
+        real_str = self.real.format(value.real)
+        imag_str = (self.imag.format(value.imag) + "j").lstrip()
+        # handles negative numbers, +0.0, -0.0
+        return real_str + imag_str if imag_str[0] in "+-" else real_str + "+" + imag_str
+
+
 def _vector_str(
-    values: np.ndarray, indent: int, summarize: bool, formatter: _Formatter
+    values: np.ndarray, indent: int, summarize: bool, formatter: Any
 ) -> str:
     # length includes the space and comma between elements
     element_length = formatter.width() + 2
@@ -178,7 +200,7 @@ def _vector_str(
 
 
 def _tensor_pieces(
-    values: np.ndarray, indent: int, summarize: bool, formatter: _Formatter
+    values: np.ndarray, indent: int, summarize: bool, formatter: Any
 ) -> Iterator[str]:
     """``_tensor_str_with_formatter``'s string, in pieces (one vector's line at most),
     so that a reader that needs only the beginning (:func:`format_tensor`'s ``limit``)
@@ -210,7 +232,7 @@ def _tensor_pieces(
 
 
 def _tensor_str_with_formatter(
-    values: np.ndarray, indent: int, summarize: bool, formatter: _Formatter
+    values: np.ndarray, indent: int, summarize: bool, formatter: Any
 ) -> str:
     return "".join(_tensor_pieces(values, indent, summarize, formatter))
 
@@ -247,9 +269,10 @@ def _tensor_str(values: np.ndarray, indent: int, floating: bool) -> Iterator[str
         yield "[]"
         return
     summarize = values.size > THRESHOLD
-    formatter = _Formatter(
-        _distinct(get_summarized_data(values) if summarize else values), floating
-    )
+    looked_at = _distinct(get_summarized_data(values) if summarize else values)
+    # (a tensor with the conjugate bit is printed resolved: the caller's values are)
+    formatter = _ComplexFormatter(looked_at) if values.dtype.kind == "c" else \
+        _Formatter(looked_at, floating)
     yield from _tensor_pieces(values, indent, summarize, formatter)
 
 
@@ -336,6 +359,7 @@ def format_tensor(
     suffixes: list[str] = []
     dtype_suffix = f"dtype=torch.{dtype_name}"
     default = current().default_dtype.name
+    default_complex = "complex128" if default == "float64" else "complex64"
 
     # torch prints the device whenever it is not the default device (cpu).
     if device != "cpu":
@@ -362,7 +386,7 @@ def format_tensor(
                 suffixes.append(dtype_suffix)
             tensor_str = "[]"
         else:
-            if dtype_name != default and dtype_name not in _ALSO_DEFAULT:
+            if dtype_name not in (default, default_complex) and dtype_name not in _ALSO_DEFAULT:
                 suffixes.append(dtype_suffix)
             pieces = _tensor_str(values, indent, dtype_name in _FLOATING)
             tensor_str, whole = _within(pieces, limit)

@@ -44,9 +44,9 @@ class TensorImpl:
     """Storage, geometry, dtype and device: the C++ side of a tensor."""
 
     __slots__ = ("storage", "view", "dtype", "device_type", "serial", "requires_grad",
-                 "pyobj", "wrapped_number", "version", "view_base", "created_without_grad",
-                 "grad_fn", "output_nr", "grad_accumulator", "retains_grad",
-                 "__weakref__")
+                 "pyobj", "wrapped_number", "is_conj", "version", "view_base",
+                 "created_without_grad", "grad_fn", "output_nr", "grad_accumulator",
+                 "retains_grad", "__weakref__")
 
     def __init__(self, storage: Storage, view: View, dtype: D.dtype) -> None:
         self.storage = storage
@@ -80,11 +80,21 @@ class TensorImpl:
         self.grad_accumulator: Any = None
         #: retain_grad() on a tensor with a history: its .grad is kept by backward
         self.retains_grad = False
+        #: the conjugate bit (DispatchKey::Conjugate, t.conj()): its elements are the
+        #: conjugates of the stored ones, read as such by every operator
+        self.is_conj = False
 
     def with_view(self, view: View) -> "TensorImpl":
         """A new TensorImpl on the same storage (what as_strided and
-        alias_with_sizes_and_strides build)."""
-        return TensorImpl(self.storage, view, self.dtype)
+        alias_with_sizes_and_strides build); a view keeps the conjugate bit."""
+        out = TensorImpl(self.storage, view, self.dtype)
+        out.is_conj = self.is_conj
+        return out
+
+    def logical(self, values: np.ndarray) -> np.ndarray:
+        """This tensor's elements as torch shows them: the stored ones, conjugated under
+        the conjugate bit (a copy then)."""
+        return np.conj(values) if self.is_conj else values
 
     # -- facts a kernel asks (TensorImpl::dim, numel, is_contiguous) -------------------
     def dim(self) -> int:
@@ -171,7 +181,9 @@ class TensorImpl:
             # torch.empty's bytes are whatever the allocator returned: not worth recording
             out["uninitialised"] = True
         elif not self.is_meta and numel <= max_values and _lists(v.sizes) <= max_values:
-            out["values"] = plain_values(self.array())
+            out["values"] = plain_values(self.logical(self.array()))
+            if self.is_conj:
+                out["conj"] = True      # the values are not the storage's bytes
         return out
 
     def __repr__(self) -> str:
@@ -201,8 +213,13 @@ def _lists(sizes) -> int:
 
 
 def plain_values(arr: np.ndarray) -> Any:
-    """Nested lists for JSON: non-finite floats become the strings 'nan', 'inf', '-inf'."""
+    """Nested lists for JSON: non-finite floats become the strings 'nan', 'inf', '-inf',
+    complex elements their Python repr ('(1+2j)': JSON has no complex numbers)."""
     values = arr.tolist()
+    if arr.dtype.kind == "c":
+        def spell(v: Any) -> Any:
+            return [spell(x) for x in v] if isinstance(v, list) else repr(v)
+        return spell(values)
     if arr.dtype.kind == "f" and not np.isfinite(arr).all():
         def fix(v: Any) -> Any:
             if isinstance(v, list):

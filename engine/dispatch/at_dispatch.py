@@ -18,8 +18,9 @@ operator's declaration, in the macro's own words (without the dtype and the lamb
 and the kernel says only *where* it switches (:func:`dispatched`, or
 ``pointwise.iterate(..., at_dispatch=True)`` once TensorIterator has built), so the steps
 before the raise are the C++ kernel's.  The sets are the macros' own over the dtypes tidx
-has: no complex, no bfloat16, no barebones unsigned types (an ``_AND`` naming them adds
-nothing here, but is kept for the reader who compares it with the kernel).
+has: complex64 and complex128 but not ComplexHalf, no bfloat16, no barebones unsigned types
+(an ``_AND`` naming them adds nothing here, but is kept for the reader who compares it
+with the kernel).
 """
 
 from __future__ import annotations
@@ -40,13 +41,15 @@ ALL_TYPES = INTEGRAL_TYPES | FLOATING_TYPES
 #: AT_DISPATCH_INDEX_TYPES: the index types, Int and Long.
 INDEX_TYPES = frozenset({D.int32, D.int64})
 
-#: The macros' base sets (``AT_DISPATCH_<base>[_AND<n>]``); the complex types are not
-#: tidx dtypes, so ``..._AND_COMPLEX`` adds nothing.
+#: AT_COMPLEX_TYPES: ComplexFloat, ComplexDouble.
+COMPLEX_TYPES = frozenset({D.complex64, D.complex128})
+#: The macros' base sets (``AT_DISPATCH_<base>[_AND<n>]``).
 _BASES: dict[str, frozenset[D.dtype]] = {
     "ALL_TYPES": ALL_TYPES,
-    "ALL_TYPES_AND_COMPLEX": ALL_TYPES,
+    "ALL_TYPES_AND_COMPLEX": ALL_TYPES | COMPLEX_TYPES,
     "FLOATING_TYPES": FLOATING_TYPES,
-    "FLOATING_AND_COMPLEX_TYPES": FLOATING_TYPES,
+    "FLOATING_AND_COMPLEX_TYPES": FLOATING_TYPES | COMPLEX_TYPES,
+    "COMPLEX_TYPES": COMPLEX_TYPES,
     "INTEGRAL_TYPES": INTEGRAL_TYPES,
     "INDEX_TYPES": INDEX_TYPES,
     "REDUCED_FLOATING_TYPES": frozenset({D.float16}),   # Half and BFloat16

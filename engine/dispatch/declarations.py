@@ -79,6 +79,14 @@ class Declaration:
     #: the note id of the Python step of a call of its Python name (``torch.randn``'s
     #: "factory.randn"), for the names worth a sentence of their own
     python_note: str | None = None
+    #: its kernel is written for complex tensors too (torch's takes them); a complex
+    #: argument to any other is refused in one line (engine.dispatch.dispatcher), unless
+    #: its AT_DISPATCH leaves complex out and so raises torch's own error
+    takes_complex: bool = False
+    #: the Conjugate key falls through (ConjugateFallback.cpp's list: copy_, clone, the
+    #: views ...): its kernel reads the conjugate bit itself; any other operator is given
+    #: its conjugated inputs resolved (cloned) first, as torch's fallback does
+    conj_fallthrough: bool = False
 
     @property
     def structured(self) -> bool:
@@ -191,7 +199,8 @@ def declare(schema: str, *, native: str, source: str, kind: str | None = None,
             category_override: str | None = None, meta: str | None = None,
             device_check: str | None = None,
             at_dispatch: AtDispatch | tuple[AtDispatch, ...] = (),
-            python_note: str | None = None
+            python_note: str | None = None, takes_complex: bool = False,
+            conj_fallthrough: bool = False
             ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Declare an operator and register the function below as its kernel.
 
@@ -206,6 +215,8 @@ def declare(schema: str, *, native: str, source: str, kind: str | None = None,
     (:func:`engine.dispatch.at_dispatch.dispatched`).  ``python_note``: the note of the
     Python step (``torch.randn``) when the call of the Python name deserves one; given on
     one of the name's overloads (or several that agree: :func:`python_note`).
+    ``takes_complex``: the kernel runs on complex64/complex128 tensors as torch's does;
+    ``conj_fallthrough``: it reads the conjugate bit itself (views fall through anyway).
     """
     dispatches = (at_dispatch,) if isinstance(at_dispatch, AtDispatch) else tuple(at_dispatch)
     namespace, name, overload = _split(schema)
@@ -219,7 +230,8 @@ def declare(schema: str, *, native: str, source: str, kind: str | None = None,
                          native, source, fn, native_meta,
                          category_override=category_override, meta=meta,
                          device_check=device_check, at_dispatch=dispatches,
-                         python_note=python_note))
+                         python_note=python_note, takes_complex=takes_complex,
+                         conj_fallthrough=conj_fallthrough))
         return fn
 
     return deco
@@ -256,7 +268,7 @@ def structured(out_schema: str, *, native: str, out_native: str, source: str,
                inplace_variants: str = "method", meta: str | None = None,
                device_check: str | None = None, out_device_check: str | None = None,
                at_dispatch: AtDispatch | tuple[AtDispatch, ...] = (),
-               overload: str | None = None
+               overload: str | None = None, takes_complex: bool = False
                ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """A structured operator group, as torchgen generates it from ``structured: True`` on
     the out= overload and ``structured_delegate`` on the others: one kernel
@@ -296,15 +308,18 @@ def structured(out_schema: str, *, native: str, out_native: str, source: str,
             fn.__module__, fn.__qualname__ = impl.__module__, impl.__qualname__
             setattr(fn, "structured_impl", (impl, takes_out))
         declare(functional_schema, native=native, source=source, variants=variants, meta=meta,
-                device_check=device_check, at_dispatch=at_dispatch)(functional)
+                device_check=device_check, at_dispatch=at_dispatch,
+                takes_complex=takes_complex)(functional)
         if inplace:
             # at::native::clamp (structured) -> at::native::clamp_ (structured)
             declare(inplace_schema, native=re.sub(rf"::{name}(?= |$)", f"::{name}_", native,
                                                   count=1),
                     source=source, variants=inplace_variants, meta=meta,
-                    device_check=device_check, at_dispatch=at_dispatch)(in_place)
+                    device_check=device_check, at_dispatch=at_dispatch,
+                    takes_complex=takes_complex)(in_place)
         declare(out_schema, native=out_native, source=source, meta=meta,
-                device_check=out_device_check, at_dispatch=at_dispatch)(out_form)
+                device_check=out_device_check, at_dispatch=at_dispatch,
+                takes_complex=takes_complex)(out_form)
         return impl
 
     return deco

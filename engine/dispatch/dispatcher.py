@@ -19,14 +19,15 @@ from typing import Any
 from tracer import recorder
 from tracer.steps import FROM_KERNEL, Layer, step
 
+from engine.core import dtypes as D
 from engine.core.context import current
 from engine.core.errors import Refused
 from engine.core.tensor_impl import TensorImpl
 from engine.dispatch import autograd_key, cuda, inplace_or_view
 from engine.dispatch.at_dispatch import Running
 from engine.dispatch.device_check import REGISTER_CUDA, device_error, runs_to_its_check
-from engine.dispatch.declarations import COMPOSITE, FACTORY, META_PYTHON, REGISTRY, \
-    Declaration
+from engine.dispatch.declarations import COMPOSITE, FACTORY, INPLACE, META_PYTHON, OUT, \
+    REGISTRY, VIEW, Declaration, lookup
 from engine.dispatch.keys import keyset
 
 SOURCE = "aten/src/ATen/core/dispatch/Dispatcher.h"
@@ -66,6 +67,13 @@ def dispatch(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> Any:
     name = op.full_name
     if op.kernel is None:
         raise Refused(f"{op.op_name} ({op.schema}) is not modelled by tidx: {op.reason}")
+    # (a view moves no element; a composite's operators are each asked in turn)
+    # (an operator whose AT_DISPATCH leaves complex out is refused too: some kernels take
+    # a branch before it that torch's complex check comes first in, floor's copy of ints)
+    if not op.takes_complex and op.kind not in (VIEW, COMPOSITE) and \
+            _complex_in(args, kwargs):
+        raise Refused(f"{op.op_name} on a complex tensor (or with a complex dtype) is not "
+                      "modelled by tidx yet")
     ctx = current()
     device = kwargs.get("device") if op.kind == FACTORY else _first_tensor_device(args)
     if device == "meta" and op.meta == META_PYTHON and \
@@ -114,7 +122,7 @@ def dispatch(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> Any:
             _clone(args[0])
         if failed is not None:
             raise failed[1]
-        result = _run(op, args, kwargs)
+        result = _run_resolving_conj(op, args, kwargs)
         if above:
             inplace_or_view.after_kernel(op, args, result, before)
         if autograd:
@@ -136,7 +144,7 @@ def dispatch(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> Any:
             _clone(args[0])
         if failed is not None:
             raise failed[1]
-        result = _run(op, args, kwargs)
+        result = _run_resolving_conj(op, args, kwargs)
         if above:
             inplace_or_view.after_kernel(op, args, result, before)
         if autograd:
@@ -149,6 +157,84 @@ def _clone(self: TensorImpl) -> None:
     """VariableType's ``original_self = self.clone()`` before an in-place kernel whose
     backward formula needs self's old value: an operator call of its own."""
     dispatch(REGISTRY["aten::clone"], (self,), {})
+
+
+def _run_resolving_conj(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> Any:
+    """The Conjugate key's fallback (aten/src/ATen/ConjugateFallback.cpp, through
+    MathBitsFallback.h) below an operator that does not read the bit itself: each input
+    with the conjugate bit is cloned (clone's copy_ conjugates it: the clone has no bit),
+    the kernel runs on the clones, and a written one is copied back into its tensor."""
+    if op.conj_fallthrough or op.kind in (VIEW, COMPOSITE) or not _conj_in(args, kwargs):
+        return _run(op, args, kwargs)
+    clone, copy = lookup("aten::clone"), lookup("aten::copy_")
+    if op.kind == OUT and any(isinstance(v, TensorImpl) and v.is_conj
+                              for k, v in kwargs.items() if k.startswith("out")):
+        raise Refused(f"{op.op_name} writing into a tensor with the conjugate bit (out=) is "
+                      "not modelled by tidx")
+    if _conj_in((), kwargs):
+        raise Refused(f"{op.op_name} with a keyword tensor with the conjugate bit is not "
+                      "modelled by tidx")
+
+    def resolve(a: Any) -> Any:         # a tensor list's elements too, in order
+        if isinstance(a, (list, tuple)) and _conj_in(tuple(a), {}):
+            return type(a)(resolve(b) for b in a)
+        return dispatch(clone, (a,), {}) if isinstance(a, TensorImpl) and a.is_conj else a
+    resolved = [resolve(a) for a in args]
+    result = _run(op, tuple(resolved), kwargs)
+    if op.kind == INPLACE and resolved[0] is not args[0]:
+        dispatch(copy, (args[0], resolved[0]), {})   # the written clone, back
+        return args[0]
+    return result
+
+
+def _conj_in(args: tuple, kwargs: dict[str, Any]) -> bool:
+    """Does a tensor argument (lists included) carry the conjugate bit?"""
+    for a in (*args, *kwargs.values()):
+        if isinstance(a, TensorImpl) and a.is_conj:
+            return True
+        if isinstance(a, (list, tuple)) and _conj_in(tuple(a), {}):
+            return True
+    return False
+
+
+def _complex_in(args: tuple, kwargs: dict[str, Any]) -> bool:
+    """Is any tensor argument (lists included), Python number or dtype complex?"""
+    for a in (*args, *kwargs.values()):
+        if isinstance(a, TensorImpl) and a.dtype.is_complex or isinstance(a, complex) or \
+                isinstance(a, D.dtype) and a.is_complex:
+            return True
+        if isinstance(a, (list, tuple)) and _complex_in(tuple(a), {}):
+            return True
+    return False
+
+
+def _requires_grad(args: tuple, kwargs: dict[str, Any]) -> bool:
+    """Does any tensor argument (lists of tensors included) require grad?"""
+    for a in (*args, *kwargs.values()):
+        if isinstance(a, TensorImpl) and a.requires_grad:
+            return True
+        if isinstance(a, (list, tuple)) and _requires_grad(tuple(a), {}):
+            return True
+    return False
+
+
+def _refuse_autograd(op: Declaration, result: Any, args: tuple) -> None:
+    """The Autograd key of a call with an input that requires grad: torch's VariableType
+    records a grad_fn on a floating result (it then requires grad and prints it), which
+    tidx does not model yet (issue #27) -- refused rather than shown without it.  An
+    integer or bool result (x > 0, x.argmax()) has no grad_fn in torch either, nor do the
+    factories that only copy an input's options (zeros_like, new_ones) or detach."""
+    results = result if isinstance(result, (list, tuple)) else (result,)
+    if op.kind not in (INPLACE, OUT) and any(r is a for r in results for a in args):
+        return      # an input handed back as it is (resolve_conj without a conj bit)
+    if op.name in ("detach", "detach_") or op.name.endswith("_like") or \
+            op.name.startswith("new_") or not any(
+            isinstance(r, TensorImpl) and (r.dtype.is_floating_point or r.dtype.is_complex)
+            for r in results):
+        return
+    raise Refused(f"{op.op_name} on a tensor that requires grad: torch records its autograd "
+                  "node (grad_fn) and the result requires grad, which tidx does not model "
+                  "yet; use .detach() or requires_grad=False to see its path")
 
 
 def _run(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> Any:

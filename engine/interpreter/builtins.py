@@ -28,7 +28,8 @@ from engine.interpreter.pyclasses import Classes, OneShot, callable_repr
 FIXED = ("print", "len", "int", "float", "bool", "abs", "range", "list", "tuple")
 #: The names statements may call without ``torch.``.  The later ones may be rebound, as
 #: in Python (``sum = t.sum()``, ``id = 3`` are common in lessons).
-NAMES = FIXED + ("type", "isinstance", "id", "format", "str", "repr") + iterables.NAMES
+NAMES = FIXED + ("type", "isinstance", "id", "format", "str", "repr", "complex") + \
+    iterables.NAMES
 #: The longest list ``list(...)``/``tuple(...)`` builds (index lists are short).
 MAX_ITEMS = 10_000
 
@@ -111,6 +112,29 @@ def make(tensor: type[Any], size: type[Any], on_print: Callable[[str], None],
     int_ = number(int, "a string, a bytes-like object or a real number")
     float_ = number(float, "a string or a real number")
 
+    def complex_(*args: Any, **kwargs: Any) -> complex:
+        """complex(real=0, imag=0) of numbers, or of one string; a tensor through
+        Tensor.__complex__ (item(), traced) where the binding has it."""
+        if set(kwargs) - {"real", "imag"}:
+            raise torch_error(TypeError, f"complex() got an unexpected keyword argument "
+                                         f"'{next(iter(set(kwargs) - {'real', 'imag'}))}'")
+        parts = list(args)
+        if len(parts) > 2:
+            raise torch_error(TypeError, f"complex() takes at most 2 arguments "
+                                         f"({len(parts) + len(kwargs)} given)")
+        for x in parts + list(kwargs.values()):
+            if isinstance(x, tensor):
+                if not hasattr(type(x), "__complex__"):
+                    raise Refused("complex() of a tensor (Tensor.__complex__) is not "
+                                  "supported yet")
+            elif not isinstance(x, (*numbers, complex, str)):
+                raise torch_error(TypeError, f"complex() first argument must be a string or "
+                                             f"a number, not '{tp_name(x)}'")
+        try:
+            return complex(*parts, **kwargs)
+        except (ValueError, TypeError, OverflowError) as exc:
+            raise torch_error(type(exc), str(exc)) from None
+
     def bool_(*args: Any, **kwargs: Any) -> bool:
         _no_keywords("bool", kwargs)
         _at_most_one("bool", args)
@@ -122,7 +146,7 @@ def make(tensor: type[Any], size: type[Any], on_print: Callable[[str], None],
             if not hasattr(type(x), "__abs__"):
                 raise Refused("abs() of a tensor (Tensor.__abs__) is not supported yet")
             return abs(x)               # Tensor.__abs__: torch.abs, traced
-        if isinstance(x, numbers):
+        if isinstance(x, (*numbers, complex)):
             return abs(x)
         raise torch_error(TypeError, f"bad operand type for abs(): '{tp_name(x)}'")
 
@@ -190,11 +214,12 @@ def make(tensor: type[Any], size: type[Any], on_print: Callable[[str], None],
            "abs": abs_, "range": range_, "list": sequence(list), "tuple": sequence(tuple),
            "type": type_, "isinstance": isinstance_, "id": id_}
     fns.update(formatter.builtins())
+    fns["complex"] = complex_
     fns.update(iterables.make(tensor, size, classes.id_))
     for name, fn in fns.items():
         fn.__name__ = fn.__qualname__ = name
         fn.tidx_builtin = True      # type: ignore[attr-defined]  # printed as Python's
-    for name in ("int", "float", "bool", "range", "list", "tuple", "type", "str"):
+    for name in ("int", "float", "bool", "range", "list", "tuple", "type", "str", "complex"):
         fns[name] = classes.builtin(name, fns[name])   # the class stand-in, callable
     assert tuple(fns) == NAMES
     return fns

@@ -80,14 +80,11 @@ class Namespace:
 TORCH_FUNCTIONS: dict[str, Callable[..., Any]] = dict(FUNCTIONS)
 TORCH_FUNCTIONS["device"] = torch_device.torch_device
 #: Constants ``torch.X`` may name (dtypes and memory formats).
-CONSTANT_NAMES = tuple(d.name for d in D.ALL) + (
-    "half", "float", "double", "long", "int", "short", "channels_last", "contiguous_format",
-    "preserve_format")
-TORCH_CONSTANTS: dict[str, Any] = {d.name: d for d in D.ALL} | {
-    "half": D.float16, "float": D.float32, "double": D.float64, "long": D.int64,
-    "int": D.int32, "short": D.int16, "channels_last": P.channels_last,
-    "contiguous_format": P.contiguous_format, "preserve_format": P.preserve_format,
-}
+CONSTANT_NAMES = tuple(d.name for d in D.ALL) + D.ALIASES + (
+    "channels_last", "contiguous_format", "preserve_format")
+TORCH_CONSTANTS: dict[str, Any] = {n: D.from_name(n) for n in CONSTANT_NAMES[:-3]} | {
+    "channels_last": P.channels_last, "contiguous_format": P.contiguous_format,
+    "preserve_format": P.preserve_format}
 #: ``torch.random``: the generator's module (torch/random.py), as a tutorial seeds it
 TORCH_CONSTANTS["random"] = Module("torch.random", "<module 'torch.random' (tidx engine)>",
                                    {"manual_seed": FUNCTIONS["manual_seed"]}, {})
@@ -422,8 +419,8 @@ class Evaluator(Expressions, Control, Functions):
             return not self._number(value, "not")
         if isinstance(node.op, ast.Invert):
             value = self._number(value, "~")
-            if isinstance(value, float):
-                raise torch_error(TypeError, "bad operand type for unary ~: 'float'")
+            if not isinstance(value, int):      # (a bool is an int)
+                raise torch_error(TypeError, f"bad operand type for unary ~: '{tp_name(value)}'")
             return ~value
         value = self._number(value, "unary " + type(node.op).__name__)
         return -value if isinstance(node.op, ast.USub) else +value
@@ -472,10 +469,13 @@ class Evaluator(Expressions, Control, Functions):
             if op in ("Eq", "NotEq") and not (isinstance(left, (bool, int, float)) and
                                               isinstance(right, (bool, int, float))):
                 return _COMPARE[op](left, right)    # type(x) == int, s == 'a': Python's
-            return _COMPARE[op](self._number(left, op), self._number(right, op))
+            try:                # 1j < 2: Python's own TypeError
+                return _COMPARE[op](self._number(left, op), self._number(right, op))
+            except TypeError as exc:
+                raise torch_error(TypeError, str(exc)) from None
         if not isinstance(left, self.torch.tensor):  # 4 < t is t > 4, as Python reflects it
             left, right, op = right, left, _REFLECT[op]
-        if not isinstance(right, (self.torch.tensor, bool, int, float)):
+        if not isinstance(right, (self.torch.tensor, bool, int, float, complex)):
             raise Refused(f"cannot compare a tensor with {self.type_name(right)}")
         return _COMPARE[op](left, right)
 
@@ -505,7 +505,7 @@ class Evaluator(Expressions, Control, Functions):
         if op in ("Mult", "Add") and (isinstance(left, (list, tuple)) or
                                       isinstance(right, (list, tuple))):
             return sequence_op(op, left, right, self.torch.size)
-        numbers = (bool, int, float)
+        numbers = (bool, int, float, complex)
         if not (isinstance(left, (str, *numbers)) and isinstance(right, (str, *numbers))):
             # None + 1, [1] - 1: Python's own TypeError
             symbol = OPERATORS[op].symbol + ("=" if augmented else "")
@@ -577,8 +577,8 @@ class Evaluator(Expressions, Control, Functions):
     def type_name(self, obj: Any) -> str:
         return "Tensor" if isinstance(obj, self.torch.tensor) else type(obj).__name__
 
-    def _number(self, value: Any, op: str) -> int | float:
-        if isinstance(value, (bool, int, float)):
+    def _number(self, value: Any, op: str) -> int | float | complex:
+        if isinstance(value, (bool, int, float, complex)):
             return value
         if isinstance(value, self.torch.tensor):
             raise Refused(f"tensor arithmetic ({op}) is not supported yet")
@@ -595,6 +595,8 @@ class Evaluator(Expressions, Control, Functions):
             return name in _storage_methods(owner)
         if isinstance(owner, list):
             return name in lists.METHODS
+        if isinstance(owner, complex):
+            return name == "conjugate"  # Python's own, pure
         return is_graph_node(owner) and name == "name"
 
     def resolve_attribute(self, obj: Any, attr: str) -> Any:
@@ -633,13 +635,15 @@ class Evaluator(Expressions, Control, Functions):
         if isinstance(obj, self.torch.storage) and attr in _storage_methods(obj):
             return getattr(obj, attr)
         if isinstance(obj, self.torch.dtype) and attr in ("itemsize", "is_floating_point",
-                                                          "is_signed"):
+                                                          "is_signed", "is_complex"):
             return getattr(obj, attr)
         if isinstance(obj, tuple) and attr in (obj._fields if isinstance(obj, StructSeq)
                                                else getattr(type(obj), "__match_args__", ())):
             # torch.return_types.X (tidx's, or torch's own under --verify): a named
             # tuple's fields (sort(...).values)
             return getattr(obj, attr)
+        if isinstance(obj, complex) and attr in ("real", "imag", "conjugate"):
+            return getattr(obj, attr)       # a Python complex's parts, as Python has them
         if isinstance(obj, list) and attr in lists.METHODS:
             return lists.method(obj, attr, self.builtins["list"], self.builtins["sorted"])
         if is_graph_node(obj) and attr in NODE_ATTRIBUTES and hasattr(obj, attr):

@@ -71,7 +71,7 @@ class Formatter:
                 raise torch_error(TypeError, f"unsupported format string passed to "
                                              f"{tp_name(value)}.__format__")
             return callable_repr(value, self.is_tensor)
-        if not isinstance(value, (bool, int, float, str)) and spec:
+        if not isinstance(value, (bool, int, float, complex, str)) and spec:
             raise torch_error(TypeError, f"unsupported format string passed to "
                                          f"{tp_name(value)}.__format__")
         current().budget.build(M.text_bytes(value) + M.str_bytes(max(widths, default=0)),

@@ -100,8 +100,8 @@ class Classes:
         self.tensor = tensor
         self.by_name: dict[str, PyClass] = {}
         for qualname, real in (("bool", bool), ("int", int), ("float", float),
-                               ("str", str), ("list", list), ("tuple", tuple),
-                               ("range", range), ("NoneType", type(None)),
+                               ("complex", complex), ("str", str), ("list", list),
+                               ("tuple", tuple), ("range", range), ("NoneType", type(None)),
                                ("torch.Tensor", tensor), ("torch.Size", size),
                                ("torch.dtype", dtype), ("zip", Zip),
                                ("enumerate", Enumerate), ("type", PyClass)):

@@ -466,7 +466,7 @@ def _check_expr(node: ast.AST) -> None:
         if isinstance(sub, ast.Name) and sub.id.startswith("__"):
             raise Refused(f"line {sub.lineno}: name '{sub.id}' is not available")
         if isinstance(sub, ast.Constant) and not isinstance(
-                sub.value, (int, float, bool, str, type(None), type(Ellipsis))):
+                sub.value, (int, float, complex, bool, str, type(None), type(Ellipsis))):
             raise Refused(f"line {sub.lineno}: {type(sub.value).__name__} literals are not "
                           "supported")
         if isinstance(sub, ast.Constant) and isinstance(sub.value, int) and \

@@ -423,7 +423,8 @@ def _calls_print(node: ast.AST) -> bool:
 
 _SHORT = {"b8": "torch.bool", "u8": "torch.uint8", "i8": "torch.int8", "i16": "torch.int16",
           "i32": "torch.int32", "i64": "torch.int64", "f16": "torch.float16",
-          "f32": "torch.float32", "f64": "torch.float64"}
+          "f32": "torch.float32", "f64": "torch.float64", "c64": "torch.complex64",
+          "c128": "torch.complex128"}
 
 
 def _same_field(check: str, mine: Any, theirs: Any) -> bool:
@@ -452,10 +453,14 @@ def _within(mine: Any, theirs: Any, bound: float) -> bool:
 
 
 def _same_values(mine: Any, theirs: Any) -> bool:
-    """Recorded values store nan/inf as strings; compare them as torch prints them."""
+    """Recorded values store nan/inf as strings; compare them as torch prints them.  A
+    complex element is recorded as its repr, which spells both halves' doubles exactly
+    (a float32 half too): torch's is compared by its repr, so every bit of both halves."""
     def norm(v: Any) -> Any:
         if isinstance(v, list):
             return [norm(x) for x in v]
+        if isinstance(v, complex):
+            return repr(v)
         if isinstance(v, float) and v != v:
             return "nan"
         if isinstance(v, float) and v in (float("inf"), float("-inf")):

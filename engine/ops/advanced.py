@@ -304,7 +304,8 @@ CPU_INDEX_KERNEL = step("cpu_index_kernel", Layer.KERNEL, source=KERNEL,
 
 
 @declare("index.Tensor(Tensor self, Tensor?[] indices) -> Tensor", variants="function, method",
-         native="at::native::index_out (structured)", source=ADV, meta=META_PYTHON)
+         native="at::native::index_out (structured)", source=ADV, meta=META_PYTHON,
+         takes_complex=True)
 def index(self, indices: list):
     check(len(indices) <= self.dim(), IndexError,
           f"too many indices for tensor of dimension {self.dim()} (got {len(indices)})")
@@ -361,7 +362,7 @@ def index_put(self, indices: list, values, accumulate: bool = False):
 
 @declare("index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)",
          variants="function, method", native="at::native::index_put_", source=ADV,
-         meta=META_PYTHON)
+         meta=META_PYTHON, takes_complex=True)
 def index_put_(self, indices: list, values, accumulate: bool = False):
     return aten._index_put_impl_.default(self, indices, values, accumulate, False)
 
@@ -380,7 +381,7 @@ CAN_DISPATCH_TO_MASKED_FILL = step("canDispatchToMaskedFill", Layer.KERNEL, sour
 
 
 @declare("_index_put_impl_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False, bool unsafe=False) -> Tensor(a!)",
-         native="at::native::_index_put_impl_", source=ADV)
+         native="at::native::_index_put_impl_", source=ADV, takes_complex=True)
 def _index_put_impl_(self, indices: list, value, accumulate: bool = False,
                      unsafe: bool = False):
     check(len(indices) <= self.dim(), IndexError,

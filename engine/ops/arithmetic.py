@@ -27,6 +27,7 @@ from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, FUNCTIONAL, 
                                           deprecated, not_modelled, structured)
 from engine.dispatch.aliases import alias
 from engine.dispatch.aten import aten
+from engine.ops import complex_arith
 from engine.ops.pointwise import BINARY, Wrapped, iterate, operand, sub_check
 from engine.ops.scalar import scalar_tensor_static, scalar_type, to_dtype_scalar
 from engine.ops.touch import touched
@@ -36,7 +37,7 @@ _ALPHA = "*, Scalar alpha=1"
 
 def _float_division(common: D.dtype) -> D.dtype:
     """promote_integer_inputs_to_float: true division of integers is in the default dtype."""
-    return common if common.is_floating_point else current().default_dtype
+    return common if common.is_floating_point or common.is_complex else current().default_dtype
 
 
 def _no_half(what: str, dtype: D.dtype) -> None:
@@ -50,8 +51,11 @@ def alpha_check(dtype: D.dtype, alpha: Any) -> None:
     """alpha_check (BinaryOps.h), on the iterator's dtype."""
     check(not isinstance(alpha, bool) or dtype is D.bool, RuntimeError,
           "Boolean alpha only supported for Boolean results.")
-    check(dtype.is_floating_point or not isinstance(alpha, float), RuntimeError,
+    check(dtype.is_floating_point or dtype.is_complex or not isinstance(alpha, (float, complex)),
+          RuntimeError,
           "For integral input tensors, argument alpha must not be a floating point number.")
+    check(dtype.is_complex or not isinstance(alpha, complex), RuntimeError,
+          "For non-complex input tensors, argument alpha must not be a complex number.")
 
 
 def _exact_products(x: np.ndarray, y: Any) -> bool:
@@ -85,6 +89,8 @@ def _add_kernel(alpha: Any):
         scale.append(to_dtype_scalar(alpha, common))
 
     def loop(a, b):
+        if complex_arith.any_complex(a, b):
+            return complex_arith.add(a, b, D.from_numpy(a.dtype), scale[0])
         if alpha is True or (not isinstance(alpha, bool) and alpha == 1):
             return a + b
         if not isinstance(alpha, bool) and alpha == -1 and a.dtype != np.bool_:
@@ -118,7 +124,7 @@ def _add(name: str, form: str, self, other, alpha: Any, out, negate: bool = Fals
 
 def _sub_checks(self, other) -> None:
     # only the operands' types: the wrapped number's tensor is made once, by iterate
-    sub_check(*(Wrapped(x) if isinstance(x, (bool, int, float)) else operand(x)
+    sub_check(*(Wrapped(x) if isinstance(x, (bool, int, float, complex)) else operand(x)
                 for x in (self, other)))
 
 
@@ -127,7 +133,7 @@ def _sub_checks(self, other) -> None:
 @structured(f"add.out(Tensor self, Tensor other, {_ALPHA}, Tensor(a!) out) -> Tensor(a!)",
             native="at::native::add (structured)",
             out_native="at::native::add_out (structured)", source=BINARY, overload="Tensor",
-            meta=META_PYTHON)
+            meta=META_PYTHON, takes_complex=True)
 def add(form: str, self, other, *, alpha: Any = 1, out):
     return _add("add", form, self, other, alpha, out)
 
@@ -135,21 +141,21 @@ def add(form: str, self, other, *, alpha: Any = 1, out):
 @structured(f"sub.out(Tensor self, Tensor other, {_ALPHA}, Tensor(a!) out) -> Tensor(a!)",
             native="at::native::sub (structured)",
             out_native="at::native::sub_out (structured)", source=BINARY, overload="Tensor",
-            meta=META_PYTHON)
+            meta=META_PYTHON, takes_complex=True)
 def sub(form: str, self, other, *, alpha: Any = 1, out):
     _sub_checks(self, other)        # TORCH_META_FUNC2(sub, Tensor): sub_check first
     return _add("sub", form, self, other, alpha, out, negate=True)
 
 
 @declare(f"rsub.Tensor(Tensor self, Tensor other, {_ALPHA}) -> Tensor",
-         native="at::native::rsub", source=BINARY, meta=META_PYTHON)
+         native="at::native::rsub", source=BINARY, meta=META_PYTHON, takes_complex=True)
 def rsub(self, other, *, alpha: Any = 1):
     """rsub: ``other - alpha * self``, an aten::sub with the operands swapped."""
     return aten.sub.Tensor(other, self, alpha=alpha)
 
 
 @declare("rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor",
-         native="at::native::rsub", source=BINARY, meta=META_PYTHON)
+         native="at::native::rsub", source=BINARY, meta=META_PYTHON, takes_complex=True)
 def rsub_scalar(self, other, alpha: Any = 1):
     return aten.sub.Tensor(other, self, alpha=alpha)
 
@@ -162,9 +168,16 @@ def _mul(a, b):
 @structured("mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
             native="at::native::mul (structured)",
             out_native="at::native::mul_out (structured)", source=BINARY, overload="Tensor",
-            meta=META_PYTHON)
+            meta=META_PYTHON, takes_complex=True)
 def mul(form: str, self, other, *, out):
-    return iterate(_form_name("mul", form), [self, other], _mul, out=out, resize=form == OUT)
+    def loop(a, b):
+        if not complex_arith.any_complex(a, b):
+            return _mul(a, b)
+        shape = np.broadcast_shapes(np.shape(a), np.shape(b))
+        # (a new or in-place output is laid out as its inputs; an out= may not be)
+        loop = complex_arith.loop_kind([a, b], shape, form != OUT or out.is_contiguous())
+        return complex_arith.multiply(a, b, D.from_numpy(a.dtype), loop)
+    return iterate(_form_name("mul", form), [self, other], loop, out=out, resize=form == OUT)
 
 
 # -- division -----------------------------------------------------------------------------------
@@ -185,7 +198,11 @@ def _widen(a, b):
     return np.asarray(a).astype(np.int64), np.asarray(b).astype(np.int64)
 
 
-def _div_true(a, b):
+def _div_true(a, b, loop_of=None, aliased: bool = False):
+    if complex_arith.any_complex(a, b):
+        shape = np.broadcast_shapes(np.shape(a), np.shape(b))
+        return complex_arith.divide(a, b, D.from_numpy(a.dtype), loop_of(a, b, shape),
+                                    aliased)
     _no_half("division", D.from_numpy(a.dtype))
     return a / b
 
@@ -235,8 +252,11 @@ _DIV_FLOOR_CPU = AT_DISPATCH("div_floor_cpu", *_INTEGRAL_OR_FLOATING)
 def _div(name: str, self, other, mode: str | None, out=None, allocate: str = "",
          resize: bool = False):
     if mode is None:
-        return iterate(name, [self, other], _div_true, out=out, resize=resize,
-                       common_dtype=_float_division)
+        def loop_of(a, b, shape):       # (an out= may not be laid out as its inputs)
+            return complex_arith.loop_kind([a, b], shape, out is None or out.is_contiguous())
+        aliased = out is not None and any(out is t for t in (self, other))
+        return iterate(name, [self, other], lambda a, b: _div_true(a, b, loop_of, aliased),
+                       out=out, resize=resize, common_dtype=_float_division)
     check(mode in ("trunc", "floor"), RuntimeError,
           f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but "
                   f"found '{mode}'")
@@ -248,7 +268,7 @@ def _div(name: str, self, other, mode: str | None, out=None, allocate: str = "",
 @structured("div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
             native="at::native::div (structured)",
             out_native="at::native::div_out (structured)", source=BINARY, overload="Tensor",
-            meta=META_PYTHON)
+            meta=META_PYTHON, takes_complex=True)
 def div(form: str, self, other, *, out):
     return _div(_form_name("div", form), self, other, None, out=out, resize=form == OUT)
 

@@ -39,15 +39,21 @@ def _comparison(name: str, loop) -> None:
     X.Scalar, X_.Scalar: one kernel (TORCH_META_FUNC2(X, Tensor)'s comparison_op)."""
     def impl(form: str, self, other, *, out):
         if form == FUNCTIONAL:
-            return iterate(name, [self, other], loop, out_dtype=D.bool)
+            return iterate(name, [self, other], loop, out_dtype=D.bool, at_dispatch=True)
         # comparison_op: no safe-casting check; a bool output needs no temporary
         return iterate(_form_name(name, form), [self, other], loop, out=out,
-                       resize=form == OUT, safe_cast=False, cast_output=out.dtype is not D.bool)
+                       resize=form == OUT, safe_cast=False, cast_output=out.dtype is not D.bool,
+                       at_dispatch=True)
+    # BinaryOpsKernel.cpp: complex numbers are equal or not, but have no order
+    types = "ALL_TYPES_AND_COMPLEX_AND3" if name in ("eq", "ne") else "ALL_TYPES_AND3"
     for overload, other in (("Tensor", "Tensor"), ("Scalar", "Scalar")):
         structured(f"{name}.{overload}_out(Tensor self, {other} other, *, Tensor(a!) out) -> "
                    "Tensor(a!)", native=f"at::native::{name} (structured)",
                    out_native=f"at::native::{name}_{overload}_out (structured)",
-                   source=BINARY, variants="method, function", meta=META_PYTHON)(impl)
+                   source=BINARY, variants="method, function", meta=META_PYTHON,
+                   at_dispatch=AT_DISPATCH(f"{name}_cpu",
+                                           f"AT_DISPATCH_{types}(kBool, kBFloat16, kHalf)"),
+                   takes_complex=True)(impl)
 
 
 for _name, _loop in _COMPARISONS.items():
@@ -80,8 +86,11 @@ def _minmax(name: str, loop) -> None:
     @structured(f"{name}.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
                 native=f"at::native::{name} (structured)",
                 out_native=f"at::native::{name}_out (structured)", source=BINARY,
-                inplace=False, variants="method, function", meta=META_PYTHON)
+                inplace=False, variants="method, function", meta=META_PYTHON, takes_complex=True)
     def kernel(form: str, self, other, *, out):
+        # TORCH_META_FUNC2(maximum, ...)'s first check
+        check(not any(getattr(t, "dtype", D.bool).is_complex for t in (self, other)),
+              RuntimeError, f"{name} not implemented for complex tensors.")
         return iterate(name, [self, other], loop, out=out, resize=form == OUT)
 
 
@@ -112,6 +121,10 @@ def _clamp_scalar(op: str, form: str, self, lo: Any, hi: Any, out, skip_float_to
     name = _form_name(op, form)
     check(lo is not None or hi is not None, RuntimeError,
           "torch.clamp: At least one of 'min' or 'max' must not be None")
+    check(not self.dtype.is_complex, NotImplementedError,
+          "clamp is not supported for complex types")
+    if isinstance(lo, complex) or isinstance(hi, complex):
+        raise Refused(f"{op} with a complex bound is not modelled by tidx")
     dtype = self.dtype
     if not dtype.is_floating_point:
         dtype = result_type([self] + [Wrapped(v) for v in (lo, hi) if v is not None])
@@ -167,7 +180,8 @@ _CLAMP_MAX_SCALAR_CPU = AT_DISPATCH("clamp_max_scalar_cpu", _ALL_AND2)
             "Tensor(a!)", native="at::native::clamp (structured)",
             out_native="at::native::clamp_out (structured)", source=COMPARE,
             inplace_variants="function, method", meta=META_PYTHON,
-            at_dispatch=(_CLAMP_SCALAR_CPU, _CLAMP_MIN_SCALAR_CPU, _CLAMP_MAX_SCALAR_CPU))
+            at_dispatch=(_CLAMP_SCALAR_CPU, _CLAMP_MIN_SCALAR_CPU, _CLAMP_MAX_SCALAR_CPU),
+            takes_complex=True)
 def clamp(form: str, self, min: Any = None, max: Any = None, *, out):  # noqa: A002
     return _clamp_scalar("clamp", form, self, min, max, out, False)
 
@@ -176,7 +190,7 @@ def clamp(form: str, self, min: Any = None, max: Any = None, *, out):  # noqa: A
             native="at::native::clamp_min (structured)",
             out_native="at::native::clamp_min_out (structured)", source=COMPARE,
             inplace_variants="function, method", meta=META_PYTHON,
-            at_dispatch=_CLAMP_MIN_SCALAR_CPU)
+            at_dispatch=_CLAMP_MIN_SCALAR_CPU, takes_complex=True)
 def clamp_min(form: str, self, min: Any, *, out):  # noqa: A002
     return _clamp_scalar("clamp_min", form, self, min, None, out, True)
 
@@ -185,7 +199,7 @@ def clamp_min(form: str, self, min: Any, *, out):  # noqa: A002
             native="at::native::clamp_max (structured)",
             out_native="at::native::clamp_max_out (structured)", source=COMPARE,
             inplace_variants="function, method", meta=META_PYTHON,
-            at_dispatch=_CLAMP_MAX_SCALAR_CPU)
+            at_dispatch=_CLAMP_MAX_SCALAR_CPU, takes_complex=True)
 def clamp_max(form: str, self, max: Any, *, out):  # noqa: A002
     return _clamp_scalar("clamp_max", form, self, None, max, out, True)
 
@@ -194,6 +208,10 @@ def clamp_max(form: str, self, max: Any, *, out):  # noqa: A002
 def _clamp_tensor(op: str, form: str, self, lo, hi, out):
     check(lo is not None or hi is not None, RuntimeError,
           "torch.clamp: At least one of 'min' or 'max' must not be None")
+    if any(t is not None and t.dtype.is_complex for t in (self, lo, hi)):
+        check(lo is None or hi is None or not self.dtype.is_complex, NotImplementedError,
+              "clamp is not supported for complex types")
+        raise Refused(f"{op} with complex tensors is not modelled by tidx")
     bounds = [b for b in (lo, hi) if b is not None]
     if lo is not None and hi is not None:
         def loop(a, mn, mx):
@@ -214,7 +232,7 @@ def _clamp_tensor(op: str, form: str, self, lo, hi, out):
             out_native="at::native::clamp_Tensor_out (structured)", source=COMPARE,
             inplace_variants="function, method", meta=META_PYTHON, device_check=CHECK_WRAPPER,
             # clamp_kernel_impl's (cpu/TensorCompareKernel.cpp), when both bounds are given
-            at_dispatch=AT_DISPATCH("clamp_cpu", _ALL_AND2))
+            at_dispatch=AT_DISPATCH("clamp_cpu", _ALL_AND2), takes_complex=True)
 def clamp_tensor(form: str, self, min=None, max=None, *, out):  # noqa: A002
     return _clamp_tensor("clamp", form, self, min, max, out)
 

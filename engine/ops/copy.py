@@ -53,13 +53,16 @@ def broadcast_to_output(out_shape: tuple[int, ...], in_shape: tuple[int, ...]) -
 
 TENSOR_ITERATOR = step("TensorIterator", Layer.KERNEL, source=ITER, note="copy.TensorIterator",
                        libtorch=symbol("at::TensorIteratorBase::build"), lecture=Lecture.HIDDEN)
+COMPLEX_TO_REAL = step("TORCH_WARN_ONCE", Layer.KERNEL, source=COPY,
+                       note="copy.complex_to_real")
 COPY_KERNEL = step("copy_kernel", Layer.KERNEL, source="aten/src/ATen/native/cpu/CopyKernel.cpp",
                    libtorch=symbol("copy_kernel"))
 IS_SAME_DATA = step("is_same_data", Layer.KERNEL, source=COPY, note="cudacopy.is_same_data")
 
 
 @declare("copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)",
-         variants="method", native="at::native::copy_", source=COPY)
+         variants="method", native="at::native::copy_", source=COPY, takes_complex=True,
+         conj_fallthrough=True)
 def copy_(self, src, non_blocking: bool = False):
     if self is src:
         return self
@@ -86,6 +89,11 @@ def copy_(self, src, non_blocking: bool = False):
                       "visits them, which tidx does not model; copy the source first "
                       "(.clone())")
     same = self.dtype is src.dtype
+    if src.dtype.is_complex and not self.dtype.is_complex and self.dtype is not D.bool:
+        # copy_impl: TORCH_WARN_ONCE before the copy, which keeps the real half (a bool
+        # takes the whole number's truth, without a warning)
+        with span(COMPLEX_TO_REAL, category="UserWarning"):
+            pass
     with span(COPY_KERNEL,
               note="copy.same_dtype" if same else lambda: Note("copy.cast", src=src.dtype,
                                                                dst=self.dtype),
@@ -94,17 +102,25 @@ def copy_(self, src, non_blocking: bool = False):
             if src.storage is self.storage:
                 # numpy copies a source whose bytes may overlap the destination's first
                 check_temporary("copy_", src.numel(), src.dtype.itemsize)
-            self.array(write=True)[...] = src.array()
+            values = src.array()
+            if src.is_conj != self.is_conj:
+                # copy_kernel's conj branch: one side has the conjugate bit, so the
+                # conjugates are what is stored
+                values = np.conj(values)
+            if values.dtype.kind == "c" and not self.dtype.is_complex:
+                values = values != 0 if self.dtype is D.bool else values.real
+            self.array(write=True)[...] = values
             s.set(written=touched(self), read=touched(src))
     return self
 
 
 def _is_same_data(self, src) -> bool:
     """copy_impl's is_same_data: views of one storage with the same offset, strides,
-    sizes and dtype (tidx's real tensors carry no conj or neg bit)."""
+    sizes, dtype and conjugate bit (tidx has no negative bit)."""
     return (self.storage is src.storage and self.view.offset == src.view.offset
             and tuple(self.view.strides) == tuple(src.view.strides)
-            and tuple(self.view.sizes) == tuple(src.view.sizes) and self.dtype is src.dtype)
+            and tuple(self.view.sizes) == tuple(src.view.sizes) and self.dtype is src.dtype
+            and self.is_conj == src.is_conj)
 
 
 FILL_TENSOR = step("fill_(Tensor)", Layer.KERNEL, source=FILL)
@@ -112,7 +128,7 @@ FILL_TENSOR = step("fill_(Tensor)", Layer.KERNEL, source=FILL)
 
 @declare("fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!)",
          variants="function, method", native="at::native::fill_", source=FILL,
-         meta=META_PYTHON)
+         meta=META_PYTHON, takes_complex=True)
 def fill_tensor(self, value):
     # fill_(Tensor): only 0-dim values; on the same device it is a broadcast copy_.
     check(value.dim() == 0, RuntimeError,
@@ -142,7 +158,7 @@ FILL_KERNEL = step("fill_kernel", Layer.KERNEL, source="aten/src/ATen/native/cpu
 
 @declare("fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)",
          variants="function, method", native="at::native::fill_", source=FILL,
-         meta=META_PYTHON_ALONE)
+         meta=META_PYTHON_ALONE, takes_complex=True)
 def fill_(self, value: Any):
     if self.device_type == "cuda":
         return cuda_kernels.fill_(self, value)
@@ -176,7 +192,7 @@ ZERO_CPU = step("zero_cpu_", Layer.KERNEL, source=FILL, note="zero.memset")
 
 @declare("zero_(Tensor(a!) self) -> Tensor(a!)", variants="method, function",
          native="at::native::zero_", source=FILL,
-         meta=META_PYTHON_ALONE)
+         meta=META_PYTHON_ALONE, takes_complex=True)
 def zero_(self):
     """Fill.cpp ``zero_``: a memset for small dense CPU tensors, else ``fill_(0)``."""
     n = self.numel()
@@ -204,7 +220,8 @@ def zero_(self):
 
 
 @declare("clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor",
-         variants="function, method", native="at::native::clone", source=CONV)
+         variants="function, method", native="at::native::clone", source=CONV,
+         takes_complex=True, conj_fallthrough=True)
 def clone(self, *, memory_format: str | None = None):
     memory_format = memory_format or "preserve_format"
     if memory_format == "preserve_format" and _non_overlapping_and_dense(self):
@@ -240,7 +257,7 @@ LIFT_FRESH = step("lift_fresh", Layer.KERNEL, source="aten/src/ATen/native/Tenso
 # kind: torch registers lift_fresh as functional although its schema returns Tensor(a)
 @declare("lift_fresh(Tensor(a) self) -> Tensor(a)", kind=FUNCTIONAL,
          native="at::native::lift_fresh",
-          source="aten/src/ATen/native/TensorShape.cpp")
+          source="aten/src/ATen/native/TensorShape.cpp", takes_complex=True)
 def lift_fresh(self):
     with span(LIFT_FRESH):
         return self
@@ -274,7 +291,7 @@ DETACH_STEP = step("detach_", Layer.KERNEL, source="torch/csrc/autograd/Variable
 
 @declare("detach_(Tensor(a!) self) -> Tensor(a!)", variants="function, method", kind=AUTOGRAD,
          native="torch::autograd::VariableType::(anonymous namespace)::detach_",
-         source="torch/csrc/autograd/VariableTypeManual.cpp")
+         source="torch/csrc/autograd/VariableTypeManual.cpp", takes_complex=True)
 def detach_(self):
     # VariableTypeManual.cpp's detach_ is the AutogradCPU kernel and the whole operator:
     # it clears the autograd metadata and returns, redispatching nowhere (gdb on the
@@ -325,7 +342,7 @@ def to_dtype_layout(self, *, dtype: D.dtype | None = None, layout=None, device: 
 
 
 @declare("_to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, MemoryFormat? memory_format=None) -> Tensor",
-         native="at::native::_to_copy", source=CONV)
+         native="at::native::_to_copy", source=CONV, takes_complex=True)
 def _to_copy(self, *, dtype: D.dtype | None = None, layout=None, device: str | None = None,
              pin_memory=None, non_blocking: bool = False, memory_format: str | None = None):
     # memory_format=Preserve: a dense input's strides, else infer_dense_strides (its dims'

@@ -29,7 +29,7 @@ FACTORIES = "aten/src/ATen/native/TensorFactories.cpp"
 @declare("empty.memory_format(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor",
          native="at::native::empty_cpu", source=FACTORIES,
          native_meta="at::native::empty_meta_symint",
-         python_note="factory.empty")
+         python_note="factory.empty", takes_complex=True)
 def empty(size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
           device: str | None = None, pin_memory=None, memory_format: str | None = None):
     dtype, device = options(dtype, device)
@@ -45,7 +45,7 @@ def empty(size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
 @declare("empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
          native="at::native::empty_strided_cpu", source=FACTORIES,
          native_meta="at::native::empty_strided_meta_symint",
-         python_note="factory.empty_strided")
+         python_note="factory.empty_strided", takes_complex=True)
 def empty_strided(size: Sequence[int], stride: Sequence[int], *, dtype: D.dtype | None = None,
                   layout=None, device: str | None = None, pin_memory=None):
     dtype, device = options(dtype, device)
@@ -66,7 +66,7 @@ def _meta_fill_skipped(device: str, what: str) -> bool:
 
 @declare("zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
          native="at::native::zeros", source=FACTORIES, meta=META_PYTHON,
-         python_note="factory.zeros")
+         python_note="factory.zeros", takes_complex=True)
 def zeros(size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
           device: str | None = None, pin_memory=None):
     dtype, device = options(dtype, device)
@@ -83,7 +83,7 @@ def zeros(size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
 
 @declare("ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
          native="at::native::ones", source=FACTORIES, meta=META_PYTHON,
-         python_note="factory.ones")
+         python_note="factory.ones", takes_complex=True)
 def ones(size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
          device: str | None = None, pin_memory=None):
     dtype, device = options(dtype, device)
@@ -95,13 +95,15 @@ def ones(size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
 
 @declare("full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
          native="at::native::full", source=FACTORIES, meta=META_PYTHON,
-         python_note="factory.full")
+         python_note="factory.full", takes_complex=True)
 def full(size: Sequence[int], fill_value: Any, *, dtype: D.dtype | None = None, layout=None,
          device: str | None = None, pin_memory=None):
-    # infer_full_options: without a dtype, a bool value gives bool, an int gives int64
+    # infer_full_options: without a dtype, a bool value gives bool, an int gives int64,
+    # a complex one the default complex dtype
     if dtype is None:
         dtype = D.bool if isinstance(fill_value, bool) else (
-            D.int64 if isinstance(fill_value, int) else None)
+            D.int64 if isinstance(fill_value, int) else
+            D.to_complex(current().default_dtype) if isinstance(fill_value, complex) else None)
     dtype, device = options(dtype, device)
     result = aten.empty.memory_format(size, dtype=dtype, device=device)
     if _meta_fill_skipped(device, "fill_"):
@@ -114,7 +116,7 @@ EMPTY_LIKE_PRESERVE_FORMAT = step("empty_like: preserve_format", Layer.KERNEL, s
 
 @declare("empty_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor",
          native="at::native::empty_like", source=FACTORIES, meta=META_PYTHON,
-         python_note="factory.empty_like")
+         python_note="factory.empty_like", takes_complex=True, conj_fallthrough=True)
 def empty_like(self, *, dtype: D.dtype | None = None, layout=None, device: str | None = None,
                pin_memory=None, memory_format: str | None = None):
     """Preserve (the default) keeps a dense input's strides; otherwise the named format."""
@@ -218,7 +220,7 @@ NEW_EMPTY_SELF_S_OPTIONS = step("new_empty: self's options", Layer.KERNEL, sourc
 @declare("new_empty(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
          variants="method", native="at::native::new_empty_symint", source=FACTORIES,
          meta=META_PYTHON_ALONE,
-         python_note="factory.new_empty")
+         python_note="factory.new_empty", takes_complex=True)
 def new_empty(self, size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
               device: str | None = None, pin_memory=None):
     dtype, device = _new_options(self, dtype, device)
@@ -258,7 +260,7 @@ def _new_filled(self, size: Sequence[int], dtype: D.dtype | None, device: str | 
 
 @declare("new_full(Tensor self, SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
          variants="method", native="at::native::new_full", source=FACTORIES, meta=META_PYTHON,
-         python_note="factory.new_full")
+         python_note="factory.new_full", takes_complex=True)
 def new_full(self, size: Sequence[int], fill_value: Any, *, dtype: D.dtype | None = None,
              layout=None, device: str | None = None, pin_memory=None):
     return _new_filled(self, size, dtype, device, fill_value)
@@ -266,7 +268,7 @@ def new_full(self, size: Sequence[int], fill_value: Any, *, dtype: D.dtype | Non
 
 @declare("new_zeros(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
          variants="method", native="at::native::new_zeros", source=FACTORIES, meta=META_PYTHON,
-         python_note="factory.new_zeros")
+         python_note="factory.new_zeros", takes_complex=True)
 def new_zeros(self, size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
               device: str | None = None, pin_memory=None):
     return _new_filled(self, size, dtype, device, None)
@@ -274,7 +276,7 @@ def new_zeros(self, size: Sequence[int], *, dtype: D.dtype | None = None, layout
 
 @declare("new_ones(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
          variants="method", native="at::native::new_ones", source=FACTORIES, meta=META_PYTHON,
-         python_note="factory.new_ones")
+         python_note="factory.new_ones", takes_complex=True)
 def new_ones(self, size: Sequence[int], *, dtype: D.dtype | None = None, layout=None,
              device: str | None = None, pin_memory=None):
     return _new_filled(self, size, dtype, device, 1.0)

@@ -74,7 +74,7 @@ INDEX_SELECT_SLICES = step("index_select slices", Layer.KERNEL, source=ADV,
 
 @declare("index_select(Tensor self, int dim, Tensor index) -> Tensor", variants="method, function",
          native="at::native::index_select_cpu_", source=ADV, meta=META_PYTHON,
-         device_check=CHECK_WRAPPER)
+         device_check=CHECK_WRAPPER, takes_complex=True)
 def index_select(self, dim: int, index):
     # index_select_cpu_ allocates an empty result; index_select_out_cpu_ checks, resizes it
     # and copies slices along dim

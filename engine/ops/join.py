@@ -91,7 +91,7 @@ COPY_STUB_PER_INPUT = step("copy_stub per input", Layer.KERNEL, source=SHAPE)
 
 @declare("cat(Tensor[] tensors, int dim=0) -> Tensor",
          native="at::native::cat_out_cpu (structured)", source=SHAPE,
-         meta=META_PYTHON, device_check=CHECK_WRAPPER)
+         meta=META_PYTHON, device_check=CHECK_WRAPPER, takes_complex=True)
 def cat(tensors: Sequence, dim: int = 0):
     tensors = list(tensors)
     _refuse_meta("torch.cat", tensors)
@@ -225,7 +225,7 @@ STACK_CAT_THEN_VIEW = step("stack: cat then view", Layer.KERNEL, source=SHAPE)
 
 @declare("stack(Tensor[] tensors, int dim=0) -> Tensor",
          native="at::native::stack", source=SHAPE,
-         meta=META_PYTHON, device_check=CHECK_CALLEE)
+         meta=META_PYTHON, device_check=CHECK_CALLEE, takes_complex=True)
 def stack(tensors: Sequence, dim: int = 0):
     tensors = list(tensors)
     check(bool(tensors), RuntimeError, "stack expects a non-empty TensorList")

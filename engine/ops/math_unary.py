@@ -63,8 +63,11 @@ def _to_float(common: D.dtype) -> D.dtype:
 # -- ceil, floor, trunc, round: exact; an integer is its own result --------------------------
 def _rounding(name: str, fn: Callable[[np.ndarray], np.ndarray], native_out: str) -> None:
     def impl(form: str, self, *, out):
+        if name != "round":     # TORCH_META_FUNC(ceil/floor/trunc)'s first check
+            check(not self.dtype.is_complex, NotImplementedError,
+                  f"{name} is not supported for complex inputs")
         _same_dtype(form, self, out)
-        if self.dtype.is_floating_point or self.dtype is D.bool:
+        if self.dtype.is_floating_point or self.dtype is D.bool or self.dtype.is_complex:
             # AT_DISPATCH_FLOATING_TYPES_AND2(BFloat16, Half, "<op>_vml_cpu"): a bool has
             # no case; vml's ceil/floor/trunc/round (roundscale, nearbyint: half to even)
             # are exact
@@ -79,7 +82,8 @@ def _rounding(name: str, fn: Callable[[np.ndarray], np.ndarray], native_out: str
                native=f"at::native::{name} (structured)",
                out_native=f"at::native::{native_out} (structured)", source=UNARY,
                inplace_variants="function, method", meta=META_PYTHON,
-               at_dispatch=AT_DISPATCH(f"{name}_vml_cpu", "AT_DISPATCH_FLOATING_TYPES_AND2(kBFloat16, kHalf)"))(impl)
+               at_dispatch=AT_DISPATCH(f"{name}_vml_cpu", "AT_DISPATCH_FLOATING_TYPES_AND2(kBFloat16, kHalf)"),
+               takes_complex=True)(impl)
 
 
 _rounding("ceil", np.ceil, "ceil_out")

@@ -73,6 +73,8 @@ def operand(x: Any) -> Any:
         return Wrapped(x.array().item(), x)
     if isinstance(x, (TensorImpl, Wrapped)):
         return x
+    if isinstance(x, complex):
+        return Wrapped(x, wrapped_scalar_tensor(x, WRAPPED_SCALAR_TENSOR))
     if isinstance(x, (bool, int, float)):
         # a number bound to a Tensor parameter: PyLong_AsLongLong, then, on overflow,
         # PyLong_AsUnsignedLongLong (a uint64 Scalar), whose OverflowErrors these are
@@ -98,16 +100,26 @@ def result_type(operands: Sequence[Any]) -> D.dtype:
     tiers: list[D.dtype | None] = [None, None, None]
     for op in operands:
         if isinstance(op, Wrapped):
-            tier, dt = 2, (current().default_dtype if op.dtype is D.float64 else op.dtype)
+            # a wrapped double is the default dtype, a wrapped complex the default
+            # complex dtype (update_result_type_state)
+            tier, dt = 2, (current().default_dtype if op.dtype is D.float64 else
+                           D.to_complex(current().default_dtype) if op.dtype.is_complex
+                           else op.dtype)
         else:
             tier, dt = (0 if op.dim() > 0 else 1), op.dtype
         seen = tiers[tier]
         tiers[tier] = dt if seen is None else D.promote_types(seen, dt)
 
     def combine(higher: D.dtype | None, lower: D.dtype | None) -> D.dtype | None:
+        """combine_categories: a lower tier lifts only the category (bool < integer <
+        floating < complex), keeping a floating higher tier's width."""
         if higher is None:
             return lower
-        if lower is None or higher.is_floating_point:
+        if lower is None or higher.is_complex:
+            return higher
+        if lower.is_complex:
+            return D.to_complex(higher) if higher.is_floating_point else lower
+        if higher.is_floating_point:
             return higher
         if higher is D.bool or lower.is_floating_point:
             return D.promote_types(higher, lower)
@@ -119,12 +131,18 @@ def result_type(operands: Sequence[Any]) -> D.dtype:
 
 
 def can_cast(src: D.dtype, dst: D.dtype) -> bool:
-    """c10::canCast: no floating -> integral, nothing but bool -> bool.
+    """c10::canCast: no complex -> non-complex, no floating -> integral, nothing but bool
+    -> bool.
 
     >>> can_cast(D.float32, D.int64), can_cast(D.int64, D.uint8), can_cast(D.int64, D.bool)
     (False, True, False)
+    >>> can_cast(D.complex64, D.float64), can_cast(D.float64, D.complex64)
+    (False, True)
     """
-    if src.is_floating_point and not dst.is_floating_point and dst is not D.bool:
+    if src.is_complex and not dst.is_complex:
+        return False
+    if src.is_floating_point and not dst.is_floating_point and not dst.is_complex and \
+            dst is not D.bool:
         return False
     return not (src is not D.bool and dst is D.bool)
 

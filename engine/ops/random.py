@@ -9,6 +9,8 @@ native/cpu/DistributionTemplates.h (the CPU kernels).  The numbers come from
 
 from __future__ import annotations
 
+import math
+
 from collections.abc import Sequence
 
 import numpy as np
@@ -100,7 +102,8 @@ NORMAL_KERNEL = step("normal_kernel", Layer.RNG, source=KERNELS, note="random.no
          variants="method", native="at::native::normal_", source=DISTRIBUTIONS, meta=META_PYTHON,
          # the CPU's and the CUDA kernel's (cpu/ and cuda/DistributionTemplates.h)
          at_dispatch=(AT_DISPATCH("normal_kernel_cpu", "AT_DISPATCH_FLOATING_TYPES_AND2(kHalf, kBFloat16)"),
-                      AT_DISPATCH("normal_kernel_cuda", "AT_DISPATCH_FLOATING_TYPES_AND2(kHalf, kBFloat16)")))
+                      AT_DISPATCH("normal_kernel_cuda", "AT_DISPATCH_FLOATING_TYPES_AND2(kHalf, kBFloat16)")),
+         takes_complex=True)
 def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator=None):
     check_normal_std(std)
     if _meta(self, "normal_"):
@@ -119,6 +122,14 @@ def normal_impl_(self, mean: float, std: float):
     it so: no aten::normal_ of their own)."""
     if self.numel() == 0:
         # CHECK_EMPTY_AND_RETURN, before the kernel's dtype dispatch
+        return self
+    if self.dtype.is_complex:
+        # each half a normal of half the variance: the kernel draws into
+        # view_as_real(self) with std / sqrt(2) (computed in double)
+        if self.device_type == "cuda":
+            raise Refused("normal_ of a complex tensor on the simulated GPU is not modelled "
+                          "by tidx")
+        normal_impl_(aten.view_as_real.default(self), mean, std / math.sqrt(2))
         return self
     if self.device_type == "cuda":
         return cuda_kernels.normal_(self, mean, std)
@@ -336,10 +347,10 @@ RANDN_EMPTY_NORMAL = step("randn = empty + normal_", Layer.KERNEL, source=FACTOR
 
 
 @declare("randn.generator(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
-         native="at::native::randn", source=FACTORIES)
+         native="at::native::randn", source=FACTORIES, takes_complex=True)
 @declare("randn(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor",
          native="at::native::randn", source=FACTORIES, meta=META_PYTHON,
-         python_note="factory.randn")
+         python_note="factory.randn", takes_complex=True)
 def randn(size: Sequence[int], *, generator=None, dtype: D.dtype | None = None, layout=None,
           device: str | None = None, pin_memory=None):
     dtype, device = options(dtype, device)

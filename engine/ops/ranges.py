@@ -61,7 +61,7 @@ def scalar_tensor(value: Any, *, dtype: D.dtype | None = None, layout=None,
 
 
 @declare("resize_(Tensor(a!) self, SymInt[] size, *, MemoryFormat? memory_format=None) -> Tensor(a!)",
-         variants="method", native="at::native::resize_", source="aten/src/ATen/native/Resize.cpp")
+         variants="method", native="at::native::resize_", source="aten/src/ATen/native/Resize.cpp", takes_complex=True)
 def resize_(self, size: Sequence[int], *, memory_format: str | None = None):
     return resize_native(self, size, memory_format)
 

@@ -1,9 +1,9 @@
 """Operators that hand values to Python: item, _local_scalar_dense, is_nonzero, and the
-resolve_conj / resolve_neg that ``tolist()`` runs first.
+resolve_neg that ``tolist()`` runs after resolve_conj (engine/ops/complex_parts.py).
 
 Mirrors aten/src/ATen/native/Scalar.cpp, prim_native_functions.cpp and UnaryOps.cpp.
-tidx has no conjugate or negative views, so the two resolves return ``self`` as
-torch's do when the bits are unset.
+tidx has no negative views, so resolve_neg returns ``self`` as torch's does when the
+bit is unset.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ LOCAL_SCALAR_DENSE_CPU = step("_local_scalar_dense_cpu", Layer.KERNEL, source=SC
 
 @declare("_local_scalar_dense(Tensor self) -> Scalar",
          native="at::native::_local_scalar_dense_cpu", source=SCALAR,
-         meta=META_PYTHON_ALONE, device_check=CHECK_WRAPPER)
+         meta=META_PYTHON_ALONE, device_check=CHECK_WRAPPER, takes_complex=True)
 def _local_scalar_dense(self):
     if self.is_meta:
         raise torch_error(RuntimeError, "Tensor.item() cannot be called on meta tensors")
@@ -54,13 +54,6 @@ def is_nonzero(self):
     check(n != 0, RuntimeError, "Boolean value of Tensor with no values is ambiguous")
     check(n < 2, RuntimeError, "Boolean value of Tensor with more than one value is ambiguous")
     return bool(aten.item.default(self))
-
-
-@declare("resolve_conj(Tensor(a) self) -> Tensor(a)", variants="function, method",
-         kind=COMPOSITE, native="at::native::resolve_conj", source=UNARY)
-def resolve_conj(self):
-    """No conjugate bit set (tidx has no complex dtypes): ``self``, nothing copied."""
-    return self
 
 
 @declare("resolve_neg(Tensor(a) self) -> Tensor(a)", variants="function, method",

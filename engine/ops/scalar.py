@@ -43,6 +43,18 @@ def to_dtype_scalar(value: Any, dtype: D.dtype, type_name: str | None = None) ->
     ...
     RuntimeError: value cannot be converted to type uint8 without overflow
     """
+    if dtype.is_complex:
+        value = complex(value)
+        # c10::overflows<c10::complex<float>>: either half beyond float's max
+        if dtype is D.complex64 and any(
+                abs(h) != float("inf") and abs(h) > _FLT_MAX for h in (value.real, value.imag)):
+            raise _overflow(dtype, type_name)
+        return value
+    if isinstance(value, complex):
+        # c10::overflows of a complex into a real type: a nonzero imaginary part overflows
+        if value.imag != 0:
+            raise _overflow(dtype, type_name)
+        value = value.real
     if dtype is D.bool:
         return bool(value)
     if dtype.is_floating_point:
@@ -78,8 +90,23 @@ _HALF_MAX = float(np.finfo(np.float16).max)
 def _overflow(dtype: D.dtype, type_name: str | None = None) -> BaseException:
     name = type_name or {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t",
                          "int32": "int", "int64": "int64_t", "float32": "float",
-                         "float16": "c10::Half"}[dtype.name]
+                         "float16": "c10::Half", "float64": "double",
+                         "complex64": "c10::complex<float>"}[dtype.name]
     return torch_error(RuntimeError, f"value cannot be converted to type {name} without overflow")
+
+
+def real_part(value: Any, dtype: D.dtype) -> Any:
+    """Scalar::to<int64_t>() or to<double>() of a Python scalar (``int(t)``, ``float(t)``):
+    a complex one converts only without an imaginary part (c10::overflows).
+
+    >>> real_part(2 + 0j, D.int64), real_part(1.5, D.float64)
+    (2.0, 1.5)
+    """
+    if isinstance(value, complex):
+        if value.imag != 0:
+            raise _overflow(dtype)
+        return value.real
+    return value
 
 
 def scalar_type(value: Any) -> D.dtype:
@@ -91,6 +118,8 @@ def scalar_type(value: Any) -> D.dtype:
     """
     if isinstance(value, (bool, np.bool_)):
         return D.bool
+    if isinstance(value, (complex, np.complexfloating)):
+        return D.complex128
     return D.int64 if isinstance(value, (int, np.integer)) else D.float64
 
 

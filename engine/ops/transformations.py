@@ -33,7 +33,7 @@ FLIP_NOTHING_TO_REVERSE = step("flip: nothing to reverse", Layer.KERNEL, source=
 
 @declare("flip(Tensor self, int[] dims) -> Tensor", variants="function, method",
          native="at::native::flip", source=TRANSFORMATIONS, meta=META_PYTHON,
-         device_check=CHECK_WRAPPER)
+         device_check=CHECK_WRAPPER, takes_complex=True)
 def flip(self, dims: Sequence[int]):
     flipped = S.dim_list_to_bitset(dims, self.dim())
     out = aten.empty_like.default(self, memory_format="preserve_format")

@@ -72,7 +72,7 @@ def as_strided(self, size: Sequence[int], stride: Sequence[int],
 
 
 @declare("as_strided_(Tensor(a!) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a!)",
-         variants="function, method", native="at::native::as_strided__symint", source=SHAPE)
+         variants="function, method", native="at::native::as_strided__symint", source=SHAPE, takes_complex=True)
 def as_strided_(self, size: Sequence[int], stride: Sequence[int],
                 storage_offset: int | None = None):
     """The same checks, on self's own geometry: the storage is never grown here."""

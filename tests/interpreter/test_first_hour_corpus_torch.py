@@ -107,6 +107,13 @@ PROGRAMS: list[tuple[str, list[str]]] = [
     # -- complex dtypes ----------------------------------------------------------------
     ("complex", ["y = torch.tensor([1 + 2j, 3 - 1j])", "z = y.real", "w = y.imag"]),
     ("complex", ["x = torch.zeros(2, dtype=torch.complex64)", "y = torch.view_as_real(x)"]),
+    # PyTorch's "Complex Numbers" page (docs/source/complex_numbers.rst), cell by cell
+    ("complex", ["y = torch.randn(2, 2, dtype=torch.cfloat)"]),
+    ("complex", ["x = torch.randn(3, 2)", "y = torch.view_as_complex(x)",
+                 "z = torch.view_as_real(y)"]),
+    ("complex", ["y = torch.randn(2, 2, dtype=torch.cfloat)", "z = y.real", "w = y.imag",
+                 "y.real.mul_(2)"]),
+    ("complex", ["y = torch.tensor([3j, 4 + 4j])", "z = y.abs()", "w = y.angle()"]),
     # -- out= --------------------------------------------------------------------------
     ("out", ["y = torch.empty(3)", "torch.add(torch.ones(3), 1, out=y)"]),
     ("out", ["y = torch.empty(2, 2)", "torch.mul(torch.ones(2, 2), 3, out=y)"]),

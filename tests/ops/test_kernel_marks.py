@@ -22,6 +22,8 @@ from tracer import timeline as TL
 #: Operators no generated input runs, each with why.
 NOT_GENERATED = {
     "aten::imag": "needs a complex tensor; the generated inputs are real",
+    "aten::view_as_real": "needs a complex tensor; the generated inputs are real",
+    "aten::view_as_complex": "needs a last dim of size 2; the generated inputs have not",
     "aten::sum.IntList_out": "tidx refuses sum's out= unless it already has the result's "
                              "shape, which the generic out= input (a 3x4 matrix) has not",
     "aten::unique_dim": "tidx refuses unique(dim=...) (torch compares whole slices)",

@@ -52,6 +52,8 @@ MORE_STATEMENTS = [
     "y = torch.addbmm(a, torch.ones(2, 2, 4), torch.ones(2, 4, 3)); "
     "y = torch.bmm(torch.ones(2, 20, 40)[:, :, ::2], torch.ones(2, 20, 20)); "
     "y = torch.ger(torch.ones(2), torch.ones(3))",
+    "y = torch.tensor([1 + 2j]); z = y.imag; w = torch.view_as_complex(torch.view_as_real(y)); "
+    "v = y.to(torch.float32); c = y.conj(); d = y.conj_physical()",
     "a = torch.tensor([1.25, -2.5]); y = a.ceil(); y = a.frac(); y = a.round(decimals=1); "
     "y = a.rsqrt(); y = a.exp()",
     "a = torch.tensor([[1.25, -2.5]]); y = a.std(); y = a.var(0); y = a.std(1, correction=3)",

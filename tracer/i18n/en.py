@@ -187,6 +187,16 @@ TEXT: dict[str, str] = {
         "copy, no aten operator)",
     "binding.getter.op":
         "a Python attribute whose C++ getter calls an aten operator",
+    "complex.view_as_real":
+        "each complex element is two floats, real then imaginary: sizes gain a last dim of "
+        "2, every stride and the offset double, the new dim steps 1 float; same storage",
+    "complex.view_as_complex":
+        "pairs of floats read as one complex element: the last dim of 2 (stride 1) goes, "
+        "the other strides and the offset halve; same storage",
+    "complex.set_conj":
+        "the alias gets the conjugate bit: its elements read as the conjugates of the "
+        "stored ones; nothing is copied",
+    "complex.conj_kernel": "each imaginary part negated into the output (only sign bits change)",
     "real.self":
         "not a complex tensor: real is the tensor itself (no view is made)",
     "binding.to_type":
@@ -349,6 +359,8 @@ TEXT: dict[str, str] = {
     "copy.TensorIterator": "src is broadcast to dst's shape; dst is never resized",
     "copy.same_dtype": "same dtype: a plain element copy",
     "copy.cast": "cast {src} -> {dst} while copying",
+    "copy.complex_to_real":
+        "UserWarning: Casting complex values to real discards the imaginary part",
     "fill.tensor":
         "a 0-dim tensor value on the same device: fill is a broadcasting copy_ of that one "
         "element",

@@ -161,6 +161,14 @@ TEXT: dict[str, str] = {
         "张量持有的 StorageImpl 作为 UntypedStorage 交给 Python(不复制,不运行 aten 算子)",
     "binding.getter.op":
         "一个 Python 属性,它的 C++ getter 调用一个 aten 算子",
+    "complex.view_as_real":
+        "每个复数元素是两个浮点数(先实部后虚部):尺寸末尾多一维大小为 2,每个步长和偏移都翻倍,"
+        "新维步长为 1 个浮点数;存储不变",
+    "complex.view_as_complex":
+        "每两个浮点数读作一个复数元素:去掉末尾大小为 2(步长 1)的维,其余步长和偏移减半;"
+        "存储不变",
+    "complex.set_conj": "别名带上共轭位:其元素读作所存元素的共轭;不复制任何数据",
+    "complex.conj_kernel": "每个虚部取负写入输出(只改变符号位)",
     "real.self":
         "不是复数张量:real 就是张量本身(不创建视图)",
     "binding.to_type":
@@ -292,6 +300,8 @@ TEXT: dict[str, str] = {
     "copy.TensorIterator": "src 被广播到 dst 的形状;dst 的大小从不改变",
     "copy.same_dtype": "dtype 相同:逐元素直接复制",
     "copy.cast": "复制时把 {src} 转换为 {dst}",
+    "copy.complex_to_real": "UserWarning:把复数转换为实数会丢弃虚部(torch 的警告原文:"
+                            "Casting complex values to real discards the imaginary part)",
     "fill.tensor": "值是同一设备上的 0 维张量:fill 就是把这一个元素广播后 copy_ 过去",
     "fill.scalar_fill": "只有一个元素:直接写入 {value},不经过 TensorIterator",
     "fill.fill_kernel": "把 {value} 写入每个元素",

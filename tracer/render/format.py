@@ -117,6 +117,8 @@ def value(v: dict[str, Any] | None, geometry: bool = True, *, whole: bool = Fals
             " (simulated)" if v.get("simulated") else "")
     if kind == "scalar":
         x = v["value"]      # a Python number, as Python prints it ("nan" kept as a string)
+        if V.is_complex_text(x):
+            return f"{x} (wrapped number)"
         return (repr(float(x)) if isinstance(x, (float, str)) else repr(x)) + \
             " (wrapped number)"
     if kind == "pypto_tensor":
