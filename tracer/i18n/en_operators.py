@@ -55,6 +55,13 @@ TEXT: dict[str, str] = {
         "{op} of each element: torch runs {library}, which tidx cannot replay; tidx's value "
         "is numpy's and may differ from torch's by up to {ulps} ulp (measured: "
         "docs/fidelity-math.md)",
+    "softmax.log_bound":
+        "{op} along the dim: x - max - log(sum of exp(x - max)), summed in torch's order; "
+        "torch runs {library}, so each element may differ from torch's by up to {eps} * eps "
+        "* max(1, |y|), here {bound} (measured: docs/fidelity-math.md)",
+    "ui.verify.abs_bound":
+        "values compared within {bound}: the {op} step states this bound, since torch's exp "
+        "and log are not replayed (docs/fidelity-math.md)",
     "ui.verify.blas_bound":
         "values within {bound} of torch's: MKL sums in an order tidx cannot replay, and the "
         "matmul step states this bound",

@@ -38,6 +38,11 @@ TEXT: dict[str, str] = {
     "math.within_ulps":
         "对每个元素求 {op}:torch 使用 {library},tidx 无法重现;tidx 的值来自 numpy,"
         "与 torch 最多相差 {ulps} ulp(实测:docs/fidelity-math.md)",
+    "softmax.log_bound":
+        "沿该维求 {op}:x - max - log(exp(x - max) 之和),按 torch 的顺序求和;torch 使用 {library},"
+        "因此每个元素与 torch 的最多相差 {eps} * eps * max(1, |y|),此处为 {bound}(实测:docs/fidelity-math.md)",
+    "ui.verify.abs_bound":
+        "数值在 {bound} 以内比较:{op} 步骤给出此界,因为 torch 的 exp 与 log 无法重现(docs/fidelity-math.md)",
     "ui.verify.blas_bound":
         "数值与 torch 的相差在 {bound} 以内:MKL 的求和顺序 tidx 无法重现,matmul 步骤给出了此界",
     "matmul.addmm":
