@@ -90,9 +90,15 @@ def torch_version() -> str | None:
 def _namespace(torch) -> E.Namespace:
     functions = {name: getattr(torch, name) for name in E.TORCH_FUNCTIONS
                  if hasattr(torch, name)}
+    functional = importlib.import_module("torch.nn.functional")
     constants = {name: getattr(torch, name) for name in E.CONSTANT_NAMES} | {
         "random": Module("torch.random", repr(torch.random),
-                         {"manual_seed": torch.random.manual_seed}, {})}
+                         {"manual_seed": torch.random.manual_seed}, {}),
+        # torch.nn.functional's functions tidx runs, torch's own (engine/binding/nn_functional.py)
+        "nn": Module("torch.nn", repr(torch.nn), {}, {
+            "functional": Module("torch.nn.functional", repr(functional),
+                                 {name: getattr(functional, name)
+                                  for name in E.TORCH_NN.constants["functional"].functions}, {})})}
     return E.Namespace(f"PyTorch {torch.__version__}", functions, constants,
                        tensor=torch.Tensor, storage=(torch.UntypedStorage, torch.TypedStorage), size=torch.Size,
                        dtype=torch.dtype,

@@ -215,6 +215,9 @@ TEXT: dict[str, str] = {
     "reshaping.broadcast":
         "the shape every tensor broadcasts to, {shape}: a tensor already of that shape is "
         "returned as it is, the others are expanded (stride 0 on the broadcast dims)",
+    "functional.nn":
+        "torch/nn/functional.py: Python that calls torch's own function or the Tensor "
+        "method (F.softmax without dim= warns and picks one), no operator of its own",
     "functional.varargs":
         "torch/functional.py: the tensors given one by one are passed on as one tuple",
     "functional.atleast":

@@ -1,0 +1,86 @@
+"""``torch.nn.functional`` (torch/nn/functional.py): the Python functions a tutorial
+calls as ``F.relu(x)``, each the Python torch runs over its generated bindings.
+
+They run no operator of their own: ``F.relu`` calls ``torch.relu`` (or ``torch.relu_``
+with ``inplace=True``), ``F.sigmoid``/``F.tanh`` the Tensor method, ``F.softmax`` and
+``F.log_softmax`` the Tensor method with ``dim`` -- and without one, ``_get_softmax_dim``
+warns (UserWarning: "Implicit dimension choice for softmax has been deprecated ...") and
+picks dim 0 for a 0-, 1- or 3-dim input, else dim 1 -- so torch.profiler records the
+operators of those calls and nothing for the Python function itself.  Python binds their
+arguments, so a wrong call is Python's TypeError.  The functions of the module tidx does
+not run yet (one_hot, embedding, pad, dropout, the losses ...) are not attributes of it:
+naming one is refused in one line.
+https://github.com/pytorch/pytorch/blob/v2.13.0/torch/nn/functional.py
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from tracer.recorder import span
+from tracer.steps import Layer, step
+
+from engine.binding import operators as O
+from engine.binding.tensor_new import warn
+
+NN_FUNCTIONAL = "torch/nn/functional.py"
+
+#: torch/nn/functional.py's functions (``torch.nn.functional.<function>``)
+NN_FUNCTION = step("torch.nn.functional.<function>", Layer.PYTHON, source=NN_FUNCTIONAL)
+
+
+def _python(name: str, args: tuple) -> Any:
+    return span(NN_FUNCTION, called=f"torch.nn.functional.{name}", note="functional.nn",
+                args=lambda: [O.shown_argument(a) for a in args])
+
+
+def relu(input: Any, inplace: bool = False) -> Any:
+    """``torch.relu_(input) if inplace else torch.relu(input)``."""
+    with _python("relu", (input,)) as py:
+        result = O.function("relu_" if inplace else "relu")(input)
+        py.set_result(result)
+        return result
+
+
+def _method(name: str) -> Callable[..., Any]:
+    def fn(input: Any) -> Any:
+        with _python(name, (input,)) as py:
+            result = getattr(input, name)()
+            py.set_result(result)
+            return result
+    fn.__name__ = fn.__qualname__ = name
+    return fn
+
+
+#: ``F.sigmoid(input)`` is ``input.sigmoid()``; ``F.tanh`` likewise
+sigmoid, tanh = _method("sigmoid"), _method("tanh")
+
+
+def _get_softmax_dim(name: str, ndim: int) -> int:
+    """The deprecated implicit dim: a UserWarning, then 0 for 0, 1 or 3 dims, else 1."""
+    warn(f"Implicit dimension choice for {name} has been deprecated. Change the call to "
+         "include dim=X as an argument.", NN_FUNCTIONAL)
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def _softmax_like(name: str) -> Callable[..., Any]:
+    def fn(input: Any, dim: Any = None, _stacklevel: int = 3, dtype: Any = None) -> Any:
+        with _python(name, (input,)) as py:
+            if dim is None:
+                dim = _get_softmax_dim(name, input.dim())
+            method = getattr(input, name)
+            result = method(dim) if dtype is None else method(dim, dtype=dtype)
+            py.set_result(result)
+            return result
+    fn.__name__ = fn.__qualname__ = name
+    return fn
+
+
+softmax, log_softmax = _softmax_like("softmax"), _softmax_like("log_softmax")
+
+
+def functions() -> dict[str, Callable[..., Any]]:
+    """The module's functions tidx runs, by name."""
+    return {"relu": relu, "sigmoid": sigmoid, "tanh": tanh, "softmax": softmax,
+            "log_softmax": log_softmax}
