@@ -23,6 +23,7 @@ from tracer.steps import Layer, step
 
 from engine.binding import operators as O
 from engine.binding.tensor_new import warn
+from engine.core.errors import Refused, torch_error
 
 NN_FUNCTIONAL = "torch/nn/functional.py"
 
@@ -80,7 +81,33 @@ def _softmax_like(name: str) -> Callable[..., Any]:
 softmax, log_softmax = _softmax_like("softmax"), _softmax_like("log_softmax")
 
 
+def embedding(input: Any, weight: Any, padding_idx: Any = None, max_norm: Any = None,
+              norm_type: float = 2.0, scale_grad_by_freq: bool = False,
+              sparse: bool = False) -> Any:
+    """``padding_idx`` checked against ``weight.size(0)`` (Python's AssertionError) and
+    made non-negative, then ``torch.embedding(weight, input, padding_idx, ...)``."""
+    with _python("embedding", (input, weight)) as py:
+        if padding_idx is not None:
+            rows = weight.size(0)
+            if (padding_idx > 0 and not padding_idx < rows) or \
+                    (padding_idx < 0 and not padding_idx >= -rows):
+                raise torch_error(AssertionError, "Padding_idx must be within num_embeddings")
+            padding_idx = padding_idx + rows if padding_idx < 0 else padding_idx
+        else:
+            padding_idx = -1
+        if max_norm is not None:
+            raise Refused("F.embedding with max_norm= (which renormalises weight's rows in "
+                          "place first) is not modelled yet")
+        result = O.function("embedding")(weight, input, padding_idx, scale_grad_by_freq,
+                                         sparse)
+        py.set_result(result)
+        return result
+
+
 def functions() -> dict[str, Callable[..., Any]]:
-    """The module's functions tidx runs, by name."""
+    """The module's functions tidx runs, by name: those written in Python above, and the
+    generated ``torch._C._nn`` bindings torch.nn.functional names directly (one_hot)."""
     return {"relu": relu, "sigmoid": sigmoid, "tanh": tanh, "softmax": softmax,
-            "log_softmax": log_softmax}
+            "log_softmax": log_softmax, "embedding": embedding,
+            "one_hot": O.function("one_hot", "torch.nn.functional.one_hot"),
+            "pad": O.function("pad", "torch.nn.functional.pad")}

@@ -79,6 +79,9 @@ class Declaration:
     #: the note id of the Python step of a call of its Python name (``torch.randn``'s
     #: "factory.randn"), for the names worth a sentence of their own
     python_note: str | None = None
+    #: the yaml's ``python_module`` ("nn": bound as ``torch._C._nn.<name>``, which
+    #: torch.nn.functional calls, not as ``torch.<name>``)
+    python_module: str | None = None
 
     @property
     def structured(self) -> bool:
@@ -191,7 +194,7 @@ def declare(schema: str, *, native: str, source: str, kind: str | None = None,
             category_override: str | None = None, meta: str | None = None,
             device_check: str | None = None,
             at_dispatch: AtDispatch | tuple[AtDispatch, ...] = (),
-            python_note: str | None = None
+            python_note: str | None = None, python_module: str | None = None
             ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Declare an operator and register the function below as its kernel.
 
@@ -206,6 +209,7 @@ def declare(schema: str, *, native: str, source: str, kind: str | None = None,
     (:func:`engine.dispatch.at_dispatch.dispatched`).  ``python_note``: the note of the
     Python step (``torch.randn``) when the call of the Python name deserves one; given on
     one of the name's overloads (or several that agree: :func:`python_note`).
+    ``python_module``: the yaml's (``nn``: a ``torch._C._nn`` function, no ``torch.*``).
     """
     dispatches = (at_dispatch,) if isinstance(at_dispatch, AtDispatch) else tuple(at_dispatch)
     namespace, name, overload = _split(schema)
@@ -219,7 +223,7 @@ def declare(schema: str, *, native: str, source: str, kind: str | None = None,
                          native, source, fn, native_meta,
                          category_override=category_override, meta=meta,
                          device_check=device_check, at_dispatch=dispatches,
-                         python_note=python_note))
+                         python_note=python_note, python_module=python_module))
         return fn
 
     return deco
