@@ -104,10 +104,61 @@ def embedding(input: Any, weight: Any, padding_idx: Any = None, max_norm: Any = 
         return result
 
 
+REDUCTION = step("torch.nn._reduction.get_enum", Layer.PYTHON,
+                 source="torch/nn/_reduction.py", note="loss.reduction")
+
+
+def _reduction(reduction: Any) -> int:
+    """_Reduction.get_enum: 'none' 0, 'mean' 1, 'sum' 2 ('elementwise_mean' warns and is
+    'mean'); anything else a ValueError."""
+    with span(REDUCTION, reduction=reduction) as s:
+        if reduction == "elementwise_mean":
+            warn("reduction='elementwise_mean' is deprecated. Please use reduction='mean' "
+                 "instead.", "torch/nn/_reduction.py")
+            reduction = "mean"
+        codes = {"none": 0, "mean": 1, "sum": 2}
+        if reduction not in codes:
+            raise torch_error(ValueError, f"{reduction} is not a valid value for reduction")
+        s.set_result(codes[reduction])
+        return codes[reduction]
+
+
+def _no_legacy(name: str, size_average: Any, reduce: Any) -> None:
+    if size_average is not None or reduce is not None:
+        raise Refused(f"F.{name}'s deprecated size_average= and reduce= are not modelled; "
+                      "use reduction=")
+
+
+def nll_loss(input: Any, target: Any, weight: Any = None, size_average: Any = None,
+             ignore_index: int = -100, reduce: Any = None, reduction: str = "mean") -> Any:
+    """``torch._C._nn.nll_loss_nd(input, target, weight, get_enum(reduction),
+    ignore_index)``."""
+    with _python("nll_loss", (input, target)) as py:
+        _no_legacy("nll_loss", size_average, reduce)
+        result = O.function("nll_loss_nd", "torch._C._nn.nll_loss_nd")(
+            input, target, weight, _reduction(reduction), ignore_index)
+        py.set_result(result)
+        return result
+
+
+def cross_entropy(input: Any, target: Any, weight: Any = None, size_average: Any = None,
+                  ignore_index: int = -100, reduce: Any = None, reduction: str = "mean",
+                  label_smoothing: float = 0.0) -> Any:
+    """``torch._C._nn.cross_entropy_loss(input, target, weight, get_enum(reduction),
+    ignore_index, label_smoothing)``."""
+    with _python("cross_entropy", (input, target)) as py:
+        _no_legacy("cross_entropy", size_average, reduce)
+        result = O.function("cross_entropy_loss", "torch._C._nn.cross_entropy_loss")(
+            input, target, weight, _reduction(reduction), ignore_index, label_smoothing)
+        py.set_result(result)
+        return result
+
+
 def functions() -> dict[str, Callable[..., Any]]:
     """The module's functions tidx runs, by name: those written in Python above, and the
     generated ``torch._C._nn`` bindings torch.nn.functional names directly (one_hot)."""
     return {"relu": relu, "sigmoid": sigmoid, "tanh": tanh, "softmax": softmax,
             "log_softmax": log_softmax, "embedding": embedding,
             "one_hot": O.function("one_hot", "torch.nn.functional.one_hot"),
-            "pad": O.function("pad", "torch.nn.functional.pad")}
+            "pad": O.function("pad", "torch.nn.functional.pad"),
+            "nll_loss": nll_loss, "cross_entropy": cross_entropy}

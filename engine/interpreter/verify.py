@@ -429,6 +429,11 @@ def _same_field(check: str, mine: Any, theirs: Any) -> bool:
     return list(mine) == list(theirs) if isinstance(mine, list) else mine == theirs
 
 
+#: the kernel notes that state an absolute bound on how far torch's values may be
+#: (engine/ops/softmax.py, functional_loss.py)
+ABSOLUTE_NOTES = ("softmax.log_bound", "loss.cross_entropy_bound")
+
+
 def _absolute_bound(events: list[dict[str, Any]]) -> tuple[float, dict[str, Any]] | None:
     """The largest absolute bound a step stated on how far torch's values may be from
     tidx's, and what the row says of it: a matmul step's (engine/ops/matmul.py's
@@ -439,10 +444,10 @@ def _absolute_bound(events: list[dict[str, Any]]) -> tuple[float, dict[str, Any]
         if e.get("note_id") == "matmul.bound":
             bound = float(e["note_args"]["bound"])
             found.append((bound, {"id": "ui.verify.blas_bound", "args": {"bound": bound}}))
-        elif e.get("note_id") == "softmax.log_bound":
+        elif e.get("note_id") in ABSOLUTE_NOTES:
             bound = float(e["note_args"]["bound"])
-            found.append((bound, {"id": "ui.verify.abs_bound",
-                                  "args": {"bound": bound, "op": e["note_args"]["op"]}}))
+            found.append((bound, {"id": "ui.verify.abs_bound", "args": {
+                "bound": bound, "op": e["note_args"].get("op", "cross_entropy")}}))
     return max(found, key=lambda f: f[0]) if found else None
 
 
@@ -525,7 +530,7 @@ def _within_bound(row: Row, st, ours: dict[str, Any], ev: E.Evaluator,
     bound = max((int(b.get("ulps", 0)) for b in bounds), default=0)
     written = set((ours.get("bindings") or {}).keys()) | (_mutated(st.node) if bounds else set())
     if not bounds and not reads:
-        if any(e.get("note_id") == "softmax.log_bound"
+        if any(e.get("note_id") in ABSOLUTE_NOTES
                for _, e in walk_events(ours.get("events") or [])):
             # compared within its absolute bound above; what reads it later is not
             return approximate | written

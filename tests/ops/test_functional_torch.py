@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import warnings
 
+import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from conftest import require_torch
+from conftest import examples, require_torch
 from engine.core.errors import Refused
 from engine.interpreter import session, verify
 from oracle import assert_like_torch
@@ -81,6 +84,37 @@ X = "x = torch.tensor([[-1.5, 2., 0.], [3., -0., -4.]])"
     [F, "y = F.pad(torch.ones(2, 2), (1, 1), 'replicate', 1.)"],
     ["y = torch.constant_pad_nd(torch.ones(2), (1,))"],
     ["y = torch.constant_pad_nd(torch.ones(2), (1, 1, 1, 1))"],
+    # nll_loss: nll_loss_nd -> nll_loss -> nll_loss_forward, a gather and torch's sums
+    [F, "x = torch.tensor([[0.5, -1., 2.], [1., 1., -3.]])", "y = F.nll_loss(x, torch.tensor([0, 2]))"],
+    [F, "x = torch.tensor([[0.5, -1., 2.], [1., 1., -3.]])",
+     "y = F.nll_loss(x, torch.tensor([0, 2]), reduction='none')"],
+    [F, "x = torch.tensor([[0.5, -1., 2.], [1., 1., -3.]])",
+     "y = F.nll_loss(x, torch.tensor([0, -100]), reduction='sum')"],
+    [F, "x = torch.tensor([[0.5, -1., 2.], [1., 1., -3.]])",
+     "y = F.nll_loss(x, torch.tensor([1, 2]), weight=torch.tensor([1., 2., 0.5]))"],
+    [F, "x = torch.tensor([[0.5, -1., 2.], [1., 1., -3.]])",
+     "y = F.nll_loss(x, torch.tensor([1, 2]), ignore_index=1)"],
+    [F, "x = torch.tensor([[0.5, -1., 2.], [1., 1., -3.]])",
+     "y = F.nll_loss(x, torch.tensor([-100, -100]))"],
+    [F, "x = torch.tensor([0.5, -1., 2.])", "y = F.nll_loss(x, torch.tensor(2))"],
+    [F, "x = torch.tensor([[0.5, -1., 2.]])", "y = F.nll_loss(x[:0], torch.tensor([], dtype=torch.long))"],
+    [F, "x = torch.tensor([[0.5, -1., 2.]])",
+     "y = F.nll_loss(x[:0], torch.tensor([], dtype=torch.long), reduction='sum')"],
+    [F, "x = torch.tensor([[0.5, -1., 2.]], dtype=torch.float64)",
+     "y = F.nll_loss(x.t().t(), torch.tensor([1]).byte())"],
+    [F, "x = torch.tensor([[0.5, -1., 2.], [1., 1., -3.]])", "y = F.nll_loss(x, torch.tensor([0, 5]))"],
+    [F, "x = torch.tensor([[0.5, -1., 2.], [1., 1., -3.]])", "y = F.nll_loss(x, torch.tensor([0, -1]))"],
+    [F, "x = torch.tensor([[0.5, -1., 2.], [1., 1., -3.]])", "y = F.nll_loss(x, torch.tensor([0]))"],
+    [F, "x = torch.tensor([[0.5, -1., 2.], [1., 1., -3.]])", "y = F.nll_loss(x, torch.tensor([0., 1.]))"],
+    [F, "x = torch.tensor([[0.5, -1., 2.], [1., 1., -3.]])", "y = F.nll_loss(x, torch.tensor([[0, 1]]))"],
+    [F, "x = torch.tensor([[0.5, -1., 2.], [1., 1., -3.]])",
+     "y = F.nll_loss(x, torch.tensor([0, 1]), reduction='bogus')"],
+    [F, "x = torch.tensor([[0.5, -1., 2.], [1., 1., -3.]])",
+     "y = F.nll_loss(x, torch.tensor([0, 1]), weight=torch.ones(2))"],
+    [F, "y = F.nll_loss(torch.tensor([[1, 2]]), torch.tensor([0]))"],
+    [F, "y = F.nll_loss(torch.tensor(1.), torch.tensor(0))"],
+    [F, "x = torch.tensor([[0.5, -1., 2.], [1., 1., -3.]])", "y = F.cross_entropy(x, torch.tensor([0, 5]))"],
+    [F, "y = F.cross_entropy(torch.tensor([[1, 2]]), torch.tensor([0]))"],
     # errors: torch's, and Python's own for the call
     [F, "y = F.softmax(torch.arange(3), 0)"], [F, "y = F.softmax(torch.ones(3), 1)"],
     [F, "y = F.relu()"], [F, "y = F.softmax(torch.ones(3), dim=0, bogus=1)"],
@@ -92,12 +126,36 @@ def test_functional_is_torchs(statements):
 @pytest.mark.parametrize("text", [
     "y = F.softmax(x, dim=1)", "y = F.log_softmax(x, 1)", "y = F.softmax(x)",
     "y = F.sigmoid(x)", "y = F.tanh(x)", "y = F.log_softmax(x.t(), dim=0)",
+    "y = F.cross_entropy(x, torch.tensor([0, 2]))",
+    "y = F.cross_entropy(x, torch.tensor([1, 2]), reduction='sum')",
+    "y = F.cross_entropy(x, torch.tensor([1, -100]), reduction='none')",
+    "y = F.cross_entropy(x * 30, torch.tensor([1, 0]), weight=torch.tensor([2., 0.5, 1.]))",
+    "y = F.cross_entropy(x[0], torch.tensor(1))",
 ])
 def test_bounded_functions_match_within_their_stated_bound(text):
     require_torch()
     program = f"{F}\n{X}\n{text}"
     rows = verify.verify(program, session.run(program))
     assert rows and all(row.ok for row in rows), [r.details for r in rows]
+
+
+@settings(max_examples=examples(20), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(rows=st.integers(1, 300), classes=st.integers(1, 6), seed=st.integers(0, 2**16),
+       reduction=st.sampled_from(["mean", "sum", "none"]), weighted=st.booleans(),
+       dtype=st.sampled_from(["float32", "float64"]))
+def test_nll_loss_gives_torchs_bits(rows, classes, seed, reduction, weighted, dtype):
+    """Batches past 16 rows flush torch's cascade of partial sums: the bits are torch's
+    for any batch, ignored rows and weights included."""
+    rng = np.random.default_rng(seed)
+    x = (rng.standard_normal((rows, classes)) * 10).astype(dtype).tolist()
+    t = rng.integers(0, classes, rows)
+    t[rng.random(rows) < 0.2] = -100
+    w = rng.random(classes).astype(dtype).tolist()
+    weight = f", weight=torch.tensor({w}, dtype=torch.{dtype})" if weighted else ""
+    assert_like_torch([F, f"x = torch.tensor({x}, dtype=torch.{dtype})",
+                       f"y = F.nll_loss(x, torch.tensor({t.tolist()}){weight}, "
+                       f"reduction='{reduction}')"])
 
 
 @pytest.mark.parametrize("ndim, name", [(1, "softmax"), (2, "softmax"), (3, "log_softmax"),
@@ -119,6 +177,10 @@ def test_the_implicit_dim_warns_as_torch_does(ndim, name):
 
 @pytest.mark.parametrize("text", [
     "import torch.nn.functional as F\ny = F.gelu(torch.ones(2))",
+    "import torch.nn.functional as F\ny = F.cross_entropy(torch.ones(2, 3), torch.ones(2, 3))",
+    "import torch.nn.functional as F\ny = F.cross_entropy(torch.ones(2, 3), torch.tensor([0, 1]), label_smoothing=0.1)",
+    "import torch.nn.functional as F\ny = F.nll_loss(torch.ones(2, 3, 4), torch.zeros(2, 4, dtype=torch.long))",
+    "import torch.nn.functional as F\ny = F.nll_loss(torch.ones(2, 3), torch.tensor([0, 1]), size_average=True)",
     "y = torch.nn.functional.pad(torch.ones(2, 2), (1, 1), mode='reflect')",
     "y = torch.aminmax(torch.ones(2, 2), dim=0)",
     "import torch.nn.functional as F\ny = F.embedding(torch.tensor([0]), torch.ones(2, 2), max_norm=1.)",

@@ -218,6 +218,13 @@ TEXT: dict[str, str] = {
     "functional.nn":
         "torch/nn/functional.py: Python that calls torch's own function or the Tensor "
         "method (F.softmax without dim= warns and picks one), no operator of its own",
+    "loss.cross_entropy_bound":
+        "the loss is a mean or sum of log_softmax's values, each within its stated bound of "
+        "torch's (torch runs {library}): so the loss is within {bound} of torch's "
+        "(docs/fidelity-math.md)",
+    "loss.reduction":
+        "torch.nn.functional's reduction string as at::Reduction's number: 'none' 0, "
+        "'mean' 1, 'sum' 2",
     "functional.varargs":
         "torch/functional.py: the tensors given one by one are passed on as one tuple",
     "functional.atleast":

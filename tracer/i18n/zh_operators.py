@@ -143,6 +143,9 @@ TEXT: dict[str, str] = {
     "reshaping.broadcast":
         "所有张量广播到的形状 {shape}:已经是这个形状的张量原样返回,其余的用 expand(被广播的维步长为 0)",
     "functional.nn": "torch/nn/functional.py:调用 torch 自身的函数或 Tensor 方法的 Python 代码(F.softmax 不给 dim= 时会警告并自选一维),本身不运行算子",
+    "loss.cross_entropy_bound":
+        "损失是 log_softmax 各值的均值或和,每个值与 torch 的相差不超过其声明的界(torch 使用 {library}):因此损失与 torch 的相差在 {bound} 以内(docs/fidelity-math.md)",
+    "loss.reduction": "torch.nn.functional 的 reduction 字符串对应 at::Reduction 的编号:'none' 为 0,'mean' 为 1,'sum' 为 2",
     "functional.varargs": "torch/functional.py:逐个给出的张量被打包成一个元组传下去",
     "functional.atleast": "torch/functional.py:一个参数原样传下去,多个参数打包成一个元组",
     "functional.broadcast_shapes": "纯 Python 计算形状:不创建张量,也不运行任何算子",
