@@ -136,8 +136,8 @@ def nll_loss_forward(self, target, weight, reduction, ignore_index):
         data = self.array().reshape(rows, n_classes)
         targets = target.array().reshape(-1).astype(np.int64)
         w = None if weight is None else weight.array().astype(dtype)
-        picked: list = []
-        weights: list = []
+        picked = []
+        weights = []
         for b in range(rows if target.numel() else 0):
             t = int(targets[b])
             if t == ignore_index:
