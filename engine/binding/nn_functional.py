@@ -104,6 +104,18 @@ def embedding(input: Any, weight: Any, padding_idx: Any = None, max_norm: Any = 
         return result
 
 
+def dropout(input: Any, p: float = 0.5, training: bool = True, inplace: bool = False) -> Any:
+    """p checked in Python (a ValueError), then ``_VF.dropout_`` or ``_VF.dropout``."""
+    with _python("dropout", (input,)) as py:
+        if p < 0.0 or p > 1.0:
+            raise torch_error(ValueError, "dropout probability has to be between 0 and 1, "
+                                          f"but got {p}")
+        name = "dropout_" if inplace else "dropout"
+        result = O.function(name, f"torch._VF.{name}")(input, p, training)
+        py.set_result(result)
+        return result
+
+
 REDUCTION = step("torch.nn._reduction.get_enum", Layer.PYTHON,
                  source="torch/nn/_reduction.py", note="loss.reduction")
 
@@ -161,4 +173,4 @@ def functions() -> dict[str, Callable[..., Any]]:
             "log_softmax": log_softmax, "embedding": embedding,
             "one_hot": O.function("one_hot", "torch.nn.functional.one_hot"),
             "pad": O.function("pad", "torch.nn.functional.pad"),
-            "nll_loss": nll_loss, "cross_entropy": cross_entropy}
+            "nll_loss": nll_loss, "cross_entropy": cross_entropy, "dropout": dropout}

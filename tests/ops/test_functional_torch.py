@@ -158,6 +158,38 @@ def test_nll_loss_gives_torchs_bits(rows, classes, seed, reduction, weighted, dt
                        f"reduction='{reduction}')"])
 
 
+def _vendor_draws() -> bool:
+    """bernoulli_(float p) is torch's own loop (replayed) on a CPU that is not Intel's;
+    on Intel's it is MKL's stream, which tidx refuses (engine/ops/bernoulli.py)."""
+    from engine.core import capability as C
+    machine = C.machine()
+    return not (machine.x86 and machine.vendor in ("intel", ""))
+
+
+@pytest.mark.parametrize("statements", [
+    ["torch.manual_seed(0)", "x = torch.arange(12.).reshape(3, 4)", "y = F.dropout(x, 0.5)"],
+    ["torch.manual_seed(3)", "x = torch.arange(12.).reshape(3, 4)",
+     "y = F.dropout(x.t(), p=0.3, inplace=True)"],
+    ["torch.manual_seed(1)", "x = torch.randn(5, 7, dtype=torch.float64)",
+     "y = F.dropout(x, 0.1, True)"],
+    ["torch.manual_seed(2)", "x = torch.randn(4, 4)", "y = torch.dropout(x[:, ::2], 0.7, True)"],
+    ["x = torch.arange(12.).reshape(3, 4)", "y = F.dropout(x, 0.25, training=False)",
+     "z = y is x"],
+    ["x = torch.arange(12.).reshape(3, 4)", "y = torch.dropout(x, 1., True)"],
+    ["x = torch.arange(12).reshape(3, 4)", "y = torch.dropout(x, 1., True)"],
+    ["x = torch.arange(12.).reshape(3, 4)", "y = torch.dropout_(x, 0., True)", "z = y is x"],
+    ["y = torch.dropout(torch.ones(0), 0.5, True)"],
+    ["x = torch.ones(3)", "y = torch.dropout(x, 1.5, True)"],
+    ["x = torch.ones(3)", "y = F.dropout(x, -0.5)"],
+])
+def test_dropout_draws_torchs_mask(statements):
+    """aten::dropout -> empty_like, bernoulli_(1 - p), div_, mul: the same mask bit for
+    bit from torch's generator, scaled as torch scales it."""
+    drawn = any("0." in st and "dropout" in st and "1.5" not in st for st in statements)
+    assert_like_torch([F, *statements], names=("y", "z"),
+                      refused=not _vendor_draws() and drawn)
+
+
 @pytest.mark.parametrize("ndim, name", [(1, "softmax"), (2, "softmax"), (3, "log_softmax"),
                                         (4, "softmax")])
 def test_the_implicit_dim_warns_as_torch_does(ndim, name):
