@@ -166,6 +166,25 @@ def cross_entropy(input: Any, target: Any, weight: Any = None, size_average: Any
         return result
 
 
+def mse_loss(input: Any, target: Any, size_average: Any = None, reduce: Any = None,
+             reduction: str = "mean", weight: Any = None) -> Any:
+    """A UserWarning when the sizes differ, ``torch.broadcast_tensors(input, target)``,
+    then ``torch._C._nn.mse_loss(..., get_enum(reduction))``."""
+    with _python("mse_loss", (input, target)) as py:
+        if target.size() != input.size():
+            warn(f"Using a target size ({target.size()}) that is different to the input size "
+                 f"({input.size()}). This will likely lead to incorrect results due to "
+                 "broadcasting. Please ensure they have the same size.", NN_FUNCTIONAL)
+        _no_legacy("mse_loss", size_average, reduce)
+        if weight is not None:
+            raise Refused("F.mse_loss with weight= is not modelled yet")
+        expanded = O.function("broadcast_tensors")((input, target))
+        result = O.function("mse_loss", "torch._C._nn.mse_loss")(
+            expanded[0], expanded[1], _reduction(reduction))
+        py.set_result(result)
+        return result
+
+
 def functions() -> dict[str, Callable[..., Any]]:
     """The module's functions tidx runs, by name: those written in Python above, and the
     generated ``torch._C._nn`` bindings torch.nn.functional names directly (one_hot)."""
@@ -173,4 +192,5 @@ def functions() -> dict[str, Callable[..., Any]]:
             "log_softmax": log_softmax, "embedding": embedding,
             "one_hot": O.function("one_hot", "torch.nn.functional.one_hot"),
             "pad": O.function("pad", "torch.nn.functional.pad"),
-            "nll_loss": nll_loss, "cross_entropy": cross_entropy, "dropout": dropout}
+            "nll_loss": nll_loss, "cross_entropy": cross_entropy, "dropout": dropout,
+            "mse_loss": mse_loss}

@@ -31,6 +31,7 @@ from engine.dispatch.aten import aten
 from engine.dispatch.declarations import COMPOSITE, META_PYTHON, declare
 from engine.memory import empty as memory
 from engine.ops.softmax import EXP_LIBRARY, LOG_SOFTMAX_EPS
+from engine.ops.pointwise import broadcast, iterate
 from engine.ops.touch import touched
 
 LOSS_NLL = "aten/src/ATen/native/LossNLL.cpp"
@@ -202,4 +203,46 @@ def cross_entropy_loss(self, target, weight=None, reduction=MEAN, ignore_index=-
         with span(CROSS_ENTROPY) as s:
             s.note(Note("loss.cross_entropy_bound", library=EXP_LIBRARY,
                         bound=f"{bound:.3g}"))
+    return result
+
+
+# -- mse_loss (Loss.cpp, cpu/PointwiseOpsKernel.cpp's mse_kernel) --------------------------
+LOSS = "aten/src/ATen/native/Loss.cpp"
+MSE_KERNEL = "aten/src/ATen/native/cpu/PointwiseOpsKernel.cpp"
+
+
+def _mse(a, b):
+    # mse_kernel: diff = a - b; diff * diff, each rounded in the dtype (Half in float)
+    if a.dtype == np.float16:
+        d = a.astype(np.float32) - b.astype(np.float32)
+        return (d * d).astype(np.float16)
+    d = a - b
+    return d * d
+
+
+@declare("mse_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor",
+         native="at::native::mse_loss_out (structured)", source=LOSS, meta=META_PYTHON,
+         python_module="nn",
+         at_dispatch=AT_DISPATCH("mse_cpu", "AT_DISPATCH_FLOATING_TYPES_AND2(kBFloat16, kHalf)"))
+def mse_loss(self, target, reduction=MEAN):
+    """reduction='none': the squared differences over TensorIterator; otherwise the
+    result is resized to a 0-dim tensor, the squared differences go to a temporary
+    (``aten::empty``) and ``mean_out``/``sum_out`` reduce it into the result."""
+    if self.dtype is not target.dtype:
+        raise Refused("mse_loss of two dtypes (torch casts both inside the loss) is not "
+                      "modelled yet")
+    if reduction == NONE:
+        return iterate("mse_loss", [self, target], _mse, at_dispatch=True,
+                       source=MSE_KERNEL)
+    result = memory.empty_generic(broadcast([self, target]), self.dtype, self.device_type)
+    aten.resize_.default(result, ())
+    loss = iterate("mse_loss", [self, target], _mse, at_dispatch=True, allocate="empty",
+                   source=MSE_KERNEL)
+    if reduction == SUM:
+        return aten.sum.IntList_out(loss, [], False, out=result)
+    # mean_out(result, loss, {}): torch.profiler's aten::mean (sum, div_) written into
+    # result; tidx runs mean's own path and moves its one value into result
+    mean = aten.mean.dim(loss, [], False)
+    if not result.is_meta:
+        result.array(write=True)[...] = mean.array()
     return result

@@ -115,6 +115,21 @@ X = "x = torch.tensor([[-1.5, 2., 0.], [3., -0., -4.]])"
     [F, "y = F.nll_loss(torch.tensor(1.), torch.tensor(0))"],
     [F, "x = torch.tensor([[0.5, -1., 2.], [1., 1., -3.]])", "y = F.cross_entropy(x, torch.tensor([0, 5]))"],
     [F, "y = F.cross_entropy(torch.tensor([[1, 2]]), torch.tensor([0]))"],
+    # mse_loss: broadcast_tensors, then (a - b)^2 over TensorIterator, mean or sum
+    [F, "x = torch.tensor([[0.5, -1., 2.], [1., 1., -3.]])",
+     "z = torch.tensor([[0.25, 1., 2.5], [0., 3., -3.]])", "y = F.mse_loss(x, z)"],
+    [F, "x = torch.tensor([[0.5, -1., 2.], [1., 1., -3.]])",
+     "z = torch.tensor([[0.25, 1., 2.5], [0., 3., -3.]])", "y = F.mse_loss(x, z, reduction='sum')"],
+    [F, "x = torch.tensor([[0.5, -1., 2.], [1., 1., -3.]])",
+     "z = torch.tensor([[0.25, 1., 2.5], [0., 3., -3.]])",
+     "y = F.mse_loss(x.t(), z.t(), reduction='none')"],
+    [F, "x = torch.tensor([[0.5, -1., 2.], [1., 1., -3.]], dtype=torch.float64)",
+     "y = F.mse_loss(x, x[0])"],
+    [F, "x = torch.tensor([[0.5, -1., 2.], [1., 1., -3.]], dtype=torch.half)",
+     "y = F.mse_loss(x, x * 0, reduction='none')"],
+    [F, "y = F.mse_loss(torch.tensor([1, 2]), torch.tensor([0, 0]))"],
+    [F, "y = F.mse_loss(torch.ones(3, 2), torch.ones(2, 3))"],
+    [F, "y = F.mse_loss(torch.ones(2), torch.ones(2), reduction='mean_')"],
     # errors: torch's, and Python's own for the call
     [F, "y = F.softmax(torch.arange(3), 0)"], [F, "y = F.softmax(torch.ones(3), 1)"],
     [F, "y = F.relu()"], [F, "y = F.softmax(torch.ones(3), dim=0, bogus=1)"],
@@ -188,6 +203,21 @@ def test_dropout_draws_torchs_mask(statements):
     drawn = any("0." in st and "dropout" in st and "1.5" not in st for st in statements)
     assert_like_torch([F, *statements], names=("y", "z"),
                       refused=not _vendor_draws() and drawn)
+
+
+@settings(max_examples=examples(20), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(shape=st.lists(st.integers(1, 45), min_size=1, max_size=2), seed=st.integers(0, 2**16),
+       reduction=st.sampled_from(["mean", "sum"]), dtype=st.sampled_from(["float32", "float64"]))
+def test_mse_loss_reduces_with_torchs_bits(shape, seed, reduction, dtype):
+    """The mean and sum are torch's cascade sum over the squared differences: bit for bit
+    for any size (vector tails, several blocks)."""
+    rng = np.random.default_rng(seed)
+    a = (rng.standard_normal(shape) * 3).round(3).astype(dtype).tolist()
+    b = (rng.standard_normal(shape)).round(3).astype(dtype).tolist()
+    assert_like_torch([F, f"a = torch.tensor({a}, dtype=torch.{dtype})",
+                       f"b = torch.tensor({b}, dtype=torch.{dtype})",
+                       f"y = F.mse_loss(a, b, reduction='{reduction}')"])
 
 
 @pytest.mark.parametrize("ndim, name", [(1, "softmax"), (2, "softmax"), (3, "log_softmax"),
