@@ -185,6 +185,15 @@ def mse_loss(input: Any, target: Any, size_average: Any = None, reduce: Any = No
         return result
 
 
+def silu(input: Any, inplace: bool = False) -> Any:
+    """``torch._C._nn.silu_(input) if inplace else torch._C._nn.silu(input)``."""
+    with _python("silu", (input,)) as py:
+        name = "silu_" if inplace else "silu"
+        result = O.function(name, f"torch._C._nn.{name}")(input)
+        py.set_result(result)
+        return result
+
+
 def functions() -> dict[str, Callable[..., Any]]:
     """The module's functions tidx runs, by name: those written in Python above, and the
     generated ``torch._C._nn`` bindings torch.nn.functional names directly (one_hot)."""
@@ -193,4 +202,5 @@ def functions() -> dict[str, Callable[..., Any]]:
             "one_hot": O.function("one_hot", "torch.nn.functional.one_hot"),
             "pad": O.function("pad", "torch.nn.functional.pad"),
             "nll_loss": nll_loss, "cross_entropy": cross_entropy, "dropout": dropout,
-            "mse_loss": mse_loss}
+            "mse_loss": mse_loss, "silu": silu,
+            "gelu": O.function("gelu", "torch.nn.functional.gelu")}

@@ -260,7 +260,7 @@ def structured(out_schema: str, *, native: str, out_native: str, source: str,
                inplace_variants: str = "method", meta: str | None = None,
                device_check: str | None = None, out_device_check: str | None = None,
                at_dispatch: AtDispatch | tuple[AtDispatch, ...] = (),
-               overload: str | None = None
+               overload: str | None = None, python_module: str | None = None
                ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """A structured operator group, as torchgen generates it from ``structured: True`` on
     the out= overload and ``structured_delegate`` on the others: one kernel
@@ -278,7 +278,7 @@ def structured(out_schema: str, *, native: str, out_native: str, source: str,
     (``clamp.Tensor`` checks, ``clamp.Tensor_out`` is ``NoCheck``, a TensorIterator).
     ``at_dispatch`` is the one kernel's, so every form's.  ``overload``: the delegates'
     overload name, where it is not the out= one's without ``out`` (``add.out`` delegates
-    ``add.Tensor``).
+    ``add.Tensor``).  ``python_module``: the yaml's, the same for every form (nn: gelu).
     """
     functional_schema, inplace_schema = _delegate_schemas(out_schema, overload)
     name = _split(out_schema)[1]
@@ -300,15 +300,18 @@ def structured(out_schema: str, *, native: str, out_native: str, source: str,
             fn.__module__, fn.__qualname__ = impl.__module__, impl.__qualname__
             setattr(fn, "structured_impl", (impl, takes_out))
         declare(functional_schema, native=native, source=source, variants=variants, meta=meta,
-                device_check=device_check, at_dispatch=at_dispatch)(functional)
+                device_check=device_check, at_dispatch=at_dispatch,
+                python_module=python_module)(functional)
         if inplace:
             # at::native::clamp (structured) -> at::native::clamp_ (structured)
             declare(inplace_schema, native=re.sub(rf"::{name}(?= |$)", f"::{name}_", native,
                                                   count=1),
                     source=source, variants=inplace_variants, meta=meta,
-                    device_check=device_check, at_dispatch=at_dispatch)(in_place)
+                    device_check=device_check, at_dispatch=at_dispatch,
+                    python_module=python_module)(in_place)
         declare(out_schema, native=out_native, source=source, meta=meta,
-                device_check=out_device_check, at_dispatch=at_dispatch)(out_form)
+                device_check=out_device_check, at_dispatch=at_dispatch,
+                python_module=python_module)(out_form)
         return impl
 
     return deco

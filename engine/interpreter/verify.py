@@ -431,7 +431,7 @@ def _same_field(check: str, mine: Any, theirs: Any) -> bool:
 
 #: the kernel notes that state an absolute bound on how far torch's values may be
 #: (engine/ops/softmax.py, functional_loss.py)
-ABSOLUTE_NOTES = ("softmax.log_bound", "loss.cross_entropy_bound")
+ABSOLUTE_NOTES = ("softmax.log_bound", "loss.cross_entropy_bound", "activation.gelu_bound")
 
 
 def _absolute_bound(events: list[dict[str, Any]]) -> tuple[float, dict[str, Any]] | None:
@@ -447,7 +447,7 @@ def _absolute_bound(events: list[dict[str, Any]]) -> tuple[float, dict[str, Any]
         elif e.get("note_id") in ABSOLUTE_NOTES:
             bound = float(e["note_args"]["bound"])
             found.append((bound, {"id": "ui.verify.abs_bound", "args": {
-                "bound": bound, "op": e["note_args"].get("op", "cross_entropy")}}))
+                "bound": bound, "op": e["note_args"].get("op", e.get("name", ""))}}))
     return max(found, key=lambda f: f[0]) if found else None
 
 
@@ -578,4 +578,11 @@ def _mutated(node: ast.AST) -> set[str]:
             for kw in n.keywords:
                 if kw.arg == "out" and isinstance(kw.value, ast.Name):
                     found.add(kw.value.id)
+                if kw.arg == "inplace" and n.args:
+                    # F.relu(x, inplace=True), F.silu(x.t(), inplace=True): x is written
+                    root = n.args[0]
+                    while isinstance(root, (ast.Attribute, ast.Call, ast.Subscript)):
+                        root = root.func if isinstance(root, ast.Call) else root.value
+                    if isinstance(root, ast.Name):
+                        found.add(root.id)
     return found

@@ -28,7 +28,7 @@ from engine.core import dtypes as D
 from engine.core.errors import Refused, check, torch_error
 from engine.dispatch.at_dispatch import AT_DISPATCH, dispatched
 from engine.dispatch.aten import aten
-from engine.dispatch.declarations import COMPOSITE, META_PYTHON, declare
+from engine.dispatch.declarations import CHECK_WRAPPER, COMPOSITE, META_PYTHON, declare
 from engine.memory import empty as memory
 from engine.ops.softmax import EXP_LIBRARY, LOG_SOFTMAX_EPS
 from engine.ops.pointwise import broadcast, iterate
@@ -100,7 +100,7 @@ def _cascade(picked: np.ndarray, weights: np.ndarray | None, dtype: np.dtype):
 @declare("nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, "
          "SymInt ignore_index) -> (Tensor output, Tensor total_weight)",
          native="at::native::nll_loss_forward_out_cpu (structured)", source=LOSS_NLL,
-         meta=META_PYTHON, python_module="nn",
+         meta=META_PYTHON, device_check=CHECK_WRAPPER, python_module="nn",
          at_dispatch=AT_DISPATCH("nll_loss_out_frame",
                                  "AT_DISPATCH_FLOATING_TYPES_AND2(kBFloat16, kHalf)"))
 def nll_loss_forward(self, target, weight, reduction, ignore_index):

@@ -40,7 +40,7 @@ from engine.core.context import current
 from engine.core.errors import Refused, check
 from engine.dispatch.at_dispatch import AT_DISPATCH, dispatched
 from engine.dispatch.aten import aten
-from engine.dispatch.declarations import (COMPOSITE, META_PYTHON, OUT, OUT_NOT_MODELLED,
+from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, META_PYTHON, OUT, OUT_NOT_MODELLED,
                                           declare, not_modelled)
 from engine.memory import empty as memory
 from engine.memory.allocator import check_temporary
@@ -192,7 +192,7 @@ def log_softmax(self, dim: int, dtype=None):
 
 @declare("_softmax(Tensor self, int dim, bool half_to_float) -> Tensor",
          native="at::native::softmax_cpu_out (structured)", source=SOFTMAX,
-         meta=META_PYTHON,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER,
          at_dispatch=(AT_DISPATCH("softmax_lastdim_kernel_impl", _FLOATS),
                       AT_DISPATCH("softmax_kernel_impl", _FLOATS)))
 def _softmax(self, dim: int, half_to_float: bool):
@@ -201,7 +201,7 @@ def _softmax(self, dim: int, half_to_float: bool):
 
 @declare("_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor",
          native="at::native::log_softmax_cpu_out (structured)", source=SOFTMAX,
-         meta=META_PYTHON,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER,
          at_dispatch=(AT_DISPATCH("log_softmax_lastdim_kernel_impl", _FLOATS),
                       AT_DISPATCH("log_softmax_kernel_impl", _FLOATS)))
 def _log_softmax(self, dim: int, half_to_float: bool):

@@ -17,6 +17,11 @@ from conftest import examples, require_torch
 from engine.core.errors import Refused
 from engine.interpreter import session, verify
 from oracle import assert_like_torch
+from torch_worker import capability_workers, runnable, under_capability
+import activation_cases
+import engine
+from engine.ops.activation_bounded import GELU_EPS, SILU_ULPS
+from engine.core import dtypes as D
 
 pytestmark = pytest.mark.torch
 
@@ -130,6 +135,11 @@ X = "x = torch.tensor([[-1.5, 2., 0.], [3., -0., -4.]])"
     [F, "y = F.mse_loss(torch.tensor([1, 2]), torch.tensor([0, 0]))"],
     [F, "y = F.mse_loss(torch.ones(3, 2), torch.ones(2, 3))"],
     [F, "y = F.mse_loss(torch.ones(2), torch.ones(2), reduction='mean_')"],
+    # gelu and silu: exact values, errors
+    [F, "y = F.gelu(torch.tensor([0., -0., 10.]))"], [F, "y = F.silu(torch.tensor([0., -0.]))"],
+    [F, "y = F.gelu(torch.tensor([1, 2]))"], [F, "y = F.silu(torch.tensor([1, 2]))"],
+    [F, "y = F.gelu(torch.ones(2), approximate='bogus')"],
+    [F, "x = torch.zeros(2, 3)", "y = F.silu(x.t(), inplace=True)"],
     # errors: torch's, and Python's own for the call
     [F, "y = F.softmax(torch.arange(3), 0)"], [F, "y = F.softmax(torch.ones(3), 1)"],
     [F, "y = F.relu()"], [F, "y = F.softmax(torch.ones(3), dim=0, bogus=1)"],
@@ -146,6 +156,8 @@ def test_functional_is_torchs(statements):
     "y = F.cross_entropy(x, torch.tensor([1, -100]), reduction='none')",
     "y = F.cross_entropy(x * 30, torch.tensor([1, 0]), weight=torch.tensor([2., 0.5, 1.]))",
     "y = F.cross_entropy(x[0], torch.tensor(1))",
+    "y = F.gelu(x)", "y = F.gelu(x * 10, approximate='tanh')", "y = F.silu(x)",
+    "y = F.gelu(x.double() - 5)",
 ])
 def test_bounded_functions_match_within_their_stated_bound(text):
     require_torch()
@@ -238,7 +250,9 @@ def test_the_implicit_dim_warns_as_torch_does(ndim, name):
 
 
 @pytest.mark.parametrize("text", [
-    "import torch.nn.functional as F\ny = F.gelu(torch.ones(2))",
+    "import torch.nn.functional as F\ny = F.gelu(torch.tensor([1., float('inf')]))",
+    "import torch.nn.functional as F\ny = F.silu(torch.ones(2, dtype=torch.half))",
+    "import torch.nn.functional as F\ny = F.elu(torch.ones(2))",
     "import torch.nn.functional as F\ny = F.cross_entropy(torch.ones(2, 3), torch.ones(2, 3))",
     "import torch.nn.functional as F\ny = F.cross_entropy(torch.ones(2, 3), torch.tensor([0, 1]), label_smoothing=0.1)",
     "import torch.nn.functional as F\ny = F.nll_loss(torch.ones(2, 3, 4), torch.zeros(2, 4, dtype=torch.long))",
@@ -260,3 +274,48 @@ def _walk(events):
     for e in events:
         yield e
         yield from _walk(e.get("children") or [])
+
+
+# -- gelu and silu: within the stated bound under every CPU capability ------------------------
+RUNNABLE = runnable()
+
+
+@pytest.fixture(scope="module")
+def workers():
+    yield from capability_workers(RUNNABLE)
+
+
+def _ulps(a: np.ndarray, b: np.ndarray) -> int:
+    ints = {4: np.int32, 8: np.int64}[a.dtype.itemsize]
+    lo = np.iinfo(ints).min
+
+    def ordinal(x):
+        i = x.view(ints).astype(np.int64)
+        return np.where(i < 0, lo - i, i)
+    return int(np.abs(ordinal(a) - ordinal(b)).max()) if a.size else 0
+
+
+ACTIVATION_CASES = [(op, approximate, dtype, n, layout, seed)
+                    for op, approximate in (("silu", None), ("gelu", "none"), ("gelu", "tanh"))
+                    for dtype in ("float32", "float64")
+                    for n, layout, seed in ((37, "contiguous", 1), (500, "strided", 2),
+                                            (4000, "contiguous", 3))]
+
+
+@pytest.mark.parametrize("case", ACTIVATION_CASES, ids=lambda c: "-".join(map(str, c)))
+def test_activations_within_the_stated_bound_under_every_capability(workers, case):
+    """silu within its ulp bound; gelu within K eps |x| (no ulp bound where 1 + erf
+    cancels), in a vector body, a tail (37) and a strided tensor."""
+    op, approximate, dtype = case[0], case[1], case[2]
+    np_type = np.dtype(dtype)
+    for cap, worker in workers.items():
+        theirs = worker.call("activation_cases", "run", case)
+        ours = under_capability(cap, activation_cases.run, engine, case)
+        assert ours[:2] == theirs[:2]
+        a, b = np.array(ours[2], np_type), np.array(theirs[2], np_type)
+        if op == "silu":
+            assert _ulps(a, b) <= SILU_ULPS[getattr(D, dtype)], (cap, case)
+        else:
+            x = np.abs(np.array(ours[0], np_type))
+            k = GELU_EPS[(approximate, getattr(D, dtype))]
+            assert np.all(np.abs(a - b) <= k * np.finfo(np_type).eps * x.max()), (cap, case)

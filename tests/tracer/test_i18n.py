@@ -47,6 +47,7 @@ SEED_STATEMENTS = [
 MORE_STATEMENTS = [
     "a = torch.tensor([1.25, -2.5]); y = a.ceil(); y = a.frac(); y = a.round(decimals=1); "
     "y = a.rsqrt(); y = a.exp()",
+    "import torch.nn.functional as F; a = torch.tensor([[1.25, -2.5]]); y = F.gelu(a); y = F.silu(a)",
     "import torch.nn.functional as F; a = torch.tensor([[1.25, -2.5]]); y = F.cross_entropy(a, torch.tensor([1]))",
     "import torch.nn.functional as F; a = torch.tensor([[1.25, -2.5]]); y = F.relu(a)",
     "a = torch.tensor([[1.25, -2.5]]); y = a.softmax(1); y = a.log_softmax(0)",

@@ -42,7 +42,7 @@ TEXT: dict[str, str] = {
         "沿该维求 {op}:x - max - log(exp(x - max) 之和),按 torch 的顺序求和;torch 使用 {library},"
         "因此每个元素与 torch 的最多相差 {eps} * eps * max(1, |y|),此处为 {bound}(实测:docs/fidelity-math.md)",
     "ui.verify.abs_bound":
-        "数值在 {bound} 以内比较:{op} 步骤给出此界,因为 torch 的 exp 与 log 无法重现(docs/fidelity-math.md)",
+        "数值在 {bound} 以内比较:{op} 步骤给出此界,因为 torch 在此运行的库函数无法重现(docs/fidelity-math.md)",
     "ui.verify.blas_bound":
         "数值与 torch 的相差在 {bound} 以内:MKL 的求和顺序 tidx 无法重现,matmul 步骤给出了此界",
     "matmul.addmm":
@@ -146,6 +146,8 @@ TEXT: dict[str, str] = {
     "loss.cross_entropy_bound":
         "损失是 log_softmax 各值的均值或和,每个值与 torch 的相差不超过其声明的界(torch 使用 {library}):因此损失与 torch 的相差在 {bound} 以内(docs/fidelity-math.md)",
     "loss.reduction": "torch.nn.functional 的 reduction 字符串对应 at::Reduction 的编号:'none' 为 0,'mean' 为 1,'sum' 为 2",
+    "activation.gelu_bound":
+        "torch 使用 {library},tidx 无法重现;在 1 + erf 相消处没有 ulp 界,因此每个元素与 torch 的相差不超过 {eps} * eps * |x|,此处至多 {bound}(实测:docs/fidelity-math.md)",
     "functional.varargs": "torch/functional.py:逐个给出的张量被打包成一个元组传下去",
     "functional.atleast": "torch/functional.py:一个参数原样传下去,多个参数打包成一个元组",
     "functional.broadcast_shapes": "纯 Python 计算形状:不创建张量,也不运行任何算子",
