@@ -170,7 +170,7 @@ def nll_loss_forward(self, target, weight, reduction, ignore_index):
             with np.errstate(invalid="ignore", divide="ignore"):
                 output.array(write=True)[...] = dtype.type(total / summed) if reduction == MEAN else total
             total_weight.array(write=True)[...] = summed
-        s.set(read=touched(self), written=touched(output))
+        s.set(read=touched(self), written=[touched(output), touched(total_weight)])
         s.set_result(output)
     return output, total_weight
 
@@ -240,9 +240,4 @@ def mse_loss(self, target, reduction=MEAN):
                    source=MSE_KERNEL)
     if reduction == SUM:
         return aten.sum.IntList_out(loss, [], False, out=result)
-    # mean_out(result, loss, {}): torch.profiler's aten::mean (sum, div_) written into
-    # result; tidx runs mean's own path and moves its one value into result
-    mean = aten.mean.dim(loss, [], False)
-    if not result.is_meta:
-        result.array(write=True)[...] = mean.array()
-    return result
+    return aten.mean.out(loss, [], False, out=result)
