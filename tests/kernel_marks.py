@@ -113,6 +113,10 @@ NAMED: dict[str, Any] = {
     # below where Sleef's vectorised sinh and cosh overflow early (tidx refuses those)
     "sinh:self": lambda i: _tensor(np.arange(12.0).reshape(3, 4), D.float32),
     "cosh:self": lambda i: _tensor(np.arange(12.0).reshape(3, 4), D.float32),
+    # the losses: a class per row of the 3x4 data; pad: one element on each side
+    **{f"{loss}:target": (lambda i: _tensor(np.array([0, 3, 1]), D.int64))
+       for loss in ("nll_loss_nd", "nll_loss", "nll_loss_forward", "cross_entropy_loss")},
+    "pad:pad": [1, 1], "constant_pad_nd:pad": [1, 1],
 }
 
 

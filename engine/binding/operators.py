@@ -87,6 +87,8 @@ def _default(text: str | None) -> Any:
         return [int(v) for v in text[1:-1].split(",") if v.strip()]
     if text in ("long", "int", "float", "double", "bool"):
         return D.from_name(text)
+    if len(text) > 1 and text[0] == text[-1] and text[0] in "'\"":
+        return text[1:-1]       # a str default: pad's mode="constant", gelu's 'none'
     try:
         return int(text)
     except ValueError:
@@ -339,5 +341,6 @@ def generated_names(variant: str) -> list[str]:
     skip list) are written in :mod:`engine.binding.methods` and
     :mod:`engine.binding.functions`."""
     names = {d.name for d in REGISTRY.values() if d.namespace == "aten"
-             and variant in d.variants and not d.name.startswith("_")}
+             and variant in d.variants and not d.name.startswith("_")
+             and d.python_module is None}
     return sorted(n for n in names if not skips_binding(n))

@@ -87,6 +87,9 @@ class Declaration:
     #: views ...): its kernel reads the conjugate bit itself; any other operator is given
     #: its conjugated inputs resolved (cloned) first, as torch's fallback does
     conj_fallthrough: bool = False
+    #: the yaml's ``python_module`` ("nn": bound as ``torch._C._nn.<name>``, which
+    #: torch.nn.functional calls, not as ``torch.<name>``)
+    python_module: str | None = None
 
     @property
     def structured(self) -> bool:
@@ -200,7 +203,7 @@ def declare(schema: str, *, native: str, source: str, kind: str | None = None,
             device_check: str | None = None,
             at_dispatch: AtDispatch | tuple[AtDispatch, ...] = (),
             python_note: str | None = None, takes_complex: bool = False,
-            conj_fallthrough: bool = False
+            conj_fallthrough: bool = False, python_module: str | None = None
             ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Declare an operator and register the function below as its kernel.
 
@@ -217,6 +220,7 @@ def declare(schema: str, *, native: str, source: str, kind: str | None = None,
     one of the name's overloads (or several that agree: :func:`python_note`).
     ``takes_complex``: the kernel runs on complex64/complex128 tensors as torch's does;
     ``conj_fallthrough``: it reads the conjugate bit itself (views fall through anyway).
+    ``python_module``: the yaml's (``nn``: a ``torch._C._nn`` function, no ``torch.*``).
     """
     dispatches = (at_dispatch,) if isinstance(at_dispatch, AtDispatch) else tuple(at_dispatch)
     namespace, name, overload = _split(schema)
@@ -231,7 +235,8 @@ def declare(schema: str, *, native: str, source: str, kind: str | None = None,
                          category_override=category_override, meta=meta,
                          device_check=device_check, at_dispatch=dispatches,
                          python_note=python_note, takes_complex=takes_complex,
-                         conj_fallthrough=conj_fallthrough))
+                         conj_fallthrough=conj_fallthrough,
+                         python_module=python_module))
         return fn
 
     return deco
@@ -268,7 +273,8 @@ def structured(out_schema: str, *, native: str, out_native: str, source: str,
                inplace_variants: str = "method", meta: str | None = None,
                device_check: str | None = None, out_device_check: str | None = None,
                at_dispatch: AtDispatch | tuple[AtDispatch, ...] = (),
-               overload: str | None = None, takes_complex: bool = False
+               overload: str | None = None, takes_complex: bool = False,
+               python_module: str | None = None
                ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """A structured operator group, as torchgen generates it from ``structured: True`` on
     the out= overload and ``structured_delegate`` on the others: one kernel
@@ -286,7 +292,7 @@ def structured(out_schema: str, *, native: str, out_native: str, source: str,
     (``clamp.Tensor`` checks, ``clamp.Tensor_out`` is ``NoCheck``, a TensorIterator).
     ``at_dispatch`` is the one kernel's, so every form's.  ``overload``: the delegates'
     overload name, where it is not the out= one's without ``out`` (``add.out`` delegates
-    ``add.Tensor``).
+    ``add.Tensor``).  ``python_module``: the yaml's, the same for every form (nn: gelu).
     """
     functional_schema, inplace_schema = _delegate_schemas(out_schema, overload)
     name = _split(out_schema)[1]
@@ -309,17 +315,17 @@ def structured(out_schema: str, *, native: str, out_native: str, source: str,
             setattr(fn, "structured_impl", (impl, takes_out))
         declare(functional_schema, native=native, source=source, variants=variants, meta=meta,
                 device_check=device_check, at_dispatch=at_dispatch,
-                takes_complex=takes_complex)(functional)
+                takes_complex=takes_complex, python_module=python_module)(functional)
         if inplace:
             # at::native::clamp (structured) -> at::native::clamp_ (structured)
             declare(inplace_schema, native=re.sub(rf"::{name}(?= |$)", f"::{name}_", native,
                                                   count=1),
                     source=source, variants=inplace_variants, meta=meta,
                     device_check=device_check, at_dispatch=at_dispatch,
-                    takes_complex=takes_complex)(in_place)
+                    takes_complex=takes_complex, python_module=python_module)(in_place)
         declare(out_schema, native=out_native, source=source, meta=meta,
                 device_check=out_device_check, at_dispatch=at_dispatch,
-                takes_complex=takes_complex)(out_form)
+                takes_complex=takes_complex, python_module=python_module)(out_form)
         return impl
 
     return deco

@@ -33,7 +33,7 @@ from engine.core.context import current
 from engine.core.device import Size
 from engine.core.errors import Refused, is_torch_error, torch_error, tp_name, unknown_name
 from engine.interpreter import builtins, lists, pyclasses
-from engine.interpreter.pymath import MATH, PYPTO, Module
+from engine.interpreter.pymath import PYPTO, TORCH_NN, Module, imported
 from engine.interpreter.control import Control
 from engine.interpreter.expressions import Expressions
 from engine.interpreter.functions import Functions, UserFunction
@@ -88,6 +88,7 @@ TORCH_CONSTANTS: dict[str, Any] = {n: D.from_name(n) for n in CONSTANT_NAMES[:-3
 #: ``torch.random``: the generator's module (torch/random.py), as a tutorial seeds it
 TORCH_CONSTANTS["random"] = Module("torch.random", "<module 'torch.random' (tidx engine)>",
                                    {"manual_seed": FUNCTIONS["manual_seed"]}, {})
+TORCH_CONSTANTS["nn"] = TORCH_NN     # torch.nn.functional (pymath.py)
 TORCH = Namespace("tidx engine", TORCH_FUNCTIONS, TORCH_CONSTANTS, tensor=Tensor,
                   storage=(UntypedStorage, TypedStorage), size=Size, dtype=D.dtype,
                   constructors=legacy_ctor.constructors())
@@ -181,8 +182,9 @@ class Evaluator(Expressions, Control, Functions):
             self._kept.settle(self.names, st.assigned)
 
     def _run(self, st: Statement, node: ast.stmt) -> None:
-        if isinstance(node, ast.Import):    # only `import math` reaches here
-            self.names["math"] = MATH
+        if isinstance(node, (ast.Import, ast.ImportFrom)):  # math, F ... (statements.IMPORTS)
+            name, value = imported(node, self.torch, self.resolve_attribute)
+            self.names[name] = value
             return
         if isinstance(node, (ast.Pass, ast.Break, ast.Continue)):
             return                      # break/continue: control.py acts on them

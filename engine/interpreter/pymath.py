@@ -20,11 +20,13 @@ https://docs.python.org/3/library/math.html
 
 from __future__ import annotations
 
+import ast
 import functools
 import math
 from typing import Any, Callable
 
 from engine.core.errors import Refused, is_torch_error, torch_error
+from engine.interpreter.statements import imported_name, imported_path
 
 
 class Module:
@@ -140,3 +142,26 @@ def _pypto_tables() -> tuple[dict[str, Callable[..., Any]], dict[str, Any]]:
 
 #: The value the name ``pypto`` evaluates to (seed 003's NPU library, emulated)
 PYPTO = Module("pypto", "<module 'pypto' (tidx emulation of seed 003)>", load=_pypto_tables)
+
+
+def _nn_functional_tables() -> tuple[dict[str, Callable[..., Any]], dict[str, Any]]:
+    """torch.nn.functional's functions tidx runs (engine/binding/nn_functional.py)."""
+    from engine.binding import nn_functional     # here: like pypto, only when named
+
+    return nn_functional.functions(), {}
+
+
+#: ``torch.nn`` as a statement sees it: only its ``functional`` module
+TORCH_NN = Module("torch.nn", "<module 'torch.nn' (tidx engine)>", {}, {
+    "functional": Module("torch.nn.functional", "<module 'torch.nn.functional' (tidx engine)>",
+                         load=_nn_functional_tables)})
+
+
+def imported(node: ast.stmt, torch: Any, resolve: Callable[[Any, str], Any]) -> tuple[str, Any]:
+    """The name an allowed import statement binds and its value: ``math``, or what its
+    path from ``torch`` resolves to in the run's namespace (tidx's, or torch's own under
+    --verify): ``F`` of ``import torch.nn.functional as F``."""
+    value = torch
+    for attr in imported_path(node):
+        value = resolve(value, attr)
+    return str(imported_name(node)), MATH if value is torch else value

@@ -95,10 +95,11 @@ def parse(text: str, names: Iterable[str] = ()) -> list[Statement]:
             comment = None
         _check_depth(node)
         _check_statement(node)
-        if isinstance(node, ast.Import) and node.names[0].name != "math":
+        bound = imported_name(node)
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and bound is None:
             continue  # `import torch`: the engine is already the torch namespace
-        if isinstance(node, ast.Import):
-            known.add("math")       # `import math` binds the name, as in Python
+        if bound is not None:
+            known.add(bound)        # `import math`, `... as F` bind the name, as in Python
         _check_names(node, known)
         out.append(_statement(segments, lines, node, comment, catches, prints))
     if not out:
@@ -109,6 +110,50 @@ def parse(text: str, names: Iterable[str] = ()) -> list[Statement]:
 #: the statements with a body of statements (engine/interpreter/control.py runs them)
 BRANCHING = (ast.For, ast.While, ast.If)
 COMPOUND = (*BRANCHING, ast.With)
+
+#: The imports a statement may write, as (module, name imported from it): torch, math,
+#: pypto, and torch.nn / torch.nn.functional (engine/interpreter/evaluator.py binds them;
+#: the module is torch's own under --verify)
+IMPORTS = frozenset({("torch", None), ("pypto", None), ("math", None), ("torch.nn", None),
+                     ("torch.nn.functional", None), ("torch.nn", "functional"),
+                     ("torch", "nn")})
+
+
+def _import_form(node: ast.stmt) -> tuple[str, str | None, str | None] | None:
+    """``import a.b as c`` -> (a.b, None, c); ``from a import b as c`` -> (a, b, c); None
+    for anything with several names or a relative import."""
+    if isinstance(node, ast.Import) and len(node.names) == 1:
+        return (node.names[0].name, None, node.names[0].asname)
+    if isinstance(node, ast.ImportFrom) and len(node.names) == 1 and not node.level:
+        return (node.module or "", node.names[0].name, node.names[0].asname)
+    return None
+
+
+def imported_name(node: ast.stmt) -> str | None:
+    """The name an allowed import binds besides ``torch`` and ``pypto`` (which every
+    statement has): ``math``, ``F`` of ``import torch.nn.functional as F``, ``nn`` of
+    ``from torch import nn``; None for ``import torch``, ``import torch.nn`` (which bind
+    ``torch``) and ``import pypto``."""
+    form = _import_form(node)
+    if form is None:
+        return None
+    module, name, asname = form
+    if name is not None:
+        return asname or name
+    if module == "math":
+        return asname or "math"
+    return asname if module.startswith("torch.") else None
+
+
+def imported_path(node: ast.stmt) -> list[str]:
+    """The attribute path from ``torch`` of what the import binds: ``["nn",
+    "functional"]`` for ``import torch.nn.functional as F``; ``[]`` for math and pypto."""
+    form = _import_form(node)
+    assert form is not None
+    module, name, _ = form
+    if not module.startswith("torch"):
+        return []
+    return module.split(".")[1:] + ([name] if name else [])
 
 
 def _statement(segments: list[str], lines: list[str], node: ast.stmt, comment: str | None,
@@ -244,12 +289,14 @@ def _check_statement(node: ast.stmt, in_loop: bool = False, in_def: bool = False
         if not in_loop:
             raise Refused(f"line {node.lineno}: '{type(node).__name__.lower()}' outside loop")
         return
-    if isinstance(node, ast.Import):
-        if [(a.name, a.asname) for a in node.names] not in (
-                [("torch", None)], [("torch", "torch")], [("pypto", None)],
-                [("math", None)]):
-            raise Refused(f"line {node.lineno}: only `import torch`, `import math` and "
-                          "`import pypto` are allowed")
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        form = _import_form(node)
+        if form is None or form[:2] not in IMPORTS or (
+                form[0] in ("torch", "pypto") and form[1] is None
+                and form[2] not in (None, form[0])):
+            raise Refused(f"line {node.lineno}: only `import torch`, `import math`, "
+                          "`import pypto` and `import torch.nn.functional as F` (or `from "
+                          "torch.nn import functional as F`) are allowed")
         return
     if isinstance(node, ast.Expr):
         _check_expr(node.value)

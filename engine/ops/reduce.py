@@ -11,6 +11,8 @@ with the identity (``fill_``) before the loop adds into it.
 
 from __future__ import annotations
 
+import math
+
 from collections.abc import Sequence
 
 import numpy as np
@@ -267,6 +269,25 @@ def mean(self, *, dtype=None):
          meta=META_PYTHON)
 def mean_dim(self, dim, keepdim=False, *, dtype=None):
     return _mean(self, dim, keepdim, dtype)
+
+
+@declare("mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, "
+         "Tensor(a!) out) -> Tensor(a!)", native="at::native::mean_out (structured)",
+         source=REDUCE, meta=META_PYTHON)
+def mean_out(self, dim, keepdim=False, *, dtype=None, out=None):
+    """mean_out's CPU path into a given tensor (what mse_loss's reduction passes it):
+    sum_out into ``out``, then div_ by the count; as sum_out, only for an ``out`` of the
+    result's shape and a float dtype."""
+    if out is None:     # the Python binding does not hand out= to kernels yet
+        raise Refused(f"mean(..., out=): {OUT_NOT_MODELLED}")
+    shape = reduced_shape(self.view.sizes, dim_mask(self, dim), keepdim)
+    if out.view.sizes != shape or not out.dtype.is_floating_point or out.dtype is D.float16 \
+            or (dtype is not None and dtype is not out.dtype):
+        raise Refused("mean(..., out=) is modelled only for a float32 or float64 out tensor "
+                      f"of the result's shape {list(shape)}")
+    count = self.numel() // max(1, math.prod(shape)) if self.numel() else 0
+    aten.sum.IntList_out(self, dim, keepdim, dtype=out.dtype, out=out)
+    return aten.div_.Scalar(out, count)
 
 
 # -- amax / amin ---------------------------------------------------------------------------
@@ -603,8 +624,6 @@ _declare_allany("any", False)
 # -- overloads torch binds in Python that tidx does not model -----------------------------
 not_modelled(
     "mean.dtype_out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)",
-    "mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, "
-    "Tensor(a!) out) -> Tensor(a!)",
     "amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)",
     "amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)",
     "argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> "

@@ -57,6 +57,8 @@ def test_schema_and_variants_are_the_yamls(name):
     assert entry is not None, f"{decl.schema!r} is not a func: of native_functions.yaml"
     yaml_variants = [v.strip() for v in entry.get("variants", "function").split(",")]
     assert list(decl.variants) == yaml_variants
+    # python_module: nn binds torch._C._nn.<name> (what torch.nn.functional calls), not torch.*
+    assert decl.python_module == entry.get("python_module"), name
 
 
 def _composite_implicit(entry: dict) -> bool:

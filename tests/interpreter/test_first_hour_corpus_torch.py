@@ -127,6 +127,17 @@ PROGRAMS: list[tuple[str, list[str]]] = [
                     "y = F.softmax(torch.tensor([1., 2.]), dim=0)"]),
     ("functional", ["import torch.nn.functional as F",
                     "y = F.pad(torch.ones(2, 2), (1, 1))"]),
+    # PyTorch's "Deep Learning with PyTorch" (NLP tutorial) and torch.nn.functional's docs
+    ("functional", ["import torch.nn.functional as F", "data = torch.randn(5)",
+                    "y = F.softmax(data, dim=0)", "z = F.softmax(data, dim=0).sum()",
+                    "w = F.log_softmax(data, dim=0)"]),
+    ("functional", ["import torch.nn.functional as F", "y = F.one_hot(torch.arange(0, 5) % 3)",
+                    "z = F.one_hot(torch.arange(0, 5) % 3, num_classes=5)",
+                    "w = F.one_hot(torch.arange(0, 6).view(3,2) % 3)"]),
+    ("functional", ["import torch.nn.functional as F", "input = torch.randn(3, 5)",
+                    "target = torch.tensor([1, 0, 4])", "y = F.cross_entropy(input, target)"]),
+    ("functional", ["import torch.nn.functional as F", "t4d = torch.empty(3, 3, 4, 2)",
+                    "p1d = (1, 1)", "y = F.pad(t4d, p1d, 'constant', 0)", "z = y.size()"]),
     # -- the Python around them (Tensor Puzzles, d2l) -----------------------------------
     ("python", ["y = []", "for i in range(3):\n    y.append(t[i].sum().item())"]),
     ("python", ["def arange(i):\n    return torch.arange(i)", "y = arange(4)"]),

@@ -56,6 +56,10 @@ MORE_STATEMENTS = [
     "v = y.to(torch.float32); c = y.conj(); d = y.conj_physical()",
     "a = torch.tensor([1.25, -2.5]); y = a.ceil(); y = a.frac(); y = a.round(decimals=1); "
     "y = a.rsqrt(); y = a.exp()",
+    "import torch.nn.functional as F; a = torch.tensor([[1.25, -2.5]]); y = F.gelu(a); y = F.silu(a)",
+    "import torch.nn.functional as F; a = torch.tensor([[1.25, -2.5]]); y = F.cross_entropy(a, torch.tensor([1]))",
+    "import torch.nn.functional as F; a = torch.tensor([[1.25, -2.5]]); y = F.relu(a)",
+    "a = torch.tensor([[1.25, -2.5]]); y = a.softmax(1); y = a.log_softmax(0)",
     "a = torch.tensor([[1.25, -2.5]]); y = a.std(); y = a.var(0); y = a.std(1, correction=3)",
     "a = torch.tensor([[1.25, -2.5]]); y = a.cumprod(1); y = a.cummin(1)",
     "a = torch.tensor([[1.25, -2.5], [3., 4.]]); y = a.trace(); y = a.nansum(); y = a.diff()",

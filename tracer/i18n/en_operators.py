@@ -91,6 +91,13 @@ TEXT: dict[str, str] = {
         "{op} of each element: torch runs {library}, which tidx cannot replay; tidx's value "
         "is numpy's and may differ from torch's by up to {ulps} ulp (measured: "
         "docs/fidelity-math.md)",
+    "softmax.log_bound":
+        "{op} along the dim: x - max - log(sum of exp(x - max)), summed in torch's order; "
+        "torch runs {library}, so each element may differ from torch's by up to {eps} * eps "
+        "* max(1, |y|), here {bound} (measured: docs/fidelity-math.md)",
+    "ui.verify.abs_bound":
+        "values compared within {bound}: the {op} step states this bound, since the library "
+        "functions torch runs there are not replayed (docs/fidelity-math.md)",
     "ui.verify.blas_bound":
         "values within {bound} of torch's: MKL sums in an order tidx cannot replay, and the "
         "matmul step states this bound",
@@ -244,6 +251,20 @@ TEXT: dict[str, str] = {
     "reshaping.broadcast":
         "the shape every tensor broadcasts to, {shape}: a tensor already of that shape is "
         "returned as it is, the others are expanded (stride 0 on the broadcast dims)",
+    "functional.nn":
+        "torch/nn/functional.py: Python that calls torch's own function or the Tensor "
+        "method (F.softmax without dim= warns and picks one), no operator of its own",
+    "loss.cross_entropy_bound":
+        "the loss is a mean or sum of log_softmax's values, each within its stated bound of "
+        "torch's (torch runs {library}): so the loss is within {bound} of torch's "
+        "(docs/fidelity-math.md)",
+    "loss.reduction":
+        "torch.nn.functional's reduction string as at::Reduction's number: 'none' 0, "
+        "'mean' 1, 'sum' 2",
+    "activation.gelu_bound":
+        "torch runs {library}, which tidx cannot replay; where 1 + erf cancels no ulp bound "
+        "holds, so each element is within {eps} * eps * |x| of torch's, here at most {bound} "
+        "(measured: docs/fidelity-math.md)",
     "functional.varargs":
         "torch/functional.py: the tensors given one by one are passed on as one tuple",
     "functional.atleast":

@@ -60,6 +60,11 @@ TEXT: dict[str, str] = {
     "math.within_ulps":
         "对每个元素求 {op}:torch 使用 {library},tidx 无法重现;tidx 的值来自 numpy,"
         "与 torch 最多相差 {ulps} ulp(实测:docs/fidelity-math.md)",
+    "softmax.log_bound":
+        "沿该维求 {op}:x - max - log(exp(x - max) 之和),按 torch 的顺序求和;torch 使用 {library},"
+        "因此每个元素与 torch 的最多相差 {eps} * eps * max(1, |y|),此处为 {bound}(实测:docs/fidelity-math.md)",
+    "ui.verify.abs_bound":
+        "数值在 {bound} 以内比较:{op} 步骤给出此界,因为 torch 在此运行的库函数无法重现(docs/fidelity-math.md)",
     "ui.verify.blas_bound":
         "数值与 torch 的相差在 {bound} 以内:MKL 的求和顺序 tidx 无法重现,matmul 步骤给出了此界",
     "matmul.addmm":
@@ -159,6 +164,12 @@ TEXT: dict[str, str] = {
         "换算;不调用 as_strided,不复制",
     "reshaping.broadcast":
         "所有张量广播到的形状 {shape}:已经是这个形状的张量原样返回,其余的用 expand(被广播的维步长为 0)",
+    "functional.nn": "torch/nn/functional.py:调用 torch 自身的函数或 Tensor 方法的 Python 代码(F.softmax 不给 dim= 时会警告并自选一维),本身不运行算子",
+    "loss.cross_entropy_bound":
+        "损失是 log_softmax 各值的均值或和,每个值与 torch 的相差不超过其声明的界(torch 使用 {library}):因此损失与 torch 的相差在 {bound} 以内(docs/fidelity-math.md)",
+    "loss.reduction": "torch.nn.functional 的 reduction 字符串对应 at::Reduction 的编号:'none' 为 0,'mean' 为 1,'sum' 为 2",
+    "activation.gelu_bound":
+        "torch 使用 {library},tidx 无法重现;在 1 + erf 相消处没有 ulp 界,因此每个元素与 torch 的相差不超过 {eps} * eps * |x|,此处至多 {bound}(实测:docs/fidelity-math.md)",
     "functional.varargs": "torch/functional.py:逐个给出的张量被打包成一个元组传下去",
     "functional.atleast": "torch/functional.py:一个参数原样传下去,多个参数打包成一个元组",
     "functional.broadcast_shapes": "纯 Python 计算形状:不创建张量,也不运行任何算子",
