@@ -296,6 +296,8 @@ def _from_hook(data: dict[str, Any], labels: Labels, max_values: int) -> Value:
         return size(data["dims"])
     if kind == "memory_format":
         return memory_format(data["name"])
+    if kind == "object":        # a value shown as its library prints it (a numpy array)
+        return obj(data["type"], data["repr"])
     if kind == "pypto_tensor":
         return pypto_tensor(data["shape"], data["dtype"], data["declared_only"],
                             data.get("view_shape"), data.get("values"))

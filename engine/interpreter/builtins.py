@@ -59,9 +59,11 @@ def _python(fn: Callable[[Any], Any], value: Any) -> Any:
 
 
 def make(tensor: type[Any], size: type[Any], on_print: Callable[[str], None],
-         classes: Classes, formatter: Formatter) -> dict[str, Callable]:
-    """The builtins of one evaluator, over its namespace's tensor and Size types and its
-    class stand-ins."""
+         classes: Classes, formatter: Formatter,
+         arrays: tuple[type, ...] = ()) -> dict[str, Callable]:
+    """The builtins of one evaluator, over its namespace's tensor and Size types, its
+    class stand-ins and numpy's array and scalar types (which answer through their own
+    special methods, as a tensor does)."""
     numbers = (bool, int, float)
 
     def shown(a: Any) -> str:
@@ -84,7 +86,8 @@ def make(tensor: type[Any], size: type[Any], on_print: Callable[[str], None],
 
     def len_(*args: Any, **kwargs: Any) -> int:
         obj = iterables.one_argument("len", args, kwargs)
-        if isinstance(obj, (tensor, list, tuple, size, str)):
+        if isinstance(obj, (tensor, list, tuple, size, str)) or \
+                isinstance(obj, arrays) and hasattr(type(obj), "__len__"):
             return len(obj)
         if type(obj).__name__ in ("UntypedStorage", "TypedStorage"):
             return len(obj)     # bytes, or elements of its dtype (tidx's or torch's own)
@@ -102,7 +105,7 @@ def make(tensor: type[Any], size: type[Any], on_print: Callable[[str], None],
             x = args[0]
             if isinstance(x, tensor):
                 return cls(x)
-            if isinstance(x, (numbers, str)):
+            if isinstance(x, (*numbers, str, *arrays)):
                 return _python(cls, x)
             raise torch_error(TypeError, f"{cls.__name__}() argument must be {accepted}, "
                                          f"not '{tp_name(x)}'")
@@ -122,8 +125,8 @@ def make(tensor: type[Any], size: type[Any], on_print: Callable[[str], None],
             if not hasattr(type(x), "__abs__"):
                 raise Refused("abs() of a tensor (Tensor.__abs__) is not supported yet")
             return abs(x)               # Tensor.__abs__: torch.abs, traced
-        if isinstance(x, numbers):
-            return abs(x)
+        if isinstance(x, (*numbers, *arrays)):
+            return _python(abs, x)
         raise torch_error(TypeError, f"bad operand type for abs(): '{tp_name(x)}'")
 
     def range_(*args: Any, **kwargs: Any) -> range:
@@ -134,8 +137,8 @@ def make(tensor: type[Any], size: type[Any], on_print: Callable[[str], None],
                                          f" argument{'s' if args else ''}, got {len(args)}")
         ints = []
         for a in args:
-            if isinstance(a, tensor):
-                ints.append(a.__index__())   # Tensor.__index__: one integer element
+            if isinstance(a, (tensor, *arrays)):
+                ints.append(_python(lambda v: v.__index__(), a))   # one integer element
             elif isinstance(a, int):
                 ints.append(a)
             else:

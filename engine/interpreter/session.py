@@ -19,6 +19,7 @@ import functools
 import ast
 import dataclasses
 import os
+import numpy as np
 from typing import Any
 
 from tracer import allocated, i18n, recorder
@@ -317,6 +318,8 @@ def _for_record(value: Any) -> Any:
     by its stand-in (:func:`_stand_in`)."""
     if callable(value) and not is_tensor(value):
         return _stand_in(value)(_repr(value))
+    if isinstance(value, np.generic):   # numpy's scalar: np.int64(3), as numpy prints it
+        return _stand_in_class(type(value).__name__)(repr(value))
     if type(value) in (list, tuple):
         return type(value)(_for_record(v) for v in value)
     if type(value) is dict:

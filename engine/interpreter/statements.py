@@ -94,10 +94,10 @@ def parse(text: str, names: Iterable[str] = ()) -> list[Statement]:
             comment = None
         _check_depth(node)
         _check_statement(node)
-        if isinstance(node, ast.Import) and node.names[0].name != "math":
+        if isinstance(node, ast.Import) and node.names[0].name not in ("math", "numpy"):
             continue  # `import torch`: the engine is already the torch namespace
-        if isinstance(node, ast.Import):
-            known.add("math")       # `import math` binds the name, as in Python
+        if isinstance(node, ast.Import):    # `import math`, `import numpy as np` bind
+            known.add(node.names[0].asname or node.names[0].name)   # the name, as Python
         _check_names(node, known)
         out.append(_statement(segments, lines, node, comment, catches, prints))
     if not out:
@@ -233,9 +233,9 @@ def _check_statement(node: ast.stmt, in_loop: bool = False, in_def: bool = False
     if isinstance(node, ast.Import):
         if [(a.name, a.asname) for a in node.names] not in (
                 [("torch", None)], [("torch", "torch")], [("pypto", None)],
-                [("math", None)]):
-            raise Refused(f"line {node.lineno}: only `import torch`, `import math` and "
-                          "`import pypto` are allowed")
+                [("math", None)], [("numpy", None)], [("numpy", "np")]):
+            raise Refused(f"line {node.lineno}: only `import torch`, `import math`, "
+                          "`import numpy as np` and `import pypto` are allowed")
         return
     if isinstance(node, ast.Expr):
         _check_expr(node.value)

@@ -246,6 +246,16 @@ TEXT: dict[str, str] = {
     "function.where":
         "torch.where(condition) = nonzero(condition) split into one index tensor per dim",
     "function.manual_seed": "reseed the default CPU generator",
+    "numpy.tensor_from_numpy":
+        "tensor_from_numpy: an ndarray, strides a whole number of elements and none negative, native byte order, a dtype torch has; its strides in bytes become strides in elements",
+    "numpy.from_blob":
+        "at::from_blob wraps the array's own bytes (its data pointer) in a tensor whose deleter holds the array: nothing is copied, both are views of one buffer",
+    "numpy.THPVariable_numpy":
+        "Tensor.numpy(): tensor_to_numpy over the tensor's own bytes",
+    "numpy.tensor_to_numpy":
+        "tensor_to_numpy: on the CPU, no grad, no conjugate or negative bit; then detach().cpu().resolve_conj().resolve_neg() (each returns the same bytes here)",
+    "numpy.PyArray_New":
+        "PyArray_New over tensor.data_ptr(): the strides in bytes (numpy) are the tensor's strides in elements times the element size; the array's base is the tensor",
     "function.from_numpy": "the tensor shares the array's memory: no copy",
     "rng.manual_seed":
         "mt19937 state re-initialised from the low 32 bits of the seed; cached normals "

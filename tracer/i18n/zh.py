@@ -212,6 +212,16 @@ TEXT: dict[str, str] = {
     "function.where":
         "torch.where(condition) 就是把 nonzero(condition) 按维拆开,每维一个索引张量",
     "function.manual_seed": "重新设置默认 CPU 生成器的种子",
+    "numpy.tensor_from_numpy":
+        "tensor_from_numpy:检查是 ndarray、步长是元素大小的整数倍且非负、本机字节序、torch 支持的 dtype;以字节计的步长换算为以元素计",
+    "numpy.from_blob":
+        "at::from_blob 把数组自己的字节(它的数据指针)包成张量,删除器持有该数组:不复制,两者是同一块缓冲区的两个视图",
+    "numpy.THPVariable_numpy":
+        "Tensor.numpy():在张量自己的字节上调用 tensor_to_numpy",
+    "numpy.tensor_to_numpy":
+        "tensor_to_numpy:须在 CPU 上、不需要梯度、没有共轭或取负标志;然后 detach().cpu().resolve_conj().resolve_neg()(这里都返回同样的字节)",
+    "numpy.PyArray_New":
+        "在 tensor.data_ptr() 上调用 PyArray_New:numpy 的步长以字节计,等于张量以元素计的步长乘以元素大小;数组的 base 是该张量",
     "function.from_numpy": "张量与数组共享内存:不复制",
     "rng.manual_seed": "用种子的低 32 位重新初始化 mt19937 状态;清空缓存的正态分布随机数",
     "scalar.scalar_tensor_static":

@@ -1,0 +1,126 @@
+"""numpy arrays as values (issue #26): ``import numpy as np``, ``t.numpy()`` and
+``torch.from_numpy(a)`` sharing one buffer, ``torch.tensor``/``as_tensor``/``asarray``
+copying or not, compared with torch 2.13 and numpy running the same statements: the
+arrays (shape, strides in bytes, dtype, values, repr), the tensors, the error (class and
+message) and the aten operators torch.profiler records."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from conftest import examples
+from engine.core.errors import Refused
+from engine.interpreter.session import Session
+from oracle import assert_like_torch
+
+pytestmark = pytest.mark.torch
+
+NP = "import numpy as np"
+
+#: (statements, the names compared)
+PROGRAMS: list[tuple[list[str], tuple[str, ...]]] = [
+    # numpy alone: factories, attributes, views, arithmetic, writes
+    ([NP, "y = np.arange(6).reshape(2, 3)", "z = y.strides", "w = y.T.strides"],
+     ("y", "z", "w")),
+    ([NP, "y = np.zeros((2, 3), dtype=np.float32)", "z = y.dtype", "w = y.shape"],
+     ("y", "z", "w")),
+    ([NP, "y = np.ones(4)", "z = np.linspace(0, 1, 5)", "w = np.eye(2, dtype=np.int64)"],
+     ("y", "z", "w")),
+    ([NP, "a = np.arange(6.)", "y = a[::2]", "z = a[1:] * 2 + 1", "w = a.sum()"],
+     ("y", "z", "w")),
+    ([NP, "y = np.array([[1, 2], [3, 4]])", "y[0] = 5", "z = y[1, 0]", "w = y.ndim"],
+     ("y", "z", "w")),
+    ([NP, "y = np.array([1.5, 2.5])", "z = np.add(y, y)", "w = np.mean(y)"],
+     ("y", "z", "w")),
+    ([NP, "y = np.arange(4)", "y += 1", "z = y > 2", "w = -y"], ("y", "z", "w")),
+    # from_numpy shares: a write through either side shows through the other
+    ([NP, "a = np.arange(6)", "y = torch.from_numpy(a)", "a[0] = 100", "z = a"],
+     ("y", "z")),
+    ([NP, "a = np.ones((2, 3))", "y = torch.from_numpy(a)", "y[1, 1] = 7", "z = a"],
+     ("y", "z")),
+    ([NP, "a = np.arange(6)", "y = torch.from_numpy(a)", "a += 1", "z = y.sum()"],
+     ("y", "z")),
+    ([NP, "a = np.arange(12).reshape(3, 4)", "y = torch.from_numpy(a[:, ::2])",
+      "z = y.stride()", "w = y.storage_offset()"], ("y", "z", "w")),
+    ([NP, "a = np.arange(12).reshape(3, 4)", "y = torch.from_numpy(a.T)", "z = y.stride()"],
+     ("y", "z")),
+    ([NP, "a = np.arange(6.)", "y = torch.from_numpy(a[2:])", "y[0] = -1", "z = a"],
+     ("y", "z")),
+    ([NP, "a = np.array([True, False])", "y = torch.from_numpy(a)"], ("y",)),
+    ([NP, "a = np.zeros(3, dtype=np.uint8)", "y = torch.from_numpy(a)", "y += 255"],
+     ("y",)),
+    ([NP, "a = np.zeros(2, dtype=np.float16)", "y = torch.from_numpy(a)"], ("y",)),
+    # t.numpy() shares
+    (["x = torch.arange(6)", "y = x.numpy()", "y[1] = 50", "z = x"], ("y", "z")),
+    (["x = torch.arange(6.).reshape(2, 3)", "y = x.T.numpy()", "z = y.strides"],
+     ("y", "z")),
+    (["x = torch.ones(3)", "y = x.numpy()", "x.add_(1)", "z = y"], ("y", "z")),
+    (["x = torch.arange(6, dtype=torch.int32)[1:]", "y = x.numpy()", "z = y.dtype"],
+     ("y", "z")),
+    # torch's errors, word for word
+    ([NP, "a = np.arange(6)", "y = torch.from_numpy(a[::-1])"], ("y",)),
+    ([NP, "y = torch.from_numpy([1, 2])"], ("y",)),
+    ([NP, "y = torch.from_numpy(np.arange(3), np.arange(3))"], ("y",)),
+    (["x = torch.ones(2, requires_grad=True)", "y = x.numpy()"], ("y",)),
+    (["x = torch.ones(2, device='meta')", "y = x.numpy()"], ("y",)),
+    (["y = torch.ones(2).numpy(1)"], ("y",)),
+    (["y = torch.ones(2).numpy(force=True)"], ("y",)),
+    # numpy's errors
+    ([NP, "y = np.ones(3) + np.ones(2)"], ("y",)),
+    ([NP, "y = np.arange(3)", "y[5] = 1"], ("y",)),
+    ([NP, "y = np.zeros(-1)"], ("y",)),
+]
+
+
+@pytest.mark.parametrize("program, names", PROGRAMS,
+                         ids=[" ; ".join(p)[:80] for p, _ in PROGRAMS])
+def test_numpy_programs_run_as_in_torch_and_numpy(program, names):
+    assert_like_torch(program, names=names)
+
+
+DTYPES = ["float64", "float32", "float16", "int64", "int32", "int16", "int8", "uint8",
+          "bool_"]
+
+
+@st.composite
+def _arrays(draw):
+    """A numpy program: an array of some dtype and shape, maybe a strided, reversed or
+    transposed view of it."""
+    dtype = draw(st.sampled_from(DTYPES))
+    shape = draw(st.lists(st.integers(0, 4), min_size=1, max_size=3))
+    n = 1
+    for s in shape:
+        n *= s
+    view = draw(st.sampled_from(["", "[::2]", "[1:]", "[::-1]", ".T", "[..., ::2]"]))
+    return (f"a = (np.arange({n}) % 7).astype(np.{dtype}).reshape({tuple(shape)})"
+            f"{view}")
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(_arrays(), st.sampled_from(["torch.from_numpy(a)"]))
+def test_arrays_of_every_dtype_and_layout_become_tensors_as_in_torch(array, make):
+    assert_like_torch([NP, array, f"y = {make}", "z = a"], names=("y", "z"))
+
+
+@settings(max_examples=examples(30), deadline=None)
+@given(st.sampled_from(["torch.int64", "torch.float32", "torch.float64", "torch.uint8",
+                        "torch.bool", "torch.int16"]),
+       st.sampled_from(["", ".T", "[1:]", "[:, ::2]"]))
+def test_tensors_become_arrays_over_their_bytes_as_in_torch(dtype, view):
+    assert_like_torch([f"x = torch.arange(12).reshape(3, 4).to({dtype}){view}",
+                       "y = x.numpy()", "z = y.strides", "w = x"], names=("y", "z", "w"))
+
+
+@pytest.mark.parametrize("statement", [
+    "np.zeros(10**12)", "np.ones((10**6, 10**6))", "np.arange(10**12)",
+    "np.linspace(0, 1, 10**12)", "np.eye(10**7)"])
+def test_an_array_past_the_budget_is_refused_before_numpy_makes_it(statement):
+    with pytest.raises(Refused, match="memory limit"):
+        Session().run(f"{NP}\n{statement}")
+
+
+def test_np_random_is_refused_in_one_line():
+    with pytest.raises(Refused, match="np.random is not modelled") as info:
+        Session().run(f"{NP}\nnp.random.rand(3)")
+    assert "\n" not in str(info.value)
