@@ -24,6 +24,7 @@ from engine.binding import operators as O
 from engine.binding.arg_parser import PythonArgParser
 from engine.binding.python_signatures import manual_signatures
 from engine.binding.tensor import THPVariable_Wrap, Tensor, unpack, wrap, wrap_result
+from engine.binding.ndarray import NDArray
 from engine.binding.tensor_new import internal_new_from_data
 from engine.binding.torch_manual import FUNCTIONS as FACTORY_FUNCTIONS
 from engine.core import dtypes as D
@@ -64,6 +65,9 @@ def tensor(*args: Any, **kwargs: Any) -> Tensor:
             data = values["data"]
             if isinstance(data, Tensor):
                 raise Refused("torch.tensor(a_tensor) is not supported; use .clone()")
+            if isinstance(data, (list, tuple)) and any(isinstance(v, NDArray) for v in data):
+                raise Refused("torch.tensor of a list of numpy arrays is not modelled by "
+                              "tidx; np.array(...) them first")
             if values.get("pin_memory"):
                 raise Refused("tensor(): pin_memory=True is not modelled by tidx")
             dtype = values.get("dtype")
@@ -167,7 +171,7 @@ def from_numpy(*args: Any, **kwargs: Any):
     array = args[0]
     if not isinstance(array, np.ndarray):
         with _entry("from_numpy", "function.from_numpy"):
-            return wrap(aten.lift_fresh.default(tensor_numpy.tensor_from_numpy(array)))
+            return wrap(tensor_numpy.tensor_from_numpy(array))
     dtype = D.from_numpy(array.dtype)
     assert array.flags.c_contiguous, "the engine hands from_numpy C-contiguous arrays"
     with _entry("from_numpy", "function.from_numpy"):

@@ -70,10 +70,29 @@ class ndarray:
         """numpy's ndarray over exactly these bytes (no copy): writes go to the storage."""
         data = self.storage.data
         assert data is not None, "an array always has bytes"
+        if 0 in self.shape:
+            # no element, so no byte to share (its offset may be past the storage's end,
+            # as an empty tensor's may): an empty view keeping the strides numpy shows
+            return np.lib.stride_tricks.as_strided(np.empty(0, self.dtype), self.shape,
+                                                   self.strides, writeable=self.writeable)
         out = np.ndarray(self.shape, self.dtype, buffer=data, offset=self.offset,
                          strides=self.strides)
         out.flags.writeable = self.writeable
         return out
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        """numpy's own view, for Python code outside a statement (``np.asarray(t.numpy())``
+        in a library user's program or a test): the same bytes."""
+        view = self.array()
+        return view if dtype is None else view.astype(dtype)
+
+    def __getattr__(self, name: str) -> Any:
+        """Python code outside a statement (``import engine as torch``; tests) reads the
+        rest of numpy's ndarray API from the view.  A statement never gets here: its
+        attributes resolve through :data:`ATTRIBUTES` and :data:`METHODS` only."""
+        if name.startswith("__") or name in NDArray.__slots__:
+            raise AttributeError(name)
+        return getattr(self.array(), name)
 
     @property
     def size(self) -> int:

@@ -17,6 +17,8 @@ from tracer.recorder import span
 from tracer.steps import Layer, Lecture, step
 
 from engine.binding.arg_parser import unpack_long
+from engine.binding.ndarray import NDArray
+from engine.binding.tensor_numpy import from_numpy_data, tensor_from_numpy
 from engine.core import dtypes as D
 from engine.core.context import current
 from engine.core.errors import Refused, torch_error, tp_name
@@ -131,9 +133,16 @@ RECURSIVE_STORE = step("recursive_store", Layer.BINDING, source=TENSOR_NEW,
 
 
 def internal_new_from_data(data: Any, dtype: D.dtype | None, device: str,
-                           indexing: bool = False) -> TensorImpl:
-    """empty(sizes) -> recursive_store -> to(device, dtype) -> lift_fresh."""
+                           indexing: bool = False, copy_numpy: bool = True) -> TensorImpl:
+    """empty(sizes) -> recursive_store -> to(device, dtype) -> lift_fresh; a numpy array
+    goes through tensor_from_numpy instead (``copy_numpy``: torch.tensor copies it,
+    torch.as_tensor does not)."""
     with span(INTERNAL_NEW_FROM_DATA) as s:
+        if isinstance(data, NDArray) and not indexing:
+            s.note("binding.internal_new_from_data.numpy")
+            result = from_numpy_data(data, dtype, device, copy_numpy)
+            s.set_result(result)
+            return result
         if indexing:
             # indexing_tensor_from_data infers first: a list of bools (or bytes) stays a
             # mask, anything else becomes the long tensor asked for
@@ -215,10 +224,12 @@ def asarray(obj: Any, is_tensor: bool, dtype: D.dtype | None, device: str | None
     change asks for a copy (copy=False then refuses); anything else is a sequence or a
     number, copied into a new tensor (type inference only without a dtype)."""
     force_copy, force_alias = copy is True, copy is False
-    with span(ASARRAY,
-              note="binding.asarray.tensor" if is_tensor else "binding.asarray.data") as s:
-        if is_tensor:
-            tensor = obj
+    array = isinstance(obj, NDArray)
+    with span(ASARRAY, note="binding.asarray.tensor" if is_tensor or array
+              else "binding.asarray.data") as s:
+        if is_tensor or array:
+            # an array first becomes a tensor over its bytes, then follows a tensor's path
+            tensor = tensor_from_numpy(obj, warn_if_not_writeable=False) if array else obj
             wrong_device = device is not None and device != tensor.device_type
             wrong_dtype = dtype is not None and dtype is not tensor.dtype
             if force_copy or (copy is None and (wrong_device or wrong_dtype)):

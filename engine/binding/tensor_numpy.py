@@ -91,8 +91,21 @@ def tensor_from_numpy(array: Any, *, warn_if_not_writeable: bool = True) -> Tens
         with span(FROM_BLOB, sizes=array.shape, strides=strides) as blob:
             result = TensorImpl(_blob(array, strides), View(array.shape, strides, 0), dtype)
             blob.set_result(result)
+        # torch.profiler records aten::lift_fresh inside every caller (from_numpy,
+        # torch.tensor, as_tensor, asarray of an array): the new tensor is lifted here
+        result = aten.lift_fresh.default(result)
         s.set_result(result)
         return result
+
+
+def from_numpy_data(array: NDArray, dtype: D.dtype | None, device: str,
+                    copy: bool) -> TensorImpl:
+    """internal_new_from_data given an array: tensor_from_numpy (no warning when it will
+    be copied), then ``to(device, dtype, non_blocking=false, copy)``: torch.tensor copies,
+    torch.as_tensor shares unless the dtype or device changes."""
+    tensor = tensor_from_numpy(array, warn_if_not_writeable=not copy)
+    return aten.to.device(tensor, device, tensor.dtype if dtype is None else dtype,
+                          False, copy)
 
 
 def _blob(array: NDArray, strides: list[int]) -> Storage:

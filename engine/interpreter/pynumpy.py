@@ -97,21 +97,25 @@ def _operands_numel(*args: Any, **kwargs: Any) -> int:
         return 1            # numpy raises its own error when it runs
 
 
-_FACTORIES = {"zeros": _shape_numel, "ones": _shape_numel, "full": _shape_numel,
-              "empty": _shape_numel, "arange": _arange_numel, "linspace": _linspace_numel,
-              "eye": _eye_numel, "identity": _eye_numel, "zeros_like": _like_numel,
-              "ones_like": _like_numel, "full_like": _like_numel}
-_ELEMENTWISE = ("add", "subtract", "multiply", "divide", "power", "maximum", "minimum",
-                "sqrt", "exp", "log", "abs", "absolute", "sin", "cos", "tanh", "negative",
-                "where", "clip", "round", "floor", "ceil", "square", "sign",
-                "isclose", "equal")
-_REDUCTIONS = ("sum", "mean", "max", "min", "prod", "std", "var", "argmax", "argmin",
-               "allclose", "array_equal", "all", "any", "cumsum", "shares_memory",
-               "may_share_memory")
-_SHAPES = ("reshape", "transpose", "squeeze", "expand_dims", "ravel", "flip", "copy",
-           "ascontiguousarray")
-_JOINS = ("concatenate", "stack", "vstack", "hstack")
-_PRODUCTS = ("dot", "matmul", "outer")
+#: numpy's functions a statement may call (numpy's, not torch's operators), each with
+#: how many elements its result may hold, asked of the budget before numpy runs
+SIZED: dict[str, Callable[..., int]] = {
+    "zeros": _shape_numel, "ones": _shape_numel, "full": _shape_numel,
+    "empty": _shape_numel, "arange": _arange_numel, "linspace": _linspace_numel,
+    "eye": _eye_numel, "identity": _eye_numel, "zeros_like": _like_numel,
+    "ones_like": _like_numel, "full_like": _like_numel,
+    "concatenate": _total_numel, "stack": _total_numel, "vstack": _total_numel,
+    "hstack": _total_numel, "dot": _product_numel, "matmul": _product_numel,
+    "outer": _product_numel} | dict.fromkeys((
+        # elementwise: the broadcast of the operands
+        "add", "subtract", "multiply", "divide", "power", "maximum", "minimum", "sqrt",
+        "exp", "log", "abs", "absolute", "sin", "cos", "tanh", "negative", "where", "clip",
+        "round", "floor", "ceil", "square", "sign", "isclose", "equal",
+        # reductions and views: at most their operands' size
+        "sum", "mean", "max", "min", "prod", "std", "var", "argmax", "argmin", "allclose",
+        "array_equal", "all", "any", "cumsum", "shares_memory", "may_share_memory",
+        "reshape", "transpose", "squeeze", "expand_dims", "ravel", "flip", "copy",
+        "ascontiguousarray"), _operands_numel)
 
 
 def _checked(name: str, numel: Callable[..., int]) -> Callable[..., Any]:
@@ -164,13 +168,8 @@ def _no_random(*_: Any, **__: Any) -> Any:
 def _tables() -> tuple[dict[str, Callable[..., Any]], dict[str, Any]]:
     functions: dict[str, Callable[..., Any]] = {"array": _array("array", True),
                                                 "asarray": _array("asarray", False)}
-    for name, numel in _FACTORIES.items():
+    for name, numel in SIZED.items():
         functions[name] = _checked(name, numel)
-    for name in _ELEMENTWISE + _REDUCTIONS + _SHAPES:
-        functions[name] = _checked(name, _operands_numel)
-    for names, numel in ((_JOINS, _total_numel), (_PRODUCTS, _product_numel)):
-        for name in names:
-            functions[name] = _checked(name, numel)
     functions["dtype"] = _dtype
     return functions, dict(CONSTANTS) | {"random": RANDOM}
 

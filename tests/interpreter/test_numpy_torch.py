@@ -58,6 +58,19 @@ PROGRAMS: list[tuple[list[str], tuple[str, ...]]] = [
     (["x = torch.ones(3)", "y = x.numpy()", "x.add_(1)", "z = y"], ("y", "z")),
     (["x = torch.arange(6, dtype=torch.int32)[1:]", "y = x.numpy()", "z = y.dtype"],
      ("y", "z")),
+    # torch.tensor copies, as_tensor and asarray share unless a copy is needed; numpy's
+    # np.array(t) copies and np.asarray(t) shares (Tensor.__array__ is t.numpy())
+    ([NP, "a = np.arange(6)", "y = torch.tensor(a)", "z = torch.as_tensor(a)", "a[0] = 9"],
+     ("y", "z")),
+    ([NP, "a = np.arange(6.)", "y = torch.as_tensor(a, dtype=torch.float32)", "a[1] = 7",
+      "z = torch.asarray(a)", "w = torch.asarray(a, dtype=torch.int32)"], ("y", "z", "w")),
+    ([NP, "a = np.arange(3)", "y = torch.asarray(a, copy=False, dtype=torch.float32)"],
+     ("y",)),
+    ([NP, "x = torch.arange(4)", "y = np.array(x)", "z = np.asarray(x)", "x[0] = 5"],
+     ("y", "z")),
+    ([NP, "y = torch.as_tensor([1, 2])", "z = torch.as_tensor(y)", "w = torch.as_tensor(y, "
+      "dtype=torch.float64)"], ("y", "z", "w")),
+    ([NP, "y = torch.tensor(np.array([[1.5, 2], [3, 4]], dtype=np.float32))"], ("y",)),
     # torch's errors, word for word
     ([NP, "a = np.arange(6)", "y = torch.from_numpy(a[::-1])"], ("y",)),
     ([NP, "y = torch.from_numpy([1, 2])"], ("y",)),
@@ -98,7 +111,11 @@ def _arrays(draw):
 
 
 @settings(max_examples=examples(40), deadline=None)
-@given(_arrays(), st.sampled_from(["torch.from_numpy(a)"]))
+@given(_arrays(), st.sampled_from(["torch.from_numpy(a)", "torch.tensor(a)",
+                                   "torch.as_tensor(a)", "torch.asarray(a)",
+                                   "torch.as_tensor(a, dtype=torch.float32)",
+                                   "torch.asarray(a, copy=True)",
+                                   "torch.tensor(a, dtype=torch.int16)"]))
 def test_arrays_of_every_dtype_and_layout_become_tensors_as_in_torch(array, make):
     assert_like_torch([NP, array, f"y = {make}", "z = a"], names=("y", "z"))
 

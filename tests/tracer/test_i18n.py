@@ -45,7 +45,8 @@ SEED_STATEMENTS = [
 
 #: More statements, so every note the engine can write is reached at least once.
 MORE_STATEMENTS = [
-    "import numpy as np; a = np.arange(6); y = torch.from_numpy(a); z = y.numpy()",
+    "import numpy as np; a = np.arange(6); y = torch.from_numpy(a); z = y.numpy(); "
+    "w = torch.as_tensor(a)",
     "a = torch.tensor([1.25, -2.5]); y = a.ceil(); y = a.frac(); y = a.round(decimals=1); "
     "y = a.rsqrt(); y = a.exp()",
     "a = torch.tensor([[1.25, -2.5]]); y = a.std(); y = a.var(0); y = a.std(1, correction=3)",

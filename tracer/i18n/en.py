@@ -211,6 +211,12 @@ TEXT: dict[str, str] = {
     "binding.internal_new_from_data":
         "infer sizes and dtype from the nested lists, allocate with empty, store the Python "
         "values, then to() and lift_fresh",
+    "binding.internal_new_from_data.numpy":
+        "a numpy array: tensor_from_numpy over its bytes, then to(device, dtype, copy): "
+        "torch.tensor copies them, torch.as_tensor keeps them unless the dtype or device changes",
+    "factory.as_tensor":
+        "torch.as_tensor: internal_new_from_data without copying a tensor or an array it can "
+        "keep (same dtype, same device); a list is copied into a new tensor",
     "binding.internal_new_from_data.meta":
         "device='meta': only the empty meta tensor is made; the values are dropped (a meta "
         "tensor has no memory)",

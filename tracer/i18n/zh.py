@@ -184,6 +184,10 @@ TEXT: dict[str, str] = {
         "并记录计算图",
     "binding.internal_new_from_data":
         "从嵌套列表推断尺寸和 dtype,用 empty 分配,存入 Python 数值,然后 to() 和 lift_fresh",
+    "binding.internal_new_from_data.numpy":
+        "numpy 数组:先用 tensor_from_numpy 包住它的字节,再 to(device, dtype, copy):torch.tensor 复制,torch.as_tensor 在 dtype 和设备不变时不复制",
+    "factory.as_tensor":
+        "torch.as_tensor:internal_new_from_data,能保留的张量或数组(dtype、设备相同)不复制;列表复制进新张量",
     "binding.internal_new_from_data.meta":
         "device='meta':只创建空的 meta 张量,数值被丢弃(meta 张量没有内存)",
     "binding.recursive_store": "按行优先顺序,把每个 Python 数字复制进新的存储",
