@@ -29,6 +29,7 @@ import numpy as np
 from engine.core.context import current
 from engine.core.errors import Refused, as_torch_error, torch_error
 from engine.core.storage import Storage
+from engine.core.tensor_impl import plain_values
 
 #: the attributes a statement may read (numpy's ndarray has these; they copy nothing)
 ATTRIBUTES = frozenset({"shape", "dtype", "strides", "ndim", "size", "itemsize", "nbytes",
@@ -104,8 +105,15 @@ class ndarray:
         return self.array().tolist()
 
     def __tidx_summary__(self, max_values: int) -> dict[str, Any]:
-        """An array is shown as numpy prints it (kind ``object``: its type and repr)."""
-        return {"kind": "object", "type": "ndarray", "repr": repr(self)}
+        """What the recorder keeps of an array: its storage, numpy's geometry (bytes),
+        numpy's repr, and its values when few (no reference to it)."""
+        out: dict[str, Any] = {
+            "kind": "ndarray", "storage_serial": self.storage.serial, "shape": list(self.shape),
+            "strides": list(self.strides), "offset": self.offset, "dtype": self.dtype.name,
+            "itemsize": self.dtype.itemsize, "repr": repr(self)}
+        if self.size <= max_values:
+            out["values"] = plain_values(self.array())
+        return out
 
     def __repr__(self) -> str:
         return repr(self.array())
@@ -285,8 +293,9 @@ def adopt(result: Any, source: "NDArray | None") -> Any:
         return tuple(adopt(r, source) for r in result)
     if not isinstance(result, np.ndarray):
         return result
-    if result.dtype.hasobject:
-        raise Refused("numpy arrays of Python objects are not modelled by tidx")
+    if result.dtype.kind not in "biufc":
+        raise Refused(f"numpy arrays of dtype {result.dtype.name} are not modelled by tidx "
+                      "(numbers and bools only)")
     if source is not None:
         data = source.storage.data
         assert data is not None

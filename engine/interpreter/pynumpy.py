@@ -123,12 +123,18 @@ def _checked(name: str, numel: Callable[..., int]) -> Callable[..., Any]:
 
     @functools.wraps(fn)
     def call(*args: Any, **kwargs: Any) -> Any:
-        if "out" in kwargs:
-            raise Refused(f"np.{name}(out=...) is not modelled by tidx")
+        out = kwargs.get("out")
+        if "out" in kwargs and not isinstance(out, NDArray):
+            raise Refused(f"np.{name}(out=...) takes one numpy array here")
         A.check_new(numel(*args, **kwargs), _ITEMSIZE, f"np.{name}")
         args_ = A.unwrap(list(args))
         kwargs_ = {k: A.unwrap(v) for k, v in kwargs.items()}
         result = A.run(lambda: fn(*args_, **kwargs_))
+        if out is not None:
+            # numpy wrote into out's bytes (a tensor from_numpy'd from it sees the
+            # write) and returns out itself
+            out.storage.initialised = True
+            return out
         source = next((a for a in args if isinstance(a, NDArray)), None)
         return A.adopt(result, source)
     call.tidx_builtin = True      # type: ignore[attr-defined]  # <function ...> in numpy
@@ -205,6 +211,16 @@ class Library(NamedTuple):
 
 
 ENGINE = Library(NUMPY, (NDArray, np.generic), A.ATTRIBUTES, A.METHODS)
+
+
+def real_library() -> Library:
+    """numpy itself, as --verify runs a statement beside real torch: the same names, real
+    numpy's functions and arrays (engine/interpreter/verify.py)."""
+    names = NUMPY.functions
+    module = Module("numpy", repr(np), {name: getattr(np, name) for name in names
+                                        if name != "dtype"} | {"dtype": _dtype},
+                    dict(CONSTANTS) | {"random": RANDOM})
+    return Library(module, (np.ndarray, np.generic), A.ATTRIBUTES, A.METHODS)
 #: what a statement may read of a numpy dtype (``a.dtype.itemsize``)
 DTYPE_ATTRIBUTES = frozenset({"name", "itemsize", "kind", "char", "str"})
 

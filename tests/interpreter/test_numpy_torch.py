@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from conftest import examples
+from conftest import examples, require_torch
 from engine.core.errors import Refused
 from engine.interpreter.session import Session
 from oracle import assert_like_torch
@@ -141,3 +141,39 @@ def test_np_random_is_refused_in_one_line():
     with pytest.raises(Refused, match="np.random is not modelled") as info:
         Session().run(f"{NP}\nnp.random.rand(3)")
     assert "\n" not in str(info.value)
+
+
+def test_numpy_out_writes_into_the_array_a_tensor_shares():
+    """PyTorch's "Tensors" tutorial: np.add(n, 1, out=n) is seen through the tensor."""
+    assert_like_torch([NP, "n = np.ones(5)", "t = torch.from_numpy(n)",
+                       "y = np.add(n, 1, out=n)", "z = t", "w = y is n"],
+                      names=("y", "z", "w"))
+
+
+VERIFIED = "\n".join([NP, "a = np.arange(6.).reshape(2, 3)", "y = torch.from_numpy(a)",
+                      "a[0, 0] = 9", "z = y.numpy()", "w = torch.tensor(a).numpy()"])
+
+
+def test_verify_compares_arrays_and_their_sharing_with_torch():
+    require_torch()
+    from engine.interpreter import session, verify
+
+    rows = verify.verify(VERIFIED, session.run(VERIFIED))
+    assert rows and all(r.compared and r.ok for r in rows), [r.details for r in rows]
+    # the arrays' own checks ran (not only the tensors')
+    z = next(r for r in rows if r.source == "z = y.numpy()")
+    assert z.results["strides"] is True and z.results["offset"] is True
+
+
+@pytest.mark.parametrize("field, wrong, check", [
+    ("strides", [8, 8], "strides"), ("dtype", "float32", "dtype"),
+    ("storage", "s$9", "offset")])
+def test_verify_sees_an_array_that_differs_from_numpy(field, wrong, check):
+    require_torch()
+    from engine.interpreter import session, verify
+
+    doc = session.run(VERIFIED)
+    st = next(s for s in doc["statements"] if s["source"] == "z = y.numpy()")
+    st["bindings"]["z"]["summary"][field] = wrong
+    row = next(r for r in verify.verify(VERIFIED, doc) if r.source == "z = y.numpy()")
+    assert row.results[check] is False, row.details
