@@ -32,7 +32,8 @@ these fields (serials are turned into trace-local labels here):
 * ``size``: dims.   ``memory_format``: name (``contiguous_format``).
 * ``pypto_tensor``: shape, dtype, declared_only; view_shape and values when present.
 * ``ndarray``: storage_serial, shape, strides and offset in bytes (numpy's), dtype
-  (numpy's name: ``int64``), itemsize, repr (numpy's); values when small.
+  (numpy's name: ``int64``), itemsize, nbytes (its storage's), repr (numpy's); values
+  when small.
 """
 
 from __future__ import annotations
@@ -187,17 +188,31 @@ def pypto_tensor(shape: list[int], dtype: str, declared_only: bool,
 
 
 def ndarray(storage: str, *, shape: list[int], strides: list[int], offset: int, dtype: str,
-            itemsize: int, shown: str, values: Any = None) -> Value:
+            itemsize: int, nbytes: int, shown: str, values: Any = None) -> Value:
     """A numpy array: the storage its bytes are in (a tensor's, after from_numpy or
     numpy()), numpy's geometry in bytes, and its repr as numpy prints it."""
     out: Value = {"kind": "ndarray", "storage": storage, "shape": list(shape),
                   "strides": list(strides), "offset": offset, "dtype": dtype,
-                  "itemsize": itemsize, "repr": shown[:MAX_STR]}
+                  "itemsize": itemsize, "nbytes": nbytes, "repr": shown[:MAX_STR]}
     if len(shown) > MAX_STR:
         out["more"] = len(shown) - MAX_STR
     if values is not None:
         out["values"] = values
     return out
+
+
+def array_view(a: Value, name: str) -> Value | None:
+    """A numpy array as the storage picture draws the views of a storage: a tensor's
+    geometry in elements (numpy's strides and offset are bytes), called by its name;
+    None for a dtype torch has no short name for here."""
+    short = {long: s for s, long in DTYPES.items()}.get(a["dtype"])
+    item = a["itemsize"]
+    if short is None or a["offset"] % item or any(s % item for s in a["strides"]):
+        return None
+    return tensor(name, a["storage"], name=name, shape=a["shape"],
+                  strides=[s // item for s in a["strides"]], offset=a["offset"] // item,
+                  dtype=short, device="cpu", numel=math.prod(a["shape"]), nbytes=a["nbytes"],
+                  values=a.get("values"))
 
 
 def obj(type_name: str, shown: str) -> Value:
@@ -316,7 +331,7 @@ def _from_hook(data: dict[str, Any], labels: Labels, max_values: int) -> Value:
     if kind == "ndarray":
         return ndarray(labels("s", data["storage_serial"])[0], shape=data["shape"],
                        strides=data["strides"], offset=data["offset"], dtype=data["dtype"],
-                       itemsize=data["itemsize"], shown=data["repr"],
+                       itemsize=data["itemsize"], nbytes=data["nbytes"], shown=data["repr"],
                        values=data.get("values"))
     if kind == "pypto_tensor":
         return pypto_tensor(data["shape"], data["dtype"], data["declared_only"],

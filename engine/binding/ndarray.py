@@ -110,7 +110,7 @@ class ndarray:
         out: dict[str, Any] = {
             "kind": "ndarray", "storage_serial": self.storage.serial, "shape": list(self.shape),
             "strides": list(self.strides), "offset": self.offset, "dtype": self.dtype.name,
-            "itemsize": self.dtype.itemsize, "repr": repr(self)}
+            "itemsize": self.dtype.itemsize, "nbytes": self.storage.nbytes, "repr": repr(self)}
         if self.size <= max_values:
             out["values"] = plain_values(self.array())
         return out

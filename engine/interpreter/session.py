@@ -19,6 +19,7 @@ import functools
 import ast
 import dataclasses
 import os
+
 import numpy as np
 from typing import Any
 
@@ -30,6 +31,7 @@ from tracer.document import (Allocated, Binding, Cpu, Default as DefaultMade, Do
                              Error, Run, SessionFacts)
 from tracer.recorder import Recording, Trace
 
+from engine.binding.ndarray import NDArray
 from engine.binding.tensor import is_tensor, unpack
 from engine.core import capability as C
 from engine.core.context import DEFAULT_MAX_BYTES, RunContext, activate
@@ -378,7 +380,7 @@ def _storages_in(entry: Recording, result: Binding | None) -> tuple[set[str], se
 
     def visit(value: Any) -> None:
         k = V.kind(value)
-        if k in ("tensor", "elements"):
+        if k in ("tensor", "elements", "ndarray"):     # an array: the bytes it is over
             found.add(value["storage"])
             if k == "tensor":
                 tensors.add(value["label"])
@@ -426,6 +428,9 @@ def _release_dead(st: Statement, index: StorageNames, dropped: dict[int, list[st
 
 
 def _storage_of(value: Any) -> Any:
+    """The storage a tensor, or a numpy array (``t.numpy()``), is over."""
+    if isinstance(value, NDArray):
+        return value.storage
     return unpack(value).storage if is_tensor(value) else None
 
 

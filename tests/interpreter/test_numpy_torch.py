@@ -177,3 +177,20 @@ def test_verify_sees_an_array_that_differs_from_numpy(field, wrong, check):
     st["bindings"]["z"]["summary"][field] = wrong
     row = next(r for r in verify.verify(VERIFIED, doc) if r.source == "z = y.numpy()")
     assert row.results[check] is False, row.details
+
+
+def test_the_storage_picture_draws_the_array_and_the_tensor_on_one_storage():
+    """t.numpy() of a view: one storage, the tensor t and the array n over it (n's
+    geometry in elements, as the picture speaks of every view)."""
+    from engine.interpreter import session
+    from tracer import picture as P
+
+    doc = session.run_document(f"{NP}\na = np.arange(6)\nt = torch.from_numpy(a)\n"
+                               "n = t[1:].numpy()")
+    (p,) = P.collect(doc.statements[-1], doc.statements[-2])
+    assert p["storage"] == "s$0" and p["size"] == 6
+    assert [(v["name"], v["offset"], v["strides"]) for v in p["views"]] == [
+        ("t", 0, [1]), ("n", 1, [1])]
+    arrays = [b.summary for st in doc.statements for b in st.bindings.values()
+              if b.summary["kind"] == "ndarray"]
+    assert {a["storage"] for a in arrays} == {"s$0"}     # a and n: the tensor's bytes
