@@ -69,7 +69,7 @@ def tensor_from_numpy(array: Any, *, warn_if_not_writeable: bool = True) -> Tens
     """The tensor over the array's own bytes (no copy), after torch's checks."""
     if not isinstance(array, NDArray):
         raise torch_error(TypeError, f"expected np.ndarray (got {tp_name(array)})")
-    with span(TENSOR_FROM_NUMPY, shape=array.shape, strides=array.strides,
+    with span(TENSOR_FROM_NUMPY, shape=list(array.shape), strides=list(array.strides),
               dtype=str(array.dtype)) as s:
         if not array.writeable and warn_if_not_writeable:
             raise Refused("torch.from_numpy of a read-only array warns in torch (\"The given "
@@ -88,7 +88,7 @@ def tensor_from_numpy(array: Any, *, warn_if_not_writeable: bool = True) -> Tens
               "given numpy array has byte order different from the native byte order. "
               "Conversion between byte orders is currently not supported.")
         dtype = aten_dtype(array.dtype)
-        with span(FROM_BLOB, sizes=array.shape, strides=strides) as blob:
+        with span(FROM_BLOB, sizes=list(array.shape), strides=strides) as blob:
             result = TensorImpl(_blob(array, strides), View(array.shape, strides, 0), dtype)
             blob.set_result(result)
         # torch.profiler records aten::lift_fresh inside every caller (from_numpy,

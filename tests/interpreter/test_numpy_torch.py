@@ -194,3 +194,27 @@ def test_the_storage_picture_draws_the_array_and_the_tensor_on_one_storage():
     arrays = [b.summary for st in doc.statements for b in st.bindings.values()
               if b.summary["kind"] == "ndarray"]
     assert {a["storage"] for a in arrays} == {"s$0"}     # a and n: the tensor's bytes
+
+
+def test_the_numpy_sharing_lesson_agrees_with_torch_on_every_check():
+    require_torch()
+    from engine.interpreter import lessons, session, verify
+
+    text = lessons.load("numpy_sharing").text
+    rows = verify.verify(text, session.run(text))
+    assert rows and all(row.compared and row.ok for row in rows), [
+        r.details for r in rows if not r.ok]
+    assert any("torch.from_numpy(a)" in row.source for row in rows)
+
+
+@pytest.mark.parametrize("fmt, suffix", [("tree", "txt"), ("mermaid", "mmd"), ("dot", "gv"),
+                                         ("markdown", "md")])
+def test_the_numpy_lesson_renders_arrays_as_numpy_prints_them_golden(fmt, suffix):
+    """Arrays in every view: numpy's repr, as data (tree, mermaid, DOT, markdown)."""
+    from conftest import cli_run, golden
+
+    args = ["lesson", "numpy_sharing", "--seed", "0", "--width", "100"]
+    res = cli_run(*args, *([] if fmt == "tree" else ["--format", fmt]))
+    assert res.exit_code == 0, res.output
+    assert "a = array([0, 1, 2, 3, 4, 5])" in res.output
+    golden(f"lesson_numpy_sharing.{suffix}", res.output)
