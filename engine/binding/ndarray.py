@@ -30,6 +30,7 @@ from engine.core.context import current
 from engine.core.errors import Refused, as_torch_error, torch_error
 from engine.core.storage import Storage
 from engine.core.tensor_impl import plain_values
+from engine.memory.allocator import allocate
 
 #: the attributes a statement may read (numpy's ndarray has these; they copy nothing)
 ATTRIBUTES = frozenset({"shape", "dtype", "strides", "ndim", "size", "itemsize", "nbytes",
@@ -181,6 +182,7 @@ class ndarray:
                 return view.tolist()
             if name in ("copy", "astype", "flatten"):
                 check_new(self.size, 16, f"a.{name}()")
+            check_dtypes(args, kwargs)
             args, kwargs = unwrap(list(args)), {k: unwrap(v) for k, v in kwargs.items()}
             result = adopt(run(lambda: getattr(view, name)(*args, **kwargs)), self)
             if name == "fill":
@@ -257,8 +259,27 @@ def run(fn: Callable[[], Any]) -> Any:
     try:
         with np.errstate(all="ignore"):     # numpy's RuntimeWarnings: values are nan/inf
             return fn()
+    except MemoryError:
+        raise Refused("numpy could not allocate what this statement asks for") from None
     except NUMPY_ERRORS as exc:
         raise as_torch_error(exc) from None     # numpy's own class (AxisError ...)
+
+
+def check_dtypes(args: Any, kwargs: dict[str, Any]) -> None:
+    """A dtype a statement names (``dtype='U1000'``, ``a.astype('S9')``) must be one of
+    numbers or bools, at most 16 bytes an element: the budget's estimates hold then, and
+    nothing but numbers is ever stored.  ``args``: the arguments a dtype may be among (a
+    function's first, its data or shape, is not: ``np.zeros('a')`` is numpy's error)."""
+    for value in list(args) + list(kwargs.values()):
+        if not isinstance(value, (str, type, np.dtype)):
+            continue
+        try:
+            dtype = np.dtype(value)
+        except (TypeError, ValueError):
+            continue                # not a dtype (order='C'): numpy judges it
+        if dtype.kind not in "biufc" or dtype.itemsize > 16:
+            raise Refused(f"numpy arrays of dtype {dtype.name} are not modelled by tidx "
+                          "(numbers and bools only)")
 
 
 def check_new(numel: int, itemsize: int, what: str) -> None:
@@ -308,10 +329,31 @@ def adopt(result: Any, source: "NDArray | None") -> Any:
 
 
 def fresh(result: np.ndarray) -> NDArray:
-    """A new array (numpy made it): its bytes in a new Storage, C-contiguous."""
+    """A new array (numpy made it): its bytes in a new Storage, laid out as numpy laid
+    them (``np.zeros((2, 3), order='F')`` keeps strides (8, 16); ``a.T + 1`` numpy's
+    K order), C-contiguous only where numpy's layout has holes."""
     current().budget.check(result.nbytes, "a numpy array")
-    c = result if result.flags.c_contiguous else result.copy(order="C")
-    raw = c.reshape(-1).view(np.uint8)
+    if result.flags.c_contiguous:
+        raw = result.reshape(-1).view(np.uint8)         # numpy's own bytes, no copy
+        strides = result.strides
+    else:
+        raw = allocate(result.nbytes)
+        strides = result.strides if _dense(result) else \
+            np.empty(result.shape, result.dtype).strides
+        np.ndarray(result.shape, result.dtype, buffer=raw, strides=strides)[...] = result
     storage = Storage(raw.nbytes, "cpu", data=raw)
     storage.initialised = True
-    return NDArray(storage, 0, c.shape, c.strides, c.dtype)
+    return NDArray(storage, 0, result.shape, strides, result.dtype)
+
+
+def _dense(a: np.ndarray) -> bool:
+    """Every byte from the first element on belongs to one element, strides not
+    negative: a permutation of a contiguous layout, which a buffer of ``a.nbytes`` holds
+    with ``a``'s own strides."""
+    dims = sorted((st, n) for st, n in zip(a.strides, a.shape) if n > 1)
+    step = a.itemsize
+    for st, n in dims:
+        if st != step:
+            return False
+        step *= n
+    return True

@@ -161,6 +161,15 @@ def make(tensor: type[Any], size: type[Any], on_print: Callable[[str], None],
             x = args[0]
             if isinstance(x, OneShot):
                 return cls(x.take())        # list(zip(...)): made already, in the budget
+            if isinstance(x, arrays) and hasattr(type(x), "__len__"):
+                if not x.shape:             # a numpy array's rows: numpy's scalars
+                    raise torch_error(TypeError, "iteration over a 0-d array")
+                if len(x) > MAX_ITEMS:
+                    raise Refused(f"a {cls.__name__} of {len(x)} items is longer than tidx "
+                                  f"builds ({MAX_ITEMS})")
+                current().budget.build(M.list_bytes(len(x)), f"a {cls.__name__} of "
+                                                             f"{len(x)} items")
+                return cls(x)
             if isinstance(x, (tensor, list, tuple, range, size, str)):
                 rows = not (isinstance(x, tensor) and x.dim() == 0)  # 0-d: torch's error
                 if rows and len(x) > MAX_ITEMS:

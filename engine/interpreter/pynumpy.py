@@ -46,10 +46,15 @@ _ITEMSIZE = 16
 _SIZES: dict[str, Callable[..., int]] = {}
 
 
-def _shape_numel(shape: Any = None, *_: Any, **__: Any) -> int:
-    if isinstance(shape, (list, tuple)):
-        return math.prod(int(n) if isinstance(n, (int, np.integer)) else 1 for n in shape)
-    return int(shape) if isinstance(shape, int) else 1
+def _shape_numel(shape: Any = None, *_: Any, **kwargs: Any) -> int:
+    """A shape as numpy takes it: an int or a list or tuple of ints (numpy's own errors
+    for negative or non-integer ones)."""
+    shape = kwargs.get("shape", shape)
+    dims = shape if isinstance(shape, (list, tuple)) else [shape]
+    if not all(isinstance(n, (int, float, str, np.integer)) or n is None for n in dims):
+        raise Refused("a numpy shape is an int or a list or tuple of ints here")
+    # a float or a string is numpy's TypeError, raised before it allocates anything
+    return math.prod(max(int(n), 0) for n in dims if isinstance(n, (int, np.integer)))
 
 
 def _arange_numel(*args: Any, **kwargs: Any) -> int:
@@ -126,6 +131,7 @@ def _checked(name: str, numel: Callable[..., int]) -> Callable[..., Any]:
         out = kwargs.get("out")
         if "out" in kwargs and not isinstance(out, NDArray):
             raise Refused(f"np.{name}(out=...) takes one numpy array here")
+        A.check_dtypes(args[1:], kwargs)
         A.check_new(numel(*args, **kwargs), _ITEMSIZE, f"np.{name}")
         args_ = A.unwrap(list(args))
         kwargs_ = {k: A.unwrap(v) for k, v in kwargs.items()}
@@ -149,6 +155,7 @@ def _array(name: str, copy_default: bool) -> Callable[..., Any]:
     def call(obj: Any = None, dtype: Any = None, *args: Any, **kwargs: Any) -> Any:
         if args or set(kwargs) - {"copy"}:
             raise Refused(f"np.{name}(x, dtype=...) only is modelled by tidx")
+        A.check_dtypes((dtype,), {})
         if type(obj).__name__ == "Tensor":
             obj = obj.numpy()           # Tensor.__array__ (torch/_tensor.py)
         copy = kwargs.get("copy", copy_default or None)

@@ -83,6 +83,17 @@ PROGRAMS: list[tuple[list[str], tuple[str, ...]]] = [
     ([NP, "y = np.ones(3) + np.ones(2)"], ("y",)),
     ([NP, "y = np.arange(3)", "y[5] = 1"], ("y",)),
     ([NP, "y = np.zeros(-1)"], ("y",)),
+    ([NP, "y = np.zeros('a')"], ("y",)),
+    ([NP, "y = np.zeros(2.5)"], ("y",)),
+    ([NP, "y = np.arange(1, 2, 0)"], ("y",)),
+    ([NP, "y = np.arange(6).reshape(4, 2)"], ("y",)),
+    ([NP, "y = np.arange(6).sum(axis=3)"], ("y",)),
+    ([NP, "y = np.ones((2, 3)) @ np.ones((2, 3))"], ("y",)),
+    ([NP, "y = np.array([1, 2])", "z = y[0]", "w = z + 1"], ("y", "z", "w")),
+    ([NP, "y = np.float32", "z = np.dtype('int16')", "w = np.arange(3, dtype=y).dtype"],
+     ("y", "z", "w")),
+    ([NP, "y = np.arange(4.).reshape(2, 2)", "z = len(y)", "w = list(y[0])"],
+     ("y", "z", "w")),
 ]
 
 
@@ -118,6 +129,17 @@ def _arrays(draw):
                                    "torch.tensor(a, dtype=torch.int16)"]))
 def test_arrays_of_every_dtype_and_layout_become_tensors_as_in_torch(array, make):
     assert_like_torch([NP, array, f"y = {make}", "z = a"], names=("y", "z"))
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(_arrays(), st.sampled_from([
+    "a + 1", "a * a", "-a", "a.T * 2", "a.sum()", "np.sum(a, axis=0)", "a.reshape(-1)",
+    "a.copy()", "np.ascontiguousarray(a.T)", "a[..., ::-1] + 0", "a.astype(np.float32)",
+    "a.mean()", "a > 3", "np.transpose(a)", "a.ravel()", "a.max()", "a.tolist()",
+    "a.flatten()", "np.zeros_like(a)", "a @ a.T", "a[0]", "a[a > 2]"]))
+def test_numpy_operations_give_numpys_values_and_layouts(array, op):
+    """Over every dtype and layout: numpy's values, dtype, shape, strides and errors."""
+    assert_like_torch([NP, array, f"y = {op}", "z = a"], names=("y", "z"))
 
 
 @settings(max_examples=examples(30), deadline=None)
