@@ -66,6 +66,10 @@ def make(tensor: type[Any], size: type[Any], on_print: Callable[[str], None],
     special methods, as a tensor does)."""
     numbers = (bool, int, float)
 
+    def sized_array(x: Any) -> bool:
+        """A numpy array (it has rows), not a numpy scalar."""
+        return isinstance(x, arrays) and hasattr(type(x), "__len__")
+
     def shown(a: Any) -> str:
         """str(a), a function as Python prints it but at no address (a real one differs
         every run and tells where tidx's objects lie)."""
@@ -85,9 +89,8 @@ def make(tensor: type[Any], size: type[Any], on_print: Callable[[str], None],
         on_print(text)
 
     def len_(*args: Any, **kwargs: Any) -> int:
-        obj = iterables.one_argument("len", args, kwargs)
-        if isinstance(obj, (tensor, list, tuple, size, str)) or \
-                isinstance(obj, arrays) and hasattr(type(obj), "__len__"):
+        obj: Any = iterables.one_argument("len", args, kwargs)
+        if isinstance(obj, (tensor, list, tuple, size, str)) or sized_array(obj):
             return len(obj)
         if type(obj).__name__ in ("UntypedStorage", "TypedStorage"):
             return len(obj)     # bytes, or elements of its dtype (tidx's or torch's own)
@@ -158,10 +161,10 @@ def make(tensor: type[Any], size: type[Any], on_print: Callable[[str], None],
                                              f"got {len(args)}")
             if not args:
                 return cls()
-            x = args[0]
+            x: Any = args[0]
             if isinstance(x, OneShot):
                 return cls(x.take())        # list(zip(...)): made already, in the budget
-            if isinstance(x, arrays) and hasattr(type(x), "__len__"):
+            if sized_array(x):
                 if not x.shape:             # a numpy array's rows: numpy's scalars
                     raise torch_error(TypeError, "iteration over a 0-d array")
                 if len(x) > MAX_ITEMS:

@@ -269,7 +269,7 @@ class Evaluator(Expressions, Control, Functions):
         if isinstance(value, pyclasses.OneShot):
             return value.take()         # zip(...), enumerate(...): made and bounded already
         if isinstance(value, (self.torch.tensor, *self.numpy.arrays)):
-            return list(iter(value))
+            return list(iter(value))   # type: ignore[call-overload]  # its own __iter__
         if isinstance(value, (list, tuple, str, range, self.torch.size)):
             if len(value) > MAX_SEQUENCE:
                 raise Refused(f"iterating over {len(value)} items is more than tidx does "

@@ -104,14 +104,14 @@ def _operands_numel(*args: Any, **kwargs: Any) -> int:
 
 #: numpy's functions a statement may call (numpy's, not torch's operators), each with
 #: how many elements its result may hold, asked of the budget before numpy runs
-SIZED: dict[str, Callable[..., int]] = {
+SIZED: dict[str, Callable[..., int]] = {**{
     "zeros": _shape_numel, "ones": _shape_numel, "full": _shape_numel,
     "empty": _shape_numel, "arange": _arange_numel, "linspace": _linspace_numel,
     "eye": _eye_numel, "identity": _eye_numel, "zeros_like": _like_numel,
     "ones_like": _like_numel, "full_like": _like_numel,
     "concatenate": _total_numel, "stack": _total_numel, "vstack": _total_numel,
     "hstack": _total_numel, "dot": _product_numel, "matmul": _product_numel,
-    "outer": _product_numel} | dict.fromkeys((
+    "outer": _product_numel}, **dict.fromkeys((
         # elementwise: the broadcast of the operands
         "add", "subtract", "multiply", "divide", "power", "maximum", "minimum", "sqrt",
         "exp", "log", "abs", "absolute", "sin", "cos", "tanh", "negative", "where", "clip",
@@ -120,7 +120,7 @@ SIZED: dict[str, Callable[..., int]] = {
         "sum", "mean", "max", "min", "prod", "std", "var", "argmax", "argmin", "allclose",
         "array_equal", "all", "any", "cumsum", "shares_memory", "may_share_memory",
         "reshape", "transpose", "squeeze", "expand_dims", "ravel", "flip", "copy",
-        "ascontiguousarray"), _operands_numel)
+        "ascontiguousarray"), _operands_numel)}
 
 
 def _checked(name: str, numel: Callable[..., int]) -> Callable[..., Any]:
@@ -279,7 +279,7 @@ def binop(fn: Callable[[Any, Any], Any], left: Any, right: Any, torch: Any) -> A
     return A.run(lambda: fn(left, right))
 
 
-_UNARY = {"USub": operator.neg, "UAdd": operator.pos, "Invert": operator.invert,
+_UNARY: dict[str, Callable[[Any], Any]] = {"USub": operator.neg, "UAdd": operator.pos, "Invert": operator.invert,
           "Not": operator.not_}
 
 

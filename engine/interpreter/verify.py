@@ -402,7 +402,8 @@ def _array_check(check: str, mine: dict[str, Any], theirs: Any, name: str,
                      if other not in recorded}
         for other, s in recorded.items():
             value = names.get(other)
-            if other == name or not V.is_tensor(s) or not hasattr(value, "untyped_storage"):
+            if other == name or s is None or not V.is_tensor(s) or value is None or \
+                    not hasattr(value, "untyped_storage"):
                 continue
             same = (s["storage"] == mine["storage"]) == bool(
                 value.device.type == "cpu" and np.shares_memory(theirs, value.detach().numpy()))
