@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from tracer.recorder import span
 from tracer.steps import Layer, Lecture, inlined, step, symbol
 
@@ -39,8 +41,9 @@ def _impl(obj: Any) -> TensorImpl:
 
 
 def _check_long(obj: Any) -> bool:
-    """THPUtils_checkLong: a Python int that is not a bool."""
-    return isinstance(obj, int) and not isinstance(obj, bool)
+    """THPUtils_checkLong: a Python int that is not a bool, or a numpy integer
+    (``t[a[1]]``: torch::utils::is_numpy_int)."""
+    return isinstance(obj, int) and not isinstance(obj, bool) or isinstance(obj, np.integer)
 
 
 def _is_sequence(obj: Any) -> bool:

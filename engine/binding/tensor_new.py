@@ -55,7 +55,10 @@ def compute_sizes(data: Any) -> tuple[int, ...]:
 
 def infer_scalar_type(obj: Any) -> D.dtype:
     """infer_scalar_type: every element's type, promoted; an empty sequence counts as
-    the default float; a string is refused, anything else cannot be inferred."""
+    the default float; a string is refused, anything else cannot be inferred.  A numpy
+    scalar (``a[0]``) is its own dtype (np.float64 is float64, not the default)."""
+    if isinstance(obj, np.generic):
+        return _numpy_scalar_dtype(obj)
     if isinstance(obj, float):
         return current().default_dtype
     if isinstance(obj, bool):
@@ -74,6 +77,14 @@ def infer_scalar_type(obj: Any) -> D.dtype:
     if tp_name(obj) == "Tensor":
         raise Refused("torch.tensor() of a list holding tensors is not supported yet")
     raise torch_error(RuntimeError, f"Could not infer dtype of {tp_name(obj)}")
+
+
+def _numpy_scalar_dtype(obj: np.generic) -> D.dtype:
+    """numpy_dtype_to_aten of a numpy scalar's dtype (tensor_numpy.cpp)."""
+    try:
+        return D.from_numpy(obj.dtype)
+    except TypeError:
+        raise Refused(f"torch.tensor of a {tp_name(obj)} is not modelled by tidx") from None
 
 
 def _stored_values(data: Any, sizes: tuple[int, ...]) -> list:
@@ -102,7 +113,9 @@ def store_scalars(values: list, dtype: D.dtype) -> np.ndarray:
     takes any number's truth; a floating dtype the double, rounded (beyond its range, to
     inf: no check); an integral dtype goes through unpackIntegral: a Python int must fit
     int64 (THPUtils_unpackLong), then checked_convert names the type ``uint8`` ...
+    A numpy scalar is stored as the number it holds.
     """
+    values = [v.item() if isinstance(v, np.generic) else v for v in values]
     for v in values:
         if not isinstance(v, (bool, int, float)):
             if dtype.is_floating_point:

@@ -274,7 +274,7 @@ def binop(fn: Callable[[Any, Any], Any], left: Any, right: Any, torch: Any) -> A
     """An operator with an array operand: numpy's own, unless the other is a tensor (which
     torch answers through ``__array_priority__`` and ``Tensor.__array__``: not modelled)."""
     if isinstance(left, torch.tensor) or isinstance(right, torch.tensor):
-        raise Refused("an operator between a numpy array and a tensor is not modelled by "
+        raise Refused("an operator between numpy (an array or a scalar) and a tensor is not modelled by "
                       "tidx; convert one first (torch.from_numpy(a) or t.numpy())")
     return A.run(lambda: fn(left, right))
 

@@ -71,6 +71,15 @@ PROGRAMS: list[tuple[list[str], tuple[str, ...]]] = [
     ([NP, "y = torch.as_tensor([1, 2])", "z = torch.as_tensor(y)", "w = torch.as_tensor(y, "
       "dtype=torch.float64)"], ("y", "z", "w")),
     ([NP, "y = torch.tensor(np.array([[1.5, 2], [3, 4]], dtype=np.float32))"], ("y",)),
+    # numpy's scalars (a[0]) into torch.tensor: their own dtype, promoted with the rest
+    ([NP, "a = np.arange(3)", "f = np.array([1.5, 2.5], dtype=np.float32)",
+      "d = np.array([1.5])", "y = torch.tensor(a[1])", "z = torch.tensor([f[0], 1])",
+      "w = torch.tensor([1.5, d[0]])"], ("y", "z", "w")),
+    ([NP, "a = np.arange(3)", "b = np.array([True])", "y = torch.tensor([a[0], 2.5])",
+      "z = torch.tensor(b[0])", "w = torch.tensor([a[0], a[1]])"], ("y", "z", "w")),
+    # a numpy integer indexes a tensor as an int does (THPUtils_checkLong)
+    ([NP, "a = np.arange(3)", "x = torch.arange(9).reshape(3, 3)", "y = x[a[1]]",
+      "z = x[a[1], a[2]]", "x[a[0]] = 7", "w = x"], ("y", "z", "w")),
     # torch's errors, word for word
     ([NP, "a = np.arange(6)", "y = torch.from_numpy(a[::-1])"], ("y",)),
     ([NP, "y = torch.from_numpy([1, 2])"], ("y",)),
