@@ -18,7 +18,7 @@ from tracer.steps import Layer, Lecture, step
 
 from engine.binding.arg_parser import unpack_long
 from engine.binding.ndarray import NDArray
-from engine.binding.tensor_numpy import from_numpy_data, tensor_from_numpy
+from engine.binding.tensor_numpy import aten_dtype, from_numpy_data, tensor_from_numpy
 from engine.core import dtypes as D
 from engine.core.context import current
 from engine.core.errors import Refused, torch_error, tp_name
@@ -151,9 +151,12 @@ def internal_new_from_data(data: Any, dtype: D.dtype | None, device: str,
     goes through tensor_from_numpy instead (``copy_numpy``: torch.tensor copies it,
     torch.as_tensor does not)."""
     with span(INTERNAL_NEW_FROM_DATA) as s:
-        if isinstance(data, NDArray) and not indexing:
+        if isinstance(data, NDArray):
             s.note("binding.internal_new_from_data.numpy")
-            result = from_numpy_data(data, dtype, device, copy_numpy)
+            if indexing:        # indexing_tensor_from_data: a mask stays one, else long
+                inferred = aten_dtype(data.dtype)
+                dtype = inferred if inferred in (D.bool, D.uint8) else dtype
+            result = from_numpy_data(data, dtype, device, copy_numpy and not indexing)
             s.set_result(result)
             return result
         if indexing:

@@ -80,6 +80,12 @@ PROGRAMS: list[tuple[list[str], tuple[str, ...]]] = [
     # a numpy integer indexes a tensor as an int does (THPUtils_checkLong)
     ([NP, "a = np.arange(3)", "x = torch.arange(9).reshape(3, 3)", "y = x[a[1]]",
       "z = x[a[1], a[2]]", "x[a[0]] = 7", "w = x"], ("y", "z", "w")),
+    # a numpy array indexes a tensor as a sequence does (indexing_tensor_from_data: a
+    # mask stays a mask, anything else becomes long)
+    ([NP, "x = torch.arange(6.)", "a = np.arange(6)", "y = x[a > 2]", "z = x[a[::2]]",
+      "w = x[a.astype(np.int32)[:2]]"], ("y", "z", "w")),
+    ([NP, "x = torch.arange(6.)", "y = x[np.array(1)]", "z = x[np.array([0.5])]"],
+     ("y", "z")),
     # torch's errors, word for word
     ([NP, "a = np.arange(6)", "y = torch.from_numpy(a[::-1])"], ("y",)),
     ([NP, "y = torch.from_numpy([1, 2])"], ("y",)),
