@@ -510,6 +510,8 @@ class Evaluator(Expressions, Control, Functions):
             return operator.contains(container, item)
         if isinstance(container, (list, tuple, range, self.torch.size)):
             return item in container
+        if isinstance(container, self.numpy.arrays):        # numpy's (a == item).any()
+            return pynumpy.binop(lambda c, i: i in c, container, item, self.torch)
         if isinstance(container, str):
             if not isinstance(item, str):
                 raise torch_error(TypeError, f"'in <string>' requires string as left operand, "

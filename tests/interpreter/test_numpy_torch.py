@@ -86,6 +86,12 @@ PROGRAMS: list[tuple[list[str], tuple[str, ...]]] = [
       "w = x[a.astype(np.int32)[:2]]"], ("y", "z", "w")),
     ([NP, "x = torch.arange(6.)", "y = x[np.array(1)]", "z = x[np.array([0.5])]"],
      ("y", "z")),
+    # Python's builtins and `in` over an array's rows; the legacy constructors keep the
+    # array's bytes when its dtype is the type's
+    ([NP, "a = np.arange(4.)", "y = max(a)", "z = sorted(a - 2)", "w = (2 in a, 9 in a)"],
+     ("y", "z", "w")),
+    ([NP, "a = np.arange(3, dtype=np.float32)", "y = torch.Tensor(a)", "a[0] = 9",
+      "z = torch.FloatTensor(np.arange(3))", "w = torch.LongTensor(a)"], ("y", "z", "w")),
     # torch's errors, word for word
     ([NP, "a = np.arange(6)", "y = torch.from_numpy(a[::-1])"], ("y",)),
     ([NP, "y = torch.from_numpy([1, 2])"], ("y",)),
