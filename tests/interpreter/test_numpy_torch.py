@@ -261,3 +261,18 @@ def test_the_numpy_lesson_renders_arrays_as_numpy_prints_them_golden(fmt, suffix
     assert res.exit_code == 0, res.output
     assert "a = array([0, 1, 2, 3, 4, 5])" in res.output
     golden(f"lesson_numpy_sharing.{suffix}", res.output)
+
+
+@pytest.mark.parametrize("statement, code", [
+    ("np.zeros(10**12)", 2), ("np.random.rand(3)", 2), ("np.zeros(3, dtype='U9')", 2),
+    ("np.zeros(np.arange(3))", 2), ("np.arange(3) + torch.ones(3)", 2),
+    ("np.arange(3).tofile('/tmp/x')", 2), ("np.load('/etc/passwd')", 2),
+    ("torch.from_numpy(np.arange(3)[::-1])", 1), ("np.ones(2) + np.ones(3)", 1)])
+def test_the_command_line_refuses_in_one_line_or_raises_as_torch(statement, code):
+    from conftest import cli_run
+
+    res = cli_run("explain", f"{NP}; {statement}")
+    assert res.exit_code == code, res.output
+    assert "Traceback" not in res.output
+    last = res.output.strip().splitlines()[-1]
+    assert last.startswith("tidx: "), res.output
