@@ -19,7 +19,7 @@ from tracer.notes import Note
 from tracer.recorder import span
 from tracer.steps import Layer, step, symbol
 
-from engine.binding import functional, tensor_numpy, unique
+from engine.binding import functional, grad_mode, tensor_numpy, unique
 from engine.binding import operators as O
 from engine.binding.arg_parser import PythonArgParser
 from engine.binding.python_signatures import manual_signatures
@@ -235,7 +235,8 @@ def _functions() -> dict[str, Callable[..., Any]]:
         "unique": unique.unique, "unique_consecutive": unique.unique_consecutive}
     # torch/functional.py's Python functions (split, the variadic wrappers); the
     # hand-written factories (range, asarray, get/set_default_dtype)
-    return generated | manual | functional.FUNCTIONS | FACTORY_FUNCTIONS | FACTS
+    return generated | manual | functional.FUNCTIONS | FACTORY_FUNCTIONS | FACTS | \
+        grad_mode.FUNCTIONS
 
 
 #: The functions of the torch namespace, by name.

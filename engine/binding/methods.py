@@ -22,7 +22,7 @@ from tracer import recorder
 from tracer.steps import Layer, Lecture, step
 from tracer.notes import Note
 
-from engine.binding import functional, tensor_numpy, typed_storage, unique
+from engine.binding import autograd_meta, functional, tensor_numpy, typed_storage, unique
 from engine.binding import python_indexing as PI
 from engine.binding import operators as O
 from engine.binding.arg_parser import ParsedArgs, PythonArgParser, check_noarg_method
@@ -152,7 +152,6 @@ _PROPERTIES: dict[str, tuple[str, Callable[[Tensor], Any]]] = {
     "is_meta": ("is_meta()", lambda t: t._impl.is_meta),
     "is_cuda": ("is_cuda()", lambda t: t._impl.device_type == "cuda"),
     "ndim": ("dim()", lambda t: t._impl.dim()),
-    "requires_grad": ("requires_grad()", lambda t: t._impl.requires_grad),
     "itemsize": ("itemsize()", lambda t: t._impl.dtype.itemsize),
     # python_variable.cpp THPVariable_get_nbytes: numel() * itemsize(), whatever the
     # strides (an expanded tensor counts every element it shows)
@@ -193,10 +192,6 @@ def _getter(name: str, reads: str, read: Callable[[Tensor], Any]) -> Callable[[T
                        note="binding.readsTensorImpl" if reads else "binding.getter.op")
     get.__name__ = name
     return get
-
-
-def _set_requires_grad(self: Tensor, value: bool) -> None:
-    self._impl.requires_grad = bool(value)
 
 
 # -- values ------------------------------------------------------------------------------
@@ -663,8 +658,7 @@ def install(cls: type) -> frozenset[str]:
     for name, (reads, read) in _PROPERTIES.items():
         setattr(cls, name, property(_getter(name, reads, read)))
         public.add(name)
-    getter = getattr(cls, "requires_grad").fget
-    setattr(cls, "requires_grad", property(getter, _set_requires_grad))
+    public |= autograd_meta.install(cls)
     setattr(cls, "__int__", _traced_item("__int__", "THPVariable_integral_scalar"))
     setattr(cls, "__float__", _traced_item("__float__", "THPVariable_float_scalar"))
     for special_fn in (__len__, __iter__, __bool__, __index__, __repr__, __getitem__, __setitem__):

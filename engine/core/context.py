@@ -44,8 +44,8 @@ MALLOC_HEADER = 16
 class RunContext:
     """Everything a run may change: read with :func:`current`, never stored in a global."""
 
-    __slots__ = ("budget", "default_dtype", "below_autograd", "cpu", "_serial", "_locals",
-                 "_next_address")
+    __slots__ = ("budget", "default_dtype", "below_autograd", "grad_enabled", "cpu", "_serial",
+                 "_locals", "_next_address")
 
     def __init__(self, max_bytes: int = DEFAULT_MAX_BYTES,
                  cpu: C.CpuCapability | None = None) -> None:
@@ -59,6 +59,9 @@ class RunContext:
         self.default_dtype: D.dtype = D.float32
         #: AutoDispatchBelowADInplaceOrView is in force (a kernel is running)
         self.below_autograd = False
+        #: GradMode::is_enabled(): torch.no_grad() and torch.set_grad_enabled(False) turn
+        #: it off (engine/binding/grad_mode.py); the Autograd key then records nothing
+        self.grad_enabled = True
         self._serial = 0
         self._locals: dict[type, object] = {}
         self._next_address = SIMULATED_HEAP

@@ -25,11 +25,27 @@ from engine.core.errors import Refused, torch_error
 from engine.core.view import View, compute_storage_nbytes, fmt_sizes
 
 
+class VariableVersion:
+    """c10::VariableVersion: one counter, shared by a tensor and the views made of it
+    (c10/core/TensorImpl.h).  Every in-place or out= operator called above autograd
+    bumps it once per written tensor; autograd compares it with the version a node
+    saved."""
+
+    __slots__ = ("value",)
+
+    def __init__(self) -> None:
+        self.value = 0
+
+    def bump(self) -> None:
+        self.value += 1
+
+
 class TensorImpl:
     """Storage, geometry, dtype and device: the C++ side of a tensor."""
 
     __slots__ = ("storage", "view", "dtype", "device_type", "serial", "requires_grad",
-                 "pyobj", "wrapped_number", "__weakref__")
+                 "pyobj", "wrapped_number", "version", "view_base", "created_without_grad",
+                 "__weakref__")
 
     def __init__(self, storage: Storage, view: View, dtype: D.dtype) -> None:
         self.storage = storage
@@ -45,6 +61,16 @@ class TensorImpl:
         #: TensorImpl::is_wrapped_number: a Python number made a 0-dim tensor beside a
         #: tensor operand (it only lifts the result's category in type promotion)
         self.wrapped_number = False
+        #: the version counter (``t._version``): ADInplaceOrView bumps it on every in-place
+        #: or out= write and shares it between a view and its base
+        #: (engine/dispatch/inplace_or_view.py); a kernel's own aliases get a fresh one
+        self.version = VariableVersion()
+        #: autograd's view base (``t._base``): the tensor a view made above autograd
+        #: looks at, always the root (a view of a view has its base's base); None if not a view
+        self.view_base: TensorImpl | None = None
+        #: a view made in no_grad mode (CreationMeta::NO_GRAD_MODE): writing into it in
+        #: place with grad mode on is an error
+        self.created_without_grad = False
 
     def with_view(self, view: View) -> "TensorImpl":
         """A new TensorImpl on the same storage (what as_strided and

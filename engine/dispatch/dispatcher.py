@@ -22,11 +22,10 @@ from tracer.steps import FROM_KERNEL, Layer, step
 from engine.core.context import current
 from engine.core.errors import Refused
 from engine.core.tensor_impl import TensorImpl
-from engine.dispatch import cuda
+from engine.dispatch import autograd_key, cuda, inplace_or_view
 from engine.dispatch.at_dispatch import Running
 from engine.dispatch.device_check import REGISTER_CUDA, device_error, runs_to_its_check
-from engine.dispatch.declarations import COMPOSITE, FACTORY, INPLACE, META_PYTHON, OUT, \
-    Declaration
+from engine.dispatch.declarations import COMPOSITE, FACTORY, META_PYTHON, Declaration
 from engine.dispatch.keys import keyset
 
 SOURCE = "aten/src/ATen/core/dispatch/Dispatcher.h"
@@ -105,13 +104,20 @@ def dispatch(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> Any:
                 cuda.check_modelled(name, op.op_name)
     else:
         failed = None
-    autograd = not ctx.below_autograd and op.kind != FACTORY and _requires_grad(args, kwargs)
+    above = not ctx.below_autograd
+    autograd = above and ctx.grad_enabled and op.kind != FACTORY and \
+        autograd_key.requires_grad(args, kwargs)
+    before = inplace_or_view.before_kernel(op, args) if above else None
     if not recorder.active():
+        if above:
+            autograd_key.check_before(op, args, kwargs, ctx.grad_enabled)
         if failed is not None:
             raise failed[1]
         result = _run(op, args, kwargs)
+        if above:
+            inplace_or_view.after_kernel(op, args, result, before)
         if autograd:
-            _refuse_autograd(op, result, args)
+            autograd_key.refuse_after(op, result, args)
         return result
 
     keys, route = keyset(device, op.kind, ctx.below_autograd)
@@ -125,41 +131,17 @@ def dispatch(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> Any:
         kernel, source = failed[0], REGISTER_CUDA
     with recorder.span(OPERATOR, called=shown, op=shown, source=source, keys=keys,
                        route=route, kernel=kernel) as s:
+        if above:
+            autograd_key.check_before(op, args, kwargs, ctx.grad_enabled)
         if failed is not None:
             raise failed[1]
         result = _run(op, args, kwargs)
+        if above:
+            inplace_or_view.after_kernel(op, args, result, before)
         if autograd:
-            _refuse_autograd(op, result, args)
+            autograd_key.refuse_after(op, result, args)
         s.set_result(result)
     return result
-
-
-def _requires_grad(args: tuple, kwargs: dict[str, Any]) -> bool:
-    """Does any tensor argument (lists of tensors included) require grad?"""
-    for a in (*args, *kwargs.values()):
-        if isinstance(a, TensorImpl) and a.requires_grad:
-            return True
-        if isinstance(a, (list, tuple)) and _requires_grad(tuple(a), {}):
-            return True
-    return False
-
-
-def _refuse_autograd(op: Declaration, result: Any, args: tuple) -> None:
-    """The Autograd key of a call with an input that requires grad: torch's VariableType
-    records a grad_fn on a floating result (it then requires grad and prints it), which
-    tidx does not model yet (issue #27) -- refused rather than shown without it.  An
-    integer or bool result (x > 0, x.argmax()) has no grad_fn in torch either, nor do the
-    factories that only copy an input's options (zeros_like, new_ones) or detach."""
-    results = result if isinstance(result, (list, tuple)) else (result,)
-    if op.kind not in (INPLACE, OUT) and any(r is a for r in results for a in args):
-        return      # an input handed back as it is (resolve_conj without a conj bit)
-    if op.name in ("detach", "detach_") or op.name.endswith("_like") or \
-            op.name.startswith("new_") or not any(
-            isinstance(r, TensorImpl) and r.dtype.is_floating_point for r in results):
-        return
-    raise Refused(f"{op.op_name} on a tensor that requires grad: torch records its autograd "
-                  "node (grad_fn) and the result requires grad, which tidx does not model "
-                  "yet; use .detach() or requires_grad=False to see its path")
 
 
 def _run(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> Any:

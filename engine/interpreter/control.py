@@ -24,7 +24,9 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from engine.binding.grad_mode import is_context_manager
 from engine.core.context import current
+from engine.core.errors import torch_error, tp_name
 from engine.core.work_budget import WorkBudget
 from engine.interpreter.statements import Statement
 
@@ -36,6 +38,7 @@ class Header:
     items: list[Any] | None = None    # a for's items, taken in its first pass
     index: int = 0
     go: bool = False                  # another pass (for, while) / the body (if)
+    entered: list[Any] | None = None  # a with's context managers, entered in order
 
 
 class _Break(Exception):
@@ -49,6 +52,8 @@ class _Continue(Exception):
 def header_source(node: ast.stmt) -> str:
     if isinstance(node, ast.For):
         return f"for {ast.unparse(node.target)} in {ast.unparse(node.iter)}:"
+    if isinstance(node, ast.With):
+        return f"with {', '.join(ast.unparse(item) for item in node.items)}:"
     assert isinstance(node, (ast.While, ast.If))
     return f"{'while' if isinstance(node, ast.While) else 'if'} {ast.unparse(node.test)}:"
 
@@ -67,6 +72,19 @@ class Control:
             state.go = state.index < len(state.items)
             if state.go:
                 self.assign(node.target, state.items[state.index], st)  # type: ignore[attr-defined]
+            return
+        if isinstance(node, ast.With):
+            state.entered = []
+            for item in node.items:
+                manager = self.eval_expr(item.context_expr)  # type: ignore[attr-defined]
+                if not is_context_manager(manager):
+                    raise torch_error(TypeError, f"'{tp_name(manager)}' object does not "
+                                                 "support the context manager protocol")
+                entered = manager.__enter__()
+                state.entered.append(manager)
+                if item.optional_vars is not None:
+                    self.assign(item.optional_vars, entered, st)  # type: ignore[attr-defined]
+            state.go = True
             return
         state.go = bool(self._truth(self.eval_expr(node.test)))  # type: ignore[attr-defined]
 
@@ -100,6 +118,15 @@ class Driver:
                     self._block(st.body, loop)
                 elif st.orelse:
                     self._block(st.orelse, loop)
+            elif isinstance(node, ast.With):
+                state = self._header(st, Header(), loop)
+                try:
+                    if state.go:
+                        self._block(st.body, loop)
+                finally:
+                    # __exit__ in reverse order, also when the body raised or broke out
+                    for manager in reversed(state.entered or []):
+                        manager.__exit__(None, None, None)
             else:
                 self._one(st, loop)
                 if isinstance(node, ast.Break) and self.running():

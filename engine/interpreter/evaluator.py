@@ -41,7 +41,8 @@ from engine.interpreter.functions import Functions, UserFunction
 from engine.interpreter.formatting import Formatter
 from engine.interpreter import python_memory as M
 from engine.interpreter.defaults import BY_NAME
-from engine.interpreter.sequences import MAX_SEQUENCE, sequence_op
+from engine.interpreter.sequences import MAX_SEQUENCE, sequence_op, setattr_checked, \
+    unpack_items
 from engine.interpreter.statements import MAX_INT_BITS, Statement, root_name
 from engine.interpreter.described import ATOMS, describe
 from engine.binding.tensor import Tensor, UntypedStorage
@@ -209,7 +210,7 @@ class Evaluator(Expressions, Control, Functions):
         value = self.eval_expr(node.value)     # a function may be named: f = torch.ones
         for target in node.targets:
             self.assign(target, value, st)
-        st.value = value if any(not isinstance(t, ast.Subscript)
+        st.value = value if any(not isinstance(t, (ast.Subscript, ast.Attribute))
                                 for t in node.targets) else None
 
     def _check_shown(self, st: Statement) -> None:
@@ -238,6 +239,10 @@ class Evaluator(Expressions, Control, Functions):
             for element, item in zip(target.elts, self.unpack(value, target.elts)):
                 self.assign(element.value if isinstance(element, ast.Starred) else element,
                             item, st)
+        elif isinstance(target, ast.Attribute):
+            # ``x.requires_grad = True``: the one attribute statements.py lets be set
+            setattr_checked(self.eval_expr(target.value), target.attr, value)
+            st.assigned.extend(n for n in [root_name(target.value)] if n is not None)
         else:
             assert isinstance(target, ast.Subscript)    # statements.py allows no other target
             self.assign_subscript(target, value)
@@ -250,19 +255,7 @@ class Evaluator(Expressions, Control, Functions):
         its own ``__iter__`` (``t.unbind(0)``, traced), a starred target takes a list."""
         items = self.iterate(value, "cannot unpack non-iterable {} object")
         star = next((i for i, t in enumerate(targets) if isinstance(t, ast.Starred)), None)
-        n = len(targets)
-        if star is None:
-            if len(items) < n:
-                raise torch_error(ValueError, f"not enough values to unpack (expected {n}, "
-                                              f"got {len(items)})")
-            if len(items) > n:
-                raise torch_error(ValueError, f"too many values to unpack (expected {n})")
-            return items
-        if len(items) < n - 1:
-            raise torch_error(ValueError, f"not enough values to unpack (expected at least "
-                                          f"{n - 1}, got {len(items)})")
-        tail = n - 1 - star
-        return items[:star] + [items[star:len(items) - tail]] + items[len(items) - tail:]
+        return unpack_items(items, len(targets), star)
 
     def iterate(self, value: Any, not_iterable: str) -> list[Any]:
         """The items Python's ``iter(value)`` gives, for the values a statement holds."""

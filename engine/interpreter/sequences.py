@@ -47,3 +47,35 @@ def sequence_op(op: str, left: Any, right: Any, size: type = Size) -> Any:
                       f"({MAX_SEQUENCE})")
     return result
 
+
+
+def unpack_items(items: list[Any], n: int, star: int | None) -> list[Any]:
+    """Python's UNPACK_SEQUENCE (``star`` None) or UNPACK_EX into ``n`` targets, the
+    starred one at ``star`` taking a list; CPython's errors."""
+    if star is None:
+        if len(items) < n:
+            raise torch_error(ValueError, f"not enough values to unpack (expected {n}, "
+                                          f"got {len(items)})")
+        if len(items) > n:
+            raise torch_error(ValueError, f"too many values to unpack (expected {n})")
+        return items
+    if len(items) < n - 1:
+        raise torch_error(ValueError, f"not enough values to unpack (expected at least "
+                                      f"{n - 1}, got {len(items)})")
+    tail = n - 1 - star
+    return items[:star] + [items[star:len(items) - tail]] + items[len(items) - tail:]
+
+
+#: The attributes a statement may assign (``x.requires_grad = True``); any other
+#: attribute target is refused before anything runs (statements.py).
+SETTABLE = frozenset({"requires_grad"})
+
+
+def setattr_checked(obj: Any, name: str, value: Any) -> None:
+    """``obj.name = value`` for a settable attribute: a tensor's own setter (traced, with
+    torch's errors); on any other value CPython's AttributeError."""
+    assert name in SETTABLE, name
+    if not hasattr(type(obj), name):
+        raise torch_error(AttributeError, f"'{tp_name(obj)}' object has no attribute "
+                                          f"'{name}'")
+    setattr(obj, name, value)

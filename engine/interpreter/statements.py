@@ -17,6 +17,7 @@ from typing import Any, Iterable
 
 from engine.core.errors import Refused
 from engine.interpreter import builtins
+from engine.interpreter.sequences import SETTABLE
 from engine.interpreter.defaults import BY_NAME
 
 #: Names a statement cannot rebind: the two modules and the first builtins.
@@ -105,7 +106,9 @@ def parse(text: str, names: Iterable[str] = ()) -> list[Statement]:
     return out
 
 
-COMPOUND = (ast.For, ast.While, ast.If)
+#: the statements with a body of statements (engine/interpreter/control.py runs them)
+BRANCHING = (ast.For, ast.While, ast.If)
+COMPOUND = (*BRANCHING, ast.With)
 
 
 def _statement(segments: list[str], lines: list[str], node: ast.stmt, comment: str | None,
@@ -117,7 +120,7 @@ def _statement(segments: list[str], lines: list[str], node: ast.stmt, comment: s
                    catches=catches, prints=prints)
     if isinstance(node, COMPOUND):
         st.body = [_statement(segments, lines, n, None) for n in node.body]
-        st.orelse = [_statement(segments, lines, n, None) for n in node.orelse]
+        st.orelse = [_statement(segments, lines, n, None) for n in getattr(node, "orelse", [])]
     return st
 
 
@@ -211,7 +214,18 @@ def _check_statement(node: ast.stmt, in_loop: bool = False, in_def: bool = False
         if node.value is not None:
             _check_expr(node.value)
         return
-    if isinstance(node, COMPOUND):
+    if isinstance(node, ast.With):
+        # with torch.no_grad(): ... (engine/interpreter/control.py enters and leaves it)
+        if in_def:
+            raise Refused(f"line {node.lineno}: 'with' inside a def is not supported yet")
+        for item in node.items:
+            _check_expr(item.context_expr)
+            if item.optional_vars is not None:
+                _check_target(item.optional_vars, node.lineno)
+        for sub in node.body:
+            _check_statement(sub, in_loop, in_def, False)
+        return
+    if isinstance(node, BRANCHING):
         # for/while/if over the same allow-list (engine/interpreter/control.py)
         if isinstance(node, ast.For):
             if node.type_comment or isinstance(node, ast.AsyncFor):
@@ -266,6 +280,9 @@ def _check_target(target: ast.expr, lineno: int, *, nested: bool = False) -> Non
             raise Refused(f"line {lineno}: multiple starred expressions in assignment")
         for e in target.elts:
             _check_target(e.value if isinstance(e, ast.Starred) else e, lineno, nested=True)
+        return
+    if isinstance(target, ast.Attribute) and target.attr in SETTABLE:
+        _check_expr(target.value)
         return
     if not isinstance(target, (ast.Name, ast.Subscript)):
         raise Refused(f"line {lineno}: assign to a name{',' if nested else ' or'} a subscript"
@@ -352,7 +369,14 @@ def _check_names(node: ast.stmt, known: set[str]) -> None:
         if node.value is not None:
             _check_reads(node.value, known)
         return
-    if isinstance(node, COMPOUND):
+    if isinstance(node, ast.With):
+        for item in node.items:
+            _check_reads(item.context_expr, known)
+            _bind_names([item.optional_vars] if item.optional_vars else [], known)
+        for sub in node.body:
+            _check_names(sub, known)
+        return
+    if isinstance(node, BRANCHING):
         _check_reads(node.iter if isinstance(node, ast.For) else node.test, known)
         if isinstance(node, ast.For):
             _bind_names([node.target], known)
@@ -420,6 +444,12 @@ def _describe(node: ast.AST) -> str:
     return names.get(type(node), type(node).__name__)
 
 
+#: The attributes whose names begin with an underscore that tutorials read: autograd's
+#: version counter and view base (engine/binding/autograd_meta.py).  Every other one is
+#: refused before anything runs.
+_UNDERSCORED = frozenset({"_version", "_base", "_is_view"})
+
+
 def _check_expr(node: ast.AST) -> None:
     for sub in ast.walk(node):
         if isinstance(sub, ast.ListComp):
@@ -430,7 +460,8 @@ def _check_expr(node: ast.AST) -> None:
             line = getattr(sub, "lineno", getattr(node, "lineno", "?"))
             raise Refused(f"line {line}: {_describe(sub)} is "
                           "not supported")
-        if isinstance(sub, ast.Attribute) and sub.attr.startswith("_"):
+        if isinstance(sub, ast.Attribute) and sub.attr.startswith("_") and \
+                sub.attr not in _UNDERSCORED:
             raise Refused(f"line {sub.lineno}: attribute '{sub.attr}' is not available")
         if isinstance(sub, ast.Name) and sub.id.startswith("__"):
             raise Refused(f"line {sub.lineno}: name '{sub.id}' is not available")

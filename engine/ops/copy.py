@@ -261,6 +261,13 @@ def detach(self):
     return result
 
 
+_DETACH_VIEW = (
+    "Can't detach views in-place. Use detach() instead. If you are using "
+    "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set as True, "
+    "gradients are views of DDP buckets, and hence detach_() cannot be called on these "
+    "gradients. To fix this error, please refer to the Optimizer.zero_grad() function in "
+    "torch/optim/optimizer.py as the solution.")
+
 DETACH_STEP = step("detach_", Layer.KERNEL, source="torch/csrc/autograd/VariableTypeManual.cpp",
                    note="detach_.history", lecture=Lecture.HIDDEN)
 
@@ -274,6 +281,9 @@ def detach_(self):
     # torch 2.13 wheel: at::native::detach_ never runs).  Its RECORD_FUNCTION("detach_")
     # is the inner record the profiler lists as plain "detach_".
     with span(DETACH_STEP, op="detach_"):
+        if self.view_base is not None:
+            # a view's history is its base's: detaching it alone would leave them apart
+            raise torch_error(RuntimeError, _DETACH_VIEW)
         self.requires_grad = False
     return self
 

@@ -138,11 +138,22 @@ PROGRAMS: list[tuple[str, list[str]]] = [
     ("autograd", ["x = torch.arange(3.)", "x.requires_grad_()", "y = x.requires_grad"]),
     ("autograd", ["x = torch.ones(2, requires_grad=True)", "y = x.detach()",
                   "z = y.requires_grad"]),
+    # PyTorch's "Automatic differentiation with torch.autograd" and d2l 2.5
+    ("autograd", ["x = torch.ones(5)", "w = torch.randn(5, 3, requires_grad=True)",
+                  "b = torch.randn(3, requires_grad=True)", "z = torch.matmul(x, w) + b",
+                  "y = z.requires_grad"]),
+    ("autograd", ["x = torch.ones(5)", "w = torch.randn(5, 3, requires_grad=True)",
+                  "with torch.no_grad():\n    z = torch.matmul(x, w)",
+                  "y = z.requires_grad"]),
+    ("autograd", ["x = torch.arange(4.0)", "x.requires_grad_(True)", "y = x.grad"]),
+    ("autograd", ["w = torch.ones(3, requires_grad=True)",
+                  "with torch.no_grad():\n    w -= 0.1 * torch.ones(3)", "y = w",
+                  "z = w._version"]),
 ]
 
 #: The share of PROGRAMS that matched torch when it last rose (a measure, not a target):
 #: raise it when a change makes more of them run.
-FLOOR = 0.73
+FLOOR = 0.76
 
 
 def _outcome(torch, program: list[str]) -> str:

@@ -102,7 +102,7 @@ def test_nested_loops_share_one_bound():
     "for t.x in range(2):\n    pass", "for print in range(2):\n    pass",
     "for i in range(2):\n    import os", "while True:\n    x.__class__",
     "async def f():\n    pass", "for i in range(2):\n    print(j)",
-    "with x:\n    pass", "for i in range(3):\n    try:\n        pass\n    except Exception:\n"
+    "with x as x.y:\n    pass", "for i in range(3):\n    try:\n        pass\n    except Exception:\n"
     "        pass",
 ])
 def test_control_flow_outside_the_allow_list_is_refused_before_it_runs(program):

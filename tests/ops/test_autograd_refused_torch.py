@@ -1,6 +1,8 @@
-"""Until autograd is modelled (issue #27), nothing it would change is shown wrongly: an
-operator given a tensor that requires grad is refused where torch records a grad_fn (a
-floating result, or an in-place write), and runs as in torch where torch records none
+"""Until autograd graphs are modelled (issue #27), nothing they would change is shown
+wrongly: an operator given a tensor that requires grad is refused where torch records a
+grad_fn (a floating result), raises torch's error where torch's Autograd kernel raises
+before recording one (an in-place write into the leaf), and runs as in torch where torch
+records none
 (``x > 0``, ``x.argmax()``, ``x.detach()``, reading ``x.requires_grad``, printing ``x``).
 Compared with torch statement by statement."""
 
@@ -26,14 +28,15 @@ STATEMENTS = ["y = x + 1", "y = x * x", "y = x.sum()", "y = x[0]", "y = x[:, 1]"
 
 def _torch_result(statement: str):
     """What torch makes of the statement: ("grad", ...) when a grad_fn was recorded on
-    the result or an in-place write on the leaf failed; else ("plain", ...)."""
+    the result, ("error", ...) when its Autograd kernel raised before recording one (an
+    in-place write on the leaf); else ("plain", ...)."""
     torch = require_torch()
     ns = {"torch": torch}
     exec(LEAF, ns)
     try:
         exec(statement, ns)
     except RuntimeError as exc:
-        return ("grad", str(exc))
+        return ("error", str(exc))
     y = ns.get("y")
     values = y if isinstance(y, tuple) else (y,)
     # a new autograd node (x.float() of a float leaf hands back the leaf itself: none)
@@ -44,6 +47,10 @@ def _torch_result(statement: str):
 @pytest.mark.parametrize("statement", STATEMENTS)
 def test_refused_exactly_where_torch_records_autograd(statement):
     kind, _ = _torch_result(statement)
+    if kind == "error":
+        # torch's error, at the operator that raises it, is tidx's too
+        assert_like_torch([LEAF, statement], names=("y",))
+        return
     try:
         run_tidx([LEAF, statement], ["y"])
     except Refused as exc:

@@ -113,6 +113,11 @@ TEXT: dict[str, str] = {
         "set the default dtype to {dtype}: Python floats and float factories use it from "
         "now on",
     "default_dtype.check": "only a floating-point dtype may be the default",
+    "grad_mode.set":
+        "GradMode::set_enabled({enabled}): while grad mode is off the Autograd key records "
+        "no graph (results of tensors that require grad do not), and in-place writes into "
+        "leaves are allowed",
+    "grad_mode.read": "GradMode::is_enabled(): this run's grad mode",
     "detach.alias": "a new tensor on the same storage, with no autograd history",
     "resize.restride":
         "resize_(memory_format={memory_format}): after the resize, the strides of that "

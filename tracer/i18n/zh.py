@@ -100,6 +100,10 @@ TEXT: dict[str, str] = {
     "default_dtype.set":
         "把默认 dtype 设为 {dtype}:此后 Python 浮点数和浮点工厂函数都使用它",
     "default_dtype.check": "只有浮点 dtype 可以作为默认类型",
+    "grad_mode.set":
+        "GradMode::set_enabled({enabled}):梯度模式关闭时 Autograd 键不记录计算图"
+        "(由需要梯度的张量算出的结果不再需要梯度),也允许对叶子张量做原地写入",
+    "grad_mode.read": "GradMode::is_enabled():本次运行的梯度模式",
     "detach.alias": "同一存储上的新张量,没有自动求导历史",
     "resize.restride":
         "resize_(memory_format={memory_format}):调整大小之后,改用该内存格式的步长",

@@ -1,0 +1,128 @@
+"""Grad mode and the Autograd key's checks (issue #27), compared with torch 2.13:
+``with torch.no_grad():`` / ``enable_grad`` / ``set_grad_enabled``, what an operator on a
+tensor that requires grad gives inside them, and torch's errors where the Autograd
+kernel raises before any graph is made (in-place on a leaf, out= with a tensor that
+requires grad, a view made in no_grad mode written with grad mode on, resize_)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import assume, given, settings, strategies as st
+
+from conftest import examples
+from engine.core.errors import Refused
+from engine.interpreter.session import run
+from oracle import assert_like_torch
+
+pytestmark = pytest.mark.torch
+
+#: a leaf that requires grad; VIEW is one too, but a view (of arange's result)
+LEAF = "x = torch.ones(2, 3, requires_grad=True)"
+VIEW = "x = torch.arange(6.).reshape(2, 3).requires_grad_()"
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("program", [
+    # the training loop's update: allowed under no_grad, and counted
+    [LEAF, "with torch.no_grad():\n    x -= 0.5 * torch.ones(2, 3)\n    x[0, 0] = 7",
+     "y = (x._version, x.requires_grad, x.is_leaf, torch.is_grad_enabled())"],
+    # results of a tensor that requires grad do not, under no_grad; views of it still do
+    [LEAF, "with torch.no_grad():\n    y = x * 2\n    v = x[1]\n    w = x.sum()",
+     "z = (y.requires_grad, v.requires_grad, v.is_leaf, v._is_view(), w.requires_grad)"],
+    # ... and writing into that view with grad mode on again is an error
+    [LEAF, "with torch.no_grad():\n    v = x[1]", "v.zero_()"],
+    # nested modes, and the mode put back after each block
+    [LEAF, "with torch.no_grad():\n    with torch.enable_grad():\n        y = "
+     "torch.is_grad_enabled()\n    z = torch.is_grad_enabled()", "w = torch.is_grad_enabled()"],
+    ["with torch.set_grad_enabled(False):\n    y = torch.is_grad_enabled()",
+     "z = torch.is_grad_enabled()"],
+    ["torch.set_grad_enabled(False)", "y = torch.is_grad_enabled()",
+     "torch.set_grad_enabled(True)", "z = torch.is_grad_enabled()"],
+    ["with torch.no_grad(), torch.enable_grad():\n    y = torch.is_grad_enabled()"],
+    ["with torch.no_grad() as g:\n    y = g"],
+    # the errors of the Autograd kernels, at the operator that raises them
+    [LEAF, "x.add_(1)"],
+    [LEAF, "x += 1"],
+    [LEAF, "with torch.no_grad():\n    x += 1", "y = x"],
+    [LEAF, "x.zero_()"],
+    [VIEW, "x.zero_()"],
+    [VIEW, "with torch.no_grad():\n    y = x[1]", "z = (y.requires_grad, y._base is x)"],
+    [LEAF, "x[torch.tensor([0, 1]), torch.tensor([1, 2])] = 10"],
+    [LEAF, "x.index_put_((torch.tensor([1]),), torch.tensor(5.), accumulate=True)"],
+    [LEAF, "x.uniform_()"],
+    [LEAF, "x.resize_(6)"],
+    [LEAF, "with torch.no_grad():\n    x.resize_(6)"],
+    [LEAF, "torch.rand(2, 3, out=x)"],
+    [LEAF, "torch.randn(2, 3, out=x)"],
+    [LEAF, "torch.add(x, 1, out=torch.empty(2, 3))"],
+    [LEAF, "torch.sum(x, 0, out=torch.empty(3))"],
+    [LEAF, "y = torch.gt(x, 1, out=torch.empty(2, 3, dtype=torch.bool))"],
+    [LEAF, "y = torch.eq(x, 1, out=torch.empty(2, 3, dtype=torch.bool))"],
+    [LEAF, "with torch.no_grad():\n    torch.add(x, 1, out=x)", "y = x"],
+    [LEAF, "x.detach_()", "y = (x.requires_grad, x._version)"],
+    # Python's own errors
+    ["with 3:\n    y = 1"],
+    ["with t:\n    y = 1"],
+    ["with torch.no_grad:\n    y = 1"],
+    ["torch.set_grad_enabled()"],
+    ["torch.set_grad_enabled(1)"],
+    ["y = torch.is_grad_enabled(1)"],
+])
+def test_grad_mode_and_autograd_checks_are_torchs(program):
+    assert_like_torch(program, names=("y", "z", "w"))
+
+
+WRITES = ["{x}.add_(1)", "{x}.mul_(2)", "{x}[0] = 3", "{x}.fill_(1)", "{x}.sub_(1)",
+          "{x}.clamp_(0, 4)", "{x}.copy_(torch.ones({x}.shape))"]
+
+
+@pytest.mark.fast
+@given(st.sampled_from([LEAF, VIEW]), st.lists(st.tuples(st.booleans(), st.sampled_from(WRITES), st.sampled_from(
+    ["x", "x[0]", "x.t()", "x.detach()", "x.data"])), min_size=1, max_size=4))
+@settings(max_examples=examples(60), deadline=None)
+def test_writes_inside_and_outside_no_grad(leaf, writes):
+    """Writes into a leaf that requires grad, into its views and its detached aliases,
+    each inside or outside a no_grad block: the same error or the same versions."""
+    program = [leaf]
+    for inside, write, target in writes:
+        # a view made with grad mode on gets a grad_fn in torch, which tidx refuses
+        assume(inside or target in ("x", "x.detach()", "x.data"))
+        line = write.format(x=target)
+        program.append(f"with torch.no_grad():\n    {line}" if inside else line)
+    program.append("y = (x._version, x.requires_grad)")
+    assert_like_torch(program)
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("program, why", [
+    ("with torch.inference_mode():\n    y = 1", "inference_mode"),
+    ("def f(x):\n    with torch.no_grad():\n        return x\ny = f(1)", "inside a def"),
+    ("with torch.no_grad(3):\n    y = 1", "decorator"),
+])
+def test_what_is_refused_says_so_in_one_line(program, why):
+    with pytest.raises(Refused, match=why):
+        run(program)
+
+
+OUT_CALLS = ["torch.add({a}, 1, out={o})", "torch.mul({a}, {a}, out={o})",
+             "torch.clamp({a}, 0, 1, out={o})",
+             "torch.floor({a}, out={o})", "torch.sub(1, {a}, out={o})",
+             "torch.maximum({a}, {a}, out={o})", "torch.eq({a}, 1, out={b})",
+             "torch.where({a} > 0, {a}, 0., out={o})", "torch.rand(2, 3, out={o})",
+             "torch.randn(2, 3, out={o})", "torch.normal(0., 1., (2, 3), out={o})"]
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("call", OUT_CALLS)
+@pytest.mark.parametrize("who", ["input", "out", "neither", "no_grad"])
+def test_out_with_a_tensor_that_requires_grad(call, who):
+    """throw_error_out_requires_grad: by name (generated kernels) or aten:: name (the
+    fallback), only where the outputs are differentiable, never under no_grad."""
+    leaf = "torch.ones(2, 3, requires_grad=True)"
+    plain = "torch.ones(2, 3)"
+    a = leaf if who in ("input", "no_grad") else plain
+    o = leaf if who == "out" else "torch.empty(2, 3)"
+    line = "y = " + call.format(a=a, o=o, b="torch.empty(2, 3, dtype=torch.bool)")
+    if who == "no_grad":
+        line = "with torch.no_grad():\n    " + line
+    assert_like_torch(["torch.manual_seed(0)", line], names=("y",))
