@@ -29,6 +29,7 @@ from tracer.i18n.en_errors import NO_SUBJECT as EN_NO_SUBJECT
 from tracer.i18n.en_errors import SUBJECT as EN_SUBJECT
 from tracer.i18n.en_gif import TEXT as GIF_TEXT
 from tracer.i18n.en_lecture import TEXT as LECTURE_TEXT
+from tracer.i18n.en_numpy import TEXT as NUMPY_TEXT
 from tracer.i18n.en_operators import TEXT as OPERATOR_TEXT
 from tracer.i18n.en_picture import TEXT as PICTURE_TEXT
 from tracer.i18n.en_rng import TEXT as RNG_TEXT
@@ -216,12 +217,6 @@ TEXT: dict[str, str] = {
     "binding.internal_new_from_data":
         "infer sizes and dtype from the nested lists, allocate with empty, store the Python "
         "values, then to() and lift_fresh",
-    "binding.internal_new_from_data.numpy":
-        "a numpy array: tensor_from_numpy over its bytes, then to(device, dtype, copy): "
-        "torch.tensor copies them, torch.as_tensor keeps them unless the dtype or device changes",
-    "factory.as_tensor":
-        "torch.as_tensor: internal_new_from_data without copying a tensor or an array it can "
-        "keep (same dtype, same device); a list is copied into a new tensor",
     "binding.internal_new_from_data.meta":
         "device='meta': only the empty meta tensor is made; the values are dropped (a meta "
         "tensor has no memory)",
@@ -257,16 +252,6 @@ TEXT: dict[str, str] = {
     "function.where":
         "torch.where(condition) = nonzero(condition) split into one index tensor per dim",
     "function.manual_seed": "reseed the default CPU generator",
-    "numpy.tensor_from_numpy":
-        "tensor_from_numpy: an ndarray, strides a whole number of elements and none negative, native byte order, a dtype torch has; its strides in bytes become strides in elements",
-    "numpy.from_blob":
-        "at::from_blob wraps the array's own bytes (its data pointer) in a tensor whose deleter holds the array: nothing is copied, both are views of one buffer",
-    "numpy.THPVariable_numpy":
-        "Tensor.numpy(): tensor_to_numpy over the tensor's own bytes",
-    "numpy.tensor_to_numpy":
-        "tensor_to_numpy: on the CPU, no grad, no conjugate or negative bit; then detach().cpu().resolve_conj().resolve_neg() (each returns the same bytes here)",
-    "numpy.PyArray_New":
-        "PyArray_New over tensor.data_ptr(): the strides in bytes (numpy) are the tensor's strides in elements times the element size; the array's base is the tensor",
     "function.from_numpy": "the tensor shares the array's memory: no copy",
     "rng.manual_seed":
         "mt19937 state re-initialised from the low 32 bits of the seed; cached normals "
@@ -678,6 +663,7 @@ TEXT: dict[str, str] = {
 }
 #: the operator families added for breadth (issue 14): one table, two files
 TEXT.update(OPERATOR_TEXT)
+TEXT.update(NUMPY_TEXT)
 TEXT.update(LECTURE_TEXT)
 #: the simulated CUDA device (issue 16): its own table, two files
 TEXT.update(CUDA_TEXT)

@@ -27,6 +27,7 @@ from tracer.i18n.zh_errors import NO_SUBJECT as ZH_NO_SUBJECT
 from tracer.i18n.zh_errors import SUBJECT as ZH_SUBJECT
 from tracer.i18n.zh_gif import TEXT as GIF_TEXT
 from tracer.i18n.zh_lecture import TEXT as LECTURE_TEXT
+from tracer.i18n.zh_numpy import TEXT as NUMPY_TEXT
 from tracer.i18n.zh_operators import TEXT as OPERATOR_TEXT
 from tracer.i18n.zh_picture import TEXT as PICTURE_TEXT
 from tracer.i18n.zh_rng import TEXT as RNG_TEXT
@@ -188,10 +189,6 @@ TEXT: dict[str, str] = {
         "并记录计算图",
     "binding.internal_new_from_data":
         "从嵌套列表推断尺寸和 dtype,用 empty 分配,存入 Python 数值,然后 to() 和 lift_fresh",
-    "binding.internal_new_from_data.numpy":
-        "numpy 数组:先用 tensor_from_numpy 包住它的字节,再 to(device, dtype, copy):torch.tensor 复制,torch.as_tensor 在 dtype 和设备不变时不复制",
-    "factory.as_tensor":
-        "torch.as_tensor:internal_new_from_data,能保留的张量或数组(dtype、设备相同)不复制;列表复制进新张量",
     "binding.internal_new_from_data.meta":
         "device='meta':只创建空的 meta 张量,数值被丢弃(meta 张量没有内存)",
     "binding.recursive_store": "按行优先顺序,把每个 Python 数字复制进新的存储",
@@ -220,16 +217,6 @@ TEXT: dict[str, str] = {
     "function.where":
         "torch.where(condition) 就是把 nonzero(condition) 按维拆开,每维一个索引张量",
     "function.manual_seed": "重新设置默认 CPU 生成器的种子",
-    "numpy.tensor_from_numpy":
-        "tensor_from_numpy:检查是 ndarray、步长是元素大小的整数倍且非负、本机字节序、torch 支持的 dtype;以字节计的步长换算为以元素计",
-    "numpy.from_blob":
-        "at::from_blob 把数组自己的字节(它的数据指针)包成张量,删除器持有该数组:不复制,两者是同一块缓冲区的两个视图",
-    "numpy.THPVariable_numpy":
-        "Tensor.numpy():在张量自己的字节上调用 tensor_to_numpy",
-    "numpy.tensor_to_numpy":
-        "tensor_to_numpy:须在 CPU 上、不需要梯度、没有共轭或取负标志;然后 detach().cpu().resolve_conj().resolve_neg()(这里都返回同样的字节)",
-    "numpy.PyArray_New":
-        "在 tensor.data_ptr() 上调用 PyArray_New:numpy 的步长以字节计,等于张量以元素计的步长乘以元素大小;数组的 base 是该张量",
     "function.from_numpy": "张量与数组共享内存:不复制",
     "rng.manual_seed": "用种子的低 32 位重新初始化 mt19937 状态;清空缓存的正态分布随机数",
     "scalar.scalar_tensor_static":
@@ -538,6 +525,7 @@ TEXT: dict[str, str] = {
 }
 #: the operator families added for breadth (issue 14): one table, two files
 TEXT.update(OPERATOR_TEXT)
+TEXT.update(NUMPY_TEXT)
 TEXT.update(LECTURE_TEXT)
 #: the simulated CUDA device (issue 16): its own table, two files
 TEXT.update(CUDA_TEXT)
