@@ -27,6 +27,7 @@ from engine.binding.arg_parser import PythonArgParser
 from engine.binding.ndarray import NDArray
 from engine.binding.traced import traced
 from engine.core import dtypes as D
+from engine.core.context import current
 from engine.core.errors import Refused, check, torch_error, tp_name
 from engine.core.storage import Storage
 from engine.core.tensor_impl import TensorImpl
@@ -140,10 +141,11 @@ def tensor_to_numpy(tensor: Any, args: tuple, kwargs: dict[str, Any]) -> NDArray
             check(impl.device_type == "cpu", TypeError,
                   f"can't convert {_device(impl)} device type tensor to numpy. Use "
                   "Tensor.cpu() to copy the tensor to host memory first.")
-            check(not impl.requires_grad, RuntimeError,
+            # GradMode::is_enabled() && requires_grad: under torch.no_grad() it converts
+            check(not (current().grad_enabled and impl.requires_grad), RuntimeError,
                   "Can't call numpy() on Tensor that requires grad. Use "
                   "tensor.detach().numpy() instead.")
-        elif impl.device_type != "cpu" or impl.requires_grad:
+        elif impl.device_type != "cpu" or current().grad_enabled and impl.requires_grad:
             raise Refused("t.numpy(force=True) of a tensor off the CPU or requiring grad is "
                           "not modelled by tidx")
         prepared = aten.detach.default(impl)

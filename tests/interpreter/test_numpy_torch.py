@@ -98,6 +98,8 @@ PROGRAMS: list[tuple[list[str], tuple[str, ...]]] = [
     ([NP, "y = torch.from_numpy(np.arange(3), np.arange(3))"], ("y",)),
     (["x = torch.ones(2, requires_grad=True)", "y = x.numpy()"], ("y",)),
     (["x = torch.ones(2, device='meta')", "y = x.numpy()"], ("y",)),
+    (["x = torch.ones(2, requires_grad=True)", "with torch.no_grad():\n    y = x.numpy()",
+      "z = x.detach().numpy()"], ("y", "z")),
     (["y = torch.ones(2).numpy(1)"], ("y",)),
     (["y = torch.ones(2).numpy(force=True)"], ("y",)),
     # numpy's errors
