@@ -131,14 +131,20 @@ def memory_format(name: str) -> Value:
 
 def tensor(label: str, storage: str, *, shape: list[int], strides: list[int], offset: int,
            dtype: str, device: str, numel: int, nbytes: int, name: str | None = None,
-           values: Any = None, uninitialised: bool = False) -> Value:
+           values: Any = None, uninitialised: bool = False, requires_grad: bool = False,
+           grad_fn: str | None = None) -> Value:
     """A tensor: ``label`` is trace-local (``t$3``); ``name`` is the user's name for it
-    when known (then the label may be that name too).  ``values`` only when small."""
+    when known (then the label may be that name too).  ``values`` only when small.
+    ``requires_grad`` and ``grad_fn`` (its node's name) only where autograd has a part."""
     out: Value = {"kind": "tensor", "label": label}
     if name is not None:
         out["name"] = name
     out.update(storage=storage, shape=list(shape), strides=list(strides), offset=offset,
                dtype=dtype, device=device, numel=numel, nbytes=nbytes)
+    if requires_grad:
+        out["requires_grad"] = True
+    if grad_fn is not None:
+        out["grad_fn"] = grad_fn
     if uninitialised:
         out["uninitialised"] = True
     elif values is not None:
@@ -309,7 +315,9 @@ def _from_hook(data: dict[str, Any], labels: Labels, max_values: int) -> Value:
                       name=label if is_name else None, shape=data["shape"],
                       strides=data["strides"], offset=data["offset"], dtype=data["dtype"],
                       device=data["device"], numel=data["numel"], nbytes=data["nbytes"],
-                      values=data.get("values"), uninitialised=data.get("uninitialised", False))
+                      values=data.get("values"), uninitialised=data.get("uninitialised", False),
+                      requires_grad=data.get("requires_grad", False),
+                      grad_fn=data.get("grad_fn"))
     if kind == "storage":
         return storage(labels("s", data["storage_serial"])[0], data["nbytes"], data["device"],
                        data.get("dtype"), data.get("elements"))

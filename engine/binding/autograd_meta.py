@@ -4,11 +4,12 @@ python_variable_methods.cpp bind them: ``requires_grad`` (read and set),
 ``_is_view()``, ``data``, ``output_nr`` and ``retains_grad``.
 
 None of them is an operator (torch.profiler records nothing for them); each reads the
-TensorImpl's AutogradMeta or its version counter (engine/dispatch/inplace_or_view.py
-keeps both).  tidx does not build autograd graphs yet (issue #27): an operator whose
-result would get a ``grad_fn`` is refused at the dispatcher, so every tensor a program
-can hold is a leaf with no ``grad_fn`` and no ``.grad``; these attributes answer what
-torch answers for such tensors.
+TensorImpl's autograd fields: its version counter and view base
+(engine/dispatch/inplace_or_view.py), its ``grad_fn`` and output number
+(engine/dispatch/autograd_graph.py).  The backward pass is not modelled yet (issue #27):
+``.grad`` is None, as it is in torch before any backward, and ``backward()`` is refused.
+A node (``y.grad_fn``) shows its ``name()``, its ``next_functions`` and, for an
+AccumulateGrad, its ``variable``.
 """
 
 from __future__ import annotations
@@ -19,8 +20,9 @@ from typing import Any
 from engine.binding.arg_parser import PythonArgParser, check_noarg_method
 from engine.binding.tensor import Tensor, wrap
 from engine.binding.traced import traced
-from engine.core.errors import torch_error
+from engine.core.errors import Refused, torch_error
 from engine.core.tensor_impl import TensorImpl
+from engine.dispatch.autograd_graph import Node
 
 GETTERS_CPP = "torch/csrc/autograd/python_variable.cpp"
 METHODS_CPP = "torch/csrc/autograd/python_variable_methods.cpp"
@@ -43,11 +45,11 @@ def _data(impl: TensorImpl) -> TensorImpl:
 PROPERTIES: dict[str, tuple[str, str, Callable[[TensorImpl], Any]]] = {
     "requires_grad": ("THPVariable_get_requires_grad", "requires_grad()",
                       lambda i: i.requires_grad),
-    "is_leaf": ("THPVariable_is_leaf", "grad_fn()", lambda i: True),
-    "grad_fn": ("THPVariable_get_grad_fn", "grad_fn()", lambda i: None),
+    "is_leaf": ("THPVariable_is_leaf", "grad_fn()", lambda i: i.grad_fn is None),
+    "grad_fn": ("THPVariable_get_grad_fn", "grad_fn()", lambda i: i.grad_fn),
     "grad": ("THPVariable_get_grad", "grad()", lambda i: None),
-    "retains_grad": ("THPVariable_retains_grad", "retains_grad()", lambda i: False),
-    "output_nr": ("THPVariable_get_output_nr", "output_nr()", lambda i: 0),
+    "retains_grad": ("THPVariable_retains_grad", "retains_grad()", lambda i: i.retains_grad),
+    "output_nr": ("THPVariable_get_output_nr", "output_nr()", lambda i: i.output_nr),
     "_version": ("THPVariable_get_version", "_version()", lambda i: i.version.value),
     "_base": ("THPVariable_get_base", "_base()",
               lambda i: None if i.view_base is None else wrap(i.view_base)),
@@ -64,10 +66,17 @@ def _getter(name: str, binding: str, reads: str,
     return get
 
 
+_NOT_A_LEAF = ("you can only change requires_grad flags of leaf variables. If you want to "
+               "use a computed variable in a subgraph that doesn't require differentiation "
+               "use var_no_grad = var.detach().")
+
+
 def _set_requires_grad(self: Tensor, value: Any) -> None:
     """THPVariable_set_requires_grad: a bool, and only on a differentiable dtype."""
     if not isinstance(value, bool):
         raise torch_error(RuntimeError, "requires_grad must be a bool")
+    if not value and self._impl.grad_fn is not None:
+        raise torch_error(RuntimeError, _NOT_A_LEAF)
     if value and not _differentiable(self._impl):
         raise torch_error(RuntimeError, "only Tensors of floating point and complex dtype "
                                         "can require gradients")
@@ -78,13 +87,38 @@ def requires_grad_(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
     """THPVariable_requires_grad_: the flag of a leaf, set in place; ``self`` back."""
     def body() -> Tensor:
         value = bool(_REQUIRES_GRAD_.parse(self, args, kwargs)["requires_grad"])
+        if not value and self._impl.grad_fn is not None:
+            raise torch_error(RuntimeError, _NOT_A_LEAF)
         if value and not _differentiable(self._impl):
             raise torch_error(RuntimeError, "only Tensors of floating point dtype can "
                                             "require gradients")
-        self._impl.requires_grad = value
+        if self._impl.grad_fn is None:
+            self._impl.requires_grad = value
         return self
     return traced("Tensor.requires_grad_", "THPVariable_requires_grad_", METHODS_CPP, body,
                   reads="requires_grad()", args=args, kwargs=kwargs)
+
+
+def retain_grad(self: Tensor, *args: Any, **kwargs: Any) -> None:
+    """THPVariable_retain_grad: a tensor with a history keeps its .grad in backward; a
+    leaf keeps it anyway."""
+    check_noarg_method("retain_grad", args, kwargs)
+
+    def body() -> None:
+        impl = self._impl
+        if not impl.requires_grad:
+            raise torch_error(RuntimeError, "can't retain_grad on Tensor that has "
+                                            "requires_grad=False")
+        if impl.grad_fn is not None:
+            impl.retains_grad = True
+    return traced("Tensor.retain_grad", "THPVariable_retain_grad", METHODS_CPP, body,
+                  reads="retains_grad()")
+
+
+def backward(self: Tensor, *args: Any, **kwargs: Any) -> None:
+    """Tensor.backward: the graph is recorded, its backward pass is not modelled yet."""
+    raise Refused("Tensor.backward: the backward pass is not modelled yet (tidx records "
+                  "the graph it would walk: y.grad_fn and its next_functions)")
 
 
 def _is_view(self: Tensor, *args: Any, **kwargs: Any) -> bool:
@@ -94,11 +128,29 @@ def _is_view(self: Tensor, *args: Any, **kwargs: Any) -> bool:
                   lambda: self._impl.view_base is not None, reads="is_view()")
 
 
+#: What a statement may read of a node (``y.grad_fn.next_functions``, ``.name()``,
+#: an AccumulateGrad's ``.variable``)
+NODE_ATTRIBUTES = frozenset({"name", "next_functions", "variable"})
+
+
+def is_graph_node(obj: Any) -> bool:
+    """A ``grad_fn``: tidx's node, or (under --verify) torch's own, whose classes
+    (``MulBackward0``, ``AccumulateGrad``) are made in C++ with these attributes."""
+    return isinstance(obj, Node) or (type(obj).__module__ == "builtins" and hasattr(
+        type(obj), "next_functions") and hasattr(type(obj), "name"))
+
+
+def node_attribute(obj: Any, attr: str) -> Any:
+    """``node.attr``; an AccumulateGrad's ``variable`` is the leaf, as Python sees it."""
+    value = getattr(obj, attr)
+    return wrap(value) if isinstance(value, TensorImpl) else value
+
+
 def install(cls: type) -> set[str]:
     """Put the attributes and methods on the Tensor type; their names."""
     for name, (binding, reads, read) in PROPERTIES.items():
         setter = _set_requires_grad if name == "requires_grad" else None
         setattr(cls, name, property(_getter(name, binding, reads, read), setter))
-    for fn in (requires_grad_, _is_view):
+    for fn in (requires_grad_, retain_grad, backward, _is_view):
         setattr(cls, fn.__name__, fn)
-    return {*PROPERTIES, "requires_grad_", "_is_view"}
+    return {*PROPERTIES, "requires_grad_", "retain_grad", "backward", "_is_view"}

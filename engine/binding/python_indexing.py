@@ -21,11 +21,9 @@ from engine.binding.tensor import THPVariable_Wrap, Tensor, unpack
 from engine.binding.ndarray import NDArray
 from engine.binding.tensor_new import internal_new_from_data
 from engine.core import dtypes as D
-from engine.core.context import current
 from engine.core.errors import check, torch_error
 from engine.core.tensor_impl import TensorImpl
 from engine.dispatch.aten import aten
-from engine.dispatch.autograd_key import WritingThroughViews
 from engine.indexing import tensor_indexing as I
 from engine.ops.scalar import scalar_tensor_static
 
@@ -365,12 +363,7 @@ THPVARIABLE_SETITEM = step("THPVariable_setitem", Layer.BINDING, source=SRC,
 def THPVariable_setitem(self, index: Any, py_value: Any) -> None:
     with span(TENSOR_SETITEM, index=lambda: _python_index_list(index), value=py_value) as py:
         with span(THPVARIABLE_SETITEM):
-            writing = current().local(WritingThroughViews)
-            outer, writing.active = writing.active, True
-            try:
-                _setitem(unpack(self), index, py_value)
-            finally:
-                writing.active = outer
+            _setitem(unpack(self), index, py_value)
         py.set_result(self)
 
 

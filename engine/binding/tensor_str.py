@@ -311,6 +311,7 @@ def format_tensor(
     *,
     device: str = "cpu",
     requires_grad: bool = False,
+    grad_fn: str | None = None,
     limit: int | None = None,
 ) -> str:
     """``repr()`` of a plain tensor, as PyTorch 2.13 prints it.
@@ -368,7 +369,10 @@ def format_tensor(
             if not whole:
                 return f"{prefix}{tensor_str}\n{_left_out(shape)}"
 
-    if requires_grad:
+    # _tensor_str.py: a tensor with a history names its node, a leaf says it requires grad
+    if grad_fn is not None:
+        suffixes.append(f"grad_fn=<{grad_fn}>")
+    elif requires_grad:
         suffixes.append("requires_grad=True")
 
     return _add_suffixes(prefix + tensor_str, suffixes, indent, force_newline=False)

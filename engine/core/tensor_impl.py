@@ -45,6 +45,7 @@ class TensorImpl:
 
     __slots__ = ("storage", "view", "dtype", "device_type", "serial", "requires_grad",
                  "pyobj", "wrapped_number", "version", "view_base", "created_without_grad",
+                 "grad_fn", "output_nr", "grad_accumulator", "retains_grad",
                  "__weakref__")
 
     def __init__(self, storage: Storage, view: View, dtype: D.dtype) -> None:
@@ -71,6 +72,14 @@ class TensorImpl:
         #: a view made in no_grad mode (CreationMeta::NO_GRAD_MODE): writing into it in
         #: place with grad mode on is an error
         self.created_without_grad = False
+        #: autograd's history (engine/dispatch/autograd_graph.py): the node that made this
+        #: tensor and which of its outputs it is (None for a leaf), and a leaf's
+        #: AccumulateGrad once an edge points at it
+        self.grad_fn: Any = None
+        self.output_nr = 0
+        self.grad_accumulator: Any = None
+        #: retain_grad() on a tensor with a history: its .grad is kept by backward
+        self.retains_grad = False
 
     def with_view(self, view: View) -> "TensorImpl":
         """A new TensorImpl on the same storage (what as_strided and
@@ -153,6 +162,11 @@ class TensorImpl:
             "numel": numel,
             "nbytes": self.storage.nbytes,
         }
+        if self.requires_grad:
+            # autograd's part, only where there is one (--verify compares it)
+            out["requires_grad"] = True
+            if self.grad_fn is not None:
+                out["grad_fn"] = self.grad_fn.short_name()
         if not self.storage.initialised and not self.is_meta:
             # torch.empty's bytes are whatever the allocator returned: not worth recording
             out["uninitialised"] = True

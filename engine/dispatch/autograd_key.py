@@ -23,15 +23,26 @@ result without it.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from engine.core.context import current
+from tracer.notes import Note
+from tracer.recorder import span
+from tracer.steps import Layer, step
+
 from engine.core.errors import Refused, torch_error
 from engine.core.tensor_impl import TensorImpl
-from engine.dispatch.declarations import INPLACE, OUT, VIEW, Declaration
+from engine.dispatch import autograd_graph as G
+from engine.dispatch.declarations import COMPOSITE, INPLACE, OUT, Declaration
 from engine.dispatch.schema import FunctionSchema
 
+if TYPE_CHECKING:
+    from engine.dispatch.derivatives import Formula
+
 SOURCE = "torch/csrc/autograd/VariableTypeUtils.h"
+
+#: the node VariableType makes and sets as the outputs' grad_fn (set_history)
+NODE = step("<Node>Backward", Layer.DISPATCHER,
+            source="torch/csrc/autograd/generated/VariableType_0.cpp")
 
 _NO_GRAD_VIEW = (
     "A view was created in no_grad mode and is being modified inplace with grad mode "
@@ -76,63 +87,134 @@ def _outs(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> list[TensorIm
 
 
 def check_before(op: Declaration, args: tuple, kwargs: dict[str, Any],
-                 grad_enabled: bool) -> None:
-    """The Autograd kernel's checks before it redispatches (called above autograd)."""
+                 grad_enabled: bool) -> bool:
+    """The Autograd kernel's checks before it redispatches (called above autograd); True
+    when it then clones self to save its old value (the dispatcher runs that clone)."""
     if op.name == "resize_" and args and isinstance(args[0], TensorImpl) \
             and args[0].requires_grad:
         # VariableTypeManual.cpp resize_: whatever the grad mode
         raise torch_error(RuntimeError, "cannot resize variables that require grad")
     if not grad_enabled or not requires_grad(args, kwargs):
-        return
+        return False
     if op.kind == INPLACE:
         self = args[0] if args and isinstance(args[0], TensorImpl) else None
         if self is None:
-            return
-        # every tensor tidx holds is a leaf (no grad_fn yet), and so is a view's base
+            return False
         if self.view_base is not None:
             if self.created_without_grad:
                 raise torch_error(RuntimeError, _NO_GRAD_VIEW)     # handle_view_on_rebase
-            if self.requires_grad:
+            if self.requires_grad and self.view_base.grad_fn is None:
                 raise torch_error(RuntimeError, "a view of a leaf Variable that requires "
                                                 "grad is being used in an in-place operation.")
-        if self.requires_grad:
+        if self.requires_grad and self.grad_fn is None:
             raise torch_error(RuntimeError, "a leaf Variable that requires grad is being "
                                             "used in an in-place operation.")
+        return _saves_original_self(op, args, kwargs)
     elif op.kind == OUT:
         outs = _outs(op, args, kwargs)
         if not any(o.dtype.is_floating_point for o in outs):
-            return      # integer or bool outputs are not differentiable: nothing to check
+            return False    # integer or bool outputs are not differentiable: nothing to check
         inputs = _tensors(args)
         name = op.name if any(t not in outs for t in inputs) else op.op_name
         raise torch_error(RuntimeError, f"{name}(): functions with out=... arguments don't "
                                         "support automatic differentiation, but one of the "
                                         "arguments requires grad.")
+    return False
 
 
-class WritingThroughViews:
-    """``t[i] = v`` is running (python_variable_indexing.cpp's THPVariable_setitem): the
-    views its slicing makes are only written into, in place, and the write raises
-    check_inplace's error before any node is made -- so they need no grad_fn, and are
-    not refused (``x[0] = 1`` on a leaf gets torch's "a view of a leaf Variable ...")."""
+def _saves_original_self(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> bool:
+    """Does this in-place call clone self before the kernel writes, its formula needing
+    self's old value (gen_variable_type.py's ``original_self = self.clone()``: an
+    aten::clone the profiler records inside the operator)?"""
+    entry = _formula(op)
+    if entry is None or entry[3] == "-":
+        return False
+    needs = entry[3]
+    if needs == "?":
+        raise Refused(f"{op.op_name} in place with a tensor that requires grad: whether "
+                      "torch saves self's old value depends on a formula tidx does not "
+                      "evaluate yet; use .detach() or torch.no_grad() to see its path")
+    return needs == "*" or requires_grad(tuple(_arguments(op, args, kwargs, (needs,))), {})
 
-    active = False
 
-
-def refuse_after(op: Declaration, result: Any, args: tuple) -> None:
-    """Where VariableType records a grad_fn on a floating result (it then requires grad
-    and prints it), which tidx does not model yet (issue #27): refused rather than
-    shown without it.  An integer or bool result (x > 0, x.argmax()) has no grad_fn in
-    torch either, nor do the factories that only copy an input's options (zeros_like,
-    new_ones) or detach."""
-    if op.kind == VIEW and current().local(WritingThroughViews).active:
-        return
-    results = result if isinstance(result, (list, tuple)) else (result,)
+def record_after(op: Declaration, result: Any, args: tuple, kwargs: dict[str, Any]) -> None:
+    """What VariableType does once the kernel below returned, in grad mode with an input
+    that requires grad: record the operator's node (engine/dispatch/autograd_graph.py)
+    on its differentiable outputs.  No node where torch makes none: an integer or bool
+    result (x > 0, x.argmax()), an input handed back as it is, detach, the factories that
+    only copy an input's options (zeros_like, new_ones), and a CompositeImplicitAutograd
+    operator (the operators it called made theirs).  Refused in one line where tidx does
+    not model what torch records: an in-place write into a view (CopySlices), an
+    operator whose formula tidx has no entry for.  An in-place write into a tensor that
+    is not a view rebases its history: the node becomes its grad_fn."""
+    results = list(result) if isinstance(result, (list, tuple)) else [result]
     if op.kind not in (INPLACE, OUT) and any(r is a for r in results for a in args):
         return      # an input handed back as it is (resolve_conj without a conj bit)
     if op.name in ("detach", "detach_") or op.name.endswith("_like") or \
-            op.name.startswith("new_") or not any(
-            isinstance(r, TensorImpl) and r.dtype.is_floating_point for r in results):
+            op.name.startswith("new_"):
         return
-    raise Refused(f"{op.op_name} on a tensor that requires grad: torch records its autograd "
-                  "node (grad_fn) and the result requires grad, which tidx does not model "
-                  "yet; use .detach() or requires_grad=False to see its path")
+    outputs = [(nr, r) for nr, r in enumerate(results) if isinstance(r, TensorImpl)
+               and (r.dtype.is_floating_point or r.dtype.name.startswith("complex"))]
+    if not outputs:
+        return
+    if op.kind == COMPOSITE:
+        # the operators it called made their nodes; one that ran a kernel straight
+        # (as tidx does where torch.profiler records a single operator) made none
+        if any(r.grad_fn is None and not r.requires_grad for _, r in outputs):
+            raise Refused(f"{op.op_name} on a tensor that requires grad: tidx runs its "
+                          "kernel without the inner operator whose autograd node torch "
+                          "records; use .detach() or torch.no_grad() to see its path")
+        return
+    if op.kind == INPLACE and any(r.view_base is not None for _, r in outputs):
+        raise Refused(f"{op.op_name} writes in place into a view, with a tensor that "
+                      "requires grad: torch rebases the base's history onto a CopySlices "
+                      "node, which tidx does not model yet; use .detach() or "
+                      "torch.no_grad() to see its path")
+    # an in-place call rebases self's history onto the node (rebase_history): its edges
+    # were collected from self's old history, before the kernel ran
+    entry = _formula(op)
+    if entry is None:
+        raise Refused(f"{op.op_name} on a tensor that requires grad: torch records its "
+                      "autograd node (grad_fn), whose formula tidx has no entry for; use "
+                      ".detach() or torch.no_grad() to see its path")
+    name, differentiable, outs, _ = entry
+    edges = G.collect_next_edges(_arguments(op, args, kwargs, differentiable))
+    shown = ", ".join("None" if n is None else n.short_name() for n, _ in edges)
+    with span(NODE.named(name), edges=f"({shown})",
+              note=Note("autograd.node", node=name, edges=shown or "none")) as s:
+        node = G.Node(name, edges)
+        G.set_history(node, [(nr, r) for nr, r in outputs if outs is None or outs[nr]])
+        s.set_result(repr(node))
+
+
+#: The nodes VariableTypeManual.cpp makes by hand (no derivatives.yaml row): copy_'s
+#: CopyBackwards, with edges to self's old history and to src.
+_MANUAL: dict[str, "Formula"] = {
+    "copy_": ("torch::autograd::CopyBackwards", ("self", "src"), None, "-")}
+
+
+def _formula(op: Declaration) -> "Formula | None":
+    from engine.dispatch.derivatives import derivatives    # only once a graph is made
+    table = derivatives()
+    key = f"{op.name}.{op.overload}" if op.overload else op.name
+    if key in _MANUAL:
+        return _MANUAL[key]
+    if key in table or op.kind != INPLACE:
+        return table.get(key)
+    # an in-place form without a row of its own uses its functional form's (torchgen)
+    functional = op.name[:-1]
+    return table.get(f"{functional}.{op.overload}" if op.overload else functional)
+
+
+@lru_cache(maxsize=None)
+def _positions(schema: str) -> dict[str, int]:
+    parsed = FunctionSchema.parse(schema.split("::", 1)[-1])
+    return {a.name: i for i, a in enumerate(parsed.arguments)}
+
+
+def _arguments(op: Declaration, args: tuple, kwargs: dict[str, Any],
+               names: tuple[str, ...]) -> list[Any]:
+    """The values of the named arguments, given by keyword or by position."""
+    where = _positions(op.schema)
+    return [kwargs[n] if n in kwargs else args[where[n]] if where.get(n, len(args)) < len(args)
+            else None for n in names]

@@ -25,7 +25,8 @@ from engine.core.tensor_impl import TensorImpl
 from engine.dispatch import autograd_key, cuda, inplace_or_view
 from engine.dispatch.at_dispatch import Running
 from engine.dispatch.device_check import REGISTER_CUDA, device_error, runs_to_its_check
-from engine.dispatch.declarations import COMPOSITE, FACTORY, META_PYTHON, Declaration
+from engine.dispatch.declarations import COMPOSITE, FACTORY, META_PYTHON, REGISTRY, \
+    Declaration
 from engine.dispatch.keys import keyset
 
 SOURCE = "aten/src/ATen/core/dispatch/Dispatcher.h"
@@ -109,15 +110,15 @@ def dispatch(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> Any:
         autograd_key.requires_grad(args, kwargs)
     before = inplace_or_view.before_kernel(op, args) if above else None
     if not recorder.active():
-        if above:
-            autograd_key.check_before(op, args, kwargs, ctx.grad_enabled)
+        if above and autograd_key.check_before(op, args, kwargs, ctx.grad_enabled):
+            _clone(args[0])
         if failed is not None:
             raise failed[1]
         result = _run(op, args, kwargs)
         if above:
             inplace_or_view.after_kernel(op, args, result, before)
         if autograd:
-            autograd_key.refuse_after(op, result, args)
+            autograd_key.record_after(op, result, args, kwargs)
         return result
 
     keys, route = keyset(device, op.kind, ctx.below_autograd)
@@ -131,17 +132,23 @@ def dispatch(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> Any:
         kernel, source = failed[0], REGISTER_CUDA
     with recorder.span(OPERATOR, called=shown, op=shown, source=source, keys=keys,
                        route=route, kernel=kernel) as s:
-        if above:
-            autograd_key.check_before(op, args, kwargs, ctx.grad_enabled)
+        if above and autograd_key.check_before(op, args, kwargs, ctx.grad_enabled):
+            _clone(args[0])
         if failed is not None:
             raise failed[1]
         result = _run(op, args, kwargs)
         if above:
             inplace_or_view.after_kernel(op, args, result, before)
         if autograd:
-            autograd_key.refuse_after(op, result, args)
+            autograd_key.record_after(op, result, args, kwargs)
         s.set_result(result)
     return result
+
+
+def _clone(self: TensorImpl) -> None:
+    """VariableType's ``original_self = self.clone()`` before an in-place kernel whose
+    backward formula needs self's old value: an operator call of its own."""
+    dispatch(REGISTRY["aten::clone"], (self,), {})
 
 
 def _run(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> Any:

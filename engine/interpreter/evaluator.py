@@ -26,6 +26,7 @@ from tracer import recorder
 from engine.core import dtypes as D
 from engine.binding.functions import FUNCTIONS
 from engine.binding import legacy_ctor, torch_device
+from engine.binding.autograd_meta import NODE_ATTRIBUTES, is_graph_node, node_attribute
 from engine.binding.methods import PUBLIC as TENSOR_PUBLIC
 from engine.binding import options as P
 from engine.core.context import current
@@ -616,7 +617,7 @@ class Evaluator(Expressions, Control, Functions):
             return name in lists.METHODS
         if isinstance(owner, self.numpy.arrays):
             return name in self.numpy.methods
-        return False
+        return is_graph_node(owner) and name == "name"
 
     def resolve_attribute(self, obj: Any, attr: str) -> Any:
         """The only way an attribute resolves: through the allow-list tables."""
@@ -665,6 +666,8 @@ class Evaluator(Expressions, Control, Functions):
             return getattr(obj, attr)
         if isinstance(obj, list) and attr in lists.METHODS:
             return lists.method(obj, attr, self.builtins["list"], self.builtins["sorted"])
+        if is_graph_node(obj) and attr in NODE_ATTRIBUTES and hasattr(obj, attr):
+            return node_attribute(obj, attr)       # y.grad_fn.next_functions
         raise Refused(f"attribute '{attr}' of {self.type_name(obj)} is not available in tidx")
 
 

@@ -113,9 +113,13 @@ def _describe(value: Any) -> dict[str, Any] | None:
     # an empty tensor with a huge leading dim ((2**62, 0)) lists as 2**62 empty lists:
     # its values are not read (there are none)
     hollow = value.numel() == 0 and len(value.shape) > 1 and value.shape[0] > 0
+    grad_fn = getattr(value, "grad_fn", None)
     return {"values": None if meta or hollow else value.tolist(), "shape": list(value.shape),
             "strides": list(value.stride()), "offset": value.storage_offset(),
-            "dtype": str(value.dtype)}
+            "dtype": str(value.dtype),
+            # autograd's part: compared with the values (a result is its values and history)
+            "autograd": (bool(getattr(value, "requires_grad", False)),
+                         None if grad_fn is None else grad_fn.name().rsplit("::", 1)[-1])}
 
 
 def profile_ops(prof) -> list[tuple[int, str]]:
@@ -366,6 +370,12 @@ def _compare(st, ours: dict[str, Any], ev: E.Evaluator, error: dict | None,
             if t is None or not isinstance(s, dict) or s.get("kind") != "tensor":
                 continue
             if check == "values":
+                mine_grad = (bool(s.get("requires_grad")), s.get("grad_fn"))
+                if mine_grad != t["autograd"]:
+                    verdicts.append(False)
+                    row.details.append(f"autograd of {name}: tidx requires_grad, grad_fn "
+                                       f"{mine_grad} / torch {t['autograd']}")
+                    continue
                 if "values" not in s or t["values"] is None:
                     continue  # large, uninitialised or empty: not recorded
                 mine_v = s["values"]

@@ -285,6 +285,7 @@ def detach_(self):
             # a view's history is its base's: detaching it alone would leave them apart
             raise torch_error(RuntimeError, _DETACH_VIEW)
         self.requires_grad = False
+        self.grad_fn, self.output_nr = None, 0      # a leaf from now on
     return self
 
 

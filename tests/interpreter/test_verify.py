@@ -41,6 +41,19 @@ def test_a_wrong_trace_is_reported():
     assert not row.ok and any("values of t" in d for d in row.details)
 
 
+def test_a_wrong_grad_fn_is_reported():
+    """--verify compares autograd's part with the values: requires_grad and the node."""
+    require_torch()
+    text = "x = torch.ones(2, requires_grad=True); y = x * 2"
+    doc = session.run(text)
+    assert doc["statements"][1]["bindings"]["y"]["summary"]["grad_fn"] == "MulBackward0"
+    assert all(r.ok for r in verify.verify(text, doc))
+    wrong = copy.deepcopy(doc)
+    wrong["statements"][1]["bindings"]["y"]["summary"]["grad_fn"] = "AddBackward0"
+    row = verify.verify(text, wrong)[1]
+    assert row.results["values"] is False and any("autograd of y" in d for d in row.details)
+
+
 @pytest.mark.torch
 def test_cli_verify_prints_the_table():
     require_torch()

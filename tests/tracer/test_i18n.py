@@ -48,6 +48,7 @@ MORE_STATEMENTS = [
     "import numpy as np; a = np.arange(6); y = torch.from_numpy(a); z = y.numpy(); "
     "w = torch.as_tensor(a)",
     "y = torch.is_grad_enabled(); torch.set_grad_enabled(False); torch.set_grad_enabled(True)",
+    "x = torch.ones(2, requires_grad=True); y = (x * 2).sum()",
     "a = torch.tensor([1.25, -2.5]); y = a.ceil(); y = a.frac(); y = a.round(decimals=1); "
     "y = a.rsqrt(); y = a.exp()",
     "a = torch.tensor([[1.25, -2.5]]); y = a.std(); y = a.var(0); y = a.std(1, correction=3)",

@@ -199,7 +199,9 @@ def test_an_in_place_op_without_recorded_writes_does_not_leak_its_result_backwar
 def test_a_storage_the_statement_makes_appears_when_it_is_allocated():
     flat = stepper.frames(session.run_document("y = t.t().contiguous()"))
     names = [f["event"].name for f in flat]
-    made = names.index("StorageImpl")
+    # from the allocator's step that returns its bytes (the StorageImpl follows)
+    made = names.index("DefaultCPUAllocator::allocate")
+    assert names[made + 1] == "StorageImpl"
     y = flat[-1]["pictures"][0]["storage"]
 
     def of_y(f):

@@ -118,6 +118,9 @@ TEXT: dict[str, str] = {
         "GradMode::set_enabled({enabled}): while grad mode is off the Autograd key records "
         "no graph (results of tensors that require grad do not), and in-place writes into "
         "leaves are allowed",
+    "autograd.node":
+        "VariableType records {node} as the result's grad_fn: one edge per input it takes "
+        "gradients for ({edges}), followed by the backward pass",
     "grad_mode.read": "GradMode::is_enabled(): this run's grad mode",
     "detach.alias": "a new tensor on the same storage, with no autograd history",
     "resize.restride":

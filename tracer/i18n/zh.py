@@ -104,6 +104,9 @@ TEXT: dict[str, str] = {
     "grad_mode.set":
         "GradMode::set_enabled({enabled}):梯度模式关闭时 Autograd 键不记录计算图"
         "(由需要梯度的张量算出的结果不再需要梯度),也允许对叶子张量做原地写入",
+    "autograd.node":
+        "VariableType 把 {node} 记录为结果的 grad_fn:它求梯度的每个输入各一条边"
+        "({edges}),反向传播时沿这些边走",
     "grad_mode.read": "GradMode::is_enabled():本次运行的梯度模式",
     "detach.alias": "同一存储上的新张量,没有自动求导历史",
     "resize.restride":

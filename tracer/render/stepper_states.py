@@ -37,6 +37,7 @@ from tracer.document import Event, Statement, walk
 from tracer.picture import hidden
 from tracer.render import storage as RS
 from tracer.replay import values_of
+from tracer.steps import Layer
 
 _GONE = object()  # no value at the step before
 _START = -1.0   # "before the statement": a tensor first seen as an argument existed then
@@ -97,6 +98,7 @@ class _Timeline:
                     for off in val.get("offsets", []):
                         self.writes.setdefault((val["storage"], off), []).append(float(i))
             named += self._record(ev.result, float(ends[i]), shown_from=float(i))
+        self._allocated_first(ends)
         for b in st.bindings.values():
             if b is not None:
                 named += self._record(b.summary, float(self.last))
@@ -117,6 +119,20 @@ class _Timeline:
                 self.first_view[t["label"]] = _START
         for s in self.old:
             self.first_storage[s] = _START
+
+    def _allocated_first(self, ends: list[int]) -> None:
+        """A storage is first recorded by the step that makes its StorageImpl, right
+        after the allocator's step that returned its bytes (``nbytes`` and no storage
+        of its own): drawn from that step on, its bytes uninitialised, so the panel of
+        the allocation shows the memory it made."""
+        for i in range(1, len(self.flat)):
+            alloc, made = self.flat[i - 1], self.flat[i]
+            if alloc.layer != Layer.MEMORY or "nbytes" not in alloc.args or \
+                    any(_storages_in(alloc.result)) or alloc.children:
+                continue
+            for s in _storages_in(made.result):
+                if self.first_storage.get(s) == float(ends[i]):
+                    self.first_storage[s] = float(i - 1)
 
     def _record(self, value: Any, time: float, shown_from: float | None = None
                 ) -> list[dict[str, Any]]:
