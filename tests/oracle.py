@@ -56,6 +56,9 @@ def describe(value) -> dict[str, Any]:
     torch.Size, a dtype, None ...) by its type's name and its repr, as Python prints it."""
     if hasattr(value, "untyped_storage"):
         return describe_tensor(value)
+    if type(value).__name__ == "ndarray":   # numpy's, or tidx's over its storage
+        return {"type": "ndarray", "shape": list(value.shape), "strides": list(value.strides),
+                "dtype": str(value.dtype), "values": norm(value.tolist()), "repr": repr(value)}
     return {"type": type(value).__name__, "repr": repr(value)}
 
 

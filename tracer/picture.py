@@ -59,6 +59,10 @@ def named(st: Statement) -> list[dict[str, Any]]:
         if b is not None and V.is_tensor(b.summary):
             t = b.summary
             out.append(t if V.name(t) else V.with_name(t, name))
+        elif b is not None and V.kind(b.summary) == "ndarray":
+            # a numpy array: drawn over its storage as a view is (from_numpy's tensor
+            # and the array on the same bytes)
+            out += [v for v in [V.array_view(b.summary, name)] if v is not None]
         elif b is not None:  # a tuple of tensors, say: each keeps its label
             out += V.tensors(b.summary)
     facts = st.session
@@ -95,7 +99,9 @@ def collect(st: Statement, prev: Statement | None = None) -> list[dict[str, Any]
     # not the lesson, and its values are in the steps that read it)
     result = st.session.result if st.session is not None else None
     made = [t["storage"] for b in list(st.bindings.values()) + [result]
-            if b is not None for t in V.tensors(b.summary)]
+            if b is not None for t in V.tensors(b.summary)] + [
+        b.summary["storage"] for b in st.bindings.values()
+        if b is not None and V.kind(b.summary) == "ndarray"]
     # the user's tensors' storages before temporaries' (a CUDA index's copy on the
     # device is written before the indexed tensor is read, and only three are drawn)
     user = {t["storage"] for t in after}

@@ -65,6 +65,8 @@ _FIELDS: dict[str, dict[str, Callable[[Any], bool]]] = {
     "elements": {"storage": _STR, "count": _is_int},
     "pypto_tensor": {"shape": _ints, "dtype": _STR, "declared_only": lambda v: isinstance(v, bool)},
     "object": {"type": _STR, "repr": _STR},
+    "ndarray": {"storage": _STR, "shape": _ints, "strides": _ints, "offset": _is_int,
+                "dtype": _STR, "itemsize": _is_int, "nbytes": _is_int, "repr": _STR},
 }
 #: fields some values of a kind have, and what they hold when present
 _OPTIONAL: dict[str, Callable[[Any], bool]] = {

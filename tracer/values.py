@@ -13,6 +13,7 @@ The kinds (``docs/trace-format.md`` has an example of each)::
     size dtype device memory_format                torch's small value types
     tensor storage tensor_index scalar elements    the engine's objects
     pypto_tensor                                   seed 003's tile-level tensor
+    ndarray                                        a numpy array over a tidx storage
     object                                         anything else, as a bounded repr
 
 Engine objects describe themselves with ``__tidx_summary__(self, max_values) -> dict``
@@ -31,6 +32,9 @@ these fields (serials are turned into trace-local labels here):
 * ``dtype``: name (``int64``), short (``i64``).   ``device``: type, index.
 * ``size``: dims.   ``memory_format``: name (``contiguous_format``).
 * ``pypto_tensor``: shape, dtype, declared_only; view_shape and values when present.
+* ``ndarray``: storage_serial, shape, strides and offset in bytes (numpy's), dtype
+  (numpy's name: ``int64``), itemsize, nbytes (its storage's), repr (numpy's); values
+  when small.
 """
 
 from __future__ import annotations
@@ -223,6 +227,34 @@ def pypto_tensor(shape: list[int], dtype: str, declared_only: bool,
     return out
 
 
+def ndarray(storage: str, *, shape: list[int], strides: list[int], offset: int, dtype: str,
+            itemsize: int, nbytes: int, shown: str, values: Any = None) -> Value:
+    """A numpy array: the storage its bytes are in (a tensor's, after from_numpy or
+    numpy()), numpy's geometry in bytes, and its repr as numpy prints it."""
+    out: Value = {"kind": "ndarray", "storage": storage, "shape": list(shape),
+                  "strides": list(strides), "offset": offset, "dtype": dtype,
+                  "itemsize": itemsize, "nbytes": nbytes, "repr": shown[:MAX_STR]}
+    if len(shown) > MAX_STR:
+        out["more"] = len(shown) - MAX_STR
+    if values is not None:
+        out["values"] = values
+    return out
+
+
+def array_view(a: Value, name: str) -> Value | None:
+    """A numpy array as the storage picture draws the views of a storage: a tensor's
+    geometry in elements (numpy's strides and offset are bytes), called by its name;
+    None for a dtype torch has no short name for here."""
+    short = {long: s for s, long in DTYPES.items()}.get(a["dtype"])
+    item = a["itemsize"]
+    if short is None or a["offset"] % item or any(s % item for s in a["strides"]):
+        return None
+    return tensor(name, a["storage"], name=name, shape=a["shape"],
+                  strides=[s // item for s in a["strides"]], offset=a["offset"] // item,
+                  dtype=short, device="cpu", numel=math.prod(a["shape"]), nbytes=a["nbytes"],
+                  values=a.get("values"))
+
+
 def obj(type_name: str, shown: str) -> Value:
     """Anything else: its type's name and its repr, cut to :data:`MAX_REPR` characters."""
     return {"kind": "object", "type": type_name,
@@ -342,6 +374,11 @@ def _from_hook(data: dict[str, Any], labels: Labels, max_values: int) -> Value:
         return size(data["dims"])
     if kind == "memory_format":
         return memory_format(data["name"])
+    if kind == "ndarray":
+        return ndarray(labels("s", data["storage_serial"])[0], shape=data["shape"],
+                       strides=data["strides"], offset=data["offset"], dtype=data["dtype"],
+                       itemsize=data["itemsize"], nbytes=data["nbytes"], shown=data["repr"],
+                       values=data.get("values"))
     if kind == "pypto_tensor":
         return pypto_tensor(data["shape"], data["dtype"], data["declared_only"],
                             data.get("view_shape"), data.get("values"))

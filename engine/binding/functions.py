@@ -19,11 +19,12 @@ from tracer.notes import Note
 from tracer.recorder import span
 from tracer.steps import Layer, step, symbol
 
-from engine.binding import contraction, functional, grad_mode, unique
+from engine.binding import contraction, functional, grad_mode, tensor_numpy, unique
 from engine.binding import operators as O
 from engine.binding.arg_parser import PythonArgParser
 from engine.binding.python_signatures import manual_signatures
 from engine.binding.tensor import THPVariable_Wrap, Tensor, unpack, wrap, wrap_result
+from engine.binding.ndarray import NDArray
 from engine.binding.tensor_new import internal_new_from_data
 from engine.binding import conj as conj_binding
 from engine.binding.torch_manual import FUNCTIONS as FACTORY_FUNCTIONS
@@ -65,6 +66,9 @@ def tensor(*args: Any, **kwargs: Any) -> Tensor:
             data = values["data"]
             if isinstance(data, Tensor):
                 raise Refused("torch.tensor(a_tensor) is not supported; use .clone()")
+            if isinstance(data, (list, tuple)) and any(isinstance(v, NDArray) for v in data):
+                raise Refused("torch.tensor of a list of numpy arrays is not modelled by "
+                              "tidx; np.array(...) them first")
             if values.get("pin_memory"):
                 raise Refused("tensor(): pin_memory=True is not modelled by tidx")
             dtype = values.get("dtype")
@@ -170,7 +174,9 @@ def manual_seed(seed: Any) -> Generator:
 
 def from_numpy(*args: Any, **kwargs: Any):
     """torch.from_numpy: a tensor that shares the array's memory (no copy).  A METH_O
-    C function: CPython itself checks for exactly one positional argument."""
+    C function: CPython itself checks for exactly one positional argument.  A statement's
+    array goes through tensor_from_numpy's checks (engine/binding/tensor_numpy.py); the
+    engine's own callers (pypto) hand it a C-contiguous numpy array."""
     name = "torch._VariableFunctionsClass.from_numpy()"
     if kwargs:
         raise torch_error(TypeError, f"{name} takes no keyword arguments")
@@ -178,10 +184,10 @@ def from_numpy(*args: Any, **kwargs: Any):
         raise torch_error(TypeError, f"{name} takes exactly one argument ({len(args)} given)")
     array = args[0]
     if not isinstance(array, np.ndarray):
-        raise torch_error(TypeError, f"expected np.ndarray (got {type(array).__name__})")
+        with _entry("from_numpy", "function.from_numpy"):
+            return wrap(tensor_numpy.tensor_from_numpy(array))
     dtype = D.from_numpy(array.dtype)
-    if not array.flags.c_contiguous:
-        raise Refused("tidx's from_numpy takes C-contiguous arrays only")
+    assert array.flags.c_contiguous, "the engine hands from_numpy C-contiguous arrays"
     with _entry("from_numpy", "function.from_numpy"):
         raw = array.reshape(-1).view(np.uint8)
         storage = Storage(raw.nbytes, "cpu", data=raw)

@@ -28,6 +28,7 @@ from tracer.steps import Layer, step, symbol
 
 from engine.binding import operators as O
 from engine.binding.arg_parser import PythonArgParser
+from engine.binding.ndarray import NDArray
 from engine.binding.size_new import size_new
 from engine.binding.tensor import THPVariable_Wrap, Tensor, unpack
 from engine.binding.tensor_new import TENSOR_NEW, _is_sequence, internal_new_from_data
@@ -131,6 +132,8 @@ def _generic_ctor(dtype: D.dtype, base: bool, args: tuple, kwargs: dict) -> Tens
 def _new_from_sequence(data: Any, dtype: D.dtype) -> TensorImpl:
     """legacy_new_from_sequence: a sequence only, then internal_new_from_data with the
     type's dtype (type_inference=false)."""
+    if isinstance(data, NDArray):       # a sequence: its bytes kept when the dtype is
+        return internal_new_from_data(data, dtype, "cpu", copy_numpy=False)    # the type's
     if not _is_sequence(data) or type(data).__name__ == "Tensor":
         raise torch_error(TypeError, f"new(): data must be a sequence (got {tp_name(data)})")
     return internal_new_from_data(data, dtype, "cpu")

@@ -22,7 +22,8 @@ from tracer import recorder
 from tracer.steps import Layer, Lecture, step
 from tracer.notes import Note
 
-from engine.binding import autograd_meta, conj as C, functional, typed_storage, unique
+from engine.binding import autograd_meta, conj as C, functional, tensor_numpy, typed_storage, \
+    unique
 from engine.binding import python_indexing as PI
 from engine.binding import operators as O
 from engine.binding.arg_parser import ParsedArgs, PythonArgParser, check_noarg_method
@@ -230,12 +231,6 @@ TENSOR_LIST = "torch/csrc/utils/tensor_list.cpp"
 #: What one element costs in a Python list: a float or int object (24 or 32 bytes) and
 #: the list's slot (8).
 PY_NUMBER_BYTES = 40
-
-
-def _numpy(self: Tensor) -> np.ndarray:
-    """Shares memory with the tensor, as torch's ``numpy()`` does."""
-    _require_data(self, "numpy")
-    return self._impl.array()
 
 
 def _item(self: Tensor) -> Any:
@@ -658,10 +653,10 @@ def install(cls: type) -> frozenset[str]:
     for name, (reads, read) in _FACTS.items():
         setattr(cls, name, _fact(name, reads, read))
         public.add(name)
-    for name, reader in (("tolist", _tolist), ("numpy", _numpy)):
-        setattr(cls, name, _noarg(name, reader))
+    setattr(cls, "tolist", _noarg("tolist", _tolist))
+    setattr(cls, "numpy", tensor_numpy.numpy)     # an array over the tensor's own bytes
     setattr(cls, "item", _traced_item("item", "THPVariable_item"))
-    public |= {"item", "tolist", "type"}
+    public |= {"item", "tolist", "type", "numpy"}
     for name, (reads, read) in _PROPERTIES.items():
         setattr(cls, name, property(_getter(name, reads, read)))
         public.add(name)

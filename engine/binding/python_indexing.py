@@ -11,11 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from tracer.recorder import span
 from tracer.steps import Layer, Lecture, inlined, step, symbol
 
 from engine.binding.arg_parser import unpack_long
 from engine.binding.tensor import THPVariable_Wrap, Tensor, unpack
+from engine.binding.ndarray import NDArray
 from engine.binding.tensor_new import internal_new_from_data
 from engine.core import dtypes as D
 from engine.core.errors import check, torch_error
@@ -39,13 +42,15 @@ def _impl(obj: Any) -> TensorImpl:
 
 
 def _check_long(obj: Any) -> bool:
-    """THPUtils_checkLong: a Python int that is not a bool."""
-    return isinstance(obj, int) and not isinstance(obj, bool)
+    """THPUtils_checkLong: a Python int that is not a bool, or a numpy integer
+    (``t[a[1]]``: torch::utils::is_numpy_int)."""
+    return isinstance(obj, int) and not isinstance(obj, bool) or isinstance(obj, np.integer)
 
 
 def _is_sequence(obj: Any) -> bool:
-    """PySequence_Check for the values tidx's evaluator can produce (a string is one)."""
-    return isinstance(obj, (list, tuple, str, range))
+    """PySequence_Check for the values tidx's evaluator can produce (a string is one, and
+    a numpy array)."""
+    return isinstance(obj, (list, tuple, str, range, NDArray))
 
 
 #: c10::SymInt::min_representable_int(): below it, an int is a tag for a symbolic value.
@@ -151,8 +156,8 @@ def treatSequenceAsTuple(index: Any) -> bool:
     is a tuple of indices; any other list is one index."""
     if isinstance(index, tuple):
         return True
-    if _is_tensor(index) or not _is_sequence(index):
-        return False
+    if _is_tensor(index) or isinstance(index, NDArray) or not _is_sequence(index):
+        return False        # an ndarray is one index (PyArray_CheckExact)
     if len(index) >= 32:
         return False
     return any(_is_tensor(o) or _is_sequence(o) or isinstance(o, slice) or o is Ellipsis
@@ -224,7 +229,7 @@ SEQUENCE_TO_VARIABLE = step("sequenceToVariable", Layer.BINDING, source=SRC,
 
 def sequenceToVariable(self, seq: Any):
     """indexing_tensor_from_data: a Python list index becomes a long tensor."""
-    with span(SEQUENCE_TO_VARIABLE, seq=list(seq)) as s:
+    with span(SEQUENCE_TO_VARIABLE, seq=seq if isinstance(seq, NDArray) else list(seq)) as s:
         result = internal_new_from_data(seq, D.int64, self.device_type, indexing=True)
         s.set_result(result)
         return result

@@ -17,6 +17,8 @@ from tracer.recorder import span
 from tracer.steps import Layer, Lecture, step
 
 from engine.binding.arg_parser import unpack_long
+from engine.binding.ndarray import NDArray
+from engine.binding.tensor_numpy import aten_dtype, from_numpy_data, tensor_from_numpy
 from engine.core import dtypes as D
 from engine.core.context import current
 from engine.core.errors import Refused, torch_error, tp_name
@@ -53,7 +55,10 @@ def compute_sizes(data: Any) -> tuple[int, ...]:
 
 def infer_scalar_type(obj: Any) -> D.dtype:
     """infer_scalar_type: every element's type, promoted; an empty sequence counts as
-    the default float; a string is refused, anything else cannot be inferred."""
+    the default float; a string is refused, anything else cannot be inferred.  A numpy
+    scalar (``a[0]``) is its own dtype (np.float64 is float64, not the default)."""
+    if isinstance(obj, np.generic):
+        return _numpy_scalar_dtype(obj)
     if isinstance(obj, float):
         return current().default_dtype
     if isinstance(obj, complex):
@@ -75,6 +80,14 @@ def infer_scalar_type(obj: Any) -> D.dtype:
     if tp_name(obj) == "Tensor":
         raise Refused("torch.tensor() of a list holding tensors is not supported yet")
     raise torch_error(RuntimeError, f"Could not infer dtype of {tp_name(obj)}")
+
+
+def _numpy_scalar_dtype(obj: np.generic) -> D.dtype:
+    """numpy_dtype_to_aten of a numpy scalar's dtype (tensor_numpy.cpp)."""
+    try:
+        return D.from_numpy(obj.dtype)
+    except TypeError:
+        raise Refused(f"torch.tensor of a {tp_name(obj)} is not modelled by tidx") from None
 
 
 def _stored_values(data: Any, sizes: tuple[int, ...]) -> list:
@@ -103,7 +116,9 @@ def store_scalars(values: list, dtype: D.dtype) -> np.ndarray:
     takes any number's truth; a floating dtype the double, rounded (beyond its range, to
     inf: no check); an integral dtype goes through unpackIntegral: a Python int must fit
     int64 (THPUtils_unpackLong), then checked_convert names the type ``uint8`` ...
+    A numpy scalar is stored as the number it holds.
     """
+    values = [v.item() if isinstance(v, np.generic) else v for v in values]
     if dtype.is_complex:
         # THPUtils_unpackComplexDouble: any Python number, as a c10::complex<double>
         for v in values:
@@ -150,9 +165,19 @@ RECURSIVE_STORE = step("recursive_store", Layer.BINDING, source=TENSOR_NEW,
 
 
 def internal_new_from_data(data: Any, dtype: D.dtype | None, device: str,
-                           indexing: bool = False) -> TensorImpl:
-    """empty(sizes) -> recursive_store -> to(device, dtype) -> lift_fresh."""
+                           indexing: bool = False, copy_numpy: bool = True) -> TensorImpl:
+    """empty(sizes) -> recursive_store -> to(device, dtype) -> lift_fresh; a numpy array
+    goes through tensor_from_numpy instead (``copy_numpy``: torch.tensor copies it,
+    torch.as_tensor does not)."""
     with span(INTERNAL_NEW_FROM_DATA) as s:
+        if isinstance(data, NDArray):
+            s.note("binding.internal_new_from_data.numpy")
+            if indexing:        # indexing_tensor_from_data: a mask stays one, else long
+                inferred = aten_dtype(data.dtype)
+                dtype = inferred if inferred in (D.bool, D.uint8) else dtype
+            result = from_numpy_data(data, dtype, device, copy_numpy and not indexing)
+            s.set_result(result)
+            return result
         if indexing:
             # indexing_tensor_from_data infers first: a list of bools (or bytes) stays a
             # mask, anything else becomes the long tensor asked for
@@ -234,10 +259,12 @@ def asarray(obj: Any, is_tensor: bool, dtype: D.dtype | None, device: str | None
     change asks for a copy (copy=False then refuses); anything else is a sequence or a
     number, copied into a new tensor (type inference only without a dtype)."""
     force_copy, force_alias = copy is True, copy is False
-    with span(ASARRAY,
-              note="binding.asarray.tensor" if is_tensor else "binding.asarray.data") as s:
-        if is_tensor:
-            tensor = obj
+    array = isinstance(obj, NDArray)
+    with span(ASARRAY, note="binding.asarray.tensor" if is_tensor or array
+              else "binding.asarray.data") as s:
+        if is_tensor or array:
+            # an array first becomes a tensor over its bytes, then follows a tensor's path
+            tensor = tensor_from_numpy(obj, warn_if_not_writeable=False) if array else obj
             wrong_device = device is not None and device != tensor.device_type
             wrong_dtype = dtype is not None and dtype is not tensor.dtype
             if force_copy or (copy is None and (wrong_device or wrong_dtype)):

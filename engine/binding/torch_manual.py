@@ -35,6 +35,8 @@ _RANGE = PythonArgParser([
 _ASARRAY = PythonArgParser([
     "asarray(PyObject* obj, *, ScalarType? dtype=None, Device? device=None, bool? copy=None, "
     "bool requires_grad=False)"])
+_AS_TENSOR = PythonArgParser([
+    "as_tensor(PyObject* data, *, ScalarType dtype=None, Device? device=None)"])
 _NEW_TENSOR = PythonArgParser([
     "new_tensor(PyObject* data, *, ScalarType dtype=None, Device? device=None, "
     "bool requires_grad=False)"])
@@ -94,6 +96,31 @@ def range(*args: Any, **kwargs: Any) -> Tensor:  # noqa: A001 - torch's own name
                                          dtype=_dtype(v.get("dtype")), device=device)
             b.set_result(result)
         out = _finish(result, bool(v.get("requires_grad")))
+        py.set_result(out)
+        return out
+
+
+THPVARIABLE_AS_TENSOR = step("THPVariable_as_tensor", Layer.BINDING, source=MANUAL,
+                             note=O.PARSER_NOTE,
+                             libtorch=symbol("torch::autograd::THPVariable_as_tensor"))
+
+
+def as_tensor(*args: Any, **kwargs: Any) -> Tensor:
+    """torch.as_tensor(data, *, dtype, device): torch::utils::as_tensor, i.e.
+    internal_new_from_data without copying a tensor (``to(..., copy=false)``) or a numpy
+    array it can keep; a list or a number is stored into a new tensor."""
+    with _entry("torch.as_tensor", "factory.as_tensor", args, kwargs) as py:
+        with span(THPVARIABLE_AS_TENSOR) as b:
+            v = _AS_TENSOR.parse(None, args, kwargs).values
+            data, dtype = v["data"], _dtype(v.get("dtype"))
+            device = O.device_type_of(v.get("device"))
+            if is_tensor(data):
+                result = N.new_from_tensor(unpack(data), dtype, device, False)
+            else:
+                result = N.internal_new_from_data(data, dtype, device or "cpu",
+                                                  copy_numpy=False)
+            b.set_result(result)
+        out = THPVariable_Wrap(result)
         py.set_result(out)
         return out
 
@@ -210,5 +237,5 @@ def set_default_dtype(*args: Any, **kwargs: Any) -> None:
 
 
 #: The functions of this module, by the name torch gives them.
-FUNCTIONS = {"range": range, "asarray": asarray, "get_default_dtype": get_default_dtype,
+FUNCTIONS = {"range": range, "asarray": asarray, "as_tensor": as_tensor, "get_default_dtype": get_default_dtype,
              "set_default_dtype": set_default_dtype}

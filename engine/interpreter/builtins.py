@@ -60,10 +60,16 @@ def _python(fn: Callable[[Any], Any], value: Any) -> Any:
 
 
 def make(tensor: type[Any], size: type[Any], on_print: Callable[[str], None],
-         classes: Classes, formatter: Formatter) -> dict[str, Callable]:
-    """The builtins of one evaluator, over its namespace's tensor and Size types and its
-    class stand-ins."""
+         classes: Classes, formatter: Formatter,
+         arrays: tuple[type, ...] = ()) -> dict[str, Callable]:
+    """The builtins of one evaluator, over its namespace's tensor and Size types, its
+    class stand-ins and numpy's array and scalar types (which answer through their own
+    special methods, as a tensor does)."""
     numbers = (bool, int, float)
+
+    def sized_array(x: Any) -> bool:
+        """A numpy array (it has rows), not a numpy scalar."""
+        return isinstance(x, arrays) and hasattr(type(x), "__len__")
 
     def shown(a: Any) -> str:
         """str(a), a function as Python prints it but at no address (a real one differs
@@ -84,8 +90,8 @@ def make(tensor: type[Any], size: type[Any], on_print: Callable[[str], None],
         on_print(text)
 
     def len_(*args: Any, **kwargs: Any) -> int:
-        obj = iterables.one_argument("len", args, kwargs)
-        if isinstance(obj, (tensor, list, tuple, size, str)):
+        obj: Any = iterables.one_argument("len", args, kwargs)
+        if isinstance(obj, (tensor, list, tuple, size, str)) or sized_array(obj):
             return len(obj)
         if type(obj).__name__ in ("UntypedStorage", "TypedStorage"):
             return len(obj)     # bytes, or elements of its dtype (tidx's or torch's own)
@@ -103,7 +109,7 @@ def make(tensor: type[Any], size: type[Any], on_print: Callable[[str], None],
             x = args[0]
             if isinstance(x, tensor):
                 return cls(x)
-            if isinstance(x, (numbers, str)):
+            if isinstance(x, (*numbers, str, *arrays)):
                 return _python(cls, x)
             raise torch_error(TypeError, f"{cls.__name__}() argument must be {accepted}, "
                                          f"not '{tp_name(x)}'")
@@ -146,8 +152,8 @@ def make(tensor: type[Any], size: type[Any], on_print: Callable[[str], None],
             if not hasattr(type(x), "__abs__"):
                 raise Refused("abs() of a tensor (Tensor.__abs__) is not supported yet")
             return abs(x)               # Tensor.__abs__: torch.abs, traced
-        if isinstance(x, (*numbers, complex)):
-            return abs(x)
+        if isinstance(x, (*numbers, complex, *arrays)):
+            return _python(abs, x)
         raise torch_error(TypeError, f"bad operand type for abs(): '{tp_name(x)}'")
 
     def range_(*args: Any, **kwargs: Any) -> range:
@@ -158,8 +164,8 @@ def make(tensor: type[Any], size: type[Any], on_print: Callable[[str], None],
                                          f" argument{'s' if args else ''}, got {len(args)}")
         ints = []
         for a in args:
-            if isinstance(a, tensor):
-                ints.append(a.__index__())   # Tensor.__index__: one integer element
+            if isinstance(a, (tensor, *arrays)):
+                ints.append(_python(lambda v: v.__index__(), a))   # one integer element
             elif isinstance(a, int):
                 ints.append(a)
             else:
@@ -179,9 +185,18 @@ def make(tensor: type[Any], size: type[Any], on_print: Callable[[str], None],
                                              f"got {len(args)}")
             if not args:
                 return cls()
-            x = args[0]
+            x: Any = args[0]
             if isinstance(x, OneShot):
                 return cls(x.take())        # list(zip(...)): made already, in the budget
+            if sized_array(x):
+                if not x.shape:             # a numpy array's rows: numpy's scalars
+                    raise torch_error(TypeError, "iteration over a 0-d array")
+                if len(x) > MAX_ITEMS:
+                    raise Refused(f"a {cls.__name__} of {len(x)} items is longer than tidx "
+                                  f"builds ({MAX_ITEMS})")
+                current().budget.build(M.list_bytes(len(x)), f"a {cls.__name__} of "
+                                                             f"{len(x)} items")
+                return cls(x)
             if isinstance(x, (tensor, list, tuple, range, size, str)):
                 rows = not (isinstance(x, tensor) and x.dim() == 0)  # 0-d: torch's error
                 if rows and len(x) > MAX_ITEMS:

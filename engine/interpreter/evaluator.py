@@ -19,7 +19,7 @@ from __future__ import annotations
 import ast
 import math
 import operator
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable
 
 from tracer import recorder
 
@@ -34,6 +34,8 @@ from engine.core.device import Size
 from engine.core.errors import Refused, is_torch_error, torch_error, tp_name, unknown_name
 from engine.interpreter import builtins, lists, pyclasses
 from engine.interpreter.pymath import PYPTO, TORCH_NN, Module, imported
+from engine.interpreter import pynumpy
+from engine.interpreter.pyoperators import COMPARE, NO_INPLACE, OPERATORS, REFLECT
 from engine.interpreter.control import Control
 from engine.interpreter.expressions import Expressions
 from engine.interpreter.functions import Functions, UserFunction
@@ -104,7 +106,7 @@ class Evaluator(Expressions, Control, Functions):
     """Holds the names of one session and runs statements against the engine."""
 
     def __init__(self, on_default: Callable[[Any, str], None] | None = None,
-                 torch: Namespace = TORCH) -> None:
+                 torch: Namespace = TORCH, numpy: pynumpy.Library = pynumpy.ENGINE) -> None:
         #: called with (value, name) when a default name is first made
         self.on_default = on_default
         self.torch = torch
@@ -131,8 +133,10 @@ class Evaluator(Expressions, Control, Functions):
                   self.classes.legacy_type(f"torch.{name}", ctor, check)
                   for name, (ctor, check) in torch.constructors.items()]
         self.formatter = Formatter(torch.tensor)
+        #: what ``import numpy`` binds and the arrays it makes (real numpy's under --verify)
+        self.numpy = numpy
         self.builtins = builtins.make(torch.tensor, torch.size, on_print, self.classes,
-                                      self.formatter)
+                                      self.formatter, numpy.arrays)
         #: what a statement may call; a module's functions (pypto, math, torch.random)
         #: and torch.cuda's join once a statement reads them (resolve_attribute, the only
         #: way to them)
@@ -182,7 +186,10 @@ class Evaluator(Expressions, Control, Functions):
             self._kept.settle(self.names, st.assigned)
 
     def _run(self, st: Statement, node: ast.stmt) -> None:
-        if isinstance(node, (ast.Import, ast.ImportFrom)):  # math, F ... (statements.IMPORTS)
+        if isinstance(node, (ast.Import, ast.ImportFrom)):  # statements.IMPORTS
+            if isinstance(node, ast.Import) and node.names[0].name == "numpy":
+                self.names[node.names[0].asname or "numpy"] = self.numpy.module
+                return
             name, value = imported(node, self.torch, self.resolve_attribute)
             self.names[name] = value
             return
@@ -255,8 +262,8 @@ class Evaluator(Expressions, Control, Functions):
         """The items Python's ``iter(value)`` gives, for the values a statement holds."""
         if isinstance(value, pyclasses.OneShot):
             return value.take()         # zip(...), enumerate(...): made and bounded already
-        if isinstance(value, self.torch.tensor):
-            return list(iter(value))
+        if isinstance(value, (self.torch.tensor, *self.numpy.arrays)):
+            return list(iter(value))   # type: ignore[call-overload]  # its own __iter__
         if isinstance(value, (list, tuple, str, range, self.torch.size)):
             if len(value) > MAX_SEQUENCE:
                 raise Refused(f"iterating over {len(value)} items is more than tidx does "
@@ -295,8 +302,10 @@ class Evaluator(Expressions, Control, Functions):
         """Python's in-place operator: a tensor's own ``__iadd__`` (in place, as torch's);
         for numbers and tuples a new value; a list is extended in place."""
         spec = OPERATORS[op]
+        if isinstance(left, self.numpy.arrays):     # numpy's a += 1 writes in place
+            return pynumpy.binop(getattr(operator, spec.inplace_fn), left, right, self.torch)
         if isinstance(left, self.torch.tensor):
-            if op in _NO_INPLACE:
+            if op in NO_INPLACE:
                 # torch.Tensor defines no __imatmul__: Python runs ``x = x @ v``
                 return self.binop(op, left, right, augmented=True)
             if not hasattr(type(left), spec.inplace):
@@ -321,6 +330,8 @@ class Evaluator(Expressions, Control, Functions):
                 raise torch_error(IndexError, "list assignment index out of range")
             obj[index] = value
             return
+        if isinstance(obj, self.numpy.arrays):
+            return pynumpy.setitem(obj, index, value)
         if not isinstance(obj, self.torch.tensor):
             raise Refused(f"only tensors support item assignment here (got "
                           f"{self.type_name(obj)})")
@@ -373,6 +384,8 @@ class Evaluator(Expressions, Control, Functions):
         return self.subscript(self.eval_expr(node.value), self.eval_expr(node.slice))
 
     def subscript(self, obj: Any, index: Any) -> Any:
+        if isinstance(obj, self.numpy.arrays):
+            return pynumpy.getitem(obj, index)
         if isinstance(obj, (self.torch.tensor, list, tuple, self.torch.size)):
             if not isinstance(obj, self.torch.tensor) and not isinstance(index, (int, slice)):
                 raise torch_error(TypeError, f"{self.type_name(obj)} indices must be integers or "
@@ -413,6 +426,8 @@ class Evaluator(Expressions, Control, Functions):
 
     def _e_UnaryOp(self, node: ast.UnaryOp) -> Any:
         value = self.eval_expr(node.operand)
+        if isinstance(value, self.numpy.arrays):
+            return pynumpy.unary(type(node.op).__name__, value)
         if isinstance(value, self.torch.tensor) and isinstance(node.op, (ast.USub, ast.Invert)):
             return -value if isinstance(node.op, ast.USub) else ~value
         if isinstance(node.op, ast.Not):
@@ -467,19 +482,21 @@ class Evaluator(Expressions, Control, Functions):
             return (left is right) == (op == "Is")
         if op in ("In", "NotIn"):
             return self.contains(right, left) == (op == "In")
+        if isinstance(left, self.numpy.arrays) or isinstance(right, self.numpy.arrays):
+            return pynumpy.binop(COMPARE[op], left, right, self.torch)
         if not isinstance(left, self.torch.tensor) and not isinstance(right, self.torch.tensor):
             if op in ("Eq", "NotEq") and not (isinstance(left, (bool, int, float)) and
                                               isinstance(right, (bool, int, float))):
-                return _COMPARE[op](left, right)    # type(x) == int, s == 'a': Python's
+                return COMPARE[op](left, right)    # type(x) == int, s == 'a': Python's
             try:                # 1j < 2: Python's own TypeError
-                return _COMPARE[op](self._number(left, op), self._number(right, op))
+                return COMPARE[op](self._number(left, op), self._number(right, op))
             except TypeError as exc:
                 raise torch_error(TypeError, str(exc)) from None
         if not isinstance(left, self.torch.tensor):  # 4 < t is t > 4, as Python reflects it
-            left, right, op = right, left, _REFLECT[op]
+            left, right, op = right, left, REFLECT[op]
         if not isinstance(right, (self.torch.tensor, bool, int, float, complex)):
             raise Refused(f"cannot compare a tensor with {self.type_name(right)}")
-        return _COMPARE[op](left, right)
+        return COMPARE[op](left, right)
 
     def contains(self, container: Any, item: Any) -> bool:
         """``x in c``: a tensor answers with its own ``__contains__`` (torch/_tensor.py);
@@ -490,6 +507,8 @@ class Evaluator(Expressions, Control, Functions):
             return operator.contains(container, item)
         if isinstance(container, (list, tuple, range, self.torch.size)):
             return item in container
+        if isinstance(container, self.numpy.arrays):        # numpy's (a == item).any()
+            return pynumpy.binop(lambda c, i: i in c, container, item, self.torch)
         if isinstance(container, str):
             if not isinstance(item, str):
                 raise torch_error(TypeError, f"'in <string>' requires string as left operand, "
@@ -502,6 +521,8 @@ class Evaluator(Expressions, Control, Functions):
         return self.binop(type(node.op).__name__, left, right)
 
     def binop(self, op: str, left: Any, right: Any, *, augmented: bool = False) -> Any:
+        if isinstance(left, self.numpy.arrays) or isinstance(right, self.numpy.arrays):
+            return pynumpy.binop(getattr(operator, OPERATORS[op].fn), left, right, self.torch)
         if isinstance(left, self.torch.tensor) or isinstance(right, self.torch.tensor):
             return self._tensor_binop(op, left, right)
         if op in ("Mult", "Add") and (isinstance(left, (list, tuple)) or
@@ -599,6 +620,8 @@ class Evaluator(Expressions, Control, Functions):
             return name in lists.METHODS
         if isinstance(owner, complex):
             return name == "conjugate"  # Python's own, pure
+        if isinstance(owner, self.numpy.arrays):
+            return name in self.numpy.methods
         return is_graph_node(owner) and name == "name"
 
     def resolve_attribute(self, obj: Any, attr: str) -> Any:
@@ -630,6 +653,8 @@ class Evaluator(Expressions, Control, Functions):
                 return obj.attribute(attr)
             raise Refused(unknown_name(obj.name, attr, obj.functions,
                                        f"{obj.name} functions and constants"))
+        if isinstance(obj, (*self.numpy.arrays, pynumpy.np.dtype)):
+            return pynumpy.attribute(self.numpy, obj, attr)
         if isinstance(obj, self.torch.tensor):
             if attr in TENSOR_METHODS:
                 return getattr(obj, attr)
@@ -658,42 +683,3 @@ def _storage_methods(storage: Any) -> frozenset[str]:
     --verify, torch's own)."""
     typed = type(storage).__name__ == "TypedStorage"
     return TYPED_STORAGE_METHODS if typed else STORAGE_METHODS
-
-
-_COMPARE: dict[str, Callable[[Any, Any], Any]] = {
-    "Gt": lambda a, b: a > b, "GtE": lambda a, b: a >= b, "Lt": lambda a, b: a < b,
-    "LtE": lambda a, b: a <= b, "Eq": lambda a, b: a == b, "NotEq": lambda a, b: a != b,
-}
-_REFLECT = {"Gt": "Lt", "GtE": "LtE", "Lt": "Gt", "LtE": "GtE", "Eq": "Eq", "NotEq": "NotEq"}
-class Operator(NamedTuple):
-    """A Python binary operator: its ``operator`` module function, the special methods a
-    tensor answers it with, and its symbol."""
-
-    fn: str
-    dunder: str
-    reflected: str
-    inplace: str
-    symbol: str
-
-    @property
-    def inplace_fn(self) -> str:
-        return "i" + self.fn.rstrip("_") if self.fn.endswith("_") else "i" + self.fn
-
-
-def _operator(fn: str, name: str, symbol: str) -> Operator:
-    return Operator(fn, f"__{name}__", f"__r{name}__", f"__i{name}__", symbol)
-
-
-#: Operators torch.Tensor has no in-place special method for (``x @= y`` rebinds x)
-_NO_INPLACE = frozenset({"MatMult"})
-#: Python's binary operators by AST name.  A tensor operand answers through the engine
-#: Tensor's own special method (from its declarations); one it lacks is refused.
-OPERATORS: dict[str, Operator] = {
-    "Add": _operator("add", "add", "+"), "Sub": _operator("sub", "sub", "-"),
-    "Mult": _operator("mul", "mul", "*"), "Div": _operator("truediv", "truediv", "/"),
-    "FloorDiv": _operator("floordiv", "floordiv", "//"), "Mod": _operator("mod", "mod", "%"),
-    "Pow": _operator("pow", "pow", "**"), "BitAnd": _operator("and_", "and", "&"),
-    "BitOr": _operator("or_", "or", "|"), "BitXor": _operator("xor", "xor", "^"),
-    "LShift": _operator("lshift", "lshift", "<<"), "RShift": _operator("rshift", "rshift", ">>"),
-    "MatMult": _operator("matmul", "matmul", "@"),
-}

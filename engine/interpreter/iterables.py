@@ -16,6 +16,9 @@ from __future__ import annotations
 import builtins as py
 from typing import Any, Callable
 
+import numpy as np
+
+from engine.binding.ndarray import NDArray
 from engine.core.context import current
 from engine.core.errors import Refused, is_torch_error, torch_error, tp_name
 from engine.interpreter import python_memory as M
@@ -32,6 +35,14 @@ def items_of(x: Any, tensor: Any, size: Any) -> list[Any] | None:
         return x.take()
     if isinstance(x, tensor):
         return list(iter(x))        # Tensor.__iter__: unbind(0), traced; 0-d: torch's error
+    if isinstance(x, (NDArray, np.ndarray)):    # numpy's rows (tidx's, or numpy's own
+        if not x.shape:                         # under --verify)
+            raise torch_error(TypeError, "iteration over a 0-d array")
+        if len(x) > MAX_ITEMS:
+            raise Refused(f"iterating over {len(x)} items is more than tidx does "
+                          f"({MAX_ITEMS})")
+        current().budget.build(M.list_bytes(len(x)), f"the {len(x)} rows of an array")
+        return list(x)
     if not isinstance(x, (list, tuple, range, size, str)):
         return None
     if len(x) > MAX_ITEMS:

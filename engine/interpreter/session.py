@@ -19,6 +19,8 @@ import functools
 import ast
 import dataclasses
 import os
+
+import numpy as np
 from typing import Any
 
 from tracer import allocated, i18n, recorder
@@ -29,6 +31,7 @@ from tracer.document import (Allocated, Binding, Cpu, Default as DefaultMade, Do
                              Error, Run, SessionFacts)
 from tracer.recorder import Recording, Trace
 
+from engine.binding.ndarray import NDArray
 from engine.binding.tensor import is_tensor, unpack
 from engine.core import capability as C
 from engine.core.context import DEFAULT_MAX_BYTES, RunContext, activate
@@ -317,6 +320,8 @@ def _for_record(value: Any) -> Any:
     by its stand-in (:func:`_stand_in`)."""
     if callable(value) and not is_tensor(value):
         return _stand_in(value)(_repr(value))
+    if isinstance(value, np.generic):   # numpy's scalar: np.int64(3), as numpy prints it
+        return _stand_in_class(type(value).__name__)(repr(value))
     if type(value) in (list, tuple):
         return type(value)(_for_record(v) for v in value)
     if type(value) is dict:
@@ -375,7 +380,7 @@ def _storages_in(entry: Recording, result: Binding | None) -> tuple[set[str], se
 
     def visit(value: Any) -> None:
         k = V.kind(value)
-        if k in ("tensor", "elements"):
+        if k in ("tensor", "elements", "ndarray"):     # an array: the bytes it is over
             found.add(value["storage"])
             if k == "tensor":
                 tensors.add(value["label"])
@@ -423,6 +428,9 @@ def _release_dead(st: Statement, index: StorageNames, dropped: dict[int, list[st
 
 
 def _storage_of(value: Any) -> Any:
+    """The storage a tensor, or a numpy array (``t.numpy()``), is over."""
+    if isinstance(value, NDArray):
+        return value.storage
     return unpack(value).storage if is_tensor(value) else None
 
 

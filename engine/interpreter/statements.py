@@ -114,7 +114,8 @@ COMPOUND = (*BRANCHING, ast.With)
 #: The imports a statement may write, as (module, name imported from it): torch, math,
 #: pypto, and torch.nn / torch.nn.functional (engine/interpreter/evaluator.py binds them;
 #: the module is torch's own under --verify)
-IMPORTS = frozenset({("torch", None), ("pypto", None), ("math", None), ("torch.nn", None),
+IMPORTS = frozenset({("torch", None), ("pypto", None), ("math", None), ("numpy", None),
+                     ("torch.nn", None),
                      ("torch.nn.functional", None), ("torch.nn", "functional"),
                      ("torch", "nn")})
 
@@ -140,8 +141,8 @@ def imported_name(node: ast.stmt) -> str | None:
     module, name, asname = form
     if name is not None:
         return asname or name
-    if module == "math":
-        return asname or "math"
+    if module in ("math", "numpy"):
+        return asname or module
     return asname if module.startswith("torch.") else None
 
 
@@ -295,7 +296,8 @@ def _check_statement(node: ast.stmt, in_loop: bool = False, in_def: bool = False
                 form[0] in ("torch", "pypto") and form[1] is None
                 and form[2] not in (None, form[0])):
             raise Refused(f"line {node.lineno}: only `import torch`, `import math`, "
-                          "`import pypto` and `import torch.nn.functional as F` (or `from "
+                          "`import numpy as np`, `import pypto` and "
+                          "`import torch.nn.functional as F` (or `from "
                           "torch.nn import functional as F`) are allowed")
         return
     if isinstance(node, ast.Expr):

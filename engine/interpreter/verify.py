@@ -29,6 +29,7 @@ from tracer.events import walk as walk_events
 from engine.binding import legacy_ctor
 from engine.interpreter import evaluator as E
 from engine.interpreter.pymath import Module
+from engine.interpreter import pynumpy
 from engine.interpreter import verify_cuda as C
 from engine.core.errors import Refused
 from engine.interpreter.defaults import BY_NAME
@@ -229,7 +230,7 @@ def _verify_here(text: str, doc: dict[str, Any]) -> list[Row] | None:
 
 
 def _compare_all(torch, text: str, doc: dict[str, Any]) -> list[Row]:
-    ev = E.Evaluator(torch=_namespace(torch))
+    ev = E.Evaluator(torch=_namespace(torch), numpy=pynumpy.real_library())
     if doc.get("seed") is not None:
         torch.manual_seed(doc["seed"])
     pairing = _Pairing(ev, doc["statements"])
@@ -367,6 +368,11 @@ def _compare(st, ours: dict[str, Any], ev: E.Evaluator, error: dict | None,
                     row.details.append(f"value of {name}: tidx {V.text(s)} / torch "
                                        f"{raw[name]!r}")
                 continue
+            if isinstance(s, dict) and s.get("kind") == "ndarray" and check != "values":
+                verdict = _array_check(check, s, raw[name], name, ours, ev.names, row)
+                if verdict is not None:
+                    verdicts.append(verdict)
+                continue
             if t is None or not isinstance(s, dict) or s.get("kind") != "tensor":
                 continue
             if check == "values":
@@ -395,6 +401,39 @@ def _compare(st, ours: dict[str, Any], ev: E.Evaluator, error: dict | None,
                 row.details.append(f"{check} of {name}: tidx {mine_v} / torch {t[check]}")
         row.results[check] = all(verdicts) if verdicts else None
     return row
+
+
+def _array_check(check: str, mine: dict[str, Any], theirs: Any, name: str,
+                 ours: dict[str, Any], names: dict[str, Any], row: Row) -> bool | None:
+    """A numpy array's shape, strides (bytes) and dtype against numpy's; for ``offset``,
+    where it lies: each tensor the statement bound, or the user's tensors it recorded
+    (``names``), is on the array's storage in tidx exactly when it shares the array's
+    memory in torch (a write through one is seen through the other)."""
+    if type(theirs).__name__ != "ndarray":
+        row.details.append(f"{name}: tidx has a numpy array, torch {type(theirs).__name__}")
+        return False
+    if check == "offset":
+        verdicts = []
+        recorded = {other: (b or {}).get("summary") for other, b in ours["bindings"].items()}
+        recorded |= {other: s for other, s in (ours.get("names") or {}).items()
+                     if other not in recorded}
+        for other, s in recorded.items():
+            value = names.get(other)
+            if other == name or s is None or not V.is_tensor(s) or value is None or \
+                    not hasattr(value, "untyped_storage"):
+                continue
+            same = (s["storage"] == mine["storage"]) == bool(
+                value.device.type == "cpu" and np.shares_memory(theirs, value.detach().numpy()))
+            verdicts.append(same)
+            if not same:
+                row.details.append(f"{name} and {other} share memory in one run only")
+        return all(verdicts) if verdicts else None
+    wanted = {"shape": list(theirs.shape), "strides": list(theirs.strides),
+              "dtype": str(theirs.dtype)}[check]
+    same = mine[check] == wanted
+    if not same:
+        row.details.append(f"{check} of {name}: tidx {mine[check]} / numpy {wanted}")
+    return same
 
 
 def _recorded_text(value: Any) -> str:

@@ -175,7 +175,7 @@ def from_engine(t: Any, dtype: PyptoDType | None = None, *,
         dtype = _FROM_ENGINE.get(t.dtype)
         if dtype is None:
             raise Refused(f"pypto has no data type for {t.dtype}")
-    data = None if t.is_meta else t.numpy()
+    data = None if t.is_meta else t._impl.array()
     return _make(tuple(t.shape), dtype, data, view_shape)
 
 

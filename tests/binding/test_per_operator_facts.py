@@ -48,6 +48,8 @@ KEPT = {
         "CPython's math functions (math.isnan, math.sqrt), not torch's operators",
     ("engine/interpreter/pymath.py", "_OTHERS"):
         "CPython's math functions (math.pow, math.fmod), not torch's operators",
+    ("engine/binding/ndarray.py", "METHODS"):
+        "numpy's ndarray methods (a.sum(), a.reshape()), not torch's operators",
     ("engine/interpreter/iterables.py", "NAMES"):
         "Python's builtins max, min, sum",
     ("engine/interpreter/verify_cuda.py", "_DEVICE_BRANCHES"):

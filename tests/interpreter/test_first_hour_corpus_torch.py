@@ -93,6 +93,20 @@ PROGRAMS: list[tuple[str, list[str]]] = [
     ("numpy", ["import numpy as np", "a = np.arange(6)", "y = torch.from_numpy(a)"]),
     ("numpy", ["x = torch.arange(3)", "y = x.numpy()"]),
     ("numpy", ["import numpy as np", "y = torch.tensor(np.array([1, 2]))"]),
+    # PyTorch's "Tensors" tutorial, "Bridge with NumPy"
+    ("numpy", ["import numpy as np", "data = [[1, 2], [3, 4]]", "np_array = np.array(data)",
+               "y = torch.from_numpy(np_array)"]),
+    ("numpy", ["t = torch.ones(5)", "n = t.numpy()", "t.add_(1)", "y = n", "z = t"]),
+    ("numpy", ["import numpy as np", "n = np.ones(5)", "t = torch.from_numpy(n)",
+               "np.add(n, 1, out=n)", "y = t", "z = n"]),
+    # d2l 2.1.6, "Conversion to Other Python Objects"
+    ("numpy", ["X = torch.arange(12, dtype=torch.float32).reshape((3, 4))", "A = X.numpy()",
+               "B = torch.from_numpy(A)", "y = type(A)", "z = type(B)"]),
+    # "PyTorch for numpy users" (wkentaro/pytorch-for-numpy-users): the dtypes and shapes
+    ("numpy", ["import numpy as np", "x = np.zeros((2, 3))", "y = torch.from_numpy(x).dtype",
+               "z = torch.zeros(2, 3).numpy().dtype", "w = x.strides"]),
+    ("numpy", ["import numpy as np", "x = np.arange(6).reshape(2, 3)", "y = torch.tensor(x).T",
+               "z = np.asarray(y)", "w = z.strides"]),
     ("stdlib", ["import math", "y = torch.ones(2) * math.sqrt(4)", "z = math.pi"]),
     ("stdlib", ["import math", "x = torch.arange(6).reshape(2, 3)", "y = math.prod(x.shape)"]),
     # -- storage and the legacy API -----------------------------------------------------

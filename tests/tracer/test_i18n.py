@@ -45,6 +45,8 @@ SEED_STATEMENTS = [
 
 #: More statements, so every note the engine can write is reached at least once.
 MORE_STATEMENTS = [
+    "import numpy as np; a = np.arange(6); y = torch.from_numpy(a); z = y.numpy(); "
+    "w = torch.as_tensor(a)",
     "y = torch.is_grad_enabled(); torch.set_grad_enabled(False); torch.set_grad_enabled(True)",
     "x = torch.ones(2, requires_grad=True); y = (x * 2).sum()",
     "a = torch.ones(2, 3); y = torch.einsum('ij,ij,jk->ik', a, a, a.T); "

@@ -27,6 +27,7 @@ from tracer.i18n.zh_errors import NO_SUBJECT as ZH_NO_SUBJECT
 from tracer.i18n.zh_errors import SUBJECT as ZH_SUBJECT
 from tracer.i18n.zh_gif import TEXT as GIF_TEXT
 from tracer.i18n.zh_lecture import TEXT as LECTURE_TEXT
+from tracer.i18n.zh_numpy import TEXT as NUMPY_TEXT
 from tracer.i18n.zh_operators import TEXT as OPERATOR_TEXT
 from tracer.i18n.zh_picture import TEXT as PICTURE_TEXT
 from tracer.i18n.zh_rng import TEXT as RNG_TEXT
@@ -537,6 +538,7 @@ TEXT: dict[str, str] = {
 }
 #: the operator families added for breadth (issue 14): one table, two files
 TEXT.update(OPERATOR_TEXT)
+TEXT.update(NUMPY_TEXT)
 TEXT.update(LECTURE_TEXT)
 #: the simulated CUDA device (issue 16): its own table, two files
 TEXT.update(CUDA_TEXT)
