@@ -29,6 +29,7 @@ from tracer.i18n.en_errors import NO_SUBJECT as EN_NO_SUBJECT
 from tracer.i18n.en_errors import SUBJECT as EN_SUBJECT
 from tracer.i18n.en_gif import TEXT as GIF_TEXT
 from tracer.i18n.en_lecture import TEXT as LECTURE_TEXT
+from tracer.i18n.en_autograd import TEXT as AUTOGRAD_TEXT
 from tracer.i18n.en_numpy import TEXT as NUMPY_TEXT
 from tracer.i18n.en_operators import TEXT as OPERATOR_TEXT
 from tracer.i18n.en_picture import TEXT as PICTURE_TEXT
@@ -114,14 +115,6 @@ TEXT: dict[str, str] = {
         "set the default dtype to {dtype}: Python floats and float factories use it from "
         "now on",
     "default_dtype.check": "only a floating-point dtype may be the default",
-    "grad_mode.set":
-        "GradMode::set_enabled({enabled}): while grad mode is off the Autograd key records "
-        "no graph (results of tensors that require grad do not), and in-place writes into "
-        "leaves are allowed",
-    "autograd.node":
-        "VariableType records {node} as the result's grad_fn: one edge per input it takes "
-        "gradients for ({edges}), followed by the backward pass",
-    "grad_mode.read": "GradMode::is_enabled(): this run's grad mode",
     "detach.alias": "a new tensor on the same storage, with no autograd history",
     "resize.restride":
         "resize_(memory_format={memory_format}): after the resize, the strides of that "
@@ -679,6 +672,7 @@ TEXT: dict[str, str] = {
 #: the operator families added for breadth (issue 14): one table, two files
 TEXT.update(OPERATOR_TEXT)
 TEXT.update(NUMPY_TEXT)
+TEXT.update(AUTOGRAD_TEXT)
 TEXT.update(LECTURE_TEXT)
 #: the simulated CUDA device (issue 16): its own table, two files
 TEXT.update(CUDA_TEXT)

@@ -27,6 +27,7 @@ from tracer.i18n.zh_errors import NO_SUBJECT as ZH_NO_SUBJECT
 from tracer.i18n.zh_errors import SUBJECT as ZH_SUBJECT
 from tracer.i18n.zh_gif import TEXT as GIF_TEXT
 from tracer.i18n.zh_lecture import TEXT as LECTURE_TEXT
+from tracer.i18n.zh_autograd import TEXT as AUTOGRAD_TEXT
 from tracer.i18n.zh_numpy import TEXT as NUMPY_TEXT
 from tracer.i18n.zh_operators import TEXT as OPERATOR_TEXT
 from tracer.i18n.zh_picture import TEXT as PICTURE_TEXT
@@ -101,13 +102,6 @@ TEXT: dict[str, str] = {
     "default_dtype.set":
         "把默认 dtype 设为 {dtype}:此后 Python 浮点数和浮点工厂函数都使用它",
     "default_dtype.check": "只有浮点 dtype 可以作为默认类型",
-    "grad_mode.set":
-        "GradMode::set_enabled({enabled}):梯度模式关闭时 Autograd 键不记录计算图"
-        "(由需要梯度的张量算出的结果不再需要梯度),也允许对叶子张量做原地写入",
-    "autograd.node":
-        "VariableType 把 {node} 记录为结果的 grad_fn:它求梯度的每个输入各一条边"
-        "({edges}),反向传播时沿这些边走",
-    "grad_mode.read": "GradMode::is_enabled():本次运行的梯度模式",
     "detach.alias": "同一存储上的新张量,没有自动求导历史",
     "resize.restride":
         "resize_(memory_format={memory_format}):调整大小之后,改用该内存格式的步长",
@@ -539,6 +533,7 @@ TEXT: dict[str, str] = {
 #: the operator families added for breadth (issue 14): one table, two files
 TEXT.update(OPERATOR_TEXT)
 TEXT.update(NUMPY_TEXT)
+TEXT.update(AUTOGRAD_TEXT)
 TEXT.update(LECTURE_TEXT)
 #: the simulated CUDA device (issue 16): its own table, two files
 TEXT.update(CUDA_TEXT)
