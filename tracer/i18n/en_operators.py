@@ -263,6 +263,16 @@ TEXT: dict[str, str] = {
     "topk.nth_element":
         "sorted=False: std::nth_element puts the {k}th (largest={largest}) at position {k}-1 "
         "and leaves the ones before it in the order its partitioning left them",
+    # -- order statistics: median, nanmedian, mode (engine/ops/order_stats.py) -----------
+    "order.median_all":
+        "{name} of all {n} elements: std::nth_element on a clone puts the middle one, "
+        "(n - 1) / 2, in place ({name}: NaNs counted out; median: any NaN gives NaN)",
+    "order.median_dim":
+        "{name} along dim {dim} ({n} elements a row): std::nth_element over the row's indices, "
+        "ties ordered by index, so the earlier of equal values comes first",
+    "order.mode":
+        "mode along dim {dim} ({n} elements a row): std::sort by value (not stable), then "
+        "the first longest run of equal values; its index is the run's last in the sort's order",
     "searchsorted.common_dtype":
         "boundaries and values differ in dtype: both are compared as {dtype}, their result "
         "type",

@@ -172,6 +172,16 @@ TEXT: dict[str, str] = {
     "topk.nth_element":
         "sorted=False:std::nth_element 把第 {k} 个元素(largest={largest})放到位置 {k}-1,"
         "它前面的元素保持划分后的顺序",
+    # -- 顺序统计:median、nanmedian、mode(engine/ops/order_stats.py) -------------------
+    "order.median_all":
+        "{name} 对全部 {n} 个元素:std::nth_element 在副本上把中间的第 (n - 1) / 2 个放到位"
+        "({name}:不计 NaNs;median:有 NaN 就得 NaN)",
+    "order.median_dim":
+        "{name} 沿 dim {dim}(每行 {n} 个元素):std::nth_element 作用于行的下标,"
+        "相等的值按下标排序,靠前的在前",
+    "order.mode":
+        "mode 沿 dim {dim}(每行 {n} 个元素):std::sort 按值排序(不稳定),取第一段最长的相等值;"
+        "下标是这段在排序结果中的最后一个",
     "searchsorted.common_dtype": "boundaries 与 values 的 dtype 不同:两者都按结果类型 {dtype} 比较",
     "searchsorted.left":
         "side='left':在每个值所在行的 {n} 个边界中二分查找第一个 >= 该值的位置(NaN 落在所有边界之后)",
