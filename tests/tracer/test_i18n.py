@@ -46,6 +46,7 @@ SEED_STATEMENTS = [
 #: More statements, so every note the engine can write is reached at least once.
 MORE_STATEMENTS = [
     "a = torch.tensor([[1., 2.]]); y = a.median(); y = a.median(1); y = a.mode(1)",
+    "a = torch.tensor([1, 2, 2]); y = a.bincount()",
     "a = torch.tensor([1.25, -2.5]); y = a.ceil(); y = a.frac(); y = a.round(decimals=1); "
     "y = a.rsqrt(); y = a.exp()",
     "a = torch.tensor([[1.25, -2.5]]); y = a.std(); y = a.var(0); y = a.std(1, correction=3)",

@@ -273,6 +273,9 @@ TEXT: dict[str, str] = {
     "order.mode":
         "mode along dim {dim} ({n} elements a row): std::sort by value (not stable), then "
         "the first longest run of equal values; its index is the run's last in the sort's order",
+    "counting.bincount":
+        "{n} elements counted into {nbins} bins (weighted={weighted}): one element after "
+        "another, each adding 1 or its weight to its bin",
     "searchsorted.common_dtype":
         "boundaries and values differ in dtype: both are compared as {dtype}, their result "
         "type",

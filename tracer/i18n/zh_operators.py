@@ -182,6 +182,8 @@ TEXT: dict[str, str] = {
     "order.mode":
         "mode 沿 dim {dim}(每行 {n} 个元素):std::sort 按值排序(不稳定),取第一段最长的相等值;"
         "下标是这段在排序结果中的最后一个",
+    "counting.bincount":
+        "{n} 个元素计入 {nbins} 个桶(weighted={weighted}):逐个元素,把 1 或它的权重加到它的桶上",
     "searchsorted.common_dtype": "boundaries 与 values 的 dtype 不同:两者都按结果类型 {dtype} 比较",
     "searchsorted.left":
         "side='left':在每个值所在行的 {n} 个边界中二分查找第一个 >= 该值的位置(NaN 落在所有边界之后)",
