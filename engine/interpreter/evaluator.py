@@ -25,7 +25,7 @@ from tracer import recorder
 
 from engine.core import dtypes as D
 from engine.binding.functions import FUNCTIONS
-from engine.binding import legacy_ctor, torch_device
+from engine.binding import legacy_ctor, linalg, torch_device
 from engine.binding.methods import PUBLIC as TENSOR_PUBLIC
 from engine.binding import options as P
 from engine.core.context import current
@@ -89,6 +89,8 @@ TORCH_CONSTANTS: dict[str, Any] = {d.name: d for d in D.ALL} | {
 #: ``torch.random``: the generator's module (torch/random.py), as a tutorial seeds it
 TORCH_CONSTANTS["random"] = Module("torch.random", "<module 'torch.random' (tidx engine)>",
                                    {"manual_seed": FUNCTIONS["manual_seed"]}, {})
+TORCH_CONSTANTS["linalg"] = Module("torch.linalg", "<module 'torch.linalg' (tidx engine)>",
+                                   linalg.FUNCTIONS, {})     # engine/binding/linalg.py
 TORCH = Namespace("tidx engine", TORCH_FUNCTIONS, TORCH_CONSTANTS, tensor=Tensor,
                   storage=(UntypedStorage, TypedStorage), size=Size, dtype=D.dtype,
                   constructors=legacy_ctor.constructors())

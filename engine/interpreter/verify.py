@@ -92,7 +92,9 @@ def _namespace(torch) -> E.Namespace:
                  if hasattr(torch, name)}
     constants = {name: getattr(torch, name) for name in E.CONSTANT_NAMES} | {
         "random": Module("torch.random", repr(torch.random),
-                         {"manual_seed": torch.random.manual_seed}, {})}
+                         {"manual_seed": torch.random.manual_seed}, {}),
+        "linalg": Module("torch.linalg", repr(torch.linalg),
+                         {name: getattr(torch.linalg, name) for name in E.TORCH_CONSTANTS["linalg"].functions}, {})}
     return E.Namespace(f"PyTorch {torch.__version__}", functions, constants,
                        tensor=torch.Tensor, storage=(torch.UntypedStorage, torch.TypedStorage), size=torch.Size,
                        dtype=torch.dtype,

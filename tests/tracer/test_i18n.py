@@ -47,6 +47,8 @@ SEED_STATEMENTS = [
 MORE_STATEMENTS = [
     "a = torch.tensor([[1., 2.]]); y = a.median(); y = a.median(1); y = a.mode(1)",
     "a = torch.tensor([1, 2, 2]); y = a.bincount()",
+    "a = torch.tensor([[3., 4.]]); y = a.norm(); y = torch.norm(a, dim=0); "
+    "y = torch.linalg.vector_norm(a, 1)",
     "a = torch.tensor([1.25, -2.5]); y = a.ceil(); y = a.frac(); y = a.round(decimals=1); "
     "y = a.rsqrt(); y = a.exp()",
     "a = torch.tensor([[1.25, -2.5]]); y = a.std(); y = a.var(0); y = a.std(1, correction=3)",

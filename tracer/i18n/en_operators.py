@@ -276,6 +276,19 @@ TEXT: dict[str, str] = {
     "counting.bincount":
         "{n} elements counted into {nbins} bins (weighted={weighted}): one element after "
         "another, each adding 1 or its weight to its bin",
+    # -- norms (engine/ops/norms.py, engine/binding/linalg.py) ---------------------------
+    "norm.python_function":
+        "torch.norm is Python (torch/functional.py): 'fro' and every number go to "
+        "torch.linalg.vector_norm, any other string to torch.linalg.matrix_norm",
+    "norm.python_method":
+        "Tensor.norm is Python (torch/_tensor.py): it calls torch.norm",
+    "norm.lastdim":
+        "p=2 along one contiguous innermost dim: each row squared and added in {lanes} SIMD "
+        "lanes (multiply, then add), the lanes added one after another, then the tail one by "
+        "one (fused multiply-add: {fma}), then sqrt",
+    "norm.reduce":
+        "binary_kernel_reduce for p={p}: each output's elements in the iterator's order, "
+        "accumulated one after another in {acc}, then projected",
     "searchsorted.common_dtype":
         "boundaries and values differ in dtype: both are compared as {dtype}, their result "
         "type",

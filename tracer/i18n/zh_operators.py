@@ -184,6 +184,17 @@ TEXT: dict[str, str] = {
         "下标是这段在排序结果中的最后一个",
     "counting.bincount":
         "{n} 个元素计入 {nbins} 个桶(weighted={weighted}):逐个元素,把 1 或它的权重加到它的桶上",
+    # -- 范数(engine/ops/norms.py、engine/binding/linalg.py) ---------------------------
+    "norm.python_function":
+        "torch.norm 是 Python(torch/functional.py):'fro' 和所有数值阶交给 "
+        "torch.linalg.vector_norm,其他字符串交给 torch.linalg.matrix_norm",
+    "norm.python_method":
+        "Tensor.norm 是 Python(torch/_tensor.py):它调用 torch.norm",
+    "norm.lastdim":
+        "p=2 沿一个连续的最内维:每行按 {lanes} 个 SIMD 通道平方并累加(先乘后加),"
+        "通道依次相加,再逐个处理尾部(fused multiply-add:{fma}),最后 sqrt",
+    "norm.reduce":
+        "binary_kernel_reduce,p={p}:每个输出的元素按迭代器顺序依次在 {acc} 中累加,然后投影",
     "searchsorted.common_dtype": "boundaries 与 values 的 dtype 不同:两者都按结果类型 {dtype} 比较",
     "searchsorted.left":
         "side='left':在每个值所在行的 {n} 个边界中二分查找第一个 >= 该值的位置(NaN 落在所有边界之后)",
