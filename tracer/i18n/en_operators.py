@@ -289,6 +289,14 @@ TEXT: dict[str, str] = {
     "norm.reduce":
         "binary_kernel_reduce for p={p}: each output's elements in the iterator's order, "
         "accumulated one after another in {acc}, then projected",
+    # -- samplers (engine/ops/samplers.py) ------------------------------------------------
+    "random.exponential_kernel":
+        "one draw per element in memory order: u from 53 bits of random64(), "
+        "-1 / {lambd} * log1p(-u) in double, cast to the dtype",
+    "random.multinomial":
+        "per row: the running sum of the {categories} probabilities divided by the total; "
+        "per sample ({n}) a draw u from 53 bits of random64() and a binary search for the "
+        "first slot whose cumulative probability is not below u",
     "searchsorted.common_dtype":
         "boundaries and values differ in dtype: both are compared as {dtype}, their result "
         "type",
