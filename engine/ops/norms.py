@@ -24,7 +24,6 @@ The kernel takes one of two roads, and each gives its own last bits:
 
 from __future__ import annotations
 
-import ctypes
 import math
 from collections.abc import Sequence
 
@@ -48,7 +47,7 @@ from engine.ops.reduce import dim_mask, reduced_shape, review
 from engine.ops.statistics import reduced_in_order
 from engine.ops.touch import touched
 from engine.rng.fp import fma32, fma64
-from engine.rng.libm import libm_float_function, pow_scalar_exponent
+from engine.rng.libm import pow_scalar_exponent, powf_scalar_exponent
 
 LINALG = "aten/src/ATen/native/LinearAlgebra.cpp"
 KERNELS = "aten/src/ATen/native/cpu/ReduceOpsKernel.cpp"
@@ -173,15 +172,9 @@ def _pow(x: np.ndarray, exponent: float, acc: type) -> np.ndarray:
     if x.size > POW_MAX:
         raise Refused(f"a norm of order p={_ord_text(exponent)} over {x.size} elements: tidx "
                       f"calls glibc's pow once per element, for at most {POW_MAX}")
-    flat = x.reshape(-1).tolist()
     if acc is np.float32:
-        powf = libm_float_function("powf")
-        powf.restype, powf.argtypes = ctypes.c_float, [ctypes.c_float, ctypes.c_float]
-        e = float(np.float32(exponent))
-        out = np.fromiter((powf(v, e) for v in flat), dtype=np.float32, count=len(flat))
-    else:
-        out = pow_scalar_exponent(np.asarray(flat, np.float64), exponent)
-    return out.reshape(x.shape)
+        return powf_scalar_exponent(x, exponent)
+    return pow_scalar_exponent(x, exponent)
 
 
 def _norm_kernel(src, result, mask: list[bool], ord_: float) -> None:

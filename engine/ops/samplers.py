@@ -20,6 +20,8 @@ https://github.com/pytorch/pytorch/blob/v2.13.0/aten/src/ATen/native/cpu/Distrib
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from tracer.notes import Note
@@ -28,6 +30,7 @@ from tracer.steps import Layer, step
 
 from engine.core import capability as C
 from engine.core import dtypes as D
+from engine.core.dispatch_stub import DispatchStub
 from engine.core.errors import Refused, check
 from engine.dispatch.at_dispatch import AT_DISPATCH, dispatched
 from engine.dispatch.aten import aten
@@ -38,6 +41,7 @@ from engine.ops.overlap import assert_no_internal_overlap
 from engine.ops.random import _generator_step
 from engine.ops.touch import touched
 from engine.rng import generator as G
+from engine.rng.fp import fma64
 from engine.rng.libm import glibc_vector
 
 DISTRIBUTIONS = "aten/src/ATen/native/Distributions.cpp"
@@ -45,6 +49,11 @@ KERNELS = "aten/src/ATen/native/cpu/DistributionTemplates.h"
 MULTINOMIAL_KERNEL_SRC = "aten/src/ATen/native/cpu/MultinomialKernel.cpp"
 
 EXPONENTIAL_KERNEL = step("exponential_kernel", Layer.RNG, source=KERNELS)
+#: cauchy_stub: no AVX512 build in torch 2.13's x86 wheel (its slot is in .bss)
+CAUCHY_STUB = DispatchStub("cauchy_stub", avx512=False,
+                           source="aten/src/ATen/native/cpu/DistributionKernels.cpp")
+GEOMETRIC_KERNEL = step("geometric_kernel", Layer.RNG, source=KERNELS)
+CAUCHY_KERNEL = step("cauchy_kernel", Layer.RNG, source=KERNELS)
 MULTINOMIAL_KERNEL = step("multinomial_with_replacement_apply", Layer.RNG,
                           source=MULTINOMIAL_KERNEL_SRC)
 
@@ -107,6 +116,86 @@ def exponential_(self, lambd=1.0, *, generator=None):
         self.array(write=True)[...] = _to_dtype(drawn, self.dtype).reshape(self.view.sizes)
         s.set(written=touched(self))
         s.set_result(self)
+    return self
+
+
+def _serial_draws(self, what: str, spec, note: Note, transform) -> None:
+    """cpu_serial_kernel over a nullary iterator: one uniform_real_distribution<double>
+    draw (53 bits of random64()) per element in memory order, transformed in double,
+    then cast to the dtype."""
+    if self.device_type != "cpu":
+        raise Refused(f"{what} on a {self.device_type} tensor is not modelled by tidx yet "
+                      "(the CPU's is)")
+    assert_no_internal_overlap(self)        # TensorIterator::borrowing_nullary_op
+    dispatched(self.dtype)
+    gen = G.default_generator()
+    _generator_step(gen)
+    n = self.numel()
+    check_temporary(what, n, 40)
+    with span(spec, numel=n, note=note) as s:
+        order = serial_order(self.view.sizes,
+                             [(self.view.sizes, self.view.strides, self.dtype.itemsize)])
+        values = transform(_uniform53(gen, n))
+        drawn = np.empty(n, dtype=np.float64)
+        drawn[np.asarray(order, dtype=np.int64)] = values
+        self.array(write=True)[...] = _to_dtype(drawn, self.dtype).reshape(self.view.sizes)
+        s.set(written=touched(self))
+        s.set_result(self)
+
+
+def _libm_map(fn, x: np.ndarray) -> np.ndarray:
+    """glibc's function of each element (CPython's math module calls libm's)."""
+    return np.fromiter(map(fn, x.tolist()), dtype=np.float64, count=x.size)
+
+
+def _geometric(p: float):
+    def transform(u: np.ndarray) -> np.ndarray:
+        # transformation::geometric: ceil(log(u) / log1p(-p)), in double
+        with np.errstate(divide="ignore"):
+            logs = np.where(u > 0, _libm_map(lambda v: math.log(v) if v > 0 else -math.inf, u),
+                            -math.inf)
+        return np.ceil(logs / math.log1p(-p))
+    return transform
+
+
+@declare("geometric_(Tensor(a!) self, float p, *, Generator? generator=None) -> Tensor(a!)",
+         variants="method", native="at::native::geometric_", source=DISTRIBUTIONS,
+         meta=META_PYTHON,
+         at_dispatch=AT_DISPATCH("geometric_cpu", "AT_DISPATCH_ALL_TYPES_AND2(kHalf, kBFloat16)"))
+def geometric_(self, p, *, generator=None):
+    check(0 < p < 1, RuntimeError, f"geometric_ expects p to be in (0, 1), but got p={_num(p)}")
+    if self.numel() == 0:
+        return self
+    _serial_draws(self, "geometric_", GEOMETRIC_KERNEL, Note("random.geometric_kernel", p=_num(p)),
+                  _geometric(float(p)))
+    return self
+
+
+@declare("cauchy_(Tensor(a!) self, float median=0, float sigma=1, *, Generator? generator=None) "
+         "-> Tensor(a!)", variants="method", native="at::native::cauchy_", source=DISTRIBUTIONS,
+         meta=META_PYTHON,
+         at_dispatch=AT_DISPATCH("cauchy_cpu", "AT_DISPATCH_FLOATING_TYPES_AND2(kHalf, kBFloat16)"))
+def cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
+    check(sigma > 0.0, RuntimeError,
+          f"cauchy_ expects sigma > 0.0, but found sigma={_num(sigma)}")
+    check(self.dtype.is_floating_point, RuntimeError,
+          "Cauchy distribution is a continuous probability distribution. dtype must be a "
+          f"floating point but you specified {D.type_meta_name(self.dtype)}")
+    if self.numel() == 0:
+        return self
+
+    fused = CAUCHY_STUB.build().fma
+
+    def transform(u: np.ndarray) -> np.ndarray:
+        # transformation::cauchy<double>: median + sigma * tan(pi * (u - 0.5)), glibc's
+        # tan; GCC fuses the multiply-add in the AVX2 build
+        t = _libm_map(math.tan, math.pi * (u - 0.5))
+        if fused:
+            return fma64(np.full_like(t, float(sigma)), t, np.full_like(t, float(median)))
+        return float(median) + float(sigma) * t
+    CAUCHY_STUB.call(self.dtype, self.dtype.itemsize)
+    _serial_draws(self, "cauchy_", CAUCHY_KERNEL, Note("random.cauchy_kernel", median=_num(median),
+                                        sigma=_num(sigma)), transform)
     return self
 
 

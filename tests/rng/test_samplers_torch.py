@@ -1,4 +1,4 @@
-"""x.exponential_(lambd) and torch.multinomial(p, n, replacement=True) (engine/ops/
+"""x.exponential_(lambd), x.geometric_(p), x.cauchy_(median, sigma) and torch.multinomial(p, n, replacement=True) (engine/ops/
 samplers.py) compared with torch: the draws bit for bit with torch's CPU generator
 (exponential: 53 bits of random64() and glibc's log1p per element in memory order,
 strided and half tensors too; multinomial: the running sums in the dtype, one
@@ -39,6 +39,25 @@ def test_exponential_is_torchs(self_, lambd, seed):
                       names=("y", "z", "w"))
 
 
+@settings(max_examples=examples(60), deadline=None)
+@given(st.sampled_from(SELVES + ["torch.empty(7, dtype=torch.long)",
+                                 "torch.empty(3, 2, dtype=torch.int32)"]),
+       st.sampled_from([0.5, 0.01, 0.9, 1e-6]), st.sampled_from([0, 5]))
+def test_geometric_is_torchs(self_, p, seed):
+    assert_like_torch([f"torch.manual_seed({seed})", f"y = {self_}",
+                       f"z = y.geometric_({p})", "w = torch.rand(2)"], names=("y", "z", "w"))
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(st.sampled_from(SELVES), st.sampled_from([(0, 1), (2.5, 0.1), (-1e3, 7)]),
+       st.sampled_from([0, 5]))
+def test_cauchy_is_torchs(self_, params, seed):
+    median, sigma = params
+    assert_like_torch([f"torch.manual_seed({seed})", f"y = {self_}",
+                       f"z = y.cauchy_({median}, sigma={sigma})", "w = torch.rand(2)"],
+                      names=("y", "z", "w"))
+
+
 PROBS = ["torch.ones(4)", "torch.tensor([0.1, 0.0, 0.7, 0.2])", "torch.rand(3, 5)",
          "torch.rand(5, 3).t()", "torch.rand(2, 6, dtype=torch.float64)",
          "torch.rand(7).half()", "torch.tensor([[0., 3.], [1e-30, 1.]])",
@@ -61,6 +80,14 @@ def test_multinomial_with_replacement_is_torchs(p, n, seed):
     "y = torch.empty(3, dtype=torch.long).exponential_()",
     "y = torch.empty(0, dtype=torch.long).exponential_()",
     "y = torch.empty(3, dtype=torch.bool).exponential_(2)",
+    "y = torch.empty(3).geometric_(0)",
+    "y = torch.empty(3).geometric_(1)",
+    "y = torch.empty(3, dtype=torch.bool).geometric_(0.5)",
+    "y = torch.zeros(1).expand(3).geometric_(0.5)",
+    "y = torch.empty(3).cauchy_(sigma=0)",
+    "y = torch.empty(3).cauchy_(1, -2)",
+    "y = torch.empty(3, dtype=torch.long).cauchy_()",
+    "y = torch.empty(0, dtype=torch.long).cauchy_()",
     "y = torch.multinomial(torch.ones(2, 2, 2), 2, True)",
     "y = torch.multinomial(torch.ones(()), 2, True)",
     "y = torch.multinomial(torch.ones(3, dtype=torch.long), 2, True)",

@@ -297,6 +297,12 @@ TEXT: dict[str, str] = {
         "per row: the running sum of the {categories} probabilities divided by the total; "
         "per sample ({n}) a draw u from 53 bits of random64() and a binary search for the "
         "first slot whose cumulative probability is not below u",
+    "random.geometric_kernel":
+        "one draw per element in memory order: u from 53 bits of random64(), "
+        "ceil(log(u) / log1p(-{p})) in double, cast to the dtype",
+    "random.cauchy_kernel":
+        "one draw per element in memory order: u from 53 bits of random64(), "
+        "{median} + {sigma} * tan(pi * (u - 0.5)) in double, cast to the dtype",
     "searchsorted.common_dtype":
         "boundaries and values differ in dtype: both are compared as {dtype}, their result "
         "type",

@@ -202,6 +202,12 @@ TEXT: dict[str, str] = {
     "random.multinomial":
         "每行:{categories} 个概率的累加和除以总和;每个样本({n} 个)抽一个 u"
         "(random64() 的 53 位),二分查找累计概率不小于 u 的第一个位置",
+    "random.geometric_kernel":
+        "按内存顺序每个元素抽一次:u 取 random64() 的 53 位,"
+        "在 double 中算 ceil(log(u) / log1p(-{p})),再转成 dtype",
+    "random.cauchy_kernel":
+        "按内存顺序每个元素抽一次:u 取 random64() 的 53 位,"
+        "在 double 中算 {median} + {sigma} * tan(pi * (u - 0.5)),再转成 dtype",
     "searchsorted.common_dtype": "boundaries 与 values 的 dtype 不同:两者都按结果类型 {dtype} 比较",
     "searchsorted.left":
         "side='left':在每个值所在行的 {n} 个边界中二分查找第一个 >= 该值的位置(NaN 落在所有边界之后)",
