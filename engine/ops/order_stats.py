@@ -68,9 +68,9 @@ def _cpp_half(m: int) -> int:
 def _median_all(self, ignore_nan: bool):
     name = "nanmedian" if ignore_nan else "median"
     if self.numel() == 0:
-        # an empty input: a NaN made as float, then converted to the input's dtype
+        # an empty input: a NaN made in the default dtype, then converted to the input's
         # (at::full({}, NaN).to(self.dtype()); an integer gets the cast's bits)
-        nan = aten.full.default([], float("nan"), dtype=D.float32, device=self.device_type)
+        nan = aten.full.default([], float("nan"), device=self.device_type)
         return aten.to.dtype(nan, self.dtype)
     clone = aten.clone.default(self)
     out = aten.empty.memory_format([], dtype=self.dtype, device=self.device_type)

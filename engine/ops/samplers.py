@@ -52,6 +52,7 @@ EXPONENTIAL_KERNEL = step("exponential_kernel", Layer.RNG, source=KERNELS)
 #: cauchy_stub: no AVX512 build in torch 2.13's x86 wheel (its slot is in .bss)
 CAUCHY_STUB = DispatchStub("cauchy_stub", avx512=False,
                            source="aten/src/ATen/native/cpu/DistributionKernels.cpp")
+RANDOM_KERNEL = step("random_kernel", Layer.RNG, source=KERNELS)
 GEOMETRIC_KERNEL = step("geometric_kernel", Layer.RNG, source=KERNELS)
 CAUCHY_KERNEL = step("cauchy_kernel", Layer.RNG, source=KERNELS)
 MULTINOMIAL_KERNEL = step("multinomial_with_replacement_apply", Layer.RNG,
@@ -196,6 +197,53 @@ def cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
     CAUCHY_STUB.call(self.dtype, self.dtype.itemsize)
     _serial_draws(self, "cauchy_", CAUCHY_KERNEL, Note("random.cauchy_kernel", median=_num(median),
                                         sigma=_num(sigma)), transform)
+    return self
+
+
+#: uniform_int's modulus per dtype (TransformationHelper.h): max + 1 for integers,
+#: 2**digits + 1 for floating types (every integer a float holds exactly, both ends)
+def _random_modulus(dtype: D.dtype) -> int:
+    if dtype is D.bool:
+        return 2
+    if dtype.is_floating_point:
+        return (1 << {D.float16: 11, D.float32: 24, D.float64: 53}[dtype]) + 1
+    return int(np.iinfo(dtype.np).max) + 1
+
+
+@declare("random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!)",
+         variants="method", native="at::native::random_", source=DISTRIBUTIONS,
+         at_dispatch=AT_DISPATCH("random_kernel_cpu",
+                                 "AT_DISPATCH_ALL_TYPES_AND3(kHalf, kBFloat16, kBool)"))
+def random_(self, *, generator=None):
+    if self.numel() == 0:
+        return self
+    if self.device_type != "cpu":
+        raise Refused(f"random_() on a {self.device_type} tensor is not modelled by tidx yet "
+                      "(the CPU's is)")
+    assert_no_internal_overlap(self)        # TensorIterator::borrowing_nullary_op
+    dispatched(self.dtype)
+    gen = G.default_generator()
+    _generator_step(gen)
+    n = self.numel()
+    check_temporary("random_", n, 40)
+    wide = self.dtype in (D.int64, D.float64)
+    modulus = _random_modulus(self.dtype)
+    with span(RANDOM_KERNEL, numel=n, note=Note("random.random_kernel",
+                                                draw="random64()" if wide else "random()",
+                                                modulus=modulus)) as s:
+        order = serial_order(self.view.sizes,
+                             [(self.view.sizes, self.view.strides, self.dtype.itemsize)])
+        words = gen.random64(n) if wide else gen.random(n).astype(np.uint64)
+        values = words % np.uint64(modulus)       # uniform_int: val % modulus
+        drawn = np.empty(n, dtype=np.uint64)
+        drawn[np.asarray(order, dtype=np.int64)] = values
+        if self.dtype is D.float16:
+            out = drawn.astype(np.float32).astype(np.float16)
+        else:
+            out = drawn.astype(self.dtype.np)
+        self.array(write=True)[...] = out.reshape(self.view.sizes)
+        s.set(written=touched(self))
+        s.set_result(self)
     return self
 
 

@@ -1,4 +1,4 @@
-"""x.exponential_(lambd), x.geometric_(p), x.cauchy_(median, sigma) and torch.multinomial(p, n, replacement=True) (engine/ops/
+"""x.exponential_(lambd), x.geometric_(p), x.cauchy_(median, sigma), x.random_() and torch.multinomial(p, n, replacement=True) (engine/ops/
 samplers.py) compared with torch: the draws bit for bit with torch's CPU generator
 (exponential: 53 bits of random64() and glibc's log1p per element in memory order,
 strided and half tensors too; multinomial: the running sums in the dtype, one
@@ -58,6 +58,19 @@ def test_cauchy_is_torchs(self_, params, seed):
                       names=("y", "z", "w"))
 
 
+RANDOM_SELVES = SELVES + ["torch.empty(7, dtype=torch.long)", "torch.empty(3, 2, dtype=torch.int32)",
+                          "torch.empty(5, dtype=torch.int8)", "torch.empty(5, dtype=torch.uint8)",
+                          "torch.empty(5, dtype=torch.int16)", "torch.empty(4, dtype=torch.bool)",
+                          "torch.empty(4, 3, dtype=torch.long).t()"]
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(st.sampled_from(RANDOM_SELVES), st.sampled_from([0, 5]))
+def test_random_over_the_whole_range_is_torchs(self_, seed):
+    assert_like_torch([f"torch.manual_seed({seed})", f"y = {self_}", "z = y.random_()",
+                       "w = torch.rand(2)"], names=("y", "z", "w"))
+
+
 PROBS = ["torch.ones(4)", "torch.tensor([0.1, 0.0, 0.7, 0.2])", "torch.rand(3, 5)",
          "torch.rand(5, 3).t()", "torch.rand(2, 6, dtype=torch.float64)",
          "torch.rand(7).half()", "torch.tensor([[0., 3.], [1e-30, 1.]])",
@@ -80,6 +93,8 @@ def test_multinomial_with_replacement_is_torchs(p, n, seed):
     "y = torch.empty(3, dtype=torch.long).exponential_()",
     "y = torch.empty(0, dtype=torch.long).exponential_()",
     "y = torch.empty(3, dtype=torch.bool).exponential_(2)",
+    "y = torch.zeros(1).expand(3).random_()",
+    "y = torch.empty(0, dtype=torch.bool).random_()",
     "y = torch.empty(3).geometric_(0)",
     "y = torch.empty(3).geometric_(1)",
     "y = torch.empty(3, dtype=torch.bool).geometric_(0.5)",

@@ -51,7 +51,7 @@ MORE_STATEMENTS = [
     "y = torch.linalg.vector_norm(a, 1)",
     "torch.manual_seed(0); a = torch.empty(3).exponential_(); "
     "y = torch.multinomial(torch.ones(2, 4), 3, replacement=True); "
-    "a = torch.empty(2).geometric_(0.5).cauchy_()",
+    "a = torch.empty(2).geometric_(0.5).cauchy_().random_()",
     "a = torch.tensor([1.25, -2.5]); y = a.ceil(); y = a.frac(); y = a.round(decimals=1); "
     "y = a.rsqrt(); y = a.exp()",
     "a = torch.tensor([[1.25, -2.5]]); y = a.std(); y = a.var(0); y = a.std(1, correction=3)",

@@ -303,6 +303,9 @@ TEXT: dict[str, str] = {
     "random.cauchy_kernel":
         "one draw per element in memory order: u from 53 bits of random64(), "
         "{median} + {sigma} * tan(pi * (u - 0.5)) in double, cast to the dtype",
+    "random.random_kernel":
+        "one draw per element in memory order: {draw} modulo {modulus} (the dtype's range; "
+        "for a floating dtype every integer it holds exactly), cast to the dtype",
     "searchsorted.common_dtype":
         "boundaries and values differ in dtype: both are compared as {dtype}, their result "
         "type",

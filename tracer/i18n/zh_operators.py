@@ -208,6 +208,9 @@ TEXT: dict[str, str] = {
     "random.cauchy_kernel":
         "按内存顺序每个元素抽一次:u 取 random64() 的 53 位,"
         "在 double 中算 {median} + {sigma} * tan(pi * (u - 0.5)),再转成 dtype",
+    "random.random_kernel":
+        "按内存顺序每个元素抽一次:{draw} 对 {modulus} 取模(dtype 的范围;"
+        "浮点 dtype 则是它能精确表示的所有整数),再转成 dtype",
     "searchsorted.common_dtype": "boundaries 与 values 的 dtype 不同:两者都按结果类型 {dtype} 比较",
     "searchsorted.left":
         "side='left':在每个值所在行的 {n} 个边界中二分查找第一个 >= 该值的位置(NaN 落在所有边界之后)",
