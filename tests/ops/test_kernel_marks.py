@@ -22,6 +22,11 @@ from tracer import timeline as TL
 #: Operators no generated input runs, each with why.
 NOT_GENERATED = {
     "aten::imag": "needs a complex tensor; the generated inputs are real",
+    "aten::bincount": "needs 1-d non-negative integers; the generated int data is 2-d",
+    "aten::linalg_matrix_norm": "the generated Scalar (0.25) is no matrix norm's order",
+    "aten::linalg_norm.ord_str": "the generated str ('sum') is no matrix norm's order",
+    **{op: "the generated call samples without replacement, which tidx refuses (aminmax, "
+           "_assert_async)" for op in ("aten::multinomial", "aten::multinomial.out")},
     "aten::sum.IntList_out": "tidx refuses sum's out= unless it already has the result's "
                              "shape, which the generic out= input (a 3x4 matrix) has not",
     "aten::unique_dim": "tidx refuses unique(dim=...) (torch compares whole slices)",
