@@ -43,7 +43,7 @@ from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, META_PYTHON,
 from engine.memory import empty as memory
 from engine.memory.allocator import check_temporary
 from engine.ops.parallel import GRAIN_SIZE, num_threads
-from engine.ops.reduce import dim_mask, reduced_shape, review
+from engine.ops.reduce import MAKE_REDUCTION, dim_mask, reduced_shape, review
 from engine.ops.statistics import reduced_in_order
 from engine.ops.touch import touched
 from engine.rng.fp import fma32, fma64
@@ -57,8 +57,6 @@ NORM_STUB = DispatchStub("norm_stub", avx512=False, source=KERNELS)
 
 NORM_LASTDIM = step("norm_kernel (lastdim, p=2)", Layer.KERNEL, source=KERNELS)
 NORM_REDUCE = step("norm_kernel (binary_kernel_reduce)", Layer.KERNEL, source=KERNELS)
-MAKE_REDUCTION = step("make_reduction", Layer.KERNEL, source="aten/src/ATen/native/ReduceOpsUtils.h",
-                      note="sum.make_reduction")
 
 
 def _ord_text(ord_: float | int) -> str:
