@@ -6,7 +6,10 @@ the operator declarations (engine/ops), as torch's are from native_functions.yam
 step the engine takes is emitted to :mod:`tracer` when a recorder is active.
 """
 
+from types import SimpleNamespace as _SimpleNamespace
+
 from engine.binding.functions import FUNCTIONS
+from engine.binding.linalg import FUNCTIONS as _LINALG
 from engine.binding.methods import PUBLIC as TENSOR_PUBLIC  # noqa: F401 (re-exported)
 from engine.binding.options import (channels_last, contiguous_format, memory_format,
                                     preserve_format)
@@ -21,9 +24,11 @@ half, float, double, long, int, short = float16, float32, float64, int64, int32,
 
 # torch.zeros, torch.gather ...: one generated function per declared Python name
 globals().update(FUNCTIONS)
+#: torch.linalg: its generated functions (vector_norm, matrix_norm, norm)
+linalg = _SimpleNamespace(**_LINALG)
 
 __all__ = sorted(["Refused", "Size", "Tensor", "TENSOR_PUBLIC", "FUNCTIONS", "bool",
                   "channels_last", "contiguous_format", "device", "double", "dtype", "float",
                   "float16", "float32", "float64", "half", "initial_seed", "int", "int8",
-                  "int16", "int32", "int64", "long", "memory_format", "preserve_format",
+                  "int16", "int32", "int64", "linalg", "long", "memory_format", "preserve_format",
                   "short", "uint8", *FUNCTIONS])

@@ -23,6 +23,7 @@ from tracer.notes import Note
 from tracer.recorder import span
 from tracer.steps import Layer, step
 
+from engine.binding import linalg
 from engine.binding import operators as O
 from engine.binding.tensor import Tensor
 from engine.core.device import Size
@@ -167,6 +168,7 @@ def broadcast_shapes(*shapes: Any) -> Size:
 FUNCTIONS: dict[str, Callable[..., Any]] = {
     "split": split, "broadcast_tensors": broadcast_tensors,
     "broadcast_shapes": broadcast_shapes,
-    "atleast_1d": atleast_1d, "atleast_2d": atleast_2d, "atleast_3d": atleast_3d}
+    "atleast_1d": atleast_1d, "atleast_2d": atleast_2d, "atleast_3d": atleast_3d,
+    "norm": linalg.norm}
 #: Tensor methods written in Python, by name
-METHODS = {"split": tensor_split_method}
+METHODS = {"split": tensor_split_method, "norm": linalg.tensor_norm}

@@ -25,7 +25,7 @@ from tracer import recorder
 
 from engine.core import dtypes as D
 from engine.binding.functions import FUNCTIONS
-from engine.binding import legacy_ctor, torch_device
+from engine.binding import legacy_ctor, linalg, torch_device
 from engine.binding.autograd_meta import NODE_ATTRIBUTES, is_graph_node, node_attribute
 from engine.binding.methods import PUBLIC as TENSOR_PUBLIC
 from engine.binding import options as P
@@ -91,6 +91,8 @@ TORCH_CONSTANTS: dict[str, Any] = {n: D.from_name(n) for n in CONSTANT_NAMES[:-3
 TORCH_CONSTANTS["random"] = Module("torch.random", "<module 'torch.random' (tidx engine)>",
                                    {"manual_seed": FUNCTIONS["manual_seed"]}, {})
 TORCH_CONSTANTS["nn"] = TORCH_NN     # torch.nn.functional (pymath.py)
+TORCH_CONSTANTS["linalg"] = Module("torch.linalg", "<module 'torch.linalg' (tidx engine)>",
+                                   linalg.FUNCTIONS, {})     # engine/binding/linalg.py
 TORCH = Namespace("tidx engine", TORCH_FUNCTIONS, TORCH_CONSTANTS, tensor=Tensor,
                   storage=(UntypedStorage, TypedStorage), size=Size, dtype=D.dtype,
                   constructors=legacy_ctor.constructors())

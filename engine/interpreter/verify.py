@@ -99,7 +99,10 @@ def _namespace(torch) -> E.Namespace:
         "nn": Module("torch.nn", repr(torch.nn), {}, {
             "functional": Module("torch.nn.functional", repr(functional),
                                  {name: getattr(functional, name)
-                                  for name in E.TORCH_NN.constants["functional"].functions}, {})})}
+                                  for name in E.TORCH_NN.constants["functional"].functions}, {})}),
+        "linalg": Module("torch.linalg", repr(torch.linalg),
+                         {name: getattr(torch.linalg, name)
+                          for name in E.TORCH_CONSTANTS["linalg"].functions}, {})}
     return E.Namespace(f"PyTorch {torch.__version__}", functions, constants,
                        tensor=torch.Tensor, storage=(torch.UntypedStorage, torch.TypedStorage), size=torch.Size,
                        dtype=torch.dtype,

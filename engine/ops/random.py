@@ -27,8 +27,8 @@ from engine.rng import generator as G
 from engine.rng.stubs import NORMAL_STUB, UNIFORM_STUB
 from engine.core.errors import Refused
 from engine.dispatch.at_dispatch import AT_DISPATCH, dispatched
-from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, INPLACE, META_PYTHON,
-    declare, not_modelled)
+from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, INPLACE, META_PYTHON, OUT,
+    OUT_NOT_MODELLED, declare, not_modelled)
 from engine.dispatch.aten import aten, prims
 from engine.memory.allocator import check_limit
 from engine.ops import cuda_kernels
@@ -506,9 +506,6 @@ _random_like(f"randint_like.low_generator_dtype(Tensor self, SymInt low, SymInt 
 not_modelled("randint_like.Tensor(Tensor self, Tensor high, " + _LIKE,
              "randint_like.Tensor_generator(Tensor self, Tensor high, " + _GEN,
              reason="a tensor as randint_like's upper bound is not modelled yet")
-not_modelled("random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!)",
-             variants="method", kind=INPLACE,
-             reason="random_() over the dtype's whole range is not modelled yet")
 # -- out=: the factories' out= forms resize the given tensor, then sample into it
 # (TensorFactories.cpp rand_out / randn_out / randint_out: result.resize_(size), then
 # uniform_ / normal_ / random_; no resize warning, as resize_ is called directly)

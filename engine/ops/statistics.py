@@ -173,7 +173,7 @@ def _welford(x: np.ndarray, correction: float, take_sqrt: bool):
     return result, mean
 
 
-def _reduced_in_order(self, mask: list[bool]) -> np.ndarray:
+def reduced_in_order(self, mask: list[bool]) -> np.ndarray:
     """The input with its kept dims first (in tensor order) and its reduced elements
     along one last axis, in the order the reduction iterator visits them."""
     sizes, strides = self.view.sizes, self.view.strides
@@ -202,7 +202,7 @@ def _std_var_kernel(self, mask, results: list, correction: float, take_sqrt: boo
                       "not replay (below 32768 elements per output it does)")
     with span(STD_VAR_KERNEL, note="statistics.welford") as s:
         check_temporary("std_var_kernel", self.numel(), 8, copies=4)
-        value, mean = _welford(_reduced_in_order(self, mask), correction, take_sqrt)
+        value, mean = _welford(reduced_in_order(self, mask), correction, take_sqrt)
         _store(results[0], value)
         if len(results) > 1:
             _store(results[1], mean)

@@ -108,6 +108,44 @@ def pow_scalar_base(base: float, x: np.ndarray | np.floating) -> np.ndarray:
     return out.reshape(np.shape(x))
 
 
+def pow_scalar_exponent(x: np.ndarray, exponent: float) -> np.ndarray:
+    """glibc's ``pow(x[i], exponent)`` for each element (float64), as ``std::pow`` gives
+    it (see :func:`pow_scalar_base` for why not ``np.power``).
+
+    >>> pow_scalar_exponent(np.array([8.0, 2.0, 0.0]), 1 / 3).tolist()
+    [2.0, 1.2599210498948732, 0.0]
+    """
+    flat = np.ascontiguousarray(x, dtype=F64).reshape(-1)
+    e = float(exponent)
+
+    def one(v: float) -> float:
+        try:
+            return math.pow(v, e)
+        except (OverflowError, ValueError):
+            return _c_pow(v, e)
+    out = np.fromiter(map(one, flat.tolist()), dtype=F64, count=flat.size)
+    return out.reshape(np.shape(x))
+
+
+def powf_scalar_exponent(x: np.ndarray, exponent: float) -> np.ndarray:
+    """glibc's ``powf(x[i], exponent)`` for each element (float32), as ``std::pow`` on
+    two floats gives it; through ctypes, one call per element.
+
+    >>> powf_scalar_exponent(np.array([8.0, 2.0], np.float32), 3.0).tolist()
+    [512.0, 8.0]
+    """
+    flat = np.ascontiguousarray(x, dtype=F32).reshape(-1).tolist()
+    e = float(np.float32(exponent))
+    lib = _libm()
+    if lib is None:                 # pragma: no cover - no libm to ask
+        with np.errstate(all="ignore"):
+            return np.power(np.asarray(flat, F32), F32(e)).reshape(np.shape(x))
+    powf = lib.powf
+    powf.restype, powf.argtypes = ctypes.c_float, [ctypes.c_float, ctypes.c_float]
+    out = np.fromiter((powf(v, e) for v in flat), dtype=F32, count=len(flat))
+    return out.reshape(np.shape(x))
+
+
 def _c_pow(b: float, v: float) -> float:
     """libm's pow for the arguments where ``math.pow`` raises (overflow, a negative base
     to a fractional power): inf or NaN as C gives them."""

@@ -78,6 +78,10 @@ PROGRAMS: list[tuple[str, list[str]]] = [
     ("stats", ["x = torch.arange(10)", "y = x.float().mean()", "z = x.mean()"]),
     ("stats", ["x = torch.arange(9.).reshape(3, 3)", "y = x.trace()", "z = x.diff()"]),
     ("stats", ["x = torch.tensor([1, 2, 2, 5])", "y = x.bincount()", "z = x.mode()"]),
+    ("stats", ["u = torch.tensor([3.0, -4.0])", "y = torch.norm(u)", "z = torch.abs(u).sum()",
+               "w = torch.norm(torch.ones((4, 9)))"]),
+    ("stats", ["torch.manual_seed(0)", "a = torch.randn(4, 5)", "y = torch.median(a, 1)",
+               "z = torch.nanmedian(a)"]),
     # -- random (PyTorch "Tensors", d2l) ------------------------------------------------
     ("random", ["torch.manual_seed(0)", "y = torch.normal(0., 1., (2, 3))",
                 "z = torch.normal(torch.zeros(3), torch.ones(3))"]),
@@ -88,6 +92,8 @@ PROGRAMS: list[tuple[str, list[str]]] = [
     ("random", ["torch.manual_seed(0)", "y = torch.empty(3).uniform_(-1, 1)",
                 "z = torch.empty(2).normal_(5, 2)"]),
     ("random", ["torch.manual_seed(0)", "y = torch.multinomial(torch.ones(4), 2)"]),
+    ("random", ["torch.manual_seed(0)", "weights = torch.tensor([0, 10, 3, 0], dtype=torch.float)",
+                "y = torch.multinomial(weights, 4, replacement=True)"]),
     ("random", ["torch.random.manual_seed(0)", "y = torch.rand(2)"]),
     # -- numpy and the standard library ("PyTorch for numpy users") --------------------
     ("numpy", ["import numpy as np", "a = np.arange(6)", "y = torch.from_numpy(a)"]),

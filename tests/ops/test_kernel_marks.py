@@ -24,6 +24,11 @@ NOT_GENERATED = {
     "aten::imag": "needs a complex tensor; the generated inputs are real",
     "aten::view_as_real": "needs a complex tensor; the generated inputs are real",
     "aten::view_as_complex": "needs a last dim of size 2; the generated inputs have not",
+    "aten::bincount": "needs 1-d non-negative integers; the generated int data is 2-d",
+    "aten::linalg_matrix_norm": "the generated Scalar (0.25) is no matrix norm's order",
+    "aten::linalg_norm.ord_str": "the generated str ('sum') is no matrix norm's order",
+    **{op: "the generated call samples without replacement, which tidx refuses (aminmax, "
+           "_assert_async)" for op in ("aten::multinomial", "aten::multinomial.out")},
     "aten::sum.IntList_out": "tidx refuses sum's out= unless it already has the result's "
                              "shape, which the generic out= input (a 3x4 matrix) has not",
     "aten::mean.out": "tidx refuses mean's out= unless it already has the result's "

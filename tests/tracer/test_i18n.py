@@ -56,6 +56,13 @@ MORE_STATEMENTS = [
     "y = torch.ger(torch.ones(2), torch.ones(3))",
     "y = torch.tensor([1 + 2j]); z = y.imag; w = torch.view_as_complex(torch.view_as_real(y)); "
     "v = y.to(torch.float32); c = y.conj(); d = y.conj_physical()",
+    "a = torch.tensor([[1., 2.]]); y = a.median(); y = a.median(1); y = a.mode(1)",
+    "a = torch.tensor([1, 2, 2]); y = a.bincount()",
+    "a = torch.tensor([[3., 4.]]); y = a.norm(); y = torch.norm(a, dim=0); "
+    "y = torch.linalg.vector_norm(a, 1)",
+    "torch.manual_seed(0); a = torch.empty(3).exponential_(); "
+    "y = torch.multinomial(torch.ones(2, 4), 3, replacement=True); "
+    "a = torch.empty(2).geometric_(0.5).cauchy_().random_()",
     "a = torch.tensor([1.25, -2.5]); y = a.ceil(); y = a.frac(); y = a.round(decimals=1); "
     "y = a.rsqrt(); y = a.exp()",
     "import torch.nn.functional as F; a = torch.tensor([[1.25, -2.5]]); y = F.gelu(a); y = F.silu(a)",

@@ -320,6 +320,49 @@ TEXT: dict[str, str] = {
     "topk.nth_element":
         "sorted=False: std::nth_element puts the {k}th (largest={largest}) at position {k}-1 "
         "and leaves the ones before it in the order its partitioning left them",
+    # -- order statistics: median, nanmedian, mode (engine/ops/order_stats.py) -----------
+    "order.median_all":
+        "{name} of all {n} elements: std::nth_element on a clone puts the middle one, "
+        "(n - 1) / 2, in place ({name}: NaNs counted out; median: any NaN gives NaN)",
+    "order.median_dim":
+        "{name} along dim {dim} ({n} elements a row): std::nth_element over the row's indices, "
+        "ties ordered by index, so the earlier of equal values comes first",
+    "order.mode":
+        "mode along dim {dim} ({n} elements a row): std::sort by value (not stable), then "
+        "the first longest run of equal values; its index is the run's last in the sort's order",
+    "counting.bincount":
+        "{n} elements counted into {nbins} bins (weighted={weighted}): one element after "
+        "another, each adding 1 or its weight to its bin",
+    # -- norms (engine/ops/norms.py, engine/binding/linalg.py) ---------------------------
+    "norm.python_function":
+        "torch.norm is Python (torch/functional.py): 'fro' and every number go to "
+        "torch.linalg.vector_norm, any other string to torch.linalg.matrix_norm",
+    "norm.python_method":
+        "Tensor.norm is Python (torch/_tensor.py): it calls torch.norm",
+    "norm.lastdim":
+        "p=2 along one contiguous innermost dim: each row squared and added in {lanes} SIMD "
+        "lanes (multiply, then add), the lanes added one after another, then the tail one by "
+        "one (fused multiply-add: {fma}), then sqrt",
+    "norm.reduce":
+        "binary_kernel_reduce for p={p}: each output's elements in the iterator's order, "
+        "accumulated one after another in {acc}, then projected",
+    # -- samplers (engine/ops/samplers.py) ------------------------------------------------
+    "random.exponential_kernel":
+        "one draw per element in memory order: u from 53 bits of random64(), "
+        "-1 / {lambd} * log1p(-u) in double, cast to the dtype",
+    "random.multinomial":
+        "per row: the running sum of the {categories} probabilities divided by the total; "
+        "per sample ({n}) a draw u from 53 bits of random64() and a binary search for the "
+        "first slot whose cumulative probability is not below u",
+    "random.geometric_kernel":
+        "one draw per element in memory order: u from 53 bits of random64(), "
+        "ceil(log(u) / log1p(-{p})) in double, cast to the dtype",
+    "random.cauchy_kernel":
+        "one draw per element in memory order: u from 53 bits of random64(), "
+        "{median} + {sigma} * tan(pi * (u - 0.5)) in double, cast to the dtype",
+    "random.random_kernel":
+        "one draw per element in memory order: {draw} modulo {modulus} (the dtype's range; "
+        "for a floating dtype every integer it holds exactly), cast to the dtype",
     "searchsorted.common_dtype":
         "boundaries and values differ in dtype: both are compared as {dtype}, their result "
         "type",

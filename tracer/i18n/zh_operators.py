@@ -205,6 +205,45 @@ TEXT: dict[str, str] = {
     "topk.nth_element":
         "sorted=False:std::nth_element 把第 {k} 个元素(largest={largest})放到位置 {k}-1,"
         "它前面的元素保持划分后的顺序",
+    # -- 顺序统计:median、nanmedian、mode(engine/ops/order_stats.py) -------------------
+    "order.median_all":
+        "{name} 对全部 {n} 个元素:std::nth_element 在副本上把中间的第 (n - 1) / 2 个放到位"
+        "({name}:不计 NaNs;median:有 NaN 就得 NaN)",
+    "order.median_dim":
+        "{name} 沿 dim {dim}(每行 {n} 个元素):std::nth_element 作用于行的下标,"
+        "相等的值按下标排序,靠前的在前",
+    "order.mode":
+        "mode 沿 dim {dim}(每行 {n} 个元素):std::sort 按值排序(不稳定),取第一段最长的相等值;"
+        "下标是这段在排序结果中的最后一个",
+    "counting.bincount":
+        "{n} 个元素计入 {nbins} 个桶(weighted={weighted}):逐个元素,把 1 或它的权重加到它的桶上",
+    # -- 范数(engine/ops/norms.py、engine/binding/linalg.py) ---------------------------
+    "norm.python_function":
+        "torch.norm 是 Python(torch/functional.py):'fro' 和所有数值阶交给 "
+        "torch.linalg.vector_norm,其他字符串交给 torch.linalg.matrix_norm",
+    "norm.python_method":
+        "Tensor.norm 是 Python(torch/_tensor.py):它调用 torch.norm",
+    "norm.lastdim":
+        "p=2 沿一个连续的最内维:每行按 {lanes} 个 SIMD 通道平方并累加(先乘后加),"
+        "通道依次相加,再逐个处理尾部(fused multiply-add:{fma}),最后 sqrt",
+    "norm.reduce":
+        "binary_kernel_reduce,p={p}:每个输出的元素按迭代器顺序依次在 {acc} 中累加,然后投影",
+    # -- 采样器(engine/ops/samplers.py) --------------------------------------------------
+    "random.exponential_kernel":
+        "按内存顺序每个元素抽一次:u 取 random64() 的 53 位,"
+        "在 double 中算 -1 / {lambd} * log1p(-u),再转成 dtype",
+    "random.multinomial":
+        "每行:{categories} 个概率的累加和除以总和;每个样本({n} 个)抽一个 u"
+        "(random64() 的 53 位),二分查找累计概率不小于 u 的第一个位置",
+    "random.geometric_kernel":
+        "按内存顺序每个元素抽一次:u 取 random64() 的 53 位,"
+        "在 double 中算 ceil(log(u) / log1p(-{p})),再转成 dtype",
+    "random.cauchy_kernel":
+        "按内存顺序每个元素抽一次:u 取 random64() 的 53 位,"
+        "在 double 中算 {median} + {sigma} * tan(pi * (u - 0.5)),再转成 dtype",
+    "random.random_kernel":
+        "按内存顺序每个元素抽一次:{draw} 对 {modulus} 取模(dtype 的范围;"
+        "浮点 dtype 则是它能精确表示的所有整数),再转成 dtype",
     "searchsorted.common_dtype": "boundaries 与 values 的 dtype 不同:两者都按结果类型 {dtype} 比较",
     "searchsorted.left":
         "side='left':在每个值所在行的 {n} 个边界中二分查找第一个 >= 该值的位置(NaN 落在所有边界之后)",
