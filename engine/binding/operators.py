@@ -334,13 +334,6 @@ def method(name: str) -> Callable[..., Any]:
     return meth
 
 
-def python_module(name: str) -> str | None:
-    """The yaml's ``python_module`` of the torch submodules tidx binds: every ``linalg_``
-    function is bound in ``torch.linalg`` (gen_python_functions' is_py_linalg_function),
-    under its name without the prefix; the others in ``torch`` itself."""
-    return "linalg" if name.startswith("linalg_") else None
-
-
 def generated_names(variant: str, module: str | None = None) -> list[str]:
     """Every public Python name of ``variant`` that torch generates a binding for in
     ``torch`` (or in ``torch.<module>``), from the declarations, sorted.  The names torch
@@ -349,5 +342,5 @@ def generated_names(variant: str, module: str | None = None) -> list[str]:
     :mod:`engine.binding.methods` and :mod:`engine.binding.functions`."""
     names = {d.name for d in REGISTRY.values() if d.namespace == "aten"
              and variant in d.variants and not d.name.startswith("_")
-             and (d.python_module or python_module(d.name)) == module}
+             and d.python_module == module}
     return sorted(n for n in names if not skips_binding(n))

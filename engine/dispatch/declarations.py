@@ -332,14 +332,14 @@ def structured(out_schema: str, *, native: str, out_native: str, source: str,
 
 
 def not_modelled(*schemas: str, variants: str = "function", kind: str = FUNCTIONAL,
-                 reason: str) -> None:
+                 reason: str, python_module: str | None = None) -> None:
     """Declare overloads torch binds in Python that tidx does not run (yet): their
     signatures take part in argument parsing and in PyTorch's error messages, and a call
     that binds one is refused with ``reason``."""
     for schema in schemas:
         namespace, name, overload = _split(schema)
         _add(Declaration(schema, namespace, name, overload, _variants(variants), kind, None,
-                         None, None, reason=reason))
+                         None, None, reason=reason, python_module=python_module))
 
 
 #: deprecated.yaml's Python signatures: (the signature, the aten call it stands for).

@@ -252,6 +252,7 @@ def _vector_norm(self, ord_, dim: Sequence[int] | None, keepdim: bool, dtype: D.
 @declare("linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, "
          "*, ScalarType? dtype=None) -> Tensor", variants="function",
          native="at::native::linalg_vector_norm_out (structured)", source=LINALG,
+         python_module="linalg",
          meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def linalg_vector_norm(self, ord=2, dim=None, keepdim=False, *, dtype=None):  # noqa: A002
     return _vector_norm(self, ord, dim, keepdim, dtype)
@@ -259,7 +260,7 @@ def linalg_vector_norm(self, ord=2, dim=None, keepdim=False, *, dtype=None):  # 
 
 not_modelled("linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, "
              "bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)",
-             kind=OUT, reason=OUT_NOT_MODELLED)
+             kind=OUT, reason=OUT_NOT_MODELLED, python_module="linalg")
 
 
 # -- linalg_matrix_norm ------------------------------------------------------------------
@@ -279,7 +280,8 @@ def _matrix_norm_checks(A, dim: list[int], dtype, low_precision: bool) -> list[i
 
 @declare("linalg_matrix_norm(Tensor self, Scalar ord, int[] dim=[-2,-1], bool keepdim=False, *, "
          "ScalarType? dtype=None) -> Tensor", variants="function",
-         native="at::native::linalg_matrix_norm", source=LINALG, kind=COMPOSITE)
+         native="at::native::linalg_matrix_norm", source=LINALG,
+         python_module="linalg", kind=COMPOSITE)
 def linalg_matrix_norm(self, ord, dim=(-2, -1), keepdim=False, *, dtype=None):  # noqa: A002
     value = float(ord)
     check(abs(value) in (1.0, 2.0, math.inf), RuntimeError,
@@ -300,7 +302,8 @@ def linalg_matrix_norm(self, ord, dim=(-2, -1), keepdim=False, *, dtype=None):  
 
 @declare("linalg_matrix_norm.str_ord(Tensor self, str ord='fro', int[] dim=[-2,-1], "
          "bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", variants="function",
-         native="at::native::linalg_matrix_norm", source=LINALG, kind=COMPOSITE)
+         native="at::native::linalg_matrix_norm", source=LINALG,
+         python_module="linalg", kind=COMPOSITE)
 def linalg_matrix_norm_str(self, ord="fro", dim=(-2, -1), keepdim=False, *,  # noqa: A002
                            dtype=None):
     if ord == "fro":
@@ -315,13 +318,14 @@ not_modelled("linalg_matrix_norm.out(Tensor self, Scalar ord, int[] dim=[-2,-1],
              "keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)",
              "linalg_matrix_norm.str_ord_out(Tensor self, str ord='fro', int[] dim=[-2,-1], "
              "bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)",
-             kind=COMPOSITE, reason=OUT_NOT_MODELLED)
+             kind=COMPOSITE, reason=OUT_NOT_MODELLED, python_module="linalg")
 
 
 # -- linalg_norm -----------------------------------------------------------------------------
 @declare("linalg_norm(Tensor self, Scalar? ord=None, int[1]? dim=None, bool keepdim=False, *, "
          "ScalarType? dtype=None) -> Tensor", variants="function",
-         native="at::native::linalg_norm", source=LINALG, kind=COMPOSITE)
+         native="at::native::linalg_norm", source=LINALG,
+         python_module="linalg", kind=COMPOSITE)
 def linalg_norm(self, ord=None, dim=None, keepdim=False, *, dtype=None):  # noqa: A002
     if dim is not None:
         check(len(dim) in (1, 2), RuntimeError, "linalg.norm: If dim is specified, it must be "
@@ -339,7 +343,8 @@ def linalg_norm(self, ord=None, dim=None, keepdim=False, *, dtype=None):  # noqa
 
 @declare("linalg_norm.ord_str(Tensor self, str ord, int[1]? dim=None, bool keepdim=False, *, "
          "ScalarType? dtype=None) -> Tensor", variants="function",
-         native="at::native::linalg_norm", source=LINALG, kind=COMPOSITE)
+         native="at::native::linalg_norm", source=LINALG,
+         python_module="linalg", kind=COMPOSITE)
 def linalg_norm_str(self, ord, dim=None, keepdim=False, *, dtype=None):  # noqa: A002
     if dim is not None:
         check(len(dim) in (1, 2), RuntimeError, "linalg.norm: If dim is specified, it mut be "
@@ -355,4 +360,4 @@ not_modelled("linalg_norm.out(Tensor self, Scalar? ord=None, int[1]? dim=None, b
              "keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)",
              "linalg_norm.ord_str_out(Tensor self, str ord, int[1]? dim=None, bool "
              "keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)",
-             kind=COMPOSITE, reason=OUT_NOT_MODELLED)
+             kind=COMPOSITE, reason=OUT_NOT_MODELLED, python_module="linalg")
