@@ -118,4 +118,4 @@ def test_most_of_what_a_learner_types_runs():
     """Issue 14's measure: the share of tutorial programs tidx runs (refused: 2 in 3 when
     the issue was filed)."""
     runs = sum(_refused_statement(p) is None for p in PROGRAMS)
-    assert runs / len(PROGRAMS) >= 0.95, (runs, len(PROGRAMS))
+    assert runs / len(PROGRAMS) >= 0.98, (runs, len(PROGRAMS))   # issue #26 asks 98%
