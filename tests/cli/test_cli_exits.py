@@ -149,6 +149,7 @@ DEEP = [
 ]
 
 
+@pytest.mark.slow     # large inputs: out of the fast tier (under 2 minutes)
 def test_deep_nesting_is_refused_in_one_line_and_the_limit_draws(tmp_path):
     lesson = tmp_path / "deep.py"
     for text in DEEP:

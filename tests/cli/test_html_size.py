@@ -57,6 +57,7 @@ def pages() -> dict[int, tuple[Document, bytes]]:
     return out
 
 
+@pytest.mark.slow     # large inputs: out of the fast tier (under 2 minutes)
 def test_a_32_statement_lesson_is_under_1_mb_and_grows_linearly(pages):
     small, large = len(pages[8][1]), len(pages[32][1])
     assert large <= 1_000_000, large

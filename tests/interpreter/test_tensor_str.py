@@ -259,6 +259,7 @@ def test_a_binding_keeps_torchs_first_lines_and_stays_small(dims) -> None:
     assert said.endswith(f"{2 ** dims} elements: the rest of its repr left out)")
 
 
+@pytest.mark.slow     # large inputs: out of the fast tier (under 2 minutes)
 def test_22_dimensions_make_a_small_document() -> None:
     """torch.zeros([2] * 22) printed 88 MB into the document; now the repr is cut and
     its JSON stays small (and a list of such tensors too)."""

@@ -57,6 +57,7 @@ def test_storage_is_64_byte_aligned():
         assert engine.empty(n).data_ptr() % 64 == 0
 
 
+@pytest.mark.slow     # large inputs: out of the fast tier (under 2 minutes)
 def test_memory_guard_refuses_before_allocating(allocations):
     with activate(RunContext(max_bytes=1000)), \
             pytest.raises(engine.Refused, match="4000 bytes.*--max-bytes"):
@@ -113,6 +114,7 @@ def test_a_kernel_temporary_is_checked_against_what_the_run_holds():
         assert int(view.argmax()) == 0
 
 
+@pytest.mark.slow     # large inputs: out of the fast tier (under 2 minutes)
 def test_python_values_are_charged_until_the_statement_ends_then_per_name():
     from engine.interpreter.session import Session
 

@@ -615,6 +615,7 @@ def test_paths_that_waited_for_other_families_run_as_torch(statement):
     assert_like_torch([statement])
 
 
+@pytest.mark.slow     # large inputs: out of the fast tier (under 2 minutes)
 def test_index_add_alpha_on_many_float64_elements_is_fused_as_torch():
     """index_add with alpha fuses ``fmadd(source, alpha, self)`` per element: float64 used
     to be emulated element by element in Python and refused past 65,536 elements; the

@@ -113,6 +113,7 @@ def test_long_rows_match_torch(case, call):
         same(ours, theirs)
 
 
+@pytest.mark.slow     # large inputs: out of the fast tier (under 2 minutes)
 def test_a_million_random_floats_sort_as_torch_sorts():
     """The issue's case, torch.rand(10**6).sort(): some 30,000 pairs of equal floats
     (24 random bits each), so the tie order shows; and the other orderings."""
@@ -200,6 +201,7 @@ def test_without_wasmtime_long_sorts_are_refused_in_one_line(monkeypatch):
     assert big.sort(stable=True).indices.tolist()[:3] == [0, 3, 6]
 
 
+@pytest.mark.slow     # large inputs: out of the fast tier (under 2 minutes)
 def test_sorting_checks_the_memory_limit():
     """The working arrays are counted before they are made: a limit that holds the
     tensor and its results but not sort's temporaries is refused in one line."""

@@ -431,6 +431,7 @@ def test_pytorch_errors_stay_verbatim_with_a_chinese_explanation(statement, head
     assert f"\n{line}\n→ {english}\n" in _tree(doc, "en", width=400)
 
 
+@pytest.mark.slow     # large inputs: out of the fast tier (under 2 minutes)
 def test_the_memory_limit_refusal_is_explained():
     with pytest.raises(Refused) as exc:
         session.run("torch.empty(2**20, 2**20)")
