@@ -23,16 +23,12 @@ from engine.binding.traced import traced
 from engine.core.errors import Refused, torch_error
 from engine.core.tensor_impl import TensorImpl
 from engine.dispatch.autograd_graph import Node
+from engine.dispatch.autograd_key import differentiable
 
 GETTERS_CPP = "torch/csrc/autograd/python_variable.cpp"
 METHODS_CPP = "torch/csrc/autograd/python_variable_methods.cpp"
 
 _REQUIRES_GRAD_ = PythonArgParser(["requires_grad_(bool requires_grad=True)"])
-
-
-def _differentiable(impl: TensorImpl) -> bool:
-    """isDifferentiableType: floating point and complex dtypes."""
-    return impl.dtype.is_floating_point or impl.dtype.name.startswith("complex")
 
 
 def _data(impl: TensorImpl) -> TensorImpl:
@@ -77,7 +73,7 @@ def _set_requires_grad(self: Tensor, value: Any) -> None:
         raise torch_error(RuntimeError, "requires_grad must be a bool")
     if not value and self._impl.grad_fn is not None:
         raise torch_error(RuntimeError, _NOT_A_LEAF)
-    if value and not _differentiable(self._impl):
+    if value and not differentiable(self._impl.dtype):
         raise torch_error(RuntimeError, "only Tensors of floating point and complex dtype "
                                         "can require gradients")
     self._impl.requires_grad = value
@@ -89,7 +85,7 @@ def requires_grad_(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
         value = bool(_REQUIRES_GRAD_.parse(self, args, kwargs)["requires_grad"])
         if not value and self._impl.grad_fn is not None:
             raise torch_error(RuntimeError, _NOT_A_LEAF)
-        if value and not _differentiable(self._impl):
+        if value and not differentiable(self._impl.dtype):
             raise torch_error(RuntimeError, "only Tensors of floating point dtype can "
                                             "require gradients")
         if self._impl.grad_fn is None:

@@ -62,6 +62,11 @@ def requires_grad(args: tuple, kwargs: dict[str, Any]) -> bool:
     return False
 
 
+def differentiable(dtype: Any) -> bool:
+    """isDifferentiableType: floating point and complex dtypes."""
+    return dtype.is_floating_point or dtype.is_complex
+
+
 def _tensors(values: Any) -> list[TensorImpl]:
     out: list[TensorImpl] = []
     for v in values:
@@ -87,14 +92,15 @@ def _outs(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> list[TensorIm
 
 
 def check_before(op: Declaration, args: tuple, kwargs: dict[str, Any],
-                 grad_enabled: bool) -> bool:
-    """The Autograd kernel's checks before it redispatches (called above autograd); True
-    when it then clones self to save its old value (the dispatcher runs that clone)."""
+                 wants_grad: bool) -> bool:
+    """The Autograd kernel's checks before it redispatches (called above autograd;
+    ``wants_grad``: grad mode is on and an argument requires grad); True when it then
+    clones self to save its old value (the dispatcher runs that clone)."""
     if op.name == "resize_" and args and isinstance(args[0], TensorImpl) \
             and args[0].requires_grad:
         # VariableTypeManual.cpp resize_: whatever the grad mode
         raise torch_error(RuntimeError, "cannot resize variables that require grad")
-    if not grad_enabled or not requires_grad(args, kwargs):
+    if not wants_grad:
         return False
     if op.kind == INPLACE:
         self = args[0] if args and isinstance(args[0], TensorImpl) else None
@@ -154,7 +160,7 @@ def record_after(op: Declaration, result: Any, args: tuple, kwargs: dict[str, An
             op.name.startswith("new_"):
         return
     outputs = [(nr, r) for nr, r in enumerate(results) if isinstance(r, TensorImpl)
-               and (r.dtype.is_floating_point or r.dtype.name.startswith("complex"))]
+               and differentiable(r.dtype)]
     if not outputs:
         return
     if op.kind == COMPOSITE:
@@ -177,8 +183,8 @@ def record_after(op: Declaration, result: Any, args: tuple, kwargs: dict[str, An
         raise Refused(f"{op.op_name} on a tensor that requires grad: torch records its "
                       "autograd node (grad_fn), whose formula tidx has no entry for; use "
                       ".detach() or torch.no_grad() to see its path")
-    name, differentiable, outs, _ = entry
-    edges = G.collect_next_edges(_arguments(op, args, kwargs, differentiable))
+    name, with_gradients, outs, _ = entry
+    edges = G.collect_next_edges(_arguments(op, args, kwargs, with_gradients))
     shown = ", ".join("None" if n is None else n.short_name() for n, _ in edges)
     with span(NODE.named(name), edges=f"({shown})",
               note=Note("autograd.node", node=name, edges=shown or "none")) as s:

@@ -114,11 +114,12 @@ def dispatch(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> Any:
     else:
         failed = None
     above = not ctx.below_autograd
-    autograd = above and ctx.grad_enabled and op.kind != FACTORY and \
-        autograd_key.requires_grad(args, kwargs)
+    # compute_requires_grad, asked once: the Autograd kernel's checks and its node use it
+    wants_grad = above and ctx.grad_enabled and autograd_key.requires_grad(args, kwargs)
+    autograd = wants_grad and op.kind != FACTORY
     before = inplace_or_view.before_kernel(op, args) if above else None
     if not recorder.active():
-        if above and autograd_key.check_before(op, args, kwargs, ctx.grad_enabled):
+        if above and autograd_key.check_before(op, args, kwargs, wants_grad):
             _clone(args[0])
         if failed is not None:
             raise failed[1]
@@ -140,7 +141,7 @@ def dispatch(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> Any:
         kernel, source = failed[0], REGISTER_CUDA
     with recorder.span(OPERATOR, called=shown, op=shown, source=source, keys=keys,
                        route=route, kernel=kernel) as s:
-        if above and autograd_key.check_before(op, args, kwargs, ctx.grad_enabled):
+        if above and autograd_key.check_before(op, args, kwargs, wants_grad):
             _clone(args[0])
         if failed is not None:
             raise failed[1]
