@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from engine.binding.backward import backward
 from engine.binding.arg_parser import PythonArgParser, check_noarg_method
 from engine.binding.tensor import Tensor, wrap
 from engine.binding.traced import traced
@@ -43,7 +44,8 @@ PROPERTIES: dict[str, tuple[str, str, Callable[[TensorImpl], Any]]] = {
                       lambda i: i.requires_grad),
     "is_leaf": ("THPVariable_is_leaf", "grad_fn()", lambda i: i.grad_fn is None),
     "grad_fn": ("THPVariable_get_grad_fn", "grad_fn()", lambda i: i.grad_fn),
-    "grad": ("THPVariable_get_grad", "grad()", lambda i: None),
+    "grad": ("THPVariable_get_grad", "grad()",
+             lambda i: None if i.grad is None else wrap(i.grad)),
     "retains_grad": ("THPVariable_retains_grad", "retains_grad()", lambda i: i.retains_grad),
     "output_nr": ("THPVariable_get_output_nr", "output_nr()", lambda i: i.output_nr),
     "_version": ("THPVariable_get_version", "_version()", lambda i: i.version.value),
@@ -105,16 +107,11 @@ def retain_grad(self: Tensor, *args: Any, **kwargs: Any) -> None:
         if not impl.requires_grad:
             raise torch_error(RuntimeError, "can't retain_grad on Tensor that has "
                                             "requires_grad=False")
-        if impl.grad_fn is not None:
+        if impl.grad_fn is not None and not impl.retains_grad:
             impl.retains_grad = True
+            impl.grad_fn.retained[impl.output_nr] = impl
     return traced("Tensor.retain_grad", "THPVariable_retain_grad", METHODS_CPP, body,
                   reads="retains_grad()")
-
-
-def backward(self: Tensor, *args: Any, **kwargs: Any) -> None:
-    """Tensor.backward: the graph is recorded, its backward pass is not modelled yet."""
-    raise Refused("Tensor.backward: the backward pass is not modelled yet (tidx records "
-                  "the graph it would walk: y.grad_fn and its next_functions)")
 
 
 def _is_view(self: Tensor, *args: Any, **kwargs: Any) -> bool:

@@ -46,7 +46,7 @@ class TensorImpl:
     __slots__ = ("storage", "view", "dtype", "device_type", "serial", "requires_grad",
                  "pyobj", "wrapped_number", "is_conj", "version", "view_base",
                  "created_without_grad", "grad_fn", "output_nr", "grad_accumulator",
-                 "retains_grad", "__weakref__")
+                 "retains_grad", "grad", "__weakref__")
 
     def __init__(self, storage: Storage, view: View, dtype: D.dtype) -> None:
         self.storage = storage
@@ -80,6 +80,8 @@ class TensorImpl:
         self.grad_accumulator: Any = None
         #: retain_grad() on a tensor with a history: its .grad is kept by backward
         self.retains_grad = False
+        #: ``.grad``: what AccumulateGrad (or a retain_grad hook) stored in the backward pass
+        self.grad: TensorImpl | None = None
         #: the conjugate bit (DispatchKey::Conjugate, t.conj()): its elements are the
         #: conjugates of the stored ones, read as such by every operator
         self.is_conj = False

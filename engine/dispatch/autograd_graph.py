@@ -10,18 +10,94 @@ the ``grad_fn`` of each differentiable output (``set_history``), which then requ
 and is no longer a leaf.  Every node takes the next sequence number of the thread
 (``Node::sequence_nr``, the order the backward pass's ready queue prefers).
 
-tidx records that much.  What the nodes save for the backward pass, and the backward
-pass itself, are not modelled yet: ``backward()`` is refused in one line.
+Each node also keeps what its formula reads in the backward pass (:mod:`engine.autograd`):
+the call's arguments that are not tensors, the sizes and dtypes of those that are
+(``self_sym_sizes``, ``self_scalar_type``), and the tensors it saves as
+:class:`SavedVariable` -- only those the formula of an input that needs a gradient reads
+(VariableType's ``should_compute_output``), each with the version it had then.
 """
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from typing import Any
 
 from engine.core.context import current
+from engine.core.dtypes import tensor_to_string
+from engine.core.errors import torch_error
 from engine.core.tensor_impl import TensorImpl
 
 SOURCE = "torch/csrc/autograd/function.h"
+
+#: AccumulateGrad's sequence number (UINT64_MAX): a leaf's node runs as soon as it is
+#: ready, before any other in the ready queue, and takes no number from the counter
+LAST = 2 ** 64 - 1
+
+
+@dataclass(frozen=True)
+class InputMetadata:
+    """torch::autograd::InputMetadata: the shape, dtype and device a gradient flowing
+    into an input must have (validate_outputs sums a broadcast one down and casts)."""
+
+    sizes: tuple[int, ...]
+    dtype: Any
+    device_type: str
+    #: the strides too, which mm's formula reads (``self_sym_strides``)
+    strides: tuple[int, ...] = ()
+
+    @classmethod
+    def of(cls, t: TensorImpl) -> "InputMetadata":
+        return cls(tuple(t.view.sizes), t.dtype, t.device_type, tuple(t.view.strides))
+
+
+class SavedVariable:
+    """torch::autograd::SavedVariable (saved_variable.cpp): a tensor a node keeps for its
+    formula, with the version it had when saved.  ``unpack`` is torch's check that no
+    in-place operator changed it since, and that backward has not freed it."""
+
+    __slots__ = ("data", "saved_version", "is_output", "output_nr", "node_name", "freed")
+
+    def __init__(self, t: TensorImpl, is_output: bool, node_name: str) -> None:
+        self.data = t
+        self.saved_version = t.version.value
+        self.is_output = is_output
+        self.output_nr = t.output_nr
+        #: an output's node is the node that saved it (torch keeps it weakly)
+        self.node_name = node_name
+        self.freed = False
+
+    def unpack(self) -> TensorImpl:
+        if self.freed:
+            raise torch_error(RuntimeError, FREED)
+        t = self.data
+        if t.version.value != self.saved_version:
+            owner = self.node_name if self.is_output else (
+                t.grad_fn.name() if t.grad_fn is not None else None)
+            which = "" if owner is None else \
+                f", which is output {self.output_nr} of {_op_name(owner)},"
+            raise torch_error(RuntimeError, (
+                "one of the variables needed for gradient computation has been modified by "
+                f"an inplace operation: [{tensor_to_string(t.dtype, t.device_type)} "
+                f"[{', '.join(str(n) for n in t.view.sizes)}]]{which} is at version "
+                f"{t.version.value}; expected version {self.saved_version} instead. Hint: "
+                "enable anomaly detection to find the operation that failed to compute its "
+                "gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False)."))
+        return t
+
+
+#: SavedVariable::unpack's error for a variable reset_data() freed
+FREED = ("Trying to backward through the graph a second time (or directly access saved "
+         "tensors after they have already been freed). Saved intermediate values of the "
+         "graph are freed when you call .backward() or autograd.grad(). Specify "
+         "retain_graph=True if you need to backward through the graph a second time or if "
+         "you need to access saved tensors after calling backward.")
+
+
+def _op_name(node_name: str) -> str:
+    """The operator a node is named after, as the version error names it
+    (``MulBackward0`` -> ``Mul``)."""
+    return re.sub(r"Backward\d*$", "", node_name.rsplit("::", 1)[-1])
 
 
 class GraphCounters:
@@ -37,14 +113,38 @@ class Node:
 
     __tp_name__ = "Node"
 
-    def __init__(self, name: str, next_functions: tuple[tuple[Node | None, int], ...]) -> None:
+    def __init__(self, name: str, next_functions: tuple[tuple[Node | None, int], ...],
+                 sequence_nr: int | None = None) -> None:
         ctx = current()
-        counters = ctx.local(GraphCounters)
         self._name = name
         self.next_functions = next_functions
-        self.sequence_nr = counters.next_sequence_nr
-        counters.next_sequence_nr += 1
+        if sequence_nr is None:
+            counters = ctx.local(GraphCounters)
+            sequence_nr = counters.next_sequence_nr
+            counters.next_sequence_nr += 1
+        self.sequence_nr = sequence_nr
         self.address = ctx.next_address(0)
+        #: the call's arguments by name, tensors as their InputMetadata (the formula's
+        #: ``self_sym_sizes``, ``self_scalar_type``), and the overload that made it
+        self.arguments: dict[str, Any] = {}
+        self.overload = ""
+        #: the tensors the formula reads, by name (a list for a list argument)
+        self.saved: dict[str, Any] = {}
+        #: one InputMetadata per edge (None where the argument was no tensor)
+        self.input_metadata: tuple[InputMetadata | None, ...] = ()
+        #: how many outputs of the forward call it is the grad_fn of (its input buffer's
+        #: size in the backward pass)
+        self.num_outputs = 1
+        #: retain_grad() on its outputs: output number -> the tensor whose .grad the
+        #: backward pass fills (torch's retains_grad hook)
+        self.retained: dict[int, TensorImpl] = {}
+
+    def release_variables(self) -> None:
+        """Node::release_variables: backward without retain_graph frees what was saved."""
+        for v in self.saved.values():
+            for sv in (v if isinstance(v, list) else [v]):
+                if sv is not None:
+                    sv.freed = True
 
     def name(self) -> str:
         return self._name
@@ -64,8 +164,9 @@ class AccumulateGrad(Node):
     leaf's AutogradMeta; tidx keeps it on the TensorImpl)."""
 
     def __init__(self, variable: TensorImpl) -> None:
-        super().__init__("torch::autograd::AccumulateGrad", ())
+        super().__init__("torch::autograd::AccumulateGrad", (), sequence_nr=LAST)
         self.variable = variable
+        self.input_metadata = (InputMetadata.of(variable),)
 
 
 def gradient_edge(t: Any) -> tuple[Node | None, int]:
@@ -98,6 +199,7 @@ def collect_next_edges(values: list[Any]) -> tuple[tuple[Node | None, int], ...]
 
 def set_history(node: Node, outputs: list[tuple[int, TensorImpl]]) -> None:
     """Each differentiable output (its output number, the tensor) gets the node."""
+    node.num_outputs = max([nr + 1 for nr, _ in outputs] + [1])
     for nr, t in outputs:
         t.grad_fn = node
         t.output_nr = nr

@@ -143,7 +143,8 @@ def _saves_original_self(op: Declaration, args: tuple, kwargs: dict[str, Any]) -
     return needs == "*" or requires_grad(tuple(_arguments(op, args, kwargs, (needs,))), {})
 
 
-def record_after(op: Declaration, result: Any, args: tuple, kwargs: dict[str, Any]) -> None:
+def record_after(op: Declaration, result: Any, args: tuple, kwargs: dict[str, Any],
+                 original_self: TensorImpl | None = None) -> None:
     """What VariableType does once the kernel below returned, in grad mode with an input
     that requires grad: record the operator's node (engine/dispatch/autograd_graph.py)
     on its differentiable outputs.  No node where torch makes none: an integer or bool
@@ -183,20 +184,85 @@ def record_after(op: Declaration, result: Any, args: tuple, kwargs: dict[str, An
         raise Refused(f"{op.op_name} on a tensor that requires grad: torch records its "
                       "autograd node (grad_fn), whose formula tidx has no entry for; use "
                       ".detach() or torch.no_grad() to see its path")
-    name, with_gradients, outs, _ = entry
-    edges = G.collect_next_edges(_arguments(op, args, kwargs, with_gradients))
+    name, with_gradients, outs, _, saved = entry
+    inputs = _arguments(op, args, kwargs, with_gradients)
+    edges = G.collect_next_edges(inputs)
     shown = ", ".join("None" if n is None else n.short_name() for n, _ in edges)
     with span(NODE.named(name), edges=f"({shown})",
               note=Note("autograd.node", node=name, edges=shown or "none")) as s:
         node = G.Node(name, edges)
+        node.overload = op.full_name
+        node.arguments = {n: _metadata(v) for n, v in _named(op, args, kwargs).items()}
+        node.input_metadata = tuple(_flat_metadata(inputs))
+        # which inputs need a gradient (should_compute_output): one edge per input, a
+        # list argument giving one per element
+        needed = {n for n, v in zip(with_gradients, _edge_groups(inputs, edges)) if any(
+            e[0] is not None for e in v)}
         G.set_history(node, [(nr, r) for nr, r in outputs if outs is None or outs[nr]])
+        for saved_name, users in saved:
+            if needed.intersection(users):
+                node.saved[saved_name] = _save(op, saved_name, node, args, kwargs, results,
+                                               original_self)
         s.set_result(repr(node))
+
+
+def _named(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> dict[str, Any]:
+    where = _positions(op.schema)
+    return {n: kwargs[n] if n in kwargs else args[i] for n, i in where.items()
+            if n in kwargs or i < len(args)}
+
+
+def _metadata(value: Any) -> Any:
+    """An argument as the node keeps it: a tensor by its InputMetadata."""
+    if isinstance(value, TensorImpl):
+        return G.InputMetadata.of(value)
+    if isinstance(value, (list, tuple)) and any(isinstance(v, TensorImpl) for v in value):
+        return [_metadata(v) for v in value]
+    return value
+
+
+def _flat_metadata(inputs: list[Any]) -> list[G.InputMetadata | None]:
+    out: list[G.InputMetadata | None] = []
+    for v in inputs:
+        for t in (v if isinstance(v, (list, tuple)) else [v]):
+            out.append(G.InputMetadata.of(t) if isinstance(t, TensorImpl) else None)
+    return out
+
+
+def _edge_groups(inputs: list[Any], edges: tuple) -> list[tuple]:
+    """The edges, grouped by the argument they came from."""
+    groups, at = [], 0
+    for v in inputs:
+        n = len(v) if isinstance(v, (list, tuple)) else 1
+        groups.append(edges[at:at + n])
+        at += n
+    return groups
+
+
+def _save(op: Declaration, name: str, node: G.Node, args: tuple, kwargs: dict[str, Any],
+          results: list[Any], original_self: TensorImpl | None) -> Any:
+    """SavedVariable(x, is_output) for one saved name: an output (``result``,
+    ``result1``), an in-place call's ``self`` (its clone, when one was made), or an
+    input (a list of them for a list argument)."""
+    if name.startswith("result"):
+        nr = int(name[6:] or 0)
+        return G.SavedVariable(results[nr], True, node.name())
+    if name == "self" and op.kind == INPLACE:
+        if original_self is None:
+            return G.SavedVariable(results[0], True, node.name())
+        return G.SavedVariable(original_self, False, node.name())
+    value = _named(op, args, kwargs).get(name)
+    if isinstance(value, (list, tuple)):
+        return [G.SavedVariable(v, False, node.name()) if isinstance(v, TensorImpl) else None
+                for v in value]
+    return G.SavedVariable(value, False, node.name()) if isinstance(value, TensorImpl) \
+        else None
 
 
 #: The nodes VariableTypeManual.cpp makes by hand (no derivatives.yaml row): copy_'s
 #: CopyBackwards, with edges to self's old history and to src.
 _MANUAL: dict[str, "Formula"] = {
-    "copy_": ("torch::autograd::CopyBackwards", ("self", "src"), None, "-")}
+    "copy_": ("torch::autograd::CopyBackwards", ("self", "src"), None, "-", ())}
 
 
 def _formula(op: Declaration) -> "Formula | None":

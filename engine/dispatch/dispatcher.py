@@ -119,15 +119,15 @@ def dispatch(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> Any:
     autograd = wants_grad and op.kind != FACTORY
     before = inplace_or_view.before_kernel(op, args) if above else None
     if not recorder.active():
-        if above and autograd_key.check_before(op, args, kwargs, wants_grad):
-            _clone(args[0])
+        original = _clone(args[0]) if above and autograd_key.check_before(
+            op, args, kwargs, wants_grad) else None
         if failed is not None:
             raise failed[1]
         result = _run_resolving_conj(op, args, kwargs)
         if above:
             inplace_or_view.after_kernel(op, args, result, before)
         if autograd:
-            autograd_key.record_after(op, result, args, kwargs)
+            autograd_key.record_after(op, result, args, kwargs, original)
         return result
 
     keys, route = keyset(device, op.kind, ctx.below_autograd)
@@ -141,23 +141,25 @@ def dispatch(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> Any:
         kernel, source = failed[0], REGISTER_CUDA
     with recorder.span(OPERATOR, called=shown, op=shown, source=source, keys=keys,
                        route=route, kernel=kernel) as s:
-        if above and autograd_key.check_before(op, args, kwargs, wants_grad):
-            _clone(args[0])
+        original = _clone(args[0]) if above and autograd_key.check_before(
+            op, args, kwargs, wants_grad) else None
         if failed is not None:
             raise failed[1]
         result = _run_resolving_conj(op, args, kwargs)
         if above:
             inplace_or_view.after_kernel(op, args, result, before)
         if autograd:
-            autograd_key.record_after(op, result, args, kwargs)
+            autograd_key.record_after(op, result, args, kwargs, original)
         s.set_result(result)
     return result
 
 
-def _clone(self: TensorImpl) -> None:
+def _clone(self: TensorImpl) -> TensorImpl:
     """VariableType's ``original_self = self.clone()`` before an in-place kernel whose
-    backward formula needs self's old value: an operator call of its own."""
-    dispatch(REGISTRY["aten::clone"], (self,), {})
+    backward formula needs self's old value: an operator call of its own (the node saves
+    it as ``self``)."""
+    clone: TensorImpl = dispatch(REGISTRY["aten::clone"], (self,), {})
+    return clone
 
 
 def _run_resolving_conj(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> Any:

@@ -49,6 +49,13 @@ MORE_STATEMENTS = [
     "w = torch.as_tensor(a)",
     "y = torch.is_grad_enabled(); torch.set_grad_enabled(False); torch.set_grad_enabled(True)",
     "x = torch.ones(2, requires_grad=True); y = (x * 2).sum()",
+    # the backward pass: steal, copy (broadcast view), add in place, a second gradient
+    # into one input buffer, sum_to a broadcast input, a dtype cast, retain_grad
+    "x = torch.ones(2, requires_grad=True); z = x * x; z.retain_grad(); y = z.sum(); "
+    "y.backward(); y = (x + torch.ones(3, 2)).sum(); y.backward(); "
+    "y = (x * 2); y.backward(torch.ones(2, dtype=torch.float64)); x.backward(torch.ones(2)); "
+    "a = torch.ones(2, requires_grad=True); a.sum().backward(); "
+    "b = torch.ones(2, requires_grad=True); b.backward(torch.ones(2))",
     "a = torch.ones(2, 3); y = torch.einsum('ij,ij,jk->ik', a, a, a.T); "
     "y = torch.tensordot(a, a, 2); "
     "y = torch.addbmm(a, torch.ones(2, 2, 4), torch.ones(2, 4, 3)); "

@@ -15,4 +15,52 @@ TEXT: dict[str, str] = {
         "VariableType records {node} as the result's grad_fn: one edge per input it takes "
         "gradients for ({edges}), followed by the backward pass",
     "grad_mode.read": "GradMode::is_enabled(): this run's grad mode",
+    "autograd.tensor_backward":
+        "Tensor.backward (torch/_tensor.py) hands the tensor and its gradient to "
+        "torch.autograd.backward",
+    "autograd.make_grads":
+        "_make_grads: a scalar output without a gradient gets torch.ones_like(output); a "
+        "given gradient must have the output's shape; then the C++ engine runs "
+        "(retain_graph defaults to create_graph)",
+    "autograd.run_backward":
+        "THPEngine_run_backward: each root's gradient edge (its grad_fn, or a leaf's "
+        "AccumulateGrad) goes to Engine::execute",
+    "autograd.execute":
+        "Engine::execute: a GraphTask for this call; the backward pass runs on this "
+        "thread with grad mode set to create_graph (off: the formulas record no graph)",
+    "autograd.dependencies":
+        "compute_dependencies: how many edges lead into each node reachable from the "
+        "root; a node runs once all of them have delivered their gradient",
+    "autograd.evaluate":
+        "the ready queue gives the node with the highest sequence number (the one made "
+        "last; AccumulateGrad first of all); its gradients are validated and passed along"
+        " its edges",
+    "autograd.apply":
+        "the node's backward formula (derivatives.yaml), computed with ordinary "
+        "operators: one gradient per input that needs one",
+    "autograd.accumulate_grad":
+        "AccumulateGrad: the leaf keeps the gradient in .grad",
+    "autograd.buffer_accumulate":
+        "a second gradient for the same input: InputBuffer::accumulate adds them, in "
+        "place into the first when nothing else holds it, else into a new tensor",
+    "autograd.sum_to":
+        "the input was broadcast in the forward pass: at::sum_to adds the gradient up "
+        "over the broadcast dimensions",
+    "autograd.cast":
+        "the gradient is cast to the input's dtype",
+    "autograd.retain_grad":
+        "retain_grad()'s hook: before the node runs, a contiguous copy of the gradient "
+        "flowing into this non-leaf tensor becomes its .grad (added to the one it had)",
+    "autograd.steal":
+        "first gradient, nothing else holds it, strided as the leaf: .grad takes it as it"
+        " is (a detach, no copy)",
+    "autograd.copy_held":
+        "first gradient, but something else still holds it (the caller's gradient, "
+        "another input buffer): .grad gets a copy laid out as the leaf",
+    "autograd.copy_layout":
+        "first gradient, but not strided as the leaf (a broadcast or transposed view): "
+        ".grad gets a copy laid out as the leaf (new_empty_strided + copy_)",
+    "autograd.add_inplace":
+        ".grad already holds a gradient: the new one is added into it in place (gradients"
+        " accumulate over backward calls until zeroed)",
 }

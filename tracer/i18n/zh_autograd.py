@@ -12,4 +12,53 @@ TEXT: dict[str, str] = {
         "VariableType 把 {node} 记录为结果的 grad_fn:它求梯度的每个输入各一条边"
         "({edges}),反向传播时沿这些边走",
     "grad_mode.read": "GradMode::is_enabled():本次运行的梯度模式",
+    "autograd.tensor_backward":
+        "Tensor.backward(torch/_tensor.py)把张量和它的梯"
+        "度交给 torch.autograd.backward",
+    "autograd.make_grads":
+        "_make_grads:没有给梯度的标量输出得到 "
+        "torch.ones_like(output);给出的梯度须与输出同形;然后运行"
+        " C++ 引擎(retain_graph 默认等于 create_graph)",
+    "autograd.run_backward":
+        "THPEngine_run_backward:每个根的梯度边(它的 "
+        "grad_fn,或叶子的 AccumulateGrad)交给 "
+        "Engine::execute",
+    "autograd.execute":
+        "Engine::execute:为这次调用建一个 "
+        "GraphTask;反向传播在本线程运行,梯度模式设为 "
+        "create_graph(关闭:公式不记录计算图)",
+    "autograd.dependencies":
+        "compute_dependencies:从根可达的每个节点有几条边指向它;所有"
+        "边都送来梯度后该节点才运行",
+    "autograd.evaluate":
+        "就绪队列给出序号最大的节点(最后创建的;AccumulateGrad "
+        "最先);它的梯度经检查后沿边传下去",
+    "autograd.apply":
+        "节点的反向公式(derivatives.yaml),用普通算子计算:每个需要梯度"
+        "的输入一个梯度",
+    "autograd.accumulate_grad":
+        "AccumulateGrad:叶子把梯度存进 .grad",
+    "autograd.buffer_accumulate":
+        "同一个输入的第二个梯度:InputBuffer::accumulate "
+        "把它们相加;没有别处引用第一个时原地加进去,否则加到新张量",
+    "autograd.sum_to":
+        "该输入在前向时被广播:at::sum_to 沿广播出来的维把梯度加起来",
+    "autograd.cast":
+        "梯度被转换为输入的 dtype",
+    "autograd.retain_grad":
+        "retain_grad() "
+        "的钩子:节点运行前,流入这个非叶子张量的梯度复制一份(连续布局)成为它的 "
+        ".grad(与已有的相加)",
+    "autograd.steal":
+        "第一个梯度,没有别处引用,步长与叶子相同:.grad "
+        "直接接过它(detach,不复制)",
+    "autograd.copy_held":
+        "第一个梯度,但别处仍引用它(调用者给的梯度、另一个输入缓冲区):.grad "
+        "得到一份按叶子布局的副本",
+    "autograd.copy_layout":
+        "第一个梯度,但步长与叶子不同(广播或转置的视图):.grad "
+        "得到一份按叶子布局的副本(new_empty_strided + copy_)",
+    "autograd.add_inplace":
+        ".grad 已有梯度:新梯度原地加进去(多次 backward "
+        "的梯度会累加,直到清零)",
 }
