@@ -36,6 +36,7 @@ from engine.core.tensor_impl import TensorImpl
 from engine.dispatch.aten import aten
 from engine.dispatch.autograd_graph import AccumulateGrad, InputMetadata, Node
 from engine.autograd import accumulate_grad
+from engine.autograd import formulas_joins  # noqa: F401  (registers its formulas)
 from engine.autograd.formulas import FORMULAS
 
 SOURCE = "torch/csrc/autograd/engine.cpp"

@@ -121,6 +121,3 @@ def test_what_is_still_refused():
         except Refused:
             refused.append(statement)
     assert len(refused) <= 3, refused  # var(dim), y[0] = 2 and z.add_ into a view
-
-
-@pytest.mark.fast
