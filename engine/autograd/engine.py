@@ -199,15 +199,9 @@ def _evaluate(task: GraphTask, fn: Node, inputs: list[Any]) -> None:
                     accumulate_grad.accumulate(fn.variable, grad, stealable)
             ev.set_result(None)
             return
-        formula = FORMULAS.get(name)
-        if formula is None:
-            raise Refused(f"backward through {fn.short_name()}: tidx has no formula for this "
-                          "node yet")
         for nr, t in fn.retained.items():
             _retain(t, inputs[nr] if nr < len(inputs) else None)
-        with span(APPLY.named(name), op=name, grads=_shapes(inputs)) as ap:
-            outputs = formula(fn, inputs)
-            ap.set_result(_shapes(outputs))
+        outputs = call_node(fn, inputs)
         outputs = [_validate(g, meta) if g is not None else None
                    for g, meta in zip(outputs, fn.input_metadata)]
         if not task.keep_graph:
@@ -229,6 +223,20 @@ def _evaluate(task: GraphTask, fn: Node, inputs: list[Any]) -> None:
                 task.not_ready[nxt] = buffer
             outputs[i] = None
         ev.set_result(None)
+
+
+def call_node(fn: Node, inputs: list[Any]) -> list[Any]:
+    """Node::operator(): the node's own span (named as torch.profiler names it) around its
+    formula.  CopySlices calls its write's node this way too."""
+    name = fn.name()
+    formula = FORMULAS.get(name)
+    if formula is None:
+        raise Refused(f"backward through {fn.short_name()}: tidx has no formula for this "
+                      "node yet")
+    with span(APPLY.named(name), op=name, grads=_shapes(inputs)) as ap:
+        outputs = formula(fn, inputs)
+        ap.set_result(_shapes(outputs))
+    return outputs
 
 
 def _retain(t: TensorImpl, grad: Any) -> None:

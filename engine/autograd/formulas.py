@@ -211,8 +211,19 @@ def copy_backward(node: Node, grads: list[Any]) -> list[Grad]:
     if needs(node, 0):
         out[0] = aten.zeros_like.default(grad, memory_format="contiguous_format")
     if needs(node, 1):
-        src = node.arguments["src"]
-        out[1] = grad if src.dtype is grad.dtype else aten.to.dtype(grad, src.dtype)
+        out[1] = aten.to.dtype(grad, node.arguments["src"].dtype)
+    return out
+
+
+@formula("FillBackward0", "FillBackward1", "FillBackward2", "FillBackward3")
+def fill_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    """self: zeros_like(grad); value (a tensor): grad.sum()."""
+    grad = grads[0]
+    out: list[Grad] = [None] * len(node.next_functions)
+    if needs(node, 0):
+        out[0] = aten.zeros_like.default(grad)     # preserve_format, unlike CopyBackwards
+    if len(out) > 1 and needs(node, 1):
+        out[1] = aten.sum.default(grad)
     return out
 
 
@@ -418,3 +429,92 @@ def mm_backward(node: Node, grads: list[Any]) -> list[Grad]:
 def _column_major(meta: Any) -> bool:
     strides = getattr(meta, "strides", None)
     return strides is not None and strides[0] == 1 and strides[1] == meta.sizes[0]
+
+
+# -- in-place writes into views ------------------------------------------------------------------
+@formula("torch::autograd::CopySlices")
+def copy_slices_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    """CopySlices::apply (torch/csrc/autograd/functions/tensor.cpp): the gradient laid out
+    as the base, the view's part of it cloned and handed to the write's own node, whose
+    gradient for the view is copied back into that part; the others pass through."""
+    from engine.autograd.engine import call_node
+    grad, a = grads[0], node.arguments
+    sizes_, strides, offset = a["base"]
+    result = aten.new_empty_strided.default(grad, list(sizes_), list(strides))
+    aten.copy_.default(result, grad)
+    vsizes, vstrides, voffset = a["view"]
+    grad_slice = aten.as_strided.default(result, list(vsizes), list(vstrides), voffset - offset)
+    fn: Node = a["fn"]
+    res = call_node(fn, [aten.clone.default(grad_slice, memory_format="contiguous_format")])
+    out: list[Grad] = [None] * len(node.next_functions)
+    for i, g in enumerate(res):
+        if i < len(out) and needs(node, i):
+            if i == 0:
+                if g is not None:
+                    aten.copy_.default(grad_slice, g)
+                out[0] = result
+            else:
+                out[i] = g
+    return out
+
+
+@formula("AsStridedBackward0")
+def as_strided_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    """FunctionsManual.cpp as_strided_backward, for geometries that do not overlap: the
+    output's size-1 dims squeezed away and its 0-stride dims summed, the gradient copied
+    into a zero storage through the output's geometry, and the input's geometry read
+    back from it."""
+    grad, a = grads[0], node.arguments
+    in_sizes, in_strides, in_offset = a["self_geometry"]
+    sizes_, strides, offset = list(a["size"]), list(a["stride"]), a["storage_offset"]
+    out_sizes: list[int] = []
+    out_strides: list[int] = []
+    for i in range(len(sizes_) - 1, -1, -1):
+        if sizes_[i] == 0:
+            return [aten.zeros.default(list(in_sizes), dtype=grad.dtype,
+                                       device=grad.device_type)]
+        if sizes_[i] == 1:
+            grad = aten.squeeze.dim(grad, i)
+        elif strides[i] == 0:
+            grad = aten.sum.dim_IntList(grad, [i], False)
+        else:
+            out_sizes.insert(0, sizes_[i])
+            out_strides.insert(0, strides[i])
+    inp_sizes: list[int] = []
+    inp_strides: list[int] = []
+    for size, stride in zip(in_sizes, in_strides):
+        if size == 0:
+            return [aten.zeros.default(list(in_sizes), dtype=grad.dtype,
+                                       device=grad.device_type)]
+        if size != 1:
+            inp_sizes.append(size)
+            inp_strides.append(stride)
+    if _may_overlap(out_sizes, out_strides) or _may_overlap(inp_sizes, inp_strides):
+        from engine.core.errors import Refused
+        raise Refused("backward through AsStridedBackward0 over overlapping memory is not "
+                      "modelled by tidx yet")
+    shared = min(in_offset, offset)
+    base_size = max(_min_storage_size(inp_sizes, inp_strides, in_offset - shared),
+                    _min_storage_size(out_sizes, out_strides, offset - shared))
+    storage = aten.new_zeros.default(grad, [base_size])
+    aten.copy_.default(aten.as_strided.default(storage, out_sizes, out_strides, offset - shared),
+                       grad)
+    return [aten.as_strided.default(storage, list(in_sizes), list(in_strides),
+                                    in_offset - shared)]
+
+
+def _min_storage_size(sizes_: list[int], strides: list[int], offset: int) -> int:
+    return offset + 1 + sum((s - 1) * st for s, st in zip(sizes_, strides))
+
+
+def _may_overlap(sizes_: list[int], strides: list[int]) -> bool:
+    """_maybe_overlapping_memory: strides sorted, each larger than the span below it."""
+    if not sizes_:
+        return False
+    order = sorted(range(len(sizes_)), key=lambda i: strides[i])
+    span = 0
+    for i in order:
+        if strides[i] <= span:
+            return True
+        span += (sizes_[i] - 1) * strides[i]
+    return False

@@ -45,8 +45,9 @@ class TensorImpl:
 
     __slots__ = ("storage", "view", "dtype", "device_type", "serial", "requires_grad",
                  "pyobj", "wrapped_number", "is_conj", "version", "view_base",
-                 "created_without_grad", "grad_fn", "output_nr", "grad_accumulator",
-                 "retains_grad", "grad", "__weakref__")
+                 "created_without_grad", "_grad_fn", "output_nr", "grad_accumulator",
+                 "retains_grad", "grad", "attr_version", "regenerate_grad_fn",
+                 "__weakref__")
 
     def __init__(self, storage: Storage, view: View, dtype: D.dtype) -> None:
         self.storage = storage
@@ -75,7 +76,12 @@ class TensorImpl:
         #: autograd's history (engine/dispatch/autograd_graph.py): the node that made this
         #: tensor and which of its outputs it is (None for a leaf), and a leaf's
         #: AccumulateGrad once an edge points at it
-        self.grad_fn: Any = None
+        self._grad_fn: Any = None
+        #: a view with a history: the version its grad_fn was made at, and how to make it
+        #: again (AsStridedBackward0 over the base) once an in-place write into the base or
+        #: another view changed the shared version (VariableHooks::grad_fn)
+        self.attr_version: int | None = None
+        self.regenerate_grad_fn: Any = None
         self.output_nr = 0
         self.grad_accumulator: Any = None
         #: retain_grad() on a tensor with a history: its .grad is kept by backward
@@ -85,6 +91,20 @@ class TensorImpl:
         #: the conjugate bit (DispatchKey::Conjugate, t.conj()): its elements are the
         #: conjugates of the stored ones, read as such by every operator
         self.is_conj = False
+
+    @property
+    def grad_fn(self) -> Any:
+        """VariableHooks::grad_fn: a view's node is made again when the version it was
+        made at is no longer the view's (an in-place write into its base, or into another
+        view of it, rebased the base onto CopySlices)."""
+        if self.attr_version is not None and self.attr_version != self.version.value:
+            self.attr_version = self.version.value
+            self._grad_fn = self.regenerate_grad_fn(self)
+        return self._grad_fn
+
+    @grad_fn.setter
+    def grad_fn(self, node: Any) -> None:
+        self._grad_fn = node
 
     def with_view(self, view: View) -> "TensorImpl":
         """A new TensorImpl on the same storage (what as_strided and

@@ -145,6 +145,9 @@ class Node:
             for sv in (v if isinstance(v, list) else [v]):
                 if sv is not None:
                     sv.freed = True
+        inner = self.arguments.get("fn")
+        if isinstance(inner, Node):     # CopySlices releases its node's variables too
+            inner.release_variables()
 
     def name(self) -> str:
         return self._name
@@ -204,3 +207,45 @@ def set_history(node: Node, outputs: list[tuple[int, TensorImpl]]) -> None:
         t.grad_fn = node
         t.output_nr = nr
         t.requires_grad = True
+        if t.view_base is not None:
+            t.attr_version = t.version.value
+            t.regenerate_grad_fn = as_strided_node
+
+
+def geometry(t: TensorImpl) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+    """at::TensorGeometry: sizes, strides, storage offset."""
+    return tuple(t.view.sizes), tuple(t.view.strides), t.view.offset
+
+
+def as_strided_node(view: TensorImpl) -> Node:
+    """The node a view gets again after its base was written in place (VariableHooks::
+    grad_fn without a view replay): AsStridedBackward0 over the base's history."""
+    base = view.view_base
+    assert base is not None
+    node = Node("AsStridedBackward0", (gradient_edge(base),))
+    node.overload = "aten::as_strided"
+    sizes, strides, offset = geometry(view)
+    node.arguments = {"self_geometry": geometry(base), "size": list(sizes),
+                      "stride": list(strides), "storage_offset": offset}
+    node.input_metadata = (InputMetadata.of(base),)
+    view.output_nr = 0
+    return node
+
+
+def copy_slices(base: TensorImpl, view: TensorImpl, fn: Node) -> Node:
+    """CopySlices (torch/csrc/autograd/functions/tensor.cpp): the node an in-place write
+    into a view sets as its base's grad_fn.  It takes the write's own node ``fn`` with
+    it; its first edge goes to the base's old history instead of the view's, the others
+    are fn's."""
+    node = Node("torch::autograd::CopySlices",
+                (gradient_edge(base), *fn.next_functions[1:]))
+    node.arguments = {"base": geometry(base), "view": geometry(view), "fn": fn,
+                      "dtype": base.dtype, "device_type": base.device_type}
+    node.input_metadata = (InputMetadata.of(base), *fn.input_metadata[1:])
+    base.grad_fn, base.output_nr, base.requires_grad = node, 0, True
+    # the view written: its grad_fn is made again from the base's new history
+    view.attr_version = view.version.value
+    view.regenerate_grad_fn = as_strided_node
+    view.grad_fn = as_strided_node(view)
+    view.requires_grad = True
+    return node

@@ -172,11 +172,6 @@ def record_after(op: Declaration, result: Any, args: tuple, kwargs: dict[str, An
                           "kernel without the inner operator whose autograd node torch "
                           "records; use .detach() or torch.no_grad() to see its path")
         return
-    if op.kind == INPLACE and any(r.view_base is not None for _, r in outputs):
-        raise Refused(f"{op.op_name} writes in place into a view, with a tensor that "
-                      "requires grad: torch rebases the base's history onto a CopySlices "
-                      "node, which tidx does not model yet; use .detach() or "
-                      "torch.no_grad() to see its path")
     # an in-place call rebases self's history onto the node (rebase_history): its edges
     # were collected from self's old history, before the kernel ran
     entry = _formula(op)
@@ -198,6 +193,18 @@ def record_after(op: Declaration, result: Any, args: tuple, kwargs: dict[str, An
         # list argument giving one per element
         needed = {n for n, v in zip(with_gradients, _edge_groups(inputs, edges)) if any(
             e[0] is not None for e in v)}
+        written = outputs[0][1] if op.kind == INPLACE else None
+        if written is not None and written.view_base is not None:
+            # rebase_history of a view: the base's history becomes CopySlices around
+            # this node, and the view's is made again over it
+            node.num_outputs = 1
+            for saved_name, users in saved:
+                if needed.intersection(users):
+                    node.saved[saved_name] = _save(op, saved_name, node, args, kwargs,
+                                                   results, original_self)
+            wrapper = G.copy_slices(written.view_base, written, node)
+            s.set_result(f"{node!r} inside {wrapper!r} (the grad_fn of the view's base)")
+            return
         G.set_history(node, [(nr, r) for nr, r in outputs if outs is None or outs[nr]])
         for saved_name, users in saved:
             if needed.intersection(users):

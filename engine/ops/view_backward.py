@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.dispatch.aten import aten
-from engine.dispatch.declarations import declare
+from engine.dispatch.declarations import META_PYTHON, declare
 
 SHAPE = "aten/src/ATen/native/TensorShape.cpp"
 
@@ -22,7 +22,7 @@ def _zeros(grad, sizes: Sequence[int]):
 
 
 @declare("select_backward(Tensor grad_output, SymInt[] input_sizes, int dim, SymInt index) -> Tensor",
-         native="at::native::select_backward_symint", source=SHAPE)
+         native="at::native::select_backward_symint", source=SHAPE, meta=META_PYTHON)
 def select_backward(grad_output, input_sizes: Sequence[int], dim: int, index: int):
     grad_input = _zeros(grad_output, input_sizes)
     aten.copy_.default(aten.select.int(grad_input, dim, index), grad_output)
@@ -30,7 +30,7 @@ def select_backward(grad_output, input_sizes: Sequence[int], dim: int, index: in
 
 
 @declare("slice_backward(Tensor grad_output, SymInt[] input_sizes, int dim, SymInt start, SymInt end, SymInt step) -> Tensor",
-         native="at::native::slice_backward", source=SHAPE)
+         native="at::native::slice_backward", source=SHAPE, meta=META_PYTHON)
 def slice_backward(grad_output, input_sizes: Sequence[int], dim: int, start: int, end: int,
                    step: int):
     grad_input = _zeros(grad_output, input_sizes)

@@ -96,6 +96,22 @@ PROGRAMS = [
     "y = w.t(); y.backward(torch.ones(3, 2)); gw = w.grad",
     "y = (x * 2); y.backward([torch.ones(2, 3), torch.ones(1)]); gx = x.grad",
     "y = (x * 2).sum(); y.backward([None]); gx = x.grad",
+    # in-place writes: into a non-view (rebase), into a view (CopySlices), and views made
+    # before the write (their grad_fn made again: AsStridedBackward0)
+    "z = w * 1; z[0, 1] = 10; y = z.sum(); y.backward(); gw = w.grad",
+    "z = w * 1; z[0] = x[1]; y = (z * z).sum(); y.backward(); gw = w.grad; gx = x.grad",
+    "z = w * 1; z[:, 1].mul_(x[0, :2]); y = z.sum(); y.backward(); gw = w.grad; gx = x.grad",
+    "z = w * 1; v = z[0]; z[0, 1] = 10; y = (v * 2).sum(); y.backward(); gw = w.grad",
+    "z = w * 1; v = z[:, 1:]; z[0, 1] = 10; y = (v * 2).sum(); y.backward(); gw = w.grad",
+    "z = w * 1; z[torch.tensor([0, 1]), torch.tensor([1, 2])] = 10; y = z.sum(); y.backward(); gw = w.grad",
+    "z = w.clone(); z.mul_(2); y = z.sum(); y.backward(); gw = w.grad",
+    "z = w.clone(); z += x; y = z.sum(); y.backward(); gw = w.grad; gx = x.grad",
+    "z = w * 2; z.add_(x); y = (z * z).sum(); y.backward(); gw = w.grad; gx = x.grad",
+    "z = w * 1; z[1] *= 3; y = z.sum(); y.backward(); gw = w.grad",
+    "z = w * 1; z[:, 0] = 0; y = (z * w).sum(); y.backward(); gw = w.grad",
+    "z = w * 1; u = z.t(); u[0] = 5; y = z.sum(); y.backward(); gw = w.grad",
+    "z = w * 1; z[0][1] = 7; y = (z * z).sum(); y.backward(); gw = w.grad",
+    "z = w * 1; z[0, 1] = 10; y = z.grad_fn.name(); gx = z.grad_fn.next_functions[0][0].name()",
 ]
 
 ERRORS = [
