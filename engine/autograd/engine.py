@@ -37,7 +37,7 @@ from engine.dispatch.aten import aten
 from engine.dispatch.autograd_graph import AccumulateGrad, InputMetadata, Node
 from engine.autograd import accumulate_grad
 from engine.autograd import formulas_joins  # noqa: F401  (registers its formulas)
-from engine.autograd.formulas import FORMULAS
+from engine.autograd.formulas import APPLY, call_node
 
 SOURCE = "torch/csrc/autograd/engine.cpp"
 
@@ -49,8 +49,6 @@ DEPENDENCIES = step("compute_dependencies", Layer.DISPATCHER, source=SOURCE,
 EVALUATE = step("autograd::engine::evaluate_function: <Node>", Layer.DISPATCHER,
                 source=SOURCE, note="autograd.evaluate",
                 libtorch=symbol("torch::autograd::Engine::evaluate_function"))
-APPLY = step("<Node>", Layer.DISPATCHER, source="torch/csrc/autograd/function.h",
-             note="autograd.apply")
 BUFFER = step("InputBuffer::add", Layer.DISPATCHER,
               source="torch/csrc/autograd/input_buffer.cpp",
               libtorch=part_of("torch::autograd::InputBuffer::add"))
@@ -225,20 +223,6 @@ def _evaluate(task: GraphTask, fn: Node, inputs: list[Any]) -> None:
         ev.set_result(None)
 
 
-def call_node(fn: Node, inputs: list[Any]) -> list[Any]:
-    """Node::operator(): the node's own span (named as torch.profiler names it) around its
-    formula.  CopySlices calls its write's node this way too."""
-    name = fn.name()
-    formula = FORMULAS.get(name)
-    if formula is None:
-        raise Refused(f"backward through {fn.short_name()}: tidx has no formula for this "
-                      "node yet")
-    with span(APPLY.named(name), op=name, grads=_shapes(inputs)) as ap:
-        outputs = formula(fn, inputs)
-        ap.set_result(_shapes(outputs))
-    return outputs
-
-
 def _retain(t: TensorImpl, grad: Any) -> None:
     """The retains_grad hook (VariableHooks::retain_grad), before the node runs: a
     contiguous copy of the gradient, or the sum with the one kept before."""
@@ -254,11 +238,6 @@ def _retain(t: TensorImpl, grad: Any) -> None:
 
 def _sequence(fn: Node) -> Any:
     return "UINT64_MAX" if isinstance(fn, AccumulateGrad) else fn.sequence_nr
-
-
-def _shapes(grads: list[Any]) -> str:
-    return ", ".join("None" if g is None else
-                     f"[{', '.join(str(n) for n in g.view.sizes)}]" for g in grads)
 
 
 def _add(task: GraphTask, buffer: list[Any], pos: int, var: Any, pending: list[Any]) -> None:

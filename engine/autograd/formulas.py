@@ -15,8 +15,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from tracer.recorder import span
 from tracer.steps import Layer, step
 
+from engine.core.errors import Refused
 from engine.core.tensor_impl import TensorImpl
 from engine.dispatch.aten import aten
 from engine.dispatch.autograd_graph import Node
@@ -24,6 +26,10 @@ from engine.ops.scalar import wrapped_scalar_tensor
 
 MANUAL = "torch/csrc/autograd/FunctionsManual.cpp"
 TENSOR_OPERATORS = "aten/src/ATen/core/TensorOperators.h"
+
+#: Node::operator(): the node's own span, named as torch.profiler names it
+APPLY = step("<Node>", Layer.DISPATCHER, source="torch/csrc/autograd/function.h",
+             note="autograd.apply")
 
 #: ``tensor * number`` in C++ (TensorOperators.h): the number wrapped as a 0-dim tensor
 WRAPPED = step("wrapped_scalar_tensor", Layer.KERNEL, source=TENSOR_OPERATORS,
@@ -43,6 +49,25 @@ def formula(*names: str) -> Callable[[Formula], Formula]:
             FORMULAS[name] = fn
         return fn
     return register
+
+
+def call_node(fn: Node, inputs: list[Any]) -> list[Any]:
+    """Node::operator(): the node's own span (named as torch.profiler names it) around its
+    formula.  CopySlices calls its write's node this way too."""
+    name = fn.name()
+    formula = FORMULAS.get(name)
+    if formula is None:
+        raise Refused(f"backward through {fn.short_name()}: tidx has no formula for this "
+                      "node yet")
+    with span(APPLY.named(name), op=name, grads=_shapes(inputs)) as ap:
+        outputs = formula(fn, inputs)
+        ap.set_result(_shapes(outputs))
+    return outputs
+
+
+def _shapes(grads: list[Any]) -> str:
+    return ", ".join("None" if g is None else
+                     f"[{', '.join(str(n) for n in g.view.sizes)}]" for g in grads)
 
 
 # -- what a formula reads of its node --------------------------------------------------------
@@ -324,12 +349,12 @@ def slice_backward(node: Node, grads: list[Any]) -> list[Grad]:
     return [aten.slice_backward.default(grads[0], shape, dim, start, end, step_)]
 
 
-@formula("TBackward0")
+@formula("TBackward0", "TBackward1")
 def t_backward(node: Node, grads: list[Any]) -> list[Grad]:
     return [aten.t.default(grads[0])]
 
 
-@formula("TransposeBackward0")
+@formula("TransposeBackward0", "TransposeBackward1")
 def transpose_backward(node: Node, grads: list[Any]) -> list[Grad]:
     return [aten.transpose.int(grads[0], node.arguments["dim0"], node.arguments["dim1"])]
 
@@ -344,12 +369,12 @@ def permute_backward(node: Node, grads: list[Any]) -> list[Grad]:
     return [aten.permute.default(grads[0], inverse)]
 
 
-@formula("UnsqueezeBackward0")
+@formula("UnsqueezeBackward0", "UnsqueezeBackward1")
 def unsqueeze_backward(node: Node, grads: list[Any]) -> list[Grad]:
     return [aten.squeeze.dim(grads[0], node.arguments["dim"])]
 
 
-@formula("SqueezeBackward0")
+@formula("SqueezeBackward0", "SqueezeBackward3")
 def squeeze_backward0(node: Node, grads: list[Any]) -> list[Grad]:
     """unsqueeze_to(grad, sizes): a dim back at every place the input had size 1."""
     grad = grads[0]
@@ -359,7 +384,7 @@ def squeeze_backward0(node: Node, grads: list[Any]) -> list[Grad]:
     return [grad]
 
 
-@formula("SqueezeBackward1", "SqueezeBackward2")
+@formula("SqueezeBackward1", "SqueezeBackward2", "SqueezeBackward4", "SqueezeBackward5")
 def squeeze_backward_dims(node: Node, grads: list[Any]) -> list[Grad]:
     """unsqueeze_to(grad, dim(s), sizes): back only where a named dim had size 1."""
     shape, grad = sizes(node), grads[0]
@@ -437,7 +462,6 @@ def copy_slices_backward(node: Node, grads: list[Any]) -> list[Grad]:
     """CopySlices::apply (torch/csrc/autograd/functions/tensor.cpp): the gradient laid out
     as the base, the view's part of it cloned and handed to the write's own node, whose
     gradient for the view is copied back into that part; the others pass through."""
-    from engine.autograd.engine import call_node
     grad, a = grads[0], node.arguments
     sizes_, strides, offset = a["base"]
     result = aten.new_empty_strided.default(grad, list(sizes_), list(strides))
@@ -490,7 +514,6 @@ def as_strided_backward(node: Node, grads: list[Any]) -> list[Grad]:
             inp_sizes.append(size)
             inp_strides.append(stride)
     if _may_overlap(out_sizes, out_strides) or _may_overlap(inp_sizes, inp_strides):
-        from engine.core.errors import Refused
         raise Refused("backward through AsStridedBackward0 over overlapping memory is not "
                       "modelled by tidx yet")
     shared = min(in_offset, offset)
@@ -518,3 +541,43 @@ def _may_overlap(sizes_: list[int], strides: list[int]) -> bool:
             return True
         span += (sizes_[i] - 1) * strides[i]
     return False
+
+
+# -- activations and other pointwise ---------------------------------------------------------
+@formula("ReluBackward0")
+def relu_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    return [aten.threshold_backward.default(grads[0], saved(node, "result"), 0)]
+
+
+@formula("SigmoidBackward0")
+def sigmoid_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    return [aten.sigmoid_backward.default(grads[0], saved(node, "result"))]
+
+
+@formula("TanhBackward0")
+def tanh_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    return [aten.tanh_backward.default(grads[0], saved(node, "result"))]
+
+
+@formula("DotBackward0")
+def dot_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    """self: grad * tensor.conj(); tensor: grad * self.conj() (self first)."""
+    grad, values = grads[0], unpack_all(node)
+    out: list[Grad] = [None, None]
+    if needs(node, 0):
+        out[0] = aten.mul.Tensor(grad, values["tensor"])
+    if needs(node, 1):
+        out[1] = aten.mul.Tensor(grad, values["self"])
+    return out
+
+
+@formula("MvBackward0")
+def mv_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    """self: grad.ger(vec.conj()); vec: self.conj().t().mv(grad)."""
+    grad, values = grads[0], unpack_all(node)
+    out: list[Grad] = [None, None]
+    if needs(node, 0):
+        out[0] = aten.ger.default(grad, values["vec"])
+    if needs(node, 1):
+        out[1] = aten.mv.default(aten.t.default(values["self"]), grad)
+    return out

@@ -143,8 +143,16 @@ def _saves_original_self(op: Declaration, args: tuple, kwargs: dict[str, Any]) -
     return needs == "*" or requires_grad(tuple(_arguments(op, args, kwargs, (needs,))), {})
 
 
+def metadata_before(op: Declaration, args: tuple) -> Any:
+    """An in-place call's self as it was before the kernel (its node's ``self_sym_sizes``:
+    squeeze_ changes them)."""
+    if op.kind == INPLACE and args and isinstance(args[0], TensorImpl):
+        return G.InputMetadata.of(args[0])
+    return None
+
+
 def record_after(op: Declaration, result: Any, args: tuple, kwargs: dict[str, Any],
-                 original_self: TensorImpl | None = None) -> None:
+                 original_self: TensorImpl | None = None, self_before: Any = None) -> None:
     """What VariableType does once the kernel below returned, in grad mode with an input
     that requires grad: record the operator's node (engine/dispatch/autograd_graph.py)
     on its differentiable outputs.  No node where torch makes none: an integer or bool
@@ -189,6 +197,10 @@ def record_after(op: Declaration, result: Any, args: tuple, kwargs: dict[str, An
         node.overload = op.full_name
         node.arguments = {n: _metadata(v) for n, v in _named(op, args, kwargs).items()}
         node.input_metadata = tuple(_flat_metadata(inputs))
+        if self_before is not None:
+            node.arguments["self"] = self_before
+            if with_gradients[:1] == ("self",):
+                node.input_metadata = (self_before, *node.input_metadata[1:])
         # which inputs need a gradient (should_compute_output): one edge per input, a
         # list argument giving one per element
         needed = {n for n, v in zip(with_gradients, _edge_groups(inputs, edges)) if any(

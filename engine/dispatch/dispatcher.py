@@ -121,13 +121,15 @@ def dispatch(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> Any:
     if not recorder.active():
         original = _clone(args[0]) if above and autograd_key.check_before(
             op, args, kwargs, wants_grad) else None
+        # an in-place call's node keeps self's sizes from before the kernel (squeeze_)
+        self_before = autograd_key.metadata_before(op, args) if autograd else None
         if failed is not None:
             raise failed[1]
         result = _run_resolving_conj(op, args, kwargs)
         if above:
             inplace_or_view.after_kernel(op, args, result, before)
         if autograd:
-            autograd_key.record_after(op, result, args, kwargs, original)
+            autograd_key.record_after(op, result, args, kwargs, original, self_before)
         return result
 
     keys, route = keyset(device, op.kind, ctx.below_autograd)
@@ -143,13 +145,15 @@ def dispatch(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> Any:
                        route=route, kernel=kernel) as s:
         original = _clone(args[0]) if above and autograd_key.check_before(
             op, args, kwargs, wants_grad) else None
+        # an in-place call's node keeps self's sizes from before the kernel (squeeze_)
+        self_before = autograd_key.metadata_before(op, args) if autograd else None
         if failed is not None:
             raise failed[1]
         result = _run_resolving_conj(op, args, kwargs)
         if above:
             inplace_or_view.after_kernel(op, args, result, before)
         if autograd:
-            autograd_key.record_after(op, result, args, kwargs, original)
+            autograd_key.record_after(op, result, args, kwargs, original, self_before)
         s.set_result(result)
     return result
 

@@ -112,6 +112,18 @@ PROGRAMS = [
     "z = w * 1; u = z.t(); u[0] = 5; y = z.sum(); y.backward(); gw = w.grad",
     "z = w * 1; z[0][1] = 7; y = (z * z).sum(); y.backward(); gw = w.grad",
     "z = w * 1; z[0, 1] = 10; y = z.grad_fn.name(); gx = z.grad_fn.next_functions[0][0].name()",
+    # dot, mv, relu, sigmoid/tanh (at 0, where their forward is exact), in-place views
+    "v = torch.arange(4.0, requires_grad=True); y = 2 * torch.dot(v, v); y.backward(); gx = v.grad",
+    "v = torch.arange(3.0, requires_grad=True); y = torch.mv(w, v).sum(); y.backward(); "
+    "gw = w.grad; gx = v.grad",
+    "y = (w - 2).relu().sum(); y.backward(); gw = w.grad",
+    "y = torch.zeros(2, 3, requires_grad=True); z = y.sigmoid().sum(); z.backward(); gw = y.grad",
+    "y = torch.zeros(2, 3, requires_grad=True); z = y.tanh().sum(); z.backward(); gw = y.grad",
+    "a = torch.ones(3); y = (torch.matmul(a, w.t()) + 1).sum(); y.backward(); gw = w.grad",
+    "y = torch.matmul(torch.ones(2), w).sum(); y.backward(); gw = w.grad",
+    "z = w * 1; z.unsqueeze_(0); y = z.sum(); y.backward(); gw = w.grad",
+    "z = w[None] * 1; z.squeeze_(); y = z.sum(); y.backward(); gw = w.grad",
+    "z = w * 1; z.transpose_(0, 1); y = (z * torch.arange(2.)).sum(); y.backward(); gw = w.grad",
 ]
 
 ERRORS = [
