@@ -96,8 +96,8 @@ FREED = ("Trying to backward through the graph a second time (or directly access
 
 def _op_name(node_name: str) -> str:
     """The operator a node is named after, as the version error names it
-    (``MulBackward0`` -> ``Mul``)."""
-    return re.sub(r"Backward\d*$", "", node_name.rsplit("::", 1)[-1])
+    (``MulBackward0`` -> ``Mul``; ``torch::autograd::CopySlices`` as it is)."""
+    return re.sub(r"Backward\d*$", "", node_name)
 
 
 class GraphCounters:

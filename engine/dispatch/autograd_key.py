@@ -144,10 +144,12 @@ def _saves_original_self(op: Declaration, args: tuple, kwargs: dict[str, Any]) -
 
 
 def metadata_before(op: Declaration, args: tuple) -> Any:
-    """An in-place call's self as it was before the kernel (its node's ``self_sym_sizes``:
-    squeeze_ changes them)."""
+    """An in-place call's self as it was before the kernel: its metadata (the node's
+    ``self_sym_sizes``: squeeze_ changes them) and its gradient edge (VariableType
+    collects the edges before it redispatches: the kernel's version bump would make a
+    view's grad_fn again)."""
     if op.kind == INPLACE and args and isinstance(args[0], TensorImpl):
-        return G.InputMetadata.of(args[0])
+        return G.InputMetadata.of(args[0]), G.gradient_edge(args[0])
     return None
 
 
@@ -190,6 +192,8 @@ def record_after(op: Declaration, result: Any, args: tuple, kwargs: dict[str, An
     name, with_gradients, outs, _, saved = entry
     inputs = _arguments(op, args, kwargs, with_gradients)
     edges = G.collect_next_edges(inputs)
+    if self_before is not None and with_gradients[:1] == ("self",):
+        edges = (self_before[1], *edges[1:])
     shown = ", ".join("None" if n is None else n.short_name() for n, _ in edges)
     with span(NODE.named(name), edges=f"({shown})",
               note=Note("autograd.node", node=name, edges=shown or "none")) as s:
@@ -198,9 +202,9 @@ def record_after(op: Declaration, result: Any, args: tuple, kwargs: dict[str, An
         node.arguments = {n: _metadata(v) for n, v in _named(op, args, kwargs).items()}
         node.input_metadata = tuple(_flat_metadata(inputs))
         if self_before is not None:
-            node.arguments["self"] = self_before
+            node.arguments["self"] = self_before[0]
             if with_gradients[:1] == ("self",):
-                node.input_metadata = (self_before, *node.input_metadata[1:])
+                node.input_metadata = (self_before[0], *node.input_metadata[1:])
         # which inputs need a gradient (should_compute_output): one edge per input, a
         # list argument giving one per element
         needed = {n for n, v in zip(with_gradients, _edge_groups(inputs, edges)) if any(

@@ -157,3 +157,19 @@ def test_a_second_backward_through_a_node_that_saved_nothing_runs():
     out = run_tidx([LEAF, "y = x.sum()", "y.backward()", "y.backward()", "gx = x.grad"],
                    ["gx"])
     assert out.error is None and out.tensors["gx"]["values"] == [["2.0"] * 3] * 2
+
+
+@pytest.mark.parametrize("lesson", ["autograd_inplace_errors", "autograd_indexing_adds_up",
+                                    "autograd_views_copyslices"])
+def test_the_autograd_lessons_agree_with_torch_on_every_check(lesson):
+    """Each lesson under --verify: every statement's values, errors and operators
+    (the backward passes' included) compared with torch."""
+    from conftest import require_torch
+    from engine.interpreter import lessons, session, verify
+
+    require_torch()
+    text = lessons.load(lesson).text
+    rows = verify.verify(text, session.run(text))
+    assert rows and all(row.compared and row.ok for row in rows), [
+        r.details for r in rows if not r.ok]
+    assert any(".backward()" in row.source for row in rows)
