@@ -162,12 +162,14 @@ def memory_format(name: str) -> Value:
 def tensor(label: str, storage: str, *, shape: list[int], strides: list[int], offset: int,
            dtype: str, device: str, numel: int, nbytes: int, name: str | None = None,
            values: Any = None, uninitialised: bool = False, conj: bool = False,
-           requires_grad: bool = False, grad_fn: str | None = None) -> Value:
+           requires_grad: bool = False, grad_fn: str | None = None,
+           grad: Any = None) -> Value:
     """A tensor: ``label`` is trace-local (``t$3``); ``name`` is the user's name for it
     when known (then the label may be that name too).  ``values`` only when small;
     ``conj``: the conjugate bit is set, so its values are the conjugates of the stored
-    elements (a storage picture does not draw them).  ``requires_grad`` and
-    ``grad_fn`` (its node's name) only where autograd has a part."""
+    elements (a storage picture does not draw them).  ``requires_grad``,
+    ``grad_fn`` (its node's name) and ``grad`` (the values of its ``.grad``) only where
+    autograd has a part."""
     out: Value = {"kind": "tensor", "label": label}
     if name is not None:
         out["name"] = name
@@ -177,6 +179,8 @@ def tensor(label: str, storage: str, *, shape: list[int], strides: list[int], of
         out["requires_grad"] = True
     if grad_fn is not None:
         out["grad_fn"] = grad_fn
+    if grad is not None:
+        out["grad"] = grad
     if uninitialised:
         out["uninitialised"] = True
     elif values is not None:
@@ -357,7 +361,7 @@ def _from_hook(data: dict[str, Any], labels: Labels, max_values: int) -> Value:
                       values=data.get("values"), uninitialised=data.get("uninitialised", False),
                       conj=data.get("conj", False),
                       requires_grad=data.get("requires_grad", False),
-                      grad_fn=data.get("grad_fn"))
+                      grad_fn=data.get("grad_fn"), grad=data.get("grad"))
     if kind == "storage":
         return storage(labels("s", data["storage_serial"])[0], data["nbytes"], data["device"],
                        data.get("dtype"), data.get("elements"))

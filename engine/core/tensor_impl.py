@@ -199,6 +199,10 @@ class TensorImpl:
             out["requires_grad"] = True
             if self.grad_fn is not None:
                 out["grad_fn"] = self.grad_fn.short_name()
+            grad = self.grad
+            if grad is not None and grad.numel() <= max_values:
+                # what backward left in .grad (--verify compares it with torch's)
+                out["grad"] = plain_values(grad.logical(grad.array()))
         if not self.storage.initialised and not self.is_meta:
             # torch.empty's bytes are whatever the allocator returned: not worth recording
             out["uninitialised"] = True

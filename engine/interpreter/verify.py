@@ -128,7 +128,20 @@ def _describe(value: Any) -> dict[str, Any] | None:
             "dtype": str(value.dtype),
             # autograd's part: compared with the values (a result is its values and history)
             "autograd": (bool(getattr(value, "requires_grad", False)),
-                         None if grad_fn is None else grad_fn.name().rsplit("::", 1)[-1])}
+                         None if grad_fn is None else grad_fn.name().rsplit("::", 1)[-1]),
+            "grad": _grad_values(value)}
+
+
+def _grad_values(value: Any) -> Any:
+    """A leaf's (or a retained) ``.grad`` as a list; None when it has none.  Reading
+    ``.grad`` of a tensor that is not a leaf warns in torch: only leaves and tensors
+    that retain their gradient are read."""
+    if not getattr(value, "requires_grad", False):
+        return None
+    if getattr(value, "grad_fn", None) is not None and not getattr(value, "retains_grad", False):
+        return None
+    grad = value.grad
+    return None if grad is None else grad.tolist()
 
 
 def profile_ops(prof) -> list[tuple[int, str]]:
@@ -384,6 +397,14 @@ def _compare(st, ours: dict[str, Any], ev: E.Evaluator, error: dict | None,
                     verdicts.append(False)
                     row.details.append(f"autograd of {name}: tidx requires_grad, grad_fn "
                                        f"{mine_grad} / torch {t['autograd']}")
+                    continue
+                mine_g, theirs_g = s.get("grad"), t.get("grad")
+                if (mine_g is None) != (theirs_g is None) or (
+                        mine_g is not None and not _same_values(mine_g, theirs_g) and not (
+                            (stated := _absolute_bound(ours["events"])) is not None
+                            and _within(mine_g, theirs_g, stated[0]))):
+                    verdicts.append(False)
+                    row.details.append(f".grad of {name}: tidx {mine_g} / torch {theirs_g}")
                     continue
                 if "values" not in s or t["values"] is None:
                     continue  # large, uninitialised or empty: not recorded

@@ -173,3 +173,19 @@ def test_the_autograd_lessons_agree_with_torch_on_every_check(lesson):
     assert rows and all(row.compared and row.ok for row in rows), [
         r.details for r in rows if not r.ok]
     assert any(".backward()" in row.source for row in rows)
+
+
+def test_verify_compares_the_grad_a_backward_left():
+    """--verify compares a named leaf's .grad with torch's: a wrong one is a failed row."""
+    from conftest import require_torch
+    from engine.interpreter import session, verify
+
+    require_torch()
+    text = "x = torch.ones(3, requires_grad=True)\n(x * x).sum().backward()\ny = x"
+    doc = session.run(text, seed=0)
+    assert all(r.ok for r in verify.verify(text, doc))
+    summary = doc["statements"][-1]["bindings"]["y"]["summary"]
+    assert summary["grad"] == [2.0, 2.0, 2.0]
+    summary["grad"] = [2.0, 2.0, 3.0]
+    rows = verify.verify(text, doc)
+    assert any(".grad of y" in d for r in rows if not r.ok for d in r.details)
