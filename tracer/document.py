@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Mapping, TypeVar
 
+from tracer.graph import Graph
 from tracer.value_check import problem
 from tracer.steps import Layer, Lecture
 
@@ -465,6 +466,8 @@ class SessionFacts:
     allocated: Allocated = Allocated(0, 0)
     #: the small tensors it wrote into, as they were before; () when none
     before: tuple[Value, ...] = ()
+    #: the autograd graph its tensors hang from (tracer/graph.py); None when none does
+    graph: Graph | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"comment": self.comment}
@@ -483,6 +486,8 @@ class SessionFacts:
         }
         if self.before:
             out["before"] = list(self.before)
+        if self.graph is not None:
+            out["graph"] = self.graph.to_json()
         return out
 
     @classmethod
@@ -505,13 +510,23 @@ class SessionFacts:
             allocated=Allocated(0, 0) if allocated is None
             else Allocated.from_json(allocated, f"{where}.allocated"),
             before=_list(o.get("before", []), f"{where}.before", _value),
+            graph=_opt_graph(o.get("graph"), f"{where}.graph"),
         )
+
+
+def _opt_graph(value: Any, where: str) -> Graph | None:
+    if value is None:
+        return None
+    try:
+        return Graph.from_json(value, where)
+    except ValueError as exc:
+        raise DocumentError(str(exc)) from None
 
 
 #: the keys a Session's statement has beyond the recorder's four
 _SESSION_KEYS = ("comment", "loop", "defaults", "result", "printed", "written",
                  "shares_storage_with", "shares_storage_more", "names", "names_more",
-                 "allocated", "before")
+                 "allocated", "before", "graph")
 
 
 @dataclass(frozen=True, slots=True)

@@ -41,7 +41,7 @@ from engine.core.errors import Refused, is_torch_error
 from engine.interpreter.pyclasses import PyClass
 from engine.interpreter.defaults import BY_NAME
 from engine.interpreter.evaluator import Evaluator
-from engine.interpreter import reprs
+from engine.interpreter import graph_record, reprs
 from engine.interpreter.control import Driver
 from engine.interpreter.statements import CATCHABLE, COMPOUND, Statement, parse
 from engine.interpreter.storage_names import StorageNames
@@ -169,13 +169,16 @@ class Session:
             # only those its steps show (a new label would renumber every later one)
             kept = tuple(self.trace.summarize(s) for serial, s in written.take().items()
                          if self.trace.known_label("t", serial) is not None)
+            graph = graph_record.record(
+                st.node, list(st.assigned), ev.names,
+                lambda t: self.trace.summarize(t).get("label", "?"))
             entry.session = SessionFacts(
                 comment=st.comment, loop=None if st.loop is None else Loop(**st.loop),
                 defaults=defaults, result=result, printed=printed, written=written_into,
                 shares_storage_with={k: tuple(v) for k, v in sharing.items()},
                 shares_storage_more=sharing_more, names=names, names_more=names_more,
                 allocated=Allocated(spent["bytes"], spent["blocks"], spent.get("cuda")),
-                before=kept)
+                before=kept, graph=graph)
             self.trace.describe_recorded(entry)   # the temporaries' `what`, last
             if entry.error is not None and not entry.error.caught:
                 self.running = False

@@ -32,7 +32,8 @@ def threshold_backward(grad_output, self, threshold):
 
 
 @declare("sigmoid_backward(Tensor grad_output, Tensor output) -> Tensor",
-         native="at::native::sigmoid_backward (structured)", source=BINARY, meta=META_PYTHON)
+         native="at::native::sigmoid_backward (structured)", source=BINARY, meta=META_PYTHON,
+         python_module="nn")
 def sigmoid_backward(grad_output, output):
     def loop(a, b):
         one = b.dtype.type(1)
@@ -41,7 +42,8 @@ def sigmoid_backward(grad_output, output):
 
 
 @declare("tanh_backward(Tensor grad_output, Tensor output) -> Tensor",
-         native="at::native::tanh_backward (structured)", source=BINARY, meta=META_PYTHON)
+         native="at::native::tanh_backward (structured)", source=BINARY, meta=META_PYTHON,
+         python_module="nn")
 def tanh_backward(grad_output, output):
     def loop(a, b):
         one = b.dtype.type(1)

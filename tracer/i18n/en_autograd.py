@@ -63,4 +63,16 @@ TEXT: dict[str, str] = {
     "autograd.add_inplace":
         ".grad already holds a gradient: the new one is added into it in place (gradients"
         " accumulate over backward calls until zeroed)",
+    "ui.graph.title":
+        "autograd graph (what backward() will walk, from each tensor's grad_fn):",
+    "ui.graph.more":
+        "... and {n} more nodes",
+    "ui.graph.again":
+        "(drawn above)",
+    "ui.graph.saved":
+        "saved {name}={tensor} at version {version}",
+    "ui.graph.freed":
+        "(freed by backward)",
+    "ui.graph.changed":
+        "now at version {version}: backward will refuse",
 }

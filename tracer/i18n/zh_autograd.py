@@ -61,4 +61,16 @@ TEXT: dict[str, str] = {
     "autograd.add_inplace":
         ".grad 已有梯度:新梯度原地加进去(多次 backward "
         "的梯度会累加,直到清零)",
+    "ui.graph.title":
+        "自动求导图(backward() 将从各张量的 grad_fn 出发走过的图):",
+    "ui.graph.more":
+        "……还有 {n} 个节点",
+    "ui.graph.again":
+        "(已在上面画出)",
+    "ui.graph.saved":
+        "保存 {name}={tensor},版本 {version}",
+    "ui.graph.freed":
+        "(已被 backward 释放)",
+    "ui.graph.changed":
+        "现为版本 {version}:backward 将报错",
 }

@@ -73,6 +73,11 @@ def _nested(vals: Any) -> str:
     return number(vals)
 
 
+def values_text(vals: Any) -> str:
+    """Recorded values (nested lists) as one line, cut to 60 characters."""
+    return _values(vals)
+
+
 def _values(vals: Any, whole: bool = False) -> str:
     """The recorded values, cut to 60 characters on a line of text; ``whole`` for a
     drawing that wraps them instead (the exported images)."""

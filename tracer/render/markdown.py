@@ -114,6 +114,10 @@ def render(doc: Document, diagram_kind: str = "sequence", *, lang: str = "en") -
         outcome_lines = F.outcome(st)
         if outcome_lines:
             lines += [*_fence([visible(line) for line in outcome_lines], "text"), ""]
+        if st.session is not None and st.session.graph is not None:
+            from tracer.render.graph import graph_lines
+            lines += [*_fence([visible(line) for line in graph_lines(st.session.graph, lang)],
+                              "text"), ""]
         why = (i18n.explain_error(st.error.message, lang, context)
                if st.error is not None else None)
         if why:

@@ -132,6 +132,11 @@ def panel(frame: dict[str, Any], doc: Document, *, lang: str = "en",
             why = i18n.explain_error(err.message, lang)
             if why:
                 out.append(f'<p class="error">→ {escape(why)}</p>')
+    graph = st.session.graph if st.session is not None else None
+    if graph is not None:
+        # the statement's autograd graph; in a backward pass, the node running now marked
+        from tracer.render.graph import graph_html
+        out.append(_shared(graph_html(graph, lang, _running(frame)), parts))
     if frame["outcome"]:
         # a tensor's repr keeps its columns: its type shrinks to fit the panel (the
         # stepper's CSS), down to a floor under which its lines wrap
@@ -140,6 +145,16 @@ def panel(frame: dict[str, Any], doc: Document, *, lang: str = "en",
                    f'</h3><pre style="--cols: {cols}">'
                    f'{escape(chr(10).join(frame["outcome"]))}</pre></div>')
     return "".join(out)
+
+
+def _running(frame: dict[str, Any]) -> int | None:
+    """The sequence number of the node whose evaluate_function this step is in."""
+    for ev in [*frame["path"], frame["event"]]:
+        if ev is not None and ev.name.startswith("autograd::engine::evaluate_function"):
+            seq = ev.args.get("sequence_nr")
+            value = seq.get("value") if isinstance(seq, dict) else None
+            return value if isinstance(value, int) else None
+    return None
 
 
 def _controls(n: int, lang: str) -> str:

@@ -17,6 +17,12 @@ body .tidx { font-size: 1rem; }  /* over the block's own 15px */
 #: The stepper's own rules, scoped to ``.tidx`` like the rest of the block.
 CSS = """.tidx h1 { margin: 0.5em 0 0.3em; }
 .tidx h2.part { border-bottom: 2px solid #ddd; padding-bottom: 0.2em; }
+.tidx .autograd ul { list-style: none; margin: 0; padding-left: 1.2em;
+  border-left: 1px dotted #bbb; }
+.tidx .autograd li { font-family: ui-monospace, monospace; white-space: pre-wrap; }
+.tidx .autograd li.running { background: #fff3b0; outline: 2px solid #e0a800; }
+.tidx .autograd .bold { font-weight: bold; } .tidx .autograd .dim { color: #777; }
+.tidx .autograd .cyan { color: #00739e; } .tidx .autograd .bold-red { color: #b00020; font-weight: bold; }
 .tidx nav.controls { position: sticky; top: 0; z-index: 2; display: flex; flex-wrap: wrap;
                      gap: 0.8em; align-items: center; padding: 0.5em 0.8em;
                      background: #263238; color: #fff; border-radius: 6px; }

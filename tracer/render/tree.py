@@ -200,6 +200,9 @@ def render_statement(st: Statement, *, notes: bool = True, links: bool = True,
             p = only_views(p, shown)
         parts.extend(_plain_storage(p, lang) if brief and _is_plain(p) else
                      [StoragePicture(p, lang=lang)])
+    if facts is not None and facts.graph is not None:
+        from tracer.render.graph import graph_tree
+        parts.append(graph_tree(facts.graph, lang))
     return Group(*parts)
 
 
