@@ -5,8 +5,7 @@ The first gradient is stolen when nothing else holds it and its strides are the 
 (``aten::detach``: ``.grad`` then shares its memory); otherwise it is copied into a new
 tensor laid out as the leaf is (``new_empty_strided`` + ``copy_``,
 clone_obey_contract).  Later gradients are added: in place (``aten::add_``) when the
-backward pass runs without grad mode (``create_graph=False``; with it torch adds out of
-place, not modelled yet).
+backward pass runs without grad mode (``create_graph=False``), else out of place.
 """
 
 from __future__ import annotations
@@ -68,10 +67,12 @@ def accumulate(variable: TensorImpl, new_grad: TensorImpl, stealable: bool) -> N
             with span(ACCUMULATE, note=why) as s:
                 variable.grad = clone_obey_contract(new_grad, variable)
                 s.set_result(variable.grad)
-    else:
-        # grad mode is on in the backward pass only with create_graph=True, which tidx
-        # refuses: the out-of-place sum torch makes then is not reached
-        assert not grad_mode
+    elif not grad_mode:
         with span(ACCUMULATE, note="autograd.add_inplace") as s:
             aten.add_.Tensor(old, new_grad)
             s.set_result(old)
+    else:
+        # create_graph=True: the sum is recorded in the graph, so it is a new tensor
+        with span(ACCUMULATE, note="autograd.add") as s:
+            variable.grad = aten.add.Tensor(old, new_grad)
+            s.set_result(variable.grad)

@@ -23,7 +23,6 @@ on, the leaves' ``.grad``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from tracer.notes import Note
@@ -38,6 +37,7 @@ from engine.dispatch.autograd_graph import AccumulateGrad, InputMetadata, Node
 from engine.autograd import accumulate_grad
 from engine.autograd import formulas_joins  # noqa: F401  (registers its formulas)
 from engine.autograd.formulas import APPLY, call_node
+from engine.autograd.graph_task import GraphTask, Running
 
 SOURCE = "torch/csrc/autograd/engine.cpp"
 
@@ -59,81 +59,15 @@ VALIDATE = step("validate_outputs", Layer.DISPATCHER, source=SOURCE,
                 libtorch=part_of("torch::autograd::validate_outputs"))
 
 
-@dataclass
-class GraphTask:
-    """torch::autograd::GraphTask: one backward call's state."""
-
-    keep_graph: bool
-    dependencies: dict[Node, int] = field(default_factory=dict)
-    not_ready: dict[Node, list[Any]] = field(default_factory=dict)
-    #: the std::priority_queue's vector, a binary max-heap on sequence_nr
-    heap: list[tuple[Node, list[Any]]] = field(default_factory=list)
-    #: the tensors someone other than the engine holds (the roots' gradients)
-    held: list[TensorImpl] = field(default_factory=list)
-
-    # -- reference counts --------------------------------------------------------------
-    def use_count(self, t: TensorImpl, extra: list[Any] = ()) -> int:  # type: ignore[assignment]
-        """How many holders the engine knows of ``t`` itself."""
-        return sum(1 for h in self._holders(extra) if h is t)
-
-    def storage_use_count(self, t: TensorImpl, extra: list[Any] = ()) -> int:  # type: ignore[assignment]
-        return sum(1 for h in {id(h): h for h in self._holders(extra)}.values()
-                   if h.storage is t.storage)
-
-    def _holders(self, extra: list[Any]) -> list[TensorImpl]:
-        out = list(self.held)
-        for buffer in self.not_ready.values():
-            out += [g for g in buffer if g is not None]
-        for _, buffer in self.heap:
-            out += [g for g in buffer if g is not None]
-        return out + [g for g in extra if g is not None]
-
-    # -- the ready queue (std::priority_queue over CompareNodeTaskTime) -------------------
-    def push(self, node: Node, buffer: list[Any]) -> None:
-        """std::push_heap (libstdc++'s __push_heap): equal sequence numbers (two
-        AccumulateGrads) come out in the order that algorithm gives."""
-        self.heap.append((node, buffer))
-        self._sift_up(len(self.heap) - 1, 0, self.heap[-1])
-
-    def pop(self) -> tuple[Node, list[Any]]:
-        """std::pop_heap (libstdc++'s __pop_heap and __adjust_heap)."""
-        heap = self.heap
-        top = heap[0]
-        value = heap.pop()
-        if heap:
-            n, hole, child = len(heap), 0, 0
-            while child < (n - 1) // 2:
-                child = 2 * (child + 1)
-                if _lower(heap[child], heap[child - 1]):
-                    child -= 1
-                heap[hole] = heap[child]
-                hole = child
-            if n % 2 == 0 and child == (n - 2) // 2:
-                child = 2 * (child + 1)
-                heap[hole] = heap[child - 1]
-                hole = child - 1
-            self._sift_up(hole, 0, value)
-        return top
-
-    def _sift_up(self, hole: int, top: int, value: tuple[Node, list[Any]]) -> None:
-        heap = self.heap
-        parent = (hole - 1) // 2
-        while hole > top and _lower(heap[parent], value):
-            heap[hole] = heap[parent]
-            hole, parent = parent, (parent - 1) // 2
-        heap[hole] = value
-
-
-def _lower(a: tuple[Node, list[Any]], b: tuple[Node, list[Any]]) -> bool:
-    """CompareNodeTaskTime: ``a`` runs after ``b`` (a lower sequence number)."""
-    return a[0].sequence_nr < b[0].sequence_nr
-
-
-def execute(root: TensorImpl, grad: TensorImpl, keep_graph: bool) -> None:
+def execute(root: TensorImpl, grad: TensorImpl, keep_graph: bool,
+            create_graph: bool = False, inputs: list[TensorImpl] | None = None,
+            allow_unused: bool = False) -> list[Any] | None:
     """Engine::execute for one root and its gradient, grad mode as ``create_graph``
-    (False: the formulas record no graph)."""
+    (False: the formulas record no graph).  ``inputs`` (torch.autograd.grad): only the
+    nodes on a path to them run, and their gradients are returned instead of being
+    accumulated into ``.grad``."""
     node, input_nr = _root_edge(root)
-    with span(EXECUTE, keep_graph=keep_graph) as s:
+    with span(EXECUTE, keep_graph=keep_graph, create_graph=create_graph) as s:
         task = GraphTask(keep_graph, held=[grad])
         # validate_outputs on the roots: the metadata of the output itself
         grad = _validate(grad, InputMetadata.of(root))
@@ -141,18 +75,66 @@ def execute(root: TensorImpl, grad: TensorImpl, keep_graph: bool) -> None:
             task.dependencies = _dependencies(node)
             d.set_result(", ".join(f"{n.name()}: {c}" for n, c in task.dependencies.items())
                          or "none")
+        if inputs is not None:
+            _init_to_execute(task, node, inputs)
         buffer: list[Any] = [None] * _num_inputs(node)
         buffer[input_nr] = grad
         ctx = current()
-        mode, ctx.grad_enabled = ctx.grad_enabled, False
+        mode, ctx.grad_enabled = ctx.grad_enabled, create_graph
+        running = ctx.local(Running)
+        outer, running.task = running.task, task
         try:
             task.push(node, buffer)
             while task.heap:
-                fn, inputs = task.pop()
-                _evaluate(task, fn, inputs)
+                fn, buffered = task.pop()
+                _evaluate(task, fn, buffered)
         finally:
             ctx.grad_enabled = mode
-        s.set_result(None)
+            running.task = outer
+        if inputs is None:
+            s.set_result(None)
+            return None
+        unused = [i for i, g in enumerate(task.captured) if g is None]
+        if unused and not allow_unused:
+            raise torch_error(RuntimeError, f"The differentiated Tensor at index {unused[0]} "
+                                            "appears to not have been used in the graph. Set "
+                                            "allow_unused=True if this is the desired "
+                                            "behavior.")
+        s.set_result(task.captured)
+        return task.captured
+
+
+def _init_to_execute(task: GraphTask, root: Node, inputs: list[TensorImpl]) -> None:
+    """GraphTask::init_to_execute: each input's edge (its grad_fn, or the AccumulateGrad
+    a leaf already has) captures; the nodes on a path from the root to one are needed."""
+    task.accumulate_grad = False
+    task.captured = [None] * len(inputs)
+    targets: set[Node] = set()
+    for i, t in enumerate(inputs):
+        fn, nr = (t.grad_fn, t.output_nr) if t.grad_fn is not None else (t.grad_accumulator, 0)
+        if fn is not None:
+            task.captures.setdefault(fn, []).append((nr, i))
+            targets.add(fn)
+    needed: set[Node] = set()
+    memo: dict[Node, bool] = {}
+
+    def leads(fn: Node) -> bool:
+        if fn in memo:
+            return memo[fn]
+        memo[fn] = False
+        found = fn in targets
+        for nxt, _ in fn.next_functions:
+            if nxt is not None and leads(nxt):
+                found = True
+        memo[fn] = found
+        if found and fn not in targets:
+            needed.add(fn)
+        return found
+
+    leads(root)
+    # an input's own node runs too when it also leads to another input
+    task.needed = needed | {fn for fn in targets if any(
+        nxt is not None and memo.get(nxt) for nxt, _ in fn.next_functions)}
 
 
 def _root_edge(root: TensorImpl) -> tuple[Node, int]:
@@ -189,6 +171,11 @@ def _evaluate(task: GraphTask, fn: Node, inputs: list[Any]) -> None:
     shown = f"autograd::engine::evaluate_function: {name}"
     with span(EVALUATE.named(shown), op=shown, node=fn.short_name(),
               sequence_nr=_sequence(fn)) as ev:
+        for input_nr, index in task.captures.get(fn, ()):
+            task.captured[index] = inputs[input_nr]     # torch.autograd.grad's result
+        if task.needed is not None and fn not in task.needed:
+            ev.set_result(None)
+            return          # an input's node that leads nowhere needed: captured only
         if isinstance(fn, AccumulateGrad):
             with span(APPLY.named(name), op=name, note="autograd.accumulate_grad"):
                 grad = inputs[0]
@@ -213,6 +200,8 @@ def _evaluate(task: GraphTask, fn: Node, inputs: list[Any]) -> None:
                 del task.dependencies[nxt]
             buffer = task.not_ready.pop(nxt, None)
             if buffer is None:
+                if not task.should_execute(nxt):
+                    continue        # a node this grad() does not need
                 buffer = [None] * _num_inputs(nxt)
             _add(task, buffer, input_nr, outputs[i], outputs[i + 1:])
             if ready:

@@ -18,6 +18,7 @@ from typing import Any
 from tracer.recorder import span
 from tracer.steps import Layer, step
 
+from engine.autograd.graph_task import should_compute
 from engine.core.errors import Refused
 from engine.core.tensor_impl import TensorImpl
 from engine.dispatch.aten import aten
@@ -72,8 +73,9 @@ def _shapes(grads: list[Any]) -> str:
 
 # -- what a formula reads of its node --------------------------------------------------------
 def needs(node: Node, i: int) -> bool:
-    """should_compute_output: edge ``i`` leads somewhere."""
-    return node.next_functions[i][0] is not None
+    """task_should_compute_output: edge ``i`` leads somewhere this backward pass runs
+    (torch.autograd.grad runs only the nodes on a path to its inputs)."""
+    return should_compute(node, i)
 
 
 def saved(node: Node, name: str) -> TensorImpl:
@@ -193,7 +195,8 @@ def pow_backward(node: Node, grads: list[Any]) -> list[Grad]:
         return [aten.zeros_like.default(self, memory_format="contiguous_format")]
     exponent = float(exponent)
     power = aten.pow.Tensor_Scalar(self, exponent - 1)
-    return [aten.mul.Tensor(grads[0], aten.mul.Tensor(power, number(exponent)))]
+    # exponent * power in C++: operator*(Scalar, Tensor) is mul.Scalar (MulBackward1)
+    return [aten.mul.Tensor(grads[0], aten.mul.Scalar(power, exponent))]
 
 
 @formula("ExpBackward0")

@@ -27,6 +27,7 @@ from engine.core import dtypes as D
 from engine.binding.functions import FUNCTIONS
 from engine.binding import legacy_ctor, linalg, torch_device
 from engine.binding.autograd_meta import NODE_ATTRIBUTES, is_graph_node, node_attribute
+from engine.binding.backward import grad as autograd_grad
 from engine.binding.methods import PUBLIC as TENSOR_PUBLIC
 from engine.binding import options as P
 from engine.core.context import current
@@ -91,6 +92,9 @@ TORCH_CONSTANTS: dict[str, Any] = {n: D.from_name(n) for n in CONSTANT_NAMES[:-3
 TORCH_CONSTANTS["random"] = Module("torch.random", "<module 'torch.random' (tidx engine)>",
                                    {"manual_seed": FUNCTIONS["manual_seed"]}, {})
 TORCH_CONSTANTS["nn"] = TORCH_NN     # torch.nn.functional (pymath.py)
+#: ``torch.autograd``: its two functions (engine/binding/backward.py)
+TORCH_CONSTANTS["autograd"] = Module("torch.autograd", "<module 'torch.autograd' (tidx engine)>",
+                                     {"grad": autograd_grad}, {})
 TORCH_CONSTANTS["linalg"] = Module("torch.linalg", "<module 'torch.linalg' (tidx engine)>",
                                    linalg.FUNCTIONS, {})     # engine/binding/linalg.py
 TORCH = Namespace("tidx engine", TORCH_FUNCTIONS, TORCH_CONSTANTS, tensor=Tensor,

@@ -100,6 +100,8 @@ def _namespace(torch) -> E.Namespace:
             "functional": Module("torch.nn.functional", repr(functional),
                                  {name: getattr(functional, name)
                                   for name in E.TORCH_NN.constants["functional"].functions}, {})}),
+        "autograd": Module("torch.autograd", repr(torch.autograd),
+                           {"grad": torch.autograd.grad}, {}),
         "linalg": Module("torch.linalg", repr(torch.linalg),
                          {name: getattr(torch.linalg, name)
                           for name in E.TORCH_CONSTANTS["linalg"].functions}, {})}

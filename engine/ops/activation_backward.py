@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.dispatch.declarations import META_PYTHON, declare
+from engine.dispatch.declarations import CHECK_WRAPPER, META_PYTHON, declare
 from engine.ops.pointwise import iterate
 
 ACTIVATION = "aten/src/ATen/native/Activation.cpp"
@@ -24,7 +24,7 @@ BINARY_KERNEL = "aten/src/ATen/native/cpu/BinaryOpsKernel.cpp"
 
 @declare("threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor",
          native="at::native::threshold_backward (structured)", source=ACTIVATION,
-         meta=META_PYTHON)
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def threshold_backward(grad_output, self, threshold):
     def loop(grad, x):
         return np.where(x <= x.dtype.type(threshold), grad.dtype.type(0), grad)
@@ -33,7 +33,7 @@ def threshold_backward(grad_output, self, threshold):
 
 @declare("sigmoid_backward(Tensor grad_output, Tensor output) -> Tensor",
          native="at::native::sigmoid_backward (structured)", source=BINARY, meta=META_PYTHON,
-         python_module="nn")
+         python_module="nn", device_check=CHECK_WRAPPER)
 def sigmoid_backward(grad_output, output):
     def loop(a, b):
         one = b.dtype.type(1)
@@ -43,7 +43,7 @@ def sigmoid_backward(grad_output, output):
 
 @declare("tanh_backward(Tensor grad_output, Tensor output) -> Tensor",
          native="at::native::tanh_backward (structured)", source=BINARY, meta=META_PYTHON,
-         python_module="nn")
+         python_module="nn", device_check=CHECK_WRAPPER)
 def tanh_backward(grad_output, output):
     def loop(a, b):
         one = b.dtype.type(1)

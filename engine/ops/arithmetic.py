@@ -180,6 +180,14 @@ def mul(form: str, self, other, *, out):
     return iterate(_form_name("mul", form), [self, other], loop, out=out, resize=form == OUT)
 
 
+@declare("mul.Scalar(Tensor self, Scalar other) -> Tensor", variants="function, method",
+         native="at::native::mul", source=BINARY, meta=META_PYTHON, takes_complex=True)
+def mul_scalar(self, other):
+    """C++'s ``tensor * number`` (not bound in Python, whose parser wraps the number and
+    calls mul.Tensor): the number wrapped, the same loop; autograd records MulBackward1."""
+    return iterate("mul", [self, other], _mul)
+
+
 # -- division -----------------------------------------------------------------------------------
 def _check_divisors(a, b) -> None:
     """The integer kernels' TORCH_CHECK(b != 0, "ZeroDivisionError"); and INT_MIN / -1,

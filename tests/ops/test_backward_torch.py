@@ -124,6 +124,20 @@ PROGRAMS = [
     "z = w * 1; z.unsqueeze_(0); y = z.sum(); y.backward(); gw = w.grad",
     "z = w[None] * 1; z.squeeze_(); y = z.sum(); y.backward(); gw = w.grad",
     "z = w * 1; z.transpose_(0, 1); y = (z * torch.arange(2.)).sum(); y.backward(); gw = w.grad",
+    # create_graph (a second derivative) and torch.autograd.grad: only the nodes on a path
+    # to the inputs run; their gradients are returned, not accumulated
+    "v = torch.tensor([2.], requires_grad=True); y = v ** 3; y.backward(create_graph=True); gx = v.grad; z = gx.grad_fn",
+    "v = torch.tensor([2.], requires_grad=True); y = v ** 3; (g,) = torch.autograd.grad(y, v, create_graph=True); gx = g; (h,) = torch.autograd.grad(g, v); gw = h",
+    "y = (x * w).sum(); g = torch.autograd.grad(y, x); gx = g[0]",
+    "y = (x * w + w.exp()).sum(); g = torch.autograd.grad(y, x); gx = g[0]",
+    "y = (x * w).sum(); g = torch.autograd.grad(y, [x, w], retain_graph=True); gx = g[0]; gw = g[1]",
+    "y = (x * 2).sum(); g = torch.autograd.grad(y, torch.ones(2, requires_grad=True))",
+    "y = (x * 2).sum(); g = torch.autograd.grad(y, [x, torch.ones(2, requires_grad=True)], allow_unused=True); gx = g[0]",
+    "y = (x * 2).sum(); g = torch.autograd.grad(y, torch.ones(2))",
+    "z = x * w; y = z.sum(); g = torch.autograd.grad(y, z); gx = g[0]",
+    "y = (x * x).sum(); g = torch.autograd.grad(y, x); gx = x.grad",
+    "y = (x * x).sum(); g = torch.autograd.grad(y, x); h = torch.autograd.grad(y, x)",
+    "y = (x * x * x).sum(); (g,) = torch.autograd.grad(y, x, create_graph=True); g.sum().backward(); gx = x.grad",
 ]
 
 ERRORS = [

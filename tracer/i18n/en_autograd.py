@@ -75,4 +75,15 @@ TEXT: dict[str, str] = {
         "(freed by backward)",
     "ui.graph.changed":
         "now at version {version}: backward will refuse",
+    "autograd.add":
+        ".grad already holds a gradient: with create_graph=True the sum is recorded in "
+        "the graph, a new tensor",
+    "autograd.create_graph_warning":
+        "UserWarning: backward(create_graph=True) makes a reference cycle between the "
+        "parameter and its gradient (the gradient's graph holds the parameter); torch "
+        "recommends autograd.grad",
+    "autograd.grad":
+        "torch.autograd.grad: the same engine, told which inputs to stop at: only the "
+        "nodes on a path to them run, and their gradients are returned, not added to "
+        ".grad",
 }

@@ -73,4 +73,14 @@ TEXT: dict[str, str] = {
         "(已被 backward 释放)",
     "ui.graph.changed":
         "现为版本 {version}:backward 将报错",
+    "autograd.add":
+        ".grad 已有梯度:create_graph=True "
+        "时求和被记录进计算图,是一个新张量",
+    "autograd.create_graph_warning":
+        "UserWarning:backward(create_graph=True) "
+        "在参数和它的梯度之间形成引用环(梯度的计算图引用参数);torch 建议用 "
+        "autograd.grad",
+    "autograd.grad":
+        "torch.autograd.grad:同一个引擎,告诉它在哪些输入处停下:只运"
+        "行通往它们的节点,梯度作为结果返回,不加进 .grad",
 }

@@ -12,6 +12,7 @@ drawn again.
 
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass
 
 from rich.console import RenderableType
@@ -21,7 +22,7 @@ from rich.tree import Tree
 from tracer import i18n
 from tracer.graph import Graph, GraphNode
 from tracer.render.format import values_text
-from tracer.render.html import escape
+from tracer.render.visible import visible
 
 
 @dataclass(frozen=True)
@@ -74,14 +75,18 @@ def _parts(node: GraphNode, lang: str) -> tuple[tuple[str, str], ...]:
         parts += [(f"  → {node.variable}", "cyan"), (f"  .grad = {grad}", "")]
         return tuple(parts)
     parts.append((f"  #{node.sequence_nr}", "dim"))
+    # a list argument's tensors (index's indices) saved together: one entry
+    groups: dict[tuple[str, int, int, bool], list[str]] = {}
     for s in node.saved:
-        parts.append(("  " + i18n.text("ui.graph.saved", lang, name=s.name, tensor=s.tensor,
-                                       version=s.saved_version), ""))
-        if s.freed:
+        groups.setdefault((s.name, s.saved_version, s.version, s.freed), []).append(s.tensor)
+    for (name, saved, now, freed), tensors in groups.items():
+        shown = tensors[0] if len(tensors) == 1 else f"[{', '.join(tensors)}]"
+        parts.append(("  " + i18n.text("ui.graph.saved", lang, name=name, tensor=shown,
+                                       version=saved), ""))
+        if freed:
             parts.append((" " + i18n.text("ui.graph.freed", lang), "dim"))
-        elif s.version != s.saved_version:
-            parts.append((" " + i18n.text("ui.graph.changed", lang, version=s.version),
-                          "bold red"))
+        elif now != saved:
+            parts.append((" " + i18n.text("ui.graph.changed", lang, version=now), "bold red"))
     return tuple(parts)
 
 
@@ -102,6 +107,11 @@ def graph_lines(graph: Graph, lang: str = "en") -> list[str]:
     """The drawing as plain text lines (markdown's fence), indented two spaces a level."""
     return [i18n.text("ui.graph.title", lang)] + [
         "  " * (row.depth + 1) + "".join(p for p, _ in row.parts) for row in rows(graph, lang)]
+
+
+def escape(text: str) -> str:
+    """As tracer.render.html.escape: markup escaped, control characters visible."""
+    return html.escape(visible(text))
 
 
 def graph_html(graph: Graph, lang: str = "en", current: int | None = None) -> str:
