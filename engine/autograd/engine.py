@@ -52,6 +52,8 @@ EVALUATE = step("autograd::engine::evaluate_function: <Node>", Layer.DISPATCHER,
 BUFFER = step("InputBuffer::add", Layer.DISPATCHER,
               source="torch/csrc/autograd/input_buffer.cpp",
               libtorch=part_of("torch::autograd::InputBuffer::add"))
+HOOK = step("tensor hook", Layer.DISPATCHER, source=SOURCE, note="autograd.tensor_hook",
+            libtorch=part_of("torch::autograd::call_tensor_pre_hooks"))
 RETAIN = step("retains_grad hook", Layer.DISPATCHER,
               source="torch/csrc/autograd/variable.cpp", note="autograd.retain_grad",
               libtorch=part_of("torch::autograd::VariableHooks::retain_grad"))
@@ -176,6 +178,7 @@ def _evaluate(task: GraphTask, fn: Node, inputs: list[Any]) -> None:
         if task.needed is not None and fn not in task.needed:
             ev.set_result(None)
             return          # an input's node that leads nowhere needed: captured only
+        _tensor_hooks(fn, inputs)
         if isinstance(fn, AccumulateGrad):
             with span(APPLY.named(name), op=name, note="autograd.accumulate_grad"):
                 grad = inputs[0]
@@ -210,6 +213,19 @@ def _evaluate(task: GraphTask, fn: Node, inputs: list[Any]) -> None:
                 task.not_ready[nxt] = buffer
             outputs[i] = None
         ev.set_result(None)
+
+
+def _tensor_hooks(fn: Node, inputs: list[Any]) -> None:
+    """call_tensor_pre_hooks: each register_hook'ed function on the gradient flowing into
+    that output, in order; a tensor it returns replaces the gradient."""
+    for nr, hooks in fn.tensor_hooks.items():
+        for hook in list(hooks.values()):
+            if nr < len(inputs) and inputs[nr] is not None:
+                with span(HOOK) as s:
+                    out = hook(inputs[nr])
+                    if out is not None:
+                        inputs[nr] = out
+                    s.set_result(inputs[nr])
 
 
 def _retain(t: TensorImpl, grad: Any) -> None:

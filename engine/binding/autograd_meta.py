@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.binding.backward import backward
+from engine.binding.hooks import is_hook_handle, register_hook
 from engine.binding.arg_parser import PythonArgParser, check_noarg_method
 from engine.binding.tensor import Tensor, wrap
 from engine.binding.traced import traced
@@ -123,14 +124,16 @@ def _is_view(self: Tensor, *args: Any, **kwargs: Any) -> bool:
 
 #: What a statement may read of a node (``y.grad_fn.next_functions``, ``.name()``,
 #: an AccumulateGrad's ``.variable``)
-NODE_ATTRIBUTES = frozenset({"name", "next_functions", "variable"})
+NODE_ATTRIBUTES = frozenset({"name", "next_functions", "variable", "remove", "id"})
 
 
 def is_graph_node(obj: Any) -> bool:
     """A ``grad_fn``: tidx's node, or (under --verify) torch's own, whose classes
-    (``MulBackward0``, ``AccumulateGrad``) are made in C++ with these attributes."""
-    return isinstance(obj, Node) or (type(obj).__module__ == "builtins" and hasattr(
-        type(obj), "next_functions") and hasattr(type(obj), "name"))
+    (``MulBackward0``, ``AccumulateGrad``) are made in C++ with these attributes; or a
+    hook's handle (its ``remove()`` and ``id``)."""
+    return is_hook_handle(obj) or isinstance(obj, Node) or (
+        type(obj).__module__ == "builtins" and hasattr(type(obj), "next_functions")
+        and hasattr(type(obj), "name"))
 
 
 def node_attribute(obj: Any, attr: str) -> Any:
@@ -144,6 +147,7 @@ def install(cls: type) -> set[str]:
     for name, (binding, reads, read) in PROPERTIES.items():
         setter = _set_requires_grad if name == "requires_grad" else None
         setattr(cls, name, property(_getter(name, binding, reads, read), setter))
-    for fn in (requires_grad_, retain_grad, backward, _is_view):
+    for fn in (requires_grad_, retain_grad, backward, _is_view, register_hook):
         setattr(cls, fn.__name__, fn)
-    return {*PROPERTIES, "requires_grad_", "retain_grad", "backward", "_is_view"}
+    return {*PROPERTIES, "requires_grad_", "retain_grad", "backward", "_is_view",
+            "register_hook"}

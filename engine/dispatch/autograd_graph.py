@@ -138,6 +138,9 @@ class Node:
         #: retain_grad() on its outputs: output number -> the tensor whose .grad the
         #: backward pass fills (torch's retains_grad hook)
         self.retained: dict[int, TensorImpl] = {}
+        #: register_hook on its outputs (an AccumulateGrad: on its leaf): output number ->
+        #: the hooks by handle id, in the order they were registered
+        self.tensor_hooks: dict[int, dict[int, Any]] = {}
 
     def release_variables(self) -> None:
         """Node::release_variables: backward without retain_graph frees what was saved."""

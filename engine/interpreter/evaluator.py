@@ -628,7 +628,7 @@ class Evaluator(Expressions, Control, Functions):
             return name == "conjugate"  # Python's own, pure
         if isinstance(owner, self.numpy.arrays):
             return name in self.numpy.methods
-        return is_graph_node(owner) and name == "name"
+        return is_graph_node(owner) and name in ("name", "remove")
 
     def resolve_attribute(self, obj: Any, attr: str) -> Any:
         """The only way an attribute resolves: through the allow-list tables."""

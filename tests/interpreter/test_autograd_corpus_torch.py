@@ -36,6 +36,12 @@ PROGRAMS: list[tuple[str, list[str]]] = [
                 "z0 = torch.rand((5, 5), requires_grad=True)", "a = x + y0",
                 "y = a.requires_grad", "b = x + z0", "z = b.requires_grad"]),
     # PyTorch "Automatic Differentiation with torch.autograd"
+    ("autograd", ["x = torch.ones(5)", "y0 = torch.zeros(3)",
+                  "w0 = torch.randn(5, 3, requires_grad=True)",
+                  "b = torch.randn(3, requires_grad=True)", "z = torch.matmul(x, w0)+b",
+                  "loss = torch.nn.functional.binary_cross_entropy_with_logits(z, y0)",
+                  "loss.backward()", "y = w0.grad", "w = b.grad"]),
+    # the same cell with a loss tidx has (the tutorial's graph of matmul and add)
     ("autograd", ["x = torch.ones(5)", "w0 = torch.randn(5, 3, requires_grad=True)",
                   "b = torch.randn(3, requires_grad=True)", "z = torch.matmul(x, w0)+b",
                   "loss = z.sum()", "loss.backward()", "y = w0.grad", "w = b.grad"]),
@@ -112,10 +118,19 @@ PROGRAMS: list[tuple[str, list[str]]] = [
                  "y = torch.relu(x).sum()", "y.backward()", "z = x.grad"]),
     ("lessons", ["x = torch.zeros(3, requires_grad=True)", "y = torch.sigmoid(x).sum()",
                  "y.backward()", "z = x.grad"]),
+    # hooks (the autograd mechanics notes, "Backward hooks execution")
+    ("hooks", ["x = torch.ones(3, requires_grad=True)", "def double(g):\n    return g * 2",
+               "h = x.register_hook(double)", "(x * 3).sum().backward()", "y = x.grad.clone()",
+               "h.remove()", "(x * 3).sum().backward()", "z = x.grad"]),
+    ("hooks", ["x = torch.ones(3, requires_grad=True)", "y0 = x * 2",
+               "h = y0.register_hook(lambda g: print(g))", "y0.sum().backward()", "y = x.grad"]),
+    ("hooks", ["x = torch.tensor([2.], requires_grad=True)", "y0 = x ** 3",
+               "(g,) = torch.autograd.grad(y0, x, create_graph=True)",
+               "(h,) = torch.autograd.grad(g, x)", "y = g", "z = h"]),
 ]
 
 #: The share of PROGRAMS that matched torch when it last rose (a measure, not a target).
-FLOOR = 0.96
+FLOOR = 0.97
 
 
 @pytest.mark.parametrize("source, program", PROGRAMS,

@@ -191,7 +191,7 @@ PROGRAMS: list[tuple[str, list[str]]] = [
 
 #: The share of PROGRAMS that matched torch when it last rose (a measure, not a target):
 #: raise it when a change makes more of them run.
-FLOOR = 0.96
+FLOOR = 0.97
 
 
 def _outcome(torch, program: list[str]) -> str:

@@ -138,6 +138,13 @@ PROGRAMS = [
     "y = (x * x).sum(); g = torch.autograd.grad(y, x); gx = x.grad",
     "y = (x * x).sum(); g = torch.autograd.grad(y, x); h = torch.autograd.grad(y, x)",
     "y = (x * x * x).sum(); (g,) = torch.autograd.grad(y, x, create_graph=True); g.sum().backward(); gx = x.grad",
+    # hooks: a leaf's run before its AccumulateGrad, a non-leaf's before its node and
+    # before retain_grad's; what they return replaces the gradient; remove()
+    "h = x.register_hook(lambda g: g * 2); y = (x * 3).sum(); y.backward(); gx = x.grad",
+    "z = x * 3; h = z.register_hook(lambda g: g + 1); y = z.sum(); y.backward(); gx = x.grad",
+    "h = x.register_hook(lambda g: g * 2); y = (x * 3).sum(); y.backward(); h.remove(); y = (x * 3).sum(); y.backward(); gx = x.grad",
+    "y = torch.ones(2).register_hook(lambda g: g)",
+    "z = x * 3; h1 = z.register_hook(lambda g: None); z.retain_grad(); h2 = z.register_hook(lambda g: g * 10); z.sum().backward(); gw = z.grad; gx = x.grad",
 ]
 
 ERRORS = [

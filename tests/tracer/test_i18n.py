@@ -58,7 +58,8 @@ MORE_STATEMENTS = [
     "b = torch.ones(2, requires_grad=True); b.backward(torch.ones(2))",
     # create_graph twice (the second .grad is a sum in the graph), torch.autograd.grad
     "v = torch.tensor([2.], requires_grad=True); y = v ** 3; y.backward(create_graph=True); "
-    "y.backward(create_graph=True); g = torch.autograd.grad((v * v).sum(), v)",
+    "y.backward(create_graph=True); g = torch.autograd.grad((v * v).sum(), v); "
+    "h = v.register_hook(lambda g: g * 2); (v * 3).sum().backward()",
     "a = torch.ones(2, 3); y = torch.einsum('ij,ij,jk->ik', a, a, a.T); "
     "y = torch.tensordot(a, a, 2); "
     "y = torch.addbmm(a, torch.ones(2, 2, 4), torch.ones(2, 4, 3)); "

@@ -86,4 +86,10 @@ TEXT: dict[str, str] = {
         "torch.autograd.grad: the same engine, told which inputs to stop at: only the "
         "nodes on a path to them run, and their gradients are returned, not added to "
         ".grad",
+    "autograd.register_hook":
+        "register_hook: the function is kept on the tensor's node (a leaf's: its "
+        "AccumulateGrad) and called with the gradient flowing in, before the node runs",
+    "autograd.tensor_hook":
+        "a register_hook'ed function called with the gradient; a tensor it returns "
+        "replaces the gradient",
 }

@@ -83,4 +83,9 @@ TEXT: dict[str, str] = {
     "autograd.grad":
         "torch.autograd.grad:同一个引擎,告诉它在哪些输入处停下:只运"
         "行通往它们的节点,梯度作为结果返回,不加进 .grad",
+    "autograd.register_hook":
+        "register_hook:函数保存在张量的节点上(叶子:它的 "
+        "AccumulateGrad),节点运行前以流入的梯度调用",
+    "autograd.tensor_hook":
+        "调用 register_hook 注册的函数;它返回的张量替换梯度",
 }
