@@ -43,16 +43,21 @@ class GraphTask:
         return sum(1 for h in self._holders(extra) if h is t)
 
     def storage_use_count(self, t: TensorImpl, extra: list[Any] = ()) -> int:  # type: ignore[assignment]
-        return sum(1 for h in {id(h): h for h in self._holders(extra)}.values()
-                   if h.storage is t.storage)
+        held = self._holders(extra) + ([t.view_base] if t.view_base is not None else [])
+        return sum(1 for h in {id(h): h for h in held}.values()
+                   if h.storage is t.storage and h is not t)
 
     def _holders(self, extra: list[Any]) -> list[TensorImpl]:
+        """Every reference the engine knows of: the roots' gradients, the input buffers,
+        the outputs not handed on -- and the base each view among them keeps alive (a
+        view made in the backward pass is still a differentiable view of its base)."""
         out = list(self.held)
         for buffer in self.not_ready.values():
             out += [g for g in buffer if g is not None]
         for _, buffer in self.heap:
             out += [g for g in buffer if g is not None]
-        return out + [g for g in extra if g is not None]
+        out += [g for g in extra if g is not None]
+        return out + [g.view_base for g in out if g.view_base is not None]
 
     # -- the ready queue (std::priority_queue over CompareNodeTaskTime) -------------------
     def push(self, node: Node, buffer: list[Any]) -> None:

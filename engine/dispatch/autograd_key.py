@@ -143,13 +143,16 @@ def _saves_original_self(op: Declaration, args: tuple, kwargs: dict[str, Any]) -
     return needs == "*" or requires_grad(tuple(_arguments(op, args, kwargs, (needs,))), {})
 
 
-def metadata_before(op: Declaration, args: tuple) -> Any:
+def metadata_before(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> Any:
     """An in-place call's self as it was before the kernel: its metadata (the node's
-    ``self_sym_sizes``: squeeze_ changes them) and its gradient edge (VariableType
-    collects the edges before it redispatches: the kernel's version bump would make a
-    view's grad_fn again)."""
+    ``self_sym_sizes``: squeeze_ changes them) and the node's edges (VariableType
+    collects them before it redispatches: the kernel's version bump would make the
+    grad_fn of a view among the inputs again)."""
     if op.kind == INPLACE and args and isinstance(args[0], TensorImpl):
-        return G.InputMetadata.of(args[0]), G.gradient_edge(args[0])
+        entry = _formula(op)
+        edges = None if entry is None else G.collect_next_edges(
+            _arguments(op, args, kwargs, entry[1]))
+        return G.InputMetadata.of(args[0]), edges
     return None
 
 
@@ -191,9 +194,9 @@ def record_after(op: Declaration, result: Any, args: tuple, kwargs: dict[str, An
                       ".detach() or torch.no_grad() to see its path")
     name, with_gradients, outs, _, saved = entry
     inputs = _arguments(op, args, kwargs, with_gradients)
-    edges = G.collect_next_edges(inputs)
-    if self_before is not None and with_gradients[:1] == ("self",):
-        edges = (self_before[1], *edges[1:])
+    # an in-place call's edges were collected before its kernel (metadata_before)
+    edges = self_before[1] if self_before is not None and self_before[1] is not None \
+        else G.collect_next_edges(inputs)
     shown = ", ".join("None" if n is None else n.short_name() for n, _ in edges)
     with span(NODE.named(name), edges=f"({shown})",
               note=Note("autograd.node", node=name, edges=shown or "none")) as s:

@@ -122,7 +122,7 @@ def dispatch(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> Any:
         original = _clone(args[0]) if above and autograd_key.check_before(
             op, args, kwargs, wants_grad) else None
         # an in-place call's node keeps self's sizes from before the kernel (squeeze_)
-        self_before = autograd_key.metadata_before(op, args) if autograd else None
+        self_before = autograd_key.metadata_before(op, args, kwargs) if autograd else None
         if failed is not None:
             raise failed[1]
         result = _run_resolving_conj(op, args, kwargs)
@@ -146,7 +146,7 @@ def dispatch(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> Any:
         original = _clone(args[0]) if above and autograd_key.check_before(
             op, args, kwargs, wants_grad) else None
         # an in-place call's node keeps self's sizes from before the kernel (squeeze_)
-        self_before = autograd_key.metadata_before(op, args) if autograd else None
+        self_before = autograd_key.metadata_before(op, args, kwargs) if autograd else None
         if failed is not None:
             raise failed[1]
         result = _run_resolving_conj(op, args, kwargs)
