@@ -19,10 +19,12 @@ so it is refused with a sentence that says so.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Mapping, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, TypeVar
 
-from tracer.graph import Graph
 from tracer.value_check import problem
+
+if TYPE_CHECKING:
+    from tracer.graph import Graph
 from tracer.steps import Layer, Lecture
 
 __all__ = ["FORMAT_VERSION", "MAX_JSON", "read_json", "Allocated", "Binding", "Cpu", "Default", "Document",
@@ -467,7 +469,7 @@ class SessionFacts:
     #: the small tensors it wrote into, as they were before; () when none
     before: tuple[Value, ...] = ()
     #: the autograd graph its tensors hang from (tracer/graph.py); None when none does
-    graph: Graph | None = None
+    graph: "Graph | None" = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"comment": self.comment}
@@ -514,9 +516,10 @@ class SessionFacts:
         )
 
 
-def _opt_graph(value: Any, where: str) -> Graph | None:
+def _opt_graph(value: Any, where: str) -> "Graph | None":
     if value is None:
         return None
+    from tracer.graph import Graph      # only a document with a graph needs it
     try:
         return Graph.from_json(value, where)
     except ValueError as exc:

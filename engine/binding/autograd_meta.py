@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engine.binding.backward import backward
 from engine.binding.hooks import is_hook_handle, register_hook
 from engine.binding.arg_parser import PythonArgParser, check_noarg_method
 from engine.binding.tensor import Tensor, wrap
@@ -113,6 +112,13 @@ def retain_grad(self: Tensor, *args: Any, **kwargs: Any) -> None:
             impl.grad_fn.retained[impl.output_nr] = impl
     return traced("Tensor.retain_grad", "THPVariable_retain_grad", METHODS_CPP, body,
                   reads="retains_grad()")
+
+
+def backward(self: Tensor, *args: Any, **kwargs: Any) -> None:
+    """Tensor.backward (engine/binding/backward.py, imported with the engine the first
+    time a statement runs a backward pass)."""
+    from engine.binding.backward import backward as run
+    run(self, *args, **kwargs)
 
 
 def _is_view(self: Tensor, *args: Any, **kwargs: Any) -> bool:

@@ -27,14 +27,13 @@ from engine.core import dtypes as D
 from engine.binding.functions import FUNCTIONS
 from engine.binding import legacy_ctor, linalg, torch_device
 from engine.binding.autograd_meta import NODE_ATTRIBUTES, is_graph_node, node_attribute
-from engine.binding.backward import grad as autograd_grad
 from engine.binding.methods import PUBLIC as TENSOR_PUBLIC
 from engine.binding import options as P
 from engine.core.context import current
 from engine.core.device import Size
 from engine.core.errors import Refused, is_torch_error, torch_error, tp_name, unknown_name
 from engine.interpreter import builtins, lists, pyclasses
-from engine.interpreter.pymath import PYPTO, TORCH_NN, Module, imported
+from engine.interpreter.pymath import PYPTO, TORCH_NN, Module, autograd_tables, imported
 from engine.interpreter import pynumpy
 from engine.interpreter.pyoperators import COMPARE, NO_INPLACE, OPERATORS, REFLECT
 from engine.interpreter.control import Control
@@ -94,7 +93,7 @@ TORCH_CONSTANTS["random"] = Module("torch.random", "<module 'torch.random' (tidx
 TORCH_CONSTANTS["nn"] = TORCH_NN     # torch.nn.functional (pymath.py)
 #: ``torch.autograd``: its two functions (engine/binding/backward.py)
 TORCH_CONSTANTS["autograd"] = Module("torch.autograd", "<module 'torch.autograd' (tidx engine)>",
-                                     {"grad": autograd_grad}, {})
+                                     load=autograd_tables)
 TORCH_CONSTANTS["linalg"] = Module("torch.linalg", "<module 'torch.linalg' (tidx engine)>",
                                    linalg.FUNCTIONS, {})     # engine/binding/linalg.py
 TORCH = Namespace("tidx engine", TORCH_FUNCTIONS, TORCH_CONSTANTS, tensor=Tensor,

@@ -11,20 +11,21 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
-from typing import Any
-
-from tracer.graph import Graph, GraphNode, SavedTensor
+from typing import TYPE_CHECKING, Any
 
 from engine.binding.tensor import Tensor
 from engine.core.tensor_impl import TensorImpl, plain_values
 from engine.dispatch.autograd_graph import AccumulateGrad, Node, SavedVariable
+
+if TYPE_CHECKING:
+    from tracer.graph import Graph, GraphNode
 
 #: the most nodes a statement's graph records (a long chain of a loop says "and N more")
 LIMIT = 24
 
 
 def record(node: ast.AST | None, assigned: list[str], names: dict[str, Any],
-           label: Callable[[TensorImpl], str]) -> Graph | None:
+           label: Callable[[TensorImpl], str]) -> "Graph | None":
     """The graph from the tensors the statement ``node`` bound (``assigned``) or read."""
     read = [n.id for n in ast.walk(node) if isinstance(n, ast.Name)] if node is not None else []
     roots: list[tuple[str, Node, int]] = []
@@ -37,6 +38,7 @@ def record(node: ast.AST | None, assigned: list[str], names: dict[str, Any],
                 roots.append((name, fn, impl.output_nr))
     if not roots:
         return None
+    from tracer.graph import Graph      # only a statement with a history records one
     held = {id(v._impl): n for n, v in names.items() if isinstance(v, Tensor)}
 
     def tensor_name(t: TensorImpl) -> str:
@@ -63,7 +65,8 @@ def _id(fn: Node) -> str:
     return f"{fn.address:#x}"
 
 
-def _node(fn: Node, tensor_name: Callable[[TensorImpl], str]) -> GraphNode:
+def _node(fn: Node, tensor_name: Callable[[TensorImpl], str]) -> "GraphNode":
+    from tracer.graph import GraphNode, SavedTensor
     edges = tuple((None if nxt is None else _id(nxt), nr) for nxt, nr in fn.next_functions)
     saved: list[SavedTensor] = []
     for name, v in fn.saved.items():

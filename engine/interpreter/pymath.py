@@ -151,6 +151,14 @@ def _nn_functional_tables() -> tuple[dict[str, Callable[..., Any]], dict[str, An
     return nn_functional.functions(), {}
 
 
+def autograd_tables() -> tuple[dict[str, Callable[..., Any]], dict[str, Any]]:
+    """torch.autograd's function tidx runs (engine/binding/backward.py): imported with
+    the backward engine when a statement first names it."""
+    from engine.binding import backward
+
+    return {"grad": backward.grad}, {}
+
+
 #: ``torch.nn`` as a statement sees it: only its ``functional`` module
 TORCH_NN = Module("torch.nn", "<module 'torch.nn' (tidx engine)>", {}, {
     "functional": Module("torch.nn.functional", "<module 'torch.nn.functional' (tidx engine)>",
