@@ -30,12 +30,13 @@ from tracer.recorder import span
 from tracer.steps import Layer, part_of, step, symbol
 
 from engine.core.context import current
-from engine.core.errors import Refused, torch_error
+from engine.core.errors import torch_error
 from engine.core.tensor_impl import TensorImpl
 from engine.dispatch.aten import aten
 from engine.dispatch.autograd_graph import AccumulateGrad, InputMetadata, Node
 from engine.autograd import accumulate_grad
-from engine.autograd import formulas_joins  # noqa: F401  (registers its formulas)
+from engine.autograd import (formulas_joins, formulas_pointwise,  # noqa: F401
+                             formulas_views)   # (each registers its formulas)
 from engine.autograd.formulas import APPLY, call_node
 from engine.autograd.graph_task import GraphTask, Running
 

@@ -5,6 +5,7 @@ it, torch.autograd.grad's exec_info and captures), and which task the run is in 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,16 +39,16 @@ class GraphTask:
         return self.needed is None or fn in self.needed or fn in self.captures
 
     # -- reference counts --------------------------------------------------------------
-    def use_count(self, t: TensorImpl, extra: list[Any] = ()) -> int:  # type: ignore[assignment]
+    def use_count(self, t: TensorImpl, extra: Sequence[Any] = ()) -> int:
         """How many holders the engine knows of ``t`` itself."""
         return sum(1 for h in self._holders(extra) if h is t)
 
-    def storage_use_count(self, t: TensorImpl, extra: list[Any] = ()) -> int:  # type: ignore[assignment]
+    def storage_use_count(self, t: TensorImpl, extra: Sequence[Any] = ()) -> int:
         held = self._holders(extra) + ([t.view_base] if t.view_base is not None else [])
         return sum(1 for h in {id(h): h for h in held}.values()
                    if h.storage is t.storage and h is not t)
 
-    def _holders(self, extra: list[Any]) -> list[TensorImpl]:
+    def _holders(self, extra: Sequence[Any]) -> list[TensorImpl]:
         """Every reference the engine knows of: the roots' gradients, the input buffers,
         the outputs not handed on -- and the base each view among them keeps alive (a
         view made in the backward pass is still a differentiable view of its base)."""

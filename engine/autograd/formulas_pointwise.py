@@ -1,0 +1,225 @@
+"""The pointwise, activation and matrix nodes' backward formulas (derivatives.yaml and
+FunctionsManual.cpp's functions they call) as calls of tidx's operators, registered with
+:func:`engine.autograd.formulas.formula`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.dispatch.aten import aten
+from engine.dispatch.autograd_graph import Node
+from engine.autograd.formulas import (Grad, formula, maybe_multiply, needs, number, saved,
+                                      unpack_all)
+
+
+# -- pointwise --------------------------------------------------------------------------------
+@formula("AddBackward0", "AddBackward1", "SubBackward1")
+def add_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    grad = grads[0]
+    out: list[Grad] = [None] * len(node.next_functions)
+    if len(out) > 1 and needs(node, 1):
+        out[1] = maybe_multiply(grad, node.arguments.get("alpha", 1))
+    if needs(node, 0):
+        out[0] = grad
+    return out
+
+
+@formula("SubBackward0")
+def sub_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    grad = grads[0]
+    out: list[Grad] = [None, None]
+    if needs(node, 1):
+        out[1] = maybe_multiply(aten.neg.default(grad), node.arguments.get("alpha", 1))
+    if needs(node, 0):
+        out[0] = grad
+    return out
+
+
+@formula("RsubBackward0", "RsubBackward1")
+def rsub_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    grad = grads[0]
+    out: list[Grad] = [None] * len(node.next_functions)
+    if len(out) > 1 and needs(node, 1):
+        out[1] = grad
+    if needs(node, 0):
+        out[0] = maybe_multiply(aten.neg.default(grad), node.arguments.get("alpha", 1))
+    return out
+
+
+@formula("MulBackward0")
+def mul_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    """mul_tensor_backward(grad, other, self_st) = grad * other.conj() (conj() of a real
+    tensor is the tensor itself, no operator)."""
+    grad, values = grads[0], unpack_all(node)
+    out: list[Grad] = [None, None]
+    if needs(node, 1):
+        out[1] = aten.mul.Tensor(grad, values["self"])
+    if needs(node, 0):
+        out[0] = aten.mul.Tensor(grad, values["other"])
+    return out
+
+
+@formula("MulBackward1")
+def mul_scalar_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    return [aten.mul.Tensor(grads[0], number(node.arguments["other"]))]
+
+
+@formula("DivBackward0")
+def div_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    grad, values = grads[0], unpack_all(node)
+    out: list[Grad] = [None, None]
+    if needs(node, 1):
+        # div_tensor_other_backward: -grad * ((self / other) / other).conj()
+        self, other = values["self"], values["other"]
+        ratio = aten.div.Tensor(aten.div.Tensor(self, other), other)
+        out[1] = aten.mul.Tensor(aten.neg.default(grad), ratio)
+    if needs(node, 0):
+        out[0] = aten.div.Tensor(grad, values["other"])     # div_tensor_self_backward
+    return out
+
+
+@formula("DivBackward1")
+def div_scalar_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    return [aten.div.Tensor(grads[0], number(node.arguments["other"]))]
+
+
+@formula("NegBackward0")
+def neg_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    return [aten.neg.default(grads[0])]
+
+
+@formula("PowBackward0")
+def pow_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    """pow_backward: grad * (exponent * self.pow(exponent - 1)).conj(), or zeros_like(self)
+    for an exponent of 0."""
+    self = saved(node, "self")
+    exponent = node.arguments["exponent"]
+    if exponent == 0:
+        return [aten.zeros_like.default(self, memory_format="contiguous_format")]
+    exponent = float(exponent)
+    power = aten.pow.Tensor_Scalar(self, exponent - 1)
+    # exponent * power in C++: operator*(Scalar, Tensor) is mul.Scalar (MulBackward1)
+    return [aten.mul.Tensor(grads[0], aten.mul.Scalar(power, exponent))]
+
+
+@formula("ExpBackward0")
+def exp_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    return [aten.mul.Tensor(grads[0], saved(node, "result"))]
+
+
+@formula("LogBackward0")
+def log_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    return [aten.div.Tensor(grads[0], saved(node, "self"))]
+
+
+@formula("SqrtBackward0")
+def sqrt_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    """grad / (2 * result.conj())"""
+    return [aten.div.Tensor(grads[0], aten.mul.Tensor(saved(node, "result"), number(2)))]
+
+
+@formula("SinBackward0")
+def sin_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    return [aten.mul.Tensor(grads[0], aten.cos.default(saved(node, "self")))]
+
+
+@formula("CosBackward0")
+def cos_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    return [aten.mul.Tensor(grads[0], aten.neg.default(aten.sin.default(saved(node, "self"))))]
+
+
+@formula("CloneBackward0", "AliasBackward0")
+def identity_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    return [grads[0]]
+
+
+@formula("torch::autograd::CopyBackwards")
+def copy_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    """CopyBackwards::apply (torch/csrc/autograd/functions/tensor.cpp): zeros for self's
+    old history, the gradient (cast to src's dtype) for src."""
+    grad = grads[0]
+    out: list[Grad] = [None, None]
+    if needs(node, 0):
+        out[0] = aten.zeros_like.default(grad, memory_format="contiguous_format")
+    if needs(node, 1):
+        out[1] = aten.to.dtype(grad, node.arguments["src"].dtype)
+    return out
+
+
+@formula("FillBackward0", "FillBackward1", "FillBackward2", "FillBackward3")
+def fill_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    """self: zeros_like(grad); value (a tensor): grad.sum()."""
+    grad = grads[0]
+    out: list[Grad] = [None] * len(node.next_functions)
+    if needs(node, 0):
+        out[0] = aten.zeros_like.default(grad)     # preserve_format, unlike CopyBackwards
+    if len(out) > 1 and needs(node, 1):
+        out[1] = aten.sum.default(grad)
+    return out
+
+
+# -- activations and other pointwise ---------------------------------------------------------
+@formula("ReluBackward0")
+def relu_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    return [aten.threshold_backward.default(grads[0], saved(node, "result"), 0)]
+
+
+@formula("SigmoidBackward0")
+def sigmoid_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    return [aten.sigmoid_backward.default(grads[0], saved(node, "result"))]
+
+
+@formula("TanhBackward0")
+def tanh_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    return [aten.tanh_backward.default(grads[0], saved(node, "result"))]
+
+
+@formula("DotBackward0")
+def dot_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    """self: grad * tensor.conj(); tensor: grad * self.conj() (self first)."""
+    grad, values = grads[0], unpack_all(node)
+    out: list[Grad] = [None, None]
+    if needs(node, 0):
+        out[0] = aten.mul.Tensor(grad, values["tensor"])
+    if needs(node, 1):
+        out[1] = aten.mul.Tensor(grad, values["self"])
+    return out
+
+
+@formula("MvBackward0")
+def mv_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    """self: grad.ger(vec.conj()); vec: self.conj().t().mv(grad)."""
+    grad, values = grads[0], unpack_all(node)
+    out: list[Grad] = [None, None]
+    if needs(node, 0):
+        out[0] = aten.ger.default(grad, values["vec"])
+    if needs(node, 1):
+        out[1] = aten.mv.default(aten.t.default(values["self"]), grad)
+    return out
+
+
+# -- matrices --------------------------------------------------------------------------------
+@formula("MmBackward0")
+def mm_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    """mm_mat2_backward, then mm_mat1_backward: a column-major operand's gradient is made
+    column-major (the product of the transposes, transposed)."""
+    grad, values = grads[0], unpack_all(node)
+    out: list[Grad] = [None, None]
+    if needs(node, 1):
+        mat1, meta = values["self"], node.arguments["mat2"]
+        if _column_major(meta):
+            out[1] = aten.t.default(aten.mm.default(aten.t.default(grad), mat1))
+        else:
+            out[1] = aten.mm.default(aten.t.default(mat1), grad)
+    if needs(node, 0):
+        mat2, meta = values["mat2"], node.arguments["self"]
+        if _column_major(meta):
+            out[0] = aten.t.default(aten.mm.default(mat2, aten.t.default(grad)))
+        else:
+            out[0] = aten.mm.default(grad, aten.t.default(mat2))
+    return out
+
+
+def _column_major(meta: Any) -> bool:
+    strides = getattr(meta, "strides", None)
+    return strides is not None and strides[0] == 1 and strides[1] == meta.sizes[0]
