@@ -223,3 +223,19 @@ def mm_backward(node: Node, grads: list[Any]) -> list[Grad]:
 def _column_major(meta: Any) -> bool:
     strides = getattr(meta, "strides", None)
     return strides is not None and strides[0] == 1 and strides[1] == meta.sizes[0]
+
+
+@formula("MseLossBackward0")
+def mse_loss_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    """self: mse_loss_backward(grad, self, target, reduction); target: the same with self
+    and target swapped (self first)."""
+    grad, values = grads[0], unpack_all(node)
+    reduction = node.arguments.get("reduction", 1)
+    out: list[Grad] = [None, None]
+    if needs(node, 0):
+        out[0] = aten.mse_loss_backward.default(grad, values["self"], values["target"],
+                                                reduction)
+    if needs(node, 1):
+        out[1] = aten.mse_loss_backward.default(grad, values["target"], values["self"],
+                                                reduction)
+    return out

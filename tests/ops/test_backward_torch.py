@@ -145,6 +145,10 @@ PROGRAMS = [
     "h = x.register_hook(lambda g: g * 2); y = (x * 3).sum(); y.backward(); h.remove(); y = (x * 3).sum(); y.backward(); gx = x.grad",
     "y = torch.ones(2).register_hook(lambda g: g)",
     "z = x * 3; h1 = z.register_hook(lambda g: None); z.retain_grad(); h2 = z.register_hook(lambda g: g * 10); z.sum().backward(); gw = z.grad; gx = x.grad",
+    # a loss: mse_loss_backward into zeros_like, norm * (input - target) * grad
+    "y = torch.nn.functional.mse_loss(w, x); y.backward(); gw = w.grad; gx = x.grad",
+    "y = torch.nn.functional.mse_loss(w * 3, x.t().t() / 7); y.backward(); gw = w.grad; "
+    "gx = x.grad",
 ]
 
 ERRORS = [
