@@ -74,6 +74,13 @@ TEXT: dict[str, str] = {
         "into a double (float for half, int64 for integers)",
     "statistics.nansum":
         "torch's cascade sum, with every NaN loaded as 0",
+    "statistics.logsumexp":
+        "max = amax(x, dims, keepdim=True) (an infinite max taken as 0), then "
+        "log(sum(exp(x - max))) + max, each an operator of its own",
+    "statistics.logsumexp_bound":
+        "{op}: torch runs {library}, which tidx cannot replay; the rest is torch's order, so "
+        "each element may differ from torch's by up to {eps} * eps * max(1, |y|), here {bound} "
+        "(docs/fidelity-math.md)",
     "math.lerp":
         "|w| < 0.5 ? a + w * (b - a) : b - (b - a) * (1 - w), in float for half; as one "
         "fused multiply-add: {fused} (the AVX2/AVX512 builds fuse, DEFAULT rounds twice)",

@@ -48,6 +48,12 @@ TEXT: dict[str, str] = {
     "statistics.trace":
         "把对角线元素逐个累加(第 i 个在 i * (stride0 + stride1) 处),累加器为 double(half 为 float,整数为 int64)",
     "statistics.nansum": "torch 的级联求和,每个 NaN 按 0 载入",
+    "statistics.logsumexp":
+        "max = amax(x, dims, keepdim=True)(无穷大的 max 按 0 计),然后 "
+        "log(sum(exp(x - max))) + max,每一步都是一个算子",
+    "statistics.logsumexp_bound":
+        "{op}:torch 使用 {library},tidx 无法重现;其余按 torch 的顺序计算,因此每个元素与 torch 的"
+        "最多相差 {eps} * eps * max(1, |y|),此处为 {bound}(docs/fidelity-math.md)",
     "math.lerp":
         "|w| < 0.5 ? a + w * (b - a) : b - (b - a) * (1 - w),half 在 float 中计算;作为一次融合乘加:{fused}"
         "(AVX2/AVX512 版本融合,DEFAULT 舍入两次)",
