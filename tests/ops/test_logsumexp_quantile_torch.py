@@ -180,3 +180,124 @@ def _walk(events):
     for e in events:
         yield e
         yield from _walk(e.get("children") or [])
+
+
+# -- quantile and nanquantile -------------------------------------------------------------------
+Q = "x = torch.tensor([[3., 1., 2., 0.5], [5., -5., 4., 4.], [7., 1., 9., 0.]]); " \
+    "q = torch.tensor([0.25, 0.5, 0.9])"
+
+
+@pytest.mark.parametrize("statements", [
+    Q + "; y = torch.quantile(x, 0.25)",
+    Q + "; y = torch.quantile(x, q, 1, keepdim=True)",
+    Q + "; y = torch.quantile(x, q, 0)",
+    Q + "; y = x.quantile(q, -1, interpolation='lower')",
+    Q + "; y = x.t().quantile(q, 0, interpolation='higher')",
+    Q + "; y = x.quantile(0.4, interpolation='nearest')",
+    Q + "; y = x.quantile(0.5, interpolation='nearest')",
+    Q + "; y = torch.quantile(x, q, interpolation='midpoint')",
+    Q + "; y = torch.quantile(x, q, None, True)",
+    Q + "; y = torch.quantile(x, q[1], 1)",
+    Q + "; y = torch.quantile(x, q[:0], 1)",
+    Q + "; y = torch.quantile(x, True)",
+    Q + "; y = torch.quantile(x, -0.0)",
+    Q + "; y = torch.nanquantile(x, 0.5, 0, interpolation='lower')",
+    Q + "; y = x.nanquantile(q, 1, True)",
+    Q + "; y = torch.quantile(x.double(), 0.3, 0)",
+    f"y = torch.quantile(torch.tensor([1., {NAN}, 0.]), 0.5)",
+    f"y = torch.nanquantile(torch.tensor([1., {NAN}, 0.]), 0.5)",
+    f"y = torch.nanquantile(torch.tensor([[1., {NAN}], [{NAN}, {NAN}]]), "
+    "torch.tensor([0.1, 1.]), 1)",
+    f"y = torch.quantile(torch.tensor([{INF}, {NINF}, 1.]), 0.5)",
+    "y = torch.quantile(torch.tensor(3.), 0.5, 0, True)",
+    "y = torch.quantile(torch.tensor(3.), torch.tensor([0.5]), None, True)",
+    # out=
+    Q + "; y = torch.empty(0); z = torch.quantile(x, 0.5, out=y)",
+    Q + "; y = torch.empty(5); z = torch.nanquantile(x, q, 1, out=y)",
+    # errors, word for word and in torch's order
+    Q + "; y = torch.quantile(x, 1.5)", Q + "; y = torch.nanquantile(x, -0.5)",
+    Q + "; y = torch.quantile(x, float('nan'))",
+    Q + "; y = torch.quantile(x, torch.tensor([1.5]))",
+    Q + "; y = torch.quantile(x, torch.tensor(float('nan')))",
+    Q + "; y = torch.quantile(x.long(), 0.5)", Q + "; y = torch.quantile(x.half(), 0.5)",
+    Q + "; y = torch.quantile(x.long(), 0.5, interpolation='foo')",
+    Q + "; y = torch.quantile(x.long(), 1.5, interpolation='foo')",
+    Q + "; y = torch.quantile(x, q.double())",
+    Q + "; y = torch.quantile(x, torch.ones(2, 2) * 0.5)",
+    Q + "; y = torch.quantile(x, 0.5, 2)",
+    Q + "; y = torch.quantile(x, 0.5, out=torch.empty(0, dtype=torch.double))",
+    "y = torch.quantile(torch.zeros(0, 3), 0.5, 1)",
+    Q + "; y = torch.quantile(x, 0.5, interpolation='Linear')",
+])
+def test_quantile_is_torchs(statements):
+    assert_like_torch(statements.split("; "), names=("y", "z"))
+
+
+VALUES = [0.0, -0.0, 1.0, 2.0, -3.0, 0.1, 1e-7, 2.0, 1.0, -1.5, 1e30]
+
+
+@given(values=st.lists(st.sampled_from(VALUES + [float("nan"), float("inf")]), min_size=1,
+                       max_size=24),
+       rows=st.integers(1, 3), dtype=st.sampled_from(["float32", "float64"]),
+       op=st.sampled_from(["quantile", "nanquantile"]), data=st.data(),
+       mode=st.sampled_from(["linear", "lower", "higher", "midpoint", "nearest"]),
+       keepdim=st.booleans(), strided=st.booleans(), method=st.booleans(),
+       tensor_q=st.booleans())
+@settings(max_examples=examples(120), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+def test_quantile_of_any_layout_mode_and_q_is_torchs_bit_for_bit(values, rows, dtype, op,
+                                                                 data, mode, keepdim,
+                                                                 strided, method, tensor_q):
+    """Sort, ranks, gather and lerp replayed: the values bit for bit (the lerp's two
+    forms), the operator tree, the layout, NaN rows, under any dim and q."""
+    cols = -(-len(values) // rows)
+    dim = data.draw(st.sampled_from([None, 0, 1, -1]))
+    qs = data.draw(st.lists(st.floats(0, 1, width=32), min_size=0 if tensor_q else 1,
+                            max_size=4))
+    flat = (values * rows * cols)[:rows * cols]
+    make = f"x = torch.tensor({flat!r}, dtype=torch.{dtype}).reshape({rows}, {cols})"
+    make = make.replace("nan", "float('nan')").replace("inf", "float('inf')")
+    if strided:
+        make += ".t()"
+    q = f"torch.tensor({qs!r}, dtype=torch.{dtype})" if tensor_q else repr(qs[0])
+    call = (f"y = x.{op}({q}, {dim}, {keepdim}, interpolation='{mode}')" if method
+            else f"y = torch.{op}(x, {q}, dim={dim}, keepdim={keepdim}, "
+                 f"interpolation='{mode}')")
+    assert_like_torch([make, call])
+
+
+def test_quantile_records_torchs_grad_fn():
+    assert_like_torch(lambda lib: lib.quantile(lib.tensor([1., 3., 2.], requires_grad=True),
+                                               0.3).grad_fn.name())
+    assert_like_torch(lambda lib: lib.nanquantile(
+        lib.tensor([[1., 3.], [2., 0.]], requires_grad=True), lib.tensor([0.3, 0.5]), 1,
+        interpolation="lower").grad_fn.name())
+
+
+Q_CASES = [(dtype, shape, dim, 10.0, layout, seed, (q, mode))
+           for dtype in ("float32", "float64")
+           for shape, dim, layout, seed in (((7, 300), 1, "contiguous", 1),
+                                            ((33, 64), 0, "transposed", 3),
+                                            ((5, 9, 40), 2, "contiguous", 7))
+           for q, mode in (([0.1, 0.33, 0.5, 0.77, 0.999], "linear"), (0.3, "midpoint"))]
+
+
+@pytest.mark.parametrize("case", Q_CASES, ids=str)
+def test_quantile_bit_for_bit_under_every_capability(workers, case):
+    """lerp_'s tail is fused under AVX2/AVX512 and not under DEFAULT: both replayed."""
+    for cap, worker in workers.items():
+        theirs = worker.call("stats2_cases", "run", "quantile", case)
+        ours = under_capability(cap, stats2_cases.run, engine, "quantile", case)
+        assert ours == theirs, cap
+
+
+@pytest.mark.slow
+def test_a_row_past_two_to_the_24_is_torchs_error():
+    """The rank q * (n - 1) must fit a float's integers: torch sorts, then refuses."""
+    doc = session.run("y = torch.quantile(torch.zeros(2**24 + 1), 0.5)", max_bytes=3 << 30)
+    error = doc["statements"][-1]["error"]
+    assert (error["type"], error["message"]) == ("RuntimeError",
+                                                 "quantile() input tensor is too large")
+    torch = require_torch()
+    with pytest.raises(RuntimeError, match=r"^quantile\(\) input tensor is too large$"):
+        torch.quantile(torch.zeros(2**24 + 1), 0.5)

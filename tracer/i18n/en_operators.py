@@ -77,6 +77,10 @@ TEXT: dict[str, str] = {
     "statistics.logsumexp":
         "max = amax(x, dims, keepdim=True) (an infinite max taken as 0), then "
         "log(sum(exp(x - max))) + max, each an operator of its own",
+    "statistics.quantile":
+        "sort the values (flattened, or with the dim moved last), rank each q as q * (n - 1) "
+        "(a row holding NaN: the last index; nanquantile counts the non-NaN values), then "
+        "gather below and above the rank and lerp between them, each an operator",
     "statistics.logsumexp_bound":
         "{op}: torch runs {library}, which tidx cannot replay; the rest is torch's order, so "
         "each element may differ from torch's by up to {eps} * eps * max(1, |y|), here {bound} "

@@ -51,6 +51,9 @@ TEXT: dict[str, str] = {
     "statistics.logsumexp":
         "max = amax(x, dims, keepdim=True)(无穷大的 max 按 0 计),然后 "
         "log(sum(exp(x - max))) + max,每一步都是一个算子",
+    "statistics.quantile":
+        "对数值排序(展平,或把该维移到最后),每个 q 的秩为 q * (n - 1)"
+        "(含 NaN 的行取最后一个下标;nanquantile 只数非 NaN 的值),然后取秩下方和上方的值并用 lerp 插值,每一步都是一个算子",
     "statistics.logsumexp_bound":
         "{op}:torch 使用 {library},tidx 无法重现;其余按 torch 的顺序计算,因此每个元素与 torch 的"
         "最多相差 {eps} * eps * max(1, |y|),此处为 {bound}(docs/fidelity-math.md)",
