@@ -81,6 +81,10 @@ TEXT: dict[str, str] = {
         "sort the values (flattened, or with the dim moved last), rank each q as q * (n - 1) "
         "(a row holding NaN: the last index; nanquantile counts the non-NaN values), then "
         "gather below and above the rank and lerp between them, each an operator",
+    "statistics.histc":
+        "each element in [min, max] counted in its thread's row at bin (x - min) * bins / "
+        "(max - min), truncated, computed in the input's dtype (the last edge goes to the "
+        "last bin; NaN and elements outside are skipped); the count is of the input's dtype too",
     "statistics.logsumexp_bound":
         "{op}: torch runs {library}, which tidx cannot replay; the rest is torch's order, so "
         "each element may differ from torch's by up to {eps} * eps * max(1, |y|), here {bound} "

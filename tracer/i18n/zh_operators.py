@@ -54,6 +54,9 @@ TEXT: dict[str, str] = {
     "statistics.quantile":
         "对数值排序(展平,或把该维移到最后),每个 q 的秩为 q * (n - 1)"
         "(含 NaN 的行取最后一个下标;nanquantile 只数非 NaN 的值),然后取秩下方和上方的值并用 lerp 插值,每一步都是一个算子",
+    "statistics.histc":
+        "[min, max] 内的每个元素计入其线程那一行的第 (x - min) * bins / (max - min) 个桶(截断),"
+        "以输入的 dtype 计算(最右的边界归入最后一个桶;NaN 和范围外的元素跳过);计数也是输入的 dtype",
     "statistics.logsumexp_bound":
         "{op}:torch 使用 {library},tidx 无法重现;其余按 torch 的顺序计算,因此每个元素与 torch 的"
         "最多相差 {eps} * eps * max(1, |y|),此处为 {bound}(docs/fidelity-math.md)",
