@@ -85,6 +85,13 @@ TEXT: dict[str, str] = {
         "each element in [min, max] counted in its thread's row at bin (x - min) * bins / "
         "(max - min), truncated, computed in the input's dtype (the last edge goes to the "
         "last bin; NaN and elements outside are skipped); the count is of the input's dtype too",
+    "cross.kernel":
+        "per 3-vector along the dim: r0 = a1*b2 - a2*b1, r1 = a2*b0 - a0*b2, r2 = a0*b1 - "
+        "a1*b0 (one fused multiply-add each in the AVX2 build, two roundings in DEFAULT)",
+    "cross.default_dim":
+        "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass "
+        "the dim explicitly or simply use torch.linalg.cross.\nThe default value of dim will "
+        "change to agree with that of linalg.cross in a future release.",
     "statistics.logsumexp_bound":
         "{op}: torch runs {library}, which tidx cannot replay; the rest is torch's order, so "
         "each element may differ from torch's by up to {eps} * eps * max(1, |y|), here {bound} "

@@ -57,6 +57,12 @@ TEXT: dict[str, str] = {
     "statistics.histc":
         "[min, max] 内的每个元素计入其线程那一行的第 (x - min) * bins / (max - min) 个桶(截断),"
         "以输入的 dtype 计算(最右的边界归入最后一个桶;NaN 和范围外的元素跳过);计数也是输入的 dtype",
+    "cross.kernel":
+        "沿该维对每个三维向量:r0 = a1*b2 - a2*b1,r1 = a2*b0 - a0*b2,r2 = a0*b1 - a1*b0"
+        "(AVX2 构建中每行一次融合乘加,DEFAULT 中两次舍入)",
+    "cross.default_dim":
+        "不指定 dim 使用 torch.cross 已被弃用。\n请显式传入 dim,或直接使用 torch.linalg.cross。\n"
+        "dim 的默认值将在未来版本中改为与 linalg.cross 一致。",
     "statistics.logsumexp_bound":
         "{op}:torch 使用 {library},tidx 无法重现;其余按 torch 的顺序计算,因此每个元素与 torch 的"
         "最多相差 {eps} * eps * max(1, |y|),此处为 {bound}(docs/fidelity-math.md)",
