@@ -100,7 +100,9 @@ def test_histc_of_any_values_bins_and_range_is_torchs_bit_for_bit(values, repeat
             lib.histc(t, bins, lo, hi, out=o)
             return o
         return t.histc(bins, lo, hi) if method else lib.histc(t, bins=bins, min=lo, max=hi)
-    assert_like_torch(program)
+    # aminmax (the range when min == max) refuses data whose extreme is both zeros: which
+    # one torch keeps depends on its vector loop (engine/ops/reduce.py)
+    assert_like_torch(program, refused=lambda ours, theirs: "+0.0 and -0.0" in ours[1])
 
 
 @given(n=st.integers(1, 12), bins=st.integers(1, 9), dtype=st.sampled_from(
