@@ -107,7 +107,8 @@ def test_logsumexp_of_any_shape_dims_and_dtype_is_torchs(shape, data, dtype, kee
     nd = max(len(shape), 1)
     dims = data.draw(st.lists(st.integers(-nd - 1, nd), min_size=1, max_size=2))
     seed = data.draw(st.integers(0, 2**16))
-    values = (np.random.default_rng(seed).standard_normal(int(np.prod(shape))) * 4).round(2)
+    # (+ 0.0: no -0.0 beside a 0.0 as a row's max, whose sign amax refuses to guess)
+    values = (np.random.default_rng(seed).standard_normal(int(np.prod(shape))) * 4).round(2) + 0.0
     make = (f"x = torch.tensor({values.tolist()}, dtype=torch.float64).reshape({shape})"
             f".to(torch.{dtype})")
     if strided and len(shape) == 2:
