@@ -110,6 +110,11 @@ NAMED: dict[str, Any] = {
     "addmv:mat": lambda i: i.data_tensor(shape=(12, 4)),
     "addmv:vec": lambda i: i.data_tensor(shape=(4,)),
     "logaddexp:other": lambda i: _tensor(np.array(-1000.0), D.float32),
+    # quantile's q: within [0, 1], of the data's dtype
+    "quantile:q": lambda i: _tensor(np.array([0.25, 0.5]), i.profile.dtype),
+    "nanquantile:q": lambda i: _tensor(np.array([0.25, 0.5]), i.profile.dtype),
+    **{f"{name}.{overload}:q": 0.25 for name in ("quantile", "nanquantile")
+       for overload in ("scalar", "scalar_out")},
     # below where Sleef's vectorised sinh and cosh overflow early (tidx refuses those)
     "sinh:self": lambda i: _tensor(np.arange(12.0).reshape(3, 4), D.float32),
     "cosh:self": lambda i: _tensor(np.arange(12.0).reshape(3, 4), D.float32),
@@ -194,7 +199,8 @@ def arguments(op: str, profile: Profile) -> tuple[list, dict, _Inputs]:
     small = "index" in op or "scatter" in op or "put" in op
     base = op.split("::")[-1].split(".")[0].rstrip("_")
     for a in schema(op).arguments:
-        if a.default is not None and a.name not in ("min", "max"):
+        # (histc's bins has a default but comes before its min and max)
+        if a.default is not None and a.name not in ("min", "max", "bins"):
             continue
         t = a.type
         overload = op.split("::")[-1]

@@ -11,9 +11,13 @@ refuses in one line.
 
 from __future__ import annotations
 
+import math
+import struct
+
 from tracer.recorder import span
 from tracer.steps import Layer, step
 
+from engine.core import dtypes as D
 from engine.core.errors import Refused, check
 from engine.dispatch.aten import aten
 from engine.dispatch.declarations import META_PYTHON, OUT, OUT_NOT_MODELLED, declare, not_modelled
@@ -25,6 +29,18 @@ COMPARE = "aten/src/ATen/native/TensorCompare.cpp"
 ALL_KERNEL = "aten/src/ATen/native/cpu/ReduceAllOpsKernel.cpp"
 
 AMINMAX_ALLREDUCE = step("aminmax_allreduce_kernel", Layer.KERNEL, source=ALL_KERNEL)
+
+#: the NaN Vectorized's minimum/maximum return (the compare mask OR-ed in: every bit set)
+_ALL_ONES_NAN = struct.unpack("<d", b"\xff" * 8)[0]
+
+
+def _reduced_nan(value: float, self) -> float:
+    """A NaN that met another element comes out with every bit set (measured:
+    torch.aminmax(torch.tensor([1., nan])) gives 0xffffffff, printed -nan; a one-element
+    tensor keeps its own NaN); c10::Half rounds that to its canonical 0xfe00."""
+    if not math.isnan(value) or self.numel() < 2:
+        return value
+    return -math.nan if self.dtype is D.float16 else _ALL_ONES_NAN
 
 
 @declare("aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, Tensor max)",
@@ -45,8 +61,8 @@ def aminmax(self, *, dim=None, keepdim=False):
         values = None
         if not self.is_meta:
             axes = tuple(range(self.dim()))
-            values = (_extreme(src.array(), axes, False).item(),
-                      _extreme(src.array(), axes, True).item())
+            values = (_reduced_nan(_extreme(src.array(), axes, False).item(), self),
+                      _reduced_nan(_extreme(src.array(), axes, True).item(), self))
             s.set(min=values[0], max=values[1], read=touched(src))
     aten.fill_.Scalar(low, 0 if values is None else values[0])
     aten.fill_.Scalar(high, 0 if values is None else values[1])

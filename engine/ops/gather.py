@@ -267,7 +267,9 @@ def gather(self, dim: int, index, *, sparse_grad: bool = False):
     if index.numel():
         _gather_shape_check(self, dim, index)
     out = memory.empty_generic(index.view.sizes, self.dtype, self.device_type)
-    aten.to.dtype(index, D.int64)
+    if index.numel():
+        # gather_out returns before gather_stub (and its index.to(kLong)) on an empty index
+        aten.to.dtype(index, D.int64)
     with span(GATHER_KERNEL, dim=dim) as s:
         if not self.is_meta and index.numel():
             values = _index_values(self, dim, index)

@@ -151,4 +151,11 @@ def fma32(a: np.ndarray | float | np.floating, b: np.ndarray | float | np.floati
 
 def _fma32_flat(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
     p = a.astype(F64) * b
-    return round_to_odd(*two_sum(p, c.astype(F64))).astype(F32)
+    wide = c.astype(F64)
+    r = round_to_odd(*two_sum(p, wide)).astype(F32)
+    # an infinite or NaN operand: two_sum's error term is NaN; IEEE's fma is then
+    # a*b + c (the float64 product is exact), e.g. fma(-8, inf, -inf) = -inf
+    odd = ~(np.isfinite(p) & np.isfinite(wide))
+    if odd.any():
+        r[odd] = (p[odd] + wide[odd]).astype(F32)
+    return r

@@ -82,6 +82,21 @@ PROGRAMS: list[tuple[str, list[str]]] = [
                "w = torch.norm(torch.ones((4, 9)))"]),
     ("stats", ["torch.manual_seed(0)", "a = torch.randn(4, 5)", "y = torch.median(a, 1)",
                "z = torch.nanmedian(a)"]),
+    # torch.logsumexp's, torch.quantile's, torch.nanquantile's, torch.histc's and
+    # torch.linalg.cross's documented examples
+    ("stats", ["torch.manual_seed(0)", "a = torch.randn(3, 3)", "y = torch.logsumexp(a, 1)"]),
+    ("stats", ["torch.manual_seed(0)", "a = torch.randn(2, 3)",
+               "q = torch.tensor([0.25, 0.5, 0.75])",
+               "y = torch.quantile(a, q, dim=1, keepdim=True)", "z = y.shape"]),
+    ("stats", ["a = torch.arange(4.)", "y = torch.quantile(a, 0.6, interpolation='linear')",
+               "z = torch.quantile(a, 0.6, interpolation='lower')",
+               "w = torch.quantile(a, 0.6, interpolation='midpoint')"]),
+    ("stats", ["t = torch.tensor([float('nan'), 1, 2])", "y = t.quantile(0.5)",
+               "z = t.nanquantile(0.5)"]),
+    ("stats", ["y = torch.histc(torch.tensor([1., 2, 1]), bins=4, min=0, max=3)"]),
+    ("stats", ["torch.manual_seed(0)", "a = torch.randn(4, 3)", "b = torch.randn(4, 3)",
+               "y = torch.linalg.cross(a, b)", "a = torch.randn(1, 3)",
+               "z = torch.linalg.cross(a, b)"]),
     # -- random (PyTorch "Tensors", d2l) ------------------------------------------------
     ("random", ["torch.manual_seed(0)", "y = torch.normal(0., 1., (2, 3))",
                 "z = torch.normal(torch.zeros(3), torch.ones(3))"]),

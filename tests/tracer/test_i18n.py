@@ -83,6 +83,10 @@ MORE_STATEMENTS = [
     "a = torch.tensor([[1.25, -2.5]]); y = a.std(); y = a.var(0); y = a.std(1, correction=3)",
     "a = torch.tensor([[1.25, -2.5]]); y = a.cumprod(1); y = a.cummin(1)",
     "a = torch.tensor([[1.25, -2.5], [3., 4.]]); y = a.trace(); y = a.nansum(); y = a.diff()",
+    "a = torch.tensor([[1.25, -2.5], [3., 4.]]); y = a.logsumexp(1); y = a[:0].logsumexp(0)",
+    "a = torch.tensor([[1.25, -2.5], [3., 4.]]); y = a.quantile(0.5); y = a.nanquantile(0.25, 1)",
+    "a = torch.tensor([[1.25, -2.5], [3., 4.]]); y = a.histc(3)",
+    "a = torch.tensor([[1.25, -2.5, 3.]]); y = torch.cross(a, a); y = torch.linalg.cross(a, a)",
     "a = torch.tensor([1.25, -2.5]); y = a.lerp(a * 2, 0.25); y = a.hypot(a); y = a.atan2(a)",
     # the matmul family: each BLAS operand cast, exact and bounded float sums, small bmm
     "a = torch.randn(2, 3); y = a @ torch.ones(3, 8)[:, ::2]; z = torch.bmm(a[None], "

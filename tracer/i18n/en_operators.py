@@ -74,6 +74,28 @@ TEXT: dict[str, str] = {
         "into a double (float for half, int64 for integers)",
     "statistics.nansum":
         "torch's cascade sum, with every NaN loaded as 0",
+    "statistics.logsumexp":
+        "max = amax(x, dims, keepdim=True) (an infinite max taken as 0), then "
+        "log(sum(exp(x - max))) + max, each an operator of its own",
+    "statistics.quantile":
+        "sort the values (flattened, or with the dim moved last), rank each q as q * (n - 1) "
+        "(a row holding NaN: the last index; nanquantile counts the non-NaN values), then "
+        "gather below and above the rank and lerp between them, each an operator",
+    "statistics.histc":
+        "each element in [min, max] counted in its thread's row at bin (x - min) * bins / "
+        "(max - min), truncated, computed in the input's dtype (the last edge goes to the "
+        "last bin; NaN and elements outside are skipped); the count is of the input's dtype too",
+    "cross.kernel":
+        "per 3-vector along the dim: r0 = a1*b2 - a2*b1, r1 = a2*b0 - a0*b2, r2 = a0*b1 - "
+        "a1*b0 (one fused multiply-add each in the AVX2 build, two roundings in DEFAULT)",
+    "cross.default_dim":
+        "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass "
+        "the dim explicitly or simply use torch.linalg.cross.\nThe default value of dim will "
+        "change to agree with that of linalg.cross in a future release.",
+    "statistics.logsumexp_bound":
+        "{op}: torch runs {library}, which tidx cannot replay; the rest is torch's order, so "
+        "each element may differ from torch's by up to {eps} * eps * max(1, |y|), here {bound} "
+        "(docs/fidelity-math.md)",
     "math.lerp":
         "|w| < 0.5 ? a + w * (b - a) : b - (b - a) * (1 - w), in float for half; as one "
         "fused multiply-add: {fused} (the AVX2/AVX512 builds fuse, DEFAULT rounds twice)",

@@ -48,6 +48,24 @@ TEXT: dict[str, str] = {
     "statistics.trace":
         "把对角线元素逐个累加(第 i 个在 i * (stride0 + stride1) 处),累加器为 double(half 为 float,整数为 int64)",
     "statistics.nansum": "torch 的级联求和,每个 NaN 按 0 载入",
+    "statistics.logsumexp":
+        "max = amax(x, dims, keepdim=True)(无穷大的 max 按 0 计),然后 "
+        "log(sum(exp(x - max))) + max,每一步都是一个算子",
+    "statistics.quantile":
+        "对数值排序(展平,或把该维移到最后),每个 q 的秩为 q * (n - 1)"
+        "(含 NaN 的行取最后一个下标;nanquantile 只数非 NaN 的值),然后取秩下方和上方的值并用 lerp 插值,每一步都是一个算子",
+    "statistics.histc":
+        "[min, max] 内的每个元素计入其线程那一行的第 (x - min) * bins / (max - min) 个桶(截断),"
+        "以输入的 dtype 计算(最右的边界归入最后一个桶;NaN 和范围外的元素跳过);计数也是输入的 dtype",
+    "cross.kernel":
+        "沿该维对每个三维向量:r0 = a1*b2 - a2*b1,r1 = a2*b0 - a0*b2,r2 = a0*b1 - a1*b0"
+        "(AVX2 构建中每行一次融合乘加,DEFAULT 中两次舍入)",
+    "cross.default_dim":
+        "不指定 dim 使用 torch.cross 已被弃用。\n请显式传入 dim,或直接使用 torch.linalg.cross。\n"
+        "dim 的默认值将在未来版本中改为与 linalg.cross 一致。",
+    "statistics.logsumexp_bound":
+        "{op}:torch 使用 {library},tidx 无法重现;其余按 torch 的顺序计算,因此每个元素与 torch 的"
+        "最多相差 {eps} * eps * max(1, |y|),此处为 {bound}(docs/fidelity-math.md)",
     "math.lerp":
         "|w| < 0.5 ? a + w * (b - a) : b - (b - a) * (1 - w),half 在 float 中计算;作为一次融合乘加:{fused}"
         "(AVX2/AVX512 版本融合,DEFAULT 舍入两次)",
