@@ -1,0 +1,128 @@
+"""sum, mean and cumsum of complex64/complex128 tensors against torch 2.13: values bit for
+bit (a c10::complex adds its two parts each in IEEE, so SumKernel.cpp's cascade over
+Vectorized<c10::complex<T>> -- 4 complex64 or 2 complex128 to a 32-byte vector, in the
+DEFAULT and the AVX2 build alike -- replays exactly; cumsum accumulates in
+complex<double>), dtypes, errors word for word and the aten operators torch.profiler
+records; the cascade's bits under every CPU capability this machine runs."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import engine
+from conftest import examples
+from oracle import assert_like_torch
+from torch_worker import capability_workers, runnable, under_capability
+
+pytestmark = pytest.mark.torch
+
+Z = "z = torch.tensor([[1 + 2j, 3 - 1e-7j, -0.5j], [5j, 6e7, -2.25 + 1e-5j]])"
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("statements", [
+    [Z, "y = z.sum()"], [Z, "y = torch.sum(z, 0)"], [Z, "y = z.sum(1, keepdim=True)"],
+    [Z, "y = z.sum((0, 1))"], [Z, "y = z.t().sum(0)"], [Z, "y = z[:, ::2].sum()"],
+    [Z, "y = z.sum(dtype=torch.complex128)"], [Z, "y = z.double().sum(1)"],
+    [Z, "y = z.sum(dtype=torch.float32)"], [Z, "y = z.sum(dtype=torch.int64)"],
+    ["y = torch.arange(5).sum(dtype=torch.complex64)"],
+    ["y = torch.ones(3, 2).sum(0, dtype=torch.complex128)"],
+    ["y = torch.zeros(0, 3, dtype=torch.complex64).sum(0)"],
+    ["y = torch.tensor(2 - 3j).sum()"],
+    [Z, "y = z.mean()"], [Z, "y = z.mean(0)"], [Z, "y = torch.mean(z, 1, keepdim=True)"],
+    [Z, "y = z.t().mean(1)"], [Z, "y = z.mean(dtype=torch.complex128)"],
+    [Z, "y = z.mean(dtype=torch.float64)"], [Z, "y = z.mean(dtype=torch.int64)"],
+    ["y = torch.arange(4.).mean(dtype=torch.complex64)"],
+    ["y = torch.arange(4).mean(dtype=torch.complex64)"],
+    ["y = torch.zeros(0, dtype=torch.complex64).mean()"],
+    ["y = torch.tensor([complex(float('inf'), 1), 2j]).mean()"],
+    ["y = torch.tensor([complex(float('nan'), 1), 2j, 1]).sum()"],
+    [Z, "y = z.cumsum(1)"], [Z, "y = torch.cumsum(z, 0)"], [Z, "y = z.t().cumsum(-1)"],
+    [Z, "y = z.cumsum(1, dtype=torch.complex128)"], [Z, "y = z.cumsum_(0)"],
+    [Z, "y = z.cumsum_(0, dtype=torch.complex128)"],
+    [Z, "o = torch.empty(0, dtype=torch.complex64)", "y = torch.cumsum(z, 1, out=o)"],
+    [Z, "o = torch.empty(0)", "y = torch.cumsum(z, 1, out=o)"],
+    ["y = torch.arange(4).cumsum(0, dtype=torch.complex64)"],
+    ["y = torch.tensor(1 + 1j).cumsum(0)"],
+    # the accumulator starts at +0: a leading -0.0 comes out +0.0 (floats as complex)
+    ["y = torch.tensor([-0.0, 1.]).cumsum(0)"], ["y = torch.tensor([-0.0]).cumsum(0)"],
+])
+def test_complex_reductions_are_torchs(statements):
+    assert_like_torch(statements)
+
+
+def _literal(values: np.ndarray) -> str:
+    return "[" + ", ".join(f"complex({float(v.real)!r}, {float(v.imag)!r})"
+                           for v in values.reshape(-1)) + "]"
+
+
+@pytest.mark.fast
+@settings(max_examples=examples(60), deadline=None)
+@given(shape=st.lists(st.integers(1, 9), min_size=1, max_size=3), double=st.booleans(),
+       seed=st.integers(0, 2**32 - 1), dims=st.sets(st.integers(-3, 2), max_size=2),
+       keepdim=st.booleans(), view=st.sampled_from(["z", "z.transpose(0, -1)", "z.flip(0)",
+                                                     "z[::2]", "z[..., 1:]"]),
+       op=st.sampled_from(["sum", "mean", "cumsum"]))
+def test_any_complex_reduction_is_torchs(shape, double, seed, dims, keepdim, view, op):
+    """Every shape, dim, view and both dtypes: bits, layout and errors (a dim out of range,
+    a repeated one) as torch's."""
+    rng = np.random.default_rng(seed)
+    n = int(np.prod(shape))
+    values = rng.standard_normal(n) * 10.0 ** rng.integers(-4, 8, n) \
+        + 1j * rng.standard_normal(n) * 10.0 ** rng.integers(-4, 8, n)
+    dtype = "torch.complex128" if double else "torch.complex64"
+    make = f"z = torch.tensor({_literal(values)}, dtype={dtype}).view({tuple(shape)})"
+    if op == "cumsum":
+        call = f"y = ({view}).cumsum({min(dims) if dims else 0})"
+    else:
+        call = f"y = ({view}).{op}({tuple(sorted(dims))}, keepdim={keepdim})"
+    assert_like_torch([make, call])
+
+
+RUNNABLE = runnable()
+
+
+@pytest.fixture(scope="module")
+def workers():
+    yield from capability_workers(RUNNABLE)
+
+
+def run(torch, case: tuple) -> list:
+    """A complex sum whose order matters: magnitudes across 12 decades, so every
+    regrouping of the cascade's partial sums changes the last bits."""
+    dtype, shape, dim, layout, seed = case
+    rng = np.random.default_rng(seed)
+    n = int(np.prod(shape))
+    re = rng.standard_normal(n) * 10.0 ** rng.integers(-4, 8, n)
+    im = rng.standard_normal(n) * 10.0 ** rng.integers(-4, 8, n)
+    real = torch.float64 if dtype == "complex128" else torch.float32
+    t = torch.view_as_complex(torch.tensor(np.stack([re, im], 1).tolist(), dtype=real))
+    t = t.view(shape)
+    if layout == "t":
+        t = t.t()
+    elif layout == "step":
+        t = t[:, ::2]
+    r = t.sum() if dim is None else t.sum(dim)
+    r = torch.view_as_real(r.reshape(-1)).reshape(-1)
+    return [float.hex(float(v)) for v in r.tolist()]
+
+
+CASES = [(dtype, shape, dim, layout, seed)
+         for dtype in ("complex64", "complex128")
+         for shape, dim, layout, seed in (((3, 37), None, "", 1), ((37, 3), 0, "", 2),
+                                          ((9, 70), 1, "t", 3), ((20, 50), 0, "step", 4),
+                                          ((200, 300), None, "", 5), ((300, 200), 1, "t", 6),
+                                          ((1, 70001), None, "", 7), ((70001, 1), 0, "", 8))]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", CASES, ids=str)
+def test_complex_sum_bits_under_every_capability(workers, case):
+    """Both sides under each capability: the cascade's lanes, its 2-d blocks and, past
+    GRAIN_SIZE, the threads' two-pass split, as torch's."""
+    for cap, worker in workers.items():
+        ours = under_capability(cap, run, engine, case)
+        assert ours == worker.call("ops.test_complex_reduce_torch", "run", case), cap
