@@ -126,3 +126,106 @@ def test_complex_sum_bits_under_every_capability(workers, case):
     for cap, worker in workers.items():
         ours = under_capability(cap, run, engine, case)
         assert ours == worker.call("ops.test_complex_reduce_torch", "run", case), cap
+
+
+# -- angle -------------------------------------------------------------------------------------
+@pytest.mark.fast
+@pytest.mark.parametrize("statements", [
+    [Z, "y = torch.angle(z)"], [Z, "y = z.angle()"], [Z, "y = z.t().angle()"],
+    [Z, "y = z.double().angle()"], [Z, "y = z[:, ::2].angle()"],
+    [Z, "o = torch.empty(0)", "y = torch.angle(z, out=o)"],
+    [Z, "o = torch.empty(0, dtype=torch.float64)", "y = torch.angle(z, out=o)"],
+    [Z, "o = torch.empty(0, dtype=torch.float16)", "y = torch.angle(z, out=o)"],
+    [Z, "o = torch.empty(0, dtype=torch.complex64)", "y = torch.angle(z, out=o)"],
+    [Z, "o = torch.empty(0, dtype=torch.int64)", "y = torch.angle(z, out=o)"],
+    [Z, "o = torch.empty(2, 3)", "y = torch.angle(z, out=o)"],
+    ["y = torch.tensor([1., -2, float('nan'), -0.0, 0, float('-inf')]).angle()"],
+    ["y = torch.tensor([1., -2, -0.0], dtype=torch.float64).angle()"],
+    ["y = torch.tensor([1., -2, -0.0], dtype=torch.float16).angle()"],
+    ["y = torch.angle(torch.tensor([1, -2, 0]))"],
+    ["y = torch.angle(torch.tensor([1, -2], dtype=torch.int8))"],
+    ["y = torch.angle(torch.tensor([True, False]))"],
+    ["y = torch.angle(torch.tensor(-3.))"],
+    ["o = torch.empty(0, dtype=torch.int64)", "y = torch.angle(torch.tensor([1, -2]), out=o)"],
+    ["o = torch.empty(2, dtype=torch.float64)", "y = torch.angle(torch.tensor([1., -2]), out=o)"],
+    ["o = torch.empty(2, dtype=torch.complex64)",
+     "y = torch.angle(torch.tensor([1., -2]), out=o)"],
+    ["y = torch.tensor([complex(0., 0.), complex(-0., 0.), complex(-0., -0.), complex(0., -0.),"
+     " complex(float('inf'), float('inf')), complex(float('-inf'), 1),"
+     " complex(float('nan'), 1), complex(1, float('nan'))]).angle()"],
+    ["y = torch.zeros(0, dtype=torch.complex128).angle()"],
+    ["x = torch.ones(3, requires_grad=True)", "y = torch.angle(x)"],
+])
+def test_angle_is_torchs(statements):
+    """Values (the real path bit for bit; the complex ones here are atan2's exactly
+    rounded cases), dtypes, the out= casts and errors, and the profiler's tree:
+    ``angle > empty, angle.out > empty, angle, real, copy_`` for a complex input."""
+    assert_like_torch(statements)
+
+
+def run_angle(torch, case: tuple) -> list:
+    dtype, n, layout, seed = case
+    rng = np.random.default_rng(seed)
+    re = rng.standard_normal(n) * 10.0 ** rng.uniform(-5, 5, n)
+    im = rng.standard_normal(n) * 10.0 ** rng.uniform(-5, 5, n)
+    real = torch.float64 if dtype == "complex128" else torch.float32
+    t = torch.view_as_complex(torch.tensor(np.stack([re, im], 1).tolist(), dtype=real))
+    if layout == "step":
+        t = t[::2]
+    elif layout == "tail":
+        t = t[:7]
+    return [float.hex(float(v)) for v in torch.angle(t).tolist()]
+
+
+def _ulps(a: list, b: list, dtype: str) -> int:
+    f, i = (np.float64, np.int64) if dtype == "complex128" else (np.float32, np.int32)
+    x = np.array([float.fromhex(v) for v in a], f).view(i).astype(np.int64)
+    y = np.array([float.fromhex(v) for v in b], f).view(i).astype(np.int64)
+    return int(np.abs(x - y).max()) if len(a) else 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", [(dtype, n, layout, seed)
+                                  for dtype in ("complex64", "complex128")
+                                  for n, layout, seed in ((20000, "", 1), (20000, "step", 2),
+                                                          (20, "tail", 3))], ids=str)
+def test_complex_angle_within_its_bound_under_every_capability(workers, case):
+    """Sleef's atan2 in the body, glibc's in the tail: within the note's 2 ulp."""
+    from engine.ops.angle import ULPS
+
+    for cap, worker in workers.items():
+        ours = under_capability(cap, run_angle, engine, case)
+        theirs = worker.call("ops.test_complex_reduce_torch", "run_angle", case)
+        assert _ulps(ours, theirs, case[0]) <= ULPS, cap
+
+
+def test_the_angle_kernel_says_whose_atan2_and_how_far():
+    """The complex kernel step carries math.within_ulps (so --verify compares within 2
+    ulp); the real one its own exact note."""
+    from engine.interpreter import session
+
+    def notes(text):
+        doc = session.run(text)
+        return {e.get("note_id") for s in doc["statements"] for e in _walk(s["events"])}
+    assert "math.within_ulps" in notes("z = torch.tensor([1 + 2j]); y = z.angle()")
+    found = notes("y = torch.tensor([1., -2.]).angle()")
+    assert "angle.real" in found and "math.within_ulps" not in found
+
+
+def _walk(events):
+    for e in events:
+        yield e
+        yield from _walk(e.get("children", []))
+
+
+@pytest.mark.fast
+@settings(max_examples=examples(40), deadline=None)
+@given(values=st.lists(st.one_of(st.floats(allow_nan=True, width=32), st.integers(-5, 5)),
+                       min_size=1, max_size=12),
+       dtype=st.sampled_from(["float32", "float64", "float16", "int64", "int16", "bool"]),
+       view=st.sampled_from(["x", "x[::2]", "x.flip(0)"]))
+def test_real_angle_is_torchs(values, dtype, view):
+    """0, pi or NaN for every real dtype, an integer or bool one in the default float."""
+    literal = "[" + ", ".join(f"float('{float(v)!r}')" for v in values) + "]"
+    assert_like_torch([f"x = torch.tensor({literal}).to(torch.{dtype})",
+                       f"y = ({view}).angle()"])

@@ -56,6 +56,7 @@ TEXT: dict[str, str] = {
         "以浮点运算计算 nearbyint(x * 10^{decimals}) / 10^{decimals}(10^d 本身也被舍入):"
         "不是计算器式的十进制舍入",
     "math.frac": "x - trunc(x):精确,符号与 x 相同;无穷大得到 NaN",
+    "angle.real": "实数的辐角:大于等于 0 的数(包括 -0.0)为 0,负数为舍入到 {dtype} 的 π,NaN 仍为 NaN(angle_impl)",
     "math.float_exact": "对每个元素求 {op}(整数张量先转为默认浮点类型);实测与 torch 逐位相同",
     "math.within_ulps":
         "对每个元素求 {op}:torch 使用 {library},tidx 无法重现;tidx 的值来自 numpy,"
