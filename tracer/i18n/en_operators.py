@@ -87,6 +87,14 @@ TEXT: dict[str, str] = {
     "angle.real":
         "the angle of a real number: 0 for one >= 0 (-0.0 too), pi rounded to {dtype} for a "
         "negative one, NaN for NaN (angle_impl)",
+    "pad.reflect":
+        "write every output element from one input element: along each of the last {dims} "
+        "dim(s), position j reads j - left pad mirrored about the edge elements (which are "
+        "not repeated); the values are the input's, copied",
+    "pad.replicate":
+        "write every output element from one input element: along each of the last {dims} "
+        "dim(s), position j reads j - left pad clamped to the edge elements; the values "
+        "are the input's, copied",
     "math.float_exact":
         "{op} of each element (an integer tensor computed in the default float dtype); "
         "measured bit for bit equal to torch's",
