@@ -201,7 +201,8 @@ def _float_sum(src, result, viewed) -> None:
 
 
 @declare("sum(Tensor self, *, ScalarType? dtype=None) -> Tensor", variants="function, method",
-         native="at::native::sum", source=REDUCE, meta=META_PYTHON, takes_complex=True)
+         native="at::native::sum", source=REDUCE, meta=META_PYTHON, takes_complex=True,
+         conj_records_again=True)
 def sum_(self, *, dtype=None):
     return sum_impl(self, None, False, dtype)
 
@@ -258,7 +259,8 @@ def _mean(self, dim: Sequence[int] | None, keepdim: bool, dtype: D.dtype | None)
 
 
 @declare("mean(Tensor self, *, ScalarType? dtype=None) -> Tensor", variants="function, method",
-         native="at::native::mean", source=REDUCE, meta=META_PYTHON, takes_complex=True)
+         native="at::native::mean", source=REDUCE, meta=META_PYTHON, takes_complex=True,
+         conj_records_again=True)
 def mean(self, *, dtype=None):
     return _mean(self, None, False, dtype)
 

@@ -47,6 +47,10 @@ Z = "z = torch.tensor([[1 + 2j, 3 - 1e-7j, -0.5j], [5j, 6e7, -2.25 + 1e-5j]])"
     [Z, "o = torch.empty(0)", "y = torch.cumsum(z, 1, out=o)"],
     ["y = torch.arange(4).cumsum(0, dtype=torch.complex64)"],
     ["y = torch.tensor(1 + 1j).cumsum(0)"],
+    # the conjugate bit resolved by the fallback (a clone), sum and mean recorded again
+    [Z, "y = z.conj().sum()"], [Z, "y = z.conj().mean()"], [Z, "y = z.conj().sum(0)"],
+    [Z, "y = z.conj().mean(1)"], [Z, "y = z.conj().sum(dtype=torch.complex128)"],
+    [Z, "y = z.conj().cumsum(1)"], [Z, "y = z.conj().angle()"],
     # the accumulator starts at +0: a leading -0.0 comes out +0.0 (floats as complex)
     ["y = torch.tensor([-0.0, 1.]).cumsum(0)"], ["y = torch.tensor([-0.0]).cumsum(0)"],
 ])
