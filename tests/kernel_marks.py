@@ -229,6 +229,8 @@ def arguments(op: str, profile: Profile) -> tuple[list, dict, _Inputs]:
                 val = inputs.data_tensor(profile.source_rows)
             else:
                 val = inputs.data_tensor()
+        elif t.base in ("int", "SymInt") and t.is_list and a.name == "padding" and t.size:
+            val = [1] * t.size      # reflection/replication_pad{1,2,3}d's SymInt[2|4|6]
         elif t.base in ("int", "SymInt") and t.is_list:
             val = list(SHAPE) if "size" in a.name or a.name == "shape" else [profile.dim]
         elif t.base in ("int", "SymInt"):

@@ -87,6 +87,10 @@ class Declaration:
     #: views ...): its kernel reads the conjugate bit itself; any other operator is given
     #: its conjugated inputs resolved (cloned) first, as torch's fallback does
     conj_fallthrough: bool = False
+    #: below the Conjugate fallback torch.profiler records the operator a second time
+    #: (measured: sum and mean of the whole tensor, whose CompositeExplicitAutograd
+    #: kernels call their dim overloads)
+    conj_records_again: bool = False
     #: the yaml's ``python_module`` ("nn": bound as ``torch._C._nn.<name>``, which
     #: torch.nn.functional calls, not as ``torch.<name>``)
     python_module: str | None = None
@@ -203,7 +207,8 @@ def declare(schema: str, *, native: str, source: str, kind: str | None = None,
             device_check: str | None = None,
             at_dispatch: AtDispatch | tuple[AtDispatch, ...] = (),
             python_note: str | None = None, takes_complex: bool = False,
-            conj_fallthrough: bool = False, python_module: str | None = None
+            conj_fallthrough: bool = False, python_module: str | None = None,
+            conj_records_again: bool = False
             ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Declare an operator and register the function below as its kernel.
 
@@ -219,7 +224,8 @@ def declare(schema: str, *, native: str, source: str, kind: str | None = None,
     Python step (``torch.randn``) when the call of the Python name deserves one; given on
     one of the name's overloads (or several that agree: :func:`python_note`).
     ``takes_complex``: the kernel runs on complex64/complex128 tensors as torch's does;
-    ``conj_fallthrough``: it reads the conjugate bit itself (views fall through anyway).
+    ``conj_fallthrough``: it reads the conjugate bit itself (views fall through anyway);
+    ``conj_records_again``: below the fallback the operator is recorded once more.
     ``python_module``: the yaml's (``nn``: a ``torch._C._nn`` function, no ``torch.*``).
     """
     dispatches = (at_dispatch,) if isinstance(at_dispatch, AtDispatch) else tuple(at_dispatch)
@@ -236,6 +242,7 @@ def declare(schema: str, *, native: str, source: str, kind: str | None = None,
                          device_check=device_check, at_dispatch=dispatches,
                          python_note=python_note, takes_complex=takes_complex,
                          conj_fallthrough=conj_fallthrough,
+                         conj_records_again=conj_records_again,
                          python_module=python_module))
         return fn
 

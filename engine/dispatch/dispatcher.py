@@ -187,6 +187,15 @@ def _run_resolving_conj(op: Declaration, args: tuple, kwargs: dict[str, Any]) ->
             return type(a)(resolve(b) for b in a)
         return dispatch(clone, (a,), {}) if isinstance(a, TensorImpl) and a.is_conj else a
     resolved = [resolve(a) for a in args]
+    if op.conj_records_again:
+        # torch.profiler shows the operator again under the first, holding the kernel's
+        # operators (sum and mean of a whole tensor, measured): a call below autograd
+        ctx = current()
+        outer, ctx.below_autograd = ctx.below_autograd, True
+        try:
+            return dispatch(op, tuple(resolved), kwargs)
+        finally:
+            ctx.below_autograd = outer
     result = _run(op, tuple(resolved), kwargs)
     if op.kind == INPLACE and resolved[0] is not args[0]:
         dispatch(copy, (args[0], resolved[0]), {})   # the written clone, back

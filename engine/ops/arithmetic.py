@@ -437,13 +437,17 @@ DIV_TRUE_KERNEL = step("div_true_kernel", Layer.KERNEL, source=BINARY, note="mea
 
 
 @declare("div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!)", variants="method",
-         native="at::native::div_", source=BINARY, meta=META_PYTHON)
+         native="at::native::div_", source=BINARY, meta=META_PYTHON, takes_complex=True)
 def div__scalar(self, other):
     """``self /= other`` for a floating self: the number becomes a wrapped 0-dim tensor,
     TensorIterator casts it to self's dtype (the ``to`` the profiler shows) and the
-    kernel divides, each quotient rounded once (IEEE division, as the vector loop's)."""
-    if not self.dtype.is_floating_point or isinstance(other, bool):
-        raise Refused("div_(number) is modelled only for a floating tensor (what mean needs)")
+    kernel divides, each quotient rounded once (IEEE division, as the vector loop's).
+    A complex self is divided by ``(n, 0)`` with c10::complex's operator/ (numpy's
+    algorithm: ``(a + b*0) * (1/n)``, fused or not the same bits, as numpy's own)."""
+    if not (self.dtype.is_floating_point or self.dtype.is_complex) or \
+            isinstance(other, (bool, complex)):
+        raise Refused("div_(number) is modelled only for a floating or complex tensor "
+                      "divided by a real number (what mean needs)")
     wrapped = scalar_tensor_static(other, scalar_type(other), self.device_type)
     divisor = aten.to.dtype(wrapped, self.dtype) \
         if wrapped.dtype is not self.dtype else wrapped

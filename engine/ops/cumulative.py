@@ -40,6 +40,8 @@ def acc_dtype(dtype: D.dtype) -> np.dtype:
     """
     if dtype is D.float16:
         return np.dtype(np.float32)
+    if dtype.is_complex:        # CPU_ACC_TYPE(c10::complex<float>, c10::complex<double>)
+        return np.dtype(np.complex128)
     return np.dtype(np.float64 if dtype.is_floating_point else np.int64)
 
 
@@ -47,7 +49,7 @@ def _out_dtype(self, dtype: D.dtype | None) -> D.dtype:
     """meta_func_cum_ops: dtype=, else int64 for integers and bools, else self's."""
     if dtype is not None:
         return dtype
-    return self.dtype if self.dtype.is_floating_point else D.int64
+    return self.dtype if self.dtype.is_floating_point or self.dtype.is_complex else D.int64
 
 
 CUMSUM_CPU_KERNEL = step("cumsum_cpu_kernel", Layer.KERNEL, source=KERNELS)
@@ -82,6 +84,11 @@ def _cum(self, dim: int, result, product: bool = False) -> None:
                 # one accumulator, left to right: numpy's accumulate is that loop
                 run = np.cumprod if product else np.cumsum
                 sums = run(values, axis=dim, dtype=acc)
+                if not product:
+                    # the accumulator starts at 0 (cpu_cum_base_kernel's init_val) and
+                    # numpy's cumsum starts at the first element: 0 + -0.0 is +0.0, and
+                    # no later running sum can be -0.0, so adding 0 everywhere is torch's
+                    sums = sums + acc.type(0)
                 result.array(write=True)[...] = sums.astype(result.dtype.np)
             s.set(read=touched(src), written=touched(result))
         s.set_result(result)
@@ -110,7 +117,7 @@ _CUMPROD_CPU = AT_DISPATCH("cumprod_out_cpu",
 @declare("cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor",
          variants="function, method",
          native="at::native::cumsum_out (structured)", source=REDUCE,
-         meta=META_PYTHON, at_dispatch=_CUMSUM_CPU)
+         meta=META_PYTHON, at_dispatch=_CUMSUM_CPU, takes_complex=True)
 def cumsum(self, dim: int, *, dtype=None):
     S.maybe_wrap_dim(dim, self.dim())
     result = memory.empty_generic(self.view.sizes, _out_dtype(self, dtype), self.device_type)
@@ -121,7 +128,8 @@ def cumsum(self, dim: int, *, dtype=None):
 @declare("cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!)",
          variants="method", native="at::native::cumsum_out (structured)",
          source=REDUCE,
-         meta=META_PYTHON, device_check=CHECK_WRAPPER, at_dispatch=_CUMSUM_CPU)
+         meta=META_PYTHON, device_check=CHECK_WRAPPER, at_dispatch=_CUMSUM_CPU,
+         takes_complex=True)
 def cumsum_(self, dim: int, *, dtype=None):
     S.maybe_wrap_dim(dim, self.dim())
     # the structured in-place form: the output is self, so its dtype must be the result's
@@ -135,7 +143,7 @@ def cumsum_(self, dim: int, *, dtype=None):
 
 @declare("cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> "
          "Tensor(a!)", native="at::native::cumsum_out (structured)", source=REDUCE,
-         meta=META_PYTHON, at_dispatch=_CUMSUM_CPU)
+         meta=META_PYTHON, at_dispatch=_CUMSUM_CPU, takes_complex=True)
 def cumsum_out(self, dim: int, *, dtype=None, out):
     _cum_out(self, dim, dtype, out, product=False)
     return out

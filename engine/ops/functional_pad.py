@@ -1,4 +1,5 @@
-"""pad in constant mode: pad -> constant_pad_nd (aten/src/ATen/native/PadNd.cpp).
+"""pad: pad -> constant_pad_nd, reflection_pad1d/2d/3d, replication_pad1d/2d/3d or
+_pad_circular (aten/src/ATen/native/PadNd.cpp).
 
 ``pad`` (what ``F.pad`` is: ``torch._C._nn.pad``) checks the pad list (even length, at
 most two entries per dim) and hands constant mode to ``constant_pad_nd(self, pad, value
@@ -7,11 +8,20 @@ dim, ``(left, right, top, bottom)`` the last two.  ``constant_pad_nd`` first nar
 input by each negative pad (a view), returns a clone if no pad is positive, else
 allocates the output (``empty`` in the input's suggested memory format), fills it with
 the value, narrows it to the input's window and copies the input in (``copy_``): the
-result never shares memory with the input.  reflect, replicate and circular run other
-kernels, which tidx refuses in one line.
+result never shares memory with the input.
+
+The other modes take no value and pad the last 1, 2 or 3 dims of a 2-d/3-d, 3-d/4-d or
+4-d/5-d input (``_pad_enum``, which ``pad`` calls as a C++ function: no operator of its
+own): reflect and replicate run their kernels (engine/ops/padding.py); circular is the
+composite ``_pad_circular``, made of slices and copies: the input (cropped by negative
+pads) copied into the middle of a ``new_empty`` output, then, dim by dim from the last,
+the output's own far end copied into its left pad and its near end into its right pad
+(the corners are written more than once).
 """
 
 from __future__ import annotations
+
+import math
 
 from engine.core import memory_format as MF
 from engine.core.errors import Refused, check, torch_error
@@ -35,7 +45,75 @@ def pad(self, pad, mode="constant", value=None):
         return aten.constant_pad_nd.default(self, pad, 0.0 if value is None else value)
     check(value is None or value == 0, RuntimeError,
           f'Padding mode "{mode}" doesn\'t take in value argument')
-    raise Refused(f"F.pad with mode='{mode}' is not modelled yet (mode='constant' is)")
+    # _pad_enum: the pad's length and the input's dims choose the kernel
+    dims, nd = self.dim(), len(pad) // 2
+    if len(pad) in (2, 4, 6) and dims in (nd + 1, nd + 2):
+        if mode == "circular":
+            return aten._pad_circular.default(self, pad)
+        name = ("reflection_pad" if mode == "reflect" else "replication_pad") + f"{nd}d"
+        return getattr(aten, name).default(self, pad)
+    raise torch_error(NotImplementedError,
+                      f"Padding size {len(pad)} is not supported for {dims}D input tensor.\n"
+                      "Supported combinations for non-constant padding:\n"
+                      "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+                      "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+                      "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
+
+
+@declare("_pad_circular(Tensor self, SymInt[] pad) -> Tensor", kind=COMPOSITE,
+         native="at::native::_pad_circular_symint", source=PADND, python_module="nn")
+def _pad_circular(self, pad):
+    """_pad_circular_symint: the output's shape (each pad at most the dim's size), the
+    input's window copied into the output's, then each pad copied from the other end of
+    the output."""
+    in_shape = list(self.view.sizes)
+    padded = len(pad) // 2
+    unpadded = len(in_shape) - padded
+    check(unpadded in (1, 2), RuntimeError,
+          "Invalid padding size, expected 1 or 2 non-padded dimensions, which would be "
+          f"equivalent to padding of length {(len(in_shape) - 1) * 2} or "
+          f"{(len(in_shape) - 2) * 2} respectively but got {len(pad)}")
+    out_shape = in_shape[:unpadded]
+    for i in range(padded):
+        left, right = pad[2 * (padded - i - 1)], pad[2 * (padded - i - 1) + 1]
+        size = in_shape[unpadded + i]
+        out_shape.append(size + left + right)
+        check(left <= size and right <= size, RuntimeError,
+              "Padding value causes wrapping around more than once.")
+        check(out_shape[-1] >= 0, RuntimeError,
+              "Negative padding value is resulting in an empty dimension")
+    for i in range(padded if math.prod(out_shape) else 0):
+        left, right = pad[2 * i], pad[2 * i + 1]
+        size = in_shape[len(in_shape) - 1 - i]
+        if (left > 0 > right and left > size + right) or \
+                (right > 0 > left and right > size + left):
+            # a pad wider than what is left of the input after the other side's crop: torch
+            # copies from output elements nothing wrote yet (uninitialised memory), or
+            # within one overlapping window in its copy loop's order
+            raise Refused(f"F.pad(mode='circular') with pads ({left}, {right}) on a dim of "
+                          f"size {size}: torch fills that pad from output elements nothing "
+                          "has written (uninitialised memory), which tidx does not show")
+    out = aten.new_empty.default(self, out_shape)
+    out_slice, in_slice = out, self
+    for i in range(padded):
+        dim = padded - i + unpadded - 1
+        left, right = pad[2 * i], pad[2 * i + 1]
+        out_slice = aten.slice.Tensor(out_slice, dim, max(left, 0),
+                                      out_shape[dim] - max(right, 0))
+        in_slice = aten.slice.Tensor(in_slice, dim, max(-left, 0),
+                                     in_shape[dim] - max(-right, 0))
+    aten.copy_.default(out_slice, in_slice)
+    for i in range(padded):
+        dim = padded - i + unpadded - 1
+        left, right = pad[2 * i], pad[2 * i + 1]
+        if left > 0:
+            aten.copy_.default(aten.slice.Tensor(out, dim, 0, left), aten.slice.Tensor(
+                out, dim, out_shape[dim] - left - max(right, 0), out_shape[dim] - max(right, 0)))
+        if right > 0:
+            aten.copy_.default(aten.slice.Tensor(out, dim, out_shape[dim] - right,
+                                                 out_shape[dim]),
+                               aten.slice.Tensor(out, dim, max(left, 0), max(left, 0) + right))
+    return out
 
 
 @declare("constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0) -> Tensor",

@@ -23,6 +23,7 @@ from engine.dispatch.declarations import META_PYTHON, OUT, OUT_NOT_MODELLED, dec
 from engine.dispatch.aten import aten
 from engine.ops import reduce as R
 from engine.ops import sum_kernel as K
+from engine.ops import complex_product
 from engine.ops.reduce_loop import ProductLoop
 from engine.ops.touch import touched
 
@@ -54,12 +55,16 @@ def _prod(self, dim: int | None, keepdim: bool, dtype: D.dtype | None, *, whole:
     with span(PROD_KERNEL_IMPL, note=lambda: Note("prod.kernel", dtype=out_dtype)) as s:
         if not self.is_meta:
             axes = R._axes(self, mask)
-            if out_dtype.is_floating_point:
+            if out_dtype.is_floating_point or out_dtype.is_complex:
                 s.set(capability=ProductLoop.stub.call(out_dtype, out_dtype.itemsize)
                       .describe())
                 K.check_replay("prod()", src.numel(), out_dtype.itemsize)
+                loop = ProductLoop
+                if out_dtype.is_complex:
+                    complex_product.check_replayable(out_dtype, src.numel())
+                    loop = complex_product.ComplexProductLoop
                 paths = K.parallel_reduce(
-                    ProductLoop, src.elements(), src.view.offset, result.elements(write=True),
+                    loop, src.elements(), src.view.offset, result.elements(write=True),
                     result.view.offset,
                     K.geometry(src.view.sizes, src.view.strides, R._out_strides(src, viewed)),
                     out_dtype.np, 1)
@@ -80,7 +85,7 @@ def _prod(self, dim: int | None, keepdim: bool, dtype: D.dtype | None, *, whole:
 
 
 @declare("prod(Tensor self, *, ScalarType? dtype=None) -> Tensor", variants="function, method",
-         native="at::native::prod", source=REDUCE, meta=META_PYTHON)
+         native="at::native::prod", source=REDUCE, meta=META_PYTHON, takes_complex=True)
 def prod(self, *, dtype=None):
     return _prod(self, None, False, dtype, whole=True)
 
@@ -88,7 +93,7 @@ def prod(self, *, dtype=None):
 @declare("prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) "
          "-> Tensor", variants="function, method",
          native="at::native::prod_out (structured)", source=REDUCE,
-         meta=META_PYTHON)
+         meta=META_PYTHON, takes_complex=True)
 def prod_dim(self, dim, keepdim=False, *, dtype=None):
     S.maybe_wrap_dim(dim, self.dim())
     return _prod(self, dim, keepdim, dtype, whole=False)

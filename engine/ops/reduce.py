@@ -128,7 +128,7 @@ def _sum_dtype(self, dtype: D.dtype | None) -> D.dtype:
     """get_dtype_from_self with promote_integers: integers and bools sum in int64."""
     if dtype is not None:
         return dtype
-    return self.dtype if self.dtype.is_floating_point else D.int64
+    return self.dtype if self.dtype.is_floating_point or self.dtype.is_complex else D.int64
 
 
 MAKE_REDUCTION = step("make_reduction", Layer.KERNEL, source=UTILS, note="sum.make_reduction")
@@ -150,7 +150,7 @@ def sum_impl(self, dim: Sequence[int] | None, keepdim: bool, dtype: D.dtype | No
         return aten.zero_.default(result)
     aten.fill_.Scalar(result, 0)
     _parallel(self, viewed)
-    if out_dtype.is_floating_point:
+    if out_dtype.is_floating_point or out_dtype.is_complex:
         _float_sum(src, result, viewed)
         return result
     with span(SUM_KERNEL_INTEGERS) as s:
@@ -201,7 +201,8 @@ def _float_sum(src, result, viewed) -> None:
 
 
 @declare("sum(Tensor self, *, ScalarType? dtype=None) -> Tensor", variants="function, method",
-         native="at::native::sum", source=REDUCE, meta=META_PYTHON)
+         native="at::native::sum", source=REDUCE, meta=META_PYTHON, takes_complex=True,
+         conj_records_again=True)
 def sum_(self, *, dtype=None):
     return sum_impl(self, None, False, dtype)
 
@@ -209,7 +210,7 @@ def sum_(self, *, dtype=None):
 @declare("sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, "
          "ScalarType? dtype=None) -> Tensor", variants="function, method",
          native="at::native::sum_out (structured)", source=REDUCE,
-         meta=META_PYTHON)
+         meta=META_PYTHON, takes_complex=True)
 def sum_dim(self, dim, keepdim=False, *, dtype=None):
     return sum_impl(self, dim, keepdim, dtype)
 
@@ -217,7 +218,7 @@ def sum_dim(self, dim, keepdim=False, *, dtype=None):
 @declare("sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, "
          "ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)",
          native="at::native::sum_out (structured)", source=REDUCE,
-         meta=META_PYTHON)
+         meta=META_PYTHON, takes_complex=True)
 def sum_out(self, dim, keepdim=False, *, dtype=None, out=None):
     """The structured out= form, for an ``out`` already of the result's shape and dtype
     (what mean passes it); resizing or re-typing a given tensor is not modelled."""
@@ -235,7 +236,7 @@ def _mean(self, dim: Sequence[int] | None, keepdim: bool, dtype: D.dtype | None)
     """mean.dim's meta (a float or complex dtype) and mean_out's CPU path: sum, then
     div_ by the number of elements reduced; float16 sums and divides in float32."""
     in_dtype = _sum_dtype(self, dtype)
-    if not in_dtype.is_floating_point:
+    if not (in_dtype.is_floating_point or in_dtype.is_complex):
         what, name = ("Optional", dtype) if dtype is not None else ("Input", self.dtype)
         raise torch_error(RuntimeError, "mean(): could not infer output dtype. "
                           f"{what} dtype must be either a floating point or complex dtype. "
@@ -258,7 +259,8 @@ def _mean(self, dim: Sequence[int] | None, keepdim: bool, dtype: D.dtype | None)
 
 
 @declare("mean(Tensor self, *, ScalarType? dtype=None) -> Tensor", variants="function, method",
-         native="at::native::mean", source=REDUCE, meta=META_PYTHON)
+         native="at::native::mean", source=REDUCE, meta=META_PYTHON, takes_complex=True,
+         conj_records_again=True)
 def mean(self, *, dtype=None):
     return _mean(self, None, False, dtype)
 
@@ -266,14 +268,14 @@ def mean(self, *, dtype=None):
 @declare("mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) "
          "-> Tensor", variants="function, method",
          native="at::native::mean_out (structured)", source=REDUCE,
-         meta=META_PYTHON)
+         meta=META_PYTHON, takes_complex=True)
 def mean_dim(self, dim, keepdim=False, *, dtype=None):
     return _mean(self, dim, keepdim, dtype)
 
 
 @declare("mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, "
          "Tensor(a!) out) -> Tensor(a!)", native="at::native::mean_out (structured)",
-         source=REDUCE, meta=META_PYTHON)
+         source=REDUCE, meta=META_PYTHON, takes_complex=True)
 def mean_out(self, dim, keepdim=False, *, dtype=None, out=None):
     """mean_out's CPU path into a given tensor (what mse_loss's reduction passes it):
     sum_out into ``out``, then div_ by the count; as sum_out, only for an ``out`` of the

@@ -211,7 +211,11 @@ class Reduction:
 
     def __init__(self, src: np.ndarray, dst: np.ndarray, scalar_np: np.dtype) -> None:
         self.src, self.dst, self.np = src, dst, np.dtype(scalar_np)
-        self.acc = np.dtype(np.float64 if self.np == np.float64 else np.float32)
+        # acc_t = opmath_type<scalar_t>: float for Half, the type itself otherwise; a
+        # c10::complex adds its real and imaginary parts each in IEEE (measured bit for bit
+        # against torch's complex64/complex128 sums under AVX2 and DEFAULT)
+        self.acc = self.np if self.np.kind == "c" else \
+            np.dtype(np.float64 if self.np == np.float64 else np.float32)
         self.build = self.stub.build()
         self.vec = self.build.lanes(self.np.itemsize)
         self.paths: list[str] = []

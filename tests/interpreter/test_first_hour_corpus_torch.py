@@ -149,6 +149,8 @@ PROGRAMS: list[tuple[str, list[str]]] = [
     ("complex", ["y = torch.randn(2, 2, dtype=torch.cfloat)", "z = y.real", "w = y.imag",
                  "y.real.mul_(2)"]),
     ("complex", ["y = torch.tensor([3j, 4 + 4j])", "z = y.abs()", "w = y.angle()"]),
+    # torch.angle's docstring
+    ("complex", ["y = torch.angle(torch.tensor([-1 + 1j, -2 + 2j, 3 - 3j]))*180/3.14159"]),
     # -- out= --------------------------------------------------------------------------
     ("out", ["y = torch.empty(3)", "torch.add(torch.ones(3), 1, out=y)"]),
     ("out", ["y = torch.empty(2, 2)", "torch.mul(torch.ones(2, 2), 3, out=y)"]),
@@ -173,6 +175,11 @@ PROGRAMS: list[tuple[str, list[str]]] = [
                     "target = torch.tensor([1, 0, 4])", "y = F.cross_entropy(input, target)"]),
     ("functional", ["import torch.nn.functional as F", "t4d = torch.empty(3, 3, 4, 2)",
                     "p1d = (1, 1)", "y = F.pad(t4d, p1d, 'constant', 0)", "z = y.size()"]),
+    ("functional", ["import torch.nn.functional as F", "t4d = torch.empty(3, 3, 4, 2)",
+                    "p2d = (1, 1, 2, 2)", "y = F.pad(t4d, p2d, 'constant', 0)", "z = y.size()"]),
+    ("functional", ["import torch.nn.functional as F", "t4d = torch.empty(3, 3, 4, 2)",
+                    "p3d = (0, 1, 2, 1, 3, 3)", "y = F.pad(t4d, p3d, 'constant', 0)",
+                    "z = y.size()"]),
     # -- the Python around them (Tensor Puzzles, d2l) -----------------------------------
     ("python", ["y = []", "for i in range(3):\n    y.append(t[i].sum().item())"]),
     ("python", ["def arange(i):\n    return torch.arange(i)", "y = arange(4)"]),

@@ -45,6 +45,9 @@ SEED_STATEMENTS = [
 
 #: More statements, so every note the engine can write is reached at least once.
 MORE_STATEMENTS = [
+    "import torch.nn.functional as F; x = torch.ones(2, 3); y = F.pad(x, (1, 1), mode='reflect'); "
+    "z = F.pad(x, (1, 1), mode='replicate')",
+    "y = torch.tensor([1., -2.]).angle()",
     "import numpy as np; a = np.arange(6); y = torch.from_numpy(a); z = y.numpy(); "
     "w = torch.as_tensor(a)",
     "y = torch.is_grad_enabled(); torch.set_grad_enabled(False); torch.set_grad_enabled(True)",

@@ -106,6 +106,17 @@ TEXT: dict[str, str] = {
         "nearbyint(x * 10^{decimals}) / 10^{decimals} in float arithmetic (10^d itself "
         "rounded): not the decimal rounding a calculator does",
     "math.frac": "x - trunc(x): exact, with the sign of x; an infinity gives NaN",
+    "angle.real":
+        "the angle of a real number: 0 for one >= 0 (-0.0 too), pi rounded to {dtype} for a "
+        "negative one, NaN for NaN (angle_impl)",
+    "pad.reflect":
+        "write every output element from one input element: along each of the last {dims} "
+        "dim(s), position j reads j - left pad mirrored about the edge elements (which are "
+        "not repeated); the values are the input's, copied",
+    "pad.replicate":
+        "write every output element from one input element: along each of the last {dims} "
+        "dim(s), position j reads j - left pad clamped to the edge elements; the values "
+        "are the input's, copied",
     "math.float_exact":
         "{op} of each element (an integer tensor computed in the default float dtype); "
         "measured bit for bit equal to torch's",

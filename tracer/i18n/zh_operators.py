@@ -74,6 +74,9 @@ TEXT: dict[str, str] = {
         "以浮点运算计算 nearbyint(x * 10^{decimals}) / 10^{decimals}(10^d 本身也被舍入):"
         "不是计算器式的十进制舍入",
     "math.frac": "x - trunc(x):精确,符号与 x 相同;无穷大得到 NaN",
+    "angle.real": "实数的辐角:大于等于 0 的数(包括 -0.0)为 0,负数为舍入到 {dtype} 的 π,NaN 仍为 NaN(angle_impl)",
+    "pad.reflect": "每个输出元素都取自一个输入元素:沿最后 {dims} 个维度,位置 j 读取 j 减去左侧填充后、以边缘元素为镜面反射的位置(边缘元素不重复);值原样复制",
+    "pad.replicate": "每个输出元素都取自一个输入元素:沿最后 {dims} 个维度,位置 j 读取 j 减去左侧填充后、截断到边缘元素的位置;值原样复制",
     "math.float_exact": "对每个元素求 {op}(整数张量先转为默认浮点类型);实测与 torch 逐位相同",
     "math.within_ulps":
         "对每个元素求 {op}:torch 使用 {library},tidx 无法重现;tidx 的值来自 numpy,"
