@@ -6,7 +6,7 @@ idx = torch.tensor([0, 2, 2, 2])
 
 # y picks x[0] once and x[2] three times; IndexBackward0 saves the indices.
 y = x[idx]
-print(y.grad_fn)
+print(y.grad_fn.name())
 
 # The backward pass puts each gradient back where it came from, adding: x[2] gets 3.
 y.sum().backward()

@@ -21,7 +21,7 @@ print(y._version)
 
 # Writing into y bumps its version (and its history becomes CopySlices).
 y[0] = 0
-print(y._version, y.grad_fn)
+print(y._version, y.grad_fn.name())
 
 # The backward pass finds the saved y at version 1, not 0: torch stops.
 try:
