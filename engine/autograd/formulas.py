@@ -60,6 +60,11 @@ def call_node(fn: Node, inputs: list[Any]) -> list[Any]:
     """Node::operator(): the node's own span (named as torch.profiler names it) around its
     formula.  CopySlices calls its write's node this way too."""
     name = fn.name()
+    if any(g is not None and g.dtype.is_complex for g in inputs):
+        # the formulas here are the real ones: a complex gradient needs the conj()s
+        # derivatives.yaml writes (Wirtinger calculus), not modelled yet
+        raise Refused(f"backward through {fn.short_name()} with a complex gradient is not "
+                      "modelled by tidx yet")
     formula = FORMULAS.get(name)
     if formula is None:
         raise Refused(f"backward through {fn.short_name()}: tidx has no formula for this "

@@ -305,7 +305,7 @@ AUTOGRAD_MAKE_VARIABLE = step("autograd::make_variable", Layer.BINDING,
 def make_variable(result: TensorImpl) -> None:
     """requires_grad=True: torch::autograd::make_variable makes the tensor a leaf."""
     with span(AUTOGRAD_MAKE_VARIABLE):
-        if not result.dtype.is_floating_point:
+        if not (result.dtype.is_floating_point or result.dtype.is_complex):
             raise torch_error(RuntimeError, "Only Tensors of floating point and complex dtype "
                                             "can require gradients")
         result.requires_grad = True

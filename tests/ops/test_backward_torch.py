@@ -149,6 +149,8 @@ PROGRAMS = [
     "y = torch.nn.functional.mse_loss(w, x); y.backward(); gw = w.grad; gx = x.grad",
     "y = torch.nn.functional.mse_loss(w * 3, x.t().t() / 7); y.backward(); gw = w.grad; "
     "gx = x.grad",
+    # a complex leaf (make_variable takes floating point and complex dtypes)
+    "v = torch.ones(2, dtype=torch.complex64, requires_grad=True); y = v * 2",
 ]
 
 ERRORS = [
