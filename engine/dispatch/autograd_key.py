@@ -193,6 +193,8 @@ def record_after(op: Declaration, result: Any, args: tuple, kwargs: dict[str, An
                       "autograd node (grad_fn), whose formula tidx has no entry for; use "
                       ".detach() or torch.no_grad() to see its path")
     name, with_gradients, outs, _, saved = entry
+    if name == "-":
+        return      # derivatives.yaml's outputs are not differentiable: no node (histc, any)
     inputs = _arguments(op, args, kwargs, with_gradients)
     # an in-place call's edges were collected before its kernel (metadata_before)
     edges = self_before[1] if self_before is not None and self_before[1] is not None \

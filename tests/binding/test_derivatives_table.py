@@ -25,10 +25,11 @@ def table() -> dict:
     out = {}
     for d in infos.values():
         info = d.get("Default")
-        if info is None or info.op is None:
+        if info is None:
             continue
         name = str(info.func.func.name)
-        out[name] = (info.op, tuple(a.name for a in info.args_with_derivatives),
+        # a row without a formula (histc, any: outputs not differentiable): no node, "-"
+        out[name] = (info.op or "-", tuple(a.name for a in info.args_with_derivatives),
                      None if info.output_differentiability is None
                      else tuple(info.output_differentiability), _clones_self(info),
                      _saved(info))
@@ -94,7 +95,8 @@ def source(t: dict) -> str:
 
 TEMPLATE = '''"""torch {version}'s derivatives.yaml, as torchgen loads it
 (torchgen/packaged/autograd/load_derivatives.py): for each overload with a backward
-formula, the autograd node VariableType records (its name, which gives ``grad_fn``), the
+formula, the autograd node VariableType records ("-": a row without one, whose outputs are
+not differentiable: no node) (its name, which gives ``grad_fn``), the
 arguments it takes gradients for (the edges of ``next_functions``, in order) and which
 outputs are differentiable (all of them, or a 1 or 0 each), and when its in-place form
 clones ``self`` first to save its old value (never, always, or only when the named
