@@ -239,6 +239,18 @@ def value_selecting_backward(node: Node, grads: list[Any]) -> list[Grad]:
         grads[0], node.arguments.get("dim", -1), saved(node, "indices"), sizes(node), True)]
 
 
+@formula("MaxBackward0", "MinBackward0", "KthvalueBackward0", "MedianBackward1",
+         "NanmedianBackward1", "ModeBackward0")
+def reduction_with_indices_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    """The reductions along a dim that return indices (max.dim, min.dim, kthvalue,
+    median.dim, nanmedian.dim, mode): value_selecting_reduction_backward with the call's
+    keepdim."""
+    a = node.arguments
+    return [aten.value_selecting_reduction_backward.default(
+        grads[0], a.get("dim", -1), saved(node, "indices"), sizes(node),
+        bool(a.get("keepdim", False)))]
+
+
 @formula("ScatterBackward0")
 def scatter_backward(node: Node, grads: list[Any]) -> list[Grad]:
     """self: grad.scatter(dim, index, 0); src: grad.gather(dim, index)."""
@@ -284,4 +296,88 @@ def index_add_backward(node: Node, grads: list[Any]) -> list[Grad]:
         else:
             part = aten.index_select.default(grad, a["dim"], aten.squeeze.dim(index, 0))
         out[1] = maybe_multiply(part, a.get("alpha", 1))
+    return out
+
+
+@formula("IndexFillBackward0")
+def index_fill_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    """self: grad.index_fill(dim, index, 0)."""
+    return [aten.index_fill.int_Scalar(grads[0], node.arguments["dim"], saved(node, "index"), 0)]
+
+
+@formula("IndexFillBackward1")
+def index_fill_tensor_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    """self: grad.index_fill(dim, index, 0); value: grad.index_select(dim,
+    _unique(index, sorted=false)[0]).sum() (a repeated index fills once)."""
+    grad, dim, index = grads[0], node.arguments["dim"], saved(node, "index")
+    out: list[Grad] = [None, None]
+    if needs(node, 0):
+        out[0] = aten.index_fill.int_Scalar(grad, dim, index, 0)
+    if needs(node, 1):
+        unique = aten._unique.default(index, False)[0]
+        out[1] = aten.sum.default(aten.index_select.default(grad, dim, unique))
+    return out
+
+
+@formula("PutBackward0")
+def put_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    """self: accumulate ? grad : grad.put(index, zeros_like(source), false) (source's
+    TypeAndSize: at::zeros); source: grad.take(index).reshape_as(source)."""
+    grad, a = grads[0], node.arguments
+    index = saved(node, "index")
+    out: list[Grad] = [None, None]
+    if needs(node, 0):
+        if a.get("accumulate", False):
+            out[0] = grad
+        else:
+            meta = a["source"]
+            zeros = aten.zeros.default(list(meta.sizes), dtype=meta.dtype,
+                                       device=meta.device_type)
+            out[0] = aten.put.default(grad, index, zeros, False)
+    if needs(node, 1):
+        out[1] = aten.reshape_as.default(aten.take.default(grad, index), saved(node, "source"))
+    return out
+
+
+@formula("MaskedScatterBackward0")
+def masked_scatter_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    """self: grad.masked_fill(mask, 0); source: masked_scatter_backward(grad, mask,
+    source sizes): the gradient at the mask's places, zeros after, viewed as source."""
+    grad, mask = grads[0], saved(node, "mask")
+    out: list[Grad] = [None, None]
+    if needs(node, 0):
+        out[0] = aten.masked_fill.Scalar(grad, mask, 0)
+    if needs(node, 1):
+        out[1] = aten.masked_scatter_backward.default(grad, mask,
+                                                      list(node.arguments["source"].sizes))
+    return out
+
+
+@formula("SelectScatterBackward0", "SliceScatterBackward0", "DiagonalScatterBackward0")
+def view_scatter_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    """self: X_scatter(grad, zeros_like(src), ...) (src's TypeAndSize: at::zeros);
+    src: the same view of grad (select, slice, diagonal)."""
+    grad, a = grads[0], node.arguments
+    name = node.name()
+    out: list[Grad] = [None, None]
+    meta = a["src"]
+    if needs(node, 0):
+        zeros = aten.zeros.default(list(meta.sizes), dtype=meta.dtype, device=meta.device_type)
+        if name.startswith("Select"):
+            out[0] = aten.select_scatter.default(grad, zeros, a["dim"], a["index"])
+        elif name.startswith("Slice"):
+            out[0] = aten.slice_scatter.default(grad, zeros, a.get("dim", 0), a.get("start"),
+                                                a.get("end"), a.get("step", 1))
+        else:
+            out[0] = aten.diagonal_scatter.default(grad, zeros, a.get("offset", 0),
+                                                   a.get("dim1", 0), a.get("dim2", 1))
+    if needs(node, 1):
+        if name.startswith("Select"):
+            out[1] = aten.select.int(grad, a["dim"], a["index"])
+        elif name.startswith("Slice"):
+            out[1] = aten.slice.Tensor(grad, a.get("dim", 0), a.get("start"), a.get("end"),
+                                       a.get("step", 1))
+        else:
+            out[1] = aten.diagonal.default(grad, a.get("offset", 0), a.get("dim1", 0),
+                                           a.get("dim2", 1))
     return out

@@ -111,6 +111,31 @@ PROGRAMS = [
     "y = (w.topk(2)[0] * torch.arange(2.)).sum(); y.backward(); gw = w.grad",
     "y = w.topk(1, 0)[0].sum(); y.backward(); gw = w.grad",
     "y = w.topk(2, largest=False).values.sum(); y.backward(); gw = w.grad",
+    # the reductions along a dim that return indices: keepdim or not
+    "y = (w.max(1)[0] * 2).sum(); y.backward(); gw = w.grad",
+    "y = w.min(0, keepdim=True).values.sum(); y.backward(); gw = w.grad",
+    "y = w.median(1)[0].sum(); y.backward(); gw = w.grad",
+    "y = w.nanmedian(-1)[0].sum(); y.backward(); gw = w.grad",
+    "y = torch.tensor([[1., 2, 2], [3, 3, 1]], requires_grad=True); z = y.mode(1)[0].sum(); "
+    "z.backward(); gw = y.grad",
+    "y = torch.tensor(3., requires_grad=True); z = y.max(0)[0]; z.backward(); gw = y.grad",
+    "y = torch.tensor(3., requires_grad=True); z = y.sort()[0]; z.backward(); gw = y.grad",
+    # index_fill, put, masked_scatter, the view scatters: both inputs' gradients
+    "y = w.index_fill(1, torch.tensor([0, 0]), 5.).sum(); y.backward(); gw = w.grad",
+    "v = torch.tensor(2., requires_grad=True); y = w.index_fill(1, torch.tensor([2, 0, 2]), v)"
+    ".sum(); y.backward(); gw = w.grad; gx = v.grad",
+    "y = (w.put(torch.tensor([0, 4]), x[0, :2]) * w).sum(); y.backward(); gw = w.grad; "
+    "gx = x.grad",
+    "y = w.put(torch.tensor([0, 4]), x[0, :2], accumulate=True).sum(); y.backward(); "
+    "gw = w.grad; gx = x.grad",
+    "y = (w.masked_scatter(w > 2, x) * w).sum(); y.backward(); gw = w.grad; gx = x.grad",
+    "y = w.masked_scatter(torch.tensor([True, False, True]), x).sum(); y.backward(); "
+    "gw = w.grad; gx = x.grad",
+    "y = (w.select_scatter(x[0], 0, 1) * w).sum(); y.backward(); gw = w.grad; gx = x.grad",
+    "y = w.slice_scatter(x[:, :2], 1, 1).sum(); y.backward(); gw = w.grad; gx = x.grad",
+    "y = w.slice_scatter(x[:, 1:], -1, -2).sum(); y.backward(); gw = w.grad; gx = x.grad",
+    "y = w.diagonal_scatter(x[0, :2]).sum(); y.backward(); gw = w.grad; gx = x.grad",
+    "y = w.t().diagonal_scatter(x[0, :2], -1).sum(); y.backward(); gw = w.grad; gx = x.grad",
 ]
 
 ERRORS = [
@@ -119,6 +144,14 @@ ERRORS = [
     "i = torch.tensor([[0, 0, 1]]); y = w.scatter(0, i, x).sum(); y.backward()",
     "i = torch.tensor([[0, 0, 1]]); y = w.scatter_add(0, i, x).sum(); y.backward()",
 ]
+
+
+def test_reshape_as_is_torchs():
+    """Tensor.reshape_as (PutBackward0's formula calls it): reshape to other's sizes, a
+    view where the strides allow, a copy where not."""
+    assert_like_torch(["a = torch.arange(6.).reshape(2, 3)", "b = a.reshape_as(torch.ones(3, 2))",
+                       "c = a.t().reshape_as(torch.ones(6))", "y = a.reshape_as(a)"],
+                      names=("b", "c", "y"))
 
 
 @pytest.mark.fast
