@@ -17,8 +17,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import backward_joins_cases
 from conftest import examples
 from oracle import assert_like_torch
+from torch_worker import capability_workers, runnable, under_capability
 
 pytestmark = pytest.mark.torch
 
@@ -211,3 +213,30 @@ def _numel(shape):
 @given(program=_indexing())
 def test_gather_index_select_and_cat_gradients_are_torchs(program):
     assert_like_torch(program, names=("gx", "y"))
+
+
+# -- sums in the backward pass: torch's bits under every CPU capability -------------------
+RUNNABLE = runnable()
+
+CAPABILITY_CASES = [(op, dtype, n, seed)
+                    for op in ("repeat", "gather", "index_select", "masked_fill")
+                    for dtype in ("float32", "float64")
+                    for n, seed in ((37, 1), (1000, 2))]
+
+
+@pytest.fixture(scope="module")
+def workers():
+    yield from capability_workers(RUNNABLE)
+
+
+@pytest.mark.parametrize("case", CAPABILITY_CASES, ids=lambda c: "-".join(map(str, c)))
+def test_summed_gradients_are_torchs_bits_under_every_capability(workers, case):
+    """The gradients that are sums (repeat's, gather's scatter_add_, index_select's
+    index_add_ with repeated indices, a masked_fill value's) bit for bit, with torch and
+    tidx both under each ATEN_CPU_CAPABILITY the machine runs."""
+    import engine
+
+    for cap, worker in workers.items():
+        theirs = worker.call("backward_joins_cases", "run", case)
+        ours = under_capability(cap, backward_joins_cases.run, engine, case)
+        assert ours == theirs, (cap, case)
