@@ -251,6 +251,12 @@ def reduction_with_indices_backward(node: Node, grads: list[Any]) -> list[Grad]:
         bool(a.get("keepdim", False)))]
 
 
+@formula("CummaxBackward0", "CumminBackward0")
+def cummaxmin_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    return [aten.cummaxmin_backward.default(grads[0], saved(node, "self"),
+                                            saved(node, "indices"), node.arguments["dim"])]
+
+
 @formula("ScatterBackward0")
 def scatter_backward(node: Node, grads: list[Any]) -> list[Grad]:
     """self: grad.scatter(dim, index, 0); src: grad.gather(dim, index)."""

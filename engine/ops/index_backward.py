@@ -1,15 +1,16 @@
 """The backward operators of the indexing and selecting operators (issue #27): what
-GatherBackward0, IndexSelectBackward0, DiagonalBackward0, MaskedSelectBackward0 and
-the value-selecting reductions' nodes (SortBackward0, TopkBackward0) call in the
-backward pass.
+GatherBackward0, IndexSelectBackward0, DiagonalBackward0, MaskedSelectBackward0,
+MaskedScatterBackward0, CummaxBackward0/CumminBackward0 and the value-selecting
+reductions' nodes (SortBackward0, TopkBackward0, MaxBackward0 ...) call in the backward
+pass.
 
 Each is a zero tensor of the input's sizes with the gradient put back where the forward
 operator read it.  None is bound in Python (torchgen skips ``*_backward``);
 torch.profiler records each as an operator of the backward pass, with the calls below
 it, which is why tidx declares them rather than inlining their bodies in the formulas.
-Four are CompositeImplicitAutograd in torch (native_functions.yaml gives them no
+Five are CompositeImplicitAutograd in torch (native_functions.yaml gives them no
 dispatch, or that key): gather_backward, index_select_backward, masked_select_backward,
-value_selecting_reduction_backward.
+value_selecting_reduction_backward, cummaxmin_backward.
 """
 
 from __future__ import annotations
@@ -106,3 +107,15 @@ def masked_scatter_backward(grad_output, mask, sizes: Sequence[int]):
                                    device=grad_output.device_type)
         selected = aten.cat.default([selected, zeros], 0)
     return aten.view.default(selected, list(sizes))
+
+
+@declare("cummaxmin_backward(Tensor grad, Tensor input, Tensor indices, int dim) -> Tensor",
+         native="at::native::cummaxmin_backward", kind=COMPOSITE, source=REDUCE)
+def cummaxmin_backward(grad, input, indices, dim: int):
+    """zeros(input's sizes).scatter_add_(dim, indices, grad): each running extreme's
+    gradient added to the element it came from (an empty input is handed back)."""
+    if input.numel() == 0:
+        return input
+    result = aten.zeros.default(list(input.view.sizes), dtype=input.dtype,
+                                device=input.device_type)
+    return aten.scatter_add_.default(result, dim, indices, grad)

@@ -122,6 +122,11 @@ PROGRAMS = [
     "z.backward(); gw = y.grad",
     "y = torch.tensor(3., requires_grad=True); z = y.max(0)[0]; z.backward(); gw = y.grad",
     "y = torch.tensor(3., requires_grad=True); z = y.sort()[0]; z.backward(); gw = y.grad",
+    # cummax/cummin: each running extreme's gradient added where it came from
+    "y = (w.cummax(1)[0] * w).sum(); y.backward(); gw = w.grad",
+    "y = w.cummax(0)[0].sum(); y.backward(); gw = w.grad",
+    "y = torch.tensor([[1., 3, 2, 3], [0, -1, -1, 4]], requires_grad=True); "
+    "z = (y.cummin(-1).values * torch.arange(4.)).sum(); z.backward(); gw = y.grad",
     # index_fill, put, masked_scatter, the view scatters: both inputs' gradients
     "y = w.index_fill(1, torch.tensor([0, 0]), 5.).sum(); y.backward(); gw = w.grad",
     "v = torch.tensor(2., requires_grad=True); y = w.index_fill(1, torch.tensor([2, 0, 2]), v)"
@@ -156,7 +161,6 @@ def test_reshape_as_is_torchs():
                       names=("b", "c", "y"))
 
 
-@pytest.mark.fast
 @pytest.mark.parametrize("program", PROGRAMS)
 def test_gradients_and_the_backward_operators_are_torchs(program):
     assert_like_torch([LEAF, OTHER, *program.split("; ")], names=NAMES)
