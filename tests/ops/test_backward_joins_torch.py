@@ -41,6 +41,9 @@ PROGRAMS = [
     "y = w.expand(2, 2, 3).index_select(0, torch.tensor([1])).sum(); y.backward(); gw = w.grad",
     "y = w.take(torch.tensor([0, 4, 5])).sum(); y.backward(); gw = w.grad",
     "y = (w.take(torch.tensor([[3], [1]])) * 2).sum(); y.backward(); gw = w.grad",
+    # take's gradient of a sum is an expanded number: put_ adds it at repeated indices
+    "y = w.take(torch.tensor([0, 0, 5])).sum(); y.backward(); gw = w.grad",
+    "y = w.t().take(torch.tensor([[0, 0], [5, 0]])).sum(); y.backward(); gw = w.grad",
     # joins: each input's part of the gradient as a view
     "y = torch.cat([x, w]).sum(); y.backward(); gx = x.grad; gw = w.grad",
     "y = (torch.cat([x, w], -1) * torch.arange(6.)).sum(); y.backward(); gx = x.grad; gw = w.grad",
@@ -151,6 +154,20 @@ ERRORS = [
     "i = torch.tensor([[0, 0, 1]]); y = w.scatter(0, i, x).sum(); y.backward()",
     "i = torch.tensor([[0, 0, 1]]); y = w.scatter_add(0, i, x).sum(); y.backward()",
 ]
+
+
+@pytest.mark.parametrize("statement", [
+    "y = torch.zeros(5).put_(torch.tensor([0, 0, 1]), torch.tensor(2.5).expand(3), "
+    "accumulate=True)",
+    "y = torch.zeros(2, 3).put_(torch.tensor([[0, 0], [1, 0]]), torch.tensor(0.1)"
+    ".expand(2, 2), accumulate=True)",
+    "y = torch.zeros(4).put_(torch.tensor([3, 3]), torch.tensor(7.).expand(2))",
+])
+def test_put_of_one_expanded_value_at_repeated_indices_is_torchs(statement):
+    """put_ at repeated indices from a source whose every element is one value (what
+    TakeBackward0 puts for a sum): any visiting order gives the same bits, so tidx runs
+    it rather than refusing the strided source."""
+    assert_like_torch([statement])
 
 
 def test_reshape_as_is_torchs():
