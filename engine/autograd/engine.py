@@ -191,8 +191,8 @@ def _evaluate(task: GraphTask, fn: Node, inputs: list[Any]) -> None:
         for nr, t in fn.retained.items():
             _retain(t, inputs[nr] if nr < len(inputs) else None)
         outputs = call_node(fn, inputs)
-        outputs = [_validate(g, meta) if g is not None else None
-                   for g, meta in zip(outputs, fn.input_metadata)]
+        outputs = [_validate(g, meta, f"Function {name} returned an", i) if g is not None
+                   else None for i, (g, meta) in enumerate(zip(outputs, fn.input_metadata))]
         if not task.keep_graph:
             fn.release_variables()
         for i, (nxt, input_nr) in enumerate(fn.next_functions):
@@ -267,16 +267,19 @@ def _add(task: GraphTask, buffer: list[Any], pos: int, var: Any, pending: list[A
         s.set_result(buffer[pos])
 
 
-def _validate(grad: TensorImpl, meta: InputMetadata | None) -> TensorImpl:
+def _validate(grad: TensorImpl, meta: InputMetadata | None,
+              who: str = "Function backward returned an", index: int = 0) -> TensorImpl:
     """validate_outputs for one gradient: summed down to the input's shape when it was
-    broadcast (at::sum_to), cast to the input's dtype."""
+    broadcast (at::sum_to), cast to the input's dtype.  ``who`` and ``index``: the
+    message's prefix and the edge's number (evaluate_function's format_error names the
+    node: "Function ScatterBackward0 returned an invalid gradient at index 1")."""
     if meta is None:
         return grad
     if tuple(grad.view.sizes) != meta.sizes:
         from engine.autograd.formulas import sum_to
         if not _expandable(meta.sizes, tuple(grad.view.sizes)):
             raise torch_error(RuntimeError, (
-                f"Function backward returned an invalid gradient at index 0 - got "
+                f"{who} invalid gradient at index {index} - got "
                 f"[{', '.join(map(str, grad.view.sizes))}] but expected shape compatible "
                 f"with [{', '.join(map(str, meta.sizes))}]"))
         with span(VALIDATE, note=Note("autograd.sum_to")):

@@ -279,6 +279,10 @@ def _save(op: Declaration, name: str, node: G.Node, args: tuple, kwargs: dict[st
         if original_self is None:
             return G.SavedVariable(results[0], True, node.name())
         return G.SavedVariable(original_self, False, node.name())
+    returned = _returns(op.schema)
+    if name in returned and name not in _positions(op.schema):
+        # an output saved by its schema name (sort's and topk's ``indices``)
+        return G.SavedVariable(results[returned[name]], True, node.name())
     value = _named(op, args, kwargs).get(name)
     if isinstance(value, (list, tuple)):
         return [G.SavedVariable(v, False, node.name()) if isinstance(v, TensorImpl) else None
@@ -310,6 +314,12 @@ def _formula(op: Declaration) -> "Formula | None":
 def _positions(schema: str) -> dict[str, int]:
     parsed = FunctionSchema.parse(schema.split("::", 1)[-1])
     return {a.name: i for i, a in enumerate(parsed.arguments)}
+
+
+@lru_cache(maxsize=None)
+def _returns(schema: str) -> dict[str, int]:
+    parsed = FunctionSchema.parse(schema.split("::", 1)[-1])
+    return {r.name: i for i, r in enumerate(parsed.returns) if r.name}
 
 
 def _arguments(op: Declaration, args: tuple, kwargs: dict[str, Any],

@@ -62,7 +62,12 @@ def put_(self, index, source, accumulate: bool = False):
         values = source.array().reshape(-1)
         n = self.numel()
         duplicates = np.unique(idx).size < idx.size
-        if duplicates and not (source.is_contiguous() and index_reshaped.is_contiguous()):
+        # one element seen everywhere (an expanded number, as TakeBackward0's gradient of
+        # a sum): every order puts or adds the same values, so the order cannot matter
+        uniform = all(st == 0 or sz <= 1 for sz, st in zip(source.view.sizes,
+                                                           source.view.strides))
+        if duplicates and not uniform and not (source.is_contiguous()
+                                               and index_reshaped.is_contiguous()):
             raise Refused("put_ with repeated indices from a strided source or index: the "
                           "order TensorIterator visits them in decides the result, which "
                           "tidx does not model")

@@ -216,6 +216,13 @@ def reshape(self, shape: Sequence[int]):
         aten.clone.default(self, memory_format="contiguous_format"), target)
 
 
+@declare("reshape_as(Tensor(a) self, Tensor other) -> Tensor(a)", variants="method",
+         kind=COMPOSITE, native="at::native::reshape_as", source=SHAPE)
+def reshape_as(self, other):
+    """``self.reshape_symint(other.sym_sizes())`` (PutBackward0's source gradient calls it)."""
+    return aten.reshape.default(self, list(other.view.sizes))
+
+
 @declare("_reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a)",
          variants="function, method", native="at::native::_reshape_alias",
          source=SHAPE)

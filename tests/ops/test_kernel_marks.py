@@ -34,6 +34,8 @@ NOT_GENERATED = {
     "aten::mean.out": "tidx refuses mean's out= unless it already has the result's "
                       "shape, which the generic out= input (a 3x4 matrix) has not",
     "aten::unique_dim": "tidx refuses unique(dim=...) (torch compares whole slices)",
+    "aten::index_select_backward": "needs a grad as long as the index along dim; the "
+                                   "generated grad has the sizes of self_sizes",
 }
 
 
