@@ -32,7 +32,9 @@ def derivatives() -> dict[str, Formula]:
                            () if saved == "-" else tuple(
                                (n, tuple(users.split(","))) for n, users in
                                (item.split(":") for item in saved.split(";"))))
-    return table
+    for overload in _NODELESS.split():
+        table[overload] = ("-", (), None, "-", ())
+    return dict(sorted(table.items()))
 
 
 _ROWS = """
@@ -58,7 +60,6 @@ _cudnn_ctc_loss.Tensor CudnnCtcLossBackward1 log_probs - - result0:log_probs;res
 _cudnn_rnn CudnnRnnBackward0 input,weight,hx,cx 11100 - input:input,hx,cx,weight;hx:input,hx,cx,weight;cx:input,hx,cx,weight;dropout_state:input,hx,cx,weight;result0:input,hx,cx,weight;result3:input,hx,cx,weight;result4:input,hx,cx,weight
 _cudnn_rnn_backward CudnnRnnBackwardBackward0 input,weight,hx,cx,output,grad_output,grad_hy,grad_cy - - -
 _efficient_attention_forward EfficientAttentionBackward0 query,key,value,bias 100000 - query:query,key,value,bias;key:query,key,value,bias;value:query,key,value,bias;bias:query,key,value,bias;cu_seqlens_q:query,key,value,bias;cu_seqlens_k:query,key,value,bias;output:query,key,value,bias;logsumexp:query,key,value,bias;philox_seed:query,key,value,bias;philox_offset:query,key,value,bias
-_efficientzerotensor - - 0 - -
 _embedding_bag EmbeddingBagBackward0 weight,per_sample_weights - - weight:per_sample_weights;indices:per_sample_weights,weight;offsets:per_sample_weights,weight;result1:per_sample_weights,weight;per_sample_weights:weight;result2:weight;result3:weight
 _embedding_bag_backward EmbeddingBagBackwardBackward0 grad,per_sample_weights - - -
 _embedding_bag_dense_backward EmbeddingBagDenseBackwardBackward0 grad,per_sample_weights - - -
@@ -87,10 +88,6 @@ _grid_sampler_2d_cpu_fallback GridSampler2DCpuFallbackBackward0 input,grid - - i
 _grid_sampler_2d_cpu_fallback_backward GridSampler2DCpuFallbackBackwardBackward0 grad_output,input,grid - - grad_output:grad_output,input,grid;input:grad_output,input,grid;grid:grad_output,input,grid
 _grouped_mm GroupedMmBackward0 self,mat2 - mat2 self:mat2;offs:mat2,self;mat2:self
 _index_put_impl_ IndexPutImplBackward0 self,values - - indices:self,values
-_indices - - 0 - -
-_indices_copy - - 0 - -
-_is_all_true - - - - -
-_is_any_true - - - - -
 _lazy_clone LazyCloneBackward0 self - - -
 _linalg_det LinalgDetBackward0 A 100 - A:A;result:A;LU:A;pivots:A
 _linalg_eigh LinalgEighBackward0 A - - eigenvalues:A;eigenvectors:A
@@ -119,7 +116,6 @@ _nested_view_from_buffer NestedViewFromBufferBackward0 self - - -
 _nested_view_from_buffer_copy NestedViewFromBufferBackward0_copy self - - -
 _nested_view_from_jagged NestedViewFromJaggedBackward0 self - - -
 _nested_view_from_jagged_copy NestedViewFromJaggedBackward0_copy self - - -
-_new_zeros_with_same_feature_meta - - 0 - -
 _nnpack_spatial_convolution NnpackSpatialConvolutionBackward0 input,weight,bias - - input:input,weight,bias;weight:input,weight,bias
 _pack_padded_sequence PackPaddedSequenceBackward0 input - - result1:input
 _pdist_backward PdistBackwardBackward0 grad,self,pdist - - -
@@ -183,8 +179,6 @@ _upsample_nearest_exact2d UpsampleNearestExact2DBackward0 self - - -
 _upsample_nearest_exact2d_backward UpsampleNearestExact2DBackwardBackward0 grad_output - - -
 _upsample_nearest_exact3d UpsampleNearestExact3DBackward0 self - - -
 _upsample_nearest_exact3d_backward UpsampleNearestExact3DBackwardBackward0 grad_output - - -
-_values - - 0 - -
-_values_copy - - 0 - -
 _weight_norm_interface WeightNormInterfaceBackward0 v,g - - v:v,g;g:v,g;result1:v,g
 abs AbsBackward0 self - * self:self
 acos AcosBackward0 self - * self:self
@@ -205,16 +199,10 @@ addr AddrBackward0 self,vec1,vec2 - - vec2:vec1;vec1:vec2
 affine_grid_generator AffineGridGeneratorBackward0 theta - - -
 alias AliasBackward0 self - - -
 alias_copy AliasBackward0_copy self - - -
-all - - 0 - -
-all.dim - - 0 - -
-all.dims - - 0 - -
 amax AmaxBackward0 self - * self:self;result:self
 amin AminBackward0 self - * self:self;result:self
 aminmax AminmaxBackward0 self - * self:self;min:self;max:self
 angle AngleBackward0 self - * self:self
-any - - 0 - -
-any.dim - - 0 - -
-any.dims - - 0 - -
 as_strided AsStridedBackward0 self - - -
 as_strided_ AsStridedBackward1 self - - -
 as_strided_copy AsStridedBackward0_copy self - - -
@@ -242,8 +230,6 @@ block_diag BlockDiagBackward0 tensors - - -
 bmm BmmBackward0 self,mat2 - mat2 self:mat2;mat2:self
 cat CatBackward0 tensors - - -
 cauchy_ CauchyBackward0 self - - -
-ccol_indices - - 0 - -
-ccol_indices_copy - - 0 - -
 ceil CeilBackward0 self - - -
 celu CeluBackward0 self - * self:self
 celu_ CeluBackward1 self - - result:self
@@ -260,8 +246,6 @@ clamp_min ClampMinBackward0 self - * self:self
 clamp_min.Tensor ClampMinBackward1 self,min - * self:min,self;min:min,self
 clone CloneBackward0 self - - -
 col2im Col2ImBackward0 self - - -
-col_indices - - 0 - -
-col_indices_copy - - 0 - -
 complex ComplexBackward0 real,imag - - imag:imag;real:real
 conj_physical_ ConjPhysicalBackward1 self - - -
 constant_pad_nd ConstantPadNdBackward0 self - - -
@@ -275,10 +259,6 @@ copysign.Scalar CopysignBackward1 self - * self:self;result:self
 copysign.Tensor CopysignBackward0 self,other - self self:self;result:self
 cos CosBackward0 self - * self:self
 cosh CoshBackward0 self - * self:self
-count_nonzero - - 0 - -
-count_nonzero.dim_IntList - - 0 - -
-crow_indices - - 0 - -
-crow_indices_copy - - 0 - -
 cudnn_affine_grid_generator CudnnAffineGridGeneratorBackward0 theta - - -
 cudnn_batch_norm CudnnBatchNormBackward0 input,weight,bias - - input:input,weight,bias;weight:input,weight,bias;running_mean:input,weight,bias;running_var:input,weight,bias;result1:input,weight,bias;result2:input,weight,bias;result3:input,weight,bias
 cudnn_batch_norm_backward CudnnBatchNormBackwardBackward0 input,grad_output,weight,save_mean,save_var,reserveSpace - - input:input,weight,grad_output;grad_output:input,weight,grad_output;weight:input,weight,grad_output;running_mean:input,weight,grad_output;running_var:input,weight,grad_output;save_mean:input,weight,grad_output,save_mean;save_var:input,weight,grad_output,save_var;reserveSpace:reserveSpace
@@ -309,8 +289,6 @@ elu_backward EluBackwardBackward0 grad_output,self_or_result - - self_or_result:
 embedding EmbeddingBackward0 weight - - indices:weight
 embedding_dense_backward EmbeddingDenseBackwardBackward0 grad_output - - indices:grad_output
 embedding_renorm_ EmbeddingRenormBackward0 self - - -
-eq.Scalar - - 0 - -
-eq.Tensor - - 0 - -
 eq_.Scalar EqBackward0 self - - -
 eq_.Tensor EqBackward1 self,other - - -
 erf ErfBackward0 self - * self:self
@@ -341,8 +319,6 @@ fractional_max_pool3d FractionalMaxPool3DBackward0 self 10 * self:self;result1:s
 fractional_max_pool3d_backward FractionalMaxPool3DBackwardBackward0 grad_output,self - - indices:grad_output
 frexp.Tensor FrexpBackward0 self - - exponent:self
 gather GatherBackward0 self - * self:self;index:self
-ge.Scalar - - 0 - -
-ge.Tensor - - 0 - -
 ge_.Scalar GeBackward0 self - - -
 ge_.Tensor GeBackward1 self,other - - -
 gelu GeluBackward0 self - * self:self
@@ -355,8 +331,6 @@ grid_sampler_2d GridSampler2DBackward0 input,grid - - input:input,grid;grid:inpu
 grid_sampler_2d_backward GridSampler2DBackwardBackward0 grad_output,input,grid - - grad_output:grad_output,input,grid;input:grad_output,input,grid;grid:grad_output,input,grid
 grid_sampler_3d GridSampler3DBackward0 input,grid - - input:input,grid;grid:input,grid
 grid_sampler_3d_backward GridSampler3DBackwardBackward0 grad_output,input,grid - - grad_output:grad_output,input,grid;input:grad_output,input,grid;grid:grad_output,input,grid
-gt.Scalar - - 0 - -
-gt.Tensor - - 0 - -
 gt_.Scalar GtBackward0 self - - -
 gt_.Tensor GtBackward1 self,other - - -
 hardshrink HardshrinkBackward0 self - * self:self
@@ -366,8 +340,6 @@ hardswish HardswishBackward0 self - * self:self
 hardswish_backward HardswishBackwardBackward0 grad_output,self - * self:grad_output,self;grad_output:self
 hardtanh HardtanhBackward0 self - * self:self
 hardtanh_backward HardtanhBackwardBackward0 grad_output,self - * self:grad_output
-hash_tensor - - 0 - -
-histc - - 0 - -
 huber_loss HuberLossBackward0 self,target - * self:self,target;target:self,target
 huber_loss_backward HuberLossBackwardBackward0 grad_output,self,target - * grad_output:grad_output,self,target;self:grad_output,self,target;target:grad_output,self,target
 hypot HypotBackward0 self,other - self other:other;result:other,self;self:self
@@ -383,13 +355,8 @@ index_fill.int_Tensor IndexFillBackward1 self,value - - index:self,value
 index_put IndexPutBackward0 self,values - - indices:self,values
 index_reduce IndexReduceBackward0 self,source - ? self:self,source;index:self,source;source:self,source;result:self,source
 index_select IndexSelectBackward0 self - - index:self
-indices - - 0 - -
-indices_copy - - 0 - -
-isnan - - - - -
 kthvalue KthvalueBackward0 self - - indices:self
 ldexp.Tensor LdexpBackward0 self,other - - result:other;other:self
-le.Scalar - - 0 - -
-le.Tensor - - 0 - -
 le_.Scalar LeBackward0 self - - -
 le_.Tensor LeBackward1 self,other - - -
 leaky_relu LeakyReluBackward0 self - * self:self
@@ -429,9 +396,6 @@ logaddexp2 Logaddexp2Backward0 self,other - * self:other,self;other:other,self
 logcumsumexp LogcumsumexpBackward0 self - * self:self;result:self
 logit LogitBackward0 self - * self:self
 logsumexp LogsumexpBackward0 self - * self:self;result:self
-lstm_mps_backward - - - - -
-lt.Scalar - - 0 - -
-lt.Tensor - - 0 - -
 lt_.Scalar LtBackward0 self - - -
 lt_.Tensor LtBackward1 self,other - - -
 lu_unpack LuUnpackBackward0 LU_data 011 - -
@@ -467,7 +431,6 @@ miopen_ctc_loss MiopenCtcLossBackward0 log_probs - - result0:log_probs;result1:l
 miopen_ctc_loss.Tensor MiopenCtcLossBackward1 log_probs - - result0:log_probs;result1:log_probs
 miopen_depthwise_convolution MiopenDepthwiseConvolutionBackward0 self,weight,bias - ? self:self,weight,bias;weight:self,weight,bias
 miopen_rnn MiopenRnnBackward0 input,weight,hx,cx 11100 - input:input,hx,cx,weight;hx:input,hx,cx,weight;cx:input,hx,cx,weight;dropout_state:input,hx,cx,weight;result0:input,hx,cx,weight;result3:input,hx,cx,weight;result4:input,hx,cx,weight
-miopen_rnn_backward - - - - -
 mish MishBackward0 self - * self:self
 mkldnn_adaptive_avg_pool2d MkldnnAdaptiveAvgPool2DBackward0 self - * self:self
 mkldnn_convolution MkldnnConvolutionBackward0 self,weight,bias - ? self:self,weight,bias;weight:self,weight,bias
@@ -475,7 +438,6 @@ mkldnn_linear MkldnnLinearBackward0 self,weight,bias - ? self:self,weight,bias;w
 mkldnn_max_pool2d MkldnnMaxPool2DBackward0 self - * self:self;result:self
 mkldnn_max_pool3d MkldnnMaxPool3DBackward0 self - * self:self;result:self
 mkldnn_rnn_layer MkldnnRnnLayerBackward0 input,weight0,weight1,weight2,weight3,hx_,cx_ 1110 - input:input,weight0,weight1,weight2,weight3,hx_,cx_;weight0:input,weight0,weight1,weight2,weight3,hx_,cx_;weight1:input,weight0,weight1,weight2,weight3,hx_,cx_;weight2:input,weight0,weight1,weight2,weight3,hx_,cx_;weight3:input,weight0,weight1,weight2,weight3,hx_,cx_;hx_:input,weight0,weight1,weight2,weight3,hx_,cx_;cx_:input,weight0,weight1,weight2,weight3,hx_,cx_;result0:input,weight0,weight1,weight2,weight3,hx_,cx_;result1:input,weight0,weight1,weight2,weight3,hx_,cx_;result2:input,weight0,weight1,weight2,weight3,hx_,cx_;result3:input,weight0,weight1,weight2,weight3,hx_,cx_
-mkldnn_rnn_layer_backward - - - - -
 mm MmBackward0 self,mat2 - mat2 self:mat2;mat2:self
 mode ModeBackward0 self - - indices:self
 mps_convolution_backward MpsConvolutionBackwardBackward0 self,grad_output,weight - * self:grad_output,self,weight;grad_output:grad_output,self,weight;weight:grad_output,self,weight
@@ -485,7 +447,6 @@ mul.Scalar MulBackward1 self - - -
 mul.Tensor MulBackward0 self,other - other self:other;other:self
 multi_margin_loss MultiMarginLossBackward0 self - * self:self;target:self;weight:self
 multilabel_margin_loss_forward MultilabelMarginLossBackward0 self - * self:self;target:self;is_target:self
-multinomial - - 0 - -
 mv MvBackward0 self,vec - vec vec:self;self:vec
 mvlgamma MvlgammaBackward0 self - * self:self
 nan_to_num NanToNumBackward0 self - * self:self
@@ -500,8 +461,6 @@ native_dropout_backward NativeDropoutBackwardBackward0 grad_output,mask - - grad
 native_group_norm NativeGroupNormBackward0 input,weight,bias - - input:input,weight,bias;weight:input,weight,bias;result1:input,weight,bias;result2:input,weight,bias
 native_layer_norm NativeLayerNormBackward0 input,weight,bias - - input:input,weight,bias;weight:input,weight,bias;bias:input,weight,bias;result1:input,weight,bias;result2:input,weight,bias
 native_layer_norm_backward NativeLayerNormBackwardBackward0 grad_out,input,mean,rstd,weight,bias - - grad_out:input,weight,grad_out;input:input,weight,grad_out;mean:input,weight,grad_out,mean;rstd:input,weight,grad_out,rstd;weight:input,weight,grad_out
-ne.Scalar - - 0 - -
-ne.Tensor - - 0 - -
 ne_.Scalar NeBackward0 self - - -
 ne_.Tensor NeBackward1 self,other - - -
 neg NegBackward0 self - - -
@@ -510,7 +469,6 @@ nll_loss2d_backward NllLoss2DBackwardBackward0 grad_output,self - - target:grad_
 nll_loss2d_forward NllLoss2DBackward0 self - * self:self;target:self;weight:self;total_weight:self
 nll_loss_backward NllLossBackwardBackward0 grad_output,self - - target:grad_output;weight:grad_output
 nll_loss_forward NllLossBackward0 self - * self:self;target:self;weight:self;total_weight:self
-nonzero - - 0 - -
 norm.Scalar NormBackward0 self - * self:self;result:self
 norm.ScalarOpt_dim NormBackward1 self - * self:self;result:self
 norm.ScalarOpt_dim_dtype NormBackward3 self - * self:self;result:self
@@ -519,7 +477,6 @@ normal.Tensor_Tensor NormalBackward3 mean,std - - -
 normal.Tensor_float NormalBackward1 mean - - -
 normal.float_Tensor NormalBackward2 std - - -
 normal_ NormalBackward0 self - - -
-one_hot - - - - -
 ormqr OrmqrBackward0 self,input2,input3 - ? self:self,input2,input3;input2:self,input2,input3;input3:self,input2,input3;result:self,input2,input3
 permute PermuteBackward0 self - - -
 permute_copy PermuteBackward0_copy self - - -
@@ -561,8 +518,6 @@ roll RollBackward0 self - - -
 rot90 Rot90Backward0 self - - -
 round RoundBackward0 self - - -
 round.decimals RoundBackward1 self - - -
-row_indices - - 0 - -
-row_indices_copy - - 0 - -
 rrelu_with_noise RreluWithNoiseBackward0 self - * self:self;noise:self
 rrelu_with_noise_ RreluWithNoiseBackward1 self - - noise:self;result:self
 rrelu_with_noise_backward RreluWithNoiseBackwardBackward0 grad_output,self - * self:grad_output;noise:grad_output
@@ -610,61 +565,13 @@ sort.stable SortBackward1 self 10 - indices:self
 sparse_compressed_tensor.comp_plain_value_size SparseCompressedTensorBackward0 values - - values:values;result:values
 sparse_mask SparseMaskBackward0 self - - mask:self
 sparse_sampled_addmm SparseSampledAddmmBackward0 self,mat1,mat2 - ? self:self,mat1,mat2;mat1:self,mat1,mat2;mat2:self,mat1,mat2
-special_airy_ai - - - - -
-special_bessel_j0 - - - - -
-special_bessel_j1 - - - - -
-special_bessel_y0 - - - - -
-special_bessel_y1 - - - - -
-special_chebyshev_polynomial_t - - - - -
-special_chebyshev_polynomial_t.n_scalar - - - - -
-special_chebyshev_polynomial_t.x_scalar - - - - -
-special_chebyshev_polynomial_u - - - - -
-special_chebyshev_polynomial_u.n_scalar - - - - -
-special_chebyshev_polynomial_u.x_scalar - - - - -
-special_chebyshev_polynomial_v - - - - -
-special_chebyshev_polynomial_v.n_scalar - - - - -
-special_chebyshev_polynomial_v.x_scalar - - - - -
-special_chebyshev_polynomial_w - - - - -
-special_chebyshev_polynomial_w.n_scalar - - - - -
-special_chebyshev_polynomial_w.x_scalar - - - - -
 special_entr SpecialEntrBackward0 self - * self:self
 special_erfcx SpecialErfcxBackward0 self - * self:self;result:self
-special_hermite_polynomial_h - - - - -
-special_hermite_polynomial_h.n_scalar - - - - -
-special_hermite_polynomial_h.x_scalar - - - - -
-special_hermite_polynomial_he - - - - -
-special_hermite_polynomial_he.n_scalar - - - - -
-special_hermite_polynomial_he.x_scalar - - - - -
 special_i0e SpecialI0EBackward0 self - * self:self;result:self
 special_i1 SpecialI1Backward0 self - * self:self;result:self
 special_i1e SpecialI1EBackward0 self - * self:self;result:self
-special_laguerre_polynomial_l - - - - -
-special_laguerre_polynomial_l.n_scalar - - - - -
-special_laguerre_polynomial_l.x_scalar - - - - -
-special_legendre_polynomial_p - - - - -
-special_legendre_polynomial_p.n_scalar - - - - -
-special_legendre_polynomial_p.x_scalar - - - - -
 special_log_ndtr SpecialLogNdtrBackward0 self - * self:self;result:self
-special_modified_bessel_i0 - - - - -
-special_modified_bessel_i1 - - - - -
-special_modified_bessel_k0 - - - - -
-special_modified_bessel_k1 - - - - -
 special_ndtri SpecialNdtriBackward0 self - - result:self
-special_scaled_modified_bessel_k0 - - - - -
-special_scaled_modified_bessel_k1 - - - - -
-special_shifted_chebyshev_polynomial_t - - - - -
-special_shifted_chebyshev_polynomial_t.n_scalar - - - - -
-special_shifted_chebyshev_polynomial_t.x_scalar - - - - -
-special_shifted_chebyshev_polynomial_u - - - - -
-special_shifted_chebyshev_polynomial_u.n_scalar - - - - -
-special_shifted_chebyshev_polynomial_u.x_scalar - - - - -
-special_shifted_chebyshev_polynomial_v - - - - -
-special_shifted_chebyshev_polynomial_v.n_scalar - - - - -
-special_shifted_chebyshev_polynomial_v.x_scalar - - - - -
-special_shifted_chebyshev_polynomial_w - - - - -
-special_shifted_chebyshev_polynomial_w.n_scalar - - - - -
-special_shifted_chebyshev_polynomial_w.x_scalar - - - - -
-special_spherical_bessel_j0 - - - - -
 special_xlog1py SpecialXlog1PyBackward0 self,other - * self:other,self;other:other,self
 special_xlog1py.other_scalar SpecialXlog1PyBackward2 self - * self:self
 special_xlog1py.self_scalar SpecialXlog1PyBackward1 other - - other:other
@@ -747,16 +654,47 @@ var.correction VarBackward0 self - * self:self
 var_mean.correction VarMeanBackward0 self - * self:self
 vdot VdotBackward0 self,other - other self:other;other:self
 view ViewBackward0 self - - -
-view.dtype - - 0 - -
 view_as_complex ViewAsComplexBackward0 self - - -
 view_as_complex_copy ViewAsComplexBackward0_copy self - - -
 view_as_real ViewAsRealBackward0 self - - -
 view_as_real_copy ViewAsRealBackward0_copy self - - -
 view_copy ViewBackward0_copy self - - -
-view_copy.dtype - - 0 - -
 where.self WhereBackward0 self,other - - condition:other,self
 xlogy.Scalar_Other XlogyBackward2 self - * self:self
 xlogy.Scalar_Self XlogyBackward1 other - - other:other
 xlogy.Tensor XlogyBackward0 self,other - * self:other,self;other:other,self
 zero_ ZeroBackward0 self - - -
+"""
+
+#: the rows without a formula: their outputs are not differentiable, no node
+_NODELESS = """
+_efficientzerotensor _indices _indices_copy _is_all_true _is_any_true
+_new_zeros_with_same_feature_meta _values _values_copy all all.dim all.dims any any.dim any.dims
+ccol_indices ccol_indices_copy col_indices col_indices_copy count_nonzero count_nonzero.dim_IntList
+crow_indices crow_indices_copy eq.Scalar eq.Tensor ge.Scalar ge.Tensor gt.Scalar gt.Tensor
+hash_tensor histc indices indices_copy isnan le.Scalar le.Tensor lstm_mps_backward lt.Scalar
+lt.Tensor miopen_rnn_backward mkldnn_rnn_layer_backward multinomial ne.Scalar ne.Tensor nonzero
+one_hot row_indices row_indices_copy special_airy_ai special_bessel_j0 special_bessel_j1
+special_bessel_y0 special_bessel_y1 special_chebyshev_polynomial_t
+special_chebyshev_polynomial_t.n_scalar special_chebyshev_polynomial_t.x_scalar
+special_chebyshev_polynomial_u special_chebyshev_polynomial_u.n_scalar
+special_chebyshev_polynomial_u.x_scalar special_chebyshev_polynomial_v
+special_chebyshev_polynomial_v.n_scalar special_chebyshev_polynomial_v.x_scalar
+special_chebyshev_polynomial_w special_chebyshev_polynomial_w.n_scalar
+special_chebyshev_polynomial_w.x_scalar special_hermite_polynomial_h
+special_hermite_polynomial_h.n_scalar special_hermite_polynomial_h.x_scalar
+special_hermite_polynomial_he special_hermite_polynomial_he.n_scalar
+special_hermite_polynomial_he.x_scalar special_laguerre_polynomial_l
+special_laguerre_polynomial_l.n_scalar special_laguerre_polynomial_l.x_scalar
+special_legendre_polynomial_p special_legendre_polynomial_p.n_scalar
+special_legendre_polynomial_p.x_scalar special_modified_bessel_i0 special_modified_bessel_i1
+special_modified_bessel_k0 special_modified_bessel_k1 special_scaled_modified_bessel_k0
+special_scaled_modified_bessel_k1 special_shifted_chebyshev_polynomial_t
+special_shifted_chebyshev_polynomial_t.n_scalar special_shifted_chebyshev_polynomial_t.x_scalar
+special_shifted_chebyshev_polynomial_u special_shifted_chebyshev_polynomial_u.n_scalar
+special_shifted_chebyshev_polynomial_u.x_scalar special_shifted_chebyshev_polynomial_v
+special_shifted_chebyshev_polynomial_v.n_scalar special_shifted_chebyshev_polynomial_v.x_scalar
+special_shifted_chebyshev_polynomial_w special_shifted_chebyshev_polynomial_w.n_scalar
+special_shifted_chebyshev_polynomial_w.x_scalar special_spherical_bessel_j0 view.dtype
+view_copy.dtype
 """

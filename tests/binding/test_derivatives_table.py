@@ -28,8 +28,11 @@ def table() -> dict:
         if info is None:
             continue
         name = str(info.func.func.name)
-        # a row without a formula (histc, any: outputs not differentiable): no node, "-"
-        out[name] = (info.op or "-", tuple(a.name for a in info.args_with_derivatives),
+        if info.op is None:
+            # a row without a formula (histc, any: outputs not differentiable): no node
+            out[name] = ("-", (), None, "-", ())
+            continue
+        out[name] = (info.op, tuple(a.name for a in info.args_with_derivatives),
                      None if info.output_differentiability is None
                      else tuple(info.output_differentiability), _clones_self(info),
                      _saved(info))
@@ -89,8 +92,10 @@ def source(t: dict) -> str:
                       "-" if outs is None else "".join("1" if o else "0" for o in outs),
                       clones,
                       ";".join(f"{n}:{','.join(u)}" for n, u in saved) or "-"])
-            for k, (node, args, outs, clones, saved) in t.items()]
-    return TEMPLATE.format(version=version, rows="\n".join(rows))
+            for k, (node, args, outs, clones, saved) in t.items() if node != "-"]
+    import textwrap
+    nodeless = textwrap.fill(" ".join(k for k, v in t.items() if v[0] == "-"), 99)
+    return TEMPLATE.format(version=version, rows="\n".join(rows), nodeless=nodeless)
 
 
 TEMPLATE = '''"""torch {version}'s derivatives.yaml, as torchgen loads it
@@ -127,11 +132,18 @@ def derivatives() -> dict[str, Formula]:
                            () if saved == "-" else tuple(
                                (n, tuple(users.split(","))) for n, users in
                                (item.split(":") for item in saved.split(";"))))
-    return table
+    for overload in _NODELESS.split():
+        table[overload] = ("-", (), None, "-", ())
+    return dict(sorted(table.items()))
 
 
 _ROWS = """
 {rows}
+"""
+
+#: the rows without a formula: their outputs are not differentiable, no node
+_NODELESS = """
+{nodeless}
 """
 '''
 
