@@ -420,8 +420,8 @@ not_modelled(
     "remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
     "fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
     kind=OUT, reason=OUT_NOT_MODELLED)
-not_modelled("true_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
-             kind=COMPOSITE, reason=OUT_NOT_MODELLED)
+alias("true_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", of="div",
+      source=BINARY)
 
 
 # -- div_.Scalar: no Python binding of its own; mean divides its sum in place with it ----

@@ -21,6 +21,7 @@ from engine.dispatch.at_dispatch import AT_DISPATCH
 from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, INPLACE, META_PYTHON,
                                           OUT, OUT_NOT_MODELLED, declare, not_modelled,
                                           structured)
+from engine.dispatch.aliases import alias
 from engine.dispatch.aten import aten
 from engine.memory import empty as memory
 from engine.ops.math_binary import _HYPOT
@@ -253,11 +254,10 @@ not_modelled(
     "isposinf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
     "isneginf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
     kind=OUT, reason=OUT_NOT_MODELLED)
-# CompositeImplicitAutograd out= overloads (negative_out calls neg_out ...)
-not_modelled(
-    "negative.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
-    "absolute.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
-    kind=COMPOSITE, reason=OUT_NOT_MODELLED)
+# CompositeImplicitAutograd out= overloads (UnaryOps.cpp: negative_out calls at::neg_out,
+# absolute_out at::abs_out)
+alias("negative.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", of="neg", source=UNARY)
+alias("absolute.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", of="abs", source=UNARY)
 
 
 # -- nan_to_num: NaN and the infinities replaced ------------------------------------------------
