@@ -28,7 +28,7 @@ from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, FUNCTIONAL, 
 from engine.dispatch.aliases import alias
 from engine.dispatch.aten import aten
 from engine.ops import complex_arith
-from engine.ops.pointwise import BINARY, Wrapped, iterate, operand, sub_check
+from engine.ops.pointwise import BINARY, Wrapped, cast_error, iterate, operand, sub_check
 from engine.ops.scalar import scalar_tensor_static, scalar_type, to_dtype_scalar
 from engine.ops.touch import touched
 
@@ -434,6 +434,11 @@ def div__scalar(self, other):
     """``self /= other`` for a floating self: the number becomes a wrapped 0-dim tensor,
     TensorIterator casts it to self's dtype (the ``to`` the profiler shows) and the
     kernel divides, each quotient rounded once (IEEE division, as the vector loop's)."""
+    if not self.dtype.is_floating_point and not self.dtype.is_complex and \
+            not isinstance(other, (bool, complex)):
+        # true division promotes integers to the default dtype, which an integer self
+        # cannot hold (mean's out= of an integer dtype ends here)
+        raise cast_error(current().default_dtype, self.dtype)
     if not self.dtype.is_floating_point or isinstance(other, bool):
         raise Refused("div_(number) is modelled only for a floating tensor (what mean needs)")
     wrapped = scalar_tensor_static(other, scalar_type(other), self.device_type)

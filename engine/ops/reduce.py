@@ -11,8 +11,6 @@ with the identity (``fill_``) before the loop adds into it.
 
 from __future__ import annotations
 
-import math
-
 from collections.abc import Sequence
 
 import numpy as np
@@ -31,6 +29,7 @@ from engine.memory import empty as memory
 from engine.memory.allocator import check_temporary
 from engine.ops.nonzero import compact, repeats
 from engine.ops.parallel import GRAIN_SIZE, num_threads
+from engine.ops.pointwise import resize_output
 from engine.ops import sum_kernel
 from engine.ops import sum_kernel as K
 from engine.ops.reduce_loop import MaxLoop, MinLoop
@@ -218,20 +217,26 @@ def sum_dim(self, dim, keepdim=False, *, dtype=None):
          "ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)",
          native="at::native::sum_out (structured)", source=REDUCE,
          meta=META_PYTHON)
-def sum_out(self, dim, keepdim=False, *, dtype=None, out=None):
-    """The structured out= form, for an ``out`` already of the result's shape and dtype
-    (what mean passes it); resizing or re-typing a given tensor is not modelled."""
-    if out is None:     # the Python binding does not hand out= to kernels yet
-        raise Refused(f"sum(..., out=): {OUT_NOT_MODELLED}")
-    shape = reduced_shape(self.view.sizes, dim_mask(self, dim), keepdim)
-    if out.view.sizes != shape or (dtype is not None and dtype is not out.dtype):
-        raise Refused("sum(..., out=) is modelled only for an out tensor of the result's "
-                      f"shape {list(shape)} and dtype")
+def sum_out(self, dim, keepdim=False, *, dtype=None, out):
+    reduction_out(self, dim, keepdim, dtype, out)
     return sum_impl(self, dim, keepdim, None, out=out)
 
 
+def reduction_out(self, dim, keepdim: bool, dtype: D.dtype | None, out) -> None:
+    """resize_reduction with an out= tensor: the dims checked, the dtype the out= tensor
+    must have (``dtype``, else its own: infer_dtype_from_optional), then the structured
+    wrapper's resize_out (its check, and resize_output's warning)."""
+    mask = dim_mask(self, dim)
+    want = dtype if dtype is not None else out.dtype
+    check(out.dtype is want, RuntimeError,
+          f"Expected out tensor to have dtype {D.type_meta_name(want)}, but got "
+          f"{D.type_meta_name(out.dtype)} instead")
+    shape = reduced_shape(self.view.sizes, mask, keepdim)
+    resize_output(out, shape, S.contiguous_strides(shape))
+
+
 # -- mean ----------------------------------------------------------------------------------
-def _mean(self, dim: Sequence[int] | None, keepdim: bool, dtype: D.dtype | None):
+def _mean(self, dim: Sequence[int] | None, keepdim: bool, dtype: D.dtype | None, out=None):
     """mean.dim's meta (a float or complex dtype) and mean_out's CPU path: sum, then
     div_ by the number of elements reduced; float16 sums and divides in float32."""
     in_dtype = _sum_dtype(self, dtype)
@@ -241,14 +246,18 @@ def _mean(self, dim: Sequence[int] | None, keepdim: bool, dtype: D.dtype | None)
                           f"{what} dtype must be either a floating point or complex dtype. "
                           f"Got: {D.cpp_name(name)}")
     mask = dim_mask(self, dim)
-    result = _result(self, mask, keepdim, in_dtype)
+    if out is None:
+        result = _result(self, mask, keepdim, in_dtype)
+    else:
+        reduction_out(self, dim, keepdim, dtype, out)
+        result = out
     if dim is None or len(dim) == 0 or self.dim() == 0:
         count = self.numel()
     else:
         count = 1
         for d in dim:
             count *= self.view.sizes[S.maybe_wrap_dim(d, self.dim())]
-    half = in_dtype is D.float16
+    half = result.dtype is D.float16
     acc = aten.to.dtype(result, D.float32) if half else result
     aten.sum.IntList_out(self, dim, keepdim, dtype=acc.dtype, out=acc)
     aten.div_.Scalar(acc, count)
@@ -274,20 +283,15 @@ def mean_dim(self, dim, keepdim=False, *, dtype=None):
 @declare("mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, "
          "Tensor(a!) out) -> Tensor(a!)", native="at::native::mean_out (structured)",
          source=REDUCE, meta=META_PYTHON)
-def mean_out(self, dim, keepdim=False, *, dtype=None, out=None):
-    """mean_out's CPU path into a given tensor (what mse_loss's reduction passes it):
-    sum_out into ``out``, then div_ by the count; as sum_out, only for an ``out`` of the
-    result's shape and a float dtype."""
-    if out is None:     # the Python binding does not hand out= to kernels yet
-        raise Refused(f"mean(..., out=): {OUT_NOT_MODELLED}")
-    shape = reduced_shape(self.view.sizes, dim_mask(self, dim), keepdim)
-    if out.view.sizes != shape or not out.dtype.is_floating_point or out.dtype is D.float16 \
-            or (dtype is not None and dtype is not out.dtype):
-        raise Refused("mean(..., out=) is modelled only for a float32 or float64 out tensor "
-                      f"of the result's shape {list(shape)}")
-    count = self.numel() // max(1, math.prod(shape)) if self.numel() else 0
-    aten.sum.IntList_out(self, dim, keepdim, dtype=out.dtype, out=out)
-    return aten.div_.Scalar(out, count)
+def mean_out(self, dim, keepdim=False, *, dtype=None, out):
+    return _mean(self, dim, keepdim, dtype, out=out)
+
+
+@declare("mean.dtype_out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)",
+         native="at::native::mean_dtype_out", source=REDUCE, meta=META_PYTHON)
+def mean_dtype_out(self, *, dtype=None, out):
+    # at::mean_out(result, self, IntArrayRef{}, false, dtype)
+    return aten.mean.out(self, [], False, dtype=dtype, out=out)
 
 
 # -- amax / amin ---------------------------------------------------------------------------
@@ -623,7 +627,6 @@ _declare_allany("any", False)
 
 # -- overloads torch binds in Python that tidx does not model -----------------------------
 not_modelled(
-    "mean.dtype_out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)",
     "amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)",
     "amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)",
     "argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> "

@@ -90,6 +90,36 @@ CASES = [
     "a = torch.arange(3.); o = torch.empty(0); y = torch.column_stack([a, a], out=o)",
     A + "o = torch.empty(0); y = torch.concat([a, a], out=o)",
     A + "o = torch.empty(0); y = torch.concatenate([a, a], 1, out=o)",
+    # sum.IntList_out and mean.out: resize_reduction into the out= tensor, in its dtype
+    # (or the dtype= it must have); mean.dtype_out is mean.out over every dim
+    A + "o = torch.empty(0); y = torch.sum(a, 1, out=o)",
+    A + "o = torch.empty(5); y = torch.sum(a, 1, out=o)",
+    A + "o = torch.empty(0, dtype=torch.long); y = torch.sum(a, 1, out=o)",
+    L + "o = torch.empty(0); y = torch.sum(a, 0, keepdim=True, out=o)",
+    A + "o = torch.empty(0); y = torch.sum(a, 1, dtype=torch.float64, out=o)",
+    A + "o = torch.empty(0, dtype=torch.float64); y = torch.sum(a, 1, dtype=torch.float64, out=o)",
+    A + "o = torch.empty(4)[::2]; y = torch.sum(a, 1, out=o)",
+    A + "o = torch.empty(0); y = torch.sum(a, 2, out=o)",
+    A + "o = torch.empty(0); y = torch.mean(a, 1, out=o)",
+    A + "o = torch.empty(3); y = torch.mean(a, 1, out=o)",
+    A + "o = torch.empty(0, dtype=torch.float64); y = torch.mean(a, 1, out=o)",
+    A + "o = torch.empty(0, dtype=torch.long); y = torch.mean(a, 1, out=o)",
+    L + "o = torch.empty(0); y = torch.mean(a, 1, out=o)",
+    A + "o = torch.empty(4)[::2]; y = torch.mean(a, 1, out=o)",
+    A + "o = torch.empty(0); y = torch.mean(a, out=o)",
+    A + "o = torch.empty(2); y = torch.mean(a, out=o)",
+    A + "o = torch.empty(0); y = torch.mean(a, dtype=torch.float64, out=o)",
+    A + "o = torch.empty(0, dtype=torch.float64); y = torch.mean(a, dtype=torch.float64, out=o)",
+    A + "o = torch.empty(0, dtype=torch.half); y = torch.mean(a.half(), 0, out=o)",
+    # arange.out (the end alone) is arange.start_out; a factory's dtype= must be the out=
+    # tensor's (check_out_type_matches)
+    "o = torch.empty(0); y = torch.arange(3, out=o)",
+    "o = torch.empty(3); y = torch.arange(3, out=o)",
+    "o = torch.empty(0); y = torch.arange(3, dtype=torch.float64, out=o)",
+    "o = torch.empty(0, dtype=torch.float64); y = torch.arange(3, dtype=torch.float64, out=o)",
+    "o = torch.empty(0); y = torch.zeros(3, dtype=torch.float64, out=o)",
+    "o = torch.empty(0); y = torch.zeros(3, dtype=torch.float32, out=o)",
+    "o = torch.empty(0); y = torch.linspace(0, 1, 3, dtype=torch.long, out=o)",
 ]
 
 
@@ -175,6 +205,9 @@ FAMILIES = {
     "dstack": "torch.dstack([a, a], out=o)",
     "column_stack": "torch.column_stack([a, a], out=o)",
     "concat": "torch.concat([a, a], {dim}, out=o)",
+    "sum": "torch.sum(a, {dim}, out=o)",
+    "mean": "torch.mean(a.float(), {dim}, out=o)",
+    "mean_all": "torch.mean(a.double(), out=o)",
 }
 
 #: where tidx stops short of torch, in one line (TensorIterator's temporary for an out=
