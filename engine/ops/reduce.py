@@ -22,7 +22,7 @@ from tracer.steps import Layer, step
 from engine.core import dtypes as D
 from engine.core import view as S
 from engine.core.errors import Refused, check, torch_error
-from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, META_PYTHON, OUT,
+from engine.dispatch.declarations import (CHECK_WRAPPER, META_PYTHON, OUT,
     OUT_NOT_MODELLED, declare, not_modelled)
 from engine.dispatch.aten import aten
 from engine.memory import empty as memory
@@ -405,105 +405,6 @@ def amin(self, dim=(), keepdim=False):
     return _amax_amin(self, dim, keepdim, False)
 
 
-# -- max() / min() of the whole tensor -----------------------------------------------------
-MAX_ALL_KERNEL = step("max_all_kernel", Layer.KERNEL, source=ALL_KERNEL, note="max_all.kernel")
-MIN_ALL_KERNEL = step("min_all_kernel", Layer.KERNEL, source=ALL_KERNEL, note="max_all.kernel")
-
-
-def _max_min_all(self, biggest: bool):
-    name = "max()" if biggest else "min()"
-    check(self.numel() > 0, RuntimeError,
-          f"{name}: Expected reduction dim to be specified for input.numel() == 0. "
-          "Specify the reduction dim with the 'dim' argument.")
-    result = aten.empty.memory_format((), dtype=self.dtype, device=self.device_type)
-    # max_all_kernel_impl reads input.expect_contiguous(): a copy only if it is not
-    src = self if self.is_contiguous() else aten.contiguous.default(self)
-    with span(MAX_ALL_KERNEL if biggest else MIN_ALL_KERNEL) as s:
-        value = None if self.is_meta else _extreme(src.array(), tuple(range(self.dim())),
-                                                    biggest)
-        s.set(value=None if value is None else value.item())
-        if value is not None:
-            s.set(read=touched(src))
-    # reduce_all_kernel writes its one value with fill_
-    aten.fill_.Scalar(result, 0 if value is None else value.item())
-    return result
-
-
-@declare("max(Tensor self) -> Tensor", variants="method, function",
-         native="at::native::max", source=COMPARE,
-         meta=META_PYTHON)
-def max_(self):
-    return _max_min_all(self, True)
-
-
-@declare("min(Tensor self) -> Tensor", variants="method, function",
-         native="at::native::min", source=COMPARE,
-         meta=META_PYTHON)
-def min_(self):
-    return _max_min_all(self, False)
-
-
-# -- max(dim) / min(dim): values and indices ----------------------------------------------
-COMPARE_KERNEL = "aten/src/ATen/native/cpu/TensorCompareKernel.cpp"
-MAX_KERNEL_IMPL = step("max_kernel_impl", Layer.KERNEL, source=COMPARE_KERNEL,
-                       note="max_dim.kernel")
-MIN_KERNEL_IMPL = step("min_kernel_impl", Layer.KERNEL, source=COMPARE_KERNEL,
-                       note="max_dim.kernel")
-
-
-def _max_min_dim(self, dim: int, keepdim: bool, biggest: bool):
-    """max.dim's meta (the dim wrapped, an empty one refused) and minmax_out_impl: a
-    one-element 0-dim input is copied with fill_; else compare_base_kernel puts the dim
-    back into both results (unsqueeze_), walks each row keeping the first extreme (the
-    first NaN wins) and takes the dim away again (squeeze_)."""
-    name = "max()" if biggest else "min()"
-    wrapped = S.maybe_wrap_dim(dim, self.dim())
-    _zero_numel_check_dim(self, wrapped, name)
-    mask = dim_mask(self, [wrapped])
-    values = _result(self, mask, keepdim, self.dtype)
-    indices = _result(self, mask, keepdim, D.int64)
-    if self.numel() == 0:
-        return values, indices
-    if self.numel() == 1 and self.dim() == 0:
-        aten.fill_.Tensor(values, self)
-        aten.fill_.Scalar(indices, 0)
-        return values, indices
-    if not keepdim:
-        for r in (values, indices):
-            if r.dim() >= wrapped:
-                aten.unsqueeze_.default(r, wrapped)
-    with span(MAX_KERNEL_IMPL if biggest else MIN_KERNEL_IMPL, dim=wrapped) as s:
-        if not self.is_meta:
-            # numpy's argmax copies the input with the dim moved last
-            check_temporary(name, self.numel(), self.dtype.itemsize)
-            arr = self.array()
-            index = np.expand_dims(_first_index(arr, wrapped, biggest), wrapped)
-            values.array(write=True)[...] = np.take_along_axis(arr, index, wrapped)
-            indices.array(write=True)[...] = index
-            s.set(read=touched(self), written=[touched(values), touched(indices)])
-        s.set_result(values)
-    if not keepdim:
-        aten.squeeze_.dim(values, wrapped)
-        aten.squeeze_.dim(indices, wrapped)
-    return values, indices
-
-
-@declare("max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)",
-         variants="function, method",
-         native="at::native::max_out (structured)", source=COMPARE,
-         meta=META_PYTHON)
-def max_dim(self, dim, keepdim=False):
-    return _max_min_dim(self, dim, keepdim, True)
-
-
-@declare("min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)",
-         variants="function, method",
-         native="at::native::min_out (structured)", source=COMPARE,
-         meta=META_PYTHON)
-def min_dim(self, dim, keepdim=False):
-    return _max_min_dim(self, dim, keepdim, False)
-
-
 # -- argmax / argmin -----------------------------------------------------------------------
 ARGMAX_KERNEL = step("argmax_kernel", Layer.KERNEL, source=KERNELS, note="argmax.kernel")
 ARGMIN_KERNEL = step("argmin_kernel", Layer.KERNEL, source=KERNELS, note="argmax.kernel")
@@ -641,32 +542,4 @@ not_modelled(
     "any.dims_out(Tensor self, int[]? dim=None, bool keepdim=False, *, Tensor(a!) out) -> "
     "Tensor(a!)",
     "any.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
-    "max.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
-    "min.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
     kind=OUT, reason=OUT_NOT_MODELLED)
-
-
-# -- max(other) / min(other): the pointwise maximum / minimum (TensorCompare.cpp) --------------
-@declare("max.other(Tensor self, Tensor other) -> Tensor", variants="method, function",
-         kind=COMPOSITE, native="at::native::max", source="aten/src/ATen/native/TensorCompare.cpp")
-def max_other(self, other):
-    """``torch.max(a, b)`` is not a reduction: it is at::maximum(a, b), elementwise."""
-    return aten.maximum.default(self, other)
-
-
-@declare("min.other(Tensor self, Tensor other) -> Tensor", variants="method, function",
-         kind=COMPOSITE, native="at::native::min", source="aten/src/ATen/native/TensorCompare.cpp")
-def min_other(self, other):
-    """``torch.min(a, b)``: at::minimum(a, b), elementwise."""
-    return aten.minimum.default(self, other)
-
-
-not_modelled(
-    "max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, "
-    "Tensor(b!) max_values) -> (Tensor(a!) values, Tensor(b!) indices)",
-    "min.dim_min(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) min, "
-    "Tensor(b!) min_indices) -> (Tensor(a!) values, Tensor(b!) indices)",
-    kind=OUT, reason=OUT_NOT_MODELLED)
-not_modelled("max.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
-             "min.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
-             kind=COMPOSITE, reason=OUT_NOT_MODELLED)

@@ -130,6 +130,89 @@ def test_out_forms_like_torch(statements):
     assert_like_torch(statements + "; same = torch.tensor(y is o)", names=("y", "same"))
 
 
+M = "a = torch.tensor([[1., 5., 2.], [7., 0., 7.]]); "
+VI = "v = torch.empty(0); i = torch.empty(0, dtype=torch.long); "
+
+#: the out= overloads of two outputs, ``out=(values, indices)``: each out= tensor checked
+#: and resized in turn, torch's TypeError for a tuple of another length
+TUPLE_CASES = [
+    # max.dim_max / min.dim_min: structured (values, then indices)
+    M + VI + "r = torch.max(a, 1, out=(v, i))",
+    M + "v = torch.empty(5); i = torch.empty(0, dtype=torch.long); "
+    "r = torch.max(a, 1, keepdim=True, out=(v, i))",
+    M + "v = torch.empty(4)[::2]; i = torch.empty(2, dtype=torch.long); "
+    "r = torch.min(a, 1, out=(v, i))",
+    M + "v = torch.empty(0, dtype=torch.float64); i = torch.empty(0, dtype=torch.long); "
+    "r = torch.max(a, 1, out=(v, i))",
+    M + "v = torch.empty(0); i = torch.empty(0); r = torch.max(a, 1, out=(v, i))",
+    M + "v = torch.empty(0); i = torch.empty(0); r = torch.max(a, 1, out=(v,))",
+    M + VI + "r = torch.min(a, 0, out=[v, i])",
+    M + VI + "r = torch.max(a, 2, out=(v, i))",
+    "a = torch.tensor(3.); " + VI + "r = torch.max(a, 0, out=(v, i))",
+    "a = torch.empty(0, 2); " + VI + "r = torch.max(a, 0, out=(v, i))",
+    # sort.values / sort.values_stable: the meta's strides given to a resized out= tensor
+    M + VI + "r = torch.sort(a, out=(v, i))",
+    M + "v = torch.empty(7); i = torch.empty(6, dtype=torch.long); "
+    "r = torch.sort(a, 0, True, out=(v, i))",
+    M + "v = torch.empty(3, 2).t(); i = torch.empty(0, dtype=torch.long); "
+    "r = torch.sort(a, out=(v, i))",
+    M + VI + "r = torch.sort(a.t(), out=(v, i))",
+    M + VI + "r = torch.sort(a, stable=True, out=(v, i))",
+    M + "v = torch.empty(0); i = torch.empty(0); r = torch.sort(a, out=(v, i))",
+    M + "v = torch.empty(0, dtype=torch.long); i = torch.empty(0, dtype=torch.long); "
+    "r = torch.sort(a, out=(v, i))",
+    M + "i = torch.empty(0, dtype=torch.long); r = torch.sort(a, out=(a, i)); v = a",
+    "a = torch.tensor(3.); " + VI + "r = torch.sort(a, out=(v, i))",
+    # topk.values: resized before the kernel reads self (which may be one of them)
+    M + VI + "r = torch.topk(a, 2, out=(v, i))",
+    M + "v = torch.empty(5); i = torch.empty(0, dtype=torch.long); "
+    "r = torch.topk(a, 1, 0, out=(v, i))",
+    M + "v = torch.empty(2, 2).t(); i = torch.empty(0, dtype=torch.long); "
+    "r = torch.topk(a, 2, out=(v, i))",
+    M + "v = torch.empty(0, dtype=torch.float64); i = torch.empty(0, dtype=torch.long); "
+    "r = torch.topk(a, 2, out=(v, i))",
+    M + "v = torch.empty(0); i = torch.empty(0, dtype=torch.int32); "
+    "r = torch.topk(a, 2, out=(v, i))",
+    M + VI + "r = torch.topk(a, 4, out=(v, i))",
+    "a = torch.tensor(3.); " + VI + "r = torch.topk(a, 1, out=(v, i))",
+    M + "i = torch.empty(0, dtype=torch.long); r = torch.topk(a, 2, out=(a, i)); v = a",
+]
+
+#: one-output forms of the same families
+CASES += [
+    M + "o = torch.empty(0); y = torch.max(a, out=o)",
+    M + "o = torch.empty(3); y = torch.min(a.t(), out=o)",
+    M + "o = torch.empty(0, dtype=torch.long); y = torch.max(a, out=o)",
+    "a = torch.tensor([[1, 5], [7, 0]]); o = torch.empty(3); y = torch.max(a, out=o)",
+    "a = torch.empty(0); o = torch.empty(3); y = torch.min(a, out=o)",
+    "a = torch.empty(0, dtype=torch.long); o = torch.empty(3); y = torch.max(a, out=o)",
+    M + "o = torch.empty(0); y = torch.max(a, a + 1, out=o)",
+    M + "o = torch.empty(0); y = torch.max(a, a.long(), out=o)",
+    M + "o = torch.empty(0, dtype=torch.long); y = torch.min(a, a, out=o)",
+    M + "o = torch.empty(0, dtype=torch.long); y = torch.argsort(a, stable=True, out=o)",
+    M + "o = torch.empty(0); y = torch.argsort(a, stable=True, out=o)",
+    M + "o = torch.empty(5); y = torch.msort(a, out=o)",
+]
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("statements", TUPLE_CASES)
+def test_tuple_out_forms_like_torch(statements):
+    """Both out= tensors after the call (torch's values, sizes, strides), the errors and
+    the operator tree; the result holds the very tensors given."""
+    assert_like_torch(statements, names=("v", "i"), uninitialised=("v", "i"))
+    # the values once the call succeeded (after an error both hold fresh memory)
+    assert_like_torch(statements + "; same = torch.tensor([r[0] is v, r[1] is i, "
+                      "r.values is v, r.indices is i]); vals = r[0]; inds = r[1]",
+                      names=("vals", "inds", "same"))
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("statements", TUPLE_CASES)
+def test_tuple_out_resize_warnings_like_torch(statements):
+    assert _tidx_resize_warnings(statements) == _torch_resize_warnings(statements)
+
+
 _RESIZED = re.compile(r"An output with one or more elements was resized since it had shape "
                       r"\[([0-9, ]*)\], which does not match the required output shape "
                       r"\[([0-9, ]*)\]")
@@ -185,6 +268,7 @@ def test_resize_warnings_like_torch(statements):
 def test_every_case_family_warns_somewhere():
     """The warning comparison is not vacuous: some cases warn in torch."""
     assert sum(bool(_torch_resize_warnings(s)) for s in CASES) >= 5
+    assert sum(bool(_torch_resize_warnings(s)) for s in TUPLE_CASES) >= 3
 
 
 # -- the property: any small out= tensor, for every family ---------------------------------
