@@ -326,6 +326,14 @@ def floor_divide(self, other):
     return _div("floor_divide", self, other, "floor", allocate="empty")
 
 
+@declare("floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+         native="at::native::floor_divide_out", source=BINARY, meta=META_PYTHON,
+         at_dispatch=_DIV_FLOOR_CPU)
+def floor_divide_out(self, other, *, out):
+    # TensorIterator::binary_op(result, self, other), then div_floor_stub
+    return _div("floor_divide", self, other, "floor", out=out, resize=True, allocate="empty")
+
+
 @declare("floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)",
          variants="method", native="at::native::floor_divide_", source=BINARY,
          meta=META_PYTHON, at_dispatch=_DIV_FLOOR_CPU)
@@ -398,6 +406,12 @@ def _binary_family(name: str, loop, *, scalar_tensor: bool = False, note: str = 
             # at::name(wrapped_scalar_tensor(self), other)
             return iterate(name, [operand(self), other], loop, at_dispatch=True, note=note)
 
+    @declare(f"{name}.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
+             native=f"at::native::{name}_out", source=BINARY, meta=META_PYTHON)
+    def scalar_out(self, other, *, out):
+        # CompositeExplicitAutograd: at::name_out(result, self, wrapped_scalar_tensor(other))
+        return getattr(aten, name).Tensor_out(self, operand(other), out=out)
+
 
 _binary_family("remainder", _remainder, scalar_tensor=True, note="pointwise.remainder")
 _binary_family("fmod", _fmod, note="pointwise.fmod")
@@ -415,11 +429,6 @@ deprecated("sub(Tensor self, Scalar alpha, Tensor other, *, Tensor(a!) out) -> T
 deprecated("sub_(Tensor(a!) self, Scalar alpha, Tensor other) -> Tensor(a!)",
            "sub_(self, other, alpha)")
 
-not_modelled(
-    "floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
-    "remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
-    "fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
-    kind=OUT, reason=OUT_NOT_MODELLED)
 alias("true_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", of="div",
       source=BINARY)
 

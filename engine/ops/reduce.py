@@ -29,7 +29,7 @@ from engine.memory import empty as memory
 from engine.memory.allocator import check_temporary
 from engine.ops.nonzero import compact, repeats
 from engine.ops.parallel import GRAIN_SIZE, num_threads
-from engine.ops.pointwise import resize_output
+from engine.ops.pointwise import can_cast, resize_output
 from engine.ops import sum_kernel
 from engine.ops import sum_kernel as K
 from engine.ops.reduce_loop import MaxLoop, MinLoop
@@ -290,6 +290,9 @@ def mean_out(self, dim, keepdim=False, *, dtype=None, out):
 @declare("mean.dtype_out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)",
          native="at::native::mean_dtype_out", source=REDUCE, meta=META_PYTHON)
 def mean_dtype_out(self, *, dtype=None, out):
+    check(can_cast(self.dtype, out.dtype), RuntimeError,
+          f"mean.dtype_out(): input types can't be cast to the desired output type "
+          f"{D.cpp_name(out.dtype)}")
     # at::mean_out(result, self, IntArrayRef{}, false, dtype)
     return aten.mean.out(self, [], False, dtype=dtype, out=out)
 
