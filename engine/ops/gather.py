@@ -27,6 +27,7 @@ from engine.memory.resize import resize_native
 from engine.ops import overlap
 from engine.ops.views import expand_outplace
 from engine.memory.allocator import check_temporary
+from engine.ops.pointwise import resize_output
 from engine.ops.touch import along, at, elements, touched
 from engine.ops.touch import where as where_set
 
@@ -79,6 +80,19 @@ def index_select(self, dim: int, index):
     # index_select_cpu_ allocates an empty result; index_select_out_cpu_ checks, resizes it
     # and copies slices along dim
     result = aten.empty.memory_format((0,), dtype=self.dtype, device=self.device_type)
+    return _index_select_out(self, dim, index, result)
+
+
+@declare("index_select.out(Tensor self, int dim, Tensor index, *, Tensor(a!) out) -> Tensor(a!)",
+         native="at::native::index_select_out_cpu_", source=ADV, meta=META_PYTHON,
+         device_check=CHECK_WRAPPER, takes_complex=True)
+def index_select_out(self, dim: int, index, *, out):
+    return _index_select_out(self, dim, index, out)
+
+
+def _index_select_out(self, dim: int, index, result):
+    """index_select_out_cpu_: the checks, the out= tensor's dtype and overlaps, its resize
+    (resize_output), then the copy along dim."""
     dim = S.maybe_wrap_dim(dim, self.dim())
     numel = index.numel()
     if index.dim() > 1:
@@ -87,10 +101,15 @@ def index_select(self, dim: int, index):
           f"index_select(): Index to scalar can have only 1 value, got {numel} value(s)")
     check(index.dtype in (D.int64, D.int32), RuntimeError,
           "index_select(): Expected dtype int32 or int64 for index")
+    check(self.dtype is result.dtype, RuntimeError,
+          "index_select(): self and result must have the same scalar type")
+    overlap.assert_no_internal_overlap(result)
+    overlap.assert_no_overlap(result, self)
+    overlap.assert_no_overlap(result, index)
     sizes = list(self.view.sizes)
     if self.dim() > 0:
         sizes[dim] = numel
-    resize_native(result, sizes)
+    resize_output(result, tuple(sizes), S.contiguous_strides(tuple(sizes)))
     # TensorBase::contiguous: an operator only for a strided index
     index = index if index.is_contiguous() else aten.contiguous.default(index)
     idx = None if index.is_meta else index.array().reshape(-1).astype(np.int64)
@@ -258,7 +277,30 @@ GATHER_KERNEL = step("gather_kernel", Layer.KERNEL,
          native="at::native::gather_out (structured)", source=ADV,
          meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def gather(self, dim: int, index, *, sparse_grad: bool = False):
+    return _gather(self, dim, index, None)
+
+
+@declare("gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, "
+         "Tensor(a!) out) -> Tensor(a!)",
+         native="at::native::gather_out (structured)", source=ADV,
+         device_check=CHECK_WRAPPER)
+def gather_out(self, dim: int, index, *, sparse_grad: bool = False, out):
+    return _gather(self, dim, index, out)
+
+
+def _gather(self, dim: int, index, result):
+    """TORCH_META_FUNC(gather) and gather_out: an out= tensor is checked and resized by
+    set_output (the structured wrapper's dtype check, resize_output's warning), then may
+    not overlap self or the index, before the index's own checks."""
     dim = S.maybe_wrap_dim(dim, self.dim())
+    if result is not None:
+        check(result.dtype is self.dtype, RuntimeError,
+              f"Expected out tensor to have dtype {D.type_meta_name(self.dtype)}, but got "
+              f"{D.type_meta_name(result.dtype)} instead")
+        resize_output(result, index.view.sizes, S.contiguous_strides(index.view.sizes))
+        overlap.assert_no_internal_overlap(result)
+        overlap.assert_no_overlap(result, self)
+        overlap.assert_no_partial_overlap(result, index)
     # scatter_gather_dtype_check: an empty index may have any dtype
     # (on meta, torch's Python meta function adds what it got)
     check(index.dtype in (D.int64, D.int32) or not index.numel(), RuntimeError,
@@ -266,7 +308,8 @@ def gather(self, dim: int, index, *, sparse_grad: bool = False):
           (f", but got torch.{index.dtype.name}" if self.is_meta or index.is_meta else ""))
     if index.numel():
         _gather_shape_check(self, dim, index)
-    out = memory.empty_generic(index.view.sizes, self.dtype, self.device_type)
+    out = memory.empty_generic(index.view.sizes, self.dtype, self.device_type) \
+        if result is None else result
     aten.to.dtype(index, D.int64)
     with span(GATHER_KERNEL, dim=dim) as s:
         if not self.is_meta and index.numel():
@@ -558,9 +601,6 @@ def masked_select(self, mask):
 
 # -- overloads torch binds in Python that tidx does not model -----------------------------
 not_modelled(
-    "gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor(a!) out) "
-    "-> Tensor(a!)",
-    "index_select.out(Tensor self, int dim, Tensor index, *, Tensor(a!) out) -> Tensor(a!)",
     "take.out(Tensor self, Tensor index, *, Tensor(a!) out) -> Tensor(a!)",
     "masked_select.out(Tensor self, Tensor mask, *, Tensor(a!) out) -> Tensor(a!)",
     "scatter.src_out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> "
@@ -572,7 +612,5 @@ not_modelled(
     "scatter.value_reduce_out(Tensor self, int dim, Tensor index, Scalar value, *, str reduce, "
     "Tensor(a!) out) -> Tensor(a!)",
     "scatter_add.out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> "
-    "Tensor(a!)",
-    "where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> "
     "Tensor(a!)",
     kind=OUT, reason=OUT_NOT_MODELLED)

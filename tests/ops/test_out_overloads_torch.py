@@ -201,6 +201,31 @@ CASES += [
     "o = torch.empty(6, dtype=torch.bool)[::2]; y = torch.isneginf(a, out=o)",
     "a = torch.tensor([1, 2]); o = torch.empty(3, dtype=torch.bool); y = torch.isneginf(a, out=o)",
     A + "o = torch.empty(0); y = torch.isposinf(a, out=o)",
+    # where.self_out: the out= tensor must have the result type; TensorIterator resizes it
+    A + "o = torch.empty(0); y = torch.where(a > 2, a, -a, out=o)",
+    A + "o = torch.empty(5); y = torch.where(a > 2, a, -a, out=o)",
+    A + "o = torch.empty(0, dtype=torch.float64); y = torch.where(a > 2, a, -a, out=o)",
+    A + "o = torch.empty(3, 2).t(); y = torch.where(a > 2, a, -a, out=o)",
+    A + "y = torch.where(a > 2, a, -a, out=a); o = a",
+    L + "o = torch.empty(0); y = torch.where(a > 2, a, a.float(), out=o)",
+    # gather.out: set_output (dtype check, resize), then the overlap checks
+    A + "o = torch.empty(0); y = torch.gather(a, 1, torch.tensor([[0, 0], [1, 2]]), out=o)",
+    A + "o = torch.empty(7); y = torch.gather(a, 1, torch.tensor([[0, 0], [1, 2]]), out=o)",
+    A + "o = torch.empty(2, 2).t(); y = torch.gather(a, 1, torch.tensor([[0, 0], [1, 2]]), "
+    "out=o)",
+    A + "o = torch.empty(0, dtype=torch.long); "
+    "y = torch.gather(a, 1, torch.tensor([[0, 0], [1, 2]]), out=o)",
+    A + "y = torch.gather(a, 1, torch.tensor([[0, 0], [1, 2]]), out=a); o = a",
+    A + "o = torch.empty(3); y = torch.gather(a, 1, torch.tensor([[0, 5]]), out=o)",
+    # index_select.out: the checks and overlaps before resize_output
+    A + "o = torch.empty(0); y = torch.index_select(a, 1, torch.tensor([2, 0]), out=o)",
+    A + "o = torch.empty(5); y = torch.index_select(a, 0, torch.tensor([1, 1, 0]), out=o)",
+    A + "o = torch.empty(2, 2).t(); y = torch.index_select(a, 1, torch.tensor([2, 0]), out=o)",
+    A + "o = torch.empty(0, dtype=torch.long); "
+    "y = torch.index_select(a, 1, torch.tensor([2, 0]), out=o)",
+    A + "y = torch.index_select(a, 1, torch.tensor([2, 0]), out=a); o = a",
+    "a = torch.arange(6.); o = torch.empty(0); y = torch.index_select(a, 0, torch.tensor([2, 0]), "
+    "out=o)",
 
     M + "o = torch.empty(0); y = torch.max(a, out=o)",
     M + "o = torch.empty(3); y = torch.min(a.t(), out=o)",
@@ -232,6 +257,30 @@ def test_tuple_out_forms_like_torch(statements):
 @pytest.mark.fast
 @pytest.mark.parametrize("statements", TUPLE_CASES)
 def test_tuple_out_resize_warnings_like_torch(statements):
+    assert _tidx_resize_warnings(statements) == _torch_resize_warnings(statements)
+
+
+#: softmax's out= forms: the values are Sleef's exp within the bound the kernel's note
+#: states (tests/ops/test_softmax_torch.py); here the layouts, dtypes, errors and trees
+SOFTMAX_CASES = [
+    A + "o = torch.empty(0); y = torch.softmax(a, 1, out=o)",
+    A + "o = torch.empty(5); y = torch.log_softmax(a, 0, out=o)",
+    A + "o = torch.empty(3, 2).t(); y = torch.softmax(a, 1, out=o)",
+    A + "o = torch.empty(3, 2).t(); y = torch.log_softmax(a, 1, dtype=torch.float64, out=o)",
+    A + "o = torch.empty(0, dtype=torch.float64); y = torch.softmax(a, 1, out=o)",
+    A + "o = torch.empty(0, dtype=torch.float64); y = torch.softmax(a, 1, dtype=torch.float64, "
+    "out=o)",
+    A + "o = torch.empty(0); y = torch.softmax(a, 1, dtype=torch.float64, out=o)",
+    A + "y = torch.softmax(a, 1, out=a); o = a",
+    L + "o = torch.empty(0, dtype=torch.long); y = torch.softmax(a, 1, out=o)",
+    A + "o = torch.empty(0); y = torch.log_softmax(a, 2, out=o)",
+]
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("statements", SOFTMAX_CASES)
+def test_softmax_out_forms_like_torch(statements):
+    assert_like_torch(statements, names=("y", "o"), uninitialised=("y", "o"))
     assert _tidx_resize_warnings(statements) == _torch_resize_warnings(statements)
 
 
@@ -320,6 +369,9 @@ FAMILIES = {
     "add": "torch.add(a, a.t() if a.dim() == 2 else a, out=o)",
     "max_all": "torch.max(a, out=o)",
     "isposinf": "torch.isposinf(a, out=o)",
+    "where": "torch.where(a > 0, a, -a, out=o)",
+    "index_select": "torch.index_select(a, 0, torch.tensor([0, 0]), out=o)",
+    "gather": "torch.gather(a, 0, torch.zeros_like(a, dtype=torch.long), out=o)",
 }
 
 
