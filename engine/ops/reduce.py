@@ -22,8 +22,7 @@ from tracer.steps import Layer, step
 from engine.core import dtypes as D
 from engine.core import view as S
 from engine.core.errors import Refused, check, torch_error
-from engine.dispatch.declarations import (CHECK_WRAPPER, META_PYTHON, OUT,
-    OUT_NOT_MODELLED, declare, not_modelled)
+from engine.dispatch.declarations import CHECK_WRAPPER, META_PYTHON, declare
 from engine.dispatch.aten import aten
 from engine.memory import empty as memory
 from engine.memory.allocator import check_temporary
@@ -222,11 +221,12 @@ def sum_out(self, dim, keepdim=False, *, dtype=None, out):
     return sum_impl(self, dim, keepdim, None, out=out)
 
 
-def reduction_out(self, dim, keepdim: bool, dtype: D.dtype | None, out) -> None:
+def reduction_out(self, dim, keepdim: bool, dtype: D.dtype | None, out,
+                  allow_empty: bool = False) -> None:
     """resize_reduction with an out= tensor: the dims checked, the dtype the out= tensor
     must have (``dtype``, else its own: infer_dtype_from_optional), then the structured
     wrapper's resize_out (its check, and resize_output's warning)."""
-    mask = dim_mask(self, dim)
+    mask = dim_mask(self, dim, allow_empty)
     want = dtype if dtype is not None else out.dtype
     check(out.dtype is want, RuntimeError,
           f"Expected out tensor to have dtype {D.type_meta_name(want)}, but got "
@@ -345,12 +345,21 @@ MAX_VALUES_KERNEL = step("max_values_kernel", Layer.KERNEL, source=KERNELS, note
 MIN_VALUES_KERNEL = step("min_values_kernel", Layer.KERNEL, source=KERNELS, note="amax.kernel")
 
 
-def _amax_amin(self, dim: Sequence[int], keepdim: bool, biggest: bool):
+def _amax_amin(self, dim: Sequence[int], keepdim: bool, biggest: bool, out=None):
     name = "amax()" if biggest else "amin()"
+    if out is not None:
+        check(out.dtype is self.dtype, RuntimeError,
+              f"Expected the dtype for input and out to match, but got "
+              f"{D.cpp_name(self.dtype)} for input's dtype and {D.cpp_name(out.dtype)} for "
+              f"out's dtype.")
     if self.numel() == 0:
         zero_numel_check_dims(self, dim, name)
     mask = dim_mask(self, dim)
-    result = _result(self, mask, keepdim, self.dtype)
+    if out is None:
+        result = _result(self, mask, keepdim, self.dtype)
+    else:
+        reduction_out(self, dim, keepdim, None, out)
+        result = out
     viewed = review(result, self.dim(), mask, keepdim)
     if self.numel() == 0:
         return result
@@ -408,12 +417,26 @@ def amin(self, dim=(), keepdim=False):
     return _amax_amin(self, dim, keepdim, False)
 
 
+@declare("amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> "
+         "Tensor(a!)", native="at::native::amax_out (structured)", source=REDUCE,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
+def amax_out(self, dim=(), keepdim=False, *, out):
+    return _amax_amin(self, dim, keepdim, True, out)
+
+
+@declare("amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> "
+         "Tensor(a!)", native="at::native::amin_out (structured)", source=REDUCE,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
+def amin_out(self, dim=(), keepdim=False, *, out):
+    return _amax_amin(self, dim, keepdim, False, out)
+
+
 # -- argmax / argmin -----------------------------------------------------------------------
 ARGMAX_KERNEL = step("argmax_kernel", Layer.KERNEL, source=KERNELS, note="argmax.kernel")
 ARGMIN_KERNEL = step("argmin_kernel", Layer.KERNEL, source=KERNELS, note="argmax.kernel")
 
 
-def _arg(self, dim: int | None, keepdim: bool, biggest: bool):
+def _arg(self, dim: int | None, keepdim: bool, biggest: bool, out=None):
     name = "argmax()" if biggest else "argmin()"
     check(self.dtype is not D.bool, RuntimeError, f"{name}: does not support bool input")
     if dim is not None:
@@ -423,7 +446,11 @@ def _arg(self, dim: int | None, keepdim: bool, biggest: bool):
         check(self.numel() != 0, IndexError,
               f"{name}: Expected reduction dim to be specified for input.numel() == 0.")
     mask = dim_mask(self, None if dim is None else [dim])
-    result = _result(self, mask, keepdim, D.int64)
+    if out is None:
+        result = _result(self, mask, keepdim, D.int64)
+    else:
+        reduction_out(self, None if dim is None else [dim], keepdim, D.int64, out)
+        result = out
     if dim is not None:
         if (self.view.sizes[wrapped] if self.dim() else 1) == 1 and self.dim():
             return aten.fill_.Scalar(result, 0)
@@ -471,18 +498,42 @@ def argmin(self, dim=None, keepdim=False):
     return _arg(self, dim, keepdim, False)
 
 
+@declare("argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> "
+         "Tensor(a!)", native="at::native::argmax_out (structured)", source=REDUCE,
+         device_check=CHECK_WRAPPER)
+def argmax_out(self, dim=None, keepdim=False, *, out):
+    return _arg(self, dim, keepdim, True, out)
+
+
+@declare("argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> "
+         "Tensor(a!)", native="at::native::argmin_out (structured)", source=REDUCE,
+         device_check=CHECK_WRAPPER)
+def argmin_out(self, dim=None, keepdim=False, *, out):
+    return _arg(self, dim, keepdim, False, out)
+
+
 # -- any / all -----------------------------------------------------------------------------
 AND_KERNEL = step("and_kernel", Layer.KERNEL, source=KERNELS, note="allany.kernel")
 OR_KERNEL = step("or_kernel", Layer.KERNEL, source=KERNELS, note="allany.kernel")
 
 
-def _allany(self, dim: Sequence[int] | None, keepdim: bool, is_all: bool):
-    """allany_meta + allany_impl: a bool result (uint8 stays uint8); an empty input is the
-    identity, a one-element one a copy, else a reduction of the input cast to the result's
-    dtype."""
-    out_dtype = D.uint8 if self.dtype is D.uint8 else D.bool
-    mask = dim_mask(self, dim, allow_empty=True)
-    result = _result(self, mask, keepdim, out_dtype)
+def _allany(self, dim: Sequence[int] | None, keepdim: bool, is_all: bool, out=None):
+    """allany_meta + allany_impl: a bool result (uint8 stays uint8; an out= tensor, bool or
+    uint8, keeps its own); an empty input is the identity, a one-element one a copy, else
+    a reduction of the input cast to the result's dtype."""
+    if out is None:
+        mask = dim_mask(self, dim, allow_empty=True)
+        out_dtype = D.uint8 if self.dtype is D.uint8 else D.bool
+        result = _result(self, mask, keepdim, out_dtype)
+    else:
+        # check_result_is_bytebool, before the dims
+        check(out.dtype in (D.bool, D.uint8), RuntimeError,
+              f"{'all' if is_all else 'any'} only supports bool tensor for result, got: "
+              f"{D.cpp_name(out.dtype)}")
+        mask = dim_mask(self, dim, allow_empty=True)
+        out_dtype = out.dtype
+        reduction_out(self, dim, keepdim, None, out, allow_empty=True)
+        result = out
     if self.numel() == 0:
         return aten.fill_.Scalar(result, is_all)
     if self.numel() == 1:
@@ -524,25 +575,25 @@ def _declare_allany(name: str, is_all: bool) -> None:
     def dims(self, dim=None, keepdim=False):
         return _allany(self, dim, keepdim, is_all)
 
+    @declare(f"{name}.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+             native=f"at::native::{name}_all_out (structured)", source=REDUCE,
+             meta=META_PYTHON)
+    def whole_out(self, *, out):
+        return _allany(self, None, False, is_all, out)
+
+    @declare(f"{name}.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> "
+             "Tensor(a!)", native=f"at::native::{name}_out (structured)", source=REDUCE,
+             meta=META_PYTHON)
+    def one_dim_out(self, dim, keepdim=False, *, out):
+        return _allany(self, [dim], keepdim, is_all, out)
+
+    @declare(f"{name}.dims_out(Tensor self, int[]? dim=None, bool keepdim=False, *, "
+             "Tensor(a!) out) -> Tensor(a!)",
+             native=f"at::native::{name}_dims_out (structured)", source=REDUCE,
+             meta=META_PYTHON)
+    def dims_out(self, dim=None, keepdim=False, *, out):
+        return _allany(self, dim, keepdim, is_all, out)
+
 
 _declare_allany("all", True)
 _declare_allany("any", False)
-
-
-# -- overloads torch binds in Python that tidx does not model -----------------------------
-not_modelled(
-    "amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)",
-    "amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)",
-    "argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> "
-    "Tensor(a!)",
-    "argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> "
-    "Tensor(a!)",
-    "all.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)",
-    "all.dims_out(Tensor self, int[]? dim=None, bool keepdim=False, *, Tensor(a!) out) -> "
-    "Tensor(a!)",
-    "all.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
-    "any.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)",
-    "any.dims_out(Tensor self, int[]? dim=None, bool keepdim=False, *, Tensor(a!) out) -> "
-    "Tensor(a!)",
-    "any.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
-    kind=OUT, reason=OUT_NOT_MODELLED)

@@ -201,6 +201,25 @@ CASES += [
     "o = torch.empty(6, dtype=torch.bool)[::2]; y = torch.isneginf(a, out=o)",
     "a = torch.tensor([1, 2]); o = torch.empty(3, dtype=torch.bool); y = torch.isneginf(a, out=o)",
     A + "o = torch.empty(0); y = torch.isposinf(a, out=o)",
+    # argmax/argmin.out, amax/amin.out, all/any (.out, .dims_out, .all_out): resize_reduction
+    M + "o = torch.empty(0, dtype=torch.long); y = torch.argmax(a, 1, out=o)",
+    M + "o = torch.empty(5, dtype=torch.long); y = torch.argmin(a, out=o)",
+    M + "o = torch.empty(0); y = torch.argmax(a, 1, out=o)",
+    M + "o = torch.empty(4, dtype=torch.long)[::2]; y = torch.argmax(a, 1, out=o)",
+    M + "o = torch.empty(0, dtype=torch.long); y = torch.argmax(a, 0, keepdim=True, out=o)",
+    M + "o = torch.empty(0); y = torch.amax(a, 1, out=o)",
+    M + "o = torch.empty(5); y = torch.amin(a, (0, 1), keepdim=True, out=o)",
+    M + "o = torch.empty(0, dtype=torch.float64); y = torch.amax(a, 1, out=o)",
+    "a = torch.tensor([[1, 5, 2], [7, 0, 7]]); o = torch.empty(0, dtype=torch.long); "
+    "y = torch.amin(a, 0, out=o)",
+    M + "o = torch.empty(0, dtype=torch.bool); y = torch.all(a, 1, out=o)",
+    M + "o = torch.empty(0); y = torch.any(a, 1, out=o)",
+    M + "o = torch.empty(3, dtype=torch.bool); y = torch.any(a, out=o)",
+    M + "o = torch.empty(0, dtype=torch.uint8); y = torch.all(a, (0, 1), out=o)",
+    "a = torch.tensor([[1, 5, 0], [7, 0, 7]], dtype=torch.uint8); "
+    "o = torch.empty(0, dtype=torch.bool); y = torch.all(a, 0, out=o)",
+    M + "o = torch.empty(0, dtype=torch.bool); y = torch.any(a[:1, :1], 1, out=o)",
+    "o = torch.empty(2, dtype=torch.bool); y = torch.all(torch.empty(0, 3), 1, out=o)",
     # where.self_out: the out= tensor must have the result type; TensorIterator resizes it
     A + "o = torch.empty(0); y = torch.where(a > 2, a, -a, out=o)",
     A + "o = torch.empty(5); y = torch.where(a > 2, a, -a, out=o)",
@@ -372,6 +391,9 @@ FAMILIES = {
     "where": "torch.where(a > 0, a, -a, out=o)",
     "index_select": "torch.index_select(a, 0, torch.tensor([0, 0]), out=o)",
     "gather": "torch.gather(a, 0, torch.zeros_like(a, dtype=torch.long), out=o)",
+    "argmax": "torch.argmax(a, {dim}, out=o)",
+    "amax": "torch.amax(a, {dim}, out=o)",
+    "any": "torch.any(a, {dim}, out=o)",
 }
 
 
