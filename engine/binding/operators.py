@@ -262,7 +262,8 @@ class OperatorBinding:
                 raise Refused(f"{self.name}(): this out= is not modelled yet")
             # a factory's TensorOptions: check_out_type_matches (utils/out_types.cpp); a
             # reduction's dtype= is the operator's own argument, passed on
-            if any(a.name == "device" for a in signature.schema.arguments):
+            functional = signature.schema if signature.schema is not None else schema
+            if any(a.name == "device" for a in functional.arguments):
                 if values.get("device") is not None:
                     raise Refused(f"{self.name}(): out= together with device= is not "
                                   f"modelled yet")

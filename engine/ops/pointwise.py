@@ -263,7 +263,7 @@ def iterate(name: str, inputs: Sequence[Any], fn: Callable[..., Any] | None, *,
         ops = [to_common(op, common) for op in ops]
     strides = layout(shape, ops)
     if resize and out is not None:
-        if target is not out and out.view.sizes != shape:
+        if target is not None and target is not out and out.view.sizes != shape:
             # TensorIteratorBase::set_output_raw_strided: the temporary was made with the
             # old shape, so it is resized too (resize_output, its own warning); a
             # structured kernel's meta resized the out= tensor first, a non-structured

@@ -220,6 +220,22 @@ CASES += [
     "o = torch.empty(0, dtype=torch.bool); y = torch.all(a, 0, out=o)",
     M + "o = torch.empty(0, dtype=torch.bool); y = torch.any(a[:1, :1], 1, out=o)",
     "o = torch.empty(2, dtype=torch.bool); y = torch.all(torch.empty(0, 3), 1, out=o)",
+    # tril.out / triu.out: structured, the kernel writes any strides; prod.int_out as sum's
+    "a = torch.arange(9.).reshape(3, 3); o = torch.empty(0); y = torch.tril(a, out=o)",
+    "a = torch.arange(9.).reshape(3, 3); o = torch.empty(5); y = torch.triu(a, 1, out=o)",
+    "a = torch.arange(9.).reshape(3, 3); o = torch.empty(3, 3).t(); y = torch.triu(a, out=o)",
+    "a = torch.arange(9.).reshape(3, 3); o = torch.empty(0, dtype=torch.long); "
+    "y = torch.tril(a, out=o)",
+    "a = torch.arange(9.).reshape(3, 3); y = torch.tril(a, out=a); o = a",
+    "a = torch.arange(9.).reshape(3, 3); o = torch.empty(0); y = torch.tril(a.t(), -1, out=o)",
+    "a = torch.arange(3.); o = torch.empty(0); y = torch.tril(a, out=o)",
+    "a = torch.arange(1., 7.).reshape(2, 3); o = torch.empty(0); y = torch.prod(a, 1, out=o)",
+    "a = torch.arange(1., 7.).reshape(2, 3); o = torch.empty(5); "
+    "y = torch.prod(a, 0, keepdim=True, out=o)",
+    "a = torch.arange(1, 7).reshape(2, 3); o = torch.empty(0); y = torch.prod(a, 1, out=o)",
+    "a = torch.arange(1., 7.).reshape(2, 3); o = torch.empty(0); "
+    "y = torch.prod(a, 1, dtype=torch.float64, out=o)",
+    "a = torch.arange(1., 7.).reshape(2, 3); o = torch.empty(4)[::2]; y = torch.prod(a, 1, out=o)",
     # where.self_out: the out= tensor must have the result type; TensorIterator resizes it
     A + "o = torch.empty(0); y = torch.where(a > 2, a, -a, out=o)",
     A + "o = torch.empty(5); y = torch.where(a > 2, a, -a, out=o)",
@@ -394,6 +410,8 @@ FAMILIES = {
     "argmax": "torch.argmax(a, {dim}, out=o)",
     "amax": "torch.amax(a, {dim}, out=o)",
     "any": "torch.any(a, {dim}, out=o)",
+    "prod": "torch.prod(a, {dim}, out=o)",
+    "tril": "torch.tril(a, {dim}, out=o)",
 }
 
 
