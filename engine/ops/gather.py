@@ -23,11 +23,10 @@ from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, META_PYTHON,
 from engine.dispatch.aten import aten
 from engine.core.errors import check, torch_error
 from engine.ops.split import check_pieces
-from engine.memory.resize import resize_native
 from engine.ops import overlap
 from engine.ops.views import expand_outplace
 from engine.memory.allocator import check_temporary
-from engine.ops.pointwise import resize_output
+from engine.ops.pointwise import layout, resize_output
 from engine.ops.touch import along, at, elements, touched
 from engine.ops.touch import where as where_set
 
@@ -486,12 +485,36 @@ TAKE_KERNEL = step("take_kernel", Layer.KERNEL, source="aten/src/ATen/native/cpu
 @declare("take(Tensor self, Tensor index) -> Tensor", variants="method, function",
          native="at::native::take", source=ADV, meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def take(self, index):
+    return _take(self, index, None)
+
+
+@declare("take.out(Tensor self, Tensor index, *, Tensor(a!) out) -> Tensor(a!)",
+         native="at::native::take_out", source=ADV, meta=META_PYTHON, device_check=CHECK_WRAPPER)
+def take_out(self, index, *, out):
+    return _take(self, index, out)
+
+
+def _take(self, index, given):
+    """take (at::empty of the index's shape) and take_out: the dtype checks, the empty
+    self's, the overlaps, then the out= tensor resized by its TensorIterator."""
     check(index.dtype is D.int64, RuntimeError,
           f"take(): Expected a long tensor for index, but got {D.cpp_name(index.dtype)}")
-    out = aten.empty.memory_format(index.view.sizes, dtype=self.dtype, device=self.device_type)
+    if given is None:
+        out = aten.empty.memory_format(index.view.sizes, dtype=self.dtype,
+                                       device=self.device_type)
+    else:
+        check(self.dtype is given.dtype, RuntimeError,
+              f"take(): self and out expected to have the same dtype, but got self.dtype = "
+              f"{D.cpp_name(self.dtype)} and out.dtype = {D.cpp_name(given.dtype)}")
+        out = given
     # take_out's index check, before its kernel looks at a value
     check(not (self.numel() == 0 and index.numel() != 0), IndexError,
           "take(): tried to take from an empty tensor")
+    if given is not None:
+        overlap.assert_no_internal_overlap(out)
+        overlap.assert_no_overlap(out, index)
+        overlap.assert_no_overlap(out, self)
+        resize_output(out, index.view.sizes, layout(index.view.sizes, [index]))
     with span(TAKE_KERNEL
               ) as s:
         if not self.is_meta and index.numel():
@@ -573,11 +596,28 @@ MASKED_SELECT_PREFIX_SUM = step("masked_select: prefix sum", Layer.KERNEL, sourc
          native="at::native::masked_select_cpu", source=ADV, device_check=CHECK_WRAPPER)
 def masked_select(self, mask):
     result = aten.empty.memory_format((0,), dtype=self.dtype, device=self.device_type)
+    return _masked_select_out(self, mask, result)
+
+
+@declare("masked_select.out(Tensor self, Tensor mask, *, Tensor(a!) out) -> Tensor(a!)",
+         native="at::native::masked_select_out_cpu", source=ADV, device_check=CHECK_WRAPPER)
+def masked_select_out(self, mask, *, out):
+    return _masked_select_out(self, mask, out)
+
+
+def _masked_select_out(self, mask, result):
+    """masked_select_out_impl_cpu: the checks, the overlaps, the count of the mask, the
+    out= tensor resized to it (resize_output), then the kernel."""
     check(mask.dtype is D.bool, RuntimeError, "masked_select: expected BoolTensor for mask")
+    check(self.dtype is result.dtype, RuntimeError,
+          "masked_select(): self and result must have the same scalar type")
+    overlap.assert_no_internal_overlap(result)
+    overlap.assert_no_overlap(result, self)
+    overlap.assert_no_overlap(result, mask)
     m, src = expand_outplace(mask, self)
     shape = src.view.sizes
     numel = aten.item.default(aten.sum.default(m))
-    resize_native(result, (numel,))
+    resize_output(result, (numel,), (1,))
     if numel == 0:
         return result
     aten.as_strided.default(result, shape, (0,) * len(shape), None)
@@ -601,8 +641,6 @@ def masked_select(self, mask):
 
 # -- overloads torch binds in Python that tidx does not model -----------------------------
 not_modelled(
-    "take.out(Tensor self, Tensor index, *, Tensor(a!) out) -> Tensor(a!)",
-    "masked_select.out(Tensor self, Tensor mask, *, Tensor(a!) out) -> Tensor(a!)",
     "scatter.src_out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> "
     "Tensor(a!)",
     "scatter.value_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> "

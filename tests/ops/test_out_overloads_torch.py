@@ -236,6 +236,20 @@ CASES += [
     "a = torch.arange(1., 7.).reshape(2, 3); o = torch.empty(0); "
     "y = torch.prod(a, 1, dtype=torch.float64, out=o)",
     "a = torch.arange(1., 7.).reshape(2, 3); o = torch.empty(4)[::2]; y = torch.prod(a, 1, out=o)",
+    # take.out (its checks, overlaps, then TensorIterator's resize), masked_select.out
+    A + "o = torch.empty(0); y = torch.take(a, torch.tensor([[0, 5], [2, 2]]), out=o)",
+    A + "o = torch.empty(5); y = torch.take(a, torch.tensor([0, 5]), out=o)",
+    A + "o = torch.empty(4)[::2]; y = torch.take(a, torch.tensor([0, 5]), out=o)",
+    A + "o = torch.empty(0, dtype=torch.long); y = torch.take(a, torch.tensor([0, 5]), out=o)",
+    A + "y = torch.take(a, torch.tensor([0, 5]), out=a); o = a",
+    A + "o = torch.empty(0); y = torch.take(a, torch.tensor([0, 9]), out=o)",
+    A + "o = torch.empty(0); y = torch.take(a, torch.tensor([[0, 5], [2, 2]]).t(), out=o)",
+    A + "o = torch.empty(0); y = torch.masked_select(a, a > 2, out=o)",
+    A + "o = torch.empty(5); y = torch.masked_select(a, a > 2, out=o)",
+    A + "o = torch.empty(0, dtype=torch.long); y = torch.masked_select(a, a > 2, out=o)",
+    A + "o = torch.empty(6)[::2]; y = torch.masked_select(a, a > 2, out=o)",
+    A + "o = torch.empty(0); y = torch.masked_select(a, a > 9, out=o)",
+    A + "y = torch.masked_select(a, a > 2, out=a); o = a",
     # where.self_out: the out= tensor must have the result type; TensorIterator resizes it
     A + "o = torch.empty(0); y = torch.where(a > 2, a, -a, out=o)",
     A + "o = torch.empty(5); y = torch.where(a > 2, a, -a, out=o)",
@@ -412,6 +426,8 @@ FAMILIES = {
     "any": "torch.any(a, {dim}, out=o)",
     "prod": "torch.prod(a, {dim}, out=o)",
     "tril": "torch.tril(a, {dim}, out=o)",
+    "take": "torch.take(a, torch.tensor([0, -1]), out=o)",
+    "masked_select": "torch.masked_select(a, a > 0, out=o)",
 }
 
 
