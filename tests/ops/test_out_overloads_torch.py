@@ -250,6 +250,18 @@ CASES += [
     A + "o = torch.empty(6)[::2]; y = torch.masked_select(a, a > 2, out=o)",
     A + "o = torch.empty(0); y = torch.masked_select(a, a > 9, out=o)",
     A + "y = torch.masked_select(a, a > 2, out=a); o = a",
+    # nansum.out: sum_out for integers, else make_reduction in the out= tensor's dtype
+    "a = torch.tensor([[1., float('nan'), 2.], [7., 0., 7.]]); o = torch.empty(0); "
+    "y = torch.nansum(a, 1, out=o)",
+    "a = torch.tensor([[1., float('nan'), 2.], [7., 0., 7.]]); o = torch.empty(5); "
+    "y = torch.nansum(a, 1, out=o)",
+    "a = torch.tensor([[1., float('nan'), 2.], [7., 0., 7.]]); "
+    "o = torch.empty(0, dtype=torch.float64); y = torch.nansum(a, 1, out=o)",
+    "a = torch.tensor([[1., float('nan'), 2.], [7., 0., 7.]]); o = torch.empty(4)[::2]; "
+    "y = torch.nansum(a, 1, out=o)",
+    "a = torch.tensor([[1, 2, 2], [7, 0, 7]]); o = torch.empty(0); y = torch.nansum(a, 1, out=o)",
+    "a = torch.tensor([[1., float('nan'), 2.], [7., 0., 7.]]); o = torch.empty(0); "
+    "y = torch.nansum(a, 1, dtype=torch.float64, out=o)",
     # where.self_out: the out= tensor must have the result type; TensorIterator resizes it
     A + "o = torch.empty(0); y = torch.where(a > 2, a, -a, out=o)",
     A + "o = torch.empty(5); y = torch.where(a > 2, a, -a, out=o)",
@@ -428,6 +440,7 @@ FAMILIES = {
     "tril": "torch.tril(a, {dim}, out=o)",
     "take": "torch.take(a, torch.tensor([0, -1]), out=o)",
     "masked_select": "torch.masked_select(a, a > 0, out=o)",
+    "nansum": "torch.nansum(a, {dim}, out=o)",
 }
 
 
