@@ -262,6 +262,17 @@ CASES += [
     "a = torch.tensor([[1, 2, 2], [7, 0, 7]]); o = torch.empty(0); y = torch.nansum(a, 1, out=o)",
     "a = torch.tensor([[1., float('nan'), 2.], [7., 0., 7.]]); o = torch.empty(0); "
     "y = torch.nansum(a, 1, dtype=torch.float64, out=o)",
+    # diagonal_copy.out (the generated view_copy out=: functional, resize, dtype, copy_) and
+    # diag.out of a matrix (diagonal_copy's out=)
+    "a = torch.arange(9.).reshape(3, 3); o = torch.empty(0); y = torch.diag(a, out=o)",
+    "a = torch.arange(9.).reshape(3, 3); o = torch.empty(5); y = torch.diag(a, 1, out=o)",
+    "a = torch.arange(9.).reshape(3, 3); o = torch.empty(0, dtype=torch.long); "
+    "y = torch.diag(a, out=o)",
+    "a = torch.arange(9.).reshape(3, 3); o = torch.empty(6)[::2]; y = torch.diag(a, out=o)",
+    "a = torch.arange(9.).reshape(3, 3); o = torch.empty(0); y = torch.diagonal_copy(a, out=o)",
+    "a = torch.arange(24.).reshape(2, 3, 4); o = torch.empty(0); "
+    "y = torch.diagonal_copy(a, 1, 1, 2, out=o)",
+    "a = torch.ones(2, 2, 2); o = torch.empty(0); y = torch.diag(a, out=o)",
     # where.self_out: the out= tensor must have the result type; TensorIterator resizes it
     A + "o = torch.empty(0); y = torch.where(a > 2, a, -a, out=o)",
     A + "o = torch.empty(5); y = torch.where(a > 2, a, -a, out=o)",
