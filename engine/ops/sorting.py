@@ -360,7 +360,7 @@ def argsort_stable(self, *, stable: bool, dim: int = -1, descending: bool = Fals
 
 
 @declare("argsort.stable_out(Tensor self, *, bool stable, int dim=-1, bool descending=False, Tensor(a!) out) -> Tensor(a!)",
-         kind=COMPOSITE, native="at::native::argsort_stable_out", source=SORTING)
+         kind=COMPOSITE, native="at::native::argsort_stable", source=SORTING)
 def argsort_stable_out(self, *, stable: bool, dim: int = -1, descending: bool = False, out):
     # a values tensor of its own (at::empty({0})), then at::sort_outf into it and out
     values = aten.empty.memory_format([0], dtype=self.dtype, device=self.device_type)
