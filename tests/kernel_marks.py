@@ -277,6 +277,15 @@ def _elements(t: TensorImpl) -> np.ndarray:
     return raw[: raw.size // item * item].reshape(-1, item).copy()
 
 
+def _changed_rows(now: np.ndarray, before: np.ndarray) -> np.ndarray:
+    """Which storage elements differ from before the call; a storage an out= resize grew
+    has its new elements compared with the sentinel its new bytes were filled with."""
+    if len(now) > len(before):
+        grown = np.full((len(now) - len(before), now.shape[1]), SENTINEL, dtype=np.uint8)
+        before = np.concatenate([before, grown])
+    return (now != before[:len(now)]).any(axis=1)
+
+
 def _attempt(op: str, profile: Profile, *, record: bool, probe: tuple[int, int] | None = None):
     """One call of ``op`` on freshly made inputs (fresh storages filled with the
     sentinel): ``(session, entry, given, before, inputs, result)``.  ``probe`` (input
@@ -337,7 +346,7 @@ def _outcome(given, before, result) -> list[bytes]:
             continue
         seen.add(id(t.storage))
         now = _elements(t)
-        out.append(now[(now != before[id(t.storage)]).any(axis=1)].tobytes())
+        out.append(now[_changed_rows(now, before[id(t.storage)])].tobytes())
     for t in _storages(result):
         if id(t.storage) not in seen:
             seen.add(id(t.storage))
@@ -388,7 +397,7 @@ def _facts(op, profile, session, entry, given, before, inputs, result) -> Run:
         seen.add(id(t.storage))
         label = _label(session, t) or f"unlabelled {t.storage.serial}"
         now = _elements(t)
-        diff = np.flatnonzero((now != before[id(t.storage)]).any(axis=1))
+        diff = np.flatnonzero(_changed_rows(now, before[id(t.storage)]))
         if diff.size:
             out.changed[label] = set(diff.tolist())
             if t.dtype is D.float32:

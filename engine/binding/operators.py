@@ -247,7 +247,7 @@ class OperatorBinding:
         keywords: dict[str, Any] = {}
         outs = [a for a in schema.arguments if a.is_out]
         if outs:
-            # the generated out= case: check_out_type_matches (not modelled), then the out
+            # the generated out= case: check_out_type_matches (below), then the out
             # tensor passed as the _out overload's out argument -- or, for several returns,
             # ``auto out = _r.tensorlist_n<2>(N)`` and out[0], out[1] ... in the schema's order
             given_out = values.get("out")
@@ -260,9 +260,18 @@ class OperatorBinding:
             if not (isinstance(several, (list, tuple)) and
                     all(isinstance(t, Tensor) for t in several)):
                 raise Refused(f"{self.name}(): this out= is not modelled yet")
-            if "dtype" in given or "device" in given:
-                raise Refused(f"{self.name}(): out= together with dtype= or device= is not "
-                              f"modelled yet")
+            # a factory's TensorOptions: check_out_type_matches (utils/out_types.cpp); a
+            # reduction's dtype= is the operator's own argument, passed on
+            functional = signature.schema if signature.schema is not None else schema
+            if any(a.name == "device" for a in functional.arguments):
+                if values.get("device") is not None:
+                    raise Refused(f"{self.name}(): out= together with device= is not "
+                                  f"modelled yet")
+                dtype = values.get("dtype")
+                if dtype is not None and unpack(several[0]).dtype is not dtype:
+                    raise torch_error(RuntimeError, f"dtype {D.cpp_name(dtype)} does not "
+                                      f"match dtype of out parameter "
+                                      f"({D.cpp_name(unpack(several[0]).dtype)})")
             for arg, tensor in zip(outs, several):
                 keywords[arg.name] = unpack(tensor)
         for arg in schema.arguments:

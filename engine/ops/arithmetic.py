@@ -28,7 +28,7 @@ from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, FUNCTIONAL, 
 from engine.dispatch.aliases import alias
 from engine.dispatch.aten import aten
 from engine.ops import complex_arith
-from engine.ops.pointwise import BINARY, Wrapped, iterate, operand, sub_check
+from engine.ops.pointwise import BINARY, Wrapped, cast_error, iterate, operand, sub_check
 from engine.ops.scalar import scalar_tensor_static, scalar_type, to_dtype_scalar
 from engine.ops.touch import touched
 
@@ -334,6 +334,14 @@ def floor_divide(self, other):
     return _div("floor_divide", self, other, "floor", allocate="empty")
 
 
+@declare("floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
+         native="at::native::floor_divide_out", source=BINARY, meta=META_PYTHON,
+         at_dispatch=_DIV_FLOOR_CPU)
+def floor_divide_out(self, other, *, out):
+    # TensorIterator::binary_op(result, self, other), then div_floor_stub
+    return _div("floor_divide", self, other, "floor", out=out, resize=True, allocate="empty")
+
+
 @declare("floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)",
          variants="method", native="at::native::floor_divide_", source=BINARY,
          meta=META_PYTHON, at_dispatch=_DIV_FLOOR_CPU)
@@ -406,6 +414,12 @@ def _binary_family(name: str, loop, *, scalar_tensor: bool = False, note: str = 
             # at::name(wrapped_scalar_tensor(self), other)
             return iterate(name, [operand(self), other], loop, at_dispatch=True, note=note)
 
+    @declare(f"{name}.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
+             native=f"at::native::{name}_out", source=BINARY, meta=META_PYTHON)
+    def scalar_out(self, other, *, out):
+        # CompositeExplicitAutograd: at::name_out(result, self, wrapped_scalar_tensor(other))
+        return getattr(aten, name).Tensor_out(self, operand(other), out=out)
+
 
 _binary_family("remainder", _remainder, scalar_tensor=True, note="pointwise.remainder")
 _binary_family("fmod", _fmod, note="pointwise.fmod")
@@ -423,13 +437,8 @@ deprecated("sub(Tensor self, Scalar alpha, Tensor other, *, Tensor(a!) out) -> T
 deprecated("sub_(Tensor(a!) self, Scalar alpha, Tensor other) -> Tensor(a!)",
            "sub_(self, other, alpha)")
 
-not_modelled(
-    "floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
-    "remainder.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
-    "fmod.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
-    kind=OUT, reason=OUT_NOT_MODELLED)
-not_modelled("true_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
-             kind=COMPOSITE, reason=OUT_NOT_MODELLED)
+alias("true_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", of="div",
+      source=BINARY)
 
 
 # -- div_.Scalar: no Python binding of its own; mean divides its sum in place with it ----
@@ -444,6 +453,11 @@ def div__scalar(self, other):
     kernel divides, each quotient rounded once (IEEE division, as the vector loop's).
     A complex self is divided by ``(n, 0)`` with c10::complex's operator/ (numpy's
     algorithm: ``(a + b*0) * (1/n)``, fused or not the same bits, as numpy's own)."""
+    if not self.dtype.is_floating_point and not self.dtype.is_complex and \
+            not isinstance(other, (bool, complex)):
+        # true division promotes integers to the default dtype, which an integer self
+        # cannot hold (mean's out= of an integer dtype ends here)
+        raise cast_error(current().default_dtype, self.dtype)
     if not (self.dtype.is_floating_point or self.dtype.is_complex) or \
             isinstance(other, (bool, complex)):
         raise Refused("div_(number) is modelled only for a floating or complex tensor "

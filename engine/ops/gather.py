@@ -23,10 +23,10 @@ from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, META_PYTHON,
 from engine.dispatch.aten import aten
 from engine.core.errors import check, torch_error
 from engine.ops.split import check_pieces
-from engine.memory.resize import resize_native
 from engine.ops import overlap
 from engine.ops.views import expand_outplace
 from engine.memory.allocator import check_temporary
+from engine.ops.pointwise import layout, resize_output
 from engine.ops.touch import along, at, elements, touched
 from engine.ops.touch import where as where_set
 
@@ -79,6 +79,19 @@ def index_select(self, dim: int, index):
     # index_select_cpu_ allocates an empty result; index_select_out_cpu_ checks, resizes it
     # and copies slices along dim
     result = aten.empty.memory_format((0,), dtype=self.dtype, device=self.device_type)
+    return _index_select_out(self, dim, index, result)
+
+
+@declare("index_select.out(Tensor self, int dim, Tensor index, *, Tensor(a!) out) -> Tensor(a!)",
+         native="at::native::index_select_out_cpu_", source=ADV, meta=META_PYTHON,
+         device_check=CHECK_WRAPPER, takes_complex=True)
+def index_select_out(self, dim: int, index, *, out):
+    return _index_select_out(self, dim, index, out)
+
+
+def _index_select_out(self, dim: int, index, result):
+    """index_select_out_cpu_: the checks, the out= tensor's dtype and overlaps, its resize
+    (resize_output), then the copy along dim."""
     dim = S.maybe_wrap_dim(dim, self.dim())
     numel = index.numel()
     if index.dim() > 1:
@@ -87,10 +100,15 @@ def index_select(self, dim: int, index):
           f"index_select(): Index to scalar can have only 1 value, got {numel} value(s)")
     check(index.dtype in (D.int64, D.int32), RuntimeError,
           "index_select(): Expected dtype int32 or int64 for index")
+    check(self.dtype is result.dtype, RuntimeError,
+          "index_select(): self and result must have the same scalar type")
+    overlap.assert_no_internal_overlap(result)
+    overlap.assert_no_overlap(result, self)
+    overlap.assert_no_overlap(result, index)
     sizes = list(self.view.sizes)
     if self.dim() > 0:
         sizes[dim] = numel
-    resize_native(result, sizes)
+    resize_output(result, tuple(sizes), S.contiguous_strides(tuple(sizes)))
     # TensorBase::contiguous: an operator only for a strided index
     index = index if index.is_contiguous() else aten.contiguous.default(index)
     idx = None if index.is_meta else index.array().reshape(-1).astype(np.int64)
@@ -258,7 +276,30 @@ GATHER_KERNEL = step("gather_kernel", Layer.KERNEL,
          native="at::native::gather_out (structured)", source=ADV,
          meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def gather(self, dim: int, index, *, sparse_grad: bool = False):
+    return _gather(self, dim, index, None)
+
+
+@declare("gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, "
+         "Tensor(a!) out) -> Tensor(a!)",
+         native="at::native::gather_out (structured)", source=ADV,
+         device_check=CHECK_WRAPPER)
+def gather_out(self, dim: int, index, *, sparse_grad: bool = False, out):
+    return _gather(self, dim, index, out)
+
+
+def _gather(self, dim: int, index, result):
+    """TORCH_META_FUNC(gather) and gather_out: an out= tensor is checked and resized by
+    set_output (the structured wrapper's dtype check, resize_output's warning), then may
+    not overlap self or the index, before the index's own checks."""
     dim = S.maybe_wrap_dim(dim, self.dim())
+    if result is not None:
+        check(result.dtype is self.dtype, RuntimeError,
+              f"Expected out tensor to have dtype {D.type_meta_name(self.dtype)}, but got "
+              f"{D.type_meta_name(result.dtype)} instead")
+        resize_output(result, index.view.sizes, S.contiguous_strides(index.view.sizes))
+        overlap.assert_no_internal_overlap(result)
+        overlap.assert_no_overlap(result, self)
+        overlap.assert_no_partial_overlap(result, index)
     # scatter_gather_dtype_check: an empty index may have any dtype
     # (on meta, torch's Python meta function adds what it got)
     check(index.dtype in (D.int64, D.int32) or not index.numel(), RuntimeError,
@@ -266,7 +307,8 @@ def gather(self, dim: int, index, *, sparse_grad: bool = False):
           (f", but got torch.{index.dtype.name}" if self.is_meta or index.is_meta else ""))
     if index.numel():
         _gather_shape_check(self, dim, index)
-    out = memory.empty_generic(index.view.sizes, self.dtype, self.device_type)
+    out = memory.empty_generic(index.view.sizes, self.dtype, self.device_type) \
+        if result is None else result
     if index.numel():
         # gather_out returns before gather_stub (and its index.to(kLong)) on an empty index
         aten.to.dtype(index, D.int64)
@@ -445,12 +487,36 @@ TAKE_KERNEL = step("take_kernel", Layer.KERNEL, source="aten/src/ATen/native/cpu
 @declare("take(Tensor self, Tensor index) -> Tensor", variants="method, function",
          native="at::native::take", source=ADV, meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def take(self, index):
+    return _take(self, index, None)
+
+
+@declare("take.out(Tensor self, Tensor index, *, Tensor(a!) out) -> Tensor(a!)",
+         native="at::native::take_out", source=ADV, meta=META_PYTHON, device_check=CHECK_WRAPPER)
+def take_out(self, index, *, out):
+    return _take(self, index, out)
+
+
+def _take(self, index, given):
+    """take (at::empty of the index's shape) and take_out: the dtype checks, the empty
+    self's, the overlaps, then the out= tensor resized by its TensorIterator."""
     check(index.dtype is D.int64, RuntimeError,
           f"take(): Expected a long tensor for index, but got {D.cpp_name(index.dtype)}")
-    out = aten.empty.memory_format(index.view.sizes, dtype=self.dtype, device=self.device_type)
+    if given is None:
+        out = aten.empty.memory_format(index.view.sizes, dtype=self.dtype,
+                                       device=self.device_type)
+    else:
+        check(self.dtype is given.dtype, RuntimeError,
+              f"take(): self and out expected to have the same dtype, but got self.dtype = "
+              f"{D.cpp_name(self.dtype)} and out.dtype = {D.cpp_name(given.dtype)}")
+        out = given
     # take_out's index check, before its kernel looks at a value
     check(not (self.numel() == 0 and index.numel() != 0), IndexError,
           "take(): tried to take from an empty tensor")
+    if given is not None:
+        overlap.assert_no_internal_overlap(out)
+        overlap.assert_no_overlap(out, index)
+        overlap.assert_no_overlap(out, self)
+        resize_output(out, index.view.sizes, layout(index.view.sizes, [index]))
     with span(TAKE_KERNEL
               ) as s:
         if not self.is_meta and index.numel():
@@ -532,11 +598,28 @@ MASKED_SELECT_PREFIX_SUM = step("masked_select: prefix sum", Layer.KERNEL, sourc
          native="at::native::masked_select_cpu", source=ADV, device_check=CHECK_WRAPPER)
 def masked_select(self, mask):
     result = aten.empty.memory_format((0,), dtype=self.dtype, device=self.device_type)
+    return _masked_select_out(self, mask, result)
+
+
+@declare("masked_select.out(Tensor self, Tensor mask, *, Tensor(a!) out) -> Tensor(a!)",
+         native="at::native::masked_select_out_cpu", source=ADV, device_check=CHECK_WRAPPER)
+def masked_select_out(self, mask, *, out):
+    return _masked_select_out(self, mask, out)
+
+
+def _masked_select_out(self, mask, result):
+    """masked_select_out_impl_cpu: the checks, the overlaps, the count of the mask, the
+    out= tensor resized to it (resize_output), then the kernel."""
     check(mask.dtype is D.bool, RuntimeError, "masked_select: expected BoolTensor for mask")
+    check(self.dtype is result.dtype, RuntimeError,
+          "masked_select(): self and result must have the same scalar type")
+    overlap.assert_no_internal_overlap(result)
+    overlap.assert_no_overlap(result, self)
+    overlap.assert_no_overlap(result, mask)
     m, src = expand_outplace(mask, self)
     shape = src.view.sizes
     numel = aten.item.default(aten.sum.default(m))
-    resize_native(result, (numel,))
+    resize_output(result, (numel,), (1,))
     if numel == 0:
         return result
     aten.as_strided.default(result, shape, (0,) * len(shape), None)
@@ -560,11 +643,6 @@ def masked_select(self, mask):
 
 # -- overloads torch binds in Python that tidx does not model -----------------------------
 not_modelled(
-    "gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False, Tensor(a!) out) "
-    "-> Tensor(a!)",
-    "index_select.out(Tensor self, int dim, Tensor index, *, Tensor(a!) out) -> Tensor(a!)",
-    "take.out(Tensor self, Tensor index, *, Tensor(a!) out) -> Tensor(a!)",
-    "masked_select.out(Tensor self, Tensor mask, *, Tensor(a!) out) -> Tensor(a!)",
     "scatter.src_out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> "
     "Tensor(a!)",
     "scatter.value_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> "
@@ -574,7 +652,5 @@ not_modelled(
     "scatter.value_reduce_out(Tensor self, int dim, Tensor index, Scalar value, *, str reduce, "
     "Tensor(a!) out) -> Tensor(a!)",
     "scatter_add.out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> "
-    "Tensor(a!)",
-    "where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> "
     "Tensor(a!)",
     kind=OUT, reason=OUT_NOT_MODELLED)

@@ -23,11 +23,13 @@ from engine.core import memory_format as M
 from engine.core import view as S
 from engine.core.errors import Refused, check
 from engine.dispatch.declarations import (CHECK_CALLEE, CHECK_WRAPPER, COMPOSITE, META_PYTHON,
-                                          OUT, OUT_NOT_MODELLED, declare, not_modelled)
+                                          declare)
 from engine.dispatch.aliases import alias
 from engine.dispatch.aten import aten
 from engine.memory import empty as memory
+from engine.ops import overlap
 from engine.ops.parallel import GRAIN_SIZE, num_threads
+from engine.ops.pointwise import can_cast, resize_output
 from engine.ops.touch import touched
 
 SHAPE = "aten/src/ATen/native/TensorShape.cpp"
@@ -93,6 +95,31 @@ COPY_STUB_PER_INPUT = step("copy_stub per input", Layer.KERNEL, source=SHAPE)
          native="at::native::cat_out_cpu (structured)", source=SHAPE,
          meta=META_PYTHON, device_check=CHECK_WRAPPER, takes_complex=True)
 def cat(tensors: Sequence, dim: int = 0):
+    return _cat(tensors, dim, None)
+
+
+@declare("cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)",
+         native="at::native::cat_out_cpu (structured)", source=SHAPE,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER, takes_complex=True)
+def cat_out(tensors: Sequence, dim: int = 0, *, out):
+    return _cat(tensors, dim, out)
+
+
+def _resize_out(out, sizes: list[int], fmt: str) -> None:
+    """The structured out= wrapper's resize_out: at::native::resize_output (its warning
+    when the tensor held elements), and the meta's memory format only if it resized;
+    an out= of the right shape keeps its strides, whatever they are."""
+    if list(out.view.sizes) == sizes:
+        return
+    if fmt != M.CONTIGUOUS:
+        raise Refused("torch.cat(..., out=) of inputs laid out channels_last into an out= "
+                      "tensor of another shape is not modelled by tidx")
+    resize_output(out, tuple(sizes), S.contiguous_strides(tuple(sizes)))
+
+
+def _cat(tensors: Sequence, dim: int, result):
+    """TORCH_PRECOMPUTE_META_FUNC(cat) then cat_out_cpu, into a new tensor or into the
+    out= tensor ``result``."""
     tensors = list(tensors)
     _refuse_meta("torch.cat", tensors)
     with span(CAT_META_CHECK_THE_INPUTS,
@@ -129,8 +156,27 @@ def cat(tensors: Sequence, dim: int = 0):
               skipped=[i for i, t in enumerate(tensors) if should_skip(t)])
     if fmt == M.CHANNELS_LAST_3D:
         raise Refused("torch.cat of inputs laid out channels_last_3d is not modelled by tidx")
-    out = memory.empty_generic(sizes, out_dtype, tensors[0].device_type,
-                               fmt if fmt == M.CHANNELS_LAST else None)
+    if result is None:
+        out = memory.empty_generic(sizes, out_dtype, tensors[0].device_type,
+                                   fmt if fmt == M.CHANNELS_LAST else None)
+    else:
+        # the meta's type promotion check, then set_output_raw_strided in the out=
+        # tensor's own dtype: the kernel compares every input with that dtype
+        check(can_cast(out_dtype, result.dtype), TypeError,
+              f"torch.cat(): input types can't be cast to the desired output type "
+              f"{D.cpp_name(result.dtype)}")
+        all_same_dtype = all(t.dtype is result.dtype for t in tensors)
+        # the fast paths' all_contiguous counts the out= tensor as it was given (a
+        # non-contiguous one resized to contiguous still takes the copy paths)
+        all_contiguous = all_contiguous and M.is_contiguous_as(
+            result.view.sizes, result.view.strides, fmt)
+        _resize_out(result, sizes, fmt)
+        out = result
+        if valid < len(tensors):
+            # the meta's last check: the output may not overlap itself nor any input
+            overlap.assert_no_internal_overlap(out)
+            for t in tensors:
+                overlap.assert_no_overlap(out, t)
     if out.numel() == 0:
         with span(CAT_OUT_CPU_NOTHING_TO_COPY):
             pass
@@ -142,7 +188,7 @@ def cat(tensors: Sequence, dim: int = 0):
             _copy_parts(out, parts, dim)
             k.set(written=touched(out), read=[touched(t) for t in parts])
         return out
-    if serial and all_contiguous and all_same_dtype and out_dtype.is_floating_point:
+    if serial and all_contiguous and all_same_dtype and out.dtype.is_floating_point:
         with span(CAT_SERIAL_KERNEL, dim=dim) as k:
             _copy_parts(out, parts, dim)
             k.set(written=touched(out), read=[touched(t) for t in parts])
@@ -227,6 +273,26 @@ STACK_CAT_THEN_VIEW = step("stack: cat then view", Layer.KERNEL, source=SHAPE)
          native="at::native::stack", source=SHAPE,
          meta=META_PYTHON, device_check=CHECK_CALLEE, takes_complex=True)
 def stack(tensors: Sequence, dim: int = 0):
+    return _stack(tensors, dim, None)
+
+
+@declare("stack.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)",
+         native="at::native::stack_out", source=SHAPE,
+         meta=META_PYTHON, device_check=CHECK_CALLEE, takes_complex=True)
+def stack_out(tensors: Sequence, dim: int = 0, *, out):
+    return _stack(tensors, dim, out)
+
+
+def _check_stack_inputs(tensors: Sequence, entry: tuple[int, ...]) -> None:
+    for i, t in enumerate(tensors[1:], 1):
+        check(t.view.sizes == entry, RuntimeError,
+              f"stack expects each tensor to be equal size, but got {S.fmt_sizes(entry)} "
+              f"at entry 0 and {S.fmt_sizes(t.view.sizes)} at entry {i}")
+
+
+def _stack(tensors: Sequence, dim: int, result):
+    """stack (a new tensor) and stack_out (into ``result``): both join along an existing
+    dim by one cat and a view where they can, else cat the unsqueezed inputs."""
     tensors = list(tensors)
     check(bool(tensors), RuntimeError, "stack expects a non-empty TensorList")
     _refuse_meta("torch.stack", tensors)
@@ -236,15 +302,27 @@ def stack(tensors: Sequence, dim: int = 0):
     if wrapped < ndim:
         # check_stack_inputs, then one cat along an existing dim and a view that splits
         # it in two: dim ``wrapped`` of size n*k is (n, k) without moving a byte
-        for i, t in enumerate(tensors[1:], 1):
-            check(t.view.sizes == entry, RuntimeError,
-                  f"stack expects each tensor to be equal size, but got {S.fmt_sizes(entry)} "
-                  f"at entry 0 and {S.fmt_sizes(t.view.sizes)} at entry {i}")
+        _check_stack_inputs(tensors, entry)
         sizes = list(entry)
         sizes.insert(wrapped, len(tensors))
-        with span(STACK_CAT_THEN_VIEW, note=lambda: Note("stack.view", dim=wrapped), sizes=sizes):
-            pass
-        return aten.view.default(aten.cat.default(tensors, wrapped), sizes)
+        if result is None:
+            with span(STACK_CAT_THEN_VIEW, note=lambda: Note("stack.view", dim=wrapped),
+                      sizes=sizes):
+                pass
+            return aten.view.default(aten.cat.default(tensors, wrapped), sizes)
+        # stack_out: the out= tensor resized to the stacked shape first, then cat into a
+        # view of it joined along ``wrapped`` -- when its strides allow that view
+        # (TensorShape.cpp: at::detail::computeStride)
+        resize_output(result, tuple(sizes), S.contiguous_strides(tuple(sizes)))
+        cat_sizes = list(entry)
+        cat_sizes[wrapped] *= len(tensors)
+        if S.compute_view_strides(result.view.sizes, result.view.strides,
+                                  cat_sizes) is not None:
+            with span(STACK_CAT_THEN_VIEW, note=lambda: Note("stack.view", dim=wrapped),
+                      sizes=sizes):
+                pass
+            aten.cat.out(tensors, wrapped, out=aten.view.default(result, cat_sizes))
+            return result
     # the last dim cannot be made by a view: get_stack_inputs unsqueezes each input
     with span(STACK_UNSQUEEZE_EACH_INPUT, note=lambda: Note("stack.unsqueeze", dim=wrapped)):
         pass
@@ -254,7 +332,9 @@ def stack(tensors: Sequence, dim: int = 0):
               f"stack expects each tensor to be equal size, but got {S.fmt_sizes(entry)} "
               f"at entry 0 and {S.fmt_sizes(t.view.sizes)} at entry {i}")
         inputs.append(aten.unsqueeze.default(t, dim))
-    return aten.cat.default(inputs, dim)
+    if result is None:
+        return aten.cat.default(inputs, dim)
+    return aten.cat.out(inputs, dim, out=result)
 
 
 # -- atleast_1d/2d/3d: the shapes hstack, vstack and dstack join ----------------------------
@@ -326,49 +406,76 @@ def _nonempty(name: str, tensors: Sequence) -> list:
     return tensors
 
 
+def _cat_into(tensors: list, dim: int, out):
+    """at::cat, or at::cat_out into the out= tensor of a composite's out= overload."""
+    return aten.cat.default(tensors, dim) if out is None else aten.cat.out(tensors, dim, out=out)
+
+
+def _hstack(tensors: Sequence, out):
+    rep = aten.atleast_1d.Sequence(_nonempty("hstack", tensors))
+    # 1-d inputs join end to end (dim 0); anything wider joins along its columns (dim 1)
+    return _cat_into(rep, 0 if rep[0].dim() == 1 else 1, out)
+
+
 @declare("hstack(Tensor[] tensors) -> Tensor", kind=COMPOSITE, native="at::native::hstack",
          source=SHAPE)
 def hstack(tensors: Sequence):
-    rep = aten.atleast_1d.Sequence(_nonempty("hstack", tensors))
-    # 1-d inputs join end to end (dim 0); anything wider joins along its columns (dim 1)
-    return aten.cat.default(rep, 0 if rep[0].dim() == 1 else 1)
+    return _hstack(tensors, None)
+
+
+@declare("hstack.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)", kind=COMPOSITE,
+         native="at::native::hstack_out", source=SHAPE)
+def hstack_out(tensors: Sequence, *, out):
+    return _hstack(tensors, out)
 
 
 @declare("vstack(Tensor[] tensors) -> Tensor", kind=COMPOSITE, native="at::native::vstack",
          source=SHAPE)
 def vstack(tensors: Sequence):
-    rep = aten.atleast_2d.Sequence(_nonempty("vstack", tensors))
-    return aten.cat.default(rep, 0)
+    return _cat_into(aten.atleast_2d.Sequence(_nonempty("vstack", tensors)), 0, None)
+
+
+@declare("vstack.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)", kind=COMPOSITE,
+         native="at::native::vstack_out", source=SHAPE)
+def vstack_out(tensors: Sequence, *, out):
+    return _cat_into(aten.atleast_2d.Sequence(_nonempty("vstack", tensors)), 0, out)
 
 
 @declare("dstack(Tensor[] tensors) -> Tensor", kind=COMPOSITE, native="at::native::dstack",
          source=SHAPE)
 def dstack(tensors: Sequence):
-    rep = aten.atleast_3d.Sequence(_nonempty("dstack", tensors))
-    return aten.cat.default(rep, 2)
+    return _cat_into(aten.atleast_3d.Sequence(_nonempty("dstack", tensors)), 2, None)
+
+
+@declare("dstack.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)", kind=COMPOSITE,
+         native="at::native::dstack_out", source=SHAPE)
+def dstack_out(tensors: Sequence, *, out):
+    return _cat_into(aten.atleast_3d.Sequence(_nonempty("dstack", tensors)), 2, out)
+
+
+def _columns(tensors: Sequence) -> list:
+    tensors = _nonempty("column_stack", tensors)
+    # 0-d and 1-d inputs become columns (n, 1); the rest join as they are
+    return [aten.reshape.default(t, (t.numel(), 1)) if t.dim() <= 1 else t for t in tensors]
 
 
 @declare("column_stack(Tensor[] tensors) -> Tensor", kind=COMPOSITE,
          native="at::native::column_stack", source=SHAPE)
 def column_stack(tensors: Sequence):
-    tensors = _nonempty("column_stack", tensors)
-    # 0-d and 1-d inputs become columns (n, 1); the rest join as they are
-    columns = [aten.reshape.default(t, (t.numel(), 1)) if t.dim() <= 1 else t
-               for t in tensors]
-    return aten.hstack.default(columns)
+    return aten.hstack.default(_columns(tensors))
 
 
-# -- overloads torch binds in Python that tidx does not model -----------------------------
-not_modelled("cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)",
-             "stack.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)",
-             kind=OUT, reason=OUT_NOT_MODELLED)
-not_modelled("concat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)",
-             "concatenate.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)",
-             "hstack.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)",
-             "vstack.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)",
-             "dstack.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)",
-             "column_stack.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)",
-             kind=COMPOSITE, reason=OUT_NOT_MODELLED)
+@declare("column_stack.out(Tensor[] tensors, *, Tensor(a!) out) -> Tensor(a!)",
+         kind=COMPOSITE, native="at::native::column_stack_out", source=SHAPE)
+def column_stack_out(tensors: Sequence, *, out):
+    return aten.hstack.out(_columns(tensors), out=out)
+
+
+# concat_out and concatenate_out: at::cat_out (TensorShape.cpp)
+alias("concat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)", of="cat",
+      source=SHAPE)
+alias("concatenate.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)",
+      of="cat", source=SHAPE)
 
 
 # -- row_stack: an alias of vstack (TensorShape.cpp: ``return at::vstack(tensors)``) ---------

@@ -59,6 +59,12 @@ def _bitwise(name: str, loop) -> None:
             native=f"at::native::{name}", source=BINARY, meta=META_PYTHON,
             at_dispatch=dispatch)(reflected)
 
+    def scalar_out(self, other_, *, out):
+        # CompositeExplicitAutograd: at::name_out(result, self, wrapped_scalar_tensor(other))
+        return getattr(aten, name).Tensor_out(self, operand(other_), out=out)
+    declare(f"{name}.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)",
+            native=f"at::native::{name}_out", source=BINARY, meta=META_PYTHON)(scalar_out)
+
 
 for _name, _loop in _BITWISE.items():
     _bitwise(_name, _loop)
@@ -169,7 +175,4 @@ def logical_not_(self):
     return aten.logical_not.out(self, out=self)
 
 
-not_modelled(
-    *(f"{n}.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)"
-      for n in _BITWISE),
-    kind=OUT, reason=OUT_NOT_MODELLED)
+

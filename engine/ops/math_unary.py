@@ -34,9 +34,10 @@ from engine.core import dtypes as D
 from engine.core.context import current
 from engine.core.errors import Refused, check
 from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, INPLACE, META_PYTHON,
-                                          OUT, OUT_NOT_MODELLED, declare, not_modelled,
+                                          OUT, declare,
                                           structured)
 from engine.dispatch.at_dispatch import AT_DISPATCH
+from engine.dispatch.aliases import alias
 from engine.dispatch.aten import aten
 from engine.ops.pointwise import UNARY, iterate
 
@@ -306,7 +307,12 @@ def fix_(self):
     return aten.trunc_.default(self)
 
 
-not_modelled(
-    "square.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
-    "fix.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
-    kind=COMPOSITE, reason=OUT_NOT_MODELLED)
+@declare("square.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", kind=COMPOSITE,
+         native="at::native::square_out", source=UNARY)
+def square_out(self, *, out):
+    # at::pow_out(result, self, 2) (UnaryOps.cpp)
+    return aten.pow.Tensor_Scalar_out(self, 2, out=out)
+
+
+# fix_out calls at::trunc_out (UnaryOps.cpp)
+alias("fix.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", of="trunc", source=UNARY)

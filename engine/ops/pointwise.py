@@ -248,14 +248,13 @@ def iterate(name: str, inputs: Sequence[Any], fn: Callable[..., Any] | None, *,
     with span(TENSOR_ITERATOR,
               note=lambda: Note("pointwise.TensorIterator", shape=list(shape), dtype=common),
               common_dtype=str(common), shape=list(shape)):
-        target, unmodelled = out, ""
+        target = out
         if out is not None and out.dtype is not common:
             if safe_cast and not can_cast(common, out.dtype):
                 raise cast_error(common, out.dtype)
-            if cast_output and resize and out.view.sizes != shape:
-                unmodelled = (f"{name}: an out= of another dtype and shape than the "
-                              "result's is not modelled by tidx")
-            elif cast_output:
+            if cast_output:
+                # compute_types: a temporary in the common dtype, made like the out=
+                # tensor as it is now (its old shape, when it is to be resized)
                 with span(CAST_COMMON_DTYPE_TO_OUTPUTS,
                           note=Note("pointwise.temporary_output", out=out.dtype,
                                     dtype=common)):
@@ -263,14 +262,17 @@ def iterate(name: str, inputs: Sequence[Any], fn: Callable[..., Any] | None, *,
                                                      memory_format="contiguous_format")
         ops = [to_common(op, common) for op in ops]
     strides = layout(shape, ops)
-    if unmodelled:
-        # torch resizes a temporary and the out= both; tidx stops here (after the
-        # kernel's dtype check, which torch would still reach)
-        if at_dispatch:
-            dispatched(common, None if at_dispatch is True else at_dispatch)
-        raise Refused(unmodelled)
     if resize and out is not None:
-        resize_output(out, shape, strides)
+        if target is not None and target is not out and out.view.sizes != shape:
+            # TensorIteratorBase::set_output_raw_strided: the temporary was made with the
+            # old shape, so it is resized too (resize_output, its own warning); a
+            # structured kernel's meta resized the out= tensor first, a non-structured
+            # one resizes it after the loop, as cast_outputs copies back (resize_as_)
+            if not allocate:
+                resize_output(out, shape, strides)
+            resize_output(target, shape, strides)
+        else:
+            resize_output(out, shape, strides)
     if target is None:
         dtype = out_dtype or common
         if allocate:
@@ -305,6 +307,10 @@ def iterate(name: str, inputs: Sequence[Any], fn: Callable[..., Any] | None, *,
                   written=touched(target))
         s.set_result(target)
     if out is not None and target is not out:
+        if out.view.sizes != target.view.sizes:
+            # TensorIteratorBase::cast_outputs of a non-structured kernel
+            aten.as_strided_.default(aten.resize_as_.default(out, target),
+                                     list(target.view.sizes), list(target.view.strides))
         aten.copy_.default(out, target)
         return out
     return target

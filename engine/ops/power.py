@@ -27,13 +27,12 @@ from tracer.steps import Layer, step
 from engine.core import dtypes as D
 from engine.core.errors import Refused, check
 from engine.dispatch.at_dispatch import AT_DISPATCH
-from engine.dispatch.declarations import (COMPOSITE, META_PYTHON, OUT, OUT_NOT_MODELLED, declare,
-    not_modelled)
+from engine.dispatch.declarations import COMPOSITE, META_PYTHON, declare
 from engine.dispatch.aten import aten
 from engine.memory import empty as memory
 from engine.core import view as S
 from engine.ops.math_unary import FLOAT_OPS
-from engine.ops.pointwise import Wrapped, iterate, operand, result_type
+from engine.ops.pointwise import Wrapped, iterate, operand, resize_output, result_type
 from engine.ops.scalar import to_dtype_scalar
 
 POW = "aten/src/ATen/native/Pow.cpp"
@@ -166,7 +165,9 @@ def _is(value: Any, number: float) -> bool:
 POW_EXPONENT_0_OR_1 = step("pow: exponent 0 or 1", Layer.KERNEL, source=POW)
 
 
-def _pow_tensor_scalar(name: str, self, exponent: Any, inplace: bool):
+def _pow_tensor_scalar(name: str, self, exponent: Any, inplace: bool, out=None):
+    """pow_Tensor_Scalar_out (Pow.cpp) in its three forms: into a new tensor, into self
+    (``inplace``) or into an out= tensor, which the meta step resizes."""
     check(not (not self.dtype.is_floating_point and isinstance(exponent, (bool, int))
                and exponent < 0), RuntimeError,
           "Integers to negative integer powers are not allowed.")
@@ -174,17 +175,22 @@ def _pow_tensor_scalar(name: str, self, exponent: Any, inplace: bool):
     base = aten.to.dtype(self, common)
     zero = _is(exponent, 0.0) or exponent is False
     one = _is(exponent, 1.0) or exponent is True
-    out = self if inplace else None
+    given = out
+    out = self if inplace else out
     if zero or one:
         with span(POW_EXPONENT_0_OR_1, note=Note("pointwise.pow_shortcut", exponent=exponent)):
             pass
-        result = iterate(name, [base], None, out=out, source=POW_KERNEL)
+        result = iterate(name, [base], None, out=out, resize=given is not None,
+                         source=POW_KERNEL)
+        # the impl writes the out= tensor itself (``out.fill_(1)``, ``out.copy_(base)``):
+        # the temporary the iterator made for another dtype is left unused
+        result = given if given is not None else result
         if zero:
             return aten.fill_.Scalar(result, 1)
         return aten.copy_.default(result, base)
     loop, prologue = _scalar_kernel(exponent)
-    return iterate(name, [base], loop, out=out, source=POW_KERNEL, check_dtype=prologue,
-                   note=_pow_note(common, exponent))
+    return iterate(name, [base], loop, out=out, resize=given is not None, source=POW_KERNEL,
+                   check_dtype=prologue, note=_pow_note(common, exponent))
 
 
 @declare("pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor",
@@ -253,7 +259,20 @@ def pow_scalar(self: Any, exponent):
     return aten.pow.Tensor_Tensor_out(operand(self), exponent, out=out)
 
 
-not_modelled(
-    "pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)",
-    "pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!)",
-    kind=OUT, reason=OUT_NOT_MODELLED)
+@declare("pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)",
+         native="at::native::pow_out (structured, Scalar_out)", source=POW, meta=META_PYTHON)
+def pow_scalar_out(self: Any, exponent, *, out):
+    """TORCH_META_FUNC2(pow, Scalar): the out= tensor keeps its dtype and is resized to the
+    exponent's shape (resize_output: contiguous, with the warning when it held elements);
+    then pow_Scalar_out fills it (base 1) or calls pow's Tensor_Tensor out= into it."""
+    resize_output(out, exponent.view.sizes, S.contiguous_strides(exponent.view.sizes))
+    if _is(self, 1.0):
+        return aten.fill_.Scalar(out, 1)
+    return aten.pow.Tensor_Tensor_out(operand(self), exponent, out=out)
+
+
+@declare("pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!)",
+         native="at::native::pow_out (structured, Tensor_Scalar_out)", source=POW,
+         meta=META_PYTHON)
+def pow_tensor_scalar_out(self, exponent: Any, *, out):
+    return _pow_tensor_scalar("pow", self, exponent, False, out=out)

@@ -19,7 +19,7 @@ from tracer.steps import Layer, step
 
 from engine.core import dtypes as D
 from engine.core import view as S
-from engine.dispatch.declarations import META_PYTHON, OUT, OUT_NOT_MODELLED, declare, not_modelled
+from engine.dispatch.declarations import META_PYTHON, declare
 from engine.dispatch.aten import aten
 from engine.ops import reduce as R
 from engine.ops import sum_kernel as K
@@ -34,14 +34,19 @@ LOOP = "aten/src/ATen/native/cpu/Reduce.h"
 PROD_KERNEL_IMPL = step("prod_kernel_impl", Layer.KERNEL, source=LOOP)
 
 
-def _prod(self, dim: int | None, keepdim: bool, dtype: D.dtype | None, *, whole: bool):
+def _prod(self, dim: int | None, keepdim: bool, dtype: D.dtype | None, *, whole: bool,
+          out=None):
     """prod (whole: at::empty for the result) and prod.dim_int (structured);
     impl_func_prod: an empty iterator fills 1, else the loop over the input cast to the
     result's dtype, from a result filled with the identity."""
-    out_dtype = R._sum_dtype(self, dtype)
+    out_dtype = R._sum_dtype(self, dtype) if out is None else out.dtype
     mask = R.dim_mask(self, None if dim is None else [dim])
     shape = R.reduced_shape(self.view.sizes, mask, keepdim)
-    if whole:
+    if out is not None:
+        # resize_reduction into the out= tensor, of the dtype= it must have or its own
+        R.reduction_out(self, [dim], keepdim, dtype, out)
+        result = out
+    elif whole:
         result = aten.empty.memory_format(shape, dtype=out_dtype,
                                           device=self.device_type)
     else:
@@ -99,5 +104,9 @@ def prod_dim(self, dim, keepdim=False, *, dtype=None):
     return _prod(self, dim, keepdim, dtype, whole=False)
 
 
-not_modelled("prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, "
-             "Tensor(a!) out) -> Tensor(a!)", kind=OUT, reason=OUT_NOT_MODELLED)
+@declare("prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, "
+         "Tensor(a!) out) -> Tensor(a!)", native="at::native::prod_out (structured)",
+         source=REDUCE, meta=META_PYTHON)
+def prod_int_out(self, dim, keepdim=False, *, dtype=None, out):
+    S.maybe_wrap_dim(dim, self.dim())
+    return _prod(self, dim, keepdim, dtype, whole=False, out=out)

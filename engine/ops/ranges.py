@@ -29,8 +29,7 @@ from engine.memory.resize import resize_native
 from engine.memory.allocator import check_temporary
 from engine.core.errors import Refused
 from engine.dispatch.at_dispatch import AT_DISPATCH, dispatched
-from engine.dispatch.declarations import (CHECK_WRAPPER, META_PYTHON, OUT, OUT_NOT_MODELLED,
-    declare, not_modelled)
+from engine.dispatch.declarations import CHECK_WRAPPER, META_PYTHON, declare
 from engine.dispatch.aten import aten, prims
 from engine.ops.scalar import SCALAR_FILL
 from engine.ops.factories import options
@@ -304,6 +303,9 @@ def eye_out(n: int, m: int, *, out):
     return result
 
 
-# -- overloads torch binds in Python that tidx does not model -----------------------------
-not_modelled("arange.out(Scalar end, *, Tensor(a!) out) -> Tensor(a!)", kind=OUT,
-             reason=OUT_NOT_MODELLED)
+
+@declare("arange.out(Scalar end, *, Tensor(a!) out) -> Tensor(a!)", native="at::native::arange_out",
+         source=RANGE, meta=META_PYTHON)
+def arange_end_out(end: Any, *, out):
+    # CompositeExplicitAutograd: at::arange_out(result, /*start=*/0, end, /*step=*/1)
+    return aten.arange.start_out(0, end, 1, out=out)

@@ -11,8 +11,6 @@ with the identity (``fill_``) before the loop adds into it.
 
 from __future__ import annotations
 
-import math
-
 from collections.abc import Sequence
 
 import numpy as np
@@ -24,13 +22,13 @@ from tracer.steps import Layer, step
 from engine.core import dtypes as D
 from engine.core import view as S
 from engine.core.errors import Refused, check, torch_error
-from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, META_PYTHON, OUT,
-    OUT_NOT_MODELLED, declare, not_modelled)
+from engine.dispatch.declarations import CHECK_WRAPPER, META_PYTHON, declare
 from engine.dispatch.aten import aten
 from engine.memory import empty as memory
 from engine.memory.allocator import check_temporary
 from engine.ops.nonzero import compact, repeats
 from engine.ops.parallel import GRAIN_SIZE, num_threads
+from engine.ops.pointwise import can_cast, resize_output
 from engine.ops import sum_kernel
 from engine.ops import sum_kernel as K
 from engine.ops.reduce_loop import MaxLoop, MinLoop
@@ -219,20 +217,27 @@ def sum_dim(self, dim, keepdim=False, *, dtype=None):
          "ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)",
          native="at::native::sum_out (structured)", source=REDUCE,
          meta=META_PYTHON, takes_complex=True)
-def sum_out(self, dim, keepdim=False, *, dtype=None, out=None):
-    """The structured out= form, for an ``out`` already of the result's shape and dtype
-    (what mean passes it); resizing or re-typing a given tensor is not modelled."""
-    if out is None:     # the Python binding does not hand out= to kernels yet
-        raise Refused(f"sum(..., out=): {OUT_NOT_MODELLED}")
-    shape = reduced_shape(self.view.sizes, dim_mask(self, dim), keepdim)
-    if out.view.sizes != shape or (dtype is not None and dtype is not out.dtype):
-        raise Refused("sum(..., out=) is modelled only for an out tensor of the result's "
-                      f"shape {list(shape)} and dtype")
+def sum_out(self, dim, keepdim=False, *, dtype=None, out):
+    reduction_out(self, dim, keepdim, dtype, out)
     return sum_impl(self, dim, keepdim, None, out=out)
 
 
+def reduction_out(self, dim, keepdim: bool, dtype: D.dtype | None, out,
+                  allow_empty: bool = False) -> None:
+    """resize_reduction with an out= tensor: the dims checked, the dtype the out= tensor
+    must have (``dtype``, else its own: infer_dtype_from_optional), then the structured
+    wrapper's resize_out (its check, and resize_output's warning)."""
+    mask = dim_mask(self, dim, allow_empty)
+    want = dtype if dtype is not None else out.dtype
+    check(out.dtype is want, RuntimeError,
+          f"Expected out tensor to have dtype {D.type_meta_name(want)}, but got "
+          f"{D.type_meta_name(out.dtype)} instead")
+    shape = reduced_shape(self.view.sizes, mask, keepdim)
+    resize_output(out, shape, S.contiguous_strides(shape))
+
+
 # -- mean ----------------------------------------------------------------------------------
-def _mean(self, dim: Sequence[int] | None, keepdim: bool, dtype: D.dtype | None):
+def _mean(self, dim: Sequence[int] | None, keepdim: bool, dtype: D.dtype | None, out=None):
     """mean.dim's meta (a float or complex dtype) and mean_out's CPU path: sum, then
     div_ by the number of elements reduced; float16 sums and divides in float32."""
     in_dtype = _sum_dtype(self, dtype)
@@ -242,14 +247,18 @@ def _mean(self, dim: Sequence[int] | None, keepdim: bool, dtype: D.dtype | None)
                           f"{what} dtype must be either a floating point or complex dtype. "
                           f"Got: {D.cpp_name(name)}")
     mask = dim_mask(self, dim)
-    result = _result(self, mask, keepdim, in_dtype)
+    if out is None:
+        result = _result(self, mask, keepdim, in_dtype)
+    else:
+        reduction_out(self, dim, keepdim, dtype, out)
+        result = out
     if dim is None or len(dim) == 0 or self.dim() == 0:
         count = self.numel()
     else:
         count = 1
         for d in dim:
             count *= self.view.sizes[S.maybe_wrap_dim(d, self.dim())]
-    half = in_dtype is D.float16
+    half = result.dtype is D.float16
     acc = aten.to.dtype(result, D.float32) if half else result
     aten.sum.IntList_out(self, dim, keepdim, dtype=acc.dtype, out=acc)
     aten.div_.Scalar(acc, count)
@@ -276,20 +285,18 @@ def mean_dim(self, dim, keepdim=False, *, dtype=None):
 @declare("mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, "
          "Tensor(a!) out) -> Tensor(a!)", native="at::native::mean_out (structured)",
          source=REDUCE, meta=META_PYTHON, takes_complex=True)
-def mean_out(self, dim, keepdim=False, *, dtype=None, out=None):
-    """mean_out's CPU path into a given tensor (what mse_loss's reduction passes it):
-    sum_out into ``out``, then div_ by the count; as sum_out, only for an ``out`` of the
-    result's shape and a float dtype."""
-    if out is None:     # the Python binding does not hand out= to kernels yet
-        raise Refused(f"mean(..., out=): {OUT_NOT_MODELLED}")
-    shape = reduced_shape(self.view.sizes, dim_mask(self, dim), keepdim)
-    if out.view.sizes != shape or not out.dtype.is_floating_point or out.dtype is D.float16 \
-            or (dtype is not None and dtype is not out.dtype):
-        raise Refused("mean(..., out=) is modelled only for a float32 or float64 out tensor "
-                      f"of the result's shape {list(shape)}")
-    count = self.numel() // max(1, math.prod(shape)) if self.numel() else 0
-    aten.sum.IntList_out(self, dim, keepdim, dtype=out.dtype, out=out)
-    return aten.div_.Scalar(out, count)
+def mean_out(self, dim, keepdim=False, *, dtype=None, out):
+    return _mean(self, dim, keepdim, dtype, out=out)
+
+
+@declare("mean.dtype_out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)",
+         native="at::native::mean_dtype_out", source=REDUCE, meta=META_PYTHON)
+def mean_dtype_out(self, *, dtype=None, out):
+    check(can_cast(self.dtype, out.dtype), RuntimeError,
+          f"mean.dtype_out(): input types can't be cast to the desired output type "
+          f"{D.cpp_name(out.dtype)}")
+    # at::mean_out(result, self, IntArrayRef{}, false, dtype)
+    return aten.mean.out(self, [], False, dtype=dtype, out=out)
 
 
 # -- amax / amin ---------------------------------------------------------------------------
@@ -340,12 +347,21 @@ MAX_VALUES_KERNEL = step("max_values_kernel", Layer.KERNEL, source=KERNELS, note
 MIN_VALUES_KERNEL = step("min_values_kernel", Layer.KERNEL, source=KERNELS, note="amax.kernel")
 
 
-def _amax_amin(self, dim: Sequence[int], keepdim: bool, biggest: bool):
+def _amax_amin(self, dim: Sequence[int], keepdim: bool, biggest: bool, out=None):
     name = "amax()" if biggest else "amin()"
+    if out is not None:
+        check(out.dtype is self.dtype, RuntimeError,
+              f"Expected the dtype for input and out to match, but got "
+              f"{D.cpp_name(self.dtype)} for input's dtype and {D.cpp_name(out.dtype)} for "
+              f"out's dtype.")
     if self.numel() == 0:
         zero_numel_check_dims(self, dim, name)
     mask = dim_mask(self, dim)
-    result = _result(self, mask, keepdim, self.dtype)
+    if out is None:
+        result = _result(self, mask, keepdim, self.dtype)
+    else:
+        reduction_out(self, dim, keepdim, None, out)
+        result = out
     viewed = review(result, self.dim(), mask, keepdim)
     if self.numel() == 0:
         return result
@@ -403,103 +419,18 @@ def amin(self, dim=(), keepdim=False):
     return _amax_amin(self, dim, keepdim, False)
 
 
-# -- max() / min() of the whole tensor -----------------------------------------------------
-MAX_ALL_KERNEL = step("max_all_kernel", Layer.KERNEL, source=ALL_KERNEL, note="max_all.kernel")
-MIN_ALL_KERNEL = step("min_all_kernel", Layer.KERNEL, source=ALL_KERNEL, note="max_all.kernel")
+@declare("amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> "
+         "Tensor(a!)", native="at::native::amax_out (structured)", source=REDUCE,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
+def amax_out(self, dim=(), keepdim=False, *, out):
+    return _amax_amin(self, dim, keepdim, True, out)
 
 
-def _max_min_all(self, biggest: bool):
-    name = "max()" if biggest else "min()"
-    check(self.numel() > 0, RuntimeError,
-          f"{name}: Expected reduction dim to be specified for input.numel() == 0. "
-          "Specify the reduction dim with the 'dim' argument.")
-    result = aten.empty.memory_format((), dtype=self.dtype, device=self.device_type)
-    # max_all_kernel_impl reads input.expect_contiguous(): a copy only if it is not
-    src = self if self.is_contiguous() else aten.contiguous.default(self)
-    with span(MAX_ALL_KERNEL if biggest else MIN_ALL_KERNEL) as s:
-        value = None if self.is_meta else _extreme(src.array(), tuple(range(self.dim())),
-                                                    biggest)
-        s.set(value=None if value is None else value.item())
-        if value is not None:
-            s.set(read=touched(src))
-    # reduce_all_kernel writes its one value with fill_
-    aten.fill_.Scalar(result, 0 if value is None else value.item())
-    return result
-
-
-@declare("max(Tensor self) -> Tensor", variants="method, function",
-         native="at::native::max", source=COMPARE,
-         meta=META_PYTHON)
-def max_(self):
-    return _max_min_all(self, True)
-
-
-@declare("min(Tensor self) -> Tensor", variants="method, function",
-         native="at::native::min", source=COMPARE,
-         meta=META_PYTHON)
-def min_(self):
-    return _max_min_all(self, False)
-
-
-# -- max(dim) / min(dim): values and indices ----------------------------------------------
-COMPARE_KERNEL = "aten/src/ATen/native/cpu/TensorCompareKernel.cpp"
-MAX_KERNEL_IMPL = step("max_kernel_impl", Layer.KERNEL, source=COMPARE_KERNEL,
-                       note="max_dim.kernel")
-MIN_KERNEL_IMPL = step("min_kernel_impl", Layer.KERNEL, source=COMPARE_KERNEL,
-                       note="max_dim.kernel")
-
-
-def _max_min_dim(self, dim: int, keepdim: bool, biggest: bool):
-    """max.dim's meta (the dim wrapped, an empty one refused) and minmax_out_impl: a
-    one-element 0-dim input is copied with fill_; else compare_base_kernel puts the dim
-    back into both results (unsqueeze_), walks each row keeping the first extreme (the
-    first NaN wins) and takes the dim away again (squeeze_)."""
-    name = "max()" if biggest else "min()"
-    wrapped = S.maybe_wrap_dim(dim, self.dim())
-    _zero_numel_check_dim(self, wrapped, name)
-    mask = dim_mask(self, [wrapped])
-    values = _result(self, mask, keepdim, self.dtype)
-    indices = _result(self, mask, keepdim, D.int64)
-    if self.numel() == 0:
-        return values, indices
-    if self.numel() == 1 and self.dim() == 0:
-        aten.fill_.Tensor(values, self)
-        aten.fill_.Scalar(indices, 0)
-        return values, indices
-    if not keepdim:
-        for r in (values, indices):
-            if r.dim() >= wrapped:
-                aten.unsqueeze_.default(r, wrapped)
-    with span(MAX_KERNEL_IMPL if biggest else MIN_KERNEL_IMPL, dim=wrapped) as s:
-        if not self.is_meta:
-            # numpy's argmax copies the input with the dim moved last
-            check_temporary(name, self.numel(), self.dtype.itemsize)
-            arr = self.array()
-            index = np.expand_dims(_first_index(arr, wrapped, biggest), wrapped)
-            values.array(write=True)[...] = np.take_along_axis(arr, index, wrapped)
-            indices.array(write=True)[...] = index
-            s.set(read=touched(self), written=[touched(values), touched(indices)])
-        s.set_result(values)
-    if not keepdim:
-        aten.squeeze_.dim(values, wrapped)
-        aten.squeeze_.dim(indices, wrapped)
-    return values, indices
-
-
-@declare("max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)",
-         variants="function, method",
-         native="at::native::max_out (structured)", source=COMPARE,
-         meta=META_PYTHON)
-def max_dim(self, dim, keepdim=False):
-    return _max_min_dim(self, dim, keepdim, True)
-
-
-@declare("min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)",
-         variants="function, method",
-         native="at::native::min_out (structured)", source=COMPARE,
-         meta=META_PYTHON)
-def min_dim(self, dim, keepdim=False):
-    return _max_min_dim(self, dim, keepdim, False)
+@declare("amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> "
+         "Tensor(a!)", native="at::native::amin_out (structured)", source=REDUCE,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
+def amin_out(self, dim=(), keepdim=False, *, out):
+    return _amax_amin(self, dim, keepdim, False, out)
 
 
 # -- argmax / argmin -----------------------------------------------------------------------
@@ -507,7 +438,7 @@ ARGMAX_KERNEL = step("argmax_kernel", Layer.KERNEL, source=KERNELS, note="argmax
 ARGMIN_KERNEL = step("argmin_kernel", Layer.KERNEL, source=KERNELS, note="argmax.kernel")
 
 
-def _arg(self, dim: int | None, keepdim: bool, biggest: bool):
+def _arg(self, dim: int | None, keepdim: bool, biggest: bool, out=None):
     name = "argmax()" if biggest else "argmin()"
     check(self.dtype is not D.bool, RuntimeError, f"{name}: does not support bool input")
     if dim is not None:
@@ -517,7 +448,11 @@ def _arg(self, dim: int | None, keepdim: bool, biggest: bool):
         check(self.numel() != 0, IndexError,
               f"{name}: Expected reduction dim to be specified for input.numel() == 0.")
     mask = dim_mask(self, None if dim is None else [dim])
-    result = _result(self, mask, keepdim, D.int64)
+    if out is None:
+        result = _result(self, mask, keepdim, D.int64)
+    else:
+        reduction_out(self, None if dim is None else [dim], keepdim, D.int64, out)
+        result = out
     if dim is not None:
         if (self.view.sizes[wrapped] if self.dim() else 1) == 1 and self.dim():
             return aten.fill_.Scalar(result, 0)
@@ -565,18 +500,42 @@ def argmin(self, dim=None, keepdim=False):
     return _arg(self, dim, keepdim, False)
 
 
+@declare("argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> "
+         "Tensor(a!)", native="at::native::argmax_out (structured)", source=REDUCE,
+         device_check=CHECK_WRAPPER)
+def argmax_out(self, dim=None, keepdim=False, *, out):
+    return _arg(self, dim, keepdim, True, out)
+
+
+@declare("argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> "
+         "Tensor(a!)", native="at::native::argmin_out (structured)", source=REDUCE,
+         device_check=CHECK_WRAPPER)
+def argmin_out(self, dim=None, keepdim=False, *, out):
+    return _arg(self, dim, keepdim, False, out)
+
+
 # -- any / all -----------------------------------------------------------------------------
 AND_KERNEL = step("and_kernel", Layer.KERNEL, source=KERNELS, note="allany.kernel")
 OR_KERNEL = step("or_kernel", Layer.KERNEL, source=KERNELS, note="allany.kernel")
 
 
-def _allany(self, dim: Sequence[int] | None, keepdim: bool, is_all: bool):
-    """allany_meta + allany_impl: a bool result (uint8 stays uint8); an empty input is the
-    identity, a one-element one a copy, else a reduction of the input cast to the result's
-    dtype."""
-    out_dtype = D.uint8 if self.dtype is D.uint8 else D.bool
-    mask = dim_mask(self, dim, allow_empty=True)
-    result = _result(self, mask, keepdim, out_dtype)
+def _allany(self, dim: Sequence[int] | None, keepdim: bool, is_all: bool, out=None):
+    """allany_meta + allany_impl: a bool result (uint8 stays uint8; an out= tensor, bool or
+    uint8, keeps its own); an empty input is the identity, a one-element one a copy, else
+    a reduction of the input cast to the result's dtype."""
+    if out is None:
+        mask = dim_mask(self, dim, allow_empty=True)
+        out_dtype = D.uint8 if self.dtype is D.uint8 else D.bool
+        result = _result(self, mask, keepdim, out_dtype)
+    else:
+        # check_result_is_bytebool, before the dims
+        check(out.dtype in (D.bool, D.uint8), RuntimeError,
+              f"{'all' if is_all else 'any'} only supports bool tensor for result, got: "
+              f"{D.cpp_name(out.dtype)}")
+        mask = dim_mask(self, dim, allow_empty=True)
+        out_dtype = out.dtype
+        reduction_out(self, dim, keepdim, None, out, allow_empty=True)
+        result = out
     if self.numel() == 0:
         return aten.fill_.Scalar(result, is_all)
     if self.numel() == 1:
@@ -618,54 +577,25 @@ def _declare_allany(name: str, is_all: bool) -> None:
     def dims(self, dim=None, keepdim=False):
         return _allany(self, dim, keepdim, is_all)
 
+    @declare(f"{name}.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+             native=f"at::native::{name}_all_out (structured)", source=REDUCE,
+             meta=META_PYTHON)
+    def whole_out(self, *, out):
+        return _allany(self, None, False, is_all, out)
+
+    @declare(f"{name}.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> "
+             "Tensor(a!)", native=f"at::native::{name}_out (structured)", source=REDUCE,
+             meta=META_PYTHON)
+    def one_dim_out(self, dim, keepdim=False, *, out):
+        return _allany(self, [dim], keepdim, is_all, out)
+
+    @declare(f"{name}.dims_out(Tensor self, int[]? dim=None, bool keepdim=False, *, "
+             "Tensor(a!) out) -> Tensor(a!)",
+             native=f"at::native::{name}_dims_out (structured)", source=REDUCE,
+             meta=META_PYTHON)
+    def dims_out(self, dim=None, keepdim=False, *, out):
+        return _allany(self, dim, keepdim, is_all, out)
+
 
 _declare_allany("all", True)
 _declare_allany("any", False)
-
-
-# -- overloads torch binds in Python that tidx does not model -----------------------------
-not_modelled(
-    "mean.dtype_out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)",
-    "amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)",
-    "amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)",
-    "argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> "
-    "Tensor(a!)",
-    "argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> "
-    "Tensor(a!)",
-    "all.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)",
-    "all.dims_out(Tensor self, int[]? dim=None, bool keepdim=False, *, Tensor(a!) out) -> "
-    "Tensor(a!)",
-    "all.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
-    "any.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)",
-    "any.dims_out(Tensor self, int[]? dim=None, bool keepdim=False, *, Tensor(a!) out) -> "
-    "Tensor(a!)",
-    "any.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
-    "max.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
-    "min.unary_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
-    kind=OUT, reason=OUT_NOT_MODELLED)
-
-
-# -- max(other) / min(other): the pointwise maximum / minimum (TensorCompare.cpp) --------------
-@declare("max.other(Tensor self, Tensor other) -> Tensor", variants="method, function",
-         kind=COMPOSITE, native="at::native::max", source="aten/src/ATen/native/TensorCompare.cpp")
-def max_other(self, other):
-    """``torch.max(a, b)`` is not a reduction: it is at::maximum(a, b), elementwise."""
-    return aten.maximum.default(self, other)
-
-
-@declare("min.other(Tensor self, Tensor other) -> Tensor", variants="method, function",
-         kind=COMPOSITE, native="at::native::min", source="aten/src/ATen/native/TensorCompare.cpp")
-def min_other(self, other):
-    """``torch.min(a, b)``: at::minimum(a, b), elementwise."""
-    return aten.minimum.default(self, other)
-
-
-not_modelled(
-    "max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, "
-    "Tensor(b!) max_values) -> (Tensor(a!) values, Tensor(b!) indices)",
-    "min.dim_min(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) min, "
-    "Tensor(b!) min_indices) -> (Tensor(a!) values, Tensor(b!) indices)",
-    kind=OUT, reason=OUT_NOT_MODELLED)
-not_modelled("max.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
-             "min.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)",
-             kind=COMPOSITE, reason=OUT_NOT_MODELLED)

@@ -40,10 +40,10 @@ from engine.core.context import current
 from engine.core.errors import Refused, check
 from engine.dispatch.at_dispatch import AT_DISPATCH, dispatched
 from engine.dispatch.aten import aten
-from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, META_PYTHON, OUT, OUT_NOT_MODELLED,
-                                          declare, not_modelled)
+from engine.dispatch.declarations import CHECK_WRAPPER, COMPOSITE, META_PYTHON, declare
 from engine.memory import empty as memory
 from engine.memory.allocator import check_temporary
+from engine.ops.pointwise import resize_output
 from engine.ops.touch import touched
 
 SOFTMAX = "aten/src/ATen/native/SoftMax.cpp"
@@ -136,15 +136,28 @@ def _log_bound(values: np.ndarray) -> float:
     return LOG_SOFTMAX_EPS * eps * max(1.0, top)
 
 
-def _host_softmax(self, dim: int, half_to_float: bool, log: bool):
-    """TORCH_META_FUNC(_softmax) / softmax_cpu_out (and their log_ twins)."""
+def _host_softmax(self, dim: int, half_to_float: bool, log: bool, out=None):
+    """TORCH_META_FUNC(_softmax) / softmax_cpu_out (and their log_ twins), into a new
+    tensor or the out= tensor ``out`` (set_output: its dtype checked, then resized)."""
     name = "log_softmax" if log else "softmax"
     dim_ = S.maybe_wrap_dim(dim, self.dim())
     check(not half_to_float, RuntimeError,
           f"{name} with half to float conversion is not supported on CPU")
     check(0 <= dim_ < max(self.dim(), 1), RuntimeError,
           "dim must be non-negative and less than input dimensions")
-    result = memory.empty_generic(self.view.sizes, self.dtype, self.device_type)
+    if out is None:
+        result = memory.empty_generic(self.view.sizes, self.dtype, self.device_type)
+    else:
+        check(out.dtype is self.dtype, RuntimeError,
+              f"Expected out tensor to have dtype {D.type_meta_name(self.dtype)}, but got "
+              f"{D.type_meta_name(out.dtype)} instead")
+        resize_output(out, self.view.sizes, S.contiguous_strides(self.view.sizes))
+        if not out.is_contiguous():
+            # the kernel writes its output as a contiguous one (softmax.int_out routes a
+            # strided out= tensor through a temporary; a direct call does not)
+            raise Refused(f"_{name}(..., out=) into a non-contiguous out= tensor is not "
+                          "modelled by tidx")
+        result = out
     if self.numel() == 0:
         return result
     src = self if self.is_contiguous() else aten.contiguous.default(self)
@@ -208,9 +221,45 @@ def _log_softmax(self, dim: int, half_to_float: bool):
     return _host_softmax(self, dim, half_to_float, log=True)
 
 
-not_modelled(
-    "softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!)",
-    "log_softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!)",
-    "_softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out) -> Tensor(a!)",
-    "_log_softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out) -> Tensor(a!)",
-    kind=OUT, reason=OUT_NOT_MODELLED)
+@declare("_softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out) -> Tensor(a!)",
+         native="at::native::softmax_cpu_out (structured)", source=SOFTMAX,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER,
+         at_dispatch=(AT_DISPATCH("softmax_lastdim_kernel_impl", _FLOATS),
+                      AT_DISPATCH("softmax_kernel_impl", _FLOATS)))
+def _softmax_out(self, dim: int, half_to_float: bool, *, out):
+    return _host_softmax(self, dim, half_to_float, log=False, out=out)
+
+
+@declare("_log_softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out) -> Tensor(a!)",
+         native="at::native::log_softmax_cpu_out (structured)", source=SOFTMAX,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER,
+         at_dispatch=(AT_DISPATCH("log_softmax_lastdim_kernel_impl", _FLOATS),
+                      AT_DISPATCH("log_softmax_kernel_impl", _FLOATS)))
+def _log_softmax_out(self, dim: int, half_to_float: bool, *, out):
+    return _host_softmax(self, dim, half_to_float, log=True, out=out)
+
+
+def _int_out(self, dim: int, dtype, out, log: bool):
+    """softmax_out / log_softmax_out (SoftMax.cpp, CompositeExplicitAutograd): the
+    converted input's _softmax into the out= tensor when it is contiguous; else into a
+    temporary (at::empty), then out.resize_ and copy_."""
+    inner = aten._log_softmax if log else aten._softmax
+    converted = aten.to.dtype(self, dtype) if dtype is not None else self
+    if out.is_contiguous():
+        return inner.out(converted, dim, False, out=out)
+    temp = aten.empty.memory_format([0], dtype=out.dtype, device=out.device_type)
+    inner.out(converted, dim, False, out=temp)
+    aten.resize_.default(out, temp.view.sizes)
+    return aten.copy_.default(out, temp)
+
+
+@declare("softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!)",
+         native="at::native::softmax_out", source=SOFTMAX)
+def softmax_int_out(self, dim: int, dtype=None, *, out):
+    return _int_out(self, dim, dtype, out, log=False)
+
+
+@declare("log_softmax.int_out(Tensor self, int dim, ScalarType? dtype=None, *, Tensor(a!) out) -> Tensor(a!)",
+         native="at::native::log_softmax_out", source=SOFTMAX)
+def log_softmax_int_out(self, dim: int, dtype=None, *, out):
+    return _int_out(self, dim, dtype, out, log=True)

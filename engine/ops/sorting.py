@@ -34,13 +34,13 @@ from tracer.steps import Layer, step
 from engine.core import dtypes as D
 from engine.core import view as S
 from engine.core.errors import Refused, check
-from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, META_PYTHON, OUT,
-    OUT_NOT_MODELLED, declare, not_modelled)
+from engine.dispatch.declarations import CHECK_WRAPPER, COMPOSITE, META_PYTHON, declare
 from engine.dispatch.aten import aten
 from engine.memory import empty as memory
 from engine.memory.allocator import check_temporary
 from engine.ops import stl, stl_compiled
 from engine.ops.parallel import GRAIN_SIZE
+from engine.ops.pointwise import resize_output
 from engine.ops.touch import touched
 
 SORTING = "aten/src/ATen/native/Sorting.cpp"
@@ -250,19 +250,41 @@ SORT_KERNEL = step("sort_kernel", Layer.KERNEL, source=KERNEL)
 SORT_KERNEL_STRIDE_0 = step("sort_kernel: stride 0", Layer.KERNEL, source=KERNEL)
 
 
-def _sort_stable(self, stable, dim: int, descending: bool):
-    """sort.values_stable's meta function and sort_stable_out (Sorting.cpp)."""
+def set_outputs(outs, sizes, strides, dtype: D.dtype) -> None:
+    """The structured out= wrapper's set_output for (values, indices): each out= tensor's
+    dtype checked (``dtype``, then Long), then resized -- resize_output's warning when it
+    held elements -- and, only if it was resized, given the meta's strides (as_strided_,
+    when the meta names some)."""
+    for given, want in zip(outs, (dtype, D.int64)):
+        check(given.dtype is want, RuntimeError,
+              f"Expected out tensor to have dtype {D.type_meta_name(want)}, but got "
+              f"{D.type_meta_name(given.dtype)} instead")
+        if given.view.sizes != tuple(sizes):
+            resize_output(given, tuple(sizes), S.contiguous_strides(tuple(sizes)))
+            if strides:     # resize_out: ``if (!strides.empty())`` (a 0-dim has none)
+                aten.as_strided_.default(given, list(sizes), list(strides))
+
+
+def _sort_stable(self, stable, dim: int, descending: bool, outs=None):
+    """sort.values_stable's meta function and sort_stable_out (Sorting.cpp), into new
+    tensors or the out= tensors ``outs`` (values, indices)."""
     dim = S.maybe_wrap_dim(dim, self.dim())
     refuse_meta("sort", self)
     sizes = self.view.sizes
     dense = self.view.is_non_overlapping_and_dense
     strides = self.view.strides if dense else S.infer_dense_strides(sizes, self.view.strides)
-    with span(SORT_META_OUTPUTS,
-              note=Note("sort.outputs_like_input" if dense else "sort.outputs_dense",
-                        strides=list(strides))) as s:
-        values = memory.empty_strided_generic(sizes, strides, self.dtype, self.device_type)
-        indices = memory.empty_strided_generic(sizes, strides, D.int64, self.device_type)
-        s.set_result((values, indices))
+    if outs is not None:
+        set_outputs(outs, sizes, strides, self.dtype)
+        values, indices = outs
+    else:
+        with span(SORT_META_OUTPUTS,
+                  note=Note("sort.outputs_like_input" if dense else "sort.outputs_dense",
+                            strides=list(strides))) as s:
+            values = memory.empty_strided_generic(sizes, strides, self.dtype,
+                                                  self.device_type)
+            indices = memory.empty_strided_generic(sizes, strides, D.int64,
+                                                   self.device_type)
+            s.set_result((values, indices))
     aten.copy_.default(values, self)
     if self.dim() == 0:
         aten.zero_.default(indices)
@@ -307,10 +329,20 @@ def sort(self, dim: int = -1, descending: bool = False):
     return _sort_stable(self, False, dim, descending)
 
 
-not_modelled(
-    "sort.values(Tensor self, int dim=-1, bool descending=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)",
-    "sort.values_stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)",
-    kind=OUT, reason=OUT_NOT_MODELLED)
+@declare("sort.values_stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)",
+         native="at::native::sort_stable_out (structured)", source=SORTING, meta=META_PYTHON,
+         device_check=CHECK_WRAPPER)
+def sort_values_stable(self, *, stable, dim: int = -1, descending: bool = False, values,
+                       indices):
+    return _sort_stable(self, stable, dim, descending, (values, indices))
+
+
+@declare("sort.values(Tensor self, int dim=-1, bool descending=False, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)",
+         native="at::native::sort_out", source=SORTING, meta=META_PYTHON)
+def sort_values(self, dim: int = -1, descending: bool = False, *, values, indices):
+    # at::sort_out(values, indices, self, false, dim, descending): one aten::sort in
+    # torch.profiler, as the functional form's
+    return _sort_stable(self, False, dim, descending, (values, indices))
 
 
 @declare("argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor",
@@ -327,9 +359,14 @@ def argsort_stable(self, *, stable: bool, dim: int = -1, descending: bool = Fals
     return aten.sort.stable(self, stable=stable, dim=dim, descending=descending)[1]
 
 
-not_modelled(
-    "argsort.stable_out(Tensor self, *, bool stable, int dim=-1, bool descending=False, Tensor(a!) out) -> Tensor(a!)",
-    kind=COMPOSITE, reason=OUT_NOT_MODELLED)
+@declare("argsort.stable_out(Tensor self, *, bool stable, int dim=-1, bool descending=False, Tensor(a!) out) -> Tensor(a!)",
+         kind=COMPOSITE, native="at::native::argsort_stable", source=SORTING)
+def argsort_stable_out(self, *, stable: bool, dim: int = -1, descending: bool = False, out):
+    # a values tensor of its own (at::empty({0})), then at::sort_outf into it and out
+    values = aten.empty.memory_format([0], dtype=self.dtype, device=self.device_type)
+    aten.sort.values_stable(self, stable=stable, dim=dim, descending=descending,
+                            values=values, indices=out)
+    return out
 
 
 @declare("msort(Tensor self) -> Tensor", variants="method, function", kind=COMPOSITE,
@@ -338,8 +375,13 @@ def msort(self):
     return aten.sort.default(self, 0, False)[0]
 
 
-not_modelled("msort.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", kind=COMPOSITE,
-             reason=OUT_NOT_MODELLED)
+@declare("msort.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", kind=COMPOSITE,
+         native="at::native::msort_out", source=SORTING)
+def msort_out(self, *, out):
+    # an indices tensor of its own, then at::sort_out(values, indices, self, 0, false)
+    indices = aten.empty.memory_format([0], dtype=D.int64, device=self.device_type)
+    aten.sort.values(self, 0, False, values=out, indices=indices)
+    return out
 
 
 # -- topk -------------------------------------------------------------------------------
@@ -377,7 +419,20 @@ TOPK_KERNEL = step("topk_kernel", Layer.KERNEL, source=TOPK)
          variants="method, function", native="at::native::topk_out_cpu (structured)",
          source=SORTING, meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def topk(self, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):
-    # meta::topk
+    return _topk(self, k, dim, largest, sorted, None)
+
+
+@declare("topk.values(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)",
+         native="at::native::topk_out_cpu (structured)", source=SORTING,
+         device_check=CHECK_WRAPPER)
+def topk_values(self, k: int, dim: int = -1, largest: bool = True, sorted: bool = True, *,
+                values, indices):
+    return _topk(self, k, dim, largest, sorted, (values, indices))
+
+
+def _topk(self, k: int, dim: int, largest: bool, sorted: bool, outs):
+    """meta::topk and topk_out_cpu, into new tensors or the out= tensors ``outs``: those
+    are resized before the kernel reads self, which may be one of them."""
     dim = S.maybe_wrap_dim(dim, self.dim())
     size = self.view.sizes[dim] if self.dim() else 1
     check(0 <= k <= size, RuntimeError, "selected index k out of range")
@@ -386,8 +441,15 @@ def topk(self, k: int, dim: int = -1, largest: bool = True, sorted: bool = True)
     sizes = list(self.view.sizes)
     if sizes:
         sizes[dim] = k
-    values = memory.empty_generic(sizes, self.dtype, self.device_type)
-    indices = memory.empty_generic(sizes, D.int64, self.device_type)
+    if outs is None:
+        values = memory.empty_generic(sizes, self.dtype, self.device_type)
+        indices = memory.empty_generic(sizes, D.int64, self.device_type)
+    else:
+        set_outputs(outs, sizes, None, self.dtype)
+        values, indices = outs
+        # topk_out_cpu checks k again, against self as it is now
+        size = self.view.sizes[dim] if self.dim() else 1
+        check(0 <= k <= size, RuntimeError, "selected index k out of range")
     if self.dim() == 0:
         aten.copy_.default(values, self)
         aten.zero_.default(indices)
@@ -409,7 +471,3 @@ def topk(self, k: int, dim: int = -1, largest: bool = True, sorted: bool = True)
         s.set_result((values, indices))
     return values, indices
 
-
-not_modelled(
-    "topk.values(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True, *, Tensor(a!) values, Tensor(b!) indices) -> (Tensor(a!) values, Tensor(b!) indices)",
-    kind=OUT, reason=OUT_NOT_MODELLED)

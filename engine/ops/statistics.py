@@ -36,7 +36,7 @@ from engine.core import view as S
 from engine.core.context import current
 from engine.core.errors import Refused, check
 from engine.dispatch.at_dispatch import AT_DISPATCH, dispatched
-from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, META_PYTHON, OUT, OUT_NOT_MODELLED, declare,
+from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, META_PYTHON, OUT_NOT_MODELLED, declare,
                                           not_modelled)
 from engine.dispatch.aten import aten
 from engine.memory.allocator import check_temporary
@@ -435,13 +435,39 @@ def nansum(self, dim=None, keepdim=False, *, dtype=None):
     # create_reduction_result: at::empty of the reduced shape
     result = aten.empty.memory_format(list(reduced_shape(self.view.sizes, mask, keepdim)),
                                       dtype=out_dtype, device=self.device_type)
+    return _nansum_out(self, dim, keepdim, out_dtype, result)
+
+
+@declare("nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, "
+         "Tensor(a!) out) -> Tensor(a!)", native="at::native::nansum_out", source=REDUCE,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER,
+         # nansum_kernel_impl (cpu/SumKernel.cpp)
+         at_dispatch=AT_DISPATCH("nansum_cpu",
+                                 "AT_DISPATCH_FLOATING_TYPES_AND2(kHalf, kBFloat16)"))
+def nansum_out(self, dim=None, keepdim=False, *, dtype=None, out):
+    return _nansum_out(self, dim, keepdim, dtype, out, dispatch=True)
+
+
+def _nansum_out(self, dim, keepdim: bool, dtype, result, dispatch: bool = False):
+    """nansum_out: an integer self is sum_out's; else make_reduction into ``result`` in
+    the dtype= it must have or its own (resize_output), then the loop."""
     if not self.dtype.is_floating_point:
         # an integer has no NaN: nansum_out is sum_out
-        return aten.sum.IntList_out(self, dim, keepdim, dtype=out_dtype, out=result)
+        return aten.sum.IntList_out(self, dim, keepdim, dtype=dtype, out=result)
+    out_dtype = dtype if dtype is not None else result.dtype
+    mask = dim_mask(self, dim)
+    check(result.dtype is out_dtype, RuntimeError,
+          f"nansum: provided dtype must match dtype of result. Got "
+          f"{D.cpp_name(result.dtype)} and {D.cpp_name(out_dtype)}.")
+    shape = reduced_shape(self.view.sizes, mask, keepdim)
+    resize_output(result, shape, S.contiguous_strides(shape))
     viewed = review(result, self.dim(), mask, keepdim)
     src = self if self.dtype is out_dtype else aten.to.dtype(self, out_dtype)
     if self.numel() == 0:
         return aten.zero_.default(result)
+    if dispatch:
+        # an out= tensor of an integer dtype reaches the float-only kernel
+        dispatched(out_dtype)
     aten.fill_.Scalar(result, 0)
     if self.numel() >= GRAIN_SIZE and viewed.numel() == 1 and current().cpu.threads > 1:
         raise Refused("nansum of 32768 or more elements into one: torch's two-pass "
@@ -461,9 +487,6 @@ def nansum(self, dim=None, keepdim=False, *, dtype=None):
     return result
 
 
-not_modelled(
-    "nansum.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, "
-    "Tensor(a!) out) -> Tensor(a!)", kind=OUT, reason=OUT_NOT_MODELLED)
 
 
 # -- nanmean: nansum over the count of non-NaN elements (ReduceOps.cpp nanmean) -----------------

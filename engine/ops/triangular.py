@@ -23,12 +23,12 @@ from engine.core import view as S
 from engine.core.diagonal import batched_matrix_contiguous_strides
 from engine.core.errors import Refused, check
 from engine.dispatch.at_dispatch import AT_DISPATCH, dispatched
-from engine.dispatch.declarations import (CHECK_WRAPPER, META_PYTHON, OUT, OUT_NOT_MODELLED,
-    declare, not_modelled)
+from engine.dispatch.declarations import CHECK_WRAPPER, META_PYTHON, declare
 from engine.dispatch.aten import aten
 from engine.memory import empty as memory
 from engine.memory.allocator import check_temporary
 from engine.ops.factories import options
+from engine.ops.pointwise import resize_output
 from engine.ops.touch import touched
 
 TRIANGULAR = "aten/src/ATen/native/TriangularOps.cpp"
@@ -170,6 +170,33 @@ def triu(self, diagonal: int = 0):
     return _functional(self, diagonal, "triu", upper=True)
 
 
+def _out(self, diagonal: int, name: str, upper: bool, out):
+    """The structured out= form: the meta's dims check, then set_output (the out= tensor's
+    dtype checked, resize_output) and the same kernel into it, whatever its strides (an
+    out= that is self runs as the in-place form)."""
+    _meta_refused(self, name)
+    _check_dims(self, name)
+    check(out.dtype is self.dtype, RuntimeError,
+          f"Expected out tensor to have dtype {D.type_meta_name(self.dtype)}, but got "
+          f"{D.type_meta_name(out.dtype)} instead")
+    resize_output(out, self.view.sizes, S.contiguous_strides(self.view.sizes))
+    return _compute(self, int(diagonal), out, upper, name)
+
+
+@declare("tril.out(Tensor self, SymInt diagonal=0, *, Tensor(a!) out) -> Tensor(a!)",
+         native="at::native::tril_cpu (structured)", source=TRIANGULAR, meta=META_PYTHON,
+         device_check=CHECK_WRAPPER)
+def tril_out(self, diagonal: int = 0, *, out):
+    return _out(self, diagonal, "tril", False, out)
+
+
+@declare("triu.out(Tensor self, SymInt diagonal=0, *, Tensor(a!) out) -> Tensor(a!)",
+         native="at::native::triu_cpu (structured)", source=TRIANGULAR, meta=META_PYTHON,
+         device_check=CHECK_WRAPPER)
+def triu_out(self, diagonal: int = 0, *, out):
+    return _out(self, diagonal, "triu", True, out)
+
+
 @declare("tril_(Tensor(a!) self, SymInt diagonal=0) -> Tensor(a!)", variants="method",
          native="at::native::tril_cpu (structured, in place)", source=TRIANGULAR, meta=META_PYTHON,
          device_check=CHECK_WRAPPER)
@@ -290,7 +317,3 @@ def triu_indices(row: int, col: int, offset: int = 0, *, dtype: D.dtype | None =
     return _indices("triu_indices", row, col, offset, dtype, device)
 
 
-# -- overloads torch binds in Python that tidx does not model -----------------------------
-not_modelled("tril.out(Tensor self, SymInt diagonal=0, *, Tensor(a!) out) -> Tensor(a!)",
-             "triu.out(Tensor self, SymInt diagonal=0, *, Tensor(a!) out) -> Tensor(a!)",
-             kind=OUT, reason=OUT_NOT_MODELLED)

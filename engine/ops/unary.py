@@ -19,8 +19,9 @@ from engine.core.context import current
 from engine.core.errors import check, torch_error
 from engine.dispatch.at_dispatch import AT_DISPATCH
 from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, INPLACE, META_PYTHON,
-                                          OUT, OUT_NOT_MODELLED, declare, not_modelled,
+                                          OUT, declare,
                                           structured)
+from engine.dispatch.aliases import alias
 from engine.dispatch.aten import aten
 from engine.memory import empty as memory
 from engine.ops.math_binary import _HYPOT
@@ -232,32 +233,47 @@ def isfinite(self):
 
 
 def _classifier(name: str, sign: float) -> None:
-    def kernel(self):
+    def impl(self, out=None):
+        if out is not None:
+            # TORCH_META_FUNC(isposinf): the out= tensor must be bool, resized by the
+            # force-boolean unary iterator
+            check(out.dtype is D.bool, RuntimeError,
+                  f"{name} does not support non-boolean outputs.")
         if _integral(self):
             # TORCH_IMPL_FUNC(isposinf_out): an integer is never infinite -> fill_(false)
             sizes = self.view.sizes
-            result = memory.empty_strided_generic(sizes, layout(sizes, [self]), D.bool,
-                                                  self.device_type)
+            if out is None:
+                result = memory.empty_strided_generic(sizes, layout(sizes, [self]), D.bool,
+                                                      self.device_type)
+            else:
+                resize_output(out, sizes, layout(sizes, [self]))
+                result = out
             return aten.fill_.Scalar(result, False)
+        # build_borrowing_unary_force_boolean_op: a bool output, never a cast temporary
         return iterate(name, [self], lambda a: a == a.dtype.type(sign), out_dtype=D.bool,
+                       out=out, resize=out is not None, safe_cast=False, cast_output=False,
                        source=UNARY_KERNEL)
+
+    def kernel(self):
+        return impl(self)
+
+    def out_kernel(self, *, out):
+        return impl(self, out)
     declare(f"{name}(Tensor self) -> Tensor", variants="function, method",
             native=f"at::native::{name} (structured)", source=UNARY,
             meta=META_PYTHON, device_check=CHECK_WRAPPER)(kernel)
+    declare(f"{name}.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+            native=f"at::native::{name}_out (structured)", source=UNARY,
+            meta=META_PYTHON, device_check=CHECK_WRAPPER)(out_kernel)
 
 
 _classifier("isposinf", float("inf"))
 _classifier("isneginf", float("-inf"))
 
-not_modelled(
-    "isposinf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
-    "isneginf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
-    kind=OUT, reason=OUT_NOT_MODELLED)
-# CompositeImplicitAutograd out= overloads (negative_out calls neg_out ...)
-not_modelled(
-    "negative.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
-    "absolute.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
-    kind=COMPOSITE, reason=OUT_NOT_MODELLED)
+# CompositeImplicitAutograd out= overloads (UnaryOps.cpp: negative_out calls at::neg_out,
+# absolute_out at::abs_out)
+alias("negative.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", of="neg", source=UNARY)
+alias("absolute.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)", of="abs", source=UNARY)
 
 
 # -- nan_to_num: NaN and the infinities replaced ------------------------------------------------

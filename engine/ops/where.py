@@ -45,6 +45,16 @@ def where_self(condition, self, other):
     return _where_self_out(condition, self, other, result, common)
 
 
+@declare("where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out) -> "
+         "Tensor(a!)", native="at::native::where_self_out", source=COMPARE,
+         meta=META_PYTHON)
+def where_self_out(condition, self, other, *, out):
+    common = result_type([self, other])
+    check(out.dtype is common, RuntimeError,
+          f"Expected out type to be {D.cpp_name(common)} but got {D.cpp_name(out.dtype)}")
+    return _where_self_out(condition, self, other, out, common)
+
+
 def _out_device(*tensors) -> str:
     """TensorCompare.cpp's out_device: the first operand not on the CPU decides."""
     return next((t.device_type for t in tensors if t.device_type != "cpu"), "cpu")

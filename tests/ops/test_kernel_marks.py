@@ -29,10 +29,6 @@ NOT_GENERATED = {
     "aten::linalg_norm.ord_str": "the generated str ('sum') is no matrix norm's order",
     **{op: "the generated call samples without replacement, which tidx refuses (aminmax, "
            "_assert_async)" for op in ("aten::multinomial", "aten::multinomial.out")},
-    "aten::sum.IntList_out": "tidx refuses sum's out= unless it already has the result's "
-                             "shape, which the generic out= input (a 3x4 matrix) has not",
-    "aten::mean.out": "tidx refuses mean's out= unless it already has the result's "
-                      "shape, which the generic out= input (a 3x4 matrix) has not",
     "aten::unique_dim": "tidx refuses unique(dim=...) (torch compares whole slices)",
     "aten::index_select_backward": "needs a grad as long as the index along dim; the "
                                    "generated grad has the sizes of self_sizes",
