@@ -104,6 +104,30 @@ def _sample_poisson(lam: float, draw) -> int:
             return x
 
 
+class _Uniforms:
+    """``uniform_real_distribution<double>(0, 1)`` one at a time, read ahead in blocks:
+    :meth:`settle` rewinds the generator and draws exactly the words used, so it ends
+    where torch's does."""
+
+    BLOCK = 4096
+
+    def __init__(self, gen) -> None:
+        self.gen, self.start = gen, gen.get_state()
+        self.values: list[float] = []
+        self.used = self.taken = 0
+
+    def __call__(self) -> float:
+        if self.used == len(self.values):
+            self.taken += len(self.values)
+            self.values, self.used = _uniform53(self.gen, self.BLOCK).tolist(), 0
+        self.used += 1
+        return self.values[self.used - 1]
+
+    def settle(self) -> None:
+        self.gen.set_state(*self.start)
+        self.gen.random64(self.taken + self.used)
+
+
 @declare("poisson(Tensor self, Generator? generator=None) -> Tensor", variants="function",
          native="at::native::_s_poisson_cpu", source=DISTRIBUTIONS, meta=META_PYTHON,
          at_dispatch=AT_DISPATCH("poisson_cpu",
@@ -125,10 +149,12 @@ def poisson(self, generator=None):
                       "(undefined behaviour in C++): not modelled")
     with span(POISSON_KERNEL, numel=n, note=Note("random.poisson")) as s:
         out = np.zeros(n, dtype=np.float64)
+        draw = _Uniforms(gen)
         try:
             for i, lam in enumerate(rates.tolist()):
-                out[i] = _sample_poisson(lam, lambda: float(_uniform53(gen, 1)[0]))
+                out[i] = _sample_poisson(lam, draw)
         finally:
+            draw.settle()
             # the samples before an invalid rate are written, as torch's loop leaves them
             ret.array(write=True)[...] = _to_dtype(out, self.dtype).reshape(self.view.sizes)
         s.set(read=touched(self), written=touched(ret))

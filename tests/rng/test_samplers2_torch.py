@@ -62,7 +62,10 @@ def test_multinomial_errors_are_torchs(statement):
 RATES = ["torch.tensor([1., 20., 0., 3.5, 100., 9.99, 10.])", "torch.rand(3, 4) * 5",
          "torch.rand(4, 3).t() * 30", "torch.tensor([0.5, 1e-3, 1e4], dtype=torch.float64)",
          "(torch.rand(6) * 15).half()", "torch.empty(0)", "torch.tensor(12.)",
-         "torch.full((2, 2), 1e7)"]
+         "torch.full((2, 2), 1e7)",
+         # more draws than one block tidx reads ahead (4096): the generator ends where
+         # torch's does
+         "torch.full((1500,), 4.)", "torch.rand(3000) * 20"]
 
 
 @pytest.mark.fast
@@ -144,3 +147,16 @@ def test_samplers_bit_for_bit_under_every_capability(workers, case):
     for cap, worker in workers.items():
         theirs = worker.call("capability_cases", "run", case)
         assert under_capability(cap, cases.run, engine, case) == theirs, (cap, case)
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("program", [
+    ["x = torch.ones(3, requires_grad=True)", "y = torch.poisson(x)", "g = str(y.grad_fn.name())"],
+    ["x = torch.ones(3, requires_grad=True)", "y = (x * 2).log_normal_()",
+     "g = str(y.grad_fn.name())"],
+    ["x = torch.ones(3, requires_grad=True)", "y = x.log_normal_()"],
+    ["x = torch.ones(3, requires_grad=True)", "y = torch.multinomial(x, 2)",
+     "g = y.requires_grad"],
+])
+def test_autograd_sees_the_samplers_as_torch_does(program):
+    assert_like_torch(["torch.manual_seed(0)", *program], names=("y", "g"))
