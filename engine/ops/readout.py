@@ -67,13 +67,14 @@ def _assert_nonzero(self, message: str) -> None:
 
 
 @declare("_assert_async(Tensor self) -> ()", native="at::native::_assert_async_cpu",
-         source=COMPARE, meta=META_PYTHON_ALONE)
+         source=COMPARE, meta=META_PYTHON_ALONE, device_check=CHECK_WRAPPER)
 def _assert_async(self):
     _assert_nonzero(self, "Expected Tensor with single nonzero value, but got zero")
 
 
 @declare("_assert_async.msg(Tensor self, str assert_msg) -> ()",
-         native="at::native::_assert_async_msg_cpu", source=COMPARE, meta=META_PYTHON_ALONE)
+         native="at::native::_assert_async_msg_cpu", source=COMPARE, meta=META_PYTHON_ALONE,
+         device_check=CHECK_WRAPPER)
 def _assert_async_msg(self, assert_msg):
     _assert_nonzero(self, assert_msg or "Assertion is failed")
 
