@@ -18,7 +18,8 @@ import numpy as np
 
 REDUCTIONS = ("sum", "mean", "prod", "cumsum", "amax", "amin")
 FACTORIES = ("linspace", "logspace")
-OPS = REDUCTIONS + FACTORIES + ("index_add",)
+SAMPLERS = ("multinomial", "poisson", "log_normal_")
+OPS = REDUCTIONS + FACTORIES + ("index_add",) + SAMPLERS
 
 
 def _np_dtype(dtype: str) -> Any:
@@ -69,6 +70,28 @@ def _answer(result) -> tuple:
             [_bits(v) for v in result.reshape(-1).tolist()])
 
 
+def _sampled(torch, op: str, dtype: str, shape: tuple[int, ...], rng: np.random.Generator,
+             seed: int, params: dict) -> tuple:
+    """A sampler's draws from torch's CPU generator seeded with ``seed``, and the next two
+    uniforms (where the generator was left)."""
+    n = int(np.prod(shape))
+    made = getattr(torch, dtype)
+    if op == "multinomial":
+        weights = (rng.random(n) * (rng.random(n) < 0.8)).tolist()
+        p = torch.tensor(weights, dtype=made).reshape(shape)
+        torch.manual_seed(seed)
+        result = torch.multinomial(p, params["k"], params.get("replacement", False)).double()
+    elif op == "poisson":
+        rates = torch.tensor((rng.random(n) * params["scale"]).tolist(), dtype=made)
+        torch.manual_seed(seed)
+        result = torch.poisson(rates.reshape(shape))
+    else:
+        torch.manual_seed(seed)
+        result = torch.empty(shape, dtype=made).log_normal_(params["mean"], params["std"])
+    after = _answer(torch.rand(2, dtype=torch.float64))
+    return _answer(result) + after[3:]
+
+
 def run(torch, case: tuple) -> tuple:
     """The case's result on ``torch`` (real torch or tidx's engine): its dtype, shape and
     the bits of every element; or the error it raised (class and message)."""
@@ -101,6 +124,8 @@ def run(torch, case: tuple) -> tuple:
             source = _tensor(torch, "sum", dtype, tuple(src_shape), "contiguous", rng)
             index = torch.tensor(rng.integers(0, shape[dim], m).tolist())
             return _answer(target.index_add_(dim, index, source, alpha=alpha))
+        if op in SAMPLERS:
+            return _sampled(torch, op, dtype, tuple(shape), rng, seed, params)
         raise ValueError(f"unknown case {op!r}")
     except (RuntimeError, IndexError, ValueError, TypeError, NotImplementedError) as exc:
         return ("error", type(exc).__name__, str(exc))   # (tidx's refusals propagate)

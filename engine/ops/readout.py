@@ -1,5 +1,6 @@
-"""Operators that hand values to Python: item, _local_scalar_dense, is_nonzero, and the
-resolve_neg that ``tolist()`` runs after resolve_conj (engine/ops/complex_parts.py).
+"""Operators that hand values to Python: item, _local_scalar_dense, is_nonzero,
+_assert_async (is_nonzero's value checked in C++: what multinomial checks its
+probabilities with), and the resolve_neg that ``tolist()`` runs after resolve_conj (engine/ops/complex_parts.py).
 
 Mirrors aten/src/ATen/native/Scalar.cpp, prim_native_functions.cpp and UnaryOps.cpp.
 tidx has no negative views, so resolve_neg returns ``self`` as torch's does when the
@@ -54,6 +55,28 @@ def is_nonzero(self):
     check(n != 0, RuntimeError, "Boolean value of Tensor with no values is ambiguous")
     check(n < 2, RuntimeError, "Boolean value of Tensor with more than one value is ambiguous")
     return bool(aten.item.default(self))
+
+
+COMPARE = "aten/src/ATen/native/TensorCompare.cpp"
+
+
+def _assert_nonzero(self, message: str) -> None:
+    # _assert_async_cpu calls native::is_nonzero directly (no aten::is_nonzero recorded:
+    # its item() sits right under _assert_async)
+    check(is_nonzero(self), RuntimeError, message)
+
+
+@declare("_assert_async(Tensor self) -> ()", native="at::native::_assert_async_cpu",
+         source=COMPARE, meta=META_PYTHON_ALONE, device_check=CHECK_WRAPPER)
+def _assert_async(self):
+    _assert_nonzero(self, "Expected Tensor with single nonzero value, but got zero")
+
+
+@declare("_assert_async.msg(Tensor self, str assert_msg) -> ()",
+         native="at::native::_assert_async_msg_cpu", source=COMPARE, meta=META_PYTHON_ALONE,
+         device_check=CHECK_WRAPPER)
+def _assert_async_msg(self, assert_msg):
+    _assert_nonzero(self, assert_msg or "Assertion is failed")
 
 
 @declare("resolve_neg(Tensor(a) self) -> Tensor(a)", variants="function, method",

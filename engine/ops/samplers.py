@@ -11,10 +11,12 @@
   cpu/MultinomialKernel.cpp multinomial_with_replacement_apply): per row, the running sum
   of the probabilities in the dtype (float for half), divided by the total, its last
   entry set to 1; per sample one ``uniform_real_distribution<double>`` draw (53 bits of
-  ``random64()``) and a binary search for the first entry not below it.  Without
-  replacement (or for one sample) torch checks the distribution with ``aminmax`` and
-  ``_assert_async`` and takes the exponential trick (``p / q``, ``q ~ Exp(1)``, then
-  ``topk`` or ``argmax``): refused in one line until those operators are modelled.
+  ``random64()``) and a binary search for the first entry not below it.
+* Without replacement (or for one sample) torch checks the distribution on tensors
+  (``aminmax``, ``>= 0`` and ``< inf``, ``_assert_async``; the row sums ``== 0``,
+  ``_assert_async``) and takes the exponential trick: ``q ~ Exp(1)`` by exponential_ (so
+  bit for bit where exponential_ is), ``self / q`` over ``q``, then ``argmax`` or
+  ``topk``.
 https://github.com/pytorch/pytorch/blob/v2.13.0/aten/src/ATen/native/cpu/DistributionKernels.cpp
 """
 
@@ -55,6 +57,8 @@ CAUCHY_STUB = DispatchStub("cauchy_stub", avx512=False,
 RANDOM_KERNEL = step("random_kernel", Layer.RNG, source=KERNELS)
 GEOMETRIC_KERNEL = step("geometric_kernel", Layer.RNG, source=KERNELS)
 CAUCHY_KERNEL = step("cauchy_kernel", Layer.RNG, source=KERNELS)
+#: where torch's argmax_out / topk_out write straight into multinomial's result
+MULTINOMIAL_OUT = step("multinomial_out", Layer.KERNEL, source=DISTRIBUTIONS)
 MULTINOMIAL_KERNEL = step("multinomial_with_replacement_apply", Layer.RNG,
                           source=MULTINOMIAL_KERNEL_SRC)
 
@@ -265,9 +269,7 @@ def _multinomial_out(self, n_sample: int, replacement: bool, result):
     if result.numel() == 0:
         return result
     if not replacement or n_sample == 1:
-        raise Refused("torch.multinomial without replacement (or of one sample) checks the "
-                      "distribution with aminmax and _assert_async, which tidx does not model "
-                      "yet; replacement=True with two or more samples is modelled")
+        return _multinomial_by_exponentials(self, n_sample, result)
     if self.device_type != "cpu":
         raise Refused(f"multinomial on a {self.device_type} tensor is not modelled by tidx "
                       "yet (the CPU's is)")
@@ -301,6 +303,44 @@ def _multinomial_out(self, n_sample: int, replacement: bool, result):
             # the first slot whose cumulative probability is not below the draw
             out[i] = np.searchsorted(cum.astype(np.float64), u, side="left")
         s.set(read=touched(self), written=touched(result))
+        s.set_result(result)
+    return result
+
+
+def _multinomial_by_exponentials(self, n_sample: int, result):
+    """multinomial_out's path without replacement (or for one sample): the distribution
+    checked on the tensors, then the Gumbel trick in its exponential form -- ``q`` drawn
+    from Exp(1) (exponential_, bit for bit), ``self / q`` written over ``q``, and the
+    ``n_sample`` largest taken (argmax for one, else topk)."""
+    low, high = aten.aminmax.default(self)
+    valid = aten.bitwise_and.Tensor(aten.ge.Scalar(low, 0), aten.lt.Scalar(high, math.inf))
+    aten._assert_async.msg(valid, "probability tensor contains either `inf`, `nan` or "
+                                  "element < 0")
+    if self.dim() == 1:
+        zero_prob = aten.eq.Scalar(aten.sum.default(self), 0)
+    else:
+        zero_prob = aten.any.default(aten.eq.Scalar(aten.sum.dim_IntList(self, [1]), 0))
+    aten._assert_async.msg(aten.bitwise_not.default(zero_prob),
+                           "invalid multinomial distribution (sum of probabilities <= 0)")
+    q = aten.exponential_.default(aten.empty_like.default(self), 1.0)
+    aten.div.out(self, q, out=q)
+    # argmax_out / topk_out write straight into ``result`` (and ``vals``) in torch; tidx
+    # has no argmax.out / topk.values yet, so the functional kernel runs (the same
+    # aten::argmax / aten::topk, its outputs unrecorded as a structured kernel's are) and
+    # its indices are moved into ``result``
+    if n_sample == 1:
+        indices = aten.argmax.default(q, -1, True)
+    else:
+        vals = aten.empty.memory_format(list(result.view.sizes), dtype=self.dtype,
+                                        device=self.device_type)
+        values, indices = aten.topk.default(q, n_sample)
+    with span(MULTINOMIAL_OUT) as s:
+        written = [touched(result)]
+        if n_sample != 1:
+            vals.array(write=True)[...] = values.array()
+            written.append(touched(vals))
+        result.array(write=True)[...] = indices.array()
+        s.set(read=touched(indices), written=written)
         s.set_result(result)
     return result
 

@@ -181,6 +181,13 @@ def _serial_normal(gen: CPUGenerator, n: int, dt: np.dtype, mean: float,
     return v.astype(dt)
 
 
+def normal_distribution_double(gen: CPUGenerator, n: int, mean: float, std: float,
+                               fused: bool) -> np.ndarray:
+    """``n`` serial ``normal_distribution<double>(mean, std)`` draws, in double, as a
+    kernel that calls it per element (log_normal_) gets them."""
+    return _serial_normal(gen, n, np.dtype(F64), float(mean), float(std), fused)
+
+
 @_locked
 def normal(gen: CPUGenerator, n: int, dtype: np.dtype, mean: float = 0.0,
            std: float = 1.0, contiguous: bool = True,

@@ -152,6 +152,11 @@ class CPUGenerator:
         st = self._bitgen.state["state"]
         return np.array(st["key"], dtype=np.uint32), int(st["pos"])
 
+    def set_state(self, key: np.ndarray, pos: int) -> None:
+        """Put back a state :meth:`get_state` returned (a sampler that read ahead
+        rewinds, then draws exactly what it used)."""
+        self._set_state(key, pos)
+
     def random(self, n: int) -> np.ndarray:
         """``n`` successive ``random()`` results (uint32)."""
         if n <= 0:

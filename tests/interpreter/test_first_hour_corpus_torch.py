@@ -109,6 +109,9 @@ PROGRAMS: list[tuple[str, list[str]]] = [
     ("random", ["torch.manual_seed(0)", "y = torch.multinomial(torch.ones(4), 2)"]),
     ("random", ["torch.manual_seed(0)", "weights = torch.tensor([0, 10, 3, 0], dtype=torch.float)",
                 "y = torch.multinomial(weights, 4, replacement=True)"]),
+    # torch.multinomial's documentation example, without replacement
+    ("random", ["torch.manual_seed(0)", "weights = torch.tensor([0, 10, 3, 0], dtype=torch.float)",
+                "y = torch.multinomial(weights, 2)"]),
     ("random", ["torch.random.manual_seed(0)", "y = torch.rand(2)"]),
     # -- numpy and the standard library ("PyTorch for numpy users") --------------------
     ("numpy", ["import numpy as np", "a = np.arange(6)", "y = torch.from_numpy(a)"]),

@@ -257,7 +257,6 @@ def test_the_implicit_dim_warns_as_torch_does(ndim, name):
     "import torch.nn.functional as F\ny = F.cross_entropy(torch.ones(2, 3), torch.tensor([0, 1]), label_smoothing=0.1)",
     "import torch.nn.functional as F\ny = F.nll_loss(torch.ones(2, 3, 4), torch.zeros(2, 4, dtype=torch.long))",
     "import torch.nn.functional as F\ny = F.nll_loss(torch.ones(2, 3), torch.tensor([0, 1]), size_average=True)",
-    "y = torch.aminmax(torch.ones(2, 2), dim=0)",
     "import torch.nn.functional as F\ny = F.embedding(torch.tensor([0]), torch.ones(2, 2), max_norm=1.)",
     "import torch.nn.functional as F\nimport os",
     "import torch.nn.functional as F, math",

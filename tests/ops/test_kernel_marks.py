@@ -27,8 +27,7 @@ NOT_GENERATED = {
     "aten::bincount": "needs 1-d non-negative integers; the generated int data is 2-d",
     "aten::linalg_matrix_norm": "the generated Scalar (0.25) is no matrix norm's order",
     "aten::linalg_norm.ord_str": "the generated str ('sum') is no matrix norm's order",
-    **{op: "the generated call samples without replacement, which tidx refuses (aminmax, "
-           "_assert_async)" for op in ("aten::multinomial", "aten::multinomial.out")},
+    "aten::multinomial.out": "needs a Long out= tensor; the generic out= input is float",
     "aten::unique_dim": "tidx refuses unique(dim=...) (torch compares whole slices)",
     "aten::index_select_backward": "needs a grad as long as the index along dim; the "
                                    "generated grad has the sizes of self_sizes",

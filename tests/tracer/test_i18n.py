@@ -77,6 +77,8 @@ MORE_STATEMENTS = [
     "torch.manual_seed(0); a = torch.empty(3).exponential_(); "
     "y = torch.multinomial(torch.ones(2, 4), 3, replacement=True); "
     "a = torch.empty(2).geometric_(0.5).cauchy_().random_()",
+    "torch.manual_seed(0); y = torch.poisson(torch.tensor([2., 12.])); "
+    "a = torch.empty(2).log_normal_(); y = torch.multinomial(torch.ones(3), 2)",
     "a = torch.tensor([1.25, -2.5]); y = a.ceil(); y = a.frac(); y = a.round(decimals=1); "
     "y = a.rsqrt(); y = a.exp()",
     "import torch.nn.functional as F; a = torch.tensor([[1.25, -2.5]]); y = F.gelu(a); y = F.silu(a)",

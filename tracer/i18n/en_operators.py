@@ -393,6 +393,13 @@ TEXT: dict[str, str] = {
     "random.cauchy_kernel":
         "one draw per element in memory order: u from 53 bits of random64(), "
         "{median} + {sigma} * tan(pi * (u - 0.5)) in double, cast to the dtype",
+    "random.poisson":
+        "per rate in order, sample_poisson in double: below 10 the product of uniform draws "
+        "(53 bits of random64() each) until it falls to exp(-rate); from 10 Hoermann's "
+        "transformed rejection, two draws a try",
+    "random.log_normal_kernel":
+        "one draw per element in memory order: exp of normal_distribution<double>({mean}, "
+        "{std}) (Box-Muller pairs, the generator's cached value first), cast to the dtype",
     "random.random_kernel":
         "one draw per element in memory order: {draw} modulo {modulus} (the dtype's range; "
         "for a floating dtype every integer it holds exactly), cast to the dtype",

@@ -262,6 +262,13 @@ TEXT: dict[str, str] = {
     "random.cauchy_kernel":
         "按内存顺序每个元素抽一次:u 取 random64() 的 53 位,"
         "在 double 中算 {median} + {sigma} * tan(pi * (u - 0.5)),再转成 dtype",
+    "random.poisson":
+        "按顺序对每个速率在 double 中执行 sample_poisson:小于 10 时连乘均匀抽样"
+        "(每次取 random64() 的 53 位)直到不大于 exp(-rate);不小于 10 时用 Hoermann 的"
+        "变换拒绝法,每次尝试抽两次",
+    "random.log_normal_kernel":
+        "按内存顺序每个元素抽一次:normal_distribution<double>({mean}, {std}) 的 exp"
+        "(Box-Muller 成对,先用生成器缓存的值),再转成 dtype",
     "random.random_kernel":
         "按内存顺序每个元素抽一次:{draw} 对 {modulus} 取模(dtype 的范围;"
         "浮点 dtype 则是它能精确表示的所有整数),再转成 dtype",
