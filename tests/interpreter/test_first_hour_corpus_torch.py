@@ -216,7 +216,7 @@ PROGRAMS: list[tuple[str, list[str]]] = [
 
 #: The share of PROGRAMS that matched torch when it last rose (a measure, not a target):
 #: raise it when a change makes more of them run.
-FLOOR = 0.97
+FLOOR = 1.0
 
 
 def _outcome(torch, program: list[str]) -> str:
