@@ -139,6 +139,7 @@ def test_an_autograd_program_matches_torch_or_is_refused(source, program):
     _outcome(require_torch(), program)
 
 
+@pytest.mark.slow     # each program runs in the fast tier; the share, in the whole suite
 def test_the_share_that_matches_torch():
     """The measure (issue #27 asks for 95%), printed by source."""
     torch = require_torch()

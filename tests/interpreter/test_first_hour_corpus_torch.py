@@ -242,6 +242,7 @@ def test_a_first_hour_program_matches_torch_or_is_refused(topic, program):
     _outcome(require_torch(), program)
 
 
+@pytest.mark.slow     # each program runs in the fast tier; the share, in the whole suite
 def test_the_share_that_matches_torch():
     """The measure (issue #26 asks for 80%), printed by topic."""
     torch = require_torch()

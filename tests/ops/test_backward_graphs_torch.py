@@ -15,7 +15,7 @@ from hypothesis import given, settings, strategies as st
 from conftest import examples
 from oracle import assert_like_torch
 
-pytestmark = pytest.mark.torch
+pytestmark = [pytest.mark.torch, pytest.mark.slow]     # drawn programs: the whole suite
 
 LEAVES = ["x = torch.arange(1., 7.).reshape(2, 3).requires_grad_()",
           "w = torch.tensor([[0.5, -1., 2.], [3., 0.25, -2.]], requires_grad=True)"]
