@@ -35,8 +35,13 @@ from engine.core.tensor_impl import TensorImpl
 from engine.dispatch.aten import aten
 from engine.dispatch.autograd_graph import AccumulateGrad, InputMetadata, Node
 from engine.autograd import accumulate_grad
-from engine.autograd import (formulas_joins, formulas_pointwise,  # noqa: F401
-                             formulas_views)   # (each registers its formulas)
+# each registers its formulas; one line per family so each merges on its own
+from engine.autograd import formulas_joins  # noqa: F401
+from engine.autograd import formulas_math  # noqa: F401
+from engine.autograd import formulas_nn  # noqa: F401
+from engine.autograd import formulas_pointwise  # noqa: F401
+from engine.autograd import formulas_reduce  # noqa: F401
+from engine.autograd import formulas_views  # noqa: F401
 from engine.autograd.formulas import APPLY, call_node
 from engine.autograd.graph_task import GraphTask, Running
 
