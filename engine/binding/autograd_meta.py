@@ -1,7 +1,7 @@
 """A tensor's autograd attributes, as python_variable.cpp and
 python_variable_methods.cpp bind them: ``requires_grad`` (read and set),
 ``requires_grad_()``, ``is_leaf``, ``grad_fn``, ``grad``, ``_version``, ``_base``,
-``_is_view()``, ``data``, ``output_nr`` and ``retains_grad``.
+``_is_view()``, ``is_inference()``, ``data``, ``output_nr`` and ``retains_grad``.
 
 None of them is an operator (torch.profiler records nothing for them); each reads the
 TensorImpl's autograd fields: its version counter and view base
@@ -21,6 +21,7 @@ from engine.binding.hooks import is_hook_handle, register_hook
 from engine.binding.arg_parser import PythonArgParser, check_noarg_method
 from engine.binding.tensor import Tensor, wrap
 from engine.binding.traced import traced
+from engine.core.context import current
 from engine.core.errors import Refused, torch_error
 from engine.core.tensor_impl import TensorImpl
 from engine.dispatch.autograd_graph import Node
@@ -38,6 +39,24 @@ def _data(impl: TensorImpl) -> TensorImpl:
     return impl.with_view(impl.view)
 
 
+def _version(impl: TensorImpl) -> int:
+    """TensorImpl::version_counter: an inference tensor has none."""
+    if impl.is_inference:
+        raise torch_error(RuntimeError, "Inference tensors do not track version counter.")
+    return impl.version.value
+
+
+_INFERENCE_REQUIRES_GRAD = ("Setting requires_grad=True on inference tensor outside "
+                            "InferenceMode is not allowed.")
+
+
+def _check_inference(impl: TensorImpl, value: bool) -> None:
+    """TensorImpl::set_requires_grad: outside inference mode an inference tensor cannot
+    start requiring grad (it has no autograd keys to record a history with)."""
+    if value and impl.is_inference and not current().inference_mode:
+        raise torch_error(RuntimeError, _INFERENCE_REQUIRES_GRAD)
+
+
 #: The getters: name -> (the C++ getter, the field it reads, the reader).
 PROPERTIES: dict[str, tuple[str, str, Callable[[TensorImpl], Any]]] = {
     "requires_grad": ("THPVariable_get_requires_grad", "requires_grad()",
@@ -48,7 +67,7 @@ PROPERTIES: dict[str, tuple[str, str, Callable[[TensorImpl], Any]]] = {
              lambda i: None if i.grad is None else wrap(i.grad)),
     "retains_grad": ("THPVariable_retains_grad", "retains_grad()", lambda i: i.retains_grad),
     "output_nr": ("THPVariable_get_output_nr", "output_nr()", lambda i: i.output_nr),
-    "_version": ("THPVariable_get_version", "_version()", lambda i: i.version.value),
+    "_version": ("THPVariable_get_version", "_version()", lambda i: _version(i)),
     "_base": ("THPVariable_get_base", "_base()",
               lambda i: None if i.view_base is None else wrap(i.view_base)),
     "data": ("THPVariable_get_data", "variable_data()", lambda i: wrap(_data(i))),
@@ -78,6 +97,7 @@ def _set_requires_grad(self: Tensor, value: Any) -> None:
     if value and not differentiable(self._impl.dtype):
         raise torch_error(RuntimeError, "only Tensors of floating point and complex dtype "
                                         "can require gradients")
+    _check_inference(self._impl, value)
     self._impl.requires_grad = value
 
 
@@ -90,6 +110,7 @@ def requires_grad_(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
         if value and not differentiable(self._impl.dtype):
             raise torch_error(RuntimeError, "only Tensors of floating point dtype can "
                                             "require gradients")
+        _check_inference(self._impl, value)
         if self._impl.grad_fn is None:
             self._impl.requires_grad = value
         return self
@@ -128,6 +149,14 @@ def _is_view(self: Tensor, *args: Any, **kwargs: Any) -> bool:
                   lambda: self._impl.view_base is not None, reads="is_view()")
 
 
+def is_inference(self: Tensor, *args: Any, **kwargs: Any) -> bool:
+    """Tensor.is_inference (manual_cpp_binding: TensorImpl::is_inference, no operator):
+    made in inference mode, or a view of a tensor that was."""
+    check_noarg_method("is_inference", args, kwargs)
+    return traced("Tensor.is_inference", "THPVariable_is_inference", METHODS_CPP,
+                  lambda: self._impl.is_inference, reads="is_inference()")
+
+
 #: What a statement may read of a node (``y.grad_fn.next_functions``, ``.name()``,
 #: an AccumulateGrad's ``.variable``)
 NODE_ATTRIBUTES = frozenset({"name", "next_functions", "variable", "remove", "id"})
@@ -153,7 +182,7 @@ def install(cls: type) -> set[str]:
     for name, (binding, reads, read) in PROPERTIES.items():
         setter = _set_requires_grad if name == "requires_grad" else None
         setattr(cls, name, property(_getter(name, binding, reads, read), setter))
-    for fn in (requires_grad_, retain_grad, backward, _is_view, register_hook):
+    for fn in (requires_grad_, retain_grad, backward, _is_view, register_hook, is_inference):
         setattr(cls, fn.__name__, fn)
     return {*PROPERTIES, "requires_grad_", "retain_grad", "backward", "_is_view",
-            "register_hook"}
+            "register_hook", "is_inference"}

@@ -44,7 +44,8 @@ MALLOC_HEADER = 16
 class RunContext:
     """Everything a run may change: read with :func:`current`, never stored in a global."""
 
-    __slots__ = ("budget", "default_dtype", "below_autograd", "grad_enabled", "cpu", "_serial",
+    __slots__ = ("budget", "default_dtype", "below_autograd", "grad_enabled", "inference_mode",
+                 "cpu", "_serial",
                  "_locals", "_next_address")
 
     def __init__(self, max_bytes: int = DEFAULT_MAX_BYTES,
@@ -62,6 +63,9 @@ class RunContext:
         #: GradMode::is_enabled(): torch.no_grad() and torch.set_grad_enabled(False) turn
         #: it off (engine/binding/grad_mode.py); the Autograd key then records nothing
         self.grad_enabled = True
+        #: InferenceMode::is_enabled() (torch.inference_mode(), c10/core/InferenceMode.h):
+        #: grad mode off, the autograd keys excluded, new tensors made inference tensors
+        self.inference_mode = False
         self._serial = 0
         self._locals: dict[type, object] = {}
         self._next_address = SIMULATED_HEAP

@@ -47,7 +47,7 @@ class TensorImpl:
                  "pyobj", "wrapped_number", "is_conj", "version", "view_base",
                  "created_without_grad", "_grad_fn", "output_nr", "grad_accumulator",
                  "retains_grad", "grad", "attr_version", "regenerate_grad_fn",
-                 "__weakref__")
+                 "is_inference", "__weakref__")
 
     def __init__(self, storage: Storage, view: View, dtype: D.dtype) -> None:
         self.storage = storage
@@ -70,9 +70,10 @@ class TensorImpl:
         #: autograd's view base (``t._base``): the tensor a view made above autograd
         #: looks at, always the root (a view of a view has its base's base); None if not a view
         self.view_base: TensorImpl | None = None
-        #: a view made in no_grad mode (CreationMeta::NO_GRAD_MODE): writing into it in
-        #: place with grad mode on is an error
-        self.created_without_grad = False
+        #: a view made in no_grad mode (CreationMeta::NO_GRAD_MODE: "no_grad") or in
+        #: inference mode (INFERENCE_MODE: "inference"), else "": writing into it in place
+        #: with grad mode on is an error
+        self.created_without_grad = ""
         #: autograd's history (engine/dispatch/autograd_graph.py): the node that made this
         #: tensor and which of its outputs it is (None for a leaf), and a leaf's
         #: AccumulateGrad once an edge points at it
@@ -91,6 +92,10 @@ class TensorImpl:
         #: the conjugate bit (DispatchKey::Conjugate, t.conj()): its elements are the
         #: conjugates of the stored ones, read as such by every operator
         self.is_conj = False
+        #: an inference tensor (TensorImpl's constructor under InferenceMode): its key set
+        #: has no Autograd nor ADInplaceOrView key, and it has no version counter; a view
+        #: keeps its base's keys (the VIEW constructor), so this is copied to views
+        self.is_inference = current().inference_mode
 
     @property
     def grad_fn(self) -> Any:
@@ -111,6 +116,7 @@ class TensorImpl:
         alias_with_sizes_and_strides build); a view keeps the conjugate bit."""
         out = TensorImpl(self.storage, view, self.dtype)
         out.is_conj = self.is_conj
+        out.is_inference = self.is_inference
         return out
 
     def logical(self, values: np.ndarray) -> np.ndarray:

@@ -52,6 +52,20 @@ _NO_GRAD_VIEW = (
     "want the inplace to be tracked).")
 
 
+_INFERENCE_VIEW = (
+    "A view was created in inference mode and is being modified inplace in normal mode. "
+    "Given that this use case is ambiguous and error-prone, it is forbidden. You can "
+    "clarify your code by moving both the view and the inplace either both inside the "
+    "inference_mode block (if you don't want the inplace to be tracked) or both outside (if "
+    "you want the inplace to be tracked).")
+
+_INFERENCE_SAVED = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
+    "inference mode in computation tracked by autograd. To work around this, you can make a "
+    "clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead "
+    "of `torch.inference_mode()`.")
+
+
 def requires_grad(args: tuple, kwargs: dict[str, Any]) -> bool:
     """compute_requires_grad: does any tensor argument (lists included) require grad?"""
     for a in (*args, *kwargs.values()):
@@ -102,13 +116,16 @@ def check_before(op: Declaration, args: tuple, kwargs: dict[str, Any],
         raise torch_error(RuntimeError, "cannot resize variables that require grad")
     if not wants_grad:
         return False
+    _check_saveable(op, args, kwargs)
     if op.kind == INPLACE:
         self = args[0] if args and isinstance(args[0], TensorImpl) else None
         if self is None:
             return False
         if self.view_base is not None:
-            if self.created_without_grad:
+            if self.created_without_grad == "no_grad":
                 raise torch_error(RuntimeError, _NO_GRAD_VIEW)     # handle_view_on_rebase
+            if self.created_without_grad == "inference":
+                raise torch_error(RuntimeError, _INFERENCE_VIEW)
             if self.requires_grad and self.view_base.grad_fn is None:
                 raise torch_error(RuntimeError, "a view of a leaf Variable that requires "
                                                 "grad is being used in an in-place operation.")
@@ -126,6 +143,21 @@ def check_before(op: Declaration, args: tuple, kwargs: dict[str, Any],
                                         "support automatic differentiation, but one of the "
                                         "arguments requires grad.")
     return False
+
+
+def _check_saveable(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> None:
+    """SavedVariable's constructor refuses an inference tensor: the node saves its inputs
+    before the kernel runs, so the error comes before the kernel (torch.profiler records
+    the operator with nothing inside)."""
+    entry = _formula(op)
+    if entry is None or entry[0] == "-":
+        return
+    named = _named(op, args, kwargs)
+    needing = {n for n in entry[1] if requires_grad(tuple(_tensors([named.get(n)])), {})}
+    for saved_name, users in entry[4]:
+        if needing.intersection(users) and any(
+                t.is_inference for t in _tensors([named.get(saved_name)])):
+            raise torch_error(RuntimeError, _INFERENCE_SAVED)
 
 
 def _saves_original_self(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> bool:

@@ -28,7 +28,7 @@ from engine.dispatch.at_dispatch import Running
 from engine.dispatch.device_check import REGISTER_CUDA, device_error, runs_to_its_check
 from engine.dispatch.declarations import COMPOSITE, FACTORY, INPLACE, META_PYTHON, OUT, \
     REGISTRY, VIEW, Declaration, lookup
-from engine.dispatch.keys import keyset
+from engine.dispatch.keys import keyset, reached
 
 SOURCE = "aten/src/ATen/core/dispatch/Dispatcher.h"
 
@@ -44,6 +44,20 @@ def _first_tensor_device(args: tuple) -> str | None:
                 if isinstance(b, TensorImpl):
                     return b.device_type
     return None
+
+
+def _all_inference(args: tuple, kwargs: dict[str, Any]) -> bool:
+    """Are the call's tensors (lists included) all inference tensors, so that the key set
+    computeDispatchKeySet unions has no Autograd and no ADInplaceOrView key?  (A call
+    with no tensor argument at all is not: its keys come from elsewhere.)"""
+    seen = False
+    for a in (*args, *kwargs.values()):
+        for t in (a if isinstance(a, (list, tuple)) else (a,)):
+            if isinstance(t, TensorImpl):
+                if not t.is_inference:
+                    return False
+                seen = True
+    return seen
 
 
 def _on_device(args: tuple, device: str = "cuda") -> bool:
@@ -113,11 +127,14 @@ def dispatch(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> Any:
                 cuda.check_modelled(name, op.op_name)
     else:
         failed = None
-    above = not ctx.below_autograd
+    # which of the Autograd and ADInplaceOrView kernels the call reaches (inference
+    # mode and inference tensors leave them out: keys.reached)
+    inference = op.kind != FACTORY and _all_inference(args, kwargs)
+    above, inplace_view = reached(ctx.below_autograd, ctx.inference_mode, inference)
     # compute_requires_grad, asked once: the Autograd kernel's checks and its node use it
     wants_grad = above and ctx.grad_enabled and autograd_key.requires_grad(args, kwargs)
     autograd = wants_grad and op.kind != FACTORY
-    before = inplace_or_view.before_kernel(op, args) if above else None
+    before = inplace_or_view.before_kernel(op, args) if inplace_view else None
     if not recorder.active():
         original = _clone(args[0]) if above and autograd_key.check_before(
             op, args, kwargs, wants_grad) else None
@@ -126,13 +143,14 @@ def dispatch(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> Any:
         if failed is not None:
             raise failed[1]
         result = _run_resolving_conj(op, args, kwargs)
-        if above:
+        if inplace_view:
             inplace_or_view.after_kernel(op, args, result, before)
         if autograd:
             autograd_key.record_after(op, result, args, kwargs, original, self_before)
         return result
 
-    keys, route = keyset(device, op.kind, ctx.below_autograd)
+    keys, route = keyset(device, op.kind, ctx.below_autograd,
+                         inference_mode=ctx.inference_mode, inference_tensors=inference)
     # The profiler records the operator without its overload: "aten::randperm".
     shown = op.op_name
     kernel, source = op.native_meta if device == "meta" and op.native_meta else op.native, \
@@ -150,7 +168,7 @@ def dispatch(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> Any:
         if failed is not None:
             raise failed[1]
         result = _run_resolving_conj(op, args, kwargs)
-        if above:
+        if inplace_view:
             inplace_or_view.after_kernel(op, args, result, before)
         if autograd:
             autograd_key.record_after(op, result, args, kwargs, original, self_before)

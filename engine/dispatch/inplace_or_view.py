@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core.context import current
+from engine.core.errors import torch_error
 from engine.core.tensor_impl import TensorImpl
 from engine.dispatch.declarations import INPLACE, OUT, VIEW, Declaration
 
@@ -32,6 +33,12 @@ from engine.dispatch.declarations import INPLACE, OUT, VIEW, Declaration
 #: (make_variable_non_differentiable_view): the version counter is shared, the result
 #: is not a view
 _NON_DIFFERENTIABLE_VIEWS = frozenset({"detach"})
+
+
+_INFERENCE_INPLACE = (
+    "Inplace update to inference tensor outside InferenceMode is not allowed.You can make "
+    "a clone to get a normal tensor before doing inplace update.See "
+    "https://github.com/pytorch/rfcs/pull/17 for more details.")
 
 
 def before_kernel(op: Declaration, args: tuple) -> Any:
@@ -49,7 +56,15 @@ def after_kernel(op: Declaration, args: tuple, result: Any, before: Any = None) 
     if before is not None and args[0].view.sizes == before:
         return
     if op.kind in (INPLACE, OUT):
+        inference_mode = current().inference_mode
         for written in _tensors(result):
+            if written.is_inference:
+                # VariableVersion::bump: an inference tensor has no counter -- in
+                # inference mode nothing to bump; outside it, the write already happened
+                # and this check raises after it (c10/core/TensorImpl.h)
+                if not inference_mode:
+                    raise torch_error(RuntimeError, _INFERENCE_INPLACE)
+                continue
             written.version.bump()
     elif op.kind == VIEW and _returns_alias(op.schema):
         base = next((a for a in args if isinstance(a, TensorImpl)), None)
@@ -63,11 +78,17 @@ def after_kernel(op: Declaration, args: tuple, result: Any, before: Any = None) 
 
 def as_view(base: TensorImpl, view: TensorImpl, differentiable: bool = True) -> None:
     """torch::autograd::as_view (VariableTypeUtils.h): share the counter, name the base."""
+    if base.is_inference:
+        # Note [View of inference tensor] (VariableTypeUtils.h as_view): no view
+        # metadata, and the view is an inference tensor too (it has base's keys)
+        return
     view.version = base.version
     if differentiable:
         root = view.view_base = base.view_base if base.view_base is not None else base
-        grad_mode = current().grad_enabled
-        view.created_without_grad = not grad_mode
+        ctx = current()
+        grad_mode = ctx.grad_enabled
+        view.created_without_grad = "inference" if ctx.inference_mode else \
+            "" if grad_mode else "no_grad"
         # a view requires grad when its root base does (made in no_grad mode too:
         # VariableHooks::requires_grad reads base().requires_grad(), the root's), and
         # with grad mode on when its input does (it gets a grad_fn)

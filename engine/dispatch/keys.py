@@ -22,7 +22,28 @@ def backend_key(device: str | None) -> str:
     return {"meta": "Meta", "cuda": "CUDA"}.get(device or "cpu", "CPU")
 
 
-def keyset(device: str | None, kind: str, below_autograd: bool = False
+def reached(below_autograd: bool, inference_mode: bool, inference_tensors: bool
+            ) -> tuple[bool, bool]:
+    """Does a call reach the Autograd kernel, and the ADInplaceOrView one?  Below a
+    kernel (AutoDispatchBelowADInplaceOrView) neither.  In inference mode the TLS
+    excludes the autograd keys and no longer includes ADInplaceOrView, so only a normal
+    tensor's own key reaches it; outside it, the TLS includes ADInplaceOrView (which is
+    how an in-place write into an inference tensor is caught), and an inference tensor
+    has no Autograd key (c10/core/InferenceMode.h, Note [Expected TLS state]).
+
+    >>> reached(False, False, False), reached(False, True, False), reached(False, True, True)
+    ((True, True), (False, True), (False, False))
+    >>> reached(False, False, True), reached(True, False, False)
+    ((False, True), (False, False))
+    """
+    if below_autograd:
+        return False, False
+    return not inference_mode and not inference_tensors, \
+        not inference_mode or not inference_tensors
+
+
+def keyset(device: str | None, kind: str, below_autograd: bool = False, *,
+           inference_mode: bool = False, inference_tensors: bool = False
            ) -> tuple[str, list[str]]:
     """The DispatchKeySet of a call and the kernels it passes, outermost first.
 
@@ -34,6 +55,10 @@ def keyset(device: str | None, kind: str, below_autograd: bool = False
     (['BackendSelect', 'CUDA'], ['AutogradCUDA', 'ADInplaceOrView', 'CUDA'])
     >>> keyset("cpu", "inplace", below_autograd=True)[1]
     ['CPU']
+    >>> keyset("cpu", "inplace", inference_mode=True, inference_tensors=True)
+    ('DispatchKeySet(CPU, AutocastCPU) - excluded(Autograd)', ['CPU'])
+    >>> keyset("cpu", "view", inference_tensors=True)[1], keyset("cpu", "add")[1]
+    (['ADInplaceOrView', 'CPU'], ['AutogradCPU', 'CPU'])
     """
     backend = backend_key(device)
     if kind == FACTORY:
@@ -46,7 +71,19 @@ def keyset(device: str | None, kind: str, below_autograd: bool = False
         keys = "DispatchKeySet(CUDA, ADInplaceOrView, AutogradCUDA, AutocastCUDA)"
     else:
         keys = "DispatchKeySet(CPU, ADInplaceOrView, AutogradCPU, AutocastCPU)"
+    if inference_tensors:
+        # an inference tensor's keys: no Autograd, no ADInplaceOrView
+        keys = "DispatchKeySet(Meta)" if backend == "Meta" else \
+            f"DispatchKeySet({backend}, Autocast{backend})"
     autograd = "Autograd" + backend
+    if (inference_mode or inference_tensors) and not below_autograd:
+        keys += " - excluded(Autograd)" if inference_mode else ""
+        if kind == COMPOSITE:
+            return keys, [backend + " (CompositeImplicitAutograd)"]
+        inplace_view = reached(below_autograd, inference_mode, inference_tensors)[1]
+        if kind in (VIEW, INPLACE, OUT) and inplace_view:
+            return keys, ["ADInplaceOrView", backend]
+        return keys, [backend]
     if kind == COMPOSITE:
         # CompositeImplicitAutograd kernels are registered for the autograd and backend
         # keys alike: whichever key is reached runs the decomposition.

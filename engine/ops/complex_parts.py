@@ -53,6 +53,7 @@ def view_as_real(self):
         # view_as_real_physical: sizes + [2], strides * 2 + [1], offset * 2
         new = View(list(v.sizes) + [2], [st * 2 for st in v.strides] + [1], v.offset * 2)
         result = TensorImpl(self.storage, new, D.to_real(self.dtype))
+        result.is_inference = self.is_inference     # the VIEW constructor: self's keys
         s.set_result(result)
     return result
 
@@ -77,6 +78,7 @@ def view_as_complex(self):
               offset=v.offset) as s:
         new = View(list(v.sizes[:-1]), [st // 2 for st in v.strides[:-1]], v.offset // 2)
         result = TensorImpl(self.storage, new, complex_type)
+        result.is_inference = self.is_inference     # the VIEW constructor: self's keys
         s.set_result(result)
     return result
 

@@ -20,6 +20,7 @@ from engine.dispatch.declarations import (AUTOGRAD, COMPOSITE, FUNCTIONAL, META_
     META_PYTHON_ALONE, declare)
 from engine.dispatch.aten import aten
 from engine.memory.allocator import check_temporary
+from engine.core.context import current
 from engine.core.errors import Refused, check, torch_error
 from engine.ops import overlap
 from engine.ops.parallel import GRAIN_SIZE
@@ -271,7 +272,11 @@ DETACH = step("detach", Layer.KERNEL, source="torch/csrc/autograd/VariableTypeMa
          native="at::native::detach", source="torch/csrc/autograd/VariableTypeManual.cpp")
 def detach(self):
     # a new TensorImpl on the same storage and geometry, cut from autograd history; the
-    # inner record the profiler lists as plain "detach" is the ADInplaceOrView kernel's
+    # inner record the profiler lists as plain "detach" is the Autograd kernel's
+    # (VariableTypeManual.cpp's RECORD_FUNCTION), which inference mode and an inference
+    # tensor do not reach (engine/dispatch/keys.reached)
+    if current().inference_mode or self.is_inference:
+        return self.with_view(self.view)
     with span(DETACH, op="detach") as s:
         result = self.with_view(self.view)
         s.set_result(result)

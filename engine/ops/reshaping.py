@@ -133,8 +133,11 @@ def view_dtype(self, dtype):
     with _step(VIEW_DTYPE_GEOMETRY,
                Note("reshaping.view_dtype", old=old, new=new, dtype=dtype.name),
                sizes=sizes, strides=strides, offset=offset):
-        # a TensorImpl made directly on self's storage: no as_strided call
-        return TensorImpl(self.storage, View(sizes, strides, offset), dtype)
+        # a TensorImpl made directly on self's storage (with self's key set): no
+        # as_strided call
+        result = TensorImpl(self.storage, View(sizes, strides, offset), dtype)
+        result.is_inference = self.is_inference
+        return result
 
 
 # -- broadcasting -----------------------------------------------------------------------------

@@ -95,7 +95,8 @@ def test_writes_inside_and_outside_no_grad(leaf, writes):
 
 @pytest.mark.fast
 @pytest.mark.parametrize("program, why", [
-    ("with torch.inference_mode():\n    y = 1", "inference_mode"),
+    ("@torch.inference_mode()\ndef f(x):\n    return x", "decorat"),
+    ("y = torch.inference_mode(len)", "decorator"),
     ("def f(x):\n    with torch.no_grad():\n        return x\ny = f(1)", "inside a def"),
     ("with torch.no_grad(3):\n    y = 1", "decorator"),
 ])
@@ -126,3 +127,54 @@ def test_out_with_a_tensor_that_requires_grad(call, who):
     if who == "no_grad":
         line = "with torch.no_grad():\n    " + line
     assert_like_torch(["torch.manual_seed(0)", line], names=("y",))
+
+
+#: inference mode (c10/core/InferenceMode.h): T an inference tensor, N a normal one, X a
+#: leaf that requires grad, V a view of N and W a view of X, both made inside
+INFERENCE = ("x = torch.ones(3, requires_grad=True)\nn = torch.ones(3)\n"
+             "with torch.inference_mode():\n    t = torch.ones(3)\n    y = x * 2\n"
+             "    v = n[1:]\n    w = x[1:]\n    n.add_(1)\n    t.add_(1)")
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("line", [
+    "z = (t.is_inference(), torch.is_inference(t), y.requires_grad, y.is_inference(), "
+    "y.grad_fn, v.is_inference(), v._is_view(), n._version, w.requires_grad, w.is_leaf)",
+    "z = (torch.is_inference_mode_enabled(), torch.is_grad_enabled())",
+    # an inference tensor's views are inference tensors, and no autograd views
+    "tv = t[1:]\nz = (tv.is_inference(), tv._is_view(), t.detach().is_inference(), "
+    "t.clone().is_inference())",
+    # no version counter; in-place updates outside the mode raise after the kernel wrote
+    "z = t._version",
+    "t.add_(1)",
+    "t[0] = 5",
+    "t.zero_()",
+    "z = t + 1\nw2 = t.sum()",
+    "z = torch.cat([n, t])",
+    # autograd: an inference tensor cannot be saved, nor start requiring grad
+    "z = x * t",
+    "z = x + t\nz.sum().backward()\ng = x.grad",
+    "t.requires_grad_()",
+    "t.requires_grad = True",
+    "t.requires_grad_(False)\nz = t.requires_grad",
+    # a view made in inference mode, written in place in normal mode
+    "w.mul_(2)",
+    "v.mul_(2)\nz = n._version",
+    # nested: inference_mode(False) inside turns both modes back on for its block
+    "with torch.inference_mode():\n    with torch.inference_mode(False):\n        "
+    "z = (torch.is_inference_mode_enabled(), torch.is_grad_enabled(), "
+    "torch.ones(1).is_inference())\n    u = torch.ones(1).is_inference()",
+    "with torch.inference_mode(mode=False):\n    z = torch.ones(1).is_inference()",
+    # inside the mode, in-place on a leaf that requires grad is allowed (grad mode is off)
+    "with torch.inference_mode():\n    x.mul_(2)\nz = (x._version, x.requires_grad)",
+    "with torch.inference_mode():\n    r = torch.ones(2, requires_grad=True)\n"
+    "z = (r.requires_grad, r.is_inference(), r.is_leaf)",
+    "z = torch.is_inference(1)",
+    "z = t.is_inference(1)",
+    "z = torch.inference_mode(True, False)",
+])
+def test_inference_mode_is_torchs(line):
+    """Inference tensors and their errors, each at the step torch raises it (the
+    profiler tree of every statement compared, so an error raised after the kernel
+    wrote shows that kernel), and what a later statement reads of them."""
+    assert_like_torch([INFERENCE, line], names=("y", "z", "w2", "g", "u"))

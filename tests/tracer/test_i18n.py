@@ -51,6 +51,8 @@ MORE_STATEMENTS = [
     "import numpy as np; a = np.arange(6); y = torch.from_numpy(a); z = y.numpy(); "
     "w = torch.as_tensor(a)",
     "y = torch.is_grad_enabled(); torch.set_grad_enabled(False); torch.set_grad_enabled(True)",
+    "with torch.inference_mode():\n    y = torch.is_inference_mode_enabled()\n"
+    "z = torch.is_inference(torch.ones(1))",
     "x = torch.ones(2, requires_grad=True); y = (x * 2).sum()",
     # the backward pass: steal, copy (broadcast view), add in place, a second gradient
     # into one input buffer, sum_to a broadcast input, a dtype cast, retain_grad

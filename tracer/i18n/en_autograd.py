@@ -14,6 +14,12 @@ TEXT: dict[str, str] = {
     "autograd.node":
         "VariableType records {node} as the result's grad_fn: one edge per input it takes "
         "gradients for ({edges}), followed by the backward pass",
+    "grad_mode.inference":
+        "c10::InferenceMode({enabled}): grad mode off, the autograd keys excluded; tensors made inside are inference tensors (no version counter, no autograd keys: they can never join a graph)",
+    "grad_mode.read_inference":
+        "InferenceMode::is_enabled(): is this run inside torch.inference_mode()?",
+    "grad_mode.is_inference":
+        "TensorImpl::is_inference(): made in inference mode (or a view of a tensor that was): its key set has no Autograd and no ADInplaceOrView key",
     "grad_mode.read": "GradMode::is_enabled(): this run's grad mode",
     "autograd.tensor_backward":
         "Tensor.backward (torch/_tensor.py) hands the tensor and its gradient to "

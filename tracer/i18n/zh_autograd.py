@@ -11,6 +11,12 @@ TEXT: dict[str, str] = {
     "autograd.node":
         "VariableType 把 {node} 记录为结果的 grad_fn:它求梯度的每个输入各一条边"
         "({edges}),反向传播时沿这些边走",
+    "grad_mode.inference":
+        "c10::InferenceMode({enabled}):关闭梯度模式,排除 autograd 键;在其中创建的张量是推理张量(没有版本计数器,也没有 autograd 键:永远不能进入计算图)",
+    "grad_mode.read_inference":
+        "InferenceMode::is_enabled():本次运行是否在 torch.inference_mode() 之中",
+    "grad_mode.is_inference":
+        "TensorImpl::is_inference():在推理模式中创建(或是这样的张量的视图):它的键集合没有 Autograd 与 ADInplaceOrView 键",
     "grad_mode.read": "GradMode::is_enabled():本次运行的梯度模式",
     "autograd.tensor_backward":
         "Tensor.backward(torch/_tensor.py)把张量和它的梯"
