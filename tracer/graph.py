@@ -29,17 +29,25 @@ class SavedTensor:
     saved_version: int
     version: int
     freed: bool = False
+    #: the statement that changed it last since it was saved (its source), if it was
+    changed_by: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "tensor": self.tensor, "saved_version": self.saved_version,
-                "version": self.version, "freed": self.freed}
+        out = {"name": self.name, "tensor": self.tensor, "saved_version": self.saved_version,
+               "version": self.version, "freed": self.freed}
+        if self.changed_by is not None:
+            out["changed_by"] = self.changed_by
+        return out
 
     @classmethod
     def from_json(cls, o: Any, where: str) -> "SavedTensor":
         _check(isinstance(o, dict), where, "an object", o)
         try:
+            changed = o.get("changed_by")
+            _check(changed is None or isinstance(changed, str), f"{where}.changed_by",
+                   "a statement's source", changed)
             return cls(str(o["name"]), str(o["tensor"]), int(o["saved_version"]),
-                       int(o["version"]), bool(o.get("freed", False)))
+                       int(o["version"]), bool(o.get("freed", False)), changed)
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"{where}: {exc}") from None
 

@@ -45,6 +45,7 @@ class RunContext:
     """Everything a run may change: read with :func:`current`, never stored in a global."""
 
     __slots__ = ("budget", "default_dtype", "below_autograd", "grad_enabled", "inference_mode",
+                 "statement",
                  "cpu", "_serial",
                  "_locals", "_next_address")
 
@@ -66,6 +67,10 @@ class RunContext:
         #: InferenceMode::is_enabled() (torch.inference_mode(), c10/core/InferenceMode.h):
         #: grad mode off, the autograd keys excluded, new tensors made inference tensors
         self.inference_mode = False
+        #: the index of the statement running (the trace's), which a version counter's
+        #: bump remembers: the graph picture names the statement that changed a saved
+        #: tensor
+        self.statement = -1
         self._serial = 0
         self._locals: dict[type, object] = {}
         self._next_address = SIMULATED_HEAP

@@ -31,13 +31,17 @@ class VariableVersion:
     bumps it once per written tensor; autograd compares it with the version a node
     saved."""
 
-    __slots__ = ("value",)
+    __slots__ = ("value", "changed_by")
 
     def __init__(self) -> None:
         self.value = 0
+        #: the statement (its index in the run) that bumped it last, -1 before any:
+        #: not torch's, tidx's answer to "which statement changed it?"
+        self.changed_by = -1
 
     def bump(self) -> None:
         self.value += 1
+        self.changed_by = current().statement
 
 
 class TensorImpl:

@@ -25,8 +25,11 @@ LIMIT = 24
 
 
 def record(node: ast.AST | None, assigned: list[str], names: dict[str, Any],
-           label: Callable[[TensorImpl], str]) -> "Graph | None":
-    """The graph from the tensors the statement ``node`` bound (``assigned``) or read."""
+           label: Callable[[TensorImpl], str],
+           source: Callable[[int], str | None] = lambda i: None) -> "Graph | None":
+    """The graph from the tensors the statement ``node`` bound (``assigned``) or read;
+    ``source``: the text of the run's statement of an index (which changed a saved
+    tensor)."""
     read = [n.id for n in ast.walk(node) if isinstance(n, ast.Name)] if node is not None else []
     roots: list[tuple[str, Node, int]] = []
     for name in dict.fromkeys([*assigned, *read]):
@@ -58,22 +61,26 @@ def record(node: ast.AST | None, assigned: list[str], names: dict[str, Any],
         queue.extend(nxt for nxt, _ in fn.next_functions if nxt is not None)
     kept = order[:LIMIT]
     return Graph(tuple((name, _id(fn), nr) for name, fn, nr in roots),
-                 tuple(_node(fn, tensor_name) for fn in kept), len(order) - len(kept))
+                 tuple(_node(fn, tensor_name, source) for fn in kept), len(order) - len(kept))
 
 
 def _id(fn: Node) -> str:
     return f"{fn.address:#x}"
 
 
-def _node(fn: Node, tensor_name: Callable[[TensorImpl], str]) -> "GraphNode":
+def _node(fn: Node, tensor_name: Callable[[TensorImpl], str],
+          source: Callable[[int], str | None]) -> "GraphNode":
     from tracer.graph import GraphNode, SavedTensor
     edges = tuple((None if nxt is None else _id(nxt), nr) for nxt, nr in fn.next_functions)
     saved: list[SavedTensor] = []
     for name, v in fn.saved.items():
         for sv in (v if isinstance(v, list) else [v]):
             if isinstance(sv, SavedVariable):
+                version = sv.data.version
+                changed = source(version.changed_by) \
+                    if version.value != sv.saved_version else None
                 saved.append(SavedTensor(name, tensor_name(sv.data), sv.saved_version,
-                                         sv.data.version.value, sv.freed))
+                                         version.value, sv.freed, changed))
     if isinstance(fn, AccumulateGrad):
         leaf = fn.variable
         grad = leaf.grad

@@ -128,6 +128,7 @@ class Session:
         ev = self.evaluator
         with activate(self.context), recorder.recording(self.trace), \
                 self.trace.statement(st.source) as entry:
+            self.context.statement = len(self.trace.statements) - 1
             before = list(ev.defaults_used)
             newest = cuda_lifetime.newest()
             written = self.context.local(WritesBefore)
@@ -171,7 +172,9 @@ class Session:
                          if self.trace.known_label("t", serial) is not None)
             graph = graph_record.record(
                 st.node, list(st.assigned), ev.names,
-                lambda t: self.trace.summarize(t).get("label", "?"))
+                lambda t: self.trace.summarize(t).get("label", "?"),
+                lambda i: self.trace.statements[i].source if 0 <= i < len(
+                    self.trace.statements) else None)
             entry.session = SessionFacts(
                 comment=st.comment, loop=None if st.loop is None else Loop(**st.loop),
                 defaults=defaults, result=result, printed=printed, written=written_into,

@@ -79,6 +79,8 @@ TEXT: dict[str, str] = {
         "saved {name}={tensor} at version {version}",
     "ui.graph.freed":
         "(freed by backward)",
+    "ui.graph.changed_by":
+        "now at version {version}, changed by `{statement}`: backward will refuse",
     "ui.graph.changed":
         "now at version {version}: backward will refuse",
     "autograd.add":

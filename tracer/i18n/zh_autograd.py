@@ -77,6 +77,8 @@ TEXT: dict[str, str] = {
         "保存 {name}={tensor},版本 {version}",
     "ui.graph.freed":
         "(已被 backward 释放)",
+    "ui.graph.changed_by":
+        "现为版本 {version},被 `{statement}` 修改:backward 将报错",
     "ui.graph.changed":
         "现为版本 {version}:backward 将报错",
     "autograd.add":

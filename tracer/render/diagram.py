@@ -44,7 +44,8 @@ MAX_LABEL = 84
 class Row:
     """One row of the diagram: a statement title, a call or a return."""
 
-    kind: str                 # "statement" | "call" | "return" | "value" (a note)
+    kind: str                 # "statement" | "call" | "return" | "value" (a note) |
+    #                           "graph" (a line of the autograd graph's drawing)
     src: str | None           # lifeline (layer) the arrow leaves; None: the user
     dst: str | None           # lifeline it reaches; None: the user
     name: str                 # step name, result, statement source, or a value's text
@@ -111,13 +112,15 @@ def result_text(value: Any, whole: bool = False) -> str:
     return F.value(value, whole=whole) if value is not None else ""
 
 
-def build(doc: Document, *, full: bool = False, lang: str = "en") -> Sequence:
+def build(doc: Document, *, full: bool = False, lang: str = "en", graphs: bool = False
+          ) -> Sequence:
     """The sequence model of a whole document (statements one after another).
 
     ``full``: no label is cut, and each statement that raised ends with PyTorch's
     error as Python prints it, then the line explaining it in ``lang``, then what the
     lesson printed, so a slide shows it even when the step that raised was filtered
-    out.
+    out.  ``graphs``: each statement's autograd graph follows its value as "graph" rows
+    (mermaid's note; the Graphviz drawing draws it under the storage pictures instead).
     """
     cut = (lambda text, limit=MAX_LABEL: text) if full else clip
     seen = {ev.layer.value for st in doc.statements for _, ev in walk(st.events)}
@@ -175,6 +178,12 @@ def build(doc: Document, *, full: bool = False, lang: str = "en") -> Sequence:
             visit(ev, None, 0)
         # a value that is no tensor (an int, a torch.Size) is on no arrow: say it here
         seq.rows += [Row("value", None, None, cut(line)) for line in F.value_lines(st)]
+        if graphs and st.session is not None and st.session.graph is not None:
+            # the autograd graph the statement's tensors hang from (as the terminal
+            # draws it under the storage pictures), a line a row
+            from tracer.render.graph import graph_lines
+            seq.rows += [Row("graph", None, None, line)
+                         for line in graph_lines(st.session.graph, lang)]
         err = st.error
         if full and err is not None:
             seq.rows.append(Row("value", None, None, f"{err.type}: {err.message}",

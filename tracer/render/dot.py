@@ -24,9 +24,12 @@ from typing import Any
 
 from tracer import i18n
 from tracer.document import Document, Event, Statement
+from tracer.graph import Graph
 from tracer.render import diagram, storage
 from tracer.render import format as F
 from tracer.render import pinned as P
+from tracer.render import graph_dot as GD
+from tracer.render.graph import graph_lines
 from tracer.render import storage_dot as SD
 from tracer.render.diagram import COLORS, Row, Sequence
 from tracer.render.pinned import MONO, SANS
@@ -187,6 +190,7 @@ def sequence(doc: Document, *, pictures: list[list[dict[str, Any]]] | None = Non
             top -= FOOTER_H      # the lifelines' titles again, under the last row
         blocks.append((first, last, top))
         height = SD.height(drawn[k], room, lang) if k < len(drawn) else 0.0
+        height += GD.height(_graph(doc, k), room, lang)
         cursor = top - height - (PICTURE_GAP / 2 if height else 0)
     _lifelines(canvas, seq, lane_x, ys, blocks, lang)
     for act in seq.activations:
@@ -201,11 +205,24 @@ def sequence(doc: Document, *, pictures: list[list[dict[str, Any]]] | None = Non
     for i, row in enumerate(seq.rows):
         _row(canvas, row, labels[i], ys[i], lane_x, edge, first=i == 0)
     for k, (_, _, top) in enumerate(blocks):
+        low = top
         if k < len(drawn) and drawn[k]:
             low = SD.draw(canvas.g, drawn[k], USER_X - 10, top, room, prefix=f"s{k}_",
                           lang=lang)
             canvas.g.units.append((top, low))   # a slide keeps it on one page
+        graph = _graph(doc, k)
+        if graph is not None:
+            # the autograd graph the statement's tensors hang from, under its pictures
+            # (as the terminal draws it), kept on one page too
+            end = GD.draw(SD.Pen(canvas.g, f"s{k}_g"), graph, USER_X - 10, low, room, lang)
+            canvas.g.units.append((low, end))
     return canvas.g
+
+
+def _graph(doc: Document, k: int) -> Graph | None:
+    """The autograd graph recorded after statement ``k`` (None without one)."""
+    st = doc.statements[k] if k < len(doc.statements) else None
+    return st.session.graph if st is not None and st.session is not None else None
 
 
 #: Graphviz reads at most 16384 bytes of one line or quoted string (2.43's lexer); a
@@ -367,6 +384,13 @@ def calls(doc: Document, *, html: bool = True,
             g.node(f"pic{i}_{k}", label, shape="plaintext", style="", margin="0",
                    fontsize=str(DETAIL_PT + 1))
             g.edge(root, f"pic{i}_{k}", style="dashed", color="#c0c0c0", arrowhead="none")
+        graph = _graph(doc, i)
+        if graph is not None:
+            # the autograd graph, as the terminal's tree lines (indentation kept)
+            lines = [line.replace(" ", "\u00a0") for line in graph_lines(graph, lang)]
+            g.node(f"graph{i}", _plain(*lines), shape="plaintext", style="", fontname=MONO,
+                   fontsize=str(DETAIL_PT), fontcolor=GD.INK["bold"])
+            g.edge(root, f"graph{i}", style="dashed", color="#c0c0c0", arrowhead="none")
     return g
 
 

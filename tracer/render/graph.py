@@ -76,15 +76,20 @@ def _parts(node: GraphNode, lang: str) -> tuple[tuple[str, str], ...]:
         return tuple(parts)
     parts.append((f"  #{node.sequence_nr}", "dim"))
     # a list argument's tensors (index's indices) saved together: one entry
-    groups: dict[tuple[str, int, int, bool], list[str]] = {}
+    groups: dict[tuple[str, int, int, bool, str | None], list[str]] = {}
     for s in node.saved:
-        groups.setdefault((s.name, s.saved_version, s.version, s.freed), []).append(s.tensor)
-    for (name, saved, now, freed), tensors in groups.items():
+        groups.setdefault((s.name, s.saved_version, s.version, s.freed, s.changed_by),
+                          []).append(s.tensor)
+    for (name, saved, now, freed, changed_by), tensors in groups.items():
         shown = tensors[0] if len(tensors) == 1 else f"[{', '.join(tensors)}]"
         parts.append(("  " + i18n.text("ui.graph.saved", lang, name=name, tensor=shown,
                                        version=saved), ""))
         if freed:
             parts.append((" " + i18n.text("ui.graph.freed", lang), "dim"))
+        elif now != saved and changed_by is not None:
+            parts.append((" " + i18n.text("ui.graph.changed_by", lang, version=now,
+                                          statement=" ".join(changed_by.split())),
+                          "bold red"))
         elif now != saved:
             parts.append((" " + i18n.text("ui.graph.changed", lang, version=now), "bold red"))
     return tuple(parts)

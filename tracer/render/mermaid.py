@@ -13,6 +13,7 @@ from tracer.document import Document, Event
 from tracer.render import diagram
 from tracer.render import format as F
 from tracer.render.diagram import COLORS
+from tracer.render.graph import graph_lines
 from tracer.events import LAYERS
 from tracer.render.visible import one_line
 
@@ -35,14 +36,24 @@ def escape(text: str) -> str:
 
 def sequence(doc: Document) -> str:
     """``sequenceDiagram``: an actor for the user, a participant per layer."""
-    seq = diagram.build(doc)
+    seq = diagram.build(doc, graphs=True)
     lines = ["sequenceDiagram", "    actor you"]
     lines += [f"    participant {lane} as {escape(LAYERS[lane])}" for lane in seq.lanes]
     ends: dict[int, list[diagram.Activation]] = {}
     for act in seq.activations:  # post-order: the innermost bar comes first
         ends.setdefault(act.end, []).append(act)
     span = f"you,{seq.lanes[-1]}" if seq.lanes else "you"
+    graph: list[str] = []
     for i, row in enumerate(seq.rows):
+        if row.kind == "graph":
+            # one note for the whole drawing, its indentation kept (#160;: a space
+            # mermaid does not collapse)
+            depth = len(row.name) - len(row.name.lstrip(" "))
+            graph.append("#160;" * depth + escape(row.name.lstrip(" ")))
+            if i + 1 == len(seq.rows) or seq.rows[i + 1].kind != "graph":
+                lines.append(f"    Note over {span}: {'<br/>'.join(graph)}")
+                graph = []
+            continue
         src, dst = row.src or "you", row.dst or "you"
         closing = ends.get(i, [])
         if row.kind == "statement":
@@ -91,6 +102,13 @@ def calls(doc: Document) -> str:
         lines.append(f'    s{i}["{"<br/>".join(escape(t) for t in title)}"]')
         for ev in st.events:
             add(ev, f"s{i}")
+        if st.session is not None and st.session.graph is not None:
+            # the autograd graph the statement's tensors hang from, its lines in one box
+            text = "<br/>".join("#160;" * (len(line) - len(line.lstrip(" "))) +
+                                escape(line.lstrip(" "))
+                                for line in graph_lines(st.session.graph))
+            lines.append(f'    g{i}["{text}"]')
+            lines.append(f"    s{i} -.- g{i}")
     for layer, (fill, ink) in COLORS.items():
         lines.append(f"    classDef {layer} fill:{fill},stroke:{ink},color:{ink}")
     return "\n".join(lines) + "\n"

@@ -172,7 +172,7 @@ def height(pictures: list[dict[str, Any]], width: float, lang: str = "en") -> fl
     return sum(_height_one(p, width, lang) + GAP for p in pictures)
 
 
-class _Pen:
+class Pen:
     """Named, pinned nodes on the canvas."""
 
     def __init__(self, g: P.Digraph, prefix: str) -> None:
@@ -205,11 +205,11 @@ def draw(g: P.Digraph, pictures: list[dict[str, Any]], left: float, top: float,
     within ``width``; returns the bottom."""
     y = top
     for k, p in enumerate(pictures):
-        y = _draw_one(_Pen(g, f"{prefix}{k}_"), p, left, y, width, lang) - GAP
+        y = _draw_one(Pen(g, f"{prefix}{k}_"), p, left, y, width, lang) - GAP
     return y
 
 
-def _draw_one(pen: _Pen, p: dict[str, Any], left: float, top: float, width: float,
+def _draw_one(pen: Pen, p: dict[str, Any], left: float, top: float, width: float,
               lang: str = "en") -> float:
     lay = _layout(p, width, lang)
     y = _draw_title(pen, p, left, top - TITLE_H / 2, lang) - TITLE_H / 2
@@ -234,7 +234,7 @@ def _draw_one(pen: _Pen, p: dict[str, Any], left: float, top: float, width: floa
     return y - GAP
 
 
-def _draw_title(pen: _Pen, p: dict[str, Any], left: float, y: float, lang: str = "en"
+def _draw_title(pen: Pen, p: dict[str, Any], left: float, y: float, lang: str = "en"
                 ) -> float:
     end = pen.text(left, y, i18n.text("ui.storage.title", lang, storage=p["storage"],
                                       size=p["size"], dtype=p["dtype"],
@@ -246,7 +246,7 @@ def _draw_title(pen: _Pen, p: dict[str, Any], left: float, y: float, lang: str =
     return y
 
 
-def _draw_row(pen: _Pen, p: dict[str, Any], lay: dict[str, Any], left: float,
+def _draw_row(pen: Pen, p: dict[str, Any], lay: dict[str, Any], left: float,
               y: float, lang: str = "en") -> float:
     """The storage's elements, each view's indices under the ones it selects."""
     cell_w, x0 = lay["cell_w"], left + lay["head"]
@@ -288,7 +288,7 @@ def _draw_row(pen: _Pen, p: dict[str, Any], lay: dict[str, Any], left: float,
     return y
 
 
-def _draw_grid(pen: _Pen, g: dict[str, Any], left: float, top: float, lang: str = "en"
+def _draw_grid(pen: Pen, g: dict[str, Any], left: float, top: float, lang: str = "en"
                ) -> float:
     """A view's own grid: its name and geometry, then its elements row by row."""
     cell_w, _, _ = _grid_size(g)
