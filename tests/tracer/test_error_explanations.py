@@ -174,6 +174,47 @@ CASES: dict[str, str] = {
 }
 
 #: Messages tidx's statements do not reach, with the line explaining them.
+#: the autograd errors (issue #27): statement -> the English line
+AUTOGRAD_CASES: dict[str, str] = {
+    "x = torch.ones(3, requires_grad=True); y = x * 2; z = y * y; y.add_(1); "
+    "z.sum().backward()":
+        "a node of the graph saved a tensor of shape [3] at version 0 for its backward "
+        "formula, and an in-place write since took it to version 1: the values the formula "
+        "needs are gone. The graph picture names the node, the tensor and the statement "
+        "that changed it; write out of place (y = y + 1) or into a clone.",
+    "x = torch.ones(3, requires_grad=True); x.add_(1)":
+        "a leaf that requires grad is where its .grad is measured: autograd will not let it "
+        "change in place. Write into it under torch.no_grad() (as an optimiser's update "
+        "does), or into a copy.",
+    "x = torch.ones(3, requires_grad=True); x[0] = 1":
+        "this is a view of a leaf that requires grad: writing into it would change the leaf "
+        "in place. Write under torch.no_grad(), or into a clone.",
+    "x = torch.ones(3, requires_grad=True); y = (x * x).sum(); y.backward(); y.backward()":
+        "the first backward() freed what the graph's nodes saved (to give the memory back): "
+        "pass retain_graph=True to the backward() before this one to walk the graph again.",
+    "x = torch.ones(3, requires_grad=True); (x * 2).backward()":
+        "backward() without a gradient starts from 1.0, which only a one-element output "
+        "has: reduce first (y.sum().backward()) or pass backward(gradient) of the output's "
+        "shape.",
+    "x = torch.ones(3); x.sum().backward()":
+        "the tensor backward() starts from has no history: nothing it was computed from "
+        "requires grad (or it was computed under torch.no_grad()). Make the leaves with "
+        "requires_grad=True first.",
+    "x = torch.ones(3, requires_grad=True)\nwith torch.inference_mode():\n    t = torch.ones(3)"
+    "\ny = x * t":
+        "this tensor was made inside torch.inference_mode(), so it can never join a graph: "
+        "use a clone of it (made outside the block), or torch.no_grad() instead.",
+    "with torch.inference_mode():\n    t = torch.ones(3)\nt.add_(1)":
+        "this tensor was made inside torch.inference_mode() and has no version counter, so "
+        "it may only be written in place inside such a block (the write has already "
+        "happened: the check comes after it). Write into a clone instead.",
+    "x = torch.ones(3, requires_grad=True)\nwith torch.no_grad():\n    v = x[1:]\nv.mul_(2)":
+        "the view was made while autograd was off (no_grad mode) and is written in place "
+        "with it on: autograd cannot tell whether to track the write. Make the view and the "
+        "write both inside the block or both outside it.",
+}
+CASES.update(AUTOGRAD_CASES)
+
 MESSAGES: dict[str, str] = {
     # an expand message without its sizes: the plainer entry still explains it
     "The expanded size of the tensor (4) must match the existing size (3) at non-singleton "

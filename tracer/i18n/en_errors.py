@@ -232,6 +232,43 @@ ERRORS: list[tuple] = [
      "first, or use .tolist()."),
     (r"cannot convert float NaN to integer",
      "nan (not a number) has no integer value: int() of nan fails in Python too."),
+    # -- autograd (issue #27) -----------------------------------------------------------
+    (r"modified by an inplace operation: \[torch\.\w+ (?P<shape>" + SIZES_RX + r")\], which "
+     r"is output (?P<nr>\d+) of (?P<node>\w+), is at version (?P<now>\d+); expected version "
+     r"(?P<saved>\d+)",
+     "a node of the graph saved a tensor of shape {shape} at version {saved} for its "
+     "backward formula, and an in-place write since took it to version {now}: the values "
+     "the formula needs are gone. The graph picture names the node, the tensor and the "
+     "statement that changed it; write out of place (y = y + 1) or into a clone."),
+    (r"^a leaf Variable that requires grad is being used in an in-place operation",
+     "a leaf that requires grad is where its .grad is measured: autograd will not let it "
+     "change in place. Write into it under torch.no_grad() (as an optimiser's update "
+     "does), or into a copy."),
+    (r"^a view of a leaf Variable that requires grad is being used in an in-place operation",
+     "this is a view of a leaf that requires grad: writing into it would change the leaf "
+     "in place. Write under torch.no_grad(), or into a clone."),
+    (r"Trying to backward through the graph a second time",
+     "the first backward() freed what the graph's nodes saved (to give the memory back): "
+     "pass retain_graph=True to the backward() before this one to walk the graph again."),
+    (r"grad can be implicitly created only for scalar outputs",
+     "backward() without a gradient starts from 1.0, which only a one-element output "
+     "has: reduce first (y.sum().backward()) or pass backward(gradient) of the output's "
+     "shape."),
+    (r"element 0 of tensors does not require grad and does not have a grad_fn",
+     "the tensor backward() starts from has no history: nothing it was computed from "
+     "requires grad (or it was computed under torch.no_grad()). Make the leaves with "
+     "requires_grad=True first."),
+    (r"Inference tensors cannot be saved for backward",
+     "this tensor was made inside torch.inference_mode(), so it can never join a graph: "
+     "use a clone of it (made outside the block), or torch.no_grad() instead."),
+    (r"Inplace update to inference tensor outside InferenceMode",
+     "this tensor was made inside torch.inference_mode() and has no version counter, so "
+     "it may only be written in place inside such a block (the write has already "
+     "happened: the check comes after it). Write into a clone instead."),
+    (r"A view was created in (?P<mode>no_grad|inference) mode and is being modified inplace",
+     "the view was made while autograd was off ({mode} mode) and is written in place with "
+     "it on: autograd cannot tell whether to track the write. Make the view and the write "
+     "both inside the block or both outside it."),
     # -- creating tensors ---------------------------------------------------------------
     (r"Trying to create tensor with negative dimension (?P<size>-\d+)",
      "a size of {size} is not possible: every size of a tensor must be 0 or more."),

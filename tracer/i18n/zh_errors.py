@@ -170,6 +170,38 @@ ERRORS: list[tuple] = [
     (r"required rank 4 tensor to use channels_last format",
      "channels_last 只适用于 4 维(NCHW)张量。"),
     # PythonArgParser (engine/binding/arg_parser.py)
+    # -- 自动求导(issue #27)
+    (r"modified by an inplace operation: \[torch\.\w+ (?P<shape>" + SIZES_RX + r")\], which "
+     r"is output (?P<nr>\d+) of (?P<node>\w+), is at version (?P<now>\d+); expected version "
+     r"(?P<saved>\d+)",
+     "保存的张量被原地修改:计算图中的一个节点为反向公式保存了形状为 {shape} 的张量(版本 "
+     "{saved}),之后的原地写入把它变成了版本 {now},公式需要的值已经没有了。计算图的图示给出了"
+     "节点、张量和修改它的语句;请改为非原地写法(y = y + 1)或写入副本。"),
+    (r"^a leaf Variable that requires grad is being used in an in-place operation",
+     "叶子张量不能原地修改:需要梯度的叶子张量是 .grad 的求导对象,autograd 不允许原地改变它。"
+     "请在 torch.no_grad() 中写入(优化器的更新就是这样),或写入副本。"),
+    (r"^a view of a leaf Variable that requires grad is being used in an in-place operation",
+     "叶子张量的视图不能原地修改:写入这个视图会原地改变需要梯度的叶子张量。请在 "
+     "torch.no_grad() 中写入,或写入副本。"),
+    (r"Trying to backward through the graph a second time",
+     "计算图已被释放:第一次 backward() 释放了各节点保存的张量;要再次反向传播,请在前一次 "
+     "backward() 中传入 retain_graph=True。"),
+    (r"grad can be implicitly created only for scalar outputs",
+     "只有标量输出能省略梯度:不带梯度的 backward() 从 1.0 开始,只有一个元素的输出才行;请先归约"
+     "(y.sum().backward()),或传入与输出同形的 backward(gradient)。"),
+    (r"element 0 of tensors does not require grad and does not have a grad_fn",
+     "没有计算历史:调用 backward() 的张量不是由需要梯度的张量算出的(或是在 torch.no_grad() "
+     "中算出的)。请先用 requires_grad=True 创建叶子张量。"),
+    (r"Inference tensors cannot be saved for backward",
+     "推理张量不能进入计算图:它是在 torch.inference_mode() 中创建的;请使用在块外创建的副本,"
+     "或改用 torch.no_grad()。"),
+    (r"Inplace update to inference tensor outside InferenceMode",
+     "推理张量只能在推理模式中原地修改:它没有版本计数器(写入已经发生,检查在写入之后);请写入"
+     "副本。"),
+    (r"A view was created in (?P<mode>no_grad|inference) mode and is being modified inplace",
+     "视图的创建与原地写入不在同一模式:视图是在 autograd 关闭时({mode} 模式)创建的,"
+     "却在 autograd 打开时原地写入,autograd 无法判断是否要记录这次写入。请把视图和写入都放在"
+     "块内,或都放在块外。"),
     (r"(\w+)\(\) got an unexpected keyword argument '(\w+)'",
      "参数错误:{0}() 没有名为 {1} 的关键字参数。"),
     (r"(\w+)\(\) missing \d+ required positional arguments?: (.+)",
