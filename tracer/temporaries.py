@@ -147,7 +147,8 @@ def _made_by(event: Any, call: Any) -> str:
     if V.kind(python) in ("list", "tuple"):     # an index list becoming a TensorIndex
         return f"{V.text(python)} as a tensor"
     first = next((t for v in event.args.values() for t in V.tensors(v)), None)
-    name = event.op.partition("::")[2] if event.op else event.name
+    # (an operator's op is "aten::name"; an autograd node's is its own name)
+    name = (event.op.partition("::")[2] or event.op) if event.op else event.name
     if first is not None and made is not None and first["device"] != made["device"]:
         return f"{call(first)} on {made['device']}"
     if first is None or "(" in name:      # a step named as code already says it

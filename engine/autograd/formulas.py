@@ -71,7 +71,9 @@ def call_node(fn: Node, inputs: list[Any]) -> list[Any]:
                       "node yet")
     with span(APPLY.named(name), op=name, grads=_shapes(inputs)) as ap:
         outputs = formula(fn, inputs)
-        ap.set_result(_shapes(outputs))
+        # the gradients themselves (a drawing then calls each new one by the node that
+        # made it, "MulBackward0", rather than by its last operator, "mul #2")
+        ap.set_result(outputs if len(outputs) > 1 else outputs[0] if outputs else None)
     return outputs
 
 

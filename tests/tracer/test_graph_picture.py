@@ -92,3 +92,22 @@ def test_graphviz_draws_it_under_the_pictures_and_dot_renders_it():
         png = subprocess.run([dot, "-Tpng"], input=text.encode(), capture_output=True,
                              check=True).stdout
         assert png[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_backward_pass_calls_each_new_gradient_by_the_node_that_made_it():
+    """A gradient a node's formula makes is described by that node (``MulBackward0``,
+    ``MulBackward0 #2`` for its second input's), not by its formula's last operator."""
+    doc = session.run_document("x = torch.ones(3, requires_grad=True)\n"
+                               "y = (x * x).sum()\ny.backward()", seed=0)
+    st = doc.statements[2]
+    whats = set()
+
+    def walk(ev):
+        for t in [ev.result] if isinstance(ev.result, dict) else ev.result or []:
+            if isinstance(t, dict) and t.get("kind") == "tensor" and t.get("what"):
+                whats.add(t["what"])
+        for child in ev.children:
+            walk(child)
+    for ev in st.events:
+        walk(ev)
+    assert {"SumBackward0", "MulBackward0", "MulBackward0 #2"} <= whats, whats
