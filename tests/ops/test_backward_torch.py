@@ -187,6 +187,7 @@ def test_a_second_backward_through_a_node_that_saved_nothing_runs():
 
 
 @pytest.mark.parametrize("lesson", ["autograd_inplace_errors", "autograd_indexing_adds_up",
+                                    "autograd_grad_modes",
                                     "autograd_views_copyslices"])
 def test_the_autograd_lessons_agree_with_torch_on_every_check(lesson):
     """Each lesson under --verify: every statement's values, errors and operators
