@@ -297,7 +297,7 @@ def repr_within(self: Tensor, limit: int | None) -> str:
         np.empty((0,), impl.dtype.np) if impl.numel() == 0 else impl.logical(impl.array())
     return format_tensor(values, impl.dtype.name, impl.view.sizes, device=str(of_type(impl.device_type)),
                          requires_grad=impl.requires_grad, limit=limit,
-                         grad_fn=None if impl.grad_fn is None else impl.grad_fn.short_name())
+                         grad_fn=impl.shown_grad_fn())
 
 
 def _invert(self: Tensor) -> Tensor:

@@ -49,7 +49,7 @@ class TensorImpl:
 
     __slots__ = ("storage", "view", "dtype", "device_type", "serial", "requires_grad",
                  "pyobj", "wrapped_number", "is_conj", "version", "view_base",
-                 "created_without_grad", "_grad_fn", "output_nr", "grad_accumulator",
+                 "creation_meta", "_grad_fn", "output_nr", "grad_accumulator",
                  "retains_grad", "grad", "attr_version", "regenerate_grad_fn",
                  "is_inference", "__weakref__")
 
@@ -74,10 +74,11 @@ class TensorImpl:
         #: autograd's view base (``t._base``): the tensor a view made above autograd
         #: looks at, always the root (a view of a view has its base's base); None if not a view
         self.view_base: TensorImpl | None = None
-        #: a view made in no_grad mode (CreationMeta::NO_GRAD_MODE: "no_grad") or in
-        #: inference mode (INFERENCE_MODE: "inference"), else "": writing into it in place
-        #: with grad mode on is an error
-        self.created_without_grad = ""
+        #: a view's CreationMeta (torch/csrc/autograd/variable.h): made in no_grad mode
+        #: ("no_grad"), in inference mode ("inference"), by an operator returning several
+        #: views ("multi_output": unbind, split), else "" (DEFAULT); writing into such a
+        #: view in place, or reading its grad_fn after its base was written, is an error
+        self.creation_meta = ""
         #: autograd's history (engine/dispatch/autograd_graph.py): the node that made this
         #: tensor and which of its outputs it is (None for a leaf), and a leaf's
         #: AccumulateGrad once an edge points at it
@@ -107,13 +108,24 @@ class TensorImpl:
         made at is no longer the view's (an in-place write into its base, or into another
         view of it, rebased the base onto CopySlices)."""
         if self.attr_version is not None and self.attr_version != self.version.value:
-            self.attr_version = self.version.value
+            # (raises for a view whose CreationMeta forbids it, every time it is asked)
             self._grad_fn = self.regenerate_grad_fn(self)
+            self.attr_version = self.version.value
         return self._grad_fn
 
     @grad_fn.setter
     def grad_fn(self, node: Any) -> None:
         self._grad_fn = node
+
+    def shown_grad_fn(self) -> str | None:
+        """The node's name as torch's repr shows it: "Invalid" when asking for it raises
+        (a view made in no_grad mode whose base was written since: torch/_tensor_str.py
+        catches the RuntimeError, pytorch#99968), None without one."""
+        try:
+            fn = self.grad_fn
+        except RuntimeError:
+            return "Invalid"
+        return None if fn is None else fn.short_name()
 
     def with_view(self, view: View) -> "TensorImpl":
         """A new TensorImpl on the same storage (what as_strided and
@@ -207,8 +219,9 @@ class TensorImpl:
         if self.requires_grad:
             # autograd's part, only where there is one (--verify compares it)
             out["requires_grad"] = True
-            if self.grad_fn is not None:
-                out["grad_fn"] = self.grad_fn.short_name()
+            shown = self.shown_grad_fn()
+            if shown is not None:
+                out["grad_fn"] = shown
             grad = self.grad
             if grad is not None and grad.numel() <= max_values:
                 # what backward left in .grad (--verify compares it with torch's)

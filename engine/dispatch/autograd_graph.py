@@ -27,6 +27,7 @@ from engine.core.context import current
 from engine.core.dtypes import tensor_to_string
 from engine.core.errors import torch_error
 from engine.core.tensor_impl import TensorImpl
+from engine.dispatch.inplace_or_view import rebase_error
 
 SOURCE = "torch/csrc/autograd/function.h"
 
@@ -181,7 +182,7 @@ def gradient_edge(t: Any) -> tuple[Node | None, int]:
         return (None, 0)
     if t.grad_fn is not None:
         return (t.grad_fn, t.output_nr)
-    if t.view_base is not None and t.created_without_grad:
+    if t.view_base is not None and t.creation_meta in ("no_grad", "inference"):
         # a view made under no_grad: it requires grad (its base does) but has no history
         # and no AccumulateGrad of its own -- nothing flows back through it
         return (None, 0)
@@ -212,7 +213,8 @@ def set_history(node: Node, outputs: list[tuple[int, TensorImpl]]) -> None:
         t.requires_grad = True
         if t.view_base is not None:
             t.attr_version = t.version.value
-            t.regenerate_grad_fn = as_strided_node
+            # one of several views (unbind, split) cannot be made again: an error
+            t.regenerate_grad_fn = rebase_error if t.creation_meta else as_strided_node
 
 
 def geometry(t: TensorImpl) -> tuple[tuple[int, ...], tuple[int, ...], int]:

@@ -33,6 +33,7 @@ from engine.core.errors import Refused, torch_error
 from engine.core.tensor_impl import TensorImpl
 from engine.dispatch import autograd_graph as G
 from engine.dispatch.declarations import COMPOSITE, INPLACE, OUT, Declaration
+from engine.dispatch.inplace_or_view import view_error
 from engine.dispatch.schema import FunctionSchema
 
 if TYPE_CHECKING:
@@ -44,20 +45,6 @@ SOURCE = "torch/csrc/autograd/VariableTypeUtils.h"
 NODE = step("<Node>Backward", Layer.DISPATCHER,
             source="torch/csrc/autograd/generated/VariableType_0.cpp")
 
-_NO_GRAD_VIEW = (
-    "A view was created in no_grad mode and is being modified inplace with grad mode "
-    "enabled. Given that this use case is ambiguous and error-prone, it is forbidden. You "
-    "can clarify your code by moving both the view and the inplace either both inside the "
-    "no_grad block (if you don't want the inplace to be tracked) or both outside (if you "
-    "want the inplace to be tracked).")
-
-
-_INFERENCE_VIEW = (
-    "A view was created in inference mode and is being modified inplace in normal mode. "
-    "Given that this use case is ambiguous and error-prone, it is forbidden. You can "
-    "clarify your code by moving both the view and the inplace either both inside the "
-    "inference_mode block (if you don't want the inplace to be tracked) or both outside (if "
-    "you want the inplace to be tracked).")
 
 _INFERENCE_SAVED = (
     "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
@@ -122,10 +109,10 @@ def check_before(op: Declaration, args: tuple, kwargs: dict[str, Any],
         if self is None:
             return False
         if self.view_base is not None:
-            if self.created_without_grad == "no_grad":
-                raise torch_error(RuntimeError, _NO_GRAD_VIEW)     # handle_view_on_rebase
-            if self.created_without_grad == "inference":
-                raise torch_error(RuntimeError, _INFERENCE_VIEW)
+            if self.creation_meta:
+                # handle_view_on_rebase: a view made in no_grad or inference mode, or
+                # one of several views an operator returned
+                raise torch_error(RuntimeError, view_error(self, indirect=False))
             if self.requires_grad and self.view_base.grad_fn is None:
                 raise torch_error(RuntimeError, "a view of a leaf Variable that requires "
                                                 "grad is being used in an in-place operation.")
@@ -185,6 +172,12 @@ def metadata_before(op: Declaration, args: tuple, kwargs: dict[str, Any]) -> Any
         edges = None if entry is None else G.collect_next_edges(
             _arguments(op, args, kwargs, entry[1]))
         return G.InputMetadata.of(args[0]), edges
+    entry = _formula(op)
+    if entry is not None and entry[0] != "-":
+        # collect_next_edges runs before the kernel: an input whose grad_fn cannot be
+        # made again (a view made in no_grad mode, its base written since) raises there
+        for t in _tensors(_arguments(op, args, kwargs, entry[1])):
+            t.grad_fn       # noqa: B018 - the property's check is the point
     return None
 
 

@@ -22,6 +22,7 @@ follows the redispatch.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from engine.core.context import current
@@ -71,12 +72,16 @@ def after_kernel(op: Declaration, args: tuple, result: Any, before: Any = None) 
         if base is None:
             return
         differentiable = op.name not in _NON_DIFFERENTIABLE_VIEWS
+        # an operator returning several views (unbind, split: ``Tensor(a)[]``) makes them
+        # with CreationMeta::MULTI_OUTPUT_NODE
+        several = isinstance(result, (list, tuple))
         for view in _tensors(result):
             if view is not base:
-                as_view(base, view, differentiable)
+                as_view(base, view, differentiable, several)
 
 
-def as_view(base: TensorImpl, view: TensorImpl, differentiable: bool = True) -> None:
+def as_view(base: TensorImpl, view: TensorImpl, differentiable: bool = True,
+            several: bool = False) -> None:
     """torch::autograd::as_view (VariableTypeUtils.h): share the counter, name the base."""
     if base.is_inference:
         # Note [View of inference tensor] (VariableTypeUtils.h as_view): no view
@@ -87,13 +92,58 @@ def as_view(base: TensorImpl, view: TensorImpl, differentiable: bool = True) -> 
         root = view.view_base = base.view_base if base.view_base is not None else base
         ctx = current()
         grad_mode = ctx.grad_enabled
-        view.created_without_grad = "inference" if ctx.inference_mode else \
-            "" if grad_mode else "no_grad"
+        meta = "inference" if ctx.inference_mode else \
+            ("multi_output" if several else "") if grad_mode else "no_grad"
+        if base.view_base is not None:
+            # propagate_creation_meta: a view of a view keeps its base's, unless it has
+            # its own (inference mode's always wins)
+            prev = base.creation_meta
+            meta = prev if not meta or prev == "inference" else meta
+        view.creation_meta = meta
         # a view requires grad when its root base does (made in no_grad mode too:
         # VariableHooks::requires_grad reads base().requires_grad(), the root's), and
         # with grad mode on when its input does (it gets a grad_fn)
         if root.requires_grad or (grad_mode and base.requires_grad):
             view.requires_grad = True
+        if view.creation_meta in ("no_grad", "inference") and root.requires_grad:
+            # VariableHooks::grad_fn checks the version of a view with no history whose
+            # base requires grad: a write into the base since makes reading it an error
+            view.attr_version = view.version.value
+            view.regenerate_grad_fn = rebase_error
+
+
+def rebase_error(view: TensorImpl) -> None:
+    """handle_view_on_rebase(indirect=true) (torch/csrc/autograd/variable.cpp): the view's
+    base, or another view of it, was written in place since the view was made, and its
+    CreationMeta forbids making its grad_fn again."""
+    raise torch_error(RuntimeError, view_error(view, indirect=True))
+
+
+def view_error(view: TensorImpl, indirect: bool) -> str:
+    """handle_view_on_rebase's message for a view whose CreationMeta is not DEFAULT,
+    written in place itself (``indirect`` False) or through its base."""
+    fn, meta = view._grad_fn, view.creation_meta
+    what = "its base or another view of its base has been" if indirect else "is being"
+    # (torch names the node's operator: "Output 1 of Unbind")
+    node = "" if fn is None else \
+        f"Output {view.output_nr} of {re.sub(r'Backward[0-9]*$', '', fn.name())}"
+    if meta in ("inference", "no_grad") or fn is None:
+        prefix = f"{node} is a view of a view which was created in" if fn is not None \
+            else "A view was created in"
+        msg = f"{prefix} inference mode and {what} modified inplace in normal mode." \
+            if meta == "inference" else \
+            f"{prefix} no_grad mode and {what} modified inplace with grad mode enabled."
+    else:
+        msg = f"{node} is a view and {what} modified inplace."
+    if meta == "multi_output":
+        return (f"{msg} This view is the output of a function that returns multiple views. "
+                "Such functions do not allow the output views to be modified inplace. You "
+                "should replace the inplace operation by an out-of-place one.")
+    block = "inference_mode" if meta == "inference" else "no_grad"
+    return (f"{msg} Given that this use case is ambiguous and error-prone, it is forbidden. "
+            "You can clarify your code by moving both the view and the inplace either both "
+            f"inside the {block} block (if you don't want the inplace to be tracked) or "
+            "both outside (if you want the inplace to be tracked).")
 
 
 def _returns_alias(schema: str) -> bool:

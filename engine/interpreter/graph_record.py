@@ -36,7 +36,10 @@ def record(node: ast.AST | None, assigned: list[str], names: dict[str, Any],
         value = names.get(name)
         if isinstance(value, Tensor):
             impl = value._impl
-            fn = impl.grad_fn if impl.requires_grad else None
+            try:
+                fn = impl.grad_fn if impl.requires_grad else None
+            except RuntimeError:    # a view whose history cannot be made again: none
+                fn = None
             if fn is not None:
                 roots.append((name, fn, impl.output_nr))
     if not roots:

@@ -124,13 +124,16 @@ def _describe(value: Any) -> dict[str, Any] | None:
     # an empty tensor with a huge leading dim ((2**62, 0)) lists as 2**62 empty lists:
     # its values are not read (there are none)
     hollow = value.numel() == 0 and len(value.shape) > 1 and value.shape[0] > 0
-    grad_fn = getattr(value, "grad_fn", None)
+    try:
+        grad_fn = getattr(value, "grad_fn", None)
+        node = None if grad_fn is None else grad_fn.name().rsplit("::", 1)[-1]
+    except RuntimeError:    # a view whose history cannot be made again: repr's <Invalid>
+        node = "Invalid"
     return {"values": None if meta or hollow else value.tolist(), "shape": list(value.shape),
             "strides": list(value.stride()), "offset": value.storage_offset(),
             "dtype": str(value.dtype),
             # autograd's part: compared with the values (a result is its values and history)
-            "autograd": (bool(getattr(value, "requires_grad", False)),
-                         None if grad_fn is None else grad_fn.name().rsplit("::", 1)[-1]),
+            "autograd": (bool(getattr(value, "requires_grad", False)), node),
             "grad": _grad_values(value)}
 
 
@@ -140,7 +143,11 @@ def _grad_values(value: Any) -> Any:
     that retain their gradient are read."""
     if not getattr(value, "requires_grad", False):
         return None
-    if getattr(value, "grad_fn", None) is not None and not getattr(value, "retains_grad", False):
+    try:
+        history = getattr(value, "grad_fn", None) is not None
+    except RuntimeError:    # (a view whose history cannot be made again)
+        return None
+    if history and not getattr(value, "retains_grad", False):
         return None
     grad = value.grad
     return None if grad is None else grad.tolist()

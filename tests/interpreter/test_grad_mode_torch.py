@@ -178,3 +178,66 @@ def test_inference_mode_is_torchs(line):
     profiler tree of every statement compared, so an error raised after the kernel
     wrote shows that kernel), and what a later statement reads of them."""
     assert_like_torch([INFERENCE, line], names=("y", "z", "w2", "g", "u"))
+
+
+@pytest.mark.parametrize("program", [
+    # the views an operator returns several of (CreationMeta::MULTI_OUTPUT_NODE)
+    "Y = torch.ones(2, 2, requires_grad=True) * 1\nu = Y.unbind(0)\nu[1].add_(1)",
+    "Y = torch.ones(2, 2, requires_grad=True) * 1\nu = Y.split(1)\nu[0].mul_(2)",
+    "Y = torch.ones(2, 2, requires_grad=True) * 1\nu = Y.chunk(2)\nu[1][0] = 5",
+    "Y = torch.ones(2, 2, requires_grad=True) * 1\nu = Y.unbind(0)\nY.add_(1)\ng = u[0]",
+    "Y = torch.ones(2, 2, requires_grad=True) * 1\nu = Y.unbind(0)\nY.add_(1)\n"
+    "g = u[0].grad_fn",
+    "Y = torch.ones(2, 2)\nu = Y.unbind(0)\nu[0].add_(1)\ng = Y",
+    "Y = torch.ones(2, 2, requires_grad=True) * 1\nwith torch.no_grad():\n    u = Y.unbind(0)"
+    "\nu[0].add_(1)",
+    # a view made with autograd off, its base written since: grad_fn=<Invalid>, and
+    # reading the history raises (VariableHooks::grad_fn's handle_view_on_rebase)
+    "X = torch.ones(4, requires_grad=True)\nwith torch.no_grad():\n    a = X[1:]\n"
+    "with torch.no_grad():\n    X.add_(1)\ng = a",
+    "X = torch.ones(4, requires_grad=True)\nwith torch.no_grad():\n    a = X[1:]\n"
+    "with torch.no_grad():\n    X.add_(1)\ng = a.is_leaf",
+    "X = torch.ones(4, requires_grad=True)\nwith torch.no_grad():\n    a = X[1:]\n"
+    "with torch.no_grad():\n    X.add_(1)\ng = a * 2",
+    "X = torch.ones(4, requires_grad=True)\nwith torch.inference_mode():\n    a = X[1:]\n"
+    "    X.add_(1)\ng = a.grad_fn",
+    # a view of such a view keeps its CreationMeta (propagate_creation_meta)
+    "X = torch.ones(4, requires_grad=True)\nwith torch.inference_mode():\n    a = X[1:]\n"
+    "a[0] = 3",
+    "X = torch.ones(4, requires_grad=True)\nwith torch.no_grad():\n    a = X[1:]\n"
+    "b = a[1:]\nb.mul_(2)",
+])
+def test_creation_meta_errors_are_torchs(program):
+    """CreationMeta (torch/csrc/autograd/variable.h): views made in no_grad or inference
+    mode, or several at once by unbind/split, written in place directly or through their
+    base -- torch's handle_view_on_rebase errors word for word, at the step that asks."""
+    assert_like_torch(program.split("\n") if "with" not in program else [program],
+                      names=("u", "g", "Y"))
+
+
+#: statements over a leaf X that requires grad, a plain N and the tensors made so far
+INFERENCE_STEPS = ["a = {x} * 2", "a = {x}[1:]", "a = {x}.t()", "{x}.add_(1)", "{x}[0] = 3",
+                   "a = {x}.sum()", "a = {x}.detach()", "a = {x}.clone()",
+                   "a = ({x} * X).sum()", "a = {x} + N", "a = torch.cat([{x}, N])",
+                   "a = {x}.view(2, 3)", "{x}.zero_()", "a = {x}.unbind(0)[1]",
+                   "a = {x}.split(2)[0]", "a = {x}.chunk(3)[-1]", "a = {x}.unsqueeze(0)"]
+BLOCKS = ["", "torch.no_grad()", "torch.inference_mode()", "torch.enable_grad()"]
+
+
+@pytest.mark.slow
+@given(st.lists(st.tuples(st.sampled_from(BLOCKS), st.sampled_from(INFERENCE_STEPS),
+                          st.sampled_from(["X", "N", "a"])), min_size=1, max_size=6))
+@settings(max_examples=examples(60), deadline=None)
+def test_inference_mode_programs_are_torchs(steps):
+    """Programs mixing no_grad and inference_mode blocks with normal statements over a
+    leaf, a plain tensor and what they made (views of views, the views of unbind and
+    split, written in place inside and outside the blocks): each statement's values,
+    errors (at the step torch raises them, word for word: CreationMeta's messages) and
+    operators, and the flags a learner reads, as torch has them."""
+    program = ["X = torch.ones(6, requires_grad=True)", "N = torch.arange(6.)", "a = N * 1"]
+    for block, line, target in steps:
+        text = line.format(x=target)
+        program.append(f"with {block}:\n    {text}" if block else text)
+    program.append("z = (a.requires_grad, N._version, X._version)")
+    program.append("w = (a.is_inference(), a.is_leaf, a.grad_fn is None)")
+    assert_like_torch(program, names=("a", "z", "w"))

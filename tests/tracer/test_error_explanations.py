@@ -209,9 +209,13 @@ AUTOGRAD_CASES: dict[str, str] = {
         "it may only be written in place inside such a block (the write has already "
         "happened: the check comes after it). Write into a clone instead.",
     "x = torch.ones(3, requires_grad=True)\nwith torch.no_grad():\n    v = x[1:]\nv.mul_(2)":
-        "the view was made while autograd was off (no_grad mode) and is written in place "
-        "with it on: autograd cannot tell whether to track the write. Make the view and the "
-        "write both inside the block or both outside it.",
+        "the view was made while autograd was off (no_grad mode), and it or its base is "
+        "written in place with autograd on: autograd cannot tell whether to track the "
+        "write. Make the view and the write both inside the block or both outside it.",
+    "x = torch.ones(2, 2, requires_grad=True) * 1; u = x.unbind(0); u[1].add_(1)":
+        "unbind, split and chunk return several views at once, whose histories autograd "
+        "cannot rebase one by one when one of them (or their base) is written in place: "
+        "write into a clone of the view, or use an out-of-place operation.",
 }
 CASES.update(AUTOGRAD_CASES)
 

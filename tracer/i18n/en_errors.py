@@ -265,10 +265,16 @@ ERRORS: list[tuple] = [
      "this tensor was made inside torch.inference_mode() and has no version counter, so "
      "it may only be written in place inside such a block (the write has already "
      "happened: the check comes after it). Write into a clone instead."),
-    (r"A view was created in (?P<mode>no_grad|inference) mode and is being modified inplace",
-     "the view was made while autograd was off ({mode} mode) and is written in place with "
-     "it on: autograd cannot tell whether to track the write. Make the view and the write "
-     "both inside the block or both outside it."),
+    (r"(?:A view was created|is a view of a view which was created) in "
+     r"(?P<mode>no_grad|inference) mode and",
+     "the view was made while autograd was off ({mode} mode), and it or its base is "
+     "written in place with autograd on: autograd cannot tell whether to track the write. "
+     "Make the view and the write both inside the block or both outside it."),
+    (r"is a view and (?:is being|its base or another view of its base has been) modified "
+     r"inplace\. This view is the output of a function that returns multiple views",
+     "unbind, split and chunk return several views at once, whose histories autograd "
+     "cannot rebase one by one when one of them (or their base) is written in place: "
+     "write into a clone of the view, or use an out-of-place operation."),
     # -- creating tensors ---------------------------------------------------------------
     (r"Trying to create tensor with negative dimension (?P<size>-\d+)",
      "a size of {size} is not possible: every size of a tensor must be 0 or more."),

@@ -198,10 +198,15 @@ ERRORS: list[tuple] = [
     (r"Inplace update to inference tensor outside InferenceMode",
      "推理张量只能在推理模式中原地修改:它没有版本计数器(写入已经发生,检查在写入之后);请写入"
      "副本。"),
-    (r"A view was created in (?P<mode>no_grad|inference) mode and is being modified inplace",
+    (r"(?:A view was created|is a view of a view which was created) in "
+     r"(?P<mode>no_grad|inference) mode and",
      "视图的创建与原地写入不在同一模式:视图是在 autograd 关闭时({mode} 模式)创建的,"
-     "却在 autograd 打开时原地写入,autograd 无法判断是否要记录这次写入。请把视图和写入都放在"
-     "块内,或都放在块外。"),
+     "它或它的基张量却在 autograd 打开时被原地写入,autograd 无法判断是否要记录这次写入。"
+     "请把视图和写入都放在块内,或都放在块外。"),
+    (r"is a view and (?:is being|its base or another view of its base has been) modified "
+     r"inplace\. This view is the output of a function that returns multiple views",
+     "多输出视图不能原地修改:unbind、split、chunk 一次返回多个视图,其中一个(或它们的基张量)"
+     "被原地写入时,autograd 无法逐个重建它们的历史;请写入视图的副本,或改用非原地运算。"),
     (r"(\w+)\(\) got an unexpected keyword argument '(\w+)'",
      "参数错误:{0}() 没有名为 {1} 的关键字参数。"),
     (r"(\w+)\(\) missing \d+ required positional arguments?: (.+)",
