@@ -212,12 +212,16 @@ def _evaluate(task: GraphTask, fn: Node, inputs: list[Any]) -> None:
                 if not task.should_execute(nxt):
                     continue        # a node this grad() does not need
                 buffer = [None] * _num_inputs(nxt)
-            _add(task, buffer, input_nr, outputs[i], outputs[i + 1:])
+            # the outputs vector holds each output until the node's turn ends, except one
+            # moved into an empty slot (InputBuffer::add takes a Variable&&: only the
+            # first gradient of a slot is moved; an accumulated one stays referenced)
+            others = [o for j, o in enumerate(outputs) if j != i and o is not None]
+            if _add(task, buffer, input_nr, outputs[i], others):
+                outputs[i] = None
             if ready:
                 task.push(nxt, buffer)
             else:
                 task.not_ready[nxt] = buffer
-            outputs[i] = None
         ev.set_result(None)
 
 
@@ -251,16 +255,17 @@ def _sequence(fn: Node) -> Any:
     return "UINT64_MAX" if isinstance(fn, AccumulateGrad) else fn.sequence_nr
 
 
-def _add(task: GraphTask, buffer: list[Any], pos: int, var: Any, pending: list[Any]) -> None:
+def _add(task: GraphTask, buffer: list[Any], pos: int, var: Any, pending: list[Any]) -> bool:
     """InputBuffer::add: the first gradient is kept; a second is added to it
     (InputBuffer::accumulate): into the first in place when grad mode is off and nothing
-    else holds the first or its storage and it is dense, else out of place."""
+    else holds the first or its storage and it is dense, else out of place.  True when
+    ``var`` was moved into an empty slot."""
     if var is None:
-        return
+        return False
     old = buffer[pos]
     if old is None:
         buffer[pos] = var
-        return
+        return True
     with span(BUFFER, note="autograd.buffer_accumulate") as s:
         others = [g for i, g in enumerate(buffer) if i != pos] + [var] + list(pending)
         alone = (task.use_count(old, others) == 0
@@ -270,6 +275,7 @@ def _add(task: GraphTask, buffer: list[Any], pos: int, var: Any, pending: list[A
         else:
             buffer[pos] = aten.add.Tensor(old, var)
         s.set_result(buffer[pos])
+    return False
 
 
 def _validate(grad: TensorImpl, meta: InputMetadata | None,

@@ -95,10 +95,17 @@ def saved(node: Node, name: str) -> TensorImpl:
 
 
 def unpack_all(node: Node) -> dict[str, Any]:
-    """The generated apply unpacks every saved variable first (each checks its version),
-    in the order they were saved."""
+    """The generated apply unpacks every saved variable first (each checks its version,
+    so the first stale one names the error): the saved inputs, then the saved outputs,
+    each sorted by name (gen_autograd_functions.py's process_function sorts
+    ``all_saved_inputs`` and ``all_saved_outputs`` by name)."""
     out: dict[str, Any] = {}
-    for name, v in node.saved.items():
+
+    def is_output(v: Any) -> bool:
+        first = next((s for s in v if s is not None), None) if isinstance(v, list) else v
+        return first is not None and first.is_output
+    for name in sorted(node.saved, key=lambda n: (is_output(node.saved[n]), n)):
+        v = node.saved[name]
         out[name] = [s.unpack() if s is not None else None for s in v] \
             if isinstance(v, list) else v.unpack()
     return out

@@ -217,3 +217,20 @@ def test_verify_compares_the_grad_a_backward_left():
     summary["grad"] = [2.0, 2.0, 3.0]
     rows = verify.verify(text, doc)
     assert any(".grad of y" in d for r in rows if not r.ok for d in r.details)
+
+
+@pytest.mark.parametrize("program", [
+    # InputBuffer::add takes a Variable&&: an output added into a slot that already
+    # holds a gradient stays held by the node's outputs until its turn ends, so the
+    # next slot's gradient (the same tensor) is added out of place (found by
+    # test_backward_graphs_torch)
+    "x = torch.arange(1., 7.).reshape(2, 3).requires_grad_(); w = torch.ones(2, 3, "
+    "requires_grad=True); v0 = w - x; v0 += x; v3 = w * v0; y = (v3 * torch.arange(6.)"
+    ".reshape(2, 3)).sum(); y.backward(); gx = x.grad; gw = w.grad",
+    # the saved inputs are unpacked sorted by name (other before self): the first stale
+    # one names the version error
+    "x = torch.arange(1., 7.).reshape(2, 3).requires_grad_(); v0 = x * x; "
+    "v1 = v0 * v0[0]; v0[0, 1] = 5; y = v1.sum(); y.backward()",
+])
+def test_the_engines_reference_counts_and_unpack_order_are_torchs(program):
+    assert_like_torch([program], names=NAMES)
