@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.core.context import current
 from engine.core.errors import Refused
 from engine.dispatch.aten import aten
 from engine.dispatch.autograd_graph import Node
+from engine.autograd.graph_task import Running, should_compute
 from engine.autograd.formulas import (Grad, call_node, formula, needs, sizes, sum_to,
                                       unpack_all)
 
@@ -125,6 +127,19 @@ def index_put_backward(node: Node, grads: list[Any]) -> list[Grad]:
 
 
 # -- in-place writes into views ------------------------------------------------------------------
+def _update_exec_info(node: Node, fn: Node) -> None:
+    """CopySlices::update_exec_info: the write's node's first edge (the view's old
+    history) is not CopySlices' own (the base's); in torch.autograd.grad, where only
+    the nodes on a path to an input run, it is marked needed when CopySlices' own is,
+    so the write's formula computes the view's gradient."""
+    task = current().local(Running).task
+    nxt = fn.next_functions[0][0] if fn.next_functions else None
+    if task is None or task.needed is None or nxt is None or task.should_execute(nxt):
+        return
+    if should_compute(node, 0):
+        task.needed.add(nxt)
+
+
 @formula("torch::autograd::CopySlices")
 def copy_slices_backward(node: Node, grads: list[Any]) -> list[Grad]:
     """CopySlices::apply (torch/csrc/autograd/functions/tensor.cpp): the gradient laid out
@@ -137,6 +152,7 @@ def copy_slices_backward(node: Node, grads: list[Any]) -> list[Grad]:
     vsizes, vstrides, voffset = a["view"]
     grad_slice = aten.as_strided.default(result, list(vsizes), list(vstrides), voffset - offset)
     fn: Node = a["fn"]
+    _update_exec_info(node, fn)
     res = call_node(fn, [aten.clone.default(grad_slice, memory_format="contiguous_format")])
     out: list[Grad] = [None] * len(node.next_functions)
     for i, g in enumerate(res):

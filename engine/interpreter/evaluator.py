@@ -680,6 +680,9 @@ class Evaluator(Expressions, Control, Functions):
             return lists.method(obj, attr, self.builtins["list"], self.builtins["sorted"])
         if is_graph_node(obj) and attr in NODE_ATTRIBUTES and hasattr(obj, attr):
             return node_attribute(obj, attr)       # y.grad_fn.next_functions
+        if obj is None:
+            # x.grad.zero_() before any backward (x.grad is None): Python's own error
+            raise torch_error(AttributeError, f"'NoneType' object has no attribute '{attr}'")
         raise Refused(f"attribute '{attr}' of {self.type_name(obj)} is not available in tidx")
 
 

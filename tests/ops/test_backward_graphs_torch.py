@@ -61,3 +61,39 @@ def programs(draw) -> list[str]:
 @settings(max_examples=examples(120), deadline=None)
 def test_gradients_nodes_versions_and_errors_are_torchs(program):
     assert_like_torch(program, names=("y", "gx", "gw", "h"))
+
+
+#: what a tutorial does with a graph once it is built (``{m}``: one of the tensors made)
+ENDINGS = [
+    ["y.backward(retain_graph=True)", "y.backward()"],
+    ["y.backward(retain_graph=True)", "x.grad.zero_()", "y.backward()"],
+    ["{m}.retain_grad()", "y.backward()", "gm = {m}.grad"],
+    ["hk = {m}.register_hook(lambda g: g * 2)", "y.backward()"],
+    ["hk = {m}.register_hook(lambda g: g * 2)", "hk.remove()", "y.backward()"],
+    ["hk = x.register_hook(lambda g: g + 1)", "y.backward()"],
+    ["(gm,) = torch.autograd.grad(y, [x], retain_graph=True)", "y.backward()"],
+    ["gm = torch.autograd.grad(y, [x, w], allow_unused=True)"],
+    ["{m}.backward(torch.ones(2, 3) * 0.5)"],
+    ["(gm,) = torch.autograd.grad(y, x, create_graph=True)", "gm.sum().backward()"],
+    ["y.backward()", "y.backward()"],
+]
+
+
+@st.composite
+def endings(draw) -> list[str]:
+    program = draw(programs())
+    made = [s.split(" = ")[0] for s in program if s.startswith("v") and " = " in s]
+    body = [s for s in program if not s.startswith(("y.backward", "gx =", "gw =", "h ="))]
+    m = draw(st.sampled_from(made)) if made else "x"
+    ending = [s.format(m=m) for s in draw(st.sampled_from(ENDINGS))]
+    return body + ending + ["gx = x.grad", "gw = w.grad"]
+
+
+@given(endings())
+@settings(max_examples=examples(80), deadline=None)
+def test_what_a_tutorial_does_with_the_graph_is_torchs(program):
+    """The engine's features over drawn graphs: a second backward (retained or freed),
+    .grad accumulating and zeroed, retain_grad, hooks (removed too), autograd.grad with
+    unused inputs, an explicit gradient, a second derivative -- gradients, errors and the
+    profiler tree as torch's."""
+    assert_like_torch(program, names=("y", "gx", "gw", "gm"))

@@ -196,6 +196,10 @@ AUTOGRAD_CASES: dict[str, str] = {
         "backward() without a gradient starts from 1.0, which only a one-element output "
         "has: reduce first (y.sum().backward()) or pass backward(gradient) of the output's "
         "shape.",
+    "x = torch.ones(3, requires_grad=True); x.grad.zero_()":
+        "the value before .zero_ is None: a tensor's .grad, for one, is None until a "
+        "backward pass has reached it (and a non-leaf's stays None unless it called "
+        "retain_grad()); check for None first.",
     "x = torch.ones(3); x.sum().backward()":
         "the tensor backward() starts from has no history: nothing it was computed from "
         "requires grad (or it was computed under torch.no_grad()). Make the leaves with "

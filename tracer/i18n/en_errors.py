@@ -258,6 +258,10 @@ ERRORS: list[tuple] = [
      "the tensor backward() starts from has no history: nothing it was computed from "
      "requires grad (or it was computed under torch.no_grad()). Make the leaves with "
      "requires_grad=True first."),
+    (r"'NoneType' object has no attribute '(?P<attr>\w+)'",
+     "the value before .{attr} is None: a tensor's .grad, for one, is None until a "
+     "backward pass has reached it (and a non-leaf's stays None unless it called "
+     "retain_grad()); check for None first."),
     (r"Inference tensors cannot be saved for backward",
      "this tensor was made inside torch.inference_mode(), so it can never join a graph: "
      "use a clone of it (made outside the block), or torch.no_grad() instead."),

@@ -192,6 +192,9 @@ ERRORS: list[tuple] = [
     (r"element 0 of tensors does not require grad and does not have a grad_fn",
      "没有计算历史:调用 backward() 的张量不是由需要梯度的张量算出的(或是在 torch.no_grad() "
      "中算出的)。请先用 requires_grad=True 创建叶子张量。"),
+    (r"'NoneType' object has no attribute '(?P<attr>\w+)'",
+     "值为 None:.{attr} 前面的值是 None;例如张量的 .grad 在反向传播到达它之前一直是 None"
+     "(非叶子张量除非调用了 retain_grad(),否则也一直是 None);请先检查是否为 None。"),
     (r"Inference tensors cannot be saved for backward",
      "推理张量不能进入计算图:它是在 torch.inference_mode() 中创建的;请使用在块外创建的副本,"
      "或改用 torch.no_grad()。"),
