@@ -27,7 +27,6 @@ from engine.core.context import current
 from engine.core.dtypes import tensor_to_string
 from engine.core.errors import torch_error
 from engine.core.tensor_impl import TensorImpl
-from engine.dispatch.inplace_or_view import rebase_error
 
 SOURCE = "torch/csrc/autograd/function.h"
 
@@ -96,9 +95,14 @@ FREED = ("Trying to backward through the graph a second time (or directly access
 
 
 def _op_name(node_name: str) -> str:
-    """The operator a node is named after, as the version error names it
-    (``MulBackward0`` -> ``Mul``; ``torch::autograd::CopySlices`` as it is)."""
-    return re.sub(r"Backward\d*$", "", node_name)
+    """A node's name as torch's error messages give it: ``MulBackward0`` -> ``Mul``,
+    ``ScatterBackward1`` -> ``Scatter1`` (measured), ``torch::autograd::CopySlices`` as
+    it is.
+
+    >>> _op_name("MulBackward0"), _op_name("ClampBackward1"), _op_name("CopySlices")
+    ('Mul', 'Clamp1', 'CopySlices')
+    """
+    return re.sub(r"Backward([1-9]\d*)?0?$", lambda m: m.group(1) or "", node_name)
 
 
 class GraphCounters:
@@ -254,3 +258,37 @@ def copy_slices(base: TensorImpl, view: TensorImpl, fn: Node) -> Node:
     view.grad_fn = as_strided_node(view)
     view.requires_grad = True
     return node
+
+
+def rebase_error(view: TensorImpl) -> None:
+    """handle_view_on_rebase(indirect=true) (torch/csrc/autograd/variable.cpp): the view's
+    base, or another view of it, was written in place since the view was made, and its
+    CreationMeta forbids making its grad_fn again."""
+    raise torch_error(RuntimeError, view_error(view, indirect=True))
+
+
+def view_error(view: TensorImpl, indirect: bool) -> str:
+    """handle_view_on_rebase's message for a view whose CreationMeta is not DEFAULT,
+    written in place itself (``indirect`` False) or through its base."""
+    fn, meta = view._grad_fn, view.creation_meta
+    what = "its base or another view of its base has been" if indirect else "is being"
+    # (torch names the node's operator: "Output 1 of Unbind")
+    node = "" if fn is None else \
+        f"Output {view.output_nr} of {_op_name(fn.name())}"
+    if meta in ("inference", "no_grad") or fn is None:
+        prefix = f"{node} is a view of a view which was created in" if fn is not None \
+            else "A view was created in"
+        msg = f"{prefix} inference mode and {what} modified inplace in normal mode." \
+            if meta == "inference" else \
+            f"{prefix} no_grad mode and {what} modified inplace with grad mode enabled."
+    else:
+        msg = f"{node} is a view and {what} modified inplace."
+    if meta == "multi_output":
+        return (f"{msg} This view is the output of a function that returns multiple views. "
+                "Such functions do not allow the output views to be modified inplace. You "
+                "should replace the inplace operation by an out-of-place one.")
+    block = "inference_mode" if meta == "inference" else "no_grad"
+    return (f"{msg} Given that this use case is ambiguous and error-prone, it is forbidden. "
+            "You can clarify your code by moving both the view and the inplace either both "
+            f"inside the {block} block (if you don't want the inplace to be tracked) or "
+            "both outside (if you want the inplace to be tracked).")

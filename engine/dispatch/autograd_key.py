@@ -33,7 +33,6 @@ from engine.core.errors import Refused, torch_error
 from engine.core.tensor_impl import TensorImpl
 from engine.dispatch import autograd_graph as G
 from engine.dispatch.declarations import COMPOSITE, INPLACE, OUT, Declaration
-from engine.dispatch.inplace_or_view import view_error
 from engine.dispatch.schema import FunctionSchema
 
 if TYPE_CHECKING:
@@ -112,7 +111,7 @@ def check_before(op: Declaration, args: tuple, kwargs: dict[str, Any],
             if self.creation_meta:
                 # handle_view_on_rebase: a view made in no_grad or inference mode, or
                 # one of several views an operator returned
-                raise torch_error(RuntimeError, view_error(self, indirect=False))
+                raise torch_error(RuntimeError, G.view_error(self, indirect=False))
             if self.requires_grad and self.view_base.grad_fn is None:
                 raise torch_error(RuntimeError, "a view of a leaf Variable that requires "
                                                 "grad is being used in an in-place operation.")

@@ -22,12 +22,12 @@ follows the redispatch.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from engine.core.context import current
 from engine.core.errors import torch_error
 from engine.core.tensor_impl import TensorImpl
+from engine.dispatch.autograd_graph import rebase_error
 from engine.dispatch.declarations import INPLACE, OUT, VIEW, Declaration
 
 #: as_view with is_bw_differentiable=false and is_fw_differentiable=false
@@ -110,40 +110,6 @@ def as_view(base: TensorImpl, view: TensorImpl, differentiable: bool = True,
             # base requires grad: a write into the base since makes reading it an error
             view.attr_version = view.version.value
             view.regenerate_grad_fn = rebase_error
-
-
-def rebase_error(view: TensorImpl) -> None:
-    """handle_view_on_rebase(indirect=true) (torch/csrc/autograd/variable.cpp): the view's
-    base, or another view of it, was written in place since the view was made, and its
-    CreationMeta forbids making its grad_fn again."""
-    raise torch_error(RuntimeError, view_error(view, indirect=True))
-
-
-def view_error(view: TensorImpl, indirect: bool) -> str:
-    """handle_view_on_rebase's message for a view whose CreationMeta is not DEFAULT,
-    written in place itself (``indirect`` False) or through its base."""
-    fn, meta = view._grad_fn, view.creation_meta
-    what = "its base or another view of its base has been" if indirect else "is being"
-    # (torch names the node's operator: "Output 1 of Unbind")
-    node = "" if fn is None else \
-        f"Output {view.output_nr} of {re.sub(r'Backward[0-9]*$', '', fn.name())}"
-    if meta in ("inference", "no_grad") or fn is None:
-        prefix = f"{node} is a view of a view which was created in" if fn is not None \
-            else "A view was created in"
-        msg = f"{prefix} inference mode and {what} modified inplace in normal mode." \
-            if meta == "inference" else \
-            f"{prefix} no_grad mode and {what} modified inplace with grad mode enabled."
-    else:
-        msg = f"{node} is a view and {what} modified inplace."
-    if meta == "multi_output":
-        return (f"{msg} This view is the output of a function that returns multiple views. "
-                "Such functions do not allow the output views to be modified inplace. You "
-                "should replace the inplace operation by an out-of-place one.")
-    block = "inference_mode" if meta == "inference" else "no_grad"
-    return (f"{msg} Given that this use case is ambiguous and error-prone, it is forbidden. "
-            "You can clarify your code by moving both the view and the inplace either both "
-            f"inside the {block} block (if you don't want the inplace to be tracked) or "
-            "both outside (if you want the inplace to be tracked).")
 
 
 def _returns_alias(schema: str) -> bool:

@@ -27,11 +27,20 @@ MAKE = ["{a} * {b}", "{a} + {b}", "{a} - {b}", "{a} / ({b} * {b} + 1)", "{a} ** 
         "{a} * {a}[0]", "{a}.sum(0, keepdim=True) * {b}", "{a}.mean(1, keepdim=True) + {b}",
         "{a} @ {b}.t() @ {b}", "{a}.expand(2, 2, 3).sum(0)", "torch.mm({a}, torch.ones(3, 3))",
         "{a}.view(6).view(2, 3)", "{a}.permute(1, 0).permute(1, 0)", "{a} * 3 + 1",
-        "{a}[torch.tensor([1, 1])] * {b}", "{a}.sum(1).unsqueeze(1) * {b}"]
+        "{a}[torch.tensor([1, 1])] * {b}", "{a}.sum(1).unsqueeze(1) * {b}",
+        # joins, gathers and scatters (repeated indices), selections
+        "torch.cat([{a}, {b}], 0)[1:3]", "torch.stack([{a}, {b}]).sum(0)",
+        "{a}.gather(1, torch.tensor([[0, 0, 2], [1, 1, 1]]))",
+        "torch.zeros(2, 3).scatter_add(1, torch.tensor([[0, 0, 2], [1, 1, 1]]), {a})",
+        "torch.where({a} > 2, {a}, {b})", "{a}.masked_fill({b} > 0, 0.)", "{a}.flip(0)",
+        "{a}.roll(1, 1)", "{a}.index_select(1, torch.tensor([2, 2, 0]))",
+        "torch.take({a}, torch.tensor([[0, 5, 5], [1, 1, 2]]))", "{a}.tril()"]
 
 #: ways to write into the non-leaf ``{a}`` (or a view of it: CopySlices)
 WRITE = ["{a}[0, 1] = 5", "{a}.mul_(2)", "{a}[:, 1:].add_(1)", "{a}[{a} > 3] = 0",
-         "{a} += {b}", "{a}[1] = {b}[0]", "{a}.t()[0] = 7", "{a}[torch.tensor([0, 0])] = 1"]
+         "{a} += {b}", "{a}[1] = {b}[0]", "{a}.t()[0] = 7", "{a}[torch.tensor([0, 0])] = 1",
+         "{a}.index_add_(0, torch.tensor([1, 1]), {b})", "{a}.masked_fill_({a} > 3, 0)",
+         "{a}.scatter_(1, torch.tensor([[0], [2]]), 1.)", "{a}[:, 0].copy_(torch.tensor([1., 2.]))"]
 
 
 @st.composite

@@ -234,3 +234,14 @@ def test_verify_compares_the_grad_a_backward_left():
 ])
 def test_the_engines_reference_counts_and_unpack_order_are_torchs(program):
     assert_like_torch([program], names=NAMES)
+
+
+@pytest.mark.parametrize("write, node", [("v.clamp_(min=0)", "Clamp1"),
+                                         ("v.scatter_(0, torch.tensor([0]), 1.)", "Scatter1"),
+                                         ("v.masked_fill_(v > 0, 1.)", "MaskedFill")])
+def test_the_version_error_names_the_node_as_torch_does(write, node):
+    """``ClampBackward1`` is "Clamp1" in torch's message, ``AddBackward0`` "Add"."""
+    program = ["x = torch.ones(3, requires_grad=True)", "v = x * 1", "z = v * v", write,
+               "z.sum().backward()"]
+    assert_like_torch(program, names=NAMES)
+    assert f"output 0 of {node}," in run_tidx(program, list(NAMES)).error[1]
