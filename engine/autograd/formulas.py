@@ -137,11 +137,12 @@ def sum_backward(grad: TensorImpl, shape: list[int], dims: Sequence[int] | None,
                  keepdim: bool) -> TensorImpl:
     """FunctionsManual.cpp sum_backward: unsqueeze the reduced dims back (one at a time,
     lowest first) unless keepdim, then expand to the input's shape."""
-    if not keepdim and shape:
-        if dims is not None and len(dims) == 1:
+    if not keepdim and shape and dims:
+        # (no dims, or an empty list: the whole tensor -- expanded as it is)
+        if len(dims) == 1:
             grad = aten.unsqueeze.default(grad, dims[0] % len(shape))
         else:
-            reduced = set(range(len(shape))) if not dims else {d % len(shape) for d in dims}
+            reduced = {d % len(shape) for d in dims}
             for d in range(len(shape)):
                 if d in reduced:
                     grad = aten.unsqueeze.default(grad, d)

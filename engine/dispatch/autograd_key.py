@@ -201,7 +201,7 @@ def record_after(op: Declaration, result: Any, args: tuple, kwargs: dict[str, An
                and differentiable(r.dtype)]
     if not outputs:
         return
-    if op.kind == COMPOSITE:
+    if op.kind == COMPOSITE and op.autograd_as is None:
         # the operators it called made their nodes; one that ran a kernel straight
         # (as tidx does where torch.profiler records a single operator) made none
         if any(r.grad_fn is None and not r.requires_grad for _, r in outputs):
@@ -327,6 +327,8 @@ def _formula(op: Declaration) -> "Formula | None":
     key = f"{op.name}.{op.overload}" if op.overload else op.name
     if key in _MANUAL:
         return _MANUAL[key]
+    if op.autograd_as is not None:
+        return table.get(op.autograd_as)
     if key in table or op.kind != INPLACE:
         return table.get(key)
     # an in-place form without a row of its own uses its functional form's (torchgen)

@@ -94,6 +94,10 @@ class Declaration:
     #: the yaml's ``python_module`` ("nn": bound as ``torch._C._nn.<name>``, which
     #: torch.nn.functional calls, not as ``torch.<name>``)
     python_module: str | None = None
+    #: a CompositeImplicitAutograd form torch.profiler records as the one operator it
+    #: calls (``var.dim``'s ``unbiased`` as ``var.correction``'s correction): autograd
+    #: records that overload's node for it (its kernel runs the other's directly)
+    autograd_as: str | None = None
 
     @property
     def structured(self) -> bool:
@@ -208,7 +212,7 @@ def declare(schema: str, *, native: str, source: str, kind: str | None = None,
             at_dispatch: AtDispatch | tuple[AtDispatch, ...] = (),
             python_note: str | None = None, takes_complex: bool = False,
             conj_fallthrough: bool = False, python_module: str | None = None,
-            conj_records_again: bool = False
+            conj_records_again: bool = False, autograd_as: str | None = None
             ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Declare an operator and register the function below as its kernel.
 
@@ -227,6 +231,7 @@ def declare(schema: str, *, native: str, source: str, kind: str | None = None,
     ``conj_fallthrough``: it reads the conjugate bit itself (views fall through anyway);
     ``conj_records_again``: below the fallback the operator is recorded once more.
     ``python_module``: the yaml's (``nn``: a ``torch._C._nn`` function, no ``torch.*``).
+    ``autograd_as``: see :attr:`Declaration.autograd_as`.
     """
     dispatches = (at_dispatch,) if isinstance(at_dispatch, AtDispatch) else tuple(at_dispatch)
     namespace, name, overload = _split(schema)
@@ -243,7 +248,7 @@ def declare(schema: str, *, native: str, source: str, kind: str | None = None,
                          python_note=python_note, takes_complex=takes_complex,
                          conj_fallthrough=conj_fallthrough,
                          conj_records_again=conj_records_again,
-                         python_module=python_module))
+                         python_module=python_module, autograd_as=autograd_as))
         return fn
 
     return deco

@@ -302,13 +302,15 @@ def _family(name: str, take_sqrt: bool) -> None:
     def unbiased_all(self, unbiased=True):
         return std_var_out(name, self, None, _correction(None, unbiased), False, take_sqrt)
     declare(f"{name}(Tensor self, bool unbiased=True) -> Tensor", variants="function, method",
-            kind=COMPOSITE, native=f"at::native::{name}", source=REDUCE)(unbiased_all)
+            kind=COMPOSITE, native=f"at::native::{name}", source=REDUCE,
+            autograd_as=f"{name}.correction")(unbiased_all)
 
     def unbiased_dim(self, dim, unbiased=True, keepdim=False):
         return std_var_out(name, self, dim, _correction(None, unbiased), keepdim, take_sqrt)
     declare(f"{name}.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) "
             "-> Tensor", variants="function, method", kind=COMPOSITE,
-            native=f"at::native::{name}", source=REDUCE)(unbiased_dim)
+            native=f"at::native::{name}", source=REDUCE,
+            autograd_as=f"{name}.correction")(unbiased_dim)
 
     def unbiased_out(self, dim, unbiased=True, keepdim=False, *, out):
         return std_var_out(name, self, dim, _correction(None, unbiased), keepdim, take_sqrt,
