@@ -71,7 +71,8 @@ EXACT = [
 ]
 
 
-@pytest.mark.parametrize("program", EXACT)
+@pytest.mark.parametrize("program", [p if i < 10 else pytest.param(p, marks=pytest.mark.slow)
+                                     for i, p in enumerate(EXACT)])
 def test_math_gradients_are_torchs(program):
     assert_like_torch(program, names=NAMES)
 
@@ -119,7 +120,8 @@ def _within(mine, theirs, names, k):
                       <= k * eps * np.maximum(1, np.abs(fb[finite]))), (name, fa, fb)
 
 
-@pytest.mark.parametrize("program", BOUNDED)
+@pytest.mark.parametrize("program", [p if i < 3 else pytest.param(p, marks=pytest.mark.slow)
+                                     for i, p in enumerate(BOUNDED)])
 def test_sleef_math_gradients_are_torchs_within_the_bound(program):
     torch = require_torch()
     mine, theirs = compare(torch, program, list(NAMES))
@@ -155,6 +157,7 @@ REMAINDERS = [
 ]
 
 
-@pytest.mark.parametrize("program", REMAINDERS)
+@pytest.mark.parametrize("program", [p if i < 2 else pytest.param(p, marks=pytest.mark.slow)
+                                     for i, p in enumerate(REMAINDERS)])
 def test_remainder_and_rounding_division_gradients_are_torchs(program):
     assert_like_torch(program, names=NAMES)

@@ -31,6 +31,8 @@ NOT_GENERATED = {
     "aten::unique_dim": "tidx refuses unique(dim=...) (torch compares whole slices)",
     "aten::index_select_backward": "needs a grad as long as the index along dim; the "
                                    "generated grad has the sizes of self_sizes",
+    "aten::trace_backward": "needs a 0-dim grad and two sizes; the generated grad is 3-d "
+                            "(index_fill_'s value must be 0-dim)",
 }
 
 
