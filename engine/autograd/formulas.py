@@ -107,7 +107,7 @@ def unpack_all(node: Node) -> dict[str, Any]:
     for name in sorted(node.saved, key=lambda n: (is_output(node.saved[n]), n)):
         v = node.saved[name]
         out[name] = [s.unpack() if s is not None else None for s in v] \
-            if isinstance(v, list) else v.unpack()
+            if isinstance(v, list) else None if v is None else v.unpack()
     return out
 
 

@@ -3,3 +3,35 @@
 operators, registered with :func:`engine.autograd.formulas.formula`."""
 
 from __future__ import annotations
+
+from typing import Any
+
+from engine.dispatch.aten import aten
+from engine.dispatch.autograd_graph import Node
+from engine.autograd.formulas import Grad, formula, unpack_all
+
+
+@formula("SoftmaxBackward0")
+def softmax_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    """_softmax_backward_data(grad, result, dim, self_scalar_type)"""
+    a = node.arguments
+    return [aten._softmax_backward_data.default(grads[0], unpack_all(node)["result"],
+                                                a["dim"], a["self"].dtype)]
+
+
+@formula("LogSoftmaxBackward0")
+def log_softmax_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    """_log_softmax_backward_data(grad, result, dim, self_scalar_type)"""
+    a = node.arguments
+    return [aten._log_softmax_backward_data.default(grads[0], unpack_all(node)["result"],
+                                                    a["dim"], a["self"].dtype)]
+
+
+@formula("NllLossBackward0")
+def nll_loss_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    """nll_loss_backward(grad, self, target, weight, reduction, ignore_index,
+    total_weight): the node's first output's gradient (total_weight has none)."""
+    values, a = unpack_all(node), node.arguments
+    return [aten.nll_loss_backward.default(grads[0], values["self"], values["target"],
+                                           values.get("weight"), a["reduction"],
+                                           a["ignore_index"], values["total_weight"])]

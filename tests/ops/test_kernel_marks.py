@@ -31,6 +31,8 @@ NOT_GENERATED = {
     "aten::unique_dim": "tidx refuses unique(dim=...) (torch compares whole slices)",
     "aten::index_select_backward": "needs a grad as long as the index along dim; the "
                                    "generated grad has the sizes of self_sizes",
+    "aten::nll_loss_backward": "needs a class-index target and total_weight; the "
+                               "generated tensors are of another kind",
     "aten::trace_backward": "needs a 0-dim grad and two sizes; the generated grad is 3-d "
                             "(index_fill_'s value must be 0-dim)",
 }

@@ -54,6 +54,9 @@ MORE_STATEMENTS = [
     "with torch.inference_mode():\n    y = torch.is_inference_mode_enabled()\n"
     "z = torch.is_inference(torch.ones(1))",
     "x = torch.ones(2, requires_grad=True); y = (x * 2).sum()",
+    "x = torch.tensor([[1., 2.], [3., 4.]], requires_grad=True); t = torch.tensor([1, 0]); "
+    "y = torch.nn.functional.cross_entropy(x, t); y.backward(); z = torch.softmax(x, 1)"
+    ".sum(); z.backward()",
     # the backward pass: steal, copy (broadcast view), add in place, a second gradient
     # into one input buffer, sum_to a broadcast input, a dtype cast, retain_grad
     "x = torch.ones(2, requires_grad=True); z = x * x; z.retain_grad(); y = z.sum(); "

@@ -20,6 +20,12 @@ TEXT: dict[str, str] = {
         "InferenceMode::is_enabled(): is this run inside torch.inference_mode()?",
     "grad_mode.is_inference":
         "TensorImpl::is_inference(): made in inference mode (or a view of a tensor that was): its key set has no Autograd and no ADInplaceOrView key",
+    "softmax.backward":
+        "softmax's gradient: (g - sum(g * y)) * y along the dim, the sum in torch's order (its vectorised accumulator and lane folding): exactly rounded, so torch's bits for the same softmax output (which carries the forward's stated bound)",
+    "softmax.backward_bound":
+        "log_softmax's gradient: g - exp(y) * sum(g) along the dim, the sum in torch's order; torch runs {library} for exp, so an element may differ from torch's by up to {eps} * eps * max(1, |g|)",
+    "nll.backward":
+        "nll_loss's gradient: zeros, then at each row's target class -weight * grad (divided by the total weight for a mean); an ignored target's row stays 0",
     "grad_mode.read": "GradMode::is_enabled(): this run's grad mode",
     "autograd.tensor_backward":
         "Tensor.backward (torch/_tensor.py) hands the tensor and its gradient to "

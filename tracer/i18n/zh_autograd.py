@@ -17,6 +17,12 @@ TEXT: dict[str, str] = {
         "InferenceMode::is_enabled():本次运行是否在 torch.inference_mode() 之中",
     "grad_mode.is_inference":
         "TensorImpl::is_inference():在推理模式中创建(或是这样的张量的视图):它的键集合没有 Autograd 与 ADInplaceOrView 键",
+    "softmax.backward":
+        "softmax 的梯度:沿该维计算 (g - sum(g * y)) * y,求和顺序与 torch 相同(其向量累加器与通道折叠):每步都正确舍入,因此对同样的 softmax 输出与 torch 逐位一致(该输出本身带有前向给出的误差界)",
+    "softmax.backward_bound":
+        "log_softmax 的梯度:沿该维计算 g - exp(y) * sum(g),求和顺序与 torch 相同;torch 的 exp 使用 {library},因此每个元素与 torch 的最多相差 {eps} * eps * max(1, |g|)",
+    "nll.backward":
+        "nll_loss 的梯度:先全为 0,再在每行的目标类别处写入 -weight * grad(mean 时再除以总权重);被忽略的目标所在行保持为 0",
     "grad_mode.read": "GradMode::is_enabled():本次运行的梯度模式",
     "autograd.tensor_backward":
         "Tensor.backward(torch/_tensor.py)把张量和它的梯"
