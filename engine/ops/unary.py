@@ -180,6 +180,17 @@ def sign(form: str, self, *, out):
                    source=UNARY_KERNEL)
 
 
+@structured("sgn.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
+            native="at::native::sgn (structured)",
+            out_native="at::native::sgn_out (structured)", source=UNARY, meta=META_PYTHON)
+def sgn(form: str, self, *, out):
+    """TORCH_IMPL_FUNC(sgn_out): a real tensor's sgn is sign_stub's loop (AbsBackward0's
+    formula calls it); a complex one's (z / |z|) is refused with the other complex ops."""
+    _same_dtype(form, self, out)
+    return iterate(_form_name("sgn", form), [self], _sign, out=out, resize=form == OUT,
+                   source=UNARY_KERNEL)
+
+
 def _to_float(common: D.dtype):
     """build_borrowing_unary_float_op: an integer input is computed in the default dtype."""
     return common if common.is_floating_point else current().default_dtype

@@ -1,0 +1,192 @@
+"""The pointwise math nodes' backward formulas (issue #27, engine/autograd/formulas_math.py)
+compared with torch 2.13 as tests/ops/test_backward_joins_torch.py compares the joins: the
+leaves' ``.grad`` (values bit for bit, shape, strides, dtype), the whole profiler tree of
+the backward pass (each formula's operators in torch's order) and torch's errors.
+
+The leaves hold the values the formulas branch on: -0.0 and 0 (abs's sgn, pow's 0**0 and
+log(0), atan2's zero denominator), ties (maximum/minimum split the gradient in half, clamp
+passes it at the bounds), and the programs take strided and broadcast operands.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import numpy as np
+
+from conftest import examples
+from oracle import assert_like_torch, compare
+
+pytestmark = pytest.mark.torch
+
+LEAF = "x = torch.tensor([[-2., -0.0, 0.], [1.5, 3., 1.]], requires_grad=True)"
+OTHER = "w = torch.tensor([[1., 0., 2.], [-1., 3., 1.]], requires_grad=True)"
+PROB = "p = torch.tensor([[0.2, 0.5, 0.], [0.3, 0.7, 1.]], requires_grad=True)"
+#: ties with w (1, 0, 3) without a -0.0: maximum/minimum/clamp's forward of -0.0 against
+#: +0.0 is refused (torch's vector loop picks by position)
+TIES = "v = torch.tensor([[1., 0., 0.5], [1.5, 3., -1.]], requires_grad=True)"
+NAMES = ("gx", "gw", "gp", "gv", "y")
+BOTH = "y.backward(); gx = x.grad; gw = w.grad"
+VW = "y.backward(); gv = v.grad; gw = w.grad"
+
+# the ones a tutorial meets first: one program each, fast
+FAST = [
+    "y = x.abs().sum(); y.backward(); gx = x.grad",
+    "y = x.clamp(-1, 1.5).sum(); y.backward(); gx = x.grad",
+    "y = x.exp2().sum(); y.backward(); gx = x.grad",
+    "y = p.rsqrt().sum(); y.backward(); gp = p.grad",
+    "y = v.maximum(w).sum(); " + VW,
+    "y = x.atan2(w).sum(); " + BOTH,
+]
+
+PROGRAMS = [
+    "y = (x.t().abs() * torch.arange(2.)).sum(); y.backward(); gx = x.grad",
+    "y = x.sign().sum(); y.backward(); gx = x.grad",
+    # clamp: numbers, one bound, tensor bounds (broadcast), ties at the bounds
+    "y = x.clamp(min=0.).sum(); y.backward(); gx = x.grad",
+    "y = x.clamp(max=1.).sum(); y.backward(); gx = x.grad",
+    "y = x.clamp().sum() if False else x.clamp(min=-0.).sum(); y.backward(); gx = x.grad",
+    "y = v.clamp(w, w + 1).sum(); " + VW,
+    "y = v.clamp(min=w).sum(); " + VW,
+    "y = v.clamp(max=w[0]).sum(); " + VW,
+    "y = v.clamp(w, p).sum(); y.backward(); gv = v.grad; gw = w.grad; gp = p.grad",
+    "y = x.clamp_min(0.).sum(); y.backward(); gx = x.grad",
+    "y = x.clamp_max(-0.).sum(); y.backward(); gx = x.grad",
+    "y = v.clamp_min(w).sum(); " + VW,
+    "y = v.t().clamp_max(w.t()).sum(); " + VW,
+    "y = torch.clamp(v, min=torch.tensor(0.)).sum(); y.backward(); gv = v.grad",
+    # pow: 0**0, log(0), a number base, a broadcast exponent
+    "y = x.pow(w[1]).sum(); " + BOTH,
+    "y = torch.pow(2., w).sum(); y.backward(); gw = w.grad",
+    "y = torch.pow(0., w).sum(); y.backward(); gw = w.grad",
+    # exponentials and logarithms
+    "y = x.expm1().sum(); y.backward(); gx = x.grad",
+    "y = p.log1p().sum(); y.backward(); gp = p.grad",
+    "y = p.log2().sum(); y.backward(); gp = p.grad",
+    "y = p.log10().sum(); y.backward(); gp = p.grad",
+    "y = p.reciprocal().sum(); y.backward(); gp = p.grad",
+    # (logaddexp's forward is modelled only where exp(-|a - b|) vanishes)
+    "v = torch.tensor([-150., 200., 0.], requires_grad=True); "
+    "y = v.logaddexp(torch.tensor([0., 0., 300.]).requires_grad_()).sum(); "
+    "y.backward(); gv = v.grad",
+    # trigonometric and hyperbolic
+    "y = p.acos().sum(); y.backward(); gp = p.grad",
+    "y = torch.atan2(x, w[0]).sum(); " + BOTH,
+    "y = x.hypot(w).sum(); " + BOTH,
+    # maximum and minimum: ties split the gradient
+    "y = v.minimum(w).sum(); " + VW,
+    "y = torch.maximum(v, w[1]).sum(); " + VW,
+    "y = (torch.minimum(v.t(), w.t()) * torch.arange(2.)).sum(); " + VW,
+    # rounding: zeros; frac and the remainders: the gradient
+    "y = x.ceil().sum(); y.backward(); gx = x.grad",
+    "y = x.floor().sum(); y.backward(); gx = x.grad",
+    "y = x.round().sum(); y.backward(); gx = x.grad",
+    "y = x.round(decimals=1).sum(); y.backward(); gx = x.grad",
+    "y = x.trunc().sum(); y.backward(); gx = x.grad",
+    "y = x.frac().sum(); y.backward(); gx = x.grad",
+    "y = x.fmod(1.5).sum(); y.backward(); gx = x.grad",
+    "y = x.remainder(-1.5).sum(); y.backward(); gx = x.grad",
+    "y = x.fmod(w + 4).sum(); " + BOTH,
+    "y = x.remainder(w + 4).sum(); " + BOTH,
+    "y = x.div(w + 4, rounding_mode='floor').sum(); " + BOTH,
+    "y = x.div(2., rounding_mode='trunc').sum(); y.backward(); gx = x.grad",
+    "y = x.div(w + 4, rounding_mode=None).sum(); " + BOTH,
+    # lerp, nan_to_num
+    "y = x.lerp(w, 0.3).sum(); " + BOTH,
+    "y = x.lerp(w, p).sum(); y.backward(); gx = x.grad; gw = w.grad; gp = p.grad",
+    "y = x.lerp(w[0], p.t().t()).sum(); y.backward(); gx = x.grad; gw = w.grad; gp = p.grad",
+    "y = (x / x).nan_to_num().sum(); y.backward(); gx = x.grad",
+    "y = x.angle().sum(); y.backward(); gx = x.grad",
+    # the in-place samplers and comparisons, zero_: zeros
+    "y = x.clone().eq_(w).sum(); " + BOTH,
+    "y = x.clone().lt_(1.).sum(); y.backward(); gx = x.grad",
+    "y = x.clone().ge_(w[0]).sum(); " + BOTH,
+    "y = x.clone().zero_().sum(); y.backward(); gx = x.grad",
+    "torch.manual_seed(0); y = x.clone().uniform_().sum(); y.backward(); gx = x.grad",
+    "torch.manual_seed(0); y = x.clone().normal_().sum(); y.backward(); gx = x.grad",
+    "torch.manual_seed(0); y = x.clone().bernoulli_(p).sum(); y.backward(); gx = x.grad; gp = p.grad",
+    "torch.manual_seed(0); y = x.clone().bernoulli_(0.3).sum(); y.backward(); gx = x.grad",
+    "torch.manual_seed(0); y = x.clone().random_(0, 5).sum(); y.backward(); gx = x.grad",
+    "torch.manual_seed(0); y = torch.normal(x, p).sum(); y.backward(); gx = x.grad; gp = p.grad",
+    "torch.manual_seed(0); y = torch.normal(x, 1.).sum(); y.backward(); gx = x.grad",
+    "torch.manual_seed(0); y = torch.normal(0., p).sum(); y.backward(); gp = p.grad",
+    "y = x.conj_physical().sum(); y.backward(); gx = x.grad",
+]
+
+
+#: formulas whose operators run MKL's VML or Sleef in torch (log, exp, erf, tan ...:
+#: docs/fidelity-math.md), whose last bits tidx cannot replay: their gradients are compared
+#: within this many float32 ulp (each such operator is within 4, then a product or two);
+#: everything else about them (the operators, shapes, strides, dtypes, errors) exactly
+BOUNDED_ULPS = 8
+
+
+#: programs whose forward or backward runs a function torch takes from MKL's VML or Sleef
+#: (pow's log, erf's exp, tan, atan, asin, sinh, cosh): compared within BOUNDED_ULPS
+BOUNDED = [
+    "y = x.pow(w).sum(); " + BOTH,
+    "y = x.pow(p).sum(); y.backward(); gx = x.grad; gp = p.grad",
+    "y = p.pow(x).sum(); y.backward(); gx = x.grad; gp = p.grad",
+    "y = (x ** w.t().t()).sum(); " + BOTH,
+    "y = (3 ** x).sum(); y.backward(); gx = x.grad",
+    "y = x.erf().sum(); y.backward(); gx = x.grad",
+    "y = x.tan().sum(); y.backward(); gx = x.grad",
+    "y = x.atan().sum(); y.backward(); gx = x.grad",
+    "y = p.asin().sum(); y.backward(); gp = p.grad",
+    "y = x.sinh().sum(); y.backward(); gx = x.grad",
+    "y = x.cosh().sum(); y.backward(); gx = x.grad",
+]
+
+
+def _run(program, bounded=False):
+    statements = [LEAF, OTHER, PROB, TIES, *program.split("; ")]
+    if not bounded:
+        assert_like_torch(statements, names=NAMES)
+        return
+    from conftest import require_torch
+
+    mine, real = compare(require_torch(), statements, list(NAMES))
+    assert mine.error == real.error
+    assert mine.ops == real.ops
+    assert mine.tensors.keys() == real.tensors.keys()
+    for name, ours in mine.tensors.items():
+        theirs = real.tensors[name]
+        strip = {"values", "repr"}
+        assert {k: v for k, v in ours.items() if k not in strip} == \
+            {k: v for k, v in theirs.items() if k not in strip}, name
+        assert _ulps(ours["values"], theirs["values"]) <= BOUNDED_ULPS, (name, ours, theirs)
+
+
+def _ulps(a, b) -> int:
+    """The largest distance in float32 ulp between two tensors' values (by repr, as
+    oracle.norm gives them); NaN only matches NaN, infinities only themselves."""
+    x = np.array(np.vectorize(float)(np.array(a, dtype=object)), dtype=np.float32).ravel()
+    y = np.array(np.vectorize(float)(np.array(b, dtype=object)), dtype=np.float32).ravel()
+    assert (np.isnan(x) == np.isnan(y)).all() and (np.isinf(x) == np.isinf(y)).all()
+    assert (x[np.isinf(x)] == y[np.isinf(y)]).all()
+    keep = np.isfinite(x)
+    xi, yi = x[keep].view(np.int32).astype(np.int64), y[keep].view(np.int32).astype(np.int64)
+    # the integers' order is the floats' order once the negatives are flipped
+    xi = np.where(xi < 0, -(xi & 0x7FFFFFFF), xi)
+    yi = np.where(yi < 0, -(yi & 0x7FFFFFFF), yi)
+    return int(np.abs(xi - yi).max(initial=0))
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("program", FAST)
+def test_first_met_gradients_are_torchs(program):
+    _run(program)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("program", PROGRAMS)
+def test_gradients_and_the_backward_operators_are_torchs(program):
+    _run(program)
+
+
+@pytest.mark.parametrize("program", BOUNDED)
+def test_bounded_gradients_are_torchs_within_the_libraries_bound(program):
+    """The operators and layouts exactly, the values within the stated bound."""
+    _run(program, bounded=True)
