@@ -190,3 +190,69 @@ def test_gradients_and_the_backward_operators_are_torchs(program):
 def test_bounded_gradients_are_torchs_within_the_libraries_bound(program):
     """The operators and layouts exactly, the values within the stated bound."""
     _run(program, bounded=True)
+
+
+# -- a property test: shapes that broadcast, transposed leaves, ties and zeros --------------
+#: (call, whether it takes a second tensor); formulas made of exactly rounded operators
+DRAWN = [("x.abs()", False), ("x.clamp(-1, 0.5)", False), ("x.clamp(min=w)", True),
+         ("x.clamp_max(w)", True), ("x.maximum(w)", True), ("torch.minimum(x, w)", True),
+         ("x.atan2(w)", True), ("x.hypot(w)", True), ("x.fmod(w.abs() + 1)", True),
+         ("x.remainder(w.abs() + 1)", True), ("x.lerp(w, 0.25)", True),
+         ("(x.abs() + 1).rsqrt()", False), ("(x.abs() + 1).reciprocal()", False),
+         ("x.sign() + x.frac()", False), ("(x.abs() + 0.5).log1p()", False)]
+
+
+@st.composite
+def _pointwise(draw):
+    shape = draw(st.lists(st.integers(1, 3), min_size=1, max_size=3))
+    other = list(shape)
+    for i in range(len(other)):         # broadcast some dims of the second operand
+        if draw(st.booleans()):
+            other[i] = 1
+    other = other[draw(st.integers(0, len(other) - 1)):]
+    call, binary = draw(st.sampled_from(DRAWN))
+    # a few values, no -0.0 (a tie of -0.0 against +0.0 is refused by maximum's forward)
+    values = st.sampled_from([-2., -1., -0.5, 0., 0.5, 1., 2.])
+    n = _numel(shape)
+    xs = draw(st.lists(values, min_size=n, max_size=n))
+    transposed = len(shape) == 2 and draw(st.booleans())
+    layout = f"reshape({shape[::-1]}).t()" if transposed else f"reshape({shape})"
+    program = [f"x = torch.tensor({xs}).{layout}.requires_grad_()"]
+    names = ["gx"]
+    if binary:
+        ws = draw(st.lists(values, min_size=_numel(other), max_size=_numel(other)))
+        program.append(f"w = torch.tensor({ws}).reshape({other}).requires_grad_()")
+        names.append("gw")
+    weight = draw(st.sampled_from(["", " * 2", " * torch.arange(3.)[:1]"]))
+    program += [f"y = ({call}{weight}).sum()", "y.backward()", "gx = x.grad"]
+    if binary:
+        program.append("gw = w.grad")
+    return program, tuple(names)
+
+
+def _numel(shape):
+    n = 1
+    for s in shape:
+        n *= s
+    return n
+
+
+@pytest.mark.slow
+@settings(max_examples=examples(60), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(case=_pointwise())
+def test_drawn_pointwise_gradients_are_torchs(case):
+    program, names = case
+    assert_like_torch(program, names=names)
+
+
+@pytest.mark.parametrize("statement", [
+    "y = torch.tensor([-2., -0., 0., 1.5, float('nan'), float('-inf')]).sgn()",
+    "y = torch.sgn(torch.tensor([[3, -1], [0, 2]]).t())",
+    "y = torch.tensor([True, False]).sgn()",
+    "y = torch.tensor([-1., 2.]); y.sgn_()",
+    "y = torch.empty(0, dtype=torch.int64); torch.sgn(torch.tensor([-5, 0, 7]), out=y)",
+])
+def test_sgn_is_torchs(statement):
+    """aten::sgn (AbsBackward0's formula calls it): a real tensor's is sign's loop."""
+    assert_like_torch(statement.split("; "))
