@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from engine.core.context import current
 from engine.core.tensor_impl import TensorImpl
 from engine.dispatch.aten import aten
 from engine.dispatch.autograd_graph import Node
@@ -462,23 +463,49 @@ def lerp_scalar_backward(node: Node, grads: list[Any]) -> list[Grad]:
 @formula("LerpBackward1")
 def lerp_tensor_backward(node: Node, grads: list[Any]) -> list[Grad]:
     """end: grad * weight; self: grad * (1 - weight); weight: grad * (end - self), in
-    that order.  ``1 - weight`` in C++ (TensorOperators.h operator-(Scalar, Tensor)) is
-    ``empty_like(weight).fill_(1).sub_(weight)``."""
+    that order."""
     grad = grads[0]
     out: list[Grad] = [None, None, None]
     if needs(node, 1):
         out[1] = aten.mul.Tensor(grad, saved(node, "weight"))
     if needs(node, 0):
-        weight = saved(node, "weight")
-        one = aten.fill_.Scalar(aten.empty_like.default(weight), 1)
-        out[0] = aten.mul.Tensor(grad, aten.sub_.Tensor(one, weight))
+        out[0] = aten.mul.Tensor(grad, _one_minus(saved(node, "weight")))
     if needs(node, 2):
         diff = aten.sub.Tensor(saved(node, "end"), saved(node, "self"))
         out[2] = aten.mul.Tensor(grad, diff)
     return out
 
 
+def _one_minus(t: TensorImpl) -> TensorImpl:
+    """``1 - t`` in C++ (TensorOperators.h operator-(Scalar, Tensor)):
+    ``at::empty_like(t).fill_(1).sub_(t)``."""
+    return aten.sub_.Tensor(aten.fill_.Scalar(aten.empty_like.default(t), 1), t)
+
+
 @formula("NanToNumBackward0")
 def nan_to_num_backward(node: Node, grads: list[Any]) -> list[Grad]:
     """grad * at::isfinite(self)"""
     return [aten.mul.Tensor(grads[0], aten.isfinite.default(saved(node, "self")))]
+
+
+# -- activations -------------------------------------------------------------------------------
+@formula("GeluBackward0")
+def gelu_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    """gelu_backward(grad, self, approximate) (engine/ops/activation_backward_bounded.py)"""
+    return [aten.gelu_backward.default(grads[0], saved(node, "self"),
+                                       approximate=node.arguments.get("approximate", "none"))]
+
+
+@formula("SiluBackward0")
+def silu_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    """``GradMode::is_enabled() ? infinitely_differentiable_silu_backward(grad, self) :
+    silu_backward(grad, self)``: the backward pass runs in grad mode only with
+    create_graph=True, where the formula is made of differentiable operators:
+    ``sigmoid = self.sigmoid(); grad * sigmoid * (1 + self * (1 - sigmoid))``."""
+    grad, self = grads[0], saved(node, "self")
+    if not current().grad_enabled:
+        return [aten.silu_backward.default(grad, self)]
+    sigmoid = aten.sigmoid.default(self)
+    one_minus = _one_minus(sigmoid)
+    inner = aten.add.Tensor(aten.mul.Tensor(self, one_minus), number(1))
+    return [aten.mul.Tensor(aten.mul.Tensor(grad, sigmoid), inner)]
