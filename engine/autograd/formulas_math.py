@@ -92,6 +92,12 @@ def comparison_backward(node: Node, grads: list[Any]) -> list[Grad]:
     return out
 
 
+@formula("PoissonBackward0")
+def poisson_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    """self: zeros_like(self) (self_info.zeros())."""
+    return [_zeros_of(node, "self", grads[0])]
+
+
 @formula("BernoulliBackward1")
 def bernoulli_tensor_backward(node: Node, grads: list[Any]) -> list[Grad]:
     """p: zeros_like(p) (p_info.zeros()), then self: zeros_like(grad)."""

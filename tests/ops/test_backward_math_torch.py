@@ -115,6 +115,17 @@ PROGRAMS = [
     "torch.manual_seed(0); y = torch.normal(x, 1.).sum(); y.backward(); gx = x.grad",
     "torch.manual_seed(0); y = torch.normal(0., p).sum(); y.backward(); gp = p.grad",
     "y = x.conj_physical().sum(); y.backward(); gx = x.grad",
+    "torch.manual_seed(0); y = torch.bernoulli(p).sum(); y.backward(); gp = p.grad",
+    "torch.manual_seed(0); y = torch.poisson(p * 3).sum(); y.backward(); gp = p.grad",
+    "torch.manual_seed(0); y = x.clone().exponential_().sum(); y.backward(); gx = x.grad",
+    "torch.manual_seed(0); y = x.clone().cauchy_().sum(); y.backward(); gx = x.grad",
+    "torch.manual_seed(0); y = x.clone().log_normal_().sum(); y.backward(); gx = x.grad",
+    "torch.manual_seed(0); y = x.clone().geometric_(0.5).sum(); y.backward(); gx = x.grad",
+    "torch.manual_seed(0); y = x.clone().random_(3).sum(); y.backward(); gx = x.grad",
+    "torch.manual_seed(0); y = x.clone().random_().sum(); y.backward(); gx = x.grad",
+    "y = x.clone().ne_(w).sum(); " + BOTH,
+    "y = x.clone().le_(0.).sum(); y.backward(); gx = x.grad",
+    "y = x.clone().gt_(w).sum(); " + BOTH,
 ]
 
 
