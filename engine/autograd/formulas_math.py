@@ -3,13 +3,16 @@ logarithmic functions, rounding, the in-place samplers and comparisons)
 (derivatives.yaml and the FunctionsManual.cpp functions they call) as calls of tidx's
 operators, registered with :func:`engine.autograd.formulas.formula`.
 
+A node computes its inputs' gradients in the order of their names in derivatives.yaml,
+sorted (load_derivatives.py sorts the formulas' keys): ``other`` before ``self``,
+``end`` before ``self`` before ``weight``, ``min, max`` before ``self``.
+
 C++ evaluates the operands of ``a * b`` (and a function's arguments) right to left on
 torch's compilers, which is the order the operators below run in: ``grad *
-(1 + result.pow(2))`` runs pow, add, then mul, as torch.profiler records.  Where a node
-computes several inputs' gradients, the order is the generated apply's (torch.profiler's
-tree of each node), commented where it is not the yaml's.  A C++ number beside a tensor
-(``grad / 2``, ``result + 1``) is a wrapped 0-dim tensor (:func:`number`); a comparison
-with a number (``self >= min``) is the ``.Scalar`` overload.
+(1 + result.pow(2))`` runs pow, add, then mul, as torch.profiler records.  A C++
+number beside a tensor (``grad / 2``, ``result + 1``) is a wrapped 0-dim tensor
+(:func:`number`); a comparison with a number (``self >= min``) is the ``.Scalar``
+overload.
 """
 
 from __future__ import annotations
@@ -83,10 +86,10 @@ def identity_backward(node: Node, grads: list[Any]) -> list[Grad]:
          "LtBackward1", "LeBackward0", "LeBackward1", "GtBackward0", "GtBackward1",
          "GeBackward0", "GeBackward1")
 def comparison_backward(node: Node, grads: list[Any]) -> list[Grad]:
-    """The in-place comparisons: self: zeros_like(self), other: zeros_like(other), each
-    ``at::zeros`` of the input's sizes and options (self first)."""
+    """The in-place comparisons: other: zeros_like(other), then self: zeros_like(self),
+    each ``at::zeros`` of the input's sizes and options."""
     out: list[Grad] = [None] * len(node.next_functions)
-    for i, name in enumerate(("self", "other")[:len(out)]):
+    for i, name in reversed(list(enumerate(("self", "other")[:len(out)]))):
         if needs(node, i):
             out[i] = _zeros_of(node, name, grads[0])
     return out
@@ -315,16 +318,16 @@ def erf_backward(node: Node, grads: list[Any]) -> list[Grad]:
 
 @formula("LogaddexpBackward0")
 def logaddexp_backward(node: Node, grads: list[Any]) -> list[Grad]:
-    """self: grad / (1 + exp(other - self)); other: grad / (1 + exp(self - other))."""
+    """other: grad / (1 + exp(self - other)), then self: grad / (1 + exp(other - self))."""
     grad = grads[0]
     self, other = saved(node, "self"), saved(node, "other")
     out: list[Grad] = [None, None]
-    if needs(node, 0):
-        e = aten.exp.default(aten.sub.Tensor(other, self))
-        out[0] = aten.div.Tensor(grad, aten.add.Tensor(e, number(1)))
     if needs(node, 1):
         e = aten.exp.default(aten.sub.Tensor(self, other))
         out[1] = aten.div.Tensor(grad, aten.add.Tensor(e, number(1)))
+    if needs(node, 0):
+        e = aten.exp.default(aten.sub.Tensor(other, self))
+        out[0] = aten.div.Tensor(grad, aten.add.Tensor(e, number(1)))
     return out
 
 
@@ -391,10 +394,10 @@ def atan2_backward(node: Node, grads: list[Any]) -> list[Grad]:
 
 @formula("HypotBackward0")
 def hypot_backward(node: Node, grads: list[Any]) -> list[Grad]:
-    """self: grad * self / result; other: grad * other / result."""
+    """other: grad * other / result, then self: grad * self / result."""
     grad, result = grads[0], saved(node, "result")
     out: list[Grad] = [None, None]
-    for i, name in ((0, "self"), (1, "other")):
+    for i, name in ((1, "other"), (0, "self")):
         if needs(node, i):
             out[i] = aten.div.Tensor(aten.mul.Tensor(grad, saved(node, name)), result)
     return out

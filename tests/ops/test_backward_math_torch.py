@@ -115,6 +115,21 @@ PROGRAMS = [
     "torch.manual_seed(0); y = torch.normal(x, 1.).sum(); y.backward(); gx = x.grad",
     "torch.manual_seed(0); y = torch.normal(0., p).sum(); y.backward(); gp = p.grad",
     "y = x.conj_physical().sum(); y.backward(); gx = x.grad",
+    # mixed dtypes: the float operand's product casts (an aten::to inside its mul), which
+    # shows the order the node computes its inputs' gradients in (the yaml's names sorted)
+    "y = v.hypot(w.double()).sum(); " + VW,
+    "y = torch.maximum(v, w.double()).sum(); " + VW,
+    "y = v.minimum(w.double()).sum(); " + VW,
+    "y = v.clamp(min=w.double()).sum(); " + VW,
+    "y = v.clamp(w.double(), w + 1).sum(); " + VW,
+    "y = v.clamp_max(w.double()).sum(); " + VW,
+    "y = x.fmod(w.double() + 4).sum(); " + BOTH,
+    "y = x.remainder(w.double() + 4).sum(); " + BOTH,
+    "y = x.div(w.double() + 4, rounding_mode='trunc').sum(); " + BOTH,
+    "y = x.clone().eq_(w.double()[0]).sum(); " + BOTH,
+    "a = torch.tensor([-2000., 0., 1500.], requires_grad=True); "
+    "b = torch.tensor([1., 3000., -2000.], dtype=torch.float64, requires_grad=True); "
+    "y = a.logaddexp(b).sum(); y.backward(); gx = a.grad; gw = b.grad",
     "torch.manual_seed(0); y = torch.bernoulli(p).sum(); y.backward(); gp = p.grad",
     "torch.manual_seed(0); y = torch.poisson(p * 3).sum(); y.backward(); gp = p.grad",
     "torch.manual_seed(0); y = x.clone().exponential_().sum(); y.backward(); gx = x.grad",
