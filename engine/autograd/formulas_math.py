@@ -10,9 +10,10 @@ sorted (load_derivatives.py sorts the formulas' keys): ``other`` before ``self``
 C++ evaluates the operands of ``a * b`` (and a function's arguments) right to left on
 torch's compilers, which is the order the operators below run in: ``grad *
 (1 + result.pow(2))`` runs pow, add, then mul, as torch.profiler records.  A C++
-number beside a tensor (``grad / 2``, ``result + 1``) is a wrapped 0-dim tensor
-(:func:`number`); a comparison with a number (``self >= min``) is the ``.Scalar``
-overload.
+number beside a tensor (``grad / 2``, ``result + 1``, ``-0.5 * grad``: TensorOperators.h
+calls ``x.add(y)`` with a Scalar) is the ``.Scalar`` overload, as is a comparison with a
+number (``self >= min``): under create_graph=True it records AddBackward1, MulBackward1
+..., as torch does.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from engine.core.context import current
 from engine.core.tensor_impl import TensorImpl
 from engine.dispatch.aten import aten
 from engine.dispatch.autograd_graph import Node
-from engine.autograd.formulas import Grad, formula, needs, number, saved
+from engine.autograd.formulas import Grad, formula, needs, saved
 from engine.autograd.formulas_pointwise import div_backward, div_scalar_backward
 
 MANUAL = "torch/csrc/autograd/FunctionsManual.cpp"
@@ -56,10 +57,12 @@ def abs_backward(node: Node, grads: list[Any]) -> list[Grad]:
     return [aten.mul.Tensor(grads[0], aten.sgn.default(saved(node, "self")))]
 
 
-@formula("SgnBackward0", "AngleBackward0")
-def sgn_backward(node: Node, grads: list[Any]) -> list[Grad]:
-    """sgn_backward / angle_backward of a real tensor: ``at::zeros_like(self,
-    at::MemoryFormat::Preserve)``."""
+# SgnBackward0 (a create_graph=True pass through abs meets it) is left refused: for a
+# real tensor sgn_backward returns at::_efficientzerotensor, a ZeroTensor, whose
+# accumulation into other gradients tidx does not model
+@formula("AngleBackward0")
+def angle_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    """angle_backward of a real tensor: ``at::zeros_like(self, at::MemoryFormat::Preserve)``."""
     return [aten.zeros_like.default(saved(node, "self"))]
 
 
@@ -237,7 +240,7 @@ def pow_tensor_backward(node: Node, grads: list[Any]) -> list[Grad]:
     if needs(node, 0):
         self, exponent = saved(node, "self"), saved(node, "exponent")
         # where(exponent == 0.0, 0, grad * (exponent * self.pow(exponent - 1)))
-        power = aten.pow.Tensor_Tensor(self, aten.sub.Tensor(exponent, number(1)))
+        power = aten.pow.Tensor_Tensor(self, aten.sub.Scalar(exponent, 1))
         value = aten.mul.Tensor(grad, aten.mul.Tensor(exponent, power))
         zero = _zero(grad)
         out[0] = aten.where.self(aten.eq.Scalar(exponent, 0.), zero, value)
@@ -250,7 +253,7 @@ def pow_scalar_backward(node: Node, grads: list[Any]) -> list[Grad]:
     zeros where base is 0 and the exponent >= 0."""
     grad, base = grads[0], node.arguments["self"]
     result = saved(node, "result")
-    value = aten.mul.Tensor(result, number(_log(base)))
+    value = aten.mul.Scalar(result, _log(base))
     if base == 0:
         zeros = aten.zeros.default([], dtype=grad.dtype, device=grad.device_type)
         exponent = saved(node, "exponent")
@@ -272,33 +275,33 @@ def _log(base: Any) -> float:
 @formula("Exp2Backward0")
 def exp2_backward(node: Node, grads: list[Any]) -> list[Grad]:
     """grad * result.conj() * M_LN2"""
-    return [aten.mul.Tensor(aten.mul.Tensor(grads[0], saved(node, "result")), number(M_LN2))]
+    return [aten.mul.Scalar(aten.mul.Tensor(grads[0], saved(node, "result")), M_LN2)]
 
 
 @formula("Expm1Backward0")
 def expm1_backward(node: Node, grads: list[Any]) -> list[Grad]:
     """grad * (result.conj() + 1)"""
-    return [aten.mul.Tensor(grads[0], aten.add.Tensor(saved(node, "result"), number(1)))]
+    return [aten.mul.Tensor(grads[0], aten.add.Scalar(saved(node, "result"), 1))]
 
 
 @formula("Log1PBackward0")
 def log1p_backward(node: Node, grads: list[Any]) -> list[Grad]:
     """log1p_backward: grad / (self + 1).conj()"""
-    return [aten.div.Tensor(grads[0], aten.add.Tensor(saved(node, "self"), number(1)))]
+    return [aten.div.Tensor(grads[0], aten.add.Scalar(saved(node, "self"), 1))]
 
 
 @formula("Log2Backward0", "Log10Backward0")
 def log2_backward(node: Node, grads: list[Any]) -> list[Grad]:
     """grad / (self.conj() * ln 2) (ln 10 for log10)"""
     ln = M_LN2 if node.name() == "Log2Backward0" else M_LN10
-    return [aten.div.Tensor(grads[0], aten.mul.Tensor(saved(node, "self"), number(ln)))]
+    return [aten.div.Tensor(grads[0], aten.mul.Scalar(saved(node, "self"), ln))]
 
 
 @formula("RsqrtBackward0")
 def rsqrt_backward(node: Node, grads: list[Any]) -> list[Grad]:
     """-0.5 * grad * result.pow(3).conj()"""
     cube = aten.pow.Tensor_Scalar(saved(node, "result"), 3)
-    return [aten.mul.Tensor(aten.mul.Tensor(grads[0], number(-0.5)), cube)]
+    return [aten.mul.Tensor(aten.mul.Scalar(grads[0], -0.5), cube)]
 
 
 @formula("ReciprocalBackward0")
@@ -313,7 +316,7 @@ def reciprocal_backward(node: Node, grads: list[Any]) -> list[Grad]:
 def erf_backward(node: Node, grads: list[Any]) -> list[Grad]:
     """2.0 / sqrt(M_PI) * exp(-(self.pow(2))) * grad"""
     e = aten.exp.default(aten.neg.default(aten.pow.Tensor_Scalar(saved(node, "self"), 2)))
-    return [aten.mul.Tensor(aten.mul.Tensor(e, number(2.0 / math.sqrt(M_PI))), grads[0])]
+    return [aten.mul.Tensor(aten.mul.Scalar(e, 2.0 / math.sqrt(M_PI)), grads[0])]
 
 
 @formula("LogaddexpBackward0")
@@ -324,10 +327,10 @@ def logaddexp_backward(node: Node, grads: list[Any]) -> list[Grad]:
     out: list[Grad] = [None, None]
     if needs(node, 1):
         e = aten.exp.default(aten.sub.Tensor(self, other))
-        out[1] = aten.div.Tensor(grad, aten.add.Tensor(e, number(1)))
+        out[1] = aten.div.Tensor(grad, aten.add.Scalar(e, 1))
     if needs(node, 0):
         e = aten.exp.default(aten.sub.Tensor(other, self))
-        out[0] = aten.div.Tensor(grad, aten.add.Tensor(e, number(1)))
+        out[0] = aten.div.Tensor(grad, aten.add.Scalar(e, 1))
     return out
 
 
@@ -336,20 +339,20 @@ def logaddexp_backward(node: Node, grads: list[Any]) -> list[Grad]:
 def tan_backward(node: Node, grads: list[Any]) -> list[Grad]:
     """grad * (1 + result.pow(2)).conj()"""
     square = aten.pow.Tensor_Scalar(saved(node, "result"), 2)
-    return [aten.mul.Tensor(grads[0], aten.add.Tensor(square, number(1)))]
+    return [aten.mul.Tensor(grads[0], aten.add.Scalar(square, 1))]
 
 
 @formula("AtanBackward0")
 def atan_backward(node: Node, grads: list[Any]) -> list[Grad]:
     """grad / (self * self + 1).conj()"""
     self = saved(node, "self")
-    return [aten.div.Tensor(grads[0], aten.add.Tensor(aten.mul.Tensor(self, self), number(1)))]
+    return [aten.div.Tensor(grads[0], aten.add.Scalar(aten.mul.Tensor(self, self), 1))]
 
 
 def _one_minus_square_rsqrt(self: TensorImpl) -> TensorImpl:
     """(-self * self + 1).rsqrt()"""
     square = aten.mul.Tensor(aten.neg.default(self), self)
-    return aten.rsqrt.default(aten.add.Tensor(square, number(1)))
+    return aten.rsqrt.default(aten.add.Scalar(square, 1))
 
 
 @formula("AsinBackward0")
@@ -415,7 +418,7 @@ def maximum_backward(node: Node, grads: list[Any]) -> list[Grad]:
     out: list[Grad] = [None, None]
 
     def half(loser):
-        split = aten.div.Tensor(grad, number(2))
+        split = aten.div.Scalar(grad, 2)
         g = aten.where.self(aten.eq.Tensor(self, other), split, grad)
         return aten.masked_fill_.Scalar(g, loser(), 0)
 
@@ -463,9 +466,9 @@ def lerp_scalar_backward(node: Node, grads: list[Any]) -> list[Grad]:
     grad, weight = grads[0], node.arguments["weight"]
     out: list[Grad] = [None, None]
     if needs(node, 1):
-        out[1] = aten.mul.Tensor(grad, number(weight))
+        out[1] = aten.mul.Scalar(grad, weight)
     if needs(node, 0):
-        out[0] = aten.mul.Tensor(grad, number(1 - float(weight)))
+        out[0] = aten.mul.Scalar(grad, 1 - float(weight))
     return out
 
 
@@ -516,5 +519,5 @@ def silu_backward(node: Node, grads: list[Any]) -> list[Grad]:
         return [aten.silu_backward.default(grad, self)]
     sigmoid = aten.sigmoid.default(self)
     one_minus = _one_minus(sigmoid)
-    inner = aten.add.Tensor(aten.mul.Tensor(self, one_minus), number(1))
+    inner = aten.add.Scalar(aten.mul.Tensor(self, one_minus), 1.0)
     return [aten.mul.Tensor(aten.mul.Tensor(grad, sigmoid), inner)]

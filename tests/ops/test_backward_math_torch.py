@@ -115,6 +115,22 @@ PROGRAMS = [
     "torch.manual_seed(0); y = torch.normal(x, 1.).sum(); y.backward(); gx = x.grad",
     "torch.manual_seed(0); y = torch.normal(0., p).sum(); y.backward(); gp = p.grad",
     "y = x.conj_physical().sum(); y.backward(); gx = x.grad",
+    # create_graph=True: the formulas' operators are recorded, C++'s ``result + 1`` as
+    # add.Scalar (AddBackward1), ``grad / 2`` as div.Scalar (DivBackward1) ...
+    "y = x.expm1().sum(); (g,) = torch.autograd.grad(y, x, create_graph=True); "
+    "g.sum().backward(); gx = x.grad",
+    "y = x.exp2().sum(); (g,) = torch.autograd.grad(y, x, create_graph=True); "
+    "g.sum().backward(); gx = x.grad",
+    "y = (v ** w).sum(); (g, h) = torch.autograd.grad(y, (v, w), create_graph=True); "
+    "(g + h).sum().backward(); gv = v.grad; gw = w.grad",
+    "y = v.maximum(w).sum(); (g,) = torch.autograd.grad(y, v, create_graph=True); "
+    "g.sum().backward()",
+    "y = (v.clamp(-1, 1.2) * v).sum(); (g,) = torch.autograd.grad(y, v, create_graph=True); "
+    "g.sum().backward(); gv = v.grad",
+    "y = p.log1p().sum(); (g,) = torch.autograd.grad(y, p, create_graph=True); "
+    "g.sum().backward(); gp = p.grad",
+    "y = (p * 3).rsqrt().sum(); (g,) = torch.autograd.grad(y, p, create_graph=True); "
+    "g.sum().backward(); gp = p.grad",
     # mixed dtypes: the float operand's product casts (an aten::to inside its mul), which
     # shows the order the node computes its inputs' gradients in (the yaml's names sorted)
     "y = v.hypot(w.double()).sum(); " + VW,
@@ -166,11 +182,15 @@ BOUNDED = [
     "y = x.sinh().sum(); y.backward(); gx = x.grad",
     "y = x.cosh().sum(); y.backward(); gx = x.grad",
     "y = torch.nn.functional.silu(x).sum(); y.backward(); gx = x.grad",
+    "y = x.tan().sum(); (g,) = torch.autograd.grad(y, x, create_graph=True); "
+    "g.sum().backward(); gx = x.grad",
     # create_graph: infinitely_differentiable_silu_backward, made of sigmoid, mul, add
     "y = torch.nn.functional.silu(x).sum(); (g,) = torch.autograd.grad(y, x, create_graph=True); "
     "gx = g",
     "y = torch.nn.functional.gelu(p).sum(); (g,) = torch.autograd.grad(y, p, create_graph=True); "
     "gp = g",
+    "y = torch.nn.functional.silu(x).sum(); (g,) = torch.autograd.grad(y, x, create_graph=True); "
+    "g.sum().backward(); gx = x.grad",
 ]
 
 #: gelu's backward, whose derivative cancels where it crosses zero: compared within the
