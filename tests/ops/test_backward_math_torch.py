@@ -29,7 +29,14 @@ PROB = "p = torch.tensor([[0.2, 0.5, 0.], [0.3, 0.7, 1.]], requires_grad=True)"
 #: ties with w (1, 0, 3) without a -0.0: maximum/minimum/clamp's forward of -0.0 against
 #: +0.0 is refused (torch's vector loop picks by position)
 TIES = "v = torch.tensor([[1., 0., 0.5], [1.5, 3., -1.]], requires_grad=True)"
-NAMES = ("gx", "gw", "gp", "gv", "y")
+#: NaN and infinities (float) against a float64 operand with NaN and infinities
+NONFINITE = ("e = torch.tensor([float('nan'), float('inf'), -float('inf'), 0., 1., -1.], "
+             "requires_grad=True)")
+NONFINITE64 = ("f = torch.tensor([1., float('nan'), 2., -float('inf'), 0., 3.], "
+               "dtype=torch.float64, requires_grad=True)")
+NAMES = ("gx", "gw", "gp", "gv", "ge", "gf", "y")
+EF = "y.backward(); ge = e.grad; gf = f.grad"
+E1 = "y.backward(); ge = e.grad"
 BOTH = "y.backward(); gx = x.grad; gw = w.grad"
 VW = "y.backward(); gv = v.grad; gw = w.grad"
 
@@ -115,6 +122,29 @@ PROGRAMS = [
     "torch.manual_seed(0); y = torch.normal(x, 1.).sum(); y.backward(); gx = x.grad",
     "torch.manual_seed(0); y = torch.normal(0., p).sum(); y.backward(); gp = p.grad",
     "y = x.conj_physical().sum(); y.backward(); gx = x.grad",
+    # NaN, infinities and zeros through every branch
+    "y = e.abs().sum(); " + E1,
+    "y = e.clamp(2., 1.).sum(); " + E1,
+    "y = e.clamp(-0.5, 0.5).sum(); " + E1,
+    "y = e.maximum(f.float()).sum(); " + EF,
+    "y = e.pow(f).sum(); " + EF,
+    "y = torch.pow(0., f).sum(); " + EF,
+    "y = torch.pow(-2., f).sum(); " + EF,
+    "y = e.atan2(f).sum(); " + EF,
+    "y = e.hypot(f).sum(); " + EF,
+    "y = e.fmod(f).sum(); " + EF,
+    "y = e.remainder(f).sum(); " + EF,
+    "y = e.nan_to_num().sum(); " + E1,
+    "y = e.reciprocal().sum(); " + E1,
+    "y = e.rsqrt().sum(); " + E1,
+    "y = e.log1p().sum(); " + E1,
+    "y = e.log2().sum(); " + E1,
+    "y = e.expm1().sum(); " + E1,
+    "y = e.exp2().sum(); " + E1,
+    "y = e.lerp(f.float(), 0.5).sum(); " + EF,
+    "y = e.div(f, rounding_mode='floor').sum(); " + EF,
+    "y = e[:0].abs().sum(); " + E1,
+    "y = e[0].clamp(0, 1); " + E1,
     # create_graph=True: the formulas' operators are recorded, C++'s ``result + 1`` as
     # add.Scalar (AddBackward1), ``grad / 2`` as div.Scalar (DivBackward1) ...
     "y = x.expm1().sum(); (g,) = torch.autograd.grad(y, x, create_graph=True); "
@@ -205,7 +235,7 @@ ABSOLUTE = [
 
 
 def _run(program, bounded=False, absolute=None):
-    statements = [LEAF, OTHER, PROB, TIES, *program.split("; ")]
+    statements = [LEAF, OTHER, PROB, TIES, NONFINITE, NONFINITE64, *program.split("; ")]
     if not bounded:
         assert_like_torch(statements, names=NAMES)
         return
