@@ -28,6 +28,7 @@ from engine.dispatch.autograd_graph import Node
 from engine.autograd.formulas import Grad, formula, needs, saved
 from engine.autograd.formulas_pointwise import div_backward, div_scalar_backward
 
+#: the C++ functions the formulas mirror (derivatives.yaml names them)
 MANUAL = "torch/csrc/autograd/FunctionsManual.cpp"
 M_LN2 = 0.693147180559945309417
 M_LN10 = 2.3025850929940456
@@ -43,7 +44,7 @@ def _zeros_like(grad: TensorImpl) -> TensorImpl:
     return aten.zeros_like.default(grad)
 
 
-def _zeros_of(node: Node, name: str, grad: TensorImpl) -> TensorImpl:
+def _zeros_of(node: Node, name: str) -> TensorImpl:
     """``zeros_like(self)`` of an input the node did not save: torchgen saves its
     TypeAndSize (``self_info.zeros()``), which is ``at::zeros(sizes, options)``."""
     meta = node.arguments[name]
@@ -94,14 +95,14 @@ def comparison_backward(node: Node, grads: list[Any]) -> list[Grad]:
     out: list[Grad] = [None] * len(node.next_functions)
     for i, name in reversed(list(enumerate(("self", "other")[:len(out)]))):
         if needs(node, i):
-            out[i] = _zeros_of(node, name, grads[0])
+            out[i] = _zeros_of(node, name)
     return out
 
 
 @formula("PoissonBackward0")
 def poisson_backward(node: Node, grads: list[Any]) -> list[Grad]:
     """self: zeros_like(self) (self_info.zeros())."""
-    return [_zeros_of(node, "self", grads[0])]
+    return [_zeros_of(node, "self")]
 
 
 @formula("BernoulliBackward1")
@@ -109,7 +110,7 @@ def bernoulli_tensor_backward(node: Node, grads: list[Any]) -> list[Grad]:
     """p: zeros_like(p) (p_info.zeros()), then self: zeros_like(grad)."""
     out: list[Grad] = [None, None]
     if needs(node, 1):
-        out[1] = _zeros_of(node, "p", grads[0])
+        out[1] = _zeros_of(node, "p")
     if needs(node, 0):
         out[0] = _zeros_like(grads[0])
     return out
