@@ -182,7 +182,8 @@ def sign(form: str, self, *, out):
 
 @structured("sgn.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)",
             native="at::native::sgn (structured)",
-            out_native="at::native::sgn_out (structured)", source=UNARY, meta=META_PYTHON)
+            out_native="at::native::sgn_out (structured)", source=UNARY, meta=META_PYTHON,
+            device_check=CHECK_WRAPPER, out_device_check=CHECK_WRAPPER)
 def sgn(form: str, self, *, out):
     """TORCH_IMPL_FUNC(sgn_out): a real tensor's sgn is sign_stub's loop (AbsBackward0's
     formula calls it); a complex one's (z / |z|) is refused with the other complex ops."""
