@@ -299,7 +299,7 @@ TEXT: dict[str, str] = {
         "holds, so each element is within {eps} * eps * |x| of torch's, here at most {bound} "
         "(measured: docs/fidelity-math.md)",
     "activation.backward_bound":
-        "torch runs {library}, which tidx cannot replay; the derivative's two terms cancel "
+        "{op}: torch runs {library}, which tidx cannot replay; the derivative's two terms cancel "
         "where it crosses zero, so no ulp bound holds: each element is within {eps} * eps * "
         "|grad| * max(1, |x|) of torch's, here at most {bound} (activation_backward_bounded.py)",
     "functional.varargs":
