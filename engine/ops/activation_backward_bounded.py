@@ -81,7 +81,7 @@ def _silu_loop(dy, x):
 
 @declare("silu_backward(Tensor grad_output, Tensor self) -> Tensor",
          native="at::native::silu_backward (structured)", source=ACTIVATION,
-         meta=META_PYTHON, python_module="nn", device_check=CHECK_WRAPPER)
+         python_module="nn", device_check=CHECK_WRAPPER)
 def silu_backward(grad_output, self):
     _check("silu_backward", grad_output, self)
     result = iterate("silu_backward", [grad_output, self], _silu_loop, source=KERNEL)
