@@ -185,8 +185,8 @@ def sign(form: str, self, *, out):
             out_native="at::native::sgn_out (structured)", source=UNARY, meta=META_PYTHON,
             device_check=CHECK_WRAPPER, out_device_check=CHECK_WRAPPER)
 def sgn(form: str, self, *, out):
-    """TORCH_IMPL_FUNC(sgn_out): a real tensor's sgn is its sign (sign_stub); abs's
-    backward multiplies by it.  (A complex one's, z / |z|, is not modelled.)"""
+    """TORCH_IMPL_FUNC(sgn_out): a real tensor's sgn is sign_stub's loop (AbsBackward0's
+    formula calls it); a complex one's (z / |z|) is refused with the other complex ops."""
     _same_dtype(form, self, out)
     return iterate(_form_name("sgn", form), [self], _sign, out=out, resize=form == OUT,
                    source=UNARY_KERNEL)

@@ -70,12 +70,21 @@ def _composite_implicit(entry: dict) -> bool:
                for keys in dispatch for key in keys.split(","))
 
 
+#: CompositeImplicitAutograd beside a structured_delegate: on CPU the structured kernel
+#: wins (the dispatcher uses a composite kernel for an autograd key only where the backend
+#: has no kernel of its own), so torch.profiler records the operator with nothing under it
+CPU_KERNEL_OVER_COMPOSITE = {"aten::silu_backward"}
+
+
 @pytest.mark.parametrize("name", ATEN)
 def test_composite_kind_agrees_with_the_yaml(name):
     decl = REGISTRY[name]
     entry = _yaml().get(decl.schema) or _autogen().get(decl.schema)
     if entry is None:
         pytest.skip("schema mismatch is reported by the other test")
+    if name in CPU_KERNEL_OVER_COMPOSITE:
+        assert "structured_delegate" in entry and decl.kind != COMPOSITE
+        return
     assert (decl.kind == COMPOSITE) == _composite_implicit(entry), (
         f"{name}: tidx kind {decl.kind}, yaml dispatch {entry.get('dispatch')}")
 

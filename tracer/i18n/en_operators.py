@@ -298,6 +298,10 @@ TEXT: dict[str, str] = {
         "torch runs {library}, which tidx cannot replay; where 1 + erf cancels no ulp bound "
         "holds, so each element is within {eps} * eps * |x| of torch's, here at most {bound} "
         "(measured: docs/fidelity-math.md)",
+    "activation.backward_bound":
+        "{op}: torch runs {library}, which tidx cannot replay; the derivative's two terms cancel "
+        "where it crosses zero, so no ulp bound holds: each element is within {eps} * eps * "
+        "|grad| * max(1, |x|) of torch's, here at most {bound} (activation_backward_bounded.py)",
     "functional.varargs":
         "torch/functional.py: the tensors given one by one are passed on as one tuple",
     "functional.atleast":

@@ -191,6 +191,8 @@ TEXT: dict[str, str] = {
     "loss.reduction": "torch.nn.functional 的 reduction 字符串对应 at::Reduction 的编号:'none' 为 0,'mean' 为 1,'sum' 为 2",
     "activation.gelu_bound":
         "torch 使用 {library},tidx 无法重现;在 1 + erf 相消处没有 ulp 界,因此每个元素与 torch 的相差不超过 {eps} * eps * |x|,此处至多 {bound}(实测:docs/fidelity-math.md)",
+    "activation.backward_bound":
+        "{op}:torch 使用 {library},tidx 无法重现;导数过零处两项相消,没有 ulp 界:每个元素与 torch 的相差不超过 {eps} * eps * |grad| * max(1, |x|),此处至多 {bound}(activation_backward_bounded.py)",
     "functional.varargs": "torch/functional.py:逐个给出的张量被打包成一个元组传下去",
     "functional.atleast": "torch/functional.py:一个参数原样传下去,多个参数打包成一个元组",
     "functional.broadcast_shapes": "纯 Python 计算形状:不创建张量,也不运行任何算子",
