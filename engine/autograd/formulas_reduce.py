@@ -16,6 +16,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from engine.core.errors import torch_error
 from engine.core.tensor_impl import TensorImpl
 from engine.dispatch.aten import aten
 from engine.dispatch.autograd_graph import Node
@@ -388,3 +389,24 @@ def logsumexp_backward(node: Node, grads: list[Any]) -> list[Grad]:
         grad = unsqueeze_multiple(grad, dims, self.dim())
         result = unsqueeze_multiple(result, dims, self.dim())
     return [aten.mul.Tensor(grad, aten.exp.default(aten.sub.Tensor(self, result)))]
+
+
+@formula("LinalgCrossBackward0")
+def linalg_cross_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    """other: linalg_cross(grad, self, dim); self: linalg_cross(other, grad, dim)."""
+    grad, values, dim = grads[0], unpack_all(node), node.arguments.get("dim", -1)
+    out: list[Grad] = [None, None]
+    if needs(node, 1):
+        out[1] = aten.linalg_cross.default(grad, values["self"], dim=dim)
+    if needs(node, 0):
+        out[0] = aten.linalg_cross.default(values["other"], grad, dim=dim)
+    return out
+
+
+@formula("Unique2Backward0", "UniqueBackward0", "UniqueConsecutiveBackward0",
+         "UniqueDimBackward0")
+def unique_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    """derivatives.yaml's ``not_implemented("_unique2")``: torch's NotImplementedError
+    when the pass reaches the node."""
+    op = node.overload.split("::")[-1].split(".")[0] if node.overload else node.name()
+    raise torch_error(NotImplementedError, f"the derivative for '{op}' is not implemented.")

@@ -83,6 +83,28 @@ def test_addbmm_gradients_are_torchs_and_its_sum_within_the_bound(program):
         assert np.allclose(va, vb, rtol=4 * np.finfo(np.float32).eps, atol=0), name
 
 
+CROSS_AND_UNIQUE = [
+    ["x = torch.tensor([[1., 2., 3.], [0.5, -1., 2.]], requires_grad=True)",
+     "w = torch.tensor([[0., 1., -1.], [2., 0.5, 1.]], requires_grad=True)",
+     "y = (torch.linalg.cross(x, w) * torch.arange(3.)).sum()", "y.backward()",
+     "gx = x.grad", "gw = w.grad"],
+    ["x = torch.tensor([[1., 2., 3.], [0.5, -1., 2.]], requires_grad=True)",
+     "w = torch.tensor([[0., 1., -1.], [2., 0.5, 1.]], requires_grad=True)",
+     "y = torch.cross(x.t().contiguous().t(), w, dim=1).sum()", "y.backward()",
+     "gx = x.grad", "gw = w.grad"],
+    # derivatives.yaml's not_implemented: torch's NotImplementedError at the node
+    ["x = torch.tensor([3., 1., 3., 2.], requires_grad=True)", "y = torch.unique(x).sum()",
+     "y.backward()"],
+    ["x = torch.tensor([3., 1., 1., 2.], requires_grad=True)",
+     "y = torch.unique_consecutive(x).sum()", "y.backward()"],
+]
+
+
+@pytest.mark.parametrize("program", CROSS_AND_UNIQUE)
+def test_cross_and_unique_backward_are_torchs(program):
+    assert_like_torch(program, names=NAMES)
+
+
 REDUCE = ["x.max()", "x.min()", "x.amax(1)", "x.amin(0, keepdim=True)", "x.amax((0, 1))",
           "x.cumsum(1)", "x.cumsum(-2)", "x.prod()", "x.prod(1)", "x.std()", "x.var(0)",
           "x.std(1, unbiased=False)", "torch.var(x, 1, correction=2)", "x.norm()",
