@@ -1,0 +1,46 @@
+"""The backward formulas of the rearranging and padding operators (derivatives.yaml and
+FunctionsManual.cpp; issue #27): registered with :func:`engine.autograd.formulas.formula`
+as the other formulas are.
+
+Each formula runs the operators torch's runs, in its order, so the backward pass's
+profiler tree is torch's: rot90's gradient turns back (``grad.rot90(-k, dims)``),
+diag_embed's is the diagonal it wrote (``grad.diagonal(offset, dim1, dim2)``),
+constant_pad_nd's is the gradient cut back by the negated pad.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.dispatch.aten import aten
+from engine.dispatch.autograd_graph import Node
+from engine.autograd.formulas import Grad, formula
+
+YAML = "tools/autograd/derivatives.yaml"
+MANUAL = "torch/csrc/autograd/FunctionsManual.cpp"
+
+
+@formula("Rot90Backward0")
+def rot90_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    """derivatives.yaml rot90: ``self: grad.rot90(-k, dims)``."""
+    k = node.arguments.get("k", 1)
+    dims = list(node.arguments.get("dims", [0, 1]))
+    return [aten.rot90.default(grads[0], -k, dims)]
+
+
+@formula("DiagEmbedBackward0")
+def diag_embed_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    """derivatives.yaml diag_embed: ``self: grad.diagonal(offset, dim1, dim2)`` (a view
+    of the gradient; AccumulateGrad copies it)."""
+    args = node.arguments
+    return [aten.diagonal.default(grads[0], args.get("offset", 0), args.get("dim1", -2),
+                                  args.get("dim2", -1))]
+
+
+@formula("ConstantPadNdBackward0")
+def constant_pad_nd_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    """FunctionsManual.cpp constant_pad_nd_backward: ``at::constant_pad_nd(grad,
+    negated pad, 0)`` (what was padded on is cut off, what was cut off comes back as
+    zeros)."""
+    pad = [-p for p in node.arguments["pad"]]
+    return [aten.constant_pad_nd.default(grads[0], pad, 0)]

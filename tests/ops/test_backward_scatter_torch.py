@@ -1,0 +1,69 @@
+"""The backward formulas of engine/autograd/formulas_scatter.py (rot90, diag_embed,
+constant_pad_nd; issue #27), compared with torch 2.13 as tests/ops/test_backward_joins_torch.py
+compares the others: the leaves' ``.grad`` (values bit for bit, shape, strides, dtype) and the
+whole profiler tree of the backward pass.
+
+Negative k and dims, offsets on either side of the diagonal, negative (cutting) pads and
+strided (transposed) inputs.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import examples
+from oracle import assert_like_torch
+
+pytestmark = pytest.mark.torch
+
+LEAF = "x = torch.arange(24.).reshape(2, 3, 4).requires_grad_()"
+OTHER = "w = torch.arange(6.).reshape(2, 3).requires_grad_()"
+NAMES = ("gx", "gw", "y")
+
+PROGRAMS = [
+    "y = (x.rot90(1, [0, 2]) * torch.arange(2.)).sum(); y.backward(); gx = x.grad",
+    "y = (w.rot90() * torch.arange(2.)).sum(); y.backward(); gw = w.grad",
+    "y = (w.t().rot90(-3, [-1, 0]) * torch.arange(3.)).sum(); y.backward(); gw = w.grad",
+    "y = (w.rot90(2) * w).sum(); y.backward(); gw = w.grad",
+    "y = w.rot90(0).sum(); y.backward(); gw = w.grad",
+    "y = (torch.diag_embed(w) * torch.arange(3.)).sum(); y.backward(); gw = w.grad",
+    "y = (torch.diag_embed(w, 1, 0, 2) * torch.arange(4.)).sum(); y.backward(); gw = w.grad",
+    "y = (torch.diag_embed(w.t(), -2, -1, 1) * torch.arange(4.)).sum(); y.backward(); "
+    "gw = w.grad",
+    "y = (torch.constant_pad_nd(w, [1, -1, 0, 2]) * torch.arange(3.)).sum(); y.backward(); "
+    "gw = w.grad",
+    "y = (torch.nn.functional.pad(x, [2, 1], value=3.) * torch.arange(7.)).sum(); "
+    "y.backward(); gx = x.grad",
+    "y = (torch.constant_pad_nd(x.transpose(0, 2), [-1, -1, 1, 0, 0, 1]) * 2).sum(); "
+    "y.backward(); gx = x.grad",
+]
+
+
+@pytest.mark.parametrize("program", PROGRAMS)
+def test_gradients_and_the_backward_operators_are_torchs(program):
+    assert_like_torch([LEAF, OTHER, *program.split("; ")], names=NAMES)
+
+
+@pytest.mark.slow
+@settings(max_examples=examples(25), deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(k=st.integers(-5, 5), dims=st.sampled_from([[0, 1], [1, 0], [-1, 0], [0, 2], [2, -2]]),
+       offset=st.integers(-3, 3), pad=st.lists(st.integers(-1, 2), min_size=2, max_size=6))
+def test_rot90_diag_embed_and_pad_gradients_are_torchs(k, dims, offset, pad):
+    weights = "torch.arange(1., 5.)"
+    assert_like_torch([
+        LEAF,
+        f"y = (x.rot90({k}, {dims}) * x.rot90({k}, {dims})).sum()", "y.backward()",
+        "gx = x.grad",
+    ], names=("gx", "y"))
+    assert_like_torch([
+        LEAF,
+        f"d = torch.diag_embed(x, {offset}, -1, 0)",
+        f"y = (d * {weights}[:1].expand(d.shape[-1])).sum()", "y.backward()", "gx = x.grad",
+    ], names=("gx", "y"))
+    assert_like_torch([
+        LEAF, f"p = torch.constant_pad_nd(x, {pad})",
+        "y = (p * torch.arange(float(p.shape[-1]))).sum()", "y.backward()", "gx = x.grad",
+    ], names=("gx", "y"))
