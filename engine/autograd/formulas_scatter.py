@@ -5,7 +5,8 @@ as the other formulas are.
 Each formula runs the operators torch's runs, in its order, so the backward pass's
 profiler tree is torch's: rot90's gradient turns back (``grad.rot90(-k, dims)``),
 diag_embed's is the diagonal it wrote (``grad.diagonal(offset, dim1, dim2)``),
-constant_pad_nd's is the gradient cut back by the negated pad.
+constant_pad_nd's is the gradient cut back by the negated pad, index_copy's are the
+gradient with the copied rows zeroed (self) and those rows (source).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 
 from engine.dispatch.aten import aten
 from engine.dispatch.autograd_graph import Node
-from engine.autograd.formulas import Grad, formula
+from engine.autograd.formulas import Grad, formula, needs, saved
 
 YAML = "tools/autograd/derivatives.yaml"
 MANUAL = "torch/csrc/autograd/FunctionsManual.cpp"
@@ -44,3 +45,21 @@ def constant_pad_nd_backward(node: Node, grads: list[Any]) -> list[Grad]:
     zeros)."""
     pad = [-p for p in node.arguments["pad"]]
     return [aten.constant_pad_nd.default(grads[0], pad, 0)]
+
+
+@formula("IndexCopyBackward0")
+def index_copy_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    """derivatives.yaml index_copy: ``self: grad.index_fill(dim, index, 0)``; ``source:
+    grad.index_select(dim, index).expand_as(source)`` (a 0-dim source: ``index_select(dim,
+    index.squeeze(0))``, since it does not broadcast to the 1-dim index)."""
+    grad, dim, index = grads[0], node.arguments["dim"], saved(node, "index")
+    out: list[Grad] = [None, None]
+    if needs(node, 0):
+        out[0] = aten.index_fill.int_Scalar(grad, dim, index, 0)
+    if needs(node, 1):
+        source = saved(node, "source")
+        if len(source.view.sizes) > 0:
+            out[1] = aten.expand_as.default(aten.index_select.default(grad, dim, index), source)
+        else:
+            out[1] = aten.index_select.default(grad, dim, aten.squeeze.dim(index, 0))
+    return out

@@ -1,10 +1,11 @@
 """The backward formulas of engine/autograd/formulas_scatter.py (rot90, diag_embed,
-constant_pad_nd; issue #27), compared with torch 2.13 as tests/ops/test_backward_joins_torch.py
+constant_pad_nd, index_copy; issue #27), compared with torch 2.13 as tests/ops/test_backward_joins_torch.py
 compares the others: the leaves' ``.grad`` (values bit for bit, shape, strides, dtype) and the
 whole profiler tree of the backward pass.
 
 Negative k and dims, offsets on either side of the diagonal, negative (cutting) pads and
-strided (transposed) inputs.
+strided (transposed) inputs, repeated
+indices, 0-dim sources.
 """
 
 from __future__ import annotations
@@ -38,6 +39,17 @@ PROGRAMS = [
     "y.backward(); gx = x.grad",
     "y = (torch.constant_pad_nd(x.transpose(0, 2), [-1, -1, 1, 0, 0, 1]) * 2).sum(); "
     "y.backward(); gx = x.grad",
+    # index_copy: the copied rows' gradient goes to source, self's is zeroed there
+    "y = (w.index_copy(0, torch.tensor([1]), x[0, :1, :3] * 2) * w).sum(); y.backward(); "
+    "gx = x.grad; gw = w.grad",
+    "y = (w.index_copy(-1, torch.tensor([2, 0]), x[1, :2, :2].t()) * torch.arange(3.)).sum(); "
+    "y.backward(); gx = x.grad; gw = w.grad",
+    "y = (w.t().index_copy(0, torch.tensor([0, 0]), x[0, :2, :2]) * 3).sum(); y.backward(); "
+    "gx = x.grad; gw = w.grad",
+    "y = (w[0].index_copy(0, torch.tensor([1]), x[0, 0, 1]) * 2).sum(); y.backward(); "
+    "gx = x.grad; gw = w.grad",
+    "y = torch.zeros(3).index_copy(0, torch.tensor([2]), w[1, 1]).sum(); y.backward(); "
+    "gw = w.grad",
 ]
 
 
