@@ -333,7 +333,32 @@ def _formula(op: Declaration) -> "Formula | None":
         return table.get(key)
     # an in-place form without a row of its own uses its functional form's (torchgen)
     functional = op.name[:-1]
-    return table.get(f"{functional}.{op.overload}" if op.overload else functional)
+    row = table.get(f"{functional}.{op.overload}" if op.overload else functional)
+    if row is not None:
+        return row
+    # torchgen pairs them by signature, not by overload name (pow_.Tensor takes
+    # pow.Tensor_Tensor's row): gen_autograd.py match_differentiability_info keys the
+    # functional rows by FunctionSchema.signature()
+    from engine.dispatch.declarations import REGISTRY
+    mine = _signature(op.schema)
+    return next((table[key] for key in table if key.split(".")[0] == functional
+                 and f"aten::{key}" in REGISTRY
+                 and _signature(REGISTRY[f"aten::{key}"].schema) == mine), None)
+
+
+@lru_cache(maxsize=None)
+def _signature(schema: str) -> tuple[str, ...]:
+    """torchgen's FunctionSchema.signature(strip_default=True): the base name without
+    its in-place ``_``, the arguments but the out= ones without aliasing annotations or
+    defaults, the returns' types without annotations or names -- equal for the
+    functional, in-place and out= forms of one function."""
+    parsed = FunctionSchema.parse(schema.split("::", 1)[-1])
+    name = parsed.name[:-1] if parsed.name.endswith("_") and not parsed.name.startswith("__") \
+        else parsed.name
+    args = tuple(f"{a.type.without_annotation()} {a.name}{'*' if a.kwarg_only else ''}"
+                 for a in parsed.arguments if not a.is_out)
+    returns = tuple(str(r.type.without_annotation()) for r in parsed.returns)
+    return (name, *args, "->", *returns)
 
 
 @lru_cache(maxsize=None)

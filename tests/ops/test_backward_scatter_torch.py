@@ -58,6 +58,19 @@ def test_gradients_and_the_backward_operators_are_torchs(program):
     assert_like_torch([LEAF, OTHER, *program.split("; ")], names=NAMES)
 
 
+# pow_.Tensor has no row of its own: torchgen gives it pow.Tensor_Tensor's (same signature)
+INPLACE_POW = [
+    "a = w * 1; a.pow_(torch.tensor([2., 0.5, 3.])); y = a.sum(); y.backward(); gw = w.grad",
+    "a = w + 1; a.pow_(w.t()[:2] * 0.5); y = (a * 2).sum(); y.backward(); gw = w.grad",
+    "a = x[0, :2, :3] * 1; a.pow_(w); y = a.sum(); y.backward(); gx = x.grad; gw = w.grad",
+]
+
+
+@pytest.mark.parametrize("program", INPLACE_POW)
+def test_pow_in_place_by_a_tensor_takes_the_functional_formula_like_torch(program):
+    assert_like_torch([LEAF, OTHER, *program.split("; ")], names=NAMES)
+
+
 @pytest.mark.slow
 @settings(max_examples=examples(25), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
