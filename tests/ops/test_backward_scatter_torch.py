@@ -1,5 +1,6 @@
 """The backward formulas of engine/autograd/formulas_scatter.py (rot90, diag_embed,
-constant_pad_nd, index_copy; issue #27), compared with torch 2.13 as tests/ops/test_backward_joins_torch.py
+constant_pad_nd, index_copy, std_mean, var_mean;
+issue #27, and pow_.Tensor), compared with torch 2.13 as tests/ops/test_backward_joins_torch.py
 compares the others: the leaves' ``.grad`` (values bit for bit, shape, strides, dtype) and the
 whole profiler tree of the backward pass.
 
@@ -55,6 +56,29 @@ PROGRAMS = [
 
 @pytest.mark.parametrize("program", PROGRAMS)
 def test_gradients_and_the_backward_operators_are_torchs(program):
+    assert_like_torch([LEAF, OTHER, *program.split("; ")], names=NAMES)
+
+
+# std_mean / var_mean: either output's gradient, or both (added); a constant row (std 0).
+# (std_mean.dim -- dims without correction= -- is still refused: tidx runs that composite's
+# kernel without its inner std_mean.correction)
+STATS = [
+    "s, m = torch.std_mean(w); y = (s + m).sum(); y.backward(); gw = w.grad",
+    "s, m = torch.std_mean(x, [0, -1], correction=1, keepdim=True); y = (s * m).sum(); y.backward(); "
+    "gx = x.grad",
+    "s, m = torch.std_mean(x, 1, correction=0); y = s.sum(); y.backward(); gx = x.grad",
+    "s, m = torch.std_mean(w.t(), -1, correction=1); y = (m * 3).sum(); y.backward(); gw = w.grad",
+    "s, m = torch.std_mean(w * 0, 0, correction=1); y = (s + m).sum(); y.backward(); gw = w.grad",
+    "v, m = torch.var_mean(w); y = (v + m).sum(); y.backward(); gw = w.grad",
+    "v, m = torch.var_mean(x, [2, 0], correction=1); y = (v * m).sum(); y.backward(); gx = x.grad",
+    "v, m = torch.var_mean(x, 1, keepdim=True, correction=2); y = v.sum(); y.backward(); "
+    "gx = x.grad",
+    "v, m = torch.var_mean(w.t(), 0, correction=0); y = m.sum(); y.backward(); gw = w.grad",
+]
+
+
+@pytest.mark.parametrize("program", STATS)
+def test_std_mean_and_var_mean_gradients_are_torchs(program):
     assert_like_torch([LEAF, OTHER, *program.split("; ")], names=NAMES)
 
 
