@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.core.errors import torch_error
 from engine.dispatch.aten import aten
 from engine.dispatch.autograd_graph import Node
 from engine.autograd.formulas import (Grad, formula, needs, number, saved, sum_backward,
@@ -110,3 +111,11 @@ def std_mean_backward(node: Node, grads: list[Any]) -> list[Grad]:
     if grads[1] is not None:
         gself = _mean_part(grads[1], node, self, gself)
     return [gself]
+
+
+@formula("torch::autograd::NotImplemented")
+def not_implemented(node: Node, grads: list[Any]) -> list[Grad]:
+    """torch/csrc/autograd/functions/basic_ops.cpp NotImplemented: an operator without a
+    derivatives.yaml row raises when its gradient is asked for."""
+    name = node.overload.split(".")[0]
+    raise torch_error(RuntimeError, f"derivative for {name} is not implemented")

@@ -32,7 +32,7 @@ from tracer.steps import Layer, step
 from engine.core.errors import Refused, torch_error
 from engine.core.tensor_impl import TensorImpl
 from engine.dispatch import autograd_graph as G
-from engine.dispatch.declarations import COMPOSITE, INPLACE, OUT, Declaration
+from engine.dispatch.declarations import COMPOSITE, FUNCTIONAL, INPLACE, OUT, Declaration
 from engine.dispatch.schema import FunctionSchema
 
 if TYPE_CHECKING:
@@ -211,7 +211,7 @@ def record_after(op: Declaration, result: Any, args: tuple, kwargs: dict[str, An
         return
     # an in-place call rebases self's history onto the node (rebase_history): its edges
     # were collected from self's old history, before the kernel ran
-    entry = _formula(op)
+    entry = _formula(op) or _not_implemented(op)
     if entry is None:
         raise Refused(f"{op.op_name} on a tensor that requires grad: torch records its "
                       "autograd node (grad_fn), whose formula tidx has no entry for; use "
@@ -344,6 +344,19 @@ def _formula(op: Declaration) -> "Formula | None":
     return next((table[key] for key in table if key.split(".")[0] == functional
                  and f"aten::{key}" in REGISTRY
                  and _signature(REGISTRY[f"aten::{key}"].schema) == mine), None)
+
+
+def _not_implemented(op: Declaration) -> "Formula | None":
+    """An operator with its own kernel and no derivatives.yaml row: torchgen's
+    gen_variable_type records ``NotImplemented("aten::NAME")`` with an edge for each
+    tensor argument (floor_divide, remainder.Scalar_Tensor, scatter's reduce= forms), whose
+    apply raises "derivative for aten::NAME is not implemented"."""
+    if op.kind not in (FUNCTIONAL, INPLACE):
+        return None
+    parsed = FunctionSchema.parse(op.schema.split("::", 1)[-1])
+    tensors = tuple(a.name for a in parsed.arguments
+                    if not a.is_out and str(a.type.without_annotation()) == "Tensor")
+    return ("torch::autograd::NotImplemented", tensors, None, "", ()) if tensors else None
 
 
 @lru_cache(maxsize=None)

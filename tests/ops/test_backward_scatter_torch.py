@@ -95,6 +95,24 @@ def test_pow_in_place_by_a_tensor_takes_the_functional_formula_like_torch(progra
     assert_like_torch([LEAF, OTHER, *program.split("; ")], names=NAMES)
 
 
+# an operator with its own kernel and no derivatives.yaml row: grad_fn=<NotImplemented>,
+# whose backward raises torch's error (measured: floor_divide, remainder of a number by a
+# tensor, scatter's reduce= forms)
+NOT_IMPLEMENTED = [
+    "y = torch.floor_divide(w, 2.); y.sum().backward()",
+    "y = torch.floor_divide(w, x[0, :2, :3]); y.sum().backward()",
+    "y = torch.remainder(2., w); y.sum().backward()",
+    "y = w.scatter(0, torch.tensor([[0]]), 2., reduce='add'); y.sum().backward()",
+    "y = w.scatter(1, torch.tensor([[0]]), x[0], reduce='multiply'); y.sum().backward()",
+    "a = w * 1; a.floor_divide_(3.); y = a.sum(); y.backward()",
+]
+
+
+@pytest.mark.parametrize("program", NOT_IMPLEMENTED)
+def test_operators_without_a_formula_get_torchs_not_implemented_node(program):
+    assert_like_torch([LEAF, OTHER, *program.split("; ")], names=("y", "n"))
+
+
 @pytest.mark.slow
 @settings(max_examples=examples(25), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
