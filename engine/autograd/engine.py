@@ -41,6 +41,7 @@ from engine.autograd import formulas_math  # noqa: F401
 from engine.autograd import formulas_nn  # noqa: F401
 from engine.autograd import formulas_pointwise  # noqa: F401
 from engine.autograd import formulas_reduce  # noqa: F401
+from engine.autograd import formulas_scatter  # noqa: F401
 from engine.autograd import formulas_views  # noqa: F401
 from engine.autograd.formulas import APPLY, call_node
 from engine.autograd.graph_task import GraphTask, Running

@@ -184,6 +184,9 @@ def sum_to(grad: TensorImpl, shape: Sequence[int]) -> TensorImpl:
     have = list(grad.view.sizes)
     if have == list(shape):
         return grad
+    if not shape:
+        # ExpandUtils.h _sum_to: a 0-dim shape is the whole sum (``tensor.sum()``), no view
+        return aten.sum.default(grad)
     lead = len(have) - len(shape)
     dims = list(range(lead)) + [lead + i for i, s in enumerate(shape)
                                 if s == 1 and have[lead + i] != 1]

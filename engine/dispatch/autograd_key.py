@@ -32,7 +32,7 @@ from tracer.steps import Layer, step
 from engine.core.errors import Refused, torch_error
 from engine.core.tensor_impl import TensorImpl
 from engine.dispatch import autograd_graph as G
-from engine.dispatch.declarations import COMPOSITE, INPLACE, OUT, Declaration
+from engine.dispatch.declarations import COMPOSITE, FUNCTIONAL, INPLACE, OUT, Declaration
 from engine.dispatch.schema import FunctionSchema
 
 if TYPE_CHECKING:
@@ -211,7 +211,9 @@ def record_after(op: Declaration, result: Any, args: tuple, kwargs: dict[str, An
         return
     # an in-place call rebases self's history onto the node (rebase_history): its edges
     # were collected from self's old history, before the kernel ran
-    entry = _formula(op)
+    entry = _formula(op) or _not_implemented(op)
+    if entry is None and op.category_override == "factory":
+        return      # a factory's tensor arguments (linspace's start) give it no node
     if entry is None:
         raise Refused(f"{op.op_name} on a tensor that requires grad: torch records its "
                       "autograd node (grad_fn), whose formula tidx has no entry for; use "
@@ -333,7 +335,47 @@ def _formula(op: Declaration) -> "Formula | None":
         return table.get(key)
     # an in-place form without a row of its own uses its functional form's (torchgen)
     functional = op.name[:-1]
-    return table.get(f"{functional}.{op.overload}" if op.overload else functional)
+    row = table.get(f"{functional}.{op.overload}" if op.overload else functional)
+    if row is not None:
+        return row
+    # torchgen pairs them by signature, not by overload name (pow_.Tensor takes
+    # pow.Tensor_Tensor's row): gen_autograd.py match_differentiability_info keys the
+    # functional rows by FunctionSchema.signature()
+    from engine.dispatch.declarations import REGISTRY
+    mine = _signature(op.schema)
+    return next((table[key] for key in table if key.split(".")[0] == functional
+                 and f"aten::{key}" in REGISTRY
+                 and _signature(REGISTRY[f"aten::{key}"].schema) == mine), None)
+
+
+def _not_implemented(op: Declaration) -> "Formula | None":
+    """An operator with its own kernel and no derivatives.yaml row: torchgen's
+    gen_variable_type records ``NotImplemented("aten::NAME")`` with an edge for each
+    tensor argument (floor_divide, remainder.Scalar_Tensor, scatter's reduce= forms), whose
+    apply raises "derivative for aten::NAME is not implemented"."""
+    if op.kind not in (FUNCTIONAL, INPLACE) or op.category_override == "factory":
+        # (a factory's tensor arguments -- linspace's start and end -- give it no node:
+        # measured, torch.linspace(x[0], x[1], 3) does not require grad)
+        return None
+    parsed = FunctionSchema.parse(op.schema.split("::", 1)[-1])
+    tensors = tuple(a.name for a in parsed.arguments
+                    if not a.is_out and str(a.type.without_annotation()) == "Tensor")
+    return ("torch::autograd::NotImplemented", tensors, None, "", ()) if tensors else None
+
+
+@lru_cache(maxsize=None)
+def _signature(schema: str) -> tuple[str, ...]:
+    """torchgen's FunctionSchema.signature(strip_default=True): the base name without
+    its in-place ``_``, the arguments but the out= ones without aliasing annotations or
+    defaults, the returns' types without annotations or names -- equal for the
+    functional, in-place and out= forms of one function."""
+    parsed = FunctionSchema.parse(schema.split("::", 1)[-1])
+    name = parsed.name[:-1] if parsed.name.endswith("_") and not parsed.name.startswith("__") \
+        else parsed.name
+    args = tuple(f"{a.type.without_annotation()} {a.name}{'*' if a.kwarg_only else ''}"
+                 for a in parsed.arguments if not a.is_out)
+    returns = tuple(str(r.type.without_annotation()) for r in parsed.returns)
+    return (name, *args, "->", *returns)
 
 
 @lru_cache(maxsize=None)
