@@ -35,3 +35,14 @@ def nll_loss_backward(node: Node, grads: list[Any]) -> list[Grad]:
     return [aten.nll_loss_backward.default(grads[0], values["self"], values["target"],
                                            values.get("weight"), a["reduction"],
                                            a["ignore_index"], values["total_weight"])]
+
+
+@formula("EmbeddingBackward0")
+def embedding_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    """embedding_backward(grad, indices, weight.size(0), padding_idx,
+    scale_grad_by_freq, sparse)"""
+    a = node.arguments
+    return [aten.embedding_backward.default(
+        grads[0], unpack_all(node)["indices"], a["weight"].sizes[0],
+        a.get("padding_idx", -1), bool(a.get("scale_grad_by_freq", False)),
+        bool(a.get("sparse", False)))]

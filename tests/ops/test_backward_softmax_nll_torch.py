@@ -145,3 +145,26 @@ def test_drawn_softmax_backward_data_is_torchs_bits(rows, cols, last, transposed
     y = rng.uniform(0.01, 1, (rows, cols)).astype(dtype)
     mine, theirs = _direct("_softmax_backward_data", g, y, 1 if last else 0, transposed)
     assert mine.tobytes() == theirs.tobytes()
+
+
+#: F.embedding's weight gradient (embedding_backward > embedding_dense_backward): each
+#: index's row added in order, padding_idx's row left 0, any layout -- exact
+EMBEDDING = [
+    ["w = torch.arange(12.).reshape(4, 3).requires_grad_()", "i = torch.tensor([[0, 2], [2, 3]])",
+     "y = (torch.nn.functional.embedding(i, w) * torch.arange(3.)).sum(); y.backward(); "
+     "g = w.grad"],
+    ["w = torch.arange(12.).reshape(4, 3).requires_grad_()", "i = torch.tensor([0, 2, 2, 2])",
+     "y = torch.nn.functional.embedding(i, w).sum(); y.backward(); g = w.grad"],
+    ["w = torch.arange(12.).reshape(4, 3).div(7).requires_grad_()",
+     "i = torch.tensor([[1, 2], [2, 1]])",
+     "y = (torch.nn.functional.embedding(i, w, padding_idx=2) * torch.linspace(0, 1, 3))"
+     ".sum(); y.backward(); g = w.grad"],
+    ["w = torch.arange(12.).reshape(4, 3).t().contiguous().t().requires_grad_()",
+     "i = torch.tensor([[1, 2], [2, 1]]).t()",
+     "y = torch.nn.functional.embedding(i, w).sum(); y.backward(); g = w.grad"],
+]
+
+
+@pytest.mark.parametrize("program", EMBEDDING)
+def test_embedding_backward_is_torchs(program):
+    assert_like_torch(program, names=NAMES)

@@ -59,6 +59,8 @@ MORE_STATEMENTS = [
     "x = torch.tensor([[1., 2.], [3., 4.]], requires_grad=True); t = torch.tensor([1, 0]); "
     "y = torch.nn.functional.cross_entropy(x, t); y.backward(); z = torch.softmax(x, 1)"
     ".sum(); z.backward()",
+    "w = torch.ones(3, 2, requires_grad=True); y = torch.nn.functional.embedding("
+    "torch.tensor([0, 2]), w).sum(); y.backward()",
     # the backward pass: steal, copy (broadcast view), add in place, a second gradient
     # into one input buffer, sum_to a broadcast input, a dtype cast, retain_grad
     "x = torch.ones(2, requires_grad=True); z = x * x; z.retain_grad(); y = z.sum(); "

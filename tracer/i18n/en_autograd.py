@@ -26,6 +26,8 @@ TEXT: dict[str, str] = {
         "log_softmax's gradient: g - exp(y) * sum(g) along the dim, the sum in torch's order; torch runs {library} for exp, so an element may differ from torch's by up to {eps} * eps * max(1, |g|)",
     "nll.backward":
         "nll_loss's gradient: zeros, then at each row's target class -weight * grad (divided by the total weight for a mean); an ignored target's row stays 0",
+    "embedding.backward":
+        "embedding's gradient: zeros of the weight's rows, then each index's gradient row added into the row it picked, in order (an index picked twice adds up); padding_idx's stays 0",
     "grad_mode.read": "GradMode::is_enabled(): this run's grad mode",
     "autograd.tensor_backward":
         "Tensor.backward (torch/_tensor.py) hands the tensor and its gradient to "

@@ -23,6 +23,8 @@ TEXT: dict[str, str] = {
         "log_softmax 的梯度:沿该维计算 g - exp(y) * sum(g),求和顺序与 torch 相同;torch 的 exp 使用 {library},因此每个元素与 torch 的最多相差 {eps} * eps * max(1, |g|)",
     "nll.backward":
         "nll_loss 的梯度:先全为 0,再在每行的目标类别处写入 -weight * grad(mean 时再除以总权重);被忽略的目标所在行保持为 0",
+    "embedding.backward":
+        "embedding 的梯度:先是与权重行数相同的全 0,再按顺序把每个索引的梯度行加到它选中的行上(被选中两次的行会累加);padding_idx 那一行保持为 0",
     "grad_mode.read": "GradMode::is_enabled():本次运行的梯度模式",
     "autograd.tensor_backward":
         "Tensor.backward(torch/_tensor.py)把张量和它的梯"
