@@ -241,8 +241,32 @@ def needs(item) -> set[str]:
     return {marker for marker, calls in NEEDS.items() if names & calls}
 
 
-def pytest_collection_modifyitems(config, items):
+#: A parametrized test function with more cases than this keeps an evenly spread sample of
+#: about this many in the fast tier (the whole suite runs every case): the fast tier's
+#: point is a quick answer over every function, not every row of a long table.
+FAST_CASES = 24
+
+
+def _thin(items) -> set[int]:
+    """The ids of the parametrized cases beyond each function's fast sample."""
+    by_function: dict[tuple, list] = {}
     for item in items:
+        if getattr(item, "callspec", None) is not None:
+            by_function.setdefault((item.fspath, item.originalname), []).append(item)
+    out: set[int] = set()
+    for cases in by_function.values():
+        if len(cases) > FAST_CASES:
+            step = len(cases) / FAST_CASES
+            keep = {int(i * step) for i in range(FAST_CASES)}
+            out.update(id(c) for i, c in enumerate(cases) if i not in keep)
+    return out
+
+
+def pytest_collection_modifyitems(config, items):
+    beyond = _thin(items)
+    for item in items:
+        if id(item) in beyond and not item.get_closest_marker("fast"):
+            item.add_marker("slow")
         found = needs(item)
         if item.get_closest_marker("chromium"):
             found.add("browser")                   # the marker's old name
