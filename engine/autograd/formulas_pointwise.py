@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.core.tensor_impl import TensorImpl
 from engine.dispatch.aten import aten
 from engine.dispatch.autograd_graph import Node
 from engine.autograd.formulas import (Grad, formula, maybe_multiply, needs, number, saved,
@@ -199,30 +200,40 @@ def mv_backward(node: Node, grads: list[Any]) -> list[Grad]:
 
 
 # -- matrices --------------------------------------------------------------------------------
-@formula("MmBackward0")
-def mm_backward(node: Node, grads: list[Any]) -> list[Grad]:
-    """mm_mat2_backward, then mm_mat1_backward: a column-major operand's gradient is made
-    column-major (the product of the transposes, transposed)."""
-    grad, values = grads[0], unpack_all(node)
-    out: list[Grad] = [None, None]
-    if needs(node, 1):
-        mat1, meta = values["self"], node.arguments["mat2"]
-        if _column_major(meta):
-            out[1] = aten.t.default(aten.mm.default(aten.t.default(grad), mat1))
-        else:
-            out[1] = aten.mm.default(aten.t.default(mat1), grad)
-    if needs(node, 0):
-        mat2, meta = values["mat2"], node.arguments["self"]
-        if _column_major(meta):
-            out[0] = aten.t.default(aten.mm.default(mat2, aten.t.default(grad)))
-        else:
-            out[0] = aten.mm.default(grad, aten.t.default(mat2))
-    return out
-
-
 def _column_major(meta: Any) -> bool:
     strides = getattr(meta, "strides", None)
     return strides is not None and strides[0] == 1 and strides[1] == meta.sizes[0]
+
+
+def mm_mat1_backward(grad: TensorImpl, mat2: TensorImpl, mat1_meta: Any,
+                     alpha: Any = 1) -> TensorImpl:
+    """mm_mat1_backward: a column-major mat1's gradient made column-major (the product of
+    the transposes, transposed)."""
+    if _column_major(mat1_meta):
+        return maybe_multiply(aten.t.default(aten.mm.default(mat2, aten.t.default(grad))),
+                              alpha)
+    return maybe_multiply(aten.mm.default(grad, aten.t.default(mat2)), alpha)
+
+
+def mm_mat2_backward(grad: TensorImpl, mat1: TensorImpl, mat2_meta: Any,
+                     alpha: Any = 1) -> TensorImpl:
+    """mm_mat2_backward: a column-major mat2's gradient made column-major."""
+    if _column_major(mat2_meta):
+        return maybe_multiply(aten.t.default(aten.mm.default(aten.t.default(grad), mat1)),
+                              alpha)
+    return maybe_multiply(aten.mm.default(aten.t.default(mat1), grad), alpha)
+
+
+@formula("MmBackward0")
+def mm_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    """mm_mat2_backward, then mm_mat1_backward (shared with addmm's node)."""
+    grad, values = grads[0], unpack_all(node)
+    out: list[Grad] = [None, None]
+    if needs(node, 1):
+        out[1] = mm_mat2_backward(grad, values["self"], node.arguments["mat2"])
+    if needs(node, 0):
+        out[0] = mm_mat1_backward(grad, values["mat2"], node.arguments["self"])
+    return out
 
 
 @formula("MseLossBackward0")

@@ -20,6 +20,7 @@ from engine.core.errors import torch_error
 from engine.core.tensor_impl import TensorImpl
 from engine.dispatch.aten import aten
 from engine.dispatch.autograd_graph import Node
+from engine.autograd.formulas_pointwise import mm_mat1_backward, mm_mat2_backward
 from engine.autograd.formulas import (Grad, formula, maybe_multiply, needs, number, saved,
                                       sizes, sum_backward, unpack_all)
 
@@ -27,29 +28,6 @@ MANUAL = "torch/csrc/autograd/FunctionsManual.cpp"
 
 
 # -- matrix products ---------------------------------------------------------------------------
-def _column_major(meta: Any) -> bool:
-    strides = getattr(meta, "strides", None)
-    return strides is not None and strides[0] == 1 and strides[1] == meta.sizes[0]
-
-
-def mm_mat1_backward(grad: TensorImpl, mat2: TensorImpl, mat1_meta: Any,
-                     alpha: Any = 1) -> TensorImpl:
-    """mm_mat1_backward: a column-major mat1's gradient made column-major."""
-    if _column_major(mat1_meta):
-        return maybe_multiply(aten.t.default(aten.mm.default(mat2, aten.t.default(grad))),
-                              alpha)
-    return maybe_multiply(aten.mm.default(grad, aten.t.default(mat2)), alpha)
-
-
-def mm_mat2_backward(grad: TensorImpl, mat1: TensorImpl, mat2_meta: Any,
-                     alpha: Any = 1) -> TensorImpl:
-    """mm_mat2_backward: a column-major mat2's gradient made column-major."""
-    if _column_major(mat2_meta):
-        return maybe_multiply(aten.t.default(aten.mm.default(aten.t.default(grad), mat1)),
-                              alpha)
-    return maybe_multiply(aten.mm.default(aten.t.default(mat1), grad), alpha)
-
-
 @formula("BmmBackward0")
 def bmm_backward(node: Node, grads: list[Any]) -> list[Grad]:
     """mat2: self.transpose(1, 2).conj().bmm(grad); self: grad.bmm(mat2.transpose(1, 2))."""
