@@ -185,6 +185,23 @@ def mse_loss(input: Any, target: Any, size_average: Any = None, reduce: Any = No
         return result
 
 
+def binary_cross_entropy_with_logits(input: Any, target: Any, weight: Any = None,
+                                     size_average: Any = None, reduce: Any = None,
+                                     reduction: str = "mean", pos_weight: Any = None) -> Any:
+    """The reduction's number, the sizes' ValueError, then
+    ``torch.binary_cross_entropy_with_logits(input, target, weight, pos_weight, enum)``."""
+    with _python("binary_cross_entropy_with_logits", (input, target)) as py:
+        _no_legacy("binary_cross_entropy_with_logits", size_average, reduce)
+        enum = _reduction(reduction)
+        if target.size() != input.size():
+            raise torch_error(ValueError, f"Target size ({target.size()}) must be the same "
+                              f"as input size ({input.size()})")
+        result = O.function("binary_cross_entropy_with_logits")(
+            input, target, weight, pos_weight, enum)
+        py.set_result(result)
+        return result
+
+
 def silu(input: Any, inplace: bool = False) -> Any:
     """``torch._C._nn.silu_(input) if inplace else torch._C._nn.silu(input)``."""
     with _python("silu", (input,)) as py:
@@ -203,4 +220,6 @@ def functions() -> dict[str, Callable[..., Any]]:
             "pad": O.function("pad", "torch.nn.functional.pad"),
             "nll_loss": nll_loss, "cross_entropy": cross_entropy, "dropout": dropout,
             "mse_loss": mse_loss, "silu": silu,
+            "binary_cross_entropy_with_logits": binary_cross_entropy_with_logits,
+            "logsigmoid": O.function("log_sigmoid", "torch.nn.functional.logsigmoid"),
             "gelu": O.function("gelu", "torch.nn.functional.gelu")}

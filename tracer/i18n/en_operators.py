@@ -294,6 +294,14 @@ TEXT: dict[str, str] = {
     "loss.reduction":
         "torch.nn.functional's reduction string as at::Reduction's number: 'none' 0, "
         "'mean' 1, 'sum' 2",
+    "activation.log_sigmoid_bound":
+        "min(x, 0) - log1p(exp(-|x|)) per element: torch runs {library}, which tidx cannot "
+        "replay; each value is within {eps} * eps * max(1, |y|) of torch's, here at most "
+        "{bound} (measured: engine/ops/log_sigmoid.py)",
+    "loss.bce_bound":
+        "the loss is built from log_sigmoid's values, each within its stated bound of "
+        "torch's (torch runs {library}), times the weights: so the loss is within {bound} "
+        "of torch's",
     "activation.gelu_bound":
         "torch runs {library}, which tidx cannot replay; where 1 + erf cancels no ulp bound "
         "holds, so each element is within {eps} * eps * |x| of torch's, here at most {bound} "
