@@ -82,3 +82,15 @@ def binary_cross_entropy_with_logits_backward(node: Node, grads: list[Any]) -> l
     if a["reduction"] == 1:
         grad_input = aten.div_.Scalar(grad_input, x.numel())
     return [grad_input, None]
+
+
+@formula("BinaryCrossEntropyBackward0")
+def binary_cross_entropy_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    """binary_cross_entropy_backward(grad, self, target, weight, reduction)"""
+    if needs(node, 1):
+        raise Refused("the gradient of binary_cross_entropy with respect to its target is "
+                      "not modelled yet")
+    values = unpack_all(node)
+    return [aten.binary_cross_entropy_backward.default(
+        grads[0], values["self"], values["target"], values.get("weight"),
+        node.arguments["reduction"]), None]

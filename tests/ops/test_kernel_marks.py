@@ -21,6 +21,8 @@ from tracer import timeline as TL
 
 #: Operators no generated input runs, each with why.
 NOT_GENERATED = {
+    "aten::binary_cross_entropy": "needs its input and target in [0, 1]; the generated "
+                                  "inputs are not",
     "aten::imag": "needs a complex tensor; the generated inputs are real",
     "aten::view_as_real": "needs a complex tensor; the generated inputs are real",
     "aten::view_as_complex": "needs a last dim of size 2; the generated inputs have not",

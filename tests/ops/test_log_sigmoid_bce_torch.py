@@ -108,3 +108,62 @@ def test_verify_compares_the_loss_and_its_gradient_within_the_stated_bound(
     text = "\n".join(lines)
     rows = verify.verify(text, session.run(text))
     assert all(row.ok for row in rows), [r.details for r in rows]
+
+
+# -- binary_cross_entropy: glibc's log and log1p, as torch's scalar loop calls them ------------
+P = "x = torch.tensor([[0.5, 0.2, 0.9], [1e-30, 1., 0.]], requires_grad=True)"
+BCE = [
+    [P, T, "y = F.binary_cross_entropy(x, t)", "y.backward()", "gx = x.grad"],
+    [P, T, "y = F.binary_cross_entropy(x, t, reduction='sum')", "y.backward()", "gx = x.grad"],
+    [P, T, "y = F.binary_cross_entropy(x, t, reduction='none')", "y.sum().backward()",
+     "gx = x.grad"],
+    [P, T, "y = F.binary_cross_entropy(x, t, weight=torch.tensor([1., 2., 3.]))",
+     "y.backward()", "gx = x.grad"],
+    [P, T, "y = F.binary_cross_entropy(x.t(), t.t(), weight=torch.tensor([[2.], [0.5], [1.]]))"],
+    [P.replace("]],", "]], dtype=torch.float64,"), T.replace("]])", "]], dtype=torch.float64)"),
+     "y = F.binary_cross_entropy(x, t)", "y.backward()", "gx = x.grad"],
+    # the errors: the loop's checks, element by element, the dtypes, the sizes
+    ["y = F.binary_cross_entropy(torch.tensor([0.5, 1.5]), torch.tensor([2., 0.]))"],
+    ["y = F.binary_cross_entropy(torch.tensor([0.5, 0.5]), torch.tensor([2., 0.]))"],
+    ["y = F.binary_cross_entropy(torch.tensor([float('nan')]), torch.tensor([1.]))"],
+    ["y = F.binary_cross_entropy(torch.tensor([0.5]), torch.tensor([1.], dtype=torch.float64))"],
+    ["y = F.binary_cross_entropy(torch.tensor([[0.5]]), torch.tensor([1.]))"],
+    ["y = F.binary_cross_entropy(torch.tensor([1, 0]), torch.tensor([1, 0]))"],
+]
+
+
+@pytest.mark.parametrize("program", BCE)
+def test_binary_cross_entropy_is_torchs_bit_for_bit(program):
+    assert_like_torch([F] + program, names=NAMES)
+
+
+def test_after_a_sigmoid_only_the_sigmoids_bound_remains():
+    """F.binary_cross_entropy(torch.sigmoid(z), y): the loss of tidx's sigmoid values is
+    torch's loss of them; the sigmoid carries its ulps."""
+    assert_within([F, "z = torch.tensor([[0.5, -3., 20.], [0., 1., -40.]], requires_grad=True)",
+                   T, "y = F.binary_cross_entropy(torch.sigmoid(z), t)", "y.backward()",
+                   "gx = z.grad"], NAMES, 16)
+
+
+@pytest.mark.slow
+@settings(max_examples=examples(40), deadline=None)
+@given(shape=st.lists(st.integers(1, 40), min_size=1, max_size=2),
+       dtype=st.sampled_from(["float32", "float64"]),
+       reduction=st.sampled_from(["mean", "sum", "none"]),
+       transposed=st.booleans(), out_of_range=st.booleans(), seed=st.integers(0, 2**16))
+def test_drawn_binary_cross_entropy_is_torchs_bit_for_bit(shape, dtype, reduction, transposed,
+                                                          out_of_range, seed):
+    rng = np.random.default_rng(seed)
+    n = int(np.prod(shape))
+    x = rng.uniform(0, 1, n)
+    x[rng.integers(0, n, max(1, n // 8))] = rng.choice([0.0, 1.0, 1e-40, 1 - 1e-9])
+    t = rng.uniform(0, 1, n).round(2)
+    if out_of_range:
+        (x if rng.integers(2) else t)[rng.integers(0, n)] = rng.choice([-0.5, 1.5])
+    view = ".t()" if transposed and len(shape) == 2 else ""
+    assert_like_torch([
+        F, f"x = torch.tensor({x.tolist()}, dtype=torch.{dtype}).reshape({shape}){view}",
+        f"t = torch.tensor({t.tolist()}, dtype=torch.{dtype}).reshape({shape}){view}",
+        "x.requires_grad_()",
+        f"y = F.binary_cross_entropy(x, t, reduction='{reduction}')",
+        "y.sum().backward()", "gx = x.grad"], names=NAMES)
