@@ -333,14 +333,15 @@ def _family(name: str, take_sqrt: bool) -> None:
                                 take_sqrt)
     declare(f"{mean_name}(Tensor self, bool unbiased=True) -> (Tensor, Tensor)",
             variants="function", kind=COMPOSITE, native=f"at::native::{mean_name}",
-            source=REDUCE)(with_mean_all)
+            source=REDUCE, autograd_as=f"{mean_name}.correction")(with_mean_all)
 
     def with_mean_dim(self, dim, unbiased=True, keepdim=False):
         return std_var_mean_out(mean_name, self, dim, _correction(None, unbiased), keepdim,
                                 take_sqrt)
     declare(f"{mean_name}.dim(Tensor self, int[1]? dim, bool unbiased=True, "
             "bool keepdim=False) -> (Tensor, Tensor)", variants="function", kind=COMPOSITE,
-            native=f"at::native::{mean_name}", source=REDUCE)(with_mean_dim)
+            native=f"at::native::{mean_name}", source=REDUCE,
+            autograd_as=f"{mean_name}.correction")(with_mean_dim)
 
 
 _family("std", True)
