@@ -306,4 +306,4 @@ def _bce_bound(self, loss, weight, log_weight, reduction, library: str, k: int) 
         if reduction == MEAN:
             bound = bound / n + eps * float(values.sum()) / n
     with span(BCE_BOUND) as s:
-        s.note(Note("loss.bce_bound", library=library, eps=k, bound=f"{bound:.3g}"))
+        s.note(Note("loss.bce_bound", library=library, bound=f"{bound:.3g}"))
