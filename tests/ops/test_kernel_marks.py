@@ -28,7 +28,9 @@ NOT_GENERATED = {
     "aten::view_as_complex": "needs a last dim of size 2; the generated inputs have not",
     "aten::bincount": "needs 1-d non-negative integers; the generated int data is 2-d",
     "aten::linalg_matrix_norm": "the generated Scalar (0.25) is no matrix norm's order",
+    "aten::linalg_matrix_norm.out": "the generated Scalar (0.25) is no matrix norm's order",
     "aten::linalg_norm.ord_str": "the generated str ('sum') is no matrix norm's order",
+    "aten::linalg_norm.ord_str_out": "the generated str ('sum') is no matrix norm's order",
     "aten::multinomial.out": "needs a Long out= tensor; the generic out= input is float",
     "aten::unique_dim": "tidx refuses unique(dim=...) (torch compares whole slices)",
     "aten::index_select_backward": "needs a grad as long as the index along dim; the "

@@ -31,7 +31,6 @@ _OUT_DTYPE = "the out_dtype overloads of the matmul family are not modelled yet"
 #: issue #26's out= item is done.
 STILL_REFUSED: dict[str, str] = {
     "aten::addmm.dtype_out": _OUT_DTYPE,
-    "aten::aminmax.out": OUT_NOT_MODELLED,
     "aten::baddbmm.dtype_out": _OUT_DTYPE,
     "aten::bmm.dtype_out": _OUT_DTYPE,
     "aten::bucketize.Tensor_out": OUT_NOT_MODELLED,
@@ -42,11 +41,6 @@ STILL_REFUSED: dict[str, str] = {
     "aten::isin.Scalar_Tensor_out": OUT_NOT_MODELLED,
     "aten::isin.Tensor_Scalar_out": OUT_NOT_MODELLED,
     "aten::isin.Tensor_Tensor_out": OUT_NOT_MODELLED,
-    "aten::linalg_matrix_norm.out": OUT_NOT_MODELLED,
-    "aten::linalg_matrix_norm.str_ord_out": OUT_NOT_MODELLED,
-    "aten::linalg_norm.ord_str_out": OUT_NOT_MODELLED,
-    "aten::linalg_norm.out": OUT_NOT_MODELLED,
-    "aten::linalg_vector_norm.out": OUT_NOT_MODELLED,
     "aten::mm.dtype_out": _OUT_DTYPE,
     "aten::nanmean.out": OUT_NOT_MODELLED,
     "aten::nonzero_static.out": OUT_NOT_MODELLED,
