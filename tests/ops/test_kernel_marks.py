@@ -21,6 +21,14 @@ from tracer import timeline as TL
 
 #: Operators no generated input runs, each with why.
 NOT_GENERATED = {
+    "aten::mm.dtype": "no CPU kernel in torch 2.13 (the dispatcher's NotImplementedError)",
+    "aten::mm.dtype_out": "no CPU kernel in torch 2.13 (the dispatcher's NotImplementedError)",
+    "aten::bmm.dtype": "no CPU kernel in torch 2.13 (the dispatcher's NotImplementedError)",
+    "aten::bmm.dtype_out": "no CPU kernel in torch 2.13 (the dispatcher's NotImplementedError)",
+    "aten::addmm.dtype": "no CPU kernel in torch 2.13 (the dispatcher's NotImplementedError)",
+    "aten::addmm.dtype_out": "no CPU kernel in torch 2.13 (the dispatcher's NotImplementedError)",
+    "aten::baddbmm.dtype": "no CPU kernel in torch 2.13 (the dispatcher's NotImplementedError)",
+    "aten::baddbmm.dtype_out": "no CPU kernel in torch 2.13 (the dispatcher's NotImplementedError)",
     "aten::binary_cross_entropy": "needs its input and target in [0, 1]; the generated "
                                   "inputs are not",
     "aten::imag": "needs a complex tensor; the generated inputs are real",

@@ -25,14 +25,9 @@ from parser_oracle import load_yaml
 
 pytestmark = pytest.mark.torch
 
-_OUT_DTYPE = "the out_dtype overloads of the matmul family are not modelled yet"
-
 #: out= overloads tidx still refuses, each with the reason a user reads.  Empty when
 #: issue #26's out= item is done.
 STILL_REFUSED: dict[str, str] = {
-    "aten::addmm.dtype_out": _OUT_DTYPE,
-    "aten::baddbmm.dtype_out": _OUT_DTYPE,
-    "aten::bmm.dtype_out": _OUT_DTYPE,
     "aten::bucketize.Tensor_out": OUT_NOT_MODELLED,
     "aten::diff.out": OUT_NOT_MODELLED,
     "aten::index_add.out": OUT_NOT_MODELLED,
@@ -41,7 +36,6 @@ STILL_REFUSED: dict[str, str] = {
     "aten::isin.Scalar_Tensor_out": OUT_NOT_MODELLED,
     "aten::isin.Tensor_Scalar_out": OUT_NOT_MODELLED,
     "aten::isin.Tensor_Tensor_out": OUT_NOT_MODELLED,
-    "aten::mm.dtype_out": _OUT_DTYPE,
     "aten::nanmean.out": OUT_NOT_MODELLED,
     "aten::nonzero_static.out": OUT_NOT_MODELLED,
     "aten::scatter.reduce_out": OUT_NOT_MODELLED,

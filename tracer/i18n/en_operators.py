@@ -302,6 +302,10 @@ TEXT: dict[str, str] = {
         "the loss is built from log_sigmoid's values, each within its stated bound of "
         "torch's (torch runs {library}), times the weights: so the loss is within {bound} "
         "of torch's",
+    "dispatch.no_kernel":
+        "the dispatcher found no kernel for this backend; torch's message goes on with one "
+        "line per dispatch key naming the file and line of torch's build (and the path torch "
+        "is installed at) where each kernel was registered, which tidx leaves out",
     "activation.gelu_bound":
         "torch runs {library}, which tidx cannot replay; where 1 + erf cancels no ulp bound "
         "holds, so each element is within {eps} * eps * |x| of torch's, here at most {bound} "
