@@ -29,14 +29,12 @@ pytestmark = pytest.mark.torch
 #: issue #26's out= item is done.
 STILL_REFUSED: dict[str, str] = {
     "aten::bucketize.Tensor_out": OUT_NOT_MODELLED,
-    "aten::diff.out": OUT_NOT_MODELLED,
     "aten::index_add.out": OUT_NOT_MODELLED,
     "aten::index_copy.out": OUT_NOT_MODELLED,
     "aten::index_reduce.out": OUT_NOT_MODELLED,
     "aten::isin.Scalar_Tensor_out": OUT_NOT_MODELLED,
     "aten::isin.Tensor_Scalar_out": OUT_NOT_MODELLED,
     "aten::isin.Tensor_Tensor_out": OUT_NOT_MODELLED,
-    "aten::nanmean.out": OUT_NOT_MODELLED,
     "aten::nonzero_static.out": OUT_NOT_MODELLED,
     "aten::scatter.reduce_out": OUT_NOT_MODELLED,
     "aten::scatter.src_out": OUT_NOT_MODELLED,
