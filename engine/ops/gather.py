@@ -21,7 +21,7 @@ from engine.core import view as S
 from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, META_PYTHON, OUT,
     OUT_NOT_MODELLED, declare, not_modelled)
 from engine.dispatch.aten import aten
-from engine.core.errors import check, torch_error
+from engine.core.errors import Refused, check, torch_error
 from engine.ops.split import check_pieces
 from engine.ops import overlap
 from engine.ops.views import expand_outplace
@@ -316,11 +316,36 @@ def _gather(self, dim: int, index, result):
         if not self.is_meta and index.numel():
             values = _index_values(self, dim, index)
             coords = _coords(index.view.sizes, dim, values)
-            nonempty(out.array(write=True))[...] = nonempty(self.array())[coords]
+            if out.storage is self.storage:
+                _gather_in_order(self, dim, index, out, coords)
+            else:
+                nonempty(out.array(write=True))[...] = nonempty(self.array())[coords]
             # seed 004: self at the index's coordinates, every index element, all of out
             s.set(read=lambda: at(self, coords), read_index=touched(index), written=touched(out))
         s.set_result(out)
     return out
+
+
+#: the most elements tidx gathers one at a time (an out= tensor over self's memory)
+MAX_IN_ORDER = 1 << 16
+
+
+def _gather_in_order(self, dim: int, index, out, coords) -> None:
+    """An out= tensor over self's memory (gather_out's overlap checks let a partial
+    overlap they cannot prove through): the kernel reads and writes one element at a time
+    in its loop's order, so a later element may read what an earlier one wrote."""
+    if index.numel() > MAX_IN_ORDER:
+        raise Refused(f"gather into an out= tensor that shares self's memory, over more than "
+                      f"{MAX_IN_ORDER} elements: tidx replays that loop one element at a "
+                      "time")
+    source, target = nonempty(self.array()), nonempty(out.array(write=True))
+    perm = _kernel_order(self, dim, index, None)
+    shape = index.view.sizes or (1,)
+    full = [np.broadcast_to(c, shape) for c in coords]
+    for flat in range(int(np.prod(shape))):
+        position = np.unravel_index(flat, [shape[d] for d in perm])
+        at_index = tuple(position[perm.index(d)] for d in range(len(shape)))
+        target[at_index] = source[tuple(int(c[at_index]) for c in full)]
 
 
 def can_use_expanded_index_path(self, dim: int, index, src, is_scatter_like: bool) -> bool:

@@ -35,7 +35,6 @@ STILL_REFUSED: dict[str, str] = {
     "aten::isin.Scalar_Tensor_out": OUT_NOT_MODELLED,
     "aten::isin.Tensor_Scalar_out": OUT_NOT_MODELLED,
     "aten::isin.Tensor_Tensor_out": OUT_NOT_MODELLED,
-    "aten::nonzero_static.out": OUT_NOT_MODELLED,
     "aten::scatter.reduce_out": OUT_NOT_MODELLED,
     "aten::scatter.src_out": OUT_NOT_MODELLED,
     "aten::scatter.value_out": OUT_NOT_MODELLED,
@@ -45,7 +44,6 @@ STILL_REFUSED: dict[str, str] = {
     "aten::searchsorted.Scalar_out": OUT_NOT_MODELLED,
     "aten::searchsorted.Tensor_out": OUT_NOT_MODELLED,
     "aten::slice_scatter.out": OUT_NOT_MODELLED,
-    "aten::take_along_dim.out": OUT_NOT_MODELLED,
 }
 
 
