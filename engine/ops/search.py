@@ -26,12 +26,10 @@ from engine.core import dtypes as D
 from engine.core import view as S
 from engine.core.errors import Refused, check, torch_error
 from engine.dispatch.at_dispatch import AT_DISPATCH, dispatched
-from engine.dispatch.declarations import (CHECK_WRAPPER, META_PYTHON, OUT, OUT_NOT_MODELLED,
-    declare, not_modelled)
+from engine.dispatch.declarations import CHECK_WRAPPER, META_PYTHON, declare
 from engine.dispatch.aten import aten
 from engine.memory import empty as memory
-from engine.memory.resize import resize_native
-from engine.ops.pointwise import Wrapped, result_type
+from engine.ops.pointwise import Wrapped, resize_output, result_type
 from engine.ops.scalar import scalar_tensor_static, scalar_type
 from engine.ops.sorting import refuse_meta
 from engine.memory.allocator import check_temporary
@@ -108,6 +106,12 @@ def _pre_check(boundaries, values, result, out_int32: bool, right: bool, side: s
           "dimensions of boundaries tensor and input value tensor must match, but we got "
           f"boundaries tensor {S.fmt_sizes(boundaries.view.sizes)} and input value tensor "
           f"{S.fmt_sizes(values.view.sizes)}")
+    dtype = result.dtype
+    check((dtype is D.int64 and not out_int32) or (dtype is D.int32 and out_int32),
+          RuntimeError, "torch.searchsorted(): output tensor's dtype is wrong, it can only be "
+          "Int(int32) or Long(int64) depending on whether out_int32 flag is True, but we got "
+          f"output tensor's dtype {D.cpp_name(dtype)} and out_int32 flag is "
+          f"{'True' if out_int32 else 'False'}")
 
 
 RESULT_TYPE = step("result_type", Layer.KERNEL, source=UTILS, lecture=Lecture.HIDDEN)
@@ -139,10 +143,21 @@ def _searchsorted_out(boundaries, values, out_int32: bool, right: bool, side: st
                       sorter, result, values_wrapped: Any = None):
     """searchsorted_out_cpu."""
     _pre_check(boundaries, values, result, out_int32, right, side, sorter)
-    resize_native(result, values.view.sizes)
+    resize_output(result, values.view.sizes, S.contiguous_strides(values.view.sizes))
     is_right = side == "right" if side is not None else right
     if values.numel() == 0:
         return result
+    if not result.is_contiguous():
+        # a non-contiguous out= tensor: the answer goes to a contiguous copy, copied back
+        aten.copy_.default(result, _searchsorted_into(boundaries, values, is_right,
+                                                      aten.contiguous.default(result),
+                                                      values_wrapped))
+        return result
+    return _searchsorted_into(boundaries, values, is_right, result, values_wrapped)
+
+
+def _searchsorted_into(boundaries, values, is_right: bool, result, values_wrapped: Any):
+    """searchsorted_out_cpu's dispatch into a contiguous result (after the inputs' trim)."""
     if (boundaries.is_contiguous() and values.is_contiguous()
             and boundaries.dtype is values.dtype):
         final_in, final_bd = values, boundaries
@@ -216,17 +231,33 @@ def searchsorted_scalar(sorted_sequence, self, *, out_int32: bool = False, right
                              wrapped)
 
 
-not_modelled(
-    "searchsorted.Tensor_out(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor(a!) out) -> Tensor(a!)",
-    "searchsorted.Scalar_out(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor(a!) out) -> Tensor(a!)",
-    kind=OUT, reason=OUT_NOT_MODELLED)
+@declare("searchsorted.Tensor_out(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor(a!) out) -> Tensor(a!)",
+         native="at::native::searchsorted_out_cpu", source=BUCKET, meta=META_PYTHON,
+         device_check=CHECK_WRAPPER, at_dispatch=_SEARCHSORTED_CPU)
+def searchsorted_out(sorted_sequence, self, *, out_int32: bool = False, right: bool = False,
+                     side: str | None = None, sorter=None, out):
+    refuse_meta("searchsorted", sorted_sequence)
+    refuse_meta("searchsorted", self)
+    return _searchsorted_out(sorted_sequence, self, out_int32, right, side, sorter, out)
 
 
-def _bucketize(values, boundaries, out_int32: bool, right: bool, wrapped: Any = None):
+@declare("searchsorted.Scalar_out(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, Tensor? sorter=None, Tensor(a!) out) -> Tensor(a!)",
+         native="at::native::searchsorted_out_cpu", source=BUCKET, meta=META_PYTHON,
+         device_check=CHECK_WRAPPER, at_dispatch=_SEARCHSORTED_CPU)
+def searchsorted_scalar_out(sorted_sequence, self, *, out_int32: bool = False,
+                            right: bool = False, side: str | None = None, sorter=None, out):
+    refuse_meta("searchsorted", sorted_sequence)
+    values, wrapped = scalar_values(self, sorted_sequence.device_type)
+    return _searchsorted_out(sorted_sequence, values, out_int32, right, side, sorter, out,
+                             wrapped)
+
+
+def _bucketize(values, boundaries, out_int32: bool, right: bool, wrapped: Any = None,
+               out=None):
     """bucketize_cpu -> bucketize_out_cpu: searchsorted over 1-D boundaries."""
     refuse_meta("bucketize", values)
     refuse_meta("bucketize", boundaries)
-    result = _empty_result(out_int32, values.device_type)
+    result = _empty_result(out_int32, values.device_type) if out is None else out
     if boundaries.dim() != 1:
         raise torch_error(RuntimeError, "boundaries tensor must be 1 dimension, but got "
                                         f"dim({boundaries.dim()})")
@@ -250,9 +281,11 @@ def bucketize_scalar(self, boundaries, *, out_int32: bool = False, right: bool =
     return _bucketize(values, boundaries, out_int32, right, wrapped)
 
 
-not_modelled(
-    "bucketize.Tensor_out(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor(a!) out) -> Tensor(a!)",
-    kind=OUT, reason=OUT_NOT_MODELLED)
+@declare("bucketize.Tensor_out(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor(a!) out) -> Tensor(a!)",
+         native="at::native::bucketize_out_cpu", source=BUCKET, meta=META_PYTHON,
+         device_check=CHECK_WRAPPER, at_dispatch=_SEARCHSORTED_CPU)
+def bucketize_out(self, boundaries, *, out_int32: bool = False, right: bool = False, out):
+    return _bucketize(self, boundaries, out_int32, right, out=out)
 
 
 # -- isin (aten/src/ATen/native/TensorCompare.cpp, cpu/TensorCompareKernel.cpp) ----------
@@ -313,12 +346,35 @@ def _isin_impl(elements, test_elements, assume_unique: bool, invert: bool, out,
          native="at::native::isin_Tensor_Tensor_out (structured)", source=COMPARE,
          meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def isin(elements, test_elements, *, assume_unique: bool = False, invert: bool = False):
+    return _isin_tt(elements, test_elements, assume_unique, invert, None)
+
+
+def _isin_out(sizes, device: str, out):
+    """The structured wrapper's set_output: a new bool tensor, or the out= tensor checked
+    (its dtype) and resized."""
+    if out is None:
+        return memory.empty_generic(sizes, D.bool, device)
+    check(out.dtype is D.bool, RuntimeError, "Expected out tensor to have dtype bool, but got "
+          f"{D.type_meta_name(out.dtype)} instead")
+    resize_output(out, tuple(sizes), S.contiguous_strides(tuple(sizes)))
+    return out
+
+
+def _isin_tt(elements, test_elements, assume_unique: bool, invert: bool, out):
     refuse_meta("isin", elements)
     _isin_dtype_check(elements.dtype)
     _isin_dtype_check(test_elements.dtype)
-    out = memory.empty_generic(elements.view.sizes, D.bool, elements.device_type)
-    _isin_impl(elements, test_elements, assume_unique, invert, out)
-    return out
+    result = _isin_out(elements.view.sizes, elements.device_type, out)
+    _isin_impl(elements, test_elements, assume_unique, invert, result)
+    return result
+
+
+@declare("isin.Tensor_Tensor_out(Tensor elements, Tensor test_elements, *, bool assume_unique=False, bool invert=False, Tensor(a!) out) -> Tensor(a!)",
+         native="at::native::isin_Tensor_Tensor_out (structured)", source=COMPARE,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
+def isin_out(elements, test_elements, *, assume_unique: bool = False, invert: bool = False,
+             out):
+    return _isin_tt(elements, test_elements, assume_unique, invert, out)
 
 
 ISIN_EQ_NE = step("isin: eq / ne", Layer.KERNEL, source=COMPARE)
@@ -329,10 +385,22 @@ ISIN_EQ_NE = step("isin: eq / ne", Layer.KERNEL, source=COMPARE)
          meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def isin_tensor_scalar(elements, test_element, *, assume_unique: bool = False,
                        invert: bool = False):
+    return _isin_ts(elements, test_element, invert, None)
+
+
+@declare("isin.Tensor_Scalar_out(Tensor elements, Scalar test_element, *, bool assume_unique=False, bool invert=False, Tensor(a!) out) -> Tensor(a!)",
+         native="at::native::isin_Tensor_Scalar_out (structured)", source=COMPARE,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
+def isin_tensor_scalar_out(elements, test_element, *, assume_unique: bool = False,
+                           invert: bool = False, out):
+    return _isin_ts(elements, test_element, invert, out)
+
+
+def _isin_ts(elements, test_element, invert: bool, result):
     refuse_meta("isin", elements)
     _isin_dtype_check(elements.dtype)
     _isin_dtype_check(scalar_type(test_element))
-    out = memory.empty_generic(elements.view.sizes, D.bool, elements.device_type)
+    out = _isin_out(elements.view.sizes, elements.device_type, result)
     # isin_Tensor_Scalar_out redispatches to eq_out / ne_out into out; tidx runs the
     # functional eq / ne (the same operator, the same casts) and writes its values into out
     with span(ISIN_EQ_NE, note=Note("isin.scalar", op="ne" if invert else "eq")) as s:
@@ -349,18 +417,24 @@ def isin_tensor_scalar(elements, test_element, *, assume_unique: bool = False,
          meta=META_PYTHON, device_check=CHECK_WRAPPER)
 def isin_scalar_tensor(element, test_elements, *, assume_unique: bool = False,
                        invert: bool = False):
+    return _isin_st(element, test_elements, assume_unique, invert, None)
+
+
+@declare("isin.Scalar_Tensor_out(Scalar element, Tensor test_elements, *, bool assume_unique=False, bool invert=False, Tensor(a!) out) -> Tensor(a!)",
+         native="at::native::isin_Scalar_Tensor_out (structured)", source=COMPARE,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
+def isin_scalar_tensor_out(element, test_elements, *, assume_unique: bool = False,
+                           invert: bool = False, out):
+    return _isin_st(element, test_elements, assume_unique, invert, out)
+
+
+def _isin_st(element, test_elements, assume_unique: bool, invert: bool, result):
     refuse_meta("isin", test_elements)
     _isin_dtype_check(scalar_type(element))
     _isin_dtype_check(test_elements.dtype)
-    out = memory.empty_generic((), D.bool, test_elements.device_type)
+    out = _isin_out((), test_elements.device_type, result)
     # the number becomes a wrapped 0-dim tensor and the Tensor_Tensor impl runs on it
     elements, wrapped = scalar_values(element, test_elements.device_type)
     _isin_impl(elements, test_elements, assume_unique, invert, out, wrapped)
     return out
 
-
-not_modelled(
-    "isin.Tensor_Tensor_out(Tensor elements, Tensor test_elements, *, bool assume_unique=False, bool invert=False, Tensor(a!) out) -> Tensor(a!)",
-    "isin.Tensor_Scalar_out(Tensor elements, Scalar test_element, *, bool assume_unique=False, bool invert=False, Tensor(a!) out) -> Tensor(a!)",
-    "isin.Scalar_Tensor_out(Scalar element, Tensor test_elements, *, bool assume_unique=False, bool invert=False, Tensor(a!) out) -> Tensor(a!)",
-    kind=OUT, reason=OUT_NOT_MODELLED)

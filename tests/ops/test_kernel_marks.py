@@ -21,6 +21,11 @@ from tracer import timeline as TL
 
 #: Operators no generated input runs, each with why.
 NOT_GENERATED = {
+    "aten::searchsorted.Scalar_out": "needs 1-D boundaries and an int64 out= tensor; the generated boundaries are 2-d or the out= tensor float",
+    "aten::bucketize.Tensor_out": "needs 1-D boundaries and an int64 out= tensor; the generated boundaries are 2-d or the out= tensor float",
+    "aten::isin.Tensor_Tensor_out": "needs a bool out= tensor; the generated out= tensors are float",
+    "aten::isin.Tensor_Scalar_out": "needs a bool out= tensor; the generated out= tensors are float",
+    "aten::isin.Scalar_Tensor_out": "needs a bool out= tensor; the generated out= tensors are float",
     "aten::mm.dtype": "no CPU kernel in torch 2.13 (the dispatcher's NotImplementedError)",
     "aten::mm.dtype_out": "no CPU kernel in torch 2.13 (the dispatcher's NotImplementedError)",
     "aten::bmm.dtype": "no CPU kernel in torch 2.13 (the dispatcher's NotImplementedError)",

@@ -106,3 +106,47 @@ def test_drawn_gather_into_its_own_input_is_torchs(shape, data, seed):
                        f"i = torch.tensor({index.tolist()})",
                        f"y = torch.gather(x, {dim}, i, out=x[{window}])", "z = x"],
                       names=("y", "z"))
+
+
+#: slice_scatter's generated out= (the functional op, resize_output, the dtype, copy_);
+#: searchsorted_out_cpu (its pre-check's dtype message last, resize_output, a contiguous
+#: copy of a non-contiguous out= tensor written and copied back), bucketize's; isin's three
+#: structured forms (the bool out= tensor checked and resized, then the same impl)
+SCATTER_SEARCH_ISIN = [
+    ['x = torch.ones(2, 3)', 'q = torch.empty(0)', 'y = torch.slice_scatter(x, torch.zeros(2, 1), 1, 0, 1, out=q)', 'w = q'],
+    ['x = torch.ones(2, 3)', 'q = torch.empty(5)', 'y = torch.slice_scatter(x, torch.zeros(1, 3), 0, 1, out=q)', 'w = q'],
+    ['x = torch.ones(2, 3)', 'q = torch.empty(0, dtype=torch.float64)', 'y = torch.slice_scatter(x, torch.zeros(2, 1), 1, 0, 1, out=q)'],
+    ['x = torch.ones(2, 3)', 'q = torch.empty(3, 2).t()', 'y = torch.slice_scatter(x, torch.zeros(2, 2), 1, step=2, out=q)', 'w = q'],
+    ['x = torch.ones(2, 3)', 'y = torch.slice_scatter(x, torch.zeros(2, 1), 1, 2, out=x)', 'w = x'],
+    ['x = torch.ones(2, 3)', 'q = torch.empty(0)', 'y = torch.slice_scatter(x, torch.zeros(2, 2), 1, 0, 1, out=q)'],
+    ['x = torch.ones(2, 3).t()', 'q = torch.empty(0)', 'y = torch.slice_scatter(x, torch.zeros(1, 2), 0, 1, 2, out=q)', 'w = q'],
+    ['b = torch.tensor([1., 3., 5.])', 'v = torch.tensor([[0., 4.], [6., 3.]])', 'q = torch.empty(0, dtype=torch.long)', 'y = torch.searchsorted(b, v, out=q)', 'w = q'],
+    ['b = torch.tensor([1., 3., 5.])', 'v = torch.tensor([[0., 4.], [6., 3.]])', 'q = torch.empty(5, dtype=torch.int32)', 'y = torch.searchsorted(b, v, out_int32=True, right=True, out=q)', 'w = q'],
+    ['b = torch.tensor([1., 3., 5.])', 'v = torch.tensor([[0., 4.], [6., 3.]])', 'q = torch.empty(2, 2, dtype=torch.long).t()', 'y = torch.searchsorted(b, v, out=q)', 'w = q'],
+    ['b = torch.tensor([1., 3., 5.])', 'v = torch.tensor([[0., 4.], [6., 3.]])', 'y = torch.searchsorted(b, v, out=torch.empty(0))'],
+    ['b = torch.tensor([1., 3., 5.])', 'v = torch.tensor([[0., 4.], [6., 3.]])', 'y = torch.searchsorted(b, v, out_int32=True, out=torch.empty(0, dtype=torch.long))'],
+    ['b = torch.tensor([1., 3., 5.])', 'v = torch.tensor([[0., 4.], [6., 3.]])', "y = torch.searchsorted(b, v, side='middle', out=torch.empty(0))"],
+    ['b = torch.tensor([1, 3, 5])', 'v = torch.tensor([[0., 4.], [6., 3.]])', 'q = torch.empty(0, dtype=torch.long)', "y = torch.searchsorted(b, v, side='right', out=q)", 'w = q'],
+    ['b = torch.tensor([1., 3., 5.])', 'q = torch.empty(0, dtype=torch.long)', 'y = torch.searchsorted(b, 4, out=q)', 'w = q'],
+    ['b = torch.tensor([1., 3., 5.])', 'q = torch.empty(3, dtype=torch.long)', 'y = torch.searchsorted(b, 4.5, right=True, out=q)', 'w = q'],
+    ['b = torch.tensor([1., 3., 5.])', 'v = torch.tensor([[0., 4.], [6., 3.]])', 'q = torch.empty(5, dtype=torch.long)', 'y = torch.bucketize(v, b, right=True, out=q)', 'w = q'],
+    ['b = torch.tensor([1., 3., 5.])', 'v = torch.tensor([[0., 4.], [6., 3.]])', 'y = torch.bucketize(v, b[None], out=torch.empty(0))'],
+    ['b = torch.tensor([1., 3., 5.])', 'v = torch.tensor([[0., 4.], [6., 3.]])', 'q = torch.empty(0, dtype=torch.int32)', 'y = torch.bucketize(v.t(), b, out_int32=True, out=q)', 'w = q'],
+    ['b = torch.tensor([1., 3., 5.])', 'q = torch.empty(0, dtype=torch.long)', 'y = torch.searchsorted(b, torch.zeros(0, 2), out=q)', 'w = q'],
+    ['x = torch.tensor([[1, 2, 3], [4, 5, 6]])', 'q = torch.empty(0, dtype=torch.bool)', 'y = torch.isin(x, torch.tensor([2, 5]), out=q)', 'w = q'],
+    ['x = torch.tensor([[1, 2, 3], [4, 5, 6]])', 'q = torch.empty(5, dtype=torch.bool)', 'y = torch.isin(x, torch.tensor([2, 5]), invert=True, out=q)', 'w = q'],
+    ['x = torch.tensor([[1, 2, 3], [4, 5, 6]])', 'y = torch.isin(x, torch.tensor([2, 5]), out=torch.empty(0))'],
+    ['x = torch.tensor([[1, 2, 3], [4, 5, 6]])', 'q = torch.empty(3, 2, dtype=torch.bool).t()', 'y = torch.isin(x, torch.tensor([2, 5]), out=q)', 'w = q'],
+    ['x = torch.tensor([[1, 2, 3], [4, 5, 6]])', 'q = torch.empty(0, dtype=torch.bool)', 'y = torch.isin(x, 5, out=q)', 'w = q'],
+    ['x = torch.tensor([[1, 2, 3], [4, 5, 6]])', 'q = torch.empty(2, dtype=torch.bool)', 'y = torch.isin(x, 5.0, invert=True, out=q)', 'w = q'],
+    ['x = torch.tensor([[1, 2, 3], [4, 5, 6]])', 'y = torch.isin(x, 5, out=torch.empty(0, dtype=torch.long))'],
+    ['x = torch.tensor([[1, 2, 3], [4, 5, 6]])', 'q = torch.empty(0, dtype=torch.bool)', 'y = torch.isin(5, x, out=q)', 'w = q'],
+    ['x = torch.tensor([[1, 2, 3], [4, 5, 6]])', 'q = torch.empty(3, dtype=torch.bool)', 'y = torch.isin(7.5, x, invert=True, out=q)', 'w = q'],
+    ['x = torch.tensor([[1, 2, 3], [4, 5, 6]])', 'y = torch.isin(5, x, out=torch.empty(0))'],
+    ['x = torch.tensor([[True, False]])', 'y = torch.isin(x, x, out=torch.empty(0, dtype=torch.bool))'],
+]
+
+
+@pytest.mark.parametrize("program", SCATTER_SEARCH_ISIN)
+def test_slice_scatter_searchsorted_bucketize_and_isin_out_are_torchs(program):
+    assert_like_torch(program, names=NAMES)

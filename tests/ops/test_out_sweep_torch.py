@@ -28,22 +28,15 @@ pytestmark = pytest.mark.torch
 #: out= overloads tidx still refuses, each with the reason a user reads.  Empty when
 #: issue #26's out= item is done.
 STILL_REFUSED: dict[str, str] = {
-    "aten::bucketize.Tensor_out": OUT_NOT_MODELLED,
     "aten::index_add.out": OUT_NOT_MODELLED,
     "aten::index_copy.out": OUT_NOT_MODELLED,
     "aten::index_reduce.out": OUT_NOT_MODELLED,
-    "aten::isin.Scalar_Tensor_out": OUT_NOT_MODELLED,
-    "aten::isin.Tensor_Scalar_out": OUT_NOT_MODELLED,
-    "aten::isin.Tensor_Tensor_out": OUT_NOT_MODELLED,
     "aten::scatter.reduce_out": OUT_NOT_MODELLED,
     "aten::scatter.src_out": OUT_NOT_MODELLED,
     "aten::scatter.value_out": OUT_NOT_MODELLED,
     "aten::scatter.value_reduce_out": OUT_NOT_MODELLED,
     "aten::scatter_add.out": OUT_NOT_MODELLED,
     "aten::scatter_reduce.two_out": OUT_NOT_MODELLED,
-    "aten::searchsorted.Scalar_out": OUT_NOT_MODELLED,
-    "aten::searchsorted.Tensor_out": OUT_NOT_MODELLED,
-    "aten::slice_scatter.out": OUT_NOT_MODELLED,
 }
 
 
