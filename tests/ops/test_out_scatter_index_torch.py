@@ -63,6 +63,11 @@ EDGE_CASES = [
     A + I + "o = s; y = torch.scatter_add(a, 0, i, s, out=s)",
     A + V + "o = s; y = torch.index_add(a, 0, v, s, out=s)",
     A + V + "o = s; y = torch.index_reduce(a, 0, v, s, 'amin', out=s)",
+    # an out= of another dtype over src's memory: scatter checks the overlap first,
+    # index_add the dtype (set_output) first
+    A + I + "o = s.view(torch.int32); y = torch.scatter(a, 0, i, s, out=o)",
+    A + V + "o = s.view(torch.int32); y = torch.index_add(a, 0, v, s, out=o)",
+    A + V + "o = s.view(torch.int32); y = torch.index_copy(a, 0, v, s, out=o)",
     # out= of the index itself (an int64 out: the dtype or the overlap decides)
     A + I + "o = i; y = torch.scatter(a.long(), 0, i, s.long(), out=i)",
     A + V + "o = v; y = torch.index_copy(a.long(), 0, v, s.long(), out=v)",
