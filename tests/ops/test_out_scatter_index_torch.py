@@ -112,23 +112,15 @@ EDGE_CASES = [
     "y = torch.scatter_reduce(a, 0, i, s, 'mean', include_self=False, out=o)",
 ]
 
-#: a representative sample in the fast tier; every case in the whole suite
-FAST = set(CASES[::7]) | set(EDGE_CASES[::4])
-
-
-def _marks(cases):
-    return [pytest.param(c, marks=() if c in FAST else pytest.mark.slow) for c in cases]
-
-
-@pytest.mark.parametrize("statements", _marks(CASES + EDGE_CASES))
+@pytest.mark.parametrize("statements", CASES + EDGE_CASES)
 def test_out_forms_like_torch(statements):
     assert_like_torch(statements, names=("y", "o"), uninitialised=("o",))
     assert_like_torch(statements + "; same = torch.tensor(y is o)", names=("y", "same"))
     assert _tidx_resize_warnings(statements) == _torch_resize_warnings(statements)
 
 
-def test_the_cases_warn_and_raise_where_torch_does():
-    """The comparison is not vacuous: torch warns of a resize and raises in some cases."""
+def test_every_call_warns_of_a_resize_somewhere():
+    """The warning comparison is not vacuous: each call warns for its out= of 5 elements."""
     assert sum(bool(_torch_resize_warnings(s)) for s in CASES) == len(CALLS)
 
 
