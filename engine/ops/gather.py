@@ -20,7 +20,8 @@ from engine.memory import empty as memory
 from engine.core import view as S
 from engine.dispatch.declarations import CHECK_WRAPPER, COMPOSITE, META_PYTHON, declare
 from engine.dispatch.aten import aten
-from engine.core.errors import check, torch_error
+from engine.core.errors import Refused, check, torch_error
+from engine.ops.index_ops import set_out
 from engine.ops.split import check_pieces
 from engine.ops import overlap
 from engine.ops.views import expand_outplace
@@ -292,10 +293,7 @@ def _gather(self, dim: int, index, result):
     not overlap self or the index, before the index's own checks."""
     dim = S.maybe_wrap_dim(dim, self.dim())
     if result is not None:
-        check(result.dtype is self.dtype, RuntimeError,
-              f"Expected out tensor to have dtype {D.type_meta_name(self.dtype)}, but got "
-              f"{D.type_meta_name(result.dtype)} instead")
-        resize_output(result, index.view.sizes, S.contiguous_strides(index.view.sizes))
+        set_out(result, index.view.sizes, self.dtype, self.device_type)
         overlap.assert_no_internal_overlap(result)
         overlap.assert_no_overlap(result, self)
         overlap.assert_no_partial_overlap(result, index)
@@ -452,6 +450,10 @@ def masked_select_out(self, mask, *, out):
 def _masked_select_out(self, mask, result):
     """masked_select_out_impl_cpu: the checks, the overlaps, the count of the mask, the
     out= tensor resized to it (resize_output), then the kernel."""
+    if result.is_meta and not self.is_meta:
+        raise Refused("masked_select(..., out=) into a meta tensor: torch dispatches to the "
+                      "Meta key, where masked_select.out has no kernel (its NotImplementedError "
+                      "is not modelled)")
     check(mask.dtype is D.bool, RuntimeError, "masked_select: expected BoolTensor for mask")
     check(self.dtype is result.dtype, RuntimeError,
           "masked_select(): self and result must have the same scalar type")

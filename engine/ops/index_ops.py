@@ -54,13 +54,16 @@ def _size(t, dim: int) -> int:
     return t.view.sizes[S.maybe_wrap_dim(dim, t.dim())]
 
 
-def refuse_meta(what: str, *tensors) -> None:
+def refuse_meta(what: str, *tensors, python: bool = True) -> None:
     """On the meta device torch runs these operators' Python meta registrations
-    (torch/_meta_registrations.py, torch/_decomp), with their own checks and messages:
-    tidx models the C++ CPU path only."""
+    (torch/_meta_registrations.py, torch/_decomp), with their own checks and messages,
+    or, for an out= overload torch registers none for (``python=False``), the structured
+    C++ meta function alone: tidx models the C++ CPU path only."""
     if any(t.is_meta for t in tensors if hasattr(t, "is_meta")):
-        raise Refused(f"{what} on the meta device runs torch's Python meta registration, "
-                      "which tidx does not model; on the CPU it is modelled")
+        runs = ("torch's Python meta registration" if python else
+                "only torch's C++ meta function (set_output's resize_)")
+        raise Refused(f"{what} on the meta device runs {runs}, which tidx does not model; "
+                      "on the CPU it is modelled")
 
 
 def _contiguous(index):
@@ -120,7 +123,7 @@ def structured_output(op: str, self, index, source, inplace: bool, out=None):
     by :func:`set_out` (each after the overlap checks against what it reads), else
     set_output_raw_strided's fresh tensor of self's shape."""
     if out is not None:
-        set_out(out, self.view.sizes, self.dtype)
+        set_out(out, self.view.sizes, self.dtype, self.device_type)
         overlap.check(op, out, full=[index, source])
         return out
     if inplace:
@@ -132,14 +135,17 @@ def structured_output(op: str, self, index, source, inplace: bool, out=None):
     return result
 
 
-def set_out(out, sizes: tuple[int, ...], dtype: D.dtype) -> None:
+def set_out(out, sizes: tuple[int, ...], dtype: D.dtype, device: str) -> None:
     """set_output_raw_strided(0, sizes, {}, options) in a structured out= wrapper
-    (torchgen's resize_out): the out= tensor's dtype must be the result's, then
+    (torchgen's resize_out): the out= tensor's dtype and device must be the result's, then
     at::native::resize_output (its warning when it held elements); no strides asked, so
     an out= tensor of the right shape keeps its own."""
     check(out.dtype is dtype, RuntimeError,
           f"Expected out tensor to have dtype {D.type_meta_name(dtype)}, but got "
           f"{D.type_meta_name(out.dtype)} instead")
+    # (a CUDA tensor on either side meets the CUDA wrapper's device check first)
+    check(out.device_type == device, RuntimeError,
+          f"Expected out tensor to have device {device}, but got {out.device_type} instead")
     resize_output(out, tuple(sizes), S.contiguous_strides(tuple(sizes)))
 
 

@@ -136,7 +136,8 @@ def index_reduce_impl(self, dim: int, index, source, op: str, include_self: bool
 def _index_reduce(form: str, self, dim, index, source, reduce, include_self, out):
     """TORCH_PRECOMPUTE_META_FUNC(index_reduce): the reduce name first, then
     index_func_meta_impl; then index_reduce_cpu_out into the output."""
-    refuse_meta("index_reduce_" if form == INPLACE else "index_reduce", self, index, source)
+    refuse_meta("index_reduce_" if form == INPLACE else "index_reduce", self, index, source,
+                python=form != OUT)
     check(reduce in _INDEX_REDUCE, RuntimeError,
           "index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got "
           f"{reduce}.")

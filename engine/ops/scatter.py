@@ -26,7 +26,7 @@ from engine.memory import empty as memory
 from engine.ops import overlap
 from engine.ops.gather import (ADV, _coords, _scatter_shape_check, nonempty, scatter_apply,
                                scatter_index, src_window)
-from engine.ops.index_ops import set_out
+from engine.ops.index_ops import refuse_meta, set_out
 from engine.ops.touch import at, elements
 from engine.ops.touch import where as where_set
 
@@ -145,7 +145,7 @@ def scatter_output(form: str, what: str, self, index, src, out):
         return self
     if form == OUT:
         _scatter_overlap(what, out, index, src)
-        set_out(out, self.view.sizes, self.dtype)
+        set_out(out, self.view.sizes, self.dtype, self.device_type)
         return out
     return memory.empty_generic(self.view.sizes, self.dtype, self.device_type)
 
@@ -153,6 +153,10 @@ def scatter_output(form: str, what: str, self, index, src, out):
 def _scatter(form: str, name: str, self, dim: int, index, src, out, reduce_add: bool):
     """scatter_meta_impl, then scatter_impl / TORCH_IMPL_FUNC(scatter_add): self copied
     into the output unless it is the output (in place, or out=self), then the kernel."""
+    # the out= form on the meta device runs only the C++ meta function (set_output's
+    # resize_), the others torch's Python meta: neither is modelled
+    refuse_meta(name, self, index, *([] if isinstance(src, (int, float, bool)) else [src]),
+                python=form != OUT)
     dim = _scatter_checks(self, dim, index, src)
     out = scatter_output(form, name + "_" if form == INPLACE else name, self, index, src, out)
     if out is not self:

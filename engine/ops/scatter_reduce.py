@@ -23,7 +23,7 @@ from tracer.steps import Layer, step
 from engine.core import dtypes as D
 from engine.core.errors import Refused, torch_error
 from engine.dispatch.at_dispatch import AT_DISPATCH, dispatched
-from engine.dispatch.declarations import CHECK_WRAPPER, INPLACE, META_PYTHON, structured
+from engine.dispatch.declarations import CHECK_WRAPPER, INPLACE, META_PYTHON, OUT, structured
 from engine.dispatch.aten import OpOverload, aten
 from engine.ops.gather import _coords, _index_values, nonempty, scatter_apply, scatter_index, \
     src_window
@@ -224,7 +224,8 @@ TORCH_WARN_ONCE = step("TORCH_WARN_ONCE", Layer.KERNEL, source=ADV,
 
 def _scatter_old_reduce(form, self, dim, index, src, reduce, out):
     name = "scatter_" if form == INPLACE else "scatter"
-    refuse_meta(name, self, index, *([] if isinstance(src, (int, float, bool)) else [src]))
+    refuse_meta(name, self, index, *([] if isinstance(src, (int, float, bool)) else [src]),
+                python=form != OUT)
     if not isinstance(src, (int, float, bool)):
         # TORCH_META_FUNC2(scatter, reduce) warns once, before the checks
         with span(TORCH_WARN_ONCE, category="UserWarning"):

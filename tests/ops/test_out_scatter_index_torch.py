@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from conftest import examples, require_torch
+from engine.core.errors import Refused
 from oracle import assert_like_torch
 from ops.test_out_overloads_torch import _tidx_resize_warnings, _torch_resize_warnings
 
@@ -87,6 +88,13 @@ EDGE_CASES = [
     A + "o = torch.empty(4); y = torch.index_copy(a, 0, torch.tensor([1, 0, 1]), s, out=o)",
     A + V + "o = torch.empty(0); y = torch.index_reduce(a, 0, v, s, 'sum', out=o)",
     A + "o = torch.empty(0); y = torch.index_copy(a, 0, torch.tensor([3, 0]), s, out=o)",
+    # an out= on the meta device beside CPU inputs: set_output's device check
+    A + I + "o = torch.empty(0, device='meta'); y = torch.scatter(a, 0, i, s, out=o)",
+    A + I + "o = torch.empty(0, device='meta'); y = torch.scatter(a, 0, i, 1., reduce='add', "
+            "out=o)",
+    A + I + "o = torch.empty(0, device='meta'); y = torch.scatter_add(a, 0, i, s, out=o)",
+    A + V + "o = torch.empty(0, device='meta'); y = torch.index_reduce(a, 0, v, s, 'amax', "
+            "out=o)",
     # an empty index: the copy of self alone
     A + "o = torch.empty(0); y = torch.scatter(a, 0, torch.tensor([[]], dtype=torch.long), s, "
         "out=o)",
@@ -133,6 +141,42 @@ def test_every_call_warns_of_a_resize_somewhere():
 def test_out_with_an_input_that_requires_grad_like_torch(call):
     """torch's Autograd kernel: out= with an input that requires grad raises."""
     assert_like_torch("g = torch.ones(2, 3, requires_grad=True); " + call)
+
+
+@pytest.mark.parametrize("call", [
+    "torch.scatter(m, 0, i.to('meta'), m, out=o)",
+    "torch.scatter(m, 0, i.to('meta'), m, reduce='add', out=o)",
+    "torch.scatter_add(m, 0, i.to('meta'), m, out=o)",
+    "torch.index_reduce(m, 0, v.to('meta'), m, 'amax', out=o)",
+])
+def test_out_on_the_meta_device_is_refused(call):
+    """On the meta device torch runs these out= overloads' C++ meta function alone (no
+    Python meta is registered for them), which tidx does not model: refused in one line,
+    where torch computes."""
+    program = (A + I + V + "m = torch.empty(2, 3, device='meta'); "
+               "o = torch.empty(0, device='meta'); y = " + call)
+    torch = require_torch()
+    exec(program, {"torch": torch})         # the test's own string: torch computes
+    with pytest.raises(Refused, match="on the meta device runs only torch's C\\+\\+ meta"):
+        assert_like_torch(program)
+
+
+def test_gather_into_a_meta_out_like_torch():
+    """gather.out's structured wrapper checks the out= tensor's device after its dtype
+    (tidx failed inside, exit 3, reading the meta tensor's data)."""
+    assert_like_torch(A + I + "o = torch.empty(0, device='meta'); "
+                      "y = torch.gather(a, 0, i, out=o)")
+
+
+def test_masked_select_into_a_meta_out_is_refused():
+    """torch reaches the Meta key, where masked_select.out has no kernel: refused in one
+    line (tidx failed inside, exit 3)."""
+    program = A + "o = torch.empty(0, device='meta'); y = torch.masked_select(a, a > 2, out=o)"
+    torch = require_torch()
+    with pytest.raises(NotImplementedError):
+        exec(program, {"torch": torch})     # the test's own string
+    with pytest.raises(Refused, match="masked_select.out has no kernel"):
+        assert_like_torch(program)
 
 
 def _torch_deprecations(statements: str) -> int:
