@@ -236,7 +236,11 @@ PROPERTY = {
     "scatter_reduce_old": "torch.scatter(a, {dim}, i, s, reduce='add', out=o)",
     "scatter_add": "torch.scatter_add(a, {dim}, i, s, out=o)",
     "scatter_reduce": "torch.scatter_reduce(a, {dim}, i, s, 'amin', include_self=False, out=o)",
-    "index_add": "torch.index_add(a, {dim}, v, s.narrow({dim}, 0, v.numel()), out=o)",
+    "scatter_reduce_mean": "torch.scatter_reduce(a, {dim}, i, s, 'mean', out=o)",
+    "index_add": "torch.index_add(a, {dim}, v, s.narrow({dim}, 0, v.numel()), alpha=3, "
+                 "out=o)",
+    "index_reduce_mean": "torch.index_reduce(a, {dim}, v, s.narrow({dim}, 0, v.numel()), "
+                         "'mean', include_self=False, out=o)",
     "index_copy": "torch.index_copy(a, {dim}, v, s.narrow({dim}, 0, v.numel()), out=o)",
     "index_reduce": "torch.index_reduce(a, {dim}, v, s.narrow({dim}, 0, v.numel()), 'prod', "
                     "out=o)",
@@ -247,7 +251,7 @@ PROPERTY = {
 @settings(max_examples=examples(120), deadline=None)
 @given(st.sampled_from(sorted(PROPERTY)),
        st.lists(st.integers(1, 3), min_size=1, max_size=3),
-       st.sampled_from(["torch.float32", "torch.int64"]),
+       st.sampled_from(["torch.float32", "torch.int64", "torch.float64", "torch.int32"]),
        st.lists(st.integers(0, 4), min_size=0, max_size=3),
        st.sampled_from(["torch.float32", "torch.int64", "torch.float64"]),
        st.sampled_from(["", ".t()", "[::2]", ".unsqueeze(0)"]),
