@@ -124,7 +124,7 @@ def structured_output(op: str, self, index, source, inplace: bool, out=None):
     set_output_raw_strided's fresh tensor of self's shape."""
     if out is not None:
         set_out(out, self.view.sizes, self.dtype, self.device_type)
-        overlap.check(op, out, full=[index, source])
+        overlap.check(op.rstrip("_"), out, full=[index, source])     # (index_add, out=)
         return out
     if inplace:
         overlap.check(op, self, full=[index, source])
