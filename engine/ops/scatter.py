@@ -188,7 +188,7 @@ def scatter_value(form: str, self, dim: int, index, value, *, out):
 @structured("scatter_add.out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) "
             "-> Tensor(a!)",
             native="at::native::scatter_add (structured)",
-            out_native="at::native::scatter_add_out (structured)", source=ADV,
+            out_native="at::native::scatter_add (structured)", source=ADV,
             meta=META_PYTHON, out_meta=None, device_check=CHECK_WRAPPER,
             out_device_check=CHECK_WRAPPER)
 def scatter_add(form: str, self, dim: int, index, src, *, out):

@@ -206,7 +206,7 @@ def _scatter_reduce_two(form, self, dim, index, src, reduce, include_self, out):
 @structured("scatter_reduce.two_out(Tensor self, int dim, Tensor index, Tensor src, str reduce, "
             "*, bool include_self=True, Tensor(a!) out) -> Tensor(a!)",
             native="at::native::scatter_reduce_two (structured)",
-            out_native="at::native::scatter_reduce_two_out (structured)", source=ADV,
+            out_native="at::native::scatter_reduce_two (structured)", source=ADV,
             meta=META_PYTHON, device_check=CHECK_WRAPPER, out_device_check=CHECK_WRAPPER,
             # cpu/ScatterGatherKernel.cpp's reduce='mean'
             at_dispatch=AT_DISPATCH("scatter_gather_tensor_cpu_reduce_mean",
