@@ -59,6 +59,12 @@ EDGE_CASES = [
     A + I + "o = a; y = torch.scatter_reduce(a, 0, i, s, 'prod', out=a)",
     A + V + "o = a; y = torch.index_add(a, 0, v, s, out=a)",
     A + V + "o = a; y = torch.index_copy(a, 0, v, s, out=a)",
+    # out= a view of self: no overlap check against self (self is copied in first), the
+    # view resized over self's storage or grown past it
+    A + I + "o = a[1]; y = torch.scatter(a, 0, i, s, out=o)",
+    A + I + "o = a.t(); y = torch.scatter(a, 0, i, s, out=o)",
+    A + V + "o = a[0]; y = torch.index_add(a, 0, v, s, out=o)",
+    A + V + "o = a.view(3, 2); y = torch.index_reduce(a, 0, v, s, 'prod', out=o)",
     # out= is src/source: the overlap error (scatter: before the resize; index: after)
     A + I + "o = s; y = torch.scatter(a, 0, i, s, out=s)",
     A + I + "o = s; y = torch.scatter_add(a, 0, i, s, out=s)",
