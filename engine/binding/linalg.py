@@ -20,7 +20,6 @@ from tracer.recorder import span
 from tracer.steps import Layer, step
 
 from engine.binding import operators as O
-from engine.core.errors import Refused
 
 FUNCTIONAL_PY = "torch/functional.py"
 TENSOR_PY = "torch/_tensor.py"
@@ -38,19 +37,20 @@ def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):  # noqa
     """torch.norm (torch/functional.py), its strided-tensor branch."""
     with span(TORCH_NORM, p=lambda: O.shown_argument(p), dim=lambda: O.shown_argument(dim),
               keepdim=keepdim) as py:
-        if out is not None:
-            raise Refused("torch.norm(..., out=) is not modelled yet")
+        # each call passes out= only when given, as torch/functional.py's two branches do
+        given = {} if out is None else {"out": out}
         _dim = [dim] if isinstance(dim, int) else dim
         if isinstance(p, str):
             if p == "fro" and (dim is None or isinstance(dim, int) or len(dim) <= 2):
-                result = FUNCTIONS["vector_norm"](input, 2, _dim, keepdim, dtype=dtype)
+                result = FUNCTIONS["vector_norm"](input, 2, _dim, keepdim, dtype=dtype, **given)
             else:
                 if _dim is None:
                     _dim = list(range(input.ndim))
-                result = FUNCTIONS["matrix_norm"](input, p, _dim, keepdim, dtype=dtype)
+                result = FUNCTIONS["matrix_norm"](input, p, _dim, keepdim, dtype=dtype,
+                                                  **given)
         else:
             result = FUNCTIONS["vector_norm"](input, 2.0 if p is None else p, _dim, keepdim,
-                                              dtype=dtype)
+                                              dtype=dtype, **given)
         py.set_result(result)
         return result
 

@@ -22,6 +22,7 @@ from tracer.recorder import span
 from tracer.steps import Layer, step
 
 from engine.binding import operators as O
+from engine.binding.functional import broadcast_shapes
 from engine.binding.tensor_new import warn
 from engine.core.errors import Refused, torch_error
 
@@ -185,6 +186,44 @@ def mse_loss(input: Any, target: Any, size_average: Any = None, reduce: Any = No
         return result
 
 
+def binary_cross_entropy(input: Any, target: Any, weight: Any = None, size_average: Any = None,
+                         reduce: Any = None, reduction: str = "mean") -> Any:
+    """The reduction's number, the sizes' ValueError, the weight expanded to
+    ``torch.broadcast_shapes(target.size(), weight.size())``, then
+    ``torch._C._nn.binary_cross_entropy(input, target, weight, enum)``."""
+    with _python("binary_cross_entropy", (input, target)) as py:
+        _no_legacy("binary_cross_entropy", size_average, reduce)
+        enum = _reduction(reduction)
+        if target.size() != input.size():
+            raise torch_error(ValueError, f"Using a target size ({target.size()}) that is "
+                              f"different to the input size ({input.size()}) is deprecated. "
+                              "Please ensure they have the same size.")
+        if weight is not None:
+            shape = broadcast_shapes(target.size(), weight.size())
+            weight = weight.expand(shape)
+        result = O.function("binary_cross_entropy", "torch._C._nn.binary_cross_entropy")(
+            input, target, weight, enum)
+        py.set_result(result)
+        return result
+
+
+def binary_cross_entropy_with_logits(input: Any, target: Any, weight: Any = None,
+                                     size_average: Any = None, reduce: Any = None,
+                                     reduction: str = "mean", pos_weight: Any = None) -> Any:
+    """The reduction's number, the sizes' ValueError, then
+    ``torch.binary_cross_entropy_with_logits(input, target, weight, pos_weight, enum)``."""
+    with _python("binary_cross_entropy_with_logits", (input, target)) as py:
+        _no_legacy("binary_cross_entropy_with_logits", size_average, reduce)
+        enum = _reduction(reduction)
+        if target.size() != input.size():
+            raise torch_error(ValueError, f"Target size ({target.size()}) must be the same "
+                              f"as input size ({input.size()})")
+        result = O.function("binary_cross_entropy_with_logits")(
+            input, target, weight, pos_weight, enum)
+        py.set_result(result)
+        return result
+
+
 def silu(input: Any, inplace: bool = False) -> Any:
     """``torch._C._nn.silu_(input) if inplace else torch._C._nn.silu(input)``."""
     with _python("silu", (input,)) as py:
@@ -203,4 +242,7 @@ def functions() -> dict[str, Callable[..., Any]]:
             "pad": O.function("pad", "torch.nn.functional.pad"),
             "nll_loss": nll_loss, "cross_entropy": cross_entropy, "dropout": dropout,
             "mse_loss": mse_loss, "silu": silu,
+            "binary_cross_entropy": binary_cross_entropy,
+            "binary_cross_entropy_with_logits": binary_cross_entropy_with_logits,
+            "logsigmoid": O.function("log_sigmoid", "torch.nn.functional.logsigmoid"),
             "gelu": O.function("gelu", "torch.nn.functional.gelu")}

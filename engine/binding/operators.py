@@ -89,6 +89,11 @@ def _default(text: str | None) -> Any:
         return D.from_name(text)
     if len(text) > 1 and text[0] == text[-1] and text[0] in "'\"":
         return text[1:-1]       # a str default: pad's mode="constant", gelu's 'none'
+    if text == "Mean":
+        # ``int reduction=Mean`` is ``at::Reduction::Mean`` in the Python signature, which
+        # python_arg_parser.cpp's set_default_str reads with atol: 0, 'none'.  So
+        # torch.binary_cross_entropy_with_logits(x, t) returns the elements, not the mean
+        return 0
     try:
         return int(text)
     except ValueError:

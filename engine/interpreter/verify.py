@@ -516,7 +516,8 @@ def _same_field(check: str, mine: Any, theirs: Any) -> bool:
 #: the kernel notes that state an absolute bound on how far torch's values may be
 #: (engine/ops/softmax.py, functional_loss.py)
 ABSOLUTE_NOTES = ("softmax.log_bound", "loss.cross_entropy_bound", "activation.gelu_bound",
-                  "statistics.logsumexp_bound", "activation.backward_bound")
+                  "statistics.logsumexp_bound", "activation.backward_bound",
+                  "activation.log_sigmoid_bound", "loss.bce_bound")
 
 
 def _absolute_bound(events: list[dict[str, Any]]) -> tuple[float, dict[str, Any]] | None:

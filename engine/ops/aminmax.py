@@ -29,9 +29,10 @@ from engine.core import view as S
 from engine.core.errors import check
 from engine.dispatch.at_dispatch import AT_DISPATCH, dispatched
 from engine.dispatch.aten import aten
-from engine.dispatch.declarations import META_PYTHON, OUT, OUT_NOT_MODELLED, declare, not_modelled
+from engine.dispatch.declarations import META_PYTHON, declare
 from engine.memory import empty as memory
 from engine.memory.allocator import check_temporary
+from engine.ops.pointwise import resize_output
 from engine.ops.reduce import _extreme, _first_index, _zero_numel_check_dim
 from engine.ops.touch import touched
 
@@ -109,6 +110,19 @@ def _along(self, dim: int, keepdim: bool, low, high):
          at_dispatch=AT_DISPATCH("aminmax_cpu",
                                  "AT_DISPATCH_ALL_TYPES_AND3(kBool, kBFloat16, kHalf)"))
 def aminmax(self, *, dim=None, keepdim=False):
+    return _aminmax(self, dim, keepdim, None)
+
+
+@declare("aminmax.out(Tensor self, *, int? dim=None, bool keepdim=False, Tensor(a!) min, "
+         "Tensor(b!) max) -> (Tensor(a!) min, Tensor(b!) max)",
+         native="at::native::aminmax_out (structured)", source=REDUCE, takes_complex=True,
+         meta=META_PYTHON, at_dispatch=AT_DISPATCH("aminmax_cpu",
+                                 "AT_DISPATCH_ALL_TYPES_AND3(kBool, kBFloat16, kHalf)"))
+def aminmax_out(self, *, dim=None, keepdim=False, min, max):  # noqa: A002
+    return _aminmax(self, dim, keepdim, (min, max))
+
+
+def _aminmax(self, dim, keepdim: bool, outs):
     # TORCH_META_FUNC(aminmax): the checks and the shape of both results
     if dim is not None:
         wrapped = S.maybe_wrap_dim(dim, self.dim())
@@ -125,15 +139,21 @@ def aminmax(self, *, dim=None, keepdim=False):
               "aminmax(): cannot compute aminmax over an empty dimension as the operation "
               "has no identity.")
         sizes = [1] * self.dim() if keepdim else []
-    low = memory.empty_generic(sizes, self.dtype, self.device_type)
-    high = memory.empty_generic(sizes, self.dtype, self.device_type)
+    if outs is None:
+        low = memory.empty_generic(sizes, self.dtype, self.device_type)
+        high = memory.empty_generic(sizes, self.dtype, self.device_type)
+    else:
+        # the structured wrapper's resize_out for min, then for max: the dtype, then
+        # resize_output (its warning)
+        for out in outs:
+            check(out.dtype is self.dtype, RuntimeError,
+                  f"Expected out tensor to have dtype {D.type_meta_name(self.dtype)}, but got "
+                  f"{D.type_meta_name(out.dtype)} instead")
+            resize_output(out, tuple(sizes), S.contiguous_strides(tuple(sizes)))
+        low, high = outs
     if dim is None:
         _whole(self, low, high)
     else:
         _along(self, wrapped, keepdim, low, high)
     return low, high
 
-
-not_modelled("aminmax.out(Tensor self, *, int? dim=None, bool keepdim=False, Tensor(a!) min, "
-             "Tensor(b!) max) -> (Tensor(a!) min, Tensor(b!) max)", kind=OUT,
-             reason=OUT_NOT_MODELLED)

@@ -28,8 +28,8 @@ from engine.core import view as S
 from engine.core.errors import Refused, check
 from engine.dispatch.at_dispatch import AT_DISPATCH, dispatched
 from engine.dispatch.aten import aten
-from engine.dispatch.declarations import (CHECK_WRAPPER, INPLACE, META_PYTHON, OUT, declare,
-                                          deprecated, not_modelled, structured)
+from engine.dispatch.declarations import (CHECK_WRAPPER, INPLACE, META_PYTHON, declare,
+                                          deprecated, structured)
 from engine.ops.matmul import (CPUBLAS, LINALG, _addmm_impl, _blas_dispatch, _output,
                                _scaled, _up, _UNIT, _values, opmath_scalar)
 from engine.ops.touch import touched
@@ -288,10 +288,3 @@ for _name in ("addbmm", "baddbmm"):
                "Tensor(a!)", f"{_name}_(self, batch1, batch2, beta, 1)")
     deprecated(f"{_name}(Scalar beta, Tensor self, Tensor batch1, Tensor batch2, *, "
                "Tensor(a!) out) -> Tensor(a!)", f"{_name}_out(out, self, batch1, batch2, beta, 1)")
-
-not_modelled("baddbmm.dtype(Tensor self, Tensor batch1, Tensor batch2, ScalarType out_dtype, *, "
-             "Scalar beta=1, Scalar alpha=1) -> Tensor",
-             reason="the out_dtype overloads of the matmul family are not modelled yet")
-not_modelled("baddbmm.dtype_out(Tensor self, Tensor batch1, Tensor batch2, ScalarType out_dtype,"
-             " *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", kind=OUT,
-             reason="the out_dtype overloads of the matmul family are not modelled yet")

@@ -1,4 +1,5 @@
-"""nll_loss and cross_entropy (aten/src/ATen/native/LossNLL.cpp).
+"""nll_loss and cross_entropy (aten/src/ATen/native/LossNLL.cpp), mse_loss and
+binary_cross_entropy_with_logits (Loss.cpp).
 
 ``nll_loss_nd`` checks the batch sizes and calls ``nll_loss``, which is
 ``nll_loss_forward``'s first result.  Its CPU kernel (``nll_loss_out_frame``) is a
@@ -30,6 +31,8 @@ from engine.dispatch.at_dispatch import AT_DISPATCH, dispatched
 from engine.dispatch.aten import aten
 from engine.dispatch.declarations import CHECK_WRAPPER, COMPOSITE, META_PYTHON, declare
 from engine.memory import empty as memory
+from engine.ops.log_sigmoid import LIBRARY, LOG_SIGMOID_EPS
+from engine.ops.scalar import WRAPPED_SCALAR_TENSOR, wrapped_scalar_tensor
 from engine.ops.softmax import EXP_LIBRARY, LOG_SOFTMAX_EPS
 from engine.ops.pointwise import broadcast, iterate
 from engine.ops.touch import touched
@@ -241,3 +244,66 @@ def mse_loss(self, target, reduction=MEAN):
     if reduction == SUM:
         return aten.sum.IntList_out(loss, [], False, out=result)
     return aten.mean.out(loss, [], False, out=result)
+
+
+# -- binary_cross_entropy_with_logits (Loss.cpp) -------------------------------------------
+BCE_BOUND = step("binary_cross_entropy_with_logits", Layer.KERNEL, source=LOSS)
+
+
+@declare("binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, "
+         "Tensor? pos_weight=None, int reduction=Mean) -> Tensor",
+         native="at::native::binary_cross_entropy_with_logits", source=LOSS,
+         meta=META_PYTHON)
+def binary_cross_entropy_with_logits(self, target, weight=None, pos_weight=None,
+                                     reduction=MEAN):
+    """Loss.cpp's CompositeExplicitAutograd kernel, each step an operator:
+    ``log_sigmoid(input)``; with pos_weight ``(pos_weight - 1).mul(target).add_(1)``
+    multiplied into it; ``(1 - target).mul_(input).sub_(log_sigmoid_input)``, times weight;
+    then apply_loss_reduction (mean, sum or the elements).  log_sigmoid's values carry
+    its bound (engine/ops/log_sigmoid.py), which the last step restates for the loss."""
+    def number(value):
+        return wrapped_scalar_tensor(value, WRAPPED_SCALAR_TENSOR)
+
+    log_sigmoid_input = aten.log_sigmoid.default(self)
+    log_weight = None
+    if pos_weight is not None:
+        log_weight = aten.add_.Tensor(aten.mul.Tensor(aten.sub.Tensor(pos_weight, number(1)),
+                                                      target), number(1))
+        log_sigmoid_input = aten.mul_.Tensor(log_sigmoid_input, log_weight)
+    ones = aten.fill_.Scalar(aten.empty_like.default(target), 1)
+    loss = aten.sub_.Tensor(aten.mul_.Tensor(aten.sub_.Tensor(ones, target), self),
+                            log_sigmoid_input)
+    if weight is not None:
+        loss = aten.mul_.Tensor(loss, weight)
+    if not self.is_meta and loss.numel():
+        _bce_bound(self, loss, weight, log_weight, reduction, LIBRARY, LOG_SIGMOID_EPS)
+    if reduction == MEAN:
+        return aten.mean.default(loss)
+    if reduction == SUM:
+        return aten.sum.default(loss)
+    return loss
+
+
+def _bce_bound(self, loss, weight, log_weight, reduction, library: str, k: int) -> None:
+    """How far the loss may be from torch's: each log_sigmoid value within k eps
+    max(1, |y|) of torch's, scaled by the weights it is multiplied by, plus one rounding
+    of the element; a sum's or mean's additions may each round the other way."""
+    eps = float(np.finfo(self.dtype.np).eps)
+    x = np.abs(self.array().astype(np.float64))
+    per = k * eps * np.maximum(1.0, x + 1.0)      # |log_sigmoid(x)| <= |x| + log 2
+    for factor in (weight, log_weight):
+        if factor is not None:
+            per = per * np.abs(np.broadcast_to(factor.array(), loss.view.sizes))
+    values = np.abs(loss.array().astype(np.float64))
+    finite = np.isfinite(values) & np.isfinite(per)
+    per, values = per[finite], values[finite]
+    element = per + eps * values
+    n = max(1, int(values.size))
+    if reduction == NONE:
+        bound = float(element.max()) if element.size else 0.0
+    else:
+        bound = float(element.sum() + (n - 1) * eps * values.sum())
+        if reduction == MEAN:
+            bound = bound / n + eps * float(values.sum()) / n
+    with span(BCE_BOUND) as s:
+        s.note(Note("loss.bce_bound", library=library, bound=f"{bound:.3g}"))

@@ -313,11 +313,36 @@ def _gather(self, dim: int, index, result):
         if not self.is_meta and index.numel():
             values = _index_values(self, dim, index)
             coords = _coords(index.view.sizes, dim, values)
-            nonempty(out.array(write=True))[...] = nonempty(self.array())[coords]
+            if out.storage is self.storage:
+                _gather_in_order(self, dim, index, out, coords)
+            else:
+                nonempty(out.array(write=True))[...] = nonempty(self.array())[coords]
             # seed 004: self at the index's coordinates, every index element, all of out
             s.set(read=lambda: at(self, coords), read_index=touched(index), written=touched(out))
         s.set_result(out)
     return out
+
+
+#: the most elements tidx gathers one at a time (an out= tensor over self's memory)
+MAX_IN_ORDER = 1 << 16
+
+
+def _gather_in_order(self, dim: int, index, out, coords) -> None:
+    """An out= tensor over self's memory (gather_out's overlap checks let a partial
+    overlap they cannot prove through): the kernel reads and writes one element at a time
+    in its loop's order, so a later element may read what an earlier one wrote."""
+    if index.numel() > MAX_IN_ORDER:
+        raise Refused(f"gather into an out= tensor that shares self's memory, over more than "
+                      f"{MAX_IN_ORDER} elements: tidx replays that loop one element at a "
+                      "time")
+    source, target = nonempty(self.array()), nonempty(out.array(write=True))
+    perm = _kernel_order(self, dim, index, None)
+    shape = index.view.sizes or (1,)
+    full = [np.broadcast_to(c, shape) for c in coords]
+    for flat in range(int(np.prod(shape))):
+        position = np.unravel_index(flat, [shape[d] for d in perm])
+        at_index = tuple(position[perm.index(d)] for d in range(len(shape)))
+        target[at_index] = source[tuple(int(c[at_index]) for c in full)]
 
 
 TAKE_KERNEL = step("take_kernel", Layer.KERNEL, source="aten/src/ATen/native/cpu/IndexKernel.cpp",

@@ -12,11 +12,13 @@ from tracer.steps import Layer, step
 
 from engine.core import dtypes as D
 from engine.core import view as S
+from engine.core.device import of_type
 from engine.core.errors import Refused, check
-from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, META_PYTHON, OUT,
-    OUT_NOT_MODELLED, declare, not_modelled)
+from engine.dispatch.declarations import CHECK_WRAPPER, COMPOSITE, META_PYTHON, declare
 from engine.dispatch.aten import aten
 from engine.ops import nonzero as nz
+from engine.ops import overlap
+from engine.ops.pointwise import resize_output
 from engine.ops.touch import touched
 
 ADV = "aten/src/ATen/native/TensorAdvancedIndexing.cpp"
@@ -68,11 +70,34 @@ def count_nonzero_dims(self, dim):
          variants="method, function", kind=COMPOSITE, native="at::native::take_along_dim",
          source=ADV)
 def take_along_dim(self, indices, dim=None):
+    return _take_along_dim(self, indices, dim, None)
+
+
+@declare("take_along_dim.out(Tensor self, Tensor indices, int? dim=None, *, Tensor(a!) out) -> "
+         "Tensor(a!)", kind=COMPOSITE, native="at::native::take_along_dim_out", source=ADV)
+def take_along_dim_out(self, indices, dim=None, *, out):
+    # checkDevice("torch.take_along_dim():", {self, indices, result}, self.device())
+    for t in (self, indices, out):
+        check(t.device_type == self.device_type, RuntimeError,
+              f"Expected tensor to have {of_type(self.device_type)} Device, but got tensor "
+              f"with {of_type(t.device_type)} Device (while checking arguments for "
+              "torch.take_along_dim():)")
+    return _take_along_dim(self, indices, dim, out)
+
+
+def _gather(self, dim: int, index, out):
+    return (aten.gather.default(self, dim, index) if out is None
+            else aten.gather.out(self, dim, index, out=out))
+
+
+def _take_along_dim(self, indices, dim, out):
+    """take_along_dim / take_along_dim_out: gather (or gather_out) of the two broadcast
+    against each other, or of both flattened when no dim is given."""
     if dim is None:
         # like take, but with gather's dtypes: both flattened by view(-1)
         flat_self = aten.view.default(self, (-1,))
         flat_indices = aten.view.default(indices, (-1,))
-        return aten.gather.default(flat_self, 0, flat_indices)
+        return _gather(flat_self, 0, flat_indices, out)
     check(self.dim() == indices.dim(), RuntimeError,
           "torch.take_along_dim(): input and indices should have the same number of "
           f"dimensions, but got {self.dim()} dimensions for input, and {indices.dim()} "
@@ -99,7 +124,7 @@ def take_along_dim(self, indices, dim=None):
     indices_sizes[dim] = self.view.sizes[dim]
     self_b = aten.broadcast_to.default(self, _broadcast(indices_sizes, self.view.sizes))
     wrapped = aten.remainder.Scalar(indices_b, self_b.view.sizes[dim])
-    return aten.gather.default(self_b, dim, wrapped)
+    return _gather(self_b, dim, wrapped, out)
 
 
 NONZERO_STATIC_COPY_THEN_PAD = step("nonzero_static: copy, then pad", Layer.KERNEL, source=ADV)
@@ -116,6 +141,32 @@ def nonzero_static(self, *, size: int, fill_value: int = -1):
                       "registration, which tidx does not model; on the CPU it is modelled")
     result = aten.empty.memory_format((size, self.dim()), dtype=D.int64,
                                       device="cpu")
+    return _nonzero_static_into(self, size, fill_value, result)
+
+
+@declare("nonzero_static.out(Tensor self, *, SymInt size, int fill_value=-1, Tensor(a!) out) -> "
+         "Tensor(a!)", native="at::native::nonzero_static_out_cpu", source=ADV,
+         meta=META_PYTHON, device_check=CHECK_WRAPPER)
+def nonzero_static_out(self, *, size: int, fill_value: int = -1, out):
+    """nonzero_static_out_cpu's own checks: the size, the out= tensor's dtype, its resize
+    (resize_output) unless it is already (size, ndim), the overlaps."""
+    check(size >= 0, RuntimeError, "nonzero_static: 'size' must be an non-negative integer")
+    if self.is_meta or out.is_meta:
+        raise Refused("nonzero_static on the meta device runs torch's Python meta "
+                      "registration, which tidx does not model; on the CPU it is modelled")
+    check(out.dtype is D.int64, RuntimeError, "nonzero_static: Expected out tensor to have "
+          f"scalar type Long but got scalar type{D.cpp_name(out.dtype)}")
+    shape = (size, self.dim())
+    if out.view.sizes != shape:
+        resize_output(out, shape, S.contiguous_strides(shape))
+    overlap.assert_no_internal_overlap(out)
+    overlap.assert_no_overlap(out, self)
+    return _nonzero_static_into(self, size, fill_value, out)
+
+
+def _nonzero_static_into(self, size: int, fill_value: int, result):
+    """nonzero_static_out_cpu after its checks: nothing to do for a 0-sized result, else
+    nonzero_cpu's rows copied in and the rest filled."""
     if size == 0 or self.dim() == 0:
         return result
     # nonzero_static_out_cpu calls nonzero_cpu directly: its work, without an operator
@@ -151,12 +202,3 @@ def _broadcast(a, b) -> tuple[int, ...]:
         out.append(sb if sa == 1 else sa)
     return tuple(reversed(out))
 
-
-not_modelled(
-    "take_along_dim.out(Tensor self, Tensor indices, int? dim=None, *, Tensor(a!) out) -> "
-    "Tensor(a!)",
-    kind=COMPOSITE, reason=OUT_NOT_MODELLED)
-not_modelled(
-    "nonzero_static.out(Tensor self, *, SymInt size, int fill_value=-1, Tensor(a!) out) -> "
-    "Tensor(a!)",
-    kind=OUT, reason=OUT_NOT_MODELLED)

@@ -36,7 +36,7 @@ from engine.core import view as S
 from engine.core.errors import Refused, check
 from engine.dispatch.at_dispatch import AT_DISPATCH, dispatched
 from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, INPLACE, META_PYTHON, OUT,
-                                          declare, deprecated, not_modelled, structured)
+                                          declare, deprecated, structured)
 from engine.dispatch.aten import aten
 from engine.memory import empty as memory
 from engine.memory.allocator import check_temporary
@@ -618,19 +618,3 @@ def _matrix_power_impl(self, n: int, out):
                 return aten.matmul.out(result, z, out=out)
             result = z if result is None else aten.matmul.default(result, z)
     return result
-
-
-# the out_dtype overloads (a half/bfloat16 product into float, CUDA's): bound by Python, so
-# torch's "expected one of" messages list them, and refused in one line
-_OUT_DTYPE = "the out_dtype overloads of the matmul family are not modelled yet"
-not_modelled("mm.dtype(Tensor self, Tensor mat2, ScalarType out_dtype) -> Tensor",
-             "bmm.dtype(Tensor self, Tensor mat2, ScalarType out_dtype) -> Tensor",
-             "addmm.dtype(Tensor self, Tensor mat1, Tensor mat2, ScalarType out_dtype, *, "
-             "Scalar beta=1, Scalar alpha=1) -> Tensor", reason=_OUT_DTYPE)
-not_modelled("mm.dtype_out(Tensor self, Tensor mat2, ScalarType out_dtype, *, Tensor(a!) out) "
-             "-> Tensor(a!)",
-             "bmm.dtype_out(Tensor self, Tensor mat2, ScalarType out_dtype, *, Tensor(a!) out) "
-             "-> Tensor(a!)",
-             "addmm.dtype_out(Tensor self, Tensor mat1, Tensor mat2, ScalarType out_dtype, *, "
-             "Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)",
-             kind=OUT, reason=_OUT_DTYPE)

@@ -35,14 +35,15 @@ from tracer.steps import Layer, step
 
 from engine.core import dtypes as D
 from engine.core import view as S
+from engine.core.device import of_type
 from engine.core.dispatch_stub import DispatchStub
 from engine.core.errors import Refused, check, torch_error
 from engine.dispatch.aten import aten
-from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, META_PYTHON, OUT,
-                                          OUT_NOT_MODELLED, declare, not_modelled)
+from engine.dispatch.declarations import CHECK_WRAPPER, COMPOSITE, META_PYTHON, declare
 from engine.memory import empty as memory
 from engine.memory.allocator import check_temporary
 from engine.ops.parallel import GRAIN_SIZE, num_threads
+from engine.ops.pointwise import resize_output
 from engine.ops.reduce import MAKE_REDUCTION, dim_mask, reduced_shape, review
 from engine.ops.statistics import reduced_in_order
 from engine.ops.touch import touched
@@ -210,7 +211,8 @@ def _norm_kernel(src, result, mask: list[bool], ord_: float) -> None:
 
 
 # -- linalg_vector_norm ------------------------------------------------------------------
-def _vector_norm(self, ord_, dim: Sequence[int] | None, keepdim: bool, dtype: D.dtype | None):
+def _vector_norm(self, ord_, dim: Sequence[int] | None, keepdim: bool, dtype: D.dtype | None,
+                 out=None):
     # TORCH_META_FUNC(linalg_vector_norm)
     check_floating(self, "linalg.vector_norm")
     ord_ = float(ord_)
@@ -226,11 +228,19 @@ def _vector_norm(self, ord_, dim: Sequence[int] | None, keepdim: bool, dtype: D.
     check_norm_dtype(dtype, self.dtype, "linalg.vector_norm")
     mask = dim_mask(self, dim)
     out_dtype = dtype or self.dtype
-    result = memory.empty_generic(reduced_shape(self.view.sizes, mask, keepdim), out_dtype,
-                                  self.device_type)
+    shape = reduced_shape(self.view.sizes, mask, keepdim)
+    if out is None:
+        result = memory.empty_generic(shape, out_dtype, self.device_type)
+    else:
+        # the structured wrapper's set_output_raw_strided: the dtype, then resize_output
+        check(out.dtype is out_dtype, RuntimeError,
+              f"Expected out tensor to have dtype {D.type_meta_name(out_dtype)}, but got "
+              f"{D.type_meta_name(out.dtype)} instead")
+        resize_output(out, tuple(shape), S.contiguous_strides(tuple(shape)))
+        result = out
     # TORCH_IMPL_FUNC(linalg_vector_norm_out)
     reduce_dims = [d for d in range(self.dim()) if mask[d]] if self.dim() else []
-    if all(self.view.sizes[d] == 1 for d in reduce_dims) and self.numel() != 0:
+    if all(self.view.sizes[d] == 1 for d in reduce_dims):
         # a reduction over size-1 dims: |x| (or x != 0) into the result
         src = aten.to.dtype(self, dtype) if dtype is not None else self
         if not keepdim:
@@ -258,16 +268,36 @@ def linalg_vector_norm(self, ord=2, dim=None, keepdim=False, *, dtype=None):  # 
     return _vector_norm(self, ord, dim, keepdim, dtype)
 
 
-not_modelled("linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, "
-             "bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)",
-             kind=OUT, reason=OUT_NOT_MODELLED, python_module="linalg")
+@declare("linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, "
+         "bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)",
+         native="at::native::linalg_vector_norm_out (structured)", source=LINALG,
+         python_module="linalg", meta=META_PYTHON, device_check=CHECK_WRAPPER)
+def linalg_vector_norm_out(self, ord=2, dim=None, keepdim=False, *, dtype=None,  # noqa: A002
+                           out):
+    return _vector_norm(self, ord, dim, keepdim, dtype, out)
+
+
+def _composite_out(name: str, A, value, result):
+    """linalg_matrix_norm_out / linalg_norm_out: checkSameDevice(name, A, result), the
+    functional form's value, its dtype against the out= tensor's, at::native::
+    resize_output (its warning), then ``result.copy_(value)``."""
+    where = [str(of_type(t.device_type)) for t in (A, result)]
+    check(where[0] == where[1], RuntimeError,
+          f"{name}: Expected result and input tensors to be on the same device, but got "
+          f"result on {where[0]} and input on {where[1]}")
+    computed = value()
+    check(computed.dtype is result.dtype, RuntimeError,
+          f"{name} expected out tensor dtype {D.cpp_name(computed.dtype)} but got: "
+          f"{D.cpp_name(result.dtype)}")
+    resize_output(result, computed.view.sizes, S.contiguous_strides(computed.view.sizes))
+    return aten.copy_.default(result, computed)
 
 
 # -- linalg_matrix_norm ------------------------------------------------------------------
 def _matrix_norm_checks(A, dim: list[int], dtype, low_precision: bool) -> list[int]:
     """_linalg_matrix_norm_checks."""
-    check(A.dim() >= 2, RuntimeError, f"linalg.matrix_norm: The input tensor A must have at "
-                                      f"least 2 dimensions.")
+    check(A.dim() >= 2, RuntimeError, "linalg.matrix_norm: The input tensor A must have at "
+                                      "least 2 dimensions.")
     check_floating(A, "linalg.matrix_norm", low_precision)
     check(len(dim) == 2, RuntimeError,
           f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(str(d) for d in dim)}")
@@ -296,6 +326,15 @@ def linalg_matrix_norm(self, ord, dim=(-2, -1), keepdim=False, *, dtype=None):  
         dims[1] -= 1
     sums = aten.linalg_vector_norm.default(self, 1.0, [dims[0]], keepdim, dtype=dtype)
     if value > 0:
+        if sums.view.sizes[dims[1]] == 0:
+            # the largest of no column sums is 0 (measured: torch 2.13 makes zeros there,
+            # where amin of an empty dim raises)
+            shape = list(sums.view.sizes)
+            if keepdim:
+                shape[dims[1]] = 1
+            else:
+                del shape[dims[1]]
+            return aten.zeros.default(shape, dtype=sums.dtype, device=sums.device_type)
         return aten.amax.default(sums, [dims[1]], keepdim)
     return aten.amin.default(sums, [dims[1]], keepdim)
 
@@ -314,11 +353,24 @@ def linalg_matrix_norm_str(self, ord="fro", dim=(-2, -1), keepdim=False, *,  # n
     raise torch_error(RuntimeError, f"linalg.matrix_norm: Order {ord} not supported.")
 
 
-not_modelled("linalg_matrix_norm.out(Tensor self, Scalar ord, int[] dim=[-2,-1], bool "
-             "keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)",
-             "linalg_matrix_norm.str_ord_out(Tensor self, str ord='fro', int[] dim=[-2,-1], "
-             "bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)",
-             kind=COMPOSITE, reason=OUT_NOT_MODELLED, python_module="linalg")
+@declare("linalg_matrix_norm.out(Tensor self, Scalar ord, int[] dim=[-2,-1], bool "
+         "keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)",
+         native="at::native::linalg_matrix_norm_out", source=LINALG,
+         python_module="linalg", kind=COMPOSITE)
+def linalg_matrix_norm_out(self, ord, dim=(-2, -1), keepdim=False, *,  # noqa: A002
+                           dtype=None, out):
+    return _composite_out("linalg.matrix_norm", self, lambda: aten.linalg_matrix_norm.default(
+        self, ord, list(dim), keepdim, dtype=dtype), out)
+
+
+@declare("linalg_matrix_norm.str_ord_out(Tensor self, str ord='fro', int[] dim=[-2,-1], "
+         "bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)",
+         native="at::native::linalg_matrix_norm_out", source=LINALG,
+         python_module="linalg", kind=COMPOSITE)
+def linalg_matrix_norm_str_out(self, ord="fro", dim=(-2, -1), keepdim=False, *,  # noqa: A002
+                               dtype=None, out):
+    return _composite_out("linalg.matrix_norm", self, lambda: aten.linalg_matrix_norm.str_ord(
+        self, ord, list(dim), keepdim, dtype=dtype), out)
 
 
 # -- linalg_norm -----------------------------------------------------------------------------
@@ -356,8 +408,21 @@ def linalg_norm_str(self, ord, dim=None, keepdim=False, *, dtype=None):  # noqa:
     return aten.linalg_matrix_norm.str_ord(self, ord, dims, keepdim, dtype=dtype)
 
 
-not_modelled("linalg_norm.out(Tensor self, Scalar? ord=None, int[1]? dim=None, bool "
-             "keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)",
-             "linalg_norm.ord_str_out(Tensor self, str ord, int[1]? dim=None, bool "
-             "keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)",
-             kind=COMPOSITE, reason=OUT_NOT_MODELLED, python_module="linalg")
+@declare("linalg_norm.out(Tensor self, Scalar? ord=None, int[1]? dim=None, bool "
+         "keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)",
+         native="at::native::linalg_norm_out", source=LINALG,
+         python_module="linalg", kind=COMPOSITE)
+def linalg_norm_out(self, ord=None, dim=None, keepdim=False, *, dtype=None,  # noqa: A002
+                    out):
+    return _composite_out("linalg.norm", self, lambda: aten.linalg_norm.default(
+        self, ord, dim, keepdim, dtype=dtype), out)
+
+
+@declare("linalg_norm.ord_str_out(Tensor self, str ord, int[1]? dim=None, bool "
+         "keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)",
+         native="at::native::linalg_norm_out", source=LINALG,
+         python_module="linalg", kind=COMPOSITE)
+def linalg_norm_str_out(self, ord, dim=None, keepdim=False, *, dtype=None,  # noqa: A002
+                        out):
+    return _composite_out("linalg.norm", self, lambda: aten.linalg_norm.ord_str(
+        self, ord, dim, keepdim, dtype=dtype), out)

@@ -325,14 +325,18 @@ def resize_output(out: TensorImpl, shape: tuple[int, ...], strides: tuple[int, .
     if out.view.sizes == shape:
         return      # mark_resize_outputs: an out= of the right shape is not touched
     if out.numel() != 0:
-        # at::native::resize_output: a deprecated resize of a tensor that holds elements
-        with span(TORCH_WARN,
-                  note=Note("pointwise.resize_warning", old=list(out.view.sizes),
-                            new=list(shape)), category="UserWarning"):
-            pass
+        warn_resized(out, shape)
     resize_native(out, shape)
     if strides != S.contiguous_strides(shape):
         aten.as_strided_.default(out, list(shape), list(strides))
+
+
+def warn_resized(out: TensorImpl, shape: Sequence[int]) -> None:
+    """at::native::resize_output_check's TORCH_WARN: a deprecated resize of an out= tensor
+    that holds elements ("An output with one or more elements was resized ...")."""
+    with span(TORCH_WARN, note=Note("pointwise.resize_warning", old=list(out.view.sizes),
+                                    new=list(shape)), category="UserWarning"):
+        pass
 
 
 def sub_check(a: Any, b: Any) -> None:

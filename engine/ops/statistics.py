@@ -36,14 +36,13 @@ from engine.core import view as S
 from engine.core.context import current
 from engine.core.errors import Refused, check
 from engine.dispatch.at_dispatch import AT_DISPATCH, dispatched
-from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, META_PYTHON, OUT_NOT_MODELLED, declare,
-                                          not_modelled)
+from engine.dispatch.declarations import CHECK_WRAPPER, COMPOSITE, META_PYTHON, declare
 from engine.dispatch.aten import aten
 from engine.memory.allocator import check_temporary
 from engine.memory.resize import resize_native
 from engine.ops import sum_kernel
 from engine.ops.parallel import GRAIN_SIZE, chunks
-from engine.ops.pointwise import resize_output
+from engine.ops.pointwise import resize_output, warn_resized
 from engine.ops.reduce import dim_mask, reduced_shape, review
 from engine.ops.touch import touched
 
@@ -333,14 +332,15 @@ def _family(name: str, take_sqrt: bool) -> None:
                                 take_sqrt)
     declare(f"{mean_name}(Tensor self, bool unbiased=True) -> (Tensor, Tensor)",
             variants="function", kind=COMPOSITE, native=f"at::native::{mean_name}",
-            source=REDUCE)(with_mean_all)
+            source=REDUCE, autograd_as=f"{mean_name}.correction")(with_mean_all)
 
     def with_mean_dim(self, dim, unbiased=True, keepdim=False):
         return std_var_mean_out(mean_name, self, dim, _correction(None, unbiased), keepdim,
                                 take_sqrt)
     declare(f"{mean_name}.dim(Tensor self, int[1]? dim, bool unbiased=True, "
             "bool keepdim=False) -> (Tensor, Tensor)", variants="function", kind=COMPOSITE,
-            native=f"at::native::{mean_name}", source=REDUCE)(with_mean_dim)
+            native=f"at::native::{mean_name}", source=REDUCE,
+            autograd_as=f"{mean_name}.correction")(with_mean_dim)
 
 
 _family("std", True)
@@ -383,6 +383,35 @@ def trace(self):
          "-> Tensor", variants="function, method", kind=COMPOSITE, native="at::native::diff",
          source=REDUCE)
 def diff(self, n=1, dim=-1, prepend=None, append=None):
+    _diff_check(self, n, dim, prepend, append)
+    if n == 0:
+        result = aten.zeros_like.default(self)
+        aten.copy_.default(result, self)
+        return result
+    return _diff(_prepend_append(self, dim, prepend, append), n, dim, None)
+
+
+@declare("diff.out(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None, "
+         "*, Tensor(a!) out) -> Tensor(a!)", kind=COMPOSITE, native="at::native::diff_out",
+         source=REDUCE)
+def diff_out(self, n=1, dim=-1, prepend=None, append=None, *, out):
+    """diff_out: diff_out_helper over self (with prepend/append cat-ed on, unless n is 0):
+    n = 0 resizes the out= tensor (resize_output_check's warning, ``resize_``), checks its
+    dtype and copies self; else the last subtraction (or xor) writes the out= tensor."""
+    _diff_check(self, n, dim, prepend, append)
+    if n == 0:
+        if out.view.sizes != self.view.sizes:
+            if out.numel() != 0:
+                warn_resized(out, self.view.sizes)
+            aten.resize_.default(out, list(self.view.sizes))
+        check(out.dtype is self.dtype, RuntimeError,
+              f"expected scalar_type {D.cpp_name(self.dtype)} but found "
+              f"{D.cpp_name(out.dtype)}")
+        return aten.copy_.default(out, self)
+    return _diff(_prepend_append(self, dim, prepend, append), n, dim, out)
+
+
+def _diff_check(self, n, dim, prepend, append) -> None:
     check(self.dim() >= 1, RuntimeError, "diff expects input to be at least one-dimensional")
     check(n >= 0, RuntimeError, f"order must be non-negative but got {n}")
     for other in (prepend, append):
@@ -398,28 +427,34 @@ def diff(self, n=1, dim=-1, prepend=None, append=None):
                       "of input except along the differencing dimension; input.size("
                       f"{i}) = {self.view.sizes[i]}, but got tensor.size({i}) = "
                       f"{other.view.sizes[i]}")
-    if n == 0:
-        result = aten.zeros_like.default(self)
-        aten.copy_.default(result, self)
-        return result
-    if prepend is not None or append is not None:
-        parts = [t for t in (prepend, self, append) if t is not None]
-        self = aten.cat.default(parts, dim)
+
+
+def _prepend_append(self, dim, prepend, append):
+    """prepend_append_on_dim: one cat of what is given."""
+    if prepend is None and append is None:
+        return self
+    return aten.cat.default([t for t in (prepend, self, append) if t is not None], dim)
+
+
+def _diff(self, n: int, dim, out):
+    """diff_helper: narrow, narrow, subtract (xor for bools), min(n, size) times; the last
+    into ``out`` when given (diff_out_helper)."""
     d = S.maybe_wrap_dim(dim, self.dim())
     out_len = self.view.sizes[d] - 1
     result = self
-    for _ in range(min(n, self.view.sizes[d])):
+    times = min(n, self.view.sizes[d])
+    for i in range(times):
         later = aten.narrow.default(result, dim, 1, out_len)
         earlier = aten.narrow.default(result, dim, 0, out_len)
-        result = (aten.logical_xor.default(later, earlier) if self.dtype is D.bool
-                  else aten.sub.Tensor(later, earlier))
+        last = out is not None and i == times - 1
+        if self.dtype is D.bool:
+            result = (aten.logical_xor.out(later, earlier, out=out) if last
+                      else aten.logical_xor.default(later, earlier))
+        else:
+            result = (aten.sub.out(later, earlier, out=out) if last
+                      else aten.sub.Tensor(later, earlier))
         out_len -= 1
     return result
-
-
-not_modelled(
-    "diff.out(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None, *, "
-    "Tensor(a!) out) -> Tensor(a!)", kind=COMPOSITE, reason=OUT_NOT_MODELLED)
 
 
 # -- nansum: the cascade sum with each NaN loaded as 0 (SumKernel.cpp NanSumLoadPolicy) --------
@@ -507,6 +542,16 @@ def nanmean(self, dim=None, keepdim=False, *, dtype=None):
     return aten.div.Tensor(aten.nansum.default(self, dim, keepdim, dtype=dtype), factor)
 
 
-not_modelled(
-    "nanmean.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, "
-    "Tensor(a!) out) -> Tensor(a!)", kind=COMPOSITE, reason=OUT_NOT_MODELLED)
+@declare("nanmean.out(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? "
+         "dtype=None, Tensor(a!) out) -> Tensor(a!)", kind=COMPOSITE,
+         native="at::native::nanmean_out", source=REDUCE)
+def nanmean_out(self, dim=None, keepdim=False, *, dtype=None, out):
+    """nanmean_out: its own integer check first, then ``isnan(self).logical_not_().sum``
+    (isnan natively, as self != self: no detach here), nansum_out into the out= tensor
+    (an operator: at::nansum_out) and ``div_`` by the count."""
+    check(self.dtype.is_floating_point or self.dtype.is_complex, RuntimeError,
+          "nanmean(): integral types and 'Bool' are not supported for nanmean, even for "
+          "empty tensors.")
+    factor = aten.sum.dim_IntList(aten.logical_not_.default(aten.ne.Tensor(self, self)),
+                                  dim, keepdim)
+    return aten.div_.Tensor(aten.nansum.out(self, dim, keepdim, dtype=dtype, out=out), factor)

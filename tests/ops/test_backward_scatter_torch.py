@@ -60,8 +60,8 @@ def test_gradients_and_the_backward_operators_are_torchs(program):
 
 
 # std_mean / var_mean: either output's gradient, or both (added); a constant row (std 0).
-# (std_mean.dim -- dims without correction= -- is still refused: tidx runs that composite's
-# kernel without its inner std_mean.correction)
+# The unbiased= forms (std_mean.dim, std_mean) are composites whose node is
+# std_mean.correction's: StdMeanBackward0 too
 STATS = [
     "s, m = torch.std_mean(w); y = (s + m).sum(); y.backward(); gw = w.grad",
     "s, m = torch.std_mean(x, [0, -1], correction=1, keepdim=True); y = (s * m).sum(); y.backward(); "
@@ -74,6 +74,11 @@ STATS = [
     "v, m = torch.var_mean(x, 1, keepdim=True, correction=2); y = v.sum(); y.backward(); "
     "gx = x.grad",
     "v, m = torch.var_mean(w.t(), 0, correction=0); y = m.sum(); y.backward(); gw = w.grad",
+    "s, m = torch.std_mean(x, dim=1); y = (s + m).sum(); y.backward(); gx = x.grad",
+    "s, m = torch.std_mean(w, False); y = (s * m).sum(); y.backward(); gw = w.grad",
+    "v, m = torch.var_mean(x, [0, 2], False, True); y = (v * m).sum(); y.backward(); "
+    "gx = x.grad",
+    "v, m = torch.var_mean(w, 1, unbiased=True); y = v.sum(); y.backward(); gw = w.grad",
 ]
 
 

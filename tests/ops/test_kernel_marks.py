@@ -21,12 +21,24 @@ from tracer import timeline as TL
 
 #: Operators no generated input runs, each with why.
 NOT_GENERATED = {
+    "aten::mm.dtype": "no CPU kernel in torch 2.13 (the dispatcher's NotImplementedError)",
+    "aten::mm.dtype_out": "no CPU kernel in torch 2.13 (the dispatcher's NotImplementedError)",
+    "aten::bmm.dtype": "no CPU kernel in torch 2.13 (the dispatcher's NotImplementedError)",
+    "aten::bmm.dtype_out": "no CPU kernel in torch 2.13 (the dispatcher's NotImplementedError)",
+    "aten::addmm.dtype": "no CPU kernel in torch 2.13 (the dispatcher's NotImplementedError)",
+    "aten::addmm.dtype_out": "no CPU kernel in torch 2.13 (the dispatcher's NotImplementedError)",
+    "aten::baddbmm.dtype": "no CPU kernel in torch 2.13 (the dispatcher's NotImplementedError)",
+    "aten::baddbmm.dtype_out": "no CPU kernel in torch 2.13 (the dispatcher's NotImplementedError)",
+    "aten::binary_cross_entropy": "needs its input and target in [0, 1]; the generated "
+                                  "inputs are not",
     "aten::imag": "needs a complex tensor; the generated inputs are real",
     "aten::view_as_real": "needs a complex tensor; the generated inputs are real",
     "aten::view_as_complex": "needs a last dim of size 2; the generated inputs have not",
     "aten::bincount": "needs 1-d non-negative integers; the generated int data is 2-d",
     "aten::linalg_matrix_norm": "the generated Scalar (0.25) is no matrix norm's order",
+    "aten::linalg_matrix_norm.out": "the generated Scalar (0.25) is no matrix norm's order",
     "aten::linalg_norm.ord_str": "the generated str ('sum') is no matrix norm's order",
+    "aten::linalg_norm.ord_str_out": "the generated str ('sum') is no matrix norm's order",
     "aten::multinomial.out": "needs a Long out= tensor; the generic out= input is float",
     "aten::unique_dim": "tidx refuses unique(dim=...) (torch compares whole slices)",
     "aten::index_select_backward": "needs a grad as long as the index along dim; the "

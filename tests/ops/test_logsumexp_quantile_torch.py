@@ -19,7 +19,7 @@ import stats2_cases
 from conftest import examples, require_torch
 from engine.interpreter import session, verify
 from engine.ops.logsumexp import LOGSUMEXP_EPS
-from oracle import assert_like_torch, compare
+from oracle import assert_like_torch, assert_within
 from torch_worker import capability_workers, runnable, under_capability
 
 pytestmark = pytest.mark.torch
@@ -30,37 +30,6 @@ NAN = "float('nan')"
 #: rows whose logsumexp every exp and log gives exactly (one element at the max, the
 #: others -inf: exp(0) = 1, exp(-inf) = 0, log(1) = 0)
 X = f"x = torch.tensor([[{NINF}, 2., {NINF}], [-1., {NINF}, {NINF}]])"
-
-
-def _within(mine, theirs, names, k):
-    """Ops and errors equal; every tensor field equal but the values, which are within
-    ``k * eps * max(1, |y|)`` (NaN and infinities exactly)."""
-    assert mine.error == theirs.error
-    assert mine.ops == theirs.ops
-    assert mine.tensors.keys() == theirs.tensors.keys()
-    for name in names:
-        if name not in mine.tensors:
-            continue
-        a, b = dict(mine.tensors[name]), dict(theirs.tensors[name])
-        va, vb = a.pop("values"), b.pop("values")
-        a.pop("repr"), b.pop("repr")
-        assert a == b, name
-        dtype = {"torch.float32": np.float32, "torch.float64": np.float64,
-                 "torch.float16": np.float16}[a["dtype"]]
-        fa = np.array(va, np.float64).reshape(-1)
-        fb = np.array(vb, np.float64).reshape(-1)
-        assert np.array_equal(np.isnan(fa), np.isnan(fb))
-        finite = np.isfinite(fb)
-        assert np.array_equal(fa[~finite & ~np.isnan(fb)], fb[~finite & ~np.isnan(fb)])
-        eps = float(np.finfo(dtype).eps)
-        assert np.all(np.abs(fa[finite] - fb[finite])
-                      <= k * eps * np.maximum(1, np.abs(fb[finite]))), (fa, fb)
-
-
-def assert_within(statements, names=("y",), k=LOGSUMEXP_EPS):
-    torch = require_torch()
-    mine, theirs = compare(torch, list(statements), list(names))
-    _within(mine, theirs, names, k)
 
 
 # -- logsumexp --------------------------------------------------------------------------------
@@ -115,7 +84,7 @@ def test_logsumexp_of_any_shape_dims_and_dtype_is_torchs(shape, data, dtype, kee
         make += ".t()"
     call = (f"y = x.logsumexp({dims}, {keepdim})" if method
             else f"y = torch.logsumexp(x, dim={dims}, keepdim={keepdim})")
-    assert_within([make, call])
+    assert_within([make, call], k=LOGSUMEXP_EPS)
 
 
 def test_logsumexp_records_torchs_grad_fn():

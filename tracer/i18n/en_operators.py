@@ -294,6 +294,18 @@ TEXT: dict[str, str] = {
     "loss.reduction":
         "torch.nn.functional's reduction string as at::Reduction's number: 'none' 0, "
         "'mean' 1, 'sum' 2",
+    "activation.log_sigmoid_bound":
+        "min(x, 0) - log1p(exp(-|x|)) per element: torch runs {library}, which tidx cannot "
+        "replay; each value is within {eps} * eps * max(1, |y|) of torch's, here at most "
+        "{bound} (measured: engine/ops/log_sigmoid.py)",
+    "loss.bce_bound":
+        "the loss is built from log_sigmoid's values, each within its stated bound of "
+        "torch's (torch runs {library}), times the weights: so the loss is within {bound} "
+        "of torch's",
+    "dispatch.no_kernel":
+        "the dispatcher found no kernel for this backend; torch's message goes on with one "
+        "line per dispatch key naming the file and line of torch's build (and the path torch "
+        "is installed at) where each kernel was registered, which tidx leaves out",
     "activation.gelu_bound":
         "torch runs {library}, which tidx cannot replay; where 1 + erf cancels no ulp bound "
         "holds, so each element is within {eps} * eps * |x| of torch's, here at most {bound} "

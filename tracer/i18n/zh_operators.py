@@ -189,6 +189,12 @@ TEXT: dict[str, str] = {
     "loss.cross_entropy_bound":
         "损失是 log_softmax 各值的均值或和,每个值与 torch 的相差不超过其声明的界(torch 使用 {library}):因此损失与 torch 的相差在 {bound} 以内(docs/fidelity-math.md)",
     "loss.reduction": "torch.nn.functional 的 reduction 字符串对应 at::Reduction 的编号:'none' 为 0,'mean' 为 1,'sum' 为 2",
+    "activation.log_sigmoid_bound":
+        "逐元素计算 min(x, 0) - log1p(exp(-|x|)):torch 使用 {library},tidx 无法重现;每个值与 torch 的相差不超过 {eps} * eps * max(1, |y|),此处至多 {bound}(实测:engine/ops/log_sigmoid.py)",
+    "loss.bce_bound":
+        "损失由 log_sigmoid 的值乘以权重构成,每个值与 torch 的相差不超过其声明的界(torch 使用 {library}):因此损失与 torch 的相差在 {bound} 以内",
+    "dispatch.no_kernel":
+        "分发器找不到该后端的内核;torch 的报错信息随后还会为每个分发键列出一行,指明 torch 构建中注册该内核的文件和行号(以及 torch 的安装路径),tidx 省略了这些行",
     "activation.gelu_bound":
         "torch 使用 {library},tidx 无法重现;在 1 + erf 相消处没有 ulp 界,因此每个元素与 torch 的相差不超过 {eps} * eps * |x|,此处至多 {bound}(实测:docs/fidelity-math.md)",
     "activation.backward_bound":
