@@ -123,7 +123,13 @@ def run(torch, case: tuple) -> tuple:
             src_shape[dim] = m
             source = _tensor(torch, "sum", dtype, tuple(src_shape), "contiguous", rng)
             index = torch.tensor(rng.integers(0, shape[dim], m).tolist())
-            return _answer(target.index_add_(dim, index, source, alpha=alpha))
+            if params.get("out") is None:
+                return _answer(target.index_add_(dim, index, source, alpha=alpha))
+            # index_add.out: the same kernel into an out= tensor, resized from empty or
+            # of the right shape with its own (transposed) strides
+            out = (torch.empty(0, dtype=getattr(torch, dtype)) if params["out"] == "empty" else
+                   torch.empty(tuple(shape)[::-1], dtype=getattr(torch, dtype)).t())
+            return _answer(torch.index_add(target, dim, index, source, alpha=alpha, out=out))
         if op in SAMPLERS:
             return _sampled(torch, op, dtype, tuple(shape), rng, seed, params)
         raise ValueError(f"unknown case {op!r}")

@@ -280,13 +280,17 @@ def _delegate_schemas(out_schema: str, overload: str | None = None) -> tuple[str
     return (f"{name}{dot}({args}) -> Tensor", f"{name}_{dot}({inplace_args}) -> Tensor(a!)")
 
 
+#: structured()'s default out_meta: the out= overload's Meta kernel is the delegates'
+SAME_META = "as the delegates'"
+
+
 def structured(out_schema: str, *, native: str, out_native: str, source: str,
                inplace: bool = True, variants: str = "function, method",
                inplace_variants: str = "method", meta: str | None = None,
                device_check: str | None = None, out_device_check: str | None = None,
                at_dispatch: AtDispatch | tuple[AtDispatch, ...] = (),
                overload: str | None = None, takes_complex: bool = False,
-               python_module: str | None = None
+               python_module: str | None = None, out_meta: str | None = SAME_META
                ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """A structured operator group, as torchgen generates it from ``structured: True`` on
     the out= overload and ``structured_delegate`` on the others: one kernel
@@ -305,6 +309,9 @@ def structured(out_schema: str, *, native: str, out_native: str, source: str,
     ``at_dispatch`` is the one kernel's, so every form's.  ``overload``: the delegates'
     overload name, where it is not the out= one's without ``out`` (``add.out`` delegates
     ``add.Tensor``).  ``python_module``: the yaml's, the same for every form (nn: gelu).
+    ``out_meta``: the out= overload's Meta kernel where it is not the delegates' (torch's
+    _meta_registrations.py registers ``scatter.src`` and ``scatter_.src`` but not
+    ``scatter.src_out``).
     """
     functional_schema, inplace_schema = _delegate_schemas(out_schema, overload)
     name = _split(out_schema)[1]
@@ -335,7 +342,8 @@ def structured(out_schema: str, *, native: str, out_native: str, source: str,
                     source=source, variants=inplace_variants, meta=meta,
                     device_check=device_check, at_dispatch=at_dispatch,
                     takes_complex=takes_complex, python_module=python_module)(in_place)
-        declare(out_schema, native=out_native, source=source, meta=meta,
+        declare(out_schema, native=out_native, source=source,
+                meta=meta if out_meta == SAME_META else out_meta,
                 device_check=out_device_check, at_dispatch=at_dispatch,
                 takes_complex=takes_complex, python_module=python_module)(out_form)
         return impl

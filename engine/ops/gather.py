@@ -1,5 +1,5 @@
-"""Gather-style operators: index_select, gather, scatter(_), scatter_add, take,
-masked_fill, masked_select and where(condition).
+"""Gather-style operators: index_select, gather, take, masked_fill, masked_select and
+where(condition), and the index walk scatter's kernels share (engine/ops/scatter.py).
 
 Mirrors aten/src/ATen/native/TensorAdvancedIndexing.cpp and ScatterGatherChecks.h
 (the checks and their messages) and the CPU kernels' semantics.  Seed 004 writes
@@ -18,16 +18,16 @@ from tracer.steps import Layer, step
 from engine.core import dtypes as D
 from engine.memory import empty as memory
 from engine.core import view as S
-from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, META_PYTHON, OUT,
-    OUT_NOT_MODELLED, declare, not_modelled)
+from engine.dispatch.declarations import CHECK_WRAPPER, COMPOSITE, META_PYTHON, declare
 from engine.dispatch.aten import aten
 from engine.core.errors import Refused, check, torch_error
+from engine.ops.index_ops import set_out
 from engine.ops.split import check_pieces
 from engine.ops import overlap
 from engine.ops.views import expand_outplace
 from engine.memory.allocator import check_temporary
 from engine.ops.pointwise import layout, resize_output
-from engine.ops.touch import along, at, elements, touched
+from engine.ops.touch import along, at, touched
 from engine.ops.touch import where as where_set
 
 ADV = "aten/src/ATen/native/TensorAdvancedIndexing.cpp"
@@ -293,10 +293,7 @@ def _gather(self, dim: int, index, result):
     not overlap self or the index, before the index's own checks."""
     dim = S.maybe_wrap_dim(dim, self.dim())
     if result is not None:
-        check(result.dtype is self.dtype, RuntimeError,
-              f"Expected out tensor to have dtype {D.type_meta_name(self.dtype)}, but got "
-              f"{D.type_meta_name(result.dtype)} instead")
-        resize_output(result, index.view.sizes, S.contiguous_strides(index.view.sizes))
+        set_out(result, index.view.sizes, self.dtype, self.device_type)
         overlap.assert_no_internal_overlap(result)
         overlap.assert_no_overlap(result, self)
         overlap.assert_no_partial_overlap(result, index)
@@ -346,163 +343,6 @@ def _gather_in_order(self, dim: int, index, out, coords) -> None:
         position = np.unravel_index(flat, [shape[d] for d in perm])
         at_index = tuple(position[perm.index(d)] for d in range(len(shape)))
         target[at_index] = source[tuple(int(c[at_index]) for c in full)]
-
-
-def can_use_expanded_index_path(self, dim: int, index, src, is_scatter_like: bool) -> bool:
-    """can_use_expanded_index_path (TensorAdvancedIndexing.cpp): the fast path for an
-    index expanded over every dim but the first (GNN-style scatter), taken by torch's
-    x86 builds (fbgemm's radix sort with OpenMP).  It scatters without the generic
-    kernel (no ``to`` of the index) and in the same order along the index."""
-    if not self.dtype.is_floating_point or self.device_type != "cpu":
-        return False
-    if 0 in (self.numel(), index.numel(), src.numel()) or 0 in (self.dim(), index.dim(),
-                                                                 src.dim()):
-        return False
-    if any(src.view.sizes[d] != index.view.sizes[d] for d in range(1, index.dim())):
-        return False
-    if is_scatter_like and index.numel() // index.view.sizes[0] < 16:
-        return False
-    strides, sizes = index.view.strides, index.view.sizes
-    expanded = strides[0] == 1 and not any(
-        st > 1 or (st == 1 and n > 1) for st, n in zip(strides[1:], sizes[1:]))
-    return dim == 0 and expanded and src.is_contiguous() and self.is_contiguous()
-
-
-SCATTER_KERNEL = step("scatter_kernel", Layer.KERNEL,
-                      source="aten/src/ATen/native/cpu/ScatterGatherKernel.cpp")
-
-
-def _scatter_into(self, dim: int, index, src, reduce_add: bool) -> None:
-    expanded = reduce_add and not isinstance(src, (int, float, bool)) and \
-        can_use_expanded_index_path(self, dim, index, src, is_scatter_like=True)
-    if not expanded:
-        aten.to.dtype(index, D.int64)
-    with span(SCATTER_KERNEL,
-              note="scatter_add.kernel" if reduce_add else "scatter.kernel", dim=dim) as s:
-        if not self.is_meta and index.numel():
-            values, reached, error = scatter_index(
-                self, dim, index, None if isinstance(src, (int, float, bool)) else src)
-            coords = _coords(index.view.sizes, dim, values)
-            if isinstance(src, (int, float, bool)):
-                vals = np.broadcast_to(np.asarray(src).astype(self.dtype.np),
-                                       index.view.sizes or (1,))
-            else:
-                vals = src_window(src, index)
-            scatter_apply(nonempty(self.array(write=True)), coords, vals, reached,
-                          np.add.at if reduce_add else _assign)
-            # the positions it handled (all, or those before a bad index): self at their
-            # coordinates written (scatter_add reads them too), the index and src there read
-            s.set(written=lambda: scatter_touch(self, coords, reached),
-                  read=lambda: scatter_reads(self, index, src, coords, reached, reduce_add),
-                  read_index=lambda: where_set(index, handled(index, reached)))
-            if error is not None:
-                raise error
-        s.set_result(self)
-
-
-def scatter_touch(self, coords: tuple, reached):
-    """The elements of self the scatter kernel stored to (those before a bad index)."""
-    full = np.broadcast_arrays(*coords)
-    return at(self, tuple(c if reached is None else c[reached] for c in full))
-
-
-def handled(index, reached) -> np.ndarray:
-    """The index positions the scatter kernel handled, in index's shape."""
-    return (np.ones(index.view.sizes, bool) if reached is None else
-            np.asarray(reached).reshape(index.view.sizes))
-
-
-def scatter_reads(self, index, src, coords: tuple, reached, reduce_add: bool) -> list:
-    """The data the scatter kernel loaded besides the index: src at the positions it
-    handled (index's shape from src's origin), and with scatter_add the elements of
-    self it added into."""
-    out: list = []
-    if not isinstance(src, (int, float, bool)):
-        mine = handled(index, reached).reshape(index.view.sizes or (1,))
-        out.append(at(src, np.nonzero(mine)) if src.dim() else
-                   elements(src.storage, np.full(int(mine.sum()), src.view.offset)))
-    if reduce_add:
-        out.append(scatter_touch(self, coords, reached))
-    return out
-
-
-def _assign(target: np.ndarray, coords: tuple, vals: np.ndarray) -> None:
-    target[coords] = vals
-
-
-def _scatter_checks(self, dim: int, index, src) -> int:
-    dim = S.maybe_wrap_dim(dim, self.dim())
-    # scatter_gather_dtype_check: int32 or int64, unless the index is empty
-    check(index.dtype in (D.int64, D.int32) or not index.numel(), RuntimeError,
-          "scatter(): Expected dtype int32/int64 for index")
-    if not isinstance(src, (int, float, bool)):
-        check(src.dtype is self.dtype, RuntimeError,
-              "scatter(): Expected self.dtype to be equal to src.dtype")
-    _scatter_shape_check(self, dim, index, None if isinstance(src, (int, float, bool))
-                         else src)
-    return dim
-
-
-@declare("scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)",
-         variants="method", native="at::native::scatter_ (structured)",
-         source=ADV,
-         meta=META_PYTHON, device_check=CHECK_WRAPPER)
-@declare("scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)",
-         variants="method", native="at::native::scatter_ (structured)",
-         source=ADV,
-         meta=META_PYTHON, device_check=CHECK_WRAPPER)
-def scatter_(self, dim: int, index, src):
-    dim = _scatter_checks(self, dim, index, src)
-    _scatter_overlap("scatter_", self, index, src)
-    _scatter_into(self, dim, index, src, reduce_add=False)
-    return self
-
-
-def _scatter_overlap(what: str, self, index, src) -> None:
-    """scatter_meta_impl, when the output is given (the in-place forms): it must not
-    overlap itself, the index or the source."""
-    others = [index] + ([] if isinstance(src, (int, float, bool)) else [src])
-    overlap.check(what, self, full=others)
-
-
-def _scatter_out_of_place(self, dim: int, index, src, reduce_add: bool):
-    """scatter / scatter_add: a fresh output (structured set_output), self copied in."""
-    dim = _scatter_checks(self, dim, index, src)
-    out = memory.empty_generic(self.view.sizes, self.dtype, self.device_type)
-    aten.copy_.default(out, self)
-    _scatter_into(out, dim, index, src, reduce_add=reduce_add)
-    return out
-
-
-@declare("scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor",
-         variants="function, method",
-         native="at::native::scatter (structured)", source=ADV,
-         meta=META_PYTHON, device_check=CHECK_WRAPPER)
-@declare("scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor",
-         variants="function, method",
-         native="at::native::scatter (structured)", source=ADV,
-         meta=META_PYTHON, device_check=CHECK_WRAPPER)
-def scatter(self, dim: int, index, src):
-    return _scatter_out_of_place(self, dim, index, src, reduce_add=False)
-
-
-@declare("scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)",
-         variants="method", native="at::native::scatter_add_ (structured)",
-         source=ADV,
-         meta=META_PYTHON, device_check=CHECK_WRAPPER)
-def scatter_add_(self, dim: int, index, src):
-    dim = _scatter_checks(self, dim, index, src)
-    _scatter_overlap("scatter_add_", self, index, src)
-    _scatter_into(self, dim, index, src, reduce_add=True)
-    return self
-
-
-@declare("scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor",
-         variants="function, method",
-         native="at::native::scatter_add (structured)", source=ADV,
-         meta=META_PYTHON, device_check=CHECK_WRAPPER)
-def scatter_add(self, dim: int, index, src):
-    return _scatter_out_of_place(self, dim, index, src, reduce_add=True)
 
 
 TAKE_KERNEL = step("take_kernel", Layer.KERNEL, source="aten/src/ATen/native/cpu/IndexKernel.cpp",
@@ -635,6 +475,10 @@ def masked_select_out(self, mask, *, out):
 def _masked_select_out(self, mask, result):
     """masked_select_out_impl_cpu: the checks, the overlaps, the count of the mask, the
     out= tensor resized to it (resize_output), then the kernel."""
+    if result.is_meta and not self.is_meta:
+        raise Refused("masked_select(..., out=) into a meta tensor: torch dispatches to the "
+                      "Meta key, where masked_select.out has no kernel (its NotImplementedError "
+                      "is not modelled)")
     check(mask.dtype is D.bool, RuntimeError, "masked_select: expected BoolTensor for mask")
     check(self.dtype is result.dtype, RuntimeError,
           "masked_select(): self and result must have the same scalar type")
@@ -664,18 +508,3 @@ def _masked_select_out(self, mask, result):
                   written=touched(result))
         s.set_result(result)
     return result
-
-
-# -- overloads torch binds in Python that tidx does not model -----------------------------
-not_modelled(
-    "scatter.src_out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> "
-    "Tensor(a!)",
-    "scatter.value_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> "
-    "Tensor(a!)",
-    "scatter.reduce_out(Tensor self, int dim, Tensor index, Tensor src, *, str reduce, "
-    "Tensor(a!) out) -> Tensor(a!)",
-    "scatter.value_reduce_out(Tensor self, int dim, Tensor index, Scalar value, *, str reduce, "
-    "Tensor(a!) out) -> Tensor(a!)",
-    "scatter_add.out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> "
-    "Tensor(a!)",
-    kind=OUT, reason=OUT_NOT_MODELLED)

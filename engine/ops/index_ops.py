@@ -26,15 +26,15 @@ from tracer.steps import Layer, step
 from engine.core import dtypes as D
 from engine.core import view as S
 from engine.core.errors import Refused, check, torch_error
-from engine.dispatch.at_dispatch import AT_DISPATCH, dispatched
-from engine.dispatch.declarations import (CHECK_WRAPPER, META_PYTHON, OUT, OUT_NOT_MODELLED,
-    declare, not_modelled)
-from engine.dispatch.aten import OpOverload, aten
+from engine.dispatch.declarations import CHECK_WRAPPER, INPLACE, META_PYTHON, OUT, declare, \
+    structured
+from engine.dispatch.aten import aten
 from engine.core.dispatch_stub import DispatchStub
 from engine.memory import empty as memory
 from engine.ops import overlap
 from engine.ops.advanced import _reached
 from engine.ops.parallel import GRAIN_SIZE, num_threads
+from engine.ops.pointwise import resize_output
 from engine.ops.scalar import to_dtype_scalar
 from engine.ops.touch import along, first, touched
 from engine.ops.touch import at as touch_at
@@ -54,13 +54,16 @@ def _size(t, dim: int) -> int:
     return t.view.sizes[S.maybe_wrap_dim(dim, t.dim())]
 
 
-def refuse_meta(what: str, *tensors) -> None:
+def refuse_meta(what: str, *tensors, python: bool = True) -> None:
     """On the meta device torch runs these operators' Python meta registrations
-    (torch/_meta_registrations.py, torch/_decomp), with their own checks and messages:
-    tidx models the C++ CPU path only."""
+    (torch/_meta_registrations.py, torch/_decomp), with their own checks and messages,
+    or, for an out= overload torch registers none for (``python=False``), the structured
+    C++ meta function alone: tidx models the C++ CPU path only."""
     if any(t.is_meta for t in tensors if hasattr(t, "is_meta")):
-        raise Refused(f"{what} on the meta device runs torch's Python meta registration, "
-                      "which tidx does not model; on the CPU it is modelled")
+        runs = ("torch's Python meta registration" if python else
+                "only torch's C++ meta function (set_output's resize_)")
+        raise Refused(f"{what} on the meta device runs {runs}, which tidx does not model; "
+                      "on the CPU it is modelled")
 
 
 def _contiguous(index):
@@ -82,9 +85,9 @@ def _check_source(what: str, source) -> None:
 
 # -- index_add, index_reduce: index_func_meta_impl ------------------------------------------
 
-def func_meta(func: str, self, dim: int, index, source, inplace: bool):
-    """index_func_meta_impl: the checks, then the output (self, or a fresh contiguous
-    tensor) and, for a given output, the overlap checks."""
+def func_meta(func: str, self, dim: int, index, source, inplace: bool, out=None):
+    """index_func_meta_impl: the checks, then the output (self, the out= tensor, or a
+    fresh contiguous tensor) and, for a given output, the overlap checks."""
     numel = index.numel()
     check(index.dim() <= 1, IndexError,
           f"{func}_(): Index is supposed to be a vector, but got dim: {index.dim()} with type: "
@@ -108,16 +111,21 @@ def func_meta(func: str, self, dim: int, index, source, inplace: bool):
           "source tensor shape must match self tensor shape, excluding the specified "
           f"dimension. Got self.shape = {S.fmt_sizes(self.view.sizes)} source.shape = "
           f"{S.fmt_sizes(source.view.sizes)}")
-    return structured_output(f"{func}_", self, index, source, inplace)
+    return structured_output(f"{func}_", self, index, source, inplace, out)
 
 
 SET_OUTPUT_RAW_STRIDED = step("set_output_raw_strided", Layer.MEMORY, source=ADV,
                               note="index_ops.set_output")
 
 
-def structured_output(op: str, self, index, source, inplace: bool):
-    """A structured kernel's output: self for the in-place form (after the overlap checks
-    against what it reads), else set_output_raw_strided's fresh tensor of self's shape."""
+def structured_output(op: str, self, index, source, inplace: bool, out=None):
+    """A structured kernel's output: self for the in-place form, the out= tensor set up
+    by :func:`set_out` (each after the overlap checks against what it reads), else
+    set_output_raw_strided's fresh tensor of self's shape."""
+    if out is not None:
+        set_out(out, self.view.sizes, self.dtype, self.device_type)
+        overlap.check(op.rstrip("_"), out, full=[index, source])     # (index_add, out=)
+        return out
     if inplace:
         overlap.check(op, self, full=[index, source])
         return self
@@ -125,6 +133,20 @@ def structured_output(op: str, self, index, source, inplace: bool):
         result = memory.empty_generic(self.view.sizes, self.dtype, self.device_type)
         s.set_result(result)
     return result
+
+
+def set_out(out, sizes: tuple[int, ...], dtype: D.dtype, device: str) -> None:
+    """set_output_raw_strided(0, sizes, {}, options) in a structured out= wrapper
+    (torchgen's resize_out): the out= tensor's dtype and device must be the result's, then
+    at::native::resize_output (its warning when it held elements); no strides asked, so
+    an out= tensor of the right shape keeps its own."""
+    check(out.dtype is dtype, RuntimeError,
+          f"Expected out tensor to have dtype {D.type_meta_name(dtype)}, but got "
+          f"{D.type_meta_name(out.dtype)} instead")
+    # (a CUDA tensor on either side meets the CUDA wrapper's device check first)
+    check(out.device_type == device, RuntimeError,
+          f"Expected out tensor to have device {device}, but got {out.device_type} instead")
+    resize_output(out, tuple(sizes), S.contiguous_strides(tuple(sizes)))
 
 
 def _alpha_equals_one(alpha) -> bool:
@@ -244,27 +266,18 @@ def index_add_impl(self, dim: int, index, source, alpha, result) -> None:
         s.set_result(result)
 
 
-@declare("index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) "
-         "-> Tensor(a!)", variants="method",
-         native="at::native::index_add_cpu_out (structured)", source=ADV,
-         meta=META_PYTHON, device_check=CHECK_WRAPPER)
-def index_add_(self, dim: int, index, source, *, alpha=1):
-    refuse_meta("index_add_", self, index, source)
+@structured("index_add.out(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1, "
+            "Tensor(a!) out) -> Tensor(a!)",
+            native="at::native::index_add_cpu_out (structured)",
+            out_native="at::native::index_add_cpu_out (structured)", source=ADV,
+            meta=META_PYTHON, device_check=CHECK_WRAPPER, out_device_check=CHECK_WRAPPER)
+def index_add(form: str, self, dim: int, index, source, *, alpha=1, out):
+    """TORCH_PRECOMPUTE_META_FUNC(index_add) (index_func_meta_impl), then
+    index_add_cpu_out into the output."""
+    refuse_meta("index_add_" if form == INPLACE else "index_add", self, index, source)
     dim = S.maybe_wrap_dim(dim, self.dim())
-    func_meta("index_add", self, dim, index, source, inplace=True)
-    if not self.is_meta:
-        index_add_impl(self, dim, index, source, alpha, self)
-    return self
-
-
-@declare("index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) "
-         "-> Tensor", variants="function, method",
-         native="at::native::index_add_cpu_out (structured)", source=ADV,
-         meta=META_PYTHON, device_check=CHECK_WRAPPER)
-def index_add(self, dim: int, index, source, *, alpha=1):
-    refuse_meta("index_add", self, index, source)
-    dim = S.maybe_wrap_dim(dim, self.dim())
-    result = func_meta("index_add", self, dim, index, source, inplace=False)
+    result = func_meta("index_add", self, dim, index, source, inplace=form == INPLACE,
+                       out=out if form == OUT else None)
     if not self.is_meta:
         index_add_impl(self, dim, index, source, alpha, result)
     return result
@@ -272,10 +285,10 @@ def index_add(self, dim: int, index, source, *, alpha=1):
 
 # -- index_copy -----------------------------------------------------------------------------
 
-def _index_copy_meta(self, dim: int, index, source, inplace: bool):
+def _index_copy_meta(self, dim: int, index, source, inplace: bool, out=None):
     """TORCH_PRECOMPUTE_META_FUNC(index_copy): the output first, then the checks."""
     dim = S.maybe_wrap_dim(dim, self.dim())
-    result = structured_output("index_copy_", self, index, source, inplace)
+    result = structured_output("index_copy_", self, index, source, inplace, out)
     check(index.dim() < 2, IndexError,
           f"index_copy_(): Index should have dimension 1 or 0 (got {index.dim()})")
     n = index.numel()
@@ -398,25 +411,15 @@ def index_copy_impl(self, dim: int, index, source, result) -> None:
         s.set_result(result)
 
 
-@declare("index_copy_(Tensor(a!) self, int dim, Tensor index, Tensor source) -> Tensor(a!)",
-         variants="method", native="at::native::index_copy_out (structured)",
-         source=ADV,
-         meta=META_PYTHON, device_check=CHECK_WRAPPER)
-def index_copy_(self, dim: int, index, source):
-    refuse_meta("index_copy_", self, index, source)
-    dim, result = _index_copy_meta(self, dim, index, source, inplace=True)
-    if not self.is_meta:
-        index_copy_impl(self, dim, index, source, result)
-    return self
-
-
-@declare("index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor",
-         variants="function, method",
-         native="at::native::index_copy_out (structured)", source=ADV,
-         meta=META_PYTHON, device_check=CHECK_WRAPPER)
-def index_copy(self, dim: int, index, source):
-    refuse_meta("index_copy", self, index, source)
-    dim, result = _index_copy_meta(self, dim, index, source, inplace=False)
+@structured("index_copy.out(Tensor self, int dim, Tensor index, Tensor source, *, "
+            "Tensor(a!) out) -> Tensor(a!)",
+            native="at::native::index_copy_out (structured)",
+            out_native="at::native::index_copy_out (structured)", source=ADV,
+            meta=META_PYTHON, device_check=CHECK_WRAPPER, out_device_check=CHECK_WRAPPER)
+def index_copy(form: str, self, dim: int, index, source, *, out):
+    refuse_meta("index_copy_" if form == INPLACE else "index_copy", self, index, source)
+    dim, result = _index_copy_meta(self, dim, index, source, inplace=form == INPLACE,
+                                   out=out if form == OUT else None)
     if not self.is_meta:
         index_copy_impl(self, dim, index, source, result)
     return result
@@ -503,53 +506,6 @@ def index_fill_tensor(self, dim: int, index, value):
     return aten.index_fill_.int_Tensor(out, dim, index, value)
 
 
-not_modelled(
-    "index_add.out(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1, "
-    "Tensor(a!) out) -> Tensor(a!)",
-    "index_copy.out(Tensor self, int dim, Tensor index, Tensor source, *, Tensor(a!) out) -> "
-    "Tensor(a!)",
-    kind=OUT, reason=OUT_NOT_MODELLED)
-
-
-# -- index_reduce ---------------------------------------------------------------------------
-
-_INDEX_REDUCE = ("prod", "mean", "amax", "amin")
-
-
-def _exclude_init(op: str, dtype: D.dtype):
-    """index_reduce_func_impl's start value when include_self=False: the reduction's
-    identity (lowest / highest for amax / amin, -inf / inf for floats)."""
-    if op == "prod":
-        return 1
-    if op == "mean":
-        return 0
-    if dtype.is_floating_point:
-        return float("-inf") if op == "amax" else float("inf")
-    info = np.iinfo(dtype.np)
-    return int(info.min) if op == "amax" else int(info.max)
-
-
-def _reduce_in_order(target: np.ndarray, where: tuple, values: np.ndarray, op: str) -> None:
-    """mul_ / minimum / maximum / add_ per index entry, in the order of the index (NaN
-    wins minimum and maximum)."""
-    ufunc = {"prod": np.multiply, "amax": np.maximum, "amin": np.minimum, "mean": np.add}[op]
-    ufunc.at(target, where, values)
-
-
-def _divide_by_counts(result, counts) -> None:
-    """'mean': counts.masked_fill_(counts == 0, 1), then result.div_(counts) (floor for
-    integers)."""
-    aten.masked_fill_.Scalar(counts, aten.eq.Scalar(counts, 0), 1)
-    div: OpOverload = aten.div_.Tensor if result.dtype.is_floating_point else aten.div_.Tensor_mode
-    if not div.decl.modelled:
-        raise Refused("index_reduce(..., 'mean') divides by the counts with div_, which is not "
-                      "modelled yet; 'prod', 'amax' and 'amin' are")
-    if result.dtype.is_floating_point:
-        div(result, counts)
-    else:
-        div(result, counts, rounding_mode="floor")
-
-
 def _slice_marks(result, source, dim: int, idx: np.ndarray, index) -> dict:
     """What index_add / index_reduce's loops touch: the slices of result along dim the
     index names, read and written (they combine into them), the first len(idx) slices of
@@ -558,112 +514,3 @@ def _slice_marks(result, source, dim: int, idx: np.ndarray, index) -> dict:
             "read": lambda: [along(result, dim, idx),
                              along(source, dim, np.arange(idx.size))],
             "read_index": first(index, idx.size)}
-
-
-TORCH_WARN_ONCE = step("TORCH_WARN_ONCE", Layer.KERNEL, source=ADV, note="index_reduce.beta")
-INDEX_FUNC_CPU_SERIAL_LOOP = step("index_func_cpu_: serial loop", Layer.KERNEL, source=ADV)
-INDEX_FUNC_CPU_ONE_BINARY_OP_PER_SLICE = step("index_func_cpu_: one binary op per slice",
-                                              Layer.KERNEL, source=ADV)
-
-
-def index_reduce_impl(self, dim: int, index, source, op: str, include_self: bool,
-                      result) -> None:
-    """index_reduce_cpu_out / index_reduce_func_impl."""
-    with span(TORCH_WARN_ONCE, category="UserWarning"):
-        pass
-    if result is not self:
-        aten.copy_.default(result, self)
-    if not include_self:
-        dispatched(self.dtype, "index_reduce_func_exclude_input_init")
-        long_index = aten.to.dtype(index, D.int64)
-        aten.index_fill_.int_Scalar(result, dim, long_index,
-                                    _exclude_init(op, self.dtype))
-    numel = index.numel()
-    index_contig = _contiguous(index)
-    if result.dim() > 1:
-        if numel == 0:
-            return
-        aten.select.int(result, dim, 0)
-        aten.select.int(source, dim, 0)
-        with span(INDEX_FUNC_CPU_ONE_BINARY_OP_PER_SLICE,
-                  note=Note("index_reduce.slices", op=op, dim=dim), reduce=op, dim=dim) as s:
-            _check_source("index_reduce", source)
-            idx = _index_values(index_contig)
-            size = result.view.sizes[dim]
-            bad = (idx < 0) | (idx >= size)
-            stop = int(np.argmax(bad)) if bad.any() else numel
-            lead = (slice(None),) * dim
-            _reduce_in_order(result.array(write=True), lead + (idx[:stop],),
-                             source.array()[lead + (slice(0, stop),)], op)
-            s.set(**_slice_marks(result, source, dim, idx[:stop], index_contig))
-            if stop < numel:
-                raise torch_error(IndexError, "index out of range in self")
-            s.set_result(result)
-        if op == "mean":
-            counts = (aten.ones_like.default if include_self else aten.zeros_like.default)(result)
-            aten.index_add_.default(counts, dim, index, aten.ones_like.default(source))
-            _divide_by_counts(result, counts)
-        return
-    check(source.dim() <= 1, RuntimeError,
-          f"source.dim() ({source.dim()}) must one or zero for given self.dim() ({self.dim()})")
-    counts = (aten.ones_like.default if include_self else aten.zeros_like.default)(result)
-    dispatched(result.dtype, "index_func_")
-    with span(INDEX_FUNC_CPU_SERIAL_LOOP, note=Note("index_reduce.serial", op=op), reduce=op) as s:
-        if numel:
-            _check_source("index_reduce", source)
-            idx = _index_values(index_contig)
-            n = result.numel()
-            bad = (idx < 0) | (idx >= n)
-            stop = int(np.argmax(bad)) if bad.any() else numel
-            target = result.array(write=True).reshape(-1) if result.dim() else \
-                result.array(write=True).reshape(1)
-            _reduce_in_order(target, (idx[:stop],), source.array().reshape(-1)[:stop], op)
-            s.set(**_slice_marks(result, source, 0, idx[:stop], index_contig))
-            if op == "mean":
-                tally = counts.array(write=True).reshape(-1) if counts.dim() else \
-                    counts.array(write=True).reshape(1)
-                np.add.at(tally, idx[:stop], 1)
-            if stop < numel:
-                raise torch_error(IndexError, "index out of range in self")
-        s.set_result(result)
-    if op == "mean":
-        _divide_by_counts(result, counts)
-
-
-def _index_reduce(self, dim, index, source, reduce, include_self, inplace):
-    refuse_meta("index_reduce_" if inplace else "index_reduce", self, index, source)
-    check(reduce in _INDEX_REDUCE, RuntimeError,
-          "index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got "
-          f"{reduce}.")
-    dim = S.maybe_wrap_dim(dim, self.dim())
-    result = func_meta("index_reduce", self, dim, index, source, inplace=inplace)
-    index_reduce_impl(self, dim, index, source, reduce, include_self, result)
-    return result
-
-
-#: index_reduce_func_impl's two (TensorAdvancedIndexing.cpp): the start value of
-#: include_self=False, and the loop
-_INDEX_REDUCE_CPU = tuple(AT_DISPATCH(name, "AT_DISPATCH_ALL_TYPES_AND2(kHalf, kBFloat16)")
-                          for name in ("index_reduce_func_exclude_input_init", "index_func_"))
-
-
-@declare("index_reduce_(Tensor(a!) self, int dim, Tensor index, Tensor source, str reduce, *, "
-         "bool include_self=True) -> Tensor(a!)", variants="method",
-         native="at::native::index_reduce_cpu_out (structured)", source=ADV,
-         meta=META_PYTHON, device_check=CHECK_WRAPPER, at_dispatch=_INDEX_REDUCE_CPU)
-def index_reduce_(self, dim: int, index, source, reduce: str, *, include_self: bool = True):
-    return _index_reduce(self, dim, index, source, reduce, include_self, inplace=True)
-
-
-@declare("index_reduce(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, "
-         "bool include_self=True) -> Tensor", variants="function, method",
-         native="at::native::index_reduce_cpu_out (structured)", source=ADV,
-         meta=META_PYTHON, device_check=CHECK_WRAPPER, at_dispatch=_INDEX_REDUCE_CPU)
-def index_reduce(self, dim: int, index, source, reduce: str, *, include_self: bool = True):
-    return _index_reduce(self, dim, index, source, reduce, include_self, inplace=False)
-
-
-not_modelled(
-    "index_reduce.out(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, "
-    "bool include_self=True, Tensor(a!) out) -> Tensor(a!)",
-    kind=OUT, reason=OUT_NOT_MODELLED)

@@ -23,14 +23,12 @@ from tracer.steps import Layer, step
 from engine.core import dtypes as D
 from engine.core.errors import Refused, torch_error
 from engine.dispatch.at_dispatch import AT_DISPATCH, dispatched
-from engine.dispatch.declarations import (CHECK_WRAPPER, META_PYTHON, OUT, OUT_NOT_MODELLED,
-    declare, not_modelled)
+from engine.dispatch.declarations import CHECK_WRAPPER, INPLACE, META_PYTHON, OUT, structured
 from engine.dispatch.aten import OpOverload, aten
-from engine.memory import empty as memory
-from engine.ops.gather import (_coords, _index_values, _scatter_checks, _scatter_overlap,
-                               can_use_expanded_index_path, nonempty, scatter_apply,
-                               scatter_index, scatter_reads, scatter_touch, src_window,
-                               handled)
+from engine.ops.gather import _coords, _index_values, nonempty, scatter_apply, scatter_index, \
+    src_window
+from engine.ops.scatter import (_scatter_checks, can_use_expanded_index_path,
+                                handled, scatter_output, scatter_reads, scatter_touch)
 from engine.ops.index_ops import refuse_meta
 from engine.ops.scalar import to_dtype_scalar
 from engine.ops.touch import along, touched
@@ -170,14 +168,11 @@ def _expanded_path(out, index, src, op: str, include_self: bool) -> None:
         s.set_result(out)
 
 
-def _meta(what: str, self, dim: int, index, src, inplace: bool, reduce: str, new: bool):
-    """scatter_meta_impl: checks, overlap (given output), the output, the reduce name."""
+def _meta(form: str, what: str, self, dim: int, index, src, out, reduce: str, new: bool):
+    """scatter_meta_impl: checks, the output (overlap of a given one, set_output), the
+    reduce name."""
     dim = _scatter_checks(self, dim, index, src)
-    if inplace:
-        _scatter_overlap(what, self, index, src)
-        out = self
-    else:
-        out = memory.empty_generic(self.view.sizes, self.dtype, self.device_type)
+    out = scatter_output(form, what, self, index, src, out)
     return dim, out, _operator(reduce, new)
 
 
@@ -185,9 +180,10 @@ SCATTER_REDUCE_EXCLUDE_SELF_HELPER = step("scatter_reduce_exclude_self_helper", 
                                           source=ADV)
 
 
-def _scatter_reduce_two(self, dim, index, src, reduce, include_self, inplace):
-    refuse_meta("scatter_reduce_" if inplace else "scatter_reduce", self, index, src)
-    dim, out, op = _meta("scatter_reduce_", self, dim, index, src, inplace, reduce, new=True)
+def _scatter_reduce_two(form, self, dim, index, src, reduce, include_self, out):
+    name = "scatter_reduce_" if form == INPLACE else "scatter_reduce"
+    refuse_meta(name, self, index, src)
+    dim, out, op = _meta(form, name, self, dim, index, src, out, reduce, new=True)
     if out is not self:
         aten.copy_.default(out, self)
     if can_use_expanded_index_path(out, dim, index, src, is_scatter_like=True):
@@ -207,28 +203,17 @@ def _scatter_reduce_two(self, dim, index, src, reduce, include_self, inplace):
     return out
 
 
-_REDUCE_MEAN = AT_DISPATCH("scatter_gather_tensor_cpu_reduce_mean",
-                           "AT_DISPATCH_ALL_TYPES_AND2(kHalf, kBFloat16)")
-
-
-@declare("scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, "
-         "bool include_self=True) -> Tensor", variants="function, method",
-         native="at::native::scatter_reduce_two (structured)", source=ADV,
-         meta=META_PYTHON, device_check=CHECK_WRAPPER,
-         # cpu/ScatterGatherKernel.cpp's reduce='mean'
-         at_dispatch=_REDUCE_MEAN)
-def scatter_reduce(self, dim: int, index, src, reduce: str, *, include_self: bool = True):
-    return _scatter_reduce_two(self, dim, index, src, reduce, include_self, inplace=False)
-
-
-@declare("scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, "
-         "*, bool include_self=True) -> Tensor(a!)", variants="method",
-         native="at::native::scatter_reduce_two (structured)", source=ADV,
-         meta=META_PYTHON, device_check=CHECK_WRAPPER,
-         # cpu/ScatterGatherKernel.cpp's reduce='mean'
-         at_dispatch=_REDUCE_MEAN)
-def scatter_reduce_(self, dim: int, index, src, reduce: str, *, include_self: bool = True):
-    return _scatter_reduce_two(self, dim, index, src, reduce, include_self, inplace=True)
+@structured("scatter_reduce.two_out(Tensor self, int dim, Tensor index, Tensor src, str reduce, "
+            "*, bool include_self=True, Tensor(a!) out) -> Tensor(a!)",
+            native="at::native::scatter_reduce_two (structured)",
+            out_native="at::native::scatter_reduce_two (structured)", source=ADV,
+            meta=META_PYTHON, device_check=CHECK_WRAPPER, out_device_check=CHECK_WRAPPER,
+            # cpu/ScatterGatherKernel.cpp's reduce='mean'
+            at_dispatch=AT_DISPATCH("scatter_gather_tensor_cpu_reduce_mean",
+                                    "AT_DISPATCH_ALL_TYPES_AND2(kHalf, kBFloat16)"))
+def scatter_reduce(form: str, self, dim: int, index, src, reduce: str, *,
+                   include_self: bool = True, out):
+    return _scatter_reduce_two(form, self, dim, index, src, reduce, include_self, out)
 
 
 # -- scatter(..., reduce='add'|'multiply') ----------------------------------------------------
@@ -237,14 +222,15 @@ TORCH_WARN_ONCE = step("TORCH_WARN_ONCE", Layer.KERNEL, source=ADV,
                        note="scatter.reduce_deprecated")
 
 
-def _scatter_old_reduce(self, dim, index, src, reduce, inplace):
-    name = "scatter_" if inplace else "scatter"
-    refuse_meta(name, self, index, *([] if isinstance(src, (int, float, bool)) else [src]))
+def _scatter_old_reduce(form, self, dim, index, src, reduce, out):
+    name = "scatter_" if form == INPLACE else "scatter"
+    refuse_meta(name, self, index, *([] if isinstance(src, (int, float, bool)) else [src]),
+                python=form != OUT)
     if not isinstance(src, (int, float, bool)):
         # TORCH_META_FUNC2(scatter, reduce) warns once, before the checks
         with span(TORCH_WARN_ONCE, category="UserWarning"):
             pass
-    dim, out, op = _meta(name, self, dim, index, src, inplace, reduce, new=False)
+    dim, out, op = _meta(form, name, self, dim, index, src, out, reduce, new=False)
     if out is not self:
         aten.copy_.default(out, self)
     if index.numel():
@@ -254,39 +240,21 @@ def _scatter_old_reduce(self, dim, index, src, reduce, inplace):
     return out
 
 
-@declare("scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> "
-         "Tensor", variants="function, method",
-         native="at::native::scatter_reduce_out (structured)", source=ADV,
-         meta=META_PYTHON, device_check=CHECK_WRAPPER)
-def scatter_reduce_src(self, dim: int, index, src, *, reduce: str):
-    return _scatter_old_reduce(self, dim, index, src, reduce, inplace=False)
+@structured("scatter.reduce_out(Tensor self, int dim, Tensor index, Tensor src, *, str reduce, "
+            "Tensor(a!) out) -> Tensor(a!)",
+            native="at::native::scatter_reduce_out (structured)",
+            out_native="at::native::scatter_reduce_out (structured)", source=ADV,
+            meta=META_PYTHON, out_meta=None, device_check=CHECK_WRAPPER,
+            out_device_check=CHECK_WRAPPER)
+def scatter_reduce_src(form: str, self, dim: int, index, src, *, reduce: str, out):
+    return _scatter_old_reduce(form, self, dim, index, src, reduce, out)
 
 
-@declare("scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) "
-         "-> Tensor", variants="function, method",
-         native="at::native::scatter_value_reduce_out (structured)", source=ADV,
-         meta=META_PYTHON, device_check=CHECK_WRAPPER)
-def scatter_value_reduce(self, dim: int, index, value, *, reduce: str):
-    return _scatter_old_reduce(self, dim, index, value, reduce, inplace=False)
-
-
-@declare("scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> "
-         "Tensor(a!)", variants="method",
-         native="at::native::scatter_reduce_out (structured)", source=ADV,
-         meta=META_PYTHON, device_check=CHECK_WRAPPER)
-def scatter_reduce_src_(self, dim: int, index, src, *, reduce: str):
-    return _scatter_old_reduce(self, dim, index, src, reduce, inplace=True)
-
-
-@declare("scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, "
-         "str reduce) -> Tensor(a!)", variants="method",
-         native="at::native::scatter_value_reduce_out (structured)", source=ADV,
-         meta=META_PYTHON, device_check=CHECK_WRAPPER)
-def scatter_value_reduce_(self, dim: int, index, value, *, reduce: str):
-    return _scatter_old_reduce(self, dim, index, value, reduce, inplace=True)
-
-
-not_modelled(
-    "scatter_reduce.two_out(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, "
-    "bool include_self=True, Tensor(a!) out) -> Tensor(a!)",
-    kind=OUT, reason=OUT_NOT_MODELLED)
+@structured("scatter.value_reduce_out(Tensor self, int dim, Tensor index, Scalar value, *, "
+            "str reduce, Tensor(a!) out) -> Tensor(a!)",
+            native="at::native::scatter_value_reduce_out (structured)",
+            out_native="at::native::scatter_value_reduce_out (structured)", source=ADV,
+            meta=META_PYTHON, out_meta=None, device_check=CHECK_WRAPPER,
+            out_device_check=CHECK_WRAPPER)
+def scatter_value_reduce(form: str, self, dim: int, index, value, *, reduce: str, out):
+    return _scatter_old_reduce(form, self, dim, index, value, reduce, out)

@@ -59,7 +59,7 @@ KEPT = {
         "the comparison family's generator: each entry is declared from it",
     ("engine/ops/logic.py", "_BITWISE"): "the bitwise family's generator",
     ("engine/ops/logic.py", "_LOGICAL"): "the logical family's generator",
-    ("engine/ops/index_ops.py", "_INDEX_REDUCE"):
+    ("engine/ops/index_reduce.py", "_INDEX_REDUCE"):
         "the values of index_reduce's reduce= argument, not operators",
     ("engine/ops/scatter_reduce.py", "NEW_OPTIONS"):
         "get_reduction_enum: the values of scatter_reduce's reduce= argument",

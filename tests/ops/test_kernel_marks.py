@@ -79,9 +79,9 @@ def test_every_kernel_marks_exactly_what_it_read_and_wrote(op):
 
 def test_the_replay_sees_a_kernel_that_marks_nothing(monkeypatch):
     """The check is not vacuous: a scatter whose kernel recorded no marks is caught."""
-    from engine.ops import gather
-    real = gather.scatter_touch
-    monkeypatch.setattr(gather, "scatter_touch",
+    from engine.ops import scatter
+    real = scatter.scatter_touch
+    monkeypatch.setattr(scatter, "scatter_touch",
                         lambda self, coords, reached: real(self, tuple(c[:0] for c in
                                                                        coords), None))
     problems = K.problems(K.run("aten::scatter_.src"))

@@ -279,7 +279,8 @@ def index_add_cases(draw):
     cols = draw(st.integers(1, 80))
     dim = draw(st.sampled_from([0, 1]))
     params = {"dim": dim, "m": draw(st.integers(1, 5000 // max(rows, cols))),
-              "alpha": draw(st.sampled_from([1, 2.5, -0.3, 0.1, 3]))}
+              "alpha": draw(st.sampled_from([1, 2.5, -0.3, 0.1, 3])),
+              "out": draw(st.sampled_from([None, "empty", "transposed"]))}
     return ("index_add", draw(DTYPES), (rows, cols), draw(st.sampled_from(["contiguous",
                                                                           "transposed"])),
             draw(st.integers(0, 2**32 - 1)), params)
