@@ -464,7 +464,10 @@ CASCADE_NANSUM = step("cascade_sum<ignore_nan>", Layer.KERNEL,
 
 @declare("nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) "
          "-> Tensor", variants="function, method", native="at::native::nansum",
-         source=REDUCE, meta=META_PYTHON, device_check=CHECK_WRAPPER)
+         source=REDUCE, meta=META_PYTHON, device_check=CHECK_WRAPPER, takes_complex=True,
+         # nansum_kernel_impl (cpu/SumKernel.cpp), reached through nansum_out
+         at_dispatch=AT_DISPATCH("nansum_cpu",
+                                 "AT_DISPATCH_FLOATING_TYPES_AND2(kHalf, kBFloat16)"))
 def nansum(self, dim=None, keepdim=False, *, dtype=None):
     out_dtype = dtype if dtype is not None else (
         self.dtype if self.dtype.is_floating_point else D.int64)
@@ -480,14 +483,20 @@ def nansum(self, dim=None, keepdim=False, *, dtype=None):
          meta=META_PYTHON, device_check=CHECK_WRAPPER,
          # nansum_kernel_impl (cpu/SumKernel.cpp)
          at_dispatch=AT_DISPATCH("nansum_cpu",
-                                 "AT_DISPATCH_FLOATING_TYPES_AND2(kHalf, kBFloat16)"))
+                                 "AT_DISPATCH_FLOATING_TYPES_AND2(kHalf, kBFloat16)"),
+         takes_complex=True)
 def nansum_out(self, dim=None, keepdim=False, *, dtype=None, out):
     return _nansum_out(self, dim, keepdim, dtype, out, dispatch=True)
 
 
 def _nansum_out(self, dim, keepdim: bool, dtype, result, dispatch: bool = False):
-    """nansum_out: an integer self is sum_out's; else make_reduction into ``result`` in
-    the dtype= it must have or its own (resize_output), then the loop."""
+    """nansum_out: no complex input on the CPU; an integer self is sum_out's; else
+    make_reduction into ``result`` in the dtype= it must have or its own (resize_output),
+    then the loop."""
+    check(not self.dtype.is_complex or self.device_type != "cpu", RuntimeError,
+          "nansum on CPU does not support complex inputs")
+    if self.dtype.is_complex:
+        raise Refused("nansum of a complex tensor on the simulated GPU is not modelled")
     if not self.dtype.is_floating_point:
         # an integer has no NaN: nansum_out is sum_out
         return aten.sum.IntList_out(self, dim, keepdim, dtype=dtype, out=result)
@@ -502,8 +511,9 @@ def _nansum_out(self, dim, keepdim: bool, dtype, result, dispatch: bool = False)
     src = self if self.dtype is out_dtype else aten.to.dtype(self, out_dtype)
     if self.numel() == 0:
         return aten.zero_.default(result)
-    if dispatch:
-        # an out= tensor of an integer dtype reaches the float-only kernel
+    if dispatch or out_dtype.is_complex:
+        # an out= tensor of an integer dtype (or a complex dtype=) reaches the float-only
+        # kernel
         dispatched(out_dtype)
     aten.fill_.Scalar(result, 0)
     if self.numel() >= GRAIN_SIZE and viewed.numel() == 1 and current().cpu.threads > 1:
@@ -531,7 +541,7 @@ def _nansum_out(self, dim, keepdim: bool, dtype, result, dispatch: bool = False)
          "-> Tensor", variants="function, method", kind=COMPOSITE,
          native="at::native::nanmean", source=REDUCE)
 def nanmean(self, dim=None, keepdim=False, *, dtype=None):
-    check(self.dtype.is_floating_point, RuntimeError,
+    check(self.dtype.is_floating_point or self.dtype.is_complex, RuntimeError,
           "nanmean(): expected input to have floating point or complex dtype but got "
           f"{D.cpp_name(self.dtype)}")
     # at::native::isnan(self.detach()).logical_not_().sum(dim, keepdim): isnan is called

@@ -1,4 +1,4 @@
-"""torch.cumprod of complex tensors (engine/ops/cumulative.py's complex_cumprod), bit for
+"""torch.cumprod of complex tensors, and nansum/nanmean of them (torch's own error) (engine/ops/cumulative.py's complex_cumprod), bit for
 bit with torch 2.13 under every CPU capability this machine runs, both sides under each:
 the accumulator is c10::complex<double> for both complex dtypes, each step c10's
 operator*=, fused by GCC into two multiply-adds in the AVX2 and AVX512 builds and rounded
@@ -53,3 +53,20 @@ def test_complex_cumprod_is_torchs_under_every_capability(workers, case):
 ])
 def test_complex_cumprod_forms_are_torchs(program):
     assert_like_torch(program.split("; "))
+
+
+@pytest.mark.parametrize("program", [
+    ["x = torch.tensor([1+2j, float('nan')+1j])", 'y = torch.nansum(x)'],
+    ["x = torch.tensor([1+2j, float('nan')+1j])", 'y = torch.nansum(x, 0)'],
+    ["x = torch.tensor([1+2j, float('nan')+1j])", 'y = x.nansum()'],
+    ['x = torch.tensor([1., 2.])', 'y = torch.nansum(x, dtype=torch.complex64)'],
+    ["x = torch.tensor([1+2j, float('nan')+1j])", 'y = torch.nanmean(x)'],
+    ["x = torch.tensor([1+2j, float('nan')+1j])", 'y = torch.nansum(x, out=torch.empty(0, dtype=torch.complex64))'],
+    ["x = torch.tensor([1+2j, float('nan')+1j])", 'y = torch.nanmean(x, out=torch.empty(0, dtype=torch.complex64))'],
+    ['x = torch.tensor([1., 2.])', 'y = torch.nansum(x, out=torch.empty(0, dtype=torch.complex64))'],
+])
+def test_complex_nansum_and_nanmean_are_torchs_errors(program):
+    """nansum_out refuses a complex input on the CPU ("nansum on CPU does not support
+    complex inputs"), which nanmean reaches after its count; a complex dtype= reaches the
+    float-only kernel's dispatch."""
+    assert_like_torch(program)
