@@ -22,6 +22,7 @@ from engine.dispatch.aten import aten
 from engine.memory.allocator import check_temporary
 from engine.core.context import current
 from engine.core.errors import Refused, check, torch_error
+from engine.core.warn_once import warn_once
 from engine.ops import overlap
 from engine.ops.parallel import GRAIN_SIZE
 from engine.ops import cuda_kernels
@@ -93,7 +94,7 @@ def copy_(self, src, non_blocking: bool = False):
     if src.dtype.is_complex and not self.dtype.is_complex and self.dtype is not D.bool:
         # copy_impl: TORCH_WARN_ONCE before the copy, which keeps the real half (a bool
         # takes the whole number's truth, without a warning)
-        with span(COMPLEX_TO_REAL, category="UserWarning"):
+        with warn_once(COMPLEX_TO_REAL, "copy.complex_to_real"):
             pass
     with span(COPY_KERNEL,
               note="copy.same_dtype" if same else lambda: Note("copy.cast", src=src.dtype,

@@ -17,8 +17,8 @@ product unrounded; the DEFAULT build rounds both products.  c10::Half rounds eac
 to half first on every build.  tidx computes each line the build's way, so the bits are
 torch's (measured over 20,000 vectors, float, double and half, every capability).
 
-``cross`` (CompositeImplicitAutograd) warns when no dim is given (TORCH_WARN_ONCE; tidx
-shows it on every such call) and takes the first dim of size 3, then calls linalg_cross.
+``cross`` (CompositeImplicitAutograd) warns when no dim is given (TORCH_WARN_ONCE: the
+first such call of a run shows it, later ones show nothing, as in one torch process) and takes the first dim of size 3, then calls linalg_cross.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from engine.core import dtypes as D
 from engine.core import view as S
 from engine.core.dispatch_stub import DispatchStub
 from engine.core.errors import check
+from engine.core.warn_once import warn_once
 from engine.dispatch.at_dispatch import AT_DISPATCH, dispatched
 from engine.dispatch.aten import aten
 from engine.dispatch.declarations import (CHECK_WRAPPER, COMPOSITE, META_PYTHON, OUT, declare,
@@ -128,7 +129,7 @@ def _default_dim(self, dim) -> int:
     """_default_cross_dim: the dim given, else the first of size 3 (with the warning)."""
     if dim is not None:
         return dim
-    with span(DEFAULT_DIM_WARNING, category="UserWarning"):
+    with warn_once(DEFAULT_DIM_WARNING, "cross.default_dim"):
         pass
     for i, n in enumerate(self.view.sizes):
         if n == 3:

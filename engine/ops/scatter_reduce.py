@@ -22,6 +22,7 @@ from tracer.steps import Layer, step
 
 from engine.core import dtypes as D
 from engine.core.errors import Refused, torch_error
+from engine.core.warn_once import warn_once
 from engine.dispatch.at_dispatch import AT_DISPATCH, dispatched
 from engine.dispatch.declarations import CHECK_WRAPPER, INPLACE, META_PYTHON, OUT, structured
 from engine.dispatch.aten import OpOverload, aten
@@ -228,7 +229,7 @@ def _scatter_old_reduce(form, self, dim, index, src, reduce, out):
                 python=form != OUT)
     if not isinstance(src, (int, float, bool)):
         # TORCH_META_FUNC2(scatter, reduce) warns once, before the checks
-        with span(TORCH_WARN_ONCE, category="UserWarning"):
+        with warn_once(TORCH_WARN_ONCE, "scatter.reduce_deprecated"):
             pass
     dim, out, op = _meta(form, name, self, dim, index, src, out, reduce, new=False)
     if out is not self:

@@ -19,6 +19,7 @@ from tracer.steps import Layer, StepSpec, step
 from engine.core import shape_math as M
 from engine.core import view as S
 from engine.core.errors import check
+from engine.core.warn_once import warn_once as once
 from engine.dispatch.declarations import COMPOSITE, META_PYTHON, declare
 from engine.dispatch.aten import aten
 
@@ -33,10 +34,10 @@ TORCH_WARN_ONCE = step("TORCH_WARN_ONCE", Layer.KERNEL, source=SHAPE)
 
 
 def warn_once(what: str, message: str) -> None:
-    """TORCH_WARN_ONCE: a UserWarning torch shows once per process; recorded as a step
-    (tidx shows it every time: a trace has no process to remember it)."""
-    with _step(TORCH_WARN_ONCE, Note("shape.warn_once", what=what), category="UserWarning",
-               message=message):
+    """TORCH_WARN_ONCE: a UserWarning torch shows the first time in a process (the run),
+    recorded as a step each time (engine/core/warn_once.py)."""
+    with once(TORCH_WARN_ONCE, f"shape.{what}", note=Note("shape.warn_once", what=what),
+              message=message):
         pass
 
 

@@ -45,6 +45,7 @@ SEED_STATEMENTS = [
 
 #: More statements, so every note the engine can write is reached at least once.
 MORE_STATEMENTS = [
+    "a = torch.ones(2, 3); b = torch.cross(a, a); c = torch.cross(a, a)",
     "a = torch.ones(2, 2).half(); y = torch.mm(a, a, out_dtype=torch.float32)",
     "import torch.nn.functional as F; x = torch.tensor([1., -2.]); "
     "y = F.binary_cross_entropy_with_logits(x, torch.ones(2))",

@@ -306,6 +306,9 @@ TEXT: dict[str, str] = {
         "the dispatcher found no kernel for this backend; torch's message goes on with one "
         "line per dispatch key naming the file and line of torch's build (and the path torch "
         "is installed at) where each kernel was registered, which tidx leaves out",
+    "warn.once_again":
+        "TORCH_WARN_ONCE: torch showed this warning earlier in the process (this run), and "
+        "its once-only flag keeps it silent now: nothing is shown",
     "activation.gelu_bound":
         "torch runs {library}, which tidx cannot replay; where 1 + erf cancels no ulp bound "
         "holds, so each element is within {eps} * eps * |x| of torch's, here at most {bound} "

@@ -195,6 +195,8 @@ TEXT: dict[str, str] = {
         "损失由 log_sigmoid 的值乘以权重构成,每个值与 torch 的相差不超过其声明的界(torch 使用 {library}):因此损失与 torch 的相差在 {bound} 以内",
     "dispatch.no_kernel":
         "分发器找不到该后端的内核;torch 的报错信息随后还会为每个分发键列出一行,指明 torch 构建中注册该内核的文件和行号(以及 torch 的安装路径),tidx 省略了这些行",
+    "warn.once_again":
+        "TORCH_WARN_ONCE:torch 已在本进程(本次运行)中较早显示过这条警告,它的只显示一次的标志使它这次保持沉默:不显示任何内容",
     "activation.gelu_bound":
         "torch 使用 {library},tidx 无法重现;在 1 + erf 相消处没有 ulp 界,因此每个元素与 torch 的相差不超过 {eps} * eps * |x|,此处至多 {bound}(实测:docs/fidelity-math.md)",
     "activation.backward_bound":
