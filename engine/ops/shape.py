@@ -36,8 +36,9 @@ TORCH_WARN_ONCE = step("TORCH_WARN_ONCE", Layer.KERNEL, source=SHAPE)
 def warn_once(what: str, message: str) -> None:
     """TORCH_WARN_ONCE: a UserWarning torch shows the first time in a process (the run),
     recorded as a step each time (engine/core/warn_once.py)."""
-    with once(TORCH_WARN_ONCE, f"shape.{what}", note=Note("shape.warn_once", what=what),
-              message=message):
+    # one static flag per TORCH_WARN_ONCE line: each message is its own
+    with once(TORCH_WARN_ONCE, f"shape.{what}: {message}",
+              note=Note("shape.warn_once", what=what), message=message):
         pass
 
 

@@ -216,8 +216,10 @@ def _tidx_deprecations(statements: str) -> int:
             yield e
             yield from walk(e.get("children", []))
 
+    from engine.core.context import RunContext, activate
+
     ev = Evaluator()
-    with record() as tr:
+    with activate(RunContext()), record() as tr:      # a fresh run: a fresh process
         for stmt in parse(statements):
             ev.run(stmt)
     return sum(e.get("note_id") == "scatter.reduce_deprecated"
