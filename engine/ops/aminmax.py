@@ -66,8 +66,8 @@ def _whole(self, low, high):
         values = None
         if not self.is_meta:
             axes = tuple(range(self.dim()))
-            values = (_reduced_nan(_extreme(src.array(), axes, False).item(), self),
-                      _reduced_nan(_extreme(src.array(), axes, True).item(), self))
+            values = (_reduced_nan(_extreme(src.array(), axes, False, whole=True).item(), self),
+                      _reduced_nan(_extreme(src.array(), axes, True, whole=True).item(), self))
             s.set(min=values[0], max=values[1], read=touched(src))
     aten.fill_.Scalar(low, 0 if values is None else values[0])
     aten.fill_.Scalar(high, 0 if values is None else values[1])

@@ -55,7 +55,7 @@ def _max_min_all(self, biggest: bool, out=None):
     src = self if self.is_contiguous() else aten.contiguous.default(self)
     with span(MAX_ALL_KERNEL if biggest else MIN_ALL_KERNEL) as s:
         value = None if self.is_meta else _extreme(src.array(), tuple(range(self.dim())),
-                                                    biggest) if self.numel() else \
+                                                    biggest, whole=True) if self.numel() else \
             np.asarray(_identity(self.dtype, biggest))
         s.set(value=None if value is None else value.item())
         if value is not None and self.numel():

@@ -31,6 +31,7 @@ from engine.ops.parallel import GRAIN_SIZE, num_threads
 from engine.ops.pointwise import can_cast, resize_output
 from engine.ops import sum_kernel
 from engine.ops import sum_kernel as K
+from engine.ops.reduce_all import zero_sign
 from engine.ops.reduce_loop import MaxLoop, MinLoop
 from engine.ops.touch import touched
 
@@ -321,10 +322,12 @@ def _zero_numel_check_dim(self, d: int, name: str) -> None:
     check(size != 0, IndexError, f"{name}: Expected reduction dim {d} to have non-zero size.")
 
 
-def _extreme(values: np.ndarray, axes: tuple[int, ...], biggest: bool) -> np.ndarray:
+def _extreme(values: np.ndarray, axes: tuple[int, ...], biggest: bool,
+             whole: bool = False) -> np.ndarray:
     """max_impl / min_impl for integers, bools and max()/min() of a whole tensor: a NaN
     wins; otherwise the largest (smallest) value.  Which of two equal zeros of opposite
-    sign reduce_all_kernel keeps depends on its vector shuffles, not modelled here."""
+    sign a whole, contiguous tensor's reduce_all_kernel keeps (``whole``) is replayed in
+    engine/ops/reduce_all.py; elsewhere it is refused."""
     fn = np.max if biggest else np.min
     out = np.asarray(fn(values, axis=axes) if values.ndim else values)
     if values.dtype.kind == "f" and values.size:
@@ -336,6 +339,8 @@ def _extreme(values: np.ndarray, axes: tuple[int, ...], biggest: bool) -> np.nda
             hit = (values == 0) & (values == keep)
             signs = np.signbit(values) & hit
             mixed = np.any(signs, axis=axes) & np.any(hit & ~np.signbit(values), axis=axes)
+            if np.any(mixed) and whole:
+                return np.asarray(zero_sign(values.reshape(-1), biggest))
             if np.any(mixed):
                 raise Refused("this reduction meets +0.0 and -0.0 as its extreme value; "
                               "which sign torch keeps depends on its vector loop's order, "
