@@ -81,14 +81,21 @@ def _fused(ar: float, ai: float, br: float, bi: float, sep: complex,
     if not all(np.isfinite((ar, ai, br, bi))):
         return sep
     t = real.type
-    p_re = t(ai) * t(bi)            # the products rounded to T, as C++ does
-    p_im = t(ai) * t(br)
-    if not (np.isfinite(p_re) and np.isfinite(p_im)):
-        return sep
-    exact_re = Fraction(ar) * Fraction(br) - Fraction(float(p_re))
-    exact_im = Fraction(ar) * Fraction(bi) + Fraction(float(p_im))
-    re = sep.real if exact_re == 0 else _round(exact_re, real)
-    im = sep.imag if exact_im == 0 else _round(exact_im, real)
+    with np.errstate(over="ignore"):
+        p_re = t(ai) * t(bi)            # the products rounded to T, as C++ does
+        p_im = t(ai) * t(br)
+    # a rounded product that overflowed meets the other, exact and finite: the fused
+    # sum is that infinity (re subtracts it)
+    if np.isfinite(p_re):
+        exact_re = Fraction(ar) * Fraction(br) - Fraction(float(p_re))
+        re = sep.real if exact_re == 0 else _round(exact_re, real)
+    else:
+        re = -float(p_re)
+    if np.isfinite(p_im):
+        exact_im = Fraction(ar) * Fraction(bi) + Fraction(float(p_im))
+        im = sep.imag if exact_im == 0 else _round(exact_im, real)
+    else:
+        im = float(p_im)
     return complex(re, im)
 
 

@@ -86,6 +86,11 @@ class BinaryReduceLoop(K.Reduction):
             assert np.unique(o).size == o.size, "a reduction's outputs do not overlap"
             self.dst[o] = self.fold(self.dst[o].reshape(-1), x.reshape(1, -1)).reshape(o.shape)
 
+    def lane_fold(self, first: np.ndarray, rest: np.ndarray) -> np.ndarray:
+        """vectorized_reduction's ``buffer[0] = op(buffer[0], buffer[j])`` over the lanes
+        of the combined accumulator: ``fold``, unless a build compiles it otherwise."""
+        return self.fold(first, rest)
+
     def _inner(self, x: np.ndarray, ob: int, o1: int, vec: int) -> None:
         """vectorized_inner_reduction of each column j of ``x`` into out[ob + j * o1]:
         four vector accumulators over 4 * vec elements at a time, combined
@@ -98,7 +103,7 @@ class BinaryReduceLoop(K.Reduction):
             blocks = x[:count * width].reshape(count, width, size1)
             a = self.vfold(blocks[0], blocks[1:]).reshape(4, vec, size1)
             lanes = self.vop(self.vop(a[0], a[1]), self.vop(a[2], a[3]))      # (vec, size1)
-            steps.append(self.fold(lanes[0], lanes[1:])[None])
+            steps.append(self.lane_fold(lanes[0], lanes[1:])[None])
         steps.append(x[count * width:])
         seq = np.concatenate(steps)                 # (steps, size1)
         if o1 == 0:                                 # every column into one output, in turn

@@ -69,7 +69,7 @@ def _literal(values: np.ndarray) -> str:
        seed=st.integers(0, 2**32 - 1), dims=st.sets(st.integers(-3, 2), max_size=2),
        keepdim=st.booleans(), view=st.sampled_from(["z", "z.transpose(0, -1)", "z.flip(0)",
                                                      "z[::2]", "z[..., 1:]"]),
-       op=st.sampled_from(["sum", "mean", "cumsum"]))
+       op=st.sampled_from(["sum", "mean", "cumsum", "prod", "cumprod", "prod_all"]))
 def test_any_complex_reduction_is_torchs(shape, double, seed, dims, keepdim, view, op):
     """Every shape, dim, view and both dtypes: bits, layout and errors (a dim out of range,
     a repeated one) as torch's."""
@@ -79,8 +79,12 @@ def test_any_complex_reduction_is_torchs(shape, double, seed, dims, keepdim, vie
         + 1j * rng.standard_normal(n) * 10.0 ** rng.integers(-4, 8, n)
     dtype = "torch.complex128" if double else "torch.complex64"
     make = f"z = torch.tensor({_literal(values)}, dtype={dtype}).view({tuple(shape)})"
-    if op == "cumsum":
-        call = f"y = ({view}).cumsum({min(dims) if dims else 0})"
+    if op in ("cumsum", "cumprod"):
+        call = f"y = ({view}).{op}({min(dims) if dims else 0})"
+    elif op == "prod":
+        call = f"y = ({view}).prod({min(dims) if dims else 0}, keepdim={keepdim})"
+    elif op == "prod_all":
+        call = f"y = ({view}).prod()"
     else:
         call = f"y = ({view}).{op}({tuple(sorted(dims))}, keepdim={keepdim})"
     assert_like_torch([make, call])
@@ -261,27 +265,30 @@ def run_prod(torch, case: tuple) -> list:
                                                     1).tolist(), dtype=real)).view(shape)
     if layout == "t":
         t = t.t()
+    elif layout == "s":                         # strided: basic_loop's path
+        t = t[::2]
     r = t.prod() if dim is None else t.prod(dim)
     r = torch.view_as_real(r.reshape(-1)).reshape(-1)
     return [float.hex(float(v)) for v in r.tolist()]
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("case", [(dtype, shape, dim, layout, seed)
-                                  for dtype in ("complex64", "complex128")
-                                  for shape, dim, layout, seed in (
-                                      ((17,), None, "", 1), ((39,), None, "", 2),
-                                      ((7, 37), None, "", 3), ((37, 7), 0, "", 4),
-                                      ((9, 33), 1, "t", 5), ((33, 20), 0, "", 6))], ids=str)
-def test_complex_prod_bits_under_every_capability(workers, case):
-    """Bit for bit where the fused multiply-adds were measured to be replayed (every
-    complex128, and complex64 in the DEFAULT build); refused in one line otherwise."""
-    from engine.core.errors import Refused
+PROD_CASES = [(dtype, shape, dim, layout, seed)
+              for dtype in ("complex64", "complex128")
+              for shape, dim, layout, seed in (
+                  ((17,), None, "", 1), ((39,), None, "", 2), ((16,), None, "", 7),
+                  ((64,), None, "", 8), ((7, 37), None, "", 3), ((37, 7), 0, "", 4),
+                  ((9, 33), 1, "t", 5), ((33, 20), 0, "", 6), ((5, 48), 1, "", 9),
+                  ((48, 5), 0, "t", 10), ((3, 100), 1, "", 11), ((40,), None, "s", 12),
+                  ((34, 6), 0, "s", 13))]
 
+
+@pytest.mark.parametrize("case", [c for c in PROD_CASES if c[4] in (1, 8)] +
+                         [pytest.param(c, marks=pytest.mark.slow) for c in PROD_CASES
+                          if c[4] not in (1, 8)], ids=str)
+def test_complex_prod_bits_under_every_capability(workers, case):
+    """Bit for bit under every capability: complex128's fused multiply-adds, and
+    complex64's, whose lanes' fold GCC fuses but for its last product (the case that
+    was refused until measured)."""
     for cap, worker in workers.items():
         theirs = worker.call("ops.test_complex_reduce_torch", "run_prod", case)
-        if case[0] == "complex64" and cap != "default":
-            with pytest.raises(Refused, match="AVX2"):
-                under_capability(cap, run_prod, engine, case)
-            continue
         assert under_capability(cap, run_prod, engine, case) == theirs, cap
