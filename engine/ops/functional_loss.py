@@ -247,7 +247,7 @@ def mse_loss(self, target, reduction=MEAN):
 
 
 # -- binary_cross_entropy_with_logits (Loss.cpp) -------------------------------------------
-BCE_BOUND = step("binary_cross_entropy_with_logits", Layer.KERNEL, source=LOSS)
+BCE_BOUND = step("binary_cross_entropy_with_logits: the bound", Layer.KERNEL, source=LOSS)
 
 
 @declare("binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, "
