@@ -2,7 +2,7 @@
 keeps a finite exact product against an infinite addend, where rounding the product
 first gives inf - inf = NaN -- for the addend an overflowed product (engine/rng/fp.py's
 fma64, complex128 cumprod's accumulator) or a running product's overflowed part
-(engine/ops/complex_arith.py's _fused, complex64 prod's fused steps)."""
+(engine/ops/complex_arith.py's _fused: complex64 prod's and mul's fused steps)."""
 
 from __future__ import annotations
 
@@ -37,6 +37,9 @@ LONG_CHAIN = [
     # the running product's imaginary part overflows to -inf at the 25th element; the
     # fused last step meets it with a finite exact product: inf+infj, not inf+nanj
     [f"x = torch.view_as_complex(torch.tensor({LONG_CHAIN}))", "y = x.prod()"],
+    # mul's fused scalar loop (a pair of elements), an operand's part infinite
+    ["x = torch.view_as_complex(torch.tensor([[-1.2e38, float('-inf')]] * 2))",
+     "y = x * torch.tensor([-0.15+1.1e15j] * 2)"],
 ])
 def test_fused_step_with_an_infinity_is_torchs(statements):
     assert_like_torch(statements)
