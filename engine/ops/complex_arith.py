@@ -72,31 +72,47 @@ def _round(value: Fraction, real: np.dtype) -> float:
     return float(lo if int(lo.view(np.int32)) % 2 == 0 else hi)
 
 
+def _fma(x: float, y: float, z: float, apart: float, real: np.dtype) -> float:
+    """IEEE fusedMultiplyAdd(x, y, z) in ``real``: x*y + z rounded once.  An infinite
+    product takes the sign of x*y (NaN for 0 * inf, or beside the opposite infinity); a
+    finite exact product cannot cancel an infinite z; an exact zero is ``apart`` (the
+    separately rounded x*y + z, whose zero has the same sign).  Where the fused result
+    is NaN so is ``apart`` (a NaN operand, 0 * inf, inf - inf alike), and its bits are
+    the NaN the CPU made: ``apart`` is returned."""
+    if np.isnan(x) or np.isnan(y) or np.isnan(z):
+        return apart
+    if np.isinf(x) or np.isinf(y):
+        if x == 0 or y == 0:
+            return apart
+        product = float("inf") if (x > 0) == (y > 0) else float("-inf")
+        return apart if np.isinf(z) and z != product else product
+    if np.isinf(z):
+        return z
+    exact = Fraction(x) * Fraction(y) + Fraction(z)
+    return apart if exact == 0 else _round(exact, real)
+
+
 def _fused(ar: float, ai: float, br: float, bi: float, sep: complex,
            real: np.dtype) -> complex:
     """c10::complex<T>::operator* with GCC's contraction: re = fma(ar, br, -(ai*bi)),
-    im = fma(ar, bi, ai*br); the separately rounded ``sep`` where inputs are not finite
-    (an infinity or NaN goes through both alike) or the exact result is zero (then the
-    first product is exact and both agree)."""
-    if not all(np.isfinite((ar, ai, br, bi))):
-        return sep
+    im = fma(ar, bi, ai*br), the products ai*bi and ai*br rounded to T first, each fma
+    with IEEE's rules (:func:`_fma`).  It differs from the separately rounded ``sep``
+    beyond the last bit where a product overflows, the fused one being exact: torch's
+    ``(1e30+1e30j) * (1e10+1e10j)`` in a fused step is -inf+infj where ``sep`` has
+    inf - inf = NaN; and so where an operand is infinite but the product it meets is
+    finite (a running product with one part overflowed: (-1.2e38-infj) * (-0.15+1.1e15j)
+    is inf+infj, not inf+nanj).
+
+    >>> _fused(1e30, 1e30, 1e10, 1e10, complex("nan+infj"), np.dtype(np.float32))
+    (-inf+infj)
+    >>> _fused(-1.2e38, float("-inf"), -0.15, 1.1e15, complex("inf+nanj"), np.dtype(np.float32))
+    (inf+infj)
+    """
     t = real.type
-    with np.errstate(over="ignore"):
-        p_re = t(ai) * t(bi)            # the products rounded to T, as C++ does
-        p_im = t(ai) * t(br)
-    # a rounded product that overflowed meets the other, exact and finite: the fused
-    # sum is that infinity (re subtracts it)
-    if np.isfinite(p_re):
-        exact_re = Fraction(ar) * Fraction(br) - Fraction(float(p_re))
-        re = sep.real if exact_re == 0 else _round(exact_re, real)
-    else:
-        re = -float(p_re)
-    if np.isfinite(p_im):
-        exact_im = Fraction(ar) * Fraction(bi) + Fraction(float(p_im))
-        im = sep.imag if exact_im == 0 else _round(exact_im, real)
-    else:
-        im = float(p_im)
-    return complex(re, im)
+    with np.errstate(over="ignore", invalid="ignore"):
+        p_re = float(t(ai) * t(bi))     # the products rounded to T, as C++ does
+        p_im = float(t(ai) * t(br))
+    return complex(_fma(ar, br, -p_re, sep.real, real), _fma(ar, bi, p_im, sep.imag, real))
 
 
 def _fused_elements(tail: int, end: int, dtype: D.dtype, scalar: bool) -> range:

@@ -127,6 +127,8 @@ def _fma64_flat(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
 def _fma_exact(a: float, b: float, c: float) -> float:
     """Scalar correctly rounded fma (fractions; IEEE rules for 0/inf/nan)."""
     if not (math.isfinite(a) and math.isfinite(b) and math.isfinite(c)):
+        if math.isfinite(a) and math.isfinite(b):
+            return c            # the exact product is finite: it cannot cancel c's inf
         return a * b + c
     from fractions import Fraction    # only here: importing it costs every cold start
     exact = Fraction(a) * Fraction(b) + Fraction(c)
