@@ -496,7 +496,8 @@ def _nansum_out(self, dim, keepdim: bool, dtype, result, dispatch: bool = False)
     check(not self.dtype.is_complex or self.device_type != "cpu", RuntimeError,
           "nansum on CPU does not support complex inputs")
     if self.dtype.is_complex:
-        raise Refused("nansum of a complex tensor on the simulated GPU is not modelled")
+        raise Refused(f"nansum of a complex tensor on the {self.device_type} device is not "
+                      "modelled")
     if not self.dtype.is_floating_point:
         # an integer has no NaN: nansum_out is sum_out
         return aten.sum.IntList_out(self, dim, keepdim, dtype=dtype, out=result)
