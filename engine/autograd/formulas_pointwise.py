@@ -9,7 +9,7 @@ from typing import Any
 from engine.core.tensor_impl import TensorImpl
 from engine.dispatch.aten import aten
 from engine.dispatch.autograd_graph import Node
-from engine.autograd.formulas import (Grad, formula, maybe_multiply, needs, number, saved,
+from engine.autograd.formulas import (Grad, formula, maybe_multiply, needs, saved,
                                       unpack_all)
 
 
@@ -62,7 +62,7 @@ def mul_backward(node: Node, grads: list[Any]) -> list[Grad]:
 
 @formula("MulBackward1")
 def mul_scalar_backward(node: Node, grads: list[Any]) -> list[Grad]:
-    return [aten.mul.Tensor(grads[0], number(node.arguments["other"]))]
+    return [aten.mul.Scalar(grads[0], node.arguments["other"])]
 
 
 @formula("DivBackward0")
@@ -81,7 +81,7 @@ def div_backward(node: Node, grads: list[Any]) -> list[Grad]:
 
 @formula("DivBackward1")
 def div_scalar_backward(node: Node, grads: list[Any]) -> list[Grad]:
-    return [aten.div.Tensor(grads[0], number(node.arguments["other"]))]
+    return [aten.div.Scalar(grads[0], node.arguments["other"])]
 
 
 @formula("NegBackward0")
@@ -116,7 +116,7 @@ def log_backward(node: Node, grads: list[Any]) -> list[Grad]:
 @formula("SqrtBackward0")
 def sqrt_backward(node: Node, grads: list[Any]) -> list[Grad]:
     """grad / (2 * result.conj())"""
-    return [aten.div.Tensor(grads[0], aten.mul.Tensor(saved(node, "result"), number(2)))]
+    return [aten.div.Tensor(grads[0], aten.mul.Scalar(saved(node, "result"), 2))]
 
 
 @formula("SinBackward0")
