@@ -165,6 +165,19 @@ def relu_backward(node: Node, grads: list[Any]) -> list[Grad]:
     return [aten.threshold_backward.default(grads[0], saved(node, "result"), 0)]
 
 
+@formula("ThresholdBackwardBackward0")
+def threshold_backward_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    """derivatives.yaml's threshold_backward: grad_output: threshold_backward(grad, self,
+    threshold); self: zeros_like(grad) -- relu's gradient under create_graph=True."""
+    out: list[Grad] = [None, None]
+    if needs(node, 0):
+        out[0] = aten.threshold_backward.default(grads[0], saved(node, "self"),
+                                                 node.arguments["threshold"])
+    if needs(node, 1):
+        out[1] = aten.zeros_like.default(grads[0])
+    return out
+
+
 @formula("SigmoidBackward0")
 def sigmoid_backward(node: Node, grads: list[Any]) -> list[Grad]:
     return [aten.sigmoid_backward.default(grads[0], saved(node, "result"))]
