@@ -178,6 +178,35 @@ def threshold_backward_backward(node: Node, grads: list[Any]) -> list[Grad]:
     return out
 
 
+@formula("SigmoidBackwardBackward0")
+def sigmoid_backward_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    """derivatives.yaml's sigmoid_backward: grad_output: sigmoid_backward(grad, output);
+    output: grad * grad_output * (-2 * output + 1), its right operand first (mul.Scalar,
+    add.Scalar: C++ numbers), then grad * grad_output, then the product."""
+    grad, values = grads[0], unpack_all(node)
+    out: list[Grad] = [None, None]
+    if needs(node, 0):
+        out[0] = aten.sigmoid_backward.default(grad, values["output"])
+    if needs(node, 1):
+        affine = aten.add.Scalar(aten.mul.Scalar(values["output"], -2), 1)
+        out[1] = aten.mul.Tensor(aten.mul.Tensor(grad, values["grad_output"]), affine)
+    return out
+
+
+@formula("TanhBackwardBackward0")
+def tanh_backward_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    """derivatives.yaml's tanh_backward: grad_output: tanh_backward(grad, output);
+    output: grad * (-2 * output * grad_output), its right operand first."""
+    grad, values = grads[0], unpack_all(node)
+    out: list[Grad] = [None, None]
+    if needs(node, 0):
+        out[0] = aten.tanh_backward.default(grad, values["output"])
+    if needs(node, 1):
+        scaled = aten.mul.Tensor(aten.mul.Scalar(values["output"], -2), values["grad_output"])
+        out[1] = aten.mul.Tensor(grad, scaled)
+    return out
+
+
 @formula("SigmoidBackward0")
 def sigmoid_backward(node: Node, grads: list[Any]) -> list[Grad]:
     return [aten.sigmoid_backward.default(grads[0], saved(node, "result"))]
