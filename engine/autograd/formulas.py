@@ -124,7 +124,7 @@ def maybe_multiply(grad: TensorImpl, alpha: Any) -> TensorImpl:
     """FunctionsManual.cpp maybe_multiply: ``grad`` itself when alpha is 1."""
     if alpha is None or alpha == 1:
         return grad
-    return aten.mul.Tensor(grad, number(alpha))
+    return aten.mul.Scalar(grad, alpha)
 
 
 # -- reductions ------------------------------------------------------------------------------
@@ -158,7 +158,7 @@ def sum_backward1(node: Node, grads: list[Any]) -> list[Grad]:
 @formula("MeanBackward0")
 def mean_backward0(node: Node, grads: list[Any]) -> list[Grad]:
     shape = sizes(node)
-    return [aten.div.Tensor(aten.expand.default(grads[0], shape), number(_numel(shape)))]
+    return [aten.div.Scalar(aten.expand.default(grads[0], shape), _numel(shape))]
 
 
 @formula("MeanBackward1")
@@ -167,7 +167,7 @@ def mean_backward1(node: Node, grads: list[Any]) -> list[Grad]:
     shape, dims = sizes(node), node.arguments.get("dim")
     n = _numel(shape) if not dims else _numel([shape[d % len(shape)] for d in dims])
     grad = sum_backward(grads[0], shape, dims, bool(node.arguments.get("keepdim", False)))
-    return [aten.div.Tensor(grad, number(n))]
+    return [aten.div.Scalar(grad, n)]
 
 
 def _numel(shape: Sequence[int]) -> int:

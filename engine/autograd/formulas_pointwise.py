@@ -9,7 +9,7 @@ from typing import Any
 from engine.core.tensor_impl import TensorImpl
 from engine.dispatch.aten import aten
 from engine.dispatch.autograd_graph import Node
-from engine.autograd.formulas import (Grad, formula, maybe_multiply, needs, number, saved,
+from engine.autograd.formulas import (Grad, formula, maybe_multiply, needs, saved,
                                       unpack_all)
 
 
@@ -62,7 +62,7 @@ def mul_backward(node: Node, grads: list[Any]) -> list[Grad]:
 
 @formula("MulBackward1")
 def mul_scalar_backward(node: Node, grads: list[Any]) -> list[Grad]:
-    return [aten.mul.Tensor(grads[0], number(node.arguments["other"]))]
+    return [aten.mul.Scalar(grads[0], node.arguments["other"])]
 
 
 @formula("DivBackward0")
@@ -81,7 +81,7 @@ def div_backward(node: Node, grads: list[Any]) -> list[Grad]:
 
 @formula("DivBackward1")
 def div_scalar_backward(node: Node, grads: list[Any]) -> list[Grad]:
-    return [aten.div.Tensor(grads[0], number(node.arguments["other"]))]
+    return [aten.div.Scalar(grads[0], node.arguments["other"])]
 
 
 @formula("NegBackward0")
@@ -116,7 +116,7 @@ def log_backward(node: Node, grads: list[Any]) -> list[Grad]:
 @formula("SqrtBackward0")
 def sqrt_backward(node: Node, grads: list[Any]) -> list[Grad]:
     """grad / (2 * result.conj())"""
-    return [aten.div.Tensor(grads[0], aten.mul.Tensor(saved(node, "result"), number(2)))]
+    return [aten.div.Tensor(grads[0], aten.mul.Scalar(saved(node, "result"), 2))]
 
 
 @formula("SinBackward0")
@@ -163,6 +163,48 @@ def fill_backward(node: Node, grads: list[Any]) -> list[Grad]:
 @formula("ReluBackward0")
 def relu_backward(node: Node, grads: list[Any]) -> list[Grad]:
     return [aten.threshold_backward.default(grads[0], saved(node, "result"), 0)]
+
+
+@formula("ThresholdBackwardBackward0")
+def threshold_backward_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    """derivatives.yaml's threshold_backward: grad_output: threshold_backward(grad, self,
+    threshold); self: zeros_like(grad) -- relu's gradient under create_graph=True."""
+    out: list[Grad] = [None, None]
+    if needs(node, 0):
+        out[0] = aten.threshold_backward.default(grads[0], saved(node, "self"),
+                                                 node.arguments["threshold"])
+    if needs(node, 1):
+        out[1] = aten.zeros_like.default(grads[0])
+    return out
+
+
+@formula("SigmoidBackwardBackward0")
+def sigmoid_backward_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    """derivatives.yaml's sigmoid_backward: grad_output: sigmoid_backward(grad, output);
+    output: grad * grad_output * (-2 * output + 1), its right operand first (mul.Scalar,
+    add.Scalar: C++ numbers), then grad * grad_output, then the product."""
+    grad, values = grads[0], unpack_all(node)
+    out: list[Grad] = [None, None]
+    if needs(node, 0):
+        out[0] = aten.sigmoid_backward.default(grad, values["output"])
+    if needs(node, 1):
+        affine = aten.add.Scalar(aten.mul.Scalar(values["output"], -2), 1)
+        out[1] = aten.mul.Tensor(aten.mul.Tensor(grad, values["grad_output"]), affine)
+    return out
+
+
+@formula("TanhBackwardBackward0")
+def tanh_backward_backward(node: Node, grads: list[Any]) -> list[Grad]:
+    """derivatives.yaml's tanh_backward: grad_output: tanh_backward(grad, output);
+    output: grad * (-2 * output * grad_output), its right operand first."""
+    grad, values = grads[0], unpack_all(node)
+    out: list[Grad] = [None, None]
+    if needs(node, 0):
+        out[0] = aten.tanh_backward.default(grad, values["output"])
+    if needs(node, 1):
+        scaled = aten.mul.Tensor(aten.mul.Scalar(values["output"], -2), values["grad_output"])
+        out[1] = aten.mul.Tensor(grad, scaled)
+    return out
 
 
 @formula("SigmoidBackward0")

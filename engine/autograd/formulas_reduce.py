@@ -21,7 +21,7 @@ from engine.core.tensor_impl import TensorImpl
 from engine.dispatch.aten import aten
 from engine.dispatch.autograd_graph import Node
 from engine.autograd.formulas_pointwise import mm_mat1_backward, mm_mat2_backward
-from engine.autograd.formulas import (Grad, formula, maybe_multiply, needs, number, saved,
+from engine.autograd.formulas import (Grad, formula, maybe_multiply, needs, saved,
                                       sizes, sum_backward, unpack_all)
 
 MANUAL = "torch/csrc/autograd/FunctionsManual.cpp"
@@ -276,14 +276,14 @@ def var_backward(grad: TensorImpl, self: TensorImpl, dims: Sequence[int] | None,
                 aten.eq.Tensor(self, aten.mean.default(self)), math.nan, math.inf)
             return aten.mul.Tensor(grad, nan_or_inf)
         centred = aten.sub.Tensor(self, aten.mean.default(self))
-        return aten.mul.Tensor(aten.mul.Tensor(grad, number(2.0 / dof)), centred)
+        return aten.mul.Tensor(aten.mul.Scalar(grad, 2.0 / dof), centred)
     if not keepdim and self.dim() > 1:
         grad = unsqueeze_multiple(grad, dims, self.dim())
     n = 1
     for d in dims:
         n *= self.view.sizes[d % self.dim()]
     centred = aten.sub.Tensor(self, aten.mean.dim(self, list(dims), True))
-    return aten.mul.Tensor(aten.mul.Tensor(grad, number(2.0 / (n - correction))), centred)
+    return aten.mul.Tensor(aten.mul.Scalar(grad, 2.0 / (n - correction)), centred)
 
 
 def _correction(node: Node) -> float:
@@ -308,7 +308,7 @@ def std_backward(node: Node, grads: list[Any]) -> list[Grad]:
     var_backward."""
     values, a = unpack_all(node), node.arguments
     result = values["result"]
-    grad_var = aten.div.Tensor(grads[0], aten.mul.Tensor(result, number(2)))
+    grad_var = aten.div.Tensor(grads[0], aten.mul.Scalar(result, 2))
     aten.masked_fill_.Scalar(grad_var, aten.eq.Scalar(result, 0), 0)
     return [var_backward(grad_var, values["self"], a.get("dim"), _correction(node),
                          bool(a.get("keepdim", False)))]

@@ -17,7 +17,7 @@ from typing import Any
 from engine.core.errors import torch_error
 from engine.dispatch.aten import aten
 from engine.dispatch.autograd_graph import Node
-from engine.autograd.formulas import (Grad, formula, needs, number, saved, sum_backward,
+from engine.autograd.formulas import (Grad, formula, needs, saved, sum_backward,
                                       unpack_all)
 from engine.autograd.formulas_reduce import _correction, var_backward
 
@@ -76,8 +76,8 @@ def _mean_part(grad: Any, node: Node, self: Any, gself: Any) -> Any:
     n = 1
     for d in (range(len(shape)) if not dims or len(dims) == len(shape) else dims):
         n *= shape[d % len(shape)]
-    aux = aten.div.Tensor(sum_backward(grad, shape, dims,
-                                       bool(node.arguments.get("keepdim", False))), number(n))
+    aux = aten.div.Scalar(sum_backward(grad, shape, dims,
+                                       bool(node.arguments.get("keepdim", False))), n)
     return aux if gself is None else aten.add.Tensor(gself, aux)
 
 
@@ -104,7 +104,7 @@ def std_mean_backward(node: Node, grads: list[Any]) -> list[Grad]:
     self, gself = values["self"], None
     if grads[0] is not None:
         std = values["result0"]
-        grad_var = aten.div.Tensor(grads[0], aten.mul.Tensor(std, number(2)))
+        grad_var = aten.div.Tensor(grads[0], aten.mul.Scalar(std, 2))
         aten.masked_fill_.Scalar(grad_var, aten.eq.Scalar(std, 0), 0)
         gself = var_backward(grad_var, self, a.get("dim"), _correction(node),
                              bool(a.get("keepdim", False)))

@@ -222,6 +222,13 @@ def record_after(op: Declaration, result: Any, args: tuple, kwargs: dict[str, An
     if name == "-":
         return      # derivatives.yaml's outputs are not differentiable: no node (histc, any)
     inputs = _arguments(op, args, kwargs, with_gradients)
+    if name == "torch::autograd::NotImplemented":
+        # the autograd fallback (autograd_not_implemented_fallback.cpp) collects edges
+        # only from the tensors that require grad: torch.floor_divide(x, 2.)'s node has
+        # one edge, not a None for the wrapped number (measured against torch 2.13)
+        kept = [(n, v) for n, v in zip(with_gradients, inputs)
+                if isinstance(v, TensorImpl) and v.requires_grad]
+        with_gradients, inputs = tuple(n for n, _ in kept), [v for _, v in kept]
     # an in-place call's edges were collected before its kernel (metadata_before)
     edges = self_before[1] if self_before is not None and self_before[1] is not None \
         else G.collect_next_edges(inputs)

@@ -307,6 +307,7 @@ class _Pairing:
                 ev.lookup(node.id)
         error = None
         run = C.on_cpu(st) if cuda else st
+        grads_before = _grads(ev)
         with _quiet_stderr(), profile(activities=[ProfilerActivity.CPU]) as prof:
             try:
                 ev.run(run)
@@ -331,6 +332,10 @@ class _Pairing:
         self.random = self.random or (cuda and C.draws_random(ours))
         row = _compare(run, ours, ev, error, profile_ops(prof), cuda=cuda, random=self.random)
         self.approximate = _within_bound(row, st, ours, ev, self.approximate)
+        if {n.id for n in ast.walk(st.node) if isinstance(n, ast.Name)} & self.approximate:
+            # a backward pass through values within a bound (sigmoid's, softmax's): the
+            # .grad it wrote carries their difference on, as any arithmetic on them does
+            self.approximate |= {n for n, g in _grads(ev).items() if g != grads_before.get(n)}
         rows.append(row)
         if (error is not None or ours["error"] is not None) and not caught:
             self.stopped = True
@@ -570,6 +575,15 @@ def _same_values(mine: Any, theirs: Any) -> bool:
 BOUNDED_NOTE = "math.within_ulps"
 
 
+def _grads(ev: E.Evaluator) -> dict[str, tuple[int, int]]:
+    """Which gradient each of torch's named tensors holds (its identity and version): a
+    backward pass replaces or accumulates into it."""
+    import torch
+
+    return {n: (id(v.grad), v.grad._version) for n, v in ev.names.items()
+            if isinstance(v, torch.Tensor) and v.grad is not None}
+
+
 def _bounds(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     found = []
     for e in events:
@@ -638,7 +652,8 @@ def _within_bound(row: Row, st, ours: dict[str, Any], ev: E.Evaluator,
         # derived from an approximate value: the difference is carried on, not bounded
         row.said.append({"id": "ui.verify.from_bounded", "args": {"names": ", ".join(sorted(reads))}})
         row.results["values"] = None
-        row.details[:] = [d for d in row.details if not d.startswith("value")]
+        row.details[:] = [d for d in row.details
+                          if not d.startswith(("value", ".grad of "))]
         return approximate | written
     details = [d for d in row.details if not d.startswith("value")]
     values = {name: (ours["bindings"].get(name), ev.names.get(name)) for name in written}

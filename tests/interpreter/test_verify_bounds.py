@@ -83,3 +83,23 @@ def test_a_value_written_in_place_or_out_is_followed_too(text):
     rows = verify.verify(text, session.run(text))
     assert rows[-1].results["values"] is None and "ui.verify.from_bounded" in _said(rows[-1])
     assert all(row.compared and row.ok for row in rows)
+
+
+#: sigmoid's float32 bits come from Sleef's exp in torch (within 5 ulp): its backward's
+#: gradient, computed from them, differs from tidx's in the last bits (measured)
+GRAD = ("x = torch.linspace(-3, 3, 50, requires_grad=True); y = x.sigmoid(); "
+        "y.sum().backward(); g = x.grad * 1; w = torch.ones(3, requires_grad=True); "
+        "(w * 2).sum().backward(); h = w.grad * 1")
+
+
+def test_a_gradient_through_a_bounded_forward_is_not_compared_bit_for_bit_and_says_so():
+    require_torch()
+    rows = verify.verify(GRAD, session.run(GRAD))
+    g, h = rows[3], rows[6]
+    # (the last bits differ under AVX512 and AVX2; were they equal, a match is honest too)
+    assert g.results["values"] is True or (
+        g.results["values"] is None and "ui.verify.from_bounded" in _said(g))
+    assert not any(d.startswith((".grad of", "values of")) for d in g.details)
+    # an exact backward's gradient is still compared bit for bit
+    assert h.results["values"] is True and not _said(h)
+    assert all(row.ok for row in rows)

@@ -121,6 +121,24 @@ def test_operators_without_a_formula_get_torchs_not_implemented_node(program):
     assert_like_torch([LEAF, OTHER, *program.split("; ")], names=("y", "n"))
 
 
+# the autograd fallback gives the node an edge for each tensor that requires grad only
+# (autograd_not_implemented_fallback.cpp): not a None for a wrapped number or a constant
+NOT_IMPLEMENTED_EDGES = [
+    "y = torch.floor_divide(w, 2.)",
+    "y = w // 2",
+    "y = torch.floor_divide(x[0, :2, :3].detach(), w)",
+    "y = torch.floor_divide(w, w)",
+    "y = w.scatter(1, torch.tensor([[0]]), x[0].detach(), reduce='add')",
+    "y = x[0].detach().scatter(1, torch.tensor([[0]]), w, reduce='multiply')",
+]
+
+
+@pytest.mark.parametrize("program", NOT_IMPLEMENTED_EDGES)
+def test_not_implemented_nodes_have_an_edge_per_input_requiring_grad_like_torch(program):
+    assert_like_torch([LEAF, OTHER, program, "e = len(y.grad_fn.next_functions)",
+                       "f = y.grad_fn.next_functions[-1][0].name()"], names=("y", "e", "f"))
+
+
 @pytest.mark.slow
 @settings(max_examples=examples(25), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
