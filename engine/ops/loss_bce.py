@@ -28,6 +28,7 @@ from engine.dispatch.aten import aten
 from engine.dispatch.declarations import CHECK_WRAPPER, META_PYTHON, declare
 from engine.ops.parallel import GRAIN_SIZE
 from engine.ops.pointwise import iterate
+from engine.ops.touch import storage_offsets
 from engine.rng import libm
 
 LOSS = "aten/src/ATen/native/Loss.cpp"
@@ -91,13 +92,8 @@ def _first_bad(x: np.ndarray, t: np.ndarray, order: np.ndarray) -> None:
 def _memory_order(tensor) -> np.ndarray:
     """The element indices (C order) sorted by their offset in ``tensor``'s memory: the
     order TensorIterator walks an output laid out like it."""
-    sizes, strides = tensor.view.sizes, tensor.view.strides
-    offsets = np.zeros(sizes, dtype=np.int64)
-    for dim, (n, s) in enumerate(zip(sizes, strides)):
-        shape = [1] * len(sizes)
-        shape[dim] = n
-        offsets = offsets + (np.arange(n, dtype=np.int64) * s).reshape(shape)
-    return np.argsort(offsets.ravel(), kind="stable")
+    offsets = storage_offsets(tensor.view.sizes, tensor.view.strides, 0)
+    return np.argsort(offsets, kind="stable")
 
 
 @declare("binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, "

@@ -326,8 +326,9 @@ def _extreme(values: np.ndarray, axes: tuple[int, ...], biggest: bool,
              whole: bool = False) -> np.ndarray:
     """max_impl / min_impl for integers, bools and max()/min() of a whole tensor: a NaN
     wins; otherwise the largest (smallest) value.  Which of two equal zeros of opposite
-    sign a whole, contiguous tensor's reduce_all_kernel keeps (``whole``) is replayed in
-    engine/ops/reduce_all.py; elsewhere it is refused."""
+    sign a whole, contiguous tensor's reduce_all_kernel keeps (``whole``: every float
+    caller) is replayed in engine/ops/reduce_all.py; the other callers reduce integers
+    and bools, which have no signed zeros."""
     fn = np.max if biggest else np.min
     out = np.asarray(fn(values, axis=axes) if values.ndim else values)
     if values.dtype.kind == "f" and values.size:
@@ -339,12 +340,9 @@ def _extreme(values: np.ndarray, axes: tuple[int, ...], biggest: bool,
             hit = (values == 0) & (values == keep)
             signs = np.signbit(values) & hit
             mixed = np.any(signs, axis=axes) & np.any(hit & ~np.signbit(values), axis=axes)
-            if np.any(mixed) and whole:
-                return np.asarray(zero_sign(values.reshape(-1), biggest))
             if np.any(mixed):
-                raise Refused("this reduction meets +0.0 and -0.0 as its extreme value; "
-                              "which sign torch keeps depends on its vector loop's order, "
-                              "which tidx does not model")
+                assert whole, "a float reduction over some dims replays its own loop"
+                return np.asarray(zero_sign(values.reshape(-1), biggest))
     return out
 
 
