@@ -62,9 +62,14 @@ def _one_line(exc: click.ClickException) -> OneLine:
     message = exc.format_message()
     if isinstance(exc, click.UsageError) and exc.ctx is not None:
         message += f" (see '{exc.ctx.command_path} -h')"
-    out = OneLine(message)
-    out.exit_code = exc.exit_code
-    return out
+    # click's exit code is its class's (a ClassVar since Click 8.5): a subclass carries it
+    return type("ClickError", (OneLine,), {"exit_code": exc.exit_code})(message)
+
+
+def _binary_stdout():
+    """Standard output's bytes, as click.get_binary_stream("stdout") gave them (deprecated
+    since Click 8.5): the stream itself when it takes bytes, else its buffer."""
+    return getattr(sys.stdout, "buffer", sys.stdout)
 
 
 def _closed_pipe(ctx: click.Context) -> NoReturn:
@@ -372,7 +377,7 @@ def _export(text, params: dict, output: str, width_px: int, aspect: str = "16:9"
     lang = options.lang
     try:
         if stdout:
-            export.check_stdout(fmt, terminal=click.get_binary_stream("stdout").isatty())
+            export.check_stdout(fmt, terminal=_binary_stdout().isatty())
         else:   # before anything runs: a FIFO, a link, a missing directory ...
             export.check_target(output, fmt)
     except export.ExportError as exc:
@@ -403,7 +408,7 @@ def _export(text, params: dict, output: str, width_px: int, aspect: str = "16:9"
     except export.ExportError as exc:
         raise Refused(str(exc)) from None
     if stdout:
-        out = click.get_binary_stream("stdout")
+        out = _binary_stdout()
         out.write(files[0][1])
         out.flush()
         said = i18n.both("ui.export.wrote", lang, path="standard output", fmt=fmt)
